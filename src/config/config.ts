@@ -1,0 +1,84 @@
+// The one configuration object, read from the environment and validated with zod; every knob has a documented
+// default (README, "Configuration"), and bad configuration stops the start with a message naming the variable.
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(0).max(65535);
+const seconds = z.coerce.number().int().positive();
+const url = z.string().url();
+
+/** Turns "" into undefined so an empty variable means "unset", as shells commonly produce. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const schema = z.object({
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: port.default(8080),
+  AUTH_PORT: port.default(8081),
+  GRPC_PORT: port.default(8090),
+  /** Public base of the API as partners reach it; api_base_url is this plus "v1/". */
+  BASE_URL: optional(url),
+  /** Where merchants' browsers reach the consent site. */
+  AUTH_URL: optional(url),
+  DATABASE_URL: optional(url),
+  REGION_DATABASE_URL_UK: optional(url),
+  REGION_DATABASE_URL_US: optional(url),
+  REGION_DATABASE_URL_IN: optional(url),
+  REGION_DATABASE_URL_AE: optional(url),
+  DATA_DIR: z.string().min(1).default(".data"),
+  REDIS_URL: optional(url),
+  /** How many proxies in front of us may be trusted to append to X-Forwarded-For; 0 ignores the header. */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Largest request body the front reads, in bytes; larger ones are a 413 and are not read further. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** How long shutdown waits for requests in flight before closing connections. */
+  SHUTDOWN_GRACE_SECONDS: seconds.default(10),
+  AUTH_CODE_TTL_SECONDS: seconds.default(300),
+  ACCESS_TOKEN_TTL_SECONDS: seconds.default(900),
+  REFRESH_TOKEN_TTL_SECONDS: seconds.default(8_640_000),
+  /** A lost refresh response can be replayed this long (docs/decisions.md, "Refresh grace window"). */
+  REFRESH_GRACE_SECONDS: seconds.default(60),
+  SECRET_ROTATION_OVERLAP_SECONDS: seconds.default(86_400),
+  ACCESS_REQUEST_TTL_SECONDS: seconds.default(2_592_000),
+  /** Partner calls per app per fixed minute. */
+  PARTNER_RATE_LIMIT: z.coerce.number().int().positive().default(300),
+  /** POST /v1/token calls per source address per fixed minute. */
+  SANDBOX_TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+});
+
+export type Environment = z.input<typeof schema>;
+
+/** The validated configuration, with derived URLs filled in. */
+export type Config = Omit<z.output<typeof schema>, "BASE_URL" | "AUTH_URL"> & {
+  /** Public base URL with a trailing slash, e.g. http://127.0.0.1:8080/ */
+  BASE_URL: string;
+  /** Consent site origin without a trailing slash, e.g. http://127.0.0.1:8081 */
+  AUTH_URL: string;
+};
+
+/** Raised when the environment does not describe a valid configuration; the message names each variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Reads the configuration from `env` (process.env by default). Throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
+  }
+  const values = parsed.data;
+  const base = values.BASE_URL ?? `http://${hostForUrl(values.HOST)}:${values.PORT}/`;
+  const auth = values.AUTH_URL ?? `http://${hostForUrl(values.HOST)}:${values.AUTH_PORT}`;
+  return {
+    ...values,
+    BASE_URL: base.endsWith("/") ? base : base + "/",
+    AUTH_URL: auth.replace(/\/+$/, ""),
+  };
+}
+
+/** An IPv6 literal goes in brackets inside a URL (RFC 3986 section 3.2.2). */
+function hostForUrl(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
