@@ -14,6 +14,11 @@ export function createDataService(_context: ServiceContext, _options: DataServic
   return {
     listStores: notBuilt(DataService, "ListStores"),
     listItems: notBuilt(DataService, "ListItems"),
+    createItem: notBuilt(DataService, "CreateItem"),
+    updateItem: notBuilt(DataService, "UpdateItem"),
+    listCategories: notBuilt(DataService, "ListCategories"),
+    createCategory: notBuilt(DataService, "CreateCategory"),
+    getOnlineOrder: notBuilt(DataService, "GetOnlineOrder"),
     getDailySalesReport: notBuilt(DataService, "GetDailySalesReport"),
   };
 }

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/data_service.proto.
  */
 export const file_partnerapi_v1_data_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIlCgVTdG9yZRIOCgJpZBgBIAEoA0ICMAISDAoEbmFtZRgCIAEoCSKWAQoRTGlzdFN0b3Jlc1JlcXVlc3QSIQoKY29tcGFueV9pZBgBIAEoA0IIMAKquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLVAQoESXRlbRIOCgJpZBgBIAEoA0ICMAISDAoEbmFtZRgCIAEoCRIMCgRjb2RlGAMgASgJEhQKB2JhcmNvZGUYBCABKAlIAIgBARIcCgtjYXRlZ29yeV9pZBgFIAEoA0ICMAJIAYgBARIXCgtwcmljZV9taW5vchgGIAEoA0ICMAISEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKVAQoQTGlzdEl0ZW1zUmVxdWVzdBIhCgpjb21wYW55X2lkGAEgASgDQggwAqq7GAIQAUgAiAEBEhwKBWxpbWl0GAIgASgFQgiquxgEEAEYZEgBiAEBEhwKBmN1cnNvchgDIAEoCUIHqrsYAyiAAkgCiAEBQg0KC19jb21wYW55X2lkQggKBl9saW1pdEIJCgdfY3Vyc29yImEKEUxpc3RJdGVtc1Jlc3BvbnNlEiIKBWl0ZW1zGAEgAygLMhMucGFydG5lcmFwaS52MS5JdGVtEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIngKGkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0EiEKCmNvbXBhbnlfaWQYASABKANCCDACqrsYAhABSACIAQESFAoEZnJvbRgCIAEoCUIGqrsYAiggEhIKAnRvGAMgASgJQgaquxgCKCBCDQoLX2NvbXBhbnlfaWQiSwoKRGFpbHlTYWxlcxIMCgRkYXRlGAEgASgJEhYKCnNhbGVfY291bnQYAiABKANCAjACEhcKC3RvdGFsX21pbm9yGAMgASgDQgIwAiJyChtHZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRInCgRkYXlzGAQgAygLMhkucGFydG5lcmFwaS52MS5EYWlseVNhbGVzMqADCgtEYXRhU2VydmljZRJ4CgpMaXN0U3RvcmVzEiAucGFydG5lcmFwaS52MS5MaXN0U3RvcmVzUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuTGlzdFN0b3Jlc1Jlc3BvbnNlIiWiuxgPCAMiC3N0b3Jlcy5yZWFkgtPkkwIMEgovdjEvc3RvcmVzEnMKCUxpc3RJdGVtcxIfLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVxdWVzdBogLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVzcG9uc2UiI6K7GA4IAyIKaXRlbXMucmVhZILT5JMCCxIJL3YxL2l0ZW1zEqEBChNHZXREYWlseVNhbGVzUmVwb3J0EikucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVxdWVzdBoqLnBhcnRuZXJhcGkudjEuR2V0RGFpbHlTYWxlc1JlcG9ydFJlc3BvbnNlIjOiuxgQCAMiDHJlcG9ydHMucmVhZILT5JMCGRIXL3YxL3JlcG9ydHMvZGFpbHktc2FsZXNiBnByb3RvMw", [file_google_api_annotations, file_partnerapi_v1_options]);
+  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIlCgVTdG9yZRIOCgJpZBgBIAEoA0ICMAISDAoEbmFtZRgCIAEoCSKWAQoRTGlzdFN0b3Jlc1JlcXVlc3QSIQoKY29tcGFueV9pZBgBIAEoA0IIMAKquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLVAQoESXRlbRIOCgJpZBgBIAEoA0ICMAISDAoEbmFtZRgCIAEoCRIMCgRjb2RlGAMgASgJEhQKB2JhcmNvZGUYBCABKAlIAIgBARIcCgtjYXRlZ29yeV9pZBgFIAEoA0ICMAJIAYgBARIXCgtwcmljZV9taW5vchgGIAEoA0ICMAISEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKVAQoQTGlzdEl0ZW1zUmVxdWVzdBIhCgpjb21wYW55X2lkGAEgASgDQggwAqq7GAIQAUgAiAEBEhwKBWxpbWl0GAIgASgFQgiquxgEEAEYZEgBiAEBEhwKBmN1cnNvchgDIAEoCUIHqrsYAyiAAkgCiAEBQg0KC19jb21wYW55X2lkQggKBl9saW1pdEIJCgdfY3Vyc29yImEKEUxpc3RJdGVtc1Jlc3BvbnNlEiIKBWl0ZW1zGAEgAygLMhMucGFydG5lcmFwaS52MS5JdGVtEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIrICChFDcmVhdGVJdGVtUmVxdWVzdBIhCgpjb21wYW55X2lkGAEgASgDQggwAqq7GAIQAUgAiAEBEhcKBG5hbWUYAiABKAlCCaq7GAUIASjIARIWCgRjb2RlGAMgASgJQgiquxgECAEoQBIeCgdiYXJjb2RlGAQgASgJQgiquxgEIAEoQEgBiAEBEiIKC2NhdGVnb3J5X2lkGAUgASgDQggwAqq7GAIQAUgCiAEBEiYKC3ByaWNlX21pbm9yGAYgASgDQhEwAqq7GAsIARAAGICglKWNHRIlCghjdXJyZW5jeRgHIAEoCUIOqrsYCjIIW0EtWl17M31IA4gBAUINCgtfY29tcGFueV9pZEIKCghfYmFyY29kZUIOCgxfY2F0ZWdvcnlfaWRCCwoJX2N1cnJlbmN5IjcKEkNyZWF0ZUl0ZW1SZXNwb25zZRIhCgRpdGVtGAEgASgLMhMucGFydG5lcmFwaS52MS5JdGVtIsUCChFVcGRhdGVJdGVtUmVxdWVzdBIWCgJpZBgBIAEoA0IKMAKquxgECAEQARIhCgpjb21wYW55X2lkGAIgASgDQggwAqq7GAIQAUgAiAEBEhwKBG5hbWUYAyABKAlCCaq7GAUgASjIAUgBiAEBEhsKBGNvZGUYBCABKAlCCKq7GAQgAShASAKIAQESHgoHYmFyY29kZRgFIAEoCUIIqrsYBCABKEBIA4gBARIiCgtjYXRlZ29yeV9pZBgGIAEoA0IIMAKquxgCEAFIBIgBARIpCgtwcmljZV9taW5vchgHIAEoA0IPMAKquxgJEAAYgKCUpY0dSAWIAQFCDQoLX2NvbXBhbnlfaWRCBwoFX25hbWVCBwoFX2NvZGVCCgoIX2JhcmNvZGVCDgoMX2NhdGVnb3J5X2lkQg4KDF9wcmljZV9taW5vciI3ChJVcGRhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSJECghDYXRlZ29yeRIOCgJpZBgBIAEoA0ICMAISDAoEbmFtZRgCIAEoCRIRCgRjb2RlGAMgASgJSACIAQFCBwoFX2NvZGUimgEKFUxpc3RDYXRlZ29yaWVzUmVxdWVzdBIhCgpjb21wYW55X2lkGAEgASgDQggwAqq7GAIQAUgAiAEBEhwKBWxpbWl0GAIgASgFQgiquxgEEAEYZEgBiAEBEhwKBmN1cnNvchgDIAEoCUIHqrsYAyiAAkgCiAEBQg0KC19jb21wYW55X2lkQggKBl9saW1pdEIJCgdfY3Vyc29yIm8KFkxpc3RDYXRlZ29yaWVzUmVzcG9uc2USKwoKY2F0ZWdvcmllcxgBIAMoCzIXLnBhcnRuZXJhcGkudjEuQ2F0ZWdvcnkSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiiAEKFUNyZWF0ZUNhdGVnb3J5UmVxdWVzdBIhCgpjb21wYW55X2lkGAEgASgDQggwAqq7GAIQAUgAiAEBEhcKBG5hbWUYAiABKAlCCaq7GAUIASjIARIbCgRjb2RlGAMgASgJQgiquxgEIAEoQEgBiAEBQg0KC19jb21wYW55X2lkQgcKBV9jb2RlIkMKFkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2USKQoIY2F0ZWdvcnkYASABKAsyFy5wYXJ0bmVyYXBpLnYxLkNhdGVnb3J5IlkKCU9yZGVyTGluZRITCgdpdGVtX2lkGAEgASgDQgIwAhIMCgRuYW1lGAIgASgJEhAKCHF1YW50aXR5GAMgASgFEhcKC3RvdGFsX21pbm9yGAQgASgDQgIwAiKqAQoLT25saW5lT3JkZXISDgoCaWQYASABKANCAjACEhQKCHN0b3JlX2lkGAIgASgDQgIwAhIOCgZzdGF0dXMYAyABKAkSFwoLdG90YWxfbWlub3IYBCABKANCAjACEhAKCGN1cnJlbmN5GAUgASgJEhEKCXBsYWNlZF9hdBgGIAEoCRInCgVsaW5lcxgHIAMoCzIYLnBhcnRuZXJhcGkudjEuT3JkZXJMaW5lImEKFUdldE9ubGluZU9yZGVyUmVxdWVzdBIWCgJpZBgBIAEoA0IKMAKquxgECAEQARIhCgpjb21wYW55X2lkGAIgASgDQggwAqq7GAIQAUgAiAEBQg0KC19jb21wYW55X2lkIkMKFkdldE9ubGluZU9yZGVyUmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyIngKGkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0EiEKCmNvbXBhbnlfaWQYASABKANCCDACqrsYAhABSACIAQESFAoEZnJvbRgCIAEoCUIGqrsYAiggEhIKAnRvGAMgASgJQgaquxgCKCBCDQoLX2NvbXBhbnlfaWQiSwoKRGFpbHlTYWxlcxIMCgRkYXRlGAEgASgJEhYKCnNhbGVfY291bnQYAiABKANCAjACEhcKC3RvdGFsX21pbm9yGAMgASgDQgIwAiJyChtHZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRInCgRkYXlzGAQgAygLMhkucGFydG5lcmFwaS52MS5EYWlseVNhbGVzMtIICgtEYXRhU2VydmljZRJ4CgpMaXN0U3RvcmVzEiAucGFydG5lcmFwaS52MS5MaXN0U3RvcmVzUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuTGlzdFN0b3Jlc1Jlc3BvbnNlIiWiuxgPCAMiC3N0b3Jlcy5yZWFkgtPkkwIMEgovdjEvc3RvcmVzEnMKCUxpc3RJdGVtcxIfLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVxdWVzdBogLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVzcG9uc2UiI6K7GA4IAyIKaXRlbXMucmVhZILT5JMCCxIJL3YxL2l0ZW1zEnoKCkNyZWF0ZUl0ZW0SIC5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUl0ZW1SZXF1ZXN0GiEucGFydG5lcmFwaS52MS5DcmVhdGVJdGVtUmVzcG9uc2UiJ6K7GA8IAyILaXRlbXMud3JpdGWC0+STAg46ASoiCS92MS9pdGVtcxJ/CgpVcGRhdGVJdGVtEiAucGFydG5lcmFwaS52MS5VcGRhdGVJdGVtUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuVXBkYXRlSXRlbVJlc3BvbnNlIiyiuxgPCAMiC2l0ZW1zLndyaXRlgtPkkwITOgEqMg4vdjEvaXRlbXMve2lkfRKMAQoOTGlzdENhdGVnb3JpZXMSJC5wYXJ0bmVyYXBpLnYxLkxpc3RDYXRlZ29yaWVzUmVxdWVzdBolLnBhcnRuZXJhcGkudjEuTGlzdENhdGVnb3JpZXNSZXNwb25zZSItorsYEwgDIg9jYXRlZ29yaWVzLnJlYWSC0+STAhASDi92MS9jYXRlZ29yaWVzEpABCg5DcmVhdGVDYXRlZ29yeRIkLnBhcnRuZXJhcGkudjEuQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5DcmVhdGVDYXRlZ29yeVJlc3BvbnNlIjGiuxgUCAMiEGNhdGVnb3JpZXMud3JpdGWC0+STAhM6ASoiDi92MS9jYXRlZ29yaWVzEpABCg5HZXRPbmxpbmVPcmRlchIkLnBhcnRuZXJhcGkudjEuR2V0T25saW5lT3JkZXJSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5HZXRPbmxpbmVPcmRlclJlc3BvbnNlIjGiuxgPCAMiC29yZGVycy5yZWFkgtPkkwIYEhYvdjEvb25saW5lLW9yZGVycy97aWR9EqEBChNHZXREYWlseVNhbGVzUmVwb3J0EikucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVxdWVzdBoqLnBhcnRuZXJhcGkudjEuR2V0RGFpbHlTYWxlc1JlcG9ydFJlc3BvbnNlIjOiuxgQCAMiDHJlcG9ydHMucmVhZILT5JMCGRIXL3YxL3JlcG9ydHMvZGFpbHktc2FsZXNiBnByb3RvMw", [file_google_api_annotations, file_partnerapi_v1_options]);
 
 /**
  * A point of sale location of the merchant.
@@ -204,6 +204,380 @@ export const ListItemsResponseSchema: GenMessage<ListItemsResponse> = /*@__PURE_
   messageDesc(file_partnerapi_v1_data_service, 5);
 
 /**
+ * @generated from message partnerapi.v1.CreateItemRequest
+ */
+export type CreateItemRequest = Message<"partnerapi.v1.CreateItemRequest"> & {
+  /**
+   * @generated from field: optional int64 company_id = 1 [jstype = JS_NUMBER];
+   */
+  companyId?: bigint | undefined;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string code = 3;
+   */
+  code: string;
+
+  /**
+   * @generated from field: optional string barcode = 4;
+   */
+  barcode?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 category_id = 5 [jstype = JS_NUMBER];
+   */
+  categoryId?: bigint | undefined;
+
+  /**
+   * @generated from field: int64 price_minor = 6 [jstype = JS_NUMBER];
+   */
+  priceMinor: bigint;
+
+  /**
+   * ISO 4217 code; the merchant's currency when omitted.
+   *
+   * @generated from field: optional string currency = 7;
+   */
+  currency?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CreateItemRequest.
+ * Use `create(CreateItemRequestSchema)` to create a new message.
+ */
+export const CreateItemRequestSchema: GenMessage<CreateItemRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 6);
+
+/**
+ * @generated from message partnerapi.v1.CreateItemResponse
+ */
+export type CreateItemResponse = Message<"partnerapi.v1.CreateItemResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.Item item = 1;
+   */
+  item?: Item | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CreateItemResponse.
+ * Use `create(CreateItemResponseSchema)` to create a new message.
+ */
+export const CreateItemResponseSchema: GenMessage<CreateItemResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 7);
+
+/**
+ * @generated from message partnerapi.v1.UpdateItemRequest
+ */
+export type UpdateItemRequest = Message<"partnerapi.v1.UpdateItemRequest"> & {
+  /**
+   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: optional int64 company_id = 2 [jstype = JS_NUMBER];
+   */
+  companyId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string code = 4;
+   */
+  code?: string | undefined;
+
+  /**
+   * @generated from field: optional string barcode = 5;
+   */
+  barcode?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 category_id = 6 [jstype = JS_NUMBER];
+   */
+  categoryId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 price_minor = 7 [jstype = JS_NUMBER];
+   */
+  priceMinor?: bigint | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.UpdateItemRequest.
+ * Use `create(UpdateItemRequestSchema)` to create a new message.
+ */
+export const UpdateItemRequestSchema: GenMessage<UpdateItemRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 8);
+
+/**
+ * @generated from message partnerapi.v1.UpdateItemResponse
+ */
+export type UpdateItemResponse = Message<"partnerapi.v1.UpdateItemResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.Item item = 1;
+   */
+  item?: Item | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.UpdateItemResponse.
+ * Use `create(UpdateItemResponseSchema)` to create a new message.
+ */
+export const UpdateItemResponseSchema: GenMessage<UpdateItemResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 9);
+
+/**
+ * A group of items on the merchant's menu or catalogue.
+ *
+ * @generated from message partnerapi.v1.Category
+ */
+export type Category = Message<"partnerapi.v1.Category"> & {
+  /**
+   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string code = 3;
+   */
+  code?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.Category.
+ * Use `create(CategorySchema)` to create a new message.
+ */
+export const CategorySchema: GenMessage<Category> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 10);
+
+/**
+ * @generated from message partnerapi.v1.ListCategoriesRequest
+ */
+export type ListCategoriesRequest = Message<"partnerapi.v1.ListCategoriesRequest"> & {
+  /**
+   * @generated from field: optional int64 company_id = 1 [jstype = JS_NUMBER];
+   */
+  companyId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int32 limit = 2;
+   */
+  limit?: number | undefined;
+
+  /**
+   * @generated from field: optional string cursor = 3;
+   */
+  cursor?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.ListCategoriesRequest.
+ * Use `create(ListCategoriesRequestSchema)` to create a new message.
+ */
+export const ListCategoriesRequestSchema: GenMessage<ListCategoriesRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 11);
+
+/**
+ * @generated from message partnerapi.v1.ListCategoriesResponse
+ */
+export type ListCategoriesResponse = Message<"partnerapi.v1.ListCategoriesResponse"> & {
+  /**
+   * @generated from field: repeated partnerapi.v1.Category categories = 1;
+   */
+  categories: Category[];
+
+  /**
+   * @generated from field: optional string next_cursor = 2;
+   */
+  nextCursor?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.ListCategoriesResponse.
+ * Use `create(ListCategoriesResponseSchema)` to create a new message.
+ */
+export const ListCategoriesResponseSchema: GenMessage<ListCategoriesResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 12);
+
+/**
+ * @generated from message partnerapi.v1.CreateCategoryRequest
+ */
+export type CreateCategoryRequest = Message<"partnerapi.v1.CreateCategoryRequest"> & {
+  /**
+   * @generated from field: optional int64 company_id = 1 [jstype = JS_NUMBER];
+   */
+  companyId?: bigint | undefined;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string code = 3;
+   */
+  code?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CreateCategoryRequest.
+ * Use `create(CreateCategoryRequestSchema)` to create a new message.
+ */
+export const CreateCategoryRequestSchema: GenMessage<CreateCategoryRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 13);
+
+/**
+ * @generated from message partnerapi.v1.CreateCategoryResponse
+ */
+export type CreateCategoryResponse = Message<"partnerapi.v1.CreateCategoryResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.Category category = 1;
+   */
+  category?: Category | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CreateCategoryResponse.
+ * Use `create(CreateCategoryResponseSchema)` to create a new message.
+ */
+export const CreateCategoryResponseSchema: GenMessage<CreateCategoryResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 14);
+
+/**
+ * One line of an online order.
+ *
+ * @generated from message partnerapi.v1.OrderLine
+ */
+export type OrderLine = Message<"partnerapi.v1.OrderLine"> & {
+  /**
+   * @generated from field: int64 item_id = 1 [jstype = JS_NUMBER];
+   */
+  itemId: bigint;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int32 quantity = 3;
+   */
+  quantity: number;
+
+  /**
+   * @generated from field: int64 total_minor = 4 [jstype = JS_NUMBER];
+   */
+  totalMinor: bigint;
+};
+
+/**
+ * Describes the message partnerapi.v1.OrderLine.
+ * Use `create(OrderLineSchema)` to create a new message.
+ */
+export const OrderLineSchema: GenMessage<OrderLine> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 15);
+
+/**
+ * An order placed online for pickup or delivery.
+ *
+ * @generated from message partnerapi.v1.OnlineOrder
+ */
+export type OnlineOrder = Message<"partnerapi.v1.OnlineOrder"> & {
+  /**
+   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: int64 store_id = 2 [jstype = JS_NUMBER];
+   */
+  storeId: bigint;
+
+  /**
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int64 total_minor = 4 [jstype = JS_NUMBER];
+   */
+  totalMinor: bigint;
+
+  /**
+   * @generated from field: string currency = 5;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: string placed_at = 6;
+   */
+  placedAt: string;
+
+  /**
+   * @generated from field: repeated partnerapi.v1.OrderLine lines = 7;
+   */
+  lines: OrderLine[];
+};
+
+/**
+ * Describes the message partnerapi.v1.OnlineOrder.
+ * Use `create(OnlineOrderSchema)` to create a new message.
+ */
+export const OnlineOrderSchema: GenMessage<OnlineOrder> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 16);
+
+/**
+ * @generated from message partnerapi.v1.GetOnlineOrderRequest
+ */
+export type GetOnlineOrderRequest = Message<"partnerapi.v1.GetOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: optional int64 company_id = 2 [jstype = JS_NUMBER];
+   */
+  companyId?: bigint | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.GetOnlineOrderRequest.
+ * Use `create(GetOnlineOrderRequestSchema)` to create a new message.
+ */
+export const GetOnlineOrderRequestSchema: GenMessage<GetOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 17);
+
+/**
+ * @generated from message partnerapi.v1.GetOnlineOrderResponse
+ */
+export type GetOnlineOrderResponse = Message<"partnerapi.v1.GetOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.GetOnlineOrderResponse.
+ * Use `create(GetOnlineOrderResponseSchema)` to create a new message.
+ */
+export const GetOnlineOrderResponseSchema: GenMessage<GetOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 18);
+
+/**
  * @generated from message partnerapi.v1.GetDailySalesReportRequest
  */
 export type GetDailySalesReportRequest = Message<"partnerapi.v1.GetDailySalesReportRequest"> & {
@@ -230,7 +604,7 @@ export type GetDailySalesReportRequest = Message<"partnerapi.v1.GetDailySalesRep
  * Use `create(GetDailySalesReportRequestSchema)` to create a new message.
  */
 export const GetDailySalesReportRequestSchema: GenMessage<GetDailySalesReportRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 6);
+  messageDesc(file_partnerapi_v1_data_service, 19);
 
 /**
  * One day of sales, totals in the minor unit.
@@ -259,7 +633,7 @@ export type DailySales = Message<"partnerapi.v1.DailySales"> & {
  * Use `create(DailySalesSchema)` to create a new message.
  */
 export const DailySalesSchema: GenMessage<DailySales> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 7);
+  messageDesc(file_partnerapi_v1_data_service, 20);
 
 /**
  * @generated from message partnerapi.v1.GetDailySalesReportResponse
@@ -291,7 +665,7 @@ export type GetDailySalesReportResponse = Message<"partnerapi.v1.GetDailySalesRe
  * Use `create(GetDailySalesReportResponseSchema)` to create a new message.
  */
 export const GetDailySalesReportResponseSchema: GenMessage<GetDailySalesReportResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 8);
+  messageDesc(file_partnerapi_v1_data_service, 21);
 
 /**
  * @generated from service partnerapi.v1.DataService
@@ -316,6 +690,56 @@ export const DataService: GenService<{
     methodKind: "unary";
     input: typeof ListItemsRequestSchema;
     output: typeof ListItemsResponseSchema;
+  },
+  /**
+   * POST /v1/items: creates an item, attributed to an employee of the merchant. Not idempotent (spec, Retry rules).
+   *
+   * @generated from rpc partnerapi.v1.DataService.CreateItem
+   */
+  createItem: {
+    methodKind: "unary";
+    input: typeof CreateItemRequestSchema;
+    output: typeof CreateItemResponseSchema;
+  },
+  /**
+   * PATCH /v1/items/{id}: changes the fields present in the body.
+   *
+   * @generated from rpc partnerapi.v1.DataService.UpdateItem
+   */
+  updateItem: {
+    methodKind: "unary";
+    input: typeof UpdateItemRequestSchema;
+    output: typeof UpdateItemResponseSchema;
+  },
+  /**
+   * GET /v1/categories
+   *
+   * @generated from rpc partnerapi.v1.DataService.ListCategories
+   */
+  listCategories: {
+    methodKind: "unary";
+    input: typeof ListCategoriesRequestSchema;
+    output: typeof ListCategoriesResponseSchema;
+  },
+  /**
+   * POST /v1/categories
+   *
+   * @generated from rpc partnerapi.v1.DataService.CreateCategory
+   */
+  createCategory: {
+    methodKind: "unary";
+    input: typeof CreateCategoryRequestSchema;
+    output: typeof CreateCategoryResponseSchema;
+  },
+  /**
+   * GET /v1/online-orders/{id}: partner.order_not_found when the merchant has no such order.
+   *
+   * @generated from rpc partnerapi.v1.DataService.GetOnlineOrder
+   */
+  getOnlineOrder: {
+    methodKind: "unary";
+    input: typeof GetOnlineOrderRequestSchema;
+    output: typeof GetOnlineOrderResponseSchema;
   },
   /**
    * GET /v1/reports/daily-sales (spec: from, to as YYYY-MM-DD, span at most 31 days)
