@@ -112,7 +112,7 @@ Reflection("buf curl describes Health through the vendored schema", async ({ bas
 });
 
 Reflection("v1 file_containing_symbol answers token_service.proto and its imports", async ({ baseUrl }) => {
-  const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl, httpVersion: "2" }));
+  const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl }));
   const names: string[][] = [];
   const requests = async function* () {
     yield { messageRequest: { case: "fileContainingSymbol" as const, value: "partnerapi.v1.TokenService" } };
@@ -139,7 +139,7 @@ Reflection("v1 file_containing_symbol answers token_service.proto and its import
 });
 
 Reflection("v1 unknown symbol: error_response NOT_FOUND, request echoed", async ({ baseUrl }) => {
-  const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl, httpVersion: "2" }));
+  const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl }));
   const requests = async function* () {
     yield { host: "here", messageRequest: { case: "fileContainingSymbol" as const, value: "partnerapi.v1.Nope" } };
   };
@@ -152,7 +152,7 @@ Reflection("v1 unknown symbol: error_response NOT_FOUND, request echoed", async 
 });
 
 Reflection("v1alpha answers list_services, files by name and unknown files", async ({ baseUrl }) => {
-  const client = createClient(v1alpha.ServerReflection, createGrpcTransport({ baseUrl, httpVersion: "2" }));
+  const client = createClient(v1alpha.ServerReflection, createGrpcTransport({ baseUrl }));
   const requests = async function* () {
     yield { messageRequest: { case: "listServices" as const, value: "*" } };
     yield { messageRequest: { case: "fileByFilename" as const, value: "grpc/health/v1/health.proto" } };
