@@ -1,0 +1,994 @@
+// The one table of error codes: for each code its HTTP status, gRPC code, OAuth `error`, headers and messages.
+//
+// Nothing else in the program knows a status or a message. Services raise a code with params
+// (service-error.ts); the front renders it in its route family's shape (render.ts). A code that is not a key of
+// `catalogue` does not compile. docs/error-codes.md says why each status the spec leaves open was chosen.
+import { Code } from "@connectrpc/connect";
+import type { Locale } from "./locale.js";
+
+/**
+ * The OAuth `error` values a code can render as: the five of the spec's token-endpoint table, plus the two
+ * RFC 6749 §4.1.2.1 names for server failures (`server_error`, `temporarily_unavailable`).
+ */
+export type OAuthError =
+  | "invalid_request"
+  | "invalid_client"
+  | "invalid_grant"
+  | "unauthorized_client"
+  | "unsupported_grant_type"
+  | "server_error"
+  | "temporarily_unavailable";
+
+/**
+ * How a param is rendered in a body's `params`: `number` params are JSON numbers, `string` params strings.
+ * ErrorInfo metadata carries every param as a string; the kind restores numbers after a trip over the wire.
+ */
+export type ParamKind = "string" | "number";
+
+/** One row of the catalogue. */
+export interface CatalogueEntry {
+  /** HTTP status in the developer and partner envelopes (the OAuth body derives its own: see oauthStatus). */
+  readonly status: number;
+  /** gRPC status code for internal callers. */
+  readonly grpc: Code;
+  /** OAuth `error` when rendered on /v1/oauth/*; absent means `invalid_request`. */
+  readonly oauth?: OAuthError;
+  /**
+   * `false` for unclassified failures (validation, unexpected errors): the partner envelope omits `code` for
+   * them. Absent means classified (a documented failure).
+   */
+  readonly classified?: false;
+  /** The params every message template uses, with their kinds; absent means none. */
+  readonly params?: Readonly<Record<string, ParamKind>>;
+  /**
+   * Response headers this code adds in every shape, as templates over its params (`{allow}`). A header whose
+   * template names a param that was not supplied is left out.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The message in each supported locale; `{param}` is replaced by the param's value. */
+  readonly messages: Readonly<Record<Locale, string>>;
+}
+
+/** Every error code the service can answer with. */
+export const catalogue = {
+  // ---------------------------------------------------------------- OAuth token endpoint (spec table)
+  "oauth.invalid_request": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    params: { fields: "string" },
+    messages: {
+      en: "The request is missing a required field or has a malformed one: {fields}.",
+      ar: "الطلب ينقصه حقل مطلوب أو يحتوي على حقل بصيغة غير صحيحة: {fields}.",
+      hi: "अनुरोध में कोई आवश्यक फ़ील्ड नहीं है या कोई फ़ील्ड ग़लत प्रारूप में है: {fields}।",
+    },
+  },
+  "oauth.unsupported_grant_type": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "unsupported_grant_type",
+    messages: {
+      en: "This grant type is not supported. Use authorization_code, refresh_token or, with sandbox credentials, client_credentials.",
+      ar: "نوع المنح هذا غير مدعوم. استخدم authorization_code أو refresh_token، أو client_credentials مع بيانات اعتماد بيئة الاختبار.",
+      hi: "यह grant type समर्थित नहीं है। authorization_code, refresh_token या, sandbox क्रेडेंशियल के साथ, client_credentials का उपयोग करें।",
+    },
+  },
+  "oauth.code_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_grant",
+    messages: {
+      en: "The authorization code is unknown or has already been used.",
+      ar: "رمز التفويض غير معروف أو سبق استخدامه.",
+      hi: "प्राधिकरण कोड अज्ञात है या पहले ही उपयोग किया जा चुका है।",
+    },
+  },
+  "oauth.code_expired": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "invalid_grant",
+    messages: {
+      en: "The authorization code has expired. Start the authorization again.",
+      ar: "انتهت صلاحية رمز التفويض. ابدأ عملية التفويض من جديد.",
+      hi: "प्राधिकरण कोड की समय-सीमा समाप्त हो गई है। प्राधिकरण फिर से शुरू करें।",
+    },
+  },
+  // Also a consent-screen code (authorize with an unregistered redirect_uri): one code, one status, both places.
+  "oauth.redirect_uri_mismatch": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_grant",
+    messages: {
+      en: "The redirect_uri does not exactly match the registered redirect URI.",
+      ar: "لا يطابق redirect_uri عنوان إعادة التوجيه المسجَّل تطابقًا تامًا.",
+      hi: "redirect_uri पंजीकृत redirect URI से पूरी तरह मेल नहीं खाता।",
+    },
+  },
+  "oauth.pkce_failed": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_grant",
+    messages: {
+      en: "The code_verifier is missing or does not match the code challenge.",
+      ar: "قيمة code_verifier مفقودة أو لا تطابق رمز التحدي.",
+      hi: "code_verifier मौजूद नहीं है या code challenge से मेल नहीं खाता।",
+    },
+  },
+  "oauth.refresh_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_grant",
+    messages: {
+      en: "The refresh token is not recognised.",
+      ar: "رمز التحديث غير معروف.",
+      hi: "रिफ़्रेश टोकन पहचाना नहीं गया।",
+    },
+  },
+  "oauth.refresh_expired": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "invalid_grant",
+    messages: {
+      en: "The refresh token has expired because it was not used in time. The merchant must connect the app again.",
+      ar: "انتهت صلاحية رمز التحديث لعدم استخدامه في الوقت المحدد. يجب على التاجر ربط التطبيق من جديد.",
+      hi: "रिफ़्रेश टोकन समय पर उपयोग न होने के कारण समाप्त हो गया है। व्यापारी को ऐप फिर से कनेक्ट करना होगा।",
+    },
+  },
+  "oauth.refresh_reused": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "invalid_grant",
+    messages: {
+      en: "This refresh token was already replaced. For safety the connection has been revoked; the merchant must connect the app again.",
+      ar: "سبق استبدال رمز التحديث هذا. أُلغي الاتصال حفاظًا على الأمان، ويجب على التاجر ربط التطبيق من جديد.",
+      hi: "यह रिफ़्रेश टोकन पहले ही बदला जा चुका है। सुरक्षा के लिए कनेक्शन रद्द कर दिया गया है; व्यापारी को ऐप फिर से कनेक्ट करना होगा।",
+    },
+  },
+  "oauth.grant_revoked": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "invalid_grant",
+    messages: {
+      en: "Access was revoked. The merchant must connect the app again.",
+      ar: "تم إلغاء الوصول. يجب على التاجر ربط التطبيق من جديد.",
+      hi: "पहुँच रद्द कर दी गई है। व्यापारी को ऐप फिर से कनेक्ट करना होगा।",
+    },
+  },
+  "oauth.rate_limited": {
+    status: 429,
+    grpc: Code.ResourceExhausted,
+    oauth: "invalid_request",
+    params: { retryAfter: "number" },
+    headers: { "Retry-After": "{retryAfter}" },
+    messages: {
+      en: "Too many token requests. Wait {retryAfter} seconds before trying again.",
+      ar: "طلبات رموز كثيرة جدًا. انتظر {retryAfter} ثانية قبل المحاولة مرة أخرى.",
+      hi: "बहुत अधिक टोकन अनुरोध। फिर से प्रयास करने से पहले {retryAfter} सेकंड प्रतीक्षा करें।",
+    },
+  },
+
+  // ---------------------------------------------------------------- consent screen (shown, never redirected)
+  "oauth.client_not_found": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    messages: {
+      en: "No app matches this client_id.",
+      ar: "لا يوجد تطبيق يطابق client_id هذا.",
+      hi: "इस client_id से कोई ऐप मेल नहीं खाता।",
+    },
+  },
+  "oauth.state_required": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    messages: {
+      en: "The state parameter is required.",
+      ar: "المعامل state مطلوب.",
+      hi: "state पैरामीटर आवश्यक है।",
+    },
+  },
+  "oauth.pkce_method_unsupported": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    messages: {
+      en: "Only the S256 code_challenge_method is supported.",
+      ar: "طريقة code_challenge_method المدعومة هي S256 فقط.",
+      hi: "केवल S256 code_challenge_method समर्थित है।",
+    },
+  },
+  "oauth.app_not_published": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    oauth: "unauthorized_client",
+    messages: {
+      en: "This app is not yet approved for production use.",
+      ar: "لم تتم الموافقة على هذا التطبيق للاستخدام في بيئة الإنتاج بعد.",
+      hi: "यह ऐप अभी प्रोडक्शन उपयोग के लिए स्वीकृत नहीं है।",
+    },
+  },
+  "oauth.company_not_eligible": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    oauth: "unauthorized_client",
+    messages: {
+      en: "This company cannot be connected to this app: it belongs to a different environment (sandbox or production).",
+      ar: "لا يمكن ربط هذه الشركة بهذا التطبيق لأنها تنتمي إلى بيئة مختلفة (الاختبار أو الإنتاج).",
+      hi: "इस कंपनी को इस ऐप से कनेक्ट नहीं किया जा सकता: यह किसी अलग परिवेश (sandbox या production) की है।",
+    },
+  },
+
+  // ---------------------------------------------------------------- developer: account and program
+  "developer.email_not_verified": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "Verify your email address before signing in: open the link we sent you.",
+      ar: "يرجى تأكيد بريدك الإلكتروني قبل تسجيل الدخول، وذلك بفتح الرابط الذي أرسلناه إليك.",
+      hi: "साइन इन करने से पहले अपना ईमेल पता सत्यापित करें: हमारे भेजे गए लिंक को खोलें।",
+    },
+  },
+  "developer.too_many_attempts": {
+    status: 429,
+    grpc: Code.ResourceExhausted,
+    messages: {
+      en: "Too many failed sign-in attempts. Your account is locked for a short time; try again later.",
+      ar: "محاولات تسجيل دخول فاشلة كثيرة. تم قفل حسابك لفترة قصيرة؛ حاول مرة أخرى لاحقًا.",
+      hi: "साइन इन के बहुत से असफल प्रयास। आपका खाता थोड़े समय के लिए लॉक है; बाद में फिर से प्रयास करें।",
+    },
+  },
+  "developer.account_suspended": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "This developer account is suspended.",
+      ar: "حساب المطوّر هذا موقوف.",
+      hi: "यह डेवलपर खाता निलंबित है।",
+    },
+  },
+  "developer.refresh_reuse_detected": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    messages: {
+      en: "This session was ended because its refresh token was used twice. Sign in again.",
+      ar: "تم إنهاء هذه الجلسة لأن رمز التحديث الخاص بها استُخدم مرتين. سجّل الدخول مجددًا.",
+      hi: "यह सत्र समाप्त कर दिया गया क्योंकि इसका रिफ़्रेश टोकन दो बार उपयोग हुआ। फिर से साइन इन करें।",
+    },
+  },
+  "developer.nda_required": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "Submit a partner program application first.",
+      ar: "قدّم طلب الانضمام إلى برنامج الشركاء أولًا.",
+      hi: "पहले पार्टनर प्रोग्राम के लिए आवेदन जमा करें।",
+    },
+  },
+  "developer.nda_already_submitted": {
+    status: 409,
+    grpc: Code.AlreadyExists,
+    messages: {
+      en: "A program application is already pending.",
+      ar: "يوجد طلب انضمام إلى البرنامج قيد المراجعة بالفعل.",
+      hi: "प्रोग्राम का एक आवेदन पहले से लंबित है।",
+    },
+  },
+  "developer.nda_not_approved": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "Your program application has not been approved.",
+      ar: "لم تتم الموافقة على طلب انضمامك إلى البرنامج.",
+      hi: "आपका प्रोग्राम आवेदन स्वीकृत नहीं हुआ है।",
+    },
+  },
+  "developer.agreement_required": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "Sign the developer agreement to continue.",
+      ar: "وقّع اتفاقية المطوّرين للمتابعة.",
+      hi: "जारी रखने के लिए डेवलपर अनुबंध पर हस्ताक्षर करें।",
+    },
+  },
+  "developer.agreement_version_stale": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "This version of the developer agreement is no longer current. Sign the current version.",
+      ar: "لم يعد هذا الإصدار من اتفاقية المطوّرين ساريًا. وقّع الإصدار الحالي.",
+      hi: "डेवलपर अनुबंध का यह संस्करण अब मान्य नहीं है। वर्तमान संस्करण पर हस्ताक्षर करें।",
+    },
+  },
+
+  // ---------------------------------------------------------------- developer: organizations
+  "developer.not_org_member": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "You are not a member of this organization.",
+      ar: "أنت لست عضوًا في هذه المؤسسة.",
+      hi: "आप इस संगठन के सदस्य नहीं हैं।",
+    },
+  },
+  "developer.insufficient_org_role": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "Your role in this organization does not allow this action.",
+      ar: "دورك في هذه المؤسسة لا يسمح بهذا الإجراء.",
+      hi: "इस संगठन में आपकी भूमिका इस कार्य की अनुमति नहीं देती।",
+    },
+  },
+  "developer.owner_immutable": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "The organization owner cannot be removed or given a lower role.",
+      ar: "لا يمكن إزالة مالك المؤسسة أو تخفيض دوره.",
+      hi: "संगठन के स्वामी को हटाया नहीं जा सकता और न ही उसकी भूमिका घटाई जा सकती है।",
+    },
+  },
+  "developer.invite_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    messages: {
+      en: "This invitation link is not valid or has already been used.",
+      ar: "رابط الدعوة هذا غير صالح أو سبق استخدامه.",
+      hi: "यह आमंत्रण लिंक अमान्य है या पहले ही उपयोग हो चुका है।",
+    },
+  },
+  "developer.invite_expired": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "This invitation link has expired. Ask for a new invitation.",
+      ar: "انتهت صلاحية رابط الدعوة هذا. اطلب دعوة جديدة.",
+      hi: "इस आमंत्रण लिंक की समय-सीमा समाप्त हो गई है। नया आमंत्रण माँगें।",
+    },
+  },
+  "developer.invite_email_mismatch": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "This invitation was sent to a different email address than the one you are signed in with.",
+      ar: "أُرسلت هذه الدعوة إلى بريد إلكتروني يختلف عن البريد الذي سجّلت الدخول به.",
+      hi: "यह आमंत्रण उस ईमेल पते से अलग पते पर भेजा गया था जिससे आपने साइन इन किया है।",
+    },
+  },
+
+  // ---------------------------------------------------------------- developer: apps, keys and sandbox
+  "developer.product_immutable": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "An app's product cannot be changed after it is created.",
+      ar: "لا يمكن تغيير منتج التطبيق بعد إنشائه.",
+      hi: "ऐप बनने के बाद उसका प्रोडक्ट बदला नहीं जा सकता।",
+    },
+  },
+  "developer.app_archived": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    oauth: "unauthorized_client",
+    messages: {
+      en: "This app is archived; its credentials can no longer obtain tokens.",
+      ar: "هذا التطبيق مؤرشف، ولم يعد بإمكان بيانات اعتماده الحصول على رموز.",
+      hi: "यह ऐप संग्रहीत (archived) है; इसके क्रेडेंशियल अब टोकन प्राप्त नहीं कर सकते।",
+    },
+  },
+  "developer.app_not_approved": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    oauth: "unauthorized_client",
+    messages: {
+      en: "This app needs review approval before it can be used in production.",
+      ar: "يحتاج هذا التطبيق إلى موافقة المراجعة قبل استخدامه في بيئة الإنتاج.",
+      hi: "प्रोडक्शन में उपयोग से पहले इस ऐप को समीक्षा में स्वीकृति चाहिए।",
+    },
+  },
+  "developer.review_not_in_review": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "This app is not in review, so this review action is not possible.",
+      ar: "هذا التطبيق ليس قيد المراجعة، لذا لا يمكن تنفيذ إجراء المراجعة هذا.",
+      hi: "यह ऐप समीक्षा में नहीं है, इसलिए यह समीक्षा कार्रवाई संभव नहीं है।",
+    },
+  },
+  "developer.sandbox_limit": {
+    status: 409,
+    grpc: Code.ResourceExhausted,
+    messages: {
+      en: "The organization already has the maximum number of active sandbox merchants.",
+      ar: "لدى المؤسسة بالفعل الحد الأقصى من التجار النشطين في بيئة الاختبار.",
+      hi: "संगठन के पास पहले से ही सक्रिय sandbox व्यापारियों की अधिकतम संख्या है।",
+    },
+  },
+  "developer.sandbox_country_unknown": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    messages: {
+      en: "The country must be a supported two-letter ISO 3166-1 code.",
+      ar: "يجب أن تكون الدولة رمزًا مدعومًا من حرفين وفق معيار ISO 3166-1.",
+      hi: "देश एक समर्थित दो-अक्षरों वाला ISO 3166-1 कोड होना चाहिए।",
+    },
+  },
+  "developer.api_key_limit": {
+    status: 409,
+    grpc: Code.ResourceExhausted,
+    params: { limit: "number" },
+    messages: {
+      en: "The app already has the maximum of {limit} API keys. Revoke one before creating another.",
+      ar: "بلغ التطبيق الحد الأقصى لمفاتيح API وهو {limit}. ألغِ أحد المفاتيح قبل إنشاء مفتاح جديد.",
+      hi: "ऐप के पास पहले से अधिकतम {limit} API कुंजियाँ हैं। नई कुंजी बनाने से पहले एक कुंजी रद्द करें।",
+    },
+  },
+  "developer.access_request_exists": {
+    status: 409,
+    grpc: Code.AlreadyExists,
+    messages: {
+      en: "An access request for this merchant is already pending.",
+      ar: "يوجد طلب وصول قيد الانتظار لهذا التاجر بالفعل.",
+      hi: "इस व्यापारी के लिए एक पहुँच अनुरोध पहले से लंबित है।",
+    },
+  },
+  "developer.app_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "App not found.", ar: "التطبيق غير موجود.", hi: "ऐप नहीं मिला।" },
+  },
+  "developer.organization_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "Organization not found.", ar: "المؤسسة غير موجودة.", hi: "संगठन नहीं मिला।" },
+  },
+  "developer.credential_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "Credential not found.", ar: "بيانات الاعتماد غير موجودة.", hi: "क्रेडेंशियल नहीं मिला।" },
+  },
+  "developer.api_key_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "API key not found.", ar: "مفتاح API غير موجود.", hi: "API कुंजी नहीं मिली।" },
+  },
+  "developer.redirect_uri_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string", rule: "string" },
+    messages: {
+      en: "The redirect URI in {field} is not allowed ({rule}).",
+      ar: "عنوان إعادة التوجيه في {field} غير مسموح به ({rule}).",
+      hi: "{field} में दिया गया redirect URI स्वीकार्य नहीं है ({rule})।",
+    },
+  },
+  "developer.redirect_uri_limit": {
+    status: 409,
+    grpc: Code.ResourceExhausted,
+    params: { limit: "number" },
+    messages: {
+      en: "An app can have at most {limit} redirect URIs.",
+      ar: "الحد الأقصى لعناوين إعادة التوجيه لكل تطبيق هو {limit}.",
+      hi: "एक ऐप में अधिकतम {limit} redirect URI हो सकते हैं।",
+    },
+  },
+  "developer.ip_allowlist_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string", value: "string" },
+    messages: {
+      en: "\"{value}\" in {field} is not a valid IP address or range.",
+      ar: "القيمة \"{value}\" في {field} ليست عنوان IP أو نطاقًا صالحًا.",
+      hi: "{field} में \"{value}\" एक मान्य IP पता या रेंज नहीं है।",
+    },
+  },
+  "developer.merchant_user_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    messages: {
+      en: "The merchant user is not valid for this request.",
+      ar: "مستخدم التاجر غير صالح لهذا الطلب.",
+      hi: "इस अनुरोध के लिए व्यापारी उपयोगकर्ता मान्य नहीं है।",
+    },
+  },
+
+  // ---------------------------------------------------------------- developer: token minting (POST /v1/token)
+  "developer.invalid_client": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    oauth: "invalid_client",
+    // RFC 6749 §5.2 for the OAuth body; RFC 9110 §15.5.2 (a 401 names a scheme) for the developer envelope.
+    headers: { "WWW-Authenticate": "Basic" },
+    messages: {
+      en: "Client authentication failed.",
+      ar: "فشلت مصادقة العميل.",
+      hi: "क्लाइंट प्रमाणीकरण विफल रहा।",
+    },
+  },
+  "developer.merchant_required": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    messages: {
+      en: "merchant_id is required unless the organization has exactly one active sandbox merchant.",
+      ar: "الحقل merchant_id مطلوب ما لم يكن لدى المؤسسة تاجر نشط واحد فقط في بيئة الاختبار.",
+      hi: "merchant_id आवश्यक है, जब तक कि संगठन के पास ठीक एक सक्रिय sandbox व्यापारी न हो।",
+    },
+  },
+  "developer.merchant_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    oauth: "invalid_request",
+    messages: {
+      en: "No merchant exists with this merchant_id.",
+      ar: "لا يوجد تاجر بهذا المعرّف merchant_id.",
+      hi: "इस merchant_id वाला कोई व्यापारी मौजूद नहीं है।",
+    },
+  },
+  "developer.merchant_inactive": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    oauth: "invalid_grant",
+    messages: {
+      en: "This merchant is not active.",
+      ar: "هذا التاجر غير نشط.",
+      hi: "यह व्यापारी सक्रिय नहीं है।",
+    },
+  },
+  "developer.grant_missing": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    oauth: "invalid_grant",
+    messages: {
+      en: "The app has no active access to this merchant.",
+      ar: "لا يملك التطبيق صلاحية وصول نشطة إلى هذا التاجر.",
+      hi: "ऐप के पास इस व्यापारी तक कोई सक्रिय पहुँच नहीं है।",
+    },
+  },
+  "developer.env_mismatch": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    oauth: "invalid_grant",
+    messages: {
+      en: "The credential's environment does not match the merchant: sandbox credentials work only with demo merchants, production credentials only with live ones.",
+      ar: "بيئة بيانات الاعتماد لا تتوافق مع التاجر: بيانات اعتماد الاختبار تعمل مع التجار التجريبيين فقط، وبيانات اعتماد الإنتاج مع التجار الفعليين فقط.",
+      hi: "क्रेडेंशियल का परिवेश व्यापारी से मेल नहीं खाता: sandbox क्रेडेंशियल केवल डेमो व्यापारियों के साथ और production क्रेडेंशियल केवल लाइव व्यापारियों के साथ काम करते हैं।",
+    },
+  },
+  "developer.region_unconfigured": {
+    status: 503,
+    grpc: Code.Unavailable,
+    oauth: "temporarily_unavailable",
+    messages: {
+      en: "The service is temporarily unavailable for this merchant. Try again later.",
+      ar: "الخدمة غير متاحة مؤقتًا لهذا التاجر. حاول مرة أخرى لاحقًا.",
+      hi: "इस व्यापारी के लिए सेवा अस्थायी रूप से उपलब्ध नहीं है। बाद में फिर से प्रयास करें।",
+    },
+  },
+  "developer.use_oauth": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "unauthorized_client",
+    messages: {
+      en: "Production FULL and ONLINE_ORDER apps must use the OAuth authorization code flow, not client_credentials.",
+      ar: "يجب أن تستخدم تطبيقات FULL وONLINE_ORDER في بيئة الإنتاج تدفق رمز التفويض في OAuth بدلًا من client_credentials.",
+      hi: "प्रोडक्शन में FULL और ONLINE_ORDER ऐप्स को client_credentials नहीं, बल्कि OAuth authorization code फ़्लो का उपयोग करना होगा।",
+    },
+  },
+  "developer.use_api_key": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "unauthorized_client",
+    messages: {
+      en: "Production ADSR apps must use an API key, not client_credentials.",
+      ar: "يجب أن تستخدم تطبيقات ADSR في بيئة الإنتاج مفتاح API بدلًا من client_credentials.",
+      hi: "प्रोडक्शन में ADSR ऐप्स को client_credentials नहीं, बल्कि API कुंजी का उपयोग करना होगा।",
+    },
+  },
+  "developer.invalid_request": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    params: { fields: "string" },
+    messages: {
+      en: "Some fields are missing or invalid: {fields}.",
+      ar: "بعض الحقول مفقودة أو غير صالحة: {fields}.",
+      hi: "कुछ फ़ील्ड अनुपस्थित या अमान्य हैं: {fields}।",
+    },
+  },
+  "developer.unsupported_grant_type": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "unsupported_grant_type",
+    params: { grantType: "string" },
+    messages: {
+      en: "grant_type \"{grantType}\" is not supported here; only client_credentials is accepted.",
+      ar: "نوع المنح \"{grantType}\" غير مدعوم هنا؛ يُقبل client_credentials فقط.",
+      hi: "यहाँ grant_type \"{grantType}\" समर्थित नहीं है; केवल client_credentials स्वीकार किया जाता है।",
+    },
+  },
+  "developer.rate_limited": {
+    status: 429,
+    grpc: Code.ResourceExhausted,
+    oauth: "invalid_request",
+    params: { retryAfter: "number" },
+    headers: { "Retry-After": "{retryAfter}" },
+    messages: {
+      en: "Too many requests. Wait {retryAfter} seconds before trying again.",
+      ar: "طلبات كثيرة جدًا. انتظر {retryAfter} ثانية قبل المحاولة مرة أخرى.",
+      hi: "बहुत अधिक अनुरोध। फिर से प्रयास करने से पहले {retryAfter} सेकंड प्रतीक्षा करें।",
+    },
+  },
+
+  // ---------------------------------------------------------------- partner: any partner call
+  "partner.token_missing": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    headers: { "WWW-Authenticate": "Bearer" }, // RFC 6750 §3.1: no error attribute when no credentials came.
+    messages: {
+      en: "Authentication is required: send a bearer token or an API key.",
+      ar: "المصادقة مطلوبة: أرسل رمز Bearer أو مفتاح API.",
+      hi: "प्रमाणीकरण आवश्यक है: एक bearer टोकन या API कुंजी भेजें।",
+    },
+  },
+  "partner.token_invalid": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' },
+    messages: {
+      en: "The access token is invalid or has expired.",
+      ar: "رمز الوصول غير صالح أو منتهي الصلاحية.",
+      hi: "एक्सेस टोकन अमान्य है या उसकी समय-सीमा समाप्त हो गई है।",
+    },
+  },
+  "partner.scope_denied": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "This route needs a scope that the app's product does not include.",
+      ar: "يتطلب هذا المسار نطاق صلاحية لا يتضمنه منتج التطبيق.",
+      hi: "इस रूट के लिए ऐसा स्कोप चाहिए जो ऐप के प्रोडक्ट में शामिल नहीं है।",
+    },
+  },
+  "partner.env_mismatch": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "The token's environment does not match this merchant: sandbox tokens reach only demo merchants, production tokens only live ones.",
+      ar: "بيئة الرمز لا تتوافق مع هذا التاجر: رموز الاختبار للتجار التجريبيين فقط، ورموز الإنتاج للتجار الفعليين فقط.",
+      hi: "टोकन का परिवेश इस व्यापारी से मेल नहीं खाता: sandbox टोकन केवल डेमो व्यापारियों तक और production टोकन केवल लाइव व्यापारियों तक पहुँचते हैं।",
+    },
+  },
+  "partner.ip_denied": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "Requests from this IP address are not allowed for this credential.",
+      ar: "الطلبات من عنوان IP هذا غير مسموح بها لبيانات الاعتماد هذه.",
+      hi: "इस क्रेडेंशियल के लिए इस IP पते से अनुरोध की अनुमति नहीं है।",
+    },
+  },
+  "partner.grant_missing": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "The app no longer has access to this merchant.",
+      ar: "لم يعد لدى التطبيق صلاحية الوصول إلى هذا التاجر.",
+      hi: "ऐप के पास अब इस व्यापारी तक पहुँच नहीं है।",
+    },
+  },
+  "partner.rate_limited": {
+    status: 429,
+    grpc: Code.ResourceExhausted,
+    params: { retryAfter: "number" },
+    headers: { "Retry-After": "{retryAfter}" },
+    messages: {
+      en: "Rate limit exceeded. Wait {retryAfter} seconds before sending more requests.",
+      ar: "تم تجاوز الحد المسموح به من الطلبات. انتظر {retryAfter} ثانية قبل إرسال المزيد.",
+      hi: "अनुरोध सीमा पार हो गई है। और अनुरोध भेजने से पहले {retryAfter} सेकंड प्रतीक्षा करें।",
+    },
+  },
+  "partner.window_too_large": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    messages: {
+      en: "The report window is longer than the maximum allowed.",
+      ar: "الفترة الزمنية للتقرير أطول من الحد الأقصى المسموح به.",
+      hi: "रिपोर्ट की अवधि अनुमत अधिकतम सीमा से लंबी है।",
+    },
+  },
+  "partner.invalid_window": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    messages: {
+      en: "from and to must both be dates (YYYY-MM-DD), and to must not be before from.",
+      ar: "يجب أن يكون كل من from وto تاريخًا بالصيغة YYYY-MM-DD، وألا يسبق to التاريخ from.",
+      hi: "from और to दोनों YYYY-MM-DD प्रारूप में तिथियाँ होनी चाहिए, और to, from से पहले का नहीं होना चाहिए।",
+    },
+  },
+  "partner.order_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: {
+      en: "Online order not found.",
+      ar: "الطلب الإلكتروني غير موجود.",
+      hi: "ऑनलाइन ऑर्डर नहीं मिला।",
+    },
+  },
+  "partner.acting_user_unavailable": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "The merchant has no employee record to attribute this change to.",
+      ar: "لا يوجد لدى التاجر سجل موظف يمكن نسب هذا التغيير إليه.",
+      hi: "व्यापारी के पास कोई कर्मचारी रिकॉर्ड नहीं है जिसके नाम यह बदलाव दर्ज किया जा सके।",
+    },
+  },
+  "partner.region_unavailable": {
+    status: 503,
+    grpc: Code.Unavailable,
+    oauth: "temporarily_unavailable",
+    messages: {
+      en: "The service is temporarily unavailable for this merchant. Try again later.",
+      ar: "الخدمة غير متاحة مؤقتًا لهذا التاجر. حاول مرة أخرى لاحقًا.",
+      hi: "इस व्यापारी के लिए सेवा अस्थायी रूप से उपलब्ध नहीं है। बाद में फिर से प्रयास करें।",
+    },
+  },
+
+  // ---------------------------------------------------------------- partner: API-key requests
+  "partner.api_key_invalid": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    messages: {
+      en: "The API key is not valid.",
+      ar: "مفتاح API غير صالح.",
+      hi: "API कुंजी मान्य नहीं है।",
+    },
+  },
+  "partner.company_param_required": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    messages: {
+      en: "companyId is required with an API key.",
+      ar: "المعامل companyId مطلوب عند استخدام مفتاح API.",
+      hi: "API कुंजी के साथ companyId आवश्यक है।",
+    },
+  },
+  "partner.company_not_granted": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "This merchant has not approved access for this app.",
+      ar: "لم يوافق هذا التاجر على منح هذا التطبيق صلاحية الوصول.",
+      hi: "इस व्यापारी ने इस ऐप को पहुँच की स्वीकृति नहीं दी है।",
+    },
+  },
+  "partner.api_key_product": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "API keys are accepted only for ADSR apps.",
+      ar: "تُقبل مفاتيح API لتطبيقات ADSR فقط.",
+      hi: "API कुंजियाँ केवल ADSR ऐप्स के लिए स्वीकार की जाती हैं।",
+    },
+  },
+  "partner.api_key_unavailable": {
+    status: 503,
+    grpc: Code.Unavailable,
+    oauth: "temporarily_unavailable",
+    messages: {
+      en: "API key verification is temporarily unavailable. Try again shortly.",
+      ar: "التحقق من مفتاح API غير متاح مؤقتًا. حاول مرة أخرى بعد قليل.",
+      hi: "API कुंजी का सत्यापन अस्थायी रूप से उपलब्ध नहीं है। थोड़ी देर बाद फिर से प्रयास करें।",
+    },
+  },
+
+  // ---------------------------------------------------------------- data layer
+  "db.duplicate": {
+    status: 409,
+    grpc: Code.AlreadyExists,
+    messages: {
+      en: "A record with the same value already exists.",
+      ar: "يوجد سجل بالقيمة نفسها بالفعل.",
+      hi: "समान मान वाला रिकॉर्ड पहले से मौजूद है।",
+    },
+  },
+  "db.not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: {
+      en: "The referenced record does not exist.",
+      ar: "السجل المشار إليه غير موجود.",
+      hi: "संदर्भित रिकॉर्ड मौजूद नहीं है।",
+    },
+  },
+  "company.not_provisioned": {
+    status: 503,
+    grpc: Code.Unavailable,
+    oauth: "temporarily_unavailable",
+    messages: {
+      en: "The merchant's data is not ready yet. Try again in a minute.",
+      ar: "بيانات التاجر غير جاهزة بعد. حاول مرة أخرى بعد دقيقة.",
+      hi: "व्यापारी का डेटा अभी तैयार नहीं है। एक मिनट बाद फिर से प्रयास करें।",
+    },
+  },
+
+  // ---------------------------------------------------------------- request: raised by the front itself
+  "request.route_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    oauth: "invalid_request",
+    messages: {
+      en: "No route matches this path.",
+      ar: "لا يوجد مسار يطابق هذا العنوان.",
+      hi: "इस पथ से कोई रूट मेल नहीं खाता।",
+    },
+  },
+  "request.method_not_allowed": {
+    status: 405,
+    grpc: Code.Unimplemented,
+    oauth: "invalid_request",
+    params: { allow: "string" },
+    headers: { Allow: "{allow}" }, // RFC 9110 §15.5.6: a 405 lists the methods the target supports.
+    messages: {
+      en: "This method is not allowed here. Allowed methods: {allow}.",
+      ar: "هذه الطريقة غير مسموح بها هنا. الطرق المسموح بها: {allow}.",
+      hi: "यहाँ यह मेथड अनुमत नहीं है। अनुमत मेथड: {allow}।",
+    },
+  },
+  "request.unsupported_media_type": {
+    status: 415,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    params: { contentType: "string" },
+    messages: {
+      en: "Content type \"{contentType}\" is not supported for this route.",
+      ar: "نوع المحتوى \"{contentType}\" غير مدعوم لهذا المسار.",
+      hi: "इस रूट के लिए कंटेंट टाइप \"{contentType}\" समर्थित नहीं है।",
+    },
+  },
+  "request.body_too_large": {
+    status: 413,
+    grpc: Code.ResourceExhausted,
+    oauth: "invalid_request",
+    params: { limit: "number" },
+    messages: {
+      en: "The request body is larger than the limit of {limit} bytes.",
+      ar: "حجم نص الطلب يتجاوز الحد المسموح به وهو {limit} بايت.",
+      hi: "अनुरोध का बॉडी {limit} बाइट की सीमा से बड़ा है।",
+    },
+  },
+  "request.malformed_body": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    messages: {
+      en: "The request body could not be read: it is not well-formed JSON or form data.",
+      ar: "تعذّرت قراءة نص الطلب: فهو ليس بصيغة JSON أو بيانات نموذج صحيحة.",
+      hi: "अनुरोध का बॉडी पढ़ा नहीं जा सका: यह सही JSON या फ़ॉर्म डेटा नहीं है।",
+    },
+  },
+  "request.invalid_fields": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    classified: false,
+    params: { fields: "string" },
+    messages: {
+      en: "Invalid or unknown fields: {fields}.",
+      ar: "حقول غير صالحة أو غير معروفة: {fields}.",
+      hi: "अमान्य या अज्ञात फ़ील्ड: {fields}।",
+    },
+  },
+
+  // ---------------------------------------------------------------- server: generic, say nothing of internals
+  "server.internal": {
+    status: 500,
+    grpc: Code.Internal,
+    oauth: "server_error",
+    classified: false,
+    messages: {
+      en: "An unexpected error occurred. Please try again later.",
+      ar: "حدث خطأ غير متوقع. يرجى المحاولة مرة أخرى لاحقًا.",
+      hi: "एक अनपेक्षित त्रुटि हुई। कृपया बाद में फिर से प्रयास करें।",
+    },
+  },
+  "server.unimplemented": {
+    status: 501,
+    grpc: Code.Unimplemented,
+    oauth: "server_error",
+    messages: {
+      en: "This operation is not available yet.",
+      ar: "هذه العملية غير متاحة بعد.",
+      hi: "यह कार्रवाई अभी उपलब्ध नहीं है।",
+    },
+  },
+  "server.unavailable": {
+    status: 503,
+    grpc: Code.Unavailable,
+    oauth: "temporarily_unavailable",
+    messages: {
+      en: "The service is temporarily unavailable. Please try again shortly.",
+      ar: "الخدمة غير متاحة مؤقتًا. يرجى المحاولة مرة أخرى بعد قليل.",
+      hi: "सेवा अस्थायी रूप से उपलब्ध नहीं है। कृपया थोड़ी देर बाद फिर से प्रयास करें।",
+    },
+  },
+  "server.timeout": {
+    status: 504,
+    grpc: Code.DeadlineExceeded,
+    oauth: "server_error",
+    messages: {
+      en: "The request took too long to complete. Please try again.",
+      ar: "استغرق الطلب وقتًا أطول من اللازم. يرجى المحاولة مرة أخرى.",
+      hi: "अनुरोध पूरा होने में बहुत अधिक समय लगा। कृपया फिर से प्रयास करें।",
+    },
+  },
+} as const satisfies Record<string, CatalogueEntry>;
+
+/** Every error code; a string that is not a key of the catalogue does not type-check. */
+export type ErrorCode = keyof typeof catalogue;
+
+/** The params a code's messages use, by name, as a service supplies them. */
+export type ParamsOf<C extends ErrorCode> = (typeof catalogue)[C] extends { readonly params: infer P }
+  ? { [K in keyof P]: string | number }
+  : Record<never, never>;
+
+/** Params as they travel: in process as the service gave them, from the wire always strings. */
+export type Params = Readonly<Record<string, string | number>>;
+
+/** All error codes, in catalogue order. */
+export const errorCodes = Object.keys(catalogue) as ErrorCode[];
+
+/** The catalogue row of `code`, seen through the common entry type. */
+export function entryOf(code: ErrorCode): CatalogueEntry {
+  return catalogue[code];
+}
+
+/** True when `value` is a code of the catalogue (for codes read from the wire). */
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(catalogue, value);
+}
+
+/** Whether the partner envelope shows `code` for this error: false for validation and unexpected failures. */
+export function isClassified(code: ErrorCode): boolean {
+  return entryOf(code).classified !== false;
+}
+
+/** The OAuth `error` of `code` on /v1/oauth/*: the catalogue's, or `invalid_request` when it names none. */
+export function oauthErrorOf(code: ErrorCode): OAuthError {
+  return entryOf(code).oauth ?? "invalid_request";
+}
+
+/**
+ * The HTTP status of `code` in the OAuth body. RFC 6749 §5.2 and the spec: `invalid_client` is 401 and every
+ * other client error 400, except where HTTP itself needs the status (the front's `request.*` codes: 404, 405,
+ * 413, 415) and for 429 and 5xx, which keep theirs so that clients back off and retry correctly.
+ */
+export function oauthStatusOf(code: ErrorCode): number {
+  const { status } = entryOf(code);
+  if (oauthErrorOf(code) === "invalid_client") return 401;
+  if (code.startsWith("request.") || status === 429 || status >= 500) return status;
+  return 400;
+}
+
+/**
+ * The catalogue code for an error that arrived with a bare gRPC code and no ErrorInfo (connect's own
+ * Unimplemented for an unknown method, a deadline, an unreachable peer). Only codes whose meaning is clear
+ * without detail get a code of their own; everything else is an unexpected failure.
+ */
+export function codeForGrpcStatus(grpc: Code): ErrorCode {
+  switch (grpc) {
+    case Code.Unimplemented:
+      return "server.unimplemented";
+    case Code.Unavailable:
+      return "server.unavailable";
+    case Code.DeadlineExceeded:
+      return "server.timeout";
+    case Code.InvalidArgument: // e.g. a body connect could not decode
+      return "request.malformed_body";
+    default:
+      return "server.internal";
+  }
+}
