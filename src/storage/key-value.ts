@@ -1,0 +1,172 @@
+// Short-lived shared counters and flags (rate windows, throttles, one-time markers): Redis when configured, so
+// every instance sees the same counts, or an in-process map with the same semantics for a single process.
+import { Redis } from "ioredis";
+import type { Clock } from "../runtime/clock.js";
+import type { Logger } from "../runtime/logger.js";
+
+/** The small store the front's limits are built on; both implementations behave the same. */
+export interface KeyValueStore {
+  /** Adds one hit to the fixed window `key`, created to expire at `expiresAtMs` (absolute epoch ms); returns the count after this hit. One round trip. */
+  hit(key: string, expiresAtMs: number): Promise<number>;
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Sets only if absent; true when it was set. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  del(key: string): Promise<void>;
+  close(): Promise<void>;
+  /** True for Redis (every instance sees it); false for the in-process store. */
+  readonly shared: boolean;
+}
+
+/**
+ * INCR, and on the first hit fix the window's absolute end, in one script so it is one round trip and no
+ * other client can see a counter without an expiry.
+ */
+const hitScript = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+return count`;
+
+/** The Redis client with our script registered as a command (run by EVALSHA, EVAL only on a cache miss). */
+type ScriptedRedis = Redis & { fixedWindowHit(key: string, expiresAtMs: number): Promise<number> };
+
+export interface RedisStoreOptions {
+  url: string;
+  logger: Logger;
+  /** Prepended to every key, so tests (or deployments) sharing one Redis do not collide. */
+  prefix?: string;
+  /** How long to wait for the first connection before returning anyway (calls then fail fast). Default 2000 ms. */
+  connectTimeoutMs?: number;
+}
+
+/** A Redis-backed store. Calls fail fast while Redis is unreachable; the client reconnects by itself. */
+export async function createRedisStore(options: RedisStoreOptions): Promise<KeyValueStore> {
+  const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+  const redis = new Redis(options.url, {
+    keyPrefix: options.prefix,
+    // Fail fast instead of queueing requests while Redis is down: a rate check must not hang a request.
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: connectTimeoutMs,
+    // On close, a socket that already died never emits "close" again, and ioredis then waits this long (default
+    // 2 s, on a timer that holds the process open) before destroying it. A healthy QUIT needs far less.
+    disconnectTimeout: 200,
+  }) as ScriptedRedis;
+  redis.defineCommand("fixedWindowHit", { lua: hitScript, numberOfKeys: 1 });
+  watchOutages(redis, options.logger);
+  await firstConnection(redis, connectTimeoutMs);
+  return {
+    shared: true,
+    hit: (key, expiresAtMs) => redis.fixedWindowHit(key, Math.ceil(expiresAtMs)),
+    get: (key) => redis.get(key),
+    set: async (key, value, ttlMs) => {
+      await redis.set(key, value, "PX", positiveMs(ttlMs));
+    },
+    setIfAbsent: async (key, value, ttlMs) => (await redis.set(key, value, "PX", positiveMs(ttlMs), "NX")) === "OK",
+    del: async (key) => {
+      await redis.del(key);
+    },
+    close: async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Logs once when Redis becomes unreachable and once when it is back, not once per failed request. */
+function watchOutages(redis: Redis, logger: Logger): void {
+  let down = false;
+  redis.on("error", (error: Error) => {
+    if (down) return;
+    down = true;
+    // The message names host and port only (e.g. "connect ECONNREFUSED 127.0.0.1:6379"), never the password.
+    logger.warn("redis unreachable; shared limits fail until it is back", { error: error.message });
+  });
+  redis.on("ready", () => {
+    if (!down) return;
+    down = false;
+    logger.info("redis reachable again");
+  });
+}
+
+/** Resolves on the first ready or error, or after the timeout: a down Redis must not block start. */
+function firstConnection(redis: Redis, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off("ready", done);
+      redis.off("error", done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.once("ready", done);
+    redis.once("error", done);
+  });
+}
+
+/** Redis rejects PX 0 and fractions; a non-positive TTL means "expire as soon as possible". */
+function positiveMs(ttlMs: number): number {
+  return Math.max(1, Math.ceil(ttlMs));
+}
+
+export interface MemoryStoreOptions {
+  clock: Clock;
+  /** How often expired entries are swept, in real milliseconds (expiry itself follows the clock). Default 60 s. */
+  sweepIntervalMs?: number;
+}
+
+/** An in-process store for a single instance and for tests; time comes from the injected clock. */
+export function createMemoryStore(options: MemoryStoreOptions): KeyValueStore {
+  const { clock } = options;
+  const entries = new Map<string, { value: string; expiresAtMs: number }>();
+  const live = (key: string) => {
+    const entry = entries.get(key);
+    if (entry && entry.expiresAtMs <= clock.now()) entries.delete(key);
+    return entries.get(key);
+  };
+  const sweep = () => {
+    const now = clock.now();
+    for (const [key, entry] of entries) if (entry.expiresAtMs <= now) entries.delete(key);
+  };
+  const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
+  sweeper.unref(); // never keeps the process alive
+  return {
+    shared: false,
+    hit: async (key, expiresAtMs) => {
+      const entry = live(key);
+      const count = entry ? Number(entry.value) + 1 : 1;
+      entries.set(key, { value: String(count), expiresAtMs: entry ? entry.expiresAtMs : expiresAtMs });
+      return count;
+    },
+    get: async (key) => live(key)?.value ?? null,
+    set: async (key, value, ttlMs) => {
+      entries.set(key, { value, expiresAtMs: clock.now() + positiveMs(ttlMs) });
+    },
+    setIfAbsent: async (key, value, ttlMs) => {
+      if (live(key)) return false;
+      entries.set(key, { value, expiresAtMs: clock.now() + positiveMs(ttlMs) });
+      return true;
+    },
+    del: async (key) => {
+      entries.delete(key);
+    },
+    close: async () => {
+      clearInterval(sweeper);
+      entries.clear();
+    },
+  };
+}
+
+export interface OpenKeyValueStoreOptions {
+  /** redis:// URL; absent means the in-process store. */
+  url?: string;
+  clock: Clock;
+  logger: Logger;
+  prefix?: string;
+}
+
+/** Redis when a URL is configured, otherwise the in-process store (and a one-time warning about what that means). */
+export async function openKeyValueStore(options: OpenKeyValueStoreOptions): Promise<KeyValueStore> {
+  if (options.url) return createRedisStore({ url: options.url, logger: options.logger, prefix: options.prefix });
+  options.logger.warn("no Redis configured: rate limits and throttles are counted per process, not shared");
+  return createMemoryStore({ clock: options.clock });
+}

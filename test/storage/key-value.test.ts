@@ -1,0 +1,162 @@
+// Tests of the key-value stores: fixed windows and expiry in memory (manual clock) and on real Redis, and
+// failing fast when Redis is unreachable.
+import { createServer } from "node:net";
+import { randomBytes } from "node:crypto";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { createManualClock, systemClock } from "../../src/runtime/clock.js";
+import { createLogger, silentLogger } from "../../src/runtime/logger.js";
+import { createMemoryStore, createRedisStore, openKeyValueStore } from "../../src/storage/key-value.js";
+import { getTestKeyValueStore } from "../support/storage.js";
+
+const memory = suite("storage/key-value (memory)");
+
+memory("hit counts within a fixed window and starts again after its absolute end", async () => {
+  const clock = createManualClock(Date.UTC(2026, 0, 1, 12, 0, 30));
+  const store = createMemoryStore({ clock });
+  const windowEnd = Date.UTC(2026, 0, 1, 12, 1, 0);
+  assert.is(await store.hit("w", windowEnd), 1);
+  assert.is(await store.hit("w", windowEnd), 2);
+  // Later hits do not move the end of the window.
+  assert.is(await store.hit("w", windowEnd + 60_000), 3);
+  clock.set(windowEnd - 1);
+  assert.is(await store.hit("w", windowEnd), 4);
+  clock.set(windowEnd);
+  assert.is(await store.hit("w", windowEnd + 60_000), 1);
+  assert.is(await store.get("w"), "1");
+  await store.close();
+});
+
+memory("get, set, setIfAbsent and del follow the clock", async () => {
+  const clock = createManualClock();
+  const store = createMemoryStore({ clock });
+  assert.is(await store.get("k"), null);
+  await store.set("k", "v", 1000);
+  assert.is(await store.get("k"), "v");
+  assert.is(await store.setIfAbsent("k", "other", 1000), false);
+  clock.advance(999);
+  assert.is(await store.get("k"), "v");
+  clock.advance(1);
+  assert.is(await store.get("k"), null);
+  assert.is(await store.setIfAbsent("k", "second", 1000), true);
+  assert.is(await store.get("k"), "second");
+  await store.del("k");
+  assert.is(await store.get("k"), null);
+  assert.is(store.shared, false);
+  await store.close();
+});
+
+memory("the periodic sweep removes expired entries by the clock's time", async () => {
+  const clock = createManualClock();
+  const store = createMemoryStore({ clock, sweepIntervalMs: 5 });
+  await store.set("gone", "x", 10);
+  await store.set("kept", "y", 10_000);
+  clock.advance(10);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  clock.advance(-10); // back in time: only the sweep can have removed "gone"
+  assert.is(await store.get("gone"), null);
+  assert.is(await store.get("kept"), "y");
+  await store.close();
+});
+
+memory("openKeyValueStore without a URL is the per-process store and says so once", async () => {
+  const lines: string[] = [];
+  const logger = createLogger({ write: (line) => lines.push(line) });
+  const store = await openKeyValueStore({ clock: createManualClock(), logger });
+  assert.is(store.shared, false);
+  assert.is(lines.length, 1);
+  assert.is(JSON.parse(lines[0]!).msg, "no Redis configured: rate limits and throttles are counted per process, not shared");
+  await store.close();
+});
+
+memory.run();
+
+const redis = suite("storage/key-value (redis)");
+const redisUrl = process.env.TEST_REDIS_URL;
+
+redis("hit counts within a fixed window and the window expires at its absolute end", async () => {
+  if (!redisUrl) return console.log("  (skipped: TEST_REDIS_URL is not set)");
+  const store = await getTestKeyValueStore(systemClock);
+  try {
+    assert.is(store.shared, true);
+    const key = `w_${randomBytes(4).toString("hex")}`;
+    const windowEnd = Date.now() + 300;
+    assert.is(await store.hit(key, windowEnd), 1);
+    assert.is(await store.hit(key, windowEnd + 60_000), 2);
+    assert.is(await store.get(key), "2");
+    await new Promise((resolve) => setTimeout(resolve, windowEnd - Date.now() + 50));
+    assert.is(await store.get(key), null);
+    assert.is(await store.hit(key, Date.now() + 60_000), 1);
+    await store.del(key);
+  } finally {
+    await store.close();
+  }
+});
+
+redis("get, set, setIfAbsent and del", async () => {
+  if (!redisUrl) return console.log("  (skipped: TEST_REDIS_URL is not set)");
+  const store = await getTestKeyValueStore(systemClock);
+  try {
+    const key = `k_${randomBytes(4).toString("hex")}`;
+    assert.is(await store.get(key), null);
+    assert.is(await store.setIfAbsent(key, "first", 200), true);
+    assert.is(await store.setIfAbsent(key, "second", 200), false);
+    assert.is(await store.get(key), "first");
+    await store.set(key, "third", 200);
+    assert.is(await store.get(key), "third");
+    await store.del(key);
+    assert.is(await store.get(key), null);
+    await store.set(key, "short", 50);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    assert.is(await store.get(key), null);
+  } finally {
+    await store.close();
+  }
+});
+
+redis("keys live under the store's prefix", async () => {
+  if (!redisUrl) return console.log("  (skipped: TEST_REDIS_URL is not set)");
+  const prefix = `pa_test_prefix_${randomBytes(4).toString("hex")}:`;
+  const prefixed = await createRedisStore({ url: redisUrl, logger: silentLogger, prefix });
+  const bare = await createRedisStore({ url: redisUrl, logger: silentLogger });
+  try {
+    assert.is(await prefixed.hit("w", Date.now() + 5000), 1);
+    assert.is(await bare.get(`${prefix}w`), "1");
+    assert.is(await bare.get("w"), null);
+  } finally {
+    await bare.del(`${prefix}w`);
+    await prefixed.close();
+    await bare.close();
+  }
+});
+
+redis("a store pointed at a closed port rejects quickly, logs the outage once, and closes", async () => {
+  const port = await closedPort();
+  const lines: string[] = [];
+  const logger = createLogger({ write: (line) => lines.push(line) });
+  const started = Date.now();
+  const store = await createRedisStore({ url: `redis://127.0.0.1:${port}`, logger });
+  for (let i = 0; i < 3; i++) {
+    const error = await store.hit("w", Date.now() + 1000).then(() => undefined, (caught: unknown) => caught);
+    assert.instance(error, Error);
+  }
+  const error = await store.get("k").then(() => undefined, (caught: unknown) => caught);
+  assert.instance(error, Error);
+  assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+  await new Promise((resolve) => setTimeout(resolve, 200)); // let it try to reconnect a few times
+  await store.close();
+  const outages = lines.map((line) => JSON.parse(line).msg).filter((msg) => msg.startsWith("redis unreachable"));
+  assert.equal(outages, ["redis unreachable; shared limits fail until it is back"]);
+});
+
+/** A local port that nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+redis.run();
