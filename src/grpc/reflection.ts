@@ -41,19 +41,25 @@ export type ReflectionIndex = {
 
 /**
  * Builds the index from the generated service descriptors. Pass every service the server exposes, the reflection
- * services and `grpc.health.v1.Health` included: `list_services` reports exactly this list.
+ * services and `grpc.health.v1.Health` included: `list_services` reports exactly this list. `files` adds schemas no
+ * service imports but clients may need, such as the error detail messages (`file_google_rpc_error_details`) that
+ * buf curl resolves to print details.
  */
-export function createReflectionIndex(services: readonly DescService[]): ReflectionIndex {
-  const files = new Map<string, DescFile>();
+export function createReflectionIndex(
+  services: readonly DescService[],
+  files: readonly DescFile[] = [],
+): ReflectionIndex {
+  const byName = new Map<string, DescFile>();
   const visit = (file: DescFile): void => {
     const fileName = protoFileName(file);
-    if (files.has(fileName)) return;
-    files.set(fileName, file);
+    if (byName.has(fileName)) return;
+    byName.set(fileName, file);
     file.dependencies.forEach(visit);
   };
   services.forEach((service) => visit(service.file));
+  files.forEach(visit);
 
-  const registry: Registry = createRegistry(...files.values());
+  const registry: Registry = createRegistry(...byName.values());
   const encoded = new Map<string, Uint8Array>();
   const encode = (file: DescFile): Uint8Array => {
     const fileName = protoFileName(file);
@@ -123,7 +129,7 @@ export function createReflectionIndex(services: readonly DescService[]): Reflect
         case "listServices":
           return { case: "listServicesResponse", value: { service: serviceNames.map((name) => ({ name })) } };
         case "fileByFilename": {
-          const file = files.get(request.value);
+          const file = byName.get(request.value);
           return file ? withDependencies(file, sent) : notFound(`file not found: ${request.value}`);
         }
         case "fileContainingSymbol": {
@@ -192,12 +198,17 @@ export function createReflectionV1alpha(index: ReflectionIndex): ServiceImpl<typ
 }
 
 /**
- * Registers reflection v1 and v1alpha on the router. `services` is everything `list_services` reports and every
- * schema reflection can describe: pass the reflection services and Health along with our own, for example
- * `registerReflection(router, [TokenService, v1.ServerReflection, v1alpha.ServerReflection, Health])`.
+ * Registers reflection v1 and v1alpha on the router. `services` is everything `list_services` reports and, with
+ * their imports and the optional extra `files`, every schema reflection can describe: pass the reflection services
+ * and Health along with our own, for example
+ * `registerReflection(router, [TokenService, ...reflectionServices, Health], [file_google_rpc_error_details])`.
  */
-export function registerReflection(router: ConnectRouter, services: readonly DescService[]): void {
-  const index = createReflectionIndex(services);
+export function registerReflection(
+  router: ConnectRouter,
+  services: readonly DescService[],
+  files: readonly DescFile[] = [],
+): void {
+  const index = createReflectionIndex(services, files);
   router.service(v1.ServerReflection, createReflectionV1(index));
   router.service(v1alpha.ServerReflection, createReflectionV1alpha(index));
 }

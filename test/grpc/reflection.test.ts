@@ -15,6 +15,7 @@ import * as v1 from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import * as v1alpha from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
+import { file_google_rpc_error_details } from "../../gen/google/rpc/error_details_pb.js";
 import { createHealthService } from "../../src/grpc/health.js";
 import { createReflectionIndex, reflectionServices, registerReflection } from "../../src/grpc/reflection.js";
 
@@ -30,7 +31,7 @@ Reflection.before(async (context) => {
     router.service(TokenService, {});
     router.service(GrantService, {});
     router.service(Health, health.impl);
-    registerReflection(router, [TokenService, GrantService, ...reflectionServices, Health]);
+    registerReflection(router, [TokenService, GrantService, ...reflectionServices, Health], [file_google_rpc_error_details]);
   };
   const server = http2.createServer(connectNodeAdapter({ routes }));
   const sessions = new Set<http2.ServerHttp2Session>();
@@ -148,6 +149,21 @@ Reflection("v1 unknown symbol: error_response NOT_FOUND, request echoed", async 
     assert.is(response.originalRequest?.messageRequest.value, "partnerapi.v1.Nope");
     assert.is(response.messageResponse.case, "errorResponse");
     if (response.messageResponse.case === "errorResponse") assert.is(response.messageResponse.value.errorCode, 5);
+  }
+});
+
+Reflection("extra files: error details resolve with their imports, and stay out of list_services", async ({ baseUrl }) => {
+  const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl }));
+  const requests = async function* () {
+    yield { messageRequest: { case: "fileContainingSymbol" as const, value: "google.rpc.ErrorInfo" } };
+  };
+  for await (const response of client.serverReflectionInfo(requests())) {
+    assert.equal(
+      response.messageResponse.case === "fileDescriptorResponse"
+        ? response.messageResponse.value.fileDescriptorProto.map((b) => fromBinary(FileDescriptorProtoSchema, b).name)
+        : [],
+      ["google/rpc/error_details.proto", "google/protobuf/duration.proto"],
+    );
   }
 });
 
