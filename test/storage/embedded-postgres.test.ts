@@ -1,0 +1,49 @@
+// Tests of the embedded default: PGlite on disk survives a restart, migrations then apply nothing, and the
+// client behaves like the real-server one (numbers for bigint, notices kept out of stdout).
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { createLogger } from "../../src/runtime/logger.js";
+import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
+import { openDatabase } from "../../src/storage/postgres.js";
+
+const test = suite("storage/embedded-postgres");
+
+test("open, migrate, write, close, reopen: the data is there and migrations apply nothing", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "pa-embedded-"));
+  const lines: { level: string; msg: string }[] = [];
+  const logger = createLogger({ level: "debug", write: (line) => lines.push(JSON.parse(line)) });
+  try {
+    const first = await openDatabase({ dataDir, logger });
+    assert.is(first.embedded, true);
+    assert.equal(await migrateControl(first.sql, logger), ["0001_initial"]);
+    assert.equal(await migrateRegion(first.sql, "uk", logger), ["0001_initial"]);
+    const [org] = await first.sql`insert into control.organizations (name) values ('Acme') returning id, name`;
+    await first.sql`insert into region_uk.stores (company_id, name) values (${900_000_001}, 'High Street')`;
+    await first.close();
+    assert.ok((await stat(join(dataDir, "pg"))).isDirectory());
+
+    const second = await openDatabase({ dataDir, logger });
+    assert.equal(await migrateControl(second.sql, logger), []);
+    assert.equal(await migrateRegion(second.sql, "uk", logger), []);
+    const organizations = await second.sql`select id, name from control.organizations`;
+    assert.equal([...organizations], [org]);
+    const stores = await second.sql`select company_id, name from region_uk.stores`;
+    assert.equal([...stores], [{ company_id: 900_000_001, name: "High Street" }]);
+    await second.close();
+
+    const starting = lines.filter((line) => line.msg.startsWith("embedded PostgreSQL (PGlite) starting"));
+    assert.equal(starting.map((line) => line.msg), [
+      `embedded PostgreSQL (PGlite) starting under ${join(dataDir, "pg")}; this takes a few seconds`,
+      `embedded PostgreSQL (PGlite) starting under ${join(dataDir, "pg")}; this takes a few seconds`,
+    ]);
+    // The second run's "already exists, skipping" notices went to the logger at debug level.
+    assert.ok(lines.some((line) => line.level === "debug" && line.msg === "postgres notice"));
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test.run();
