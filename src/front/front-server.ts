@@ -1,0 +1,205 @@
+// The public /v1 front: a transcoder from JSON and form HTTP onto the services' unary RPCs. One request is a readable
+// list of steps: match the route, read the body, bind path and query, authenticate the client (Basic), validate
+// strictly, call the service in process (or remotely, through the same interface), render the message or the error.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { fromJson, type DescService, type JsonValue } from "@bufbuild/protobuf";
+import type { ConnectError } from "@connectrpc/connect";
+import { createContextValues } from "@connectrpc/connect";
+import type { Clock } from "../runtime/clock.js";
+import type { IdSource } from "../runtime/ids.js";
+import type { Logger } from "../runtime/logger.js";
+import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
+import { readServiceError, type ErrorToRender } from "../errors/index.js";
+import { callerInfoKey } from "../services/caller-context.js";
+import { clientAddress } from "./client-address.js";
+import { parseBasicCredentials } from "./client-credentials.js";
+import { messageToJson } from "./message-json.js";
+import { readBody } from "./request-body.js";
+import { createRequestSchema, type InputKind, type RequestSchema } from "./request-schema.js";
+import { renderError, validationCode } from "./render-error.js";
+import { createRouteTable, type Family, type Route } from "./route-table.js";
+import type { ServiceCaller } from "./service-caller.js";
+
+export interface FrontOptions {
+  /** The services whose annotated RPCs become routes, each with the caller that reaches it. */
+  services: ReadonlyArray<{ service: DescService; caller: ServiceCaller }>;
+  bodyLimitBytes: number;
+  trustProxy: number;
+  clock: Clock;
+  ids: IdSource;
+  logger: Logger;
+}
+
+export interface FrontServer {
+  listen(port: number, host: string): Promise<AddressInfo>;
+  close(graceMs: number): Promise<void>;
+  /** The request handler, for embedding in another server. */
+  handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void>;
+}
+
+/** Headers the front passes on to services; everything else stays at the edge. */
+const forwardedHeaders = ["authorization", "x-api-key", "accept-language"] as const;
+
+interface PreparedRoute {
+  route: Route;
+  schema: RequestSchema;
+  caller: ServiceCaller;
+  /** Whether the request message carries client credentials that may also come as HTTP Basic. */
+  takesClientCredentials: boolean;
+}
+
+export function createFrontServer(options: FrontOptions): FrontServer {
+  const callers = new Map(options.services.map(({ service, caller }) => [service.typeName, caller]));
+  const table = createRouteTable(options.services.map(({ service }) => service));
+  const prepared = new Map<Route, PreparedRoute>();
+  for (const route of table.routes) {
+    const pathFields = route.template.segments.flatMap((segment) => ("variable" in segment ? [segment.variable] : []));
+    const fieldNames = new Set(route.method.input.fields.map((field) => field.name));
+    prepared.set(route, {
+      route,
+      schema: createRequestSchema(route.method.input, pathFields),
+      caller: callers.get(route.service.typeName)!,
+      takesClientCredentials: fieldNames.has("client_id") && fieldNames.has("client_secret"),
+    });
+  }
+
+  const handle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const started = performance.now();
+    const correlationId = options.ids.uuid();
+    const url = new URL(request.url ?? "/", "http://front.invalid");
+    const acceptLanguage = request.headers["accept-language"];
+    let family: Family = "partner";
+    const answer = (status: number, headers: Record<string, string>, body: object) => {
+      response.writeHead(status, { "Content-Type": "application/json", "X-Correlation-Id": correlationId, ...headers });
+      response.end(JSON.stringify(body));
+      options.logger.info("request", {
+        method: request.method,
+        path: url.pathname,
+        status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        correlationId,
+      });
+    };
+    const fail = (error: ErrorToRender, cause?: unknown) => {
+      if (error.code === "server.internal") {
+        options.logger.error("unexpected failure", { correlationId, path: url.pathname, error: cause });
+      }
+      const timestamp = new Date(options.clock.now()).toISOString();
+      const rendered = renderError(error, { family, acceptLanguage, path: url.pathname, timestamp, correlationId });
+      if (error.code === "request.body_too_large") rendered.headers["Connection"] = "close";
+      answer(rendered.status, rendered.headers, rendered.body);
+    };
+
+    try {
+      // 1. Route.
+      const match = table.match(request.method ?? "GET", url.pathname);
+      family = match.kind === "found" ? match.route.family : match.family;
+      if (match.kind === "not_found") return fail({ code: "request.route_not_found", params: {} });
+      if (match.kind === "method_not_allowed") {
+        const allow = match.allow.join(", ");
+        const rendered = { code: "request.method_not_allowed", params: { allow } } as const;
+        response.setHeader("Allow", allow);
+        return fail(rendered);
+      }
+      const { route, schema, caller, takesClientCredentials } = prepared.get(match.route)!;
+
+      // 2. Read the fields: the body for body:"*" routes, the query string otherwise.
+      let fields: Record<string, unknown>;
+      let kind: InputKind;
+      if (route.bodyIsRequest) {
+        const body = await readBody(request, options.bodyLimitBytes);
+        if (body.kind === "error") return fail({ code: body.code, params: paramsOfBodyError(body) });
+        if (body.kind === "json" && (typeof body.value !== "object" || body.value === null || Array.isArray(body.value))) {
+          return fail({ code: "request.malformed_body", params: {} });
+        }
+        fields = body.kind === "empty" ? {} : (body.value as Record<string, unknown>);
+        kind = body.kind === "json" ? "json" : "text";
+        // Parameters of a body route travel in the body only (RFC 6749 section 3.2 for the token endpoint).
+        const inQuery = [...new Set(url.searchParams.keys())];
+        if (inQuery.length > 0) {
+          const details = inQuery.map((field) => ({ field, rule: "must be sent in the body, not the query string" }));
+          return fail({ code: validationCode[family], params: { fields: inQuery.join(", ") }, details });
+        }
+      } else {
+        fields = queryFields(url.searchParams);
+        kind = "text";
+      }
+
+      // 3. Client authentication by HTTP Basic (RFC 6749 section 2.3.1), never together with body credentials.
+      if (takesClientCredentials) {
+        const basic = parseBasicCredentials(request.headers.authorization);
+        if (basic === "malformed") return fail({ code: "developer.invalid_client", params: {} });
+        if (basic) {
+          if ("client_secret" in fields || ("client_id" in fields && fields["client_id"] !== basic.clientId)) {
+            return fail({ code: validationCode[family], params: { fields: "client_id, client_secret" } });
+          }
+          fields = { ...fields, client_id: basic.clientId, client_secret: basic.clientSecret };
+        }
+      }
+
+      // 4. Validate strictly, before any service code runs.
+      const validated = schema.validate(fields, kind, match.pathParams);
+      if (!validated.ok) {
+        const names = [...new Set(validated.violations.map((violation) => violation.field))].join(", ");
+        return fail({ code: validationCode[family], params: { fields: names }, details: validated.violations });
+      }
+      const input = fromJson(route.method.input, validated.value as JsonValue);
+
+      // 5. Call the service.
+      const headers = new Headers();
+      for (const name of forwardedHeaders) {
+        const value = request.headers[name];
+        if (typeof value === "string") headers.set(name, value);
+      }
+      const values = createContextValues().set(callerInfoKey, {
+        clientAddress: clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], options.trustProxy),
+        path: url.pathname,
+        correlationId,
+      });
+      const abort = new AbortController();
+      response.once("close", () => {
+        if (!response.writableFinished) abort.abort();
+      });
+      const output = await caller.call({ method: route.method, input, headers, values, signal: abort.signal, url: url.href });
+
+      // 6. Render.
+      const successHeaders: Record<string, string> = { "Content-Type": route.contentType };
+      if (route.cacheControl) successHeaders["Cache-Control"] = route.cacheControl;
+      if (route.cacheControl === "no-store") successHeaders["Pragma"] = "no-cache";
+      answer(200, successHeaders, messageToJson(route.method.output, output));
+    } catch (err) {
+      const error = readServiceError(err);
+      fail(error, error.code === "server.internal" ? err : (err as ConnectError).cause);
+    }
+  };
+
+  const server = http.createServer((request, response) => {
+    void handle(request, response);
+  });
+  // Slow-loris protection: a client gets this long to send its headers and body.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  const sockets = trackSockets(server);
+  return {
+    handle,
+    listen: (port, host) => listen(server, port, host),
+    close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
+  };
+}
+
+function paramsOfBodyError(body: { code: string; contentType?: string; limit?: number }): Record<string, string | number> {
+  if (body.code === "request.unsupported_media_type") return { contentType: body.contentType! };
+  if (body.code === "request.body_too_large") return { limit: body.limit! };
+  return {};
+}
+
+/** Query parameters by name; a repeated name becomes a list (valid only for repeated fields). */
+function queryFields(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of params) {
+    const seen = out[key];
+    out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
+}

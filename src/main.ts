@@ -1,0 +1,60 @@
+// Entry point of `npm start`: reads the configuration, starts every role in one process on embedded defaults,
+// and shuts down gracefully on SIGTERM / SIGINT.
+import { parseArgs } from "node:util";
+import { startApp } from "./app.js";
+import { ConfigError, loadConfig } from "./config/config.js";
+import { createLogger } from "./runtime/logger.js";
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { help: { type: "boolean", short: "h" } }, strict: true });
+  if (values.help) {
+    process.stdout.write("usage: npm start [-- --help]\nConfiguration comes from the environment; see README.md.\n");
+    return;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  const started = performance.now();
+  const app = await startApp({ config, logger });
+  logger.info("partner API ready", {
+    front: `http://${app.front.address}:${app.front.port}`,
+    consent: `http://${app.consent.address}:${app.consent.port}`,
+    grpc: `http://${app.grpc.address}:${app.grpc.port}`,
+    embeddedDatabase: app.control.embedded,
+    sharedLimits: app.keyValue.shared,
+    startupMs: Math.round(performance.now() - started),
+  });
+
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    signals += 1;
+    if (signals > 1) {
+      logger.warn("second signal: exiting now", { signal });
+      process.exit(1);
+    }
+    logger.info("shutting down: finishing requests in flight", { signal });
+    app.stop().then(
+      () => logger.info("stopped"),
+      (error: unknown) => {
+        logger.error("shutdown failed", { error });
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`partner API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
