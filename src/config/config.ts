@@ -39,6 +39,10 @@ const schema = z.object({
   /** A lost refresh response can be replayed this long (docs/decisions.md, "Refresh grace window"). */
   REFRESH_GRACE_SECONDS: seconds.default(60),
   SECRET_ROTATION_OVERLAP_SECONDS: seconds.default(86_400),
+  /** Verified client secrets and API keys are cached in process this long; a revocation takes effect within it. */
+  CREDENTIAL_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /** Region of a sandbox merchant whose country is not GB, US, IN or AE. */
+  SANDBOX_DEFAULT_REGION: z.enum(["uk", "us", "in", "ae"]).default("us"),
   ACCESS_REQUEST_TTL_SECONDS: seconds.default(2_592_000),
   /** Partner calls per app per fixed minute. */
   PARTNER_RATE_LIMIT: z.coerce.number().int().positive().default(300),
