@@ -47,7 +47,10 @@ export function createRequestSchema(message: DescMessage, pathFields: readonly s
       const body = schemas[kind].safeParse(fields);
       const path = pathSchema.safeParse(pathParams);
       if (body.success && path.success) return { ok: true, value: { ...(body.data as object), ...(path.data as object) } };
-      return { ok: false, violations: [...(body.success ? [] : violationsOf(body.error)), ...(path.success ? [] : violationsOf(path.error))] };
+      return {
+        ok: false,
+        violations: [...(body.success ? [] : violationsOf(body.error, fields)), ...(path.success ? [] : violationsOf(path.error, pathParams))],
+      };
     },
   };
 }
@@ -135,7 +138,7 @@ function isUnsigned(scalar: ScalarType): boolean {
 }
 
 /** One violation per offending field, in the order the fields were found. */
-function violationsOf(error: z.ZodError): FieldViolation[] {
+function violationsOf(error: z.ZodError, input: unknown): FieldViolation[] {
   const violations: FieldViolation[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
@@ -143,7 +146,8 @@ function violationsOf(error: z.ZodError): FieldViolation[] {
       continue;
     }
     const field = issue.path.join(".") || "(body)";
-    const rule = issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.code === "invalid_type" ? `must be ${expected(issue)}` : issue.message;
+    const rule =
+      issue.code !== "invalid_type" ? issue.message : valueAt(input, issue.path) === undefined ? "is required" : `must be ${expected(issue)}`;
     violations.push({ field, rule });
   }
   return violations;
@@ -152,4 +156,13 @@ function violationsOf(error: z.ZodError): FieldViolation[] {
 function expected(issue: z.core.$ZodIssueInvalidType): string {
   const article = /^[aeiou]/.test(issue.expected) ? "an" : "a";
   return issue.expected === "object" ? "an object" : `${article} ${issue.expected}`;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }

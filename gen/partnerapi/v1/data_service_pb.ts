@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/data_service.proto.
  */
 export const file_partnerapi_v1_data_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIlCgVTdG9yZRIOCgJpZBgBIAEoA0ICMAISDAoEbmFtZRgCIAEoCSKWAQoRTGlzdFN0b3Jlc1JlcXVlc3QSIQoKY29tcGFueV9pZBgBIAEoA0IIMAKquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLVAQoESXRlbRIOCgJpZBgBIAEoA0ICMAISDAoEbmFtZRgCIAEoCRIMCgRjb2RlGAMgASgJEhQKB2JhcmNvZGUYBCABKAlIAIgBARIcCgtjYXRlZ29yeV9pZBgFIAEoA0ICMAJIAYgBARIXCgtwcmljZV9taW5vchgGIAEoA0ICMAISEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKVAQoQTGlzdEl0ZW1zUmVxdWVzdBIhCgpjb21wYW55X2lkGAEgASgDQggwAqq7GAIQAUgAiAEBEhwKBWxpbWl0GAIgASgFQgiquxgEEAEYZEgBiAEBEhwKBmN1cnNvchgDIAEoCUIHqrsYAyiAAkgCiAEBQg0KC19jb21wYW55X2lkQggKBl9saW1pdEIJCgdfY3Vyc29yImEKEUxpc3RJdGVtc1Jlc3BvbnNlEiIKBWl0ZW1zGAEgAygLMhMucGFydG5lcmFwaS52MS5JdGVtEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIrICChFDcmVhdGVJdGVtUmVxdWVzdBIhCgpjb21wYW55X2lkGAEgASgDQggwAqq7GAIQAUgAiAEBEhcKBG5hbWUYAiABKAlCCaq7GAUIASjIARIWCgRjb2RlGAMgASgJQgiquxgECAEoQBIeCgdiYXJjb2RlGAQgASgJQgiquxgEIAEoQEgBiAEBEiIKC2NhdGVnb3J5X2lkGAUgASgDQggwAqq7GAIQAUgCiAEBEiYKC3ByaWNlX21pbm9yGAYgASgDQhEwAqq7GAsIARAAGICglKWNHRIlCghjdXJyZW5jeRgHIAEoCUIOqrsYCjIIW0EtWl17M31IA4gBAUINCgtfY29tcGFueV9pZEIKCghfYmFyY29kZUIOCgxfY2F0ZWdvcnlfaWRCCwoJX2N1cnJlbmN5IjcKEkNyZWF0ZUl0ZW1SZXNwb25zZRIhCgRpdGVtGAEgASgLMhMucGFydG5lcmFwaS52MS5JdGVtIsUCChFVcGRhdGVJdGVtUmVxdWVzdBIWCgJpZBgBIAEoA0IKMAKquxgECAEQARIhCgpjb21wYW55X2lkGAIgASgDQggwAqq7GAIQAUgAiAEBEhwKBG5hbWUYAyABKAlCCaq7GAUgASjIAUgBiAEBEhsKBGNvZGUYBCABKAlCCKq7GAQgAShASAKIAQESHgoHYmFyY29kZRgFIAEoCUIIqrsYBCABKEBIA4gBARIiCgtjYXRlZ29yeV9pZBgGIAEoA0IIMAKquxgCEAFIBIgBARIpCgtwcmljZV9taW5vchgHIAEoA0IPMAKquxgJEAAYgKCUpY0dSAWIAQFCDQoLX2NvbXBhbnlfaWRCBwoFX25hbWVCBwoFX2NvZGVCCgoIX2JhcmNvZGVCDgoMX2NhdGVnb3J5X2lkQg4KDF9wcmljZV9taW5vciI3ChJVcGRhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSJECghDYXRlZ29yeRIOCgJpZBgBIAEoA0ICMAISDAoEbmFtZRgCIAEoCRIRCgRjb2RlGAMgASgJSACIAQFCBwoFX2NvZGUimgEKFUxpc3RDYXRlZ29yaWVzUmVxdWVzdBIhCgpjb21wYW55X2lkGAEgASgDQggwAqq7GAIQAUgAiAEBEhwKBWxpbWl0GAIgASgFQgiquxgEEAEYZEgBiAEBEhwKBmN1cnNvchgDIAEoCUIHqrsYAyiAAkgCiAEBQg0KC19jb21wYW55X2lkQggKBl9saW1pdEIJCgdfY3Vyc29yIm8KFkxpc3RDYXRlZ29yaWVzUmVzcG9uc2USKwoKY2F0ZWdvcmllcxgBIAMoCzIXLnBhcnRuZXJhcGkudjEuQ2F0ZWdvcnkSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiiAEKFUNyZWF0ZUNhdGVnb3J5UmVxdWVzdBIhCgpjb21wYW55X2lkGAEgASgDQggwAqq7GAIQAUgAiAEBEhcKBG5hbWUYAiABKAlCCaq7GAUIASjIARIbCgRjb2RlGAMgASgJQgiquxgEIAEoQEgBiAEBQg0KC19jb21wYW55X2lkQgcKBV9jb2RlIkMKFkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2USKQoIY2F0ZWdvcnkYASABKAsyFy5wYXJ0bmVyYXBpLnYxLkNhdGVnb3J5IlkKCU9yZGVyTGluZRITCgdpdGVtX2lkGAEgASgDQgIwAhIMCgRuYW1lGAIgASgJEhAKCHF1YW50aXR5GAMgASgFEhcKC3RvdGFsX21pbm9yGAQgASgDQgIwAiKqAQoLT25saW5lT3JkZXISDgoCaWQYASABKANCAjACEhQKCHN0b3JlX2lkGAIgASgDQgIwAhIOCgZzdGF0dXMYAyABKAkSFwoLdG90YWxfbWlub3IYBCABKANCAjACEhAKCGN1cnJlbmN5GAUgASgJEhEKCXBsYWNlZF9hdBgGIAEoCRInCgVsaW5lcxgHIAMoCzIYLnBhcnRuZXJhcGkudjEuT3JkZXJMaW5lImEKFUdldE9ubGluZU9yZGVyUmVxdWVzdBIWCgJpZBgBIAEoA0IKMAKquxgECAEQARIhCgpjb21wYW55X2lkGAIgASgDQggwAqq7GAIQAUgAiAEBQg0KC19jb21wYW55X2lkIkMKFkdldE9ubGluZU9yZGVyUmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyIngKGkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0EiEKCmNvbXBhbnlfaWQYASABKANCCDACqrsYAhABSACIAQESFAoEZnJvbRgCIAEoCUIGqrsYAiggEhIKAnRvGAMgASgJQgaquxgCKCBCDQoLX2NvbXBhbnlfaWQiSwoKRGFpbHlTYWxlcxIMCgRkYXRlGAEgASgJEhYKCnNhbGVfY291bnQYAiABKANCAjACEhcKC3RvdGFsX21pbm9yGAMgASgDQgIwAiJyChtHZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRInCgRkYXlzGAQgAygLMhkucGFydG5lcmFwaS52MS5EYWlseVNhbGVzMtIICgtEYXRhU2VydmljZRJ4CgpMaXN0U3RvcmVzEiAucGFydG5lcmFwaS52MS5MaXN0U3RvcmVzUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuTGlzdFN0b3Jlc1Jlc3BvbnNlIiWiuxgPCAMiC3N0b3Jlcy5yZWFkgtPkkwIMEgovdjEvc3RvcmVzEnMKCUxpc3RJdGVtcxIfLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVxdWVzdBogLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVzcG9uc2UiI6K7GA4IAyIKaXRlbXMucmVhZILT5JMCCxIJL3YxL2l0ZW1zEnoKCkNyZWF0ZUl0ZW0SIC5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUl0ZW1SZXF1ZXN0GiEucGFydG5lcmFwaS52MS5DcmVhdGVJdGVtUmVzcG9uc2UiJ6K7GA8IAyILaXRlbXMud3JpdGWC0+STAg46ASoiCS92MS9pdGVtcxJ/CgpVcGRhdGVJdGVtEiAucGFydG5lcmFwaS52MS5VcGRhdGVJdGVtUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuVXBkYXRlSXRlbVJlc3BvbnNlIiyiuxgPCAMiC2l0ZW1zLndyaXRlgtPkkwITOgEqMg4vdjEvaXRlbXMve2lkfRKMAQoOTGlzdENhdGVnb3JpZXMSJC5wYXJ0bmVyYXBpLnYxLkxpc3RDYXRlZ29yaWVzUmVxdWVzdBolLnBhcnRuZXJhcGkudjEuTGlzdENhdGVnb3JpZXNSZXNwb25zZSItorsYEwgDIg9jYXRlZ29yaWVzLnJlYWSC0+STAhASDi92MS9jYXRlZ29yaWVzEpABCg5DcmVhdGVDYXRlZ29yeRIkLnBhcnRuZXJhcGkudjEuQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5DcmVhdGVDYXRlZ29yeVJlc3BvbnNlIjGiuxgUCAMiEGNhdGVnb3JpZXMud3JpdGWC0+STAhM6ASoiDi92MS9jYXRlZ29yaWVzEpABCg5HZXRPbmxpbmVPcmRlchIkLnBhcnRuZXJhcGkudjEuR2V0T25saW5lT3JkZXJSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5HZXRPbmxpbmVPcmRlclJlc3BvbnNlIjGiuxgPCAMiC29yZGVycy5yZWFkgtPkkwIYEhYvdjEvb25saW5lLW9yZGVycy97aWR9EqEBChNHZXREYWlseVNhbGVzUmVwb3J0EikucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVxdWVzdBoqLnBhcnRuZXJhcGkudjEuR2V0RGFpbHlTYWxlc1JlcG9ydFJlc3BvbnNlIjOiuxgQCAMiDHJlcG9ydHMucmVhZILT5JMCGRIXL3YxL3JlcG9ydHMvZGFpbHktc2FsZXNiBnByb3RvMw", [file_google_api_annotations, file_partnerapi_v1_options]);
+  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIhCgVTdG9yZRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJIpQBChFMaXN0U3RvcmVzUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLJAQoESXRlbRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEgwKBGNvZGUYAyABKAkSFAoHYmFyY29kZRgEIAEoCUgAiAEBEhgKC2NhdGVnb3J5X2lkGAUgASgDSAGIAQESEwoLcHJpY2VfbWlub3IYBiABKAMSEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKTAQoQTGlzdEl0ZW1zUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJhChFMaXN0SXRlbXNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLnBhcnRuZXJhcGkudjEuSXRlbRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKsAgoRQ3JlYXRlSXRlbVJlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESFwoEbmFtZRgCIAEoCUIJqrsYBQgBKMgBEhYKBGNvZGUYAyABKAlCCKq7GAQIAShAEh4KB2JhcmNvZGUYBCABKAlCCKq7GAQgAShASAGIAQESIAoLY2F0ZWdvcnlfaWQYBSABKANCBqq7GAIQAUgCiAEBEiQKC3ByaWNlX21pbm9yGAYgASgDQg+quxgLCAEQABiAoJSljR0SJQoIY3VycmVuY3kYByABKAlCDqq7GAoyCFtBLVpdezN9SAOIAQFCDQoLX2NvbXBhbnlfaWRCCgoIX2JhcmNvZGVCDgoMX2NhdGVnb3J5X2lkQgsKCV9jdXJyZW5jeSI3ChJDcmVhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSK9AgoRVXBkYXRlSXRlbVJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBEhwKBG5hbWUYAyABKAlCCaq7GAUgASjIAUgBiAEBEhsKBGNvZGUYBCABKAlCCKq7GAQgAShASAKIAQESHgoHYmFyY29kZRgFIAEoCUIIqrsYBCABKEBIA4gBARIgCgtjYXRlZ29yeV9pZBgGIAEoA0IGqrsYAhABSASIAQESJwoLcHJpY2VfbWlub3IYByABKANCDaq7GAkQABiAoJSljR1IBYgBAUINCgtfY29tcGFueV9pZEIHCgVfbmFtZUIHCgVfY29kZUIKCghfYmFyY29kZUIOCgxfY2F0ZWdvcnlfaWRCDgoMX3ByaWNlX21pbm9yIjcKElVwZGF0ZUl0ZW1SZXNwb25zZRIhCgRpdGVtGAEgASgLMhMucGFydG5lcmFwaS52MS5JdGVtIkAKCENhdGVnb3J5EgoKAmlkGAEgASgDEgwKBG5hbWUYAiABKAkSEQoEY29kZRgDIAEoCUgAiAEBQgcKBV9jb2RlIpgBChVMaXN0Q2F0ZWdvcmllc1JlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESHAoFbGltaXQYAiABKAVCCKq7GAQQARhkSAGIAQESHAoGY3Vyc29yGAMgASgJQgequxgDKIACSAKIAQFCDQoLX2NvbXBhbnlfaWRCCAoGX2xpbWl0QgkKB19jdXJzb3IibwoWTGlzdENhdGVnb3JpZXNSZXNwb25zZRIrCgpjYXRlZ29yaWVzGAEgAygLMhcucGFydG5lcmFwaS52MS5DYXRlZ29yeRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKGAQoVQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhcKBG5hbWUYAiABKAlCCaq7GAUIASjIARIbCgRjb2RlGAMgASgJQgiquxgEIAEoQEgBiAEBQg0KC19jb21wYW55X2lkQgcKBV9jb2RlIkMKFkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2USKQoIY2F0ZWdvcnkYASABKAsyFy5wYXJ0bmVyYXBpLnYxLkNhdGVnb3J5IlEKCU9yZGVyTGluZRIPCgdpdGVtX2lkGAEgASgDEgwKBG5hbWUYAiABKAkSEAoIcXVhbnRpdHkYAyABKAUSEwoLdG90YWxfbWlub3IYBCABKAMingEKC09ubGluZU9yZGVyEgoKAmlkGAEgASgDEhAKCHN0b3JlX2lkGAIgASgDEg4KBnN0YXR1cxgDIAEoCRITCgt0b3RhbF9taW5vchgEIAEoAxIQCghjdXJyZW5jeRgFIAEoCRIRCglwbGFjZWRfYXQYBiABKAkSJwoFbGluZXMYByADKAsyGC5wYXJ0bmVyYXBpLnYxLk9yZGVyTGluZSJdChVHZXRPbmxpbmVPcmRlclJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBQg0KC19jb21wYW55X2lkIkMKFkdldE9ubGluZU9yZGVyUmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyInYKGkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhQKBGZyb20YAiABKAlCBqq7GAIoIBISCgJ0bxgDIAEoCUIGqrsYAiggQg0KC19jb21wYW55X2lkIkMKCkRhaWx5U2FsZXMSDAoEZGF0ZRgBIAEoCRISCgpzYWxlX2NvdW50GAIgASgDEhMKC3RvdGFsX21pbm9yGAMgASgDInIKG0dldERhaWx5U2FsZXNSZXBvcnRSZXNwb25zZRIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEicKBGRheXMYBCADKAsyGS5wYXJ0bmVyYXBpLnYxLkRhaWx5U2FsZXMy0ggKC0RhdGFTZXJ2aWNlEngKCkxpc3RTdG9yZXMSIC5wYXJ0bmVyYXBpLnYxLkxpc3RTdG9yZXNSZXF1ZXN0GiEucGFydG5lcmFwaS52MS5MaXN0U3RvcmVzUmVzcG9uc2UiJaK7GA8IAyILc3RvcmVzLnJlYWSC0+STAgwSCi92MS9zdG9yZXMScwoJTGlzdEl0ZW1zEh8ucGFydG5lcmFwaS52MS5MaXN0SXRlbXNSZXF1ZXN0GiAucGFydG5lcmFwaS52MS5MaXN0SXRlbXNSZXNwb25zZSIjorsYDggDIgppdGVtcy5yZWFkgtPkkwILEgkvdjEvaXRlbXMSegoKQ3JlYXRlSXRlbRIgLnBhcnRuZXJhcGkudjEuQ3JlYXRlSXRlbVJlcXVlc3QaIS5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUl0ZW1SZXNwb25zZSInorsYDwgDIgtpdGVtcy53cml0ZYLT5JMCDjoBKiIJL3YxL2l0ZW1zEn8KClVwZGF0ZUl0ZW0SIC5wYXJ0bmVyYXBpLnYxLlVwZGF0ZUl0ZW1SZXF1ZXN0GiEucGFydG5lcmFwaS52MS5VcGRhdGVJdGVtUmVzcG9uc2UiLKK7GA8IAyILaXRlbXMud3JpdGWC0+STAhM6ASoyDi92MS9pdGVtcy97aWR9EowBCg5MaXN0Q2F0ZWdvcmllcxIkLnBhcnRuZXJhcGkudjEuTGlzdENhdGVnb3JpZXNSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5MaXN0Q2F0ZWdvcmllc1Jlc3BvbnNlIi2iuxgTCAMiD2NhdGVnb3JpZXMucmVhZILT5JMCEBIOL3YxL2NhdGVnb3JpZXMSkAEKDkNyZWF0ZUNhdGVnb3J5EiQucGFydG5lcmFwaS52MS5DcmVhdGVDYXRlZ29yeVJlcXVlc3QaJS5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2UiMaK7GBQIAyIQY2F0ZWdvcmllcy53cml0ZYLT5JMCEzoBKiIOL3YxL2NhdGVnb3JpZXMSkAEKDkdldE9ubGluZU9yZGVyEiQucGFydG5lcmFwaS52MS5HZXRPbmxpbmVPcmRlclJlcXVlc3QaJS5wYXJ0bmVyYXBpLnYxLkdldE9ubGluZU9yZGVyUmVzcG9uc2UiMaK7GA8IAyILb3JkZXJzLnJlYWSC0+STAhgSFi92MS9vbmxpbmUtb3JkZXJzL3tpZH0SoQEKE0dldERhaWx5U2FsZXNSZXBvcnQSKS5wYXJ0bmVyYXBpLnYxLkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0GioucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2UiM6K7GBAIAyIMcmVwb3J0cy5yZWFkgtPkkwIZEhcvdjEvcmVwb3J0cy9kYWlseS1zYWxlc2IGcHJvdG8z", [file_google_api_annotations, file_partnerapi_v1_options]);
 
 /**
  * A point of sale location of the merchant.
@@ -25,7 +25,7 @@ export const file_partnerapi_v1_data_service: GenFile = /*@__PURE__*/
  */
 export type Store = Message<"partnerapi.v1.Store"> & {
   /**
-   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   * @generated from field: int64 id = 1;
    */
   id: bigint;
 
@@ -49,7 +49,7 @@ export type ListStoresRequest = Message<"partnerapi.v1.ListStoresRequest"> & {
   /**
    * Required with API keys (partner.company_param_required); with a bearer token the token names the merchant.
    *
-   * @generated from field: optional int64 company_id = 1 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 company_id = 1;
    */
   companyId?: bigint | undefined;
 
@@ -100,7 +100,7 @@ export const ListStoresResponseSchema: GenMessage<ListStoresResponse> = /*@__PUR
  */
 export type Item = Message<"partnerapi.v1.Item"> & {
   /**
-   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   * @generated from field: int64 id = 1;
    */
   id: bigint;
 
@@ -120,14 +120,14 @@ export type Item = Message<"partnerapi.v1.Item"> & {
   barcode?: string | undefined;
 
   /**
-   * @generated from field: optional int64 category_id = 5 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 category_id = 5;
    */
   categoryId?: bigint | undefined;
 
   /**
    * Price in the currency's minor unit (pence, cents, paise, fils), to keep money exact.
    *
-   * @generated from field: int64 price_minor = 6 [jstype = JS_NUMBER];
+   * @generated from field: int64 price_minor = 6;
    */
   priceMinor: bigint;
 
@@ -159,7 +159,7 @@ export const ItemSchema: GenMessage<Item> = /*@__PURE__*/
  */
 export type ListItemsRequest = Message<"partnerapi.v1.ListItemsRequest"> & {
   /**
-   * @generated from field: optional int64 company_id = 1 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 company_id = 1;
    */
   companyId?: bigint | undefined;
 
@@ -208,7 +208,7 @@ export const ListItemsResponseSchema: GenMessage<ListItemsResponse> = /*@__PURE_
  */
 export type CreateItemRequest = Message<"partnerapi.v1.CreateItemRequest"> & {
   /**
-   * @generated from field: optional int64 company_id = 1 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 company_id = 1;
    */
   companyId?: bigint | undefined;
 
@@ -228,12 +228,12 @@ export type CreateItemRequest = Message<"partnerapi.v1.CreateItemRequest"> & {
   barcode?: string | undefined;
 
   /**
-   * @generated from field: optional int64 category_id = 5 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 category_id = 5;
    */
   categoryId?: bigint | undefined;
 
   /**
-   * @generated from field: int64 price_minor = 6 [jstype = JS_NUMBER];
+   * @generated from field: int64 price_minor = 6;
    */
   priceMinor: bigint;
 
@@ -274,12 +274,12 @@ export const CreateItemResponseSchema: GenMessage<CreateItemResponse> = /*@__PUR
  */
 export type UpdateItemRequest = Message<"partnerapi.v1.UpdateItemRequest"> & {
   /**
-   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   * @generated from field: int64 id = 1;
    */
   id: bigint;
 
   /**
-   * @generated from field: optional int64 company_id = 2 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 company_id = 2;
    */
   companyId?: bigint | undefined;
 
@@ -299,12 +299,12 @@ export type UpdateItemRequest = Message<"partnerapi.v1.UpdateItemRequest"> & {
   barcode?: string | undefined;
 
   /**
-   * @generated from field: optional int64 category_id = 6 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 category_id = 6;
    */
   categoryId?: bigint | undefined;
 
   /**
-   * @generated from field: optional int64 price_minor = 7 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 price_minor = 7;
    */
   priceMinor?: bigint | undefined;
 };
@@ -340,7 +340,7 @@ export const UpdateItemResponseSchema: GenMessage<UpdateItemResponse> = /*@__PUR
  */
 export type Category = Message<"partnerapi.v1.Category"> & {
   /**
-   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   * @generated from field: int64 id = 1;
    */
   id: bigint;
 
@@ -367,7 +367,7 @@ export const CategorySchema: GenMessage<Category> = /*@__PURE__*/
  */
 export type ListCategoriesRequest = Message<"partnerapi.v1.ListCategoriesRequest"> & {
   /**
-   * @generated from field: optional int64 company_id = 1 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 company_id = 1;
    */
   companyId?: bigint | undefined;
 
@@ -416,7 +416,7 @@ export const ListCategoriesResponseSchema: GenMessage<ListCategoriesResponse> = 
  */
 export type CreateCategoryRequest = Message<"partnerapi.v1.CreateCategoryRequest"> & {
   /**
-   * @generated from field: optional int64 company_id = 1 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 company_id = 1;
    */
   companyId?: bigint | undefined;
 
@@ -462,7 +462,7 @@ export const CreateCategoryResponseSchema: GenMessage<CreateCategoryResponse> = 
  */
 export type OrderLine = Message<"partnerapi.v1.OrderLine"> & {
   /**
-   * @generated from field: int64 item_id = 1 [jstype = JS_NUMBER];
+   * @generated from field: int64 item_id = 1;
    */
   itemId: bigint;
 
@@ -477,7 +477,7 @@ export type OrderLine = Message<"partnerapi.v1.OrderLine"> & {
   quantity: number;
 
   /**
-   * @generated from field: int64 total_minor = 4 [jstype = JS_NUMBER];
+   * @generated from field: int64 total_minor = 4;
    */
   totalMinor: bigint;
 };
@@ -496,12 +496,12 @@ export const OrderLineSchema: GenMessage<OrderLine> = /*@__PURE__*/
  */
 export type OnlineOrder = Message<"partnerapi.v1.OnlineOrder"> & {
   /**
-   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   * @generated from field: int64 id = 1;
    */
   id: bigint;
 
   /**
-   * @generated from field: int64 store_id = 2 [jstype = JS_NUMBER];
+   * @generated from field: int64 store_id = 2;
    */
   storeId: bigint;
 
@@ -511,7 +511,7 @@ export type OnlineOrder = Message<"partnerapi.v1.OnlineOrder"> & {
   status: string;
 
   /**
-   * @generated from field: int64 total_minor = 4 [jstype = JS_NUMBER];
+   * @generated from field: int64 total_minor = 4;
    */
   totalMinor: bigint;
 
@@ -543,12 +543,12 @@ export const OnlineOrderSchema: GenMessage<OnlineOrder> = /*@__PURE__*/
  */
 export type GetOnlineOrderRequest = Message<"partnerapi.v1.GetOnlineOrderRequest"> & {
   /**
-   * @generated from field: int64 id = 1 [jstype = JS_NUMBER];
+   * @generated from field: int64 id = 1;
    */
   id: bigint;
 
   /**
-   * @generated from field: optional int64 company_id = 2 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 company_id = 2;
    */
   companyId?: bigint | undefined;
 };
@@ -582,7 +582,7 @@ export const GetOnlineOrderResponseSchema: GenMessage<GetOnlineOrderResponse> = 
  */
 export type GetDailySalesReportRequest = Message<"partnerapi.v1.GetDailySalesReportRequest"> & {
   /**
-   * @generated from field: optional int64 company_id = 1 [jstype = JS_NUMBER];
+   * @generated from field: optional int64 company_id = 1;
    */
   companyId?: bigint | undefined;
 
@@ -618,12 +618,12 @@ export type DailySales = Message<"partnerapi.v1.DailySales"> & {
   date: string;
 
   /**
-   * @generated from field: int64 sale_count = 2 [jstype = JS_NUMBER];
+   * @generated from field: int64 sale_count = 2;
    */
   saleCount: bigint;
 
   /**
-   * @generated from field: int64 total_minor = 3 [jstype = JS_NUMBER];
+   * @generated from field: int64 total_minor = 3;
    */
   totalMinor: bigint;
 };

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/grant_service.proto.
  */
 export const file_partnerapi_v1_grant_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFwYXJ0bmVyYXBpL3YxL2dyYW50X3NlcnZpY2UucHJvdG8SDXBhcnRuZXJhcGkudjEiagoFR3JhbnQSEAoIZ3JhbnRfaWQYASABKAkSDgoGYXBwX2lkGAIgASgJEhYKCmNvbXBhbnlfaWQYAyABKANCAjACEhMKC2Vudmlyb25tZW50GAQgASgJEhIKCmNyZWF0ZWRfYXQYBSABKAkiKwoRTGlzdEdyYW50c1JlcXVlc3QSFgoKY29tcGFueV9pZBgBIAEoA0ICMAIiOgoSTGlzdEdyYW50c1Jlc3BvbnNlEiQKBmdyYW50cxgBIAMoCzIULnBhcnRuZXJhcGkudjEuR3JhbnQiPAoSUmV2b2tlR3JhbnRSZXF1ZXN0EhYKCmNvbXBhbnlfaWQYASABKANCAjACEg4KBmFwcF9pZBgCIAEoCSImChNSZXZva2VHcmFudFJlc3BvbnNlEg8KB3Jldm9rZWQYASABKAgytwEKDEdyYW50U2VydmljZRJRCgpMaXN0R3JhbnRzEiAucGFydG5lcmFwaS52MS5MaXN0R3JhbnRzUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuTGlzdEdyYW50c1Jlc3BvbnNlElQKC1Jldm9rZUdyYW50EiEucGFydG5lcmFwaS52MS5SZXZva2VHcmFudFJlcXVlc3QaIi5wYXJ0bmVyYXBpLnYxLlJldm9rZUdyYW50UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiFwYXJ0bmVyYXBpL3YxL2dyYW50X3NlcnZpY2UucHJvdG8SDXBhcnRuZXJhcGkudjEiZgoFR3JhbnQSEAoIZ3JhbnRfaWQYASABKAkSDgoGYXBwX2lkGAIgASgJEhIKCmNvbXBhbnlfaWQYAyABKAMSEwoLZW52aXJvbm1lbnQYBCABKAkSEgoKY3JlYXRlZF9hdBgFIAEoCSInChFMaXN0R3JhbnRzUmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgDIjoKEkxpc3RHcmFudHNSZXNwb25zZRIkCgZncmFudHMYASADKAsyFC5wYXJ0bmVyYXBpLnYxLkdyYW50IjgKElJldm9rZUdyYW50UmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgDEg4KBmFwcF9pZBgCIAEoCSImChNSZXZva2VHcmFudFJlc3BvbnNlEg8KB3Jldm9rZWQYASABKAgytwEKDEdyYW50U2VydmljZRJRCgpMaXN0R3JhbnRzEiAucGFydG5lcmFwaS52MS5MaXN0R3JhbnRzUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuTGlzdEdyYW50c1Jlc3BvbnNlElQKC1Jldm9rZUdyYW50EiEucGFydG5lcmFwaS52MS5SZXZva2VHcmFudFJlcXVlc3QaIi5wYXJ0bmVyYXBpLnYxLlJldm9rZUdyYW50UmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message partnerapi.v1.Grant
@@ -31,7 +31,7 @@ export type Grant = Message<"partnerapi.v1.Grant"> & {
   appId: string;
 
   /**
-   * @generated from field: int64 company_id = 3 [jstype = JS_NUMBER];
+   * @generated from field: int64 company_id = 3;
    */
   companyId: bigint;
 
@@ -58,7 +58,7 @@ export const GrantSchema: GenMessage<Grant> = /*@__PURE__*/
  */
 export type ListGrantsRequest = Message<"partnerapi.v1.ListGrantsRequest"> & {
   /**
-   * @generated from field: int64 company_id = 1 [jstype = JS_NUMBER];
+   * @generated from field: int64 company_id = 1;
    */
   companyId: bigint;
 };
@@ -92,7 +92,7 @@ export const ListGrantsResponseSchema: GenMessage<ListGrantsResponse> = /*@__PUR
  */
 export type RevokeGrantRequest = Message<"partnerapi.v1.RevokeGrantRequest"> & {
   /**
-   * @generated from field: int64 company_id = 1 [jstype = JS_NUMBER];
+   * @generated from field: int64 company_id = 1;
    */
   companyId: bigint;
 
