@@ -1,0 +1,107 @@
+// The whole program as `npm start` runs it, on ports chosen by the system: three listeners, the internal port's
+// reflection and health, the front's rendering of an RPC that is not built, migrations applied once across
+// restarts, and a graceful stop.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import * as grpc from "@grpc/grpc-js";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { HealthCheckRequestSchema, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
+import { startApp, type RunningApp } from "../src/app.js";
+import { loadConfig } from "../src/config/config.js";
+import { createLogger } from "../src/runtime/logger.js";
+import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";
+
+type Context = { app: RunningApp; dataDir: string; databaseUrl: string | undefined; logs: string[] };
+const App = suite<Context>("app", {} as Context);
+
+function configFor(context: Context) {
+  return loadConfig({
+    HOST: "127.0.0.1",
+    PORT: "0",
+    AUTH_PORT: "0",
+    GRPC_PORT: "0",
+    DATA_DIR: context.dataDir,
+    DATABASE_URL: context.databaseUrl,
+    REDIS_URL: process.env["TEST_REDIS_URL"],
+    SHUTDOWN_GRACE_SECONDS: "1",
+  });
+}
+
+async function start(context: Context): Promise<RunningApp> {
+  return startApp({ config: configFor(context), logger: createLogger({ write: (line) => context.logs.push(line) }) });
+}
+
+App.before(async (context) => {
+  context.dataDir = await mkdtemp(join(tmpdir(), "partner-api-app-"));
+  context.databaseUrl = await freshDatabaseUrl();
+  context.logs = [];
+  context.app = await start(context);
+});
+
+App.after(async (context) => {
+  await context.app.stop();
+  if (context.databaseUrl) await dropDatabase(context.databaseUrl);
+  await rm(context.dataDir, { recursive: true, force: true });
+});
+
+function healthCheck(port: number, service: string): Promise<HealthCheckResponse_ServingStatus> {
+  const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return new Promise((resolve, reject) => {
+    client.makeUnaryRequest(
+      "/grpc.health.v1.Health/Check",
+      (request: ReturnType<typeof create<typeof HealthCheckRequestSchema>>) => Buffer.from(toBinary(HealthCheckRequestSchema, request)),
+      (bytes: Buffer) => fromBinary(HealthCheckResponseSchema, bytes),
+      create(HealthCheckRequestSchema, { service }),
+      (error, response) => {
+        client.close();
+        if (error) reject(error);
+        else resolve(response!.status);
+      },
+    );
+  });
+}
+
+App("a grpc-js health check answers SERVING for the server and for each of the four services", async ({ app }) => {
+  for (const service of ["", "partnerapi.v1.TokenService", "partnerapi.v1.GrantService", "partnerapi.v1.CredentialService", "partnerapi.v1.DataService"]) {
+    assert.is(await healthCheck(app.grpc.port, service), HealthCheckResponse_ServingStatus.SERVING, service || "(server)");
+  }
+});
+
+App("the front renders an RPC that is not built as 501 server.unimplemented in its family's shape", async ({ app }) => {
+  const answer = await fetch(`http://127.0.0.1:${app.front.port}/v1/reports/daily-sales?from=2026-01-01&to=2026-01-02`);
+  assert.is(answer.status, 501);
+  const body = (await answer.json()) as Record<string, unknown>;
+  assert.is(body["code"], "server.unimplemented");
+  assert.is(body["status"], "error");
+  assert.is(body["path"], "/v1/reports/daily-sales");
+});
+
+App("the consent site listens on its own port and refuses to be framed", async ({ app }) => {
+  const answer = await fetch(`http://127.0.0.1:${app.consent.port}/healthz`);
+  assert.is(answer.status, 200);
+  assert.is(answer.headers.get("x-frame-options"), "DENY");
+  assert.match(answer.headers.get("content-security-policy")!, "frame-ancestors 'none'");
+});
+
+App("a second start against the same database applies no migration twice, and stop closes every listener", async (context) => {
+  const first = context.logs.filter((line) => line.includes('"migrations applied"')).length;
+  assert.is(first, 5, "control and four regions on the first start");
+  await context.app.stop();
+  for (const port of [context.app.front.port, context.app.consent.port, context.app.grpc.port]) {
+    const refused = await fetch(`http://127.0.0.1:${port}/`).then(
+      () => false,
+      () => true,
+    );
+    assert.ok(refused, `port ${port} is closed after stop`);
+  }
+  context.logs.length = 0;
+  context.app = await start(context);
+  assert.is(context.logs.filter((line) => line.includes('"migrations applied"')).length, 0);
+  const rows = await context.app.control.sql`select count(*)::int as count from control.schema_migrations`;
+  assert.is(rows[0]!["count"], 1);
+});
+
+App.run();
