@@ -74,7 +74,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     // Services, built once and shared by every listener.
     const token = createTokenService(context);
     const grant = createGrantService(context);
-    const credential = createCredentialService(context);
+    const credential = createCredentialService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
     const data = createDataService(context, { region: "uk" });
     const health = createHealthService();
 
