@@ -38,8 +38,12 @@ export function closeGracefully(server: NetServer, sockets: Set<Socket>, graceMs
       for (const socket of sockets) socket.destroy();
     }, graceMs);
     timer.unref();
+    // A connection busy at the first drain becomes idle when its request finishes; drain again until all are gone.
+    const again = setInterval(drain, 50);
+    again.unref();
     server.close(() => {
       clearTimeout(timer);
+      clearInterval(again);
       resolve();
     });
     drain();
