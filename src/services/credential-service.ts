@@ -500,7 +500,7 @@ export function createCredentialService(context: ServiceContext, deps: Credentia
         await seedSandboxMerchant(regional, merchant.region, merchant.company_id);
         described = (await createMerchantQueries(sql).updateStatus(merchant.company_id, { provisioned: true })) ?? merchant;
       }
-      logger.info("sandbox merchant provisioned", { companyId: merchant.company_id, organizationId: request.organizationId, region: merchant.region });
+      logger.info("sandbox merchant provisioned", { companyId: merchant.company_id, organizationId: Number(request.organizationId), region: merchant.region });
       return {
         merchant: describeMerchant(described),
         owner: { userId: String(owner.id), companyId: BigInt(owner.company_id), email: owner.email, role: MerchantRole.OWNER, password },
