@@ -1,0 +1,233 @@
+// The demo world of issue 4: an organization with one approved app per product, one app in review, two sandbox
+// merchants and two live merchants with business data, provisioned through the CredentialService and written to
+// $DATA_DIR/demo.json (secrets included: the file is created readable by its owner only).
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createClient, createRouterTransport, type Client } from "@connectrpc/connect";
+import type postgres from "postgres";
+import { CredentialService, Environment, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import type { Config } from "../config/config.js";
+import { seedMerchantData } from "../credentials/sandbox-data.js";
+import { systemClock, type Clock } from "../runtime/clock.js";
+import { cryptoIds, type IdSource } from "../runtime/ids.js";
+import type { Logger } from "../runtime/logger.js";
+import { createCredentialService } from "../services/credential-service.js";
+import type { Region } from "../storage/regions.js";
+
+/** Where the demo's OAuth client sends the browser back; registered on every app of the demo. */
+export const demoRedirectUri = "http://127.0.0.1:9999/callback";
+
+export interface DemoPair {
+  clientId: string;
+  clientSecret: string;
+}
+export interface DemoLogin {
+  email: string;
+  password: string;
+}
+export interface DemoApp {
+  appId: string;
+  sandbox: DemoPair;
+  production: DemoPair;
+}
+export interface DemoAdsrApp {
+  appId: string;
+  sandbox: DemoPair & { apiKey: string };
+  production: DemoPair & { apiKey: string };
+}
+
+/** The contract of demo.json (issue 4, "The demo"): tests and people rely on these keys. */
+export interface DemoWorld {
+  baseUrl: string;
+  authUrl: string;
+  grpcUrl: string;
+  redirectUri: string;
+  organizationId: number;
+  apps: {
+    full: DemoApp;
+    onlineOrder: DemoApp;
+    adsr: DemoAdsrApp;
+    inReview: { appId: string; product: "FULL"; sandbox: DemoPair };
+  };
+  merchants: {
+    sandbox: Array<{ companyId: number; region: Region; owner: DemoLogin }>;
+    live: Array<{ companyId: number; region: Region; owner: DemoLogin; employee: DemoLogin; storeIds: number[] }>;
+  };
+}
+
+export interface ProvisionDemoOptions {
+  config: Config;
+  logger: Logger;
+  /** The control database's client. */
+  control: postgres.Sql;
+  /** Each region's database (app.regionDatabases). */
+  regionDatabases: ReadonlyMap<Region, { sql: postgres.Sql }>;
+  clock?: Clock;
+  ids?: IdSource;
+}
+
+/** The path of demo.json under DATA_DIR. */
+export function demoFilePath(config: Config): string {
+  return join(config.DATA_DIR, "demo.json");
+}
+
+/**
+ * Provisions the demo world unless demo.json already describes one that still works against this database (every
+ * secret, key and login verifies), and writes demo.json. Idempotent: a second run returns the same world.
+ */
+export async function provisionDemo(options: ProvisionDemoOptions): Promise<DemoWorld> {
+  const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const impl = createCredentialService(
+    { config, logger, clock, ids: options.ids ?? cryptoIds },
+    { sql: options.control, regionSql: (region) => options.regionDatabases.get(region)?.sql },
+  );
+  const client = createClient(CredentialService, createRouterTransport(({ service }) => service(CredentialService, impl)));
+  const path = demoFilePath(config);
+  const urls = {
+    baseUrl: config.BASE_URL,
+    authUrl: config.AUTH_URL,
+    grpcUrl: `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${config.GRPC_PORT}`,
+  };
+  const existing = await readWorld(path);
+  if (existing && (await stillWorks(client, existing))) {
+    const world = { ...existing, ...urls };
+    await writeWorld(path, world);
+    logger.info("demo world already provisioned", { path, organizationId: world.organizationId });
+    return world;
+  }
+  const world = { ...urls, ...(await provisionWorld(client, options, new Date(clock.now()))) };
+  await writeWorld(path, world);
+  logger.info("demo world provisioned", { path, organizationId: world.organizationId });
+  return world;
+}
+
+/** The lines to print after provisioning: where the file is, and a first call to try. */
+export function describeDemo(world: DemoWorld, path: string): string {
+  const sandbox = world.apps.full.sandbox;
+  const merchant = world.merchants.sandbox[0]!;
+  return [
+    `demo world written to ${path} (it holds secrets; keep it private)`,
+    "a first call: a sandbox access token for the FULL app and a sandbox merchant",
+    `  curl -s ${world.baseUrl}v1/token -d client_id=${sandbox.clientId} -d client_secret=<clientSecret from demo.json> -d merchant_id=${merchant.companyId}`,
+  ].join("\n");
+}
+
+type CredentialClient = Client<typeof CredentialService>;
+
+async function provisionWorld(client: CredentialClient, options: ProvisionDemoOptions, now: Date): Promise<Omit<DemoWorld, "baseUrl" | "authUrl" | "grpcUrl">> {
+  const { organization } = await client.createOrganization({ name: "Demo organization" });
+  const organizationId = organization!.organizationId;
+
+  const approvedApp = async (name: string, product: Product) => {
+    const created = await client.createApp({ organizationId, name, product });
+    const appId = created.app!.appId;
+    await client.setRedirectUris({ appId, redirectUris: [demoRedirectUri] });
+    await client.submitApp({ appId });
+    const { production } = await client.approveApp({ appId });
+    return {
+      appId,
+      sandbox: { clientId: created.sandbox!.clientId, clientSecret: created.sandbox!.clientSecret },
+      production: { clientId: production!.clientId, clientSecret: production!.clientSecret },
+    };
+  };
+  const full = await approvedApp("Demo Full", Product.FULL);
+  const onlineOrder = await approvedApp("Demo Online Order", Product.ONLINE_ORDER);
+  const adsrApp = await approvedApp("Demo ADSR", Product.ADSR);
+  const key = async (environment: Environment) =>
+    (await client.createApiKey({ appId: adsrApp.appId, name: `demo ${Environment[environment].toLowerCase()}`, environment })).apiKey!.apiKey;
+  const adsr: DemoAdsrApp = {
+    appId: adsrApp.appId,
+    sandbox: { ...adsrApp.sandbox, apiKey: await key(Environment.SANDBOX) },
+    production: { ...adsrApp.production, apiKey: await key(Environment.PRODUCTION) },
+  };
+  const review = await client.createApp({ organizationId, name: "Demo In Review", product: Product.FULL });
+  await client.setRedirectUris({ appId: review.app!.appId, redirectUris: [demoRedirectUri] });
+  await client.submitApp({ appId: review.app!.appId });
+
+  // Two sandbox merchants, so merchant_id cannot be inferred at POST /v1/token.
+  const sandbox: DemoWorld["merchants"]["sandbox"] = [];
+  for (const [country, name] of [["GB", "Demo Sandbox London"], ["US", "Demo Sandbox Austin"]] as const) {
+    const provisioned = await client.provisionSandboxMerchant({ organizationId, country, name });
+    sandbox.push({
+      companyId: Number(provisioned.merchant!.companyId),
+      region: provisioned.merchant!.region as Region,
+      owner: { email: provisioned.owner!.email, password: provisioned.owner!.password },
+    });
+  }
+
+  const live: DemoWorld["merchants"]["live"] = [];
+  for (const [region, name] of [["us", "Demo Diner New York"], ["in", "Demo Cafe Bengaluru"]] as const) {
+    const { merchant } = await client.createMerchant({ name, region });
+    const companyId = merchant!.companyId;
+    const user = async (role: MerchantRole, who: string) => {
+      const made = await client.createMerchantUser({ companyId, email: `${who}.${companyId}@demo.partner-api.test`, role });
+      return { email: made.user!.email, password: made.user!.password };
+    };
+    const owner = await user(MerchantRole.OWNER, "owner");
+    const employee = await user(MerchantRole.EMPLOYEE, "employee");
+    const regional = options.regionDatabases.get(region);
+    let storeIds: number[] = [];
+    if (regional) {
+      storeIds = await seedMerchantData(regional.sql, region, Number(companyId), {
+        storeCount: 2,
+        itemCount: 300,
+        salesDays: 90,
+        onlineOrderCount: 60,
+        now,
+        employee: { name: "Demo Employee", email: employee.email },
+      });
+      await client.updateMerchantStatus({ companyId, provisioned: true });
+    }
+    live.push({ companyId: Number(companyId), region, owner, employee, storeIds });
+  }
+  // Left for the access-request issue: grant the ADSR production key to live[0] by an approved access request.
+  return {
+    redirectUri: demoRedirectUri,
+    organizationId: Number(organizationId),
+    apps: {
+      full,
+      onlineOrder,
+      adsr,
+      inReview: {
+        appId: review.app!.appId,
+        product: "FULL",
+        sandbox: { clientId: review.sandbox!.clientId, clientSecret: review.sandbox!.clientSecret },
+      },
+    },
+    merchants: { sandbox, live },
+  };
+}
+
+/** True when every secret, key and login of `world` still verifies (the database was not replaced since). */
+async function stillWorks(client: CredentialClient, world: DemoWorld): Promise<boolean> {
+  try {
+    const pairs = [
+      world.apps.full.sandbox, world.apps.full.production, world.apps.onlineOrder.sandbox, world.apps.onlineOrder.production,
+      world.apps.adsr.sandbox, world.apps.adsr.production, world.apps.inReview.sandbox,
+    ];
+    for (const pair of pairs) await client.verifyClientCredentials({ clientId: pair.clientId, clientSecret: pair.clientSecret });
+    for (const key of [world.apps.adsr.sandbox.apiKey, world.apps.adsr.production.apiKey]) await client.verifyApiKey({ apiKey: key });
+    const logins = [...world.merchants.sandbox.map((m) => m.owner), ...world.merchants.live.flatMap((m) => [m.owner, m.employee])];
+    for (const login of logins) await client.verifyMerchantUser(login);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readWorld(path: string): Promise<DemoWorld | undefined> {
+  try {
+    return JSON.parse(await readFile(path, "utf8")) as DemoWorld;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes demo.json atomically (temporary file, then rename), readable by its owner only. */
+async function writeWorld(path: string, world: DemoWorld): Promise<void> {
+  await mkdir(join(path, ".."), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(world, null, 2) + "\n", { mode: 0o600 });
+  await rename(temporary, path);
+}

@@ -1,0 +1,132 @@
+// The demo world: the exact keys of demo.json, idempotence, business data in the live merchants' regions, and no
+// secret of it in any table or log line.
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { loadConfig } from "../../src/config/config.js";
+import { demoFilePath, demoRedirectUri, describeDemo, provisionDemo, type ProvisionDemoOptions } from "../../src/demo/provision-demo.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { regions, regionSchema } from "../../src/storage/regions.js";
+import { useTestDatabase } from "../support/storage.js";
+
+const Demo = suite("demo/provision-demo");
+const database = useTestDatabase(Demo);
+const logLines: string[] = [];
+let dataDir = "";
+
+Demo.before(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "pa-demo-"));
+});
+Demo.after(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function options(): ProvisionDemoOptions {
+  const { sql } = database();
+  return {
+    config: loadConfig({ DATA_DIR: dataDir }),
+    logger: createLogger({ level: "debug", write: (line) => logLines.push(line) }),
+    control: sql,
+    regionDatabases: new Map(regions.map((region) => [region, { sql }])),
+  };
+}
+
+const keys = (value: object) => Object.keys(value).sort();
+
+Demo("writes demo.json with exactly the contract's keys, and a second run returns the same world", async () => {
+  const world = await provisionDemo(options());
+  const path = demoFilePath(options().config);
+  const written = JSON.parse(await readFile(path, "utf8"));
+  assert.equal(written, world);
+  assert.is((await stat(path)).mode & 0o777, 0o600);
+  assert.equal(keys(world), ["apps", "authUrl", "baseUrl", "grpcUrl", "merchants", "organizationId", "redirectUri"]);
+  assert.is(world.baseUrl, "http://127.0.0.1:8080/");
+  assert.is(world.authUrl, "http://127.0.0.1:8081");
+  assert.is(world.grpcUrl, "http://127.0.0.1:8090");
+  assert.is(world.redirectUri, demoRedirectUri);
+  assert.equal(keys(world.apps), ["adsr", "full", "inReview", "onlineOrder"]);
+  for (const app of [world.apps.full, world.apps.onlineOrder]) {
+    assert.equal(keys(app), ["appId", "production", "sandbox"]);
+    assert.match(app.sandbox.clientId, /^lp_app_sb/);
+    assert.match(app.sandbox.clientSecret, /^lp_sk_sb_/);
+    assert.match(app.production.clientId, /^lp_app_pk/);
+    assert.match(app.production.clientSecret, /^lp_sk_pk_/);
+  }
+  assert.equal(keys(world.apps.adsr.sandbox), ["apiKey", "clientId", "clientSecret"]);
+  assert.match(world.apps.adsr.sandbox.apiKey, /^lp_ak_sb_/);
+  assert.match(world.apps.adsr.production.apiKey, /^lp_ak_pk_/);
+  assert.equal(keys(world.apps.inReview), ["appId", "product", "sandbox"]);
+  assert.is(world.apps.inReview.product, "FULL");
+  assert.is(world.merchants.sandbox.length, 2);
+  for (const merchant of world.merchants.sandbox) assert.equal(keys(merchant), ["companyId", "owner", "region"]);
+  assert.equal(world.merchants.sandbox.map((m) => m.region), ["uk", "us"]);
+  assert.equal(world.merchants.live.map((m) => m.region), ["us", "in"]);
+  for (const merchant of world.merchants.live) {
+    assert.equal(keys(merchant), ["companyId", "employee", "owner", "region", "storeIds"]);
+    assert.equal(keys(merchant.owner), ["email", "password"]);
+    assert.is(merchant.storeIds.length, 2);
+  }
+  assert.match(describeDemo(world, path), `merchant_id=${world.merchants.sandbox[0]!.companyId}`);
+
+  const again = await provisionDemo(options());
+  assert.equal(again, world);
+  const [count] = await database().sql`select count(*)::int as count from control.organizations where id >= ${world.organizationId}`;
+  assert.ok(count!.count >= 1);
+  const apps = await database().sql`select id, state, product from control.apps where organization_id = ${world.organizationId} order by id`;
+  assert.is(apps.length, 4, "the second run made nothing new");
+  assert.equal(apps.map((app) => app.state).sort(), ["APPROVED", "APPROVED", "APPROVED", "IN_REVIEW"]);
+});
+
+Demo("live merchants have stores, a few hundred items, online orders and ninety days of sales in their regions", async () => {
+  const world = await provisionDemo(options());
+  const { sql } = database();
+  for (const merchant of world.merchants.live) {
+    const schema = regionSchema(merchant.region);
+    const [items] = await sql`select count(*)::int as count from ${sql(`${schema}.items`)} where company_id = ${merchant.companyId}`;
+    const [orders] = await sql`select count(*)::int as count from ${sql(`${schema}.online_orders`)} where company_id = ${merchant.companyId}`;
+    const [days] = await sql`
+      select count(distinct date_trunc('day', sold_at))::int as count from ${sql(`${schema}.sales`)} where company_id = ${merchant.companyId}`;
+    assert.ok(items!.count >= 200, `items ${items!.count}`);
+    assert.ok(orders!.count > 0);
+    assert.ok(days!.count >= 89, `days ${days!.count}`);
+    const [row] = await sql`select demo, active, provisioned, region from control.merchants where company_id = ${merchant.companyId}`;
+    assert.equal(row, { demo: false, active: true, provisioned: true, region: merchant.region });
+  }
+  for (const merchant of world.merchants.sandbox) {
+    const [row] = await sql`select demo, provisioned, sandbox_organization_id from control.merchants where company_id = ${merchant.companyId}`;
+    assert.equal(row, { demo: true, provisioned: true, sandbox_organization_id: world.organizationId });
+  }
+});
+
+Demo("no secret, key or password of the demo is in any table or any log line", async () => {
+  const world = await provisionDemo(options());
+  const { sql } = database();
+  const secrets = [
+    ...[world.apps.full, world.apps.onlineOrder, world.apps.adsr].flatMap((app) => [app.sandbox.clientSecret, app.production.clientSecret]),
+    world.apps.inReview.sandbox.clientSecret,
+    world.apps.adsr.sandbox.apiKey,
+    world.apps.adsr.production.apiKey,
+    ...world.merchants.sandbox.map((m) => m.owner.password),
+    ...world.merchants.live.flatMap((m) => [m.owner.password, m.employee.password]),
+  ];
+  const needles = [...secrets, ...secrets.map((secret) => secret.slice(-24))];
+  const tables = await sql<{ table_schema: string; table_name: string }[]>`
+    select table_schema, table_name from information_schema.tables
+    where (table_schema = 'control' or table_schema like 'region\\_%') and table_type = 'BASE TABLE'`;
+  let dump = "";
+  for (const table of tables) {
+    const rows = await sql`select t::text as row from ${sql(`${table.table_schema}.${table.table_name}`)} t`;
+    dump += rows.map((row) => row.row).join("\n") + "\n";
+  }
+  assert.ok(dump.includes(world.apps.full.sandbox.clientId));
+  const log = logLines.join("\n");
+  assert.ok(log.includes("demo world"));
+  for (const needle of needles) {
+    assert.not.ok(dump.includes(needle), "a demo secret is stored in clear");
+    assert.not.ok(log.includes(needle), "a demo secret is logged");
+  }
+});
+
+Demo.run();
