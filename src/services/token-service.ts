@@ -10,5 +10,7 @@ export function createTokenService(_context: ServiceContext): ServiceImpl<typeof
     revokeToken: notBuilt(TokenService, "RevokeToken"),
     mintSandboxToken: notBuilt(TokenService, "MintSandboxToken"),
     getJwks: notBuilt(TokenService, "GetJwks"),
+    getAuthorizationServerMetadata: notBuilt(TokenService, "GetAuthorizationServerMetadata"),
+    rotateSigningKey: notBuilt(TokenService, "RotateSigningKey"),
   };
 }

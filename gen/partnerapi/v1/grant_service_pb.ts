@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/grant_service.proto.
  */
 export const file_partnerapi_v1_grant_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFwYXJ0bmVyYXBpL3YxL2dyYW50X3NlcnZpY2UucHJvdG8SDXBhcnRuZXJhcGkudjEiZgoFR3JhbnQSEAoIZ3JhbnRfaWQYASABKAkSDgoGYXBwX2lkGAIgASgJEhIKCmNvbXBhbnlfaWQYAyABKAMSEwoLZW52aXJvbm1lbnQYBCABKAkSEgoKY3JlYXRlZF9hdBgFIAEoCSInChFMaXN0R3JhbnRzUmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgDIjoKEkxpc3RHcmFudHNSZXNwb25zZRIkCgZncmFudHMYASADKAsyFC5wYXJ0bmVyYXBpLnYxLkdyYW50IjgKElJldm9rZUdyYW50UmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgDEg4KBmFwcF9pZBgCIAEoCSImChNSZXZva2VHcmFudFJlc3BvbnNlEg8KB3Jldm9rZWQYASABKAgytwEKDEdyYW50U2VydmljZRJRCgpMaXN0R3JhbnRzEiAucGFydG5lcmFwaS52MS5MaXN0R3JhbnRzUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuTGlzdEdyYW50c1Jlc3BvbnNlElQKC1Jldm9rZUdyYW50EiEucGFydG5lcmFwaS52MS5SZXZva2VHcmFudFJlcXVlc3QaIi5wYXJ0bmVyYXBpLnYxLlJldm9rZUdyYW50UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiFwYXJ0bmVyYXBpL3YxL2dyYW50X3NlcnZpY2UucHJvdG8SDXBhcnRuZXJhcGkudjEipAEKBUdyYW50EhAKCGdyYW50X2lkGAEgASgJEg4KBmFwcF9pZBgCIAEoCRISCgpjb21wYW55X2lkGAMgASgDEhMKC2Vudmlyb25tZW50GAQgASgJEhIKCmNyZWF0ZWRfYXQYBSABKAkSEAoIYXBwX25hbWUYBiABKAkSGQoRb3JnYW5pemF0aW9uX25hbWUYByABKAkSDwoHcHJvZHVjdBgIIAEoCSInChFMaXN0R3JhbnRzUmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgDIjoKEkxpc3RHcmFudHNSZXNwb25zZRIkCgZncmFudHMYASADKAsyFC5wYXJ0bmVyYXBpLnYxLkdyYW50IjgKElJldm9rZUdyYW50UmVxdWVzdBISCgpjb21wYW55X2lkGAEgASgDEg4KBmFwcF9pZBgCIAEoCSImChNSZXZva2VHcmFudFJlc3BvbnNlEg8KB3Jldm9rZWQYASABKAgytwEKDEdyYW50U2VydmljZRJRCgpMaXN0R3JhbnRzEiAucGFydG5lcmFwaS52MS5MaXN0R3JhbnRzUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuTGlzdEdyYW50c1Jlc3BvbnNlElQKC1Jldm9rZUdyYW50EiEucGFydG5lcmFwaS52MS5SZXZva2VHcmFudFJlcXVlc3QaIi5wYXJ0bmVyYXBpLnYxLlJldm9rZUdyYW50UmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message partnerapi.v1.Grant
@@ -36,14 +36,37 @@ export type Grant = Message<"partnerapi.v1.Grant"> & {
   companyId: bigint;
 
   /**
+   * SANDBOX or PRODUCTION.
+   *
    * @generated from field: string environment = 4;
    */
   environment: string;
 
   /**
+   * RFC 3339 time of the connection.
+   *
    * @generated from field: string created_at = 5;
    */
   createdAt: string;
+
+  /**
+   * What the connected-apps page shows.
+   *
+   * @generated from field: string app_name = 6;
+   */
+  appName: string;
+
+  /**
+   * @generated from field: string organization_name = 7;
+   */
+  organizationName: string;
+
+  /**
+   * FULL, ONLINE_ORDER or ADSR.
+   *
+   * @generated from field: string product = 8;
+   */
+  product: string;
 };
 
 /**
@@ -114,6 +137,8 @@ export const RevokeGrantRequestSchema: GenMessage<RevokeGrantRequest> = /*@__PUR
  */
 export type RevokeGrantResponse = Message<"partnerapi.v1.RevokeGrantResponse"> & {
   /**
+   * False when the app had no live grant for the company (nothing changed).
+   *
    * @generated from field: bool revoked = 1;
    */
   revoked: boolean;

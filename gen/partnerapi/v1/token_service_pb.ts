@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/token_service.proto.
  */
 export const file_partnerapi_v1_token_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFwYXJ0bmVyYXBpL3YxL3Rva2VuX3NlcnZpY2UucHJvdG8SDXBhcnRuZXJhcGkudjEiowMKFEV4Y2hhbmdlVG9rZW5SZXF1ZXN0EigKCmdyYW50X3R5cGUYASABKAlCCKq7GAQIAShAUgpncmFudF90eXBlEiUKCWNsaWVudF9pZBgCIAEoCUIHqrsYAyiAAVIJY2xpZW50X2lkEi0KDWNsaWVudF9zZWNyZXQYAyABKAlCB6q7GAMogAJSDWNsaWVudF9zZWNyZXQSFQoEY29kZRgEIAEoCUIHqrsYAyiAAhIrCgxyZWRpcmVjdF91cmkYBSABKAlCB6q7GAMogARSDHJlZGlyZWN0X3VyaRJBCg1jb2RlX3ZlcmlmaWVyGAYgASgJQhuquxgXICsogAEyEFtBLVphLXowLTkuX34tXStSDWNvZGVfdmVyaWZpZXISLQoNcmVmcmVzaF90b2tlbhgHIAEoCUIHqrsYAyiAAlINcmVmcmVzaF90b2tlbhItCgttZXJjaGFudF9pZBgIIAEoA0IGqrsYAhABSABSC21lcmNoYW50X2lkiAEBEhYKBXNjb3BlGAkgASgJQgequxgDKIAIQg4KDF9tZXJjaGFudF9pZCKAAwoVRXhjaGFuZ2VUb2tlblJlc3BvbnNlEiIKDGFjY2Vzc190b2tlbhgBIAEoCVIMYWNjZXNzX3Rva2VuEh4KCnRva2VuX3R5cGUYAiABKAlSCnRva2VuX3R5cGUSHgoKZXhwaXJlc19pbhgDIAEoBVIKZXhwaXJlc19pbhIpCg1yZWZyZXNoX3Rva2VuGAQgASgJSABSDXJlZnJlc2hfdG9rZW6IAQESPwoYcmVmcmVzaF90b2tlbl9leHBpcmVzX2luGAUgASgFSAFSGHJlZnJlc2hfdG9rZW5fZXhwaXJlc19pbogBARINCgVzY29wZRgGIAEoCRIlCgttZXJjaGFudF9pZBgHIAEoA0gCUgttZXJjaGFudF9pZIgBARIiCgxhcGlfYmFzZV91cmwYCCABKAlSDGFwaV9iYXNlX3VybEIQCg5fcmVmcmVzaF90b2tlbkIbChlfcmVmcmVzaF90b2tlbl9leHBpcmVzX2luQg4KDF9tZXJjaGFudF9pZCK2AQoSUmV2b2tlVG9rZW5SZXF1ZXN0EhgKBXRva2VuGAEgASgJQgmquxgFCAEogAQSJQoJY2xpZW50X2lkGAIgASgJQgequxgDKIABUgljbGllbnRfaWQSLQoNY2xpZW50X3NlY3JldBgDIAEoCUIHqrsYAyiAAlINY2xpZW50X3NlY3JldBIwCg90b2tlbl90eXBlX2hpbnQYBCABKAlCBqq7GAIoQFIPdG9rZW5fdHlwZV9oaW50IiEKE1Jldm9rZVRva2VuUmVzcG9uc2USCgoCb2sYASABKAgi6gEKF01pbnRTYW5kYm94VG9rZW5SZXF1ZXN0EiUKCWNsaWVudF9pZBgBIAEoCUIHqrsYAyiAAVIJY2xpZW50X2lkEi0KDWNsaWVudF9zZWNyZXQYAiABKAlCB6q7GAMogAJSDWNsaWVudF9zZWNyZXQSLQoLbWVyY2hhbnRfaWQYAyABKANCBqq7GAIQAUgAUgttZXJjaGFudF9pZIgBARIrCgpncmFudF90eXBlGAQgASgJQgaquxgCKEBIAVIKZ3JhbnRfdHlwZYgBAUIOCgxfbWVyY2hhbnRfaWRCDQoLX2dyYW50X3R5cGUisQEKGE1pbnRTYW5kYm94VG9rZW5SZXNwb25zZRIiCgxhY2Nlc3NfdG9rZW4YASABKAlSDGFjY2Vzc190b2tlbhIeCgp0b2tlbl90eXBlGAIgASgJUgp0b2tlbl90eXBlEh4KCmV4cGlyZXNfaW4YAyABKAVSCmV4cGlyZXNfaW4SDQoFc2NvcGUYBCABKAkSIgoMYXBpX2Jhc2VfdXJsGAUgASgJUgxhcGlfYmFzZV91cmwiEAoOR2V0Sndrc1JlcXVlc3QiMwoPR2V0Sndrc1Jlc3BvbnNlEiAKBGtleXMYASADKAsyEi5wYXJ0bmVyYXBpLnYxLkp3ayJPCgNKd2sSCwoDa3R5GAEgASgJEgsKA2tpZBgCIAEoCRILCgN1c2UYAyABKAkSCwoDYWxnGAQgASgJEgkKAW4YBSABKAkSCQoBZRgGIAEoCTLHBAoMVG9rZW5TZXJ2aWNlEoYBCg1FeGNoYW5nZVRva2VuEiMucGFydG5lcmFwaS52MS5FeGNoYW5nZVRva2VuUmVxdWVzdBokLnBhcnRuZXJhcGkudjEuRXhjaGFuZ2VUb2tlblJlc3BvbnNlIiqiuxgMCAEaCG5vLXN0b3JlgtPkkwIUOgEqIg8vdjEvb2F1dGgvdG9rZW4SgQEKC1Jldm9rZVRva2VuEiEucGFydG5lcmFwaS52MS5SZXZva2VUb2tlblJlcXVlc3QaIi5wYXJ0bmVyYXBpLnYxLlJldm9rZVRva2VuUmVzcG9uc2UiK6K7GAwIARoIbm8tc3RvcmWC0+STAhU6ASoiEC92MS9vYXV0aC9yZXZva2USiQEKEE1pbnRTYW5kYm94VG9rZW4SJi5wYXJ0bmVyYXBpLnYxLk1pbnRTYW5kYm94VG9rZW5SZXF1ZXN0GicucGFydG5lcmFwaS52MS5NaW50U2FuZGJveFRva2VuUmVzcG9uc2UiJKK7GAwIAhoIbm8tc3RvcmWC0+STAg46ASoiCS92MS90b2tlbhKdAQoHR2V0SndrcxIdLnBhcnRuZXJhcGkudjEuR2V0Sndrc1JlcXVlc3QaHi5wYXJ0bmVyYXBpLnYxLkdldEp3a3NSZXNwb25zZSJTorsYMQgEEhhhcHBsaWNhdGlvbi9qd2stc2V0K2pzb24aE3B1YmxpYywgbWF4LWFnZT0zMDCC0+STAhgSFi8ud2VsbC1rbm93bi9qd2tzLmpzb25iBnByb3RvMw", [file_google_api_annotations, file_partnerapi_v1_options]);
+  fileDesc("CiFwYXJ0bmVyYXBpL3YxL3Rva2VuX3NlcnZpY2UucHJvdG8SDXBhcnRuZXJhcGkudjEiowMKFEV4Y2hhbmdlVG9rZW5SZXF1ZXN0EigKCmdyYW50X3R5cGUYASABKAlCCKq7GAQIAShAUgpncmFudF90eXBlEiUKCWNsaWVudF9pZBgCIAEoCUIHqrsYAyiAAVIJY2xpZW50X2lkEi0KDWNsaWVudF9zZWNyZXQYAyABKAlCB6q7GAMogAJSDWNsaWVudF9zZWNyZXQSFQoEY29kZRgEIAEoCUIHqrsYAyiAAhIrCgxyZWRpcmVjdF91cmkYBSABKAlCB6q7GAMogARSDHJlZGlyZWN0X3VyaRJBCg1jb2RlX3ZlcmlmaWVyGAYgASgJQhuquxgXICsogAEyEFtBLVphLXowLTkuX34tXStSDWNvZGVfdmVyaWZpZXISLQoNcmVmcmVzaF90b2tlbhgHIAEoCUIHqrsYAyiAAlINcmVmcmVzaF90b2tlbhItCgttZXJjaGFudF9pZBgIIAEoA0IGqrsYAhABSABSC21lcmNoYW50X2lkiAEBEhYKBXNjb3BlGAkgASgJQgequxgDKIAIQg4KDF9tZXJjaGFudF9pZCKAAwoVRXhjaGFuZ2VUb2tlblJlc3BvbnNlEiIKDGFjY2Vzc190b2tlbhgBIAEoCVIMYWNjZXNzX3Rva2VuEh4KCnRva2VuX3R5cGUYAiABKAlSCnRva2VuX3R5cGUSHgoKZXhwaXJlc19pbhgDIAEoBVIKZXhwaXJlc19pbhIpCg1yZWZyZXNoX3Rva2VuGAQgASgJSABSDXJlZnJlc2hfdG9rZW6IAQESPwoYcmVmcmVzaF90b2tlbl9leHBpcmVzX2luGAUgASgFSAFSGHJlZnJlc2hfdG9rZW5fZXhwaXJlc19pbogBARINCgVzY29wZRgGIAEoCRIlCgttZXJjaGFudF9pZBgHIAEoA0gCUgttZXJjaGFudF9pZIgBARIiCgxhcGlfYmFzZV91cmwYCCABKAlSDGFwaV9iYXNlX3VybEIQCg5fcmVmcmVzaF90b2tlbkIbChlfcmVmcmVzaF90b2tlbl9leHBpcmVzX2luQg4KDF9tZXJjaGFudF9pZCK2AQoSUmV2b2tlVG9rZW5SZXF1ZXN0EhgKBXRva2VuGAEgASgJQgmquxgFCAEogAQSJQoJY2xpZW50X2lkGAIgASgJQgequxgDKIABUgljbGllbnRfaWQSLQoNY2xpZW50X3NlY3JldBgDIAEoCUIHqrsYAyiAAlINY2xpZW50X3NlY3JldBIwCg90b2tlbl90eXBlX2hpbnQYBCABKAlCBqq7GAIoQFIPdG9rZW5fdHlwZV9oaW50IiEKE1Jldm9rZVRva2VuUmVzcG9uc2USCgoCb2sYASABKAgi6gEKF01pbnRTYW5kYm94VG9rZW5SZXF1ZXN0EiUKCWNsaWVudF9pZBgBIAEoCUIHqrsYAyiAAVIJY2xpZW50X2lkEi0KDWNsaWVudF9zZWNyZXQYAiABKAlCB6q7GAMogAJSDWNsaWVudF9zZWNyZXQSLQoLbWVyY2hhbnRfaWQYAyABKANCBqq7GAIQAUgAUgttZXJjaGFudF9pZIgBARIrCgpncmFudF90eXBlGAQgASgJQgaquxgCKEBIAVIKZ3JhbnRfdHlwZYgBAUIOCgxfbWVyY2hhbnRfaWRCDQoLX2dyYW50X3R5cGUisQEKGE1pbnRTYW5kYm94VG9rZW5SZXNwb25zZRIiCgxhY2Nlc3NfdG9rZW4YASABKAlSDGFjY2Vzc190b2tlbhIeCgp0b2tlbl90eXBlGAIgASgJUgp0b2tlbl90eXBlEh4KCmV4cGlyZXNfaW4YAyABKAVSCmV4cGlyZXNfaW4SDQoFc2NvcGUYBCABKAkSIgoMYXBpX2Jhc2VfdXJsGAUgASgJUgxhcGlfYmFzZV91cmwiEAoOR2V0Sndrc1JlcXVlc3QiMwoPR2V0Sndrc1Jlc3BvbnNlEiAKBGtleXMYASADKAsyEi5wYXJ0bmVyYXBpLnYxLkp3ayJPCgNKd2sSCwoDa3R5GAEgASgJEgsKA2tpZBgCIAEoCRILCgN1c2UYAyABKAkSCwoDYWxnGAQgASgJEgkKAW4YBSABKAkSCQoBZRgGIAEoCSInCiVHZXRBdXRob3JpemF0aW9uU2VydmVyTWV0YWRhdGFSZXF1ZXN0IsIFCiZHZXRBdXRob3JpemF0aW9uU2VydmVyTWV0YWRhdGFSZXNwb25zZRIOCgZpc3N1ZXIYASABKAkSNgoWYXV0aG9yaXphdGlvbl9lbmRwb2ludBgCIAEoCVIWYXV0aG9yaXphdGlvbl9lbmRwb2ludBImCg50b2tlbl9lbmRwb2ludBgDIAEoCVIOdG9rZW5fZW5kcG9pbnQSMAoTcmV2b2NhdGlvbl9lbmRwb2ludBgEIAEoCVITcmV2b2NhdGlvbl9lbmRwb2ludBIaCghqd2tzX3VyaRgFIAEoCVIIandrc191cmkSNAoVZ3JhbnRfdHlwZXNfc3VwcG9ydGVkGAYgAygJUhVncmFudF90eXBlc19zdXBwb3J0ZWQSOgoYcmVzcG9uc2VfdHlwZXNfc3VwcG9ydGVkGAcgAygJUhhyZXNwb25zZV90eXBlc19zdXBwb3J0ZWQSOgoYcmVzcG9uc2VfbW9kZXNfc3VwcG9ydGVkGAggAygJUhhyZXNwb25zZV9tb2Rlc19zdXBwb3J0ZWQSSgogY29kZV9jaGFsbGVuZ2VfbWV0aG9kc19zdXBwb3J0ZWQYCSADKAlSIGNvZGVfY2hhbGxlbmdlX21ldGhvZHNfc3VwcG9ydGVkElQKJXRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kc19zdXBwb3J0ZWQYCiADKAlSJXRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kc19zdXBwb3J0ZWQSXgoqcmV2b2NhdGlvbl9lbmRwb2ludF9hdXRoX21ldGhvZHNfc3VwcG9ydGVkGAsgAygJUipyZXZvY2F0aW9uX2VuZHBvaW50X2F1dGhfbWV0aG9kc19zdXBwb3J0ZWQSKgoQc2NvcGVzX3N1cHBvcnRlZBgMIAMoCVIQc2NvcGVzX3N1cHBvcnRlZCIZChdSb3RhdGVTaWduaW5nS2V5UmVxdWVzdCKJAQoYUm90YXRlU2lnbmluZ0tleVJlc3BvbnNlEgsKA2tpZBgBIAEoCRIVCg1wdWJsaXNoX2F0X21zGAIgASgDEhQKDHNpZ25fZnJvbV9tcxgDIAEoAxIUCgxwcmV2aW91c19raWQYBCABKAkSHQoVcHJldmlvdXNfcmV0aXJlX2F0X21zGAUgASgDMokHCgxUb2tlblNlcnZpY2UShgEKDUV4Y2hhbmdlVG9rZW4SIy5wYXJ0bmVyYXBpLnYxLkV4Y2hhbmdlVG9rZW5SZXF1ZXN0GiQucGFydG5lcmFwaS52MS5FeGNoYW5nZVRva2VuUmVzcG9uc2UiKqK7GAwIARoIbm8tc3RvcmWC0+STAhQ6ASoiDy92MS9vYXV0aC90b2tlbhKBAQoLUmV2b2tlVG9rZW4SIS5wYXJ0bmVyYXBpLnYxLlJldm9rZVRva2VuUmVxdWVzdBoiLnBhcnRuZXJhcGkudjEuUmV2b2tlVG9rZW5SZXNwb25zZSIrorsYDAgBGghuby1zdG9yZYLT5JMCFToBKiIQL3YxL29hdXRoL3Jldm9rZRKJAQoQTWludFNhbmRib3hUb2tlbhImLnBhcnRuZXJhcGkudjEuTWludFNhbmRib3hUb2tlblJlcXVlc3QaJy5wYXJ0bmVyYXBpLnYxLk1pbnRTYW5kYm94VG9rZW5SZXNwb25zZSIkorsYDAgCGghuby1zdG9yZYLT5JMCDjoBKiIJL3YxL3Rva2VuEp0BCgdHZXRKd2tzEh0ucGFydG5lcmFwaS52MS5HZXRKd2tzUmVxdWVzdBoeLnBhcnRuZXJhcGkudjEuR2V0Sndrc1Jlc3BvbnNlIlOiuxgxCAQSGGFwcGxpY2F0aW9uL2p3ay1zZXQranNvbhoTcHVibGljLCBtYXgtYWdlPTMwMILT5JMCGBIWLy53ZWxsLWtub3duL2p3a3MuanNvbhLaAQoeR2V0QXV0aG9yaXphdGlvblNlcnZlck1ldGFkYXRhEjQucGFydG5lcmFwaS52MS5HZXRBdXRob3JpemF0aW9uU2VydmVyTWV0YWRhdGFSZXF1ZXN0GjUucGFydG5lcmFwaS52MS5HZXRBdXRob3JpemF0aW9uU2VydmVyTWV0YWRhdGFSZXNwb25zZSJLorsYGAgEGhRwdWJsaWMsIG1heC1hZ2U9MzYwMILT5JMCKRInLy53ZWxsLWtub3duL29hdXRoLWF1dGhvcml6YXRpb24tc2VydmVyEmMKEFJvdGF0ZVNpZ25pbmdLZXkSJi5wYXJ0bmVyYXBpLnYxLlJvdGF0ZVNpZ25pbmdLZXlSZXF1ZXN0GicucGFydG5lcmFwaS52MS5Sb3RhdGVTaWduaW5nS2V5UmVzcG9uc2ViBnByb3RvMw", [file_google_api_annotations, file_partnerapi_v1_options]);
 
 /**
  * @generated from message partnerapi.v1.ExchangeTokenRequest
@@ -340,6 +340,147 @@ export const JwkSchema: GenMessage<Jwk> = /*@__PURE__*/
   messageDesc(file_partnerapi_v1_token_service, 8);
 
 /**
+ * @generated from message partnerapi.v1.GetAuthorizationServerMetadataRequest
+ */
+export type GetAuthorizationServerMetadataRequest = Message<"partnerapi.v1.GetAuthorizationServerMetadataRequest"> & {
+};
+
+/**
+ * Describes the message partnerapi.v1.GetAuthorizationServerMetadataRequest.
+ * Use `create(GetAuthorizationServerMetadataRequestSchema)` to create a new message.
+ */
+export const GetAuthorizationServerMetadataRequestSchema: GenMessage<GetAuthorizationServerMetadataRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_token_service, 9);
+
+/**
+ * RFC 8414 section 2. Field JSON names are the RFC's.
+ *
+ * @generated from message partnerapi.v1.GetAuthorizationServerMetadataResponse
+ */
+export type GetAuthorizationServerMetadataResponse = Message<"partnerapi.v1.GetAuthorizationServerMetadataResponse"> & {
+  /**
+   * @generated from field: string issuer = 1;
+   */
+  issuer: string;
+
+  /**
+   * @generated from field: string authorization_endpoint = 2 [json_name = "authorization_endpoint"];
+   */
+  authorizationEndpoint: string;
+
+  /**
+   * @generated from field: string token_endpoint = 3 [json_name = "token_endpoint"];
+   */
+  tokenEndpoint: string;
+
+  /**
+   * @generated from field: string revocation_endpoint = 4 [json_name = "revocation_endpoint"];
+   */
+  revocationEndpoint: string;
+
+  /**
+   * @generated from field: string jwks_uri = 5 [json_name = "jwks_uri"];
+   */
+  jwksUri: string;
+
+  /**
+   * @generated from field: repeated string grant_types_supported = 6 [json_name = "grant_types_supported"];
+   */
+  grantTypesSupported: string[];
+
+  /**
+   * @generated from field: repeated string response_types_supported = 7 [json_name = "response_types_supported"];
+   */
+  responseTypesSupported: string[];
+
+  /**
+   * @generated from field: repeated string response_modes_supported = 8 [json_name = "response_modes_supported"];
+   */
+  responseModesSupported: string[];
+
+  /**
+   * @generated from field: repeated string code_challenge_methods_supported = 9 [json_name = "code_challenge_methods_supported"];
+   */
+  codeChallengeMethodsSupported: string[];
+
+  /**
+   * @generated from field: repeated string token_endpoint_auth_methods_supported = 10 [json_name = "token_endpoint_auth_methods_supported"];
+   */
+  tokenEndpointAuthMethodsSupported: string[];
+
+  /**
+   * @generated from field: repeated string revocation_endpoint_auth_methods_supported = 11 [json_name = "revocation_endpoint_auth_methods_supported"];
+   */
+  revocationEndpointAuthMethodsSupported: string[];
+
+  /**
+   * @generated from field: repeated string scopes_supported = 12 [json_name = "scopes_supported"];
+   */
+  scopesSupported: string[];
+};
+
+/**
+ * Describes the message partnerapi.v1.GetAuthorizationServerMetadataResponse.
+ * Use `create(GetAuthorizationServerMetadataResponseSchema)` to create a new message.
+ */
+export const GetAuthorizationServerMetadataResponseSchema: GenMessage<GetAuthorizationServerMetadataResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_token_service, 10);
+
+/**
+ * @generated from message partnerapi.v1.RotateSigningKeyRequest
+ */
+export type RotateSigningKeyRequest = Message<"partnerapi.v1.RotateSigningKeyRequest"> & {
+};
+
+/**
+ * Describes the message partnerapi.v1.RotateSigningKeyRequest.
+ * Use `create(RotateSigningKeyRequestSchema)` to create a new message.
+ */
+export const RotateSigningKeyRequestSchema: GenMessage<RotateSigningKeyRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_token_service, 11);
+
+/**
+ * @generated from message partnerapi.v1.RotateSigningKeyResponse
+ */
+export type RotateSigningKeyResponse = Message<"partnerapi.v1.RotateSigningKeyResponse"> & {
+  /**
+   * The new key: published now, signs from sign_from.
+   *
+   * @generated from field: string kid = 1;
+   */
+  kid: string;
+
+  /**
+   * @generated from field: int64 publish_at_ms = 2;
+   */
+  publishAtMs: bigint;
+
+  /**
+   * @generated from field: int64 sign_from_ms = 3;
+   */
+  signFromMs: bigint;
+
+  /**
+   * The key it replaces (empty when there was none): stops signing at sign_from, leaves the JWKS at retire_at.
+   *
+   * @generated from field: string previous_kid = 4;
+   */
+  previousKid: string;
+
+  /**
+   * @generated from field: int64 previous_retire_at_ms = 5;
+   */
+  previousRetireAtMs: bigint;
+};
+
+/**
+ * Describes the message partnerapi.v1.RotateSigningKeyResponse.
+ * Use `create(RotateSigningKeyResponseSchema)` to create a new message.
+ */
+export const RotateSigningKeyResponseSchema: GenMessage<RotateSigningKeyResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_token_service, 12);
+
+/**
  * @generated from service partnerapi.v1.TokenService
  */
 export const TokenService: GenService<{
@@ -382,6 +523,28 @@ export const TokenService: GenService<{
     methodKind: "unary";
     input: typeof GetJwksRequestSchema;
     output: typeof GetJwksResponseSchema;
+  },
+  /**
+   * GET /.well-known/oauth-authorization-server: RFC 8414 authorization server metadata.
+   *
+   * @generated from rpc partnerapi.v1.TokenService.GetAuthorizationServerMetadata
+   */
+  getAuthorizationServerMetadata: {
+    methodKind: "unary";
+    input: typeof GetAuthorizationServerMetadataRequestSchema;
+    output: typeof GetAuthorizationServerMetadataResponseSchema;
+  },
+  /**
+   * Internal only (no public route): starts a signing-key rotation. The new key is published at once and signs
+   * only after the JWKS cache lifetime; the current key stops signing then and stays published until every token
+   * it signed has expired and every cached JWKS has been refreshed.
+   *
+   * @generated from rpc partnerapi.v1.TokenService.RotateSigningKey
+   */
+  rotateSigningKey: {
+    methodKind: "unary";
+    input: typeof RotateSigningKeyRequestSchema;
+    output: typeof RotateSigningKeyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_partnerapi_v1_token_service, 0);
