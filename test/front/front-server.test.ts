@@ -61,6 +61,12 @@ const token: ServiceImpl<typeof TokenService> = {
   getJwks() {
     return { keys: [{ kty: "RSA", kid: "k1", use: "sig", alg: "RS256", n: "AQAB", e: "AQAB" }] };
   },
+  getAuthorizationServerMetadata() {
+    return { issuer: "http://127.0.0.1/" };
+  },
+  rotateSigningKey() {
+    return { kid: "k2" };
+  },
 };
 
 const data: ServiceImpl<typeof DataService> = {
