@@ -16,7 +16,8 @@ export interface Logger {
 const levels: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /** Field names whose values are secrets and never reach a log line, whatever their nesting. */
-const secretField = /secret|password|token|authorization|api[-_]?key|cookie|code_verifier|^code$/i;
+// Matches whole names (`apiKey`, `refresh_token`, `client_secret`), not ids of such things (`apiKeyId`, `tokenType`).
+const secretField = /(secret|password|passphrase|token|authorization|^(x[-_])?api[-_]?key|cookie|code[-_]?verifier|^code)$/i;
 
 /** Replaces the value of every secret-named field with "[redacted]"; keeps Error stacks readable. */
 export function redact(value: unknown, depth = 0): unknown {
