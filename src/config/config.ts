@@ -48,6 +48,19 @@ const schema = z.object({
   PARTNER_RATE_LIMIT: z.coerce.number().int().positive().default(300),
   /** POST /v1/token calls per source address per fixed minute. */
   SANDBOX_TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+  /**
+   * Key-encryption key of the signing keys' private parts: 32 bytes as 64 hex digits or base64/base64url.
+   * Unset: read from (or generated into) DATA_DIR/token-key-encryption-key, with a warning.
+   */
+  TOKEN_KEY_ENCRYPTION_KEY: optional(z.string().min(1)),
+  /** POST /v1/oauth/token calls per client id per fixed minute (docs/decisions.md, "OAuth"). */
+  OAUTH_TOKEN_CLIENT_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+  /** POST /v1/oauth/token calls per source address per fixed minute. */
+  OAUTH_TOKEN_ADDRESS_RATE_LIMIT: z.coerce.number().int().positive().default(300),
+  /** invalid_grant answers per client id in a fixed 10-minute window before that client is slowed down. */
+  OAUTH_INVALID_GRANT_LIMIT: z.coerce.number().int().positive().default(20),
+  /** Consent-site sign-in attempts per email, and ten times as many per source address, per fixed 15 minutes. */
+  CONSENT_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(10),
 });
 
 export type Environment = z.input<typeof schema>;
