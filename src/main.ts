@@ -1,14 +1,22 @@
 // Entry point of `npm start`: reads the configuration, starts every role in one process on embedded defaults,
 // and shuts down gracefully on SIGTERM / SIGINT.
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
+import { demoFilePath, describeDemo, provisionDemo } from "./demo/provision-demo.js";
 import { createLogger } from "./runtime/logger.js";
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { help: { type: "boolean", short: "h" } }, strict: true });
+  const { values } = parseArgs({
+    options: { help: { type: "boolean", short: "h" }, demo: { type: "boolean" } },
+    strict: true,
+  });
   if (values.help) {
-    process.stdout.write("usage: npm start [-- --help]\nConfiguration comes from the environment; see README.md.\n");
+    process.stdout.write(
+      "usage: npm start [-- --demo]\n  --demo  provision the demo world (idempotent) and write it to $DATA_DIR/demo.json\n" +
+        "Configuration comes from the environment; see README.md.\n",
+    );
     return;
   }
   let config;
@@ -25,6 +33,12 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL });
   const started = performance.now();
   const app = await startApp({ config, logger });
+  // A brand-new embedded database gets the demo world too, so `npm install && npm start` has something to try.
+  const demoFile = demoFilePath(config);
+  if (values.demo || (app.control.embedded && !existsSync(demoFile))) {
+    const world = await provisionDemo({ config, logger, control: app.control.sql, regionDatabases: app.regionDatabases });
+    process.stdout.write(describeDemo(world, demoFile) + "\n");
+  }
   logger.info("partner API ready", {
     front: `http://${app.front.address}:${app.front.port}`,
     consent: `http://${app.consent.address}:${app.consent.port}`,
