@@ -15,7 +15,7 @@ import { callerInfoKey } from "../services/caller-context.js";
 import { clientAddress } from "./client-address.js";
 import { parseBasicCredentials } from "./client-credentials.js";
 import { messageToJson } from "./message-json.js";
-import { readBody } from "./request-body.js";
+import { collectParams, readBody } from "./request-body.js";
 import { createRequestSchema, type InputKind, type RequestSchema } from "./request-schema.js";
 import { renderError, validationCode } from "./render-error.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
@@ -122,7 +122,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
           return fail({ code: validationCode[family], params: { fields: inQuery.join(", ") }, details });
         }
       } else {
-        fields = queryFields(url.searchParams);
+        fields = collectParams(url.searchParams);
         kind = "text";
       }
 
@@ -192,14 +192,4 @@ function paramsOfBodyError(body: { code: string; contentType?: string; limit?: n
   if (body.code === "request.unsupported_media_type") return { contentType: body.contentType! };
   if (body.code === "request.body_too_large") return { limit: body.limit! };
   return {};
-}
-
-/** Query parameters by name; a repeated name becomes a list (valid only for repeated fields). */
-function queryFields(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [key, value] of params) {
-    const seen = out[key];
-    out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return out;
 }

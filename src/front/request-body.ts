@@ -50,8 +50,13 @@ function parseJson(text: string): BodyResult {
 
 /** application/x-www-form-urlencoded (WHATWG URL standard); a repeated key becomes a list. */
 export function parseForm(text: string): Record<string, string | string[]> {
+  return collectParams(new URLSearchParams(text));
+}
+
+/** Form or query parameters by name; a repeated name becomes a list (valid only for repeated fields). */
+export function collectParams(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [key, value] of new URLSearchParams(text)) {
+  for (const [key, value] of params) {
     const seen = out[key];
     out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
