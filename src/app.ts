@@ -13,6 +13,7 @@ import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
 import { createFrontServer } from "./front/front-server.js";
 import { createInProcessCaller } from "./front/service-caller.js";
+import { clientVerifier } from "./oauth/clients.js";
 import { createHealthService, ServingStatus } from "./grpc/health.js";
 import { createInternalServer } from "./grpc/internal-server.js";
 import { reflectionServices, registerReflection } from "./grpc/reflection.js";
@@ -28,6 +29,7 @@ import { openKeyValueStore, type KeyValueStore } from "./storage/key-value.js";
 import { migrateControl, migrateRegion } from "./storage/migrate.js";
 import { openDatabase, type Database } from "./storage/postgres.js";
 import { regions, type Region } from "./storage/regions.js";
+import { createSigningKeyStore, loadKeyEncryptionKey } from "./tokens/index.js";
 
 export interface AppOptions {
   config: Config;
@@ -71,11 +73,22 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const keyValue = await openKeyValueStore({ url: config.REDIS_URL, clock: context.clock, logger });
     closers.push(() => keyValue.close());
 
+    // Signing keys: sealed under the key-encryption key; the first start makes the first key.
+    const kek = await loadKeyEncryptionKey({ configured: config.TOKEN_KEY_ENCRYPTION_KEY, dataDir: config.DATA_DIR, logger });
+    const signingKeys = createSigningKeyStore({
+      sql: control.sql,
+      kek,
+      clock: context.clock,
+      logger,
+      accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+    });
+    await signingKeys.ensure();
+
     // Services, built once and shared by every listener.
-    const token = createTokenService(context);
-    const grant = createGrantService(context);
     const credential = createCredentialService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
-    const data = createDataService(context, { region: "uk" });
+    const token = createTokenService(context, { sql: control.sql, keyValue, keys: signingKeys, verifyClient: clientVerifier(credential), kek });
+    const grant = createGrantService(context, { sql: control.sql });
+    const data = createDataService(context, { region: "uk", sql: regionDatabases.get("uk")!.sql });
     const health = createHealthService();
 
     const routes = (router: ConnectRouter) => {

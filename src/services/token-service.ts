@@ -1,16 +1,68 @@
-// TokenService: OAuth grants, revocation, sandbox client credentials and the published JWKS.
+// TokenService: OAuth grants (src/oauth/token-endpoint.ts), revocation, the published JWKS, the authorization
+// server metadata and signing-key rotation. POST /v1/token (MintSandboxToken) and the client_credentials grant
+// belong to issue 6 and answer UNIMPLEMENTED until then.
 import type { ServiceImpl } from "@connectrpc/connect";
+import type postgres from "postgres";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
+import { createTokenIssuer } from "../oauth/access-tokens.js";
+import type { VerifyClient } from "../oauth/clients.js";
+import { authorizationServerMetadata } from "../oauth/metadata.js";
+import { createRevocation } from "../oauth/revocation.js";
+import { successorKey } from "../oauth/secrets.js";
+import { createTokenThrottle } from "../oauth/throttle.js";
+import { createTokenEndpoint } from "../oauth/token-endpoint.js";
+import type { KeyValueStore } from "../storage/key-value.js";
+import type { SigningKeyStore } from "../tokens/signing-keys.js";
+import { callerInfoKey } from "./caller-context.js";
 import type { ServiceContext } from "./dependencies.js";
 import { notBuilt } from "./not-built.js";
 
-export function createTokenService(_context: ServiceContext): ServiceImpl<typeof TokenService> {
+export interface TokenServiceDeps {
+  /** The control database. */
+  sql: postgres.Sql;
+  /** Where the token endpoint's throttles count (Redis in production). */
+  keyValue: KeyValueStore;
+  keys: SigningKeyStore;
+  verifyClient: VerifyClient;
+  /** The key-encryption key; refresh-token successors are derived from a key made from it. */
+  kek: Buffer;
+}
+
+export function createTokenService(context: ServiceContext, deps: TokenServiceDeps): ServiceImpl<typeof TokenService> {
+  const { config, clock, ids, logger } = context;
+  const domain = TokenService.typeName;
+  const issuer = createTokenIssuer({ keys: deps.keys, config, clock, ids });
+  const endpoint = createTokenEndpoint({
+    grants: { sql: deps.sql, config, clock, ids, logger, issuer, successorKey: successorKey(deps.kek), domain },
+    verifyClient: deps.verifyClient,
+    throttle: createTokenThrottle({ kv: deps.keyValue, clock, logger, config, domain }),
+  });
+  const revocation = createRevocation({ sql: deps.sql, clock, logger, verifyClient: deps.verifyClient, domain });
   return {
-    exchangeToken: notBuilt(TokenService, "ExchangeToken"),
-    revokeToken: notBuilt(TokenService, "RevokeToken"),
+    async exchangeToken(request, handlerContext) {
+      // The caller's address as the front saw it; internal callers without one share a single throttle bucket.
+      const caller = handlerContext.values.get(callerInfoKey);
+      return endpoint.exchange(request, caller?.clientAddress ?? "internal");
+    },
+    async revokeToken(request) {
+      return revocation.revoke(request);
+    },
     mintSandboxToken: notBuilt(TokenService, "MintSandboxToken"),
-    getJwks: notBuilt(TokenService, "GetJwks"),
-    getAuthorizationServerMetadata: notBuilt(TokenService, "GetAuthorizationServerMetadata"),
-    rotateSigningKey: notBuilt(TokenService, "RotateSigningKey"),
+    async getJwks() {
+      return { keys: await deps.keys.published() };
+    },
+    async getAuthorizationServerMetadata() {
+      return authorizationServerMetadata(config);
+    },
+    async rotateSigningKey() {
+      const rotation = await deps.keys.rotate();
+      return {
+        kid: rotation.kid,
+        publishAtMs: BigInt(rotation.publishAt.getTime()),
+        signFromMs: BigInt(rotation.signFrom.getTime()),
+        previousKid: rotation.previousKid ?? "",
+        previousRetireAtMs: BigInt(rotation.previousRetireAt?.getTime() ?? 0),
+      };
+    },
   };
 }

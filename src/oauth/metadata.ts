@@ -1,0 +1,27 @@
+// RFC 8414 authorization server metadata, from the configuration: what oauth4webapi and other clients discover.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { GetAuthorizationServerMetadataResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
+import type { Config } from "../config/config.js";
+import { allScopes } from "../tokens/scopes.js";
+
+/**
+ * The metadata document. client_credentials is not listed until it is built (issue 6): metadata must not promise a
+ * grant the endpoint answers with server.unimplemented.
+ */
+export function authorizationServerMetadata(config: Config): MessageInitShape<typeof GetAuthorizationServerMetadataResponseSchema> {
+  const authMethods = ["client_secret_basic", "client_secret_post"];
+  return {
+    issuer: config.BASE_URL,
+    authorizationEndpoint: `${config.AUTH_URL}/oauth/authorize`,
+    tokenEndpoint: `${config.BASE_URL}v1/oauth/token`,
+    revocationEndpoint: `${config.BASE_URL}v1/oauth/revoke`,
+    jwksUri: `${config.BASE_URL}.well-known/jwks.json`,
+    grantTypesSupported: ["authorization_code", "refresh_token"],
+    responseTypesSupported: ["code"],
+    responseModesSupported: ["query"],
+    codeChallengeMethodsSupported: ["S256"],
+    tokenEndpointAuthMethodsSupported: authMethods,
+    revocationEndpointAuthMethodsSupported: authMethods,
+    scopesSupported: allScopes(),
+  };
+}

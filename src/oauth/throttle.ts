@@ -1,0 +1,69 @@
+// The token endpoint's throttles, counted in the shared key-value store (Redis in production): fixed one-minute
+// windows per client id and per source address, and a slowdown for a client that keeps getting invalid_grant.
+// Ceilings are configuration (README); why these values: docs/decisions.md, "OAuth".
+import type { Config } from "../config/config.js";
+import { serviceError } from "../errors/index.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Logger } from "../runtime/logger.js";
+import type { KeyValueStore } from "../storage/key-value.js";
+
+const minuteMs = 60_000;
+/** The invalid_grant window: ten minutes, long enough to catch a client looping over dead tokens. */
+const invalidGrantWindowMs = 10 * minuteMs;
+/** Token calls per minute a slowed-down client keeps: enough to recover with a fresh code, not to loop. */
+export const slowedClientLimit = 2;
+
+export interface TokenThrottle {
+  /** Counts one call; throws oauth.rate_limited (429, Retry-After) when a ceiling is passed. */
+  admit(clientId: string, address: string): Promise<void>;
+  /** Records an invalid_grant answer for the client. */
+  invalidGrant(clientId: string): Promise<void>;
+}
+
+export interface TokenThrottleOptions {
+  kv: KeyValueStore;
+  clock: Clock;
+  logger: Logger;
+  config: Pick<Config, "OAUTH_TOKEN_CLIENT_RATE_LIMIT" | "OAUTH_TOKEN_ADDRESS_RATE_LIMIT" | "OAUTH_INVALID_GRANT_LIMIT">;
+  /** The raising service's full name, for the error's domain. */
+  domain: string;
+}
+
+export function createTokenThrottle(options: TokenThrottleOptions): TokenThrottle {
+  const { kv, clock, logger, config, domain } = options;
+  const window = (size: number) => {
+    const now = clock.now();
+    const index = Math.floor(now / size);
+    const endsAt = (index + 1) * size;
+    return { index, endsAt, retryAfter: Math.max(1, Math.ceil((endsAt - now) / 1000)) };
+  };
+  // A store outage must not stop token refreshes: the throttle fails open (client authentication still applies).
+  const safely = async <T>(what: Promise<T>, fallback: T): Promise<T> => {
+    try {
+      return await what;
+    } catch (error) {
+      logger.warn("token throttle unavailable; admitting the call", { error: (error as Error).message });
+      return fallback;
+    }
+  };
+  return {
+    async admit(clientId, address) {
+      const minute = window(minuteMs);
+      const slow = window(invalidGrantWindowMs);
+      const [perClient, perAddress, invalidGrants] = await Promise.all([
+        safely(kv.hit(`oauth:token:client:${clientId}:${minute.index}`, minute.endsAt), 0),
+        safely(kv.hit(`oauth:token:address:${address}:${minute.index}`, minute.endsAt), 0),
+        safely(kv.get(`oauth:invalid-grant:${clientId}:${slow.index}`), null),
+      ]);
+      const slowed = Number(invalidGrants ?? 0) >= config.OAUTH_INVALID_GRANT_LIMIT;
+      const clientLimit = slowed ? slowedClientLimit : config.OAUTH_TOKEN_CLIENT_RATE_LIMIT;
+      if (perAddress > config.OAUTH_TOKEN_ADDRESS_RATE_LIMIT || perClient > clientLimit) {
+        throw serviceError(domain, "oauth.rate_limited", { retryAfter: minute.retryAfter });
+      }
+    },
+    async invalidGrant(clientId) {
+      const slow = window(invalidGrantWindowMs);
+      await safely(kv.hit(`oauth:invalid-grant:${clientId}:${slow.index}`, slow.endsAt), 0);
+    },
+  };
+}
