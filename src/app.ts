@@ -11,9 +11,12 @@ import { GrantService } from "../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
+import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { createInProcessCaller } from "./front/service-caller.js";
+import { createAuthorization } from "./oauth/authorization.js";
 import { clientVerifier } from "./oauth/clients.js";
+import { createConnections } from "./oauth/connections.js";
 import { createHealthService, ServingStatus } from "./grpc/health.js";
 import { createInternalServer } from "./grpc/internal-server.js";
 import { reflectionServices, registerReflection } from "./grpc/reflection.js";
@@ -113,7 +116,17 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       ids: context.ids,
       logger,
     });
-    const consent = createConsentServer({ logger });
+    const consent = createConsentServer({
+      logger,
+      config,
+      clock: context.clock,
+      ids: context.ids,
+      sql: control.sql,
+      kv: keyValue,
+      authorization: createAuthorization({ sql: control.sql, config, clock: context.clock, ids: context.ids, logger }),
+      connections: createConnections({ sql: control.sql, clock: context.clock, logger }),
+      verifyMerchantUser: merchantUserVerifier(credential),
+    });
 
     const grace = config.SHUTDOWN_GRACE_SECONDS * 1000;
     const grpcAddress = await internal.listen(config.GRPC_PORT, config.HOST);

@@ -1,12 +1,39 @@
 // The consent site (AUTH_URL, its own listener): the merchant-facing pages of the OAuth authorization endpoint.
-// Every page refuses to be framed (spec: "The consent screen refuses to be framed").
+//   GET  /oauth/authorize            check the request (spec order); sign-in page, or the consent screen
+//   POST /oauth/sign-in              throttled sign-in; back to the same consent request
+//   POST /oauth/authorize/decision   Allow (owner only) or Deny, CSRF-protected; 302 to the redirect URI
+//   GET  /oauth/connections          the owner's connected apps; POST /oauth/connections/disconnect
+//   POST /oauth/sign-out
+// Every page refuses to be framed (X-Frame-Options DENY, CSP frame-ancestors 'none').
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Config } from "../config/config.js";
+import { entryOf, messageFor, negotiateLocale, type ErrorCode } from "../errors/index.js";
+import { clientAddress } from "../front/client-address.js";
+import type { Authorization, ValidAuthorization } from "../oauth/authorization.js";
+import type { Connections } from "../oauth/connections.js";
+import type { Clock } from "../runtime/clock.js";
+import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
+import type { KeyValueStore } from "../storage/key-value.js";
+import { createMerchantQueries } from "../storage/queries/merchant-queries.js";
+import type postgres from "postgres";
+import type { VerifyMerchantUser } from "./merchant-users.js";
+import { connectionsPage, consentPage, errorPage, layout, messagePage, signInPage } from "./pages.js";
+import { cookie, createSessions, csrfCookie, parseCookies, sameSecret, sessionCookie, sessionSeconds, type Session } from "./sessions.js";
 
 export interface ConsentServerOptions {
   logger: Logger;
+  config: Config;
+  clock: Clock;
+  ids: IdSource;
+  sql: postgres.Sql;
+  kv: KeyValueStore;
+  authorization: Authorization;
+  connections: Connections;
+  verifyMerchantUser: VerifyMerchantUser;
 }
 
 export interface ConsentServer {
@@ -23,21 +50,214 @@ export const pageSecurityHeaders = {
   "Cache-Control": "no-store",
 } as const;
 
+/**
+ * The consent screen's CSP also allows the form to lead to the app's redirect URI: Chromium applies form-action to
+ * the redirects that follow a form submission, and the decision answers with a 302 there.
+ */
+function pageHeadersAllowingRedirectTo(redirectUri: string): Record<string, string> {
+  const origin = new URL(redirectUri).origin;
+  return {
+    ...pageSecurityHeaders,
+    "Content-Security-Policy": `default-src 'none'; style-src 'self'; form-action 'self' ${origin}; frame-ancestors 'none'; base-uri 'none'`,
+  };
+}
+
+/** Largest form body the site reads: its forms are a few hundred bytes. */
+const formLimitBytes = 16 * 1024;
+/** Sign-in window: 15 minutes, fixed. */
+const signInWindowMs = 15 * 60_000;
+/** Where a sign-in may return: our own authorize and connections pages only (no open redirect). */
+const returnPaths = /^\/oauth\/(authorize\?|connections$)/;
+
+interface Reply {
+  status: number;
+  html?: string;
+  location?: string;
+  headers?: Record<string, string>;
+  cookies?: string[];
+}
+
 export function createConsentServer(options: ConsentServerOptions): ConsentServer {
+  const { config, logger, clock, ids, kv, authorization, connections } = options;
+  const secure = config.AUTH_URL.startsWith("https:");
+  const ownOrigin = new URL(config.AUTH_URL).origin;
+  const sessions = createSessions({ kv, ids });
+
+  const error = (code: ErrorCode, locale: ReturnType<typeof negotiateLocale>, params: Record<string, string> = {}): Reply => ({
+    status: entryOf(code).status,
+    html: errorPage(code, locale, params),
+  });
+
+  /** The pre-sign-in CSRF token (double submit): the cookie's value, or a new one set with the page. */
+  const preSessionCsrf = (cookies: Map<string, string>): { token: string; set?: string } => {
+    const existing = cookies.get(csrfCookie);
+    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return { token: existing };
+    const token = ids.randomToken(32);
+    return { token, set: cookie(csrfCookie, token, { secure, maxAge: sessionSeconds }) };
+  };
+
+  const signIn = (cookies: Map<string, string>, returnTo: string, status = 200, failed = false, context?: string): Reply => {
+    const csrf = preSessionCsrf(cookies);
+    return { status, html: signInPage({ returnTo, csrf: csrf.token, failed, context }), cookies: csrf.set ? [csrf.set] : [] };
+  };
+
+  /** The consent screen, or the error that stops it, for a checked request and a signed-in user. */
+  const consentScreen = async (request: ValidAuthorization, session: Session, locale: ReturnType<typeof negotiateLocale>): Promise<Reply> => {
+    const eligible = await authorization.eligibility(request, session.companyId);
+    if (!eligible.ok) return error(eligible.code, locale);
+    return {
+      status: 200,
+      headers: pageHeadersAllowingRedirectTo(request.redirectUri),
+      html: consentPage({
+        appName: request.appName,
+        organizationName: request.organizationName,
+        product: request.product,
+        scopes: request.scopes,
+        companyName: eligible.merchant.name,
+        companyId: eligible.merchant.company_id,
+        email: session.email,
+        owner: session.role === "OWNER",
+        csrf: session.csrf,
+        params: request.params,
+      }),
+    };
+  };
+
+  const hashedKey = (value: string) => createHash("sha256").update(value).digest("base64url");
+
+  /** Counts a sign-in attempt per email and per address; true when over a ceiling. */
+  const signInThrottled = async (email: string, address: string): Promise<boolean> => {
+    const index = Math.floor(clock.now() / signInWindowMs);
+    const endsAt = (index + 1) * signInWindowMs;
+    const [perEmail, perAddress] = await Promise.all([
+      kv.hit(`consent:sign-in:email:${hashedKey(email)}:${index}`, endsAt),
+      kv.hit(`consent:sign-in:address:${address}:${index}`, endsAt),
+    ]);
+    return perEmail > config.CONSENT_SIGN_IN_LIMIT || perAddress > config.CONSENT_SIGN_IN_LIMIT * 10;
+  };
+
+  async function route(request: http.IncomingMessage, url: URL): Promise<Reply> {
+    const method = request.method ?? "GET";
+    const locale = negotiateLocale(request.headers["accept-language"]);
+    const cookies = parseCookies(request.headers.cookie);
+    const sessionId = cookies.get(sessionCookie);
+    const session = await sessions.read(sessionId);
+    const path = url.pathname;
+
+    if (path === "/healthz" && method === "GET") return { status: 200, html: "ok\n" };
+
+    if (path === "/oauth/authorize" && method === "GET") {
+      const checked = await authorization.check(url.searchParams);
+      if (!checked.ok) return error(checked.code, locale, checked.fields ? { fields: checked.fields } : {});
+      if (!session) {
+        return signIn(cookies, path + url.search, 200, false, `${checked.request.appName} wants to connect to your business. Sign in to continue.`);
+      }
+      return consentScreen(checked.request, session, locale);
+    }
+
+    if (path === "/oauth/connections" && method === "GET") {
+      if (!session) return signIn(cookies, path);
+      const merchant = await createMerchantQueries(options.sql).find(session.companyId);
+      const rows = await connections.list(session.companyId);
+      return {
+        status: 200,
+        html: connectionsPage({
+          companyName: merchant?.name ?? String(session.companyId),
+          owner: session.role === "OWNER",
+          csrf: session.csrf,
+          connections: rows.map((row) => ({
+            appId: row.app_id,
+            appName: row.app_name,
+            organizationName: row.organization_name,
+            product: row.product,
+            environment: row.environment,
+            since: row.created_at.toISOString().slice(0, 10),
+          })),
+        }),
+      };
+    }
+
+    if (method !== "POST" || !["/oauth/sign-in", "/oauth/authorize/decision", "/oauth/connections/disconnect", "/oauth/sign-out"].includes(path)) {
+      const known = ["/oauth/authorize", "/oauth/connections", "/healthz", "/oauth/sign-in", "/oauth/authorize/decision", "/oauth/connections/disconnect", "/oauth/sign-out"];
+      return known.includes(path) ? { status: 405, html: messagePage("Method not allowed", "This page does not accept that method.") } : { status: 404, html: messagePage("Page not found", "Page not found.") };
+    }
+
+    // Every POST: same origin (when the browser says), a form body, and a CSRF token.
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== ownOrigin) return { status: 403, html: messagePage("Request refused", "This form was sent from another site.") };
+    const form = await readForm(request);
+    if (!form) return { status: 400, html: messagePage("Bad request", "The form could not be read.") };
+    const csrf = form.get("csrf") ?? "";
+
+    if (path === "/oauth/sign-in") {
+      const returnTo = form.get("return_to") ?? "";
+      const safeReturn = returnPaths.test(returnTo) ? returnTo : "/oauth/connections";
+      if (!sameSecret(csrf, cookies.get(csrfCookie) ?? "")) return { status: 403, html: messagePage("Request refused", "The form expired. Go back and try again.") };
+      const email = (form.get("email") ?? "").trim().toLowerCase();
+      const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], config.TRUST_PROXY);
+      if (await signInThrottled(email, address)) {
+        logger.warn("consent sign-in throttled", { address });
+        return { status: 429, html: errorPage("developer.too_many_attempts", locale), headers: { "Retry-After": String(Math.ceil(signInWindowMs / 1000)) } };
+      }
+      const user = await options.verifyMerchantUser(email, form.get("password") ?? "");
+      if (!user) return signIn(cookies, safeReturn, 401, true);
+      const created = await sessions.create(user);
+      await sessions.destroy(sessionId);
+      logger.info("merchant signed in to the consent site", { userId: user.userId, companyId: user.companyId, role: user.role });
+      return {
+        status: 303,
+        location: safeReturn,
+        cookies: [cookie(sessionCookie, created.id, { secure, maxAge: sessionSeconds }), cookie(csrfCookie, "", { secure, maxAge: 0 })],
+      };
+    }
+
+    if (!session) return { status: 401, html: messagePage("Signed out", "Your session ended. Start again from the app.") };
+    if (!sameSecret(csrf, session.csrf)) return { status: 403, html: messagePage("Request refused", "The form expired. Go back and try again.") };
+
+    if (path === "/oauth/sign-out") {
+      await sessions.destroy(sessionId);
+      return { status: 200, html: messagePage("Signed out", "You are signed out."), cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })] };
+    }
+
+    if (path === "/oauth/connections/disconnect") {
+      if (session.role !== "OWNER") return { status: 403, html: messagePage("Owner only", "Only the account owner can disconnect apps.") };
+      await connections.disconnect(session.companyId, form.get("app_id") ?? "");
+      return { status: 303, location: "/oauth/connections" };
+    }
+
+    // /oauth/authorize/decision: the request is checked again from scratch; the form carries no authority.
+    const query = new URLSearchParams();
+    for (const [name, value] of form) if (name !== "csrf" && name !== "decision") query.append(name, value);
+    const checked = await authorization.check(query);
+    if (!checked.ok) return error(checked.code, locale, checked.fields ? { fields: checked.fields } : {});
+    const eligible = await authorization.eligibility(checked.request, session.companyId);
+    if (!eligible.ok) return error(eligible.code, locale);
+    const decision = form.get("decision");
+    if (decision === "deny") return { status: 302, location: authorization.deny(checked.request) };
+    if (decision !== "allow") return { status: 400, html: messagePage("Bad request", "Choose Allow or Deny.") };
+    if (session.role !== "OWNER") return { status: 403, html: messagePage("Owner only", "Only the account owner can connect apps.") };
+    return { status: 302, location: await authorization.approve(checked.request, eligible.merchant, session.userId) };
+  }
+
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://consent.invalid");
-    if (url.pathname === "/healthz") {
-      response.writeHead(200, { ...pageSecurityHeaders, "Content-Type": "text/plain; charset=utf-8" });
-      response.end("ok\n");
-      return;
-    }
-    // The authorization endpoint is not built yet: say so plainly (501), never pretend to authorize.
-    const status = url.pathname === "/oauth/authorize" ? 501 : 404;
-    const text = status === 501 ? "Connecting apps is not available yet." : "Page not found.";
-    response.writeHead(status, { ...pageSecurityHeaders, "Content-Type": "text/html; charset=utf-8" });
-    response.end(page(text));
-    options.logger.info("consent request", { method: request.method, path: url.pathname, status });
+    route(request, url)
+      .catch((cause: unknown): Reply => {
+        logger.error("consent site failure", { path: url.pathname, error: cause });
+        return { status: 500, html: layout("Something went wrong", `<p>${messageFor("server.internal", {}, "en")}</p>`) };
+      })
+      .then((reply) => {
+        const headers: Record<string, string | string[]> = { ...pageSecurityHeaders, ...reply.headers };
+        if (reply.cookies && reply.cookies.length > 0) headers["Set-Cookie"] = reply.cookies;
+        if (reply.location) headers["Location"] = reply.location;
+        if (reply.html !== undefined) headers["Content-Type"] = url.pathname === "/healthz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
+        response.writeHead(reply.status, headers);
+        response.end(reply.html ?? "");
+        logger.info("consent request", { method: request.method, path: url.pathname, status: reply.status });
+      });
   });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
   const sockets = trackSockets(server);
   return {
     listen: (port, host) => listen(server, port, host),
@@ -45,6 +265,16 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   };
 }
 
-function page(message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner connection</title></head><body><main><h1>Partner connection</h1><p>${message}</p></main></body></html>`;
+/** Reads an application/x-www-form-urlencoded body of at most formLimitBytes; undefined otherwise. */
+async function readForm(request: http.IncomingMessage): Promise<URLSearchParams | undefined> {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > formLimitBytes) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
 }
