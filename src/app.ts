@@ -91,7 +91,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const credential = createCredentialService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
     const token = createTokenService(context, { sql: control.sql, keyValue, keys: signingKeys, verifyClient: clientVerifier(credential), kek });
     const grant = createGrantService(context, { sql: control.sql });
-    const data = createDataService(context, { region: "uk" });
+    const data = createDataService(context, { region: "uk", sql: regionDatabases.get("uk")!.sql });
     const health = createHealthService();
 
     const routes = (router: ConnectRouter) => {

@@ -99,6 +99,9 @@ const data: ServiceImpl<typeof DataService> = {
   getDailySalesReport() {
     return { days: [] };
   },
+  getSalesByStoreReport() {
+    return { stores: [] };
+  },
 };
 
 type Context = { front: FrontServer; base: string };

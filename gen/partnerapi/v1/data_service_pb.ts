@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/data_service.proto.
  */
 export const file_partnerapi_v1_data_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIhCgVTdG9yZRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJIpQBChFMaXN0U3RvcmVzUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLJAQoESXRlbRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEgwKBGNvZGUYAyABKAkSFAoHYmFyY29kZRgEIAEoCUgAiAEBEhgKC2NhdGVnb3J5X2lkGAUgASgDSAGIAQESEwoLcHJpY2VfbWlub3IYBiABKAMSEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKTAQoQTGlzdEl0ZW1zUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJhChFMaXN0SXRlbXNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLnBhcnRuZXJhcGkudjEuSXRlbRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKsAgoRQ3JlYXRlSXRlbVJlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESFwoEbmFtZRgCIAEoCUIJqrsYBQgBKMgBEhYKBGNvZGUYAyABKAlCCKq7GAQIAShAEh4KB2JhcmNvZGUYBCABKAlCCKq7GAQgAShASAGIAQESIAoLY2F0ZWdvcnlfaWQYBSABKANCBqq7GAIQAUgCiAEBEiQKC3ByaWNlX21pbm9yGAYgASgDQg+quxgLCAEQABiAoJSljR0SJQoIY3VycmVuY3kYByABKAlCDqq7GAoyCFtBLVpdezN9SAOIAQFCDQoLX2NvbXBhbnlfaWRCCgoIX2JhcmNvZGVCDgoMX2NhdGVnb3J5X2lkQgsKCV9jdXJyZW5jeSI3ChJDcmVhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSK9AgoRVXBkYXRlSXRlbVJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBEhwKBG5hbWUYAyABKAlCCaq7GAUgASjIAUgBiAEBEhsKBGNvZGUYBCABKAlCCKq7GAQgAShASAKIAQESHgoHYmFyY29kZRgFIAEoCUIIqrsYBCABKEBIA4gBARIgCgtjYXRlZ29yeV9pZBgGIAEoA0IGqrsYAhABSASIAQESJwoLcHJpY2VfbWlub3IYByABKANCDaq7GAkQABiAoJSljR1IBYgBAUINCgtfY29tcGFueV9pZEIHCgVfbmFtZUIHCgVfY29kZUIKCghfYmFyY29kZUIOCgxfY2F0ZWdvcnlfaWRCDgoMX3ByaWNlX21pbm9yIjcKElVwZGF0ZUl0ZW1SZXNwb25zZRIhCgRpdGVtGAEgASgLMhMucGFydG5lcmFwaS52MS5JdGVtIkAKCENhdGVnb3J5EgoKAmlkGAEgASgDEgwKBG5hbWUYAiABKAkSEQoEY29kZRgDIAEoCUgAiAEBQgcKBV9jb2RlIpgBChVMaXN0Q2F0ZWdvcmllc1JlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESHAoFbGltaXQYAiABKAVCCKq7GAQQARhkSAGIAQESHAoGY3Vyc29yGAMgASgJQgequxgDKIACSAKIAQFCDQoLX2NvbXBhbnlfaWRCCAoGX2xpbWl0QgkKB19jdXJzb3IibwoWTGlzdENhdGVnb3JpZXNSZXNwb25zZRIrCgpjYXRlZ29yaWVzGAEgAygLMhcucGFydG5lcmFwaS52MS5DYXRlZ29yeRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKGAQoVQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhcKBG5hbWUYAiABKAlCCaq7GAUIASjIARIbCgRjb2RlGAMgASgJQgiquxgEIAEoQEgBiAEBQg0KC19jb21wYW55X2lkQgcKBV9jb2RlIkMKFkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2USKQoIY2F0ZWdvcnkYASABKAsyFy5wYXJ0bmVyYXBpLnYxLkNhdGVnb3J5IlEKCU9yZGVyTGluZRIPCgdpdGVtX2lkGAEgASgDEgwKBG5hbWUYAiABKAkSEAoIcXVhbnRpdHkYAyABKAUSEwoLdG90YWxfbWlub3IYBCABKAMingEKC09ubGluZU9yZGVyEgoKAmlkGAEgASgDEhAKCHN0b3JlX2lkGAIgASgDEg4KBnN0YXR1cxgDIAEoCRITCgt0b3RhbF9taW5vchgEIAEoAxIQCghjdXJyZW5jeRgFIAEoCRIRCglwbGFjZWRfYXQYBiABKAkSJwoFbGluZXMYByADKAsyGC5wYXJ0bmVyYXBpLnYxLk9yZGVyTGluZSJdChVHZXRPbmxpbmVPcmRlclJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBQg0KC19jb21wYW55X2lkIkMKFkdldE9ubGluZU9yZGVyUmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyInYKGkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhQKBGZyb20YAiABKAlCBqq7GAIoIBISCgJ0bxgDIAEoCUIGqrsYAiggQg0KC19jb21wYW55X2lkIkMKCkRhaWx5U2FsZXMSDAoEZGF0ZRgBIAEoCRISCgpzYWxlX2NvdW50GAIgASgDEhMKC3RvdGFsX21pbm9yGAMgASgDInIKG0dldERhaWx5U2FsZXNSZXBvcnRSZXNwb25zZRIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEicKBGRheXMYBCADKAsyGS5wYXJ0bmVyYXBpLnYxLkRhaWx5U2FsZXMy0ggKC0RhdGFTZXJ2aWNlEngKCkxpc3RTdG9yZXMSIC5wYXJ0bmVyYXBpLnYxLkxpc3RTdG9yZXNSZXF1ZXN0GiEucGFydG5lcmFwaS52MS5MaXN0U3RvcmVzUmVzcG9uc2UiJaK7GA8IAyILc3RvcmVzLnJlYWSC0+STAgwSCi92MS9zdG9yZXMScwoJTGlzdEl0ZW1zEh8ucGFydG5lcmFwaS52MS5MaXN0SXRlbXNSZXF1ZXN0GiAucGFydG5lcmFwaS52MS5MaXN0SXRlbXNSZXNwb25zZSIjorsYDggDIgppdGVtcy5yZWFkgtPkkwILEgkvdjEvaXRlbXMSegoKQ3JlYXRlSXRlbRIgLnBhcnRuZXJhcGkudjEuQ3JlYXRlSXRlbVJlcXVlc3QaIS5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUl0ZW1SZXNwb25zZSInorsYDwgDIgtpdGVtcy53cml0ZYLT5JMCDjoBKiIJL3YxL2l0ZW1zEn8KClVwZGF0ZUl0ZW0SIC5wYXJ0bmVyYXBpLnYxLlVwZGF0ZUl0ZW1SZXF1ZXN0GiEucGFydG5lcmFwaS52MS5VcGRhdGVJdGVtUmVzcG9uc2UiLKK7GA8IAyILaXRlbXMud3JpdGWC0+STAhM6ASoyDi92MS9pdGVtcy97aWR9EowBCg5MaXN0Q2F0ZWdvcmllcxIkLnBhcnRuZXJhcGkudjEuTGlzdENhdGVnb3JpZXNSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5MaXN0Q2F0ZWdvcmllc1Jlc3BvbnNlIi2iuxgTCAMiD2NhdGVnb3JpZXMucmVhZILT5JMCEBIOL3YxL2NhdGVnb3JpZXMSkAEKDkNyZWF0ZUNhdGVnb3J5EiQucGFydG5lcmFwaS52MS5DcmVhdGVDYXRlZ29yeVJlcXVlc3QaJS5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2UiMaK7GBQIAyIQY2F0ZWdvcmllcy53cml0ZYLT5JMCEzoBKiIOL3YxL2NhdGVnb3JpZXMSkAEKDkdldE9ubGluZU9yZGVyEiQucGFydG5lcmFwaS52MS5HZXRPbmxpbmVPcmRlclJlcXVlc3QaJS5wYXJ0bmVyYXBpLnYxLkdldE9ubGluZU9yZGVyUmVzcG9uc2UiMaK7GA8IAyILb3JkZXJzLnJlYWSC0+STAhgSFi92MS9vbmxpbmUtb3JkZXJzL3tpZH0SoQEKE0dldERhaWx5U2FsZXNSZXBvcnQSKS5wYXJ0bmVyYXBpLnYxLkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0GioucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2UiM6K7GBAIAyIMcmVwb3J0cy5yZWFkgtPkkwIZEhcvdjEvcmVwb3J0cy9kYWlseS1zYWxlc2IGcHJvdG8z", [file_google_api_annotations, file_partnerapi_v1_options]);
+  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIhCgVTdG9yZRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJIpQBChFMaXN0U3RvcmVzUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLJAQoESXRlbRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEgwKBGNvZGUYAyABKAkSFAoHYmFyY29kZRgEIAEoCUgAiAEBEhgKC2NhdGVnb3J5X2lkGAUgASgDSAGIAQESEwoLcHJpY2VfbWlub3IYBiABKAMSEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKTAQoQTGlzdEl0ZW1zUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJhChFMaXN0SXRlbXNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLnBhcnRuZXJhcGkudjEuSXRlbRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKsAgoRQ3JlYXRlSXRlbVJlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESFwoEbmFtZRgCIAEoCUIJqrsYBQgBKMgBEhYKBGNvZGUYAyABKAlCCKq7GAQIAShAEh4KB2JhcmNvZGUYBCABKAlCCKq7GAQgAShASAGIAQESIAoLY2F0ZWdvcnlfaWQYBSABKANCBqq7GAIQAUgCiAEBEiQKC3ByaWNlX21pbm9yGAYgASgDQg+quxgLCAEQABiAoJSljR0SJQoIY3VycmVuY3kYByABKAlCDqq7GAoyCFtBLVpdezN9SAOIAQFCDQoLX2NvbXBhbnlfaWRCCgoIX2JhcmNvZGVCDgoMX2NhdGVnb3J5X2lkQgsKCV9jdXJyZW5jeSI3ChJDcmVhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSK9AgoRVXBkYXRlSXRlbVJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBEhwKBG5hbWUYAyABKAlCCaq7GAUgASjIAUgBiAEBEhsKBGNvZGUYBCABKAlCCKq7GAQgAShASAKIAQESHgoHYmFyY29kZRgFIAEoCUIIqrsYBCABKEBIA4gBARIgCgtjYXRlZ29yeV9pZBgGIAEoA0IGqrsYAhABSASIAQESJwoLcHJpY2VfbWlub3IYByABKANCDaq7GAkQABiAoJSljR1IBYgBAUINCgtfY29tcGFueV9pZEIHCgVfbmFtZUIHCgVfY29kZUIKCghfYmFyY29kZUIOCgxfY2F0ZWdvcnlfaWRCDgoMX3ByaWNlX21pbm9yIjcKElVwZGF0ZUl0ZW1SZXNwb25zZRIhCgRpdGVtGAEgASgLMhMucGFydG5lcmFwaS52MS5JdGVtIkAKCENhdGVnb3J5EgoKAmlkGAEgASgDEgwKBG5hbWUYAiABKAkSEQoEY29kZRgDIAEoCUgAiAEBQgcKBV9jb2RlIpgBChVMaXN0Q2F0ZWdvcmllc1JlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESHAoFbGltaXQYAiABKAVCCKq7GAQQARhkSAGIAQESHAoGY3Vyc29yGAMgASgJQgequxgDKIACSAKIAQFCDQoLX2NvbXBhbnlfaWRCCAoGX2xpbWl0QgkKB19jdXJzb3IibwoWTGlzdENhdGVnb3JpZXNSZXNwb25zZRIrCgpjYXRlZ29yaWVzGAEgAygLMhcucGFydG5lcmFwaS52MS5DYXRlZ29yeRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKGAQoVQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhcKBG5hbWUYAiABKAlCCaq7GAUIASjIARIbCgRjb2RlGAMgASgJQgiquxgEIAEoQEgBiAEBQg0KC19jb21wYW55X2lkQgcKBV9jb2RlIkMKFkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2USKQoIY2F0ZWdvcnkYASABKAsyFy5wYXJ0bmVyYXBpLnYxLkNhdGVnb3J5InwKCU9yZGVyTGluZRIMCgRuYW1lGAIgASgJEhAKCHF1YW50aXR5GAMgASgFEhMKC3RvdGFsX21pbm9yGAQgASgDEhEKCWl0ZW1fY29kZRgFIAEoCRIYChB1bml0X3ByaWNlX21pbm9yGAYgASgDSgQIARACUgdpdGVtX2lkIp4BCgtPbmxpbmVPcmRlchIKCgJpZBgBIAEoAxIQCghzdG9yZV9pZBgCIAEoAxIOCgZzdGF0dXMYAyABKAkSEwoLdG90YWxfbWlub3IYBCABKAMSEAoIY3VycmVuY3kYBSABKAkSEQoJcGxhY2VkX2F0GAYgASgJEicKBWxpbmVzGAcgAygLMhgucGFydG5lcmFwaS52MS5PcmRlckxpbmUiXQoVR2V0T25saW5lT3JkZXJSZXF1ZXN0EhQKAmlkGAEgASgDQgiquxgECAEQARIfCgpjb21wYW55X2lkGAIgASgDQgaquxgCEAFIAIgBAUINCgtfY29tcGFueV9pZCJDChZHZXRPbmxpbmVPcmRlclJlc3BvbnNlEikKBW9yZGVyGAEgASgLMhoucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlciJ2ChpHZXREYWlseVNhbGVzUmVwb3J0UmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIUCgRmcm9tGAIgASgJQgaquxgCKCASEgoCdG8YAyABKAlCBqq7GAIoIEINCgtfY29tcGFueV9pZCJXCgpEYWlseVNhbGVzEgwKBGRhdGUYASABKAkSEgoKc2FsZV9jb3VudBgCIAEoAxITCgt0b3RhbF9taW5vchgDIAEoAxISCgppdGVtX2NvdW50GAQgASgDInIKG0dldERhaWx5U2FsZXNSZXBvcnRSZXNwb25zZRIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEicKBGRheXMYBCADKAsyGS5wYXJ0bmVyYXBpLnYxLkRhaWx5U2FsZXMieAocR2V0U2FsZXNCeVN0b3JlUmVwb3J0UmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIUCgRmcm9tGAIgASgJQgaquxgCKCASEgoCdG8YAyABKAlCBqq7GAIoIEINCgtfY29tcGFueV9pZCJvCgpTdG9yZVNhbGVzEhAKCHN0b3JlX2lkGAEgASgDEhIKCnN0b3JlX25hbWUYAiABKAkSEgoKc2FsZV9jb3VudBgDIAEoAxISCgppdGVtX2NvdW50GAQgASgDEhMKC3RvdGFsX21pbm9yGAUgASgDInYKHUdldFNhbGVzQnlTdG9yZVJlcG9ydFJlc3BvbnNlEgwKBGZyb20YASABKAkSCgoCdG8YAiABKAkSEAoIY3VycmVuY3kYAyABKAkSKQoGc3RvcmVzGAQgAygLMhkucGFydG5lcmFwaS52MS5TdG9yZVNhbGVzMv8JCgtEYXRhU2VydmljZRJ4CgpMaXN0U3RvcmVzEiAucGFydG5lcmFwaS52MS5MaXN0U3RvcmVzUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuTGlzdFN0b3Jlc1Jlc3BvbnNlIiWiuxgPCAMiC3N0b3Jlcy5yZWFkgtPkkwIMEgovdjEvc3RvcmVzEnMKCUxpc3RJdGVtcxIfLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVxdWVzdBogLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVzcG9uc2UiI6K7GA4IAyIKaXRlbXMucmVhZILT5JMCCxIJL3YxL2l0ZW1zEnoKCkNyZWF0ZUl0ZW0SIC5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUl0ZW1SZXF1ZXN0GiEucGFydG5lcmFwaS52MS5DcmVhdGVJdGVtUmVzcG9uc2UiJ6K7GA8IAyILaXRlbXMud3JpdGWC0+STAg46ASoiCS92MS9pdGVtcxJ/CgpVcGRhdGVJdGVtEiAucGFydG5lcmFwaS52MS5VcGRhdGVJdGVtUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuVXBkYXRlSXRlbVJlc3BvbnNlIiyiuxgPCAMiC2l0ZW1zLndyaXRlgtPkkwITOgEqMg4vdjEvaXRlbXMve2lkfRKMAQoOTGlzdENhdGVnb3JpZXMSJC5wYXJ0bmVyYXBpLnYxLkxpc3RDYXRlZ29yaWVzUmVxdWVzdBolLnBhcnRuZXJhcGkudjEuTGlzdENhdGVnb3JpZXNSZXNwb25zZSItorsYEwgDIg9jYXRlZ29yaWVzLnJlYWSC0+STAhASDi92MS9jYXRlZ29yaWVzEpABCg5DcmVhdGVDYXRlZ29yeRIkLnBhcnRuZXJhcGkudjEuQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5DcmVhdGVDYXRlZ29yeVJlc3BvbnNlIjGiuxgUCAMiEGNhdGVnb3JpZXMud3JpdGWC0+STAhM6ASoiDi92MS9jYXRlZ29yaWVzEpABCg5HZXRPbmxpbmVPcmRlchIkLnBhcnRuZXJhcGkudjEuR2V0T25saW5lT3JkZXJSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5HZXRPbmxpbmVPcmRlclJlc3BvbnNlIjGiuxgPCAMiC29yZGVycy5yZWFkgtPkkwIYEhYvdjEvb25saW5lLW9yZGVycy97aWR9EqEBChNHZXREYWlseVNhbGVzUmVwb3J0EikucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVxdWVzdBoqLnBhcnRuZXJhcGkudjEuR2V0RGFpbHlTYWxlc1JlcG9ydFJlc3BvbnNlIjOiuxgQCAMiDHJlcG9ydHMucmVhZILT5JMCGRIXL3YxL3JlcG9ydHMvZGFpbHktc2FsZXMSqgEKFUdldFNhbGVzQnlTdG9yZVJlcG9ydBIrLnBhcnRuZXJhcGkudjEuR2V0U2FsZXNCeVN0b3JlUmVwb3J0UmVxdWVzdBosLnBhcnRuZXJhcGkudjEuR2V0U2FsZXNCeVN0b3JlUmVwb3J0UmVzcG9uc2UiNqK7GBAIAyIMcmVwb3J0cy5yZWFkgtPkkwIcEhovdjEvcmVwb3J0cy9zYWxlcy1ieS1zdG9yZWIGcHJvdG8z", [file_google_api_annotations, file_partnerapi_v1_options]);
 
 /**
  * A point of sale location of the merchant.
@@ -456,16 +456,11 @@ export const CreateCategoryResponseSchema: GenMessage<CreateCategoryResponse> = 
   messageDesc(file_partnerapi_v1_data_service, 14);
 
 /**
- * One line of an online order.
+ * One line of an online order, as it was when the order was placed (names and prices are copied, not joined).
  *
  * @generated from message partnerapi.v1.OrderLine
  */
 export type OrderLine = Message<"partnerapi.v1.OrderLine"> & {
-  /**
-   * @generated from field: int64 item_id = 1;
-   */
-  itemId: bigint;
-
   /**
    * @generated from field: string name = 2;
    */
@@ -480,6 +475,16 @@ export type OrderLine = Message<"partnerapi.v1.OrderLine"> & {
    * @generated from field: int64 total_minor = 4;
    */
   totalMinor: bigint;
+
+  /**
+   * @generated from field: string item_code = 5;
+   */
+  itemCode: string;
+
+  /**
+   * @generated from field: int64 unit_price_minor = 6;
+   */
+  unitPriceMinor: bigint;
 };
 
 /**
@@ -607,7 +612,7 @@ export const GetDailySalesReportRequestSchema: GenMessage<GetDailySalesReportReq
   messageDesc(file_partnerapi_v1_data_service, 19);
 
 /**
- * One day of sales, totals in the minor unit.
+ * One UTC day of sales, totals in the minor unit; every day of the window is present, zero when nothing sold.
  *
  * @generated from message partnerapi.v1.DailySales
  */
@@ -626,6 +631,11 @@ export type DailySales = Message<"partnerapi.v1.DailySales"> & {
    * @generated from field: int64 total_minor = 3;
    */
   totalMinor: bigint;
+
+  /**
+   * @generated from field: int64 item_count = 4;
+   */
+  itemCount: bigint;
 };
 
 /**
@@ -666,6 +676,106 @@ export type GetDailySalesReportResponse = Message<"partnerapi.v1.GetDailySalesRe
  */
 export const GetDailySalesReportResponseSchema: GenMessage<GetDailySalesReportResponse> = /*@__PURE__*/
   messageDesc(file_partnerapi_v1_data_service, 21);
+
+/**
+ * @generated from message partnerapi.v1.GetSalesByStoreReportRequest
+ */
+export type GetSalesByStoreReportRequest = Message<"partnerapi.v1.GetSalesByStoreReportRequest"> & {
+  /**
+   * @generated from field: optional int64 company_id = 1;
+   */
+  companyId?: bigint | undefined;
+
+  /**
+   * YYYY-MM-DD, both required, to not before from, at most 31 days (partner.invalid_window, partner.window_too_large).
+   *
+   * @generated from field: string from = 2;
+   */
+  from: string;
+
+  /**
+   * @generated from field: string to = 3;
+   */
+  to: string;
+};
+
+/**
+ * Describes the message partnerapi.v1.GetSalesByStoreReportRequest.
+ * Use `create(GetSalesByStoreReportRequestSchema)` to create a new message.
+ */
+export const GetSalesByStoreReportRequestSchema: GenMessage<GetSalesByStoreReportRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 22);
+
+/**
+ * One store's sales over the window; every store of the merchant is present, zero when nothing sold.
+ *
+ * @generated from message partnerapi.v1.StoreSales
+ */
+export type StoreSales = Message<"partnerapi.v1.StoreSales"> & {
+  /**
+   * @generated from field: int64 store_id = 1;
+   */
+  storeId: bigint;
+
+  /**
+   * @generated from field: string store_name = 2;
+   */
+  storeName: string;
+
+  /**
+   * @generated from field: int64 sale_count = 3;
+   */
+  saleCount: bigint;
+
+  /**
+   * @generated from field: int64 item_count = 4;
+   */
+  itemCount: bigint;
+
+  /**
+   * @generated from field: int64 total_minor = 5;
+   */
+  totalMinor: bigint;
+};
+
+/**
+ * Describes the message partnerapi.v1.StoreSales.
+ * Use `create(StoreSalesSchema)` to create a new message.
+ */
+export const StoreSalesSchema: GenMessage<StoreSales> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 23);
+
+/**
+ * @generated from message partnerapi.v1.GetSalesByStoreReportResponse
+ */
+export type GetSalesByStoreReportResponse = Message<"partnerapi.v1.GetSalesByStoreReportResponse"> & {
+  /**
+   * @generated from field: string from = 1;
+   */
+  from: string;
+
+  /**
+   * @generated from field: string to = 2;
+   */
+  to: string;
+
+  /**
+   * @generated from field: string currency = 3;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: repeated partnerapi.v1.StoreSales stores = 4;
+   */
+  stores: StoreSales[];
+};
+
+/**
+ * Describes the message partnerapi.v1.GetSalesByStoreReportResponse.
+ * Use `create(GetSalesByStoreReportResponseSchema)` to create a new message.
+ */
+export const GetSalesByStoreReportResponseSchema: GenMessage<GetSalesByStoreReportResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 24);
 
 /**
  * @generated from service partnerapi.v1.DataService
@@ -750,6 +860,16 @@ export const DataService: GenService<{
     methodKind: "unary";
     input: typeof GetDailySalesReportRequestSchema;
     output: typeof GetDailySalesReportResponseSchema;
+  },
+  /**
+   * GET /v1/reports/sales-by-store: the window's sales per store, aggregated in SQL (same window rules as daily-sales).
+   *
+   * @generated from rpc partnerapi.v1.DataService.GetSalesByStoreReport
+   */
+  getSalesByStoreReport: {
+    methodKind: "unary";
+    input: typeof GetSalesByStoreReportRequestSchema;
+    output: typeof GetSalesByStoreReportResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_partnerapi_v1_data_service, 0);
