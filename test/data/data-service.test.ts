@@ -60,7 +60,7 @@ Data("items come ten by default in id order, and the cursor walks every page exa
   assert.is(first.items[0]!.currency, "INR");
   assert.ok(first.nextCursor);
   const seen = [...first.items];
-  let cursor = first.nextCursor;
+  let cursor: string | undefined = first.nextCursor;
   while (cursor) {
     const page = await data.listItems({ companyId, limit: 10, cursor });
     seen.push(...page.items);
