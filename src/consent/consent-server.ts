@@ -46,7 +46,9 @@ export const pageSecurityHeaders = {
   "X-Frame-Options": "DENY",
   "Content-Security-Policy": "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
+  // same-origin, not no-referrer: under no-referrer browsers send `Origin: null` on our own form posts, and the
+  // origin check below needs the real one. Cross-origin (the redirect to the app) still sends no referrer.
+  "Referrer-Policy": "same-origin",
   "Cache-Control": "no-store",
 } as const;
 
