@@ -94,9 +94,11 @@ Reflection("buf curl --list-methods resolves TokenService", async ({ baseUrl }) 
   assert.is(result.code, 0, result.stderr);
   assert.equal(lines(result.stdout).filter((line) => line.startsWith("partnerapi.v1.TokenService/")), [
     "partnerapi.v1.TokenService/ExchangeToken",
+    "partnerapi.v1.TokenService/GetAuthorizationServerMetadata",
     "partnerapi.v1.TokenService/GetJwks",
     "partnerapi.v1.TokenService/MintSandboxToken",
     "partnerapi.v1.TokenService/RevokeToken",
+    "partnerapi.v1.TokenService/RotateSigningKey",
   ]);
 });
 
