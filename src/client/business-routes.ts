@@ -1,0 +1,124 @@
+// Typed methods for every /v1 business route the server offers (the google.api.http annotations of
+// proto/partnerapi/v1/data_service.proto), shared by bearer-token merchants and API-key companies. URLs are
+// relative to the credentials' api_base_url; an API-key handle adds `companyId` to every call (query for reads,
+// body for writes), as the spec requires.
+
+import { clientError } from "./errors.js";
+import type { Authenticator, HttpCall, Transport } from "./transport.js";
+import type {
+  Category, CategoryPage, CreateCategoryInput, CreateItemInput, DailySalesReport, Item, ItemPage, OnlineOrder, PageQuery,
+  ReportWindow, SalesByStoreReport, StorePage, UpdateItemInput,
+} from "./types.js";
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Overrides the client's `Accept-Language` for this call (the language of error messages). */
+  acceptLanguage?: string;
+  /** Aborts the call, including any wait between attempts that has not started yet. */
+  signal?: AbortSignal;
+}
+
+/** The business routes of one merchant. Every method throws PartnerApiError on failure. */
+export interface BusinessRoutes {
+  stores: {
+    /** GET /v1/stores */
+    list(query?: PageQuery, options?: CallOptions): Promise<StorePage>;
+  };
+  items: {
+    /** GET /v1/items */
+    list(query?: PageQuery, options?: CallOptions): Promise<ItemPage>;
+    /** Every item, page after page (GET /v1/items with `cursor`). */
+    all(query?: Omit<PageQuery, "cursor">, options?: CallOptions): AsyncIterable<Item>;
+    /** POST /v1/items. Not idempotent: sent again only when nothing can have been written (no response, 401, 429, company.not_provisioned). */
+    create(input: CreateItemInput, options?: CallOptions): Promise<Item>;
+    /** PATCH /v1/items/{id}: changes the fields given. A write: retried like create. */
+    update(id: number, input: UpdateItemInput, options?: CallOptions): Promise<Item>;
+  };
+  categories: {
+    /** GET /v1/categories */
+    list(query?: PageQuery, options?: CallOptions): Promise<CategoryPage>;
+    /** POST /v1/categories. Not idempotent. */
+    create(input: CreateCategoryInput, options?: CallOptions): Promise<Category>;
+  };
+  onlineOrders: {
+    /** GET /v1/online-orders/{id}; `partner.order_not_found` when the merchant has no such order. */
+    get(id: number, options?: CallOptions): Promise<OnlineOrder>;
+  };
+  reports: {
+    /** GET /v1/reports/daily-sales */
+    dailySales(window: ReportWindow, options?: CallOptions): Promise<DailySalesReport>;
+    /** GET /v1/reports/sales-by-store */
+    salesByStore(window: ReportWindow, options?: CallOptions): Promise<SalesByStoreReport>;
+  };
+}
+
+export interface BusinessRoutesOptions {
+  transport: Transport;
+  auth: Authenticator;
+  /** API keys: the company every call names. Bearer tokens name their merchant themselves. */
+  companyId?: number | undefined;
+}
+
+const field = <T>(body: Record<string, unknown>, name: string, path: string): T => {
+  const value = body[name];
+  if (typeof value !== "object" || value === null) throw clientError("client.bad_response", `${path} answered without ${name}`);
+  return value as T;
+};
+
+const pathId = (id: number, what: string) => {
+  if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`${what} must be a positive integer, got ${id}`);
+  return String(id);
+};
+
+export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRoutes {
+  const { transport, auth, companyId } = options;
+  const send = (method: HttpCall["method"], path: string, input: { query?: Record<string, string | number | undefined>; body?: Record<string, unknown> }, call: CallOptions = {}) =>
+    transport.send({
+      method,
+      path,
+      query: method === "GET" && companyId !== undefined ? { companyId, ...input.query } : input.query,
+      body: input.body !== undefined && companyId !== undefined ? { companyId, ...input.body } : input.body,
+      write: method !== "GET",
+      partner: true,
+      auth,
+      acceptLanguage: call.acceptLanguage,
+      signal: call.signal,
+    });
+  const page = (query: PageQuery = {}) => ({ limit: query.limit, cursor: query.cursor });
+
+  const routes: BusinessRoutes = {
+    stores: {
+      list: async (query, call) => (await send("GET", "stores", { query: page(query) }, call)) as unknown as StorePage,
+    },
+    items: {
+      list: async (query, call) => (await send("GET", "items", { query: page(query) }, call)) as unknown as ItemPage,
+      async *all(query, call) {
+        let cursor: string | undefined;
+        do {
+          const next: ItemPage = await routes.items.list({ ...query, ...(cursor === undefined ? {} : { cursor }) }, call);
+          yield* next.items;
+          cursor = next.nextCursor;
+        } while (cursor !== undefined);
+      },
+      create: async (input, call) => field<Item>(await send("POST", "items", { body: { ...input } }, call), "item", "POST /v1/items"),
+      update: async (id, input, call) =>
+        field<Item>(await send("PATCH", `items/${pathId(id, "item id")}`, { body: { ...input } }, call), "item", "PATCH /v1/items/{id}"),
+    },
+    categories: {
+      list: async (query, call) => (await send("GET", "categories", { query: page(query) }, call)) as unknown as CategoryPage,
+      create: async (input, call) =>
+        field<Category>(await send("POST", "categories", { body: { ...input } }, call), "category", "POST /v1/categories"),
+    },
+    onlineOrders: {
+      get: async (id, call) =>
+        field<OnlineOrder>(await send("GET", `online-orders/${pathId(id, "order id")}`, {}, call), "order", "GET /v1/online-orders/{id}"),
+    },
+    reports: {
+      dailySales: async (window, call) =>
+        (await send("GET", "reports/daily-sales", { query: { from: window.from, to: window.to } }, call)) as unknown as DailySalesReport,
+      salesByStore: async (window, call) =>
+        (await send("GET", "reports/sales-by-store", { query: { from: window.from, to: window.to } }, call)) as unknown as SalesByStoreReport,
+    },
+  };
+  return routes;
+}

@@ -1,0 +1,18 @@
+// The partner client: `import { createPartnerClient } from "partner-api/client"`. Nothing server-side is
+// imported from here (no database, Redis or connect-node); it needs only a global fetch and Web Crypto.
+
+export { createPartnerClient } from "./partner-client.js";
+export type { CompanyClient, Connection, MerchantClient, PartnerClient } from "./partner-client.js";
+export type { BusinessRoutes, CallOptions } from "./business-routes.js";
+export { createAuthorizationRequest, validateCallback } from "./authorization.js";
+export type { AuthorizationCode, AuthorizeUrlInput, PendingAuthorization } from "./authorization.js";
+export { AuthorizationCallbackError, PartnerApiError, ReconnectRequiredError } from "./errors.js";
+export type { ClientErrorCode, ErrorCode, ErrorShape, ServerErrorCode } from "./errors.js";
+export type { ClientClock, PartnerClientOptions, RetryEvent } from "./options.js";
+export type { RateBudget } from "./rate-budget.js";
+export { decideRetry, defaultRetryLimits } from "./retry-policy.js";
+export type { AttemptOutcome, RetryDecision, RetryLimits, RetryState } from "./retry-policy.js";
+export type { TokenEndpoint, TokenResponse } from "./token-endpoint.js";
+export { createMemoryTokenStore } from "./token-store.js";
+export type { MerchantTokens, TokenStore } from "./token-store.js";
+export type * from "./types.js";

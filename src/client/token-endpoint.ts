@@ -1,0 +1,79 @@
+// The token endpoints of the spec, one function per request: the authorization-code exchange and the refresh at
+// POST /v1/oauth/token, revocation at POST /v1/oauth/revoke, sandbox client credentials at POST /v1/token.
+// No state here: the connections module decides when to call them and what to store.
+
+import { clientError } from "./errors.js";
+import type { Transport } from "./transport.js";
+
+/** The token response of the spec (Resources: Token response). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  /** OAuth grants only: the newest refresh token, replacing the one presented. */
+  refresh_token?: string;
+  refresh_token_expires_in?: number;
+  scope: string;
+  /** OAuth grants only: the connected company. */
+  merchant_id?: number;
+  /** Base of every partner URL, with trailing slash. */
+  api_base_url: string;
+}
+
+export interface TokenEndpoint {
+  /** Exchanges an authorization code (single use: never retried after an answer, only after no response). */
+  exchangeCode(input: { code: string; redirectUri: string; codeVerifier?: string | undefined }): Promise<TokenResponse>;
+  /** Rotates a refresh token. Safe to retry: a replay inside the server's grace window answers the same successor. */
+  refresh(refreshToken: string): Promise<TokenResponse>;
+  /** RFC 7009: `{ ok: true }` for any token once the client authenticates. */
+  revoke(refreshToken: string): Promise<void>;
+  /** Sandbox client credentials (POST /v1/token); `merchantId` may be left out when the organization has one sandbox merchant. */
+  mintSandbox(merchantId?: number): Promise<TokenResponse>;
+}
+
+export interface TokenEndpointOptions {
+  transport: Transport;
+  /** {base_url}: the token endpoints are at /v1/... of it. */
+  baseUrl: string;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  acceptLanguage?: string | undefined;
+}
+
+function tokenResponse(body: Record<string, unknown>, path: string): TokenResponse {
+  if (typeof body["access_token"] !== "string" || typeof body["api_base_url"] !== "string") {
+    throw clientError("client.bad_response", `${path} answered without access_token or api_base_url`);
+  }
+  return body as unknown as TokenResponse;
+}
+
+export function createTokenEndpoint(options: TokenEndpointOptions): TokenEndpoint {
+  const { transport } = options;
+  const client = () => {
+    if (!options.clientId || !options.clientSecret) {
+      throw clientError("client.misconfigured", "clientId and clientSecret are needed for the token endpoints");
+    }
+    return { client_id: options.clientId, client_secret: options.clientSecret };
+  };
+  const post = (path: string, body: Record<string, unknown>, write: boolean) =>
+    transport.send({ method: "POST", path: new URL(path, options.baseUrl).toString(), body, write, partner: false, acceptLanguage: options.acceptLanguage });
+
+  return {
+    async exchangeCode({ code, redirectUri, codeVerifier }) {
+      const body: Record<string, unknown> = { grant_type: "authorization_code", code, redirect_uri: redirectUri, ...client() };
+      if (codeVerifier !== undefined) body["code_verifier"] = codeVerifier;
+      return tokenResponse(await post("/v1/oauth/token", body, true), "/v1/oauth/token");
+    },
+    async refresh(refreshToken) {
+      return tokenResponse(await post("/v1/oauth/token", { grant_type: "refresh_token", refresh_token: refreshToken, ...client() }, false), "/v1/oauth/token");
+    },
+    async revoke(refreshToken) {
+      await post("/v1/oauth/revoke", { token: refreshToken, ...client() }, false);
+    },
+    async mintSandbox(merchantId) {
+      const body: Record<string, unknown> = { grant_type: "client_credentials", ...client() };
+      if (merchantId !== undefined) body["merchant_id"] = merchantId;
+      return tokenResponse(await post("/v1/token", body, false), "/v1/token");
+    },
+  };
+}
