@@ -14,6 +14,9 @@ import { createConsentServer } from "./consent/consent-server.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { createInProcessCaller } from "./front/service-caller.js";
+import { createPartnerGateway } from "./gateway/partner-gateway.js";
+import { createRateLimiter } from "./gateway/rate-limiter.js";
+import { createRegionalCallers, createRegionDispatcher, type DataServiceImpl } from "./gateway/regional-data.js";
 import { createAuthorization } from "./oauth/authorization.js";
 import { clientVerifier } from "./oauth/clients.js";
 import { createConnections } from "./oauth/connections.js";
@@ -32,13 +35,18 @@ import { openKeyValueStore, type KeyValueStore } from "./storage/key-value.js";
 import { migrateControl, migrateRegion } from "./storage/migrate.js";
 import { openDatabase, type Database } from "./storage/postgres.js";
 import { regions, type Region } from "./storage/regions.js";
-import { createSigningKeyStore, loadKeyEncryptionKey } from "./tokens/index.js";
+import { appTokenAudience, createAccessTokenVerifier, createKeyRing, createSigningKeyStore, loadKeyEncryptionKey } from "./tokens/index.js";
 
 export interface AppOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
   ids?: IdSource;
+  /**
+   * "all" (default): every role, with each region's DataService in process unless REGION_GRPC_URL_<R> names a
+   * remote one. "front": no DataService in process and no regional database; regions only over REGION_GRPC_URL_<R>.
+   */
+  role?: "all" | "front";
 }
 
 export interface RunningApp {
@@ -65,8 +73,9 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const control = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, logger });
     closers.push(() => control.close());
     await migrateControl(control.sql, logger);
+    const role = options.role ?? "all";
     const regionDatabases = new Map<Region, Database>();
-    for (const region of regions) {
+    for (const region of role === "all" ? regions : []) {
       const url = config[`REGION_DATABASE_URL_${region.toUpperCase() as Uppercase<Region>}`];
       const database = url ? await openDatabase({ url, dataDir: config.DATA_DIR, logger }) : control;
       if (database !== control) closers.push(() => database.close());
@@ -91,7 +100,33 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const credential = createCredentialService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
     const token = createTokenService(context, { sql: control.sql, keyValue, keys: signingKeys, verifyClient: clientVerifier(credential), kek });
     const grant = createGrantService(context, { sql: control.sql });
-    const data = createDataService(context, { region: "uk", sql: regionDatabases.get("uk")!.sql });
+    // Each region's DataService on that region's database; the internal port dispatches by the merchant's region.
+    const localData = new Map<Region, DataServiceImpl>();
+    for (const region of config.REGIONS) {
+      const database = regionDatabases.get(region);
+      if (database) localData.set(region, createDataService(context, { region, sql: database.sql }));
+    }
+    const data = createRegionDispatcher(localData, control.sql);
+    const regional = createRegionalCallers(config, localData);
+    closers.push(async () => regional.close());
+
+    // The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region.
+    const keyRing = createKeyRing({ sql: control.sql, clock: context.clock, logger });
+    await keyRing.refresh();
+    const partner = createPartnerGateway({
+      verifier: createAccessTokenVerifier({
+        issuer: config.BASE_URL,
+        audience: appTokenAudience,
+        keys: (kid) => keyRing.publicKey(kid),
+        clock: context.clock,
+      }),
+      controlSql: control.sql,
+      regions: regional.callers,
+      rateLimiter: createRateLimiter({ store: keyValue, limit: config.PARTNER_RATE_LIMIT, clock: context.clock, logger }),
+      clock: context.clock,
+      logger,
+      cacheSeconds: config.GATEWAY_CACHE_SECONDS,
+    });
     const health = createHealthService();
 
     const routes = (router: ConnectRouter) => {
@@ -110,6 +145,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         { service: TokenService, caller: createInProcessCaller(TokenService, token) },
         { service: DataService, caller: createInProcessCaller(DataService, data) },
       ],
+      partner,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       trustProxy: config.TRUST_PROXY,
       clock: context.clock,
@@ -144,6 +180,56 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       control,
       regionDatabases,
       keyValue,
+      stop: () => {
+        health.shutdown();
+        stopping ??= closeAll(closers);
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await closeAll(closers);
+    throw error;
+  }
+}
+
+export interface RunningDataRole {
+  /** The internal port serving this region's DataService (gRPC, gRPC-Web, Connect), health and reflection. */
+  grpc: AddressInfo;
+  region: Region;
+  database: Database;
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm start -- --role data --region <r>`: one region's DataService alone on the internal port (GRPC_PORT), on
+ * that region's database (REGION_DATABASE_URL_<R>, else DATABASE_URL, else the embedded one). Fronts reach it
+ * through REGION_GRPC_URL_<R>.
+ */
+export async function startDataRole(options: AppOptions & { region: Region }): Promise<RunningDataRole> {
+  const { config, logger, region } = options;
+  const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds };
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    const url = config[`REGION_DATABASE_URL_${region.toUpperCase() as Uppercase<Region>}`] ?? config.DATABASE_URL;
+    const database = await openDatabase({ url, dataDir: config.DATA_DIR, logger });
+    closers.push(() => database.close());
+    await migrateRegion(database.sql, region, logger);
+    const data = createDataService(context, { region, sql: database.sql });
+    const health = createHealthService();
+    const routes = (router: ConnectRouter) => {
+      router.service(DataService, data);
+      router.service(Health, health.impl);
+      registerReflection(router, [DataService, ...reflectionServices, Health], [file_google_rpc_error_details]);
+    };
+    health.setStatus(DataService.typeName, ServingStatus.SERVING);
+    const internal = createInternalServer({ routes, logger });
+    const grpc = await internal.listen(config.GRPC_PORT, config.HOST);
+    closers.push(() => internal.close(config.SHUTDOWN_GRACE_SECONDS * 1000));
+    let stopping: Promise<void> | undefined;
+    return {
+      grpc,
+      region,
+      database,
       stop: () => {
         health.shutdown();
         stopping ??= closeAll(closers);

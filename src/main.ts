@@ -2,19 +2,29 @@
 // and shuts down gracefully on SIGTERM / SIGINT.
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startApp } from "./app.js";
+import { startApp, startDataRole, type RunningDataRole } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
 import { demoFilePath, describeDemo, provisionDemo } from "./demo/provision-demo.js";
-import { createLogger } from "./runtime/logger.js";
+import { createLogger, type Logger } from "./runtime/logger.js";
+import { isRegion } from "./storage/regions.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { help: { type: "boolean", short: "h" }, demo: { type: "boolean" } },
+    options: {
+      help: { type: "boolean", short: "h" },
+      demo: { type: "boolean" },
+      role: { type: "string", default: "all" },
+      region: { type: "string" },
+    },
     strict: true,
   });
   if (values.help) {
     process.stdout.write(
-      "usage: npm start [-- --demo]\n  --demo  provision the demo world (idempotent) and write it to $DATA_DIR/demo.json\n" +
+      "usage: npm start [-- --demo] [-- --role all|front|data [--region uk|us|in|ae]]\n" +
+        "  --demo            provision the demo world (idempotent) and write it to $DATA_DIR/demo.json\n" +
+        "  --role all        every role in this process (default)\n" +
+        "  --role front      the front, consent site and internal port, without DataServices (REGION_GRPC_URL_<R>)\n" +
+        "  --role data       one region's DataService alone on the internal port (GRPC_PORT); needs --region\n" +
         "Configuration comes from the environment; see README.md.\n",
     );
     return;
@@ -30,12 +40,31 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const role = values.role;
+  if ((role !== "all" && role !== "front" && role !== "data") || (role === "data") !== isRegion(values.region)) {
+    process.stderr.write("--role must be all, front or data; --region uk|us|in|ae goes with --role data, and only with it\n");
+    process.exitCode = 2;
+    return;
+  }
   const logger = createLogger({ level: config.LOG_LEVEL });
   const started = performance.now();
-  const app = await startApp({ config, logger });
+  if (role === "data") {
+    if (!isRegion(values.region)) return;
+    const node = await startDataRole({ config, logger, region: values.region });
+    logger.info("data service ready", {
+      region: node.region,
+      grpc: `http://${node.grpc.address}:${node.grpc.port}`,
+      embeddedDatabase: node.database.embedded,
+      startupMs: Math.round(performance.now() - started),
+    });
+    stopOnSignals(node, logger);
+    return;
+  }
+  const app = await startApp({ config, logger, role });
   // A brand-new embedded database gets the demo world too, so `npm install && npm start` has something to try.
   const demoFile = demoFilePath(config);
-  if (values.demo || (app.control.embedded && !existsSync(demoFile))) {
+  // The demo needs the regions' databases, which only the all-roles process opens.
+  if (role === "all" && (values.demo || (app.control.embedded && !existsSync(demoFile)))) {
     const world = await provisionDemo({ config, logger, control: app.control.sql, regionDatabases: app.regionDatabases });
     process.stdout.write(describeDemo(world, demoFile) + "\n");
   }
@@ -48,6 +77,11 @@ async function main(): Promise<void> {
     startupMs: Math.round(performance.now() - started),
   });
 
+  stopOnSignals(app, logger);
+}
+
+/** Graceful shutdown on SIGTERM / SIGINT; a second signal exits at once. */
+function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger: Logger): void {
   let signals = 0;
   const shutdown = (signal: string) => {
     signals += 1;

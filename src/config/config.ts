@@ -24,6 +24,25 @@ const schema = z.object({
   REGION_DATABASE_URL_US: optional(url),
   REGION_DATABASE_URL_IN: optional(url),
   REGION_DATABASE_URL_AE: optional(url),
+  /**
+   * A region whose DataService runs in another process (`npm start -- --role data --region <r>`), reached over
+   * gRPC at this URL (h2c); unset: the DataService runs in this process on the region's database.
+   */
+  REGION_GRPC_URL_UK: optional(url),
+  REGION_GRPC_URL_US: optional(url),
+  REGION_GRPC_URL_IN: optional(url),
+  REGION_GRPC_URL_AE: optional(url),
+  /** The regions this deployment serves, comma separated; a partner call for another answers partner.region_unavailable. */
+  REGIONS: z
+    .string()
+    .default("uk,us,in,ae")
+    .transform((text, context) => {
+      const names = text.split(",").map((name) => name.trim()).filter((name) => name !== "");
+      const known = ["uk", "us", "in", "ae"] as const;
+      const unknown = names.filter((name) => !(known as readonly string[]).includes(name));
+      if (unknown.length > 0) context.addIssue({ code: "custom", message: `unknown region ${unknown.join(", ")} (known: uk, us, in, ae)` });
+      return known.filter((region) => names.includes(region));
+    }),
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: optional(url),
   /** How many proxies in front of us may be trusted to append to X-Forwarded-For; 0 ignores the header. */
@@ -44,6 +63,11 @@ const schema = z.object({
   /** Region of a sandbox merchant whose country is not GB, US, IN or AE. */
   SANDBOX_DEFAULT_REGION: z.enum(["uk", "us", "in", "ae"]).default("us"),
   ACCESS_REQUEST_TTL_SECONDS: seconds.default(2_592_000),
+  /**
+   * How long the gateway serves a merchant's routing facts (region, demo, active, provisioned) and an app's live
+   * grant from its in-process cache: a revoked grant or deactivated merchant is refused within this bound.
+   */
+  GATEWAY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /** Partner calls per app per fixed minute. */
   PARTNER_RATE_LIMIT: z.coerce.number().int().positive().default(300),
   /** POST /v1/token calls per source address per fixed minute. */

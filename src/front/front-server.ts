@@ -1,11 +1,13 @@
 // The public /v1 front: a transcoder from JSON and form HTTP onto the services' unary RPCs. One request is a readable
-// list of steps: match the route, read the body, bind path and query, authenticate the client (Basic), validate
-// strictly, call the service in process (or remotely, through the same interface), render the message or the error.
+// list of steps: match the route, admit a partner call (token, checks, rate limit, region: src/gateway), read the
+// body, bind path and query, authenticate the client (Basic), validate strictly, call the service in process (or
+// remotely, through the same interface), render the message or the error.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fromJson, type DescService, type JsonValue } from "@bufbuild/protobuf";
 import type { ConnectError } from "@connectrpc/connect";
 import { createContextValues } from "@connectrpc/connect";
+import type { AdmittedCall, PartnerGateway } from "../gateway/partner-gateway.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
@@ -24,6 +26,8 @@ import type { ServiceCaller } from "./service-caller.js";
 export interface FrontOptions {
   /** The services whose annotated RPCs become routes, each with the caller that reaches it. */
   services: ReadonlyArray<{ service: DescService; caller: ServiceCaller }>;
+  /** Admits calls to routes of the partner family; without it they go straight to their service (front tests). */
+  partner?: PartnerGateway;
   bodyLimitBytes: number;
   trustProxy: number;
   clock: Clock;
@@ -70,8 +74,10 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     const url = new URL(request.url ?? "/", "http://front.invalid");
     const acceptLanguage = request.headers["accept-language"];
     let family: Family = "partner";
+    // Headers every answer from here on carries (a partner call's X-RateLimit-*, once the gateway knows the app).
+    let callHeaders: Record<string, string> = {};
     const answer = (status: number, headers: Record<string, string>, body: object) => {
-      response.writeHead(status, { "Content-Type": "application/json", "X-Correlation-Id": correlationId, ...headers });
+      response.writeHead(status, { "Content-Type": "application/json", "X-Correlation-Id": correlationId, ...callHeaders, ...headers });
       response.end(JSON.stringify(body));
       options.logger.info("request", {
         method: request.method,
@@ -103,8 +109,23 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         return fail(rendered);
       }
       const { route, schema, caller, takesClientCredentials } = prepared.get(match.route)!;
+      const clientIp = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], options.trustProxy);
 
-      // 2. Read the fields: the body for body:"*" routes, the query string otherwise.
+      // 2. Partner calls: authentication precedes reading and validating anything the client sent.
+      let admitted: AdmittedCall | undefined;
+      if (options.partner && route.family === "partner") {
+        const outcome = await options.partner.admit({
+          authorization: request.headers.authorization,
+          apiKey: headerValue(request.headers["x-api-key"]),
+          clientAddress: clientIp,
+          scope: route.scope,
+        });
+        callHeaders = outcome.headers;
+        if (!outcome.ok) return fail(outcome.error);
+        admitted = outcome;
+      }
+
+      // 3. Read the fields: the body for body:"*" routes, the query string otherwise.
       let fields: Record<string, unknown>;
       let kind: InputKind;
       if (route.bodyIsRequest) {
@@ -126,7 +147,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         kind = "text";
       }
 
-      // 3. Client authentication by HTTP Basic (RFC 6749 section 2.3.1), never together with body credentials.
+      // 4. Client authentication by HTTP Basic (RFC 6749 section 2.3.1), never together with body credentials.
       if (takesClientCredentials) {
         const basic = parseBasicCredentials(request.headers.authorization);
         if (basic === "malformed") return fail({ code: "developer.invalid_client", params: {} });
@@ -138,22 +159,26 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         }
       }
 
-      // 4. Validate strictly, before any service code runs.
+      // 5. Validate strictly, before any service code runs.
       const validated = schema.validate(fields, kind, match.pathParams);
       if (!validated.ok) {
         const names = [...new Set(validated.violations.map((violation) => violation.field))].join(", ");
         return fail({ code: validationCode[family], params: { fields: names }, details: validated.violations });
       }
       const input = fromJson(route.method.input, validated.value as JsonValue);
+      if (admitted) {
+        const refused = options.partner!.bindMerchant(admitted, input);
+        if (refused) return fail(refused);
+      }
 
-      // 5. Call the service.
+      // 6. Call the service: a partner call goes to its merchant's region.
       const headers = new Headers();
       for (const name of forwardedHeaders) {
         const value = request.headers[name];
         if (typeof value === "string") headers.set(name, value);
       }
       const values = createContextValues().set(callerInfoKey, {
-        clientAddress: clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], options.trustProxy),
+        clientAddress: clientIp,
         path: url.pathname,
         correlationId,
       });
@@ -161,9 +186,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       response.once("close", () => {
         if (!response.writableFinished) abort.abort();
       });
-      const output = await caller.call({ method: route.method, input, headers, values, signal: abort.signal, url: url.href });
+      const output = await (admitted?.caller ?? caller).call({ method: route.method, input, headers, values, signal: abort.signal, url: url.href });
 
-      // 6. Render.
+      // 7. Render.
       const successHeaders: Record<string, string> = { "Content-Type": route.contentType };
       if (route.cacheControl) successHeaders["Cache-Control"] = route.cacheControl;
       if (route.cacheControl === "no-store") successHeaders["Pragma"] = "no-cache";
@@ -186,6 +211,11 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     listen: (port, host) => listen(server, port, host),
     close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
   };
+}
+
+/** A header sent once, as a string; absent (or repeated, which no single value can stand for) as undefined. */
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
 }
 
 function paramsOfBodyError(body: { code: string; contentType?: string; limit?: number }): Record<string, string | number> {

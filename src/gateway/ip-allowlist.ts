@@ -1,0 +1,48 @@
+// The IP allowlist check of a partner call: the token's `allowedIps` (addresses and CIDR ranges, IPv4 and IPv6,
+// in the canonical form src/credentials/ip-allowlist.ts stores) against the client address. Matching uses
+// node:net's BlockList; the list built for one allowlist is reused, since a token is sent for up to 15 minutes.
+import { BlockList, isIPv4, isIPv6 } from "node:net";
+import { canonicalAllowlistEntry } from "../credentials/ip-allowlist.js";
+
+/** Allowlists kept built; each is a handful of entries, and tokens of one app share one list. */
+const maxBuiltLists = 1000;
+const built = new Map<string, BlockList>();
+
+function listOf(entries: readonly string[]): BlockList {
+  const key = entries.join(",");
+  let list = built.get(key);
+  if (list) return list;
+  list = new BlockList();
+  for (const entry of entries) {
+    const canonical = canonicalAllowlistEntry(entry);
+    if (!canonical) continue; // an entry we cannot read allows nothing
+    const [address, prefix] = canonical.split("/") as [string, string | undefined];
+    const type = isIPv4(address) ? "ipv4" : "ipv6";
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  if (built.size >= maxBuiltLists) built.delete(built.keys().next().value!);
+  built.set(key, list);
+  return list;
+}
+
+/**
+ * The address as the allowlist sees it: an IPv4-mapped IPv6 address (::ffff:192.0.2.1, what a dual-stack socket
+ * reports for an IPv4 client) is its IPv4 address, so a v4 allowlist entry matches it.
+ */
+export function normalizeAddress(address: string): { address: string; type: "ipv4" | "ipv6" } | undefined {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped && isIPv4(mapped[1]!)) return { address: mapped[1]!, type: "ipv4" };
+  if (isIPv4(address)) return { address, type: "ipv4" };
+  const bare = address.split("%")[0]!;
+  if (isIPv6(bare)) return { address: bare, type: "ipv6" };
+  return undefined;
+}
+
+/** True when the token has no allowlist, or `clientAddress` is on it. An unreadable address is never allowed. */
+export function addressAllowed(allowedIps: readonly string[] | undefined, clientAddress: string): boolean {
+  if (allowedIps === undefined) return true;
+  const normalized = normalizeAddress(clientAddress);
+  if (!normalized) return false;
+  return listOf(allowedIps).check(normalized.address, normalized.type);
+}

@@ -1,0 +1,165 @@
+// The partner gateway: what the front does for a business route before the request is validated and sent on.
+// One partner call is a list of steps in order of cost (issue 7):
+//   1. authenticate   the bearer token (RS256, no network), or an API key (issue 6: not built yet)
+//   2. ip allowlist   the token's allowedIps against the client address
+//   3. environment    the token's env against the merchant's demo flag (merchant directory, cached)
+//   4. scope          the route's scope among the token's scopes
+//   5. grant          a live grant of the app for the merchant (control.grants, cached)
+//   6. rate limit     PARTNER_RATE_LIMIT per app per fixed minute, one shared-store round trip
+//   7. route          the DataService of the token's region; the merchant's data must be provisioned
+// Every answer after step 1 carries the app's X-RateLimit-* headers: counted at step 6, read without counting
+// when an earlier step refuses the call (a refused call does not use the app's budget).
+import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
+import type { ErrorToRender } from "../errors/index.js";
+import type { ServiceCaller } from "../front/service-caller.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Logger } from "../runtime/logger.js";
+import { createGrantQueries } from "../storage/queries/grant-queries.js";
+import { createMerchantQueries, type MerchantRow } from "../storage/queries/merchant-queries.js";
+import type { SqlClient } from "../storage/queries/sql-client.js";
+import { isRegion, type Region } from "../storage/regions.js";
+import type { AccessTokenClaims, AccessTokenVerifier } from "../tokens/access-token.js";
+import { addressAllowed } from "./ip-allowlist.js";
+import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.js";
+import { createTtlCache } from "./ttl-cache.js";
+
+/** What the gateway reads of an HTTP request. */
+export interface PartnerRequest {
+  authorization: string | undefined;
+  apiKey: string | undefined;
+  /** The client address after TRUST_PROXY. */
+  clientAddress: string;
+  /** The scope the route needs (its `(partnerapi.v1.route).scope`). */
+  scope: string;
+}
+
+/** A call the gateway let through: who it is for, and the DataService caller of the merchant's region. */
+export interface AdmittedCall {
+  ok: true;
+  claims: AccessTokenClaims;
+  companyId: number;
+  region: Region;
+  caller: ServiceCaller;
+  /** X-RateLimit-* headers for the answer, whatever it turns out to be. */
+  headers: Record<string, string>;
+}
+
+export interface RefusedCall {
+  ok: false;
+  error: ErrorToRender;
+  /** X-RateLimit-* headers when the app is known (after authentication); empty before. */
+  headers: Record<string, string>;
+}
+
+export interface PartnerGateway {
+  admit(request: PartnerRequest): Promise<AdmittedCall | RefusedCall>;
+  /**
+   * Fixes the merchant of a validated request message to the token's: a `companyId` the client sent must be the
+   * token's own (else partner.company_not_granted), and is set when absent. Undefined when the message is bound.
+   */
+  bindMerchant<D extends DescMessage>(call: AdmittedCall, message: MessageShape<D>): ErrorToRender | undefined;
+}
+
+/** The merchant directory's routing facts of one company. */
+export type MerchantRouting = Pick<MerchantRow, "region" | "demo" | "active" | "provisioned">;
+
+export interface PartnerGatewayOptions {
+  verifier: AccessTokenVerifier;
+  /** The control database (merchant directory and grants). */
+  controlSql: SqlClient;
+  /** The DataService caller of each configured region; a region absent here answers partner.region_unavailable. */
+  regions: ReadonlyMap<Region, ServiceCaller>;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  logger: Logger;
+  /**
+   * How long merchant routing facts and grant checks are served from this process's cache (GATEWAY_CACHE_SECONDS).
+   * A revoked grant, a deactivated merchant or a changed demo flag takes effect within this bound.
+   */
+  cacheSeconds: number;
+}
+
+/** Entries of each cache: one per merchant, and one per (app, merchant) pair; a few MB at most. */
+const maxCacheEntries = 50_000;
+
+export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGateway {
+  const { verifier, rateLimiter, regions, clock, logger } = options;
+  const merchants = createMerchantQueries(options.controlSql);
+  const grants = createGrantQueries(options.controlSql);
+  const cacheOptions = { clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries };
+  const merchantCache = createTtlCache<MerchantRouting | undefined>(cacheOptions);
+  const grantCache = createTtlCache<boolean>(cacheOptions);
+
+  const merchantOf = (companyId: number) =>
+    merchantCache.get(String(companyId), async () => {
+      const row = await merchants.find(companyId);
+      return row && { region: row.region, demo: row.demo, active: row.active, provisioned: row.provisioned };
+    });
+  const liveGrant = (appId: string, companyId: number) =>
+    grantCache.get(`${appId}\u0000${companyId}`, async () => (await grants.findLive(appId, companyId)) !== undefined);
+
+  /** Step 1: the token, or why there is none that works. */
+  const authenticate = (request: PartnerRequest): AccessTokenClaims | ErrorToRender => {
+    if (request.authorization === undefined) {
+      // API keys (ADSR) are issue 6: the branch exists, answering "not built" rather than pretending.
+      if (request.apiKey !== undefined) return { code: "server.unimplemented" };
+      return { code: "partner.token_missing" };
+    }
+    const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(request.authorization);
+    if (!match) return { code: "partner.token_invalid" };
+    const verified = verifier.verify(match[1]!);
+    if (!verified.ok) {
+      logger.debug("bearer token refused", { reason: verified.reason });
+      return { code: "partner.token_invalid" };
+    }
+    return verified.claims;
+  };
+
+  return {
+    async admit(request) {
+      const authenticated = authenticate(request);
+      if ("code" in authenticated) return { ok: false, error: authenticated, headers: {} };
+      const claims = authenticated;
+      const appId = claims.sub;
+      const refuse = async (error: ErrorToRender): Promise<RefusedCall> => ({
+        ok: false,
+        error,
+        headers: rateLimitHeaders(await rateLimiter.peek(appId)),
+      });
+
+      if (!addressAllowed(claims.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
+
+      const merchant = await merchantOf(claims.companyId);
+      // A merchant gone from the directory or deactivated: the app has no access to it any more.
+      if (!merchant || !merchant.active) return refuse({ code: "partner.grant_missing" });
+      if ((claims.env === "SANDBOX") !== merchant.demo) return refuse({ code: "partner.env_mismatch" });
+
+      if (!claims.scopes.includes(request.scope)) return refuse({ code: "partner.scope_denied" });
+
+      if (!(await liveGrant(appId, claims.companyId))) return refuse({ code: "partner.grant_missing" });
+
+      const decision = await rateLimiter.hit(appId);
+      const headers = rateLimitHeaders(decision);
+      if (!decision.allowed) {
+        return { ok: false, error: { code: "partner.rate_limited", params: { retryAfter: decision.retryAfter } }, headers };
+      }
+
+      const region = claims.region;
+      const caller = isRegion(region) ? regions.get(region) : undefined;
+      if (!isRegion(region) || !caller) {
+        logger.warn("partner call for a region with no DataService configured", { region, companyId: claims.companyId });
+        return { ok: false, error: { code: "partner.region_unavailable" }, headers };
+      }
+      if (!merchant.provisioned) return { ok: false, error: { code: "company.not_provisioned" }, headers };
+      return { ok: true, claims, companyId: claims.companyId, region, caller, headers };
+    },
+
+    bindMerchant(call, message) {
+      const fields = message as unknown as { companyId?: bigint };
+      const companyId = BigInt(call.companyId);
+      if (fields.companyId !== undefined && fields.companyId !== companyId) return { code: "partner.company_not_granted" };
+      fields.companyId = companyId;
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// Where each region's DataService runs, as the composition root wires it: in this process on the region's database,
+// or in another process (`npm start -- --role data --region <r>`) reached over gRPC (connect-node, h2c) when
+// REGION_GRPC_URL_<R> is set. The gateway sees one ServiceCaller per configured region either way.
+import type { DescMethod } from "@bufbuild/protobuf";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
+import type { Config } from "../config/config.js";
+import { serviceError } from "../errors/index.js";
+import { createInProcessCaller, createRemoteCaller, type ServiceCaller } from "../front/service-caller.js";
+import { createMerchantQueries } from "../storage/queries/merchant-queries.js";
+import type { SqlClient } from "../storage/queries/sql-client.js";
+import type { Region } from "../storage/regions.js";
+
+/** How long the front waits for a remote DataService before answering server.timeout. */
+export const remoteDataTimeoutMs = 10_000;
+
+export type DataServiceImpl = ServiceImpl<typeof DataService>;
+
+/** The remote DataService URL configured for `region`, if any. */
+export function remoteDataUrl(config: Config, region: Region): string | undefined {
+  return config[`REGION_GRPC_URL_${region.toUpperCase() as Uppercase<Region>}`];
+}
+
+export interface RegionalCallers {
+  callers: ReadonlyMap<Region, ServiceCaller>;
+  /** Closes the HTTP/2 sessions of the remote callers. */
+  close(): void;
+}
+
+/**
+ * One caller per region in REGIONS: remote when REGION_GRPC_URL_<R> is set, else the in-process implementation
+ * when this process has one (`local`). A region with neither is left out: its partner calls answer
+ * partner.region_unavailable.
+ */
+export function createRegionalCallers(config: Config, local: ReadonlyMap<Region, DataServiceImpl>): RegionalCallers {
+  const callers = new Map<Region, ServiceCaller>();
+  const sessions: Http2SessionManager[] = [];
+  for (const region of config.REGIONS) {
+    const url = remoteDataUrl(config, region);
+    if (url) {
+      const sessionManager = new Http2SessionManager(url);
+      sessions.push(sessionManager);
+      callers.set(region, createRemoteCaller(createGrpcTransport({ baseUrl: url, sessionManager }), remoteDataTimeoutMs));
+      continue;
+    }
+    const impl = local.get(region);
+    if (impl) callers.set(region, createInProcessCaller(DataService, impl));
+  }
+  return {
+    callers,
+    close: () => {
+      for (const session of sessions) session.abort();
+    },
+  };
+}
+
+/**
+ * The DataService of the internal port when this process runs several regions: each call goes to the region of
+ * the request's `company_id` in the merchant directory. A region not served here is partner.region_unavailable.
+ */
+export function createRegionDispatcher(local: ReadonlyMap<Region, DataServiceImpl>, controlSql: SqlClient): DataServiceImpl {
+  const merchants = createMerchantQueries(controlSql);
+  const dispatch = (method: DescMethod) => async (request: { companyId?: bigint }, context: HandlerContext) => {
+    if (request.companyId === undefined) throw serviceError(DataService.typeName, "partner.company_param_required");
+    const merchant = await merchants.find(Number(request.companyId));
+    const impl = merchant && local.get(merchant.region);
+    if (!impl) throw serviceError(DataService.typeName, "partner.region_unavailable");
+    const handler = impl[method.localName as keyof DataServiceImpl] as (request: unknown, context: HandlerContext) => unknown;
+    return handler(request, context);
+  };
+  const impl: Record<string, unknown> = {};
+  for (const method of DataService.methods) {
+    if (method.methodKind === "unary") impl[method.localName] = dispatch(method);
+  }
+  return impl as DataServiceImpl;
+}
