@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { create } from "@bufbuild/protobuf";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { newWorld, startTestApp, type TestApp, type World } from "../oauth/support.js";
+import { startTestApp, type TestApp, type World } from "../oauth/support.js";
 import {
   assertErrorPage,
   assertNotFramable,
@@ -16,6 +16,7 @@ import {
   createBrowser,
   credentialsOf,
   newProductionWorld,
+  newSandboxWorld,
   type Browser,
   type ProductionWorld,
 } from "./support.js";
@@ -32,8 +33,8 @@ let production: ProductionWorld;
 
 Authorize.before(async () => {
   test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1" } });
-  sandbox = await newWorld(test, clock, "http://127.0.0.1:9/callback?x=1");
-  otherSandbox = await newWorld(test, clock, "http://localhost:9/other");
+  sandbox = await newSandboxWorld(test, clock, "http://127.0.0.1:9/callback?x=1");
+  otherSandbox = await newSandboxWorld(test, clock, "http://localhost:9/other");
   production = await newProductionWorld(test, clock, "https://app.example.test/callback");
 });
 Authorize.after(async () => {

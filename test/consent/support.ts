@@ -4,14 +4,14 @@
 // (non-demo) merchant with its owner and an employee.
 import { create } from "@bufbuild/protobuf";
 import { createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
-import { randomInt } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import * as assert from "uvu/assert";
 import { CredentialService, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { Clock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { createCredentialService } from "../../src/services/credential-service.js";
-import { hiddenValue, type TestApp } from "../oauth/support.js";
+import { hiddenValue, newWorld, type TestApp, type World } from "../oauth/support.js";
 
 /** A random private address, sent as X-Forwarded-For (the test apps run with TRUST_PROXY=1). */
 export function randomAddress(): string {
@@ -144,7 +144,7 @@ export async function newProductionWorld(test: TestApp, clock: Clock, redirectUr
   const { merchant } = await service.createMerchant(create(input.createMerchant.input, { name: `Live shop ${serial}`, region: "uk" }), context);
   const companyId = merchant!.companyId!;
   const user = async (role: MerchantRole, who: string) =>
-    (await service.createMerchantUser(create(input.createMerchantUser.input, { companyId, email: `${who}.${process.pid}.${serial}@live.test`, role }), context)).user!;
+    (await service.createMerchantUser(create(input.createMerchantUser.input, { companyId, email: uniqueEmail(who), role }), context)).user!;
   const owner = await user(MerchantRole.OWNER, "owner");
   const employee = await user(MerchantRole.EMPLOYEE, "employee");
   return {
@@ -158,6 +158,26 @@ export async function newProductionWorld(test: TestApp, clock: Clock, redirectUr
     owner: { email: owner.email!, password: owner.password! },
     employee: { email: employee.email!, password: employee.password! },
   };
+}
+
+/**
+ * An email no other test run uses: sign-in throttles count per email in the key-value store, and a shared Redis
+ * outlives the database (where a sandbox owner's email, owner.<company id>@…, repeats from run to run).
+ */
+export function uniqueEmail(who: string): string {
+  return `${who}.${process.pid}.${randomBytes(6).toString("hex")}@shop.test`;
+}
+
+/** A sandbox world (the OAuth support's) whose owner and employee have emails of their own (see uniqueEmail). */
+export async function newSandboxWorld(test: TestApp, clock: Clock, redirectUri: string): Promise<World> {
+  const world = await newWorld(test, clock, redirectUri);
+  const { service, context } = credentialsOf(test, clock);
+  const login = async (role: MerchantRole, who: string) => {
+    const request = create(CredentialService.method.createMerchantUser.input, { companyId: BigInt(world.companyId), email: uniqueEmail(who), role });
+    const { user } = await service.createMerchantUser(request, context);
+    return { email: user!.email!, password: user!.password! };
+  };
+  return { ...world, owner: await login(MerchantRole.OWNER, "owner"), employee: await login(MerchantRole.EMPLOYEE, "employee") };
 }
 
 /** An authorize URL from explicit parameters (undefined leaves one out), in the order given. */

@@ -1,0 +1,253 @@
+// The consent site's sign-in over plain HTTP: a signed-out merchant gets the sign-in form and comes back to the
+// same consent request; the cookies' attributes (HttpOnly, SameSite=Lax, Secure when AUTH_URL is https); a wrong
+// password and an unknown email answer alike; the per-email and per-address throttles and the end of their window
+// on the manual clock; CSRF token and Origin checks on the POST.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { createManualClock } from "../../src/runtime/clock.js";
+import { hiddenValue, startTestApp, type TestApp, type World } from "../oauth/support.js";
+import { assertErrorPage, assertNotFramable, createBrowser, newSandboxWorld, randomAddress, type Page } from "./support.js";
+
+const SignIn = suite("consent/sign-in");
+const clock = createManualClock(Date.now());
+const minute = 60_000;
+/** The sign-in window of the consent site (fixed, 15 minutes). */
+const windowMs = 15 * minute;
+/** Attempts per email per window; ten times as many per address. */
+const limit = 2;
+
+let test: TestApp;
+let secure: TestApp;
+let worlds = 0;
+
+SignIn.before(async () => {
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1", CONSENT_SIGN_IN_LIMIT: String(limit) } });
+});
+SignIn.after(async () => {
+  await test.stop();
+  await secure?.stop();
+});
+
+/** Each test has its own world, so the per-email counters of one never reach another. */
+const fresh = () => newSandboxWorld(test, clock, `http://127.0.0.1:9/signed-in/${++worlds}`);
+
+const authorizeUrl = (app: TestApp, world: World, state = "st-1") =>
+  `${app.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: world.clientId, redirect_uri: world.redirectUri, state, scope: "items.read" })}`;
+
+/** The Set-Cookie line of `name` in a response. */
+function cookieLine(page: Page, name: string): string {
+  const line = page.setCookie.find((candidate) => candidate.startsWith(`${name}=`));
+  if (!line) throw new Error(`no Set-Cookie ${name} in ${JSON.stringify(page.setCookie)}`);
+  return line;
+}
+
+/** The attributes of a Set-Cookie line, lower-cased names. */
+function attributes(line: string): Map<string, string> {
+  return new Map(line.split(";").slice(1).map((part) => {
+    const [name, value = ""] = part.trim().split("=");
+    return [name!.toLowerCase(), value];
+  }));
+}
+
+/** Puts the clock just after the start of a sign-in window (moving forward only). */
+function startOfWindow(): void {
+  clock.set((Math.floor(clock.now() / windowMs) + 1) * windowMs + 1000);
+}
+
+SignIn("signed out: the sign-in form; after signing in, 303 back to the very same consent request", async () => {
+  const world = await fresh();
+  const browser = createBrowser(test);
+  const target = authorizeUrl(test, world, "st-same");
+  const form = await browser.get(target);
+  assert.is(form.status, 200);
+  assertNotFramable(form);
+  assert.match(form.html, `App `);
+  assert.match(form.html, "wants to connect to your business. Sign in to continue.");
+  assert.match(form.html, '<label for="email">Email</label> <input id="email" name="email"');
+  assert.match(form.html, '<label for="password">Password</label> <input id="password" name="password" type="password"');
+  assert.match(form.html, '<button type="submit">Sign in</button>');
+  const requested = new URL(target);
+  assert.is(hiddenValue(form.html, "return_to"), requested.pathname + requested.search);
+  assert.ok(browser.cookies.has("lp_consent_csrf"), "the pre-sign-in CSRF cookie");
+  assert.is(hiddenValue(form.html, "csrf"), browser.cookies.get("lp_consent_csrf"));
+
+  const signedIn = await browser.signIn(form, world.owner);
+  assert.is(signedIn.status, 303);
+  assert.is(signedIn.headers.get("location"), requested.pathname + requested.search);
+  assertNotFramable(signedIn);
+  assert.match(browser.cookies.get("lp_consent_session") ?? "", /^[A-Za-z0-9_-]{43}$/);
+  assert.not.ok(browser.cookies.has("lp_consent_csrf"), "the pre-sign-in token is dropped");
+
+  const consent = await browser.get(signedIn.headers.get("location")!);
+  assert.is(consent.status, 200);
+  assert.match(consent.html, "Connect an app");
+  assert.match(consent.html, `company ${world.companyId}`);
+  assert.match(consent.html, `Signed in as ${world.owner.email}`);
+  assert.is(hiddenValue(consent.html, "state"), "st-same");
+  assertNotFramable(consent);
+});
+
+SignIn("a failed attempt keeps the consent request: the next, right one still returns to it", async () => {
+  const world = await fresh();
+  const browser = createBrowser(test);
+  const target = new URL(authorizeUrl(test, world, "st-retry"));
+  const failed = await browser.signIn(await browser.get(target.href), { email: world.owner.email, password: "wrong password" });
+  assert.is(failed.status, 401);
+  assert.is(hiddenValue(failed.html, "return_to"), target.pathname + target.search);
+  const signedIn = await browser.signIn(failed, world.owner);
+  assert.is(signedIn.status, 303);
+  assert.is(signedIn.headers.get("location"), target.pathname + target.search);
+});
+
+SignIn("cookies over http: HttpOnly, SameSite=Lax, Path=/, no Secure", async () => {
+  const world = await fresh();
+  const browser = createBrowser(test);
+  const form = await browser.get(authorizeUrl(test, world));
+  const csrf = attributes(cookieLine(form, "lp_consent_csrf"));
+  const signedIn = await browser.signIn(form, world.owner);
+  const session = attributes(cookieLine(signedIn, "lp_consent_session"));
+  for (const cookie of [csrf, session]) {
+    assert.ok(cookie.has("httponly"));
+    assert.is(cookie.get("samesite"), "Lax");
+    assert.is(cookie.get("path"), "/");
+    assert.not.ok(cookie.has("secure"));
+  }
+  assert.is(session.get("max-age"), "3600");
+  assert.is(attributes(cookieLine(signedIn, "lp_consent_csrf")).get("max-age"), "0");
+});
+
+SignIn("AUTH_URL https (the listener itself stays http): every cookie is Secure; the POST must come from that origin", async () => {
+  const origin = "https://consent.example.test";
+  secure = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1", AUTH_URL: origin } });
+  assert.is(secure.config.AUTH_URL, origin);
+  const w = await newSandboxWorld(secure, clock, "https://app.example.test/callback");
+  const browser = createBrowser(secure);
+  const target = `${secure.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: w.clientId, redirect_uri: w.redirectUri, state: "s" })}`;
+  const form = await browser.get(target);
+  assert.is(form.status, 200);
+  const csrf = attributes(cookieLine(form, "lp_consent_csrf"));
+  assert.ok(csrf.has("secure") && csrf.has("httponly"));
+  assert.is(csrf.get("samesite"), "Lax");
+  // The listener's own http origin is not the site's origin.
+  const refused = await browser.post("/oauth/sign-in", { csrf: hiddenValue(form.html, "csrf"), return_to: hiddenValue(form.html, "return_to"), ...w.owner }, { origin: secure.auth });
+  assert.is(refused.status, 403);
+  const signedIn = await browser.signIn(form, w.owner); // Origin: AUTH_URL
+  assert.is(signedIn.status, 303, signedIn.html);
+  const session = attributes(cookieLine(signedIn, "lp_consent_session"));
+  assert.ok(session.has("secure"));
+  assert.ok(session.has("httponly"));
+  assert.is(session.get("samesite"), "Lax");
+  assert.ok(attributes(cookieLine(signedIn, "lp_consent_csrf")).has("secure"));
+  assert.is((await browser.get(target)).status, 200);
+});
+
+SignIn("a wrong password and an unknown email get the same 401 page, no session, no hint which", async () => {
+  const world = await fresh();
+  const browser = createBrowser(test);
+  const form = await browser.get(authorizeUrl(test, world));
+  const answers = [
+    await browser.signIn(form, { email: world.owner.email, password: "not the password" }),
+    await browser.signIn(form, { email: `nobody.${Date.now()}@shop.test`, password: "not the password" }),
+    await browser.signIn(form, { email: world.employee.email, password: world.owner.password }),
+  ];
+  for (const answer of answers) {
+    assert.is(answer.status, 401);
+    assert.is(answer.headers.get("location"), null);
+    assert.match(answer.html, '<p role="alert">The email or password is not correct.</p>');
+    assert.not.match(answer.html, "@");
+    assert.equal(answer.setCookie.filter((line) => line.startsWith("lp_consent_session=")), []);
+    assertNotFramable(answer);
+  }
+  assert.is(answers[1]!.html, answers[0]!.html, "unknown email and wrong password: identical pages");
+  assert.is(answers[2]!.html, answers[0]!.html);
+  assert.not.ok(browser.cookies.has("lp_consent_session"));
+});
+
+/** One sign-in attempt from `address`, in a fresh browser (form fetched first, which counts nothing). */
+async function attempt(world: World, user: { email: string; password: string }, address: string): Promise<Page> {
+  const browser = createBrowser(test, address);
+  return browser.signIn(await browser.get(authorizeUrl(test, world)), user);
+}
+
+SignIn("throttle per email: over the ceiling even the right password gets 429 until the 15-minute window ends", async () => {
+  const world = await fresh();
+  const address = randomAddress();
+  startOfWindow();
+  for (let i = 0; i < limit; i++) assert.is((await attempt(world, { email: world.employee.email, password: "guess " + i }, address)).status, 401);
+  const refused = await attempt(world, world.employee, address);
+  assertErrorPage(refused, 429, "developer.too_many_attempts");
+  assert.is(refused.headers.get("retry-after"), "900");
+  assert.equal(refused.setCookie.filter((line) => line.startsWith("lp_consent_session=")), []);
+  // The email is throttled whatever the address; another email from this address is not.
+  assertErrorPage(await attempt(world, world.employee, randomAddress()), 429, "developer.too_many_attempts");
+  assert.is((await attempt(world, world.owner, address)).status, 303);
+  // The same email, differently spelled, is the same email.
+  const respelled = { email: `  ${world.employee.email.toUpperCase()} `, password: world.employee.password };
+  assertErrorPage(await attempt(world, respelled, address), 429, "developer.too_many_attempts");
+  clock.advance(windowMs - 1000 - 1); // the window's last millisecond
+  assertErrorPage(await attempt(world, world.employee, address), 429, "developer.too_many_attempts");
+  clock.advance(1); // the next window
+  const admitted = await attempt(world, respelled, address);
+  assert.is(admitted.status, 303, admitted.html);
+});
+
+SignIn("throttle per address: ten times the per-email ceiling, over any emails; another address is not affected", async () => {
+  const world = await fresh();
+  const address = randomAddress();
+  startOfWindow();
+  for (let i = 0; i < limit * 10; i++) {
+    assert.is((await attempt(world, { email: `stranger.${i}.${process.pid}@shop.test`, password: "x" }, address)).status, 401);
+  }
+  assertErrorPage(await attempt(world, world.owner, address), 429, "developer.too_many_attempts");
+  assert.is((await attempt(world, world.owner, randomAddress())).status, 303);
+  clock.advance(windowMs - 1000);
+  assert.is((await attempt(world, world.owner, address)).status, 303);
+});
+
+SignIn("the sign-in POST needs the CSRF token of its cookie, and no foreign Origin", async () => {
+  const world = await fresh();
+  const browser = createBrowser(test);
+  const form = await browser.get(authorizeUrl(test, world));
+  const token = hiddenValue(form.html, "csrf");
+  const fields = { return_to: hiddenValue(form.html, "return_to"), ...world.owner };
+  const refusals: [string, Page][] = [
+    ["no token", await browser.post("/oauth/sign-in", fields)],
+    ["an empty token", await browser.post("/oauth/sign-in", { ...fields, csrf: "" })],
+    ["another token", await browser.post("/oauth/sign-in", { ...fields, csrf: "A".repeat(43) })],
+    ["another site", await browser.post("/oauth/sign-in", { ...fields, csrf: token }, { origin: "https://evil.example" })],
+    ["an opaque origin", await browser.post("/oauth/sign-in", { ...fields, csrf: token }, { origin: "null" })],
+  ];
+  const cookieless = createBrowser(test);
+  refusals.push(["a token without its cookie", await cookieless.post("/oauth/sign-in", { ...fields, csrf: token })]);
+  for (const [name, page] of refusals) {
+    assert.is(page.status, 403, name);
+    assert.is(page.headers.get("location"), null, name);
+    assert.equal(page.setCookie.filter((line) => line.startsWith("lp_consent_session=")), [], name);
+    assertNotFramable(page);
+  }
+  assert.match(refusals[0]![1].html, "The form expired. Go back and try again.");
+  assert.match(refusals[3]![1].html, "This form was sent from another site.");
+  // Not a form at all.
+  const json = await fetch(`${test.auth}/oauth/sign-in`, { method: "POST", headers: { "content-type": "application/json", origin: test.config.AUTH_URL }, body: "{}" });
+  assert.is(json.status, 400);
+  // Without an Origin header (older browsers), the token alone decides.
+  assert.is((await browser.post("/oauth/sign-in", { ...fields, csrf: token }, { origin: null })).status, 303);
+});
+
+SignIn("after signing in, the return path stays on this site; signed-in POSTs need the session's token", async () => {
+  const world = await fresh();
+  const browser = createBrowser(test);
+  const form = await browser.get(authorizeUrl(test, world));
+  const away = await browser.post("/oauth/sign-in", { csrf: hiddenValue(form.html, "csrf"), return_to: "https://evil.example/oauth/authorize?x", ...world.owner });
+  assert.is(away.status, 303);
+  assert.is(away.headers.get("location"), "/oauth/connections");
+  assert.is((await browser.post("/oauth/sign-out", {})).status, 403);
+  assert.is((await browser.post("/oauth/sign-out", { csrf: "B".repeat(43) })).status, 403);
+  const page = await browser.get("/oauth/connections");
+  const out = await browser.post("/oauth/sign-out", { csrf: hiddenValue(page.html, "csrf") });
+  assert.is(out.status, 200);
+  assert.not.ok(browser.cookies.has("lp_consent_session"));
+  assert.match((await browser.get(authorizeUrl(test, world))).html, "Sign in to continue.");
+});
+
+SignIn.run();
