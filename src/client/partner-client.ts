@@ -90,7 +90,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   };
 
   return {
-    startAuthorization: (start = {}) =>
+    startAuthorization: async (start = {}) =>
       createAuthorizationRequest({ authUrl: required("authUrl"), clientId: required("clientId"), redirectUri: required("redirectUri"), scope: start.scope }),
     async completeAuthorization(callback, pending) {
       const { code, merchantId } = validateCallback(callback, pending.state);

@@ -232,6 +232,39 @@ Client("a POST answered with a 5xx is sent once; the error carries status and co
   }
 });
 
+Client("a GET answered with a 5xx is retried up to three times with jittered backoff, then fails; it succeeds once the server recovers", async () => {
+  const w = await world();
+  const region = test.app.regionDatabases.get("uk")!.sql;
+  let restoreAt = 0;
+  const sleeps: number[] = [];
+  const { client, wire } = clientFor(test, w, clock, {
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      clock.advance(ms);
+      if (sleeps.length === restoreAt) await region.unsafe("alter table region_uk.stores_away rename to stores");
+    },
+  });
+  await connect(test, w, client);
+  const merchant = client.merchant(w.companyId);
+  await region.unsafe("alter table region_uk.stores rename to stores_away");
+  try {
+    const error = await failure(merchant.stores.list());
+    assert.is(error.status, 500);
+    assert.is(error.code, undefined);
+    assert.equal(sleeps, [375, 750, 1500]);
+    assert.equal(wire().slice(1), Array<string>(4).fill("GET /v1/stores 500"));
+    // Again, and the table comes back during the second wait: the third attempt succeeds.
+    sleeps.length = 0;
+    restoreAt = 2;
+    const page = await merchant.stores.list();
+    assert.is(page.stores.length, 1);
+    assert.equal(sleeps, [375, 750]);
+    assert.equal(wire().slice(5), ["GET /v1/stores 500", "GET /v1/stores 500", "GET /v1/stores 200"]);
+  } finally {
+    if (restoreAt === 0 || sleeps.length < restoreAt) await region.unsafe("alter table region_uk.stores_away rename to stores");
+  }
+});
+
 Client("a POST answered 503 company.not_provisioned is retried with backoff (nothing was written): created once", async () => {
   const w = await world();
   const setProvisioned = (value: boolean) => test.app.control.sql`update control.merchants set provisioned = ${value} where company_id = ${w.companyId}`;
