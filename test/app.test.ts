@@ -84,6 +84,19 @@ App("the front renders an RPC that is not built as 501 server.unimplemented in i
   assert.equal(body.error["details"], []);
 });
 
+App("the /.well-known documents are anonymous: no partner authentication, no rate-limit headers", async ({ app }) => {
+  const jwks = await fetch(`http://127.0.0.1:${app.front.port}/.well-known/jwks.json`);
+  assert.is(jwks.status, 200);
+  assert.is(jwks.headers.get("content-type"), "application/jwk-set+json");
+  assert.is(jwks.headers.get("x-ratelimit-limit"), null);
+  const keys = ((await jwks.json()) as { keys: Array<{ kty: string; alg: string; use: string }> }).keys;
+  assert.ok(keys.length >= 1);
+  assert.equal({ kty: keys[0]!.kty, alg: keys[0]!.alg, use: keys[0]!.use }, { kty: "RSA", alg: "RS256", use: "sig" });
+  const metadata = await fetch(`http://127.0.0.1:${app.front.port}/.well-known/oauth-authorization-server`);
+  assert.is(metadata.status, 200);
+  assert.is(((await metadata.json()) as { issuer: string }).issuer, `http://127.0.0.1:0/`);
+});
+
 App("the consent site listens on its own port and refuses to be framed", async ({ app }) => {
   const answer = await fetch(`http://127.0.0.1:${app.consent.port}/healthz`);
   assert.is(answer.status, 200);

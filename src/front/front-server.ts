@@ -113,7 +113,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
 
       // 2. Partner calls: authentication precedes reading and validating anything the client sent.
       let admitted: AdmittedCall | undefined;
-      if (options.partner && route.family === "partner") {
+      if (options.partner && route.partnerCall) {
         const outcome = await options.partner.admit({
           authorization: request.headers.authorization,
           apiKey: headerValue(request.headers["x-api-key"]),

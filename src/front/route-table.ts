@@ -16,6 +16,8 @@ export interface Route {
   service: DescService;
   method: DescMethodUnary;
   family: Family;
+  /** A business route: authenticated, limited and routed by the partner gateway. Not the anonymous /.well-known/*. */
+  partnerCall: boolean;
   /** Whether the request message is read from the body (`body: "*"`) or from the query string. */
   bodyIsRequest: boolean;
   contentType: string;
@@ -63,6 +65,7 @@ export function createRouteTable(services: readonly DescService[]): RouteTable {
         service,
         method: method as DescMethodUnary,
         family,
+        partnerCall: options.family === RouteFamily.PARTNER,
         bodyIsRequest: rule.body === "*",
         contentType: options.contentType || "application/json",
         cacheControl: options.cacheControl || undefined,
