@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { create } from "@bufbuild/protobuf";
-import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { CredentialService, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp, type World } from "../oauth/support.js";
 import {
@@ -190,6 +190,20 @@ function csrfOf(html: string): string {
   if (!match) throw new Error("no csrf in the page");
   return match[1]!;
 }
+
+Authorize("the code's further refusals: a revoked client id is unknown; a sandbox client of an archived app; an ADSR app", async () => {
+  const { service, context } = credentialsOf(test, clock);
+  const input = CredentialService.method;
+  const browser = createBrowser(test);
+  const revoked = await newSandboxWorld(test, clock, "http://127.0.0.1:9/revoked");
+  await service.revokeClientCredential(create(input.revokeClientCredential.input, { clientId: revoked.clientId }), context);
+  assertErrorPage(await browser.get(url(revoked)), 400, "oauth.client_not_found");
+  const archived = await newSandboxWorld(test, clock, "http://127.0.0.1:9/archived");
+  await service.archiveApp(create(input.archiveApp.input, { appId: archived.appId }), context);
+  assertErrorPage(await browser.get(url(archived)), 403, "developer.app_archived");
+  const adsr = await newSandboxWorld(test, clock, "http://127.0.0.1:9/adsr", Product.ADSR);
+  assertErrorPage(await browser.get(url(adsr)), 400, "developer.use_api_key");
+});
 
 Authorize("several wrong at once: the first in the spec's order is the one shown", async () => {
   const archived = await newProductionWorld(test, clock, "https://app.example.test/archived");

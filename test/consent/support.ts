@@ -169,8 +169,8 @@ export function uniqueEmail(who: string): string {
 }
 
 /** A sandbox world (the OAuth support's) whose owner and employee have emails of their own (see uniqueEmail). */
-export async function newSandboxWorld(test: TestApp, clock: Clock, redirectUri: string): Promise<World> {
-  const world = await newWorld(test, clock, redirectUri);
+export async function newSandboxWorld(test: TestApp, clock: Clock, redirectUri: string, product = Product.FULL): Promise<World> {
+  const world = await newWorld(test, clock, redirectUri, product);
   const { service, context } = credentialsOf(test, clock);
   const login = async (role: MerchantRole, who: string) => {
     const request = create(CredentialService.method.createMerchantUser.input, { companyId: BigInt(world.companyId), email: uniqueEmail(who), role });
