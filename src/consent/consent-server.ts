@@ -193,7 +193,9 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
 
     if (path === "/oauth/sign-in") {
       const returnTo = form.get("return_to") ?? "";
-      const safeReturn = returnPaths.test(returnTo) ? returnTo : "/oauth/connections";
+      // Printable ASCII only: it becomes the Location header, and Node throws on CR, LF or characters above U+00FF
+      // (an uncaught throw there ended the whole process).
+      const safeReturn = returnPaths.test(returnTo) && /^[!-~]+$/.test(returnTo) ? returnTo : "/oauth/connections";
       if (!sameSecret(csrf, cookies.get(csrfCookie) ?? "")) return { status: 403, html: messagePage("Request refused", "The form expired. Go back and try again.") };
       const email = (form.get("email") ?? "").trim().toLowerCase();
       const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], config.TRUST_PROXY);
