@@ -241,6 +241,16 @@ SignIn("after signing in, the return path stays on this site; signed-in POSTs ne
   const away = await browser.post("/oauth/sign-in", { csrf: hiddenValue(form.html, "csrf"), return_to: "https://evil.example/oauth/authorize?x", ...world.owner });
   assert.is(away.status, 303);
   assert.is(away.headers.get("location"), "/oauth/connections");
+  // A return path that cannot be a header value (CR/LF, a character above U+00FF) is not followed, and the site
+  // stays up (writing it as Location used to throw outside the route's catch and end the process).
+  for (const returnTo of ["/oauth/authorize?a\r\nSet-Cookie: x=y", "/oauth/authorize?state=\u20ac"]) {
+    const other = createBrowser(test, browser.address);
+    const form = await other.get(authorizeUrl(test, world));
+    const answer = await other.post("/oauth/sign-in", { csrf: hiddenValue(form.html, "csrf"), return_to: returnTo, ...world.employee });
+    assert.is(answer.status, 303);
+    assert.is(answer.headers.get("location"), "/oauth/connections");
+  }
+  assert.is((await fetch(`${test.auth}/healthz`)).status, 200);
   assert.is((await browser.post("/oauth/sign-out", {})).status, 403);
   assert.is((await browser.post("/oauth/sign-out", { csrf: "B".repeat(43) })).status, 403);
   const page = await browser.get("/oauth/connections");
