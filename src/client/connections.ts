@@ -1,7 +1,8 @@
 // Each merchant's tokens, held the way the spec asks (Authentication 9): one access token per merchant, reused
 // until it is within ~60 s of `exp`; renewal serialised per merchant, so however many calls find the token
 // expiring, one refresh is made and they all wait on it; the newest refresh token written to the store before the
-// new access token is used (a store that fails stops the call); `invalid_grant` ends the connection for good.
+// new access token is used (a store that fails stops the call, and the tokens wait, unused, for the store to take
+// them); `invalid_grant` ends the connection for good.
 
 import { jwtExpiry } from "./encoding.js";
 import { clientError, PartnerApiError, ReconnectRequiredError } from "./errors.js";
@@ -34,6 +35,12 @@ export function createConnections(options: ConnectionsOptions): Connections {
   const cache = new Map<number, MerchantTokens>();
   /** Connections that ended with invalid_grant: every later call gets this error, and nothing is renewed. */
   const finished = new Map<number, ReconnectRequiredError>();
+  /**
+   * Tokens a renewal got whose `put` failed: never used, but kept so the next call saves them instead of refreshing
+   * again. Refreshing again with the stored (rotated-out) token would work only inside the server's grace window;
+   * after it the server sees reuse and revokes the connection.
+   */
+  const unsaved = new Map<number, MerchantTokens>();
   /** Per-merchant queue: the store read and the renewal run one at a time, so one refresh serves every waiter. */
   const queues = new Map<number, Promise<unknown>>();
 
@@ -73,6 +80,17 @@ export function createConnections(options: ConnectionsOptions): Connections {
     cache.set(merchantId, entry);
   }
 
+  /** Saves the tokens of a renewal; if the store fails they wait in `unsaved` for the next call to save them. */
+  async function persistRenewal(merchantId: number, entry: MerchantTokens): Promise<void> {
+    try {
+      await persist(merchantId, entry);
+      unsaved.delete(merchantId);
+    } catch (error) {
+      unsaved.set(merchantId, entry);
+      throw error;
+    }
+  }
+
   const reconnectFromStore = (merchantId: number, code: string) =>
     new ReconnectRequiredError(merchantId, {
       code,
@@ -86,6 +104,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
   async function finish(stored: MerchantTokens, error: ReconnectRequiredError): Promise<never> {
     finished.set(stored.merchantId, error);
     cache.delete(stored.merchantId);
+    unsaved.delete(stored.merchantId);
     // Best effort: the mark in this process already stops every renewal; the stored one informs the others.
     await store.put(stored.merchantId, { ...stored, refreshToken: undefined, reconnectRequired: error.code }).catch(() => {});
     throw error;
@@ -115,7 +134,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
     }
     const next = entryOf(response, stored.kind, merchantId);
     // Before the new access token is used anywhere: the presented refresh token is finished once rotated.
-    await persist(merchantId, next);
+    await persistRenewal(merchantId, next);
     return next;
   }
 
@@ -128,6 +147,9 @@ export function createConnections(options: ConnectionsOptions): Connections {
     return serialised(merchantId, async () => {
       const ended = finished.get(merchantId);
       if (ended) throw ended;
+      // A renewal whose tokens the store refused: save them now (no second refresh), or fail again.
+      const pending = unsaved.get(merchantId);
+      if (pending !== undefined) await persistRenewal(merchantId, pending);
       const stored = await store.get(merchantId);
       if (stored === undefined) {
         cache.delete(merchantId);
@@ -152,6 +174,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
         const entry = entryOf(response, kind, merchantId);
         await persist(merchantId, entry);
         finished.delete(merchantId);
+        unsaved.delete(merchantId);
         return entry;
       });
     },
@@ -182,6 +205,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
         });
         finished.set(merchantId, error);
         cache.delete(merchantId);
+        unsaved.delete(merchantId);
         await store.put(merchantId, { ...stored, refreshToken: undefined, reconnectRequired: error.code });
       });
     },

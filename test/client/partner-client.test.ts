@@ -118,14 +118,19 @@ Client("the rotated refresh token is stored before the new access token is used;
   // The refresh happened, the business call did not: the new access token was never used.
   assert.equal(wire(), ["POST /v1/oauth/token 200", "POST /v1/oauth/token 200"]);
   assert.equal((await store.get(w.companyId))!.refreshToken, first.refreshToken);
-  // The store is back: the kept (rotated-out) refresh token is inside the server's grace window, which answers the
-  // very successor the failed call got; it is stored, then used.
+  // While the store is down, later calls fail the same way without refreshing again: the tokens the failed call
+  // got are kept unused, so the rotated-out refresh token is never presented again (after the server's grace
+  // window that would be reuse, and revoke the connection).
+  clock.advance(120_000);
+  assert.is((await failure(merchant.stores.list())).code, "client.token_store_failed");
+  assert.equal(wire(), ["POST /v1/oauth/token 200", "POST /v1/oauth/token 200"]);
+  // The store is back: the kept tokens are saved first, then used; no third refresh.
   store.failPuts = false;
   events.length = 0;
   await merchant.items.list();
   const stored = (await store.get(w.companyId))!;
+  assert.is.not(stored.refreshToken, first.refreshToken);
   assert.equal(events.map((event) => (event.kind === "put" ? `put ${event.refreshToken === stored.refreshToken}` : `${event.method} ${event.path} ${event.authorization === `Bearer ${stored.accessToken}`}`)), [
-    "POST /v1/oauth/token false",
     "put true",
     "GET /v1/items true",
   ]);
