@@ -81,7 +81,8 @@ interface Reply {
 
 export function createConsentServer(options: ConsentServerOptions): ConsentServer {
   const { config, logger, clock, ids, kv, authorization, connections } = options;
-  const secure = config.AUTH_URL.startsWith("https:");
+  // Parsed, not a prefix test: a URL scheme is case-insensitive (HTTPS://… is https too).
+  const secure = new URL(config.AUTH_URL).protocol === "https:";
   const ownOrigin = new URL(config.AUTH_URL).origin;
   const sessions = createSessions({ kv, ids });
 
