@@ -52,6 +52,8 @@ export interface Fixture {
 }
 
 export interface FixtureOptions {
+  /** The merchant's company id; generated when absent. */
+  companyId?: number;
   product?: Product;
   region?: Region;
   /** The merchant's demo flag; the token's env follows it unless `env` says otherwise. */
@@ -79,7 +81,7 @@ export async function createFixture(
     insert into control.apps (id, organization_id, name, product, state)
     values (${appId}, ${organization!.id}, 'Gateway test app', ${product}, 'APPROVED')`;
   const merchants = createMerchantQueries(control);
-  const merchant = await merchants.insert({ name: "Gateway test merchant", region, demo }, now);
+  const merchant = await merchants.insert({ companyId: options.companyId, name: "Gateway test merchant", region, demo }, now);
   await merchants.updateStatus(merchant.company_id, { provisioned: options.provisioned ?? true });
   const env = demo ? "SANDBOX" : "PRODUCTION";
   if (options.grant ?? true) await createGrantQueries(control).ensureLive(appId, merchant.company_id, env, now);
