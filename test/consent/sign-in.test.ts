@@ -141,6 +141,23 @@ SignIn("AUTH_URL https (the listener itself stays http): every cookie is Secure;
   assert.is((await browser.get(target)).status, 200);
 });
 
+SignIn("AUTH_URL with an upper-case HTTPS scheme is https all the same: Secure cookies", async () => {
+  const upper = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1", AUTH_URL: "HTTPS://Consent.Example.Test" } });
+  try {
+    const w = await newSandboxWorld(upper, clock, "https://app.example.test/upper");
+    const browser = createBrowser(upper);
+    const form = await browser.get(`${upper.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: w.clientId, redirect_uri: w.redirectUri, state: "s" })}`);
+    assert.ok(attributes(cookieLine(form, "lp_consent_csrf")).has("secure"));
+    // Browsers send the serialized origin: lower case.
+    const fields = { csrf: hiddenValue(form.html, "csrf"), return_to: hiddenValue(form.html, "return_to"), ...w.owner };
+    const signedIn = await browser.post("/oauth/sign-in", fields, { origin: "https://consent.example.test" });
+    assert.is(signedIn.status, 303, signedIn.html);
+    assert.ok(attributes(cookieLine(signedIn, "lp_consent_session")).has("secure"));
+  } finally {
+    await upper.stop();
+  }
+});
+
 SignIn("a wrong password and an unknown email get the same 401 page, no session, no hint which", async () => {
   const world = await fresh();
   const browser = createBrowser(test);
