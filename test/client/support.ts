@@ -5,7 +5,7 @@ import { createPartnerClient, type Connection, type MerchantTokens, type Partner
 import { createMemoryTokenStore } from "partner-api/client";
 import { create } from "@bufbuild/protobuf";
 import { createContextValues, createHandlerContext } from "@connectrpc/connect";
-import { CredentialService, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { CredentialService, Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { ManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
@@ -15,11 +15,11 @@ import { decide, type TestApp, type World } from "../oauth/support.js";
 let serial = 0;
 
 /**
- * An organization with a FULL app (sandbox client, one redirect URI) and a sandbox merchant in the UK whose data
+ * An organization with an app (FULL: sandbox client and one redirect URI; ADSR: a sandbox API key) and a sandbox merchant in the UK whose data
  * is seeded (one store, ten categories, twenty items, an employee to attribute writes to) and marked provisioned,
  * because the CredentialService here reaches the region's database. The world has no employee login.
  */
-export async function newSeededWorld(test: TestApp, clock: ManualClock, redirectUri: string): Promise<World> {
+export async function newSeededWorld(test: TestApp, clock: ManualClock, redirectUri: string, product: Product = Product.FULL): Promise<World & { apiKey?: string }> {
   const credentials = createCredentialService(
     { config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) },
     { sql: test.app.control.sql, regionSql: (region) => test.app.regionDatabases.get(region)?.sql },
@@ -35,10 +35,17 @@ export async function newSeededWorld(test: TestApp, clock: ManualClock, redirect
   const { merchant, owner } = await call(
     credentials.provisionSandboxMerchant(create(CredentialService.method.provisionSandboxMerchant.input, { organizationId, country: "GB", name: `Client shop ${serial}` }), context),
   );
-  const created = await call(credentials.createApp(create(CredentialService.method.createApp.input, { organizationId, name: `Client app ${serial}`, product: Product.FULL }), context));
+  const created = await call(credentials.createApp(create(CredentialService.method.createApp.input, { organizationId, name: `Client app ${serial}`, product }), context));
   const appId = created.app!.appId!;
-  await call(credentials.setRedirectUris(create(CredentialService.method.setRedirectUris.input, { appId, redirectUris: [redirectUri] }), context));
+  let apiKey: string | undefined;
+  if (product === Product.ADSR) {
+    const key = await call(credentials.createApiKey(create(CredentialService.method.createApiKey.input, { appId, name: "client test", environment: Environment.SANDBOX }), context));
+    apiKey = key.apiKey!.apiKey;
+  } else {
+    await call(credentials.setRedirectUris(create(CredentialService.method.setRedirectUris.input, { appId, redirectUris: [redirectUri] }), context));
+  }
   return {
+    ...(apiKey === undefined ? {} : { apiKey }),
     organizationId: Number(organizationId),
     appId,
     clientId: created.sandbox!.clientId!,
