@@ -99,7 +99,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     // Services, built once and shared by every listener.
     const credential = createCredentialService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
     const token = createTokenService(context, { sql: control.sql, keyValue, keys: signingKeys, verifyClient: clientVerifier(credential), kek });
-    const grant = createGrantService(context, { sql: control.sql });
+    const grant = createGrantService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
     // Each region's DataService on that region's database; the internal port dispatches by the merchant's region.
     const localData = new Map<Region, DataServiceImpl>();
     for (const region of config.REGIONS) {

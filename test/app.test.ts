@@ -1,6 +1,6 @@
 // The whole program as `npm start` runs it, on ports chosen by the system: three listeners, the internal port's
-// reflection and health, the front's rendering of an RPC that is not built, migrations applied once across
-// restarts, and a graceful stop.
+// reflection and health, migrations applied once across restarts, and a graceful stop. (Every RPC is built now;
+// the front's own tests cover how an unimplemented one renders.)
 import { readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -69,19 +69,6 @@ App("a grpc-js health check answers SERVING for the server and for each of the f
   for (const service of ["", "partnerapi.v1.TokenService", "partnerapi.v1.GrantService", "partnerapi.v1.CredentialService", "partnerapi.v1.DataService"]) {
     assert.is(await healthCheck(app.grpc.port, service), HealthCheckResponse_ServingStatus.SERVING, service || "(server)");
   }
-});
-
-App("the front renders an RPC that is not built as 501 server.unimplemented in its family's shape", async ({ app }) => {
-  // POST /v1/token (issue 6) is not built yet; the business routes are.
-  const answer = await fetch(`http://127.0.0.1:${app.front.port}/v1/token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_id: "lp_app_sbx", client_secret: "lp_sk_sb_x" }),
-  });
-  assert.is(answer.status, 501);
-  const body = (await answer.json()) as { error: Record<string, unknown> };
-  assert.is(body.error["code"], "server.unimplemented");
-  assert.equal(body.error["details"], []);
 });
 
 App("the /.well-known documents are anonymous: no partner authentication, no rate-limit headers", async ({ app }) => {

@@ -3,13 +3,16 @@
 //   POST /oauth/sign-in              throttled sign-in; back to the same consent request
 //   POST /oauth/authorize/decision   Allow (owner only) or Deny, CSRF-protected; 302 to the redirect URI
 //   GET  /oauth/connections          the owner's connected apps; POST /oauth/connections/disconnect
+//   GET  /oauth/access-requests      ADSR access requests; POST .../decision (approve with all or fewer stores,
+//                                    or decline) and POST .../withdraw, owner only
 //   POST /oauth/sign-out
 // Every page refuses to be framed (X-Frame-Options DENY, CSP frame-ancestors 'none').
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config/config.js";
-import { entryOf, messageFor, negotiateLocale, type ErrorCode } from "../errors/index.js";
+import { createAccessRequests } from "../access-requests/access-requests.js";
+import { entryOf, messageFor, negotiateLocale, readServiceError, type ErrorCode } from "../errors/index.js";
 import { clientAddress } from "../front/client-address.js";
 import type { Authorization, ValidAuthorization } from "../oauth/authorization.js";
 import type { Connections } from "../oauth/connections.js";
@@ -21,7 +24,7 @@ import type { KeyValueStore } from "../storage/key-value.js";
 import { createMerchantQueries } from "../storage/queries/merchant-queries.js";
 import type postgres from "postgres";
 import type { VerifyMerchantUser } from "./merchant-users.js";
-import { connectionsPage, consentPage, errorPage, layout, messagePage, signInPage } from "./pages.js";
+import { accessRequestsPage, connectionsPage, consentPage, errorPage, layout, messagePage, signInPage, type AccessRequestView } from "./pages.js";
 import { cookie, createSessions, csrfCookie, parseCookies, sameSecret, sessionCookie, sessionSeconds, type Session } from "./sessions.js";
 
 export interface ConsentServerOptions {
@@ -69,7 +72,7 @@ const formLimitBytes = 16 * 1024;
 /** Sign-in window: 15 minutes, fixed. */
 const signInWindowMs = 15 * 60_000;
 /** Where a sign-in may return: our own authorize and connections pages only (no open redirect). */
-const returnPaths = /^\/oauth\/(authorize\?|connections$)/;
+const returnPaths = /^\/oauth\/(authorize\?|connections$|access-requests$)/;
 
 interface Reply {
   status: number;
@@ -85,6 +88,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   const secure = new URL(config.AUTH_URL).protocol === "https:";
   const ownOrigin = new URL(config.AUTH_URL).origin;
   const sessions = createSessions({ kv, ids });
+  const accessRequests = createAccessRequests({ sql: options.sql, config, clock, logger, domain: "partnerapi.v1.GrantService" });
+  const accessRequestPaths = ["/oauth/access-requests/decision", "/oauth/access-requests/withdraw"];
 
   const error = (code: ErrorCode, locale: ReturnType<typeof negotiateLocale>, params: Record<string, string> = {}): Reply => ({
     status: entryOf(code).status,
@@ -180,8 +185,35 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       };
     }
 
-    if (method !== "POST" || !["/oauth/sign-in", "/oauth/authorize/decision", "/oauth/connections/disconnect", "/oauth/sign-out"].includes(path)) {
-      const known = ["/oauth/authorize", "/oauth/connections", "/healthz", "/oauth/sign-in", "/oauth/authorize/decision", "/oauth/connections/disconnect", "/oauth/sign-out"];
+    if (path === "/oauth/access-requests" && method === "GET") {
+      if (!session) return signIn(cookies, path);
+      const merchant = await createMerchantQueries(options.sql).find(session.companyId);
+      const rows = await accessRequests.listForCompany(session.companyId);
+      const view = (row: (typeof rows)[number]): AccessRequestView => ({
+        id: String(row.id),
+        appName: row.app_name,
+        organizationName: row.organization_name,
+        state: row.state,
+        storeIds: row.store_ids,
+        approvedStoreIds: row.approved_store_ids ?? [],
+        created: row.created_at.toISOString().slice(0, 10),
+        expires: row.expires_at.toISOString().slice(0, 10),
+      });
+      return {
+        status: 200,
+        html: accessRequestsPage({
+          companyName: merchant?.name ?? String(session.companyId),
+          owner: session.role === "OWNER",
+          csrf: session.csrf,
+          pending: rows.filter((row) => row.state === "PENDING").map(view),
+          approved: rows.filter((row) => row.state === "APPROVED").map(view),
+        }),
+      };
+    }
+
+    const posts = ["/oauth/sign-in", "/oauth/authorize/decision", "/oauth/connections/disconnect", "/oauth/sign-out", ...accessRequestPaths];
+    if (method !== "POST" || !posts.includes(path)) {
+      const known = ["/oauth/authorize", "/oauth/connections", "/oauth/access-requests", "/healthz", ...posts];
       return known.includes(path) ? { status: 405, html: messagePage("Method not allowed", "This page does not accept that method.") } : { status: 404, html: messagePage("Page not found", "Page not found.") };
     }
 
@@ -228,6 +260,33 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       if (session.role !== "OWNER") return { status: 403, html: messagePage("Owner only", "Only the account owner can disconnect apps.") };
       await connections.disconnect(session.companyId, form.get("app_id") ?? "");
       return { status: 303, location: "/oauth/connections" };
+    }
+
+    if (accessRequestPaths.includes(path)) {
+      // The module checks the owner again (role and company) and the request's state under its row lock.
+      if (session.role !== "OWNER") return { status: 403, html: messagePage("Owner only", "Only the account owner can decide on access requests.") };
+      const id = Number(/^[1-9]\d{0,15}$/.test(form.get("access_request_id") ?? "") ? form.get("access_request_id") : 0);
+      const owned = id > 0 ? await accessRequests.get(id).catch(() => undefined) : undefined;
+      // Another merchant's request is as unknown as a missing one.
+      if (!owned || owned.company_id !== session.companyId) return error("developer.access_request_not_found", locale);
+      try {
+        if (path === "/oauth/access-requests/withdraw") {
+          await accessRequests.withdraw(id, session.userId);
+        } else if (form.get("decision") === "decline") {
+          await accessRequests.decline(id, session.userId);
+        } else if (form.get("decision") === "approve") {
+          const stores = form.getAll("store_ids").map((value) => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : -1));
+          if (stores.length === 0) return { status: 400, html: messagePage("Choose stores", "Choose at least one store to approve, or decline the request.") };
+          await accessRequests.approve(id, session.userId, stores);
+        } else {
+          return { status: 400, html: messagePage("Bad request", "Choose Approve or Decline.") };
+        }
+      } catch (cause) {
+        const { code, params } = readServiceError(cause);
+        if (code === "server.internal") throw cause;
+        return error(code, locale, params);
+      }
+      return { status: 303, location: "/oauth/access-requests" };
     }
 
     // /oauth/authorize/decision: the request is checked again from scratch; the form carries no authority.

@@ -99,3 +99,62 @@ export function messagePage(title: string, text: string): string {
 function signOutForm(csrf: string): string {
   return `<form method="post" action="/oauth/sign-out">${hidden({ csrf })}<button type="submit">Sign out</button></form>`;
 }
+
+export interface AccessRequestView {
+  id: string;
+  appName: string;
+  organizationName: string;
+  state: string;
+  storeIds: number[];
+  approvedStoreIds: number[];
+  created: string;
+  expires: string;
+}
+
+/**
+ * The owner's ADSR access requests: pending ones with a store checkbox each (all checked: approve with all or
+ * fewer) and Approve / Decline; approved ones with Withdraw. Employees see the lists and a note, no buttons.
+ */
+export function accessRequestsPage(options: { companyName: string; owner: boolean; csrf: string; pending: AccessRequestView[]; approved: AccessRequestView[] }): string {
+  const who = (row: AccessRequestView) => `<strong>${escapeHtml(row.appName)}</strong> by ${escapeHtml(row.organizationName)}`;
+  const pending = options.pending
+    .map((row) => {
+      const stores = row.storeIds
+        .map(
+          (store) =>
+            `<li><label><input type="checkbox" name="store_ids" value="${store}" checked${options.owner ? "" : " disabled"}> Store ${store}</label></li>`,
+        )
+        .join("");
+      const body =
+        `<p>${who(row)} asks to read sales reports and stores (requested ${escapeHtml(row.created)}, expires ${escapeHtml(row.expires)}).</p>` +
+        `<ul aria-label="Requested stores">${stores}</ul>`;
+      if (!options.owner) return `<li>${body}</li>`;
+      return (
+        `<li><form method="post" action="/oauth/access-requests/decision">${hidden({ csrf: options.csrf, access_request_id: row.id })}${body}` +
+        `<button type="submit" name="decision" value="approve" aria-label="Approve ${escapeHtml(row.appName)}">Approve</button> ` +
+        `<button type="submit" name="decision" value="decline" aria-label="Decline ${escapeHtml(row.appName)}">Decline</button></form></li>`
+      );
+    })
+    .join("");
+  const approved = options.approved
+    .map(
+      (row) =>
+        `<li>${who(row)}: stores ${row.approvedStoreIds.map((store) => `<code>${store}</code>`).join(", ")}` +
+        (options.owner
+          ? ` <form method="post" action="/oauth/access-requests/withdraw">${hidden({ csrf: options.csrf, access_request_id: row.id })}` +
+            `<button type="submit" aria-label="Withdraw ${escapeHtml(row.appName)}">Withdraw</button></form>`
+          : "") +
+        `</li>`,
+    )
+    .join("");
+  const note = options.owner ? "" : `<p role="note">Only the account owner can approve, decline or withdraw access requests.</p>`;
+  return layout(
+    `Access requests for ${options.companyName}`,
+    `<h2>Pending</h2>` +
+      (options.pending.length > 0 ? `<ul aria-label="Pending access requests">${pending}</ul>` : `<p>No pending access requests.</p>`) +
+      `<h2>Approved</h2>` +
+      (options.approved.length > 0 ? `<ul aria-label="Approved access requests">${approved}</ul>` : `<p>No approved access requests.</p>`) +
+      note +
+      signOutForm(options.csrf),
+  );
+}

@@ -429,9 +429,43 @@ export const catalogue = {
     status: 409,
     grpc: Code.AlreadyExists,
     messages: {
-      en: "An access request for this merchant is already pending.",
-      ar: "يوجد طلب وصول قيد الانتظار لهذا التاجر بالفعل.",
-      hi: "इस व्यापारी के लिए एक पहुँच अनुरोध पहले से लंबित है।",
+      en: "This app already has a pending or approved access request for this merchant.",
+      ar: "لدى هذا التطبيق بالفعل طلب وصول قيد الانتظار أو معتمد لهذا التاجر.",
+      hi: "इस ऐप का इस व्यापारी के लिए एक पहुँच अनुरोध पहले से लंबित या स्वीकृत है।",
+    },
+  },
+  "developer.access_request_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "Access request not found.", ar: "طلب الوصول غير موجود.", hi: "पहुँच अनुरोध नहीं मिला।" },
+  },
+  "developer.access_request_not_pending": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { state: "string" },
+    messages: {
+      en: "This access request can no longer be decided: it is {state}.",
+      ar: "لم يعد بالإمكان البت في طلب الوصول هذا: حالته {state}.",
+      hi: "इस पहुँच अनुरोध पर अब निर्णय नहीं लिया जा सकता: इसकी स्थिति {state} है।",
+    },
+  },
+  "developer.access_request_not_approved": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { state: "string" },
+    messages: {
+      en: "Only an approved access request can be withdrawn; this one is {state}.",
+      ar: "لا يمكن سحب الموافقة إلا على طلب وصول معتمد؛ حالة هذا الطلب {state}.",
+      hi: "केवल स्वीकृत पहुँच अनुरोध ही वापस लिया जा सकता है; इसकी स्थिति {state} है।",
+    },
+  },
+  "developer.merchant_owner_required": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "Only the merchant's account owner can decide on access requests.",
+      ar: "لا يمكن البت في طلبات الوصول إلا لمالك حساب التاجر.",
+      hi: "केवल व्यापारी के खाते का स्वामी ही पहुँच अनुरोधों पर निर्णय ले सकता है।",
     },
   },
   "developer.app_not_found": {

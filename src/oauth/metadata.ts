@@ -4,10 +4,7 @@ import type { GetAuthorizationServerMetadataResponseSchema } from "../../gen/par
 import type { Config } from "../config/config.js";
 import { allScopes } from "../tokens/scopes.js";
 
-/**
- * The metadata document. client_credentials is not listed until it is built (issue 6): metadata must not promise a
- * grant the endpoint answers with server.unimplemented.
- */
+/** The metadata document. client_credentials is listed: the endpoint accepts it with sandbox credentials. */
 export function authorizationServerMetadata(config: Config): MessageInitShape<typeof GetAuthorizationServerMetadataResponseSchema> {
   const authMethods = ["client_secret_basic", "client_secret_post"];
   return {
@@ -16,7 +13,7 @@ export function authorizationServerMetadata(config: Config): MessageInitShape<ty
     tokenEndpoint: `${config.BASE_URL}v1/oauth/token`,
     revocationEndpoint: `${config.BASE_URL}v1/oauth/revoke`,
     jwksUri: `${config.BASE_URL}.well-known/jwks.json`,
-    grantTypesSupported: ["authorization_code", "refresh_token"],
+    grantTypesSupported: ["authorization_code", "refresh_token", "client_credentials"],
     responseTypesSupported: ["code"],
     responseModesSupported: ["query"],
     codeChallengeMethodsSupported: ["S256"],

@@ -1,6 +1,5 @@
-// TokenService: OAuth grants (src/oauth/token-endpoint.ts), revocation, the published JWKS, the authorization
-// server metadata and signing-key rotation. POST /v1/token (MintSandboxToken) and the client_credentials grant
-// belong to issue 6 and answer UNIMPLEMENTED until then.
+// TokenService: OAuth grants (src/oauth/token-endpoint.ts), revocation, POST /v1/token (sandbox client
+// credentials, src/sandbox/), the published JWKS, the authorization server metadata and signing-key rotation.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
@@ -11,11 +10,13 @@ import { createRevocation } from "../oauth/revocation.js";
 import { successorKey } from "../oauth/secrets.js";
 import { createTokenThrottle } from "../oauth/throttle.js";
 import { createTokenEndpoint } from "../oauth/token-endpoint.js";
+import { createSandboxMinter } from "../sandbox/sandbox-tokens.js";
 import type { KeyValueStore } from "../storage/key-value.js";
+import { scopesForProduct } from "../tokens/scopes.js";
 import type { SigningKeyStore } from "../tokens/signing-keys.js";
 import { callerInfoKey } from "./caller-context.js";
 import type { ServiceContext } from "./dependencies.js";
-import { notBuilt } from "./not-built.js";
+import { serviceError } from "../errors/index.js";
 
 export interface TokenServiceDeps {
   /** The control database. */
@@ -32,8 +33,9 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
   const { config, clock, ids, logger } = context;
   const domain = TokenService.typeName;
   const issuer = createTokenIssuer({ keys: deps.keys, config, clock, ids });
+  const sandbox = createSandboxMinter({ sql: deps.sql, config, clock, logger, issuer, keyValue: deps.keyValue, domain });
   const endpoint = createTokenEndpoint({
-    grants: { sql: deps.sql, config, clock, ids, logger, issuer, successorKey: successorKey(deps.kek), domain },
+    grants: { sql: deps.sql, config, clock, ids, logger, issuer, successorKey: successorKey(deps.kek), domain, sandbox },
     verifyClient: deps.verifyClient,
     throttle: createTokenThrottle({ kv: deps.keyValue, clock, logger, config, domain }),
   });
@@ -47,7 +49,28 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
     async revokeToken(request) {
       return revocation.revoke(request);
     },
-    mintSandboxToken: notBuilt(TokenService, "MintSandboxToken"),
+    /**
+     * POST /v1/token, in named steps: throttle the source address, refuse another grant_type, require the client's
+     * id and secret, authenticate it, mint (src/sandbox/sandbox-tokens.ts). Exactly the spec's five fields.
+     */
+    async mintSandboxToken(request, handlerContext) {
+      const caller = handlerContext.values.get(callerInfoKey);
+      await sandbox.admit(caller?.clientAddress ?? "internal");
+      if (request.grantType !== undefined && request.grantType !== "client_credentials") {
+        throw serviceError(domain, "developer.unsupported_grant_type", { grantType: request.grantType });
+      }
+      const missing = [!request.clientId && "client_id", !request.clientSecret && "client_secret"].filter(Boolean);
+      if (missing.length > 0) throw serviceError(domain, "developer.invalid_request", { fields: missing.join(", ") });
+      const client = await deps.verifyClient(request.clientId, request.clientSecret);
+      const minted = await sandbox.mint(client, request.merchantId === undefined ? undefined : Number(request.merchantId));
+      return {
+        accessToken: minted.accessToken,
+        tokenType: "Bearer",
+        expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
+        scope: scopesForProduct(client.product).join(" "),
+        apiBaseUrl: `${config.BASE_URL}v1/`,
+      };
+    },
     async getJwks() {
       return { keys: await deps.keys.published() };
     },

@@ -143,6 +143,8 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.rate_limited": 429, "developer.app_not_found": 404, "developer.organization_not_found": 404,
     "developer.credential_not_found": 404, "developer.api_key_not_found": 404, "developer.redirect_uri_invalid": 400,
     "developer.redirect_uri_limit": 409, "developer.ip_allowlist_invalid": 400, "developer.merchant_user_invalid": 400,
+    "developer.access_request_not_found": 404, "developer.access_request_not_pending": 409,
+    "developer.access_request_not_approved": 409, "developer.merchant_owner_required": 403,
     "partner.token_missing": 401, "partner.token_invalid": 401, "partner.region_unavailable": 503,
     "server.internal": 500, "server.unimplemented": 501, "server.unavailable": 503, "server.timeout": 504,
   };

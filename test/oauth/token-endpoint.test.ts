@@ -150,7 +150,7 @@ Token("code failures: redirect_uri, PKCE, unknown, expiry on the clock; a failed
   assert.equal((await exchangeWith({ code_verifier: verifier })).body, oauthError("oauth.code_expired", "invalid_grant"));
 });
 
-Token("client and grant-type failures: invalid_client 401 with WWW-Authenticate, unsupported grant, client_credentials not built", async () => {
+Token("client and grant-type failures: invalid_client 401 with WWW-Authenticate, unsupported grant; client_credentials is a grant (test/sandbox)", async () => {
   const w = await world();
   const bad = await post("/v1/oauth/token", { grant_type: "refresh_token", refresh_token: "x", client_id: w.clientId, client_secret: "lp_sk_sb_" + "A".repeat(43) });
   assert.is(bad.status, 401);
@@ -160,8 +160,8 @@ Token("client and grant-type failures: invalid_client 401 with WWW-Authenticate,
   assert.is(unsupported.status, 400);
   assert.equal(unsupported.body, oauthError("oauth.unsupported_grant_type", "unsupported_grant_type"));
   const cc = await tokenCall(w, { grant_type: "client_credentials" });
-  assert.is(cc.status, 501);
-  assert.equal(cc.body, oauthError("server.unimplemented", "server_error"));
+  assert.is(cc.status, 200);
+  assert.is(cc.body["merchant_id"], w.companyId);
   const missing = await tokenCall(w, { grant_type: "refresh_token" });
   assert.is(missing.status, 400);
   assert.equal(missing.body, { error: "invalid_request", error_description: messageFor("oauth.invalid_request", { fields: "refresh_token" }), code: "oauth.invalid_request" });

@@ -9,6 +9,7 @@ import type { IdSource } from "../../runtime/ids.js";
 import type { Logger } from "../../runtime/logger.js";
 import type { TokenIssuer, TokenResponse } from "../access-tokens.js";
 import type { VerifiedClient } from "../clients.js";
+import type { SandboxMinter } from "../../sandbox/sandbox-tokens.js";
 
 /** A request field of the token endpoint, by its protobuf name (the spec's wire name). */
 export type TokenParameter = "code" | "redirect_uri" | "code_verifier" | "refresh_token" | "merchant_id";
@@ -34,6 +35,8 @@ export interface GrantContext {
   successorKey: Buffer;
   /** The raising service's full name. */
   domain: string;
+  /** Sandbox client credentials (the client_credentials grant, shared with POST /v1/token). */
+  sandbox: SandboxMinter;
 }
 
 export interface GrantType {

@@ -79,6 +79,11 @@ export function createMerchantQueries(sql: SqlClient) {
         returning id, company_id, email, password_hash, role`;
       return row!;
     },
+    async findUser(id: number): Promise<MerchantUserRow | undefined> {
+      const [row] = await sql<MerchantUserRow[]>`
+        select id, company_id, email, password_hash, role from control.merchant_users where id = ${id}`;
+      return row;
+    },
     async findUserByEmail(email: string): Promise<MerchantUserRow | undefined> {
       const [row] = await sql<MerchantUserRow[]>`
         select id, company_id, email, password_hash, role from control.merchant_users where email = ${email}`;
