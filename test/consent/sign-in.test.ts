@@ -49,9 +49,12 @@ function attributes(line: string): Map<string, string> {
   }));
 }
 
-/** Puts the clock just after the start of a sign-in window (moving forward only). */
+/**
+ * Puts the clock one second into the sign-in window after both its own time and the real one: a Redis window is
+ * created to expire at its end by this clock, so a window in the real past would vanish at once.
+ */
 function startOfWindow(): void {
-  clock.set((Math.floor(clock.now() / windowMs) + 1) * windowMs + 1000);
+  clock.set((Math.floor(Math.max(clock.now(), Date.now()) / windowMs) + 1) * windowMs + 1000);
 }
 
 SignIn("signed out: the sign-in form; after signing in, 303 back to the very same consent request", async () => {
