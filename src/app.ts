@@ -14,6 +14,7 @@ import { createConsentServer } from "./consent/consent-server.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { createInProcessCaller } from "./front/service-caller.js";
+import { apiKeyVerifier, createApiKeyAuth } from "./gateway/api-key-auth.js";
 import { createPartnerGateway } from "./gateway/partner-gateway.js";
 import { createRateLimiter } from "./gateway/rate-limiter.js";
 import { createRegionalCallers, createRegionDispatcher, type DataServiceImpl } from "./gateway/regional-data.js";
@@ -126,6 +127,13 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       clock: context.clock,
       logger,
       cacheSeconds: config.GATEWAY_CACHE_SECONDS,
+      apiKeys: createApiKeyAuth({
+        verifyApiKey: apiKeyVerifier(credential),
+        controlSql: control.sql,
+        clock: context.clock,
+        logger,
+        cacheSeconds: config.GATEWAY_CACHE_SECONDS,
+      }),
     });
     const health = createHealthService();
 

@@ -23,8 +23,12 @@ export function createReportQueries(sql: SqlClient, schema: string) {
   const sales = regionTable(sql, schema, "sales");
   const stores = regionTable(sql, schema, "stores");
   return {
-    /** One row per day of the window, zero for days without sales (index sales__company_id_sold_at__idx). */
-    dailySales(companyId: number, from: string, to: string): Promise<DailySalesRow[]> {
+    /**
+     * One row per day of the window, zero for days without sales (index sales__company_id_sold_at__idx); only the
+     * sales of `storeIds` when given (an ADSR key's approved stores).
+     */
+    dailySales(companyId: number, from: string, to: string, storeIds?: readonly number[]): Promise<DailySalesRow[]> {
+      const scope = storeIds ? [...storeIds] : null;
       return sql<DailySalesRow[]>`
         with days as (
           select generate_series(${from}::date, ${to}::date, interval '1 day')::date as day
@@ -35,6 +39,7 @@ export function createReportQueries(sql: SqlClient, schema: string) {
           where company_id = ${companyId}
             and sold_at >= (${from}::date)::timestamp at time zone 'UTC'
             and sold_at < ((${to}::date) + 1)::timestamp at time zone 'UTC'
+            and (${scope}::bigint[] is null or store_id = any(${scope}::bigint[]))
           group by 1
         )
         select to_char(days.day, 'YYYY-MM-DD') as date,
@@ -44,8 +49,9 @@ export function createReportQueries(sql: SqlClient, schema: string) {
         from days left join totals on totals.day = days.day
         order by days.day`;
     },
-    /** One row per store of the company, in store id order, zero for stores without sales in the window. */
-    salesByStore(companyId: number, from: string, to: string): Promise<StoreSalesRow[]> {
+    /** One row per store of the company (of `storeIds` when given), in store id order, zero for stores without sales. */
+    salesByStore(companyId: number, from: string, to: string, storeIds?: readonly number[]): Promise<StoreSalesRow[]> {
+      const scope = storeIds ? [...storeIds] : null;
       return sql<StoreSalesRow[]>`
         select s.id as store_id, s.name as store_name,
                count(x.id)::bigint as sale_count,
@@ -55,7 +61,7 @@ export function createReportQueries(sql: SqlClient, schema: string) {
         left join ${sales} x on x.company_id = s.company_id and x.store_id = s.id
           and x.sold_at >= (${from}::date)::timestamp at time zone 'UTC'
           and x.sold_at < ((${to}::date) + 1)::timestamp at time zone 'UTC'
-        where s.company_id = ${companyId}
+        where s.company_id = ${companyId} and (${scope}::bigint[] is null or s.id = any(${scope}::bigint[]))
         group by s.id, s.name
         order by s.id`;
     },

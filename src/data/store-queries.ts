@@ -11,11 +11,12 @@ export interface StoreRow {
 export function createStoreQueries(sql: SqlClient, schema: string) {
   const stores = regionTable(sql, schema, "stores");
   return {
-    /** Up to `count` stores of the company with an id above `afterId`, in id order. */
-    list(companyId: number, afterId: number, count: number): Promise<StoreRow[]> {
+    /** Up to `count` stores of the company with an id above `afterId`, in id order; only `storeIds` when given. */
+    list(companyId: number, afterId: number, count: number, storeIds?: readonly number[]): Promise<StoreRow[]> {
       return sql<StoreRow[]>`
         select id, name from ${stores}
         where company_id = ${companyId} and id > ${afterId}
+          and (${storeIds ? [...storeIds] : null}::bigint[] is null or id = any(${storeIds ? [...storeIds] : null}::bigint[]))
         order by id limit ${count}`;
     },
     /** Whether the company has any store: its regional data exists. */

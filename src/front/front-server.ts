@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { fromJson, type DescService, type JsonValue } from "@bufbuild/protobuf";
 import type { ConnectError } from "@connectrpc/connect";
 import { createContextValues } from "@connectrpc/connect";
+import { formatStoreScope, storeScopeHeader } from "../access-requests/store-scope.js";
 import type { AdmittedCall, PartnerGateway } from "../gateway/partner-gateway.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
@@ -117,6 +118,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         const outcome = await options.partner.admit({
           authorization: request.headers.authorization,
           apiKey: headerValue(request.headers["x-api-key"]),
+          companyId: url.searchParams.get("companyId") ?? undefined,
           clientAddress: clientIp,
           scope: route.scope,
         });
@@ -177,6 +179,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         const value = request.headers[name];
         if (typeof value === "string") headers.set(name, value);
       }
+      // The stores an ADSR key's access request names; only the gateway sets this header (never from the client).
+      if (admitted?.storeIds) headers.set(storeScopeHeader, formatStoreScope(admitted.storeIds));
       const values = createContextValues().set(callerInfoKey, {
         clientAddress: clientIp,
         path: url.pathname,

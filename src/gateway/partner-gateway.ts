@@ -1,6 +1,7 @@
 // The partner gateway: what the front does for a business route before the request is validated and sent on.
 // One partner call is a list of steps in order of cost (issue 7):
-//   1. authenticate   the bearer token (RS256, no network), or an API key (issue 6: not built yet)
+//   1. authenticate   the bearer token (RS256, no network), or an API key with companyId (./api-key-auth.ts: its
+//                     own steps 1-7 stand for steps 1-5 here, and fail closed when the control database is down)
 //   2. ip allowlist   the token's allowedIps against the client address
 //   3. environment    the token's env against the merchant's demo flag (merchant directory, cached)
 //   4. scope          the route's scope among the token's scopes
@@ -19,6 +20,7 @@ import { createMerchantQueries, type MerchantRow } from "../storage/queries/merc
 import type { SqlClient } from "../storage/queries/sql-client.js";
 import { isRegion, type Region } from "../storage/regions.js";
 import type { AccessTokenClaims, AccessTokenVerifier } from "../tokens/access-token.js";
+import type { ApiKeyAuth } from "./api-key-auth.js";
 import { addressAllowed } from "./ip-allowlist.js";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.js";
 import { createTtlCache } from "./ttl-cache.js";
@@ -27,6 +29,8 @@ import { createTtlCache } from "./ttl-cache.js";
 export interface PartnerRequest {
   authorization: string | undefined;
   apiKey: string | undefined;
+  /** The raw `companyId` query parameter (API keys carry no merchant); undefined when absent. */
+  companyId?: string | undefined;
   /** The client address after TRUST_PROXY. */
   clientAddress: string;
   /** The scope the route needs (its `(partnerapi.v1.route).scope`). */
@@ -36,8 +40,12 @@ export interface PartnerRequest {
 /** A call the gateway let through: who it is for, and the DataService caller of the merchant's region. */
 export interface AdmittedCall {
   ok: true;
-  claims: AccessTokenClaims;
+  appId: string;
+  /** The verified token; absent for an API-key call. */
+  claims?: AccessTokenClaims;
   companyId: number;
+  /** The stores the call may read (an ADSR key's approved access request); undefined for every store. */
+  storeIds?: readonly number[];
   region: Region;
   caller: ServiceCaller;
   /** X-RateLimit-* headers for the answer, whatever it turns out to be. */
@@ -77,6 +85,8 @@ export interface PartnerGatewayOptions {
    * A revoked grant, a deactivated merchant or a changed demo flag takes effect within this bound.
    */
   cacheSeconds: number;
+  /** API-key authentication (ADSR); without it an `X-API-Key` call answers server.unimplemented. */
+  apiKeys?: ApiKeyAuth;
 }
 
 /** Entries of each cache: one per merchant, and one per (app, merchant) pair; a few MB at most. */
@@ -101,7 +111,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
   /** Step 1: the token, or why there is none that works. */
   const authenticate = (request: PartnerRequest): AccessTokenClaims | ErrorToRender => {
     if (request.authorization === undefined) {
-      // API keys (ADSR) are issue 6: the branch exists, answering "not built" rather than pretending.
+      // Only without an API-key module (front tests): never a pretended success.
       if (request.apiKey !== undefined) return { code: "server.unimplemented" };
       return { code: "partner.token_missing" };
     }
@@ -115,8 +125,40 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
     return verified.claims;
   };
 
+  /** Steps 6 and 7, shared by tokens and keys: the per-app limit, then the merchant's region. */
+  const limitAndRoute = async (
+    call: { appId: string; companyId: number; region: string; provisioned: boolean; claims?: AccessTokenClaims; storeIds?: readonly number[] },
+  ): Promise<AdmittedCall | RefusedCall> => {
+    const decision = await rateLimiter.hit(call.appId);
+    const headers = rateLimitHeaders(decision);
+    if (!decision.allowed) {
+      return { ok: false, error: { code: "partner.rate_limited", params: { retryAfter: decision.retryAfter } }, headers };
+    }
+    const region = call.region;
+    const caller = isRegion(region) ? regions.get(region) : undefined;
+    if (!isRegion(region) || !caller) {
+      logger.warn("partner call for a region with no DataService configured", { region, companyId: call.companyId });
+      return { ok: false, error: { code: "partner.region_unavailable" }, headers };
+    }
+    if (!call.provisioned) return { ok: false, error: { code: "company.not_provisioned" }, headers };
+    const admitted: AdmittedCall = { ok: true, appId: call.appId, companyId: call.companyId, region, caller, headers };
+    if (call.claims) admitted.claims = call.claims;
+    if (call.storeIds) admitted.storeIds = call.storeIds;
+    return admitted;
+  };
+
   return {
     async admit(request) {
+      if (request.authorization === undefined && request.apiKey !== undefined && options.apiKeys) {
+        const keyed = await options.apiKeys.admit({
+          apiKey: request.apiKey,
+          companyId: request.companyId,
+          clientAddress: request.clientAddress,
+          scope: request.scope,
+        });
+        if (!keyed.ok) return { ok: false, error: keyed.error, headers: keyed.appId ? rateLimitHeaders(await rateLimiter.peek(keyed.appId)) : {} };
+        return limitAndRoute(keyed);
+      }
       const authenticated = authenticate(request);
       if ("code" in authenticated) return { ok: false, error: authenticated, headers: {} };
       const claims = authenticated;
@@ -138,20 +180,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
 
       if (!(await liveGrant(appId, claims.companyId))) return refuse({ code: "partner.grant_missing" });
 
-      const decision = await rateLimiter.hit(appId);
-      const headers = rateLimitHeaders(decision);
-      if (!decision.allowed) {
-        return { ok: false, error: { code: "partner.rate_limited", params: { retryAfter: decision.retryAfter } }, headers };
-      }
-
-      const region = claims.region;
-      const caller = isRegion(region) ? regions.get(region) : undefined;
-      if (!isRegion(region) || !caller) {
-        logger.warn("partner call for a region with no DataService configured", { region, companyId: claims.companyId });
-        return { ok: false, error: { code: "partner.region_unavailable" }, headers };
-      }
-      if (!merchant.provisioned) return { ok: false, error: { code: "company.not_provisioned" }, headers };
-      return { ok: true, claims, companyId: claims.companyId, region, caller, headers };
+      return limitAndRoute({ appId, companyId: claims.companyId, region: claims.region, provisioned: merchant.provisioned, claims });
     },
 
     bindMerchant(call, message) {

@@ -1,9 +1,10 @@
 // DataService: the business routes of one region (stores, items, categories, online orders, reports), served from
 // that region's database only. The public front authenticates, limits and routes a partner call, then calls the
 // DataService of the merchant's region with `company_id` set from the token; internal callers set it themselves.
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { DataService, type ItemSchema, type OnlineOrderSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
+import { parseStoreScope, storeScopeHeader } from "../access-requests/store-scope.js";
 import { regionCurrency } from "../credentials/sandbox-data.js";
 import { createCategoryQueries } from "../data/category-queries.js";
 import { decodeCursor, pageOf } from "../data/cursor.js";
@@ -41,6 +42,11 @@ const missingReferenceConstraints = new Set(["items__company_id_category_id__fke
 const fail = (code: Parameters<typeof serviceError>[1], cause?: unknown) => serviceError(DataService.typeName, code, {}, cause);
 
 /** The merchant of a request: set by the front from the token, required from internal callers. */
+/** The stores the caller may read (src/access-requests/store-scope.ts): undefined for every store. */
+function storeScopeOf(context: HandlerContext): number[] | undefined {
+  return parseStoreScope(context.requestHeader.get(storeScopeHeader));
+}
+
 function companyOf(request: { companyId?: bigint }): number {
   if (request.companyId === undefined) throw fail("partner.company_param_required");
   return Number(request.companyId);
@@ -128,10 +134,10 @@ export function createDataService(context: ServiceContext, options: DataServiceO
   };
 
   return {
-    async listStores(request) {
+    async listStores(request, context) {
       const companyId = companyOf(request);
       const limit = request.limit ?? defaultPageSize;
-      const page = pageOf(await stores.list(companyId, afterIdOf(request.cursor), limit + 1), limit);
+      const page = pageOf(await stores.list(companyId, afterIdOf(request.cursor), limit + 1, storeScopeOf(context)), limit);
       return { stores: page.rows.map((row) => ({ id: BigInt(row.id), name: row.name })), nextCursor: page.nextCursor };
     },
 
@@ -218,10 +224,10 @@ export function createDataService(context: ServiceContext, options: DataServiceO
       return { order: orderOf(row) };
     },
 
-    async getDailySalesReport(request) {
+    async getDailySalesReport(request, context) {
       const companyId = companyOf(request);
       const { from, to } = window(request);
-      const rows = await reports.dailySales(companyId, from, to);
+      const rows = await reports.dailySales(companyId, from, to, storeScopeOf(context));
       return {
         from,
         to,
@@ -235,10 +241,10 @@ export function createDataService(context: ServiceContext, options: DataServiceO
       };
     },
 
-    async getSalesByStoreReport(request) {
+    async getSalesByStoreReport(request, context) {
       const companyId = companyOf(request);
       const { from, to } = window(request);
-      const rows = await reports.salesByStore(companyId, from, to);
+      const rows = await reports.salesByStore(companyId, from, to, storeScopeOf(context));
       return {
         from,
         to,

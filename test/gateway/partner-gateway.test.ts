@@ -92,11 +92,11 @@ Gateway("a token that is not valid: 401 partner.token_invalid, whatever the reas
   await expectError(gw, basic, 401, "partner.token_invalid", "/v1/items");
 });
 
-Gateway("an API key is issue 6: the branch answers 501 server.unimplemented, never a success", async ({ gw }) => {
+Gateway("a malformed API key is 401 partner.api_key_invalid (API keys: test/gateway/api-key*.test.ts)", async ({ gw }) => {
   const response = await call(gw, "/v1/reports/daily-sales?from=2026-01-01&to=2026-01-02", { headers: { "x-api-key": "lp_ak_sb_x" } });
-  assert.is(response.status, 501);
+  assert.is(response.status, 401);
   const body = (await response.json()) as Json;
-  assert.is(body.code, "server.unimplemented");
+  assert.is(body.code, "partner.api_key_invalid");
 });
 
 Gateway("a live merchant in `in` is served by the `in` DataService, with the rate-limit headers", async ({ gw }) => {

@@ -1,0 +1,193 @@
+// ADSR API keys on partner routes (spec, Authentication 2): `X-API-Key` with `companyId` on every request. The
+// gateway hands a call carrying a key (and no bearer token) to this module, which runs its steps in order:
+//   1. key             CredentialService.VerifyApiKey: unknown, revoked, malformed (partner.api_key_invalid, 401)
+//   2. company param   companyId present and a company id (partner.company_param_required, 400)
+//   3. product         the key's app is ADSR (partner.api_key_product, 403)
+//   4. ip allowlist    the key's allowlist (partner.ip_denied)
+//   5. merchant        active, in the directory (else partner.company_not_granted); the key's environment matches
+//                      its demo flag (partner.env_mismatch)
+//   6. scope           the route's scope is in the ADSR bundle (partner.scope_denied)
+//   7. access          sandbox key: the organization's own sandbox merchant, every store; production key: an
+//                      APPROVED access request, its stores only (else partner.company_not_granted)
+// Fail closed: when the control database cannot answer (key, merchant or access request), the call is
+// partner.api_key_unavailable (503), never a pass. Merchant and access answers are cached for cacheSeconds
+// (GATEWAY_CACHE_SECONDS): a decline or withdrawal shows within that bound; the key's own verification is cached
+// by the CredentialService for CREDENTIAL_CACHE_SECONDS.
+import { create } from "@bufbuild/protobuf";
+import { createContextValues, createHandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { CredentialService, Environment, Product, VerifyApiKeyRequestSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { readServiceError, type ErrorToRender } from "../errors/index.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Logger } from "../runtime/logger.js";
+import { createAccessRequestQueries } from "../storage/queries/access-request-queries.js";
+import { createMerchantQueries, type MerchantRow } from "../storage/queries/merchant-queries.js";
+import type { SqlClient } from "../storage/queries/sql-client.js";
+import type { Region } from "../storage/regions.js";
+import { scopesForProduct } from "../tokens/scopes.js";
+import { addressAllowed } from "./ip-allowlist.js";
+import { createTtlCache } from "./ttl-cache.js";
+
+/** What a verified key stands for. */
+export interface VerifiedKey {
+  appId: string;
+  organizationId: number;
+  /** FULL, ONLINE_ORDER or ADSR (keys are only issued to ADSR apps; the check stands anyway). */
+  product: "FULL" | "ONLINE_ORDER" | "ADSR" | undefined;
+  environment: "SANDBOX" | "PRODUCTION";
+  allowedIps: string[];
+}
+
+/** Verifies a key; rejects with partner.api_key_invalid, or with anything else when verification is unavailable. */
+export type VerifyApiKey = (apiKey: string) => Promise<VerifiedKey>;
+
+const productNames: Partial<Record<Product, VerifiedKey["product"]>> = {
+  [Product.FULL]: "FULL",
+  [Product.ONLINE_ORDER]: "ONLINE_ORDER",
+  [Product.ADSR]: "ADSR",
+};
+
+/** A VerifyApiKey calling the CredentialService implementation in process. */
+export function apiKeyVerifier(credentials: ServiceImpl<typeof CredentialService>): VerifyApiKey {
+  const method = CredentialService.method.verifyApiKey;
+  return async (apiKey) => {
+    const context = createHandlerContext({
+      service: CredentialService,
+      method,
+      protocolName: "in-process",
+      requestMethod: "POST",
+      url: `in-process:///${CredentialService.typeName}/${method.name}`,
+      requestHeader: new Headers(),
+      contextValues: createContextValues(),
+    });
+    const answer = await credentials.verifyApiKey(create(VerifyApiKeyRequestSchema, { apiKey }), context);
+    const app = answer.app!;
+    return {
+      appId: app.appId!,
+      organizationId: Number(app.organizationId),
+      product: productNames[app.product!],
+      environment: app.environment === Environment.PRODUCTION ? "PRODUCTION" : "SANDBOX",
+      allowedIps: [...(app.allowedIps ?? [])],
+    };
+  };
+}
+
+export interface ApiKeyRequest {
+  apiKey: string;
+  /** The raw `companyId` query parameter; undefined when absent. */
+  companyId: string | undefined;
+  clientAddress: string;
+  /** The scope the route needs. */
+  scope: string;
+}
+
+export type ApiKeyAdmission =
+  | {
+      ok: true;
+      appId: string;
+      companyId: number;
+      region: Region;
+      provisioned: boolean;
+      /** The stores the call may read; undefined for every store of the merchant. */
+      storeIds: readonly number[] | undefined;
+    }
+  /** `appId` once the key is known, so the refusal can carry the app's rate-limit headers. */
+  | { ok: false; error: ErrorToRender; appId?: string };
+
+export interface ApiKeyAuth {
+  admit(request: ApiKeyRequest): Promise<ApiKeyAdmission>;
+}
+
+export interface ApiKeyAuthOptions {
+  verifyApiKey: VerifyApiKey;
+  /** The control database (merchant directory, access requests). */
+  controlSql: SqlClient;
+  clock: Clock;
+  logger: Logger;
+  /** How long merchant facts and approved access requests are served from this process's cache. */
+  cacheSeconds: number;
+}
+
+/** Cache entries, per merchant and per (app, merchant); a few MB at most. */
+const maxCacheEntries = 50_000;
+
+/** Thrown inside the steps when the control database does not answer: the call fails closed. */
+class Unavailable extends Error {}
+
+export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
+  const { verifyApiKey, clock, logger } = options;
+  const merchants = createMerchantQueries(options.controlSql);
+  const requests = createAccessRequestQueries(options.controlSql);
+  const cacheOptions = { clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries };
+  const merchantCache = createTtlCache<MerchantRow | undefined>(cacheOptions);
+  const accessCache = createTtlCache<number[] | undefined>(cacheOptions);
+  const adsrScopes = new Set(scopesForProduct("ADSR"));
+
+  /** Runs a control-database read; its failure becomes Unavailable (logged once per call, without secrets). */
+  const reading = async <T>(what: string, read: () => Promise<T>): Promise<T> => {
+    try {
+      return await read();
+    } catch (error) {
+      logger.warn("api key verification unavailable: failing closed", { step: what, error: (error as Error).message });
+      throw new Unavailable(what);
+    }
+  };
+
+  const merchantOf = (companyId: number) => reading("merchant", () => merchantCache.get(String(companyId), () => merchants.find(companyId)));
+  const approvedStores = (appId: string, companyId: number) =>
+    reading("access request", () =>
+      accessCache.get(`${appId}\u0000${companyId}`, async () => {
+        const row = await requests.findOpen(appId, companyId);
+        return row && row.state === "APPROVED" && row.approved_store_ids ? row.approved_store_ids : undefined;
+      }),
+    );
+
+  /** Step 1: the key, or why it does not work (invalid), or Unavailable. */
+  const verify = async (apiKey: string): Promise<VerifiedKey | ErrorToRender> => {
+    try {
+      return await verifyApiKey(apiKey);
+    } catch (error) {
+      const { code } = readServiceError(error);
+      if (code === "partner.api_key_invalid") return { code };
+      logger.warn("api key verification unavailable: failing closed", { step: "key", error: (error as Error).message });
+      throw new Unavailable("key");
+    }
+  };
+
+  const steps = async (request: ApiKeyRequest): Promise<ApiKeyAdmission> => {
+    const key = await verify(request.apiKey);
+    if ("code" in key) return { ok: false, error: key };
+    const appId = key.appId;
+    const refuse = (error: ErrorToRender): ApiKeyAdmission => ({ ok: false, error, appId });
+    if (request.companyId === undefined || !/^[1-9]\d{0,15}$/.test(request.companyId)) return refuse({ code: "partner.company_param_required" });
+    const companyId = Number(request.companyId);
+    if (key.product !== "ADSR") return refuse({ code: "partner.api_key_product" });
+    // An empty list is no allowlist (as a token without the allowedIps claim).
+    if (key.allowedIps.length > 0 && !addressAllowed(key.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
+
+    const merchant = await merchantOf(companyId);
+    if (!merchant || !merchant.active) return refuse({ code: "partner.company_not_granted" });
+    if ((key.environment === "SANDBOX") !== merchant.demo) return refuse({ code: "partner.env_mismatch" });
+    if (!adsrScopes.has(request.scope)) return refuse({ code: "partner.scope_denied" });
+
+    let storeIds: readonly number[] | undefined;
+    if (key.environment === "SANDBOX") {
+      // Granted automatically: the organization's own sandbox merchants, every store.
+      if (merchant.sandbox_organization_id !== key.organizationId) return refuse({ code: "partner.company_not_granted" });
+    } else {
+      storeIds = await approvedStores(appId, companyId);
+      if (!storeIds) return refuse({ code: "partner.company_not_granted" });
+    }
+    return { ok: true, appId, companyId, region: merchant.region, provisioned: merchant.provisioned, storeIds };
+  };
+
+  return {
+    async admit(request) {
+      try {
+        return await steps(request);
+      } catch (error) {
+        if (error instanceof Unavailable) return { ok: false, error: { code: "partner.api_key_unavailable" } };
+        throw error;
+      }
+    },
+  };
+}
