@@ -1,6 +1,6 @@
-// The client's sandbox client credentials (POST /v1/token) and ADSR API keys against the real app. Both server
-// sides are issue 6: while the server answers them with 501 server.unimplemented, each test checks that the
-// client surfaces exactly that, says so, and stops; once they are built the same tests check the behaviour.
+// The client's sandbox client credentials (POST /v1/token) and ADSR API keys against the real app (issue 6). A
+// server without them answers 501 server.unimplemented: the test then checks the client surfaces exactly that,
+// says so and stops, so the suite also runs on a checkout from before they were built.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { PartnerApiError } from "partner-api/client";

@@ -1,6 +1,7 @@
 // Client behaviours with an injected fetch, for what the real server cannot be made to do on demand (a network
-// failure, a second 401 after a renewal) or does not offer in this commit (API keys and POST /v1/token are
-// issue 6; the real-server suite covers everything else). The fake answers in the server's exact shapes.
+// failure, a second 401 after a renewal, a write answered 502 or 504, two calls inside one closed window), and the
+// exact requests the client sends. The fake answers in the server's exact shapes; the real-server suites
+// (client/partner-client, client/sandbox-and-keys) cover the same behaviours end to end where they can.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createPartnerClient, PartnerApiError, type PartnerClientOptions } from "partner-api/client";
