@@ -6,12 +6,15 @@ import { join } from "node:path";
 import { createClient, createRouterTransport, type Client } from "@connectrpc/connect";
 import type postgres from "postgres";
 import { CredentialService, Environment, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
+import { createAccessRequests } from "../access-requests/access-requests.js";
 import type { Config } from "../config/config.js";
 import { seedMerchantData } from "../credentials/sandbox-data.js";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { createCredentialService } from "../services/credential-service.js";
+import { createMerchantQueries } from "../storage/queries/merchant-queries.js";
 import type { Region } from "../storage/regions.js";
 
 /** Where the demo's OAuth client sends the browser back; registered on every app of the demo. */
@@ -92,6 +95,8 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
   const existing = await readWorld(path);
   if (existing && (await stillWorks(client, existing))) {
     const world = { ...existing, ...urls };
+    // A world provisioned before access requests existed gets its approval now (idempotent).
+    await grantDemoAccess(options, world.apps.adsr.appId, world.merchants.live[0]!);
     await writeWorld(path, world);
     logger.info("demo world already provisioned", { path, organizationId: world.organizationId });
     return world;
@@ -110,10 +115,34 @@ export function describeDemo(world: DemoWorld, path: string): string {
     `demo world written to ${path} (it holds secrets; keep it private)`,
     "a first call: a sandbox access token for the FULL app and a sandbox merchant",
     `  curl -s ${world.baseUrl}v1/token -d client_id=${sandbox.clientId} -d client_secret=<clientSecret from demo.json> -d merchant_id=${merchant.companyId}`,
+    "the ADSR production key reads the first live merchant's daily sales (an approved access request)",
+    `  curl -s -H 'X-API-Key: <apps.adsr.production.apiKey from demo.json>' '${world.baseUrl}v1/reports/daily-sales?companyId=${world.merchants.live[0]!.companyId}&from=<YYYY-MM-DD>&to=<YYYY-MM-DD>'`,
   ].join("\n");
 }
 
 type CredentialClient = Client<typeof CredentialService>;
+
+/**
+ * Makes the ADSR app's access request for every store of `merchant` and approves it as the merchant's owner, unless
+ * an approved one exists already. Through the same module the GrantService and the consent site use.
+ */
+async function grantDemoAccess(options: ProvisionDemoOptions, appId: string, merchant: DemoWorld["merchants"]["live"][number]): Promise<void> {
+  if (merchant.storeIds.length === 0) return;
+  const requests = createAccessRequests({
+    sql: options.control,
+    config: options.config,
+    clock: options.clock ?? systemClock,
+    logger: options.logger,
+    regionSql: (region) => options.regionDatabases.get(region)?.sql,
+    domain: GrantService.typeName,
+  });
+  if (await requests.access(appId, merchant.companyId)) return;
+  const owner = await createMerchantQueries(options.control).findUserByEmail(merchant.owner.email);
+  if (!owner) throw new Error(`demo: no owner login ${merchant.owner.email}`);
+  const open = (await requests.listForApp(appId)).find((row) => row.company_id === merchant.companyId && row.state === "PENDING");
+  const request = open ?? (await requests.create({ appId, companyId: merchant.companyId, storeIds: merchant.storeIds }));
+  await requests.approve(request.id, owner.id, []);
+}
 
 async function provisionWorld(client: CredentialClient, options: ProvisionDemoOptions, now: Date): Promise<Omit<DemoWorld, "baseUrl" | "authUrl" | "grpcUrl">> {
   const { organization } = await client.createOrganization({ name: "Demo organization" });
@@ -181,7 +210,8 @@ async function provisionWorld(client: CredentialClient, options: ProvisionDemoOp
     }
     live.push({ companyId: Number(companyId), region, owner, employee, storeIds });
   }
-  // Left for the access-request issue: grant the ADSR production key to live[0] by an approved access request.
+  // The ADSR production key reads live[0]: an access request for its stores, approved by its owner.
+  await grantDemoAccess(options, adsr.appId, live[0]!);
   return {
     redirectUri: demoRedirectUri,
     organizationId: Number(organizationId),
