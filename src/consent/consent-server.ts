@@ -20,6 +20,7 @@ import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
+import { endAfterFailure } from "../runtime/last-resort.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createMerchantQueries } from "../storage/queries/merchant-queries.js";
 import type postgres from "postgres";
@@ -304,7 +305,13 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   }
 
   const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://consent.invalid");
+    let url: URL;
+    try {
+      url = new URL(request.url ?? "/", "http://consent.invalid");
+    } catch (error) {
+      endAfterFailure(response, logger, error, "(unparsable)");
+      return;
+    }
     route(request, url)
       .catch((cause: unknown): Reply => {
         logger.error("consent site failure", { path: url.pathname, error: cause });
@@ -318,7 +325,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
         response.writeHead(reply.status, headers);
         response.end(reply.html ?? "");
         logger.info("consent request", { method: request.method, path: url.pathname, status: reply.status });
-      });
+      })
+      .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -13,6 +13,7 @@ import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
+import { endAfterFailure } from "../runtime/last-resort.js";
 import { readServiceError, type ErrorToRender } from "../errors/index.js";
 import { callerInfoKey } from "../services/caller-context.js";
 import { clientAddress } from "./client-address.js";
@@ -204,7 +205,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   };
 
   const server = http.createServer((request, response) => {
-    void handle(request, response);
+    handle(request, response).catch((error: unknown) => endAfterFailure(response, options.logger, error, request.url ?? ""));
   });
   // Slow-loris protection: a client gets this long to send its headers and body.
   server.headersTimeout = 10_000;

@@ -1,6 +1,6 @@
 // The public front on a real port with test-only service implementations that record what reached them: routing,
 // body decoding, Basic credentials, strict validation, rendering, and the error shapes of each route family.
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
@@ -422,6 +422,20 @@ Front("GET /.well-known/jwks.json is application/jwk-set+json with a cache lifet
   assert.is(answer.headers.get("content-type"), "application/jwk-set+json");
   assert.is(answer.headers.get("cache-control"), "public, max-age=300");
   assert.equal((await answer.json() as Json), { keys: [{ kty: "RSA", kid: "k1", use: "sig", alg: "RS256", n: "AQAB", e: "AQAB" }] });
+});
+
+Front("a request the handler cannot even parse costs one 500, never the process", async ({ base }) => {
+  const { port } = new URL(base);
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => socket.end("GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk.toString()));
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+  assert.match(raw, /^HTTP\/1\.1 500 /);
+  const after = await fetch(`${base}/.well-known/jwks.json`);
+  assert.is(after.status, 200);
 });
 
 Front.run();
