@@ -1,7 +1,8 @@
 // Sign-in of merchant users for the consent site: the CredentialService checks email and password (scrypt; unknown
 // email and wrong password answer alike) and this module turns its answer into the session's fields.
 import { create } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
+import { inProcessContext } from "../services/in-process-context.js";
 import { CredentialService, MerchantRole, VerifyMerchantUserRequestSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { readServiceError } from "../errors/index.js";
 
@@ -18,15 +19,7 @@ export type VerifyMerchantUser = (email: string, password: string) => Promise<Me
 export function merchantUserVerifier(credentials: ServiceImpl<typeof CredentialService>): VerifyMerchantUser {
   const method = CredentialService.method.verifyMerchantUser;
   return async (email, password) => {
-    const context = createHandlerContext({
-      service: CredentialService,
-      method,
-      protocolName: "in-process",
-      requestMethod: "POST",
-      url: `in-process:///${CredentialService.typeName}/${method.name}`,
-      requestHeader: new Headers(),
-      contextValues: createContextValues(),
-    });
+    const context = inProcessContext(CredentialService, method);
     try {
       const { user } = await credentials.verifyMerchantUser(create(VerifyMerchantUserRequestSchema, { email, password }), context);
       return {

@@ -2,7 +2,8 @@
 // process (a direct call of the implementation, DESIGN.md: connect-node's stack costs ~1000x the call) or by a
 // remote server over a Connect transport (a regional DataService in another process).
 import { create, type DescMethodUnary, type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext, type ContextValues, type ServiceImpl, type Transport } from "@connectrpc/connect";
+import { createContextValues, type ContextValues, type ServiceImpl, type Transport } from "@connectrpc/connect";
+import { inProcessContext } from "../services/in-process-context.js";
 
 export interface UnaryCall<M extends DescMethodUnary = DescMethodUnary> {
   method: M;
@@ -27,16 +28,7 @@ export function createInProcessCaller<S extends DescService>(service: S, impl: S
     async call<M extends DescMethodUnary>({ method, input, headers, values, signal, url }: UnaryCall<M>) {
       const handler = methods[method.localName];
       if (!handler) throw new Error(`${service.typeName} has no method ${method.name}`);
-      const context = createHandlerContext({
-        service,
-        method,
-        protocolName: "in-process",
-        requestMethod: "POST",
-        url,
-        requestHeader: headers,
-        contextValues: values,
-        requestSignal: signal,
-      });
+      const context = inProcessContext(service, method, { headers, values, signal, url });
       const output = await handler(input, context);
       // A ServiceImpl may return an init shape rather than a message; normalise it like connect does.
       return create(method.output, output as MessageInitShape<M["output"]>) as MessageShape<M["output"]>;

@@ -14,7 +14,8 @@
 // (GATEWAY_CACHE_SECONDS): a decline or withdrawal shows within that bound; the key's own verification is cached
 // by the CredentialService for CREDENTIAL_CACHE_SECONDS.
 import { create } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
+import { inProcessContext } from "../services/in-process-context.js";
 import { CredentialService, Environment, Product, VerifyApiKeyRequestSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { readServiceError, type ErrorToRender } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
@@ -50,15 +51,7 @@ const productNames: Partial<Record<Product, VerifiedKey["product"]>> = {
 export function apiKeyVerifier(credentials: ServiceImpl<typeof CredentialService>): VerifyApiKey {
   const method = CredentialService.method.verifyApiKey;
   return async (apiKey) => {
-    const context = createHandlerContext({
-      service: CredentialService,
-      method,
-      protocolName: "in-process",
-      requestMethod: "POST",
-      url: `in-process:///${CredentialService.typeName}/${method.name}`,
-      requestHeader: new Headers(),
-      contextValues: createContextValues(),
-    });
+    const context = inProcessContext(CredentialService, method);
     const answer = await credentials.verifyApiKey(create(VerifyApiKeyRequestSchema, { apiKey }), context);
     const app = answer.app!;
     return {

@@ -2,7 +2,8 @@
 // rotation overlap works; wrong id, wrong secret and revoked credentials are alike developer.invalid_client).
 // This module turns its answer into the plain record the grants use.
 import { create } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
+import { inProcessContext } from "../services/in-process-context.js";
 import {
   CredentialService,
   Environment,
@@ -39,15 +40,7 @@ const productNames: Record<ProductEnum, Product | undefined> = {
 export function clientVerifier(credentials: ServiceImpl<typeof CredentialService>): VerifyClient {
   const method = CredentialService.method.verifyClientCredentials;
   return async (clientId, clientSecret) => {
-    const context = createHandlerContext({
-      service: CredentialService,
-      method,
-      protocolName: "in-process",
-      requestMethod: "POST",
-      url: `in-process:///${CredentialService.typeName}/${method.name}`,
-      requestHeader: new Headers(),
-      contextValues: createContextValues(),
-    });
+    const context = inProcessContext(CredentialService, method);
     const answer = await credentials.verifyClientCredentials(create(VerifyClientCredentialsRequestSchema, { clientId, clientSecret }), context);
     const app = answer.app!;
     const product = productNames[app.product!];
