@@ -5,12 +5,14 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { DescService } from "@bufbuild/protobuf";
 import { file_google_rpc_error_details } from "../gen/google/rpc/error_details_pb.js";
 import { Health } from "../gen/grpc/health/v1/health_pb.js";
+import { ConsoleService } from "../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../gen/partnerapi/v1/credential_service_pb.js";
 import { DataService } from "../gen/partnerapi/v1/data_service_pb.js";
 import { GrantService } from "../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
+import { createLogMailTransport } from "./console/mail.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { createInProcessCaller } from "./front/service-caller.js";
@@ -27,6 +29,7 @@ import { reflectionServices, registerReflection } from "./grpc/reflection.js";
 import { systemClock, type Clock } from "./runtime/clock.js";
 import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
+import { createConsoleService } from "./services/console-service.js";
 import { createCredentialService } from "./services/credential-service.js";
 import { createDataService } from "./services/data-service.js";
 import type { ServiceContext } from "./services/dependencies.js";
@@ -63,7 +66,7 @@ export interface RunningApp {
 }
 
 /** The services of the internal port, in the order `buf curl --list-services` shows them. */
-export const internalServices: readonly DescService[] = [TokenService, GrantService, CredentialService, DataService];
+export const internalServices: readonly DescService[] = [TokenService, GrantService, CredentialService, DataService, ConsoleService];
 
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const { config, logger } = options;
@@ -135,6 +138,16 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         cacheSeconds: config.GATEWAY_CACHE_SECONDS,
       }),
     });
+    // The developer console: its own sessions (audience partnerapi-console), calling the services above in process.
+    const consoleService = createConsoleService(context, {
+      sql: control.sql,
+      kv: keyValue,
+      signingKey: () => signingKeys.signingKey(),
+      publicKey: (kid) => keyRing.publicKey(kid),
+      mail: createLogMailTransport(logger),
+      credential,
+      grant,
+    });
     const health = createHealthService();
 
     const routes = (router: ConnectRouter) => {
@@ -142,6 +155,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       router.service(GrantService, grant);
       router.service(CredentialService, credential);
       router.service(DataService, data);
+      router.service(ConsoleService, consoleService);
       router.service(Health, health.impl);
       registerReflection(router, [...internalServices, ...reflectionServices, Health], [file_google_rpc_error_details]);
     };
@@ -152,6 +166,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       services: [
         { service: TokenService, caller: createInProcessCaller(TokenService, token) },
         { service: DataService, caller: createInProcessCaller(DataService, data) },
+        { service: ConsoleService, caller: createInProcessCaller(ConsoleService, consoleService) },
       ],
       partner,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -85,6 +85,22 @@ const schema = z.object({
   OAUTH_INVALID_GRANT_LIMIT: z.coerce.number().int().positive().default(20),
   /** Consent-site sign-in attempts per email, and ten times as many per source address, per fixed 15 minutes. */
   CONSENT_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(10),
+  /** How the console mails links: `log` writes each mail (link included) to the log, for local use. SMTP comes later. */
+  MAIL_TRANSPORT: z.enum(["log"]).default("log"),
+  /** Where the console's web pages live; mailed links point here. Unset: BASE_URL plus "console". */
+  CONSOLE_URL: optional(url),
+  /** Failed console sign-ins per email per fixed window before the account is locked for the rest of it. */
+  CONSOLE_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(5),
+  /** The console's sign-in lockout window. */
+  CONSOLE_LOCKOUT_SECONDS: seconds.default(900),
+  /** A console refresh token's lifetime (rolling: each rotation issues a fresh one). */
+  CONSOLE_REFRESH_TTL_SECONDS: seconds.default(1_209_600),
+  /** Email verification links. */
+  CONSOLE_VERIFY_LINK_TTL_SECONDS: seconds.default(86_400),
+  /** Password reset links. */
+  CONSOLE_RESET_LINK_TTL_SECONDS: seconds.default(3_600),
+  /** Organization invitation links. */
+  CONSOLE_INVITE_TTL_SECONDS: seconds.default(604_800),
 });
 
 export type Environment = z.input<typeof schema>;

@@ -358,6 +358,107 @@ export const catalogue = {
     },
   },
 
+  // ---------------------------------------------------------------- developer: console (ours; docs/error-codes.md)
+  "developer.unauthenticated": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    headers: { "WWW-Authenticate": "Bearer" },
+    messages: {
+      en: "Sign in to the console: send a valid console access token.",
+      ar: "سجّل الدخول إلى وحدة التحكم: أرسل رمز وصول صالحًا لوحدة التحكم.",
+      hi: "कंसोल में साइन इन करें: एक मान्य कंसोल एक्सेस टोकन भेजें।",
+    },
+  },
+  "developer.sign_in_failed": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    messages: {
+      en: "The email or password is not correct.",
+      ar: "البريد الإلكتروني أو كلمة المرور غير صحيحة.",
+      hi: "ईमेल या पासवर्ड सही नहीं है।",
+    },
+  },
+  "developer.refresh_invalid": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    messages: {
+      en: "This console session has ended. Sign in again.",
+      ar: "انتهت جلسة وحدة التحكم هذه. سجّل الدخول مجددًا.",
+      hi: "यह कंसोल सत्र समाप्त हो गया है। फिर से साइन इन करें।",
+    },
+  },
+  "developer.password_too_weak": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { rule: "string" },
+    messages: {
+      en: "Choose a stronger password ({rule}).",
+      ar: "اختر كلمة مرور أقوى ({rule}).",
+      hi: "एक मज़बूत पासवर्ड चुनें ({rule})।",
+    },
+  },
+  "developer.link_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    messages: {
+      en: "This link is not valid or has already been used.",
+      ar: "هذا الرابط غير صالح أو سبق استخدامه.",
+      hi: "यह लिंक अमान्य है या पहले ही उपयोग हो चुका है।",
+    },
+  },
+  "developer.link_expired": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "This link has expired. Ask for a new one.",
+      ar: "انتهت صلاحية هذا الرابط. اطلب رابطًا جديدًا.",
+      hi: "इस लिंक की समय-सीमा समाप्त हो गई है। नया लिंक माँगें।",
+    },
+  },
+  "developer.account_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "Developer account not found.", ar: "حساب المطوّر غير موجود.", hi: "डेवलपर खाता नहीं मिला।" },
+  },
+  "developer.program_application_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "Program application not found.", ar: "طلب الانضمام إلى البرنامج غير موجود.", hi: "प्रोग्राम आवेदन नहीं मिला।" },
+  },
+  "developer.program_application_not_pending": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { state: "string" },
+    messages: {
+      en: "This program application was already decided ({state}).",
+      ar: "تم البت في طلب الانضمام هذا بالفعل ({state}).",
+      hi: "इस प्रोग्राम आवेदन पर पहले ही निर्णय हो चुका है ({state})।",
+    },
+  },
+  "developer.agreement_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: {
+      en: "No developer agreement is published yet.",
+      ar: "لم تُنشر أي اتفاقية للمطوّرين بعد.",
+      hi: "अभी तक कोई डेवलपर अनुबंध प्रकाशित नहीं हुआ है।",
+    },
+  },
+  "developer.member_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "Member not found in this organization.", ar: "العضو غير موجود في هذه المؤسسة.", hi: "इस संगठन में सदस्य नहीं मिला।" },
+  },
+  "developer.already_org_member": {
+    status: 409,
+    grpc: Code.AlreadyExists,
+    messages: {
+      en: "You are already a member of this organization.",
+      ar: "أنت عضو في هذه المؤسسة بالفعل.",
+      hi: "आप पहले से ही इस संगठन के सदस्य हैं।",
+    },
+  },
+
   // ---------------------------------------------------------------- developer: apps, keys and sandbox
   "developer.product_immutable": {
     status: 409,

@@ -146,6 +146,12 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.access_request_not_found": 404, "developer.access_request_not_pending": 409,
     "developer.access_request_not_approved": 409, "developer.merchant_owner_required": 403,
     "partner.token_missing": 401, "partner.token_invalid": 401, "partner.region_unavailable": 503,
+    // the console's (docs/error-codes.md)
+    "developer.unauthenticated": 401, "developer.sign_in_failed": 401, "developer.refresh_invalid": 401,
+    "developer.password_too_weak": 400, "developer.link_invalid": 400, "developer.link_expired": 400,
+    "developer.account_not_found": 404, "developer.program_application_not_found": 404,
+    "developer.program_application_not_pending": 409, "developer.agreement_not_found": 404,
+    "developer.member_not_found": 404, "developer.already_org_member": 409,
     "server.internal": 500, "server.unimplemented": 501, "server.unavailable": 503, "server.timeout": 504,
   };
   for (const [code, status] of Object.entries(statuses)) {
