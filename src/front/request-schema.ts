@@ -42,14 +42,17 @@ export function createRequestSchema(message: DescMessage, pathFields: readonly s
     text: objectSchema(message, "text", (field) => !fromPath(field)),
   };
   const pathSchema = objectSchema(message, "text", fromPath);
+  // Templates name variables by proto field name ({organization_id}); the schema, like the wire, uses JSON names.
+  const jsonNameOf = new Map(message.fields.filter(fromPath).map((field) => [field.name, field.jsonName]));
   return {
     validate(fields, kind, pathParams) {
       const body = schemas[kind].safeParse(fields);
-      const path = pathSchema.safeParse(pathParams);
+      const byJsonName = Object.fromEntries(Object.entries(pathParams).map(([name, value]) => [jsonNameOf.get(name) ?? name, value]));
+      const path = pathSchema.safeParse(byJsonName);
       if (body.success && path.success) return { ok: true, value: { ...(body.data as object), ...(path.data as object) } };
       return {
         ok: false,
-        violations: [...(body.success ? [] : violationsOf(body.error, fields)), ...(path.success ? [] : violationsOf(path.error, pathParams))],
+        violations: [...(body.success ? [] : violationsOf(body.error, fields)), ...(path.success ? [] : violationsOf(path.error, byJsonName))],
       };
     },
   };
