@@ -38,11 +38,16 @@ export interface SigningKey {
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-/** Signs `claims` with `key`: header `{alg: RS256, typ: at+jwt, kid}`. */
-export function signAccessToken(key: SigningKey, claims: AccessTokenClaims): string {
+/** Signs any claims set as an RS256 JWT with header `{alg: RS256, typ: at+jwt, kid}` (app and console tokens). */
+export function signJwt(key: SigningKey, claims: object): string {
   const signingInput = `${encode({ alg: "RS256", typ: "at+jwt", kid: key.kid })}.${encode(claims)}`;
   const signature = rsaSign("sha256", Buffer.from(signingInput), key.privateKey).toString("base64url");
   return `${signingInput}.${signature}`;
+}
+
+/** Signs an app access token. */
+export function signAccessToken(key: SigningKey, claims: AccessTokenClaims): string {
+  return signJwt(key, claims);
 }
 
 /** Why a token was refused; for the log only (the caller sees one code, partner.token_invalid). */
@@ -74,18 +79,10 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
   const leeway = options.leewaySeconds ?? 5;
   return {
     verify(token) {
-      const parts = token.split(".");
-      if (parts.length !== 3) return { ok: false, reason: "malformed" };
-      const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
-      const header = parseSegment(headerPart);
-      if (!header || header["alg"] !== "RS256" || typeof header["kid"] !== "string") return { ok: false, reason: "malformed" };
-      if (header["typ"] !== "at+jwt") return { ok: false, reason: "wrong_type" };
-      const key = options.keys(header["kid"]);
-      if (!key) return { ok: false, reason: "unknown_key" };
-      const valid = rsaVerify("sha256", Buffer.from(`${headerPart}.${payloadPart}`), key, Buffer.from(signaturePart, "base64url"));
-      if (!valid) return { ok: false, reason: "bad_signature" };
-      const claims = parseSegment(payloadPart);
-      if (!claims || !hasClaimTypes(claims)) return { ok: false, reason: "bad_claims" };
+      const signed = verifyJwtSignature(token, options.keys);
+      if (!signed.ok) return signed;
+      const claims = signed.claims;
+      if (!hasClaimTypes(claims)) return { ok: false, reason: "bad_claims" };
       if (claims.iss !== options.issuer) return { ok: false, reason: "wrong_issuer" };
       if (claims.aud !== options.audience) return { ok: false, reason: "wrong_audience" };
       const now = Math.floor(options.clock.now() / 1000);
@@ -94,6 +91,28 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       return { ok: true, claims };
     },
   };
+}
+
+/**
+ * The signature half of verification, shared by every token kind we issue: RS256 only (`alg` is never the token's
+ * choice), `typ: at+jwt`, a known `kid`, a valid signature, and a JSON object payload. Claims are the caller's to check.
+ */
+export function verifyJwtSignature(
+  token: string,
+  keys: PublicKeyLookup,
+): { ok: true; claims: Record<string, unknown> } | { ok: false; reason: TokenRejection } {
+  const parts = token.split(".");
+  if (parts.length !== 3) return { ok: false, reason: "malformed" };
+  const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
+  const header = parseSegment(headerPart);
+  if (!header || header["alg"] !== "RS256" || typeof header["kid"] !== "string") return { ok: false, reason: "malformed" };
+  if (header["typ"] !== "at+jwt") return { ok: false, reason: "wrong_type" };
+  const key = keys(header["kid"]);
+  if (!key) return { ok: false, reason: "unknown_key" };
+  const valid = rsaVerify("sha256", Buffer.from(`${headerPart}.${payloadPart}`), key, Buffer.from(signaturePart, "base64url"));
+  if (!valid) return { ok: false, reason: "bad_signature" };
+  const claims = parseSegment(payloadPart);
+  return claims ? { ok: true, claims } : { ok: false, reason: "bad_claims" };
 }
 
 function parseSegment(segment: string): Record<string, unknown> | undefined {
