@@ -195,7 +195,6 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const consentAddress = await consent.listen(config.AUTH_PORT, config.HOST);
     closers.push(() => consent.close(grace));
 
-    let stopping: Promise<void> | undefined;
     return {
       front: frontAddress,
       consent: consentAddress,
@@ -203,11 +202,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       control,
       regionDatabases,
       keyValue,
-      stop: () => {
-        health.shutdown();
-        stopping ??= closeAll(closers);
-        return stopping;
-      },
+      stop: stopOnce(health, closers),
     };
   } catch (error) {
     await closeAll(closers);
@@ -248,16 +243,11 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
     const internal = createInternalServer({ routes, logger });
     const grpc = await internal.listen(config.GRPC_PORT, config.HOST);
     closers.push(() => internal.close(config.SHUTDOWN_GRACE_SECONDS * 1000));
-    let stopping: Promise<void> | undefined;
     return {
       grpc,
       region,
       database,
-      stop: () => {
-        health.shutdown();
-        stopping ??= closeAll(closers);
-        return stopping;
-      },
+      stop: stopOnce(health, closers),
     };
   } catch (error) {
     await closeAll(closers);
@@ -266,6 +256,15 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
 }
 
 /** Closes in reverse order of opening: listeners first (finishing requests in flight), then stores. */
+/** The stop of a running role: health says NOT_SERVING at once, then everything closes, once however often called. */
+function stopOnce(health: { shutdown(): void }, closers: Array<() => Promise<void>>): () => Promise<void> {
+  let stopping: Promise<void> | undefined;
+  return () => {
+    health.shutdown();
+    return (stopping ??= closeAll(closers));
+  };
+}
+
 async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
   for (const close of closers.reverse()) {
     await close().catch(() => {});
