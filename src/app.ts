@@ -12,7 +12,7 @@ import { GrantService } from "../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
-import { createLogMailTransport } from "./console/mail.js";
+import { createMailTransport } from "./console/mail.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { createInProcessCaller } from "./front/service-caller.js";
@@ -144,7 +144,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       kv: keyValue,
       signingKey: () => signingKeys.signingKey(),
       publicKey: (kid) => keyRing.publicKey(kid),
-      mail: createLogMailTransport(logger),
+      mail: createMailTransport(config, logger),
       credential,
       grant,
     });

@@ -6,6 +6,16 @@ const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
 const url = z.string().url();
 
+/** An smtp:// or smtps:// URL with a host. */
+function smtpUrl(value: string): boolean {
+  try {
+    const parsed = new URL(value);
+    return (parsed.protocol === "smtp:" || parsed.protocol === "smtps:") && parsed.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
 /** Turns "" into undefined so an empty variable means "unset", as shells commonly produce. */
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
@@ -85,8 +95,16 @@ const schema = z.object({
   OAUTH_INVALID_GRANT_LIMIT: z.coerce.number().int().positive().default(20),
   /** Consent-site sign-in attempts per email, and ten times as many per source address, per fixed 15 minutes. */
   CONSENT_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(10),
-  /** How the console mails links: `log` writes each mail (link included) to the log, for local use. SMTP comes later. */
-  MAIL_TRANSPORT: z.enum(["log"]).default("log"),
+  /**
+   * How the console mails links: `log` writes each mail (link included) to the log, for local use; an `smtp://` or
+   * `smtps://` URL (credentials in it if the server wants them) sends through nodemailer.
+   */
+  MAIL_TRANSPORT: z
+    .string()
+    .default("log")
+    .refine((value) => value === "log" || smtpUrl(value), { message: 'must be "log" or an smtp:// or smtps:// URL' }),
+  /** The sender of the console's mails over SMTP. */
+  MAIL_FROM: z.string().trim().min(1).default("Partner API <no-reply@localhost>"),
   /** Where the console's web pages live; mailed links point here. Unset: BASE_URL plus "console". */
   CONSOLE_URL: optional(url),
   /** Failed console sign-ins per email per fixed window before the account is locked for the rest of it. */

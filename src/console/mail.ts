@@ -1,6 +1,8 @@
-// How the console sends mail (verification, password reset, invitations). MAIL_TRANSPORT=log (the default and,
-// for now, the only transport) writes each mail to the log, link included, so a developer running locally can
-// follow it; an SMTP transport behind the same interface comes later (docs/decisions.md, "Console").
+// How the console sends mail (verification, password reset, invitations). MAIL_TRANSPORT=log (the default) writes
+// each mail to the log, link included, so a developer running locally can follow it; an smtp:// or smtps:// URL
+// sends through nodemailer behind the same interface (docs/decisions.md, "Console").
+import nodemailer from "nodemailer";
+import type { Config } from "../config/config.js";
 import type { Logger } from "../runtime/logger.js";
 
 /** One mail: the recipient, a subject, a short text and the one link it carries. */
@@ -15,6 +17,13 @@ export interface MailTransport {
   send(mail: Mail): Promise<void>;
 }
 
+/** The transport MAIL_TRANSPORT names: `log`, or SMTP at the URL it holds. */
+export function createMailTransport(config: Pick<Config, "MAIL_TRANSPORT" | "MAIL_FROM">, logger: Logger): MailTransport {
+  return config.MAIL_TRANSPORT === "log"
+    ? createLogMailTransport(logger)
+    : createSmtpMailTransport({ url: config.MAIL_TRANSPORT, from: config.MAIL_FROM }, logger);
+}
+
 /**
  * Writes every mail to the log at info level as `console mail` with `to`, `subject` and `link`. The link is a
  * secret of its recipient: use this transport only where the log is as private as the mailbox (local runs, tests).
@@ -24,6 +33,28 @@ export function createLogMailTransport(logger: Logger): MailTransport {
   return {
     async send(mail) {
       logger.info("console mail", { to: mail.to, subject: mail.subject, text: mail.text, link: mail.link });
+    },
+  };
+}
+
+/**
+ * Sends each mail over SMTP (nodemailer) from `from`, the link on a line of its own after the text. Neither the
+ * link nor the body ever reaches the log, nor the URL (it may hold credentials). A failure to send is logged
+ * (recipient, subject, the error's code and message) and resolves like a sent mail: the answers that mail a link
+ * (sign-up above all) must not tell whether mail went out.
+ */
+export function createSmtpMailTransport(options: { url: string; from: string }, logger: Logger): MailTransport {
+  const transporter = nodemailer.createTransport(options.url);
+  const server = new URL(options.url);
+  logger.info("console mail goes over SMTP", { host: server.hostname, port: server.port || undefined, secure: server.protocol === "smtps:" });
+  return {
+    async send(mail) {
+      try {
+        await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: `${mail.text}\n\n${mail.link}\n` });
+      } catch (error) {
+        const failure = error as { code?: unknown; message?: unknown };
+        logger.error("console mail not sent", { to: mail.to, subject: mail.subject, error: { code: failure.code, message: String(failure.message) } });
+      }
     },
   };
 }
