@@ -489,6 +489,15 @@ export const catalogue = {
       hi: "प्रोडक्शन में उपयोग से पहले इस ऐप को समीक्षा में स्वीकृति चाहिए।",
     },
   },
+  "developer.production_credentials_already_shown": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "This app's production credentials were already shown; rotate the client secret to get a new one.",
+      ar: "سبق عرض بيانات اعتماد الإنتاج لهذا التطبيق؛ قم بتدوير السر للحصول على سر جديد.",
+      hi: "इस ऐप के प्रोडक्शन क्रेडेंशियल पहले ही दिखाए जा चुके हैं; नया पाने के लिए क्लाइंट सीक्रेट रोटेट करें।",
+    },
+  },
   "developer.review_not_in_review": {
     status: 409,
     grpc: Code.FailedPrecondition,

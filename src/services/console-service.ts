@@ -575,6 +575,15 @@ export function createConsoleService(context: ServiceContext, deps: ConsoleServi
       return { clientId: rotated.clientId, clientSecret: rotated.clientSecret, previousSecretExpiresAtMs: rotated.previousSecretExpiresAtMs };
     },
 
+    async revealProductionCredentials(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "manage_apps");
+      // The app in the path must be the organization's: any other app is unknown here.
+      const app = await createAppQueries(sql).find(request.appId);
+      if (!app || app.organization_id !== Number(request.organizationId)) throw fail("developer.app_not_found");
+      return { production: (await credential("revealProductionSecret", { appId: request.appId }, ctx)).production };
+    },
+
     async setAppRedirectUris(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");

@@ -347,6 +347,33 @@ export function createCredentialService(context: ServiceContext, deps: Credentia
       return result;
     },
 
+    async revealProductionSecret(request) {
+      const production = await sql.begin(async (tx) => {
+        const app = await lockLiveApp(tx, request.appId);
+        if (app.state !== "APPROVED") throw fail("developer.app_not_approved");
+        const credentials = createCredentialQueries(tx);
+        const live = (await credentials.liveClients(app.id)).find((client) => client.environment === "PRODUCTION");
+        // The client's row lock orders this after any rotation running now; the secret issued at approval being its
+        // only secret ever means nobody in the organization has seen a production secret of it yet.
+        const client = live && (await credentials.findClient(live.client_id, { lock: true }));
+        if (!client) throw fail("developer.credential_not_found");
+        if ((await credentials.countSecrets(client.client_id)) !== 1) throw fail("developer.production_credentials_already_shown");
+        const at = now();
+        await credentials.revokeSecrets(client.client_id, at);
+        const clientSecret = newClientSecret(ids, "PRODUCTION");
+        await credentials.insertSecret(client.client_id, hashSecret(clientSecret), at);
+        return {
+          clientId: client.client_id,
+          environment: environments.PRODUCTION,
+          clientSecret,
+          allowedIps: await credentials.allowlist({ clientId: client.client_id }),
+        };
+      });
+      forget();
+      logger.info("production secret revealed", { appId: request.appId, clientId: production.clientId });
+      return { production };
+    },
+
     async revokeClientCredential(request) {
       const revoked = await sql.begin((tx) => createCredentialQueries(tx).revokeClient(request.clientId, now()));
       if (!revoked) throw fail("developer.credential_not_found");

@@ -11,7 +11,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { seedMerchantData } from "../../src/credentials/sandbox-data.js";
-import { messageFor, type ErrorCode } from "../../src/errors/index.js";
+import { messageFor, readServiceError, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../oauth/support.js";
 import { answerOf, credentialsOf, newLiveMerchant, type Answer, type Credentials } from "../sandbox/support.js";
@@ -255,6 +255,48 @@ SelfService("ADSR API keys: create (shown once), revoke; sandbox merchant deacti
   const list = ok(await api("GET", requests, undefined, viewer.token))["accessRequests"] as Record<string, unknown>[];
   assert.equal(list.map((row) => row["accessRequestId"]), [made["accessRequestId"]]);
   expectError(await api("POST", requests, ask, dev.token), 409, "developer.access_request_exists");
+});
+
+SelfService("production credentials: shown once to the organization after a staff approval", async () => {
+  const { organizationId, owner, dev, viewer, outsider } = await team();
+  const { appId } = await newApp(organizationId, dev.token);
+  const reveal = (token: string, org = organizationId, app = appId) => api("POST", `/v1/console/organizations/${org}/apps/${app}/production-credentials`, {}, token);
+  expectError(await reveal(dev.token), 403, "developer.app_not_approved");
+  ok(await api("POST", `/v1/console/apps/${appId}/submit`, {}, dev.token));
+  expectError(await reveal(dev.token), 403, "developer.app_not_approved");
+  const approved = await reviews.approveApp({ appId });
+  const staffSecret = approved.production!.clientSecret;
+
+  expectError(await reveal(viewer.token), 403, "developer.insufficient_org_role");
+  expectError(await reveal(outsider.token), 403, "developer.not_org_member");
+  // An app of another organization is unknown under this one.
+  const elsewhere = ok(await api("POST", "/v1/console/organizations", { name: `Org ${++serial}` }, owner.token));
+  const elsewhereId = Number((elsewhere["organization"] as Record<string, number>)["organizationId"]);
+  expectError(await reveal(owner.token, elsewhereId), 404, "developer.app_not_found");
+
+  const shown = await reveal(dev.token);
+  assert.is(shown.headers.get("cache-control"), "no-store");
+  const production = ok(shown)["production"] as Record<string, string>;
+  assert.is(production["clientId"], approved.production!.clientId);
+  assert.is(production["environment"], "ENVIRONMENT_PRODUCTION");
+  assert.match(production["clientSecret"]!, /^lp_sk_/);
+  assert.is.not(production["clientSecret"], staffSecret);
+  // The organization's secret authenticates the client at once; the one the staff caller saw at approval no longer
+  // does. (A production FULL app then mints through the authorization code flow: /v1/token's client_credentials
+  // answers developer.use_oauth after authenticating the client, invalid_client before.)
+  const verified = await reviews.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: production["clientSecret"]! });
+  assert.is(verified.app!.appId, appId);
+  await reviews.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: staffSecret }).then(
+    () => assert.unreachable("the secret shown at approval still works"),
+    (error: unknown) => assert.is(readServiceError(error).code, "developer.invalid_client"),
+  );
+  const minted = await mint(production["clientId"]!, production["clientSecret"]!);
+  assert.is((minted.body["error"] as Record<string, unknown>)["code"], "developer.use_oauth", JSON.stringify(minted.body));
+  assert.is((await mint(production["clientId"]!, staffSecret)).status, 401);
+  // Once: a second call, by anyone, is refused; rotating remains the way to a new secret.
+  expectError(await reveal(owner.token), 409, "developer.production_credentials_already_shown");
+  const rotated = ok(await api("POST", `/v1/console/apps/${appId}/credentials/${production["clientId"]}/rotate-secret`, {}, dev.token));
+  assert.ok((await reviews.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: String(rotated["clientSecret"]) })).app);
 });
 
 SelfService.run();

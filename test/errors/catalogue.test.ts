@@ -152,6 +152,7 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.account_not_found": 404, "developer.program_application_not_found": 404,
     "developer.program_application_not_pending": 409, "developer.agreement_not_found": 404,
     "developer.member_not_found": 404, "developer.already_org_member": 409,
+    "developer.production_credentials_already_shown": 409,
     "server.internal": 500, "server.unimplemented": 501, "server.unavailable": 503, "server.timeout": 504,
   };
   for (const [code, status] of Object.entries(statuses)) {

@@ -74,6 +74,15 @@ export function createCredentialQueries(sql: SqlClient) {
       await sql`update control.client_secrets set expires_at = ${overlapEnd}
                 where client_id = ${clientId} and revoked_at is null and expires_at is null`;
     },
+    /** How many secrets a client id has ever had, revoked and expired ones included. */
+    async countSecrets(clientId: string): Promise<number> {
+      const [row] = await sql<{ count: number }[]>`select count(*)::int as count from control.client_secrets where client_id = ${clientId}`;
+      return row?.count ?? 0;
+    },
+    /** Revokes every secret of a client id at once (the client id itself stays). */
+    async revokeSecrets(clientId: string, now: Date): Promise<void> {
+      await sql`update control.client_secrets set revoked_at = ${now} where client_id = ${clientId} and revoked_at is null`;
+    },
     async revokeClient(clientId: string, now: Date): Promise<boolean> {
       const rows = await sql`update control.client_credentials set revoked_at = ${now}
                              where client_id = ${clientId} and revoked_at is null returning client_id`;
