@@ -13,6 +13,15 @@ import type { VerifiedClient } from "./clients.js";
 
 export type TokenResponse = MessageInitShape<typeof ExchangeTokenResponseSchema>;
 
+/** The fields every token response has, whichever endpoint and grant (spec, "Token response": present on all). */
+export interface CommonTokenFields {
+  accessToken: string;
+  tokenType: "Bearer";
+  expiresIn: number;
+  scope: string;
+  apiBaseUrl: string;
+}
+
 /** The merchant a token is for, as the directory knows it. */
 export interface TokenMerchant {
   companyId: number;
@@ -24,12 +33,21 @@ export interface TokenIssuer {
   signingKey(): Promise<SigningKey>;
   /** Signs an access token for `client` and `merchant`; pure CPU, safe inside a transaction. */
   accessToken(key: SigningKey, client: VerifiedClient, merchant: TokenMerchant): string;
+  /** The fields of every token response: the access token, Bearer, its lifetime, the scope bundle, api_base_url. */
+  commonFields(accessToken: string, client: VerifiedClient): CommonTokenFields;
   /** The OAuth token response: access token, the refresh token, and the spec's fixed fields. */
   response(accessToken: string, client: VerifiedClient, merchant: TokenMerchant, refreshToken: string): TokenResponse;
 }
 
 export function createTokenIssuer(options: { keys: SigningKeyStore; config: Config; clock: Clock; ids: IdSource }): TokenIssuer {
   const { keys, config, clock, ids } = options;
+  const commonFields = (accessToken: string, client: VerifiedClient): CommonTokenFields => ({
+    accessToken,
+    tokenType: "Bearer",
+    expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
+    scope: scopesForProduct(client.product).join(" "),
+    apiBaseUrl: `${config.BASE_URL}v1/`,
+  });
   return {
     signingKey: () => keys.signingKey(),
     accessToken(key, client, merchant) {
@@ -51,16 +69,13 @@ export function createTokenIssuer(options: { keys: SigningKeyStore; config: Conf
         exp: iat + config.ACCESS_TOKEN_TTL_SECONDS,
       });
     },
+    commonFields,
     response(accessToken, client, merchant, refreshToken) {
       return {
-        accessToken,
-        tokenType: "Bearer",
-        expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
+        ...commonFields(accessToken, client),
         refreshToken,
         refreshTokenExpiresIn: config.REFRESH_TOKEN_TTL_SECONDS,
-        scope: scopesForProduct(client.product).join(" "),
         merchantId: BigInt(merchant.companyId),
-        apiBaseUrl: `${config.BASE_URL}v1/`,
       };
     },
   };

@@ -12,7 +12,6 @@ import { createTokenThrottle } from "../oauth/throttle.js";
 import { createTokenEndpoint } from "../oauth/token-endpoint.js";
 import { createSandboxMinter } from "../sandbox/sandbox-tokens.js";
 import type { KeyValueStore } from "../storage/key-value.js";
-import { scopesForProduct } from "../tokens/scopes.js";
 import type { SigningKeyStore } from "../tokens/signing-keys.js";
 import { callerInfoKey } from "./caller-context.js";
 import type { ServiceContext } from "./dependencies.js";
@@ -63,13 +62,8 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       if (missing.length > 0) throw serviceError(domain, "developer.invalid_request", { fields: missing.join(", ") });
       const client = await deps.verifyClient(request.clientId, request.clientSecret);
       const minted = await sandbox.mint(client, request.merchantId === undefined ? undefined : Number(request.merchantId));
-      return {
-        accessToken: minted.accessToken,
-        tokenType: "Bearer",
-        expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
-        scope: scopesForProduct(client.product).join(" "),
-        apiBaseUrl: `${config.BASE_URL}v1/`,
-      };
+      // Exactly the common fields: POST /v1/token has no refresh_token, refresh_token_expires_in or merchant_id.
+      return issuer.commonFields(minted.accessToken, client);
     },
     async getJwks() {
       return { keys: await deps.keys.published() };

@@ -5,23 +5,15 @@
 // The endpoint's own throttles (per client id and per source address) apply, not the /v1/token one.
 // The answer is the OAuth shape without a refresh token (RFC 6749 section 4.4.3), with merchant_id, since the
 // merchant may have been inferred.
-import { scopesForProduct } from "../../tokens/scopes.js";
 import type { GrantType } from "./grant-type.js";
 
 export const grantType = "client_credentials";
 export const parameters = [] as const;
 
 export const handle: GrantType["handle"] = async (request, client, context) => {
-  const { sandbox, config } = context;
+  const { sandbox, issuer } = context;
   const minted = await sandbox.mint(client, request.merchantId === undefined ? undefined : Number(request.merchantId));
-  return {
-    accessToken: minted.accessToken,
-    tokenType: "Bearer",
-    expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
-    scope: scopesForProduct(client.product).join(" "),
-    merchantId: BigInt(minted.merchant.company_id),
-    apiBaseUrl: `${config.BASE_URL}v1/`,
-  };
+  return { ...issuer.commonFields(minted.accessToken, client), merchantId: BigInt(minted.merchant.company_id) };
 };
 
 export const clientCredentials: GrantType = { grantType, parameters, handle };
