@@ -158,6 +158,25 @@ Keys("key codes: company_param_required 400; unknown, malformed, revoked 401; an
   await expectError(await get(path, w.production), 401, "partner.api_key_invalid", "/v1/stores");
 });
 
+Keys("an API key's IP allowlist: other sources get 403 partner.ip_denied; a listed source (address or range) passes", async () => {
+  const w = await world();
+  const id = await request(w);
+  await grants.approveAccessRequest({ accessRequestId: id, userId: String(w.merchant.owner.userId) });
+  const path = `/v1/stores?companyId=${w.merchant.companyId}`;
+  const made = await credentials.getApp({ appId: w.app.appId });
+  const apiKeyId = made.app!.apiKeys.find((key) => key.environment === Environment.PRODUCTION)!.apiKeyId;
+  // The test calls from 127.0.0.1.
+  await credentials.setIpAllowlist({ apiKeyId, allowedIps: ["10.0.0.0/8", "2001:db8::1"] });
+  clock.advance(cacheMs());
+  await expectError(await get(path, w.production), 403, "partner.ip_denied", "/v1/stores");
+  await credentials.setIpAllowlist({ apiKeyId, allowedIps: ["10.0.0.0/8", "127.0.0.0/8"] });
+  clock.advance(cacheMs());
+  assert.is((await get(path, w.production)).response.status, 200);
+  await credentials.setIpAllowlist({ apiKeyId, allowedIps: ["127.0.0.1"] });
+  clock.advance(cacheMs());
+  assert.is((await get(path, w.production)).response.status, 200);
+});
+
 Keys("sandbox keys reach the organization's own sandbox merchants automatically, every store; not another organization's", async () => {
   const w = await world();
   const own = await newSandboxMerchant(credentials, w.organizationId);
