@@ -10,7 +10,7 @@ import { loadConfig } from "../src/config/config.js";
 import { systemClock } from "../src/runtime/clock.js";
 import { cryptoIds } from "../src/runtime/ids.js";
 import { silentLogger } from "../src/runtime/logger.js";
-import { createCredentialService } from "../src/services/credential-service.js";
+import { createCredentialService } from "../src/credential/service.js";
 import { migrateControl } from "../src/storage/migrate.js";
 import { openDatabase } from "../src/storage/postgres.js";
 

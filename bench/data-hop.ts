@@ -13,13 +13,13 @@ import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-no
 import * as grpc from "@grpc/grpc-js";
 import { DataService, ListItemsRequestSchema, ListItemsResponseSchema } from "../gen/partnerapi/v1/data_service_pb.js";
 import { loadConfig } from "../src/config/config.js";
-import { seedMerchantData } from "../src/credentials/sandbox-data.js";
-import { createRemoteCaller } from "../src/front/service-caller.js";
-import { createInternalServer } from "../src/grpc/internal-server.js";
+import { seedMerchantData } from "../src/data/sandbox-data.js";
+import { createRemoteCaller } from "../src/runtime/service-caller.js";
+import { createInternalServer } from "../src/internal/internal-server.js";
 import { systemClock } from "../src/runtime/clock.js";
 import { cryptoIds } from "../src/runtime/ids.js";
 import { silentLogger } from "../src/runtime/logger.js";
-import { createDataService } from "../src/services/data-service.js";
+import { createDataService } from "../src/data/service.js";
 import { migrateRegion } from "../src/storage/migrate.js";
 import { openDatabase } from "../src/storage/postgres.js";
 

@@ -11,12 +11,12 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { startApp } from "../src/app.js";
 import { loadConfig } from "../src/config/config.js";
-import { createItemQueries } from "../src/data/item-queries.js";
-import { seedMerchantData } from "../src/credentials/sandbox-data.js";
+import { createItemQueries } from "../src/data/queries/item-queries.js";
+import { seedMerchantData } from "../src/data/sandbox-data.js";
 import { systemClock, createManualClock } from "../src/runtime/clock.js";
 import { silentLogger } from "../src/runtime/logger.js";
 import { regionSchema } from "../src/storage/regions.js";
-import { appSigningKey, createFixture, testKek, tokenFor } from "../test/gateway/support.js";
+import { appSigningKey, createFixture, testKek, tokenFor } from "../test/support/gateway.js";
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10);
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 10);

@@ -2,7 +2,7 @@
 // email and wrong password answer alike) and this module turns its answer into the session's fields.
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { inProcessContext } from "../services/in-process-context.js";
+import { inProcessContext } from "../runtime/in-process-context.js";
 import { CredentialService, MerchantRole, VerifyMerchantUserRequestSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { readServiceError } from "../errors/index.js";
 

@@ -1,5 +1,5 @@
 // What each organization role may do: the one table the console checks (docs/decisions.md, "Console", roles).
-import type { OrgRole } from "../storage/queries/organization-member-queries.js";
+import type { OrgRole } from "./queries/organization-member-queries.js";
 
 export type OrgAction =
   | "read" // the organization, its members, apps, sandbox merchants and access requests

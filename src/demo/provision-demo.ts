@@ -7,14 +7,14 @@ import { createClient, createRouterTransport, type Client } from "@connectrpc/co
 import type postgres from "postgres";
 import { CredentialService, Environment, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
-import { createAccessRequests } from "../access-requests/access-requests.js";
+import { createAccessRequests } from "../grant/access-requests.js";
 import type { Config } from "../config/config.js";
-import { seedMerchantData } from "../credentials/sandbox-data.js";
+import { seedMerchantData } from "../data/sandbox-data.js";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
-import { createCredentialService } from "../services/credential-service.js";
-import { createMerchantQueries } from "../storage/queries/merchant-queries.js";
+import { createCredentialService } from "../credential/service.js";
+import { createMerchantQueries } from "../credential/queries/merchant-queries.js";
 import type { Region } from "../storage/regions.js";
 
 /** Where the demo's OAuth client sends the browser back; registered on every app of the demo. */

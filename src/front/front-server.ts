@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { fromJson, type DescService, type JsonValue } from "@bufbuild/protobuf";
 import type { ConnectError } from "@connectrpc/connect";
 import { createContextValues } from "@connectrpc/connect";
-import { formatStoreScope, storeScopeHeader } from "../access-requests/store-scope.js";
+import { formatStoreScope, storeScopeHeader } from "../data/store-scope.js";
 import type { AdmittedCall, PartnerGateway } from "../gateway/partner-gateway.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
@@ -15,15 +15,15 @@ import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
 import { readServiceError, type ErrorToRender } from "../errors/index.js";
-import { callerInfoKey } from "../services/caller-context.js";
-import { clientAddress } from "./client-address.js";
+import { callerInfoKey } from "../runtime/caller-context.js";
+import { clientAddress } from "../runtime/client-address.js";
 import { parseBasicCredentials } from "./client-credentials.js";
 import { messageToJson } from "./message-json.js";
 import { collectParams, readBody } from "./request-body.js";
 import { createRequestSchema, type InputKind, type RequestSchema } from "./request-schema.js";
 import { renderError, validationCode } from "./render-error.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
-import type { ServiceCaller } from "./service-caller.js";
+import type { ServiceCaller } from "../runtime/service-caller.js";
 
 export interface FrontOptions {
   /** The services whose annotated RPCs become routes, each with the caller that reaches it. */

@@ -15,18 +15,18 @@
 // by the CredentialService for CREDENTIAL_CACHE_SECONDS.
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { inProcessContext } from "../services/in-process-context.js";
+import { inProcessContext } from "../runtime/in-process-context.js";
 import { CredentialService, Environment, Product, VerifyApiKeyRequestSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { readServiceError, type ErrorToRender } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
-import { createAccessRequestQueries } from "../storage/queries/access-request-queries.js";
-import { createMerchantQueries, type MerchantRow } from "../storage/queries/merchant-queries.js";
-import type { SqlClient } from "../storage/queries/sql-client.js";
+import { createAccessRequestQueries } from "../grant/queries/access-request-queries.js";
+import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
+import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../storage/regions.js";
-import { scopesForProduct } from "../tokens/scopes.js";
+import { scopesForProduct } from "../credential/scopes.js";
 import { addressAllowed } from "./ip-allowlist.js";
-import { createTtlCache } from "./ttl-cache.js";
+import { createTtlCache } from "../runtime/ttl-cache.js";
 
 /** What a verified key stands for. */
 export interface VerifiedKey {

@@ -12,18 +12,18 @@
 // when an earlier step refuses the call (a refused call does not use the app's budget).
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import type { ErrorToRender } from "../errors/index.js";
-import type { ServiceCaller } from "../front/service-caller.js";
+import type { ServiceCaller } from "../runtime/service-caller.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
-import { createGrantQueries } from "../storage/queries/grant-queries.js";
-import { createMerchantQueries, type MerchantRow } from "../storage/queries/merchant-queries.js";
-import type { SqlClient } from "../storage/queries/sql-client.js";
+import { createGrantQueries } from "../grant/queries/grant-queries.js";
+import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
+import type { SqlClient } from "../storage/sql-client.js";
 import { isRegion, type Region } from "../storage/regions.js";
-import type { AccessTokenClaims, AccessTokenVerifier } from "../tokens/access-token.js";
+import type { AccessTokenClaims, AccessTokenVerifier } from "../token/access-token.js";
 import type { ApiKeyAuth } from "./api-key-auth.js";
 import { addressAllowed } from "./ip-allowlist.js";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.js";
-import { createTtlCache } from "./ttl-cache.js";
+import { createTtlCache } from "../runtime/ttl-cache.js";
 
 /** What the gateway reads of an HTTP request. */
 export interface PartnerRequest {

@@ -7,9 +7,9 @@ import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-no
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import type { Config } from "../config/config.js";
 import { serviceError } from "../errors/index.js";
-import { createInProcessCaller, createRemoteCaller, type ServiceCaller } from "../front/service-caller.js";
-import { createMerchantQueries } from "../storage/queries/merchant-queries.js";
-import type { SqlClient } from "../storage/queries/sql-client.js";
+import { createInProcessCaller, createRemoteCaller, type ServiceCaller } from "../runtime/service-caller.js";
+import { createMerchantQueries } from "../credential/queries/merchant-queries.js";
+import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../storage/regions.js";
 
 /** How long the front waits for a remote DataService before answering server.timeout. */

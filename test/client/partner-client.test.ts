@@ -11,9 +11,9 @@ import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
-import { createGrantService } from "../../src/services/grant-service.js";
-import { startTestApp, type TestApp, type World } from "../oauth/support.js";
-import { clientFor, connect, expireSoon, newSeededWorld } from "./support.js";
+import { createGrantService } from "../../src/grant/service.js";
+import { startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { clientFor, connect, expireSoon, newSeededWorld } from "../support/client.js";
 
 const Client = suite("client/partner-client");
 const clock = createManualClock(Date.now());

@@ -6,8 +6,8 @@ import * as assert from "uvu/assert";
 import { PartnerApiError } from "partner-api/client";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { startTestApp, type TestApp } from "../oauth/support.js";
-import { clientFor, expireSoon, newSeededWorld } from "./support.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { clientFor, expireSoon, newSeededWorld } from "../support/client.js";
 
 const Keys = suite("client/sandbox-and-keys");
 const clock = createManualClock(Date.now());

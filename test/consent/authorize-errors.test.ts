@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { create } from "@bufbuild/protobuf";
 import { CredentialService, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { startTestApp, type TestApp, type World } from "../oauth/support.js";
+import { startTestApp, type TestApp, type World } from "../support/test-app.js";
 import {
   assertErrorPage,
   assertNotFramable,
@@ -19,7 +19,7 @@ import {
   newSandboxWorld,
   type Browser,
   type ProductionWorld,
-} from "./support.js";
+} from "../support/consent.js";
 
 const Authorize = suite("consent/authorize-errors");
 const clock = createManualClock(Date.now());

@@ -13,7 +13,7 @@ import { chromium, type BrowserContext } from "playwright-core";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { freePort, newWorld, startTestApp, type TestApp, type World } from "../oauth/support.js";
+import { freePort, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
 const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);

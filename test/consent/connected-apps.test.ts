@@ -8,8 +8,8 @@ import * as assert from "uvu/assert";
 import { CredentialService, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { hiddenValue, startTestApp, type TestApp, type World } from "../oauth/support.js";
-import { assertNotFramable, authorizeWith, createBrowser, credentialsOf, newSandboxWorld, type Browser, type Page } from "./support.js";
+import { hiddenValue, startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { assertNotFramable, authorizeWith, createBrowser, credentialsOf, newSandboxWorld, type Browser, type Page } from "../support/consent.js";
 
 const Connections = suite("consent/connected-apps");
 const clock = createManualClock(Date.now());

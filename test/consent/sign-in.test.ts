@@ -5,8 +5,8 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { hiddenValue, startTestApp, type TestApp, type World } from "../oauth/support.js";
-import { assertErrorPage, assertNotFramable, createBrowser, newSandboxWorld, randomAddress, type Page } from "./support.js";
+import { hiddenValue, startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { assertErrorPage, assertNotFramable, createBrowser, newSandboxWorld, randomAddress, type Page } from "../support/consent.js";
 
 const SignIn = suite("consent/sign-in");
 const clock = createManualClock(Date.now());

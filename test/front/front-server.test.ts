@@ -8,10 +8,10 @@ import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { serviceError } from "../../src/errors/index.js";
 import { createFrontServer, type FrontServer } from "../../src/front/front-server.js";
-import { createInProcessCaller } from "../../src/front/service-caller.js";
+import { createInProcessCaller } from "../../src/runtime/service-caller.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { createLogger } from "../../src/runtime/logger.js";
-import { callerInfoKey, type CallerInfo } from "../../src/services/caller-context.js";
+import { callerInfoKey, type CallerInfo } from "../../src/runtime/caller-context.js";
 
 /** Response bodies are checked field by field; their type is whatever the server sent. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

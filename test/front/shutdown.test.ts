@@ -5,7 +5,7 @@ import * as assert from "uvu/assert";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { createFrontServer } from "../../src/front/front-server.js";
-import { createInProcessCaller } from "../../src/front/service-caller.js";
+import { createInProcessCaller } from "../../src/runtime/service-caller.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { silentLogger } from "../../src/runtime/logger.js";

@@ -15,16 +15,16 @@ import * as assert from "uvu/assert";
 import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { loadConfig } from "../../src/config/config.js";
-import { seedMerchantData } from "../../src/credentials/sandbox-data.js";
+import { seedMerchantData } from "../../src/data/sandbox-data.js";
 import { apiKeyVerifier, createApiKeyAuth } from "../../src/gateway/api-key-auth.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger, silentLogger } from "../../src/runtime/logger.js";
-import { createCredentialService } from "../../src/services/credential-service.js";
+import { createCredentialService } from "../../src/credential/service.js";
 import { migrateControl } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
-import { startTestApp, type TestApp } from "../oauth/support.js";
-import { credentialsOf, newApiKey, newApp, newLiveMerchant, newOrganization } from "../sandbox/support.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { credentialsOf, newApiKey, newApp, newLiveMerchant, newOrganization } from "../support/sandbox.js";
 
 const serverUrl = process.env["TEST_DATABASE_URL"];
 

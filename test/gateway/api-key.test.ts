@@ -8,13 +8,13 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
-import { seedMerchantData } from "../../src/credentials/sandbox-data.js";
-import { newApiKey as makeKey } from "../../src/credentials/secrets.js";
+import { seedMerchantData } from "../../src/data/sandbox-data.js";
+import { newApiKey as makeKey } from "../../src/credential/secrets.js";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
-import { startTestApp, type TestApp } from "../oauth/support.js";
-import { credentialsOf, newApiKey, newApp, newLiveMerchant, newOrganization, newSandboxMerchant, type Credentials } from "../sandbox/support.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { credentialsOf, newApiKey, newApp, newLiveMerchant, newOrganization, newSandboxMerchant, type Credentials } from "../support/sandbox.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

@@ -4,7 +4,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
-import { startGatewayApp, type GatewayApp } from "./support.js";
+import { startGatewayApp, type GatewayApp } from "../support/gateway.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -102,7 +102,7 @@ Gateway("a malformed API key is 401 partner.api_key_invalid (API keys: test/gate
 Gateway("a live merchant in `in` is served by the `in` DataService, with the rate-limit headers", async ({ gw }) => {
   const fixture = await gw.fixture({ region: "in", seed: { itemCount: 12 } });
   // The same company id in uk's schema holds other rows: only the `in` DataService reads region_in.
-  const { seedMerchantData } = await import("../../src/credentials/sandbox-data.js");
+  const { seedMerchantData } = await import("../../src/data/sandbox-data.js");
   await seedMerchantData(gw.app.regionDatabases.get("uk")!.sql, "uk", fixture.companyId, {
     storeCount: 1,
     itemCount: 3,
@@ -297,7 +297,7 @@ Gateway("business codes over HTTP: order not found, duplicates, missing category
   await expectError(gw, category, 409, "db.duplicate", "/v1/categories");
 
   const lonely = await gw.fixture({ seed: false });
-  const { createRegionSeedQueries } = await import("../../src/storage/queries/region-seed-queries.js");
+  const { createRegionSeedQueries } = await import("../../src/data/queries/region-seed-queries.js");
   await createRegionSeedQueries(gw.app.regionDatabases.get("in")!.sql, "in").insertStores(lonely.companyId, ["Only store"]);
   const write = await call(gw, "/v1/categories", { token: gw.token(lonely), method: "POST", body: { name: "Tea" } });
   await expectError(gw, write, 409, "partner.acting_user_unavailable", "/v1/categories");

@@ -10,14 +10,14 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startDataRole } from "../../src/app.js";
 import { loadConfig } from "../../src/config/config.js";
-import { seedMerchantData } from "../../src/credentials/sandbox-data.js";
+import { seedMerchantData } from "../../src/data/sandbox-data.js";
 import { systemClock, createManualClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase } from "../../src/storage/postgres.js";
-import { createSigningKeyStore, loadKeyEncryptionKey } from "../../src/tokens/index.js";
+import { createSigningKeyStore, loadKeyEncryptionKey } from "../../src/token/index.js";
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
-import { createFixture, startGatewayApp, testKek, tokenFor } from "./support.js";
+import { createFixture, startGatewayApp, testKek, tokenFor } from "../support/gateway.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

@@ -1,0 +1,55 @@
+// Queries of control.apps and control.redirect_uris. Every function runs on the `sql` given (pool or transaction).
+import type postgres from "postgres";
+import type { SqlClient } from "../../storage/sql-client.js";
+
+export interface AppRow {
+  id: string;
+  organization_id: number;
+  name: string;
+  product: "FULL" | "ONLINE_ORDER" | "ADSR";
+  state: "DRAFT" | "IN_REVIEW" | "APPROVED" | "REJECTED" | "ARCHIVED";
+}
+
+/** The app queries over `sql` (the pool, or a transaction's `sql`). */
+export function createAppQueries(sql: SqlClient) {
+  return {
+    async insert(app: Omit<AppRow, "state">, now: Date): Promise<AppRow> {
+      const [row] = await sql<AppRow[]>`
+        insert into control.apps (id, organization_id, name, product, state, created_at, updated_at)
+        values (${app.id}, ${app.organization_id}, ${app.name}, ${app.product}, 'DRAFT', ${now}, ${now})
+        returning id, organization_id, name, product, state`;
+      return row!;
+    },
+    async find(id: string): Promise<AppRow | undefined> {
+      const [row] = await sql<AppRow[]>`
+        select id, organization_id, name, product, state from control.apps where id = ${id}`;
+      return row;
+    },
+    /** Locks the app's row until the transaction ends: state changes and per-app counts (API keys) serialise here. */
+    async lock(id: string): Promise<AppRow | undefined> {
+      const [row] = await sql<AppRow[]>`
+        select id, organization_id, name, product, state from control.apps where id = ${id} for update`;
+      return row;
+    },
+    async rename(id: string, name: string, now: Date): Promise<void> {
+      await sql`update control.apps set name = ${name}, updated_at = ${now} where id = ${id}`;
+    },
+    async setState(id: string, state: AppRow["state"], now: Date): Promise<void> {
+      await sql`update control.apps set state = ${state}, updated_at = ${now} where id = ${id}`;
+    },
+    async redirectUris(appId: string): Promise<string[]> {
+      const rows = await sql<{ uri: string }[]>`
+        select uri from control.redirect_uris where app_id = ${appId} order by created_at, uri`;
+      return rows.map((row) => row.uri);
+    },
+    /** Replaces the app's redirect URIs; call inside a transaction that holds the app's lock. */
+    async replaceRedirectUris(appId: string, uris: readonly string[], now: Date): Promise<void> {
+      await sql`delete from control.redirect_uris where app_id = ${appId}`;
+      // One row at a time keeps the given order in created_at (one microsecond apart).
+      for (const [index, uri] of uris.entries()) {
+        await sql`insert into control.redirect_uris (app_id, uri, created_at)
+                  values (${appId}, ${uri}, ${new Date(now.getTime())}::timestamptz + ${index} * interval '1 microsecond')`;
+      }
+    },
+  };
+}

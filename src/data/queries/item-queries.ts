@@ -1,0 +1,77 @@
+// Queries of a region's items (region_<r>.items).
+import type { SqlClient } from "../../storage/sql-client.js";
+import { regionTable } from "./region-tables.js";
+
+export interface ItemRow {
+  id: number;
+  name: string;
+  code: string | null;
+  barcode: string | null;
+  category_id: number | null;
+  price_minor: number;
+  currency: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewItem {
+  name: string;
+  code: string;
+  barcode: string | null;
+  categoryId: number | null;
+  priceMinor: number;
+  currency: string;
+  createdByEmployeeId: number;
+}
+
+/** The fields of an item a PATCH may change; absent ones keep their value. */
+export interface ItemChanges {
+  name?: string;
+  code?: string;
+  barcode?: string;
+  categoryId?: number;
+  priceMinor?: number;
+}
+
+const columns = "id, name, code, barcode, category_id, price_minor, currency, created_at, updated_at";
+
+/** The item queries of one region schema, over `sql`. */
+export function createItemQueries(sql: SqlClient, schema: string) {
+  const items = regionTable(sql, schema, "items");
+  return {
+    /** Up to `count` items of the company with an id above `afterId`, in id order (index items__company_id_id__idx). */
+    list(companyId: number, afterId: number, count: number): Promise<ItemRow[]> {
+      return sql<ItemRow[]>`
+        select ${sql.unsafe(columns)} from ${items}
+        where company_id = ${companyId} and id > ${afterId}
+        order by id limit ${count}`;
+    },
+    /**
+     * Inserts an item. A repeated code or barcode raises the unique violation of items__company_id_{code,barcode}__key;
+     * a category of another company (or none) the foreign-key violation of items__company_id_category_id__fkey.
+     */
+    async insert(companyId: number, item: NewItem, now: Date): Promise<ItemRow> {
+      const [row] = await sql<ItemRow[]>`
+        insert into ${items}
+          (company_id, name, code, barcode, category_id, price_minor, currency, created_by_employee_id, created_at, updated_at)
+        values (${companyId}, ${item.name}, ${item.code}, ${item.barcode}, ${item.categoryId}, ${item.priceMinor},
+          ${item.currency}, ${item.createdByEmployeeId}, ${now}, ${now})
+        returning ${sql.unsafe(columns)}`;
+      return row!;
+    },
+    /** Changes the given fields of one item of the company; undefined when it has no such item. Same violations as insert. */
+    async update(companyId: number, id: number, changes: ItemChanges, now: Date): Promise<ItemRow | undefined> {
+      const [row] = await sql<ItemRow[]>`
+        update ${items} set
+          name = coalesce(${changes.name ?? null}::text, name),
+          code = coalesce(${changes.code ?? null}::text, code),
+          barcode = coalesce(${changes.barcode ?? null}::text, barcode),
+          category_id = coalesce(${changes.categoryId ?? null}::bigint, category_id),
+          price_minor = coalesce(${changes.priceMinor ?? null}::bigint, price_minor),
+          updated_at = ${now}
+        where company_id = ${companyId} and id = ${id}
+        returning ${sql.unsafe(columns)}`;
+      return row;
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// Bulk writes of a merchant's business data into a region's schema (region_<r>), for sandbox and demo data.
+// The region's tables belong to the DataService; this module only inserts starting data for a new merchant.
+// Every function runs on the `sql` given (pool or transaction).
+import type postgres from "postgres";
+import type { SqlClient } from "../../storage/sql-client.js";
+import { regionSchema, type Region } from "../../storage/regions.js";
+
+export interface SeedItem {
+  categoryId: number | null;
+  name: string;
+  code: string;
+  barcode: string;
+  priceMinor: number;
+  currency: string;
+}
+
+export interface SeedOrder {
+  storeId: number;
+  status: string;
+  totalMinor: number;
+  currency: string;
+  placedAt: Date;
+  lines: unknown[];
+}
+
+export interface SeedSale {
+  storeId: number;
+  soldAt: Date;
+  totalMinor: number;
+  itemCount: number;
+}
+
+/** Rows per multi-row insert: well under the 65535 bind parameters of one statement. */
+const chunk = 500;
+
+/** The seed queries of one region over `sql` (that region's database client, or a transaction's `sql`). */
+export function createRegionSeedQueries(sql: SqlClient, region: Region) {
+  const table = (name: string) => sql(`${regionSchema(region)}.${name}`);
+  async function insertMany<T extends Record<string, unknown>>(name: string, rows: T[], returning = false): Promise<number[]> {
+    const idsOut: number[] = [];
+    for (let start = 0; start < rows.length; start += chunk) {
+      const part = rows.slice(start, start + chunk);
+      if (returning) {
+        const inserted = await sql<{ id: number }[]>`insert into ${table(name)} ${sql(part as never)} returning id`;
+        idsOut.push(...inserted.map((row) => row.id));
+      } else {
+        await sql`insert into ${table(name)} ${sql(part as never)}`;
+      }
+    }
+    return idsOut;
+  }
+  return {
+    /** The ids of the company's stores, oldest first: non-empty means the merchant was seeded already. */
+    async storeIds(companyId: number): Promise<number[]> {
+      const rows = await sql<{ id: number }[]>`select id from ${table("stores")} where company_id = ${companyId} order by id`;
+      return rows.map((row) => row.id);
+    },
+    insertStores: (companyId: number, names: string[]) =>
+      insertMany("stores", names.map((name) => ({ company_id: companyId, name })), true),
+    insertEmployees: (companyId: number, people: { name: string; email: string | null }[]) =>
+      insertMany("employees", people.map((person) => ({ company_id: companyId, name: person.name, email: person.email })), true),
+    insertCategories: (companyId: number, categories: { name: string; code: string }[]) =>
+      insertMany("categories", categories.map((category) => ({ company_id: companyId, ...category })), true),
+    insertItems: (companyId: number, items: SeedItem[], employeeId: number | null) =>
+      insertMany(
+        "items",
+        items.map((item) => ({
+          company_id: companyId,
+          category_id: item.categoryId,
+          name: item.name,
+          code: item.code,
+          barcode: item.barcode,
+          price_minor: item.priceMinor,
+          currency: item.currency,
+          created_by_employee_id: employeeId,
+        })),
+      ),
+    insertOnlineOrders: (companyId: number, orders: SeedOrder[]) =>
+      insertMany(
+        "online_orders",
+        orders.map((order) => ({
+          company_id: companyId,
+          store_id: order.storeId,
+          status: order.status,
+          total_minor: order.totalMinor,
+          currency: order.currency,
+          placed_at: order.placedAt,
+          lines: sql.json(order.lines as postgres.JSONValue),
+        })),
+      ),
+    insertSales: (companyId: number, sales: SeedSale[]) =>
+      insertMany(
+        "sales",
+        sales.map((sale) => ({
+          company_id: companyId,
+          store_id: sale.storeId,
+          sold_at: sale.soldAt,
+          total_minor: sale.totalMinor,
+          item_count: sale.itemCount,
+        })),
+      ),
+  };
+}

@@ -1,0 +1,104 @@
+// The starting business data of a merchant: stores, an employee, categories and items (and, for the demo's live
+// merchants, online orders and ninety days of sales). Deterministic from the company id, so reruns match.
+import type { Region } from "../storage/regions.js";
+import type postgres from "postgres";
+import { createRegionSeedQueries, type SeedItem, type SeedOrder, type SeedSale } from "./queries/region-seed-queries.js";
+
+/** The currency of each region's merchants. */
+export const regionCurrency: Readonly<Record<Region, string>> = { uk: "GBP", us: "USD", in: "INR", ae: "AED" };
+
+const categoryNames = ["Coffee", "Tea", "Bakery", "Sandwiches", "Salads", "Soft drinks", "Snacks", "Desserts", "Breakfast", "Merchandise"];
+const adjectives = ["Classic", "Large", "Small", "Iced", "Spiced", "Vegan", "Double", "House", "Seasonal", "Organic"];
+
+/** A small deterministic pseudo-random sequence (mulberry32): demo data without Math.random. */
+function sequence(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SeedOptions {
+  storeCount: number;
+  itemCount: number;
+  /** Days of sales history ending at `now`; 0 for none. */
+  salesDays: number;
+  onlineOrderCount: number;
+  now: Date;
+  employee?: { name: string; email: string };
+}
+
+/**
+ * Writes a merchant's starting data unless it has stores already (idempotent); returns its store ids.
+ * Runs in one transaction of the region's database.
+ */
+export async function seedMerchantData(sql: postgres.Sql, region: Region, companyId: number, options: SeedOptions): Promise<number[]> {
+  return sql.begin(async (tx) => {
+    const seed = createRegionSeedQueries(tx, region);
+    const existing = await seed.storeIds(companyId);
+    if (existing.length > 0) return existing;
+    const random = sequence(companyId);
+    const currency = regionCurrency[region];
+    const storeIds = await seed.insertStores(
+      companyId,
+      Array.from({ length: options.storeCount }, (_, index) => `Store ${index + 1}`),
+    );
+    const [employeeId] = await seed.insertEmployees(companyId, [options.employee ?? { name: "Owner", email: null as unknown as string }]);
+    const categoryIds = await seed.insertCategories(
+      companyId,
+      categoryNames.map((name, index) => ({ name, code: `CAT${String(index + 1).padStart(2, "0")}` })),
+    );
+    const items: SeedItem[] = Array.from({ length: options.itemCount }, (_, index) => {
+      const category = index % categoryNames.length;
+      return {
+        categoryId: categoryIds[category] ?? null,
+        name: `${adjectives[Math.floor(index / categoryNames.length) % adjectives.length]} ${categoryNames[category]} ${index + 1}`,
+        code: `ITEM${String(index + 1).padStart(4, "0")}`,
+        barcode: `${companyId}${String(index + 1).padStart(5, "0")}`,
+        priceMinor: 100 + Math.floor(random() * 2000),
+        currency,
+      };
+    });
+    await seed.insertItems(companyId, items, employeeId ?? null);
+    const day = 86_400_000;
+    const orders: SeedOrder[] = Array.from({ length: options.onlineOrderCount }, (_, index) => {
+      const quantity = 1 + Math.floor(random() * 3);
+      const item = items[Math.floor(random() * items.length)]!;
+      return {
+        storeId: storeIds[index % storeIds.length]!,
+        status: index % 5 === 0 ? "PENDING" : "COMPLETED",
+        totalMinor: item.priceMinor * quantity,
+        currency,
+        placedAt: new Date(options.now.getTime() - Math.floor(random() * 14 * day)),
+        lines: [{ itemCode: item.code, name: item.name, quantity, priceMinor: item.priceMinor }],
+      };
+    });
+    await seed.insertOnlineOrders(companyId, orders);
+    const sales: SeedSale[] = [];
+    for (let daysAgo = options.salesDays; daysAgo >= 1; daysAgo--) {
+      for (const storeId of storeIds) {
+        const count = 3 + Math.floor(random() * 5);
+        for (let n = 0; n < count; n++) {
+          const itemCount = 1 + Math.floor(random() * 4);
+          sales.push({
+            storeId,
+            soldAt: new Date(options.now.getTime() - daysAgo * day + Math.floor(random() * day)),
+            totalMinor: itemCount * (150 + Math.floor(random() * 1500)),
+            itemCount,
+          });
+        }
+      }
+    }
+    await seed.insertSales(companyId, sales);
+    return storeIds;
+  });
+}
+
+/** A sandbox merchant's small data set: one store, the categories and twenty items. */
+export function seedSandboxMerchant(sql: postgres.Sql, region: Region, companyId: number, now = new Date()): Promise<number[]> {
+  return seedMerchantData(sql, region, companyId, { storeCount: 1, itemCount: 20, salesDays: 0, onlineOrderCount: 0, now });
+}

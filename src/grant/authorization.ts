@@ -1,0 +1,186 @@
+// The authorization endpoint's decisions, independent of HTML (the consent site renders them): validating an
+// authorize request in the spec's order, a company's eligibility, and the approve / deny redirects. Approving
+// makes (or reuses) the grant and a single-use code bound to the redirect_uri and the S256 challenge.
+import type postgres from "postgres";
+import type { Config } from "../config/config.js";
+import { clientIdEnvironment, type CredentialEnvironment } from "../credential/secrets.js";
+import type { ErrorCode } from "../errors/index.js";
+import type { Clock } from "../runtime/clock.js";
+import type { IdSource } from "../runtime/ids.js";
+import type { Logger } from "../runtime/logger.js";
+import { createAppQueries } from "../credential/queries/app-queries.js";
+import { createCodeQueries } from "./queries/code-queries.js";
+import { createCredentialQueries } from "../credential/queries/credential-queries.js";
+import { createGrantQueries } from "./queries/grant-queries.js";
+import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
+import { createOrganizationQueries } from "../credential/queries/organization-queries.js";
+import type { SqlClient } from "../storage/sql-client.js";
+import type { Product } from "../token/access-token.js";
+import { scopesForProduct } from "../credential/scopes.js";
+import { isS256Challenge } from "./pkce.js";
+import { hashToken, newAuthorizationCode } from "../token/refresh-token-secrets.js";
+
+/** The query parameters of GET /oauth/authorize (spec, "Endpoints"). */
+export const authorizationParameters = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "state",
+  "scope",
+  "code_challenge",
+  "code_challenge_method",
+] as const;
+export type AuthorizationParameter = (typeof authorizationParameters)[number];
+export type AuthorizationParams = Partial<Record<AuthorizationParameter, string>>;
+
+/** A request that passed every check that does not need the merchant. */
+export interface ValidAuthorization {
+  params: AuthorizationParams;
+  clientId: string;
+  environment: CredentialEnvironment;
+  appId: string;
+  appName: string;
+  organizationId: number;
+  organizationName: string;
+  product: Product;
+  scopes: string[];
+  redirectUri: string;
+  state: string;
+  codeChallenge: string | null;
+}
+
+export type AuthorizationCheck =
+  | { ok: true; request: ValidAuthorization }
+  | { ok: false; code: ErrorCode; fields?: string; /** Whether the redirect URI was validated (never redirected to anyway). */ redirectUri?: string };
+
+/** The known parameters of a query string, and the names that appeared more than once (RFC 6749 section 3.1). */
+export function readAuthorizationParams(query: URLSearchParams): { params: AuthorizationParams; repeated: AuthorizationParameter[] } {
+  const params: AuthorizationParams = {};
+  const repeated: AuthorizationParameter[] = [];
+  for (const name of authorizationParameters) {
+    const values = query.getAll(name);
+    if (values.length > 1) repeated.push(name);
+    if (values.length > 0) params[name] = values[0];
+  }
+  return { params, repeated };
+}
+
+/** The redirect with `values` added to the registered URI's own query, leaving its spelling untouched. */
+export function redirectTo(redirectUri: string, values: Record<string, string>): string {
+  const query = new URLSearchParams(values).toString();
+  return redirectUri + (redirectUri.includes("?") ? "&" : "?") + query;
+}
+
+export interface AuthorizationDeps {
+  sql: postgres.Sql;
+  config: Config;
+  clock: Clock;
+  ids: IdSource;
+  logger: Logger;
+}
+
+export function createAuthorization(deps: AuthorizationDeps) {
+  const { sql, config, clock, ids, logger } = deps;
+
+  return {
+    /**
+     * Checks a request in the spec's order: client_id, redirect_uri (these two never redirect), state,
+     * response_type, PKCE method, the app's publication (production) and product. `scope` is ignored.
+     */
+    async check(query: URLSearchParams): Promise<AuthorizationCheck> {
+      const { params, repeated } = readAuthorizationParams(query);
+      // 1. client_id: a live client id of the environment its prefix names.
+      const clientId = params.client_id ?? "";
+      const environment = clientIdEnvironment(clientId);
+      const client = environment && !repeated.includes("client_id") ? await createCredentialQueries(sql).findClient(clientId) : undefined;
+      if (!client || client.environment !== environment) return { ok: false, code: "oauth.client_not_found" };
+      // 2. redirect_uri: an exact match of a registered one.
+      const redirectUri = params.redirect_uri ?? "";
+      const registered = await createAppQueries(sql).redirectUris(client.app_id);
+      if (repeated.includes("redirect_uri") || !registered.includes(redirectUri)) return { ok: false, code: "oauth.redirect_uri_mismatch" };
+      // 3. state.
+      if (!params.state || repeated.includes("state")) return { ok: false, code: "oauth.state_required", redirectUri };
+      // 4. response_type, then any other repeated parameter.
+      if (params.response_type !== "code") return { ok: false, code: "oauth.invalid_request", fields: "response_type", redirectUri };
+      const others = repeated.filter((name) => name !== "client_id" && name !== "redirect_uri" && name !== "state");
+      if (others.length > 0) return { ok: false, code: "oauth.invalid_request", fields: others.join(", "), redirectUri };
+      // 5. PKCE: S256 only; a challenge needs its method, and a method its challenge.
+      const method = params.code_challenge_method;
+      const challenge = params.code_challenge;
+      if ((method !== undefined && method !== "S256") || (challenge !== undefined && method === undefined)) {
+        return { ok: false, code: "oauth.pkce_method_unsupported", redirectUri };
+      }
+      if (method !== undefined && (challenge === undefined || !isS256Challenge(challenge))) {
+        return { ok: false, code: "oauth.invalid_request", fields: "code_challenge", redirectUri };
+      }
+      // 6. The app: a production client needs an APPROVED app; archived apps connect nothing; ADSR uses API keys.
+      if (environment === "PRODUCTION" && client.state !== "APPROVED") return { ok: false, code: "oauth.app_not_published", redirectUri };
+      if (client.state === "ARCHIVED") return { ok: false, code: "developer.app_archived", redirectUri };
+      if (client.product === "ADSR") return { ok: false, code: "developer.use_api_key", redirectUri };
+      const app = await createAppQueries(sql).find(client.app_id);
+      const organization = await createOrganizationQueries(sql).find(client.organization_id);
+      return {
+        ok: true,
+        request: {
+          params,
+          clientId,
+          environment,
+          appId: client.app_id,
+          appName: app?.name ?? client.app_id,
+          organizationId: client.organization_id,
+          organizationName: organization?.name ?? "",
+          product: client.product,
+          scopes: scopesForProduct(client.product),
+          redirectUri,
+          state: params.state,
+          codeChallenge: challenge ?? null,
+        },
+      };
+    },
+
+    /**
+     * Whether the company may be connected in the client's environment: sandbox clients reach only their
+     * organization's own active sandbox (demo) merchants, production clients only active live ones.
+     */
+    async eligibility(request: ValidAuthorization, companyId: number): Promise<{ ok: true; merchant: MerchantRow } | { ok: false; code: ErrorCode }> {
+      const merchant = await createMerchantQueries(sql).find(companyId);
+      const eligible =
+        merchant !== undefined &&
+        merchant.active &&
+        (request.environment === "SANDBOX"
+          ? merchant.demo && merchant.sandbox_organization_id === request.organizationId
+          : !merchant.demo);
+      return eligible ? { ok: true, merchant: merchant! } : { ok: false, code: "oauth.company_not_eligible" };
+    },
+
+    /** Approval by the owner: the grant (made or reused) and a code, in one transaction; the redirect location. */
+    async approve(request: ValidAuthorization, merchant: MerchantRow, userId: number): Promise<string> {
+      const code = newAuthorizationCode(ids);
+      const now = new Date(clock.now());
+      await sql.begin(async (tx: SqlClient) => {
+        const grantId = await createGrantQueries(tx).ensureLive(request.appId, merchant.company_id, request.environment, now);
+        await createCodeQueries(tx).insert({
+          hash: hashToken(code),
+          appId: request.appId,
+          clientId: request.clientId,
+          companyId: merchant.company_id,
+          grantId,
+          approvedByUserId: userId,
+          redirectUri: request.redirectUri,
+          codeChallenge: request.codeChallenge,
+          now,
+          expiresAt: new Date(now.getTime() + config.AUTH_CODE_TTL_SECONDS * 1000),
+        });
+      });
+      logger.info("consent approved", { clientId: request.clientId, companyId: merchant.company_id, userId });
+      return redirectTo(request.redirectUri, { code, state: request.state, merchant_id: String(merchant.company_id) });
+    },
+
+    /** Decline: error=access_denied and the state, no code. */
+    deny(request: ValidAuthorization): string {
+      return redirectTo(request.redirectUri, { error: "access_denied", state: request.state });
+    },
+  };
+}
+
+export type Authorization = ReturnType<typeof createAuthorization>;

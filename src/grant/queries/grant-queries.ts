@@ -1,0 +1,91 @@
+// Queries of control.grants (an app's access to one merchant) and the revocation of everything hanging off a grant.
+// Every function runs on the `sql` given (pool or transaction).
+import type postgres from "postgres";
+import type { SqlClient } from "../../storage/sql-client.js";
+import type { AppRow } from "../../credential/queries/app-queries.js";
+
+export type GrantEnvironment = "SANDBOX" | "PRODUCTION";
+
+/** Why a refresh family ended (refresh_families.revoked_reason). */
+export type RevokedReason = "refresh_reused" | "app_revoked" | "merchant_disconnected";
+
+export interface GrantRow {
+  id: number;
+  app_id: string;
+  company_id: number;
+  environment: GrantEnvironment;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+/** A live grant as the connected-apps page shows it. */
+export interface ConnectionRow extends GrantRow {
+  app_name: string;
+  organization_name: string;
+  product: AppRow["product"];
+}
+
+/** The grant queries over `sql` (the pool, or a transaction's `sql`). */
+export function createGrantQueries(sql: SqlClient) {
+  return {
+    /** The live grant of the app for the company, made now if there is none; its id. */
+    async ensureLive(appId: string, companyId: number, environment: GrantEnvironment, now: Date): Promise<number> {
+      const [inserted] = await sql<{ id: number }[]>`
+        insert into control.grants (app_id, company_id, environment, created_at)
+        values (${appId}, ${companyId}, ${environment}, ${now})
+        on conflict (app_id, company_id) where revoked_at is null do nothing
+        returning id`;
+      if (inserted) return inserted.id;
+      const [live] = await sql<{ id: number }[]>`
+        select id from control.grants where app_id = ${appId} and company_id = ${companyId} and revoked_at is null`;
+      if (!live) throw new Error("grant vanished between insert and select");
+      return live.id;
+    },
+    async find(id: number): Promise<GrantRow | undefined> {
+      const [row] = await sql<GrantRow[]>`
+        select id, app_id, company_id, environment, created_at, revoked_at from control.grants where id = ${id}`;
+      return row;
+    },
+    /** The live grant of an app for a company (what partner calls check). */
+    async findLive(appId: string, companyId: number): Promise<GrantRow | undefined> {
+      const [row] = await sql<GrantRow[]>`
+        select id, app_id, company_id, environment, created_at, revoked_at from control.grants
+        where app_id = ${appId} and company_id = ${companyId} and revoked_at is null`;
+      return row;
+    },
+    /** The live grants of a company with the app's name, organization and product, oldest first. */
+    async liveForCompany(companyId: number): Promise<ConnectionRow[]> {
+      return sql<ConnectionRow[]>`
+        select g.id, g.app_id, g.company_id, g.environment, g.created_at, g.revoked_at,
+               a.name as app_name, o.name as organization_name, a.product
+        from control.grants g
+        join control.apps a on a.id = g.app_id
+        join control.organizations o on o.id = a.organization_id
+        where g.company_id = ${companyId} and g.revoked_at is null
+        order by g.created_at, g.id`;
+    },
+    /**
+     * Revokes the app's live grant for the company and every refresh family under it, for good (one statement
+     * each, inside the caller's transaction). True when a live grant was revoked.
+     */
+    async revokeLive(appId: string, companyId: number, now: Date, reason: RevokedReason): Promise<boolean> {
+      const revoked = await sql<{ id: number }[]>`
+        update control.grants set revoked_at = ${now}
+        where app_id = ${appId} and company_id = ${companyId} and revoked_at is null returning id`;
+      for (const { id } of revoked) await revokeFamiliesOf(sql, id, now, reason);
+      return revoked.length > 0;
+    },
+    /** Revokes one grant (if live) and every refresh family under it. True when it was live. */
+    async revoke(grantId: number, now: Date, reason: RevokedReason): Promise<boolean> {
+      const revoked = await sql`update control.grants set revoked_at = ${now} where id = ${grantId} and revoked_at is null returning id`;
+      await revokeFamiliesOf(sql, grantId, now, reason);
+      return revoked.length > 0;
+    },
+  };
+}
+
+async function revokeFamiliesOf(sql: SqlClient, grantId: number, now: Date, reason: RevokedReason): Promise<void> {
+  await sql`
+    update control.refresh_families set revoked_at = ${now}, revoked_reason = ${reason}
+    where grant_id = ${grantId} and revoked_at is null`;
+}

@@ -1,0 +1,13 @@
+// What every service implementation is built from; passed to the `createXService` factories.
+import type { Config } from "../config/config.js";
+import type { Clock } from "./clock.js";
+import type { IdSource } from "./ids.js";
+import type { Logger } from "./logger.js";
+
+/** The dependencies common to the four services; each factory takes what it needs beside these. */
+export interface ServiceContext {
+  config: Config;
+  clock: Clock;
+  ids: IdSource;
+  logger: Logger;
+}

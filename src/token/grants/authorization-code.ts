@@ -1,0 +1,75 @@
+// grant_type=authorization_code (RFC 6749 section 4.1.3, RFC 7636 section 4.6): exchanges a code for an access
+// token and the first refresh token of a new family. The code is consumed by one conditional UPDATE carrying every
+// check; the family, the refresh token and the signed response are made in the same transaction, so a failure
+// leaves the code unconsumed and nothing half made.
+import { serviceError } from "../../errors/index.js";
+import { createCodeQueries, type CodeRow } from "../../grant/queries/code-queries.js";
+import { createGrantQueries } from "../../grant/queries/grant-queries.js";
+import { createMerchantQueries } from "../../credential/queries/merchant-queries.js";
+import { createRefreshQueries } from "../queries/refresh-queries.js";
+import type { SqlClient } from "../../storage/sql-client.js";
+import type { TokenResponse } from "../issuer.js";
+import { s256 } from "../../grant/pkce.js";
+import { hashToken, newRefreshToken } from "../refresh-token-secrets.js";
+import type { GrantType, Outcome } from "./grant-type.js";
+
+export const grantType = "authorization_code";
+export const parameters = ["code", "redirect_uri"] as const;
+
+/** Why a code that did not consume failed, told from its row; the order is the spec's table. */
+function diagnose(row: CodeRow | undefined, check: { clientId: string; redirectUri: string; challenge: string | null; now: Date }) {
+  if (!row || row.client_id !== check.clientId || row.consumed_at !== null) return "oauth.code_invalid" as const;
+  if (row.expires_at.getTime() <= check.now.getTime()) return "oauth.code_expired" as const;
+  if (row.redirect_uri !== check.redirectUri) return "oauth.redirect_uri_mismatch" as const;
+  if (row.code_challenge !== check.challenge) return "oauth.pkce_failed" as const;
+  // Every condition holds now, so a parallel exchange consumed it between the two statements.
+  return "oauth.code_invalid" as const;
+}
+
+export const handle: GrantType["handle"] = async (request, client, context) => {
+  const { sql, clock, ids, config, issuer, domain } = context;
+  const key = await issuer.signingKey();
+  const hash = hashToken(request.code);
+  const now = new Date(clock.now());
+  const check = {
+    hash,
+    clientId: client.clientId,
+    redirectUri: request.redirectUri,
+    challenge: request.codeVerifier ? s256(request.codeVerifier) : null,
+    now,
+  };
+  const outcome = await sql.begin(async (tx: SqlClient): Promise<Outcome<{ response: TokenResponse; familyId: number; companyId: number }>> => {
+    const codes = createCodeQueries(tx);
+    const code = await codes.consume(check);
+    if (!code) return { ok: false, code: diagnose(await codes.find(hash), check) };
+    const grant = code.grant_id === null ? undefined : await createGrantQueries(tx).find(code.grant_id);
+    // A disconnect after the approval: the code died with its grant. Rolling back leaves it unconsumed (and dead).
+    if (!grant || grant.revoked_at !== null) throw serviceError(domain, "oauth.grant_revoked");
+    const merchant = await createMerchantQueries(tx).find(code.company_id);
+    if (!merchant || !merchant.active) throw serviceError(domain, "developer.merchant_inactive");
+    const familyId = await createRefreshQueries(tx).insertFamily({
+      grantId: grant.id,
+      appId: code.app_id,
+      companyId: code.company_id,
+      clientId: client.clientId,
+      codeHash: hash,
+      now,
+    });
+    const refreshToken = newRefreshToken(ids, client.environment);
+    await createRefreshQueries(tx).insertToken({
+      hash: hashToken(refreshToken),
+      familyId,
+      generation: 1,
+      now,
+      expiresAt: new Date(now.getTime() + config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+    });
+    const target = { companyId: merchant.company_id, region: merchant.region };
+    const response = issuer.response(issuer.accessToken(key, client, target), client, target, refreshToken);
+    return { ok: true, value: { response, familyId, companyId: merchant.company_id } };
+  });
+  if (!outcome.ok) throw serviceError(domain, outcome.code);
+  context.logger.info("authorization code exchanged", { clientId: client.clientId, companyId: outcome.value.companyId, familyId: outcome.value.familyId });
+  return outcome.value.response;
+};
+
+export const authorizationCode: GrantType = { grantType, parameters, handle };

@@ -1,0 +1,98 @@
+// grant_type=refresh_token (RFC 6749 section 6) with rotation and reuse detection:
+// - the live token is rotated out by one conditional UPDATE (`where rotated_at is null`), never read-then-write
+//   (Keycloak GHSA-m2w5-7xhv-w6fh), and its successor inserted with a fresh rolling lifetime;
+// - the token rotated out last, presented again inside REFRESH_GRACE_SECONDS while its successor is still unused,
+//   gets that same successor again (its value is derived, never stored: ../secrets.ts) and a fresh access token;
+//   an older token never gets grace (django-oauth-toolkit #1617);
+// - any other rotated-out token revokes the whole family: oauth.refresh_reused;
+// - everything happens in one transaction that also signs the response, so a failure never burns a token or a
+//   family (Keycloak #49213): the rotation commits with the response or not at all.
+import { hashesEqual } from "../../credential/secrets.js";
+import { serviceError, type ErrorCode } from "../../errors/index.js";
+import { createMerchantQueries } from "../../credential/queries/merchant-queries.js";
+import { createRefreshQueries, type PresentedTokenRow } from "../queries/refresh-queries.js";
+import type { SqlClient } from "../../storage/sql-client.js";
+import type { TokenResponse } from "../issuer.js";
+import { hashToken, refreshTokenEnvironment, successorOf } from "../refresh-token-secrets.js";
+import type { GrantType, Outcome } from "./grant-type.js";
+
+export const grantType = "refresh_token";
+export const parameters = ["refresh_token"] as const;
+
+/** The code for a token of a revoked family or grant: reuse keeps saying so; an app or merchant revocation is grant_revoked. */
+function revokedCode(row: PresentedTokenRow): ErrorCode | undefined {
+  if (row.family_revoked_at !== null) return row.revoked_reason === "refresh_reused" ? "oauth.refresh_reused" : "oauth.grant_revoked";
+  if (row.grant_revoked_at !== null) return "oauth.grant_revoked";
+  return undefined;
+}
+
+type Result = { response: TokenResponse; familyId: number; replay: boolean };
+
+export const handle: GrantType["handle"] = async (request, client, context) => {
+  const { sql, clock, config, issuer, domain, successorKey, logger } = context;
+  const presented = request.refreshToken;
+  // A malformed token or one of the other environment is never looked up.
+  if (refreshTokenEnvironment(presented) !== client.environment) throw serviceError(domain, "oauth.refresh_invalid");
+  const key = await issuer.signingKey();
+  const hash = hashToken(presented);
+  const successor = successorOf(successorKey, presented);
+  const successorHash = hashToken(successor);
+  const now = new Date(clock.now());
+  let reused: number | undefined;
+
+  const outcome = await sql.begin(async (tx: SqlClient): Promise<Outcome<Result>> => {
+    const tokens = createRefreshQueries(tx);
+    let row = await tokens.find(hash);
+    if (!row || row.client_id !== client.clientId) return { ok: false, code: "oauth.refresh_invalid" };
+    const revoked = revokedCode(row);
+    if (revoked) return { ok: false, code: revoked };
+    const merchant = await createMerchantQueries(tx).find(row.company_id);
+    if (!merchant || !merchant.active) return { ok: false, code: "developer.merchant_inactive" };
+    const target = { companyId: merchant.company_id, region: merchant.region };
+    const answer = (replay: boolean) => ({
+      response: issuer.response(issuer.accessToken(key, client, target), client, target, successor),
+      familyId: row!.family_id,
+      replay,
+    });
+
+    if (row.rotated_at === null) {
+      if (row.expires_at.getTime() <= now.getTime()) return { ok: false, code: "oauth.refresh_expired" };
+      const rotated = await tokens.rotate(hash, successorHash, now);
+      if (rotated) {
+        await tokens.insertToken({
+          hash: successorHash,
+          familyId: rotated.family_id,
+          generation: rotated.generation + 1,
+          now,
+          expiresAt: new Date(now.getTime() + config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+        });
+        return { ok: true, value: answer(false) };
+      }
+      // A parallel refresh rotated it first (its transaction committed before our UPDATE went on): read it again.
+      row = (await tokens.find(hash))!;
+      const revokedMeanwhile = revokedCode(row);
+      if (revokedMeanwhile) return { ok: false, code: revokedMeanwhile };
+      if (row.rotated_at === null) return { ok: false, code: "oauth.refresh_expired" };
+    }
+
+    // Rotated out. Grace: only the token rotated out last (its successor is the one we derive), only inside the
+    // window, only while that successor is live; the share lock keeps it from rotating while we hand it out again.
+    const inGrace = now.getTime() < row.rotated_at!.getTime() + config.REFRESH_GRACE_SECONDS * 1000;
+    const successorMatches = row.successor_hash !== null && hashesEqual(row.successor_hash, successorHash);
+    if (inGrace && successorMatches && (await tokens.holdLive(successorHash, now))) return { ok: true, value: answer(true) };
+    // Reuse: the family ends for good, and that write commits (it is the point of detection).
+    await tokens.revokeFamily(row.family_id, now, "refresh_reused");
+    reused = row.family_id;
+    return { ok: false, code: "oauth.refresh_reused" };
+  });
+
+  if (reused !== undefined) logger.warn("refresh token reuse: family revoked", { clientId: client.clientId, familyId: reused });
+  if (!outcome.ok) throw serviceError(domain, outcome.code);
+  logger.info(outcome.value.replay ? "refresh replayed inside the grace window" : "refresh token rotated", {
+    clientId: client.clientId,
+    familyId: outcome.value.familyId,
+  });
+  return outcome.value.response;
+};
+
+export const refreshToken: GrantType = { grantType, parameters, handle };

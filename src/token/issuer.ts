@@ -1,0 +1,82 @@
+// Minting: the access token (RS256 at+jwt with the spec's claims plus iss and client_id) and the token response
+// with exactly the spec's fields. The signing key is fetched before any transaction (it may read the database)
+// and the token signed inside it, so a response exists only if the rotation it reports commits.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
+import type { Config } from "../config/config.js";
+import { epochSeconds, type Clock } from "../runtime/clock.js";
+import type { IdSource } from "../runtime/ids.js";
+import { appTokenAudience, signAccessToken, type SigningKey } from "./access-token.js";
+import { scopesForProduct } from "../credential/scopes.js";
+import type { SigningKeyStore } from "./signing-keys.js";
+import type { VerifiedClient } from "./client-verifier.js";
+
+export type TokenResponse = MessageInitShape<typeof ExchangeTokenResponseSchema>;
+
+/** The fields every token response has, whichever endpoint and grant (spec, "Token response": present on all). */
+export interface CommonTokenFields {
+  accessToken: string;
+  tokenType: "Bearer";
+  expiresIn: number;
+  scope: string;
+  apiBaseUrl: string;
+}
+
+/** The merchant a token is for, as the directory knows it. */
+export interface TokenMerchant {
+  companyId: number;
+  region: string;
+}
+
+export interface TokenIssuer {
+  /** The key that signs now; call before opening a transaction. */
+  signingKey(): Promise<SigningKey>;
+  /** Signs an access token for `client` and `merchant`; pure CPU, safe inside a transaction. */
+  accessToken(key: SigningKey, client: VerifiedClient, merchant: TokenMerchant): string;
+  /** The fields of every token response: the access token, Bearer, its lifetime, the scope bundle, api_base_url. */
+  commonFields(accessToken: string, client: VerifiedClient): CommonTokenFields;
+  /** The OAuth token response: access token, the refresh token, and the spec's fixed fields. */
+  response(accessToken: string, client: VerifiedClient, merchant: TokenMerchant, refreshToken: string): TokenResponse;
+}
+
+export function createTokenIssuer(options: { keys: SigningKeyStore; config: Config; clock: Clock; ids: IdSource }): TokenIssuer {
+  const { keys, config, clock, ids } = options;
+  const commonFields = (accessToken: string, client: VerifiedClient): CommonTokenFields => ({
+    accessToken,
+    tokenType: "Bearer",
+    expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
+    scope: scopesForProduct(client.product).join(" "),
+    apiBaseUrl: `${config.BASE_URL}v1/`,
+  });
+  return {
+    signingKey: () => keys.signingKey(),
+    accessToken(key, client, merchant) {
+      const iat = epochSeconds(clock);
+      return signAccessToken(key, {
+        iss: config.BASE_URL,
+        aud: appTokenAudience,
+        sub: client.appId,
+        client_id: client.clientId,
+        orgId: client.organizationId,
+        companyId: merchant.companyId,
+        region: merchant.region,
+        product: client.product,
+        scopes: scopesForProduct(client.product),
+        env: client.environment,
+        ...(client.allowedIps.length > 0 ? { allowedIps: client.allowedIps } : {}),
+        jti: ids.uuid(),
+        iat,
+        exp: iat + config.ACCESS_TOKEN_TTL_SECONDS,
+      });
+    },
+    commonFields,
+    response(accessToken, client, merchant, refreshToken) {
+      return {
+        ...commonFields(accessToken, client),
+        refreshToken,
+        refreshTokenExpiresIn: config.REFRESH_TOKEN_TTL_SECONDS,
+        merchantId: BigInt(merchant.companyId),
+      };
+    },
+  };
+}

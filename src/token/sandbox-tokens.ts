@@ -1,0 +1,116 @@
+// Sandbox client credentials: what POST /v1/token and the client_credentials grant of /v1/oauth/token share.
+// A readable list of named steps: throttle the source address, check the client may use client credentials,
+// resolve the merchant (inferred when the organization has exactly one active sandbox merchant), check it is a
+// demo merchant this app is granted, check its region is served, sign the same access token the OAuth grants give.
+// Decisions: docs/decisions.md, "Sandbox tokens, API keys and access requests".
+import type postgres from "postgres";
+import type { Config } from "../config/config.js";
+import { serviceError } from "../errors/index.js";
+import type { TokenIssuer } from "./issuer.js";
+import type { VerifiedClient } from "./client-verifier.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Logger } from "../runtime/logger.js";
+import type { KeyValueStore } from "../storage/key-value.js";
+import { createGrantQueries } from "../grant/queries/grant-queries.js";
+import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
+import type { Region } from "../storage/regions.js";
+
+const minuteMs = 60_000;
+
+/** A signed sandbox access token and the merchant it is for. */
+export interface SandboxToken {
+  accessToken: string;
+  merchant: MerchantRow;
+}
+
+export interface SandboxMinter {
+  /**
+   * Counts one mint attempt of `address` in the current fixed minute (shared store); throws developer.rate_limited
+   * (429, Retry-After: seconds to the minute boundary) beyond SANDBOX_TOKEN_RATE_LIMIT.
+   */
+  admit(address: string): Promise<void>;
+  /** Mints for an authenticated client; `merchantId` undefined lets the organization's only sandbox merchant be inferred. */
+  mint(client: VerifiedClient, merchantId: number | undefined): Promise<SandboxToken>;
+}
+
+export interface SandboxMinterDeps {
+  /** The control database. */
+  sql: postgres.Sql;
+  config: Pick<Config, "SANDBOX_TOKEN_RATE_LIMIT" | "REGIONS">;
+  clock: Clock;
+  logger: Logger;
+  issuer: TokenIssuer;
+  keyValue: KeyValueStore;
+  /** The raising service's full name. */
+  domain: string;
+}
+
+export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
+  const { sql, config, clock, logger, issuer, keyValue, domain } = deps;
+  const served = new Set<Region>(config.REGIONS);
+
+  /** Production credentials never use client credentials; ADSR authenticates with API keys in both environments. */
+  const checkClientMayMint = (client: VerifiedClient) => {
+    if (client.appState === "ARCHIVED") throw serviceError(domain, "developer.app_archived");
+    if (client.environment === "PRODUCTION" && client.appState !== "APPROVED") throw serviceError(domain, "developer.app_not_approved");
+    if (client.product === "ADSR") throw serviceError(domain, "developer.use_api_key");
+    if (client.environment === "PRODUCTION") throw serviceError(domain, "developer.use_oauth");
+  };
+
+  /** The named merchant, or the organization's only active sandbox merchant. */
+  const resolveMerchant = async (client: VerifiedClient, merchantId: number | undefined): Promise<MerchantRow> => {
+    const merchants = createMerchantQueries(sql);
+    if (merchantId === undefined) {
+      const active = (await merchants.listSandbox(client.organizationId)).filter((row) => row.demo && row.active);
+      if (active.length !== 1) throw serviceError(domain, "developer.merchant_required");
+      return active[0]!;
+    }
+    const merchant = await merchants.find(merchantId);
+    if (!merchant) throw serviceError(domain, "developer.merchant_not_found");
+    return merchant;
+  };
+
+  /** A demo merchant, active, granted to the app (sandbox grants are automatic within the organization). */
+  const checkMerchant = async (client: VerifiedClient, merchant: MerchantRow) => {
+    if (!merchant.demo) throw serviceError(domain, "developer.env_mismatch");
+    if (!merchant.active) throw serviceError(domain, "developer.merchant_inactive");
+    const grant = await createGrantQueries(sql).findLive(client.appId, merchant.company_id);
+    if (!grant) throw serviceError(domain, "developer.grant_missing");
+  };
+
+  const checkRegionServed = (merchant: MerchantRow) => {
+    if (served.has(merchant.region)) return;
+    logger.warn("sandbox token refused: the merchant's region is not served here", { companyId: merchant.company_id, region: merchant.region });
+    throw serviceError(domain, "developer.region_unconfigured");
+  };
+
+  return {
+    async admit(address) {
+      const now = clock.now();
+      const index = Math.floor(now / minuteMs);
+      const endsAt = (index + 1) * minuteMs;
+      let count: number;
+      try {
+        count = await keyValue.hit(`sandbox-token:address:${address}:${index}`, endsAt);
+      } catch (error) {
+        // Like the OAuth throttle: a store outage must not stop minting (client authentication still applies).
+        logger.warn("sandbox token throttle unavailable; admitting the call", { error: (error as Error).message });
+        return;
+      }
+      if (count > config.SANDBOX_TOKEN_RATE_LIMIT) {
+        throw serviceError(domain, "developer.rate_limited", { retryAfter: Math.max(1, Math.ceil((endsAt - now) / 1000)) });
+      }
+    },
+
+    async mint(client, merchantId) {
+      checkClientMayMint(client);
+      const merchant = await resolveMerchant(client, merchantId);
+      await checkMerchant(client, merchant);
+      checkRegionServed(merchant);
+      const key = await issuer.signingKey();
+      const accessToken = issuer.accessToken(key, client, { companyId: merchant.company_id, region: merchant.region });
+      logger.info("sandbox token minted", { clientId: client.clientId, companyId: merchant.company_id });
+      return { accessToken, merchant };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// TokenService: OAuth grants (src/token/token-endpoint.ts), revocation, POST /v1/token (sandbox client
+// credentials, ./sandbox-tokens.ts), the published JWKS, the authorization server metadata and signing-key rotation.
+import type { ServiceImpl } from "@connectrpc/connect";
+import type postgres from "postgres";
+import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
+import { createTokenIssuer } from "./issuer.js";
+import type { VerifyClient } from "./client-verifier.js";
+import { authorizationServerMetadata } from "./metadata.js";
+import { createRevocation } from "./revocation.js";
+import { successorKey } from "./refresh-token-secrets.js";
+import { createTokenThrottle } from "./throttle.js";
+import { createTokenEndpoint } from "./token-endpoint.js";
+import { createSandboxMinter } from "./sandbox-tokens.js";
+import type { KeyValueStore } from "../storage/key-value.js";
+import type { SigningKeyStore } from "./signing-keys.js";
+import { callerInfoKey } from "../runtime/caller-context.js";
+import type { ServiceContext } from "../runtime/service-context.js";
+import { serviceError } from "../errors/index.js";
+
+export interface TokenServiceDeps {
+  /** The control database. */
+  sql: postgres.Sql;
+  /** Where the token endpoint's throttles count (Redis in production). */
+  keyValue: KeyValueStore;
+  keys: SigningKeyStore;
+  verifyClient: VerifyClient;
+  /** The key-encryption key; refresh-token successors are derived from a key made from it. */
+  kek: Buffer;
+}
+
+export function createTokenService(context: ServiceContext, deps: TokenServiceDeps): ServiceImpl<typeof TokenService> {
+  const { config, clock, ids, logger } = context;
+  const domain = TokenService.typeName;
+  const issuer = createTokenIssuer({ keys: deps.keys, config, clock, ids });
+  const sandbox = createSandboxMinter({ sql: deps.sql, config, clock, logger, issuer, keyValue: deps.keyValue, domain });
+  const endpoint = createTokenEndpoint({
+    grants: { sql: deps.sql, config, clock, ids, logger, issuer, successorKey: successorKey(deps.kek), domain, sandbox },
+    verifyClient: deps.verifyClient,
+    throttle: createTokenThrottle({ kv: deps.keyValue, clock, logger, config, domain }),
+  });
+  const revocation = createRevocation({ sql: deps.sql, clock, logger, verifyClient: deps.verifyClient, domain });
+  return {
+    async exchangeToken(request, handlerContext) {
+      // The caller's address as the front saw it; internal callers without one share a single throttle bucket.
+      const caller = handlerContext.values.get(callerInfoKey);
+      return endpoint.exchange(request, caller?.clientAddress ?? "internal");
+    },
+    async revokeToken(request) {
+      return revocation.revoke(request);
+    },
+    /**
+     * POST /v1/token, in named steps: throttle the source address, refuse another grant_type, require the client's
+     * id and secret, authenticate it, mint (src/token/sandbox-tokens.ts). Exactly the spec's five fields.
+     */
+    async mintSandboxToken(request, handlerContext) {
+      const caller = handlerContext.values.get(callerInfoKey);
+      await sandbox.admit(caller?.clientAddress ?? "internal");
+      if (request.grantType !== undefined && request.grantType !== "client_credentials") {
+        throw serviceError(domain, "developer.unsupported_grant_type", { grantType: request.grantType });
+      }
+      const missing = [!request.clientId && "client_id", !request.clientSecret && "client_secret"].filter(Boolean);
+      if (missing.length > 0) throw serviceError(domain, "developer.invalid_request", { fields: missing.join(", ") });
+      const client = await deps.verifyClient(request.clientId, request.clientSecret);
+      const minted = await sandbox.mint(client, request.merchantId === undefined ? undefined : Number(request.merchantId));
+      // Exactly the common fields: POST /v1/token has no refresh_token, refresh_token_expires_in or merchant_id.
+      return issuer.commonFields(minted.accessToken, client);
+    },
+    async getJwks() {
+      return { keys: await deps.keys.published() };
+    },
+    async getAuthorizationServerMetadata() {
+      return authorizationServerMetadata(config);
+    },
+    async rotateSigningKey() {
+      const rotation = await deps.keys.rotate();
+      return {
+        kid: rotation.kid,
+        publishAtMs: BigInt(rotation.publishAt.getTime()),
+        signFromMs: BigInt(rotation.signFrom.getTime()),
+        previousKid: rotation.previousKid ?? "",
+        previousRetireAtMs: BigInt(rotation.previousRetireAt?.getTime() ?? 0),
+      };
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// The gateway's bounded cache: staleness bounded on the clock, size bounded, one load per burst, failures not kept.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { createTtlCache } from "../../src/runtime/ttl-cache.js";
+import { createManualClock } from "../../src/runtime/clock.js";
+
+const Cache = suite("gateway/ttl-cache");
+
+Cache("serves a value for ttlMs, then loads again; concurrent misses share one load", async () => {
+  const clock = createManualClock();
+  const cache = createTtlCache<number>({ clock, ttlMs: 5000, maxEntries: 10 });
+  let loads = 0;
+  const load = async () => ++loads;
+  assert.equal(await Promise.all([cache.get("k", load), cache.get("k", load)]), [1, 1]);
+  clock.advance(4999);
+  assert.is(await cache.get("k", load), 1);
+  clock.advance(1);
+  assert.is(await cache.get("k", load), 2);
+});
+
+Cache("drops the oldest entry beyond maxEntries; a failed load is not cached; ttl 0 never caches", async () => {
+  const clock = createManualClock();
+  const cache = createTtlCache<string>({ clock, ttlMs: 5000, maxEntries: 2 });
+  await cache.get("a", async () => "a1");
+  await cache.get("b", async () => "b1");
+  await cache.get("c", async () => "c1");
+  assert.is(await cache.get("a", async () => "a2"), "a2");
+  assert.is(await cache.get("c", async () => "c2"), "c1");
+  await cache.get("x", async () => Promise.reject(new Error("down"))).catch(() => {});
+  await Promise.resolve();
+  assert.is(await cache.get("x", async () => "x2"), "x2");
+  const none = createTtlCache<number>({ clock, ttlMs: 0, maxEntries: 2 });
+  let loads = 0;
+  await none.get("k", async () => ++loads);
+  await none.get("k", async () => ++loads);
+  assert.is(loads, 2);
+});
+
+Cache.run();

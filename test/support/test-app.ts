@@ -1,0 +1,189 @@
+// What the OAuth tests share: the real app on free ports (BASE_URL and AUTH_URL must name the real ports, so they
+// are picked before the start), and a world to connect: an organization, a FULL app with its sandbox client and a
+// redirect URI, a provisioned sandbox merchant with its owner login, and an employee login.
+import { create } from "@bufbuild/protobuf";
+import { createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CredentialService, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { startApp, type RunningApp } from "../../src/app.js";
+import { loadConfig, type Config } from "../../src/config/config.js";
+import type { Clock } from "../../src/runtime/clock.js";
+import { cryptoIds } from "../../src/runtime/ids.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { createCredentialService } from "../../src/credential/service.js";
+import { dropDatabase, freshDatabaseUrl } from "./storage.js";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestApp {
+  app: RunningApp;
+  config: Config;
+  base: string;
+  auth: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+/** Starts the whole program on free ports with `clock`; `redis` uses TEST_REDIS_URL when set (real time only). */
+export async function startTestApp(options: { clock: Clock; redis: boolean; env?: Record<string, string> }): Promise<TestApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), "pa-oauth-"));
+  const databaseUrl = await freshDatabaseUrl();
+  const [port, authPort] = [await freePort(), await freePort()];
+  const config = loadConfig({
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    AUTH_PORT: String(authPort),
+    GRPC_PORT: "0",
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: options.redis ? process.env["TEST_REDIS_URL"] : undefined,
+    SHUTDOWN_GRACE_SECONDS: "1",
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const app = await startApp({ config, clock: options.clock, logger: createLogger({ level: "debug", write: (line) => logs.push(line), now: options.clock.now }) });
+  return {
+    app,
+    config,
+    base: `http://127.0.0.1:${port}`,
+    auth: `http://127.0.0.1:${authPort}`,
+    logs,
+    async stop() {
+      await app.stop();
+      if (databaseUrl) await dropDatabase(databaseUrl);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface World {
+  organizationId: number;
+  appId: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  companyId: number;
+  owner: { email: string; password: string };
+  employee: { email: string; password: string };
+}
+
+let serial = 0;
+
+/** Provisions a world through the CredentialService (in process, on the app's database and clock). */
+export async function newWorld(test: TestApp, clock: Clock, redirectUri: string, product = Product.FULL): Promise<World> {
+  const credentials = createCredentialService(
+    { config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) },
+    { sql: test.app.control.sql },
+  );
+  const context: HandlerContext = createHandlerContext({
+    service: CredentialService,
+    method: CredentialService.method.createApp,
+    protocolName: "in-process",
+    requestMethod: "POST",
+    url: "in-process:///",
+    requestHeader: new Headers(),
+    contextValues: createContextValues(),
+  });
+  const call = <T>(promise: T | Promise<T>) => Promise.resolve(promise);
+  const name = `oauth test ${process.pid} ${++serial}`;
+  const { organization } = await call(credentials.createOrganization(create(CredentialService.method.createOrganization.input, { name }), context));
+  const organizationId = organization!.organizationId!;
+  const { merchant, owner } = await call(
+    credentials.provisionSandboxMerchant(create(CredentialService.method.provisionSandboxMerchant.input, { organizationId, country: "GB", name: `Shop ${serial}` }), context),
+  );
+  const created = await call(credentials.createApp(create(CredentialService.method.createApp.input, { organizationId, name: `App ${serial}`, product }), context));
+  const appId = created.app!.appId!;
+  await call(credentials.setRedirectUris(create(CredentialService.method.setRedirectUris.input, { appId, redirectUris: [redirectUri] }), context));
+  const employee = await call(
+    credentials.createMerchantUser(
+      create(CredentialService.method.createMerchantUser.input, { companyId: merchant!.companyId, email: `employee.${process.pid}.${serial}@shop.test`, role: MerchantRole.EMPLOYEE }),
+      context,
+    ),
+  );
+  return {
+    organizationId: Number(organizationId),
+    appId,
+    clientId: created.sandbox!.clientId!,
+    clientSecret: created.sandbox!.clientSecret!,
+    redirectUri,
+    companyId: Number(merchant!.companyId),
+    owner: { email: owner!.email!, password: owner!.password! },
+    employee: { email: employee.user!.email!, password: employee.user!.password! },
+  };
+}
+
+/** The value of a hidden input in a page. */
+export function hiddenValue(html: string, name: string): string {
+  const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
+  if (!match) throw new Error(`no hidden ${name} in the page`);
+  return match[1]!.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+}
+
+/** name=value pairs of a response's Set-Cookie headers. */
+export function setCookies(response: Response): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(";");
+    const index = pair!.indexOf("=");
+    out.set(pair!.slice(0, index), pair!.slice(index + 1));
+  }
+  return out;
+}
+
+export const cookieHeader = (cookies: Map<string, string>) => [...cookies].filter(([, value]) => value !== "").map(([name, value]) => `${name}=${value}`).join("; ");
+
+/** Signs in on the consent site as `user`, over plain HTTP; the cookies of the session. */
+export async function signIn(test: TestApp, user: { email: string; password: string }, authorizeUrl: string): Promise<Map<string, string>> {
+  const page = await fetch(authorizeUrl);
+  const cookies = setCookies(page);
+  const html = await page.text();
+  const form = new URLSearchParams({ csrf: hiddenValue(html, "csrf"), return_to: hiddenValue(html, "return_to"), email: user.email, password: user.password });
+  const signedIn = await fetch(`${test.auth}/oauth/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(cookies), origin: test.auth },
+    body: form,
+  });
+  if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}`);
+  for (const [name, value] of setCookies(signedIn)) cookies.set(name, value);
+  return cookies;
+}
+
+export function authorizeUrl(test: TestApp, world: World, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams({ response_type: "code", client_id: world.clientId, redirect_uri: world.redirectUri, state: "st-1", ...extra });
+  return `${test.auth}/oauth/authorize?${query}`;
+}
+
+/** Approves (or denies) a consent request over plain HTTP as `user`; the 302's Location. */
+export async function decide(test: TestApp, world: World, options: { user?: { email: string; password: string }; extra?: Record<string, string>; decision?: "allow" | "deny" } = {}): Promise<URL> {
+  const url = authorizeUrl(test, world, options.extra);
+  const cookies = await signIn(test, options.user ?? world.owner, url);
+  const consent = await fetch(url, { headers: { cookie: cookieHeader(cookies) } });
+  const html = await consent.text();
+  if (consent.status !== 200) throw new Error(`consent answered ${consent.status}: ${html}`);
+  const form = new URLSearchParams();
+  for (const name of ["csrf", "response_type", "client_id", "redirect_uri", "state", "scope", "code_challenge", "code_challenge_method"]) {
+    if (html.includes(`name="${name}"`)) form.set(name, hiddenValue(html, name));
+  }
+  form.set("decision", options.decision ?? "allow");
+  const answer = await fetch(`${test.auth}/oauth/authorize/decision`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(cookies), origin: test.auth },
+    body: form,
+  });
+  if (answer.status !== 302) throw new Error(`decision answered ${answer.status}: ${await answer.text()}`);
+  return new URL(answer.headers.get("location")!);
+}
