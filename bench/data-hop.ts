@@ -14,7 +14,7 @@ import * as grpc from "@grpc/grpc-js";
 import { DataService, ListItemsRequestSchema, ListItemsResponseSchema } from "../gen/partnerapi/v1/data_service_pb.js";
 import { loadConfig } from "../src/config/config.js";
 import { seedMerchantData } from "../src/data/sandbox-data.js";
-import { createRemoteCaller } from "../src/runtime/service-caller.js";
+import { createRemoteCaller } from "../src/gateway/regional-data.js";
 import { createInternalServer } from "../src/internal/internal-server.js";
 import { systemClock } from "../src/runtime/clock.js";
 import { cryptoIds } from "../src/runtime/ids.js";

@@ -1,10 +1,9 @@
 // Sign-in of merchant users for the consent site: the CredentialService checks email and password (scrypt; unknown
 // email and wrong password answer alike) and this module turns its answer into the session's fields.
-import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { inProcessContext } from "../runtime/in-process-context.js";
-import { CredentialService, MerchantRole, VerifyMerchantUserRequestSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { CredentialService, MerchantRole } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { readServiceError } from "../errors/index.js";
+import { createInProcessClient } from "../runtime/service-caller.js";
 
 export interface MerchantUser {
   userId: number;
@@ -17,11 +16,10 @@ export interface MerchantUser {
 export type VerifyMerchantUser = (email: string, password: string) => Promise<MerchantUser | undefined>;
 
 export function merchantUserVerifier(credentials: ServiceImpl<typeof CredentialService>): VerifyMerchantUser {
-  const method = CredentialService.method.verifyMerchantUser;
+  const client = createInProcessClient(CredentialService, credentials);
   return async (email, password) => {
-    const context = inProcessContext(CredentialService, method);
     try {
-      const { user } = await credentials.verifyMerchantUser(create(VerifyMerchantUserRequestSchema, { email, password }), context);
+      const { user } = await client.verifyMerchantUser({ email, password });
       return {
         userId: Number(user!.userId),
         companyId: Number(user!.companyId),

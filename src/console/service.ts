@@ -29,6 +29,7 @@ import { createOrganizationMemberQueries, type OrgRole } from "./queries/organiz
 import { createOrganizationQueries } from "../credential/queries/organization-queries.js";
 import { createProgramQueries, type ApplicationRow } from "./queries/program-queries.js";
 import type { PublicKeyLookup, SigningKey } from "../token/access-token.js";
+import { createInProcessClient, forwardedFrom } from "../runtime/service-caller.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 
 export interface ConsoleServiceDeps {
@@ -67,20 +68,6 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest("bas
 /** A well-formed scrypt hash no password produces: an unknown email costs the same as a wrong password. */
 const unknownAccountHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
-/** Calls a method of another service's implementation in process, normalising its answer to a message. */
-async function invoke<S extends DescService, K extends keyof S["method"] & keyof ServiceImpl<S>>(
-  service: S,
-  impl: ServiceImpl<S>,
-  name: K,
-  init: MessageInitShape<S["method"][K]["input"]>,
-  context: HandlerContext,
-): Promise<MessageShape<S["method"][K]["output"]>> {
-  const method = (service.method as Record<string, unknown>)[name as string] as S["method"][K];
-  const handler = impl[name] as unknown as (request: unknown, context: HandlerContext) => unknown;
-  const output = await handler(create(method.input, init), context);
-  return create(method.output, output as MessageInitShape<S["method"][K]["output"]>) as MessageShape<S["method"][K]["output"]>;
-}
-
 interface Caller {
   account: DeveloperAccountRow;
   sessionId: string;
@@ -103,11 +90,9 @@ export function createConsoleService(context: ServiceContext, deps: ConsoleServi
     limit: config.CONSOLE_SIGN_IN_LIMIT,
     windowSeconds: config.CONSOLE_LOCKOUT_SECONDS,
   });
-  const credential = <K extends keyof typeof CredentialService.method & keyof ServiceImpl<typeof CredentialService>>(
-    name: K,
-    init: MessageInitShape<(typeof CredentialService.method)[K]["input"]>,
-    ctx: HandlerContext,
-  ) => invoke(CredentialService, deps.credential, name, init, ctx);
+  // The services the console stands in front of, called in process with the console call's headers and values.
+  const credentials = createInProcessClient(CredentialService, deps.credential);
+  const grants = createInProcessClient(GrantService, deps.grant);
 
   const normaliseEmail = (email: string) => email.trim().toLowerCase();
   const checkEmail = (email: string) => {
@@ -538,40 +523,40 @@ export function createConsoleService(context: ServiceContext, deps: ConsoleServi
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "manage_apps");
       await requireProgram(account.id);
-      const created = await credential("createApp", { organizationId: BigInt(request.organizationId), name: request.name, product: request.product }, ctx);
+      const created = await credentials.createApp({ organizationId: BigInt(request.organizationId), name: request.name, product: request.product }, forwardedFrom(ctx));
       return { app: created.app, sandbox: created.sandbox };
     },
 
     async getDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "read");
-      return { app: (await credential("getApp", { appId: request.appId }, ctx)).app };
+      return { app: (await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx))).app };
     },
 
     async updateDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return { app: (await credential("updateApp", { appId: request.appId, name: request.name, product: request.product }, ctx)).app };
+      return { app: (await credentials.updateApp({ appId: request.appId, name: request.name, product: request.product }, forwardedFrom(ctx))).app };
     },
 
     async submitDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return { app: (await credential("submitApp", { appId: request.appId }, ctx)).app };
+      return { app: (await credentials.submitApp({ appId: request.appId }, forwardedFrom(ctx))).app };
     },
 
     async archiveDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "archive_apps");
-      return { app: (await credential("archiveApp", { appId: request.appId }, ctx)).app };
+      return { app: (await credentials.archiveApp({ appId: request.appId }, forwardedFrom(ctx))).app };
     },
 
     async rotateAppClientSecret(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const { app } = await credential("getApp", { appId: request.appId }, ctx);
+      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
       if (!app?.credentials.some((client) => client.clientId === request.clientId)) throw fail("developer.credential_not_found");
-      const rotated = await credential("rotateClientSecret", { clientId: request.clientId }, ctx);
+      const rotated = await credentials.rotateClientSecret({ clientId: request.clientId }, forwardedFrom(ctx));
       return { clientId: rotated.clientId, clientSecret: rotated.clientSecret, previousSecretExpiresAtMs: rotated.previousSecretExpiresAtMs };
     },
 
@@ -581,88 +566,78 @@ export function createConsoleService(context: ServiceContext, deps: ConsoleServi
       // The app in the path must be the organization's: any other app is unknown here.
       const app = await createAppQueries(sql).find(request.appId);
       if (!app || app.organization_id !== Number(request.organizationId)) throw fail("developer.app_not_found");
-      return { production: (await credential("revealProductionSecret", { appId: request.appId }, ctx)).production };
+      return { production: (await credentials.revealProductionSecret({ appId: request.appId }, forwardedFrom(ctx))).production };
     },
 
     async setAppRedirectUris(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return { redirectUris: (await credential("setRedirectUris", { appId: request.appId, redirectUris: request.redirectUris }, ctx)).redirectUris };
+      return { redirectUris: (await credentials.setRedirectUris({ appId: request.appId, redirectUris: request.redirectUris }, forwardedFrom(ctx))).redirectUris };
     },
 
     async setAppClientIpAllowlist(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const { app } = await credential("getApp", { appId: request.appId }, ctx);
+      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
       if (!app?.credentials.some((client) => client.clientId === request.clientId)) throw fail("developer.credential_not_found");
-      return { allowedIps: (await credential("setIpAllowlist", { clientId: request.clientId, allowedIps: request.allowedIps }, ctx)).allowedIps };
+      return { allowedIps: (await credentials.setIpAllowlist({ clientId: request.clientId, allowedIps: request.allowedIps }, forwardedFrom(ctx))).allowedIps };
     },
 
     async createAppApiKey(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return { apiKey: (await credential("createApiKey", { appId: request.appId, name: request.name, environment: request.environment }, ctx)).apiKey };
+      return { apiKey: (await credentials.createApiKey({ appId: request.appId, name: request.name, environment: request.environment }, forwardedFrom(ctx))).apiKey };
     },
 
     async revokeAppApiKey(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const { app } = await credential("getApp", { appId: request.appId }, ctx);
+      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
       if (!app?.apiKeys.some((key) => key.apiKeyId === request.apiKeyId)) throw fail("developer.api_key_not_found");
-      return { revoked: (await credential("revokeApiKey", { apiKeyId: request.apiKeyId }, ctx)).revoked };
+      return { revoked: (await credentials.revokeApiKey({ apiKeyId: request.apiKeyId }, forwardedFrom(ctx))).revoked };
     },
 
     async setAppApiKeyIpAllowlist(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const { app } = await credential("getApp", { appId: request.appId }, ctx);
+      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
       if (!app?.apiKeys.some((key) => key.apiKeyId === request.apiKeyId)) throw fail("developer.api_key_not_found");
-      return { allowedIps: (await credential("setIpAllowlist", { apiKeyId: request.apiKeyId, allowedIps: request.allowedIps }, ctx)).allowedIps };
+      return { allowedIps: (await credentials.setIpAllowlist({ apiKeyId: request.apiKeyId, allowedIps: request.allowedIps }, forwardedFrom(ctx))).allowedIps };
     },
 
     async provisionOrganizationSandboxMerchant(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
-      const made = await credential(
-        "provisionSandboxMerchant",
-        { organizationId: BigInt(request.organizationId), country: request.country, name: request.name },
-        ctx,
-      );
+      const made = await credentials.provisionSandboxMerchant({ organizationId: BigInt(request.organizationId), country: request.country, name: request.name }, forwardedFrom(ctx));
       return { merchant: made.merchant, owner: made.owner };
     },
 
     async listOrganizationSandboxMerchants(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "read");
-      return { merchants: (await credential("listSandboxMerchants", { organizationId: BigInt(request.organizationId) }, ctx)).merchants };
+      return { merchants: (await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx))).merchants };
     },
 
     async setOrganizationSandboxMerchantActive(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
-      const { merchants } = await credential("listSandboxMerchants", { organizationId: BigInt(request.organizationId) }, ctx);
+      const { merchants } = await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx));
       if (!merchants.some((merchant) => merchant.companyId === BigInt(request.companyId))) throw fail("developer.merchant_not_found");
-      const updated = await credential("updateMerchantStatus", { companyId: BigInt(request.companyId), active: request.active }, ctx);
+      const updated = await credentials.updateMerchantStatus({ companyId: BigInt(request.companyId), active: request.active }, forwardedFrom(ctx));
       return { merchant: updated.merchant };
     },
 
     async createAppAccessRequest(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const made = await invoke(
-        GrantService,
-        deps.grant,
-        "createAccessRequest",
-        { appId: request.appId, companyId: BigInt(request.companyId), storeIds: request.storeIds.map(BigInt) },
-        ctx,
-      );
+      const made = await grants.createAccessRequest({ appId: request.appId, companyId: BigInt(request.companyId), storeIds: request.storeIds.map(BigInt) }, forwardedFrom(ctx));
       return { accessRequest: made.accessRequest };
     },
 
     async listAppAccessRequests(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "read");
-      const listed = await invoke(GrantService, deps.grant, "listAccessRequests", { appId: request.appId }, ctx);
+      const listed = await grants.listAccessRequests({ appId: request.appId }, forwardedFrom(ctx));
       return { accessRequests: listed.accessRequests };
     },
   };

@@ -1,7 +1,7 @@
 // The scope bundle of each product: the spec leaves the bundles "not shown"; these are ours
 // (docs/decisions.md, "OAuth"). Every token of an app carries its product's whole bundle; the `scope`
 // parameter of the authorize request is accepted and ignored.
-import type { Product } from "../token/access-token.js";
+import type { Product } from "./products.js";
 
 const bundles: Readonly<Record<Product, readonly string[]>> = {
   FULL: ["stores.read", "items.read", "items.write", "categories.read", "categories.write", "orders.read", "reports.read"],

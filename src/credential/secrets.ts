@@ -6,9 +6,9 @@
 // millisecond. Hashes are compared with crypto.timingSafeEqual.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IdSource } from "../runtime/ids.js";
+import type { CredentialEnvironment } from "./products.js";
 
-/** The environment a credential belongs to, as stored. */
-export type CredentialEnvironment = "SANDBOX" | "PRODUCTION";
+export type { CredentialEnvironment };
 
 /** Spec, "Credentials": the prefix of each credential kind selects its environment. */
 export const prefixes = {

@@ -13,11 +13,11 @@
 // partner.api_key_unavailable (503), never a pass. Merchant and access answers are cached for cacheSeconds
 // (GATEWAY_CACHE_SECONDS): a decline or withdrawal shows within that bound; the key's own verification is cached
 // by the CredentialService for CREDENTIAL_CACHE_SECONDS.
-import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { inProcessContext } from "../runtime/in-process-context.js";
-import { CredentialService, Environment, Product, VerifyApiKeyRequestSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { environmentName, productName, type CredentialEnvironment, type Product } from "../credential/products.js";
 import { readServiceError, type ErrorToRender } from "../errors/index.js";
+import { createInProcessClient } from "../runtime/service-caller.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import { createAccessRequestQueries } from "../grant/queries/access-request-queries.js";
@@ -33,33 +33,25 @@ export interface VerifiedKey {
   appId: string;
   organizationId: number;
   /** FULL, ONLINE_ORDER or ADSR (keys are only issued to ADSR apps; the check stands anyway). */
-  product: "FULL" | "ONLINE_ORDER" | "ADSR" | undefined;
-  environment: "SANDBOX" | "PRODUCTION";
+  product: Product | undefined;
+  environment: CredentialEnvironment;
   allowedIps: string[];
 }
 
 /** Verifies a key; rejects with partner.api_key_invalid, or with anything else when verification is unavailable. */
 export type VerifyApiKey = (apiKey: string) => Promise<VerifiedKey>;
 
-const productNames: Partial<Record<Product, VerifiedKey["product"]>> = {
-  [Product.FULL]: "FULL",
-  [Product.ONLINE_ORDER]: "ONLINE_ORDER",
-  [Product.ADSR]: "ADSR",
-};
-
 /** A VerifyApiKey calling the CredentialService implementation in process. */
 export function apiKeyVerifier(credentials: ServiceImpl<typeof CredentialService>): VerifyApiKey {
-  const method = CredentialService.method.verifyApiKey;
+  const client = createInProcessClient(CredentialService, credentials);
   return async (apiKey) => {
-    const context = inProcessContext(CredentialService, method);
-    const answer = await credentials.verifyApiKey(create(VerifyApiKeyRequestSchema, { apiKey }), context);
-    const app = answer.app!;
+    const { app } = await client.verifyApiKey({ apiKey });
     return {
-      appId: app.appId!,
-      organizationId: Number(app.organizationId),
-      product: productNames[app.product!],
-      environment: app.environment === Environment.PRODUCTION ? "PRODUCTION" : "SANDBOX",
-      allowedIps: [...(app.allowedIps ?? [])],
+      appId: app!.appId!,
+      organizationId: Number(app!.organizationId),
+      product: productName(app!.product),
+      environment: environmentName(app!.environment),
+      allowedIps: [...(app!.allowedIps ?? [])],
     };
   };
 }

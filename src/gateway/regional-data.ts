@@ -1,16 +1,26 @@
 // Where each region's DataService runs, as the composition root wires it: in this process on the region's database,
 // or in another process (`npm start -- --role data --region <r>`) reached over gRPC (connect-node, h2c) when
 // REGION_GRPC_URL_<R> is set. The gateway sees one ServiceCaller per configured region either way.
-import type { DescMethod } from "@bufbuild/protobuf";
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { DescMethod, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import type { HandlerContext, ServiceImpl, Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import type { Config } from "../config/config.js";
 import { serviceError } from "../errors/index.js";
-import { createInProcessCaller, createRemoteCaller, type ServiceCaller } from "../runtime/service-caller.js";
+import { createInProcessCaller, type ServiceCaller, type UnaryCall } from "../runtime/service-caller.js";
 import { createMerchantQueries } from "../credential/queries/merchant-queries.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../storage/regions.js";
+
+/** Calls a remote server through a Connect transport (gRPC, gRPC-Web or Connect), with the same headers and values. */
+export function createRemoteCaller(transport: Transport, timeoutMs?: number): ServiceCaller {
+  return {
+    async call<M extends DescMethodUnary>({ method, input, headers, values, signal }: UnaryCall<M>) {
+      const response = await transport.unary(method, signal, timeoutMs, headers, input as MessageInitShape<M["input"]>, values);
+      return response.message as MessageShape<M["output"]>;
+    },
+  };
+}
 
 /** How long the front waits for a remote DataService before answering server.timeout. */
 export const remoteDataTimeoutMs = 10_000;

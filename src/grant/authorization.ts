@@ -15,7 +15,7 @@ import { createGrantQueries } from "./queries/grant-queries.js";
 import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
 import { createOrganizationQueries } from "../credential/queries/organization-queries.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import type { Product } from "../token/access-token.js";
+import type { Product } from "../credential/products.js";
 import { scopesForProduct } from "../credential/scopes.js";
 import { isS256Challenge } from "./pkce.js";
 import { hashToken, newAuthorizationCode } from "../token/refresh-token-secrets.js";

@@ -1,49 +1,98 @@
-// The seam between the front and the services: the front calls a unary RPC through this interface, served in
-// process (a direct call of the implementation, DESIGN.md: connect-node's stack costs ~1000x the call) or by a
-// remote server over a Connect transport (a regional DataService in another process).
-import { create, type DescMethodUnary, type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import { createContextValues, type ContextValues, type ServiceImpl, type Transport } from "@connectrpc/connect";
-import { inProcessContext } from "./in-process-context.js";
+// The one way to call a service implementation in process, and the interface a remote caller shares with it.
+// The public front, the gateway's region callers, the console, the consent site's sign-in and the token endpoint's
+// client check all call a ServiceImpl directly (DESIGN.md: connect-node's stack costs ~1000x the call itself), with a
+// handler context built the way connect builds one, so a service reads headers and context values the same way
+// whether it was called over the wire or not.
+import {
+  create,
+  type DescMethod,
+  type DescMethodUnary,
+  type DescService,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
+import {
+  createContextValues,
+  createHandlerContext,
+  type ContextValues,
+  type HandlerContext,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 
-export interface UnaryCall<M extends DescMethodUnary = DescMethodUnary> {
-  method: M;
-  input: MessageShape<M["input"]>;
-  /** Only the headers the service reads: Authorization, X-API-Key, Accept-Language. */
-  headers: Headers;
-  values: ContextValues;
-  signal: AbortSignal;
-  url: string;
+/** What travels with a call beside its message: the headers and context values a service reads, and its signal. */
+export interface CallOptions {
+  /** Only the headers the service reads (Authorization, X-API-Key, Accept-Language); none by default. */
+  headers?: Headers;
+  values?: ContextValues;
+  signal?: AbortSignal;
+  /** The URL the handler context reports; `in-process:///<service>/<method>` by default. */
+  url?: string;
 }
 
+export interface UnaryCall<M extends DescMethodUnary = DescMethodUnary> extends CallOptions {
+  method: M;
+  /** The request message, or its init shape (normalised with `create`, which returns a message as it is). */
+  input: MessageShape<M["input"]> | MessageInitShape<M["input"]>;
+}
+
+/** Calls a unary RPC, in process or remotely (src/gateway/regional-data.ts), rejecting with the service's error. */
 export interface ServiceCaller {
   call<M extends DescMethodUnary>(call: UnaryCall<M>): Promise<MessageShape<M["output"]>>;
 }
 
-type AnyImpl = Record<string, (request: unknown, context: unknown) => unknown>;
+/** Options that carry an incoming call's headers, values and signal on to a nested in-process call. */
+export function forwardedFrom(context: HandlerContext): CallOptions {
+  return { headers: context.requestHeader, values: context.values, signal: context.signal };
+}
 
-/** Calls the implementation directly, with a handler context built the way connect builds one for its own calls. */
+/** The handler context of an in-process call. */
+export function inProcessContext(service: DescService, method: DescMethod, options: CallOptions = {}): HandlerContext {
+  return createHandlerContext({
+    service,
+    method,
+    protocolName: "in-process",
+    requestMethod: "POST",
+    url: options.url ?? `in-process:///${service.typeName}/${method.name}`,
+    requestHeader: options.headers ?? new Headers(),
+    contextValues: options.values ?? createContextValues(),
+    ...(options.signal ? { requestSignal: options.signal } : {}),
+  });
+}
+
+type AnyHandler = (request: unknown, context: HandlerContext) => unknown;
+
+/** Calls the implementation directly; its answer is normalised to a message as connect does. */
 export function createInProcessCaller<S extends DescService>(service: S, impl: ServiceImpl<S>): ServiceCaller {
-  const methods = impl as unknown as AnyImpl;
+  const handlers = impl as unknown as Record<string, AnyHandler | undefined>;
   return {
-    async call<M extends DescMethodUnary>({ method, input, headers, values, signal, url }: UnaryCall<M>) {
-      const handler = methods[method.localName];
-      if (!handler) throw new Error(`${service.typeName} has no method ${method.name}`);
-      const context = inProcessContext(service, method, { headers, values, signal, url });
-      const output = await handler(input, context);
-      // A ServiceImpl may return an init shape rather than a message; normalise it like connect does.
-      return create(method.output, output as MessageInitShape<M["output"]>) as MessageShape<M["output"]>;
+    async call<M extends DescMethodUnary>(call: UnaryCall<M>) {
+      const handler = handlers[call.method.localName];
+      if (!handler || call.method.parent.typeName !== service.typeName) {
+        throw new Error(`${service.typeName} has no method ${call.method.parent.typeName}/${call.method.name}`);
+      }
+      const input = create(call.method.input, call.input as MessageInitShape<M["input"]>);
+      const output = await handler(input, inProcessContext(service, call.method, call));
+      return create(call.method.output, output as MessageInitShape<M["output"]>) as MessageShape<M["output"]>;
     },
   };
 }
 
-/** Calls a remote server through a Connect transport (gRPC, gRPC-Web or Connect), propagating the same headers. */
-export function createRemoteCaller(transport: Transport, timeoutMs?: number): ServiceCaller {
-  return {
-    async call<M extends DescMethodUnary>({ method, input, headers, values, signal }: UnaryCall<M>) {
-      const response = await transport.unary(method, signal, timeoutMs, headers, input as MessageInitShape<M["input"]>, values);
-      return response.message as MessageShape<M["output"]>;
-    },
-  };
-}
+/** connect's `Client` shape over an in-process caller: one async function per unary method of the service. */
+export type InProcessClient<S extends DescService> = {
+  [K in keyof S["method"] as S["method"][K] extends DescMethodUnary ? K : never]: S["method"][K] extends DescMethodUnary
+    ? (input: MessageInitShape<S["method"][K]["input"]>, options?: CallOptions) => Promise<MessageShape<S["method"][K]["output"]>>
+    : never;
+};
 
-export { createContextValues };
+/** A typed client of `impl`, built on createInProcessCaller (the adapters and the console call other services so). */
+export function createInProcessClient<S extends DescService>(service: S, impl: ServiceImpl<S>): InProcessClient<S> {
+  const caller = createInProcessCaller(service, impl);
+  const client: Record<string, unknown> = {};
+  for (const method of service.methods) {
+    if (method.methodKind !== "unary") continue;
+    const unary = method as DescMethodUnary;
+    client[method.localName] = (input: MessageInitShape<DescMethodUnary["input"]>, options: CallOptions = {}) =>
+      caller.call({ ...options, method: unary, input });
+  }
+  return client as InProcessClient<S>;
+}

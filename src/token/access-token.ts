@@ -2,6 +2,7 @@
 // verification path use node:crypto directly: measured here, about three times jose's verification rate, and every
 // partner call verifies one.
 import { createPrivateKey, createPublicKey, sign as rsaSign, verify as rsaVerify, type KeyObject } from "node:crypto";
+import type { CredentialEnvironment, Product } from "../credential/products.js";
 import type { Clock } from "../runtime/clock.js";
 
 /** `aud` of app tokens: "a fixed service-specific string of the form service-app" (spec, Access token claims). */
@@ -9,8 +10,9 @@ export const appTokenAudience = "partnerapi-app";
 /** `aud` of merchant-user session tokens; refused where app tokens belong, and the reverse. */
 export const merchantUserAudience = "partnerapi-merchant";
 
-export type Product = "FULL" | "ONLINE_ORDER" | "ADSR";
-export type TokenEnvironment = "SANDBOX" | "PRODUCTION";
+export type { Product };
+/** A token's `env` claim: its credential's environment. */
+export type TokenEnvironment = CredentialEnvironment;
 
 /** The claims of an app access token: the spec's table plus `iss` and `client_id` (RFC 9068 section 2.2). */
 export interface AccessTokenClaims {
