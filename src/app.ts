@@ -19,7 +19,8 @@ import { createInProcessCaller } from "./runtime/service-caller.js";
 import { apiKeyVerifier, createApiKeyAuth } from "./gateway/api-key-auth.js";
 import { createPartnerGateway } from "./gateway/partner-gateway.js";
 import { createRateLimiter } from "./gateway/rate-limiter.js";
-import { createRegionalCallers, createRegionDispatcher, type DataServiceImpl } from "./gateway/regional-data.js";
+import { createRegionalCallers } from "./gateway/regional-data.js";
+import { createRegionDispatcher } from "./internal/region-dispatcher.js";
 import { createAuthorization } from "./grant/authorization.js";
 import { clientVerifier } from "./token/client-verifier.js";
 import { createConnections } from "./grant/connections.js";
@@ -31,7 +32,7 @@ import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
 import { createConsoleService } from "./console/service.js";
 import { createCredentialService } from "./credential/service.js";
-import { createDataService } from "./data/service.js";
+import { createDataService, type DataServiceImpl } from "./data/service.js";
 import type { ServiceContext } from "./runtime/service-context.js";
 import { createGrantService } from "./grant/service.js";
 import { createTokenService } from "./token/service.js";
@@ -255,7 +256,6 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
   }
 }
 
-/** Closes in reverse order of opening: listeners first (finishing requests in flight), then stores. */
 /** The stop of a running role: health says NOT_SERVING at once, then everything closes, once however often called. */
 function stopOnce(health: { shutdown(): void }, closers: Array<() => Promise<void>>): () => Promise<void> {
   let stopping: Promise<void> | undefined;
@@ -265,6 +265,7 @@ function stopOnce(health: { shutdown(): void }, closers: Array<() => Promise<voi
   };
 }
 
+/** Closes in reverse order of opening: listeners first (finishing requests in flight), then stores. */
 async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
   for (const close of closers.reverse()) {
     await close().catch(() => {});

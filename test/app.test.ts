@@ -65,8 +65,8 @@ function healthCheck(port: number, service: string): Promise<HealthCheckResponse
   });
 }
 
-App("a grpc-js health check answers SERVING for the server and for each of the four services", async ({ app }) => {
-  for (const service of ["", "partnerapi.v1.TokenService", "partnerapi.v1.GrantService", "partnerapi.v1.CredentialService", "partnerapi.v1.DataService"]) {
+App("a grpc-js health check answers SERVING for the server and for each of the five services", async ({ app }) => {
+  for (const service of ["", "partnerapi.v1.TokenService", "partnerapi.v1.GrantService", "partnerapi.v1.CredentialService", "partnerapi.v1.DataService", "partnerapi.v1.ConsoleService"]) {
     assert.is(await healthCheck(app.grpc.port, service), HealthCheckResponse_ServingStatus.SERVING, service || "(server)");
   }
 });

@@ -41,12 +41,12 @@ const missingReferenceConstraints = new Set(["items__company_id_category_id__fke
 
 const fail = (code: Parameters<typeof serviceError>[1], cause?: unknown) => serviceError(DataService.typeName, code, {}, cause);
 
-/** The merchant of a request: set by the front from the token, required from internal callers. */
-/** The stores the caller may read (src/data/store-scope.ts): undefined for every store. */
+/** The stores the caller may read (./store-scope.ts): undefined for every store. */
 function storeScopeOf(context: HandlerContext): number[] | undefined {
   return parseStoreScope(context.requestHeader.get(storeScopeHeader));
 }
 
+/** The merchant of a request: set by the front from the token, required from internal callers. */
 function companyOf(request: { companyId?: bigint }): number {
   if (request.companyId === undefined) throw fail("partner.company_param_required");
   return Number(request.companyId);
@@ -109,7 +109,10 @@ function orderOf(row: OnlineOrderRow): MessageInitShape<typeof OnlineOrderSchema
   };
 }
 
-export function createDataService(context: ServiceContext, options: DataServiceOptions): ServiceImpl<typeof DataService> {
+/** A DataService implementation: one per region, on that region's database. */
+export type DataServiceImpl = ServiceImpl<typeof DataService>;
+
+export function createDataService(context: ServiceContext, options: DataServiceOptions): DataServiceImpl {
   const { region, sql } = options;
   const schema = regionSchema(region);
   const stores = createStoreQueries(sql, schema);

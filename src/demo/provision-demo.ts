@@ -1,4 +1,4 @@
-// The demo world of issue 4: an organization with one approved app per product, one app in review, two sandbox
+// The demo world: an organization with one approved app per product, one app in review, two sandbox
 // merchants and two live merchants with business data, provisioned through the CredentialService and written to
 // $DATA_DIR/demo.json (secrets included: the file is created readable by its owner only).
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
@@ -39,7 +39,7 @@ export interface DemoAdsrApp {
   production: DemoPair & { apiKey: string };
 }
 
-/** The contract of demo.json (issue 4, "The demo"): tests and people rely on these keys. */
+/** The contract of demo.json (README, "The demo"): tests and people rely on these keys. */
 export interface DemoWorld {
   baseUrl: string;
   authUrl: string;

@@ -1,5 +1,5 @@
 // The route table of the public front, read at start from the google.api.http and partnerapi.v1.route options of
-// every RPC: there is no second, hand-written list of routes (issue: "The front").
+// every RPC: there is no second, hand-written list of routes (DESIGN.md: "The front is a transcoder").
 import { getOption, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { http } from "../../gen/google/api/annotations_pb.js";
 import { route as routeOption, RouteFamily } from "../../gen/partnerapi/v1/options_pb.js";

@@ -1,5 +1,5 @@
 // The partner gateway: what the front does for a business route before the request is validated and sent on.
-// One partner call is a list of steps in order of cost (issue 7):
+// One partner call is a list of steps in order of cost:
 //   1. authenticate   the bearer token (RS256, no network), or an API key with companyId (./api-key-auth.ts: its
 //                     own steps 1-7 stand for steps 1-5 here, and fail closed when the control database is down)
 //   2. ip allowlist   the token's allowedIps against the client address

@@ -1,15 +1,13 @@
 // Where each region's DataService runs, as the composition root wires it: in this process on the region's database,
 // or in another process (`npm start -- --role data --region <r>`) reached over gRPC (connect-node, h2c) when
 // REGION_GRPC_URL_<R> is set. The gateway sees one ServiceCaller per configured region either way.
-import type { DescMethod, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
-import type { HandlerContext, ServiceImpl, Transport } from "@connectrpc/connect";
+import type { DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import type { Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import type { Config } from "../config/config.js";
-import { serviceError } from "../errors/index.js";
+import type { DataServiceImpl } from "../data/service.js";
 import { createInProcessCaller, type ServiceCaller, type UnaryCall } from "../runtime/service-caller.js";
-import { createMerchantQueries } from "../credential/queries/merchant-queries.js";
-import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../storage/regions.js";
 
 /** Calls a remote server through a Connect transport (gRPC, gRPC-Web or Connect), with the same headers and values. */
@@ -24,8 +22,6 @@ export function createRemoteCaller(transport: Transport, timeoutMs?: number): Se
 
 /** How long the front waits for a remote DataService before answering server.timeout. */
 export const remoteDataTimeoutMs = 10_000;
-
-export type DataServiceImpl = ServiceImpl<typeof DataService>;
 
 /** The remote DataService URL configured for `region`, if any. */
 export function remoteDataUrl(config: Config, region: Region): string | undefined {
@@ -63,25 +59,4 @@ export function createRegionalCallers(config: Config, local: ReadonlyMap<Region,
       for (const session of sessions) session.abort();
     },
   };
-}
-
-/**
- * The DataService of the internal port when this process runs several regions: each call goes to the region of
- * the request's `company_id` in the merchant directory. A region not served here is partner.region_unavailable.
- */
-export function createRegionDispatcher(local: ReadonlyMap<Region, DataServiceImpl>, controlSql: SqlClient): DataServiceImpl {
-  const merchants = createMerchantQueries(controlSql);
-  const dispatch = (method: DescMethod) => async (request: { companyId?: bigint }, context: HandlerContext) => {
-    if (request.companyId === undefined) throw serviceError(DataService.typeName, "partner.company_param_required");
-    const merchant = await merchants.find(Number(request.companyId));
-    const impl = merchant && local.get(merchant.region);
-    if (!impl) throw serviceError(DataService.typeName, "partner.region_unavailable");
-    const handler = impl[method.localName as keyof DataServiceImpl] as (request: unknown, context: HandlerContext) => unknown;
-    return handler(request, context);
-  };
-  const impl: Record<string, unknown> = {};
-  for (const method of DataService.methods) {
-    if (method.methodKind === "unary") impl[method.localName] = dispatch(method);
-  }
-  return impl as DataServiceImpl;
 }

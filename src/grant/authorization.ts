@@ -3,7 +3,7 @@
 // makes (or reuses) the grant and a single-use code bound to the redirect_uri and the S256 challenge.
 import type postgres from "postgres";
 import type { Config } from "../config/config.js";
-import { clientIdEnvironment, type CredentialEnvironment } from "../credential/secrets.js";
+import { clientIdEnvironment, hashSecret, secretBytes, type CredentialEnvironment } from "../credential/secrets.js";
 import type { ErrorCode } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
@@ -18,7 +18,6 @@ import type { SqlClient } from "../storage/sql-client.js";
 import type { Product } from "../credential/products.js";
 import { scopesForProduct } from "../credential/scopes.js";
 import { isS256Challenge } from "./pkce.js";
-import { hashToken, newAuthorizationCode } from "../token/refresh-token-secrets.js";
 
 /** The query parameters of GET /oauth/authorize (spec, "Endpoints"). */
 export const authorizationParameters = [
@@ -69,6 +68,11 @@ export function readAuthorizationParams(query: URLSearchParams): { params: Autho
 export function redirectTo(redirectUri: string, values: Record<string, string>): string {
   const query = new URLSearchParams(values).toString();
   return redirectUri + (redirectUri.includes("?") ? "&" : "?") + query;
+}
+
+/** A new authorization code: 256 random bits, base64url, stored only as its SHA-256 (like every secret here). */
+function newAuthorizationCode(ids: IdSource): string {
+  return ids.randomToken(secretBytes);
 }
 
 export interface AuthorizationDeps {
@@ -160,7 +164,7 @@ export function createAuthorization(deps: AuthorizationDeps) {
       await sql.begin(async (tx: SqlClient) => {
         const grantId = await createGrantQueries(tx).ensureLive(request.appId, merchant.company_id, request.environment, now);
         await createCodeQueries(tx).insert({
-          hash: hashToken(code),
+          hash: hashSecret(code),
           appId: request.appId,
           clientId: request.clientId,
           companyId: merchant.company_id,

@@ -1,5 +1,5 @@
 // A merchant's connections (live grants): listing them and disconnecting an app. Used by GrantService and by the
-// consent site's connected-apps page. A disconnect revokes the grant and every refresh family under it, for good;
+// consent site's connected-apps page. A disconnect revokes the grant, and with it every refresh family under it, for good;
 // the next refresh answers oauth.grant_revoked, and partner calls see the grant gone (partner.grant_missing).
 import type postgres from "postgres";
 import { createGrantQueries, type ConnectionRow } from "./queries/grant-queries.js";
@@ -14,7 +14,7 @@ export function createConnections(deps: { sql: postgres.Sql; clock: Clock; logge
     },
     async disconnect(companyId: number, appId: string): Promise<boolean> {
       const now = new Date(deps.clock.now());
-      const revoked = await deps.sql.begin((tx: SqlClient) => createGrantQueries(tx).revokeLive(appId, companyId, now, "merchant_disconnected"));
+      const revoked = await deps.sql.begin((tx: SqlClient) => createGrantQueries(tx).revokeLive(appId, companyId, now));
       if (revoked) deps.logger.info("app disconnected by the merchant", { companyId, appId });
       return revoked;
     },

@@ -1,4 +1,4 @@
-// The internal port: the four services over connect-node, gRPC / gRPC-Web / Connect on HTTP/2 cleartext (h2c) and
+// The internal port: the five services over connect-node, gRPC / gRPC-Web / Connect on HTTP/2 cleartext (h2c) and
 // HTTP/1.1 on one port. Each connection is routed by sniffing the HTTP/2 connection preface (RFC 9113 section 3.4).
 import http from "node:http";
 import http2 from "node:http2";

@@ -4,7 +4,7 @@ import type { Clock } from "./clock.js";
 import type { IdSource } from "./ids.js";
 import type { Logger } from "./logger.js";
 
-/** The dependencies common to the four services; each factory takes what it needs beside these. */
+/** The dependencies common to the five services; each factory takes what it needs beside these. */
 export interface ServiceContext {
   config: Config;
   clock: Clock;

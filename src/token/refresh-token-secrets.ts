@@ -1,7 +1,7 @@
-// The OAuth secrets: authorization codes and refresh tokens. Each is 256 bits from a CSPRNG (or, for a refresh
-// token's successor, an HMAC keyed with a 256-bit server key), stored only as its SHA-256, compared in constant
-// time by the database's primary-key lookup of that hash, and never logged.
-import { createHash, createHmac, hkdfSync } from "node:crypto";
+// Refresh tokens: 256 bits from a CSPRNG (or, for a token's successor, an HMAC keyed with a 256-bit server key),
+// stored only as their SHA-256, compared in constant time by the database's primary-key lookup of that hash, and
+// never logged. Authorization codes are made the same way by the grant owner (src/grant/authorization.ts).
+import { createHmac, hkdfSync } from "node:crypto";
 import { hashSecret, secretBytes, type CredentialEnvironment } from "../credential/secrets.js";
 import type { IdSource } from "../runtime/ids.js";
 
@@ -11,11 +11,6 @@ export const refreshTokenPrefixes = { SANDBOX: "lp_rt_sb_", PRODUCTION: "lp_rt_p
 /** base64url length of 32 bytes. */
 const secretLength = 43;
 const tokenBody = /^[A-Za-z0-9_-]{43}$/;
-
-/** A new authorization code: 256 random bits, base64url. */
-export function newAuthorizationCode(ids: IdSource): string {
-  return ids.randomToken(secretBytes);
-}
 
 /** A new refresh token of `environment`: prefix plus 256 random bits. */
 export function newRefreshToken(ids: IdSource, environment: CredentialEnvironment): string {
@@ -51,8 +46,3 @@ export function successorOf(key: Buffer, token: string): string {
 
 /** SHA-256 of a code or token: the only form stored. */
 export const hashToken = hashSecret;
-
-/** SHA-256 for log correlation without the secret: the first 8 hex digits of the hash. */
-export function fingerprint(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex").slice(0, 8);
-}

@@ -42,8 +42,8 @@ export function createRevocation(deps: RevocationDeps) {
           row.family_revoked_at === null &&
           row.grant_revoked_at === null;
         if (!live) return undefined;
-        await createRefreshQueries(tx).revokeFamily(row.family_id, now, "app_revoked");
-        await createGrantQueries(tx).revoke(row.grant_id, now, "app_revoked");
+        await createRefreshQueries(tx).revokeFamiliesOfGrant(row.grant_id, now, "app_revoked");
+        await createGrantQueries(tx).revoke(row.grant_id, now);
         return { familyId: row.family_id, grantId: row.grant_id, companyId: row.company_id };
       });
       if (revoked) deps.logger.info("grant revoked by the app", { clientId: client.clientId, ...revoked });

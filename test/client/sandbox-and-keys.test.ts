@@ -1,4 +1,4 @@
-// The client's sandbox client credentials (POST /v1/token) and ADSR API keys against the real app (issue 6). A
+// The client's sandbox client credentials (POST /v1/token) and ADSR API keys against the real app. A
 // server without them answers 501 server.unimplemented: the test then checks the client surfaces exactly that,
 // says so and stops, so the suite also runs on a checkout from before they were built.
 import { suite } from "uvu";
@@ -26,7 +26,7 @@ let worlds = 0;
 function notBuilt(error: unknown, what: string): boolean {
   if (!(error instanceof PartnerApiError) || error.code !== "server.unimplemented") return false;
   assert.is(error.status, 501);
-  console.log(`  (${what}: the server answers server.unimplemented, issue 6; the client's side is unit-tested in client/transport)`);
+  console.log(`  (${what}: the server answers server.unimplemented; the client's side is unit-tested in client/transport)`);
   return true;
 }
 

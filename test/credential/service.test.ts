@@ -1,4 +1,4 @@
-// CredentialService: every rule of issue 4, in memory through a Connect client (createRouterTransport) and over
+// CredentialService: every rule of the spec it owns, in memory through a Connect client (createRouterTransport) and over
 // the internal port with a plain @grpc/grpc-js client; time moves on a manual clock, never by sleeping.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";

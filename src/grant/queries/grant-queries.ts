@@ -1,13 +1,12 @@
-// Queries of control.grants (an app's access to one merchant) and the revocation of everything hanging off a grant.
+// Queries of control.grants (an app's access to one merchant). Revoking a grant ends every refresh family under it
+// without writing them: a family's token is live only while its grant is (src/token/queries/refresh-queries.ts joins
+// the grant), so the token owner's rows stay written by the token owner alone.
 // Every function runs on the `sql` given (pool or transaction).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { AppRow } from "../../credential/queries/app-queries.js";
 
 export type GrantEnvironment = "SANDBOX" | "PRODUCTION";
-
-/** Why a refresh family ended (refresh_families.revoked_reason). */
-export type RevokedReason = "refresh_reused" | "app_revoked" | "merchant_disconnected";
 
 export interface GrantRow {
   id: number;
@@ -64,28 +63,17 @@ export function createGrantQueries(sql: SqlClient) {
         where g.company_id = ${companyId} and g.revoked_at is null
         order by g.created_at, g.id`;
     },
-    /**
-     * Revokes the app's live grant for the company and every refresh family under it, for good (one statement
-     * each, inside the caller's transaction). True when a live grant was revoked.
-     */
-    async revokeLive(appId: string, companyId: number, now: Date, reason: RevokedReason): Promise<boolean> {
-      const revoked = await sql<{ id: number }[]>`
+    /** Revokes the app's live grant for the company, for good. True when a live grant was revoked. */
+    async revokeLive(appId: string, companyId: number, now: Date): Promise<boolean> {
+      const revoked = await sql`
         update control.grants set revoked_at = ${now}
         where app_id = ${appId} and company_id = ${companyId} and revoked_at is null returning id`;
-      for (const { id } of revoked) await revokeFamiliesOf(sql, id, now, reason);
       return revoked.length > 0;
     },
-    /** Revokes one grant (if live) and every refresh family under it. True when it was live. */
-    async revoke(grantId: number, now: Date, reason: RevokedReason): Promise<boolean> {
+    /** Revokes one grant (if live). True when it was live. */
+    async revoke(grantId: number, now: Date): Promise<boolean> {
       const revoked = await sql`update control.grants set revoked_at = ${now} where id = ${grantId} and revoked_at is null returning id`;
-      await revokeFamiliesOf(sql, grantId, now, reason);
       return revoked.length > 0;
     },
   };
-}
-
-async function revokeFamiliesOf(sql: SqlClient, grantId: number, now: Date, reason: RevokedReason): Promise<void> {
-  await sql`
-    update control.refresh_families set revoked_at = ${now}, revoked_reason = ${reason}
-    where grant_id = ${grantId} and revoked_at is null`;
 }

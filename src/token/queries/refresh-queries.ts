@@ -3,7 +3,9 @@
 // parallel refreshes of one token exactly one rotates it. Every function runs on the `sql` given (pool or transaction).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
-import type { RevokedReason } from "../../grant/queries/grant-queries.js";
+
+/** Why a refresh family ended (refresh_families.revoked_reason); a family whose grant was revoked ends with it. */
+export type RevokedReason = "refresh_reused" | "app_revoked";
 
 /** A presented token with its family, grant and successor: everything the refresh grant decides on. */
 export interface PresentedTokenRow {
@@ -81,6 +83,12 @@ export function createRefreshQueries(sql: SqlClient) {
         update control.refresh_families set revoked_at = ${now}, revoked_reason = ${reason}
         where id = ${familyId} and revoked_at is null returning id`;
       return rows.length > 0;
+    },
+    /** Revokes every live family of a grant (the app revoking its access: they all end with it). */
+    async revokeFamiliesOfGrant(grantId: number, now: Date, reason: RevokedReason): Promise<void> {
+      await sql`
+        update control.refresh_families set revoked_at = ${now}, revoked_reason = ${reason}
+        where grant_id = ${grantId} and revoked_at is null`;
     },
   };
 }
