@@ -17,6 +17,7 @@ import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { createInProcessCaller } from "./runtime/service-caller.js";
 import { apiKeyVerifier, createApiKeyAuth } from "./gateway/api-key-auth.js";
+import { createMerchantDirectory } from "./gateway/merchant-directory.js";
 import { createPartnerGateway } from "./gateway/partner-gateway.js";
 import { createRateLimiter } from "./gateway/rate-limiter.js";
 import { createRegionalCallers } from "./gateway/regional-data.js";
@@ -118,6 +119,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     // The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region.
     const keyRing = createKeyRing({ sql: control.sql, clock: context.clock, logger });
     await keyRing.refresh();
+    const merchants = createMerchantDirectory({ controlSql: control.sql, clock: context.clock, cacheSeconds: config.GATEWAY_CACHE_SECONDS });
     const partner = createPartnerGateway({
       verifier: createAccessTokenVerifier({
         issuer: config.BASE_URL,
@@ -126,6 +128,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         clock: context.clock,
       }),
       controlSql: control.sql,
+      merchants,
       regions: regional.callers,
       rateLimiter: createRateLimiter({ store: keyValue, limit: config.PARTNER_RATE_LIMIT, clock: context.clock, logger }),
       clock: context.clock,
@@ -134,6 +137,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       apiKeys: createApiKeyAuth({
         verifyApiKey: apiKeyVerifier(credential),
         controlSql: control.sql,
+        merchants,
         clock: context.clock,
         logger,
         cacheSeconds: config.GATEWAY_CACHE_SECONDS,

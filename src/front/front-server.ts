@@ -7,8 +7,6 @@ import type { AddressInfo } from "node:net";
 import { fromJson, type DescService, type JsonValue } from "@bufbuild/protobuf";
 import type { ConnectError } from "@connectrpc/connect";
 import { createContextValues } from "@connectrpc/connect";
-import { formatStoreScope, storeScopeHeader } from "../data/store-scope.js";
-import type { AdmittedCall, PartnerGateway } from "../gateway/partner-gateway.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
@@ -22,14 +20,15 @@ import { messageToJson } from "./message-json.js";
 import { collectParams, readBody } from "./request-body.js";
 import { createRequestSchema, type InputKind, type RequestSchema } from "./request-schema.js";
 import { renderError, validationCode } from "./render-error.js";
+import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 
 export interface FrontOptions {
   /** The services whose annotated RPCs become routes, each with the caller that reaches it. */
   services: ReadonlyArray<{ service: DescService; caller: ServiceCaller }>;
-  /** Admits calls to routes of the partner family; without it they go straight to their service (front tests). */
-  partner?: PartnerGateway;
+  /** Admits calls to routes of the partner family (src/gateway/); without it they go straight to their service. */
+  partner?: PartnerAdmission;
   bodyLimitBytes: number;
   trustProxy: number;
   clock: Clock;
@@ -169,19 +168,17 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         return fail({ code: validationCode[family], params: { fields: names }, details: validated.violations });
       }
       const input = fromJson(route.method.input, validated.value as JsonValue);
-      if (admitted) {
-        const refused = options.partner!.bindMerchant(admitted, input);
-        if (refused) return fail(refused);
-      }
-
-      // 6. Call the service: a partner call goes to its merchant's region.
       const headers = new Headers();
       for (const name of forwardedHeaders) {
         const value = request.headers[name];
         if (typeof value === "string") headers.set(name, value);
       }
-      // The stores an ADSR key's access request names; only the gateway sets this header (never from the client).
-      if (admitted?.storeIds) headers.set(storeScopeHeader, formatStoreScope(admitted.storeIds));
+      if (admitted) {
+        const refused = options.partner!.bind(admitted, input, headers);
+        if (refused) return fail(refused);
+      }
+
+      // 6. Call the service: a partner call goes to its merchant's region.
       const values = createContextValues().set(callerInfoKey, {
         clientAddress: clientIp,
         path: url.pathname,

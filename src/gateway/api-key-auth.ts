@@ -21,12 +21,12 @@ import { createInProcessClient } from "../runtime/service-caller.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import { createAccessRequestQueries } from "../grant/queries/access-request-queries.js";
-import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../storage/regions.js";
 import { scopesForProduct } from "../credential/scopes.js";
 import { addressAllowed } from "./ip-allowlist.js";
 import { createTtlCache } from "../runtime/ttl-cache.js";
+import type { MerchantDirectory } from "./merchant-directory.js";
 
 /** What a verified key stands for. */
 export interface VerifiedKey {
@@ -84,15 +84,17 @@ export interface ApiKeyAuth {
 
 export interface ApiKeyAuthOptions {
   verifyApiKey: VerifyApiKey;
-  /** The control database (merchant directory, access requests). */
+  /** The control database (access requests). */
   controlSql: SqlClient;
+  /** The merchant directory, shared with bearer-token calls. */
+  merchants: MerchantDirectory;
   clock: Clock;
   logger: Logger;
-  /** How long merchant facts and approved access requests are served from this process's cache. */
+  /** How long approved access requests are served from this process's cache (the directory has the same bound). */
   cacheSeconds: number;
 }
 
-/** Cache entries, per merchant and per (app, merchant); a few MB at most. */
+/** Cache entries, one per (app, merchant); a few MB at most. */
 const maxCacheEntries = 50_000;
 
 /** Thrown inside the steps when the control database does not answer: the call fails closed. */
@@ -100,11 +102,8 @@ class Unavailable extends Error {}
 
 export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
   const { verifyApiKey, clock, logger } = options;
-  const merchants = createMerchantQueries(options.controlSql);
   const requests = createAccessRequestQueries(options.controlSql);
-  const cacheOptions = { clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries };
-  const merchantCache = createTtlCache<MerchantRow | undefined>(cacheOptions);
-  const accessCache = createTtlCache<number[] | undefined>(cacheOptions);
+  const accessCache = createTtlCache<number[] | undefined>({ clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries });
   const adsrScopes = new Set(scopesForProduct("ADSR"));
 
   /** Runs a control-database read; its failure becomes Unavailable (logged once per call, without secrets). */
@@ -117,7 +116,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     }
   };
 
-  const merchantOf = (companyId: number) => reading("merchant", () => merchantCache.get(String(companyId), () => merchants.find(companyId)));
+  const merchantOf = (companyId: number) => reading("merchant", () => options.merchants.find(companyId));
   const approvedStores = (appId: string, companyId: number) =>
     reading("access request", () =>
       accessCache.get(`${appId}\u0000${companyId}`, async () => {

@@ -10,36 +10,24 @@
 //   7. route          the DataService of the token's region; the merchant's data must be provisioned
 // Every answer after step 1 carries the app's X-RateLimit-* headers: counted at step 6, read without counting
 // when an earlier step refuses the call (a refused call does not use the app's budget).
-import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
+import { formatStoreScope, storeScopeHeader } from "../data/store-scope.js";
 import type { ErrorToRender } from "../errors/index.js";
-import type { ServiceCaller } from "../runtime/service-caller.js";
+import type { AdmittedCall, PartnerAdmission, PartnerRequest, RefusedCall } from "../front/partner-admission.js";
+import { createGrantQueries } from "../grant/queries/grant-queries.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
-import { createGrantQueries } from "../grant/queries/grant-queries.js";
-import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
-import type { SqlClient } from "../storage/sql-client.js";
+import type { ServiceCaller } from "../runtime/service-caller.js";
+import { createTtlCache } from "../runtime/ttl-cache.js";
 import { isRegion, type Region } from "../storage/regions.js";
+import type { SqlClient } from "../storage/sql-client.js";
 import type { AccessTokenClaims, AccessTokenVerifier } from "../token/access-token.js";
 import type { ApiKeyAuth } from "./api-key-auth.js";
 import { addressAllowed } from "./ip-allowlist.js";
+import type { MerchantDirectory } from "./merchant-directory.js";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.js";
-import { createTtlCache } from "../runtime/ttl-cache.js";
-
-/** What the gateway reads of an HTTP request. */
-export interface PartnerRequest {
-  authorization: string | undefined;
-  apiKey: string | undefined;
-  /** The raw `companyId` query parameter (API keys carry no merchant); undefined when absent. */
-  companyId?: string | undefined;
-  /** The client address after TRUST_PROXY. */
-  clientAddress: string;
-  /** The scope the route needs (its `(partnerapi.v1.route).scope`). */
-  scope: string;
-}
 
 /** A call the gateway let through: who it is for, and the DataService caller of the merchant's region. */
-export interface AdmittedCall {
-  ok: true;
+export interface AdmittedPartnerCall extends AdmittedCall {
   appId: string;
   /** The verified token; absent for an API-key call. */
   claims?: AccessTokenClaims;
@@ -47,64 +35,38 @@ export interface AdmittedCall {
   /** The stores the call may read (an ADSR key's approved access request); undefined for every store. */
   storeIds?: readonly number[];
   region: Region;
-  caller: ServiceCaller;
-  /** X-RateLimit-* headers for the answer, whatever it turns out to be. */
-  headers: Record<string, string>;
 }
 
-export interface RefusedCall {
-  ok: false;
-  error: ErrorToRender;
-  /** X-RateLimit-* headers when the app is known (after authentication); empty before. */
-  headers: Record<string, string>;
-}
-
-export interface PartnerGateway {
-  admit(request: PartnerRequest): Promise<AdmittedCall | RefusedCall>;
-  /**
-   * Fixes the merchant of a validated request message to the token's: a `companyId` the client sent must be the
-   * token's own (else partner.company_not_granted), and is set when absent. Undefined when the message is bound.
-   */
-  bindMerchant<D extends DescMessage>(call: AdmittedCall, message: MessageShape<D>): ErrorToRender | undefined;
-}
-
-/** The merchant directory's routing facts of one company. */
-export type MerchantRouting = Pick<MerchantRow, "region" | "demo" | "active" | "provisioned">;
+/** The front's partner admission, as the gateway implements it. */
+export type PartnerGateway = PartnerAdmission<AdmittedPartnerCall>;
 
 export interface PartnerGatewayOptions {
   verifier: AccessTokenVerifier;
-  /** The control database (merchant directory and grants). */
+  /** The control database (grants). */
   controlSql: SqlClient;
+  /** The merchant directory, shared with API-key authentication. */
+  merchants: MerchantDirectory;
   /** The DataService caller of each configured region; a region absent here answers partner.region_unavailable. */
   regions: ReadonlyMap<Region, ServiceCaller>;
   rateLimiter: RateLimiter;
   clock: Clock;
   logger: Logger;
   /**
-   * How long merchant routing facts and grant checks are served from this process's cache (GATEWAY_CACHE_SECONDS).
-   * A revoked grant, a deactivated merchant or a changed demo flag takes effect within this bound.
+   * How long grant checks are served from this process's cache (GATEWAY_CACHE_SECONDS, the merchant directory's
+   * bound too). A revoked grant, a deactivated merchant or a changed demo flag takes effect within this bound.
    */
   cacheSeconds: number;
   /** API-key authentication (ADSR); without it an `X-API-Key` call answers server.unimplemented. */
   apiKeys?: ApiKeyAuth;
 }
 
-/** Entries of each cache: one per merchant, and one per (app, merchant) pair; a few MB at most. */
+/** Entries of the grant cache: one per (app, merchant) pair; a few MB at most. */
 const maxCacheEntries = 50_000;
 
 export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGateway {
   const { verifier, rateLimiter, regions, clock, logger } = options;
-  const merchants = createMerchantQueries(options.controlSql);
   const grants = createGrantQueries(options.controlSql);
-  const cacheOptions = { clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries };
-  const merchantCache = createTtlCache<MerchantRouting | undefined>(cacheOptions);
-  const grantCache = createTtlCache<boolean>(cacheOptions);
-
-  const merchantOf = (companyId: number) =>
-    merchantCache.get(String(companyId), async () => {
-      const row = await merchants.find(companyId);
-      return row && { region: row.region, demo: row.demo, active: row.active, provisioned: row.provisioned };
-    });
+  const grantCache = createTtlCache<boolean>({ clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries });
   const liveGrant = (appId: string, companyId: number) =>
     grantCache.get(`${appId}\u0000${companyId}`, async () => (await grants.findLive(appId, companyId)) !== undefined);
 
@@ -128,7 +90,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
   /** Steps 6 and 7, shared by tokens and keys: the per-app limit, then the merchant's region. */
   const limitAndRoute = async (
     call: { appId: string; companyId: number; region: string; provisioned: boolean; claims?: AccessTokenClaims; storeIds?: readonly number[] },
-  ): Promise<AdmittedCall | RefusedCall> => {
+  ): Promise<AdmittedPartnerCall | RefusedCall> => {
     const decision = await rateLimiter.hit(call.appId);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
@@ -141,7 +103,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
       return { ok: false, error: { code: "partner.region_unavailable" }, headers };
     }
     if (!call.provisioned) return { ok: false, error: { code: "company.not_provisioned" }, headers };
-    const admitted: AdmittedCall = { ok: true, appId: call.appId, companyId: call.companyId, region, caller, headers };
+    const admitted: AdmittedPartnerCall = { ok: true, appId: call.appId, companyId: call.companyId, region, caller, headers };
     if (call.claims) admitted.claims = call.claims;
     if (call.storeIds) admitted.storeIds = call.storeIds;
     return admitted;
@@ -171,7 +133,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
 
       if (!addressAllowed(claims.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
 
-      const merchant = await merchantOf(claims.companyId);
+      const merchant = await options.merchants.find(claims.companyId);
       // A merchant gone from the directory or deactivated: the app has no access to it any more.
       if (!merchant || !merchant.active) return refuse({ code: "partner.grant_missing" });
       if ((claims.env === "SANDBOX") !== merchant.demo) return refuse({ code: "partner.env_mismatch" });
@@ -183,11 +145,16 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
       return limitAndRoute({ appId, companyId: claims.companyId, region: claims.region, provisioned: merchant.provisioned, claims });
     },
 
-    bindMerchant(call, message) {
-      const fields = message as unknown as { companyId?: bigint };
+    /**
+     * The merchant of the message is the call's: a `companyId` the client sent must be the admitted one (else
+     * partner.company_not_granted), and is set when absent. An ADSR key's approved stores travel to the DataService.
+     */
+    bind(call, message, serviceHeaders) {
+      const fields = message as { companyId?: bigint };
       const companyId = BigInt(call.companyId);
       if (fields.companyId !== undefined && fields.companyId !== companyId) return { code: "partner.company_not_granted" };
       fields.companyId = companyId;
+      if (call.storeIds) serviceHeaders.set(storeScopeHeader, formatStoreScope(call.storeIds));
       return undefined;
     },
   };

@@ -16,6 +16,7 @@ import { Environment, Product } from "../../gen/partnerapi/v1/credential_service
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { loadConfig } from "../../src/config/config.js";
 import { seedMerchantData } from "../../src/data/sandbox-data.js";
+import { createMerchantDirectory } from "../../src/gateway/merchant-directory.js";
 import { apiKeyVerifier, createApiKeyAuth } from "../../src/gateway/api-key-auth.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
@@ -149,6 +150,7 @@ Embedded("the socket stops: api_key_unavailable, never a pass; it starts again: 
   const auth = createApiKeyAuth({
     verifyApiKey: apiKeyVerifier(impl),
     controlSql: sql,
+    merchants: createMerchantDirectory({ controlSql: sql, clock: embeddedClock, cacheSeconds: 5 }),
     clock: embeddedClock,
     logger: createLogger({ level: "debug", write: (line) => logs.push(line) }),
     cacheSeconds: 5,
