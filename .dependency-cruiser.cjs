@@ -1,0 +1,145 @@
+// The layering of src/, checked by dependency-cruiser (`npm run lint:deps`, and in .ci/run).
+//
+//   src/main.ts, src/app.ts                  command line; the one composition root
+//   base    runtime, storage, errors, config  shared mechanisms, below everything
+//   owners  data < credential < grant < token < console   one folder per owner of data
+//   edges   front, gateway, consent, internal, demo
+//   client  the partner SDK, apart from the server
+//   gen/    generated protobuf code, importable from any layer (except the client)
+//
+// Paths are relative to the repository root. Type-only imports count: they are knowledge too.
+
+/** Owners, lowest first: each may import only the owners before it. */
+const OWNERS = ["data", "credential", "grant", "token", "console"];
+const BASE = "^src/(runtime|storage|errors|config)/";
+const OWNER = `^src/(${OWNERS.join("|")})/`;
+const EDGE = "^src/(front|gateway|consent|internal|demo)/";
+const ROOT = "^src/(app|main)\\.ts$";
+
+/** Rule 4, one rule per owner that has owners above it. */
+const ownerOrder = OWNERS.slice(0, -1).map((owner, i) => {
+  const lower = OWNERS.slice(0, i);
+  const higher = OWNERS.slice(i + 1);
+  return {
+    name: `owner-order-${owner}`,
+    comment:
+      `Owners are ordered ${OWNERS.join(" < ")}: ${owner} may import ` +
+      `${lower.length ? `only ${lower.join(", ")}` : "no other owner"}, never ${higher.join(", ")}.`,
+    severity: "error",
+    from: { path: `^src/${owner}/` },
+    to: { path: `^src/(${higher.join("|")})/` },
+  };
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A cycle between modules makes load order fragile and the modules one unit; break it.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "no-circular-folders",
+      comment: "Folders form layers, so no two folders may depend on each other, not even through different files.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    {
+      name: "base-imports-only-base",
+      comment: "runtime, storage, errors and config sit below everything: in src/ they import only each other (and gen/).",
+      severity: "error",
+      from: { path: BASE },
+      to: { path: "^src/", pathNot: BASE },
+    },
+    {
+      name: "owner-imports-no-edge-or-root",
+      comment: "Owners hold data and logic; the edges and the composition root (app.ts, main.ts) use them, not the reverse.",
+      severity: "error",
+      from: { path: OWNER },
+      to: { path: [EDGE, ROOT] },
+    },
+    ...ownerOrder,
+    {
+      name: "owner-through-its-index",
+      comment:
+        "From outside an owner's folder, use only its public surface src/<owner>/index.ts, never a file inside it.",
+      severity: "error",
+      // $1 is the importer's folder (or top-level file): imports within the same owner are free.
+      from: { path: "^src/([^/]+)" },
+      to: { path: OWNER, pathNot: ["^src/$1/", "^src/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "front-imports-no-owner",
+      comment: "The /v1 front only transcodes: it knows nothing of tokens or other owners (other edges: see edges-*).",
+      severity: "error",
+      from: { path: "^src/front/" },
+      to: { path: OWNER },
+    },
+    {
+      name: "edges-import-no-other-edge",
+      comment: "Edges (front, consent, internal, demo) are independent of each other; only app.ts wires them together.",
+      severity: "error",
+      from: { path: "^src/(front|consent|internal|demo)/" },
+      to: { path: EDGE, pathNot: "^src/$1/" },
+    },
+    {
+      name: "gateway-imports-only-the-front-edge",
+      comment: "The gateway implements the front's admission hook, so it may import src/front/ but no other edge.",
+      severity: "error",
+      from: { path: "^src/gateway/" },
+      to: { path: "^src/(consent|internal|demo)/" },
+    },
+    {
+      name: "client-is-self-contained",
+      comment: "The partner SDK ships on its own: it imports only src/client/, node: builtins and npm packages.",
+      severity: "error",
+      from: { path: "^src/client/" },
+      to: { pathNot: "^(src/client/|node_modules/)", dependencyTypesNot: ["core"] },
+    },
+    {
+      name: "src-imports-no-test-or-bench",
+      comment: "Production code must not depend on tests or benchmarks, which are not shipped.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(test|bench)/" },
+    },
+    {
+      name: "not-to-unresolvable",
+      comment: "An import the resolver cannot follow is invisible to every rule above, so it must not exist.",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  required: [
+    {
+      name: "resolution-works",
+      comment: "Canary: main.ts imports ./app.js; if .js no longer resolves to .ts every rule above passes vacuously.",
+      severity: "error",
+      module: { path: "^src/main\\.ts$" },
+      to: { path: "^src/app\\.ts$" },
+    },
+  ],
+  options: {
+    // Resolve as tsc does (NodeNext): "./x.js" is src/x.ts.
+    tsConfig: { fileName: "tsconfig.json" },
+    // Keep imports that tsc erases (import type, type-only re-exports): layering is about knowledge.
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: "node_modules" },
+    enhancedResolveOptions: {
+      // Package subpath exports (e.g. "@bufbuild/protobuf/wkt") resolve as Node resolves them.
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"],
+    },
+    skipAnalysisNotInRules: true,
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
