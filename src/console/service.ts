@@ -2,29 +2,26 @@
 // with roles and invitations, and the self-service of apps, which calls the CredentialService and GrantService
 // implementations in process once the caller's role allows it. Console bearer authentication happens here, from the
 // Authorization header the front forwards, so the front needs no console step. docs/decisions.md, "Console".
-import { createHash } from "node:crypto";
-import { create, type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
 import {
   ConsoleService,
   OrganizationRole,
-  ProgramApplicationState,
-  type DeveloperAccountSchema,
   type ProgramApplicationSchema,
 } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
-import { signConsoleToken, verifyConsoleToken, consoleTokenAudience } from "./console-tokens.js";
+import { applicationStates, createConsoleContext, linkTokenPattern, sha256 } from "./console-context.js";
+import { signConsoleToken, consoleTokenAudience } from "./console-tokens.js";
 import type { MailTransport } from "./mail.js";
-import { roleMay, type OrgAction } from "./org-roles.js";
 import { passwordWeakness } from "./password-policy.js";
 import { createSignInLockout } from "./sign-in-lockout.js";
 import { hashPassword, verifyPassword } from "../credential/passwords.js";
-import { serviceError, serviceErrorWithDetails, type ErrorCode, type ParamsOf } from "../errors/index.js";
+import { serviceErrorWithDetails } from "../errors/index.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createAppQueries } from "../credential/queries/app-queries.js";
-import { createDeveloperAccountQueries, type DeveloperAccountRow, type LinkPurpose } from "./queries/developer-account-queries.js";
+import { createDeveloperAccountQueries, type LinkPurpose } from "./queries/developer-account-queries.js";
 import { createOrganizationMemberQueries, type OrgRole } from "./queries/organization-member-queries.js";
 import { createOrganizationQueries } from "../credential/queries/organization-queries.js";
 import { createProgramQueries, type ApplicationRow } from "./queries/program-queries.js";
@@ -46,9 +43,6 @@ export interface ConsoleServiceDeps {
 
 /** Prefix of console refresh tokens: `lp_crt_` plus 32 random bytes. */
 const refreshPrefix = "lp_crt_";
-/** Mailed link tokens are 32 random bytes, base64url: exactly 43 characters. */
-const linkTokenPattern = /^[A-Za-z0-9_-]{43}$/;
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const roleNames: Record<OrgRole, OrganizationRole> = {
   OWNER: OrganizationRole.OWNER,
@@ -58,31 +52,14 @@ const roleNames: Record<OrgRole, OrganizationRole> = {
 };
 const roleOf = (role: OrganizationRole): OrgRole | undefined =>
   (Object.entries(roleNames) as Array<[OrgRole, OrganizationRole]>).find(([, value]) => value === role)?.[0];
-const applicationStates: Record<ApplicationRow["state"], ProgramApplicationState> = {
-  PENDING: ProgramApplicationState.PENDING,
-  APPROVED: ProgramApplicationState.APPROVED,
-  DECLINED: ProgramApplicationState.DECLINED,
-};
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url");
 /** A well-formed scrypt hash no password produces: an unknown email costs the same as a wrong password. */
 const unknownAccountHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
-interface Caller {
-  account: DeveloperAccountRow;
-  sessionId: string;
-}
-
 export function createConsoleService(context: ServiceContext, deps: ConsoleServiceDeps): ServiceImpl<typeof ConsoleService> {
-  const { clock, ids, config, logger } = context;
-  const { sql } = deps;
-  const domain = ConsoleService.typeName;
-  const fail = <C extends ErrorCode>(code: C, ...params: ParamsOf<C> extends Record<string, never> ? [] : [ParamsOf<C>]) =>
-    serviceError(domain, code, params[0] as ParamsOf<C>);
-  const invalid = (field: string, rule: string) => serviceErrorWithDetails(domain, "developer.invalid_request", { fields: field }, [{ field, rule }]);
-  const now = () => new Date(clock.now());
-  const later = (seconds: number) => new Date(clock.now() + seconds * 1000);
-  const consoleUrl = (config.CONSOLE_URL ?? `${config.BASE_URL}console`).replace(/\/+$/, "");
+  const console = createConsoleContext(context, deps);
+  const { clock, ids, config, logger, sql, domain, fail, invalid, now, later, consoleUrl, normaliseEmail, checkEmail } = console;
+  const { authenticate, requireRole, requireAppRole, requireProgram, describeAccount } = console;
   const lockout = createSignInLockout({
     kv: deps.kv,
     clock,
@@ -94,10 +71,6 @@ export function createConsoleService(context: ServiceContext, deps: ConsoleServi
   const credentials = createInProcessClient(CredentialService, deps.credential);
   const grants = createInProcessClient(GrantService, deps.grant);
 
-  const normaliseEmail = (email: string) => email.trim().toLowerCase();
-  const checkEmail = (email: string) => {
-    if (!emailPattern.test(email)) throw invalid("email", "must be an email address");
-  };
   const checkPassword = (field: string, password: string, email: string) => {
     const rule = passwordWeakness(password, email);
     if (rule) throw serviceErrorWithDetails(domain, "developer.password_too_weak", { rule }, [{ field, rule }]);
@@ -150,66 +123,6 @@ export function createConsoleService(context: ServiceContext, deps: ConsoleServi
       expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
       refreshToken,
       refreshTokenExpiresIn: config.CONSOLE_REFRESH_TTL_SECONDS,
-    };
-  }
-
-  /**
-   * Console authentication, the first step of every signed-in RPC: a console access token (partner tokens have
-   * another audience and fail here), a live session, an account that is not suspended.
-   */
-  async function authenticate(ctx: HandlerContext): Promise<Caller> {
-    const header = ctx.requestHeader.get("authorization") ?? "";
-    const match = /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(header);
-    const claims = match ? verifyConsoleToken(match[1]!, { issuer: config.BASE_URL, keys: deps.publicKey, clock }) : undefined;
-    if (!claims) throw fail("developer.unauthenticated");
-    const accounts = createDeveloperAccountQueries(sql);
-    const [account, revoked] = await Promise.all([accounts.find(Number(claims.sub)), accounts.sessionRevoked(claims.sid)]);
-    if (!account || revoked) throw fail("developer.unauthenticated");
-    if (account.suspended_at) throw fail("developer.account_suspended");
-    return { account, sessionId: claims.sid };
-  }
-
-  /** The one place organization roles are enforced (src/console/org-roles.ts holds the table). */
-  async function requireRole(accountId: number, organizationId: number, action: OrgAction) {
-    const member = await createOrganizationMemberQueries(sql).findMember(organizationId, accountId);
-    // An organization that does not exist and one the caller is not in answer alike.
-    if (!member) throw fail("developer.not_org_member");
-    if (!roleMay(member.role, action)) throw fail("developer.insufficient_org_role");
-    return member;
-  }
-
-  /** The app's organization, checked for the caller's role; developer.app_not_found for an unknown app. */
-  async function requireAppRole(accountId: number, appId: string, action: OrgAction) {
-    const app = await createAppQueries(sql).find(appId);
-    if (!app) throw fail("developer.app_not_found");
-    await requireRole(accountId, app.organization_id, action);
-    return app;
-  }
-
-  /** Creating apps needs an approved program application and the active agreement signed. */
-  async function requireProgram(accountId: number) {
-    const program = createProgramQueries(sql);
-    const application = await program.latestApplication(accountId);
-    if (!application) throw fail("developer.nda_required");
-    if (!(await program.hasApproved(accountId))) throw fail("developer.nda_not_approved");
-    const active = await program.activeAgreement();
-    if (!active || (await program.latestSignedVersion(accountId)) !== active.version) throw fail("developer.agreement_required");
-  }
-
-  async function describeAccount(account: DeveloperAccountRow): Promise<MessageInitShape<typeof DeveloperAccountSchema>> {
-    const program = createProgramQueries(sql);
-    const [application, signed, active] = await Promise.all([
-      program.latestApplication(account.id),
-      program.latestSignedVersion(account.id),
-      program.activeAgreement(),
-    ]);
-    return {
-      accountId: BigInt(account.id),
-      email: account.email,
-      emailVerified: account.verified_at !== null,
-      programApplicationState: application ? applicationStates[application.state] : ProgramApplicationState.UNSPECIFIED,
-      signedAgreementVersion: signed,
-      activeAgreementVersion: active?.version ?? 0,
     };
   }
 
