@@ -1,0 +1,161 @@
+// ConsoleService, apps self-service: apps and their credentials, API keys, the organization's sandbox merchants
+// and ADSR access requests. Each handler checks the caller's organization role, then calls CredentialService or
+// GrantService in process with the console call's headers and values.
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
+import type { ConsoleContext } from "./console-context.js";
+import { createAppQueries } from "../credential/queries/app-queries.js";
+import { createInProcessClient, forwardedFrom } from "../runtime/service-caller.js";
+
+export function createAppHandlers(
+  console: ConsoleContext,
+): Pick<
+  ServiceImpl<typeof ConsoleService>,
+  | "createDeveloperApp"
+  | "getDeveloperApp"
+  | "updateDeveloperApp"
+  | "submitDeveloperApp"
+  | "archiveDeveloperApp"
+  | "rotateAppClientSecret"
+  | "revealProductionCredentials"
+  | "setAppRedirectUris"
+  | "setAppClientIpAllowlist"
+  | "createAppApiKey"
+  | "revokeAppApiKey"
+  | "setAppApiKeyIpAllowlist"
+  | "provisionOrganizationSandboxMerchant"
+  | "listOrganizationSandboxMerchants"
+  | "setOrganizationSandboxMerchantActive"
+  | "createAppAccessRequest"
+  | "listAppAccessRequests"
+> {
+  const { deps, sql, fail, authenticate, requireRole, requireAppRole, requireProgram } = console;
+  // The services the console stands in front of, called in process with the console call's headers and values.
+  const credentials = createInProcessClient(CredentialService, deps.credential);
+  const grants = createInProcessClient(GrantService, deps.grant);
+  return {
+    async createDeveloperApp(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "manage_apps");
+      await requireProgram(account.id);
+      const created = await credentials.createApp({ organizationId: BigInt(request.organizationId), name: request.name, product: request.product }, forwardedFrom(ctx));
+      return { app: created.app, sandbox: created.sandbox };
+    },
+
+    async getDeveloperApp(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "read");
+      return { app: (await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx))).app };
+    },
+
+    async updateDeveloperApp(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "manage_apps");
+      return { app: (await credentials.updateApp({ appId: request.appId, name: request.name, product: request.product }, forwardedFrom(ctx))).app };
+    },
+
+    async submitDeveloperApp(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "manage_apps");
+      return { app: (await credentials.submitApp({ appId: request.appId }, forwardedFrom(ctx))).app };
+    },
+
+    async archiveDeveloperApp(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "archive_apps");
+      return { app: (await credentials.archiveApp({ appId: request.appId }, forwardedFrom(ctx))).app };
+    },
+
+    async rotateAppClientSecret(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "manage_apps");
+      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
+      if (!app?.credentials.some((client) => client.clientId === request.clientId)) throw fail("developer.credential_not_found");
+      const rotated = await credentials.rotateClientSecret({ clientId: request.clientId }, forwardedFrom(ctx));
+      return { clientId: rotated.clientId, clientSecret: rotated.clientSecret, previousSecretExpiresAtMs: rotated.previousSecretExpiresAtMs };
+    },
+
+    async revealProductionCredentials(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "manage_apps");
+      // The app in the path must be the organization's: any other app is unknown here.
+      const app = await createAppQueries(sql).find(request.appId);
+      if (!app || app.organization_id !== Number(request.organizationId)) throw fail("developer.app_not_found");
+      return { production: (await credentials.revealProductionSecret({ appId: request.appId }, forwardedFrom(ctx))).production };
+    },
+
+    async setAppRedirectUris(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "manage_apps");
+      return { redirectUris: (await credentials.setRedirectUris({ appId: request.appId, redirectUris: request.redirectUris }, forwardedFrom(ctx))).redirectUris };
+    },
+
+    async setAppClientIpAllowlist(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "manage_apps");
+      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
+      if (!app?.credentials.some((client) => client.clientId === request.clientId)) throw fail("developer.credential_not_found");
+      return { allowedIps: (await credentials.setIpAllowlist({ clientId: request.clientId, allowedIps: request.allowedIps }, forwardedFrom(ctx))).allowedIps };
+    },
+
+    async createAppApiKey(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "manage_apps");
+      return { apiKey: (await credentials.createApiKey({ appId: request.appId, name: request.name, environment: request.environment }, forwardedFrom(ctx))).apiKey };
+    },
+
+    async revokeAppApiKey(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "manage_apps");
+      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
+      if (!app?.apiKeys.some((key) => key.apiKeyId === request.apiKeyId)) throw fail("developer.api_key_not_found");
+      return { revoked: (await credentials.revokeApiKey({ apiKeyId: request.apiKeyId }, forwardedFrom(ctx))).revoked };
+    },
+
+    async setAppApiKeyIpAllowlist(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "manage_apps");
+      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
+      if (!app?.apiKeys.some((key) => key.apiKeyId === request.apiKeyId)) throw fail("developer.api_key_not_found");
+      return { allowedIps: (await credentials.setIpAllowlist({ apiKeyId: request.apiKeyId, allowedIps: request.allowedIps }, forwardedFrom(ctx))).allowedIps };
+    },
+
+    async provisionOrganizationSandboxMerchant(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
+      const made = await credentials.provisionSandboxMerchant({ organizationId: BigInt(request.organizationId), country: request.country, name: request.name }, forwardedFrom(ctx));
+      return { merchant: made.merchant, owner: made.owner };
+    },
+
+    async listOrganizationSandboxMerchants(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "read");
+      return { merchants: (await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx))).merchants };
+    },
+
+    async setOrganizationSandboxMerchantActive(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
+      const { merchants } = await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx));
+      if (!merchants.some((merchant) => merchant.companyId === BigInt(request.companyId))) throw fail("developer.merchant_not_found");
+      const updated = await credentials.updateMerchantStatus({ companyId: BigInt(request.companyId), active: request.active }, forwardedFrom(ctx));
+      return { merchant: updated.merchant };
+    },
+
+    async createAppAccessRequest(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "manage_apps");
+      const made = await grants.createAccessRequest({ appId: request.appId, companyId: BigInt(request.companyId), storeIds: request.storeIds.map(BigInt) }, forwardedFrom(ctx));
+      return { accessRequest: made.accessRequest };
+    },
+
+    async listAppAccessRequests(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireAppRole(account.id, request.appId, "read");
+      const listed = await grants.listAccessRequests({ appId: request.appId }, forwardedFrom(ctx));
+      return { accessRequests: listed.accessRequests };
+    },
+  };
+}

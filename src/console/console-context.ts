@@ -1,0 +1,130 @@
+// What the console's sections share, built once per ConsoleService and handed to each section's handlers: the
+// error shorthands, the clock's dates, email checks, console bearer authentication and the organization-role guards.
+import { createHash } from "node:crypto";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import { ConsoleService, ProgramApplicationState, type DeveloperAccountSchema } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { verifyConsoleToken } from "./console-tokens.js";
+import { roleMay, type OrgAction } from "./org-roles.js";
+import type { ConsoleServiceDeps } from "./service.js";
+import { serviceError, serviceErrorWithDetails, type ErrorCode, type ParamsOf } from "../errors/index.js";
+import { createAppQueries } from "../credential/queries/app-queries.js";
+import { createDeveloperAccountQueries, type DeveloperAccountRow } from "./queries/developer-account-queries.js";
+import { createOrganizationMemberQueries } from "./queries/organization-member-queries.js";
+import { createProgramQueries, type ApplicationRow } from "./queries/program-queries.js";
+import type { ServiceContext } from "../runtime/service-context.js";
+
+/** Mailed link tokens are 32 random bytes, base64url: exactly 43 characters. */
+export const linkTokenPattern = /^[A-Za-z0-9_-]{43}$/;
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const applicationStates: Record<ApplicationRow["state"], ProgramApplicationState> = {
+  PENDING: ProgramApplicationState.PENDING,
+  APPROVED: ProgramApplicationState.APPROVED,
+  DECLINED: ProgramApplicationState.DECLINED,
+};
+
+export const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url");
+
+export interface Caller {
+  account: DeveloperAccountRow;
+  sessionId: string;
+}
+
+export type ConsoleContext = ReturnType<typeof createConsoleContext>;
+
+export function createConsoleContext(context: ServiceContext, deps: ConsoleServiceDeps) {
+  const { clock, config } = context;
+  const { sql } = deps;
+  const domain = ConsoleService.typeName;
+  const fail = <C extends ErrorCode>(code: C, ...params: ParamsOf<C> extends Record<string, never> ? [] : [ParamsOf<C>]) =>
+    serviceError(domain, code, params[0] as ParamsOf<C>);
+  const invalid = (field: string, rule: string) => serviceErrorWithDetails(domain, "developer.invalid_request", { fields: field }, [{ field, rule }]);
+  const now = () => new Date(clock.now());
+  const later = (seconds: number) => new Date(clock.now() + seconds * 1000);
+  const consoleUrl = (config.CONSOLE_URL ?? `${config.BASE_URL}console`).replace(/\/+$/, "");
+
+  const normaliseEmail = (email: string) => email.trim().toLowerCase();
+  const checkEmail = (email: string) => {
+    if (!emailPattern.test(email)) throw invalid("email", "must be an email address");
+  };
+
+  /**
+   * Console authentication, the first step of every signed-in RPC: a console access token (partner tokens have
+   * another audience and fail here), a live session, an account that is not suspended.
+   */
+  async function authenticate(ctx: HandlerContext): Promise<Caller> {
+    const header = ctx.requestHeader.get("authorization") ?? "";
+    const match = /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(header);
+    const claims = match ? verifyConsoleToken(match[1]!, { issuer: config.BASE_URL, keys: deps.publicKey, clock }) : undefined;
+    if (!claims) throw fail("developer.unauthenticated");
+    const accounts = createDeveloperAccountQueries(sql);
+    const [account, revoked] = await Promise.all([accounts.find(Number(claims.sub)), accounts.sessionRevoked(claims.sid)]);
+    if (!account || revoked) throw fail("developer.unauthenticated");
+    if (account.suspended_at) throw fail("developer.account_suspended");
+    return { account, sessionId: claims.sid };
+  }
+
+  /** The one place organization roles are enforced (src/console/org-roles.ts holds the table). */
+  async function requireRole(accountId: number, organizationId: number, action: OrgAction) {
+    const member = await createOrganizationMemberQueries(sql).findMember(organizationId, accountId);
+    // An organization that does not exist and one the caller is not in answer alike.
+    if (!member) throw fail("developer.not_org_member");
+    if (!roleMay(member.role, action)) throw fail("developer.insufficient_org_role");
+    return member;
+  }
+
+  /** The app's organization, checked for the caller's role; developer.app_not_found for an unknown app. */
+  async function requireAppRole(accountId: number, appId: string, action: OrgAction) {
+    const app = await createAppQueries(sql).find(appId);
+    if (!app) throw fail("developer.app_not_found");
+    await requireRole(accountId, app.organization_id, action);
+    return app;
+  }
+
+  /** Creating apps needs an approved program application and the active agreement signed. */
+  async function requireProgram(accountId: number) {
+    const program = createProgramQueries(sql);
+    const application = await program.latestApplication(accountId);
+    if (!application) throw fail("developer.nda_required");
+    if (!(await program.hasApproved(accountId))) throw fail("developer.nda_not_approved");
+    const active = await program.activeAgreement();
+    if (!active || (await program.latestSignedVersion(accountId)) !== active.version) throw fail("developer.agreement_required");
+  }
+
+  async function describeAccount(account: DeveloperAccountRow): Promise<MessageInitShape<typeof DeveloperAccountSchema>> {
+    const program = createProgramQueries(sql);
+    const [application, signed, active] = await Promise.all([
+      program.latestApplication(account.id),
+      program.latestSignedVersion(account.id),
+      program.activeAgreement(),
+    ]);
+    return {
+      accountId: BigInt(account.id),
+      email: account.email,
+      emailVerified: account.verified_at !== null,
+      programApplicationState: application ? applicationStates[application.state] : ProgramApplicationState.UNSPECIFIED,
+      signedAgreementVersion: signed,
+      activeAgreementVersion: active?.version ?? 0,
+    };
+  }
+
+  return {
+    ...context,
+    deps,
+    sql,
+    domain,
+    fail,
+    invalid,
+    now,
+    later,
+    consoleUrl,
+    normaliseEmail,
+    checkEmail,
+    authenticate,
+    requireRole,
+    requireAppRole,
+    requireProgram,
+    describeAccount,
+  };
+}
