@@ -16,7 +16,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { answerOf, credentialsOf, newLiveMerchant, type Answer, type Credentials } from "../support/sandbox.js";
 
-const SelfService = suite("console/self-service");
+const SelfService = suite("console/apps");
 const clock = createManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 15_000);
 let test: TestApp;
 let staff: Client<typeof ConsoleService>;

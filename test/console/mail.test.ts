@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from "../../src/config/config.js";
 import { createMailTransport } from "../../src/console/mail.js";
 import { createLogger } from "../../src/runtime/logger.js";
 
-const Smtp = suite("console/smtp-mail");
+const Smtp = suite("console/mail");
 
 interface Received {
   from: string | undefined;

@@ -12,7 +12,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { answerOf, type Answer } from "../support/sandbox.js";
 
-const Console = suite("console/console-service");
+const Console = suite("console/service");
 // Mid-minute of a real minute, so Redis windows (real time) and the manual clock agree.
 const clock = createManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 15_000);
 let test: TestApp;

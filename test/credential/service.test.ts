@@ -33,7 +33,7 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { apiKeyLimit, createCredentialService } from "../../src/credential/service.js";
 import { useTestDatabase } from "../support/storage.js";
 
-const Credentials = suite("services/credential-service");
+const Credentials = suite("credential/service");
 const database = useTestDatabase(Credentials);
 
 const clock = createManualClock(Date.UTC(2026, 5, 1));
@@ -428,7 +428,7 @@ Credentials.run();
 // ------------------------------------------------------------------ over the internal port, with grpc-js
 
 type GrpcContext = { server: InternalServer; client: grpc.Client };
-const OverGrpc = suite<GrpcContext>("services/credential-service over gRPC", {} as GrpcContext);
+const OverGrpc = suite<GrpcContext>("credential/service (over gRPC)", {} as GrpcContext);
 const grpcDatabase = useTestDatabase(OverGrpc);
 
 OverGrpc.before(async (context) => {

@@ -14,7 +14,7 @@ import { createDataService } from "../../src/data/service.js";
 import { createRegionSeedQueries } from "../../src/data/queries/region-seed-queries.js";
 import { useTestDatabase } from "../support/storage.js";
 
-const Data = suite("data/data-service");
+const Data = suite("data/service");
 const database = useTestDatabase(Data);
 const clock = createManualClock(Date.UTC(2026, 10, 21, 12, 0, 0));
 

@@ -8,7 +8,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const Demo = suite("access-requests/demo");
+const Demo = suite("demo/demo-access-request");
 const clock = createManualClock(Math.ceil(Date.now() / 60_000) * 60_000 + 60_000 + 1_000);
 let test: TestApp;
 

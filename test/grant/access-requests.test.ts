@@ -14,7 +14,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { cookieHeader, hiddenValue, setCookies, startTestApp, type TestApp } from "../support/test-app.js";
 import { credentialsOf, newApp, newLiveMerchant, newOrganization, newSandboxMerchant, type Credentials } from "../support/sandbox.js";
 
-const Requests = suite("access-requests");
+const Requests = suite("grant/access-requests");
 const clock = createManualClock(Date.now());
 const day = 86_400_000;
 let test: TestApp;

@@ -21,7 +21,7 @@ import type { HealthService } from "../../src/internal/health.js";
 
 type Context = { health: HealthService; client: grpc.Client; close: () => Promise<void> };
 
-const HealthSuite = suite<Context>("grpc/health", {} as Context);
+const HealthSuite = suite<Context>("internal/health", {} as Context);
 
 HealthSuite.before(async (context) => {
   const health = createHealthService({ "": ServingStatus.SERVING, "partnerapi.v1.TokenService": ServingStatus.SERVING });

@@ -19,7 +19,7 @@ import { createInternalServer, type InternalServer } from "../../src/internal/in
 import { silentLogger } from "../../src/runtime/logger.js";
 
 type Context = { server: InternalServer; port: number; client: grpc.Client };
-const Internal = suite<Context>("grpc/internal-server", {} as Context);
+const Internal = suite<Context>("internal/internal-server", {} as Context);
 
 Internal.before(async (context) => {
   context.server = createInternalServer({

@@ -23,7 +23,7 @@ const bufBin = fileURLToPath(new URL("../../node_modules/.bin/buf", import.meta.
 
 type Context = { baseUrl: string; close: () => Promise<void> };
 
-const Reflection = suite<Context>("grpc/reflection", { baseUrl: "", close: async () => {} });
+const Reflection = suite<Context>("internal/reflection", { baseUrl: "", close: async () => {} });
 
 Reflection.before(async (context) => {
   const health = createHealthService();

@@ -4,7 +4,7 @@ import * as assert from "uvu/assert";
 import { createTtlCache } from "../../src/runtime/ttl-cache.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 
-const Cache = suite("gateway/ttl-cache");
+const Cache = suite("runtime/ttl-cache");
 
 Cache("serves a value for ttlMs, then loads again; concurrent misses share one load", async () => {
   const clock = createManualClock();

@@ -11,7 +11,7 @@ import {
   type AccessTokenClaims,
 } from "../../src/token/access-token.js";
 
-const AccessToken = suite("tokens/access-token");
+const AccessToken = suite("token/access-token");
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const other = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const clock = createManualClock(Date.UTC(2026, 10, 21, 12, 0, 0));

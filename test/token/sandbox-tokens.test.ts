@@ -9,7 +9,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { answerOf, claimsOf, credentialsOf, newApp, newLiveMerchant, newOrganization, newSandboxMerchant, type Credentials } from "../support/sandbox.js";
 
-const Sandbox = suite("sandbox/sandbox-token");
+const Sandbox = suite("token/sandbox-tokens");
 // Mid-minute, so a test knows how many seconds are left in the window.
 const clock = createManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 45_000);
 let test: TestApp;

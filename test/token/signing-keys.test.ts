@@ -21,7 +21,7 @@ import {
 } from "../../src/token/index.js";
 import { useTestDatabase } from "../support/storage.js";
 
-const Keys = suite("tokens/signing-keys");
+const Keys = suite("token/signing-keys");
 const database = useTestDatabase(Keys);
 const kek = Buffer.alloc(32, 7);
 const second = 1000;

@@ -11,7 +11,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { randomAddress } from "../support/consent.js";
 import { newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
-const Throttle = suite("oauth/token-throttle");
+const Throttle = suite("token/throttle");
 const clock = createManualClock(Date.now());
 const minute = 60_000;
 const clientLimit = 3;

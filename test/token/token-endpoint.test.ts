@@ -17,7 +17,7 @@ import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { decide, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
-const Token = suite("oauth/token-endpoint");
+const Token = suite("token/token-endpoint");
 const clock = createManualClock(Date.now());
 const second = 1000;
 const day = 86_400 * second;

@@ -1,0 +1,101 @@
+// src/front/message-json.ts: a response message as the spec's JSON: protobuf JSON names, fields with implicit
+// presence always present, unset optional fields absent, and 64-bit integers as JSON numbers at any depth.
+import { create } from "@bufbuild/protobuf";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { GetOnlineOrderResponseSchema, ListStoresResponseSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
+import { GetAccessRequestResponseSchema } from "../../gen/partnerapi/v1/grant_service_pb.js";
+import { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
+import { messageToJson } from "../../src/front/message-json.js";
+
+const MessageJson = suite("front/message-json");
+
+MessageJson("token response: the spec's snake_case names; optional int64 merchant_id as a number", () => {
+  const message = create(ExchangeTokenResponseSchema, {
+    accessToken: "at",
+    tokenType: "Bearer",
+    expiresIn: 3600,
+    refreshToken: "lp_rt_sb_x",
+    refreshTokenExpiresIn: 86400,
+    scope: "stores.read reports.read",
+    merchantId: 42n,
+    apiBaseUrl: "https://api.example.test",
+  });
+  assert.equal(messageToJson(ExchangeTokenResponseSchema, message), {
+    access_token: "at",
+    token_type: "Bearer",
+    expires_in: 3600,
+    refresh_token: "lp_rt_sb_x",
+    refresh_token_expires_in: 86400,
+    scope: "stores.read reports.read",
+    merchant_id: 42,
+    api_base_url: "https://api.example.test",
+  });
+});
+
+MessageJson("implicit-presence fields are always present, with their zero values; unset optional fields are absent", () => {
+  const json = messageToJson(ExchangeTokenResponseSchema, create(ExchangeTokenResponseSchema));
+  assert.equal(json, { access_token: "", token_type: "", expires_in: 0, scope: "", api_base_url: "" });
+  assert.not.ok("merchant_id" in json);
+  assert.not.ok("refresh_token" in json);
+});
+
+MessageJson("repeated messages: an empty list is present; int64 ids inside list items are numbers", () => {
+  assert.equal(messageToJson(ListStoresResponseSchema, create(ListStoresResponseSchema)), { stores: [] });
+  const message = create(ListStoresResponseSchema, {
+    stores: [
+      { id: 1n, name: "Soho" },
+      { id: 9007199254740991n, name: "Max" },
+    ],
+    nextCursor: "abc",
+  });
+  assert.equal(messageToJson(ListStoresResponseSchema, message), {
+    stores: [
+      { id: 1, name: "Soho" },
+      { id: 9007199254740991, name: "Max" },
+    ],
+    nextCursor: "abc",
+  });
+});
+
+MessageJson("nested messages and their lists: every int64 at every depth is a number, zero included", () => {
+  const message = create(GetOnlineOrderResponseSchema, {
+    order: { id: 3n, storeId: 7n, status: "PAID", totalMinor: 1250n, currency: "GBP", lines: [{ name: "Tea", quantity: 2, totalMinor: 500n, itemCode: "T1", unitPriceMinor: 250n }] },
+  });
+  assert.equal(messageToJson(GetOnlineOrderResponseSchema, message), {
+    order: {
+      id: 3,
+      storeId: 7,
+      status: "PAID",
+      totalMinor: 1250,
+      currency: "GBP",
+      placedAt: "",
+      lines: [{ name: "Tea", quantity: 2, totalMinor: 500, itemCode: "T1", unitPriceMinor: 250 }],
+    },
+  });
+  const zero = messageToJson(GetOnlineOrderResponseSchema, create(GetOnlineOrderResponseSchema, { order: {} }));
+  assert.is((zero.order as { totalMinor: unknown }).totalMinor, 0);
+});
+
+MessageJson("repeated int64 scalars are lists of numbers; an unset message field is absent", () => {
+  const message = create(GetAccessRequestResponseSchema, {
+    accessRequest: { accessRequestId: "ar_1", appId: "app_1", companyId: 12n, storeIds: [1n, 2n], state: "PENDING" },
+  });
+  assert.equal(messageToJson(GetAccessRequestResponseSchema, message), {
+    accessRequest: {
+      accessRequestId: "ar_1",
+      appId: "app_1",
+      companyId: 12,
+      storeIds: [1, 2],
+      approvedStoreIds: [],
+      state: "PENDING",
+      createdAt: "",
+      expiresAt: "",
+      decidedAt: "",
+      withdrawnAt: "",
+    },
+  });
+  assert.equal(messageToJson(GetAccessRequestResponseSchema, create(GetAccessRequestResponseSchema)), {});
+});
+
+MessageJson.run();

@@ -1,0 +1,51 @@
+// src/runtime/clock.ts: time as a dependency: the system clock, the manual clock tests move, and whole epoch seconds.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { createManualClock, epochSeconds, systemClock } from "../../src/runtime/clock.js";
+
+const Clock = suite("runtime/clock");
+
+Clock("a manual clock starts at 2026-01-01T00:00:00Z unless told otherwise, and stays there", () => {
+  const clock = createManualClock();
+  assert.is(clock.now(), Date.UTC(2026, 0, 1));
+  assert.is(new Date(clock.now()).toISOString(), "2026-01-01T00:00:00.000Z");
+  assert.is(clock.now(), Date.UTC(2026, 0, 1));
+  assert.is(createManualClock(1234).now(), 1234);
+  assert.is(createManualClock(0).now(), 0);
+});
+
+Clock("advance moves forward and, with a negative value, back; set jumps", () => {
+  const clock = createManualClock(1_000);
+  clock.advance(500);
+  assert.is(clock.now(), 1_500);
+  clock.advance(-1_200);
+  assert.is(clock.now(), 300);
+  clock.set(Date.UTC(2030, 5, 15));
+  assert.is(clock.now(), Date.UTC(2030, 5, 15));
+  clock.advance(1);
+  assert.is(clock.now(), Date.UTC(2030, 5, 15) + 1);
+});
+
+Clock("each manual clock has its own time", () => {
+  const a = createManualClock(0);
+  const b = createManualClock(0);
+  a.advance(10);
+  assert.equal([a.now(), b.now()], [10, 0]);
+});
+
+Clock("epoch seconds: whole seconds, rounded down", () => {
+  const clock = createManualClock(1_999);
+  assert.is(epochSeconds(clock), 1);
+  clock.set(2_000);
+  assert.is(epochSeconds(clock), 2);
+  assert.is(epochSeconds(createManualClock()), 1767225600);
+});
+
+Clock("the system clock reads Date.now()", () => {
+  const before = Date.now();
+  const now = systemClock.now();
+  const after = Date.now();
+  assert.ok(before <= now && now <= after);
+});
+
+Clock.run();
