@@ -71,7 +71,7 @@ export function redirectTo(redirectUri: string, values: Record<string, string>):
 }
 
 /** A new authorization code: 256 random bits, base64url, stored only as its SHA-256 (like every secret here). */
-function newAuthorizationCode(ids: IdSource): string {
+export function newAuthorizationCode(ids: IdSource): string {
   return ids.randomToken(secretBytes);
 }
 
