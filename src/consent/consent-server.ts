@@ -17,6 +17,7 @@ import { clientAddress } from "../runtime/client-address.js";
 import type { Authorization, ValidAuthorization } from "../grant/authorization.js";
 import type { Connections } from "../grant/connections.js";
 import type { Clock } from "../runtime/clock.js";
+import { createFixedWindowCounter } from "../runtime/fixed-window.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
@@ -91,6 +92,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   const sessions = createSessions({ kv, ids });
   const accessRequests = createAccessRequests({ sql: options.sql, config, clock, logger, domain: "partnerapi.v1.GrantService" });
   const accessRequestPaths = ["/oauth/access-requests/decision", "/oauth/access-requests/withdraw"];
+  // Fails closed: a store failure ends the sign-in with the site's 500 page, so no attempt goes uncounted.
+  const signInAttempts = createFixedWindowCounter({ store: kv, clock, logger, name: "consent sign-in throttle", windowMs: signInWindowMs, whenStoreFails: "throw" });
 
   const error = (code: ErrorCode, locale: ReturnType<typeof negotiateLocale>, params: Record<string, string> = {}): Reply => ({
     status: entryOf(code).status,
@@ -136,13 +139,11 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
 
   /** Counts a sign-in attempt per email and per address; true when over a ceiling. */
   const signInThrottled = async (email: string, address: string): Promise<boolean> => {
-    const index = Math.floor(clock.now() / signInWindowMs);
-    const endsAt = (index + 1) * signInWindowMs;
     const [perEmail, perAddress] = await Promise.all([
-      kv.hit(`consent:sign-in:email:${hashedKey(email)}:${index}`, endsAt),
-      kv.hit(`consent:sign-in:address:${address}:${index}`, endsAt),
+      signInAttempts.hit(`consent:sign-in:email:${hashedKey(email)}`),
+      signInAttempts.hit(`consent:sign-in:address:${address}`),
     ]);
-    return perEmail > config.CONSENT_SIGN_IN_LIMIT || perAddress > config.CONSENT_SIGN_IN_LIMIT * 10;
+    return perEmail.count > config.CONSENT_SIGN_IN_LIMIT || perAddress.count > config.CONSENT_SIGN_IN_LIMIT * 10;
   };
 
   async function route(request: http.IncomingMessage, url: URL): Promise<Reply> {

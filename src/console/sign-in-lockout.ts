@@ -4,6 +4,7 @@
 // the right password included. Keys hold a hash of the email, never the address.
 import { createHash } from "node:crypto";
 import type { Clock } from "../runtime/clock.js";
+import { createFixedWindowCounter } from "../runtime/fixed-window.js";
 import type { Logger } from "../runtime/logger.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 
@@ -15,24 +16,13 @@ export interface SignInLockout {
 }
 
 export function createSignInLockout(options: { kv: KeyValueStore; clock: Clock; logger: Logger; limit: number; windowSeconds: number }): SignInLockout {
-  const windowMs = options.windowSeconds * 1000;
-  const keyOf = (email: string) => {
-    const start = Math.floor(options.clock.now() / windowMs) * windowMs;
-    const hash = createHash("sha256").update(email).digest("base64url");
-    return { key: `console-sign-in:${hash}:${start}`, end: start + windowMs };
-  };
+  const { kv, clock, logger, limit } = options;
+  const failures = createFixedWindowCounter({ store: kv, clock, logger, name: "console sign-in lockout", windowMs: options.windowSeconds * 1000, whenStoreFails: "admit" });
+  const keyOf = (email: string) => `console-sign-in:${createHash("sha256").update(email).digest("base64url")}`;
   return {
-    async locked(email) {
-      try {
-        return Number(await options.kv.get(keyOf(email).key)) >= options.limit;
-      } catch (error) {
-        options.logger.warn("console sign-in lockout unavailable", { error });
-        return false;
-      }
-    },
-    async failed(email) {
-      const { key, end } = keyOf(email);
-      await options.kv.hit(key, end).catch((error: unknown) => options.logger.warn("console sign-in lockout unavailable", { error }));
+    locked: async (email) => (await failures.peek(keyOf(email))).count >= limit,
+    failed: async (email) => {
+      await failures.hit(keyOf(email));
     },
   };
 }

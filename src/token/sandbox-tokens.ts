@@ -9,13 +9,12 @@ import { serviceError } from "../errors/index.js";
 import type { TokenIssuer } from "./issuer.js";
 import type { VerifiedClient } from "./client-verifier.js";
 import type { Clock } from "../runtime/clock.js";
+import { createFixedWindowCounter } from "../runtime/fixed-window.js";
 import type { Logger } from "../runtime/logger.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createGrantQueries } from "../grant/queries/grant-queries.js";
 import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
 import type { Region } from "../storage/regions.js";
-
-const minuteMs = 60_000;
 
 /** A signed sandbox access token and the merchant it is for. */
 export interface SandboxToken {
@@ -48,6 +47,8 @@ export interface SandboxMinterDeps {
 export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
   const { sql, config, clock, logger, issuer, keyValue, domain } = deps;
   const served = new Set<Region>(config.REGIONS);
+  // Like the OAuth throttle: a store outage must not stop minting (client authentication still applies).
+  const mintsPerMinute = createFixedWindowCounter({ store: keyValue, clock, logger, name: "sandbox token throttle", windowMs: 60_000, whenStoreFails: "admit" });
 
   /** Production credentials never use client credentials; ADSR authenticates with API keys in both environments. */
   const checkClientMayMint = (client: VerifiedClient) => {
@@ -86,20 +87,8 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
 
   return {
     async admit(address) {
-      const now = clock.now();
-      const index = Math.floor(now / minuteMs);
-      const endsAt = (index + 1) * minuteMs;
-      let count: number;
-      try {
-        count = await keyValue.hit(`sandbox-token:address:${address}:${index}`, endsAt);
-      } catch (error) {
-        // Like the OAuth throttle: a store outage must not stop minting (client authentication still applies).
-        logger.warn("sandbox token throttle unavailable; admitting the call", { error: (error as Error).message });
-        return;
-      }
-      if (count > config.SANDBOX_TOKEN_RATE_LIMIT) {
-        throw serviceError(domain, "developer.rate_limited", { retryAfter: Math.max(1, Math.ceil((endsAt - now) / 1000)) });
-      }
+      const { count, retryAfter } = await mintsPerMinute.hit(`sandbox-token:address:${address}`);
+      if (count > config.SANDBOX_TOKEN_RATE_LIMIT) throw serviceError(domain, "developer.rate_limited", { retryAfter });
     },
 
     async mint(client, merchantId) {

@@ -4,6 +4,7 @@
 import type { Config } from "../config/config.js";
 import { serviceError } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
+import { createFixedWindowCounter, type WhenStoreFails } from "../runtime/fixed-window.js";
 import type { Logger } from "../runtime/logger.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 
@@ -31,39 +32,26 @@ export interface TokenThrottleOptions {
 
 export function createTokenThrottle(options: TokenThrottleOptions): TokenThrottle {
   const { kv, clock, logger, config, domain } = options;
-  const window = (size: number) => {
-    const now = clock.now();
-    const index = Math.floor(now / size);
-    const endsAt = (index + 1) * size;
-    return { index, endsAt, retryAfter: Math.max(1, Math.ceil((endsAt - now) / 1000)) };
-  };
   // A store outage must not stop token refreshes: the throttle fails open (client authentication still applies).
-  const safely = async <T>(what: Promise<T>, fallback: T): Promise<T> => {
-    try {
-      return await what;
-    } catch (error) {
-      logger.warn("token throttle unavailable; admitting the call", { error: (error as Error).message });
-      return fallback;
-    }
-  };
+  const whenStoreFails: WhenStoreFails = "admit";
+  const counter = (windowMs: number) => createFixedWindowCounter({ store: kv, clock, logger, name: "token throttle", windowMs, whenStoreFails });
+  const perMinute = counter(minuteMs);
+  const invalidGrants = counter(invalidGrantWindowMs);
   return {
     async admit(clientId, address) {
-      const minute = window(minuteMs);
-      const slow = window(invalidGrantWindowMs);
-      const [perClient, perAddress, invalidGrants] = await Promise.all([
-        safely(kv.hit(`oauth:token:client:${clientId}:${minute.index}`, minute.endsAt), 0),
-        safely(kv.hit(`oauth:token:address:${address}:${minute.index}`, minute.endsAt), 0),
-        safely(kv.get(`oauth:invalid-grant:${clientId}:${slow.index}`), null),
+      const [perClient, perAddress, slowdown] = await Promise.all([
+        perMinute.hit(`oauth:token:client:${clientId}`),
+        perMinute.hit(`oauth:token:address:${address}`),
+        invalidGrants.peek(`oauth:invalid-grant:${clientId}`),
       ]);
-      const slowed = Number(invalidGrants ?? 0) >= config.OAUTH_INVALID_GRANT_LIMIT;
+      const slowed = slowdown.count >= config.OAUTH_INVALID_GRANT_LIMIT;
       const clientLimit = slowed ? slowedClientLimit : config.OAUTH_TOKEN_CLIENT_RATE_LIMIT;
-      if (perAddress > config.OAUTH_TOKEN_ADDRESS_RATE_LIMIT || perClient > clientLimit) {
-        throw serviceError(domain, "oauth.rate_limited", { retryAfter: minute.retryAfter });
+      if (perAddress.count > config.OAUTH_TOKEN_ADDRESS_RATE_LIMIT || perClient.count > clientLimit) {
+        throw serviceError(domain, "oauth.rate_limited", { retryAfter: perClient.retryAfter });
       }
     },
     async invalidGrant(clientId) {
-      const slow = window(invalidGrantWindowMs);
-      await safely(kv.hit(`oauth:invalid-grant:${clientId}:${slow.index}`, slow.endsAt), 0);
+      await invalidGrants.hit(`oauth:invalid-grant:${clientId}`);
     },
   };
 }
