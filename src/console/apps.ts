@@ -1,16 +1,14 @@
-// ConsoleService, apps self-service: apps and their credentials, API keys, the organization's sandbox merchants
-// and ADSR access requests. Each handler checks the caller's organization role, then calls CredentialService or
-// GrantService in process with the console call's headers and values.
+// ConsoleService, apps self-service: apps, their review, client secrets, redirect URIs, allowlists and API keys.
+// Each handler checks the caller's organization role, then calls the CredentialService in process with the console
+// call's headers and values.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import type { ConsoleContext } from "./console-context.js";
 import { createAppQueries } from "../credential/queries/app-queries.js";
-import { createInProcessClient, forwardedFrom } from "../runtime/service-caller.js";
+import { forwardedFrom } from "../runtime/service-caller.js";
 
 export function createAppHandlers(
-  console: ConsoleContext,
+  shared: ConsoleContext,
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   | "createDeveloperApp"
@@ -25,16 +23,8 @@ export function createAppHandlers(
   | "createAppApiKey"
   | "revokeAppApiKey"
   | "setAppApiKeyIpAllowlist"
-  | "provisionOrganizationSandboxMerchant"
-  | "listOrganizationSandboxMerchants"
-  | "setOrganizationSandboxMerchantActive"
-  | "createAppAccessRequest"
-  | "listAppAccessRequests"
 > {
-  const { deps, sql, fail, authenticate, requireRole, requireAppRole, requireProgram } = console;
-  // The services the console stands in front of, called in process with the console call's headers and values.
-  const credentials = createInProcessClient(CredentialService, deps.credential);
-  const grants = createInProcessClient(GrantService, deps.grant);
+  const { sql, fail, authenticate, requireRole, requireAppRole, requireProgram, credentials } = shared;
   return {
     async createDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
@@ -122,40 +112,9 @@ export function createAppHandlers(
       return { allowedIps: (await credentials.setIpAllowlist({ apiKeyId: request.apiKeyId, allowedIps: request.allowedIps }, forwardedFrom(ctx))).allowedIps };
     },
 
-    async provisionOrganizationSandboxMerchant(request, ctx) {
-      const { account } = await authenticate(ctx);
-      await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
-      const made = await credentials.provisionSandboxMerchant({ organizationId: BigInt(request.organizationId), country: request.country, name: request.name }, forwardedFrom(ctx));
-      return { merchant: made.merchant, owner: made.owner };
-    },
 
-    async listOrganizationSandboxMerchants(request, ctx) {
-      const { account } = await authenticate(ctx);
-      await requireRole(account.id, Number(request.organizationId), "read");
-      return { merchants: (await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx))).merchants };
-    },
 
-    async setOrganizationSandboxMerchantActive(request, ctx) {
-      const { account } = await authenticate(ctx);
-      await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
-      const { merchants } = await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx));
-      if (!merchants.some((merchant) => merchant.companyId === BigInt(request.companyId))) throw fail("developer.merchant_not_found");
-      const updated = await credentials.updateMerchantStatus({ companyId: BigInt(request.companyId), active: request.active }, forwardedFrom(ctx));
-      return { merchant: updated.merchant };
-    },
 
-    async createAppAccessRequest(request, ctx) {
-      const { account } = await authenticate(ctx);
-      await requireAppRole(account.id, request.appId, "manage_apps");
-      const made = await grants.createAccessRequest({ appId: request.appId, companyId: BigInt(request.companyId), storeIds: request.storeIds.map(BigInt) }, forwardedFrom(ctx));
-      return { accessRequest: made.accessRequest };
-    },
 
-    async listAppAccessRequests(request, ctx) {
-      const { account } = await authenticate(ctx);
-      await requireAppRole(account.id, request.appId, "read");
-      const listed = await grants.listAccessRequests({ appId: request.appId }, forwardedFrom(ctx));
-      return { accessRequests: listed.accessRequests };
-    },
   };
 }

@@ -1,9 +1,12 @@
 // What the console's sections share, built once per ConsoleService and handed to each section's handlers: the
-// error shorthands, the clock's dates, email checks, console bearer authentication and the organization-role guards.
+// error shorthands, the clock's dates, email checks, console bearer authentication, the organization-role guards,
+// and the in-process clients of the CredentialService and GrantService the console stands in front of.
 import { createHash } from "node:crypto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { ConsoleService, ProgramApplicationState, type DeveloperAccountSchema } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { verifyConsoleToken } from "./console-tokens.js";
 import { roleMay, type OrgAction } from "./org-roles.js";
 import type { ConsoleServiceDeps } from "./service.js";
@@ -12,6 +15,7 @@ import { createAppQueries } from "../credential/queries/app-queries.js";
 import { createDeveloperAccountQueries, type DeveloperAccountRow } from "./queries/developer-account-queries.js";
 import { createOrganizationMemberQueries } from "./queries/organization-member-queries.js";
 import { createProgramQueries, type ApplicationRow } from "./queries/program-queries.js";
+import { createInProcessClient } from "../runtime/service-caller.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 
 /** Mailed link tokens are 32 random bytes, base64url: exactly 43 characters. */
@@ -113,6 +117,9 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
     ...context,
     deps,
     sql,
+    // The services the console stands in front of, called in process with the console call's headers and values.
+    credentials: createInProcessClient(CredentialService, deps.credential),
+    grants: createInProcessClient(GrantService, deps.grant),
     domain,
     fail,
     invalid,

@@ -16,7 +16,7 @@ const roleOf = (role: OrganizationRole): OrgRole | undefined =>
   (Object.entries(roleNames) as Array<[OrgRole, OrganizationRole]>).find(([, value]) => value === role)?.[0];
 
 export function createOrganizationHandlers(
-  console: ConsoleContext,
+  shared: ConsoleContext,
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   | "createDeveloperOrganization"
@@ -27,7 +27,7 @@ export function createOrganizationHandlers(
   | "createOrganizationInvitation"
   | "acceptOrganizationInvitation"
 > {
-  const { clock, ids, config, logger, deps, sql, fail, invalid, now, later, consoleUrl, normaliseEmail, checkEmail, authenticate, requireRole } = console;
+  const { clock, ids, config, logger, deps, sql, fail, invalid, now, later, consoleUrl, normaliseEmail, checkEmail, authenticate, requireRole } = shared;
   return {
     async createDeveloperOrganization(request, ctx) {
       const { account } = await authenticate(ctx);

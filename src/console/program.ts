@@ -8,7 +8,7 @@ import { createDeveloperAccountQueries } from "./queries/developer-account-queri
 import { createProgramQueries, type ApplicationRow } from "./queries/program-queries.js";
 
 export function createProgramHandlers(
-  console: ConsoleContext,
+  shared: ConsoleContext,
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   | "submitProgramApplication"
@@ -19,7 +19,7 @@ export function createProgramHandlers(
   | "publishAgreementVersion"
   | "setAccountSuspended"
 > {
-  const { logger, sql, fail, invalid, now, authenticate, describeAccount } = console;
+  const { logger, sql, fail, invalid, now, authenticate, describeAccount } = shared;
 
   const describeApplication = (row: ApplicationRow): MessageInitShape<typeof ProgramApplicationSchema> => ({
     applicationId: BigInt(row.id),

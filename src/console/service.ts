@@ -1,4 +1,4 @@
-// ConsoleService: the developer console (issue 9). Accounts and console sessions, the partner program, organizations
+// ConsoleService: the developer console. Accounts and console sessions, the partner program, organizations
 // with roles and invitations, and the self-service of apps, which calls the CredentialService and GrantService
 // implementations in process once the caller's role allows it. Console bearer authentication happens here, from the
 // Authorization header the front forwards, so the front needs no console step. docs/decisions.md, "Console".
@@ -8,14 +8,18 @@ import type postgres from "postgres";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import type { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
+import { createAccessRequestHandlers } from "./access-requests.js";
 import { createAccountHandlers } from "./accounts.js";
 import { createAppHandlers } from "./apps.js";
 import { createConsoleContext } from "./console-context.js";
 import type { MailTransport } from "./mail.js";
 import { createOrganizationHandlers } from "./organizations.js";
 import { createProgramHandlers } from "./program.js";
+import { createSandboxMerchantHandlers } from "./sandbox-merchants.js";
+import { createSessionHandlers } from "./sessions.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import type { PublicKeyLookup, SigningKey } from "../token/access-token.js";
+import { composeSections } from "../runtime/service-sections.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 
 export interface ConsoleServiceDeps {
@@ -31,11 +35,14 @@ export interface ConsoleServiceDeps {
 }
 
 export function createConsoleService(context: ServiceContext, deps: ConsoleServiceDeps): ServiceImpl<typeof ConsoleService> {
-  const console = createConsoleContext(context, deps);
-  return {
-    ...createAccountHandlers(console),
-    ...createProgramHandlers(console),
-    ...createOrganizationHandlers(console),
-    ...createAppHandlers(console),
-  };
+  const shared = createConsoleContext(context, deps);
+  return composeSections(
+    createAccountHandlers(shared),
+    createSessionHandlers(shared),
+    createProgramHandlers(shared),
+    createOrganizationHandlers(shared),
+    createAppHandlers(shared),
+    createSandboxMerchantHandlers(shared),
+    createAccessRequestHandlers(shared),
+  );
 }

@@ -1,0 +1,31 @@
+// ConsoleService, the organization's sandbox merchants: provision (the owner's login shown once), list, and
+// deactivate or reactivate, each behind the caller's organization role; the CredentialService does the work.
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { forwardedFrom } from "../runtime/service-caller.js";
+import type { ConsoleContext } from "./console-context.js";
+
+export function createSandboxMerchantHandlers(shared: ConsoleContext): Pick<ServiceImpl<typeof ConsoleService>, "provisionOrganizationSandboxMerchant" | "listOrganizationSandboxMerchants" | "setOrganizationSandboxMerchantActive"> {
+  const { fail, authenticate, requireRole, credentials } = shared;
+  return {
+    async provisionOrganizationSandboxMerchant(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
+      const made = await credentials.provisionSandboxMerchant({ organizationId: BigInt(request.organizationId), country: request.country, name: request.name }, forwardedFrom(ctx));
+      return { merchant: made.merchant, owner: made.owner };
+    },
+    async listOrganizationSandboxMerchants(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "read");
+      return { merchants: (await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx))).merchants };
+    },
+    async setOrganizationSandboxMerchantActive(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
+      const { merchants } = await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx));
+      if (!merchants.some((merchant) => merchant.companyId === BigInt(request.companyId))) throw fail("developer.merchant_not_found");
+      const updated = await credentials.updateMerchantStatus({ companyId: BigInt(request.companyId), active: request.active }, forwardedFrom(ctx));
+      return { merchant: updated.merchant };
+    },
+  };
+}
