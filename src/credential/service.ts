@@ -38,6 +38,7 @@ import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
 import { createMerchantQueries, type MerchantRow, type MerchantUserRow } from "./queries/merchant-queries.js";
 import { createOrganizationQueries } from "./queries/organization-queries.js";
+import type { SandboxGrants } from "./sandbox-grants.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import { isRegion, type Region } from "../storage/regions.js";
 import type { ServiceContext } from "../runtime/service-context.js";
@@ -59,6 +60,8 @@ export interface CredentialServiceDeps {
    * categories and items) and is marked provisioned. Without it, provisioning stays false.
    */
   regionSql?: (region: Region) => postgres.Sql | undefined;
+  /** The automatic sandbox grants (the grant owner's rows), written inside this service's transactions. */
+  sandboxGrants: SandboxGrants;
 }
 
 type VerifiedAppInit = MessageInitShape<typeof VerifiedAppSchema>;
@@ -263,7 +266,7 @@ export function createCredentialService(context: ServiceContext, deps: Credentia
           now(),
         );
         const sandbox = await issueClient(tx, app.id, "SANDBOX");
-        await createMerchantQueries(tx).grantSandboxMerchantsToApp(app.id, organization.id, now());
+        await deps.sandboxGrants.grantMerchantsToApp(tx, app.id, organization.id, now());
         logger.info("app created", { appId: app.id, organizationId: organization.id, product });
         return { app: await describeApp(tx, app), sandbox };
       });
@@ -518,7 +521,7 @@ export function createCredentialService(context: ServiceContext, deps: Credentia
         );
         const email = `owner.${row.company_id}@sandbox.partner-api.test`;
         const user = await merchants.insertUser({ companyId: row.company_id, email, passwordHash, role: "OWNER" }, now());
-        await merchants.grantSandboxAppsToMerchant(row.company_id, organization.id, now());
+        await deps.sandboxGrants.grantAppsToMerchant(tx, row.company_id, organization.id, now());
         return { merchant: row, owner: user };
       });
       let described = merchant;

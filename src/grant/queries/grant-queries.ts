@@ -1,4 +1,5 @@
-// Queries of control.grants (an app's access to one merchant) and the revocation of everything hanging off a grant.
+// Queries of control.grants (an app's access to one merchant, the automatic sandbox grants included) and the
+// revocation of everything hanging off a grant.
 // Every function runs on the `sql` given (pool or transaction).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
@@ -80,6 +81,22 @@ export function createGrantQueries(sql: SqlClient) {
       const revoked = await sql`update control.grants set revoked_at = ${now} where id = ${grantId} and revoked_at is null returning id`;
       await revokeFamiliesOf(sql, grantId, now, reason);
       return revoked.length > 0;
+    },
+    /** Grants one app every active sandbox merchant of its organization (spec: granted automatically). */
+    async grantSandboxMerchantsToApp(appId: string, organizationId: number, now: Date): Promise<void> {
+      await sql`
+        insert into control.grants (app_id, company_id, environment, created_at)
+        select ${appId}, m.company_id, 'SANDBOX', ${now} from control.merchants m
+        where m.sandbox_organization_id = ${organizationId} and m.demo and m.active
+        on conflict (app_id, company_id) where revoked_at is null do nothing`;
+    },
+    /** Grants every live app of the organization one new sandbox merchant. */
+    async grantSandboxAppsToMerchant(companyId: number, organizationId: number, now: Date): Promise<void> {
+      await sql`
+        insert into control.grants (app_id, company_id, environment, created_at)
+        select a.id, ${companyId}, 'SANDBOX', ${now} from control.apps a
+        where a.organization_id = ${organizationId} and a.state <> 'ARCHIVED'
+        on conflict (app_id, company_id) where revoked_at is null do nothing`;
     },
   };
 }
