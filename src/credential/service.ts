@@ -32,7 +32,6 @@ import {
   parseApiKey,
   type CredentialEnvironment,
 } from "./secrets.js";
-import { createVerificationCache } from "./verification-cache.js";
 import { serviceError, serviceErrorWithDetails, type ErrorCode, type ParamsOf } from "../errors/index.js";
 import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
@@ -42,6 +41,7 @@ import type { SandboxGrants } from "./sandbox-grants.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import { isRegion, type Region } from "../storage/regions.js";
 import type { ServiceContext } from "../runtime/service-context.js";
+import { createTtlCache } from "../runtime/ttl-cache.js";
 
 /**
  * Live (not revoked) API keys per app, across both environments. Spec: a ceiling exists, its value is ours.
@@ -51,6 +51,9 @@ export const apiKeyLimit = 10;
 
 /** Spec, "Limits": active sandbox merchants per organization. */
 export const sandboxMerchantLimit = 3;
+
+/** Verifications cached at most per cache; bounds memory against floods of distinct valid secrets. */
+const verificationCacheEntries = 10_000;
 
 export interface CredentialServiceDeps {
   /** The control database's client. */
@@ -90,14 +93,11 @@ export function createCredentialService(context: ServiceContext, deps: Credentia
     serviceError(domain, code, params[0] as ParamsOf<C>);
   const invalid = (fields: string) => serviceError(domain, "developer.invalid_request", { fields });
   const now = () => new Date(clock.now());
-  const clientCache = createVerificationCache<VerifiedAppInit>({
-    clock,
-    seconds: config.CREDENTIAL_CACHE_SECONDS,
-  });
-  const keyCache = createVerificationCache<{ app: VerifiedAppInit; apiKeyId: string }>({
-    clock,
-    seconds: config.CREDENTIAL_CACHE_SECONDS,
-  });
+  // Successful verifications live at most CREDENTIAL_CACHE_SECONDS (never past the secret's own end), so a
+  // revocation made by any instance takes effect everywhere within that bound.
+  const cacheOptions = { clock, ttlMs: config.CREDENTIAL_CACHE_SECONDS * 1000, maxEntries: verificationCacheEntries };
+  const clientCache = createTtlCache<VerifiedAppInit>(cacheOptions);
+  const keyCache = createTtlCache<{ app: VerifiedAppInit; apiKeyId: string }>(cacheOptions);
   /** This instance changed a credential: drop its own cached answers now (others wait out the bound). */
   const forget = () => {
     clientCache.clear();
@@ -197,8 +197,8 @@ export function createCredentialService(context: ServiceContext, deps: Credentia
       // A secret of the other environment can never match; refuse it before touching the database.
       if (!environment || clientSecretEnvironment(clientSecret) !== environment) throw fail("developer.invalid_client");
       const key = cacheKey(clientId, clientSecret);
-      const cached = clientCache.get(key);
-      if (cached) return { app: cached, clientId };
+      const cached = clientCache.peek(key);
+      if (cached) return { app: await cached, clientId };
       const credentials = createCredentialQueries(sql);
       const client = await credentials.findClient(clientId);
       const presented = hashSecret(clientSecret);
@@ -223,7 +223,7 @@ export function createCredentialService(context: ServiceContext, deps: Credentia
       const parsed = parseApiKey(request.apiKey);
       if (!parsed) throw fail("partner.api_key_invalid");
       const key = cacheKey(request.apiKey);
-      const cached = keyCache.get(key);
+      const cached = keyCache.peek(key);
       if (cached) return cached;
       const credentials = createCredentialQueries(sql);
       const row = await credentials.findApiKeyByLookup(parsed.lookupId);

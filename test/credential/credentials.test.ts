@@ -16,8 +16,6 @@ import {
   newClientSecret,
   parseApiKey,
 } from "../../src/credential/secrets.js";
-import { createVerificationCache } from "../../src/credential/verification-cache.js";
-import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 
 const Rules = suite("credentials");
@@ -102,25 +100,6 @@ Rules("passwords: scrypt with a salt, verified in constant time; malformed store
   assert.ok(await verifyPassword("correct horse", stored));
   assert.not.ok(await verifyPassword("correct horse!", stored));
   assert.not.ok(await verifyPassword("x", "plain"));
-});
-
-Rules("verification cache: entries end at the bound or the secret's own end, whichever is first", () => {
-  const clock = createManualClock();
-  const cache = createVerificationCache<string>({ clock, seconds: 5 });
-  cache.set("a", "A");
-  cache.set("b", "B", clock.now() + 1000);
-  clock.advance(999);
-  assert.equal([cache.get("a"), cache.get("b")], ["A", "B"]);
-  clock.advance(1);
-  assert.equal([cache.get("a"), cache.get("b")], ["A", undefined]);
-  clock.advance(4000);
-  assert.is(cache.get("a"), undefined);
-  cache.set("c", "C");
-  cache.clear();
-  assert.is(cache.get("c"), undefined);
-  const off = createVerificationCache<string>({ clock, seconds: 0 });
-  off.set("a", "A");
-  assert.is(off.get("a"), undefined);
 });
 
 Rules.run();
