@@ -11,6 +11,7 @@ import { systemClock } from "../src/runtime/clock.js";
 import { cryptoIds } from "../src/runtime/ids.js";
 import { silentLogger } from "../src/runtime/logger.js";
 import { createCredentialService } from "../src/credential/service.js";
+import { createSandboxGrants } from "../src/grant/sandbox-grants.js";
 import { migrateControl } from "../src/storage/migrate.js";
 import { openDatabase } from "../src/storage/postgres.js";
 
@@ -23,7 +24,7 @@ await migrateControl(database.sql, silentLogger);
 const service = (cacheSeconds: string) =>
   createCredentialService(
     { config: loadConfig({ CREDENTIAL_CACHE_SECONDS: cacheSeconds }), clock: systemClock, ids: cryptoIds, logger: silentLogger },
-    { sql: database.sql },
+    { sql: database.sql, sandboxGrants: createSandboxGrants() },
   );
 const warm = service("5");
 const cold = service("0");

@@ -33,6 +33,7 @@ import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
 import { createConsoleService } from "./console/service.js";
 import { createCredentialService } from "./credential/service.js";
+import { createSandboxGrants } from "./grant/sandbox-grants.js";
 import { createDataService, type DataServiceImpl } from "./data/service.js";
 import type { ServiceContext } from "./runtime/service-context.js";
 import { createGrantService } from "./grant/service.js";
@@ -103,7 +104,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     await signingKeys.ensure();
 
     // Services, built once and shared by every listener.
-    const credential = createCredentialService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
+    const credential = createCredentialService(context, {
+      sql: control.sql,
+      regionSql: (region) => regionDatabases.get(region)?.sql,
+      sandboxGrants: createSandboxGrants(),
+    });
     const token = createTokenService(context, { sql: control.sql, keyValue, keys: signingKeys, verifyClient: clientVerifier(credential), kek });
     const grant = createGrantService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
     // Each region's DataService on that region's database; the internal port dispatches by the merchant's region.

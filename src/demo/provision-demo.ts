@@ -14,6 +14,7 @@ import { systemClock, type Clock } from "../runtime/clock.js";
 import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { createCredentialService } from "../credential/service.js";
+import { createSandboxGrants } from "../grant/sandbox-grants.js";
 import { createMerchantQueries } from "../credential/queries/merchant-queries.js";
 import type { Region } from "../storage/regions.js";
 
@@ -83,7 +84,7 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
   const clock = options.clock ?? systemClock;
   const impl = createCredentialService(
     { config, logger, clock, ids: options.ids ?? cryptoIds },
-    { sql: options.control, regionSql: (region) => options.regionDatabases.get(region)?.sql },
+    { sql: options.control, regionSql: (region) => options.regionDatabases.get(region)?.sql, sandboxGrants: createSandboxGrants() },
   );
   const client = createClient(CredentialService, createRouterTransport(({ service }) => service(CredentialService, impl)));
   const path = demoFilePath(config);

@@ -31,6 +31,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { apiKeyLimit, createCredentialService } from "../../src/credential/service.js";
+import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { useTestDatabase } from "../support/storage.js";
 
 const Credentials = suite("credential/service");
@@ -45,7 +46,7 @@ const config = loadConfig({ DATA_DIR: ":memory:" });
 function connect(overrides: Record<string, string> = {}): Client<typeof CredentialService> {
   const impl = createCredentialService(
     { config: { ...config, ...loadConfig({ DATA_DIR: ":memory:", ...overrides }) }, clock, ids: cryptoIds, logger },
-    { sql: database().sql },
+    { sql: database().sql, sandboxGrants: createSandboxGrants() },
   );
   return createClient(CredentialService, createRouterTransport(({ service }) => service(CredentialService, impl)));
 }
@@ -432,7 +433,7 @@ const OverGrpc = suite<GrpcContext>("credential/service (over gRPC)", {} as Grpc
 const grpcDatabase = useTestDatabase(OverGrpc);
 
 OverGrpc.before(async (context) => {
-  const impl = createCredentialService({ config, clock, ids: cryptoIds, logger }, { sql: grpcDatabase().sql });
+  const impl = createCredentialService({ config, clock, ids: cryptoIds, logger }, { sql: grpcDatabase().sql, sandboxGrants: createSandboxGrants() });
   context.server = createInternalServer({ logger, routes: (router) => router.service(CredentialService, impl) });
   const address = await context.server.listen(0, "127.0.0.1");
   context.client = new grpc.Client(`127.0.0.1:${address.port}`, grpc.credentials.createInsecure());

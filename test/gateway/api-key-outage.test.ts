@@ -22,6 +22,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger, silentLogger } from "../../src/runtime/logger.js";
 import { createCredentialService } from "../../src/credential/service.js";
+import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { migrateControl } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -138,7 +139,7 @@ Embedded.after(async () => {
 Embedded("the socket stops: api_key_unavailable, never a pass; it starts again: the same key works", async () => {
   const embeddedClock = createManualClock(Date.now());
   const config = loadConfig({});
-  const impl = createCredentialService({ config, clock: embeddedClock, ids: cryptoIds, logger: silentLogger }, { sql });
+  const impl = createCredentialService({ config, clock: embeddedClock, ids: cryptoIds, logger: silentLogger }, { sql, sandboxGrants: createSandboxGrants() });
   // Provision through the implementation directly (the same calls the console makes).
   const { organization } = await call(impl.createOrganization, { name: "outage org" });
   const organizationId = organization!.organizationId!;

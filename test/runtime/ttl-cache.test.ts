@@ -1,4 +1,5 @@
-// The gateway's bounded cache: staleness bounded on the clock, size bounded, one load per burst, failures not kept.
+// The one bounded cache (gateway routing, credential verifications): staleness bounded on the clock or an entry's own
+// end, size bounded, one load per burst, failures not kept.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createTtlCache } from "../../src/runtime/ttl-cache.js";
@@ -34,6 +35,25 @@ Cache("drops the oldest entry beyond maxEntries; a failed load is not cached; tt
   await none.get("k", async () => ++loads);
   await none.get("k", async () => ++loads);
   assert.is(loads, 2);
+});
+
+Cache("verification cache: entries end at the bound or the secret's own end, whichever is first", async () => {
+  const clock = createManualClock();
+  const cache = createTtlCache<string>({ clock, ttlMs: 5000, maxEntries: 10 });
+  cache.set("a", "A");
+  cache.set("b", "B", clock.now() + 1000);
+  clock.advance(999);
+  assert.equal([await cache.peek("a"), await cache.peek("b")], ["A", "B"]);
+  clock.advance(1);
+  assert.equal([await cache.peek("a"), await cache.peek("b")], ["A", undefined]);
+  clock.advance(4000);
+  assert.is(await cache.peek("a"), undefined);
+  cache.set("c", "C");
+  cache.clear();
+  assert.is(await cache.peek("c"), undefined);
+  const off = createTtlCache<string>({ clock, ttlMs: 0, maxEntries: 10 });
+  off.set("a", "A");
+  assert.is(await off.peek("a"), undefined);
 });
 
 Cache.run();

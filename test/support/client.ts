@@ -10,6 +10,7 @@ import type { ManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { createCredentialService } from "../../src/credential/service.js";
+import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { decide, type TestApp, type World } from "./test-app.js";
 
 let serial = 0;
@@ -22,7 +23,7 @@ let serial = 0;
 export async function newSeededWorld(test: TestApp, clock: ManualClock, redirectUri: string, product: Product = Product.FULL): Promise<World & { apiKey?: string }> {
   const credentials = createCredentialService(
     { config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) },
-    { sql: test.app.control.sql, regionSql: (region) => test.app.regionDatabases.get(region)?.sql },
+    { sql: test.app.control.sql, regionSql: (region) => test.app.regionDatabases.get(region)?.sql, sandboxGrants: createSandboxGrants() },
   );
   const context = createHandlerContext({
     service: CredentialService, method: CredentialService.method.createApp, protocolName: "in-process", requestMethod: "POST",

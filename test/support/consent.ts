@@ -11,6 +11,7 @@ import type { Clock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { createCredentialService } from "../../src/credential/service.js";
+import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { hiddenValue, newWorld, type TestApp, type World } from "./test-app.js";
 
 /** A random private address, sent as X-Forwarded-For (the test apps run with TRUST_PROXY=1). */
@@ -101,7 +102,7 @@ export function assertErrorPage(page: Page, status: number, code: string): void 
 
 /** The CredentialService in process, on the app's database and `clock`, with a handler context to call it. */
 export function credentialsOf(test: TestApp, clock: Clock) {
-  const service = createCredentialService({ config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) }, { sql: test.app.control.sql });
+  const service = createCredentialService({ config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) }, { sql: test.app.control.sql, sandboxGrants: createSandboxGrants() });
   const context: HandlerContext = createHandlerContext({
     service: CredentialService,
     method: CredentialService.method.createApp,

@@ -6,6 +6,7 @@ import type { Clock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { createCredentialService } from "../../src/credential/service.js";
+import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import type { TestApp } from "./test-app.js";
 
 export type Credentials = Client<typeof CredentialService>;
@@ -14,7 +15,7 @@ export type Credentials = Client<typeof CredentialService>;
 export function credentialsOf(test: TestApp, clock: Clock): Credentials {
   const impl = createCredentialService(
     { config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) },
-    { sql: test.app.control.sql, regionSql: (region) => test.app.regionDatabases.get(region)?.sql },
+    { sql: test.app.control.sql, regionSql: (region) => test.app.regionDatabases.get(region)?.sql, sandboxGrants: createSandboxGrants() },
   );
   return createClient(CredentialService, createRouterTransport(({ service }) => service(CredentialService, impl)));
 }

@@ -14,6 +14,7 @@ import type { Clock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { createCredentialService } from "../../src/credential/service.js";
+import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { dropDatabase, freshDatabaseUrl } from "./storage.js";
 
 export async function freePort(): Promise<number> {
@@ -85,7 +86,7 @@ let serial = 0;
 export async function newWorld(test: TestApp, clock: Clock, redirectUri: string, product = Product.FULL): Promise<World> {
   const credentials = createCredentialService(
     { config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) },
-    { sql: test.app.control.sql },
+    { sql: test.app.control.sql, sandboxGrants: createSandboxGrants() },
   );
   const context: HandlerContext = createHandlerContext({
     service: CredentialService,

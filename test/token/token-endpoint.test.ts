@@ -10,6 +10,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { createCredentialService } from "../../src/credential/service.js";
+import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { createGrantService } from "../../src/grant/service.js";
 import { create } from "@bufbuild/protobuf";
 import { createContextValues, createHandlerContext } from "@connectrpc/connect";
@@ -232,7 +233,7 @@ Token("refresh expiry: 100 days of disuse (rolling); each use restarts the clock
 Token("secret rotation: the previous secret works during the 24-hour overlap, not after; refresh tokens survive", async () => {
   const w = await world();
   const token = (await exchange(w)).refresh_token;
-  const credentials = createCredentialService({ config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) }, { sql: test.app.control.sql });
+  const credentials = createCredentialService({ config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) }, { sql: test.app.control.sql, sandboxGrants: createSandboxGrants() });
   const context = createHandlerContext({
     service: CredentialService, method: CredentialService.method.rotateClientSecret, protocolName: "in-process", requestMethod: "POST",
     url: "in-process:///", requestHeader: new Headers(), contextValues: createContextValues(),

@@ -1,5 +1,4 @@
-// Queries of the merchant directory (control.merchants), its users (control.merchant_users) and the automatic
-// sandbox grants between an organization's sandbox apps and sandbox merchants (control.grants, SANDBOX rows only).
+// Queries of the merchant directory (control.merchants) and its users (control.merchant_users).
 // Every function runs on the `sql` given (pool or transaction).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
@@ -88,23 +87,6 @@ export function createMerchantQueries(sql: SqlClient) {
       const [row] = await sql<MerchantUserRow[]>`
         select id, company_id, email, password_hash, role from control.merchant_users where email = ${email}`;
       return row;
-    },
-
-    /** Grants one app every active sandbox merchant of its organization (spec: granted automatically). */
-    async grantSandboxMerchantsToApp(appId: string, organizationId: number, now: Date): Promise<void> {
-      await sql`
-        insert into control.grants (app_id, company_id, environment, created_at)
-        select ${appId}, m.company_id, 'SANDBOX', ${now} from control.merchants m
-        where m.sandbox_organization_id = ${organizationId} and m.demo and m.active
-        on conflict (app_id, company_id) where revoked_at is null do nothing`;
-    },
-    /** Grants every live app of the organization one new sandbox merchant. */
-    async grantSandboxAppsToMerchant(companyId: number, organizationId: number, now: Date): Promise<void> {
-      await sql`
-        insert into control.grants (app_id, company_id, environment, created_at)
-        select a.id, ${companyId}, 'SANDBOX', ${now} from control.apps a
-        where a.organization_id = ${organizationId} and a.state <> 'ARCHIVED'
-        on conflict (app_id, company_id) where revoked_at is null do nothing`;
     },
   };
 }

@@ -1,6 +1,6 @@
-// Queries of control.grants (an app's access to one merchant). Revoking a grant ends every refresh family under it
-// without writing them: a family's token is live only while its grant is (src/token/queries/refresh-queries.ts joins
-// the grant), so the token owner's rows stay written by the token owner alone.
+// Queries of control.grants (an app's access to one merchant, the automatic sandbox grants included). Revoking a
+// grant ends every refresh family under it without writing them: a family's token is live only while its grant is
+// (src/token/queries/refresh-queries.ts joins the grant), so the token owner's rows stay written by it alone.
 // Every function runs on the `sql` given (pool or transaction).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
@@ -74,6 +74,22 @@ export function createGrantQueries(sql: SqlClient) {
     async revoke(grantId: number, now: Date): Promise<boolean> {
       const revoked = await sql`update control.grants set revoked_at = ${now} where id = ${grantId} and revoked_at is null returning id`;
       return revoked.length > 0;
+    },
+    /** Grants one app every active sandbox merchant of its organization (spec: granted automatically). */
+    async grantSandboxMerchantsToApp(appId: string, organizationId: number, now: Date): Promise<void> {
+      await sql`
+        insert into control.grants (app_id, company_id, environment, created_at)
+        select ${appId}, m.company_id, 'SANDBOX', ${now} from control.merchants m
+        where m.sandbox_organization_id = ${organizationId} and m.demo and m.active
+        on conflict (app_id, company_id) where revoked_at is null do nothing`;
+    },
+    /** Grants every live app of the organization one new sandbox merchant. */
+    async grantSandboxAppsToMerchant(companyId: number, organizationId: number, now: Date): Promise<void> {
+      await sql`
+        insert into control.grants (app_id, company_id, environment, created_at)
+        select a.id, ${companyId}, 'SANDBOX', ${now} from control.apps a
+        where a.organization_id = ${organizationId} and a.state <> 'ARCHIVED'
+        on conflict (app_id, company_id) where revoked_at is null do nothing`;
     },
   };
 }

@@ -1,0 +1,157 @@
+// CredentialService, apps and their review: create (with sandbox client credentials and the organization's sandbox
+// merchants granted), read, rename, the review transitions (app-states.ts) and the redirect URIs.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { AppSchema, CredentialService } from "../../../gen/partnerapi/v1/credential_service_pb.js";
+import { nextAppState, type AppTransition } from "../app-states.js";
+import { productName } from "../products.js";
+import { maxRedirectUris, redirectUriViolations } from "../redirect-uris.js";
+import { hashSecret, newClientId, newClientSecret, type CredentialEnvironment } from "../secrets.js";
+import { createAppQueries, type AppRow } from "../queries/app-queries.js";
+import { createCredentialQueries } from "../queries/credential-queries.js";
+import { createOrganizationQueries } from "../queries/organization-queries.js";
+import { serviceError, serviceErrorWithDetails } from "../../errors/index.js";
+import type { SqlClient } from "../../storage/sql-client.js";
+import { domain, environments, fail, invalid, lockLiveApp, products, type CredentialContext } from "./context.js";
+
+/** The app as the API shows it: state, redirect URIs, live client ids and API keys with their allowlists. */
+async function describeApp(db: SqlClient, app: AppRow): Promise<MessageInitShape<typeof AppSchema>> {
+  const credentials = createCredentialQueries(db);
+  const apps = createAppQueries(db);
+  const clients = await credentials.liveClients(app.id);
+  const keys = await credentials.apiKeysOfApp(app.id);
+  return {
+    appId: app.id,
+    organizationId: BigInt(app.organization_id),
+    name: app.name,
+    product: products[app.product],
+    state: app.state,
+    redirectUris: await apps.redirectUris(app.id),
+    credentials: await Promise.all(
+      clients.map(async (client) => ({
+        clientId: client.client_id,
+        environment: environments[client.environment],
+        allowedIps: await credentials.allowlist({ clientId: client.client_id }),
+      })),
+    ),
+    apiKeys: await Promise.all(
+      keys.map(async (key) => ({
+        apiKeyId: String(key.id),
+        name: key.name,
+        environment: environments[key.environment],
+        revoked: key.revoked_at !== null,
+        allowedIps: await credentials.allowlist({ apiKeyId: key.id }),
+      })),
+    ),
+  };
+}
+
+export function createAppHandlers(
+  credential: CredentialContext,
+): Pick<
+  ServiceImpl<typeof CredentialService>,
+  "createApp" | "getApp" | "updateApp" | "submitApp" | "approveApp" | "rejectApp" | "archiveApp" | "setRedirectUris"
+> {
+  const { sql, ids, logger, now, forget, sandboxGrants } = credential;
+
+  /** Issues a client id and its first secret inside the caller's transaction; the secret is returned once. */
+  async function issueClient(tx: SqlClient, appId: string, environment: CredentialEnvironment) {
+    const clientId = newClientId(ids, environment);
+    const clientSecret = newClientSecret(ids, environment);
+    const credentials = createCredentialQueries(tx);
+    await credentials.insertClient(clientId, appId, environment, now());
+    await credentials.insertSecret(clientId, hashSecret(clientSecret), now());
+    return { clientId, environment: environments[environment], clientSecret, allowedIps: [] };
+  }
+
+  /** Runs a review transition under the app's row lock. */
+  async function transition(appId: string, action: AppTransition, also?: (tx: SqlClient, app: AppRow) => Promise<void>) {
+    return sql.begin(async (tx) => {
+      const app = await lockLiveApp(tx, appId);
+      const next = nextAppState(app.state, action);
+      if (!next) throw fail("developer.review_not_in_review");
+      await createAppQueries(tx).setState(appId, next, now());
+      const changed = { ...app, state: next };
+      await also?.(tx, changed);
+      return { app: changed, describe: await describeApp(tx, changed) };
+    });
+  }
+
+  return {
+    async createApp(request) {
+      const name = request.name.trim();
+      const product = productName(request.product);
+      if (!name || !product) throw invalid([!name && "name", !product && "product"].filter(Boolean).join(", "));
+      return sql.begin(async (tx) => {
+        const organization = await createOrganizationQueries(tx).find(Number(request.organizationId));
+        if (!organization) throw fail("developer.organization_not_found");
+        const app = await createAppQueries(tx).insert(
+          { id: `app_${ids.randomToken(12)}`, organization_id: organization.id, name, product },
+          now(),
+        );
+        const sandbox = await issueClient(tx, app.id, "SANDBOX");
+        await sandboxGrants.grantMerchantsToApp(tx, app.id, organization.id, now());
+        logger.info("app created", { appId: app.id, organizationId: organization.id, product });
+        return { app: await describeApp(tx, app), sandbox };
+      });
+    },
+
+    async getApp(request) {
+      const app = await createAppQueries(sql).find(request.appId);
+      if (!app) throw fail("developer.app_not_found");
+      return { app: await describeApp(sql, app) };
+    },
+
+    async updateApp(request) {
+      return sql.begin(async (tx) => {
+        const app = await lockLiveApp(tx, request.appId);
+        if (request.product !== undefined && request.product !== products[app.product]) {
+          throw fail("developer.product_immutable");
+        }
+        const name = request.name.trim();
+        if (name && name !== app.name) await createAppQueries(tx).rename(app.id, name, now());
+        return { app: await describeApp(tx, { ...app, name: name || app.name }) };
+      });
+    },
+
+    async submitApp(request) {
+      return { app: (await transition(request.appId, "submit")).describe };
+    },
+
+    async approveApp(request) {
+      let production: Awaited<ReturnType<typeof issueClient>> | undefined;
+      const result = await transition(request.appId, "approve", async (tx, app) => {
+        // The production pair is issued once, at the first approval; the app never goes back to review after.
+        const live = await createCredentialQueries(tx).liveClients(app.id);
+        if (!live.some((client) => client.environment === "PRODUCTION")) production = await issueClient(tx, app.id, "PRODUCTION");
+      });
+      logger.info("app approved", { appId: request.appId });
+      return { app: (production ? await describeApp(sql, result.app) : result.describe), production };
+    },
+
+    async rejectApp(request) {
+      return { app: (await transition(request.appId, "reject")).describe };
+    },
+
+    async archiveApp(request) {
+      const result = await transition(request.appId, "archive");
+      forget();
+      logger.info("app archived", { appId: request.appId });
+      return { app: result.describe };
+    },
+
+    async setRedirectUris(request) {
+      const uris = request.redirectUris;
+      if (uris.length > maxRedirectUris) throw serviceError(domain, "developer.redirect_uri_limit", { limit: maxRedirectUris });
+      const violations = redirectUriViolations(uris);
+      const [first] = violations;
+      if (first) throw serviceErrorWithDetails(domain, "developer.redirect_uri_invalid", first, violations);
+      return sql.begin(async (tx) => {
+        await lockLiveApp(tx, request.appId);
+        const apps = createAppQueries(tx);
+        await apps.replaceRedirectUris(request.appId, uris, now());
+        return { redirectUris: await apps.redirectUris(request.appId) };
+      });
+    },
+  };
+}

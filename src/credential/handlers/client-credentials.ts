@@ -1,0 +1,97 @@
+// CredentialService, client credentials: secret rotation with overlap, the one-time reveal of a production secret,
+// revocation, and the IP allowlists (of a client id or an API key). Every change clears the verification caches.
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { CredentialService } from "../../../gen/partnerapi/v1/credential_service_pb.js";
+import { validateAllowlist } from "../ip-allowlist.js";
+import { hashSecret, newClientSecret } from "../secrets.js";
+import { createCredentialQueries } from "../queries/credential-queries.js";
+import { serviceError } from "../../errors/index.js";
+import { domain, environments, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialContext } from "./context.js";
+
+export function createClientCredentialHandlers(
+  credential: CredentialContext,
+): Pick<ServiceImpl<typeof CredentialService>, "rotateClientSecret" | "revealProductionSecret" | "revokeClientCredential" | "setIpAllowlist"> {
+  const { sql, ids, config, logger, now, forget } = credential;
+  return {
+    async rotateClientSecret(request) {
+      const result = await sql.begin(async (tx) => {
+        const credentials = createCredentialQueries(tx);
+        // The credential's row lock serialises rotations: two at once leave at most two working secrets.
+        const client = await credentials.findClient(request.clientId, { lock: true });
+        if (!client) throw fail("developer.credential_not_found");
+        if (client.state === "ARCHIVED") throw fail("developer.app_archived");
+        const at = now();
+        const overlapEnd = new Date(at.getTime() + config.SECRET_ROTATION_OVERLAP_SECONDS * 1000);
+        const hadCurrent = (await credentials.workingSecrets(client.client_id, at)).some((secret) => secret.expires_at === null);
+        await credentials.startOverlap(client.client_id, at, overlapEnd);
+        const clientSecret = newClientSecret(ids, client.environment);
+        await credentials.insertSecret(client.client_id, hashSecret(clientSecret), at);
+        return { clientId: client.client_id, clientSecret, previousSecretExpiresAtMs: BigInt(hadCurrent ? overlapEnd.getTime() : 0) };
+      });
+      forget();
+      logger.info("client secret rotated", { clientId: result.clientId });
+      return result;
+    },
+
+    async revealProductionSecret(request) {
+      const production = await sql.begin(async (tx) => {
+        const app = await lockLiveApp(tx, request.appId);
+        if (app.state !== "APPROVED") throw fail("developer.app_not_approved");
+        const credentials = createCredentialQueries(tx);
+        const live = (await credentials.liveClients(app.id)).find((client) => client.environment === "PRODUCTION");
+        // The client's row lock orders this after any rotation running now; the secret issued at approval being its
+        // only secret ever means nobody in the organization has seen a production secret of it yet.
+        const client = live && (await credentials.findClient(live.client_id, { lock: true }));
+        if (!client) throw fail("developer.credential_not_found");
+        if ((await credentials.countSecrets(client.client_id)) !== 1) throw fail("developer.production_credentials_already_shown");
+        const at = now();
+        await credentials.revokeSecrets(client.client_id, at);
+        const clientSecret = newClientSecret(ids, "PRODUCTION");
+        await credentials.insertSecret(client.client_id, hashSecret(clientSecret), at);
+        return {
+          clientId: client.client_id,
+          environment: environments.PRODUCTION,
+          clientSecret,
+          allowedIps: await credentials.allowlist({ clientId: client.client_id }),
+        };
+      });
+      forget();
+      logger.info("production secret revealed", { appId: request.appId, clientId: production.clientId });
+      return { production };
+    },
+
+    async revokeClientCredential(request) {
+      const revoked = await sql.begin((tx) => createCredentialQueries(tx).revokeClient(request.clientId, now()));
+      if (!revoked) throw fail("developer.credential_not_found");
+      forget();
+      logger.info("client credential revoked", { clientId: request.clientId });
+      return { revoked };
+    },
+
+    async setIpAllowlist(request) {
+      const apiKeyId = request.apiKeyId ? parseApiKeyId(request.apiKeyId) : undefined;
+      if (Boolean(request.clientId) === Boolean(request.apiKeyId)) throw invalid("client_id, api_key_id (exactly one)");
+      const checked = validateAllowlist(request.allowedIps);
+      if (!checked.ok) throw serviceError(domain, "developer.ip_allowlist_invalid", { field: checked.field, value: checked.value });
+      const allowedIps = await sql.begin(async (tx) => {
+        const credentials = createCredentialQueries(tx);
+        let target: { clientId: string } | { apiKeyId: number };
+        if (request.clientId) {
+          const client = await credentials.findClient(request.clientId, { lock: true });
+          if (!client) throw fail("developer.credential_not_found");
+          if (client.state === "ARCHIVED") throw fail("developer.app_archived");
+          target = { clientId: client.client_id };
+        } else {
+          const key = apiKeyId === undefined ? undefined : await credentials.findApiKey(apiKeyId);
+          if (!key || key.revoked_at) throw fail("developer.api_key_not_found");
+          await lockLiveApp(tx, key.app_id);
+          target = { apiKeyId: key.id };
+        }
+        await credentials.replaceAllowlist(target, checked.entries, now());
+        return credentials.allowlist(target);
+      });
+      forget();
+      return { allowedIps };
+    },
+  };
+}
