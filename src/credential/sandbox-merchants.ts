@@ -1,14 +1,14 @@
 // CredentialService, sandbox merchants: an organization's demo merchants (at most sandboxMerchantLimit active), each
 // with an owner login shown once, granted to the organization's apps and, when the region is reachable, seeded.
 import type { ServiceImpl } from "@connectrpc/connect";
-import { MerchantRole, type CredentialService } from "../../../gen/partnerapi/v1/credential_service_pb.js";
-import { regionForCountry } from "../countries.js";
-import { hashPassword } from "../passwords.js";
-import { newPassword } from "../secrets.js";
-import { createMerchantQueries } from "../queries/merchant-queries.js";
-import { createOrganizationQueries } from "../queries/organization-queries.js";
-import { seedSandboxMerchant } from "../../data/sandbox-data.js";
-import { describeMerchant, fail, sandboxMerchantLimit, type CredentialContext } from "./context.js";
+import { MerchantRole, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { regionForCountry } from "./countries.js";
+import { hashPassword } from "./passwords.js";
+import { newPassword } from "./secrets.js";
+import { createMerchantQueries } from "./queries/merchant-queries.js";
+import { createOrganizationQueries } from "./queries/organization-queries.js";
+import { seedSandboxMerchant } from "../data/sandbox-data.js";
+import { describeMerchant, fail, sandboxMerchantLimit, type CredentialContext } from "./credential-context.js";
 
 export function createSandboxMerchantHandlers(
   credential: CredentialContext,

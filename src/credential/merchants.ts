@@ -1,13 +1,13 @@
 // CredentialService, the merchant directory and its back-office users: create, read and set the status of a
 // merchant; add a user (password generated, shown once) and check a user's sign-in (the consent site's).
 import type { ServiceImpl } from "@connectrpc/connect";
-import { MerchantRole, type CredentialService } from "../../../gen/partnerapi/v1/credential_service_pb.js";
-import { hashPassword, verifyPassword } from "../passwords.js";
-import { newPassword } from "../secrets.js";
-import { createMerchantQueries, type MerchantUserRow } from "../queries/merchant-queries.js";
-import { createOrganizationQueries } from "../queries/organization-queries.js";
-import { isRegion } from "../../storage/regions.js";
-import { describeMerchant, fail, invalid, sandboxMerchantLimit, type CredentialContext } from "./context.js";
+import { MerchantRole, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { hashPassword, verifyPassword } from "./passwords.js";
+import { newPassword } from "./secrets.js";
+import { createMerchantQueries, type MerchantUserRow } from "./queries/merchant-queries.js";
+import { createOrganizationQueries } from "./queries/organization-queries.js";
+import { isRegion } from "../storage/regions.js";
+import { describeMerchant, fail, invalid, sandboxMerchantLimit, type CredentialContext } from "./credential-context.js";
 
 const roles: Record<MerchantUserRow["role"], MerchantRole> = { OWNER: MerchantRole.OWNER, EMPLOYEE: MerchantRole.EMPLOYEE };
 

@@ -2,17 +2,17 @@
 // merchants granted), read, rename, the review transitions (app-states.ts) and the redirect URIs.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { AppSchema, CredentialService } from "../../../gen/partnerapi/v1/credential_service_pb.js";
-import { nextAppState, type AppTransition } from "../app-states.js";
-import { productName } from "../products.js";
-import { maxRedirectUris, redirectUriViolations } from "../redirect-uris.js";
-import { hashSecret, newClientId, newClientSecret, type CredentialEnvironment } from "../secrets.js";
-import { createAppQueries, type AppRow } from "../queries/app-queries.js";
-import { createCredentialQueries } from "../queries/credential-queries.js";
-import { createOrganizationQueries } from "../queries/organization-queries.js";
-import { serviceError, serviceErrorWithDetails } from "../../errors/index.js";
-import type { SqlClient } from "../../storage/sql-client.js";
-import { domain, environments, fail, invalid, lockLiveApp, products, type CredentialContext } from "./context.js";
+import type { AppSchema, CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { nextAppState, type AppTransition } from "./app-states.js";
+import { productName } from "./products.js";
+import { maxRedirectUris, redirectUriViolations } from "./redirect-uris.js";
+import { hashSecret, newClientId, newClientSecret, type CredentialEnvironment } from "./secrets.js";
+import { createAppQueries, type AppRow } from "./queries/app-queries.js";
+import { createCredentialQueries } from "./queries/credential-queries.js";
+import { createOrganizationQueries } from "./queries/organization-queries.js";
+import { serviceError, serviceErrorWithDetails } from "../errors/index.js";
+import type { SqlClient } from "../storage/sql-client.js";
+import { domain, environments, fail, invalid, lockLiveApp, products, type CredentialContext } from "./credential-context.js";
 
 /** The app as the API shows it: state, redirect URIs, live client ids and API keys with their allowlists. */
 async function describeApp(db: SqlClient, app: AppRow): Promise<MessageInitShape<typeof AppSchema>> {

@@ -2,10 +2,10 @@
 // Successful answers are cached (context.ts); failures never are.
 import { createHash } from "node:crypto";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { CredentialService } from "../../../gen/partnerapi/v1/credential_service_pb.js";
-import { clientIdEnvironment, clientSecretEnvironment, hashesEqual, hashSecret, parseApiKey } from "../secrets.js";
-import { createCredentialQueries } from "../queries/credential-queries.js";
-import { environments, fail, products, type CredentialContext, type VerifiedAppInit } from "./context.js";
+import type { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { clientIdEnvironment, clientSecretEnvironment, hashesEqual, hashSecret, parseApiKey } from "./secrets.js";
+import { createCredentialQueries } from "./queries/credential-queries.js";
+import { environments, fail, products, type CredentialContext, type VerifiedAppInit } from "./credential-context.js";
 
 /** A hash of what was presented: the cache key, so the cache never holds a secret in clear. */
 const cacheKey = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("base64url");
