@@ -15,7 +15,7 @@ import { createItemQueries } from "../src/data/queries/item-queries.js";
 import { seedMerchantData } from "../src/data/sandbox-data.js";
 import { systemClock, createManualClock } from "../src/runtime/clock.js";
 import { silentLogger } from "../src/runtime/logger.js";
-import { regionSchema } from "../src/storage/regions.js";
+import { regionSchema } from "../src/storage/schemas.js";
 import { appSigningKey, createFixture, testKek, tokenFor } from "../test/support/gateway.js";
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10);

@@ -6,7 +6,7 @@ import { startApp, startDataRole, type RunningDataRole } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
 import { demoFilePath, describeDemo, provisionDemo } from "./demo/provision-demo.js";
 import { createLogger, type Logger } from "./runtime/logger.js";
-import { isRegion } from "./storage/regions.js";
+import { isRegion } from "./config/regions.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -7,10 +7,10 @@ import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context
 import { signConsoleToken, consoleTokenAudience } from "./console-tokens.js";
 import { passwordWeakness } from "./password-policy.js";
 import { createSignInLockout } from "./sign-in-lockout.js";
-import { hashPassword, verifyPassword } from "../credential/passwords.js";
+import { hashPassword, verifyPassword } from "../credential/index.js";
 import { serviceErrorWithDetails } from "../errors/index.js";
 import { createDeveloperAccountQueries, type LinkPurpose } from "./queries/developer-account-queries.js";
-import type { SigningKey } from "../token/access-token.js";
+import type { SigningKey } from "../token/index.js";
 
 export function createAccountHandlers(
   shared: ConsoleContext,

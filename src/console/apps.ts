@@ -4,7 +4,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import type { ConsoleContext } from "./console-context.js";
-import { createAppQueries } from "../credential/queries/app-queries.js";
+import { createAppQueries } from "../credential/index.js";
 import { forwardedFrom } from "../runtime/service-caller.js";
 
 export function createAppHandlers(

@@ -3,19 +3,22 @@
 // and the in-process clients of the CredentialService and GrantService the console stands in front of.
 import { createHash } from "node:crypto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { HandlerContext } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type postgres from "postgres";
 import { ConsoleService, ProgramApplicationState, type DeveloperAccountSchema } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { verifyConsoleToken } from "./console-tokens.js";
+import type { MailTransport } from "./mail.js";
 import { roleMay, type OrgAction } from "./org-roles.js";
-import type { ConsoleServiceDeps } from "./service.js";
 import { serviceError, serviceErrorWithDetails, type ErrorCode, type ParamsOf } from "../errors/index.js";
-import { createAppQueries } from "../credential/queries/app-queries.js";
+import { createAppQueries } from "../credential/index.js";
 import { createDeveloperAccountQueries, type DeveloperAccountRow } from "./queries/developer-account-queries.js";
 import { createOrganizationMemberQueries } from "./queries/organization-member-queries.js";
 import { createProgramQueries, type ApplicationRow } from "./queries/program-queries.js";
 import { createInProcessClient } from "../runtime/service-caller.js";
+import type { KeyValueStore } from "../storage/key-value.js";
+import type { PublicKeyLookup, SigningKey } from "../token/index.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 
 /** Mailed link tokens are 32 random bytes, base64url: exactly 43 characters. */
@@ -29,6 +32,18 @@ export const applicationStates: Record<ApplicationRow["state"], ProgramApplicati
 };
 
 export const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url");
+
+export interface ConsoleServiceDeps {
+  sql: postgres.Sql;
+  kv: KeyValueStore;
+  /** The key that signs now (the signing-key store's). */
+  signingKey: () => Promise<SigningKey>;
+  /** Public keys by kid (the key ring's). */
+  publicKey: PublicKeyLookup;
+  mail: MailTransport;
+  credential: ServiceImpl<typeof CredentialService>;
+  grant: ServiceImpl<typeof GrantService>;
+}
 
 export interface Caller {
   account: DeveloperAccountRow;

@@ -3,7 +3,7 @@
 // (ACCESS_TOKEN_TTL_SECONDS); `sid` names the session family, checked on every call so sign-out, a detected
 // refresh reuse or a suspension ends the session at once.
 import type { Clock } from "../runtime/clock.js";
-import { signJwt, verifyJwtSignature, type PublicKeyLookup, type SigningKey } from "../token/access-token.js";
+import { signJwt, verifyJwtSignature, type PublicKeyLookup, type SigningKey } from "../token/index.js";
 
 /** `aud` of console session tokens. */
 export const consoleTokenAudience = "partnerapi-console";

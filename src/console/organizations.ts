@@ -4,7 +4,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { OrganizationRole, type ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context.js";
 import { createOrganizationMemberQueries, type OrgRole } from "./queries/organization-member-queries.js";
-import { createOrganizationQueries } from "../credential/queries/organization-queries.js";
+import { createOrganizationQueries } from "../credential/index.js";
 
 const roleNames: Record<OrgRole, OrganizationRole> = {
   OWNER: OrganizationRole.OWNER,

@@ -4,35 +4,20 @@
 // Authorization header the front forwards, so the front needs no console step. docs/decisions.md, "Console".
 // One module per section of console_service.proto; this file composes them, so a missing RPC fails to compile.
 import type { ServiceImpl } from "@connectrpc/connect";
-import type postgres from "postgres";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
-import type { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import type { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { createAccessRequestHandlers } from "./access-requests.js";
 import { createAccountHandlers } from "./accounts.js";
 import { createAppHandlers } from "./apps.js";
-import { createConsoleContext } from "./console-context.js";
-import type { MailTransport } from "./mail.js";
+import { createConsoleContext, type ConsoleServiceDeps } from "./console-context.js";
+
+export type { ConsoleServiceDeps };
 import { createOrganizationHandlers } from "./organizations.js";
 import { createProgramHandlers } from "./program.js";
 import { createSandboxMerchantHandlers } from "./sandbox-merchants.js";
 import { createSessionHandlers } from "./sessions.js";
-import type { KeyValueStore } from "../storage/key-value.js";
-import type { PublicKeyLookup, SigningKey } from "../token/access-token.js";
 import { composeSections } from "../runtime/service-sections.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 
-export interface ConsoleServiceDeps {
-  sql: postgres.Sql;
-  kv: KeyValueStore;
-  /** The key that signs now (the signing-key store's). */
-  signingKey: () => Promise<SigningKey>;
-  /** Public keys by kid (the key ring's). */
-  publicKey: PublicKeyLookup;
-  mail: MailTransport;
-  credential: ServiceImpl<typeof CredentialService>;
-  grant: ServiceImpl<typeof GrantService>;
-}
 
 export function createConsoleService(context: ServiceContext, deps: ConsoleServiceDeps): ServiceImpl<typeof ConsoleService> {
   const shared = createConsoleContext(context, deps);

@@ -3,8 +3,8 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { verifyPassword } from "../credential/passwords.js";
-import type { SigningKey } from "../token/access-token.js";
+import { verifyPassword } from "../credential/index.js";
+import type { SigningKey } from "../token/index.js";
 import { sha256, type ConsoleContext } from "./console-context.js";
 import { consoleTokenAudience, signConsoleToken } from "./console-tokens.js";
 import { createDeveloperAccountQueries } from "./queries/developer-account-queries.js";

@@ -4,7 +4,7 @@
 // the right password included. Keys hold a hash of the email, never the address.
 import { createHash } from "node:crypto";
 import type { Clock } from "../runtime/clock.js";
-import { createFixedWindowCounter } from "../runtime/fixed-window.js";
+import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { Logger } from "../runtime/logger.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 

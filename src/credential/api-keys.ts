@@ -1,7 +1,8 @@
 // CredentialService, API keys (ADSR apps only): creation under a per-app ceiling, and revocation for good.
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Environment, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { newApiKey, type CredentialEnvironment } from "./secrets.js";
+import type { CredentialEnvironment } from "./products.js";
+import { newApiKey } from "./secrets.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
 import { serviceError } from "../errors/index.js";
 import { domain, environments, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialContext } from "./credential-context.js";

@@ -6,7 +6,8 @@ import type { AppSchema, CredentialService } from "../../gen/partnerapi/v1/crede
 import { nextAppState, type AppTransition } from "./app-states.js";
 import { productName } from "./products.js";
 import { maxRedirectUris, redirectUriViolations } from "./redirect-uris.js";
-import { hashSecret, newClientId, newClientSecret, type CredentialEnvironment } from "./secrets.js";
+import type { CredentialEnvironment } from "./products.js";
+import { hashSecret, newClientId, newClientSecret } from "./secrets.js";
 import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
 import { createOrganizationQueries } from "./queries/organization-queries.js";

@@ -1,5 +1,5 @@
 // Where a sandbox merchant lives: its ISO 3166-1 alpha-2 country selects the region.
-import type { Region } from "../storage/regions.js";
+import type { Region } from "../config/regions.js";
 
 /** The officially assigned ISO 3166-1 alpha-2 codes (249). */
 const isoCountries = new Set(

@@ -3,13 +3,13 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type postgres from "postgres";
 import { CredentialService, Environment, MerchantSchema, Product, VerifiedAppSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import type { CredentialEnvironment } from "./secrets.js";
+import type { CredentialEnvironment } from "./products.js";
 import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import type { MerchantRow } from "./queries/merchant-queries.js";
 import type { SandboxGrants } from "./sandbox-grants.js";
 import { serviceError, type ErrorCode, type ParamsOf } from "../errors/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import type { Region } from "../storage/regions.js";
+import type { Region } from "../config/regions.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 import { createTtlCache, type TtlCache } from "../runtime/ttl-cache.js";
 

@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from "./passwords.js";
 import { newPassword } from "./secrets.js";
 import { createMerchantQueries, type MerchantUserRow } from "./queries/merchant-queries.js";
 import { createOrganizationQueries } from "./queries/organization-queries.js";
-import { isRegion } from "../storage/regions.js";
+import { isRegion } from "../config/regions.js";
 import { describeMerchant, fail, invalid, sandboxMerchantLimit, type CredentialContext } from "./credential-context.js";
 
 const roles: Record<MerchantUserRow["role"], MerchantRole> = { OWNER: MerchantRole.OWNER, EMPLOYEE: MerchantRole.EMPLOYEE };

@@ -7,7 +7,7 @@ import { hashPassword } from "./passwords.js";
 import { newPassword } from "./secrets.js";
 import { createMerchantQueries } from "./queries/merchant-queries.js";
 import { createOrganizationQueries } from "./queries/organization-queries.js";
-import { seedSandboxMerchant } from "../data/sandbox-data.js";
+import { seedSandboxMerchant } from "../data/index.js";
 import { describeMerchant, fail, sandboxMerchantLimit, type CredentialContext } from "./credential-context.js";
 
 export function createSandboxMerchantHandlers(

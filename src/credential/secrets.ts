@@ -8,8 +8,6 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IdSource } from "../runtime/ids.js";
 import type { CredentialEnvironment } from "./products.js";
 
-export type { CredentialEnvironment };
-
 /** Spec, "Credentials": the prefix of each credential kind selects its environment. */
 export const prefixes = {
   clientId: { SANDBOX: "lp_app_sb", PRODUCTION: "lp_app_pk" },

@@ -1,6 +1,6 @@
 // The starting business data of a merchant: stores, an employee, categories and items (and, for the demo's live
 // merchants, online orders and ninety days of sales). Deterministic from the company id, so reruns match.
-import type { Region } from "../storage/regions.js";
+import type { Region } from "../config/regions.js";
 import type postgres from "postgres";
 import { createRegionSeedQueries, type SeedItem, type SeedOrder, type SeedSale } from "./queries/region-seed-queries.js";
 

@@ -7,16 +7,16 @@ import { createClient, createRouterTransport, type Client } from "@connectrpc/co
 import type postgres from "postgres";
 import { CredentialService, Environment, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
-import { createAccessRequests } from "../grant/access-requests.js";
+import { createAccessRequests } from "../grant/index.js";
 import type { Config } from "../config/config.js";
-import { seedMerchantData } from "../data/sandbox-data.js";
+import { seedMerchantData } from "../data/index.js";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
-import { createCredentialService } from "../credential/service.js";
-import { createSandboxGrants } from "../grant/sandbox-grants.js";
-import { createMerchantQueries } from "../credential/queries/merchant-queries.js";
-import type { Region } from "../storage/regions.js";
+import { createCredentialService } from "../credential/index.js";
+import { createSandboxGrants } from "../grant/index.js";
+import { createMerchantQueries } from "../credential/index.js";
+import type { Region } from "../config/regions.js";
 
 /** Where the demo's OAuth client sends the browser back; registered on every app of the demo. */
 export const demoRedirectUri = "http://127.0.0.1:9999/callback";

@@ -2,7 +2,7 @@
 // in the canonical form src/credential/ip-allowlist.ts stores) against the client address. Matching uses
 // node:net's BlockList; the list built for one allowlist is reused, since a token is sent for up to 15 minutes.
 import { BlockList, isIPv4, isIPv6 } from "node:net";
-import { canonicalAllowlistEntry } from "../credential/ip-allowlist.js";
+import { canonicalAllowlistEntry } from "../credential/index.js";
 
 /** Allowlists kept built; each is a handful of entries, and tokens of one app share one list. */
 const maxBuiltLists = 1000;

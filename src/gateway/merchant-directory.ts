@@ -1,7 +1,7 @@
 // The merchant directory as the gateway reads it: the CredentialService's merchant rows, served from one bounded
 // in-process cache for both ways a partner authenticates (bearer tokens and API keys), so a merchant is read once
 // per GATEWAY_CACHE_SECONDS whichever way its partners call. A deactivated merchant is refused within that bound.
-import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
+import { createMerchantQueries, type MerchantRow } from "../credential/index.js";
 import type { Clock } from "../runtime/clock.js";
 import { createTtlCache } from "../runtime/ttl-cache.js";
 import type { SqlClient } from "../storage/sql-client.js";

@@ -10,17 +10,17 @@
 //   7. route          the DataService of the token's region; the merchant's data must be provisioned
 // Every answer after step 1 carries the app's X-RateLimit-* headers: counted at step 6, read without counting
 // when an earlier step refuses the call (a refused call does not use the app's budget).
-import { formatStoreScope, storeScopeHeader } from "../data/store-scope.js";
+import { formatStoreScope, storeScopeHeader } from "../data/index.js";
 import type { ErrorToRender } from "../errors/index.js";
 import type { AdmittedCall, PartnerAdmission, PartnerRequest, RefusedCall } from "../front/partner-admission.js";
-import { createGrantQueries } from "../grant/queries/grant-queries.js";
+import { createGrantQueries } from "../grant/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 import { createTtlCache } from "../runtime/ttl-cache.js";
-import { isRegion, type Region } from "../storage/regions.js";
+import { isRegion, type Region } from "../config/regions.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import type { AccessTokenClaims, AccessTokenVerifier } from "../token/access-token.js";
+import type { AccessTokenClaims, AccessTokenVerifier } from "../token/index.js";
 import type { ApiKeyAuth } from "./api-key-auth.js";
 import { addressAllowed } from "./ip-allowlist.js";
 import type { MerchantDirectory } from "./merchant-directory.js";

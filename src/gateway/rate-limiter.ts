@@ -6,7 +6,7 @@
 // (availability over strictness; docs/decisions.md).
 import type { KeyValueStore } from "../storage/key-value.js";
 import type { Clock } from "../runtime/clock.js";
-import { createFixedWindowCounter, type WindowCount } from "../runtime/fixed-window.js";
+import { createFixedWindowCounter, type WindowCount } from "../storage/fixed-window.js";
 import type { Logger } from "../runtime/logger.js";
 
 /** The window of the spec: fixed, one minute. */

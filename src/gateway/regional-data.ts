@@ -6,9 +6,9 @@ import type { Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import type { Config } from "../config/config.js";
-import type { DataServiceImpl } from "../data/service.js";
+import type { DataServiceImpl } from "../data/index.js";
 import { createInProcessCaller, type ServiceCaller, type UnaryCall } from "../runtime/service-caller.js";
-import type { Region } from "../storage/regions.js";
+import type { Region } from "../config/regions.js";
 
 /** Calls a remote server through a Connect transport (gRPC, gRPC-Web or Connect), with the same headers and values. */
 export function createRemoteCaller(transport: Transport, timeoutMs?: number): ServiceCaller {

@@ -14,11 +14,11 @@ import { serviceError } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import { createAccessRequestQueries, effectiveState, type AccessRequestListRow, type AccessRequestRow, type AccessRequestState } from "./queries/access-request-queries.js";
-import { createAppQueries } from "../credential/queries/app-queries.js";
-import { createMerchantQueries } from "../credential/queries/merchant-queries.js";
+import { createAppQueries } from "../credential/index.js";
+import { createMerchantQueries } from "../credential/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import type { Region } from "../storage/regions.js";
-import { regionSchema } from "../storage/regions.js";
+import type { Region } from "../config/regions.js";
+import { regionSchema } from "../storage/schemas.js";
 
 /** At most this many stores in one request: a bound on the row and on the consent page. */
 export const maxRequestedStores = 500;

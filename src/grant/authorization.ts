@@ -3,20 +3,21 @@
 // makes (or reuses) the grant and a single-use code bound to the redirect_uri and the S256 challenge.
 import type postgres from "postgres";
 import type { Config } from "../config/config.js";
-import { clientIdEnvironment, hashSecret, secretBytes, type CredentialEnvironment } from "../credential/secrets.js";
+import type { CredentialEnvironment } from "../credential/index.js";
+import { clientIdEnvironment, hashSecret, secretBytes } from "../credential/index.js";
 import type { ErrorCode } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
-import { createAppQueries } from "../credential/queries/app-queries.js";
+import { createAppQueries } from "../credential/index.js";
 import { createCodeQueries } from "./queries/code-queries.js";
-import { createCredentialQueries } from "../credential/queries/credential-queries.js";
+import { createCredentialQueries } from "../credential/index.js";
 import { createGrantQueries } from "./queries/grant-queries.js";
-import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
-import { createOrganizationQueries } from "../credential/queries/organization-queries.js";
+import { createMerchantQueries, type MerchantRow } from "../credential/index.js";
+import { createOrganizationQueries } from "../credential/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import type { Product } from "../credential/products.js";
-import { scopesForProduct } from "../credential/scopes.js";
+import type { Product } from "../credential/index.js";
+import { scopesForProduct } from "../credential/index.js";
 import { isS256Challenge } from "./pkce.js";
 
 /** The query parameters of GET /oauth/authorize (spec, "Endpoints"). */

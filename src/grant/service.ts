@@ -10,7 +10,7 @@ import { createAccessRequests, type AccessRequest } from "./access-requests.js";
 import { serviceError } from "../errors/index.js";
 import { createConnections } from "./connections.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import type { Region } from "../storage/regions.js";
+import type { Region } from "../config/regions.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 
 export interface GrantServiceDeps {

@@ -3,10 +3,10 @@
 import type { DescMethod } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
-import { createMerchantQueries } from "../credential/queries/merchant-queries.js";
-import type { DataServiceImpl } from "../data/service.js";
+import { createMerchantQueries } from "../credential/index.js";
+import type { DataServiceImpl } from "../data/index.js";
 import { serviceError } from "../errors/index.js";
-import type { Region } from "../storage/regions.js";
+import type { Region } from "../config/regions.js";
 import type { SqlClient } from "../storage/sql-client.js";
 
 /**

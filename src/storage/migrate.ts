@@ -6,7 +6,8 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type postgres from "postgres";
 import type { Logger } from "../runtime/logger.js";
-import { controlSchema, regionSchema, type Region } from "./regions.js";
+import type { Region } from "../config/regions.js";
+import { controlSchema, regionSchema } from "./schemas.js";
 
 /**
  * Key of the advisory lock every migrator takes first. Any constant works as long as nothing else in the

@@ -2,7 +2,7 @@
 // verification path use node:crypto directly: measured here, about three times jose's verification rate, and every
 // partner call verifies one.
 import { createPrivateKey, createPublicKey, sign as rsaSign, verify as rsaVerify, type KeyObject } from "node:crypto";
-import type { CredentialEnvironment, Product } from "../credential/products.js";
+import type { CredentialEnvironment, Product } from "../credential/index.js";
 import type { Clock } from "../runtime/clock.js";
 
 /** `aud` of app tokens: "a fixed service-specific string of the form service-app" (spec, Access token claims). */

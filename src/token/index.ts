@@ -1,14 +1,17 @@
-// The token kit: access tokens (sign, verify), their signing keys (store, rotation, JWKS), the key ring verifiers
-// use, the key-encryption key, and the scope bundles. Import from here.
-export * from "./access-token.js";
-export { createKeyRing, type KeyRing, type KeyRingOptions } from "./key-ring.js";
-export { loadKeyEncryptionKey } from "./key-encryption.js";
-export { scopesForProduct, allScopes } from "../credential/scopes.js";
+// The token owner's public surface (TokenService: the token endpoint, access tokens, signing keys, refresh
+// families): what other folders may use of src/token/, and the only way in.
 export {
-  createSigningKeyStore,
-  jwksCacheSeconds,
-  keyRefreshSeconds,
-  signingKeyTiming,
-  type RotationResult,
-  type SigningKeyStore,
-} from "./signing-keys.js";
+  appTokenAudience,
+  createAccessTokenVerifier,
+  signJwt,
+  verifyJwtSignature,
+  type AccessTokenClaims,
+  type AccessTokenVerifier,
+  type PublicKeyLookup,
+  type SigningKey,
+} from "./access-token.js";
+export { clientVerifier } from "./client-verifier.js";
+export { loadKeyEncryptionKey } from "./key-encryption.js";
+export { createKeyRing } from "./key-ring.js";
+export { createTokenService } from "./service.js";
+export { createSigningKeyStore } from "./signing-keys.js";

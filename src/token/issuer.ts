@@ -7,7 +7,7 @@ import type { Config } from "../config/config.js";
 import { epochSeconds, type Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import { appTokenAudience, signAccessToken, type SigningKey } from "./access-token.js";
-import { scopesForProduct } from "../credential/scopes.js";
+import { scopesForProduct } from "../credential/index.js";
 import type { SigningKeyStore } from "./signing-keys.js";
 import type { VerifiedClient } from "./client-verifier.js";
 

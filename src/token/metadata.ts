@@ -2,7 +2,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GetAuthorizationServerMetadataResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "../config/config.js";
-import { allScopes } from "../credential/scopes.js";
+import { allScopes } from "../credential/index.js";
 
 /** The metadata document. client_credentials is listed: the endpoint accepts it with sandbox credentials. */
 export function authorizationServerMetadata(config: Config): MessageInitShape<typeof GetAuthorizationServerMetadataResponseSchema> {

@@ -1,7 +1,7 @@
 // POST /v1/oauth/revoke (RFC 7009): once the client authenticates the answer is always `{ok: true}`, whatever the
 // token (unknown, malformed, already revoked, another client's, an access token), so nothing can be probed. A
 // live refresh token of this very client revokes its grant and every family under it, for good.
-import { createGrantQueries } from "../grant/queries/grant-queries.js";
+import { createGrantQueries } from "../grant/index.js";
 import { createRefreshQueries } from "./queries/refresh-queries.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Clock } from "../runtime/clock.js";

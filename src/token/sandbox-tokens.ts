@@ -9,12 +9,12 @@ import { serviceError } from "../errors/index.js";
 import type { TokenIssuer } from "./issuer.js";
 import type { VerifiedClient } from "./client-verifier.js";
 import type { Clock } from "../runtime/clock.js";
-import { createFixedWindowCounter } from "../runtime/fixed-window.js";
+import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { Logger } from "../runtime/logger.js";
 import type { KeyValueStore } from "../storage/key-value.js";
-import { createGrantQueries } from "../grant/queries/grant-queries.js";
-import { createMerchantQueries, type MerchantRow } from "../credential/queries/merchant-queries.js";
-import type { Region } from "../storage/regions.js";
+import { createGrantQueries } from "../grant/index.js";
+import { createMerchantQueries, type MerchantRow } from "../credential/index.js";
+import type { Region } from "../config/regions.js";
 
 /** A signed sandbox access token and the merchant it is for. */
 export interface SandboxToken {

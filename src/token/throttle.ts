@@ -4,7 +4,7 @@
 import type { Config } from "../config/config.js";
 import { serviceError } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
-import { createFixedWindowCounter, type WhenStoreFails } from "../runtime/fixed-window.js";
+import { createFixedWindowCounter, type WhenStoreFails } from "../storage/fixed-window.js";
 import type { Logger } from "../runtime/logger.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 

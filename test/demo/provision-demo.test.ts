@@ -8,7 +8,8 @@ import * as assert from "uvu/assert";
 import { loadConfig } from "../../src/config/config.js";
 import { demoFilePath, demoRedirectUri, describeDemo, provisionDemo, type ProvisionDemoOptions } from "../../src/demo/provision-demo.js";
 import { createLogger } from "../../src/runtime/logger.js";
-import { regions, regionSchema } from "../../src/storage/regions.js";
+import { regions } from "../../src/config/regions.js";
+import { regionSchema } from "../../src/storage/schemas.js";
 import { useTestDatabase } from "../support/storage.js";
 
 const Demo = suite("demo/provision-demo");

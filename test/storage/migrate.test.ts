@@ -9,7 +9,7 @@ import * as assert from "uvu/assert";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { MigrationError, migrateControl, migrateRegion, migrateSchema } from "../../src/storage/migrate.js";
 import { openDatabase } from "../../src/storage/postgres.js";
-import { regions } from "../../src/storage/regions.js";
+import { regions } from "../../src/config/regions.js";
 import { dropDatabase, freshDatabaseUrl, useTestDatabase } from "../support/storage.js";
 
 const test = suite("storage/migrate");

@@ -12,17 +12,12 @@ import { createLogger, silentLogger } from "../../src/runtime/logger.js";
 import { createGrantQueries } from "../../src/grant/queries/grant-queries.js";
 import { createMerchantQueries } from "../../src/credential/queries/merchant-queries.js";
 import type { SqlClient } from "../../src/storage/sql-client.js";
-import type { Region } from "../../src/storage/regions.js";
-import {
-  appTokenAudience,
-  createSigningKeyStore,
-  loadKeyEncryptionKey,
-  scopesForProduct,
-  signAccessToken,
-  type AccessTokenClaims,
-  type Product,
-  type SigningKey,
-} from "../../src/token/index.js";
+import type { Region } from "../../src/config/regions.js";
+import type { Product } from "../../src/credential/products.js";
+import { scopesForProduct } from "../../src/credential/scopes.js";
+import { appTokenAudience, signAccessToken, type AccessTokenClaims, type SigningKey } from "../../src/token/access-token.js";
+import { loadKeyEncryptionKey } from "../../src/token/key-encryption.js";
+import { createSigningKeyStore } from "../../src/token/signing-keys.js";
 import { dropDatabase, freshDatabaseUrl } from "./storage.js";
 
 /** A fixed key-encryption key, so every process of a test unseals the same signing key. */

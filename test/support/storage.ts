@@ -12,7 +12,7 @@ import { silentLogger } from "../../src/runtime/logger.js";
 import { createMemoryStore, createRedisStore, type KeyValueStore } from "../../src/storage/key-value.js";
 import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
-import { regions } from "../../src/storage/regions.js";
+import { regions } from "../../src/config/regions.js";
 
 /** How long a released shared handle waits for the next suite before it closes. */
 const closeDelayMs = 200;

@@ -9,16 +9,9 @@ import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { generatedKekFile, loadKeyEncryptionKey, parseKek, seal, unseal } from "../../src/token/key-encryption.js";
-import {
-  appTokenAudience,
-  createAccessTokenVerifier,
-  createKeyRing,
-  createSigningKeyStore,
-  jwksCacheSeconds,
-  signAccessToken,
-  signingKeyTiming,
-  type AccessTokenClaims,
-} from "../../src/token/index.js";
+import { appTokenAudience, createAccessTokenVerifier, signAccessToken, type AccessTokenClaims } from "../../src/token/access-token.js";
+import { createKeyRing } from "../../src/token/key-ring.js";
+import { createSigningKeyStore, jwksCacheSeconds, signingKeyTiming } from "../../src/token/signing-keys.js";
 import { useTestDatabase } from "../support/storage.js";
 
 const Keys = suite("token/signing-keys");

@@ -2,7 +2,7 @@
 // Every function runs on the `sql` given (pool or transaction).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
-import type { Region } from "../../storage/regions.js";
+import type { Region } from "../../config/regions.js";
 
 export interface MerchantRow {
   company_id: number;

@@ -3,7 +3,8 @@
 // Every function runs on the `sql` given (pool or transaction).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
-import { regionSchema, type Region } from "../../storage/regions.js";
+import { type Region } from "../../config/regions.js";
+import { regionSchema } from "../../storage/schemas.js";
 
 export interface SeedItem {
   categoryId: number | null;

@@ -4,7 +4,7 @@
 // Every function runs on the `sql` given (pool or transaction).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
-import type { AppRow } from "../../credential/queries/app-queries.js";
+import type { AppRow } from "../../credential/index.js";
 
 export type GrantEnvironment = "SANDBOX" | "PRODUCTION";
 

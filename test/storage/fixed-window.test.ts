@@ -4,11 +4,11 @@ import { mock } from "node:test";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createManualClock, type ManualClock } from "../../src/runtime/clock.js";
-import { createFixedWindowCounter, sharedStoreTimeoutMs, type WhenStoreFails } from "../../src/runtime/fixed-window.js";
+import { createFixedWindowCounter, sharedStoreTimeoutMs, type WhenStoreFails } from "../../src/storage/fixed-window.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { createMemoryStore, type KeyValueStore } from "../../src/storage/key-value.js";
 
-const Window = suite("runtime/fixed-window");
+const Window = suite("storage/fixed-window");
 const minute = Date.UTC(2026, 10, 21, 12, 0, 0);
 
 /** A "shared" store (a stand-in for Redis) that throws while `down`, never answers while `hang`, counts otherwise. */

@@ -1,9 +1,9 @@
 // The one fixed-window counter every limit and throttle counts with: windows of `windowMs` aligned on the epoch,
 // one round trip per hit (`store.hit`), and what to do when the store fails chosen by the caller, not coded at
 // each site. Ceilings stay with the callers: this only counts.
-import type { Clock } from "./clock.js";
-import type { Logger } from "./logger.js";
-import { createMemoryStore, type KeyValueStore } from "../storage/key-value.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Logger } from "../runtime/logger.js";
+import { createMemoryStore, type KeyValueStore } from "./key-value.js";
 
 /**
  * What a count answers while the store fails (Redis unreachable, or slower than the timeout):

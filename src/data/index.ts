@@ -1,0 +1,4 @@
+// The data owner's public surface (DataService of a region): what other folders may use of src/data/.
+export { seedMerchantData, seedSandboxMerchant } from "./sandbox-data.js";
+export { createDataService, type DataServiceImpl } from "./service.js";
+export { formatStoreScope, storeScopeHeader } from "./store-scope.js";
