@@ -18,7 +18,7 @@ import { createAppQueries } from "../credential/index.js";
 import { createMerchantQueries } from "../credential/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../config/regions.js";
-import { regionSchema } from "../storage/schemas.js";
+import { companyHasStores } from "../data/index.js";
 
 /** At most this many stores in one request: a bound on the row and on the consent page. */
 export const maxRequestedStores = 500;
@@ -67,9 +67,7 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
   async function checkStores(region: Region, companyId: number, storeIds: number[]): Promise<void> {
     const regional = deps.regionSql?.(region);
     if (!regional) return;
-    const table = regional(`${regionSchema(region)}.stores`);
-    const rows = await regional<{ id: number }[]>`select id from ${table} where company_id = ${companyId} and id = any(${storeIds}::bigint[])`;
-    if (rows.length !== storeIds.length) throw invalid("store_ids (unknown stores of this merchant)");
+    if (!(await companyHasStores(regional, region, companyId, storeIds))) throw invalid("store_ids (unknown stores of this merchant)");
   }
 
   /** The signed-in user deciding must be the owner of the request's merchant. */

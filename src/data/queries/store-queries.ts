@@ -1,5 +1,7 @@
 // Queries of a region's stores (region_<r>.stores). SQL lives here and in the other modules of src/data only.
 import type { SqlClient } from "../../storage/sql-client.js";
+import type { Region } from "../../config/regions.js";
+import { regionSchema } from "../../storage/schemas.js";
 import { regionTable } from "./region-tables.js";
 
 export interface StoreRow {
@@ -19,10 +21,21 @@ export function createStoreQueries(sql: SqlClient, schema: string) {
           and (${storeIds ? [...storeIds] : null}::bigint[] is null or id = any(${storeIds ? [...storeIds] : null}::bigint[]))
         order by id limit ${count}`;
     },
+    /** How many of `storeIds` are stores of the company. */
+    async countAmong(companyId: number, storeIds: readonly number[]): Promise<number> {
+      const [row] = await sql<{ count: number }[]>`
+        select count(*)::int as count from ${stores} where company_id = ${companyId} and id = any(${[...storeIds]}::bigint[])`;
+      return row?.count ?? 0;
+    },
     /** Whether the company has any store: its regional data exists. */
     async any(companyId: number): Promise<boolean> {
       const rows = await sql`select 1 from ${stores} where company_id = ${companyId} limit 1`;
       return rows.length > 0;
     },
   };
+}
+
+/** Whether every one of `storeIds` is a store of the company, in `region`'s database (for other owners' checks). */
+export async function companyHasStores(sql: SqlClient, region: Region, companyId: number, storeIds: readonly number[]): Promise<boolean> {
+  return (await createStoreQueries(sql, regionSchema(region)).countAmong(companyId, storeIds)) === new Set(storeIds).size;
 }
