@@ -77,29 +77,29 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   const closers: Array<() => Promise<void>> = [];
   try {
     // Storage: the control plane, then each region (its own database when configured, else a schema of the control one).
-    const control = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, logger });
+    const control = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, logger });
     closers.push(() => control.close());
     await migrateControl(control.sql, logger);
     const role = options.role ?? "all";
     const regionDatabases = new Map<Region, Database>();
     for (const region of role === "all" ? regions : []) {
-      const url = config[`REGION_DATABASE_URL_${region.toUpperCase() as Uppercase<Region>}`];
-      const database = url ? await openDatabase({ url, dataDir: config.DATA_DIR, logger }) : control;
+      const url = config.regions[region].databaseUrl;
+      const database = url ? await openDatabase({ url, dataDir: config.dataDir, logger }) : control;
       if (database !== control) closers.push(() => database.close());
       await migrateRegion(database.sql, region, logger);
       regionDatabases.set(region, database);
     }
-    const keyValue = await openKeyValueStore({ url: config.REDIS_URL, clock: context.clock, logger });
+    const keyValue = await openKeyValueStore({ url: config.redisUrl, clock: context.clock, logger });
     closers.push(() => keyValue.close());
 
     // Signing keys: sealed under the key-encryption key; the first start makes the first key.
-    const kek = await loadKeyEncryptionKey({ configured: config.TOKEN_KEY_ENCRYPTION_KEY, dataDir: config.DATA_DIR, logger });
+    const kek = await loadKeyEncryptionKey({ configured: config.tokenKeyEncryptionKey, dataDir: config.dataDir, logger });
     const signingKeys = createSigningKeyStore({
       sql: control.sql,
       kek,
       clock: context.clock,
       logger,
-      accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+      accessTokenTtlSeconds: config.lifetimes.accessToken,
     });
     await signingKeys.ensure();
 
@@ -113,7 +113,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const grant = createGrantService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
     // Each region's DataService on that region's database; the internal port dispatches by the merchant's region.
     const localData = new Map<Region, DataServiceImpl>();
-    for (const region of config.REGIONS) {
+    for (const region of config.servedRegions) {
       const database = regionDatabases.get(region);
       if (database) localData.set(region, createDataService(context, { region, sql: database.sql }));
     }
@@ -124,10 +124,10 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     // The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region.
     const keyRing = createKeyRing({ sql: control.sql, clock: context.clock, logger });
     await keyRing.refresh();
-    const merchants = createMerchantDirectory({ controlSql: control.sql, clock: context.clock, cacheSeconds: config.GATEWAY_CACHE_SECONDS });
+    const merchants = createMerchantDirectory({ controlSql: control.sql, clock: context.clock, cacheSeconds: config.caches.gatewaySeconds });
     const partner = createPartnerGateway({
       verifier: createAccessTokenVerifier({
-        issuer: config.BASE_URL,
+        issuer: config.urls.base,
         audience: appTokenAudience,
         keys: (kid) => keyRing.publicKey(kid),
         clock: context.clock,
@@ -135,17 +135,17 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       controlSql: control.sql,
       merchants,
       regions: regional.callers,
-      rateLimiter: createRateLimiter({ store: keyValue, limit: config.PARTNER_RATE_LIMIT, clock: context.clock, logger }),
+      rateLimiter: createRateLimiter({ store: keyValue, limit: config.limits.partnerPerMinute, clock: context.clock, logger }),
       clock: context.clock,
       logger,
-      cacheSeconds: config.GATEWAY_CACHE_SECONDS,
+      cacheSeconds: config.caches.gatewaySeconds,
       apiKeys: createApiKeyAuth({
         verifyApiKey: apiKeyVerifier(credential),
         controlSql: control.sql,
         merchants,
         clock: context.clock,
         logger,
-        cacheSeconds: config.GATEWAY_CACHE_SECONDS,
+        cacheSeconds: config.caches.gatewaySeconds,
       }),
     });
     // The developer console: its own sessions (audience partnerapi-console), calling the services above in process.
@@ -179,8 +179,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         { service: ConsoleService, caller: createInProcessCaller(ConsoleService, consoleService) },
       ],
       partner,
-      bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      trustProxy: config.TRUST_PROXY,
+      bodyLimitBytes: config.bodyLimitBytes,
+      trustProxy: config.trustProxy,
       clock: context.clock,
       ids: context.ids,
       logger,
@@ -197,12 +197,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       verifyMerchantUser: merchantUserVerifier(credential),
     });
 
-    const grace = config.SHUTDOWN_GRACE_SECONDS * 1000;
-    const grpcAddress = await internal.listen(config.GRPC_PORT, config.HOST);
+    const grace = config.shutdownGraceSeconds * 1000;
+    const grpcAddress = await internal.listen(config.listen.grpcPort, config.listen.host);
     closers.push(() => internal.close(grace));
-    const frontAddress = await front.listen(config.PORT, config.HOST);
+    const frontAddress = await front.listen(config.listen.port, config.listen.host);
     closers.push(() => front.close(grace));
-    const consentAddress = await consent.listen(config.AUTH_PORT, config.HOST);
+    const consentAddress = await consent.listen(config.listen.authPort, config.listen.host);
     closers.push(() => consent.close(grace));
 
     return {
@@ -238,8 +238,8 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
   const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds };
   const closers: Array<() => Promise<void>> = [];
   try {
-    const url = config[`REGION_DATABASE_URL_${region.toUpperCase() as Uppercase<Region>}`] ?? config.DATABASE_URL;
-    const database = await openDatabase({ url, dataDir: config.DATA_DIR, logger });
+    const url = config.regions[region].databaseUrl ?? config.databaseUrl;
+    const database = await openDatabase({ url, dataDir: config.dataDir, logger });
     closers.push(() => database.close());
     await migrateRegion(database.sql, region, logger);
     const data = createDataService(context, { region, sql: database.sql });
@@ -251,8 +251,8 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
     };
     health.setStatus(DataService.typeName, ServingStatus.SERVING);
     const internal = createInternalServer({ routes, logger });
-    const grpc = await internal.listen(config.GRPC_PORT, config.HOST);
-    closers.push(() => internal.close(config.SHUTDOWN_GRACE_SECONDS * 1000));
+    const grpc = await internal.listen(config.listen.grpcPort, config.listen.host);
+    closers.push(() => internal.close(config.shutdownGraceSeconds * 1000));
     return {
       grpc,
       region,

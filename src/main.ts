@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const logger = createLogger({ level: config.LOG_LEVEL });
+  const logger = createLogger({ level: config.logLevel });
   const started = performance.now();
   if (role === "data") {
     if (!isRegion(values.region)) return;

@@ -1,6 +1,7 @@
 // The one configuration object, read from the environment and validated with zod; every knob has a documented
 // default (README, "Configuration"), and bad configuration stops the start with a message naming the variable.
 import { z } from "zod";
+import { regions, type Region } from "./regions.js";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
@@ -48,10 +49,9 @@ const schema = z.object({
     .default("uk,us,in,ae")
     .transform((text, context) => {
       const names = text.split(",").map((name) => name.trim()).filter((name) => name !== "");
-      const known = ["uk", "us", "in", "ae"] as const;
-      const unknown = names.filter((name) => !(known as readonly string[]).includes(name));
-      if (unknown.length > 0) context.addIssue({ code: "custom", message: `unknown region ${unknown.join(", ")} (known: uk, us, in, ae)` });
-      return known.filter((region) => names.includes(region));
+      const unknown = names.filter((name) => !(regions as readonly string[]).includes(name));
+      if (unknown.length > 0) context.addIssue({ code: "custom", message: `unknown region ${unknown.join(", ")} (known: ${regions.join(", ")})` });
+      return regions.filter((region) => names.includes(region));
     }),
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: optional(url),
@@ -71,7 +71,7 @@ const schema = z.object({
   /** Verified client secrets and API keys are cached in process this long; a revocation takes effect within it. */
   CREDENTIAL_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /** Region of a sandbox merchant whose country is not GB, US, IN or AE. */
-  SANDBOX_DEFAULT_REGION: z.enum(["uk", "us", "in", "ae"]).default("us"),
+  SANDBOX_DEFAULT_REGION: z.enum(regions).default("us"),
   ACCESS_REQUEST_TTL_SECONDS: seconds.default(2_592_000),
   /**
    * How long the gateway serves a merchant's routing facts (region, demo, active, provisioned) and an app's live
@@ -123,13 +123,79 @@ const schema = z.object({
 
 export type Environment = z.input<typeof schema>;
 
-/** The validated configuration, with derived URLs filled in. */
-export type Config = Omit<z.output<typeof schema>, "BASE_URL" | "AUTH_URL"> & {
-  /** Public base URL with a trailing slash, e.g. http://127.0.0.1:8080/ */
-  BASE_URL: string;
-  /** Consent site origin without a trailing slash, e.g. http://127.0.0.1:8081 */
-  AUTH_URL: string;
-};
+/**
+ * The validated configuration as the code reads it: named, nested options (never environment variable names).
+ * Every lifetime is in seconds and every limit counts calls in its fixed window; README, "Configuration", lists the
+ * variable behind each option and its default.
+ */
+export interface Config {
+  listen: {
+    /** The address the public front, the consent site and the internal port bind to. */
+    host: string;
+    port: number;
+    authPort: number;
+    grpcPort: number;
+  };
+  urls: {
+    /** Public base URL with a trailing slash, e.g. http://127.0.0.1:8080/; api_base_url is this plus "v1/". */
+    base: string;
+    /** Consent site origin without a trailing slash, e.g. http://127.0.0.1:8081 */
+    auth: string;
+    /** The console's web pages, without a trailing slash; mailed links point here. */
+    console: string;
+  };
+  dataDir: string;
+  /** The control-plane database; unset: the embedded PGlite in dataDir. */
+  databaseUrl: string | undefined;
+  /** The shared key-value store; unset: in-process windows (one instance only). */
+  redisUrl: string | undefined;
+  /** The regions this deployment serves, in a fixed order. */
+  servedRegions: Region[];
+  /** Per region: its own database, and the URL of its DataService when it runs in another process. */
+  regions: Record<Region, { databaseUrl: string | undefined; grpcUrl: string | undefined }>;
+  /** Region of a sandbox merchant whose country has none of its own. */
+  sandboxDefaultRegion: Region;
+  trustProxy: number;
+  bodyLimitBytes: number;
+  logLevel: "debug" | "info" | "warn" | "error";
+  shutdownGraceSeconds: number;
+  /** Key-encryption key of the signing keys' private parts; unset: read from (or generated into) dataDir. */
+  tokenKeyEncryptionKey: string | undefined;
+  /** Lifetimes in seconds; the spec's values are the defaults. */
+  lifetimes: {
+    authCode: number;
+    accessToken: number;
+    refreshToken: number;
+    refreshGrace: number;
+    secretRotationOverlap: number;
+    accessRequest: number;
+    consoleRefresh: number;
+    verifyLink: number;
+    resetLink: number;
+    invitation: number;
+  };
+  /** How long in-process caches serve an answer, in seconds: the bound on how late a revocation shows. */
+  caches: {
+    credentialSeconds: number;
+    gatewaySeconds: number;
+  };
+  /** Ceilings of the limits and throttles (calls per fixed window; docs/decisions.md says why each is what it is). */
+  limits: {
+    partnerPerMinute: number;
+    sandboxTokenPerMinute: number;
+    oauthTokenPerClient: number;
+    oauthTokenPerAddress: number;
+    oauthInvalidGrants: number;
+    consentSignIn: number;
+    consoleSignIn: number;
+    consoleLockoutSeconds: number;
+  };
+  mail: {
+    /** `log`, or an smtp:// or smtps:// URL. */
+    transport: string;
+    from: string;
+  };
+}
 
 /** Raised when the environment does not describe a valid configuration; the message names each variable. */
 export class ConfigError extends Error {
@@ -143,13 +209,52 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }
-  const values = parsed.data;
-  const base = values.BASE_URL ?? `http://${hostForUrl(values.HOST)}:${values.PORT}/`;
-  const auth = values.AUTH_URL ?? `http://${hostForUrl(values.HOST)}:${values.AUTH_PORT}`;
+  const v = parsed.data;
+  const baseUrl = v.BASE_URL ?? `http://${hostForUrl(v.HOST)}:${v.PORT}/`;
+  const base = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
+  const auth = (v.AUTH_URL ?? `http://${hostForUrl(v.HOST)}:${v.AUTH_PORT}`).replace(/\/+$/, "");
+  const region = (r: Region) => {
+    const upper = r.toUpperCase() as Uppercase<Region>;
+    return { databaseUrl: v[`REGION_DATABASE_URL_${upper}`], grpcUrl: v[`REGION_GRPC_URL_${upper}`] };
+  };
   return {
-    ...values,
-    BASE_URL: base.endsWith("/") ? base : base + "/",
-    AUTH_URL: auth.replace(/\/+$/, ""),
+    listen: { host: v.HOST, port: v.PORT, authPort: v.AUTH_PORT, grpcPort: v.GRPC_PORT },
+    urls: { base, auth, console: (v.CONSOLE_URL ?? `${base}console`).replace(/\/+$/, "") },
+    dataDir: v.DATA_DIR,
+    databaseUrl: v.DATABASE_URL,
+    redisUrl: v.REDIS_URL,
+    servedRegions: [...v.REGIONS],
+    regions: Object.fromEntries(regions.map((r) => [r, region(r)])) as Config["regions"],
+    sandboxDefaultRegion: v.SANDBOX_DEFAULT_REGION,
+    trustProxy: v.TRUST_PROXY,
+    bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    logLevel: v.LOG_LEVEL,
+    shutdownGraceSeconds: v.SHUTDOWN_GRACE_SECONDS,
+    tokenKeyEncryptionKey: v.TOKEN_KEY_ENCRYPTION_KEY,
+    lifetimes: {
+      authCode: v.AUTH_CODE_TTL_SECONDS,
+      accessToken: v.ACCESS_TOKEN_TTL_SECONDS,
+      refreshToken: v.REFRESH_TOKEN_TTL_SECONDS,
+      refreshGrace: v.REFRESH_GRACE_SECONDS,
+      secretRotationOverlap: v.SECRET_ROTATION_OVERLAP_SECONDS,
+      accessRequest: v.ACCESS_REQUEST_TTL_SECONDS,
+      consoleRefresh: v.CONSOLE_REFRESH_TTL_SECONDS,
+      verifyLink: v.CONSOLE_VERIFY_LINK_TTL_SECONDS,
+      resetLink: v.CONSOLE_RESET_LINK_TTL_SECONDS,
+      invitation: v.CONSOLE_INVITE_TTL_SECONDS,
+    },
+    caches: { credentialSeconds: v.CREDENTIAL_CACHE_SECONDS, gatewaySeconds: v.GATEWAY_CACHE_SECONDS },
+    limits: {
+      partnerPerMinute: v.PARTNER_RATE_LIMIT,
+      sandboxTokenPerMinute: v.SANDBOX_TOKEN_RATE_LIMIT,
+      oauthTokenPerClient: v.OAUTH_TOKEN_CLIENT_RATE_LIMIT,
+      oauthTokenPerAddress: v.OAUTH_TOKEN_ADDRESS_RATE_LIMIT,
+      oauthInvalidGrants: v.OAUTH_INVALID_GRANT_LIMIT,
+      consentSignIn: v.CONSENT_SIGN_IN_LIMIT,
+      consoleSignIn: v.CONSOLE_SIGN_IN_LIMIT,
+      consoleLockoutSeconds: v.CONSOLE_LOCKOUT_SECONDS,
+    },
+    mail: { transport: v.MAIL_TRANSPORT, from: v.MAIL_FROM },
   };
 }
 

@@ -87,8 +87,8 @@ interface Reply {
 export function createConsentServer(options: ConsentServerOptions): ConsentServer {
   const { config, logger, clock, ids, kv, authorization, connections } = options;
   // Parsed, not a prefix test: a URL scheme is case-insensitive (HTTPS://… is https too).
-  const secure = new URL(config.AUTH_URL).protocol === "https:";
-  const ownOrigin = new URL(config.AUTH_URL).origin;
+  const secure = new URL(config.urls.auth).protocol === "https:";
+  const ownOrigin = new URL(config.urls.auth).origin;
   const sessions = createSessions({ kv, ids });
   const accessRequests = createAccessRequests({ sql: options.sql, config, clock, logger, domain: "partnerapi.v1.GrantService" });
   const accessRequestPaths = ["/oauth/access-requests/decision", "/oauth/access-requests/withdraw"];
@@ -143,7 +143,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       signInAttempts.hit(`consent:sign-in:email:${hashedKey(email)}`),
       signInAttempts.hit(`consent:sign-in:address:${address}`),
     ]);
-    return perEmail.count > config.CONSENT_SIGN_IN_LIMIT || perAddress.count > config.CONSENT_SIGN_IN_LIMIT * 10;
+    return perEmail.count > config.limits.consentSignIn || perAddress.count > config.limits.consentSignIn * 10;
   };
 
   async function route(request: http.IncomingMessage, url: URL): Promise<Reply> {
@@ -233,7 +233,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       const safeReturn = returnPaths.test(returnTo) && /^[!-~]+$/.test(returnTo) ? returnTo : "/oauth/connections";
       if (!sameSecret(csrf, cookies.get(csrfCookie) ?? "")) return { status: 403, html: messagePage("Request refused", "The form expired. Go back and try again.") };
       const email = (form.get("email") ?? "").trim().toLowerCase();
-      const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], config.TRUST_PROXY);
+      const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], config.trustProxy);
       if (await signInThrottled(email, address)) {
         logger.warn("consent sign-in throttled", { address });
         return { status: 429, html: errorPage("developer.too_many_attempts", locale), headers: { "Retry-After": String(Math.ceil(signInWindowMs / 1000)) } };

@@ -27,7 +27,7 @@ export function createAccountHandlers(
   /** Makes a single-use link for the account and mails it; only the token's hash is stored. */
   async function mailLink(account: { id: number; email: string }, purpose: LinkPurpose) {
     const token = ids.randomToken(32);
-    const ttl = purpose === "VERIFY_EMAIL" ? config.CONSOLE_VERIFY_LINK_TTL_SECONDS : config.CONSOLE_RESET_LINK_TTL_SECONDS;
+    const ttl = purpose === "VERIFY_EMAIL" ? config.lifetimes.verifyLink : config.lifetimes.resetLink;
     await createDeveloperAccountQueries(sql).insertLink(sha256(token), account.id, purpose, later(ttl), now());
     const page = purpose === "VERIFY_EMAIL" ? "verify-email" : "reset-password";
     await deps.mail.send({

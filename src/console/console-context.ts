@@ -61,7 +61,7 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
   const invalid = (field: string, rule: string) => serviceErrorWithDetails(domain, "developer.invalid_request", { fields: field }, [{ field, rule }]);
   const now = () => new Date(clock.now());
   const later = (seconds: number) => new Date(clock.now() + seconds * 1000);
-  const consoleUrl = (config.CONSOLE_URL ?? `${config.BASE_URL}console`).replace(/\/+$/, "");
+  const consoleUrl = config.urls.console;
 
   const normaliseEmail = (email: string) => email.trim().toLowerCase();
   const checkEmail = (email: string) => {
@@ -75,7 +75,7 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
   async function authenticate(ctx: HandlerContext): Promise<Caller> {
     const header = ctx.requestHeader.get("authorization") ?? "";
     const match = /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(header);
-    const claims = match ? verifyConsoleToken(match[1]!, { issuer: config.BASE_URL, keys: deps.publicKey, clock }) : undefined;
+    const claims = match ? verifyConsoleToken(match[1]!, { issuer: config.urls.base, keys: deps.publicKey, clock }) : undefined;
     if (!claims) throw fail("developer.unauthenticated");
     const accounts = createDeveloperAccountQueries(sql);
     const [account, revoked] = await Promise.all([accounts.find(Number(claims.sub)), accounts.sessionRevoked(claims.sid)]);

@@ -18,10 +18,10 @@ export interface MailTransport {
 }
 
 /** The transport MAIL_TRANSPORT names: `log`, or SMTP at the URL it holds. */
-export function createMailTransport(config: Pick<Config, "MAIL_TRANSPORT" | "MAIL_FROM">, logger: Logger): MailTransport {
-  return config.MAIL_TRANSPORT === "log"
+export function createMailTransport(config: Pick<Config, "mail">, logger: Logger): MailTransport {
+  return config.mail.transport === "log"
     ? createLogMailTransport(logger)
-    : createSmtpMailTransport({ url: config.MAIL_TRANSPORT, from: config.MAIL_FROM }, logger);
+    : createSmtpMailTransport({ url: config.mail.transport, from: config.mail.from }, logger);
 }
 
 /**

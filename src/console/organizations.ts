@@ -95,7 +95,7 @@ export function createOrganizationHandlers(
       if (!role || role === "OWNER") throw invalid("role", "must be ADMIN, DEVELOPER or VIEWER");
       const token = ids.randomToken(32);
       const invitation = await createOrganizationMemberQueries(sql).insertInvitation(
-        { tokenHash: sha256(token), organizationId, email, role, invitedBy: account.id, expiresAt: later(config.CONSOLE_INVITE_TTL_SECONDS) },
+        { tokenHash: sha256(token), organizationId, email, role, invitedBy: account.id, expiresAt: later(config.lifetimes.invitation) },
         now(),
       );
       await deps.mail.send({

@@ -21,8 +21,8 @@ export function createSessionHandlers(shared: ConsoleContext): Pick<ServiceImpl<
     kv: deps.kv,
     clock,
     logger,
-    limit: config.CONSOLE_SIGN_IN_LIMIT,
-    windowSeconds: config.CONSOLE_LOCKOUT_SECONDS,
+    limit: config.limits.consoleSignIn,
+    windowSeconds: config.limits.consoleLockoutSeconds,
   });
 
   /**
@@ -31,23 +31,23 @@ export function createSessionHandlers(shared: ConsoleContext): Pick<ServiceImpl<
    */
   async function issueSession(db: postgres.TransactionSql, key: SigningKey, accountId: number, sessionId: string) {
     const refreshToken = refreshPrefix + ids.randomToken(32);
-    await createDeveloperAccountQueries(db).insertRefreshToken(sha256(refreshToken), sessionId, later(config.CONSOLE_REFRESH_TTL_SECONDS), now());
+    await createDeveloperAccountQueries(db).insertRefreshToken(sha256(refreshToken), sessionId, later(config.lifetimes.consoleRefresh), now());
     const iat = Math.floor(clock.now() / 1000);
     const accessToken = signConsoleToken(key, {
-      iss: config.BASE_URL,
+      iss: config.urls.base,
       aud: consoleTokenAudience,
       sub: String(accountId),
       sid: sessionId,
       jti: ids.uuid(),
       iat,
-      exp: iat + config.ACCESS_TOKEN_TTL_SECONDS,
+      exp: iat + config.lifetimes.accessToken,
     });
     return {
       accessToken,
       tokenType: "Bearer",
-      expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
+      expiresIn: config.lifetimes.accessToken,
       refreshToken,
-      refreshTokenExpiresIn: config.CONSOLE_REFRESH_TTL_SECONDS,
+      refreshTokenExpiresIn: config.lifetimes.consoleRefresh,
     };
   }
 

@@ -21,7 +21,7 @@ export function createClientCredentialHandlers(
         if (!client) throw fail("developer.credential_not_found");
         if (client.state === "ARCHIVED") throw fail("developer.app_archived");
         const at = now();
-        const overlapEnd = new Date(at.getTime() + config.SECRET_ROTATION_OVERLAP_SECONDS * 1000);
+        const overlapEnd = new Date(at.getTime() + config.lifetimes.secretRotationOverlap * 1000);
         const hadCurrent = (await credentials.workingSecrets(client.client_id, at)).some((secret) => secret.expires_at === null);
         await credentials.startOverlap(client.client_id, at, overlapEnd);
         const clientSecret = newClientSecret(ids, client.environment);

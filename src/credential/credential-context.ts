@@ -46,7 +46,7 @@ export function createCredentialContext(context: ServiceContext, deps: Credentia
   const { clock, config } = context;
   // Successful verifications live at most CREDENTIAL_CACHE_SECONDS (never past the secret's own end), so a
   // revocation made by any instance takes effect everywhere within that bound.
-  const cacheOptions = { clock, ttlMs: config.CREDENTIAL_CACHE_SECONDS * 1000, maxEntries: verificationCacheEntries };
+  const cacheOptions = { clock, ttlMs: config.caches.credentialSeconds * 1000, maxEntries: verificationCacheEntries };
   const clientCache = createTtlCache<VerifiedAppInit>(cacheOptions);
   const keyCache = createTtlCache<{ app: VerifiedAppInit; apiKeyId: string }>(cacheOptions);
   return {

@@ -16,7 +16,7 @@ export function createSandboxMerchantHandlers(
   const { sql, ids, config, logger, now, regionSql, sandboxGrants } = credential;
   return {
     async provisionSandboxMerchant(request) {
-      const placed = regionForCountry(request.country, config.SANDBOX_DEFAULT_REGION);
+      const placed = regionForCountry(request.country, config.sandboxDefaultRegion);
       if (!placed) throw fail("developer.sandbox_country_unknown");
       // The scrypt hash is made before the transaction, so the organization's lock is held for milliseconds.
       const password = newPassword(ids);

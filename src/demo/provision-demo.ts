@@ -72,7 +72,7 @@ export interface ProvisionDemoOptions {
 
 /** The path of demo.json under DATA_DIR. */
 export function demoFilePath(config: Config): string {
-  return join(config.DATA_DIR, "demo.json");
+  return join(config.dataDir, "demo.json");
 }
 
 /**
@@ -89,9 +89,9 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
   const client = createClient(CredentialService, createRouterTransport(({ service }) => service(CredentialService, impl)));
   const path = demoFilePath(config);
   const urls = {
-    baseUrl: config.BASE_URL,
-    authUrl: config.AUTH_URL,
-    grpcUrl: `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${config.GRPC_PORT}`,
+    baseUrl: config.urls.base,
+    authUrl: config.urls.auth,
+    grpcUrl: `http://${config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host}:${config.listen.grpcPort}`,
   };
   const existing = await readWorld(path);
   if (existing && (await stillWorks(client, existing))) {

@@ -25,7 +25,7 @@ export const remoteDataTimeoutMs = 10_000;
 
 /** The remote DataService URL configured for `region`, if any. */
 export function remoteDataUrl(config: Config, region: Region): string | undefined {
-  return config[`REGION_GRPC_URL_${region.toUpperCase() as Uppercase<Region>}`];
+  return config.regions[region].grpcUrl;
 }
 
 export interface RegionalCallers {
@@ -42,7 +42,7 @@ export interface RegionalCallers {
 export function createRegionalCallers(config: Config, local: ReadonlyMap<Region, DataServiceImpl>): RegionalCallers {
   const callers = new Map<Region, ServiceCaller>();
   const sessions: Http2SessionManager[] = [];
-  for (const region of config.REGIONS) {
+  for (const region of config.servedRegions) {
     const url = remoteDataUrl(config, region);
     if (url) {
       const sessionManager = new Http2SessionManager(url);

@@ -30,7 +30,7 @@ export type ListedAccessRequest = AccessRequestListRow & { state: AccessRequestS
 export interface AccessRequestsDeps {
   /** The control database's pool. */
   sql: postgres.Sql;
-  config: Pick<Config, "ACCESS_REQUEST_TTL_SECONDS">;
+  config: Pick<Config, "lifetimes">;
   clock: Clock;
   logger: Logger;
   /**
@@ -127,7 +127,7 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
           companyId: merchant.company_id,
           storeIds,
           now: at,
-          expiresAt: new Date(at.getTime() + config.ACCESS_REQUEST_TTL_SECONDS * 1000),
+          expiresAt: new Date(at.getTime() + config.lifetimes.accessRequest * 1000),
         });
         if (!row) throw serviceError(domain, "developer.access_request_exists");
         return row;

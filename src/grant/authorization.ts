@@ -174,7 +174,7 @@ export function createAuthorization(deps: AuthorizationDeps) {
           redirectUri: request.redirectUri,
           codeChallenge: request.codeChallenge,
           now,
-          expiresAt: new Date(now.getTime() + config.AUTH_CODE_TTL_SECONDS * 1000),
+          expiresAt: new Date(now.getTime() + config.lifetimes.authCode * 1000),
         });
       });
       logger.info("consent approved", { clientId: request.clientId, companyId: merchant.company_id, userId });

@@ -44,16 +44,16 @@ export function createTokenIssuer(options: { keys: SigningKeyStore; config: Conf
   const commonFields = (accessToken: string, client: VerifiedClient): CommonTokenFields => ({
     accessToken,
     tokenType: "Bearer",
-    expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
+    expiresIn: config.lifetimes.accessToken,
     scope: scopesForProduct(client.product).join(" "),
-    apiBaseUrl: `${config.BASE_URL}v1/`,
+    apiBaseUrl: `${config.urls.base}v1/`,
   });
   return {
     signingKey: () => keys.signingKey(),
     accessToken(key, client, merchant) {
       const iat = epochSeconds(clock);
       return signAccessToken(key, {
-        iss: config.BASE_URL,
+        iss: config.urls.base,
         aud: appTokenAudience,
         sub: client.appId,
         client_id: client.clientId,
@@ -66,7 +66,7 @@ export function createTokenIssuer(options: { keys: SigningKeyStore; config: Conf
         ...(client.allowedIps.length > 0 ? { allowedIps: client.allowedIps } : {}),
         jti: ids.uuid(),
         iat,
-        exp: iat + config.ACCESS_TOKEN_TTL_SECONDS,
+        exp: iat + config.lifetimes.accessToken,
       });
     },
     commonFields,
@@ -74,7 +74,7 @@ export function createTokenIssuer(options: { keys: SigningKeyStore; config: Conf
       return {
         ...commonFields(accessToken, client),
         refreshToken,
-        refreshTokenExpiresIn: config.REFRESH_TOKEN_TTL_SECONDS,
+        refreshTokenExpiresIn: config.lifetimes.refreshToken,
         merchantId: BigInt(merchant.companyId),
       };
     },

@@ -8,11 +8,11 @@ import { allScopes } from "../credential/index.js";
 export function authorizationServerMetadata(config: Config): MessageInitShape<typeof GetAuthorizationServerMetadataResponseSchema> {
   const authMethods = ["client_secret_basic", "client_secret_post"];
   return {
-    issuer: config.BASE_URL,
-    authorizationEndpoint: `${config.AUTH_URL}/oauth/authorize`,
-    tokenEndpoint: `${config.BASE_URL}v1/oauth/token`,
-    revocationEndpoint: `${config.BASE_URL}v1/oauth/revoke`,
-    jwksUri: `${config.BASE_URL}.well-known/jwks.json`,
+    issuer: config.urls.base,
+    authorizationEndpoint: `${config.urls.auth}/oauth/authorize`,
+    tokenEndpoint: `${config.urls.base}v1/oauth/token`,
+    revocationEndpoint: `${config.urls.base}v1/oauth/revoke`,
+    jwksUri: `${config.urls.base}.well-known/jwks.json`,
     grantTypesSupported: ["authorization_code", "refresh_token", "client_credentials"],
     responseTypesSupported: ["code"],
     responseModesSupported: ["query"],

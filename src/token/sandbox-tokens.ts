@@ -35,7 +35,7 @@ export interface SandboxMinter {
 export interface SandboxMinterDeps {
   /** The control database. */
   sql: postgres.Sql;
-  config: Pick<Config, "SANDBOX_TOKEN_RATE_LIMIT" | "REGIONS">;
+  config: Pick<Config, "limits" | "servedRegions">;
   clock: Clock;
   logger: Logger;
   issuer: TokenIssuer;
@@ -46,7 +46,7 @@ export interface SandboxMinterDeps {
 
 export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
   const { sql, config, clock, logger, issuer, keyValue, domain } = deps;
-  const served = new Set<Region>(config.REGIONS);
+  const served = new Set<Region>(config.servedRegions);
   // Like the OAuth throttle: a store outage must not stop minting (client authentication still applies).
   const mintsPerMinute = createFixedWindowCounter({ store: keyValue, clock, logger, name: "sandbox token throttle", windowMs: 60_000, whenStoreFails: "admit" });
 
@@ -88,7 +88,7 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
   return {
     async admit(address) {
       const { count, retryAfter } = await mintsPerMinute.hit(`sandbox-token:address:${address}`);
-      if (count > config.SANDBOX_TOKEN_RATE_LIMIT) throw serviceError(domain, "developer.rate_limited", { retryAfter });
+      if (count > config.limits.sandboxTokenPerMinute) throw serviceError(domain, "developer.rate_limited", { retryAfter });
     },
 
     async mint(client, merchantId) {

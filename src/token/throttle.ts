@@ -25,7 +25,7 @@ export interface TokenThrottleOptions {
   kv: KeyValueStore;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, "OAUTH_TOKEN_CLIENT_RATE_LIMIT" | "OAUTH_TOKEN_ADDRESS_RATE_LIMIT" | "OAUTH_INVALID_GRANT_LIMIT">;
+  config: Pick<Config, "limits">;
   /** The raising service's full name, for the error's domain. */
   domain: string;
 }
@@ -44,9 +44,9 @@ export function createTokenThrottle(options: TokenThrottleOptions): TokenThrottl
         perMinute.hit(`oauth:token:address:${address}`),
         invalidGrants.peek(`oauth:invalid-grant:${clientId}`),
       ]);
-      const slowed = slowdown.count >= config.OAUTH_INVALID_GRANT_LIMIT;
-      const clientLimit = slowed ? slowedClientLimit : config.OAUTH_TOKEN_CLIENT_RATE_LIMIT;
-      if (perAddress.count > config.OAUTH_TOKEN_ADDRESS_RATE_LIMIT || perClient.count > clientLimit) {
+      const slowed = slowdown.count >= config.limits.oauthInvalidGrants;
+      const clientLimit = slowed ? slowedClientLimit : config.limits.oauthTokenPerClient;
+      if (perAddress.count > config.limits.oauthTokenPerAddress || perClient.count > clientLimit) {
         throw serviceError(domain, "oauth.rate_limited", { retryAfter: perClient.retryAfter });
       }
     },

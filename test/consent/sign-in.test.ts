@@ -122,7 +122,7 @@ SignIn("cookies over http: HttpOnly, SameSite=Lax, Path=/, no Secure", async () 
 SignIn("AUTH_URL https (the listener itself stays http): every cookie is Secure; the POST must come from that origin", async () => {
   const origin = "https://consent.example.test";
   secure = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1", AUTH_URL: origin } });
-  assert.is(secure.config.AUTH_URL, origin);
+  assert.is(secure.config.urls.auth, origin);
   const w = await newSandboxWorld(secure, clock, "https://app.example.test/callback");
   const browser = createBrowser(secure);
   const target = `${secure.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: w.clientId, redirect_uri: w.redirectUri, state: "s" })}`;
@@ -248,7 +248,7 @@ SignIn("the sign-in POST needs the CSRF token of its cookie, and no foreign Orig
   assert.match(refusals[0]![1].html, "The form expired. Go back and try again.");
   assert.match(refusals[3]![1].html, "This form was sent from another site.");
   // Not a form at all.
-  const json = await fetch(`${test.auth}/oauth/sign-in`, { method: "POST", headers: { "content-type": "application/json", origin: test.config.AUTH_URL }, body: "{}" });
+  const json = await fetch(`${test.auth}/oauth/sign-in`, { method: "POST", headers: { "content-type": "application/json", origin: test.config.urls.auth }, body: "{}" });
   assert.is(json.status, 400);
   // Without an Origin header (older browsers), the token alone decides.
   assert.is((await browser.post("/oauth/sign-in", { ...fields, csrf: token }, { origin: null })).status, 303);

@@ -106,7 +106,7 @@ Smtp("a failure to send is logged without the link and answers like a sent mail"
   const smtp = await startSmtpServer();
   await smtp.close(); // nothing listens on this port any more
   const { lines, logger } = capturedLogger();
-  const transport = createMailTransport({ MAIL_TRANSPORT: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: "Partner API <no-reply@localhost>" }, logger);
+  const transport = createMailTransport({ mail: { transport: `smtp://127.0.0.1:${smtp.port}`, from: "Partner API <no-reply@localhost>" } }, logger);
   await transport.send(verification); // resolves: the caller's answer must not tell whether mail went out
   const failures = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry["msg"] === "console mail not sent");
   assert.is(failures.length, 1);
@@ -117,9 +117,9 @@ Smtp("a failure to send is logged without the link and answers like a sent mail"
 });
 
 Smtp("MAIL_TRANSPORT accepts log and smtp(s) URLs, defaults to log, and refuses anything else naming the variable", () => {
-  assert.is(loadConfig({}).MAIL_TRANSPORT, "log");
-  assert.is(loadConfig({}).MAIL_FROM, "Partner API <no-reply@localhost>");
-  assert.is(loadConfig({ MAIL_TRANSPORT: "smtps://user:pass@mail.example.com:465" }).MAIL_TRANSPORT, "smtps://user:pass@mail.example.com:465");
+  assert.is(loadConfig({}).mail.transport, "log");
+  assert.is(loadConfig({}).mail.from, "Partner API <no-reply@localhost>");
+  assert.is(loadConfig({ MAIL_TRANSPORT: "smtps://user:pass@mail.example.com:465" }).mail.transport, "smtps://user:pass@mail.example.com:465");
   for (const bad of ["ftp://x", "smtp", "sendmail", "smtp://"]) {
     try {
       loadConfig({ MAIL_TRANSPORT: bad });

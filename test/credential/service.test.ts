@@ -177,10 +177,10 @@ Credentials("rotation: the new secret works at once, the previous until the over
   const first = sandbox.clientSecret;
   const rotated = await client.rotateClientSecret({ clientId: sandbox.clientId });
   assert.match(rotated.clientSecret, /^lp_sk_sb_[A-Za-z0-9_-]{43}$/);
-  assert.is(rotated.previousSecretExpiresAtMs, BigInt(clock.now() + config.SECRET_ROTATION_OVERLAP_SECONDS * 1000));
+  assert.is(rotated.previousSecretExpiresAtMs, BigInt(clock.now() + config.lifetimes.secretRotationOverlap * 1000));
   assert.is(await works(client, sandbox.clientId, rotated.clientSecret), "ok");
   assert.is(await works(client, sandbox.clientId, first), "ok");
-  clock.advance(config.SECRET_ROTATION_OVERLAP_SECONDS * 1000 - 1000);
+  clock.advance(config.lifetimes.secretRotationOverlap * 1000 - 1000);
   assert.is(await works(client, sandbox.clientId, first), "ok");
   clock.advance(1000);
   assert.is(await works(client, sandbox.clientId, first), "developer.invalid_client");
@@ -217,7 +217,7 @@ Credentials("a revoked credential stops working within CREDENTIAL_CACHE_SECONDS 
   assert.is(await works(reader, sandbox.clientId, sandbox.clientSecret), "ok"); // now cached in `reader`
   await writer.revokeClientCredential({ clientId: sandbox.clientId });
   assert.is(await works(writer, sandbox.clientId, sandbox.clientSecret), "developer.invalid_client");
-  clock.advance(config.CREDENTIAL_CACHE_SECONDS * 1000 - 1);
+  clock.advance(config.caches.credentialSeconds * 1000 - 1);
   assert.is(await works(reader, sandbox.clientId, sandbox.clientSecret), "ok", "served from the cache inside the bound");
   clock.advance(1);
   assert.is(await works(reader, sandbox.clientId, sandbox.clientSecret), "developer.invalid_client");
@@ -249,7 +249,7 @@ Credentials("API keys: ADSR only, lp_ak_sb_/lp_ak_pk_, production after approval
   await writer.revokeApiKey({ apiKeyId: apiKey!.apiKeyId });
   assert.is(await codeOf(writer.verifyApiKey({ apiKey: apiKey!.apiKey })), "partner.api_key_invalid");
   assert.is(await codeOf(reader.verifyApiKey({ apiKey: apiKey!.apiKey })), "ok", "cached inside the bound");
-  clock.advance(config.CREDENTIAL_CACHE_SECONDS * 1000);
+  clock.advance(config.caches.credentialSeconds * 1000);
   assert.is(await codeOf(reader.verifyApiKey({ apiKey: apiKey!.apiKey })), "partner.api_key_invalid");
   assert.is(await codeOf(writer.revokeApiKey({ apiKeyId: apiKey!.apiKeyId })), "developer.api_key_not_found");
   await writer.submitApp({ appId: adsr.app.appId });

@@ -75,11 +75,11 @@ Http("the database goes away: 503 partner.api_key_unavailable for every key; bac
   const call = () => fetch(`${test!.base}${path}`, { headers: { "x-api-key": key } });
   assert.is((await call()).status, 200);
 
-  const databaseUrl = test.config.DATABASE_URL!;
+  const databaseUrl = test.config.databaseUrl!;
   await setDatabaseReachable(databaseUrl, false);
   try {
     // Past every cache bound, so each answer needs the database.
-    clock.advance(Math.max(test.config.GATEWAY_CACHE_SECONDS, test.config.CREDENTIAL_CACHE_SECONDS) * 1000);
+    clock.advance(Math.max(test.config.caches.gatewaySeconds, test.config.caches.credentialSeconds) * 1000);
     for (const presented of [key, key.slice(0, -1) + (key.endsWith("A") ? "B" : "A")]) {
       const refused = await fetch(`${test.base}${path}`, { headers: { "x-api-key": presented } });
       assert.is(refused.status, 503);

@@ -37,7 +37,7 @@ Keys.after(async () => {
   await test.stop();
 });
 
-const cacheMs = () => Math.max(test.config.GATEWAY_CACHE_SECONDS, test.config.CREDENTIAL_CACHE_SECONDS) * 1000;
+const cacheMs = () => Math.max(test.config.caches.gatewaySeconds, test.config.caches.credentialSeconds) * 1000;
 
 async function get(path: string, apiKey: string | undefined, headers: Record<string, string> = {}) {
   const response = await fetch(`${test.base}${path}`, { headers: apiKey === undefined ? headers : { "x-api-key": apiKey, ...headers } });

@@ -173,7 +173,7 @@ Gateway("grant: none, or revoked after minting, is 403 partner.grant_missing wit
   assert.is((await call(gw, "/v1/items", { token: gw.token(fixture) })).status, 200);
   await gw.app.control.sql`update control.grants set revoked_at = now() where app_id = ${fixture.appId}`;
   assert.is((await call(gw, "/v1/items", { token: gw.token(fixture) })).status, 200, "still cached");
-  gw.clock.advance(gw.config.GATEWAY_CACHE_SECONDS * 1000);
+  gw.clock.advance(gw.config.caches.gatewaySeconds * 1000);
   const revoked = await call(gw, "/v1/items", { token: gw.token(fixture) });
   await expectError(gw, revoked, 403, "partner.grant_missing", "/v1/items");
   // A deactivated merchant: the app has no access to it any more either.

@@ -68,7 +68,7 @@ export function createBrowser(test: TestApp, address = randomAddress()): Browser
       return read(await fetch(url, { redirect: "manual", headers: headers(browser) }));
     },
     async post(path, form, options = {}) {
-      const origin = options.origin === undefined ? test.config.AUTH_URL : options.origin;
+      const origin = options.origin === undefined ? test.config.urls.auth : options.origin;
       const extra: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
       if (origin !== null) extra["origin"] = origin;
       return read(await fetch(test.auth + path, { method: "POST", redirect: "manual", headers: { ...headers(browser), ...extra }, body: new URLSearchParams(form) }));

@@ -104,7 +104,7 @@ export function tokenFor(
 ): string {
   const iat = epochSeconds(clock);
   return signAccessToken(key, {
-    iss: config.BASE_URL,
+    iss: config.urls.base,
     aud: appTokenAudience,
     sub: fixture.appId,
     client_id: `lp_app_pk${fixture.appId}`,

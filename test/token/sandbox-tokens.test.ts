@@ -155,7 +155,7 @@ Sandbox("client failures: invalid_client 401 with WWW-Authenticate; missing fiel
   assert.equal((await mint({ client_id: adsr.sandbox.clientId, client_secret: adsr.sandbox.clientSecret })).body, developer("developer.use_api_key"));
   // A production credential of an app that is not APPROVED (no transition leads there today; the check stands).
   await test.app.control.sql`update control.apps set state = 'REJECTED' where id = ${full.appId}`;
-  clock.advance(test.config.CREDENTIAL_CACHE_SECONDS * 1000); // past the verification cache's bound
+  clock.advance(test.config.caches.credentialSeconds * 1000); // past the verification cache's bound
   const notApproved = await mint(production);
   assert.is(notApproved.status, 403);
   assert.equal(notApproved.body, developer("developer.app_not_approved"));

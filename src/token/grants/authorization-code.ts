@@ -61,7 +61,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
       familyId,
       generation: 1,
       now,
-      expiresAt: new Date(now.getTime() + config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+      expiresAt: new Date(now.getTime() + config.lifetimes.refreshToken * 1000),
     });
     const target = { companyId: merchant.company_id, region: merchant.region };
     const response = issuer.response(issuer.accessToken(key, client, target), client, target, refreshToken);

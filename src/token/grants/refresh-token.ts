@@ -64,7 +64,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
           familyId: rotated.family_id,
           generation: rotated.generation + 1,
           now,
-          expiresAt: new Date(now.getTime() + config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+          expiresAt: new Date(now.getTime() + config.lifetimes.refreshToken * 1000),
         });
         return { ok: true, value: answer(false) };
       }
@@ -77,7 +77,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
 
     // Rotated out. Grace: only the token rotated out last (its successor is the one we derive), only inside the
     // window, only while that successor is live; the share lock keeps it from rotating while we hand it out again.
-    const inGrace = now.getTime() < row.rotated_at!.getTime() + config.REFRESH_GRACE_SECONDS * 1000;
+    const inGrace = now.getTime() < row.rotated_at!.getTime() + config.lifetimes.refreshGrace * 1000;
     const successorMatches = row.successor_hash !== null && hashesEqual(row.successor_hash, successorHash);
     if (inGrace && successorMatches && (await tokens.holdLive(successorHash, now))) return { ok: true, value: answer(true) };
     // Reuse: the family ends for good, and that write commits (it is the point of detection).
