@@ -1,16 +1,12 @@
 // ConsoleService, accounts: sign-up with a mailed verification link, the link's verification, password reset by a
 // mailed link, and the signed-in account.
 import type { ServiceImpl } from "@connectrpc/connect";
-import type postgres from "postgres";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context.js";
-import { signConsoleToken, consoleTokenAudience } from "./console-tokens.js";
-import { passwordWeakness } from "./password-policy.js";
-import { createSignInLockout } from "./sign-in-lockout.js";
-import { hashPassword, verifyPassword } from "../credential/index.js";
+import { hashPassword } from "../credential/index.js";
 import { serviceErrorWithDetails } from "../errors/index.js";
+import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context.js";
+import { passwordWeakness } from "./password-policy.js";
 import { createDeveloperAccountQueries, type LinkPurpose } from "./queries/developer-account-queries.js";
-import type { SigningKey } from "../token/index.js";
 
 export function createAccountHandlers(
   shared: ConsoleContext,

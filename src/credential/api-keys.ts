@@ -1,11 +1,11 @@
 // CredentialService, API keys (ADSR apps only): creation under a per-app ceiling, and revocation for good.
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Environment, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import type { CredentialEnvironment } from "./products.js";
+import { environmentEnum, type CredentialEnvironment } from "./products.js";
 import { newApiKey } from "./secrets.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
 import { serviceError } from "../errors/index.js";
-import { domain, environments, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialContext } from "./credential-context.js";
+import { domain, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialContext } from "./credential-context.js";
 
 /**
  * Live (not revoked) API keys per app, across both environments. Spec: a ceiling exists, its value is ours.
@@ -37,7 +37,7 @@ export function createApiKeyHandlers(credential: CredentialContext): Pick<Servic
         const id = await credentials.insertApiKey({ appId: app.id, environment, name, lookupId: made.lookupId, hash: made.hash }, now());
         logger.info("api key created", { appId: app.id, apiKeyId: id, environment });
         return {
-          apiKey: { apiKeyId: String(id), name, environment: environments[environment], apiKey: made.key, revoked: false, allowedIps: [] },
+          apiKey: { apiKeyId: String(id), name, environment: environmentEnum(environment), apiKey: made.key, revoked: false, allowedIps: [] },
         };
       });
     },

@@ -4,16 +4,15 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { AppSchema, CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { nextAppState, type AppTransition } from "./app-states.js";
-import { productName } from "./products.js";
+import { environmentEnum, productEnum, productName, type CredentialEnvironment } from "./products.js";
 import { maxRedirectUris, redirectUriViolations } from "./redirect-uris.js";
-import type { CredentialEnvironment } from "./products.js";
 import { hashSecret, newClientId, newClientSecret } from "./secrets.js";
 import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
 import { createOrganizationQueries } from "./queries/organization-queries.js";
 import { serviceError, serviceErrorWithDetails } from "../errors/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import { domain, environments, fail, invalid, lockLiveApp, products, type CredentialContext } from "./credential-context.js";
+import { domain, fail, invalid, lockLiveApp, type CredentialContext } from "./credential-context.js";
 
 /** The app as the API shows it: state, redirect URIs, live client ids and API keys with their allowlists. */
 async function describeApp(db: SqlClient, app: AppRow): Promise<MessageInitShape<typeof AppSchema>> {
@@ -25,13 +24,13 @@ async function describeApp(db: SqlClient, app: AppRow): Promise<MessageInitShape
     appId: app.id,
     organizationId: BigInt(app.organization_id),
     name: app.name,
-    product: products[app.product],
+    product: productEnum(app.product),
     state: app.state,
     redirectUris: await apps.redirectUris(app.id),
     credentials: await Promise.all(
       clients.map(async (client) => ({
         clientId: client.client_id,
-        environment: environments[client.environment],
+        environment: environmentEnum(client.environment),
         allowedIps: await credentials.allowlist({ clientId: client.client_id }),
       })),
     ),
@@ -39,7 +38,7 @@ async function describeApp(db: SqlClient, app: AppRow): Promise<MessageInitShape
       keys.map(async (key) => ({
         apiKeyId: String(key.id),
         name: key.name,
-        environment: environments[key.environment],
+        environment: environmentEnum(key.environment),
         revoked: key.revoked_at !== null,
         allowedIps: await credentials.allowlist({ apiKeyId: key.id }),
       })),
@@ -62,7 +61,7 @@ export function createAppHandlers(
     const credentials = createCredentialQueries(tx);
     await credentials.insertClient(clientId, appId, environment, now());
     await credentials.insertSecret(clientId, hashSecret(clientSecret), now());
-    return { clientId, environment: environments[environment], clientSecret, allowedIps: [] };
+    return { clientId, environment: environmentEnum(environment), clientSecret, allowedIps: [] };
   }
 
   /** Runs a review transition under the app's row lock. */
@@ -106,7 +105,7 @@ export function createAppHandlers(
     async updateApp(request) {
       return sql.begin(async (tx) => {
         const app = await lockLiveApp(tx, request.appId);
-        if (request.product !== undefined && request.product !== products[app.product]) {
+        if (request.product !== undefined && request.product !== productEnum(app.product)) {
           throw fail("developer.product_immutable");
         }
         const name = request.name.trim();

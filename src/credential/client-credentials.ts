@@ -1,12 +1,12 @@
 // CredentialService, client credentials: secret rotation with overlap, the one-time reveal of a production secret,
 // revocation, and the IP allowlists (of a client id or an API key). Every change clears the verification caches.
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { Environment, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { validateAllowlist } from "./ip-allowlist.js";
 import { hashSecret, newClientSecret } from "./secrets.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
 import { serviceError } from "../errors/index.js";
-import { domain, environments, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialContext } from "./credential-context.js";
+import { domain, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialContext } from "./credential-context.js";
 
 export function createClientCredentialHandlers(
   credential: CredentialContext,
@@ -50,7 +50,7 @@ export function createClientCredentialHandlers(
         await credentials.insertSecret(client.client_id, hashSecret(clientSecret), at);
         return {
           clientId: client.client_id,
-          environment: environments.PRODUCTION,
+          environment: Environment.PRODUCTION,
           clientSecret,
           allowedIps: await credentials.allowlist({ clientId: client.client_id }),
         };

@@ -2,8 +2,7 @@
 // verification caches (every change to a credential clears them) and the helpers more than one section uses.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type postgres from "postgres";
-import { CredentialService, Environment, MerchantSchema, Product, VerifiedAppSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import type { CredentialEnvironment } from "./products.js";
+import { CredentialService, MerchantSchema, VerifiedAppSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import type { MerchantRow } from "./queries/merchant-queries.js";
 import type { SandboxGrants } from "./sandbox-grants.js";
@@ -68,17 +67,6 @@ export const fail = <C extends ErrorCode>(code: C, ...params: ParamsOf<C> extend
   serviceError(domain, code, params[0] as ParamsOf<C>);
 
 export const invalid = (fields: string) => serviceError(domain, "developer.invalid_request", { fields });
-
-export const products: Record<AppRow["product"], Product> = {
-  FULL: Product.FULL,
-  ONLINE_ORDER: Product.ONLINE_ORDER,
-  ADSR: Product.ADSR,
-};
-
-export const environments: Record<CredentialEnvironment, Environment> = {
-  SANDBOX: Environment.SANDBOX,
-  PRODUCTION: Environment.PRODUCTION,
-};
 
 export const parseApiKeyId = (value: string): number | undefined => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : undefined);
 

@@ -8,19 +8,30 @@ export type Product = "FULL" | "ONLINE_ORDER" | "ADSR";
 /** A credential's environment: SANDBOX reaches only sandbox merchants, PRODUCTION only live ones. */
 export type CredentialEnvironment = "SANDBOX" | "PRODUCTION";
 
-const productNames: Readonly<Record<ProductEnum, Product | undefined>> = {
-  [ProductEnum.UNSPECIFIED]: undefined,
-  [ProductEnum.FULL]: "FULL",
-  [ProductEnum.ONLINE_ORDER]: "ONLINE_ORDER",
-  [ProductEnum.ADSR]: "ADSR",
+/** The one table of products; the other direction is derived from it. */
+const productEnums: Readonly<Record<Product, ProductEnum>> = {
+  FULL: ProductEnum.FULL,
+  ONLINE_ORDER: ProductEnum.ONLINE_ORDER,
+  ADSR: ProductEnum.ADSR,
 };
+const productNames = new Map(Object.entries(productEnums).map(([name, value]) => [value, name as Product]));
 
 /** The product of a protobuf enum value; undefined for UNSPECIFIED (or a value this build does not know). */
 export function productName(product: ProductEnum | undefined): Product | undefined {
-  return product === undefined ? undefined : productNames[product];
+  return product === undefined ? undefined : productNames.get(product);
+}
+
+/** The protobuf enum value of a product (what the CredentialService answers with). */
+export function productEnum(product: Product): ProductEnum {
+  return productEnums[product];
 }
 
 /** The environment of a protobuf enum value; anything but PRODUCTION is SANDBOX, the one with less reach. */
 export function environmentName(environment: Environment | undefined): CredentialEnvironment {
   return environment === Environment.PRODUCTION ? "PRODUCTION" : "SANDBOX";
+}
+
+/** The protobuf enum value of an environment. */
+export function environmentEnum(environment: CredentialEnvironment): Environment {
+  return environment === "PRODUCTION" ? Environment.PRODUCTION : Environment.SANDBOX;
 }

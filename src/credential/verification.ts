@@ -1,11 +1,12 @@
 // CredentialService, verification: a client id and secret (token endpoint), an API key (ADSR partner calls).
 // Successful answers are cached (context.ts); failures never are.
+import { environmentEnum, productEnum } from "./products.js";
 import { createHash } from "node:crypto";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { clientIdEnvironment, clientSecretEnvironment, hashesEqual, hashSecret, parseApiKey } from "./secrets.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
-import { environments, fail, products, type CredentialContext, type VerifiedAppInit } from "./credential-context.js";
+import { fail, type CredentialContext, type VerifiedAppInit } from "./credential-context.js";
 
 /** A hash of what was presented: the cache key, so the cache never holds a secret in clear. */
 const cacheKey = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("base64url");
@@ -34,8 +35,8 @@ export function createVerificationHandlers(
       const app: VerifiedAppInit = {
         appId: client.app_id,
         organizationId: BigInt(client.organization_id),
-        product: products[client.product],
-        environment: environments[environment],
+        product: productEnum(client.product),
+        environment: environmentEnum(environment),
         appState: client.state,
         allowedIps: await credentials.allowlist({ clientId }),
       };
@@ -60,8 +61,8 @@ export function createVerificationHandlers(
         app: {
           appId: row.app_id,
           organizationId: BigInt(row.organization_id),
-          product: products[row.product],
-          environment: environments[row.environment],
+          product: productEnum(row.product),
+          environment: environmentEnum(row.environment),
           appState: row.state,
           allowedIps: await credentials.allowlist({ apiKeyId: row.id }),
         },

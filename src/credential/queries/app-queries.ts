@@ -1,5 +1,4 @@
 // Queries of control.apps and control.redirect_uris. Every function runs on the `sql` given (pool or transaction).
-import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 
 export interface AppRow {

@@ -1,7 +1,6 @@
 // Queries of control.client_credentials, control.client_secrets, control.api_keys and
 // control.credential_ip_allowlist. Hashes only: no secret ever reaches these tables. Every function runs on the
 // `sql` given (pool or transaction).
-import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { AppRow } from "./app-queries.js";
 

@@ -1,6 +1,5 @@
 // Queries of the merchant directory (control.merchants) and its users (control.merchant_users).
 // Every function runs on the `sql` given (pool or transaction).
-import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { Region } from "../../config/regions.js";
 

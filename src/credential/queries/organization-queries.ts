@@ -1,5 +1,4 @@
 // Queries of control.organizations. Every function runs on the `sql` given, so a transaction can pass its own.
-import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 
 export interface OrganizationRow {

@@ -2,7 +2,6 @@
 // UPDATE that carries every check (unconsumed, unexpired, same client, same redirect_uri, matching PKCE), so of
 // any number of parallel exchanges exactly one can succeed, and a failed check never consumes the code.
 // Every function runs on the `sql` given (pool or transaction).
-import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 
 export interface CodeRow {

@@ -2,7 +2,6 @@
 // grant ends every refresh family under it without writing them: a family's token is live only while its grant is
 // (src/token/queries/refresh-queries.ts joins the grant), so the token owner's rows stay written by it alone.
 // Every function runs on the `sql` given (pool or transaction).
-import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { AppRow } from "../../credential/index.js";
 

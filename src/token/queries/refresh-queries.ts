@@ -1,7 +1,6 @@
 // Queries of control.refresh_families and control.refresh_tokens. Tokens are stored only as SHA-256 hashes.
 // Rotation is one conditional UPDATE (`... where rotated_at is null`), never read-then-write, so of any number of
 // parallel refreshes of one token exactly one rotates it. Every function runs on the `sql` given (pool or transaction).
-import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 
 /** Why a refresh family ended (refresh_families.revoked_reason); a family whose grant was revoked ends with it. */
