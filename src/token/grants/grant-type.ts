@@ -31,7 +31,7 @@ export interface GrantContext {
   ids: IdSource;
   logger: Logger;
   issuer: TokenIssuer;
-  /** HMAC key refresh-token successors are derived with (../secrets.ts). */
+  /** HMAC key refresh-token successors are derived with (../refresh-token-secrets.ts). */
   successorKey: Buffer;
   /** The raising service's full name. */
   domain: string;

@@ -2,8 +2,8 @@
 // - the live token is rotated out by one conditional UPDATE (`where rotated_at is null`), never read-then-write
 //   (Keycloak GHSA-m2w5-7xhv-w6fh), and its successor inserted with a fresh rolling lifetime;
 // - the token rotated out last, presented again inside REFRESH_GRACE_SECONDS while its successor is still unused,
-//   gets that same successor again (its value is derived, never stored: ../secrets.ts) and a fresh access token;
-//   an older token never gets grace (django-oauth-toolkit #1617);
+//   gets that same successor again (its value is derived, never stored: ../refresh-token-secrets.ts) and a fresh
+//   access token; an older token never gets grace (django-oauth-toolkit #1617);
 // - any other rotated-out token revokes the whole family: oauth.refresh_reused;
 // - everything happens in one transaction that also signs the response, so a failure never burns a token or a
 //   family (Keycloak #49213): the rotation commits with the response or not at all.
