@@ -1,14 +1,11 @@
 // Signing keys: the first key signs at once; a rotation publishes the new key before it signs and keeps the old one
 // published until every token it signed has expired and every cached JWKS was refreshed; the key ring follows;
-// private parts are sealed under the KEK. Time moves on a manual clock.
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// private parts are sealed under the KEK (the KEK itself: test/token/key-encryption.test.ts). Time moves on a
+// manual clock.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
-import { generatedKekFile, loadKeyEncryptionKey, parseKek, seal, unseal } from "../../src/token/key-encryption.js";
 import { appTokenAudience, createAccessTokenVerifier, signAccessToken, type AccessTokenClaims } from "../../src/token/access-token.js";
 import { createKeyRing } from "../../src/token/key-ring.js";
 import { createSigningKeyStore, jwksCacheSeconds, signingKeyTiming } from "../../src/token/signing-keys.js";
@@ -123,29 +120,6 @@ Keys("private parts are sealed under the KEK: another KEK cannot read them, and 
     assert.unreachable("a different KEK must not open the key");
   } catch (error) {
     assert.match((error as Error).message, "TOKEN_KEY_ENCRYPTION_KEY differs");
-  }
-});
-
-Keys("KEK: parsed from hex or base64url; generated once into DATA_DIR with mode 0600 and a warning", async () => {
-  assert.equal(parseKek("07".repeat(32)), Buffer.alloc(32, 7));
-  assert.equal(parseKek(Buffer.alloc(32, 7).toString("base64url")), Buffer.alloc(32, 7));
-  assert.is(parseKek("short"), undefined);
-  const sealed = seal(kek, Buffer.from("private"), "kid1");
-  assert.is(unseal(kek, sealed, "kid1").toString(), "private");
-  assert.throws(() => unseal(kek, sealed, "kid2"));
-  const dir = await mkdtemp(join(tmpdir(), "pa-kek-"));
-  try {
-    const warnings: string[] = [];
-    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
-    const made = await loadKeyEncryptionKey({ configured: undefined, dataDir: dir, logger });
-    const file = join(dir, generatedKekFile);
-    assert.is((await stat(file)).mode & 0o777, 0o600);
-    assert.equal(parseKek(await readFile(file, "utf8")), made);
-    assert.equal(await loadKeyEncryptionKey({ configured: undefined, dataDir: dir, logger }), made);
-    assert.is(warnings.length, 2);
-    assert.match(warnings[0]!, "generated a key-encryption key");
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
 });
 
