@@ -14,7 +14,7 @@ export function composeSections<Sections extends object[]>(...sections: Sections
   const impl: Record<string, unknown> = {};
   for (const section of sections) {
     for (const [name, handler] of Object.entries(section)) {
-      if (name in impl) throw new Error(`${name} is defined by two sections of the service`);
+      if (Object.hasOwn(impl, name)) throw new Error(`${name} is defined by two sections of the service`);
       impl[name] = handler;
     }
   }

@@ -1,6 +1,5 @@
-// src/errors/message.ts: the param names a template uses (templateParams), placeholder filling beyond what
-// test/errors/render.test.ts already checks of interpolate, and messageFor: a code's message in each locale,
-// English by default, params filled in.
+// src/errors/message.ts: the param names a template uses (templateParams), placeholder filling (interpolate), and
+// messageFor: a code's message in each locale, English by default, params filled in.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { interpolate, messageFor, templateParams } from "../../src/errors/message.js";
@@ -52,6 +51,15 @@ Message("messageFor: a missing param never shows its name, in any locale", () =>
     assert.not.match(message, "allow}");
   }
   assert.is(messageFor("request.method_not_allowed", {}), "This method is not allowed here. Allowed methods: .");
+});
+
+Message("interpolate: fills params, and a missing param never shows its name", () => {
+  assert.is(interpolate("Wait {retryAfter} seconds.", { retryAfter: 3 }), "Wait 3 seconds.");
+  assert.is(interpolate("Wait {retryAfter} seconds.", {}), "Wait  seconds.");
+  assert.is(interpolate("{a}{b}{a}", { a: "x", b: 0 }), "x0x");
+  assert.is(interpolate("no params", { a: 1 }), "no params");
+  assert.is(interpolate("{toString}", {}), "", "inherited properties are not params");
+  assert.is(messageFor("request.body_too_large", { limit: 1048576 }), "The request body is larger than the limit of 1048576 bytes.");
 });
 
 Message.run();

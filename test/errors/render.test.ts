@@ -1,7 +1,6 @@
 // Exact status, headers and body of each error shape: OAuth body, developer envelope, partner envelope.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { interpolate, messageFor } from "../../src/errors/message.js";
 import { renderDeveloperError, renderOAuthError, renderPartnerError } from "../../src/errors/render.js";
 
 const Render = suite("errors/render");
@@ -178,15 +177,6 @@ Render("a header whose param is missing is left out", () => {
   const rendered = renderPartnerError({ code: "partner.rate_limited" }, "en", context);
   assert.not.ok("Retry-After" in rendered.headers);
   assert.equal(rendered.body.params, {});
-});
-
-Render("interpolate: fills params, and a missing param never shows its name", () => {
-  assert.is(interpolate("Wait {retryAfter} seconds.", { retryAfter: 3 }), "Wait 3 seconds.");
-  assert.is(interpolate("Wait {retryAfter} seconds.", {}), "Wait  seconds.");
-  assert.is(interpolate("{a}{b}{a}", { a: "x", b: 0 }), "x0x");
-  assert.is(interpolate("no params", { a: 1 }), "no params");
-  assert.is(interpolate("{toString}", {}), "", "inherited properties are not params");
-  assert.is(messageFor("request.body_too_large", { limit: 1048576 }), "The request body is larger than the limit of 1048576 bytes.");
 });
 
 Render.run();
