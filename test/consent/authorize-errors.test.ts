@@ -5,16 +5,14 @@
 import { createHash } from "node:crypto";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { create } from "@bufbuild/protobuf";
-import { CredentialService, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { credentialServiceOf, startTestApp, type TestApp, type World } from "../support/test-app.js";
 import {
   assertErrorPage,
   assertNotFramable,
   authorizeWith,
   createBrowser,
-  credentialsOf,
   newProductionWorld,
   newSandboxWorld,
   type Browser,
@@ -138,8 +136,7 @@ Authorize("oauth.app_not_published (403): a production client of an app that is 
   const browser = createBrowser(test);
   assert.is((await browser.get(url(live))).status, 200, "approved: the sign-in page");
   // The only way an app leaves APPROVED through the API: archived, its production client stays on record.
-  const { service, context } = credentialsOf(test, clock);
-  await service.archiveApp(create(CredentialService.method.archiveApp.input, { appId: live.appId }), context);
+  await credentialServiceOf(test, clock).archiveApp({ appId: live.appId });
   assertErrorPage(await browser.get(url(live)), 403, "oauth.app_not_published");
   // Any other state than APPROVED (set in storage: review states are not reachable again through the API).
   for (const state of ["IN_REVIEW", "REJECTED", "DRAFT"]) {
@@ -192,14 +189,13 @@ function csrfOf(html: string): string {
 }
 
 Authorize("the code's further refusals: a revoked client id is unknown; a sandbox client of an archived app; an ADSR app", async () => {
-  const { service, context } = credentialsOf(test, clock);
-  const input = CredentialService.method;
+  const credentials = credentialServiceOf(test, clock);
   const browser = createBrowser(test);
   const revoked = await newSandboxWorld(test, clock, "http://127.0.0.1:9/revoked");
-  await service.revokeClientCredential(create(input.revokeClientCredential.input, { clientId: revoked.clientId }), context);
+  await credentials.revokeClientCredential({ clientId: revoked.clientId });
   assertErrorPage(await browser.get(url(revoked)), 400, "oauth.client_not_found");
   const archived = await newSandboxWorld(test, clock, "http://127.0.0.1:9/archived");
-  await service.archiveApp(create(input.archiveApp.input, { appId: archived.appId }), context);
+  await credentials.archiveApp({ appId: archived.appId });
   assertErrorPage(await browser.get(url(archived)), 403, "developer.app_archived");
   const adsr = await newSandboxWorld(test, clock, "http://127.0.0.1:9/adsr", Product.ADSR);
   assertErrorPage(await browser.get(url(adsr)), 400, "developer.use_api_key");
@@ -207,8 +203,7 @@ Authorize("the code's further refusals: a revoked client id is unknown; a sandbo
 
 Authorize("several wrong at once: the first in the spec's order is the one shown", async () => {
   const archived = await newProductionWorld(test, clock, "https://app.example.test/archived");
-  const { service, context } = credentialsOf(test, clock);
-  await service.archiveApp(create(CredentialService.method.archiveApp.input, { appId: archived.appId }), context);
+  await credentialServiceOf(test, clock).archiveApp({ appId: archived.appId });
   const everythingWrong = { redirect_uri: "https://evil.example/cb", state: undefined, response_type: "token", code_challenge: challenge, code_challenge_method: "plain" };
   const cases: [string, string, number, string][] = [
     ["client_id over everything", url({ clientId: "lp_app_sb_nope", redirectUri: archived.redirectUri }, everythingWrong), 400, "oauth.client_not_found"],

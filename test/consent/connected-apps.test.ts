@@ -2,14 +2,13 @@
 // disconnects one with a CSRF-protected POST, after which that app's refresh token answers invalid_grant /
 // oauth.grant_revoked for good while the other app keeps working; an employee sees the list but cannot disconnect;
 // a disconnect only ever touches the signed-in user's own company.
-import { create } from "@bufbuild/protobuf";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { CredentialService, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { hiddenValue, startTestApp, type TestApp, type World } from "../support/test-app.js";
-import { assertNotFramable, authorizeWith, createBrowser, credentialsOf, newSandboxWorld, type Browser, type Page } from "../support/consent.js";
+import { credentialServiceOf, hiddenValue, startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { assertNotFramable, authorizeWith, createBrowser, newSandboxWorld, type Browser, type Page } from "../support/consent.js";
 
 const Connections = suite("consent/connected-apps");
 const clock = createManualClock(Date.now());
@@ -34,11 +33,10 @@ interface Client {
 /** A company with two apps of its organization (FULL and ONLINE_ORDER), each connected by the owner. */
 async function connectedCompany() {
   const world = await newSandboxWorld(test, clock, `http://127.0.0.1:9/connected/${++worlds}`);
-  const { service, context } = credentialsOf(test, clock);
-  const input = CredentialService.method;
-  const second = await service.createApp(create(input.createApp.input, { organizationId: BigInt(world.organizationId), name: `Orders ${worlds}`, product: Product.ONLINE_ORDER }), context);
+  const credentials = credentialServiceOf(test, clock);
+  const second = await credentials.createApp({ organizationId: BigInt(world.organizationId), name: `Orders ${worlds}`, product: Product.ONLINE_ORDER });
   const secondRedirect = `https://orders.example.test/callback/${worlds}`;
-  await service.setRedirectUris(create(input.setRedirectUris.input, { appId: second.app!.appId!, redirectUris: [secondRedirect] }), context);
+  await credentials.setRedirectUris({ appId: second.app!.appId!, redirectUris: [secondRedirect] });
   const first: Client = { appId: world.appId, appName: await storedName(world.appId), clientId: world.clientId, clientSecret: world.clientSecret, redirectUri: world.redirectUri };
   const other: Client = { appId: second.app!.appId!, appName: `Orders ${worlds}`, clientId: second.sandbox!.clientId!, clientSecret: second.sandbox!.clientSecret!, redirectUri: secondRedirect };
   const owner = await signedIn(world, world.owner);

@@ -13,8 +13,8 @@ import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb
 import { seedMerchantData } from "../../src/data/sandbox-data.js";
 import { messageFor, readServiceError, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import { answerOf, credentialsOf, newLiveMerchant, type Answer, type Credentials } from "../support/sandbox.js";
+import { type Credentials, credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
+import { answerOf, newLiveMerchant, type Answer } from "../support/sandbox.js";
 
 const SelfService = suite("console/apps");
 const clock = createManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 15_000);
@@ -30,7 +30,7 @@ SelfService.before(async () => {
   const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${test.app.grpc.port}` });
   staff = createClient(ConsoleService, transport);
   reviews = createClient(CredentialService, transport);
-  credentials = credentialsOf(test, clock);
+  credentials = credentialServiceOf(test, clock);
   await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/self-service" });
 });
 SelfService.after(async () => {

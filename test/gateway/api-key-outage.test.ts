@@ -25,8 +25,8 @@ import { createCredentialService } from "../../src/credential/service.js";
 import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { migrateControl } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import { credentialsOf, newApiKey, newApp, newLiveMerchant, newOrganization } from "../support/sandbox.js";
+import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
+import { newApiKey, newApp, newLiveMerchant, newOrganization } from "../support/sandbox.js";
 
 const serverUrl = process.env["TEST_DATABASE_URL"];
 
@@ -62,7 +62,7 @@ Http("the database goes away: 503 partner.api_key_unavailable for every key; bac
     console.log("  (HTTP outage test runs with TEST_DATABASE_URL; the embedded suite below covers the module)");
     return;
   }
-  const credentials = credentialsOf(test, clock);
+  const credentials = credentialServiceOf(test, clock);
   const organizationId = await newOrganization(credentials);
   const app = await newApp(credentials, organizationId, Product.ADSR, true);
   const merchant = await newLiveMerchant(credentials, "us");

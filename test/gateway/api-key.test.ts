@@ -13,8 +13,8 @@ import { newApiKey as makeKey } from "../../src/credential/secrets.js";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import { credentialsOf, newApiKey, newApp, newLiveMerchant, newOrganization, newSandboxMerchant, type Credentials } from "../support/sandbox.js";
+import { type Credentials, credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
+import { newApiKey, newApp, newLiveMerchant, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -30,7 +30,7 @@ let grants: Client<typeof GrantService>;
 
 Keys.before(async () => {
   test = await startTestApp({ clock, redis: false, env: { PARTNER_RATE_LIMIT: String(limit) } });
-  credentials = credentialsOf(test, clock);
+  credentials = credentialServiceOf(test, clock);
   grants = createClient(GrantService, createConnectTransport({ baseUrl: `http://127.0.0.1:${test.app.grpc.port}`, httpVersion: "1.1" }));
 });
 Keys.after(async () => {

@@ -11,8 +11,8 @@ import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { seedMerchantData } from "../../src/data/sandbox-data.js";
 import { readServiceError, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { cookieHeader, hiddenValue, setCookies, startTestApp, type TestApp } from "../support/test-app.js";
-import { credentialsOf, newApp, newLiveMerchant, newOrganization, newSandboxMerchant, type Credentials } from "../support/sandbox.js";
+import { cookieHeader, type Credentials, credentialServiceOf, hiddenValue, setCookies, startTestApp, type TestApp } from "../support/test-app.js";
+import { newApp, newLiveMerchant, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
 
 const Requests = suite("grant/access-requests");
 const clock = createManualClock(Date.now());
@@ -23,7 +23,7 @@ let grants: Client<typeof GrantService>;
 
 Requests.before(async () => {
   test = await startTestApp({ clock, redis: false });
-  credentials = credentialsOf(test, clock);
+  credentials = credentialServiceOf(test, clock);
   grants = createClient(GrantService, createConnectTransport({ baseUrl: `http://127.0.0.1:${test.app.grpc.port}`, httpVersion: "1.1" }));
 });
 Requests.after(async () => {

@@ -3,15 +3,9 @@
 // underneath: nothing is mocked), a token store that records and can fail its writes, and the consent run.
 import { createPartnerClient, type Connection, type MerchantTokens, type PartnerClient, type PartnerClientOptions, type TokenStore } from "partner-api/client";
 import { createMemoryTokenStore } from "partner-api/client";
-import { create } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext } from "@connectrpc/connect";
-import { CredentialService, Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { ManualClock } from "../../src/runtime/clock.js";
-import { cryptoIds } from "../../src/runtime/ids.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { createCredentialService } from "../../src/credential/service.js";
-import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
-import { decide, type TestApp, type World } from "./test-app.js";
+import { credentialServiceOf, decide, type TestApp, type World } from "./test-app.js";
 
 let serial = 0;
 
@@ -21,29 +15,19 @@ let serial = 0;
  * because the CredentialService here reaches the region's database. The world has no employee login.
  */
 export async function newSeededWorld(test: TestApp, clock: ManualClock, redirectUri: string, product: Product = Product.FULL): Promise<World & { apiKey?: string }> {
-  const credentials = createCredentialService(
-    { config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) },
-    { sql: test.app.control.sql, regionSql: (region) => test.app.regionDatabases.get(region)?.sql, sandboxGrants: createSandboxGrants() },
-  );
-  const context = createHandlerContext({
-    service: CredentialService, method: CredentialService.method.createApp, protocolName: "in-process", requestMethod: "POST",
-    url: "in-process:///", requestHeader: new Headers(), contextValues: createContextValues(),
-  });
-  const call = <T>(value: T | Promise<T>) => Promise.resolve(value);
+  const credentials = credentialServiceOf(test, clock);
   const name = `client test ${process.pid} ${++serial}`;
-  const { organization } = await call(credentials.createOrganization(create(CredentialService.method.createOrganization.input, { name }), context));
+  const { organization } = await credentials.createOrganization({ name });
   const organizationId = organization!.organizationId!;
-  const { merchant, owner } = await call(
-    credentials.provisionSandboxMerchant(create(CredentialService.method.provisionSandboxMerchant.input, { organizationId, country: "GB", name: `Client shop ${serial}` }), context),
-  );
-  const created = await call(credentials.createApp(create(CredentialService.method.createApp.input, { organizationId, name: `Client app ${serial}`, product }), context));
+  const { merchant, owner } = await credentials.provisionSandboxMerchant({ organizationId, country: "GB", name: `Client shop ${serial}` });
+  const created = await credentials.createApp({ organizationId, name: `Client app ${serial}`, product });
   const appId = created.app!.appId!;
   let apiKey: string | undefined;
   if (product === Product.ADSR) {
-    const key = await call(credentials.createApiKey(create(CredentialService.method.createApiKey.input, { appId, name: "client test", environment: Environment.SANDBOX }), context));
+    const key = await credentials.createApiKey({ appId, name: "client test", environment: Environment.SANDBOX });
     apiKey = key.apiKey!.apiKey;
   } else {
-    await call(credentials.setRedirectUris(create(CredentialService.method.setRedirectUris.input, { appId, redirectUris: [redirectUri] }), context));
+    await credentials.setRedirectUris({ appId, redirectUris: [redirectUri] });
   }
   return {
     ...(apiKey === undefined ? {} : { apiKey }),

@@ -2,17 +2,11 @@
 // X-Forwarded-For, so throttle counters of one test run never meet another's in a shared Redis), the checks every
 // page must pass (no framing), and worlds the OAuth support does not make: an approved production app and a live
 // (non-demo) merchant with its owner and an employee.
-import { create } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
 import { randomBytes, randomInt } from "node:crypto";
 import * as assert from "uvu/assert";
-import { CredentialService, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { Clock } from "../../src/runtime/clock.js";
-import { cryptoIds } from "../../src/runtime/ids.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { createCredentialService } from "../../src/credential/service.js";
-import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
-import { hiddenValue, newWorld, type TestApp, type World } from "./test-app.js";
+import { credentialServiceOf, hiddenValue, newWorld, type TestApp, type World } from "./test-app.js";
 
 /** A random private address, sent as X-Forwarded-For (the test apps run with TRUST_PROXY=1). */
 export function randomAddress(): string {
@@ -100,21 +94,6 @@ export function assertErrorPage(page: Page, status: number, code: string): void 
   assertNotFramable(page);
 }
 
-/** The CredentialService in process, on the app's database and `clock`, with a handler context to call it. */
-export function credentialsOf(test: TestApp, clock: Clock) {
-  const service = createCredentialService({ config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) }, { sql: test.app.control.sql, sandboxGrants: createSandboxGrants() });
-  const context: HandlerContext = createHandlerContext({
-    service: CredentialService,
-    method: CredentialService.method.createApp,
-    protocolName: "in-process",
-    requestMethod: "POST",
-    url: "in-process:///",
-    requestHeader: new Headers(),
-    contextValues: createContextValues(),
-  });
-  return { service, context };
-}
-
 export interface ProductionWorld {
   organizationId: number;
   appId: string;
@@ -132,20 +111,18 @@ let serial = 0;
 
 /** An organization with a FULL app that went through review (so it has a production client), and a live merchant. */
 export async function newProductionWorld(test: TestApp, clock: Clock, redirectUri: string): Promise<ProductionWorld> {
-  const { service, context } = credentialsOf(test, clock);
-  const input = CredentialService.method;
+  const credentials = credentialServiceOf(test, clock);
   const name = `production test ${process.pid} ${++serial}`;
-  const { organization } = await service.createOrganization(create(input.createOrganization.input, { name }), context);
+  const { organization } = await credentials.createOrganization({ name });
   const organizationId = organization!.organizationId!;
-  const created = await service.createApp(create(input.createApp.input, { organizationId, name: `Live app ${serial}`, product: Product.FULL }), context);
+  const created = await credentials.createApp({ organizationId, name: `Live app ${serial}`, product: Product.FULL });
   const appId = created.app!.appId!;
-  await service.setRedirectUris(create(input.setRedirectUris.input, { appId, redirectUris: [redirectUri] }), context);
-  await service.submitApp(create(input.submitApp.input, { appId }), context);
-  const approved = await service.approveApp(create(input.approveApp.input, { appId }), context);
-  const { merchant } = await service.createMerchant(create(input.createMerchant.input, { name: `Live shop ${serial}`, region: "uk" }), context);
+  await credentials.setRedirectUris({ appId, redirectUris: [redirectUri] });
+  await credentials.submitApp({ appId });
+  const approved = await credentials.approveApp({ appId });
+  const { merchant } = await credentials.createMerchant({ name: `Live shop ${serial}`, region: "uk" });
   const companyId = merchant!.companyId!;
-  const user = async (role: MerchantRole, who: string) =>
-    (await service.createMerchantUser(create(input.createMerchantUser.input, { companyId, email: uniqueEmail(who), role }), context)).user!;
+  const user = async (role: MerchantRole, who: string) => (await credentials.createMerchantUser({ companyId, email: uniqueEmail(who), role })).user!;
   const owner = await user(MerchantRole.OWNER, "owner");
   const employee = await user(MerchantRole.EMPLOYEE, "employee");
   return {
@@ -172,10 +149,9 @@ export function uniqueEmail(who: string): string {
 /** A sandbox world (the OAuth support's) whose owner and employee have emails of their own (see uniqueEmail). */
 export async function newSandboxWorld(test: TestApp, clock: Clock, redirectUri: string, product = Product.FULL): Promise<World> {
   const world = await newWorld(test, clock, redirectUri, product);
-  const { service, context } = credentialsOf(test, clock);
+  const credentials = credentialServiceOf(test, clock);
   const login = async (role: MerchantRole, who: string) => {
-    const request = create(CredentialService.method.createMerchantUser.input, { companyId: BigInt(world.companyId), email: uniqueEmail(who), role });
-    const { user } = await service.createMerchantUser(request, context);
+    const { user } = await credentials.createMerchantUser({ companyId: BigInt(world.companyId), email: uniqueEmail(who), role });
     return { email: user!.email!, password: user!.password! };
   };
   return { ...world, owner: await login(MerchantRole.OWNER, "owner"), employee: await login(MerchantRole.EMPLOYEE, "employee") };

@@ -1,24 +1,8 @@
-// What the sandbox, API-key and access-request tests share: a CredentialService client on the running app's
-// database and clock (in process, through connect's router transport), and small HTTP helpers.
-import { createClient, createRouterTransport, type Client } from "@connectrpc/connect";
-import { CredentialService, Environment, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import type { Clock } from "../../src/runtime/clock.js";
-import { cryptoIds } from "../../src/runtime/ids.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { createCredentialService } from "../../src/credential/service.js";
-import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
-import type { TestApp } from "./test-app.js";
-
-export type Credentials = Client<typeof CredentialService>;
-
-/** A CredentialService client on the app's control database and clock (regions seeded there too). */
-export function credentialsOf(test: TestApp, clock: Clock): Credentials {
-  const impl = createCredentialService(
-    { config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) },
-    { sql: test.app.control.sql, regionSql: (region) => test.app.regionDatabases.get(region)?.sql, sandboxGrants: createSandboxGrants() },
-  );
-  return createClient(CredentialService, createRouterTransport(({ service }) => service(CredentialService, impl)));
-}
+// What the sandbox, API-key and access-request tests share: provisioning through a CredentialService client (the
+// test app's, credentialServiceOf in test-app.ts: in process, on the running app's databases and clock), and small
+// HTTP helpers.
+import { Environment, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import type { Credentials } from "./test-app.js";
 
 let serial = 0;
 /** A name unique in this process and run. */

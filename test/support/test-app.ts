@@ -1,8 +1,6 @@
 // What the OAuth tests share: the real app on free ports (BASE_URL and AUTH_URL must name the real ports, so they
 // are picked before the start), and a world to connect: an organization, a FULL app with its sandbox client and a
 // redirect URI, a provisioned sandbox merchant with its owner login, and an employee login.
-import { create } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,11 +8,13 @@ import { join } from "node:path";
 import { CredentialService, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { startApp, type RunningApp } from "../../src/app.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
+import type { Region } from "../../src/config/regions.js";
 import type { Clock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { createCredentialService } from "../../src/credential/service.js";
-import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
+import { createLogger, silentLogger } from "../../src/runtime/logger.js";
+import { createInProcessClient, type InProcessClient } from "../../src/runtime/service-caller.js";
+import { createCredentialService } from "../../src/credential/index.js";
+import { createSandboxGrants } from "../../src/grant/index.js";
 import { dropDatabase, freshDatabaseUrl } from "./storage.js";
 
 export async function freePort(): Promise<number> {
@@ -80,39 +80,37 @@ export interface World {
   employee: { email: string; password: string };
 }
 
+/** A CredentialService client: `credentials.createApp({ ... })` resolves with the response message. */
+export type Credentials = InProcessClient<typeof CredentialService>;
+
+/**
+ * The CredentialService on the test app's control database and `clock`, called in process (createInProcessClient:
+ * the way the app's own callers reach a service) with a silent logger. The one way the supports and tests provision
+ * through it. With `regions` (the default, as in the app) a new sandbox merchant is seeded in its region's database
+ * and marked provisioned; `regions: false` leaves the region databases out, so it stays unprovisioned (newWorld).
+ */
+export function credentialServiceOf(test: TestApp, clock: Clock, options: { regions?: boolean } = {}): Credentials {
+  const regionSql = options.regions === false ? undefined : (region: Region) => test.app.regionDatabases.get(region)?.sql;
+  const impl = createCredentialService(
+    { config: test.config, clock, ids: cryptoIds, logger: silentLogger },
+    { sql: test.app.control.sql, regionSql, sandboxGrants: createSandboxGrants() },
+  );
+  return createInProcessClient(CredentialService, impl);
+}
+
 let serial = 0;
 
-/** Provisions a world through the CredentialService (in process, on the app's database and clock). */
+/** Provisions a world through the CredentialService (in process, on the app's control database and clock only). */
 export async function newWorld(test: TestApp, clock: Clock, redirectUri: string, product = Product.FULL): Promise<World> {
-  const credentials = createCredentialService(
-    { config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) },
-    { sql: test.app.control.sql, sandboxGrants: createSandboxGrants() },
-  );
-  const context: HandlerContext = createHandlerContext({
-    service: CredentialService,
-    method: CredentialService.method.createApp,
-    protocolName: "in-process",
-    requestMethod: "POST",
-    url: "in-process:///",
-    requestHeader: new Headers(),
-    contextValues: createContextValues(),
-  });
-  const call = <T>(promise: T | Promise<T>) => Promise.resolve(promise);
+  const credentials = credentialServiceOf(test, clock, { regions: false });
   const name = `oauth test ${process.pid} ${++serial}`;
-  const { organization } = await call(credentials.createOrganization(create(CredentialService.method.createOrganization.input, { name }), context));
+  const { organization } = await credentials.createOrganization({ name });
   const organizationId = organization!.organizationId!;
-  const { merchant, owner } = await call(
-    credentials.provisionSandboxMerchant(create(CredentialService.method.provisionSandboxMerchant.input, { organizationId, country: "GB", name: `Shop ${serial}` }), context),
-  );
-  const created = await call(credentials.createApp(create(CredentialService.method.createApp.input, { organizationId, name: `App ${serial}`, product }), context));
+  const { merchant, owner } = await credentials.provisionSandboxMerchant({ organizationId, country: "GB", name: `Shop ${serial}` });
+  const created = await credentials.createApp({ organizationId, name: `App ${serial}`, product });
   const appId = created.app!.appId!;
-  await call(credentials.setRedirectUris(create(CredentialService.method.setRedirectUris.input, { appId, redirectUris: [redirectUri] }), context));
-  const employee = await call(
-    credentials.createMerchantUser(
-      create(CredentialService.method.createMerchantUser.input, { companyId: merchant!.companyId, email: `employee.${process.pid}.${serial}@shop.test`, role: MerchantRole.EMPLOYEE }),
-      context,
-    ),
-  );
+  await credentials.setRedirectUris({ appId, redirectUris: [redirectUri] });
+  const employee = await credentials.createMerchantUser({ companyId: merchant!.companyId, email: `employee.${process.pid}.${serial}@shop.test`, role: MerchantRole.EMPLOYEE });
   return {
     organizationId: Number(organizationId),
     appId,

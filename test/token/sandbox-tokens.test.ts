@@ -6,8 +6,8 @@ import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { startTestApp, type TestApp } from "../support/test-app.js";
-import { answerOf, claimsOf, credentialsOf, newApp, newLiveMerchant, newOrganization, newSandboxMerchant, type Credentials } from "../support/sandbox.js";
+import { type Credentials, credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
+import { answerOf, claimsOf, newApp, newLiveMerchant, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
 
 const Sandbox = suite("token/sandbox-tokens");
 // Mid-minute, so a test knows how many seconds are left in the window.
@@ -20,7 +20,7 @@ Sandbox.before(async () => {
   // ae is left out of REGIONS, so a sandbox merchant there is developer.region_unconfigured. TRUST_PROXY lets each
   // test come from its own address (X-Forwarded-For), so the throttle counts per test.
   test = await startTestApp({ clock, redis: false, env: { REGIONS: "uk,us,in", TRUST_PROXY: "1" } });
-  credentials = credentialsOf(test, clock);
+  credentials = credentialServiceOf(test, clock);
 });
 Sandbox.after(async () => {
   await test.stop();
