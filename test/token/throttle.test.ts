@@ -9,7 +9,7 @@ import * as assert from "uvu/assert";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { randomAddress } from "../support/consent.js";
-import { newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { newWorld, startTestApp, type TestApp } from "../support/test-app.js";
 
 const Throttle = suite("token/throttle");
 const clock = createManualClock(Date.now());
