@@ -1,6 +1,7 @@
 // What the OAuth tests share: the real app on free ports (BASE_URL and AUTH_URL must name the real ports, so they
 // are picked before the start), and a world to connect: an organization, a FULL app with its sandbox client and a
-// redirect URI, a sandbox merchant in the directory (its regional data not seeded) with its owner login, and an employee login.
+// redirect URI, a sandbox merchant in the directory (its regional data not seeded) with its owner login, and an
+// employee login.
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
