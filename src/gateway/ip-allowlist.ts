@@ -3,10 +3,11 @@
 // node:net's BlockList; the list built for one allowlist is reused, since a token is sent for up to 15 minutes.
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 import { canonicalAllowlistEntry } from "../credential/index.js";
+import { systemClock } from "../runtime/clock.js";
+import { createBoundedCache } from "../runtime/ttl-cache.js";
 
-/** Allowlists kept built; each is a handful of entries, and tokens of one app share one list. */
-const maxBuiltLists = 1000;
-const built = new Map<string, BlockList>();
+/** Allowlists kept built (a built list never goes stale): each is a handful of entries, one per app at most. */
+const built = createBoundedCache<BlockList>({ clock: systemClock, ttlMs: Infinity, maxEntries: 1000 });
 
 function listOf(entries: readonly string[]): BlockList {
   const key = entries.join(",");
@@ -21,7 +22,6 @@ function listOf(entries: readonly string[]): BlockList {
     if (prefix === undefined) list.addAddress(address, type);
     else list.addSubnet(address, Number(prefix), type);
   }
-  if (built.size >= maxBuiltLists) built.delete(built.keys().next().value!);
   built.set(key, list);
   return list;
 }

@@ -1,14 +1,53 @@
-// The one small in-process cache, with a hard bound on both staleness (entries live `ttlMs` on the injected clock,
-// or less when an entry has its own end) and size (the oldest entry goes when full). Concurrent misses for one key
-// share one load, so a burst of calls for a cold merchant costs one database read. A failed load is not cached.
+// The one bounded in-process cache, with a hard bound on both staleness (entries live `ttlMs` on the injected clock,
+// or less when an entry has its own end) and size (the oldest entry goes when full). Two faces of one mechanism:
+// `createBoundedCache` holds values (synchronous, for the per-request path), and `createTtlCache` holds loads on
+// top of it, so concurrent misses for one key share one load (a burst of calls for a cold merchant costs one
+// database read) and a failed load is not cached.
 import type { Clock } from "./clock.js";
 
 export interface TtlCacheOptions {
   clock: Clock;
-  /** How long a value is served at most; 0 disables caching (every call loads, `set` keeps nothing). */
+  /** How long a value is served at most (Infinity: until evicted); 0 disables caching (`set` keeps nothing). */
   ttlMs: number;
   /** Most entries kept; the oldest is dropped beyond this. */
   maxEntries: number;
+}
+
+export interface BoundedCache<V> {
+  /** The value of `key`; undefined when absent or past its end. */
+  get(key: string): V | undefined;
+  /** Keeps a value until ttlMs or `untilMs` (e.g. a secret's own expiry), whichever comes first. */
+  set(key: string, value: V, untilMs?: number): void;
+  /** Forgets `key` (after a local change that must show at once). */
+  delete(key: string): void;
+  /** Forgets every entry. */
+  clear(): void;
+}
+
+export function createBoundedCache<V>(options: TtlCacheOptions): BoundedCache<V> {
+  const { clock, ttlMs, maxEntries } = options;
+  const entries = new Map<string, { value: V; expiresAt: number }>();
+  return {
+    get(key) {
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      if (entry.expiresAt > clock.now()) return entry.value;
+      entries.delete(key);
+      return undefined;
+    },
+    set(key, value, untilMs) {
+      if (ttlMs <= 0) return;
+      entries.delete(key);
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+      entries.set(key, { value, expiresAt: Math.min(clock.now() + ttlMs, untilMs ?? Infinity) });
+    },
+    delete(key) {
+      entries.delete(key);
+    },
+    clear() {
+      entries.clear();
+    },
+  };
 }
 
 export interface TtlCache<V> {
@@ -25,46 +64,21 @@ export interface TtlCache<V> {
 }
 
 export function createTtlCache<V>(options: TtlCacheOptions): TtlCache<V> {
-  const { clock, ttlMs, maxEntries } = options;
-  const entries = new Map<string, { value: Promise<V>; expiresAt: number }>();
-  /** The entry of `key` if still live; a dead one is dropped. */
-  const live = (key: string, now: number) => {
-    const entry = entries.get(key);
-    if (entry && entry.expiresAt > now) return entry;
-    if (entry) entries.delete(key);
-    return undefined;
-  };
-  /** Stores `key` as the newest entry, making room first. */
-  const put = (key: string, value: Promise<V>, expiresAt: number) => {
-    entries.delete(key);
-    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-    entries.set(key, { value, expiresAt });
-  };
+  const loads = createBoundedCache<Promise<V>>(options);
   return {
     get(key, load) {
-      const now = clock.now();
-      const entry = live(key, now);
-      if (entry) return entry.value;
+      const cached = loads.get(key);
+      if (cached) return cached;
       const value = load();
-      if (ttlMs <= 0) return value;
-      put(key, value, now + ttlMs);
+      loads.set(key, value);
       value.catch(() => {
-        if (entries.get(key)?.value === value) entries.delete(key);
+        if (loads.get(key) === value) loads.delete(key);
       });
       return value;
     },
-    peek(key) {
-      return live(key, clock.now())?.value;
-    },
-    set(key, value, untilMs) {
-      if (ttlMs <= 0) return;
-      put(key, Promise.resolve(value), Math.min(clock.now() + ttlMs, untilMs ?? Infinity));
-    },
-    delete(key) {
-      entries.delete(key);
-    },
-    clear() {
-      entries.clear();
-    },
+    peek: (key) => loads.get(key),
+    set: (key, value, untilMs) => loads.set(key, Promise.resolve(value), untilMs),
+    delete: (key) => loads.delete(key),
+    clear: () => loads.clear(),
   };
 }

@@ -1,8 +1,8 @@
-// The one bounded cache (gateway routing, credential verifications): staleness bounded on the clock or an entry's own
-// end, size bounded, one load per burst, failures not kept.
+// The one bounded cache (gateway routing, credential verifications, built allowlists): staleness bounded on the clock
+// or an entry's own end, size bounded, one load per burst, failures not kept.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { createTtlCache } from "../../src/runtime/ttl-cache.js";
+import { createBoundedCache, createTtlCache } from "../../src/runtime/ttl-cache.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 
 const Cache = suite("runtime/ttl-cache");
@@ -54,6 +54,41 @@ Cache("verification cache: entries end at the bound or the secret's own end, whi
   const off = createTtlCache<string>({ clock, ttlMs: 0, maxEntries: 10 });
   off.set("a", "A");
   assert.is(await off.peek("a"), undefined);
+});
+
+Cache("bounded values: synchronous, kept until ttlMs or their own end, the oldest dropped when full", () => {
+  const clock = createManualClock();
+  const cache = createBoundedCache<string>({ clock, ttlMs: 1000, maxEntries: 2 });
+  cache.set("a", "A");
+  cache.set("b", "B", clock.now() + 10);
+  assert.is(cache.get("a"), "A");
+  assert.is(cache.get("b"), "B");
+  clock.advance(10);
+  assert.is(cache.get("b"), undefined, "its own end came first");
+  cache.set("b", "B2");
+  cache.set("c", "C");
+  assert.is(cache.get("a"), undefined, "the oldest went when a third arrived");
+  assert.is(cache.get("c"), "C");
+  clock.advance(999);
+  assert.is(cache.get("c"), "C");
+  clock.advance(1);
+  assert.is(cache.get("c"), undefined, "ttlMs bounds every entry");
+  cache.set("d", "D");
+  cache.delete("d");
+  assert.is(cache.get("d"), undefined);
+});
+
+Cache("bounded values: ttl Infinity keeps until evicted; ttl 0 keeps nothing", () => {
+  const clock = createManualClock();
+  const forever = createBoundedCache<number>({ clock, ttlMs: Infinity, maxEntries: 1 });
+  forever.set("x", 1);
+  clock.advance(1e12);
+  assert.is(forever.get("x"), 1);
+  forever.set("y", 2);
+  assert.is(forever.get("x"), undefined);
+  const never = createBoundedCache<number>({ clock, ttlMs: 0, maxEntries: 10 });
+  never.set("x", 1);
+  assert.is(never.get("x"), undefined);
 });
 
 Cache.run();
