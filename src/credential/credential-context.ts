@@ -1,4 +1,4 @@
-// What the CredentialService's section modules share: its dependencies, its error helpers and enum tables, the
+// What the CredentialService's section modules share: its dependencies, its error helpers, the
 // verification caches (every change to a credential clears them) and the helpers more than one section uses.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type postgres from "postgres";
