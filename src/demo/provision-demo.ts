@@ -3,19 +3,22 @@
 // $DATA_DIR/demo.json (secrets included: the file is created readable by its owner only).
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createClient, createRouterTransport, type Client } from "@connectrpc/connect";
 import type postgres from "postgres";
-import { CredentialService, Environment, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import {
+  CredentialService,
+  Environment,
+  MerchantRole,
+  Product,
+} from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
-import { createAccessRequests } from "../grant/index.js";
+import { createAccessRequests, createSandboxGrants } from "../grant/index.js";
 import type { Config } from "../config/config.js";
 import { seedMerchantData } from "../data/index.js";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
-import { createCredentialService } from "../credential/index.js";
-import { createSandboxGrants } from "../grant/index.js";
-import { createMerchantQueries } from "../credential/index.js";
+import { createInProcessClient, type InProcessClient } from "../runtime/service-caller.js";
+import { createCredentialService, createMerchantQueries } from "../credential/index.js";
 import type { Region } from "../config/regions.js";
 
 /** Where the demo's OAuth client sends the browser back; registered on every app of the demo. */
@@ -86,7 +89,7 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
     { config, logger, clock, ids: options.ids ?? cryptoIds },
     { sql: options.control, regionSql: (region) => options.regionDatabases.get(region)?.sql, sandboxGrants: createSandboxGrants() },
   );
-  const client = createClient(CredentialService, createRouterTransport(({ service }) => service(CredentialService, impl)));
+  const client = createInProcessClient(CredentialService, impl);
   const path = demoFilePath(config);
   const urls = {
     baseUrl: config.urls.base,
@@ -121,7 +124,7 @@ export function describeDemo(world: DemoWorld, path: string): string {
   ].join("\n");
 }
 
-type CredentialClient = Client<typeof CredentialService>;
+type CredentialClient = InProcessClient<typeof CredentialService>;
 
 /**
  * Makes the ADSR app's access request for every store of `merchant` and approves it as the merchant's owner, unless
