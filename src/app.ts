@@ -12,7 +12,7 @@ import { GrantService } from "../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
-import { createMailTransport } from "./console/index.js";
+import { createMailTransport, createConsoleService } from "./console/index.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { createInProcessCaller } from "./runtime/service-caller.js";
@@ -22,27 +22,29 @@ import { createPartnerGateway } from "./gateway/partner-gateway.js";
 import { createRateLimiter } from "./gateway/rate-limiter.js";
 import { createRegionalCallers } from "./gateway/regional-data.js";
 import { createRegionDispatcher } from "./internal/region-dispatcher.js";
-import { createAuthorization } from "./grant/index.js";
-import { clientVerifier } from "./token/index.js";
-import { createConnections } from "./grant/index.js";
+import { createAuthorization, createConnections, createSandboxGrants, createGrantService } from "./grant/index.js";
+import {
+  clientVerifier,
+  createTokenService,
+  appTokenAudience,
+  createAccessTokenVerifier,
+  createKeyRing,
+  createSigningKeyStore,
+  loadKeyEncryptionKey,
+} from "./token/index.js";
 import { createHealthService, ServingStatus } from "./internal/health.js";
 import { createInternalServer } from "./internal/internal-server.js";
 import { reflectionServices, registerReflection } from "./internal/reflection.js";
 import { systemClock, type Clock } from "./runtime/clock.js";
 import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
-import { createConsoleService } from "./console/index.js";
 import { createCredentialService } from "./credential/index.js";
-import { createSandboxGrants } from "./grant/index.js";
 import { createDataService, type DataServiceImpl } from "./data/index.js";
 import type { ServiceContext } from "./runtime/service-context.js";
-import { createGrantService } from "./grant/index.js";
-import { createTokenService } from "./token/index.js";
 import { openKeyValueStore, type KeyValueStore } from "./storage/key-value.js";
 import { migrateControl, migrateRegion } from "./storage/migrate.js";
 import { openDatabase, type Database } from "./storage/postgres.js";
 import { regions, type Region } from "./config/regions.js";
-import { appTokenAudience, createAccessTokenVerifier, createKeyRing, createSigningKeyStore, loadKeyEncryptionKey } from "./token/index.js";
 
 export interface AppOptions {
   config: Config;

@@ -11,11 +11,9 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config/config.js";
-import { createAccessRequests } from "../grant/index.js";
+import { createAccessRequests, type Authorization, type ValidAuthorization, type Connections } from "../grant/index.js";
 import { entryOf, messageFor, negotiateLocale, readServiceError, type ErrorCode } from "../errors/index.js";
 import { clientAddress } from "../runtime/client-address.js";
-import type { Authorization, ValidAuthorization } from "../grant/index.js";
-import type { Connections } from "../grant/index.js";
 import type { Clock } from "../runtime/clock.js";
 import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { IdSource } from "../runtime/ids.js";
@@ -26,8 +24,26 @@ import type { KeyValueStore } from "../storage/key-value.js";
 import { createMerchantQueries } from "../credential/index.js";
 import type postgres from "postgres";
 import type { VerifyMerchantUser } from "./merchant-users.js";
-import { accessRequestsPage, connectionsPage, consentPage, errorPage, layout, messagePage, signInPage, type AccessRequestView } from "./pages.js";
-import { cookie, createSessions, csrfCookie, parseCookies, sameSecret, sessionCookie, sessionSeconds, type Session } from "./sessions.js";
+import {
+  accessRequestsPage,
+  connectionsPage,
+  consentPage,
+  errorPage,
+  layout,
+  messagePage,
+  signInPage,
+  type AccessRequestView,
+} from "./pages.js";
+import {
+  cookie,
+  createSessions,
+  csrfCookie,
+  parseCookies,
+  sameSecret,
+  sessionCookie,
+  sessionSeconds,
+  type Session,
+} from "./sessions.js";
 
 export interface ConsentServerOptions {
   logger: Logger;

@@ -5,8 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fromJson, type DescService, type JsonValue } from "@bufbuild/protobuf";
-import type { ConnectError } from "@connectrpc/connect";
-import { createContextValues } from "@connectrpc/connect";
+import { createContextValues, type ConnectError } from "@connectrpc/connect";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";

@@ -15,7 +15,13 @@
 // by the CredentialService for CREDENTIAL_CACHE_SECONDS.
 import type { ServiceImpl } from "@connectrpc/connect";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { environmentName, productName, type CredentialEnvironment, type Product } from "../credential/index.js";
+import {
+  environmentName,
+  productName,
+  scopesForProduct,
+  type CredentialEnvironment,
+  type Product,
+} from "../credential/index.js";
 import { readServiceError, type ErrorToRender } from "../errors/index.js";
 import { createInProcessClient } from "../runtime/service-caller.js";
 import type { Clock } from "../runtime/clock.js";
@@ -23,7 +29,6 @@ import type { Logger } from "../runtime/logger.js";
 import { createAccessRequestQueries } from "../grant/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../config/regions.js";
-import { scopesForProduct } from "../credential/index.js";
 import { addressAllowed } from "./ip-allowlist.js";
 import { createTtlCache } from "../runtime/ttl-cache.js";
 import type { MerchantDirectory } from "./merchant-directory.js";

@@ -13,9 +13,14 @@ import type { Config } from "../config/config.js";
 import { serviceError } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
-import { createAccessRequestQueries, effectiveState, type AccessRequestListRow, type AccessRequestRow, type AccessRequestState } from "./queries/access-request-queries.js";
-import { createAppQueries } from "../credential/index.js";
-import { createMerchantQueries } from "../credential/index.js";
+import {
+  createAccessRequestQueries,
+  effectiveState,
+  type AccessRequestListRow,
+  type AccessRequestRow,
+  type AccessRequestState,
+} from "./queries/access-request-queries.js";
+import { createAppQueries, createMerchantQueries } from "../credential/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../config/regions.js";
 import { companyHasStores } from "../data/index.js";

@@ -3,21 +3,26 @@
 // makes (or reuses) the grant and a single-use code bound to the redirect_uri and the S256 challenge.
 import type postgres from "postgres";
 import type { Config } from "../config/config.js";
-import type { CredentialEnvironment } from "../credential/index.js";
-import { clientIdEnvironment, hashSecret, secretBytes } from "../credential/index.js";
+import {
+  clientIdEnvironment,
+  hashSecret,
+  secretBytes,
+  createAppQueries,
+  createCredentialQueries,
+  createMerchantQueries,
+  createOrganizationQueries,
+  scopesForProduct,
+  type CredentialEnvironment,
+  type MerchantRow,
+  type Product,
+} from "../credential/index.js";
 import type { ErrorCode } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
-import { createAppQueries } from "../credential/index.js";
 import { createCodeQueries } from "./queries/code-queries.js";
-import { createCredentialQueries } from "../credential/index.js";
 import { createGrantQueries } from "./queries/grant-queries.js";
-import { createMerchantQueries, type MerchantRow } from "../credential/index.js";
-import { createOrganizationQueries } from "../credential/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import type { Product } from "../credential/index.js";
-import { scopesForProduct } from "../credential/index.js";
 import { isS256Challenge } from "./pkce.js";
 
 /** The query parameters of GET /oauth/authorize (spec, "Endpoints"). */

@@ -1,6 +1,5 @@
 // The standard grpc.health.v1.Health service: load balancers and orchestrators ask it whether we serve.
-import { Code, ConnectError } from "@connectrpc/connect";
-import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "../../gen/grpc/health/v1/health_pb.js";
 
 export { ServingStatus };

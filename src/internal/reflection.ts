@@ -1,9 +1,15 @@
 // gRPC server reflection (grpc.reflection.v1 and v1alpha), so buf curl and grpcurl can find our schemas unaided.
-import { create, createRegistry, toBinary } from "@bufbuild/protobuf";
-import type { DescExtension, DescFile, DescService, Registry } from "@bufbuild/protobuf";
+import {
+  create,
+  createRegistry,
+  toBinary,
+  type DescExtension,
+  type DescFile,
+  type DescService,
+  type Registry,
+} from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
-import { Code } from "@connectrpc/connect";
-import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
+import { Code, type ConnectRouter, type ServiceImpl } from "@connectrpc/connect";
 import * as v1 from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import * as v1alpha from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 

@@ -2,8 +2,7 @@
 // stored only as their SHA-256, compared in constant time by the database's primary-key lookup of that hash, and
 // never logged. Authorization codes are made the same way by the grant owner (src/grant/authorization.ts).
 import { createHmac, hkdfSync } from "node:crypto";
-import type { CredentialEnvironment } from "../credential/index.js";
-import { hashSecret, secretBytes } from "../credential/index.js";
+import { hashSecret, secretBytes, type CredentialEnvironment } from "../credential/index.js";
 import type { IdSource } from "../runtime/ids.js";
 
 /** Spec, "Credentials": refresh-token prefixes by environment. */

@@ -13,11 +13,11 @@ import {
   HealthCheckResponseSchema,
   HealthListRequestSchema,
   HealthListResponseSchema,
+  type HealthCheckResponse,
+  type HealthListResponse,
 } from "../../gen/grpc/health/v1/health_pb.js";
-import type { HealthCheckResponse, HealthListResponse } from "../../gen/grpc/health/v1/health_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
-import { createHealthService, ServingStatus } from "../../src/internal/health.js";
-import type { HealthService } from "../../src/internal/health.js";
+import { createHealthService, ServingStatus, type HealthService } from "../../src/internal/health.js";
 
 type Context = { health: HealthService; client: grpc.Client; close: () => Promise<void> };
 

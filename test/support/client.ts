@@ -1,8 +1,15 @@
 // What the client's real-server tests share: a client of a world's app wired to the test's manual clock (its
 // sleep moves that clock, so no real time passes), a fetch that records what went over the wire (the real fetch
 // underneath: nothing is mocked), a token store that records and can fail its writes, and the consent run.
-import { createPartnerClient, type Connection, type MerchantTokens, type PartnerClient, type PartnerClientOptions, type TokenStore } from "partner-api/client";
-import { createMemoryTokenStore } from "partner-api/client";
+import {
+  createPartnerClient,
+  createMemoryTokenStore,
+  type Connection,
+  type MerchantTokens,
+  type PartnerClient,
+  type PartnerClientOptions,
+  type TokenStore,
+} from "partner-api/client";
 import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { ManualClock } from "../../src/runtime/clock.js";
 import { credentialServiceOf, decide, type TestApp, type World } from "./test-app.js";

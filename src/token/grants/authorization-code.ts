@@ -3,13 +3,11 @@
 // check; the family, the refresh token and the signed response are made in the same transaction, so a failure
 // leaves the code unconsumed and nothing half made.
 import { serviceError } from "../../errors/index.js";
-import { createCodeQueries, type CodeRow } from "../../grant/index.js";
-import { createGrantQueries } from "../../grant/index.js";
+import { createCodeQueries, createGrantQueries, s256, type CodeRow } from "../../grant/index.js";
 import { createMerchantQueries } from "../../credential/index.js";
 import { createRefreshQueries } from "../queries/refresh-queries.js";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { TokenResponse } from "../issuer.js";
-import { s256 } from "../../grant/index.js";
 import { hashToken, newRefreshToken } from "../refresh-token-secrets.js";
 import type { GrantType, Outcome } from "./grant-type.js";
 

@@ -7,9 +7,8 @@
 // - any other rotated-out token revokes the whole family: oauth.refresh_reused;
 // - everything happens in one transaction that also signs the response, so a failure never burns a token or a
 //   family (Keycloak #49213): the rotation commits with the response or not at all.
-import { hashesEqual } from "../../credential/index.js";
+import { hashesEqual, createMerchantQueries } from "../../credential/index.js";
 import { serviceError, type ErrorCode } from "../../errors/index.js";
-import { createMerchantQueries } from "../../credential/index.js";
 import { createRefreshQueries, type PresentedTokenRow } from "../queries/refresh-queries.js";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { TokenResponse } from "../issuer.js";
