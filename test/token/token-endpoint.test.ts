@@ -8,15 +8,11 @@ import * as assert from "uvu/assert";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { createCredentialService } from "../../src/credential/service.js";
-import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
+import { silentLogger } from "../../src/runtime/logger.js";
+import { createInProcessClient } from "../../src/runtime/service-caller.js";
 import { createGrantService } from "../../src/grant/service.js";
-import { create } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext } from "@connectrpc/connect";
-import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
-import { decide, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { credentialServiceOf, decide, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
 const Token = suite("token/token-endpoint");
 const clock = createManualClock(Date.now());
@@ -66,6 +62,10 @@ const refresh = (world: World, token: string) => tokenCall(world, { grant_type: 
 function oauthError(code: ErrorCode, error: string) {
   return { error, error_description: messageFor(code), code };
 }
+
+/** The GrantService on the app's database and clock, called in process. */
+const grantServiceOf = () =>
+  createInProcessClient(GrantService, createGrantService({ config: test.config, clock, ids: cryptoIds, logger: silentLogger }, { sql: test.app.control.sql }));
 
 let worlds = 0;
 const world = () => newWorld(test, clock, `http://127.0.0.1:9/callback/${++worlds}?x=1`);
@@ -233,12 +233,7 @@ Token("refresh expiry: 100 days of disuse (rolling); each use restarts the clock
 Token("secret rotation: the previous secret works during the 24-hour overlap, not after; refresh tokens survive", async () => {
   const w = await world();
   const token = (await exchange(w)).refresh_token;
-  const credentials = createCredentialService({ config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) }, { sql: test.app.control.sql, sandboxGrants: createSandboxGrants() });
-  const context = createHandlerContext({
-    service: CredentialService, method: CredentialService.method.rotateClientSecret, protocolName: "in-process", requestMethod: "POST",
-    url: "in-process:///", requestHeader: new Headers(), contextValues: createContextValues(),
-  });
-  const rotated = await credentials.rotateClientSecret(create(CredentialService.method.rotateClientSecret.input, { clientId: w.clientId }), context);
+  const rotated = await credentialServiceOf(test, clock).rotateClientSecret({ clientId: w.clientId });
   clock.advance(day - second);
   const old = await refresh(w, token);
   assert.is(old.status, 200);
@@ -283,20 +278,55 @@ Token("revocation: 200 {ok:true} for anything once authenticated; a live token r
 Token("merchant disconnect (GrantService.RevokeGrant): listed before, gone after; the next refresh is oauth.grant_revoked", async () => {
   const w = await world();
   const token = (await exchange(w)).refresh_token;
-  const grants = createGrantService({ config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => {} }) }, { sql: test.app.control.sql });
-  const context = createHandlerContext({
-    service: GrantService, method: GrantService.method.revokeGrant, protocolName: "in-process", requestMethod: "POST",
-    url: "in-process:///", requestHeader: new Headers(), contextValues: createContextValues(),
-  });
-  const listed = await grants.listGrants(create(GrantService.method.listGrants.input, { companyId: BigInt(w.companyId) }), context);
-  assert.ok(listed.grants!.some((grant) => grant.appId === w.appId));
-  const revoked = await grants.revokeGrant(create(GrantService.method.revokeGrant.input, { companyId: BigInt(w.companyId), appId: w.appId }), context);
+  const grants = grantServiceOf();
+  const listed = await grants.listGrants({ companyId: BigInt(w.companyId) });
+  assert.ok(listed.grants.some((grant) => grant.appId === w.appId));
+  const revoked = await grants.revokeGrant({ companyId: BigInt(w.companyId), appId: w.appId });
   assert.is(revoked.revoked, true);
-  const again = await grants.revokeGrant(create(GrantService.method.revokeGrant.input, { companyId: BigInt(w.companyId), appId: w.appId }), context);
+  const again = await grants.revokeGrant({ companyId: BigInt(w.companyId), appId: w.appId });
   assert.is(again.revoked, false);
   assert.equal((await refresh(w, token)).body, oauthError("oauth.grant_revoked", "invalid_grant"));
-  const after = await grants.listGrants(create(GrantService.method.listGrants.input, { companyId: BigInt(w.companyId) }), context);
-  assert.not.ok(after.grants!.some((grant) => grant.appId === w.appId));
+  const after = await grants.listGrants({ companyId: BigInt(w.companyId) });
+  assert.not.ok(after.grants.some((grant) => grant.appId === w.appId));
+});
+
+/** The refresh families of an app and merchant, oldest first, as stored. */
+const familiesOf = (w: World) =>
+  test.app.control.sql<{ revoked_at: Date | null; revoked_reason: string | null }[]>`
+    select revoked_at, revoked_reason from control.refresh_families
+    where app_id = ${w.appId} and company_id = ${w.companyId} order by id`;
+
+Token("a family lives only while its grant does: a disconnect ends every family and the grace replay, a new consent starts afresh", async () => {
+  const w = await world();
+  const firstFamily = (await exchange(w)).refresh_token;
+  const secondFamily = (await exchange(w)).refresh_token; // a second family under the same grant
+  const rotated = await refresh(w, secondFamily);
+  assert.is(rotated.status, 200);
+  await grantServiceOf().revokeGrant({ companyId: BigInt(w.companyId), appId: w.appId });
+  // Inside the grace window the rotated-out token would replay its successor; the grant's end comes first.
+  for (const token of [firstFamily, secondFamily, rotated.body["refresh_token"] as string]) {
+    const answer = await refresh(w, token);
+    assert.is(answer.status, 400);
+    assert.equal(answer.body, oauthError("oauth.grant_revoked", "invalid_grant"));
+  }
+  // The disconnect wrote the grant only; the families end with it (the token owner's rows are its own).
+  assert.equal((await familiesOf(w)).map((family) => family.revoked_reason), [null, null]);
+  const renewed = (await exchange(w)).refresh_token;
+  assert.is((await refresh(w, renewed)).status, 200, "a new consent makes a new grant and a live family");
+  assert.equal((await refresh(w, firstFamily)).body, oauthError("oauth.grant_revoked", "invalid_grant"), "the old family stays dead");
+});
+
+Token("RFC 7009 revocation of one refresh token ends every family of its grant, in the token owner's rows", async () => {
+  const w = await world();
+  const firstFamily = (await exchange(w)).refresh_token;
+  const secondFamily = (await exchange(w)).refresh_token;
+  const done = await post("/v1/oauth/revoke", { token: firstFamily, client_id: w.clientId, client_secret: w.clientSecret });
+  assert.is(done.status, 200);
+  assert.equal(done.body, { ok: true });
+  assert.equal((await refresh(w, secondFamily)).body, oauthError("oauth.grant_revoked", "invalid_grant"));
+  const families = await familiesOf(w);
+  assert.equal(families.map((family) => family.revoked_reason), ["app_revoked", "app_revoked"]);
+  assert.ok(families.every((family) => family.revoked_at !== null));
 });
 
 Token("repeated invalid_grant slows the client down: 429 oauth.rate_limited with Retry-After, until the window ends", async () => {
