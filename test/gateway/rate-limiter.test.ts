@@ -5,27 +5,11 @@ import * as assert from "uvu/assert";
 import { createRateLimiter, rateLimitHeaders } from "../../src/gateway/rate-limiter.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { createLogger } from "../../src/runtime/logger.js";
-import { createMemoryStore, type KeyValueStore } from "../../src/storage/key-value.js";
+import { createMemoryStore } from "../../src/storage/key-value.js";
+import { flakyStore } from "../support/storage.js";
 
 const Limiter = suite("gateway/rate-limiter");
 const minute = Date.UTC(2026, 10, 21, 12, 0, 0);
-
-/** A "shared" store that fails while `down` is true, counting in memory otherwise (a stand-in for Redis). */
-function flakyStore(clock: ReturnType<typeof createManualClock>) {
-  const inner = createMemoryStore({ clock });
-  const state = { down: false, hang: false };
-  const guard = async () => {
-    if (state.hang) return new Promise<never>(() => {});
-    if (state.down) throw new Error("connect ECONNREFUSED 127.0.0.1:6379");
-  };
-  const store: KeyValueStore = {
-    ...inner,
-    shared: true,
-    hit: async (key, expiresAtMs) => (await guard(), inner.hit(key, expiresAtMs)),
-    get: async (key) => (await guard(), inner.get(key)),
-  };
-  return { store, state };
-}
 
 Limiter("counts per app in fixed minute windows that reset on the boundary", async () => {
   const clock = createManualClock(minute + 15_000);

@@ -7,26 +7,10 @@ import { createManualClock, type ManualClock } from "../../src/runtime/clock.js"
 import { createFixedWindowCounter, sharedStoreTimeoutMs, type WhenStoreFails } from "../../src/storage/fixed-window.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { createMemoryStore, type KeyValueStore } from "../../src/storage/key-value.js";
+import { flakyStore } from "../support/storage.js";
 
 const Window = suite("storage/fixed-window");
 const minute = Date.UTC(2026, 10, 21, 12, 0, 0);
-
-/** A "shared" store (a stand-in for Redis) that throws while `down`, never answers while `hang`, counts otherwise. */
-function flakyStore(clock: ManualClock) {
-  const inner = createMemoryStore({ clock });
-  const state = { down: false, hang: false };
-  const guard = async () => {
-    if (state.hang) return new Promise<never>(() => {});
-    if (state.down) throw new Error("connect ECONNREFUSED 127.0.0.1:6379");
-  };
-  const store: KeyValueStore = {
-    ...inner,
-    shared: true,
-    hit: async (key, expiresAtMs) => (await guard(), inner.hit(key, expiresAtMs)),
-    get: async (key) => (await guard(), inner.get(key)),
-  };
-  return { store, state };
-}
 
 function counterOn(clock: ManualClock, store: KeyValueStore, whenStoreFails: WhenStoreFails, windowMs = 60_000) {
   const lines: string[] = [];

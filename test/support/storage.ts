@@ -149,3 +149,20 @@ export async function getTestKeyValueStore(clock: Clock): Promise<KeyValueStore>
   if (!url) return createMemoryStore({ clock });
   return createRedisStore({ url, logger: silentLogger, prefix: `${uniqueName("pa_test")}:` });
 }
+
+/** A "shared" store (a stand-in for Redis) that throws while `down`, never answers while `hang`, counts otherwise. */
+export function flakyStore(clock: Clock) {
+  const inner = createMemoryStore({ clock });
+  const state = { down: false, hang: false };
+  const guard = async () => {
+    if (state.hang) return new Promise<never>(() => {});
+    if (state.down) throw new Error("connect ECONNREFUSED 127.0.0.1:6379");
+  };
+  const store: KeyValueStore = {
+    ...inner,
+    shared: true,
+    hit: async (key, expiresAtMs) => (await guard(), inner.hit(key, expiresAtMs)),
+    get: async (key) => (await guard(), inner.get(key)),
+  };
+  return { store, state };
+}
