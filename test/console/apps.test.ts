@@ -11,10 +11,11 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { seedMerchantData } from "../../src/data/sandbox-data.js";
-import { messageFor, readServiceError, type ErrorCode } from "../../src/errors/index.js";
+import { readServiceError } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { type Credentials, credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
-import { answerOf, newLiveMerchant, type Answer } from "../support/sandbox.js";
+import { consoleCall, expectError } from "../support/console.js";
+import { newLiveMerchant, type Answer } from "../support/sandbox.js";
 
 const SelfService = suite("console/apps");
 const clock = createManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 15_000);
@@ -39,22 +40,7 @@ SelfService.after(async () => {
 
 const newEmail = (who = "dev") => `${who}.${process.pid}.${++serial}@self-service.test`;
 
-async function api(method: string, path: string, body?: unknown, token?: string): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
-  if (token) headers["authorization"] = `Bearer ${token}`;
-  const response = await fetch(test.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return answerOf(response);
-}
-
-const developer = (code: ErrorCode, params: Record<string, string | number> = {}, details: unknown = []) => ({
-  error: { code, message: messageFor(code, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))), details, params },
-});
-
-function expectError(answer: Answer, status: number, code: ErrorCode, params: Record<string, string | number> = {}, details: unknown = []) {
-  assert.is(answer.status, status, `${code}: ${JSON.stringify(answer.body)}`);
-  assert.equal(answer.body, developer(code, params, details));
-}
+const api = (method: string, path: string, body?: unknown, token?: string): Promise<Answer> => consoleCall(test.base, method, path, body, token);
 
 function ok(answer: Answer): Record<string, unknown> {
   assert.is(answer.status, 200, JSON.stringify(answer.body));

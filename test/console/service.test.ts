@@ -7,10 +7,10 @@ import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { answerOf, type Answer } from "../support/sandbox.js";
+import { consoleCall, developerError, expectError } from "../support/console.js";
+import { type Answer } from "../support/sandbox.js";
 
 const Console = suite("console/service");
 // Mid-minute of a real minute, so Redis windows (real time) and the manual clock agree.
@@ -30,22 +30,7 @@ Console.after(async () => {
 
 const newEmail = (who = "dev") => `${who}.${process.pid}.${++serial}@partner.test`;
 
-async function api(method: string, path: string, body?: unknown, token?: string): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
-  if (token) headers["authorization"] = `Bearer ${token}`;
-  const response = await fetch(test.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return answerOf(response);
-}
-
-const developer = (code: ErrorCode, params: Record<string, string | number> = {}, details: unknown = []) => ({
-  error: { code, message: messageFor(code, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))), details, params },
-});
-
-function expectError(answer: Answer, status: number, code: ErrorCode, params: Record<string, string | number> = {}) {
-  assert.is(answer.status, status, `${code}: ${JSON.stringify(answer.body)}`);
-  assert.equal(answer.body, developer(code, params));
-}
+const api = (method: string, path: string, body?: unknown, token?: string): Promise<Answer> => consoleCall(test.base, method, path, body, token);
 
 /** The link of the newest mail to `email`, read from the log transport's lines. */
 function mailedLink(email: string): string {
@@ -161,7 +146,7 @@ Console("a new partner, over HTTP only: sign-up to a sandbox token and /v1/items
 Console("accounts: weak password, unverified sign-in, wrong password, lockout that reveals nothing, suspension", async () => {
   const weak = await api("POST", "/v1/console/account/sign-up", { email: newEmail(), password: "short" });
   assert.is(weak.status, 400);
-  assert.equal(weak.body, developer("developer.password_too_weak", { rule: "at least 12 characters" }, [{ field: "password", rule: "at least 12 characters" }]));
+  assert.equal(weak.body, developerError("developer.password_too_weak", { rule: "at least 12 characters" }, [{ field: "password", rule: "at least 12 characters" }]));
 
   const email = newEmail();
   await signUp(email);
@@ -297,7 +282,7 @@ Console("two parallel redemptions of one invitation: one member added, the other
   const statuses = answers.map((answer) => answer.status).sort();
   assert.equal(statuses, [200, 400]);
   const failed = answers.find((answer) => answer.status === 400)!;
-  assert.equal(failed.body, developer("developer.invite_invalid"));
+  assert.equal(failed.body, developerError("developer.invite_invalid"));
   const members = await api("GET", `/v1/console/organizations/${organizationId}/members`, undefined, owner.token);
   assert.is((members.body["members"] as unknown[]).length, 2);
 });
