@@ -4,18 +4,21 @@
 // (connect-node's gRPC transport, createRemoteCaller) and with a grpc-js client. Unary ListItems(limit 10).
 //
 // Knobs: HOP_CALLS (default 3000 per case), HOP_CONCURRENCY (default 10), DATABASE_URL (default embedded PGlite).
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
-import { createContextValues, type HandlerContext } from "@connectrpc/connect";
-import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { createContextValues, type HandlerContext, type Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter, createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import { DataService, ListItemsRequestSchema, ListItemsResponseSchema } from "../gen/partnerapi/v1/data_service_pb.js";
 import { loadConfig } from "../src/config/config.js";
 import { seedMerchantData } from "../src/data/sandbox-data.js";
 import { createRemoteCaller } from "../src/gateway/regional-data.js";
 import { createInternalServer } from "../src/internal/internal-server.js";
+import { loadServiceCredentials, newServiceCredential } from "../src/internal/service-credentials.js";
 import { systemClock } from "../src/runtime/clock.js";
 import { cryptoIds } from "../src/runtime/ids.js";
 import { silentLogger } from "../src/runtime/logger.js";
@@ -74,14 +77,24 @@ async function main(): Promise<void> {
   const sessions: Http2SessionManager[] = [];
   const grpcClients: grpc.Client[] = [];
   let connectServer: ReturnType<typeof createInternalServer> | undefined;
+  let bare: http2.Http2Server | undefined;
   const grpcServer = new grpc.Server();
   try {
     await migrateRegion(database.sql, "uk", silentLogger);
     await seedMerchantData(database.sql, "uk", companyId, { storeCount: 1, itemCount: 50, salesDays: 0, onlineOrderCount: 0, now: new Date() });
     const impl = createDataService({ config: loadConfig({}), clock: systemClock, ids: cryptoIds, logger: silentLogger }, { region: "uk", sql: database.sql });
 
-    connectServer = createInternalServer({ routes: (router) => router.service(DataService, impl), logger: silentLogger });
+    // The internal port as deployed: the front credential checked and the request validated on every call.
+    const front = newServiceCredential("front", "bench-front");
+    const credentialsFile = join(dataDir, "internal-credentials");
+    await writeFile(credentialsFile, front.line + "\n");
+    const credentials = await loadServiceCredentials({ file: credentialsFile, clock: systemClock, logger: silentLogger });
+    connectServer = createInternalServer({ routes: (router) => router.service(DataService, impl), credentials, logger: silentLogger, ids: cryptoIds });
     const connectPort = (await connectServer.listen(0, "127.0.0.1")).port;
+    // The same connect-node stack without the internal port's interceptors: what authentication, validation and
+    // the access log cost per call.
+    bare = http2.createServer(connectNodeAdapter({ routes: (router) => router.service(DataService, impl) }));
+    const barePort = await new Promise<number>((resolve) => bare!.listen(0, "127.0.0.1", () => resolve((bare!.address() as AddressInfo).port)));
 
     grpcServer.addService(grpcJsDefinition(), {
       listItems: (call: grpc.ServerUnaryCall<object, object>, callback: grpc.sendUnaryData<object>) => {
@@ -99,7 +112,11 @@ async function main(): Promise<void> {
     const connectClientTo = (port: number) => {
       const sessionManager = new Http2SessionManager(`http://127.0.0.1:${port}`);
       sessions.push(sessionManager);
-      const caller = createRemoteCaller(createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, sessionManager }));
+      const withCredential: Interceptor = (next) => (call) => {
+        call.header.set("x-service-credential", front.credential);
+        return next(call);
+      };
+      const caller = createRemoteCaller(createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, sessionManager, interceptors: [withCredential] }));
       const method = DataService.method.listItems;
       return () =>
         caller.call({ method, input: request, headers: new Headers(), values: createContextValues(), signal: new AbortController().signal, url: "" });
@@ -107,6 +124,8 @@ async function main(): Promise<void> {
     const grpcJsClientTo = (port: number) => {
       const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
       grpcClients.push(client);
+      const metadata = new grpc.Metadata();
+      metadata.set("x-service-credential", front.credential);
       return () =>
         new Promise((resolve, reject) =>
           client.makeUnaryRequest(
@@ -114,6 +133,7 @@ async function main(): Promise<void> {
             (message: typeof request) => Buffer.from(toBinary(ListItemsRequestSchema, message)),
             (bytes: Buffer) => fromBinary(ListItemsResponseSchema, bytes),
             request,
+            metadata,
             (error, response) => (error ? reject(error) : resolve(response)),
           ),
         );
@@ -122,6 +142,7 @@ async function main(): Promise<void> {
 
     const cases: Array<[string, () => Promise<unknown>]> = [
       ["direct call of the ServiceImpl (no hop)", direct],
+      ["connect-node bare (no interceptors), connect-node client", connectClientTo(barePort)],
       ["connect-node server, connect-node client", connectClientTo(connectPort)],
       ["grpc-js server, connect-node client", connectClientTo(grpcPort)],
       ["connect-node server, grpc-js client", grpcJsClientTo(connectPort)],
@@ -130,7 +151,7 @@ async function main(): Promise<void> {
     const lines = [`ListItems(limit 10), ${calls} calls, ${concurrency} in flight, ${database.embedded ? "embedded PGlite" : "PostgreSQL"}, Node ${process.version}`];
     for (const [name, call] of cases) {
       const result = await measure(call);
-      lines.push(`${name.padEnd(44)} ${result.rate.toFixed(0).padStart(7)} calls/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms`);
+      lines.push(`${name.padEnd(56)} ${result.rate.toFixed(0).padStart(7)} calls/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms`);
     }
     process.stdout.write(lines.join("\n") + "\n");
   } finally {
@@ -138,6 +159,7 @@ async function main(): Promise<void> {
     for (const client of grpcClients) client.close();
     grpcServer.forceShutdown();
     await connectServer?.close(100);
+    bare?.close();
     await database.close();
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -34,6 +34,8 @@ async function main(): Promise<void> {
     TOKEN_KEY_ENCRYPTION_KEY: testKek,
     PARTNER_RATE_LIMIT: "1000000000",
     LOG_LEVEL: "warn",
+    // Nothing balances onto this instance: stop without the readiness drain.
+    SHUTDOWN_DRAIN_SECONDS: "0",
   });
   const app = await startApp({ config, logger: silentLogger });
   const plain = http.createServer();

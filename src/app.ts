@@ -1,5 +1,6 @@
 // The composition root: opens storage, builds the services, and starts the roles this process runs (the public
 // front, the consent site, the internal gRPC port). Tests start the very same thing on port 0.
+import { readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { DescService } from "@bufbuild/protobuf";
@@ -12,7 +13,7 @@ import { GrantService } from "../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
-import { createMailTransport, createConsoleService } from "./console/index.js";
+import { createMailOutbox, createMailTransport, createConsoleService, type MailOutbox, type MailTransport } from "./console/index.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { createInProcessCaller } from "./runtime/service-caller.js";
@@ -33,9 +34,10 @@ import {
   loadKeyEncryptionKey,
 } from "./token/index.js";
 import { createHealthService, ServingStatus } from "./internal/health.js";
-import { createInternalServer } from "./internal/internal-server.js";
+import { createInternalPort } from "./internal/internal-port.js";
+import { readPresentedCredential } from "./internal/service-credentials.js";
 import { reflectionServices, registerReflection } from "./internal/reflection.js";
-import { systemClock, type Clock } from "./runtime/clock.js";
+import { sleep, systemClock, type Clock } from "./runtime/clock.js";
 import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
 import { createCredentialService } from "./credential/index.js";
@@ -43,7 +45,7 @@ import { createDataService, type DataServiceImpl } from "./data/index.js";
 import type { ServiceContext } from "./runtime/service-context.js";
 import { openKeyValueStore, type KeyValueStore } from "./storage/key-value.js";
 import { migrateControl, migrateRegion } from "./storage/migrate.js";
-import { openDatabase, type Database } from "./storage/postgres.js";
+import { openDatabase, readinessOf, type Database, type Readiness } from "./storage/postgres.js";
 import { regions, type Region } from "./config/regions.js";
 
 export interface AppOptions {
@@ -56,6 +58,10 @@ export interface AppOptions {
    * remote one. "front": no DataService in process and no regional database; regions only over REGION_GRPC_URL_<R>.
    */
   role?: "all" | "front";
+  /** The console's mail transport; default: the one MAIL_TRANSPORT names. */
+  mailTransport?: MailTransport;
+  /** Prepended to every Redis key (tests whose databases restart their ids share one Redis); default none. */
+  keyValuePrefix?: string;
 }
 
 export interface RunningApp {
@@ -66,7 +72,12 @@ export interface RunningApp {
   control: Database;
   regionDatabases: ReadonlyMap<Region, Database>;
   keyValue: KeyValueStore;
-  /** Stops accepting, finishes requests in flight (up to SHUTDOWN_GRACE_SECONDS), closes pools. */
+  /** The console's outbox (mail leaves off the request path). */
+  mail: MailOutbox;
+  /**
+   * Reports not ready at once (/readyz 503 `shutting_down`, gRPC health NOT_SERVING) while still serving for
+   * SHUTDOWN_DRAIN_SECONDS, then stops accepting, finishes requests in flight (up to SHUTDOWN_GRACE_SECONDS), closes pools.
+   */
   stop(): Promise<void>;
 }
 
@@ -79,19 +90,19 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   const closers: Array<() => Promise<void>> = [];
   try {
     // Storage: the control plane, then each region (its own database when configured, else a schema of the control one).
-    const control = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, logger });
+    const control = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts });
     closers.push(() => control.close());
     await migrateControl(control.sql, logger);
     const role = options.role ?? "all";
     const regionDatabases = new Map<Region, Database>();
     for (const region of role === "all" ? regions : []) {
       const url = config.regions[region].databaseUrl;
-      const database = url ? await openDatabase({ url, dataDir: config.dataDir, logger }) : control;
+      const database = url ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts }) : control;
       if (database !== control) closers.push(() => database.close());
       await migrateRegion(database.sql, region, logger);
       regionDatabases.set(region, database);
     }
-    const keyValue = await openKeyValueStore({ url: config.redisUrl, clock: context.clock, logger });
+    const keyValue = await openKeyValueStore({ url: config.redisUrl, clock: context.clock, logger, prefix: options.keyValuePrefix });
     closers.push(() => keyValue.close());
 
     // Signing keys: sealed under the key-encryption key; the first start makes the first key.
@@ -120,7 +131,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       if (database) localData.set(region, createDataService(context, { region, sql: database.sql }));
     }
     const data = createRegionDispatcher(localData, control.sql);
-    const regional = createRegionalCallers(config, localData);
+    const regional = createRegionalCallers(config, localData, await remoteRegionOptions(config, logger));
     closers.push(async () => regional.close());
 
     // The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region.
@@ -151,12 +162,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       }),
     });
     // The developer console: its own sessions (audience partnerapi-console), calling the services above in process.
+    // Its outbox drains after the listeners stop (closers run in reverse) and before the databases close.
+    const mail = createMailOutbox({ transport: options.mailTransport ?? createMailTransport(config, logger), logger });
+    closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
     const consoleService = createConsoleService(context, {
       sql: control.sql,
       kv: keyValue,
       signingKey: () => signingKeys.signingKey(),
       publicKey: (kid) => keyRing.publicKey(kid),
-      mail: createMailTransport(config, logger),
+      mail,
       credential,
       grant,
     });
@@ -173,12 +187,22 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     };
     for (const service of internalServices) health.setStatus(service.typeName, ServingStatus.SERVING);
 
-    const internal = createInternalServer({ routes, logger });
+    const internal = await createInternalPort({ config, embedded: control.embedded, routes, clock: context.clock, ids: context.ids, logger });
+    // Readiness: the control database and each region database this process uses, and Redis when configured, each
+    // within a second; not ready from the moment shutdown starts. gRPC health follows the same answer.
+    const shutdown = { started: false };
+    const readiness = readinessWith(
+      shutdown,
+      readinessOf([["database:control", control], ...[...regionDatabases].map(([region, database]) => [`database:region_${region}`, database] as const)], probeTimeoutMs),
+      keyValue,
+    );
+    health.followReadiness(readiness, { clock: context.clock, intervalMs: healthPollIntervalMs });
     const front = createFrontServer({
       services: [
         { service: TokenService, caller: createInProcessCaller(TokenService, token) },
         { service: DataService, caller: createInProcessCaller(DataService, data) },
-        { service: ConsoleService, caller: createInProcessCaller(ConsoleService, consoleService) },
+        // The console authenticates a developer by the Authorization header (its session token).
+        { service: ConsoleService, caller: createInProcessCaller(ConsoleService, consoleService), reads: ["authorization"] },
       ],
       partner,
       bodyLimitBytes: config.bodyLimitBytes,
@@ -186,6 +210,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       clock: context.clock,
       ids: context.ids,
       logger,
+      readiness,
+      openapi: { baseUrl: config.urls.base, authUrl: config.urls.auth, version: await packageVersion() },
     });
     const consent = createConsentServer({
       logger,
@@ -197,10 +223,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       authorization: createAuthorization({ sql: control.sql, config, clock: context.clock, ids: context.ids, logger }),
       connections: createConnections({ sql: control.sql, clock: context.clock, logger }),
       verifyMerchantUser: merchantUserVerifier(credential),
+      readiness,
     });
 
     const grace = config.shutdownGraceSeconds * 1000;
-    const grpcAddress = await internal.listen(config.listen.grpcPort, config.listen.host);
+    const grpcAddress = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
     closers.push(() => internal.close(grace));
     const frontAddress = await front.listen(config.listen.port, config.listen.host);
     closers.push(() => front.close(grace));
@@ -214,7 +241,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       control,
       regionDatabases,
       keyValue,
-      stop: stopOnce(health, closers),
+      mail,
+      stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),
     };
   } catch (error) {
     await closeAll(closers);
@@ -241,7 +269,7 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
   const closers: Array<() => Promise<void>> = [];
   try {
     const url = config.regions[region].databaseUrl ?? config.databaseUrl;
-    const database = await openDatabase({ url, dataDir: config.dataDir, logger });
+    const database = await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts });
     closers.push(() => database.close());
     await migrateRegion(database.sql, region, logger);
     const data = createDataService(context, { region, sql: database.sql });
@@ -252,14 +280,20 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
       registerReflection(router, [DataService, ...reflectionServices, Health], [file_google_rpc_error_details]);
     };
     health.setStatus(DataService.typeName, ServingStatus.SERVING);
-    const internal = createInternalServer({ routes, logger });
-    const grpc = await internal.listen(config.listen.grpcPort, config.listen.host);
+    // The data role's health follows its database (and shutdown), as the front's follows everything it uses.
+    const shutdown = { started: false };
+    health.followReadiness(readinessWith(shutdown, readinessOf([[`database:region_${region}`, database]], probeTimeoutMs)), {
+      clock: context.clock,
+      intervalMs: healthPollIntervalMs,
+    });
+    const internal = await createInternalPort({ config, embedded: database.embedded, routes, clock: context.clock, ids: context.ids, logger });
+    const grpc = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
     closers.push(() => internal.close(config.shutdownGraceSeconds * 1000));
     return {
       grpc,
       region,
       database,
-      stop: stopOnce(health, closers),
+      stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),
     };
   } catch (error) {
     await closeAll(closers);
@@ -267,12 +301,57 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
   }
 }
 
-/** The stop of a running role: health says NOT_SERVING at once, then everything closes, once however often called. */
-function stopOnce(health: { shutdown(): void }, closers: Array<() => Promise<void>>): () => Promise<void> {
+/** The front's side of the hop to remote regions: its `front` credential and the CA it trusts for https URLs. */
+async function remoteRegionOptions(config: Config, logger: Logger) {
+  const { credentialFile, caFile } = config.regionHop;
+  const remote = config.servedRegions.filter((region) => config.regions[region].grpcUrl);
+  if (remote.length > 0 && !credentialFile) {
+    logger.warn("remote regions without REGION_GRPC_CREDENTIAL_FILE: their DataServices will refuse every call", { regions: remote });
+  }
+  return {
+    credential: credentialFile ? await readPresentedCredential(credentialFile) : undefined,
+    ca: caFile ? await readFile(caFile) : undefined,
+    logger,
+  };
+}
+
+/** How long a readiness probe waits for each database and for Redis. */
+const probeTimeoutMs = 1000;
+/** How often gRPC health asks readiness for its Watch streams (Check asks afresh each time). */
+const healthPollIntervalMs = 2000;
+
+/**
+ * The readiness /readyz and gRPC health report: `shutting_down` alone once shutdown has started (nothing is asked
+ * then: the pools are about to close), else the databases that did not answer and `redis` when a configured Redis
+ * did not. The in-process store is always ready.
+ */
+function readinessWith(shutdown: { started: boolean }, databases: () => Promise<Readiness>, keyValue?: KeyValueStore): () => Promise<Readiness> {
+  return async () => {
+    if (shutdown.started) return { ready: false, down: ["shutting_down"] };
+    const [answer, redisAnswers] = await Promise.all([databases(), keyValue ? keyValue.ping(probeTimeoutMs) : true]);
+    if (shutdown.started) return { ready: false, down: ["shutting_down"] };
+    const down = [...answer.down, ...(redisAnswers ? [] : ["redis"])];
+    return { ready: down.length === 0, down };
+  };
+}
+
+/**
+ * The stop of a running role, once however often called: not ready at once (readiness `shutting_down`, health
+ * NOT_SERVING) while the listeners keep serving for `drainMs` on the clock, so a load balancer sees the failing
+ * probe and stops sending before any connection is refused; then everything closes.
+ */
+function stopOnce(options: {
+  health: { shutdown(): void };
+  shutdown: { started: boolean };
+  closers: Array<() => Promise<void>>;
+  drainMs: number;
+  clock: Clock;
+}): () => Promise<void> {
   let stopping: Promise<void> | undefined;
   return () => {
-    health.shutdown();
-    return (stopping ??= closeAll(closers));
+    options.shutdown.started = true;
+    options.health.shutdown();
+    return (stopping ??= sleep(options.clock, options.drainMs).then(() => closeAll(options.closers)));
   };
 }
 
@@ -281,4 +360,10 @@ async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
   for (const close of closers.reverse()) {
     await close().catch(() => {});
   }
+}
+
+/** The version of this build (package.json), the OpenAPI document's info.version. */
+async function packageVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+  return manifest.version;
 }

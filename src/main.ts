@@ -23,7 +23,8 @@ async function main(): Promise<void> {
       "usage: npm start [-- --demo] [-- --role all|front|data [--region uk|us|in|ae]]\n" +
         "  --demo            provision the demo world (idempotent) and write it to $DATA_DIR/demo.json\n" +
         "  --role all        every role in this process (default)\n" +
-        "  --role front      the front, consent site and internal port, without DataServices (REGION_GRPC_URL_<R>)\n" +
+        "  --role front      the front, consent site and internal port, without DataServices (REGION_GRPC_URL_<R>,\n" +
+        "                    REGION_GRPC_CREDENTIAL_FILE)\n" +
         "  --role data       one region's DataService alone on the internal port (GRPC_PORT); needs --region\n" +
         "Configuration comes from the environment; see README.md.\n",
     );
@@ -48,12 +49,14 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.logLevel });
   const started = performance.now();
+  // With GRPC_TLS_CERT/KEY the internal port speaks TLS only: the ready line names the URL that reaches it.
+  const internalScheme = config.internal.tls ? "https" : "http";
   if (role === "data") {
     if (!isRegion(values.region)) return;
     const node = await startDataRole({ config, logger, region: values.region });
     logger.info("data service ready", {
       region: node.region,
-      grpc: `http://${node.grpc.address}:${node.grpc.port}`,
+      grpc: `${internalScheme}://${node.grpc.address}:${node.grpc.port}`,
       embeddedDatabase: node.database.embedded,
       startupMs: Math.round(performance.now() - started),
     });
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
   logger.info("partner API ready", {
     front: `http://${app.front.address}:${app.front.port}`,
     consent: `http://${app.consent.address}:${app.consent.port}`,
-    grpc: `http://${app.grpc.address}:${app.grpc.port}`,
+    grpc: `${internalScheme}://${app.grpc.address}:${app.grpc.port}`,
     embeddedDatabase: app.control.embedded,
     sharedLimits: app.keyValue.shared,
     startupMs: Math.round(performance.now() - started),

@@ -7,13 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import * as grpc from "@grpc/grpc-js";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { HealthCheckRequestSchema, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
+import { HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { startApp, type RunningApp } from "../src/app.js";
 import { loadConfig } from "../src/config/config.js";
 import { createLogger } from "../src/runtime/logger.js";
 import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";
+import { grpcHealthCheck } from "./support/internal.js";
 
 type Context = { app: RunningApp; dataDir: string; databaseUrl: string | undefined; logs: string[] };
 const App = suite<Context>("app", {} as Context);
@@ -28,6 +27,7 @@ function configFor(context: Context) {
     DATABASE_URL: context.databaseUrl,
     REDIS_URL: process.env["TEST_REDIS_URL"],
     SHUTDOWN_GRACE_SECONDS: "1",
+    SHUTDOWN_DRAIN_SECONDS: "0",
   });
 }
 
@@ -48,26 +48,10 @@ App.after(async (context) => {
   await rm(context.dataDir, { recursive: true, force: true });
 });
 
-function healthCheck(port: number, service: string): Promise<HealthCheckResponse_ServingStatus> {
-  const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  return new Promise((resolve, reject) => {
-    client.makeUnaryRequest(
-      "/grpc.health.v1.Health/Check",
-      (request: ReturnType<typeof create<typeof HealthCheckRequestSchema>>) => Buffer.from(toBinary(HealthCheckRequestSchema, request)),
-      (bytes: Buffer) => fromBinary(HealthCheckResponseSchema, bytes),
-      create(HealthCheckRequestSchema, { service }),
-      (error, response) => {
-        client.close();
-        if (error) reject(error);
-        else resolve(response!.status);
-      },
-    );
-  });
-}
 
 App("a grpc-js health check answers SERVING for the server and for each of the five services", async ({ app }) => {
   for (const service of ["", "partnerapi.v1.TokenService", "partnerapi.v1.GrantService", "partnerapi.v1.CredentialService", "partnerapi.v1.DataService", "partnerapi.v1.ConsoleService"]) {
-    assert.is(await healthCheck(app.grpc.port, service), HealthCheckResponse_ServingStatus.SERVING, service || "(server)");
+    assert.is(await grpcHealthCheck(app.grpc.port, service), HealthCheckResponse_ServingStatus.SERVING, service || "(server)");
   }
 });
 

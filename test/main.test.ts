@@ -1,9 +1,11 @@
 // `npm start` as a process: it starts on its configuration, says where it listens, and on SIGTERM finishes and exits 0;
-// a bad configuration stops it with a message naming the variable.
-import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+// a bad configuration stops it with a message naming the variable; a brand-new embedded start makes an operator
+// credential for the internal port that the real buf CLI can use.
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";
@@ -12,7 +14,7 @@ const Main = suite("main");
 
 function run(env: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    env: { PATH: process.env["PATH"] ?? "", ...env },
+    env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -35,6 +37,19 @@ function run(env: Record<string, string>) {
     });
   return { child, exited, line, output: () => ({ stdout, stderr }) };
 }
+
+const bufBin = fileURLToPath(new URL("../node_modules/.bin/buf", import.meta.url));
+
+/** The real buf CLI (`buf curl ...`); resolves with its exit code and output, never rejects on a non-zero exit. */
+function buf(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(bufBin, args, { timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const generatedLine = "internal port: generated an operator credential for this embedded start";
 
 Main("starts, serves, and exits 0 after SIGTERM once requests are done", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
@@ -59,6 +74,107 @@ Main("a bad configuration stops the start with a message naming the variable", a
   const process = run({ PORT: "eighty" });
   assert.is(await process.exited, 2);
   assert.match(process.output().stderr, "PORT");
+});
+
+Main("NODE_ENV=production without DATABASE_URL stops the start with status 2, naming DATABASE_URL", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
+  try {
+    const process = run({
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      AUTH_PORT: "0",
+      GRPC_PORT: "0",
+      DATA_DIR: dataDir,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      TOKEN_KEY_ENCRYPTION_KEY: "a".repeat(64),
+      MAIL_TRANSPORT: "smtp://127.0.0.1:25",
+    });
+    // Before the guard this process started on PGlite and kept running: stop it rather than wait forever.
+    const started = process.line("partner API ready").then(() => "started", () => "no ready line");
+    const outcome = await Promise.race([process.exited, started]);
+    if (outcome === "started") process.child.kill("SIGKILL");
+    assert.is(outcome, 2);
+    assert.is(
+      process.output().stderr,
+      "invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)\n",
+    );
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+Main("a brand-new embedded start makes an operator credential (0600) that buf curl presents; a second start reuses it", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-embedded-"));
+  // No DATABASE_URL whatever the mode: this is `npm start` on embedded defaults.
+  const env = { HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir };
+  try {
+    const first = run(env);
+    let credential: string;
+    try {
+      const ready = await first.line("partner API ready", 90_000);
+      assert.is(ready["embeddedDatabase"], true);
+      const grpcUrl = String(ready["grpc"]);
+      const generated = await first.line(generatedLine);
+      assert.is(generated["level"], "warn");
+      assert.is(generated["credentialFile"], join(dataDir, "operator-credential"));
+      assert.is(generated["credentialsFile"], join(dataDir, "internal-credentials"));
+      assert.is(
+        generated["try"],
+        `buf curl --protocol grpc --http2-prior-knowledge -H "X-Service-Credential: $(cat ${join(dataDir, "operator-credential")})" ${grpcUrl}/partnerapi.v1.TokenService/GetJwks`,
+      );
+      for (const file of ["operator-credential", "internal-credentials"]) {
+        assert.is((await stat(join(dataDir, file))).mode & 0o777, 0o600, `${file} is readable by its owner only`);
+      }
+      credential = (await readFile(join(dataDir, "operator-credential"), "utf8")).trim();
+      assert.match(credential, /^svc_operator-embedded_[A-Za-z0-9_-]{43}$/);
+      assert.not.ok(first.output().stdout.includes(credential.slice(-43)), "the credential is never logged");
+
+      const jwks = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-H", `X-Service-Credential: ${credential}`, `${grpcUrl}/partnerapi.v1.TokenService/GetJwks`]);
+      assert.is(jwks.code, 0, jwks.stderr);
+      const keys = (JSON.parse(jwks.stdout) as { keys: Array<Record<string, unknown>> }).keys;
+      assert.is(keys.length, 1);
+      assert.is(keys[0]!["kty"], "RSA");
+      const anonymous = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", `${grpcUrl}/partnerapi.v1.TokenService/GetJwks`]);
+      assert.is.not(anonymous.code, 0);
+      assert.match(anonymous.stderr, /"code":\s*"unauthenticated"/);
+      // The README's two commands that need no credential: the service list (by reflection) and health.
+      const services = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", grpcUrl]);
+      assert.is(services.code, 0, services.stderr);
+      assert.equal(services.stdout.split("\n").filter(Boolean).sort(), [
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1.ServerReflection",
+        "grpc.reflection.v1alpha.ServerReflection",
+        "partnerapi.v1.ConsoleService",
+        "partnerapi.v1.CredentialService",
+        "partnerapi.v1.DataService",
+        "partnerapi.v1.GrantService",
+        "partnerapi.v1.TokenService",
+      ]);
+      const health = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-d", '{"service":""}', `${grpcUrl}/grpc.health.v1.Health/Check`]);
+      assert.is(health.code, 0, health.stderr);
+      assert.equal(JSON.parse(health.stdout), { status: "SERVING" });
+    } finally {
+      first.child.kill("SIGTERM");
+      await first.exited;
+    }
+
+    const credentialsFile = await readFile(join(dataDir, "internal-credentials"), "utf8");
+    const second = run(env);
+    try {
+      const ready = await second.line("partner API ready", 90_000);
+      assert.not.ok(second.output().stdout.includes(generatedLine), "nothing generated on a second start");
+      assert.is((await readFile(join(dataDir, "operator-credential"), "utf8")).trim(), credential);
+      assert.is(await readFile(join(dataDir, "internal-credentials"), "utf8"), credentialsFile);
+      const jwks = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-H", `X-Service-Credential: ${credential}`, `${String(ready["grpc"])}/partnerapi.v1.TokenService/GetJwks`]);
+      assert.is(jwks.code, 0, jwks.stderr);
+    } finally {
+      second.child.kill("SIGTERM");
+      await second.exited;
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
 });
 
 Main.run();

@@ -17,7 +17,7 @@ export type ServerErrorCode =
   | "oauth.invalid_request" | "oauth.unsupported_grant_type" | "oauth.code_invalid" | "oauth.code_expired"
   | "oauth.redirect_uri_mismatch" | "oauth.pkce_failed" | "oauth.refresh_invalid" | "oauth.refresh_expired"
   | "oauth.refresh_reused" | "oauth.grant_revoked" | "oauth.rate_limited"
-  | "server.internal" | "server.unimplemented" | "server.unavailable" | "server.timeout";
+  | "server.internal" | "server.unimplemented" | "server.unavailable" | "server.database_unavailable" | "server.timeout";
 
 /** Codes the client itself raises, for failures that never got (or never needed) an answer from the server. */
 export type ClientErrorCode =

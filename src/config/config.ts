@@ -1,10 +1,13 @@
 // The one configuration object, read from the environment and validated with zod; every knob has a documented
 // default (README, "Configuration"), and bad configuration stops the start with a message naming the variable.
+import { join } from "node:path";
 import { z } from "zod";
+import { canonicalRange } from "./ip-addresses.js";
 import { regions, type Region } from "./regions.js";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
+const secondsOrZero = z.coerce.number().int().min(0);
 const url = z.string().url();
 
 /** An smtp:// or smtps:// URL with a host. */
@@ -26,6 +29,20 @@ const schema = z.object({
   PORT: port.default(8080),
   AUTH_PORT: port.default(8081),
   GRPC_PORT: port.default(8090),
+  /** The internal port's own bind address, independent of HOST: it must never be published. */
+  GRPC_HOST: z.string().min(1).default("127.0.0.1"),
+  /**
+   * The internal port's accepted service credentials: a file of "<role> <id> <sha256 hex>" lines. Unset:
+   * DATA_DIR/internal-credentials (generated with an operator credential on a brand-new embedded start).
+   */
+  GRPC_CREDENTIALS_FILE: optional(z.string().min(1)),
+  /** PEM certificate chain and private key: the internal port then speaks TLS only (h2 and HTTP/1.1 by ALPN). */
+  GRPC_TLS_CERT: optional(z.string().min(1)),
+  GRPC_TLS_KEY: optional(z.string().min(1)),
+  /** A file holding the `front` service credential this process presents to remote regions' DataServices. */
+  REGION_GRPC_CREDENTIAL_FILE: optional(z.string().min(1)),
+  /** PEM CA certificates trusted for https REGION_GRPC_URL_<R> (a private PKI); unset: the system's CAs. */
+  REGION_GRPC_CA: optional(z.string().min(1)),
   /** Public base of the API as partners reach it; api_base_url is this plus "v1/". */
   BASE_URL: optional(url),
   /** Where merchants' browsers reach the consent site. */
@@ -37,7 +54,7 @@ const schema = z.object({
   REGION_DATABASE_URL_AE: optional(url),
   /**
    * A region whose DataService runs in another process (`npm start -- --role data --region <r>`), reached over
-   * gRPC at this URL (h2c); unset: the DataService runs in this process on the region's database.
+   * gRPC at this URL (h2c for http:, TLS for https:); unset: the DataService runs in this process on the region's database.
    */
   REGION_GRPC_URL_UK: optional(url),
   REGION_GRPC_URL_US: optional(url),
@@ -55,13 +72,35 @@ const schema = z.object({
     }),
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: optional(url),
-  /** How many proxies in front of us may be trusted to append to X-Forwarded-For; 0 ignores the header. */
-  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * The proxies whose X-Forwarded-For is believed: addresses and CIDR ranges, IPv4 and IPv6, comma separated;
+   * unset trusts none (src/runtime/client-address.ts). The old hop count is refused with a message saying so.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default("")
+    .transform((text, context) => {
+      const entries = text.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+      if (entries.some((entry) => /^\d+$/.test(entry))) {
+        context.addIssue({
+          code: "custom",
+          message:
+            "a hop count is no longer accepted (it trusted X-Forwarded-For even on requests that reached us directly); " +
+            "list the trusted proxies' addresses or CIDR ranges, comma separated (e.g. 10.0.0.0/8,::1), or leave it unset to trust none",
+        });
+        return [];
+      }
+      const unreadable = entries.filter((entry) => canonicalRange(entry) === undefined);
+      if (unreadable.length > 0) context.addIssue({ code: "custom", message: `not an address or CIDR range: ${unreadable.join(", ")}` });
+      return [...new Set(entries.map((entry) => canonicalRange(entry) ?? entry))];
+    }),
   /** Largest request body the front reads, in bytes; larger ones are a 413 and are not read further. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** How long shutdown waits for requests in flight before closing connections. */
   SHUTDOWN_GRACE_SECONDS: seconds.default(10),
+  /** How long shutdown keeps serving while /readyz answers 503, before it stops accepting (docs/decisions.md). */
+  SHUTDOWN_DRAIN_SECONDS: secondsOrZero.max(300).default(5),
   AUTH_CODE_TTL_SECONDS: seconds.default(300),
   ACCESS_TOKEN_TTL_SECONDS: seconds.default(900),
   REFRESH_TOKEN_TTL_SECONDS: seconds.default(8_640_000),
@@ -78,6 +117,10 @@ const schema = z.object({
    * grant from its in-process cache: a revoked grant or deactivated merchant is refused within this bound.
    */
   GATEWAY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /** A connection attempt to PostgreSQL gives up after this long (docs/decisions.md, "Storage"). */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(30).default(2),
+  /** PostgreSQL cancels a statement after this long (statement_timeout): a call's wait on the database is bounded. */
+  DATABASE_QUERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   /** Partner calls per app per fixed minute. */
   PARTNER_RATE_LIMIT: z.coerce.number().int().positive().default(300),
   /** POST /v1/token calls per source address per fixed minute. */
@@ -91,8 +134,11 @@ const schema = z.object({
   OAUTH_TOKEN_CLIENT_RATE_LIMIT: z.coerce.number().int().positive().default(600),
   /** POST /v1/oauth/token calls per source address per fixed minute. */
   OAUTH_TOKEN_ADDRESS_RATE_LIMIT: z.coerce.number().int().positive().default(300),
-  /** invalid_grant answers per client id in a fixed 10-minute window before that client is slowed down. */
-  OAUTH_INVALID_GRANT_LIMIT: z.coerce.number().int().positive().default(20),
+  /**
+   * invalid_grant answers for one presented code or refresh token (of one client) in a fixed 10-minute window
+   * before that credential is slowed down; the spec says never to retry one, so the default slows the first retry.
+   */
+  OAUTH_INVALID_GRANT_LIMIT: z.coerce.number().int().positive().default(1),
   /** Consent-site sign-in attempts per email, and ten times as many per source address, per fixed 15 minutes. */
   CONSENT_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(10),
   /**
@@ -107,10 +153,20 @@ const schema = z.object({
   MAIL_FROM: z.string().trim().min(1).default("Partner API <no-reply@localhost>"),
   /** Where the console's web pages live; mailed links point here. Unset: BASE_URL plus "console". */
   CONSOLE_URL: optional(url),
-  /** Failed console sign-ins per email per fixed window before the account is locked for the rest of it. */
+  /** Failed console sign-ins per email per fixed window; the one that reaches it locks the email for CONSOLE_LOCKOUT_SECONDS. */
   CONSOLE_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(5),
-  /** The console's sign-in lockout window. */
+  /** The console's sign-in window, and how long a lock lasts from the failure that set it. */
   CONSOLE_LOCKOUT_SECONDS: seconds.default(900),
+  /** Failed console sign-ins per source address per CONSOLE_LOCKOUT_SECONDS window (any emails). */
+  CONSOLE_SIGN_IN_ADDRESS_LIMIT: z.coerce.number().int().positive().default(20),
+  /** Console sign-ups per source address per fixed hour. */
+  CONSOLE_SIGN_UP_ADDRESS_LIMIT: z.coerce.number().int().positive().default(10),
+  /** Console password-reset requests per source address per fixed hour. */
+  CONSOLE_RESET_ADDRESS_LIMIT: z.coerce.number().int().positive().default(20),
+  /** Organization invitations per organization per fixed day (UTC). */
+  CONSOLE_INVITE_LIMIT: z.coerce.number().int().positive().default(50),
+  /** Sandbox merchant provisions per organization per fixed day (UTC), deactivated ones included. */
+  CONSOLE_SANDBOX_PROVISION_LIMIT: z.coerce.number().int().positive().default(10),
   /** A console refresh token's lifetime (rolling: each rotation issues a fresh one). */
   CONSOLE_REFRESH_TTL_SECONDS: seconds.default(1_209_600),
   /** Email verification links. */
@@ -130,11 +186,29 @@ export type Environment = z.input<typeof schema>;
  */
 export interface Config {
   listen: {
-    /** The address the public front, the consent site and the internal port bind to. */
+    /** The address the public front and the consent site bind to. */
     host: string;
     port: number;
     authPort: number;
+    /** The internal port's address (GRPC_HOST): loopback by default, never a public interface. */
+    grpcHost: string;
     grpcPort: number;
+  };
+  /** Who may call the internal port, and how it is reached (docs/decisions.md, "Internal port"). */
+  internal: {
+    /** The accepted service credentials (hashes, roles): see src/internal/service-credentials.ts. */
+    credentialsFile: string;
+    /** Whether credentialsFile is the default one in dataDir (an embedded start may generate it). */
+    credentialsFileIsDefault: boolean;
+    /** TLS for the internal port; unset: cleartext (h2c and HTTP/1.1), for loopback only. */
+    tls: { certFile: string; keyFile: string } | undefined;
+  };
+  /** How this process calls remote regions' DataServices (REGION_GRPC_URL_<R>). */
+  regionHop: {
+    /** The file holding the `front` credential presented to them; unset: calls carry none (and are refused). */
+    credentialFile: string | undefined;
+    /** Extra CA certificates (PEM file) trusted for https region URLs. */
+    caFile: string | undefined;
   };
   urls: {
     /** Public base URL with a trailing slash, e.g. http://127.0.0.1:8080/; api_base_url is this plus "v1/". */
@@ -147,6 +221,8 @@ export interface Config {
   dataDir: string;
   /** The control-plane database; unset: the embedded PGlite in dataDir. */
   databaseUrl: string | undefined;
+  /** Bounds on every wait on PostgreSQL, in seconds: a connection attempt, and one statement. */
+  databaseTimeouts: { connectSeconds: number; querySeconds: number };
   /** The shared key-value store; unset: in-process windows (one instance only). */
   redisUrl: string | undefined;
   /** The regions this deployment serves, in a fixed order. */
@@ -155,10 +231,12 @@ export interface Config {
   regions: Record<Region, { databaseUrl: string | undefined; grpcUrl: string | undefined }>;
   /** Region of a sandbox merchant whose country has none of its own. */
   sandboxDefaultRegion: Region;
-  trustProxy: number;
+  /** Trusted proxies (canonical addresses and CIDR ranges); X-Forwarded-For is read only from them. Empty: none. */
+  trustProxy: string[];
   bodyLimitBytes: number;
   logLevel: "debug" | "info" | "warn" | "error";
   shutdownGraceSeconds: number;
+  shutdownDrainSeconds: number;
   /** Key-encryption key of the signing keys' private parts; unset: read from (or generated into) dataDir. */
   tokenKeyEncryptionKey: string | undefined;
   /** Lifetimes in seconds; the spec's values are the defaults. */
@@ -189,6 +267,15 @@ export interface Config {
     consentSignIn: number;
     consoleSignIn: number;
     consoleLockoutSeconds: number;
+    consoleSignInPerAddress: number;
+    /** Per source address per hour. */
+    consoleSignUpPerAddress: number;
+    /** Per source address per hour. */
+    consoleResetPerAddress: number;
+    /** Per organization per day. */
+    consoleInvitesPerOrganization: number;
+    /** Per organization per day. */
+    consoleSandboxProvisionsPerOrganization: number;
   };
   mail: {
     /** `log`, or an smtp:// or smtps:// URL. */
@@ -210,6 +297,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }
   const v = parsed.data;
+  if ((v.GRPC_TLS_CERT === undefined) !== (v.GRPC_TLS_KEY === undefined)) {
+    throw new ConfigError("invalid configuration: GRPC_TLS_CERT and GRPC_TLS_KEY go together: set both or neither");
+  }
+  if (env["NODE_ENV"] === "production") {
+    const problems = productionProblems(v);
+    if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
+  }
   const baseUrl = v.BASE_URL ?? `http://${hostForUrl(v.HOST)}:${v.PORT}/`;
   const base = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
   const auth = (v.AUTH_URL ?? `http://${hostForUrl(v.HOST)}:${v.AUTH_PORT}`).replace(/\/+$/, "");
@@ -218,10 +312,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return { databaseUrl: v[`REGION_DATABASE_URL_${upper}`], grpcUrl: v[`REGION_GRPC_URL_${upper}`] };
   };
   return {
-    listen: { host: v.HOST, port: v.PORT, authPort: v.AUTH_PORT, grpcPort: v.GRPC_PORT },
+    listen: { host: v.HOST, port: v.PORT, authPort: v.AUTH_PORT, grpcHost: v.GRPC_HOST, grpcPort: v.GRPC_PORT },
+    internal: {
+      credentialsFile: v.GRPC_CREDENTIALS_FILE ?? join(v.DATA_DIR, "internal-credentials"),
+      credentialsFileIsDefault: v.GRPC_CREDENTIALS_FILE === undefined,
+      tls: v.GRPC_TLS_CERT && v.GRPC_TLS_KEY ? { certFile: v.GRPC_TLS_CERT, keyFile: v.GRPC_TLS_KEY } : undefined,
+    },
+    regionHop: { credentialFile: v.REGION_GRPC_CREDENTIAL_FILE, caFile: v.REGION_GRPC_CA },
     urls: { base, auth, console: (v.CONSOLE_URL ?? `${base}console`).replace(/\/+$/, "") },
     dataDir: v.DATA_DIR,
     databaseUrl: v.DATABASE_URL,
+    databaseTimeouts: { connectSeconds: v.DATABASE_CONNECT_TIMEOUT_SECONDS, querySeconds: v.DATABASE_QUERY_TIMEOUT_SECONDS },
     redisUrl: v.REDIS_URL,
     servedRegions: [...v.REGIONS],
     regions: Object.fromEntries(regions.map((r) => [r, region(r)])) as Config["regions"],
@@ -230,6 +331,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: v.BODY_LIMIT_BYTES,
     logLevel: v.LOG_LEVEL,
     shutdownGraceSeconds: v.SHUTDOWN_GRACE_SECONDS,
+    shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
     tokenKeyEncryptionKey: v.TOKEN_KEY_ENCRYPTION_KEY,
     lifetimes: {
       authCode: v.AUTH_CODE_TTL_SECONDS,
@@ -253,9 +355,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       consentSignIn: v.CONSENT_SIGN_IN_LIMIT,
       consoleSignIn: v.CONSOLE_SIGN_IN_LIMIT,
       consoleLockoutSeconds: v.CONSOLE_LOCKOUT_SECONDS,
+      consoleSignInPerAddress: v.CONSOLE_SIGN_IN_ADDRESS_LIMIT,
+      consoleSignUpPerAddress: v.CONSOLE_SIGN_UP_ADDRESS_LIMIT,
+      consoleResetPerAddress: v.CONSOLE_RESET_ADDRESS_LIMIT,
+      consoleInvitesPerOrganization: v.CONSOLE_INVITE_LIMIT,
+      consoleSandboxProvisionsPerOrganization: v.CONSOLE_SANDBOX_PROVISION_LIMIT,
     },
     mail: { transport: v.MAIL_TRANSPORT, from: v.MAIL_FROM },
   };
+}
+
+/**
+ * What NODE_ENV=production refuses: the settings that exist so `npm start` works on a laptop. REDIS_URL is required
+ * outright: one process cannot know whether a second front exists, and limits kept per process are wrong as soon
+ * as one does (docs/decisions.md, "Storage").
+ */
+function productionProblems(v: z.output<typeof schema>): string[] {
+  const problems: string[] = [];
+  if (v.DATABASE_URL === undefined) problems.push("DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)");
+  if (v.REDIS_URL === undefined) {
+    problems.push("REDIS_URL: required when NODE_ENV=production (without it every process keeps its own limits and throttles)");
+  }
+  if (v.TOKEN_KEY_ENCRYPTION_KEY === undefined) {
+    problems.push("TOKEN_KEY_ENCRYPTION_KEY: required when NODE_ENV=production (a key generated into DATA_DIR is for development)");
+  }
+  if (v.MAIL_TRANSPORT === "log") {
+    problems.push("MAIL_TRANSPORT: must be an smtp:// or smtps:// URL when NODE_ENV=production (log writes mailed links to the log)");
+  }
+  return problems;
 }
 
 /** An IPv6 literal goes in brackets inside a URL (RFC 3986 section 3.2.2). */

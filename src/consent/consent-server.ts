@@ -12,14 +12,17 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config/config.js";
 import { createAccessRequests, type Authorization, type ValidAuthorization, type Connections } from "../grant/index.js";
-import { entryOf, messageFor, negotiateLocale, readServiceError, type ErrorCode } from "../errors/index.js";
+import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
+import { codeHeaders, entryOf, messageFor, negotiateLocale, readServiceError, type ErrorCode } from "../errors/index.js";
 import { clientAddress } from "../runtime/client-address.js";
+import { addressKey, addressRanges } from "../config/ip-addresses.js";
 import type { Clock } from "../runtime/clock.js";
 import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
+import { invalidUtf8Names } from "../runtime/percent-encoding.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createMerchantQueries } from "../credential/index.js";
 import type postgres from "postgres";
@@ -34,16 +37,7 @@ import {
   signInPage,
   type AccessRequestView,
 } from "./pages.js";
-import {
-  cookie,
-  createSessions,
-  csrfCookie,
-  parseCookies,
-  sameSecret,
-  sessionCookie,
-  sessionSeconds,
-  type Session,
-} from "./sessions.js";
+import { cookie, cookieNames, createSessions, parseCookies, sameSecret, sessionSeconds, type Session } from "./sessions.js";
 
 export interface ConsentServerOptions {
   logger: Logger;
@@ -55,6 +49,8 @@ export interface ConsentServerOptions {
   authorization: Authorization;
   connections: Connections;
   verifyMerchantUser: VerifyMerchantUser;
+  /** GET /readyz asks it (the databases this process uses); absent: no /readyz. */
+  readiness?: () => Promise<{ ready: boolean; down: string[] }>;
 }
 
 export interface ConsentServer {
@@ -89,8 +85,33 @@ function pageHeadersAllowingRedirectTo(redirectUri: string): Record<string, stri
 const formLimitBytes = 16 * 1024;
 /** Sign-in window: 15 minutes, fixed. */
 const signInWindowMs = 15 * 60_000;
+/**
+ * Retry-After of the 503 page while the session store (Redis) is away: the client reconnects within about a second
+ * of Redis returning (src/storage/key-value.ts), so a few seconds is an honest first retry.
+ */
+export const storeRetryAfterSeconds = 5;
 /** Where a sign-in may return: our own authorize and connections pages only (no open redirect). */
 const returnPaths = /^\/oauth\/(authorize\?|connections$|access-requests$)/;
+
+/**
+ * The session store or the sign-in throttle failed (Redis unreachable or not answering). The site answers 503 with
+ * Retry-After rather than sign anyone in unthrottled, or keep sessions in one process a load balancer may not
+ * route back to (docs/decisions.md, "Consent site").
+ */
+class SessionStoreUnavailable extends Error {
+  constructor(cause: unknown) {
+    super("the consent site's session store is unavailable", { cause });
+  }
+}
+
+/** Runs a call on the key-value store; any failure of it becomes SessionStoreUnavailable. */
+async function onStore<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (cause) {
+    throw new SessionStoreUnavailable(cause);
+  }
+}
 
 interface Reply {
   status: number;
@@ -105,14 +126,22 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   // Parsed, not a prefix test: a URL scheme is case-insensitive (HTTPS://… is https too).
   const secure = new URL(config.urls.auth).protocol === "https:";
   const ownOrigin = new URL(config.urls.auth).origin;
+  const { session: sessionCookie, csrf: csrfCookie } = cookieNames(secure);
+  // Behind https (a TLS-terminating proxy in front of this listener), browsers keep to https for a year (RFC 6797).
+  // Not includeSubDomains: other hosts under the same parent are not ours to decide for.
+  const siteHeaders: Record<string, string> = secure ? { ...pageSecurityHeaders, "Strict-Transport-Security": "max-age=31536000" } : { ...pageSecurityHeaders };
   const sessions = createSessions({ kv, ids });
   const accessRequests = createAccessRequests({ sql: options.sql, config, clock, logger, domain: "partnerapi.v1.GrantService" });
   const accessRequestPaths = ["/oauth/access-requests/decision", "/oauth/access-requests/withdraw"];
-  // Fails closed: a store failure ends the sign-in with the site's 500 page, so no attempt goes uncounted.
+  const trustedProxies = addressRanges(config.trustProxy);
+  // Fails closed: a store failure ends the sign-in with the 503 page before the password is checked, so no attempt
+  // goes uncounted (and no session could be kept anyway).
   const signInAttempts = createFixedWindowCounter({ store: kv, clock, logger, name: "consent sign-in throttle", windowMs: signInWindowMs, whenStoreFails: "throw" });
 
+  // The code's own headers too (Retry-After of server.database_unavailable, from an access-request decision).
   const error = (code: ErrorCode, locale: ReturnType<typeof negotiateLocale>, params: Record<string, string> = {}): Reply => ({
     status: entryOf(code).status,
+    headers: codeHeaders(code, params),
     html: errorPage(code, locale, params),
   });
 
@@ -153,24 +182,31 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
 
   const hashedKey = (value: string) => createHash("sha256").update(value).digest("base64url");
 
-  /** Counts a sign-in attempt per email and per address; true when over a ceiling. */
+  /** Counts a sign-in attempt per email and per address (IPv6 by /64); true when over a ceiling. */
   const signInThrottled = async (email: string, address: string): Promise<boolean> => {
-    const [perEmail, perAddress] = await Promise.all([
-      signInAttempts.hit(`consent:sign-in:email:${hashedKey(email)}`),
-      signInAttempts.hit(`consent:sign-in:address:${address}`),
-    ]);
+    const [perEmail, perAddress] = await onStore(() =>
+      Promise.all([
+        signInAttempts.hit(`consent:sign-in:email:${hashedKey(email)}`),
+        signInAttempts.hit(`consent:sign-in:address:${addressKey(address)}`),
+      ]),
+    );
     return perEmail.count > config.limits.consentSignIn || perAddress.count > config.limits.consentSignIn * 10;
   };
 
   async function route(request: http.IncomingMessage, url: URL): Promise<Reply> {
     const method = request.method ?? "GET";
+    const path = url.pathname;
+    // Probes first: liveness needs nothing, readiness only the databases (no session read, no cookie).
+    if (path === "/healthz" && method === "GET") return { status: 200, html: "ok\n" };
+    if (path === "/readyz" && method === "GET" && options.readiness) {
+      const { ready, down } = await options.readiness();
+      return ready ? { status: 200, html: "ready\n" } : { status: 503, headers: { "Retry-After": String(databaseRetryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
+    }
     const locale = negotiateLocale(request.headers["accept-language"]);
     const cookies = parseCookies(request.headers.cookie);
     const sessionId = cookies.get(sessionCookie);
-    const session = await sessions.read(sessionId);
-    const path = url.pathname;
-
-    if (path === "/healthz" && method === "GET") return { status: 200, html: "ok\n" };
+    // Without a session cookie nothing is read from the store: the authorize and sign-in pages still show.
+    const session = await onStore(() => sessions.read(sessionId));
 
     if (path === "/oauth/authorize" && method === "GET") {
       const checked = await authorization.check(url.searchParams);
@@ -231,13 +267,14 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
 
     const posts = ["/oauth/sign-in", "/oauth/authorize/decision", "/oauth/connections/disconnect", "/oauth/sign-out", ...accessRequestPaths];
     if (method !== "POST" || !posts.includes(path)) {
-      const known = ["/oauth/authorize", "/oauth/connections", "/oauth/access-requests", "/healthz", ...posts];
+      const known = ["/oauth/authorize", "/oauth/connections", "/oauth/access-requests", "/healthz", "/readyz", ...posts];
       return known.includes(path) ? { status: 405, html: messagePage("Method not allowed", "This page does not accept that method.") } : { status: 404, html: messagePage("Page not found", "Page not found.") };
     }
 
-    // Every POST: same origin (when the browser says), a form body, and a CSRF token.
-    const origin = request.headers.origin;
-    if (origin !== undefined && origin !== ownOrigin) return { status: 403, html: messagePage("Request refused", "This form was sent from another site.") };
+    // Every POST: same origin (when the browser says, by Origin or by Sec-Fetch-Site), a form body, and a CSRF token.
+    if (fromAnotherSite(request.headers.origin, request.headers["sec-fetch-site"], ownOrigin)) {
+      return { status: 403, html: messagePage("Request refused", "This form was sent from another site.") };
+    }
     const form = await readForm(request);
     if (!form) return { status: 400, html: messagePage("Bad request", "The form could not be read.") };
     const csrf = form.get("csrf") ?? "";
@@ -249,15 +286,16 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       const safeReturn = returnPaths.test(returnTo) && /^[!-~]+$/.test(returnTo) ? returnTo : "/oauth/connections";
       if (!sameSecret(csrf, cookies.get(csrfCookie) ?? "")) return { status: 403, html: messagePage("Request refused", "The form expired. Go back and try again.") };
       const email = (form.get("email") ?? "").trim().toLowerCase();
-      const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], config.trustProxy);
+      const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
       if (await signInThrottled(email, address)) {
         logger.warn("consent sign-in throttled", { address });
-        return { status: 429, html: errorPage("developer.too_many_attempts", locale), headers: { "Retry-After": String(Math.ceil(signInWindowMs / 1000)) } };
+        const retryAfter = String(Math.ceil(signInWindowMs / 1000));
+        return { status: 429, html: errorPage("developer.too_many_attempts", locale, { retryAfter }), headers: { "Retry-After": retryAfter } };
       }
       const user = await options.verifyMerchantUser(email, form.get("password") ?? "");
       if (!user) return signIn(cookies, safeReturn, 401, true);
-      const created = await sessions.create(user);
-      await sessions.destroy(sessionId);
+      const created = await onStore(() => sessions.create(user));
+      await onStore(() => sessions.destroy(sessionId));
       logger.info("merchant signed in to the consent site", { userId: user.userId, companyId: user.companyId, role: user.role });
       return {
         status: 303,
@@ -270,7 +308,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     if (!sameSecret(csrf, session.csrf)) return { status: 403, html: messagePage("Request refused", "The form expired. Go back and try again.") };
 
     if (path === "/oauth/sign-out") {
-      await sessions.destroy(sessionId);
+      await onStore(() => sessions.destroy(sessionId));
       return { status: 200, html: messagePage("Signed out", "You are signed out."), cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })] };
     }
 
@@ -331,14 +369,26 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     }
     route(request, url)
       .catch((cause: unknown): Reply => {
+        if (cause instanceof SessionStoreUnavailable) {
+          logger.warn("consent site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
+          const retryAfter = String(storeRetryAfterSeconds);
+          return { status: 503, html: errorPage("server.unavailable", negotiateLocale(request.headers["accept-language"])), headers: { "Retry-After": retryAfter } };
+        }
+        // A database that is down is no internal error: the page says so in the visitor's language, 503 with
+        // Retry-After (RFC 9110 section 10.2.3), and the visitor reloads once it is back.
+        const read = readServiceError(cause);
+        if (read.code === "server.database_unavailable") {
+          logger.warn("consent site: database unavailable", { path: url.pathname, error: cause });
+          return error(read.code, negotiateLocale(request.headers["accept-language"]), read.params);
+        }
         logger.error("consent site failure", { path: url.pathname, error: cause });
         return { status: 500, html: layout("Something went wrong", `<p>${messageFor("server.internal", {}, "en")}</p>`) };
       })
       .then((reply) => {
-        const headers: Record<string, string | string[]> = { ...pageSecurityHeaders, ...reply.headers };
+        const headers: Record<string, string | string[]> = { ...siteHeaders, ...reply.headers };
         if (reply.cookies && reply.cookies.length > 0) headers["Set-Cookie"] = reply.cookies;
         if (reply.location) headers["Location"] = reply.location;
-        if (reply.html !== undefined) headers["Content-Type"] = url.pathname === "/healthz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
+        if (reply.html !== undefined) headers["Content-Type"] = url.pathname === "/healthz" || url.pathname === "/readyz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
         response.writeHead(reply.status, headers);
         response.end(reply.html ?? "");
         logger.info("consent request", { method: request.method, path: url.pathname, status: reply.status });
@@ -354,7 +404,23 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   };
 }
 
-/** Reads an application/x-www-form-urlencoded body of at most formLimitBytes; undefined otherwise. */
+/**
+ * Whether a POST was sent from another site: an `Origin` other than ours, or a `Sec-Fetch-Site` (Fetch Metadata,
+ * which browsers set and pages cannot) other than `same-origin` or `none` (`same-site` is a sibling host, which is
+ * not us either). Either header may be absent in older browsers; then the CSRF token alone decides.
+ */
+export function fromAnotherSite(origin: string | undefined, fetchSite: string | string[] | undefined, ownOrigin: string): boolean {
+  if (origin !== undefined && origin !== ownOrigin) return true;
+  if (fetchSite === undefined) return false;
+  const site = typeof fetchSite === "string" ? fetchSite.trim().toLowerCase() : "";
+  return site !== "same-origin" && site !== "none";
+}
+
+/**
+ * Reads an application/x-www-form-urlencoded body of at most formLimitBytes; undefined otherwise, and when the body
+ * is not UTF-8, or a name or value holds a NUL or percent-decodes to bytes that are not UTF-8: no stored string may
+ * hold them (PostgreSQL refuses NUL in text), so such a form is a bad request, not a failed query.
+ */
 async function readForm(request: http.IncomingMessage): Promise<URLSearchParams | undefined> {
   const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") return undefined;
@@ -365,5 +431,15 @@ async function readForm(request: http.IncomingMessage): Promise<URLSearchParams 
     if (size > formLimitBytes) return undefined;
     chunks.push(chunk as Buffer);
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+  let text: string;
+  try {
+    text = utf8.decode(Buffer.concat(chunks));
+  } catch {
+    return undefined;
+  }
+  const form = new URLSearchParams(text);
+  for (const [name, value] of form) if (name.includes("\u0000") || value.includes("\u0000")) return undefined;
+  return invalidUtf8Names(text).length === 0 ? form : undefined;
 }
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -1,6 +1,6 @@
 // The consent site's HTML: small, script-free pages whose accessible names are part of the contract ("Email",
 // "Password", "Sign in", "Allow", "Deny"). Every value is escaped; nothing is inlined that CSP would have to allow.
-import { messageFor, type ErrorCode } from "../errors/index.js";
+import { entryOf, messageFor, type ErrorCode } from "../errors/index.js";
 import type { Locale } from "../errors/locale.js";
 
 export const escapeHtml = (value: string): string =>
@@ -13,13 +13,17 @@ const hidden = (fields: Record<string, string | undefined>) =>
     .join("");
 
 export function layout(title: string, body: string, locale: Locale = "en"): string {
-  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+  // Arabic reads right to left (the dir attribute); the other locales left to right.
+  return `<!doctype html><html lang="${locale}"${locale === "ar" ? ' dir="rtl"' : ""}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 
-/** An error shown to the merchant with its code (spec: consent-screen codes are shown, never redirected). */
+/**
+ * An error shown to the merchant with its code (spec: consent-screen codes are shown, never redirected). A server
+ * outage (5xx) is not the app's fault and passes: its title says to try again, not that the app cannot connect.
+ */
 export function errorPage(code: ErrorCode, locale: Locale, params: Record<string, string> = {}): string {
   return layout(
-    "Cannot connect this app",
+    entryOf(code).status >= 500 ? "Temporarily unavailable" : "Cannot connect this app",
     `<section role="alert"><p>${escapeHtml(messageFor(code, params, locale))}</p><p>Error code: <code>${escapeHtml(code)}</code></p></section>`,
     locale,
   );

@@ -1,13 +1,20 @@
 // Consent-site sessions and CSRF tokens. A session is a random 256-bit id in a cookie (HttpOnly, SameSite=Lax,
-// Secure whenever AUTH_URL is https); the server keeps what it stands for in the shared key-value store under the
+// Secure and `__Host-` prefixed whenever AUTH_URL is https); the server keeps what it stands for in the shared key-value store under the
 // id's SHA-256, so any instance can read it and the cookie alone reveals nothing. Forms carry a CSRF token: the
 // session's own, or before sign-in a double-submit token in its own cookie.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IdSource } from "../runtime/ids.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 
-export const sessionCookie = "lp_consent_session";
-export const csrfCookie = "lp_consent_csrf";
+/**
+ * The cookie names. Over https they carry the `__Host-` prefix (RFC 6265bis section 4.1.3.2): the browser keeps
+ * such a cookie only when it is Secure, has Path=/ and no Domain, so no sibling host (and no plain-http page) can
+ * set or shadow the session or CSRF cookie. Over plain http (local use) the prefix would make browsers drop them.
+ */
+export function cookieNames(secure: boolean): { session: string; csrf: string } {
+  const prefix = secure ? "__Host-" : "";
+  return { session: `${prefix}lp_consent_session`, csrf: `${prefix}lp_consent_csrf` };
+}
 /** A session lasts one hour: long enough to read a consent screen, short for a shared back-office computer. */
 export const sessionSeconds = 3600;
 

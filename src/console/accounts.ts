@@ -1,10 +1,13 @@
 // ConsoleService, accounts: sign-up with a mailed verification link, the link's verification, password reset by a
-// mailed link, and the signed-in account.
+// mailed link, and the signed-in account. Sign-up and reset are counted per email and per source address before
+// any work (src/console/limits.ts); their mail is made and sent by the outbox, after the answer.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { hashPassword } from "../credential/index.js";
 import { serviceErrorWithDetails } from "../errors/index.js";
 import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context.js";
+import { addressKeyOf } from "./limits.js";
+import type { Mail } from "./mail.js";
 import { passwordWeakness } from "./password-policy.js";
 import { createDeveloperAccountQueries, type LinkPurpose } from "./queries/developer-account-queries.js";
 
@@ -14,24 +17,24 @@ export function createAccountHandlers(
   ServiceImpl<typeof ConsoleService>,
   "signUp" | "verifyEmail" | "requestPasswordReset" | "resetPassword" | "getAccount"
 > {
-  const { clock, ids, config, logger, deps, sql, domain, fail, now, later, consoleUrl, normaliseEmail, checkEmail, authenticate, describeAccount } = shared;
+  const { clock, ids, config, logger, deps, sql, domain, fail, now, later, consoleUrl, normaliseEmail, checkEmail, authenticate, describeAccount, limits } = shared;
   const checkPassword = (field: string, password: string, email: string) => {
     const rule = passwordWeakness(password, email);
     if (rule) throw serviceErrorWithDetails(domain, "developer.password_too_weak", { rule }, [{ field, rule }]);
   };
 
-  /** Makes a single-use link for the account and mails it; only the token's hash is stored. */
-  async function mailLink(account: { id: number; email: string }, purpose: LinkPurpose) {
+  /** Makes a single-use link for the account (only the token's hash is stored) and the mail that carries it. */
+  async function linkMail(account: { id: number; email: string }, purpose: LinkPurpose): Promise<Mail> {
     const token = ids.randomToken(32);
     const ttl = purpose === "VERIFY_EMAIL" ? config.lifetimes.verifyLink : config.lifetimes.resetLink;
     await createDeveloperAccountQueries(sql).insertLink(sha256(token), account.id, purpose, later(ttl), now());
     const page = purpose === "VERIFY_EMAIL" ? "verify-email" : "reset-password";
-    await deps.mail.send({
+    return {
       to: account.email,
       subject: purpose === "VERIFY_EMAIL" ? "Verify your email address" : "Reset your password",
       text: purpose === "VERIFY_EMAIL" ? "Open this link to verify your developer account." : "Open this link to choose a new password.",
       link: `${consoleUrl}/${page}?token=${token}`,
-    });
+    };
   }
 
   /** Reads a mailed link by its token: developer.link_invalid (malformed, unknown, used) or link_expired. */
@@ -45,23 +48,25 @@ export function createAccountHandlers(
   }
 
   return {
-    async signUp(request) {
+    async signUp(request, ctx) {
       const email = normaliseEmail(request.email);
       checkEmail(email);
       checkPassword("password", request.password, email);
+      // Counted before the scrypt: a flood of sign-ups costs a counter each, not a hash and a mail.
+      await limits.signUp(email, addressKeyOf(ctx));
       const passwordHash = await hashPassword(request.password);
       const account = await createDeveloperAccountQueries(sql).insert(email, passwordHash, now());
       if (account) {
-        await mailLink(account, "VERIFY_EMAIL");
+        deps.mail.enqueue("email verification", () => linkMail(account, "VERIFY_EMAIL"));
         logger.info("developer account created", { accountId: account.id });
       } else {
         // Taken: the same answer, and the address's owner learns of the attempt by mail.
-        await deps.mail.send({
+        deps.mail.enqueue("sign-up notice", async () => ({
           to: email,
           subject: "You already have a developer account",
           text: "Someone tried to sign up with this address. If it was you, sign in or reset your password.",
           link: `${consoleUrl}/sign-in`,
-        });
+        }));
       }
       return {};
     },
@@ -76,10 +81,16 @@ export function createAccountHandlers(
       return {};
     },
 
-    async requestPasswordReset(request) {
+    async requestPasswordReset(request, ctx) {
       const email = normaliseEmail(request.email);
-      const account = await createDeveloperAccountQueries(sql).findByEmail(email);
-      if (account && !account.suspended_at) await mailLink(account, "RESET_PASSWORD");
+      // Every email counts, known or not, so neither the answer nor a refusal tells whether it has an account.
+      await limits.passwordReset(email, addressKeyOf(ctx));
+      // The lookup, the link and the mail all happen in the outbox: a known and an unknown email do the same work
+      // before the answer (one counter round trip and a queue push), so its timing says nothing either.
+      deps.mail.enqueue("password reset", async () => {
+        const account = await createDeveloperAccountQueries(sql).findByEmail(email);
+        return account && !account.suspended_at ? linkMail(account, "RESET_PASSWORD") : undefined;
+      });
       return {};
     },
 
@@ -100,9 +111,6 @@ export function createAccountHandlers(
       logger.info("developer password reset", { accountId: account.id });
       return {};
     },
-
-
-
 
     async getAccount(_request, ctx) {
       const { account } = await authenticate(ctx);

@@ -1,7 +1,6 @@
 // What the console's sections share, built once per ConsoleService and handed to each section's handlers: the
 // error shorthands, the clock's dates, email checks, console bearer authentication, the organization-role guards,
-// and the in-process clients of the CredentialService and GrantService the console stands in front of.
-import { createHash } from "node:crypto";
+// the flow limits, and the in-process clients of the CredentialService and GrantService the console stands in front of.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
@@ -9,7 +8,8 @@ import { ConsoleService, ProgramApplicationState, type DeveloperAccountSchema } 
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { verifyConsoleToken } from "./console-tokens.js";
-import type { MailTransport } from "./mail.js";
+import { createConsoleLimits } from "./limits.js";
+import type { MailOutbox } from "./mail-outbox.js";
 import { roleMay, type OrgAction } from "./org-roles.js";
 import { serviceError, serviceErrorWithDetails, type ErrorCode, type ParamsOf } from "../errors/index.js";
 import { createAppQueries } from "../credential/index.js";
@@ -31,7 +31,7 @@ export const applicationStates: Record<ApplicationRow["state"], ProgramApplicati
   DECLINED: ProgramApplicationState.DECLINED,
 };
 
-export const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url");
+export { sha256 } from "./digest.js";
 
 export interface ConsoleServiceDeps {
   sql: postgres.Sql;
@@ -40,7 +40,8 @@ export interface ConsoleServiceDeps {
   signingKey: () => Promise<SigningKey>;
   /** Public keys by kid (the key ring's). */
   publicKey: PublicKeyLookup;
-  mail: MailTransport;
+  /** Where mail goes: queued, sent off the request path. */
+  mail: MailOutbox;
   credential: ServiceImpl<typeof CredentialService>;
   grant: ServiceImpl<typeof GrantService>;
 }
@@ -53,7 +54,7 @@ export interface Caller {
 export type ConsoleContext = ReturnType<typeof createConsoleContext>;
 
 export function createConsoleContext(context: ServiceContext, deps: ConsoleServiceDeps) {
-  const { clock, config } = context;
+  const { clock, config, logger } = context;
   const { sql } = deps;
   const domain = ConsoleService.typeName;
   const fail = <C extends ErrorCode>(code: C, ...params: ParamsOf<C> extends Record<string, never> ? [] : [ParamsOf<C>]) =>
@@ -135,6 +136,8 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
     // The services the console stands in front of, called in process with the console call's headers and values.
     credentials: createInProcessClient(CredentialService, deps.credential),
     grants: createInProcessClient(GrantService, deps.grant),
+    // The limits on the flows that mail or provision (src/console/limits.ts).
+    limits: createConsoleLimits({ kv: deps.kv, clock, logger, config, domain }),
     domain,
     fail,
     invalid,

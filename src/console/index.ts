@@ -1,3 +1,4 @@
 // The console owner's public surface (ConsoleService): what other folders may use of src/console/.
-export { createMailTransport } from "./mail.js";
+export { createMailTransport, type MailTransport } from "./mail.js";
+export { createMailOutbox, type MailOutbox } from "./mail-outbox.js";
 export { createConsoleService } from "./service.js";

@@ -1,6 +1,7 @@
 // How the console sends mail (verification, password reset, invitations). MAIL_TRANSPORT=log (the default) writes
 // each mail to the log, link included, so a developer running locally can follow it; an smtp:// or smtps:// URL
-// sends through nodemailer behind the same interface (docs/decisions.md, "Console").
+// sends through nodemailer behind the same interface (docs/decisions.md, "Console"). Requests never call a
+// transport themselves: mail goes through the outbox (mail-outbox.ts), off the request path.
 import nodemailer from "nodemailer";
 import type { Config } from "../config/config.js";
 import type { Logger } from "../runtime/logger.js";
@@ -39,9 +40,9 @@ export function createLogMailTransport(logger: Logger): MailTransport {
 
 /**
  * Sends each mail over SMTP (nodemailer) from `from`, the link on a line of its own after the text. Neither the
- * link nor the body ever reaches the log, nor the URL (it may hold credentials). A failure to send is logged
- * (recipient, subject, the error's code and message) and resolves like a sent mail: the answers that mail a link
- * (sign-up above all) must not tell whether mail went out.
+ * link nor the body ever reaches the log, nor the URL (it may hold credentials). A failure to send rejects with an
+ * error holding only the SMTP error's code and message; the outbox (mail-outbox.ts) retries it and logs the last
+ * failure, off the request path, so no answer tells whether mail went out.
  */
 export function createSmtpMailTransport(options: { url: string; from: string }, logger: Logger): MailTransport {
   const transporter = nodemailer.createTransport(options.url);
@@ -53,7 +54,7 @@ export function createSmtpMailTransport(options: { url: string; from: string }, 
         await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: `${mail.text}\n\n${mail.link}\n` });
       } catch (error) {
         const failure = error as { code?: unknown; message?: unknown };
-        logger.error("console mail not sent", { to: mail.to, subject: mail.subject, error: { code: failure.code, message: String(failure.message) } });
+        throw Object.assign(new Error(String(failure.message)), { code: failure.code });
       }
     },
   };

@@ -1,8 +1,10 @@
 // ConsoleService, organizations: creating one (the caller is its owner), members and their roles, and invitations
-// mailed as single-use links redeemed by the invited email's account.
+// mailed as single-use links redeemed by the invited email's account (counted per organization, per invited email
+// and per source address: src/console/limits.ts).
 import type { ServiceImpl } from "@connectrpc/connect";
 import { OrganizationRole, type ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context.js";
+import { addressKeyOf } from "./limits.js";
 import { createOrganizationMemberQueries, type OrgRole } from "./queries/organization-member-queries.js";
 import { createOrganizationQueries } from "../credential/index.js";
 
@@ -27,7 +29,7 @@ export function createOrganizationHandlers(
   | "createOrganizationInvitation"
   | "acceptOrganizationInvitation"
 > {
-  const { clock, ids, config, logger, deps, sql, fail, invalid, now, later, consoleUrl, normaliseEmail, checkEmail, authenticate, requireRole } = shared;
+  const { clock, ids, config, logger, deps, sql, fail, invalid, now, later, consoleUrl, normaliseEmail, checkEmail, authenticate, requireRole, limits } = shared;
   return {
     async createDeveloperOrganization(request, ctx) {
       const { account } = await authenticate(ctx);
@@ -93,17 +95,18 @@ export function createOrganizationHandlers(
       checkEmail(email);
       const role = roleOf(request.role);
       if (!role || role === "OWNER") throw invalid("role", "must be ADMIN, DEVELOPER or VIEWER");
+      await limits.invitation(organizationId, email, addressKeyOf(ctx));
       const token = ids.randomToken(32);
       const invitation = await createOrganizationMemberQueries(sql).insertInvitation(
         { tokenHash: sha256(token), organizationId, email, role, invitedBy: account.id, expiresAt: later(config.lifetimes.invitation) },
         now(),
       );
-      await deps.mail.send({
+      deps.mail.enqueue("organization invitation", async () => ({
         to: email,
         subject: "You are invited to a developer organization",
         text: `${account.email} invited you to join their organization as ${role}.`,
         link: `${consoleUrl}/invitations/accept?token=${token}`,
-      });
+      }));
       return {
         invitation: {
           invitationId: BigInt(invitation.id),

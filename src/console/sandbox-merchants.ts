@@ -1,16 +1,20 @@
-// ConsoleService, the organization's sandbox merchants: provision (the owner's login shown once), list, and
+// ConsoleService, the organization's sandbox merchants: provision (the owner's login shown once; counted per
+// organization and per source address, so deactivate-then-provision cannot loop: src/console/limits.ts), list, and
 // deactivate or reactivate, each behind the caller's organization role; the CredentialService does the work.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { forwardedFrom } from "../runtime/service-caller.js";
 import type { ConsoleContext } from "./console-context.js";
+import { addressKeyOf } from "./limits.js";
 
 export function createSandboxMerchantHandlers(shared: ConsoleContext): Pick<ServiceImpl<typeof ConsoleService>, "provisionOrganizationSandboxMerchant" | "listOrganizationSandboxMerchants" | "setOrganizationSandboxMerchantActive"> {
-  const { fail, authenticate, requireRole, credentials } = shared;
+  const { fail, authenticate, requireRole, credentials, limits } = shared;
   return {
     async provisionOrganizationSandboxMerchant(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
+      // Counted after the role check (only a member can spend the organization's allowance), before the work.
+      await limits.sandboxProvision(Number(request.organizationId), addressKeyOf(ctx));
       const made = await credentials.provisionSandboxMerchant({ organizationId: BigInt(request.organizationId), country: request.country, name: request.name }, forwardedFrom(ctx));
       return { merchant: made.merchant, owner: made.owner };
     },

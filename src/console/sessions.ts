@@ -1,5 +1,5 @@
-// ConsoleService, sessions: sign-in behind the lockout (an unknown email costs the same scrypt as a wrong
-// password), refresh-token rotation with reuse detection that ends the session family, and sign-out.
+// ConsoleService, sessions: sign-in behind the lockout (counted before the password check; an unknown email costs
+// the same scrypt as a wrong password), refresh-token rotation with reuse detection that ends the session family, and sign-out.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
@@ -7,6 +7,7 @@ import { verifyPassword } from "../credential/index.js";
 import type { SigningKey } from "../token/index.js";
 import { sha256, type ConsoleContext } from "./console-context.js";
 import { consoleTokenAudience, signConsoleToken } from "./console-tokens.js";
+import { addressKeyOf } from "./limits.js";
 import { createDeveloperAccountQueries } from "./queries/developer-account-queries.js";
 import { createSignInLockout } from "./sign-in-lockout.js";
 
@@ -16,12 +17,14 @@ const refreshPrefix = "lp_crt_";
 const unknownAccountHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
 export function createSessionHandlers(shared: ConsoleContext): Pick<ServiceImpl<typeof ConsoleService>, "signIn" | "refreshSession" | "signOut"> {
-  const { clock, ids, config, logger, deps, sql, fail, now, later, normaliseEmail, authenticate } = shared;
+  const { clock, ids, config, logger, deps, sql, domain, fail, now, later, normaliseEmail, authenticate } = shared;
   const lockout = createSignInLockout({
     kv: deps.kv,
     clock,
     logger,
+    domain,
     limit: config.limits.consoleSignIn,
+    addressLimit: config.limits.consoleSignInPerAddress,
     windowSeconds: config.limits.consoleLockoutSeconds,
   });
 
@@ -52,15 +55,17 @@ export function createSessionHandlers(shared: ConsoleContext): Pick<ServiceImpl<
   }
 
   return {
-    async signIn(request) {
+    async signIn(request, ctx) {
       const email = normaliseEmail(request.email);
-      if (await lockout.locked(email)) throw fail("developer.too_many_attempts");
+      // Count first, then check: of N parallel attempts only as many as the lockout admits reach the scrypt.
+      const attempt = await lockout.begin(email, addressKeyOf(ctx));
       const account = await createDeveloperAccountQueries(sql).findByEmail(email);
       const ok = await verifyPassword(request.password, account?.password_hash ?? unknownAccountHash);
       if (!account || !ok) {
-        await lockout.failed(email);
+        await attempt.failed();
         throw fail("developer.sign_in_failed");
       }
+      await attempt.succeeded();
       if (!account.verified_at) throw fail("developer.email_not_verified");
       if (account.suspended_at) throw fail("developer.account_suspended");
       const sessionId = ids.randomToken(16);

@@ -1,5 +1,7 @@
 // CredentialService, apps and their review: create (with sandbox client credentials and the organization's sandbox
-// merchants granted), read, rename, the review transitions (app-states.ts) and the redirect URIs.
+// merchants granted), read, rename, the review transitions (app-states.ts) and the redirect URIs. Names after
+// review: merchants see the name staff reviewed; a rename of an APPROVED app waits as its pending name until
+// ApproveApp takes it or RejectApp drops it (docs/decisions.md, "Credentials").
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { AppSchema, CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
@@ -24,6 +26,7 @@ async function describeApp(db: SqlClient, app: AppRow): Promise<MessageInitShape
     appId: app.id,
     organizationId: BigInt(app.organization_id),
     name: app.name,
+    pendingName: app.pending_name ?? "",
     product: productEnum(app.product),
     state: app.state,
     redirectUris: await apps.redirectUris(app.id),
@@ -77,6 +80,23 @@ export function createAppHandlers(
     });
   }
 
+  /**
+   * The name review of an APPROVED app with a pending name, under the app's row lock: approval makes it the name,
+   * rejection drops it; the app stays APPROVED. Undefined when there is none (the ordinary review applies).
+   */
+  async function decidePendingName(appId: string, decision: "approve" | "reject") {
+    return sql.begin(async (tx) => {
+      const app = await lockLiveApp(tx, appId);
+      if (app.state !== "APPROVED" || app.pending_name === null) return undefined;
+      const apps = createAppQueries(tx);
+      const name = decision === "approve" ? app.pending_name : app.name;
+      if (decision === "approve") await apps.rename(app.id, name, now());
+      else await apps.setPendingName(app.id, null, now());
+      logger.info(decision === "approve" ? "app name approved" : "app name rejected", { appId });
+      return describeApp(tx, { ...app, name, pending_name: null });
+    });
+  }
+
   return {
     async createApp(request) {
       const name = request.name.trim();
@@ -109,8 +129,17 @@ export function createAppHandlers(
           throw fail("developer.product_immutable");
         }
         const name = request.name.trim();
-        if (name && name !== app.name) await createAppQueries(tx).rename(app.id, name, now());
-        return { app: await describeApp(tx, { ...app, name: name || app.name }) };
+        const apps = createAppQueries(tx);
+        if (!name) return { app: await describeApp(tx, app) };
+        if (app.state !== "APPROVED") {
+          if (name !== app.name) await apps.rename(app.id, name, now());
+          return { app: await describeApp(tx, { ...app, name, pending_name: null }) };
+        }
+        // The reviewed name stays what merchants see; a rename back to it withdraws the pending one.
+        const pending = name === app.name ? null : name;
+        if (pending !== app.pending_name) await apps.setPendingName(app.id, pending, now());
+        if (pending) logger.info("rename of an approved app awaits review", { appId: app.id });
+        return { app: await describeApp(tx, { ...app, pending_name: pending }) };
       });
     },
 
@@ -119,6 +148,8 @@ export function createAppHandlers(
     },
 
     async approveApp(request) {
+      const named = await decidePendingName(request.appId, "approve");
+      if (named) return { app: named };
       let production: Awaited<ReturnType<typeof issueClient>> | undefined;
       const result = await transition(request.appId, "approve", async (tx, app) => {
         // The production pair is issued once, at the first approval; the app never goes back to review after.
@@ -130,6 +161,8 @@ export function createAppHandlers(
     },
 
     async rejectApp(request) {
+      const named = await decidePendingName(request.appId, "reject");
+      if (named) return { app: named };
       return { app: (await transition(request.appId, "reject")).describe };
     },
 

@@ -1,6 +1,6 @@
 // The credential owner's public surface (CredentialService: apps, credentials, organizations, the merchant
 // directory): what other folders may use of src/credential/, and the only way in.
-export { canonicalAllowlistEntry } from "./ip-allowlist.js";
+export { addressAllowed } from "./ip-allowlist.js";
 export { hashPassword, verifyPassword } from "./passwords.js";
 export { environmentName, productName, type CredentialEnvironment, type Product } from "./products.js";
 export { createAppQueries, type AppRow } from "./queries/app-queries.js";

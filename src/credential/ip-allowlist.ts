@@ -1,49 +1,17 @@
 // IP allowlist entries: IPv4 or IPv6 addresses and CIDR ranges, validated and put in canonical form on write,
-// so the token's `allowedIps` and the front's check see one spelling.
-import { isIPv4, isIPv6 } from "node:net";
+// so the token's `allowedIps` and every check see one spelling; and the check itself, in one place for every
+// caller: the gateway (a token's `allowedIps`, an API key's list) and the token endpoints (the presented client
+// credential's list). Parsing and matching are the ones of src/config/ip-addresses.ts, which TRUST_PROXY uses too;
+// the matcher built for one allowlist is reused, since the same lists come back on every call.
+import { addressRanges, canonicalRange, type AddressRanges } from "../config/ip-addresses.js";
+import { systemClock } from "../runtime/clock.js";
+import { createBoundedCache } from "../runtime/ttl-cache.js";
 
 /** Entries per credential. Each one is copied into every access token, so the list must stay small. */
 export const maxAllowlistEntries = 50;
 
 /** The canonical form of an allowlist entry, or undefined when it is not an address or a CIDR range. */
-export function canonicalAllowlistEntry(entry: string): string | undefined {
-  const [address, prefix, extra] = entry.trim().split("/");
-  if (address === undefined || extra !== undefined) return undefined;
-  const v4 = isIPv4(address);
-  // Zone ids (fe80::1%eth0) name an interface of one host; they mean nothing in an allowlist.
-  const v6 = !v4 && isIPv6(address) && !address.includes("%");
-  if (!v4 && !v6) return undefined;
-  const canonical = v4 ? address : new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  if (prefix === undefined) return canonical;
-  const bits = v4 ? 32 : 128;
-  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) return undefined;
-  const length = Number(prefix);
-  // A range with host bits set (10.0.0.1/8) is ambiguous: refuse it, as Postgres's cidr type does.
-  const value = v4 ? ipv4Value(address) : ipv6Value(canonical);
-  const hostMask = (1n << BigInt(bits - length)) - 1n;
-  if ((value & hostMask) !== 0n) return undefined;
-  return `${canonical}/${length}`;
-}
-
-function ipv4Value(address: string): bigint {
-  return address.split(".").reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n);
-}
-
-function ipv6Value(address: string): bigint {
-  let text = address;
-  // An embedded IPv4 tail (::ffff:1.2.3.4) becomes two hex groups.
-  const v4Tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4Tail?.[1]) {
-    const value = ipv4Value(v4Tail[1]);
-    text = text.slice(0, -v4Tail[1].length) + `${(value >> 16n).toString(16)}:${(value & 0xffffn).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const groups =
-    tail === undefined ? headGroups : [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups];
-  return groups.reduce((value, group) => (value << 16n) | BigInt(parseInt(group, 16)), 0n);
-}
+export const canonicalAllowlistEntry: (entry: string) => string | undefined = canonicalRange;
 
 /** Either the canonical entries, or the index and value of the first one that is not valid. */
 export function validateAllowlist(
@@ -59,4 +27,26 @@ export function validateAllowlist(
     if (!canonical.includes(value)) canonical.push(value);
   }
   return { ok: true, entries: canonical };
+}
+
+/** Allowlists kept built (a built list never goes stale): each is a handful of entries, one per credential at most. */
+const built = createBoundedCache<AddressRanges>({ clock: systemClock, ttlMs: Infinity, maxEntries: 1000 });
+
+function listOf(entries: readonly string[]): AddressRanges {
+  const key = entries.join(",");
+  let list = built.get(key);
+  if (list) return list;
+  // An entry the matcher cannot read allows nothing.
+  list = addressRanges(entries);
+  built.set(key, list);
+  return list;
+}
+
+/**
+ * True when there is no allowlist, or `clientAddress` is on it. An IPv4-mapped IPv6 address (what a dual-stack
+ * socket reports for an IPv4 client) matches its IPv4 entries; an unreadable address is never allowed.
+ */
+export function addressAllowed(allowedIps: readonly string[] | undefined, clientAddress: string): boolean {
+  if (allowedIps === undefined) return true;
+  return listOf(allowedIps).has(clientAddress);
 }

@@ -1,7 +1,7 @@
 // The stores a partner call may read, carried from the gateway to the region's DataService (in process or over
-// gRPC) in one internal request header. The front never forwards a client's copy of it (it forwards a fixed list of
-// headers only), so only the gateway sets it: for an ADSR API key whose approved access request names fewer stores
-// than the merchant has. Absent means every store of the merchant.
+// gRPC) in the request metadata the DataService's proto comment documents. The front never forwards a client's copy
+// of it (a service gets only the headers it reads), so only the gateway sets it: for an ADSR API key whose approved
+// access request names fewer stores than the merchant has. Absent means every store of the merchant.
 
 /** The header's name; lowercase, as HTTP/2 and gRPC metadata require. */
 export const storeScopeHeader = "x-partner-store-scope";

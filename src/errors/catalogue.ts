@@ -144,6 +144,16 @@ export const catalogue = {
       hi: "यह रिफ़्रेश टोकन पहले ही बदला जा चुका है। सुरक्षा के लिए कनेक्शन रद्द कर दिया गया है; व्यापारी को ऐप फिर से कनेक्ट करना होगा।",
     },
   },
+  "oauth.code_replayed": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "invalid_grant",
+    messages: {
+      en: "The authorization code of this connection was used more than once. For safety the connection has been revoked; the merchant must connect the app again.",
+      ar: "استُخدم رمز التفويض لهذا الاتصال أكثر من مرة. أُلغي الاتصال حفاظًا على الأمان، ويجب على التاجر ربط التطبيق من جديد.",
+      hi: "इस कनेक्शन का ऑथराइज़ेशन कोड एक से अधिक बार उपयोग किया गया। सुरक्षा के लिए कनेक्शन रद्द कर दिया गया है; व्यापारी को ऐप फिर से कनेक्ट करना होगा।",
+    },
+  },
   "oauth.grant_revoked": {
     status: 400,
     grpc: Code.FailedPrecondition,
@@ -152,6 +162,19 @@ export const catalogue = {
       en: "Access was revoked. The merchant must connect the app again.",
       ar: "تم إلغاء الوصول. يجب على التاجر ربط التطبيق من جديد.",
       hi: "पहुँच रद्द कर दी गई है। व्यापारी को ऐप फिर से कनेक्ट करना होगा।",
+    },
+  },
+  "oauth.ip_denied": {
+    // The presented credential has an IP allowlist without the caller's address: its authentication fails here
+    // (RFC 6749 §5.2 invalid_client, 401 with a scheme), told apart by the code. Only after the secret matched.
+    status: 401,
+    grpc: Code.Unauthenticated,
+    oauth: "invalid_client",
+    headers: { "WWW-Authenticate": "Basic" },
+    messages: {
+      en: "Requests from this IP address are not allowed for this client credential.",
+      ar: "الطلبات من عنوان IP هذا غير مسموح بها لبيانات اعتماد العميل هذه.",
+      hi: "इस क्लाइंट क्रेडेंशियल के लिए इस IP पते से अनुरोध की अनुमति नहीं है।",
     },
   },
   "oauth.rate_limited": {
@@ -232,10 +255,12 @@ export const catalogue = {
   "developer.too_many_attempts": {
     status: 429,
     grpc: Code.ResourceExhausted,
+    params: { retryAfter: "number" },
+    headers: { "Retry-After": "{retryAfter}" },
     messages: {
-      en: "Too many failed sign-in attempts. Your account is locked for a short time; try again later.",
-      ar: "محاولات تسجيل دخول فاشلة كثيرة. تم قفل حسابك لفترة قصيرة؛ حاول مرة أخرى لاحقًا.",
-      hi: "साइन इन के बहुत से असफल प्रयास। आपका खाता थोड़े समय के लिए लॉक है; बाद में फिर से प्रयास करें।",
+      en: "Too many failed sign-in attempts. Sign-in is locked; try again in {retryAfter} seconds.",
+      ar: "محاولات تسجيل دخول فاشلة كثيرة. تسجيل الدخول مقفل؛ حاول مرة أخرى بعد {retryAfter} ثانية.",
+      hi: "साइन इन के बहुत से असफल प्रयास। साइन इन लॉक है; {retryAfter} सेकंड बाद फिर से प्रयास करें।",
     },
   },
   "developer.account_suspended": {
@@ -753,6 +778,16 @@ export const catalogue = {
       hi: "यहाँ grant_type \"{grantType}\" समर्थित नहीं है; केवल client_credentials स्वीकार किया जाता है।",
     },
   },
+  "developer.ip_denied": {
+    // POST /v1/token: the developer envelope's partner.ip_denied (the presented credential's allowlist).
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "Requests from this IP address are not allowed for this credential.",
+      ar: "الطلبات من عنوان IP هذا غير مسموح بها لبيانات الاعتماد هذه.",
+      hi: "इस क्रेडेंशियल के लिए इस IP पते से अनुरोध की अनुमति नहीं है।",
+    },
+  },
   "developer.rate_limited": {
     status: 429,
     grpc: Code.ResourceExhausted,
@@ -1004,6 +1039,16 @@ export const catalogue = {
       hi: "अनुरोध का बॉडी {limit} बाइट की सीमा से बड़ा है।",
     },
   },
+  "request.headers_too_large": {
+    status: 431,
+    grpc: Code.ResourceExhausted,
+    oauth: "invalid_request",
+    messages: {
+      en: "The request line and headers are larger than the server accepts.",
+      ar: "سطر الطلب والترويسات أكبر مما يقبله الخادم.",
+      hi: "अनुरोध की पंक्ति और हेडर सर्वर की स्वीकार सीमा से बड़े हैं।",
+    },
+  },
   "request.malformed_body": {
     status: 400,
     grpc: Code.InvalidArgument,
@@ -1024,6 +1069,28 @@ export const catalogue = {
       en: "Invalid or unknown fields: {fields}.",
       ar: "حقول غير صالحة أو غير معروفة: {fields}.",
       hi: "अमान्य या अज्ञात फ़ील्ड: {fields}।",
+    },
+  },
+
+  // ---------------------------------------------------------------- internal port: service credentials
+  "internal.unauthenticated": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    oauth: "invalid_client",
+    messages: {
+      en: "This call needs a valid service credential in the X-Service-Credential header.",
+      ar: "يتطلب هذا الاستدعاء بيانات اعتماد خدمة صالحة في ترويسة X-Service-Credential.",
+      hi: "इस कॉल के लिए X-Service-Credential हेडर में एक मान्य सेवा क्रेडेंशियल आवश्यक है।",
+    },
+  },
+  "internal.permission_denied": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    oauth: "unauthorized_client",
+    messages: {
+      en: "The caller's role is not allowed to make this call.",
+      ar: "دور المتصل غير مسموح له بإجراء هذا الاستدعاء.",
+      hi: "कॉल करने वाले की भूमिका को यह कॉल करने की अनुमति नहीं है।",
     },
   },
 
@@ -1057,6 +1124,18 @@ export const catalogue = {
       en: "The service is temporarily unavailable. Please try again shortly.",
       ar: "الخدمة غير متاحة مؤقتًا. يرجى المحاولة مرة أخرى بعد قليل.",
       hi: "सेवा अस्थायी रूप से उपलब्ध नहीं है। कृपया थोड़ी देर बाद फिर से प्रयास करें।",
+    },
+  },
+  "server.database_unavailable": {
+    status: 503,
+    grpc: Code.Unavailable,
+    oauth: "temporarily_unavailable",
+    params: { retryAfter: "number" },
+    headers: { "Retry-After": "{retryAfter}" },
+    messages: {
+      en: "The service is temporarily unavailable. Try again in {retryAfter} seconds.",
+      ar: "الخدمة غير متاحة مؤقتًا. حاول مرة أخرى بعد {retryAfter} ثانية.",
+      hi: "सेवा अस्थायी रूप से उपलब्ध नहीं है। {retryAfter} सेकंड बाद फिर से प्रयास करें।",
     },
   },
   "server.timeout": {

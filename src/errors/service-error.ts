@@ -10,6 +10,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { codeForGrpcStatus, entryOf, isErrorCode, type ErrorCode, type ParamsOf } from "./catalogue.js";
 import { messageFor } from "./message.js";
+import { databaseRetryAfterSeconds, isDatabaseUnavailable } from "../storage/unavailable.js";
 
 /**
  * The ErrorInfo metadata key reserved for field-level details, JSON-encoded. No catalogue param may use it
@@ -73,15 +74,24 @@ export function serviceErrorWithDetails<C extends ErrorCode>(
   return build(domain, code, params, details, cause);
 }
 
+/** The error of a database that is down, restarting or not answering in time: 503 with Retry-After, not a 500. */
+export function databaseUnavailable(): ReadServiceError {
+  return { code: "server.database_unavailable", params: { retryAfter: String(databaseRetryAfterSeconds) } };
+}
+
 /**
  * Reads any thrown value as a catalogue error: a ConnectError whose ErrorInfo reason is a catalogue code gives
- * that code, its params and details; a ConnectError without one gives the generic code for its gRPC code
- * (codeForGrpcStatus); anything else is `server.internal`. Never throws.
+ * that code, its params and details; a database that is unavailable (src/storage/unavailable.ts, the raw error or
+ * the cause of a ConnectError without ErrorInfo) gives `server.database_unavailable`; a ConnectError without
+ * ErrorInfo gives the generic code for its gRPC code (codeForGrpcStatus); anything else is `server.internal`.
+ * Never throws.
  */
 export function readServiceError(err: unknown): ReadServiceError {
-  if (!(err instanceof ConnectError)) return { code: "server.internal", params: {} };
+  if (!(err instanceof ConnectError)) return isDatabaseUnavailable(err) ? databaseUnavailable() : { code: "server.internal", params: {} };
   const info = err.findDetails(ErrorInfoSchema).find((detail) => isErrorCode(detail.reason));
-  if (!info || !isErrorCode(info.reason)) return { code: codeForGrpcStatus(err.code), params: {} };
+  if (!info || !isErrorCode(info.reason)) {
+    return isDatabaseUnavailable(err.cause) ? databaseUnavailable() : { code: codeForGrpcStatus(err.code), params: {} };
+  }
   const params: Record<string, string> = {};
   let details: unknown;
   for (const [name, value] of Object.entries(info.metadata)) {

@@ -12,27 +12,40 @@ import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
 import { readServiceError, type ErrorToRender } from "../errors/index.js";
-import { callerInfoKey } from "../runtime/caller-context.js";
+import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
+import { callerInfoKey, correlationHeader } from "../runtime/caller-context.js";
 import { clientAddress } from "../runtime/client-address.js";
+import { addressRanges } from "../config/ip-addresses.js";
 import { parseBasicCredentials } from "./client-credentials.js";
 import { messageToJson } from "./message-json.js";
 import { collectParams, readBody } from "./request-body.js";
-import { createRequestSchema, type InputKind, type RequestSchema } from "./request-schema.js";
+import { invalidUtf8Names } from "../runtime/percent-encoding.js";
+import { createRequestSchema, type InputKind, type RequestSchema } from "../runtime/request-schema.js";
 import { renderError, validationCode } from "./render-error.js";
 import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
+import { buildOpenApiDocument, openApiPath, type OpenApiOptions } from "./openapi.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 
 export interface FrontOptions {
-  /** The services whose annotated RPCs become routes, each with the caller that reaches it. */
-  services: ReadonlyArray<{ service: DescService; caller: ServiceCaller }>;
+  /**
+   * The services whose annotated RPCs become routes, each with the caller that reaches it and the request headers
+   * it reads (beside Accept-Language, which every service may read for its messages). Nothing else a client sent
+   * reaches a service: a partner's Authorization and X-API-Key end at the gateway.
+   */
+  services: ReadonlyArray<{ service: DescService; caller: ServiceCaller; reads?: readonly string[] }>;
   /** Admits calls to routes of the partner family (src/gateway/); without it they go straight to their service. */
   partner?: PartnerAdmission;
   bodyLimitBytes: number;
-  trustProxy: number;
+  /** Trusted proxies (TRUST_PROXY: addresses and CIDR ranges); X-Forwarded-For is read only from them. */
+  trustProxy: readonly string[];
   clock: Clock;
   ids: IdSource;
   logger: Logger;
+  /** GET /readyz asks it; absent: no /readyz. GET /healthz (liveness) needs nothing. */
+  readiness?: () => Promise<{ ready: boolean; down: string[] }>;
+  /** Serves the OpenAPI description of the routes at GET /v1/openapi.json; absent: not served. */
+  openapi?: OpenApiOptions;
 }
 
 export interface FrontServer {
@@ -42,28 +55,33 @@ export interface FrontServer {
   handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void>;
 }
 
-/** Headers the front passes on to services; everything else stays at the edge. */
-const forwardedHeaders = ["authorization", "x-api-key", "accept-language"] as const;
+/** The one client header every service may read. */
+const alwaysForwarded = ["accept-language"] as const;
 
 interface PreparedRoute {
   route: Route;
   schema: RequestSchema;
   caller: ServiceCaller;
+  /** The client headers this route's service reads. */
+  forwarded: readonly string[];
   /** Whether the request message carries client credentials that may also come as HTTP Basic. */
   takesClientCredentials: boolean;
 }
 
 export function createFrontServer(options: FrontOptions): FrontServer {
-  const callers = new Map(options.services.map(({ service, caller }) => [service.typeName, caller]));
+  const trustedProxies = addressRanges(options.trustProxy);
+  const byService = new Map(options.services.map((entry) => [entry.service.typeName, entry]));
   const table = createRouteTable(options.services.map(({ service }) => service));
   const prepared = new Map<Route, PreparedRoute>();
+  const openApiDocument = options.openapi ? buildOpenApiDocument(table, options.openapi) : undefined;
   for (const route of table.routes) {
     const pathFields = route.template.segments.flatMap((segment) => ("variable" in segment ? [segment.variable] : []));
     const fieldNames = new Set(route.method.input.fields.map((field) => field.name));
     prepared.set(route, {
       route,
       schema: createRequestSchema(route.method.input, pathFields),
-      caller: callers.get(route.service.typeName)!,
+      caller: byService.get(route.service.typeName)!.caller,
+      forwarded: [...alwaysForwarded, ...(byService.get(route.service.typeName)!.reads ?? [])],
       takesClientCredentials: fieldNames.has("client_id") && fieldNames.has("client_secret"),
     });
   }
@@ -77,7 +95,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     // Headers every answer from here on carries (a partner call's X-RateLimit-*, once the gateway knows the app).
     let callHeaders: Record<string, string> = {};
     const answer = (status: number, headers: Record<string, string>, body: object) => {
-      response.writeHead(status, { "Content-Type": "application/json", "X-Correlation-Id": correlationId, ...callHeaders, ...headers });
+      // nosniff: every answer is JSON and must never be read as HTML or script, errors and 404s included.
+      response.writeHead(status, { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff", "X-Correlation-Id": correlationId, ...callHeaders, ...headers });
       response.end(JSON.stringify(body));
       options.logger.info("request", {
         method: request.method,
@@ -90,6 +109,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     const fail = (error: ErrorToRender, cause?: unknown) => {
       if (error.code === "server.internal") {
         options.logger.error("unexpected failure", { correlationId, path: url.pathname, error: cause });
+      } else if (error.code === "server.database_unavailable") {
+        options.logger.warn("database unavailable", { correlationId, path: url.pathname, error: cause });
       }
       const timestamp = new Date(options.clock.now()).toISOString();
       const rendered = renderError(error, { family, acceptLanguage, path: url.pathname, timestamp, correlationId });
@@ -98,6 +119,19 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     };
 
     try {
+      // 0. Probes, before any route, limit or authentication: /healthz is liveness (the process answers), /readyz
+      // readiness (its databases answer; 503 naming those that do not, so a balancer sends traffic elsewhere).
+      if (request.method === "GET" && url.pathname === "/healthz") return answer(200, { "Cache-Control": "no-store" }, { status: "ok" });
+      if (request.method === "GET" && url.pathname === "/readyz" && options.readiness) {
+        const { ready, down } = await options.readiness();
+        return ready
+          ? answer(200, { "Cache-Control": "no-store" }, { status: "ready" })
+          : answer(503, { "Cache-Control": "no-store", "Retry-After": String(databaseRetryAfterSeconds) }, { status: "not_ready", down });
+      }
+
+      // The OpenAPI document, built at start from this route table: anonymous, not a partner call, not limited.
+      if (request.method === "GET" && url.pathname === openApiPath && openApiDocument) return answer(200, { "Cache-Control": "public, max-age=300" }, openApiDocument);
+
       // 1. Route.
       const match = table.match(request.method ?? "GET", url.pathname);
       family = match.kind === "found" ? match.route.family : match.family;
@@ -108,8 +142,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         response.setHeader("Allow", allow);
         return fail(rendered);
       }
-      const { route, schema, caller, takesClientCredentials } = prepared.get(match.route)!;
-      const clientIp = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], options.trustProxy);
+      const { route, schema, caller, forwarded, takesClientCredentials } = prepared.get(match.route)!;
+      const clientIp = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
 
       // 2. Partner calls: authentication precedes reading and validating anything the client sent.
       let admitted: AdmittedCall | undefined;
@@ -129,6 +163,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       // 3. Read the fields: the body for body:"*" routes, the query string otherwise.
       let fields: Record<string, unknown>;
       let kind: InputKind;
+      // Names whose percent-encoded text is not UTF-8: refused below, naming them, like any other bad value.
+      let notUtf8: string[] = [];
       if (route.bodyIsRequest) {
         const body = await readBody(request, options.bodyLimitBytes);
         if (body.kind === "error") return fail({ code: body.code, params: paramsOfBodyError(body) });
@@ -137,6 +173,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         }
         fields = body.kind === "empty" ? {} : (body.value as Record<string, unknown>);
         kind = body.kind === "json" ? "json" : "text";
+        if (body.kind === "form") notUtf8 = body.invalidUtf8;
         // Parameters of a body route travel in the body only (RFC 6749 section 3.2 for the token endpoint).
         const inQuery = [...new Set(url.searchParams.keys())];
         if (inQuery.length > 0) {
@@ -146,6 +183,11 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       } else {
         fields = collectParams(url.searchParams);
         kind = "text";
+        notUtf8 = invalidUtf8Names(url.search.slice(1));
+      }
+      if (notUtf8.length > 0) {
+        const details = notUtf8.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" }));
+        return fail({ code: validationCode[family], params: { fields: notUtf8.join(", ") }, details });
       }
 
       // 4. Client authentication by HTTP Basic (RFC 6749 section 2.3.1), never together with body credentials.
@@ -167,8 +209,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         return fail({ code: validationCode[family], params: { fields: names }, details: validated.violations });
       }
       const input = fromJson(route.method.input, validated.value as JsonValue);
-      const headers = new Headers();
-      for (const name of forwardedHeaders) {
+      const headers = new Headers({ [correlationHeader]: correlationId });
+      for (const name of forwarded) {
         const value = request.headers[name];
         if (typeof value === "string") headers.set(name, value);
       }
@@ -196,12 +238,32 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       answer(200, successHeaders, messageToJson(route.method.output, output));
     } catch (err) {
       const error = readServiceError(err);
-      fail(error, error.code === "server.internal" ? err : (err as ConnectError).cause);
+      fail(error, error.code === "server.internal" ? err : ((err as ConnectError).cause ?? err));
     }
   };
 
   const server = http.createServer((request, response) => {
     handle(request, response).catch((error: unknown) => endAfterFailure(response, options.logger, error, request.url ?? ""));
+  });
+  // A request line and headers over Node's limit (16 KiB: a huge query string) never reach `handle`; Node would
+  // answer a bare 431 without a body. Answer it in the family of the path (RFC 6585 section 5) instead; every other
+  // parse error keeps Node's own answer (400, or 408 for a timeout).
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    if (!socket.writable) return socket.destroy();
+    if (error.code !== "HPE_HEADER_OVERFLOW") {
+      const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : "400 Bad Request";
+      return socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    }
+    const requestLine = /^([A-Z]+) (\/[^ ?#]*)/.exec(error.rawPacket?.toString("latin1") ?? "");
+    const matched = requestLine ? table.match(requestLine[1]!, requestLine[2]!) : undefined;
+    const family: Family = matched ? (matched.kind === "found" ? matched.route.family : matched.family) : "partner";
+    const correlationId = options.ids.uuid();
+    const context = { family, acceptLanguage: undefined, path: requestLine?.[2] ?? "/", timestamp: new Date(options.clock.now()).toISOString(), correlationId };
+    const rendered = renderError({ code: "request.headers_too_large", params: {} }, context);
+    const body = JSON.stringify(rendered.body);
+    const headers = { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), "X-Content-Type-Options": "nosniff", "X-Correlation-Id": correlationId, ...rendered.headers, Connection: "close" };
+    socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`);
+    options.logger.info("request", { method: requestLine?.[1], path: context.path, status: 431, correlationId });
   });
   // Slow-loris protection: a client gets this long to send its headers and body.
   server.headersTimeout = 10_000;

@@ -1,13 +1,14 @@
 // Renders a response message as the JSON of the spec: protobuf JSON names, fields with implicit presence always
 // present, and 64-bit integers as JSON numbers (the spec's ids and amounts are numbers; ours stay below 2^53).
-import { toJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { ScalarType, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { FeatureSet_FieldPresence as FieldPresence } from "@bufbuild/protobuf/wkt";
 
 export function messageToJson(schema: DescMessage, message: Message): JsonObject {
   const json = toJson(schema, message, { alwaysEmitImplicit: true }) as JsonObject;
   return numbersForInt64(schema, json);
 }
 
-const int64Scalars = new Set([3, 4, 6, 16, 18]); // ScalarType INT64, UINT64, FIXED64, SFIXED64, SINT64
+const int64Scalars = new Set<ScalarType>([ScalarType.INT64, ScalarType.UINT64, ScalarType.FIXED64, ScalarType.SFIXED64, ScalarType.SINT64]);
 
 function numbersForInt64(schema: DescMessage, json: JsonObject): JsonObject {
   for (const field of schema.fields) {
@@ -30,5 +31,67 @@ function convertField(field: DescField, value: JsonValue): JsonValue {
       return value;
     default:
       return value;
+  }
+}
+
+/**
+ * The JSON Schemas of the responses messageToJson writes, one per message `schema` reaches, keyed by its full
+ * type name: fields with implicit presence (and every list and map) are always there, so required; a field with
+ * explicit presence (`optional`, a message, a oneof member) only when set; 64-bit integers are numbers.
+ * `ref(typeName)` says how one message schema points at another (an OpenAPI component reference).
+ */
+export function responseJsonSchemas(schema: DescMessage, ref: (typeName: string) => string, into: Record<string, JsonObject> = {}): Record<string, JsonObject> {
+  if (Object.hasOwn(into, schema.typeName)) return into;
+  const properties: JsonObject = {};
+  const required: string[] = [];
+  into[schema.typeName] = { type: "object", properties, required, additionalProperties: false };
+  for (const field of schema.fields) {
+    properties[field.jsonName] = fieldResponseSchema(field, ref, into);
+    if (field.fieldKind === "list" || field.fieldKind === "map" || field.presence === FieldPresence.IMPLICIT) required.push(field.jsonName);
+  }
+  return into;
+}
+
+function fieldResponseSchema(field: DescField, ref: (typeName: string) => string, into: Record<string, JsonObject>): JsonObject {
+  const message = (descriptor: DescMessage): JsonObject => {
+    responseJsonSchemas(descriptor, ref, into);
+    return { $ref: ref(descriptor.typeName) };
+  };
+  const enumSchema = (values: readonly { name: string }[]): JsonObject => ({ type: "string", enum: values.map((value) => value.name) });
+  switch (field.fieldKind) {
+    case "scalar":
+      return scalarResponseSchema(field.scalar);
+    case "enum":
+      return enumSchema(field.enum.values);
+    case "message":
+      return message(field.message);
+    case "list":
+      return {
+        type: "array",
+        items: field.listKind === "scalar" ? scalarResponseSchema(field.scalar) : field.listKind === "enum" ? enumSchema(field.enum.values) : message(field.message),
+      };
+    case "map":
+      return {
+        type: "object",
+        additionalProperties: field.mapKind === "scalar" ? scalarResponseSchema(field.scalar) : field.mapKind === "enum" ? enumSchema(field.enum.values) : message(field.message),
+      };
+  }
+}
+
+function scalarResponseSchema(scalar: ScalarType): JsonObject {
+  if (int64Scalars.has(scalar)) return { type: "integer", format: "int64" };
+  switch (scalar) {
+    case ScalarType.STRING:
+      return { type: "string" };
+    case ScalarType.BOOL:
+      return { type: "boolean" };
+    case ScalarType.BYTES:
+      return { type: "string", contentEncoding: "base64" };
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      // protobuf JSON writes NaN and the infinities as strings (the proto3 JSON mapping).
+      return { oneOf: [{ type: "number" }, { type: "string", enum: ["NaN", "Infinity", "-Infinity"] }] };
+    default:
+      return { type: "integer", format: "int32" };
   }
 }

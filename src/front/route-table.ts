@@ -91,7 +91,9 @@ function matchRoute(routes: readonly Route[], httpMethod: string, pathname: stri
     }
   }
   if (allow.length > 0) return { kind: "method_not_allowed", allow, family };
-  return { kind: "not_found", family: parts ? closestFamily(routes, parts) : "partner" };
+  // A path that does not percent-decode (`%FF`, invalid UTF-8) matches no route, but its literal segments still
+  // say whose it is: a console path answers in the developer envelope.
+  return { kind: "not_found", family: closestFamily(routes, parts ?? pathname.slice(1).split("/")) };
 }
 
 /**

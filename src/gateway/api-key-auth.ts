@@ -16,6 +16,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import {
+  addressAllowed,
   environmentName,
   productName,
   scopesForProduct,
@@ -29,7 +30,6 @@ import type { Logger } from "../runtime/logger.js";
 import { createAccessRequestQueries } from "../grant/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../config/regions.js";
-import { addressAllowed } from "./ip-allowlist.js";
 import { createTtlCache } from "../runtime/ttl-cache.js";
 import type { MerchantDirectory } from "./merchant-directory.js";
 

@@ -10,6 +10,7 @@
 //   7. route          the DataService of the token's region; the merchant's data must be provisioned
 // Every answer after step 1 carries the app's X-RateLimit-* headers: counted at step 6, read without counting
 // when an earlier step refuses the call (a refused call does not use the app's budget).
+import { addressAllowed } from "../credential/index.js";
 import { formatStoreScope, storeScopeHeader } from "../data/index.js";
 import type { ErrorToRender } from "../errors/index.js";
 import type { AdmittedCall, PartnerAdmission, PartnerRequest, RefusedCall } from "../front/partner-admission.js";
@@ -22,7 +23,6 @@ import { isRegion, type Region } from "../config/regions.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { AccessTokenClaims, AccessTokenVerifier } from "../token/index.js";
 import type { ApiKeyAuth } from "./api-key-auth.js";
-import { addressAllowed } from "./ip-allowlist.js";
 import type { MerchantDirectory } from "./merchant-directory.js";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.js";
 

@@ -1,14 +1,23 @@
 // Where each region's DataService runs, as the composition root wires it: in this process on the region's database,
-// or in another process (`npm start -- --role data --region <r>`) reached over gRPC (connect-node, h2c) when
-// REGION_GRPC_URL_<R> is set. The gateway sees one ServiceCaller per configured region either way.
+// or in another process (`npm start -- --role data --region <r>`) reached over gRPC (connect-node; h2c for http:
+// URLs, TLS for https:) when REGION_GRPC_URL_<R> is set. The gateway sees one ServiceCaller per configured region
+// either way. The hop authenticates as the `front` role (REGION_GRPC_CREDENTIAL_FILE) and carries only what the
+// DataService reads (docs/decisions.md, "Internal port"): never a partner's bearer token or API key.
 import type { DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
-import type { Transport } from "@connectrpc/connect";
+import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import type { Config } from "../config/config.js";
-import type { DataServiceImpl } from "../data/index.js";
+import { storeScopeHeader, type DataServiceImpl } from "../data/index.js";
+import { serviceError } from "../errors/index.js";
+import { correlationHeader, serviceCredentialHeader } from "../runtime/caller-context.js";
+import type { Logger } from "../runtime/logger.js";
 import { createInProcessCaller, type ServiceCaller, type UnaryCall } from "../runtime/service-caller.js";
 import type { Region } from "../config/regions.js";
+
+/** The only request headers that cross the hop: what a DataService reads, and the call's correlation id. */
+export const hopHeaders = ["accept-language", correlationHeader, storeScopeHeader] as const;
 
 /** Calls a remote server through a Connect transport (gRPC, gRPC-Web or Connect), with the same headers and values. */
 export function createRemoteCaller(transport: Transport, timeoutMs?: number): ServiceCaller {
@@ -16,6 +25,40 @@ export function createRemoteCaller(transport: Transport, timeoutMs?: number): Se
     async call<M extends DescMethodUnary>({ method, input, headers, values, signal }: UnaryCall<M>) {
       const response = await transport.unary(method, signal, timeoutMs, headers, input as MessageInitShape<M["input"]>, values);
       return response.message as MessageShape<M["output"]>;
+    },
+  };
+}
+
+/**
+ * A region's remote caller as the gateway uses it: only `hopHeaders` cross; a region that refuses this front's
+ * credential (unauthenticated, or a role it does not admit) is a misconfigured deployment the partner cannot fix,
+ * so it answers partner.region_unavailable (503) and the detail goes to the log, never a pass and never a 500.
+ */
+export function createRegionCaller(region: Region, remote: ServiceCaller, logger: Logger): ServiceCaller {
+  return {
+    async call(call) {
+      const headers = new Headers();
+      for (const name of hopHeaders) {
+        const value = call.headers?.get(name);
+        if (value !== null && value !== undefined) headers.set(name, value);
+      }
+      try {
+        return await remote.call({ ...call, headers });
+      } catch (error) {
+        if (error instanceof ConnectError && (error.code === Code.Unauthenticated || error.code === Code.PermissionDenied)) {
+          logger.error("region refused this front's service credential", { region, grpcCode: Code[error.code], correlationId: headers.get(correlationHeader) ?? undefined });
+          throw serviceError(DataService.typeName, "partner.region_unavailable", {}, error);
+        }
+        // A stream or connection reset this front did not ask for (e.g. h2c against a TLS-only port: RST_STREAM CANCEL,
+        // RFC 9113 section 8.4, or ECONNRESET, by timing) is an unreachable region, as a refused connection is: 503
+        // server.unavailable, never a 500. The region's own answers carry an ErrorInfo; no catalogue code is either.
+        const reset = error instanceof ConnectError && (error.code === Code.Canceled || error.code === Code.Aborted);
+        if (reset && !call.signal?.aborted && error.findDetails(ErrorInfoSchema).length === 0) {
+          logger.error("region hop failed: the connection was reset", { region, grpcCode: Code[error.code], error: error.rawMessage, correlationId: headers.get(correlationHeader) ?? undefined });
+          throw new ConnectError(error.rawMessage, Code.Unavailable, undefined, undefined, error);
+        }
+        throw error;
+      }
     },
   };
 }
@@ -34,20 +77,37 @@ export interface RegionalCallers {
   close(): void;
 }
 
+export interface RemoteRegionOptions {
+  /** The `front` service credential presented to every remote region; absent: none (each region refuses). */
+  credential: string | undefined;
+  /** Extra trusted CA certificates (PEM) for https region URLs. */
+  ca: Buffer | undefined;
+  logger: Logger;
+}
+
+/** Adds the front's credential to every call of a transport. */
+function presenting(credential: string): Interceptor {
+  return (next) => (request) => {
+    request.header.set(serviceCredentialHeader, credential);
+    return next(request);
+  };
+}
+
 /**
  * One caller per region in REGIONS: remote when REGION_GRPC_URL_<R> is set, else the in-process implementation
  * when this process has one (`local`). A region with neither is left out: its partner calls answer
  * partner.region_unavailable.
  */
-export function createRegionalCallers(config: Config, local: ReadonlyMap<Region, DataServiceImpl>): RegionalCallers {
+export function createRegionalCallers(config: Config, local: ReadonlyMap<Region, DataServiceImpl>, remote: RemoteRegionOptions): RegionalCallers {
   const callers = new Map<Region, ServiceCaller>();
   const sessions: Http2SessionManager[] = [];
   for (const region of config.servedRegions) {
     const url = remoteDataUrl(config, region);
     if (url) {
-      const sessionManager = new Http2SessionManager(url);
+      const sessionManager = new Http2SessionManager(url, undefined, remote.ca ? { ca: remote.ca } : undefined);
       sessions.push(sessionManager);
-      callers.set(region, createRemoteCaller(createGrpcTransport({ baseUrl: url, sessionManager }), remoteDataTimeoutMs));
+      const transport = createGrpcTransport({ baseUrl: url, sessionManager, interceptors: remote.credential ? [presenting(remote.credential)] : [] });
+      callers.set(region, createRegionCaller(region, createRemoteCaller(transport, remoteDataTimeoutMs), remote.logger));
       continue;
     }
     const impl = local.get(region);

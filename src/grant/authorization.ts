@@ -1,6 +1,8 @@
 // The authorization endpoint's decisions, independent of HTML (the consent site renders them): validating an
 // authorize request in the spec's order, a company's eligibility, and the approve / deny redirects. Approving
-// makes (or reuses) the grant and a single-use code bound to the redirect_uri and the S256 challenge.
+// makes (or reuses) the grant and a single-use code bound to the redirect_uri and the S256 challenge. Both
+// redirects carry `iss`, the metadata's issuer exactly (RFC 9207 section 2), so a client talking to several
+// authorization servers can tell which one answered (mix-up attacks, RFC 9700 section 4.4).
 import type postgres from "postgres";
 import type { Config } from "../config/config.js";
 import {
@@ -99,6 +101,10 @@ export function createAuthorization(deps: AuthorizationDeps) {
      */
     async check(query: URLSearchParams): Promise<AuthorizationCheck> {
       const { params, repeated } = readAuthorizationParams(query);
+      // 0. A NUL can be in no client id or registered URI, and PostgreSQL refuses it in a query: the request is
+      // malformed before anything is looked up, and nothing unchecked is redirected to.
+      const withNul = authorizationParameters.filter((name) => query.getAll(name).some((value) => value.includes("\u0000")));
+      if (withNul.length > 0) return { ok: false, code: "oauth.invalid_request", fields: withNul.join(", ") };
       // 1. client_id: a live client id of the environment its prefix names.
       const clientId = params.client_id ?? "";
       const environment = clientIdEnvironment(clientId);
@@ -183,12 +189,12 @@ export function createAuthorization(deps: AuthorizationDeps) {
         });
       });
       logger.info("consent approved", { clientId: request.clientId, companyId: merchant.company_id, userId });
-      return redirectTo(request.redirectUri, { code, state: request.state, merchant_id: String(merchant.company_id) });
+      return redirectTo(request.redirectUri, { code, state: request.state, merchant_id: String(merchant.company_id), iss: config.urls.base });
     },
 
-    /** Decline: error=access_denied and the state, no code. */
+    /** Decline: error=access_denied, the state and the issuer (RFC 9207), no code. */
     deny(request: ValidAuthorization): string {
-      return redirectTo(request.redirectUri, { error: "access_denied", state: request.state });
+      return redirectTo(request.redirectUri, { error: "access_denied", state: request.state, iss: config.urls.base });
     },
   };
 }

@@ -1,6 +1,7 @@
 // The standard grpc.health.v1.Health service: load balancers and orchestrators ask it whether we serve.
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "../../gen/grpc/health/v1/health_pb.js";
+import { sleep, type Clock } from "../runtime/clock.js";
 
 export { ServingStatus };
 
@@ -18,6 +19,12 @@ export type HealthService = {
   shutdown(): void;
   /** Undoes shutdown: every service SERVING again, updates accepted. */
   resume(): void;
+  /**
+   * Makes every registered service follow `readiness` (the same answer as /readyz): NOT_SERVING while it is not
+   * ready, its own status again once it is. Check and List ask readiness afresh; a poll every `intervalMs` on
+   * `clock` keeps Watch streams current. The poll ends at shutdown.
+   */
+  followReadiness(readiness: () => Promise<{ ready: boolean }>, options: { clock: Clock; intervalMs: number }): void;
 };
 
 /**
@@ -28,16 +35,60 @@ export type HealthService = {
 export function createHealthService(
   initial: Readonly<Record<string, ServingStatus>> = { "": ServingStatus.SERVING },
 ): HealthService {
+  // What each service was set to; what is reported is that, unless the process is not ready (then NOT_SERVING).
   const statuses = new Map<string, ServingStatus>(Object.entries(initial));
   const watchers = new Map<string, Set<(status: ServingStatus) => void>>();
   let shutDown = false;
+  let ready = true;
+  let poll: { readiness: () => Promise<{ ready: boolean }>; clock: Clock; intervalMs: number; stop: AbortController } | undefined;
 
+  const reported = (service: string): ServingStatus | undefined => {
+    const status = statuses.get(service);
+    return status !== undefined && !ready ? ServingStatus.NOT_SERVING : status;
+  };
+  const notify = (service: string): void => {
+    const status = reported(service) ?? ServingStatus.SERVICE_UNKNOWN;
+    watchers.get(service)?.forEach((send) => send(status));
+  };
   const publish = (service: string, status: ServingStatus | undefined): void => {
     if (status === undefined) statuses.delete(service);
     else statuses.set(service, status);
-    const reported = status ?? ServingStatus.SERVICE_UNKNOWN;
-    watchers.get(service)?.forEach((notify) => notify(reported));
+    notify(service);
   };
+  const setReady = (now: boolean): void => {
+    if (now === ready) return;
+    ready = now;
+    for (const service of watchers.keys()) notify(service);
+  };
+  // Concurrent Checks share one readiness evaluation instead of pinging the databases once each.
+  let evaluating: Promise<void> | undefined;
+  const evaluate = (): Promise<void> => {
+    if (!poll) return Promise.resolve();
+    const { readiness } = poll;
+    return (evaluating ??= readiness()
+      .then(
+        (answer) => {
+          if (!shutDown) setReady(answer.ready);
+        },
+        () => {
+          if (!shutDown) setReady(false);
+        },
+      )
+      .finally(() => (evaluating = undefined)));
+  };
+  const startPolling = (): void => {
+    if (!poll || shutDown) return;
+    const current = poll;
+    current.stop = new AbortController();
+    const { signal } = current.stop;
+    void (async () => {
+      while (!signal.aborted) {
+        await sleep(current.clock, current.intervalMs, signal);
+        if (!signal.aborted) await evaluate();
+      }
+    })();
+  };
+  const refresh = (): Promise<void> => (shutDown ? Promise.resolve() : evaluate());
 
   const subscribe = (service: string, notify: (status: ServingStatus) => void): (() => void) => {
     let set = watchers.get(service);
@@ -51,19 +102,21 @@ export function createHealthService(
 
   const impl: ServiceImpl<typeof Health> = {
     async check(request) {
-      const status = statuses.get(request.service);
+      await refresh();
+      const status = reported(request.service);
       if (status === undefined) throw new ConnectError(`unknown service: ${request.service}`, Code.NotFound);
       return { status };
     },
 
     async list() {
-      return { statuses: Object.fromEntries([...statuses].map(([name, status]) => [name, { status }])) };
+      await refresh();
+      return { statuses: Object.fromEntries([...statuses.keys()].map((name) => [name, { status: reported(name)! }])) };
     },
 
     async *watch(request, context) {
       const { signal } = context;
       // Only the latest status waits to be sent: a slow client skips intermediate ones, as grpc-go does.
-      let pending: ServingStatus | undefined = statuses.get(request.service) ?? ServingStatus.SERVICE_UNKNOWN;
+      let pending: ServingStatus | undefined = reported(request.service) ?? ServingStatus.SERVICE_UNKNOWN;
       let wake: (() => void) | undefined;
       const unsubscribe = subscribe(request.service, (status) => {
         pending = status;
@@ -101,14 +154,21 @@ export function createHealthService(
     clearStatus(service) {
       if (!shutDown) publish(service, undefined);
     },
-    getStatus: (service) => statuses.get(service),
+    getStatus: (service) => reported(service),
     shutdown() {
       shutDown = true;
+      poll?.stop.abort();
       for (const service of [...statuses.keys()]) publish(service, ServingStatus.NOT_SERVING);
     },
     resume() {
       shutDown = false;
       for (const service of [...statuses.keys()]) publish(service, ServingStatus.SERVING);
+      startPolling();
+    },
+    followReadiness(readiness, { clock, intervalMs }) {
+      poll?.stop.abort();
+      poll = { readiness, clock, intervalMs, stop: new AbortController() };
+      startPolling();
     },
   };
 }

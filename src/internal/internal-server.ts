@@ -1,20 +1,37 @@
-// The internal port: the five services over connect-node, gRPC / gRPC-Web / Connect on HTTP/2 cleartext (h2c) and
-// HTTP/1.1 on one port. Each connection is routed by sniffing the HTTP/2 connection preface (RFC 9113 section 3.4).
+// The internal port: the five services over connect-node, gRPC / gRPC-Web / Connect on HTTP/2 and HTTP/1.1 on one
+// port. Cleartext (h2c) by default, each connection routed by sniffing the HTTP/2 connection preface (RFC 9113
+// section 3.4); with a certificate, TLS only, the protocol chosen by ALPN. Every call passes the interceptors:
+// access log and correlation id, error normalisation, service-credential authentication, request validation.
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
 import type { AddressInfo, Socket } from "node:net";
-import type { ConnectRouter } from "@connectrpc/connect";
+import type { DescService } from "@bufbuild/protobuf";
+import { createConnectRouter, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
+import { accessPolicy, checkAccessPolicy, type AccessPolicy } from "./access-policy.js";
+import { createAccessLogInterceptor } from "./access-log-interceptor.js";
+import { createAuthInterceptor } from "./auth-interceptor.js";
+import { createErrorInterceptor } from "./error-interceptor.js";
+import type { ServiceCredentials } from "./service-credentials.js";
+import { createValidationInterceptor } from "./validation-interceptor.js";
 
 /** Every HTTP/2 connection opens with this preface; HTTP/1.x requests open with a method name, never "PRI ". */
 const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
 export interface InternalServerOptions {
   routes: (router: ConnectRouter) => void;
+  /** The accepted service credentials. */
+  credentials: ServiceCredentials;
+  /** PEM certificate chain and key: TLS only (h2 and HTTP/1.1 by ALPN); absent: cleartext. */
+  tls?: { cert: Buffer; key: Buffer };
   logger: Logger;
+  ids: IdSource;
+  /** Who may call what; the app's table (./access-policy.ts) by default. */
+  policy?: AccessPolicy;
 }
 
 export interface InternalServer {
@@ -23,8 +40,29 @@ export interface InternalServer {
   close(graceMs: number): Promise<void>;
 }
 
+/** The services `routes` registers, in registration order. */
+function servicesOf(routes: (router: ConnectRouter) => void): DescService[] {
+  const probe = createConnectRouter();
+  routes(probe);
+  return [...new Set(probe.handlers.map((handler) => handler.service))];
+}
+
+/** Builds the server; throws AccessPolicyError when a served RPC has no row in the access policy. */
 export function createInternalServer(options: InternalServerOptions): InternalServer {
-  const handler = connectNodeAdapter({ routes: options.routes });
+  const services = servicesOf(options.routes);
+  const policy = options.policy ?? accessPolicy;
+  checkAccessPolicy(services, policy);
+  const handler = connectNodeAdapter({
+    routes: options.routes,
+    // Outermost first: the log sees the final code; errors are normalised before; validation runs once authenticated.
+    interceptors: [
+      createAccessLogInterceptor({ logger: options.logger, ids: options.ids }),
+      createErrorInterceptor({ logger: options.logger }),
+      createAuthInterceptor({ credentials: options.credentials, logger: options.logger, policy }),
+      createValidationInterceptor({ services: services.filter((service) => service.typeName.startsWith("partnerapi.")).map((service) => service.typeName) }),
+    ],
+  });
+  if (options.tls) return secureServer(handler, options.tls);
   const h1 = http.createServer(handler);
   const h2 = http2.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();
@@ -41,6 +79,24 @@ export function createInternalServer(options: InternalServerOptions): InternalSe
     close: (graceMs) =>
       closeGracefully(tcp, sockets, graceMs, () => {
         h1.closeIdleConnections();
+        for (const session of sessions) session.close();
+      }),
+  };
+}
+
+/** TLS only: node:http2's secure server answers HTTP/1.1 too (allowHTTP1), the protocol chosen by ALPN. */
+function secureServer(handler: ReturnType<typeof connectNodeAdapter>, tls: { cert: Buffer; key: Buffer }): InternalServer {
+  const server = http2.createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: true, minVersion: "TLSv1.2" }, handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+  const sockets = trackSockets(server);
+  return {
+    listen: (port, host) => listen(server, port, host),
+    close: (graceMs) =>
+      closeGracefully(server, sockets, graceMs, () => {
         for (const session of sessions) session.close();
       }),
   };

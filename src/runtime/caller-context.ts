@@ -10,3 +10,13 @@ export interface CallerInfo {
 }
 
 export const callerInfoKey = createContextKey<CallerInfo | undefined>(undefined, { description: "caller info" });
+
+/** The header a correlation id travels in, both ways: answered by the front and the internal port, sent on a hop. */
+export const correlationHeader = "x-correlation-id";
+
+/**
+ * The header an internal caller's service credential travels in (src/internal/service-credentials.ts). Its own
+ * name, never Authorization: a partner's or a developer's Authorization can then never be taken for a service
+ * credential, nor a service credential reach a service that reads Authorization.
+ */
+export const serviceCredentialHeader = "x-service-credential";

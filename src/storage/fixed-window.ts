@@ -8,11 +8,13 @@ import { createMemoryStore, type KeyValueStore } from "./key-value.js";
 /**
  * What a count answers while the store fails (Redis unreachable, or slower than the timeout):
  * - "count-in-process": count in a window of this process only, so each of N instances admits the full ceiling
- *   (availability over strictness); each call still tries the store first, and the log says so once per outage;
- * - "admit": answer a count of 0 (the call is admitted) and log a warning for each failure;
- * - "throw": let the store's error reach the caller.
+ *   (availability over strictness, but never unlimited); each call still tries the store first, and the log says so
+ *   once per outage;
+ * - "throw": let the store's error reach the caller (who answers 503).
+ * There is deliberately no "admit": a counter that opens while Redis is away is no security counter at all
+ * (docs/decisions.md, "Source tree", store-failure policy).
  */
-export type WhenStoreFails = "count-in-process" | "admit" | "throw";
+export type WhenStoreFails = "count-in-process" | "throw";
 
 /** How long "count-in-process" waits for the shared store before counting locally: a slow Redis must not slow every call. */
 export const sharedStoreTimeoutMs = 250;
@@ -72,15 +74,6 @@ function failurePolicy(options: FixedWindowCounterOptions): (operation: (kv: Key
   switch (options.whenStoreFails) {
     case "throw":
       return (operation) => operation(store);
-    case "admit":
-      return async (operation) => {
-        try {
-          return await operation(store);
-        } catch (error) {
-          logger.warn(`${name} unavailable; admitting the call`, { error: messageOf(error) });
-          return 0;
-        }
-      };
     case "count-in-process": {
       // A store of this process is already what the fallback would be.
       if (!store.shared) return (operation) => operation(store);

@@ -14,6 +14,8 @@ export interface KeyValueStore {
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   del(key: string): Promise<void>;
   close(): Promise<void>;
+  /** Whether the store answers within `timeoutMs` (readiness, /readyz). Never throws; the in-process store always does. */
+  ping(timeoutMs: number): Promise<boolean>;
   /** True for Redis (every instance sees it); false for the in-process store. */
   readonly shared: boolean;
 }
@@ -30,6 +32,11 @@ return count`;
 /** The Redis client with our script registered as a command (run by EVALSHA, EVAL only on a cache miss). */
 type ScriptedRedis = Redis & { fixedWindowHit(key: string, expiresAtMs: number): Promise<number> };
 
+/** How long one Redis command may take before it fails (the caller's fallback or 503 then applies). */
+export const redisCommandTimeoutMs = 1000;
+/** The longest wait between two reconnection attempts while Redis is away. */
+export const redisReconnectCapMs = 1000;
+
 export interface RedisStoreOptions {
   url: string;
   logger: Logger;
@@ -44,9 +51,15 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
   const redis = new Redis(options.url, {
     keyPrefix: options.prefix,
-    // Fail fast instead of queueing requests while Redis is down: a rate check must not hang a request.
+    // Fail fast instead of queueing requests while Redis is down: a rate check must not hang a request. With no
+    // offline queue a command sent while the connection is not ready fails at once ("Stream isn't writeable").
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
+    // A Redis that accepts the connection but does not answer (stopped, overloaded) fails a command after this.
+    commandTimeout: redisCommandTimeoutMs,
+    // Reconnect attempts every 100, 200, ... ms, then every redisReconnectCapMs, for ever: a Redis that comes back
+    // is in use again within about that long (docs/decisions.md, store-failure policy).
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, redisReconnectCapMs),
     connectTimeout: connectTimeoutMs,
     // On close, a socket that already died never emits "close" again, and ioredis then waits this long (default
     // 2 s, on a timer that holds the process open) before destroying it. A healthy QUIT needs far less.
@@ -69,7 +82,28 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
     close: async () => {
       await redis.quit().catch(() => redis.disconnect());
     },
+    ping: (timeoutMs) => pingRedis(redis, timeoutMs),
   };
+}
+
+/**
+ * PING raced against a timer: while Redis is away the command fails at once (no offline queue) or after the command
+ * timeout; the answer never waits longer than `timeoutMs`.
+ */
+async function pingRedis(redis: Redis, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const answered = redis.ping().then(
+    (reply) => reply === "PONG",
+    () => false,
+  );
+  try {
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Logs once when Redis becomes unreachable and once when it is back, not once per failed request. */
@@ -153,6 +187,7 @@ export function createMemoryStore(options: MemoryStoreOptions): KeyValueStore {
       clearInterval(sweeper);
       entries.clear();
     },
+    ping: async () => true,
   };
 }
 

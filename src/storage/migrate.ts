@@ -63,6 +63,9 @@ export async function migrateSchema(
   const migrations = await readMigrations(options.directory);
   // Inside the transaction every query goes through `tx`: on PGlite a query on the outer pool would wait forever.
   const applied = await sql.begin(async (tx) => {
+    // DATABASE_QUERY_TIMEOUT_SECONDS bounds a call's statements; a migration (or the wait for another instance's)
+    // runs at start and may take as long as it takes.
+    await tx`set local statement_timeout = 0`;
     await tx`select pg_advisory_xact_lock(${migrationLockKey})`;
     await tx`create schema if not exists ${tx(schema)}`;
     await tx`set local search_path to ${tx(schema)}`;

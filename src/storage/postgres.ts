@@ -1,5 +1,7 @@
 // Opens the one postgres.js client of the process: a pool on a real server when a URL is given, otherwise the
 // embedded PGlite default behind a local socket. Query code takes `sql` as a parameter and never knows which.
+// Every wait on the server is bounded (docs/decisions.md, "Storage": PostgreSQL outage), so a stopped or
+// unreachable database fails a call within seconds (503 server.database_unavailable) instead of hanging it.
 import postgres from "postgres";
 import type { Logger } from "../runtime/logger.js";
 import { startEmbeddedPostgres } from "./embedded-postgres.js";
@@ -11,7 +13,32 @@ export interface Database {
   embedded: boolean;
   /** Ends the pool, then (embedded) the socket server and PGlite. */
   close(): Promise<void>;
+  /** Whether the server answers a trivial query within `timeoutMs` (readiness, /readyz). Never throws. */
+  ping(timeoutMs: number): Promise<boolean>;
 }
+
+/** The bounds on waiting for the server; DATABASE_CONNECT_TIMEOUT_SECONDS and DATABASE_QUERY_TIMEOUT_SECONDS. */
+export interface DatabaseTimeouts {
+  /** A connection attempt (TCP, TLS, startup) gives up after this long (postgres.js `connect_timeout`). */
+  connectSeconds: number;
+  /** A statement is cancelled by the server after this long (`statement_timeout`, SQLSTATE 57014). */
+  querySeconds: number;
+}
+
+export const defaultDatabaseTimeouts: DatabaseTimeouts = { connectSeconds: 2, querySeconds: 5 };
+
+/**
+ * The pause before a new connection attempt after failed ones, in seconds: doubling from 50 ms, jittered, at most
+ * one second. postgres.js's own grows to 20 s (3^n / 100) over an outage and is paid by the first query after it,
+ * which is what made calls hang 10 to 15 seconds and recovery take as long; a refused connect costs the server
+ * nothing, so retrying within a second is cheap.
+ */
+export function reconnectDelaySeconds(failures: number): number {
+  return Math.min(0.05 * 2 ** failures, 1) * (0.5 + Math.random() / 2);
+}
+
+/** Keep-alive probes start after this many idle seconds, so a silently dropped peer is noticed sooner than 60 s. */
+const keepAliveSeconds = 10;
 
 export interface OpenDatabaseOptions {
   /** A postgres:// URL; absent means the embedded PGlite default. */
@@ -21,6 +48,8 @@ export interface OpenDatabaseOptions {
   logger: Logger;
   /** Pool size on a real server (default 10). Ignored when embedded, which always uses one connection. */
   poolSize?: number;
+  /** Default: defaultDatabaseTimeouts. */
+  timeouts?: DatabaseTimeouts;
 }
 
 /** Postgres type oid of int8 (bigint). */
@@ -43,15 +72,32 @@ const int8AsNumber = {
   },
 };
 
+/**
+ * postgres.js reads the server's array types (`fetch_types`) on every new connection, before its first query. A
+ * connection killed during that read (a restart under traffic) leaves the read's promise to reject unhandled, which
+ * ends the process (porsager/postgres#1223, open in 3.4.9). We use only built-in array types (bigint[]), which
+ * never change, so the first connection reads them into the pool's shared parsers and no later one reads again.
+ */
+async function readArrayTypesOnce(sql: postgres.Sql): Promise<void> {
+  await sql`select 1`;
+  (sql.options as { fetch_types: boolean }).fetch_types = false;
+}
+
 /** Opens the database: a pool on `url`, or the embedded PGlite when there is none. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const timeouts = options.timeouts ?? defaultDatabaseTimeouts;
   if (options.url) {
-    const sql = createClient(options.url, options.poolSize ?? 10, options.logger);
-    return { sql, embedded: false, close: () => sql.end({ timeout: 5 }) };
+    const sql = createClient(options.url, options.poolSize ?? 10, options.logger, timeouts);
+    await readArrayTypesOnce(sql).catch(async (error: unknown) => {
+      await sql.end({ timeout: 0 });
+      throw error;
+    });
+    return { sql, embedded: false, close: () => sql.end({ timeout: 5 }), ping: (timeoutMs) => ping(sql, timeoutMs) };
   }
   const server = await startEmbeddedPostgres({ dataDir: options.dataDir, logger: options.logger, maxConnections: 1 });
   // One connection: PGlite serialises queries anyway, and statements from several connections interleave badly.
-  const sql = createClient(server.url, 1, options.logger);
+  const sql = createClient(server.url, 1, options.logger, timeouts);
+  await readArrayTypesOnce(sql);
   return {
     sql,
     embedded: true,
@@ -59,15 +105,53 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       await sql.end({ timeout: 5 });
       await server.close();
     },
+    ping: (timeoutMs) => ping(sql, timeoutMs),
   };
 }
 
-function createClient(url: string, max: number, logger: Logger): postgres.Sql {
+/** `select 1` raced against a timer: the query may stay queued in postgres.js, the answer does not wait for it. */
+async function ping(sql: postgres.Sql, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const answered = sql`select 1`.then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function createClient(url: string, max: number, logger: Logger, timeouts: DatabaseTimeouts): postgres.Sql {
   return postgres(url, {
     max,
     types: { int8: int8AsNumber },
+    connect_timeout: timeouts.connectSeconds,
+    backoff: reconnectDelaySeconds,
+    keep_alive: keepAliveSeconds,
     // NOTICE lines (e.g. "relation already exists, skipping") are expected; keep them out of stdout.
     onnotice: (notice) => logger.debug("postgres notice", { message: notice.message }),
-    connection: { application_name: "partner-api" },
+    connection: { application_name: "partner-api", statement_timeout: timeouts.querySeconds * 1000 },
   }) as unknown as postgres.Sql;
+}
+
+/** What /readyz reports: ready when every database answered, else the names of those that did not. */
+export interface Readiness {
+  ready: boolean;
+  down: string[];
+}
+
+/** Pings every named database at once, each within `timeoutMs`; a database named twice is pinged once. */
+export function readinessOf(databases: ReadonlyArray<readonly [string, Database]>, timeoutMs: number): () => Promise<Readiness> {
+  const byDatabase = new Map<Database, string[]>();
+  for (const [name, database] of databases) byDatabase.set(database, [...(byDatabase.get(database) ?? []), name]);
+  return async () => {
+    const answers = await Promise.all([...byDatabase].map(async ([database, names]) => ((await database.ping(timeoutMs)) ? [] : names)));
+    const down = answers.flat();
+    return { ready: down.length === 0, down };
+  };
 }

@@ -1,4 +1,5 @@
-// RFC 8414 authorization server metadata, from the configuration: what oauth4webapi and other clients discover.
+// RFC 8414 authorization server metadata, from the configuration: what oauth4webapi and other clients discover
+// (with RFC 9207's flag that authorization responses name their issuer).
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GetAuthorizationServerMetadataResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "../config/config.js";
@@ -20,5 +21,7 @@ export function authorizationServerMetadata(config: Config): MessageInitShape<ty
     tokenEndpointAuthMethodsSupported: authMethods,
     revocationEndpointAuthMethodsSupported: authMethods,
     scopesSupported: allScopes(),
+    // RFC 9207 section 3: the authorization responses carry `iss` (src/grant/authorization.ts).
+    authorizationResponseIssParameterSupported: true,
   };
 }

@@ -1,4 +1,5 @@
-// POST /v1/oauth/revoke (RFC 7009): once the client authenticates the answer is always `{ok: true}`, whatever the
+// POST /v1/oauth/revoke (RFC 7009): once the client authenticates (from an address its IP allowlist admits) the
+// answer is always `{ok: true}`, whatever the
 // token (unknown, malformed, already revoked, another client's, an access token), so nothing can be probed. A
 // live refresh token of this very client revokes its grant and every family under it, for good.
 import { createGrantQueries } from "../grant/index.js";
@@ -7,7 +8,7 @@ import type { SqlClient } from "../storage/sql-client.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import type postgres from "postgres";
-import type { VerifyClient } from "./client-verifier.js";
+import { clientAddressAllowed, type VerifyClient } from "./client-verifier.js";
 import { hashToken, refreshTokenEnvironment } from "./refresh-token-secrets.js";
 import { serviceError } from "../errors/index.js";
 
@@ -21,13 +22,15 @@ export interface RevocationDeps {
 
 export function createRevocation(deps: RevocationDeps) {
   return {
-    async revoke(request: { token: string; clientId: string; clientSecret: string }): Promise<{ ok: true }> {
-      // 1. Authenticate the client (the only failure a caller can see).
+    /** `clientAddress`: the caller's address as the front saw it, for the credential's IP allowlist. */
+    async revoke(request: { token: string; clientId: string; clientSecret: string }, clientAddress: string): Promise<{ ok: true }> {
+      // 1. Authenticate the client, from an address its allowlist admits (the only failures a caller can see).
       if (!request.clientId || !request.clientSecret) {
         const fields = [!request.clientId && "client_id", !request.clientSecret && "client_secret"].filter(Boolean).join(", ");
         throw serviceError(deps.domain, "oauth.invalid_request", { fields });
       }
       const client = await deps.verifyClient(request.clientId, request.clientSecret);
+      if (!clientAddressAllowed(client, clientAddress)) throw serviceError(deps.domain, "oauth.ip_denied");
       // 2. Only a well-formed refresh token of the client's environment is looked up.
       if (refreshTokenEnvironment(request.token) !== client.environment) return { ok: true };
       const now = new Date(deps.clock.now());

@@ -10,6 +10,7 @@ import type { TokenIssuer } from "./issuer.js";
 import type { VerifiedClient } from "./client-verifier.js";
 import type { Clock } from "../runtime/clock.js";
 import { createFixedWindowCounter } from "../storage/fixed-window.js";
+import { addressKey } from "../config/ip-addresses.js";
 import type { Logger } from "../runtime/logger.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createGrantQueries } from "../grant/index.js";
@@ -24,8 +25,8 @@ export interface SandboxToken {
 
 export interface SandboxMinter {
   /**
-   * Counts one mint attempt of `address` in the current fixed minute (shared store); throws developer.rate_limited
-   * (429, Retry-After: seconds to the minute boundary) beyond SANDBOX_TOKEN_RATE_LIMIT.
+   * Counts one mint attempt of `address` (IPv6 by its /64) in the current fixed minute (shared store); throws
+   * developer.rate_limited (429, Retry-After: seconds to the minute boundary) beyond SANDBOX_TOKEN_RATE_LIMIT.
    */
   admit(address: string): Promise<void>;
   /** Mints for an authenticated client; `merchantId` undefined lets the organization's only sandbox merchant be inferred. */
@@ -47,8 +48,15 @@ export interface SandboxMinterDeps {
 export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
   const { sql, config, clock, logger, issuer, keyValue, domain } = deps;
   const served = new Set<Region>(config.servedRegions);
-  // Like the OAuth throttle: a store outage must not stop minting (client authentication still applies).
-  const mintsPerMinute = createFixedWindowCounter({ store: keyValue, clock, logger, name: "sandbox token throttle", windowMs: 60_000, whenStoreFails: "admit" });
+  // Like the OAuth throttle: a store outage neither stops minting nor opens the throttle (counted per process).
+  const mintsPerMinute = createFixedWindowCounter({
+    store: keyValue,
+    clock,
+    logger,
+    name: "sandbox token throttle",
+    windowMs: 60_000,
+    whenStoreFails: "count-in-process",
+  });
 
   /** Production credentials never use client credentials; ADSR authenticates with API keys in both environments. */
   const checkClientMayMint = (client: VerifiedClient) => {
@@ -87,7 +95,7 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
 
   return {
     async admit(address) {
-      const { count, retryAfter } = await mintsPerMinute.hit(`sandbox-token:address:${address}`);
+      const { count, retryAfter } = await mintsPerMinute.hit(`sandbox-token:address:${addressKey(address)}`);
       if (count > config.limits.sandboxTokenPerMinute) throw serviceError(domain, "developer.rate_limited", { retryAfter });
     },
 

@@ -4,7 +4,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { createTokenIssuer } from "./issuer.js";
-import type { VerifyClient } from "./client-verifier.js";
+import { clientAddressAllowed, type VerifyClient } from "./client-verifier.js";
 import { authorizationServerMetadata } from "./metadata.js";
 import { createRevocation } from "./revocation.js";
 import { successorKey } from "./refresh-token-secrets.js";
@@ -45,12 +45,13 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       const caller = handlerContext.values.get(callerInfoKey);
       return endpoint.exchange(request, caller?.clientAddress ?? "internal");
     },
-    async revokeToken(request) {
-      return revocation.revoke(request);
+    async revokeToken(request, handlerContext) {
+      const caller = handlerContext.values.get(callerInfoKey);
+      return revocation.revoke(request, caller?.clientAddress ?? "internal");
     },
     /**
      * POST /v1/token, in named steps: throttle the source address, refuse another grant_type, require the client's
-     * id and secret, authenticate it, mint (src/token/sandbox-tokens.ts). Exactly the spec's five fields.
+     * id and secret, authenticate it, check its IP allowlist, mint (src/token/sandbox-tokens.ts). Exactly the spec's five fields.
      */
     async mintSandboxToken(request, handlerContext) {
       const caller = handlerContext.values.get(callerInfoKey);
@@ -61,6 +62,8 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       const missing = [!request.clientId && "client_id", !request.clientSecret && "client_secret"].filter(Boolean);
       if (missing.length > 0) throw serviceError(domain, "developer.invalid_request", { fields: missing.join(", ") });
       const client = await deps.verifyClient(request.clientId, request.clientSecret);
+      // The credential's IP allowlist, as on partner routes; an internal caller has no address and fails closed.
+      if (!clientAddressAllowed(client, caller?.clientAddress ?? "internal")) throw serviceError(domain, "developer.ip_denied");
       const minted = await sandbox.mint(client, request.merchantId === undefined ? undefined : Number(request.merchantId));
       // Exactly the common fields: POST /v1/token has no refresh_token, refresh_token_expires_in or merchant_id.
       return issuer.commonFields(minted.accessToken, client);

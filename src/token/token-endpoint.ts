@@ -1,9 +1,12 @@
-// POST /v1/oauth/token as a readable list of named steps: throttle, know the grant type, check its parameters,
-// authenticate the client, check the client may use OAuth, run the grant, count invalid_grant answers.
+// POST /v1/oauth/token as a readable list of named steps: throttle the source address, know the grant type, check
+// its parameters, authenticate the client, check its IP allowlist, throttle the client (and a presented code or
+// refresh token that already got invalid_grant), check the client may use OAuth, run the grant, count invalid_grant
+// answers per credential. The client is throttled only once it has proved who it is, from an address it allows:
+// its id is public, and anyone could spend its budget.
 import type { ExchangeTokenRequest } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { entryOf, readServiceError, serviceError } from "../errors/index.js";
 import type { TokenResponse } from "./issuer.js";
-import type { VerifiedClient, VerifyClient } from "./client-verifier.js";
+import { clientAddressAllowed, type VerifiedClient, type VerifyClient } from "./client-verifier.js";
 import { grantTypes, type GrantContext, type GrantType } from "./grants/index.js";
 import { parameterFields } from "./grants/grant-type.js";
 import type { TokenThrottle } from "./throttle.js";
@@ -21,7 +24,13 @@ export interface TokenEndpoint {
 export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
   const { domain } = deps.grants;
 
-  const throttle = (request: ExchangeTokenRequest, address: string) => deps.throttle.admit(request.clientId || "-", address);
+  const throttleAddress = (address: string) => deps.throttle.admitAddress(address);
+
+  /** The code or refresh token the request presents, if its grant has one. */
+  const presented = (request: ExchangeTokenRequest, grant: GrantType) => (grant.credential ? request[parameterFields[grant.credential]] : undefined);
+
+  const throttleClient = (client: VerifiedClient, request: ExchangeTokenRequest, grant: GrantType) =>
+    deps.throttle.admitClient(client.clientId, presented(request, grant));
 
   const knowGrantType = (request: ExchangeTokenRequest): GrantType => {
     const grant = grantTypes.get(request.grantType);
@@ -39,28 +48,36 @@ export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
 
   const authenticateClient = (request: ExchangeTokenRequest) => deps.verifyClient(request.clientId, request.clientSecret);
 
+  /** The credential's allowlist, as on partner routes (oauth.ip_denied: 401 invalid_client in the OAuth body). */
+  const checkAddress = (client: VerifiedClient, address: string) => {
+    if (!clientAddressAllowed(client, address)) throw serviceError(domain, "oauth.ip_denied");
+  };
+
   /** Archived apps mint nothing; a production credential needs an approved app (it only exists after approval). */
   const checkClientMayUseOAuth = (client: VerifiedClient) => {
     if (client.appState === "ARCHIVED") throw serviceError(domain, "developer.app_archived");
     if (client.environment === "PRODUCTION" && client.appState !== "APPROVED") throw serviceError(domain, "developer.app_not_approved");
   };
 
-  const countInvalidGrant = async (request: ExchangeTokenRequest, error: unknown) => {
+  const countInvalidGrant = async (client: VerifiedClient, request: ExchangeTokenRequest, grant: GrantType, error: unknown) => {
     const { code } = readServiceError(error);
-    if (entryOf(code).oauth === "invalid_grant") await deps.throttle.invalidGrant(request.clientId);
+    const credential = presented(request, grant);
+    if (entryOf(code).oauth === "invalid_grant" && credential !== undefined) await deps.throttle.invalidGrant(client.clientId, credential);
   };
 
   return {
     async exchange(request, clientAddress) {
-      await throttle(request, clientAddress);
+      await throttleAddress(clientAddress);
       const grant = knowGrantType(request);
       checkParameters(request, grant);
       const client = await authenticateClient(request);
+      checkAddress(client, clientAddress);
+      await throttleClient(client, request, grant);
       checkClientMayUseOAuth(client);
       try {
         return await grant.handle(request, client, deps.grants);
       } catch (error) {
-        await countInvalidGrant(request, error);
+        await countInvalidGrant(client, request, grant, error);
         throw error;
       }
     },

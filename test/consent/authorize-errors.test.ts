@@ -30,7 +30,7 @@ let otherSandbox: World;
 let production: ProductionWorld;
 
 Authorize.before(async () => {
-  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1" } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" } });
   sandbox = await newSandboxWorld(test, clock, "http://127.0.0.1:9/callback?x=1");
   otherSandbox = await newSandboxWorld(test, clock, "http://localhost:9/other");
   production = await newProductionWorld(test, clock, "https://app.example.test/callback");
@@ -256,6 +256,32 @@ Authorize("scope is accepted and ignored: the screen shows the product bundle, a
   assert.is(exchanged.status, 200);
   const body = (await exchanged.json()) as { scope: string };
   assert.is(body.scope, "stores.read items.read items.write categories.read categories.write orders.read reports.read");
+});
+
+/** The hidden fields of a consent screen, with `decision` set. */
+function decisionForm(html: string, decision: string): Record<string, string> {
+  const form: Record<string, string> = { decision };
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    if (!(name! in form)) form[name!] = value!.replace(/&amp;/g, "&");
+  }
+  return form;
+}
+
+Authorize("RFC 9207: the approval and the denial carry iss, the metadata's issuer, after the registered URI's own query", async () => {
+  const metadata = (await (await fetch(`${test.base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+  assert.is(metadata["issuer"], `${test.base}/`);
+  assert.is(metadata["authorization_response_iss_parameter_supported"], true);
+  const iss = encodeURIComponent(`${test.base}/`);
+  const owner = await signedIn(sandbox, sandbox.owner);
+  const approved = await owner.post("/oauth/authorize/decision", decisionForm((await owner.get(url(sandbox))).html, "allow"));
+  assert.is(approved.status, 302, approved.html);
+  const location = approved.headers.get("location")!;
+  const code = new URL(location).searchParams.get("code")!;
+  assert.match(code, /^[A-Za-z0-9_-]{43}$/);
+  assert.is(location, `http://127.0.0.1:9/callback?x=1&code=${code}&state=st-1&merchant_id=${sandbox.companyId}&iss=${iss}`);
+  const denied = await owner.post("/oauth/authorize/decision", decisionForm((await owner.get(url(sandbox))).html, "deny"));
+  assert.is(denied.status, 302, denied.html);
+  assert.is(denied.headers.get("location"), `http://127.0.0.1:9/callback?x=1&error=access_denied&state=st-1&iss=${iss}`);
 });
 
 Authorize("every page refuses framing: errors, sign-in, unknown paths, wrong methods", async () => {

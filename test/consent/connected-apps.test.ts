@@ -16,7 +16,7 @@ let test: TestApp;
 let worlds = 0;
 
 Connections.before(async () => {
-  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1" } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" } });
 });
 Connections.after(async () => {
   await test.stop();
@@ -124,6 +124,30 @@ Connections("the owner sees the connected apps and disconnects one; its refresh 
   await refreshed(first, again);
   assert.equal((await token(first, { grant_type: "refresh_token", refresh_token: tokens.first })).body, grantRevoked);
   assert.equal(listed(await owner.get("/oauth/connections")), [other.appName, first.appName]);
+});
+
+Connections("a rename of an approved app waits for review: the consent screen and connected apps keep the reviewed name until approval", async () => {
+  const { owner, first, other } = await connectedCompany();
+  const credentials = credentialServiceOf(test, clock);
+  await credentials.submitApp({ appId: first.appId });
+  await credentials.approveApp({ appId: first.appId });
+  const renamed = await credentials.updateApp({ appId: first.appId, name: "Platform Security Update" });
+  assert.is(renamed.app!.name, first.appName);
+  assert.is(renamed.app!.pendingName, "Platform Security Update");
+  const consentUrl = authorizeWith(test, { response_type: "code", client_id: first.clientId, redirect_uri: first.redirectUri, state: "s" });
+  const shows = async (name: string) => {
+    const consent = await owner.get(consentUrl);
+    assert.is(consent.status, 200, consent.html);
+    assert.match(consent.html, `<p><strong>${name}</strong> by <strong>`);
+    assert.equal(listed(await owner.get("/oauth/connections")), [name, other.appName]);
+  };
+  await shows(first.appName);
+  assert.not.match((await owner.get(consentUrl)).html, "Platform Security Update");
+  // Staff approve the name: it takes effect everywhere at once.
+  const approvedName = await credentials.approveApp({ appId: first.appId });
+  assert.is(approvedName.app!.name, "Platform Security Update");
+  assert.is(approvedName.app!.pendingName, "");
+  await shows("Platform Security Update");
 });
 
 Connections("disconnect is CSRF-protected: no token, another token, another site: 403 and nothing disconnected", async () => {

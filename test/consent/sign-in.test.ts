@@ -1,7 +1,8 @@
 // The consent site's sign-in over plain HTTP: a signed-out merchant gets the sign-in form and comes back to the
 // same consent request; the cookies' attributes (HttpOnly, SameSite=Lax, Secure when AUTH_URL is https); a wrong
 // password and an unknown email answer alike; the per-email and per-address throttles and the end of their window
-// on the manual clock; CSRF token and Origin checks on the POST.
+// on the manual clock (IPv6 sources by their /64); CSRF token and Origin checks on the POST.
+import { randomBytes } from "node:crypto";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -21,7 +22,7 @@ let secure: TestApp;
 let worlds = 0;
 
 SignIn.before(async () => {
-  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1", CONSENT_SIGN_IN_LIMIT: String(limit) } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", CONSENT_SIGN_IN_LIMIT: String(limit) } });
 });
 SignIn.after(async () => {
   await test.stop();
@@ -102,7 +103,7 @@ SignIn("a failed attempt keeps the consent request: the next, right one still re
   assert.is(signedIn.headers.get("location"), target.pathname + target.search);
 });
 
-SignIn("cookies over http: HttpOnly, SameSite=Lax, Path=/, no Secure", async () => {
+SignIn("cookies over http: no prefix, HttpOnly, SameSite=Lax, Path=/, no Secure; no HSTS", async () => {
   const world = await fresh();
   const browser = createBrowser(test);
   const form = await browser.get(authorizeUrl(test, world));
@@ -117,45 +118,60 @@ SignIn("cookies over http: HttpOnly, SameSite=Lax, Path=/, no Secure", async () 
   }
   assert.is(session.get("max-age"), "3600");
   assert.is(attributes(cookieLine(signedIn, "lp_consent_csrf")).get("max-age"), "0");
+  assert.equal(form.setCookie, [`lp_consent_csrf=${hiddenValue(form.html, "csrf")}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600`]);
+  for (const page of [form, signedIn]) assert.is(page.headers.get("strict-transport-security"), null);
 });
 
-SignIn("AUTH_URL https (the listener itself stays http): every cookie is Secure; the POST must come from that origin", async () => {
+SignIn("AUTH_URL https (the listener itself stays http): __Host- cookies, Secure, HSTS on every page; the POST must come from that origin", async () => {
   const origin = "https://consent.example.test";
-  secure = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1", AUTH_URL: origin } });
+  secure = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", AUTH_URL: origin } });
   assert.is(secure.config.urls.auth, origin);
   const w = await newSandboxWorld(secure, clock, "https://app.example.test/callback");
   const browser = createBrowser(secure);
   const target = `${secure.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: w.clientId, redirect_uri: w.redirectUri, state: "s" })}`;
   const form = await browser.get(target);
   assert.is(form.status, 200);
-  const csrf = attributes(cookieLine(form, "lp_consent_csrf"));
-  assert.ok(csrf.has("secure") && csrf.has("httponly"));
-  assert.is(csrf.get("samesite"), "Lax");
+  assert.is(form.headers.get("strict-transport-security"), "max-age=31536000");
+  const token = hiddenValue(form.html, "csrf");
+  assert.equal(form.setCookie, [`__Host-lp_consent_csrf=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure`]);
   // The listener's own http origin is not the site's origin.
-  const refused = await browser.post("/oauth/sign-in", { csrf: hiddenValue(form.html, "csrf"), return_to: hiddenValue(form.html, "return_to"), ...w.owner }, { origin: secure.auth });
+  const refused = await browser.post("/oauth/sign-in", { csrf: token, return_to: hiddenValue(form.html, "return_to"), ...w.owner }, { origin: secure.auth });
   assert.is(refused.status, 403);
+  assert.is(refused.headers.get("strict-transport-security"), "max-age=31536000");
   const signedIn = await browser.signIn(form, w.owner); // Origin: AUTH_URL
   assert.is(signedIn.status, 303, signedIn.html);
-  const session = attributes(cookieLine(signedIn, "lp_consent_session"));
-  assert.ok(session.has("secure"));
-  assert.ok(session.has("httponly"));
-  assert.is(session.get("samesite"), "Lax");
-  assert.ok(attributes(cookieLine(signedIn, "lp_consent_csrf")).has("secure"));
-  assert.is((await browser.get(target)).status, 200);
+  assert.is(signedIn.headers.get("strict-transport-security"), "max-age=31536000");
+  const session = browser.cookies.get("__Host-lp_consent_session")!;
+  assert.match(session, /^[A-Za-z0-9_-]{43}$/);
+  assert.equal(signedIn.setCookie, [
+    `__Host-lp_consent_session=${session}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure`,
+    "__Host-lp_consent_csrf=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure",
+  ]);
+  // The session is read from the __Host- cookie: the consent screen, not the sign-in form.
+  const consent = await browser.get(target);
+  assert.is(consent.status, 200);
+  assert.match(consent.html, "Connect an app");
+  // A cookie without the prefix is not the session (a sibling host could have set it).
+  const unprefixed = createBrowser(secure, browser.address);
+  unprefixed.cookies.set("lp_consent_session", session);
+  assert.match((await unprefixed.get(target)).html, "Sign in to continue.");
+  for (const path of ["/nowhere", "/healthz", "/oauth/connections"]) {
+    assert.is((await browser.get(path)).headers.get("strict-transport-security"), "max-age=31536000", path);
+  }
 });
 
 SignIn("AUTH_URL with an upper-case HTTPS scheme is https all the same: Secure cookies", async () => {
-  const upper = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "1", AUTH_URL: "HTTPS://Consent.Example.Test" } });
+  const upper = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", AUTH_URL: "HTTPS://Consent.Example.Test" } });
   try {
     const w = await newSandboxWorld(upper, clock, "https://app.example.test/upper");
     const browser = createBrowser(upper);
     const form = await browser.get(`${upper.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: w.clientId, redirect_uri: w.redirectUri, state: "s" })}`);
-    assert.ok(attributes(cookieLine(form, "lp_consent_csrf")).has("secure"));
+    assert.ok(attributes(cookieLine(form, "__Host-lp_consent_csrf")).has("secure"));
     // Browsers send the serialized origin: lower case.
     const fields = { csrf: hiddenValue(form.html, "csrf"), return_to: hiddenValue(form.html, "return_to"), ...w.owner };
     const signedIn = await browser.post("/oauth/sign-in", fields, { origin: "https://consent.example.test" });
     assert.is(signedIn.status, 303, signedIn.html);
-    assert.ok(attributes(cookieLine(signedIn, "lp_consent_session")).has("secure"));
+    assert.ok(attributes(cookieLine(signedIn, "__Host-lp_consent_session")).has("secure"));
   } finally {
     await upper.stop();
   }
@@ -224,6 +240,17 @@ SignIn("throttle per address: ten times the per-email ceiling, over any emails; 
   assert.is((await attempt(world, world.owner, address)).status, 303);
 });
 
+SignIn("throttle per address: an IPv6 source counts by its /64, so fresh addresses of one subnet share the ceiling", async () => {
+  const world = await fresh();
+  const subnet = `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}`;
+  startOfWindow();
+  for (let i = 0; i < limit * 10; i++) {
+    assert.is((await attempt(world, { email: `stranger.${i}.${process.pid}@shop.test`, password: "x" }, `${subnet}::${(i + 1).toString(16)}`)).status, 401);
+  }
+  assertErrorPage(await attempt(world, world.owner, `${subnet}:ffff:ffff:ffff:ffff`), 429, "developer.too_many_attempts");
+  assert.is((await attempt(world, world.owner, `2001:db8:${randomBytes(2).toString("hex")}:ffff::1`)).status, 303, "another /64");
+});
+
 SignIn("the sign-in POST needs the CSRF token of its cookie, and no foreign Origin", async () => {
   const world = await fresh();
   const browser = createBrowser(test);
@@ -252,6 +279,34 @@ SignIn("the sign-in POST needs the CSRF token of its cookie, and no foreign Orig
   assert.is(json.status, 400);
   // Without an Origin header (older browsers), the token alone decides.
   assert.is((await browser.post("/oauth/sign-in", { ...fields, csrf: token }, { origin: null })).status, 303);
+});
+
+SignIn("Sec-Fetch-Site beside Origin: cross-site and same-site POSTs are refused like a foreign Origin; same-origin, none and absent pass", async () => {
+  const world = await fresh();
+  const browser = createBrowser(test);
+  const form = await browser.get(authorizeUrl(test, world));
+  const fields = { csrf: hiddenValue(form.html, "csrf"), return_to: hiddenValue(form.html, "return_to"), ...world.owner };
+  for (const site of ["cross-site", "same-site", "CROSS-SITE"]) {
+    // With our own Origin, and without any (a browser that sends Sec-Fetch-Site always sends Origin on a POST).
+    for (const origin of [undefined, null]) {
+      const refused = await browser.post("/oauth/sign-in", fields, { origin, headers: { "sec-fetch-site": site } });
+      assert.is(refused.status, 403, site);
+      assert.match(refused.html, "This form was sent from another site.");
+      assert.equal(refused.setCookie, [], site);
+      assertNotFramable(refused);
+    }
+  }
+  // Two accepted sign-ins per email at most (the suite's ceiling): one as the owner, one as the employee.
+  for (const [site, user] of [["same-origin", world.owner], ["none", world.employee]] as const) {
+    const other = createBrowser(test, browser.address);
+    const page = await other.get(authorizeUrl(test, world));
+    const accepted = await other.post("/oauth/sign-in", { csrf: hiddenValue(page.html, "csrf"), return_to: hiddenValue(page.html, "return_to"), ...user }, { headers: { "sec-fetch-site": site } });
+    assert.is(accepted.status, 303, site);
+    const out = await other.post("/oauth/sign-out", { csrf: hiddenValue((await other.get("/oauth/connections")).html, "csrf") }, { headers: { "sec-fetch-site": site } });
+    assert.is(out.status, 200, site);
+  }
+  // Absent (older browsers): the Origin and the token decide, as before.
+  assert.is((await browser.post("/oauth/sign-in", fields)).status, 303);
 });
 
 SignIn("after signing in, the return path stays on this site; signed-in POSTs need the session's token", async () => {

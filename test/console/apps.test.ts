@@ -7,14 +7,15 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { grpcTransport } from "../support/internal.js";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { seedMerchantData } from "../../src/data/sandbox-data.js";
 import { readServiceError } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { type Credentials, credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
-import { consoleCall, expectError } from "../support/console.js";
+import { consoleCall, expectError, mailedLink, tokenOf } from "../support/console.js";
+import { randomAddress } from "../support/consent.js";
 import { newLiveMerchant, type Answer } from "../support/sandbox.js";
 
 const SelfService = suite("console/apps");
@@ -27,8 +28,8 @@ let serial = 0;
 const password = "correct horse battery staple";
 
 SelfService.before(async () => {
-  test = await startTestApp({ clock, redis: true });
-  const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${test.app.grpc.port}` });
+  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  const transport = grpcTransport(test.app.grpc.port, test.internal.staff);
   staff = createClient(ConsoleService, transport);
   reviews = createClient(CredentialService, transport);
   credentials = credentialServiceOf(test, clock);
@@ -40,26 +41,21 @@ SelfService.after(async () => {
 
 const newEmail = (who = "dev") => `${who}.${process.pid}.${++serial}@self-service.test`;
 
-const api = (method: string, path: string, body?: unknown, token?: string): Promise<Answer> => consoleCall(test.base, method, path, body, token);
+// Each call from an address of its own: the per-address limits (console/limits, console/sign-in-lockout) never bind
+// here, and runs sharing one Redis never share a counter.
+const api = (method: string, path: string, body?: unknown, token?: string): Promise<Answer> => consoleCall(test.base, method, path, body, token, randomAddress());
 
 function ok(answer: Answer): Record<string, unknown> {
   assert.is(answer.status, 200, JSON.stringify(answer.body));
   return answer.body;
 }
 
-function mailedLink(email: string): string {
-  const mails = test.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry["msg"] === "console mail" && entry["to"] === email);
-  const last = mails.at(-1);
-  if (!last) throw new Error(`no mail to ${email}`);
-  return String(last["link"]);
-}
-const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
 /** A verified, signed-in developer with the program approved and the active agreement signed. */
 async function admitted(who: string) {
   const email = newEmail(who);
   ok(await api("POST", "/v1/console/account/sign-up", { email, password }));
-  ok(await api("POST", "/v1/console/account/verify-email", { token: tokenOf(mailedLink(email)) }));
+  ok(await api("POST", "/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, email)) }));
   const session = ok(await api("POST", "/v1/console/session/sign-in", { email, password }))["session"] as Record<string, unknown>;
   const token = String(session["accessToken"]);
   const applied = ok(await api("POST", "/v1/console/program/applications", { companyName: "Acme Ltd" }, token));
@@ -77,7 +73,7 @@ async function team() {
   const join = async (who: string, role: string) => {
     const member = await admitted(who);
     ok(await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: member.email, role }, owner.token));
-    ok(await api("POST", "/v1/console/invitations/accept", { token: tokenOf(mailedLink(member.email)) }, member.token));
+    ok(await api("POST", "/v1/console/invitations/accept", { token: tokenOf(await mailedLink(test, member.email)) }, member.token));
     return member;
   };
   const dev = await join("developer", "ORGANIZATION_ROLE_DEVELOPER");
@@ -270,9 +266,9 @@ SelfService("production credentials: shown once to the organization after a staf
   // The organization's secret authenticates the client at once; the one the staff caller saw at approval no longer
   // does. (A production FULL app then mints through the authorization code flow: /v1/token's client_credentials
   // answers developer.use_oauth after authenticating the client, invalid_client before.)
-  const verified = await reviews.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: production["clientSecret"]! });
+  const verified = await credentials.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: production["clientSecret"]! });
   assert.is(verified.app!.appId, appId);
-  await reviews.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: staffSecret }).then(
+  await credentials.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: staffSecret }).then(
     () => assert.unreachable("the secret shown at approval still works"),
     (error: unknown) => assert.is(readServiceError(error).code, "developer.invalid_client"),
   );
@@ -282,7 +278,7 @@ SelfService("production credentials: shown once to the organization after a staf
   // Once: a second call, by anyone, is refused; rotating remains the way to a new secret.
   expectError(await reveal(owner.token), 409, "developer.production_credentials_already_shown");
   const rotated = ok(await api("POST", `/v1/console/apps/${appId}/credentials/${production["clientId"]}/rotate-secret`, {}, dev.token));
-  assert.ok((await reviews.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: String(rotated["clientSecret"]) })).app);
+  assert.ok((await credentials.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: String(rotated["clientSecret"]) })).app);
 });
 
 SelfService.run();

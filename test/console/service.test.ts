@@ -5,24 +5,26 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { grpcTransport } from "../support/internal.js";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { consoleCall, developerError, expectError } from "../support/console.js";
+import { consoleCall, developerError, expectError, mailedLink, tokenOf } from "../support/console.js";
+import { randomAddress } from "../support/consent.js";
 import { type Answer } from "../support/sandbox.js";
 
 const Console = suite("console/service");
-// Mid-minute of a real minute, so Redis windows (real time) and the manual clock agree.
-const clock = createManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 15_000);
+// 20 minutes into the next real hour: the manual clock is ahead of real time, so no Redis window it names (they
+// expire at their end on this clock) is already over in real time when the lockout counts in it.
+const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000 + 15_000);
 let test: TestApp;
 let staff: Client<typeof ConsoleService>;
 let serial = 0;
 const password = "correct horse battery staple";
 
 Console.before(async () => {
-  test = await startTestApp({ clock, redis: true });
-  staff = createClient(ConsoleService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${test.app.grpc.port}` }));
+  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
 });
 Console.after(async () => {
   await test.stop();
@@ -30,16 +32,10 @@ Console.after(async () => {
 
 const newEmail = (who = "dev") => `${who}.${process.pid}.${++serial}@partner.test`;
 
-const api = (method: string, path: string, body?: unknown, token?: string): Promise<Answer> => consoleCall(test.base, method, path, body, token);
+// Each call from an address of its own: the per-address limits (console/limits, console/sign-in-lockout) never bind
+// here, and runs sharing one Redis never share a counter.
+const api = (method: string, path: string, body?: unknown, token?: string): Promise<Answer> => consoleCall(test.base, method, path, body, token, randomAddress());
 
-/** The link of the newest mail to `email`, read from the log transport's lines. */
-function mailedLink(email: string): string {
-  const mails = test.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry["msg"] === "console mail" && entry["to"] === email);
-  const last = mails.at(-1);
-  if (!last) throw new Error(`no mail to ${email}`);
-  return String(last["link"]);
-}
-const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
 async function signUp(email: string) {
   const answer = await api("POST", "/v1/console/account/sign-up", { email, password });
@@ -55,7 +51,7 @@ async function signIn(email: string, pass = password) {
 async function developerAccount(who = "dev") {
   const email = newEmail(who);
   await signUp(email);
-  assert.is((await api("POST", "/v1/console/account/verify-email", { token: tokenOf(mailedLink(email)) })).status, 200);
+  assert.is((await api("POST", "/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, email)) })).status, 200);
   const session = (await signIn(email)).body["session"] as Record<string, unknown>;
   const token = String(session["accessToken"]);
   const account = (await api("GET", "/v1/console/account", undefined, token)).body["account"] as Record<string, unknown>;
@@ -85,7 +81,7 @@ Console("a new partner, over HTTP only: sign-up to a sandbox token and /v1/items
   const email = newEmail("partner");
   await signUp(email);
   // The verification link went to the log transport; only its hash is stored.
-  const link = mailedLink(email);
+  const link = await mailedLink(test, email);
   assert.match(link, /\/console\/verify-email\?token=[A-Za-z0-9_-]{43}$/);
   const token = tokenOf(link);
   const stored = await test.app.control.sql`select token_hash from control.developer_links`;
@@ -153,7 +149,7 @@ Console("accounts: weak password, unverified sign-in, wrong password, lockout th
   expectError(await signIn(email), 403, "developer.email_not_verified");
   // Signing up again with the same address answers the same, and mails a notice rather than a second account.
   await signUp(email);
-  assert.match(mailedLink(email), /\/console\/sign-in$/);
+  assert.match(await mailedLink(test, email), /\/console\/sign-in$/);
 
   const verified = await developerAccount();
   const unknown = newEmail("nobody");
@@ -161,9 +157,11 @@ Console("accounts: weak password, unverified sign-in, wrong password, lockout th
     expectError(await signIn(verified.email, "wrong password, clearly"), 401, "developer.sign_in_failed");
     expectError(await signIn(unknown, "wrong password, clearly"), 401, "developer.sign_in_failed");
   }
-  // Locked now, the right password included; an unknown email answers exactly alike.
-  expectError(await signIn(verified.email), 429, "developer.too_many_attempts");
-  expectError(await signIn(unknown), 429, "developer.too_many_attempts");
+  // Locked now, for 15 minutes from the fifth failure, the right password included; an unknown email answers alike.
+  const locked = await signIn(verified.email);
+  expectError(locked, 429, "developer.too_many_attempts", { retryAfter: 900 });
+  assert.is(locked.headers.get("retry-after"), "900");
+  expectError(await signIn(unknown), 429, "developer.too_many_attempts", { retryAfter: 900 });
   clock.advance(15 * 60_000);
   assert.is((await signIn(verified.email)).status, 200);
 
@@ -194,7 +192,7 @@ Console("password reset by mailed link: single use, old sessions end, new passwo
   const dev = await developerAccount();
   assert.equal((await api("POST", "/v1/console/account/password-reset", { email: dev.email })).body, {});
   assert.equal((await api("POST", "/v1/console/account/password-reset", { email: newEmail("nobody") })).body, {});
-  const token = tokenOf(mailedLink(dev.email));
+  const token = tokenOf(await mailedLink(test, dev.email));
   const next = "a brand new passphrase here";
   assert.is((await api("POST", "/v1/console/account/password-reset/confirm", { token, newPassword: next })).status, 200);
   expectError(await api("POST", "/v1/console/account/password-reset/confirm", { token, newPassword: next }), 400, "developer.link_invalid");
@@ -231,7 +229,7 @@ Console("organizations: roles, not_org_member, insufficient_org_role, owner_immu
   const viewer = await admitted("viewer");
   const invited = await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: viewer.email, role: "ORGANIZATION_ROLE_VIEWER" }, owner.token);
   assert.is(invited.status, 200, JSON.stringify(invited.body));
-  const viewerToken = tokenOf(mailedLink(viewer.email));
+  const viewerToken = tokenOf(await mailedLink(test, viewer.email));
   expectError(await api("POST", "/v1/console/invitations/accept", { token: viewerToken }, outsider.token), 403, "developer.invite_email_mismatch");
   const accepted = await api("POST", "/v1/console/invitations/accept", { token: viewerToken }, viewer.token);
   assert.is(accepted.status, 200);
@@ -260,9 +258,9 @@ Console("organizations: roles, not_org_member, insufficient_org_role, owner_immu
   // Invitations expire.
   const late = newEmail("late");
   await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: late, role: "ORGANIZATION_ROLE_DEVELOPER" }, owner.token);
-  const lateToken = tokenOf(mailedLink(late));
+  const lateToken = tokenOf(await mailedLink(test, late));
   await signUp(late);
-  await api("POST", "/v1/console/account/verify-email", { token: tokenOf(mailedLink(late)) });
+  await api("POST", "/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, late)) });
   clock.advance(7 * 24 * 3600_000 + 1000);
   const lateSession = (await signIn(late)).body["session"] as Record<string, string>;
   expectError(await api("POST", "/v1/console/invitations/accept", { token: lateToken }, lateSession["accessToken"]), 400, "developer.invite_expired");
@@ -273,7 +271,7 @@ Console("two parallel redemptions of one invitation: one member added, the other
   const organizationId = await organization(owner.token);
   const invitee = await developerAccount("invitee");
   await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: invitee.email, role: "ORGANIZATION_ROLE_DEVELOPER" }, owner.token);
-  const token = tokenOf(mailedLink(invitee.email));
+  const token = tokenOf(await mailedLink(test, invitee.email));
   const second = (await signIn(invitee.email)).body["session"] as Record<string, string>;
   const answers = await Promise.all([
     api("POST", "/v1/console/invitations/accept", { token }, invitee.token),

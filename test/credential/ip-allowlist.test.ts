@@ -1,8 +1,9 @@
 // src/credential/ip-allowlist.ts: allowlist entries validated and put in one canonical spelling on write (IPv4 and
-// IPv6 addresses and CIDR ranges), and the whole list checked with the index of the first bad entry.
+// IPv6 addresses and CIDR ranges), and the whole list checked with the index of the first bad entry; the check of
+// an address against a list (addresses and CIDR ranges, IPv4 and IPv6, IPv4-mapped client addresses).
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { canonicalAllowlistEntry, maxAllowlistEntries, validateAllowlist } from "../../src/credential/ip-allowlist.js";
+import { addressAllowed, canonicalAllowlistEntry, maxAllowlistEntries, validateAllowlist } from "../../src/credential/ip-allowlist.js";
 
 const Allowlist = suite("credential/ip-allowlist");
 
@@ -32,6 +33,27 @@ Allowlist("a list: canonical and deduplicated, or the first bad entry; at most 5
   assert.is(validateAllowlist(Array(51).fill("1.1.1.1")).ok, false);
   assert.equal(validateAllowlist(Array(51).fill("1.1.1.1")), { ok: false, field: "allowed_ips", value: "51 entries (at most 50)" });
   assert.equal(validateAllowlist(Array(50).fill("1.1.1.1")), { ok: true, entries: ["1.1.1.1"] });
+});
+
+Allowlist("no allowlist allows everyone; an empty one nobody", () => {
+  assert.ok(addressAllowed(undefined, "203.0.113.9"));
+  assert.not.ok(addressAllowed([], "203.0.113.9"));
+});
+
+Allowlist("addresses and ranges, v4 and v6", () => {
+  const list = ["203.0.113.9", "10.0.0.0/8", "2001:db8::/32", "fe80::1"];
+  for (const address of ["203.0.113.9", "10.255.0.1", "2001:db8:ffff::1", "fe80::1", "::ffff:10.1.2.3", "2001:DB8::7"]) {
+    assert.ok(addressAllowed(list, address), address);
+  }
+  for (const address of ["203.0.113.10", "11.0.0.1", "2001:db9::1", "fe80::2", "::1", "garbage", ""]) {
+    assert.not.ok(addressAllowed(list, address), address);
+  }
+});
+
+Allowlist("an IPv4-mapped IPv6 client address matches the IPv4 entries, in either spelling", () => {
+  assert.ok(addressAllowed(["192.0.2.1"], "::ffff:192.0.2.1"));
+  assert.ok(addressAllowed(["192.0.2.0/24"], "::ffff:c000:201"));
+  assert.not.ok(addressAllowed(["192.0.2.1"], "::ffff:192.0.2.2"));
 });
 
 Allowlist.run();

@@ -26,7 +26,9 @@ import {
 } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { loadConfig } from "../../src/config/config.js";
 import { readServiceError } from "../../src/errors/index.js";
+import { accessPolicy } from "../../src/internal/access-policy.js";
 import { createInternalServer, type InternalServer } from "../../src/internal/internal-server.js";
+import { grpcMetadata, testServiceCredentials } from "../support/internal.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
@@ -82,6 +84,9 @@ async function approved(client: Client<typeof CredentialService>, product = Prod
   return { ...made, production: production! };
 }
 
+/** The naming fields of an app. */
+const pick = (app: { name: string; pendingName: string; state: string }) => ({ name: app.name, pendingName: app.pendingName, state: app.state });
+
 const works = (client: Client<typeof CredentialService>, clientId: string, clientSecret: string) =>
   codeOf(client.verifyClientCredentials({ clientId, clientSecret }));
 
@@ -131,6 +136,35 @@ Credentials("review: submit, reject, resubmit, approve issues the production pai
   assert.is(verified.app?.appState, "APPROVED");
   assert.is(await codeOf(client.rejectApp({ appId: app.appId })), "developer.review_not_in_review");
   assert.is(await codeOf(client.submitApp({ appId: app.appId })), "developer.review_not_in_review");
+});
+
+Credentials("names after review: a rename of an APPROVED app is pending until ApproveApp takes it or RejectApp drops it; other states rename at once", async () => {
+  const client = connect();
+  const { app } = await newApp(client);
+  const reviewed = app.name;
+  assert.is(app.pendingName, "");
+  // DRAFT (and REJECTED, IN_REVIEW): the name changes at once; nothing was reviewed yet.
+  assert.equal(pick((await client.updateApp({ appId: app.appId, name: "Acme Reports" })).app!), { name: "Acme Reports", pendingName: "", state: "DRAFT" });
+  await client.submitApp({ appId: app.appId });
+  const approval = await client.approveApp({ appId: app.appId });
+  assert.equal(pick(approval.app!), { name: "Acme Reports", pendingName: "", state: "APPROVED" });
+  // APPROVED: the new name is kept aside; GetApp shows both, the reviewed one as the name.
+  assert.equal(pick((await client.updateApp({ appId: app.appId, name: " Platform Security Update " })).app!), { name: "Acme Reports", pendingName: "Platform Security Update", state: "APPROVED" });
+  assert.equal(pick((await client.getApp({ appId: app.appId })).app!), { name: "Acme Reports", pendingName: "Platform Security Update", state: "APPROVED" });
+  // RejectApp drops the pending name (the app stays approved); with nothing pending it is review_not_in_review.
+  assert.equal(pick((await client.rejectApp({ appId: app.appId })).app!), { name: "Acme Reports", pendingName: "", state: "APPROVED" });
+  assert.is(await codeOf(client.rejectApp({ appId: app.appId })), "developer.review_not_in_review");
+  assert.is(await codeOf(client.approveApp({ appId: app.appId })), "developer.review_not_in_review");
+  // Renaming back to the reviewed name withdraws a pending one.
+  await client.updateApp({ appId: app.appId, name: "Acme Reports 2" });
+  assert.equal(pick((await client.updateApp({ appId: app.appId, name: "Acme Reports" })).app!), { name: "Acme Reports", pendingName: "", state: "APPROVED" });
+  // ApproveApp takes the pending name, issues nothing new, and the app stays APPROVED.
+  await client.updateApp({ appId: app.appId, name: "Acme Reports Pro" });
+  const named = await client.approveApp({ appId: app.appId });
+  assert.equal(pick(named.app!), { name: "Acme Reports Pro", pendingName: "", state: "APPROVED" });
+  assert.is(named.production, undefined);
+  assert.equal(named.app!.credentials.map((c) => c.environment).sort(), approval.app!.credentials.map((c) => c.environment).sort());
+  assert.is.not(reviewed, "Acme Reports Pro");
 });
 
 Credentials("archive is final: further actions are developer.app_archived; verification reports ARCHIVED", async () => {
@@ -432,10 +466,18 @@ type GrpcContext = { server: InternalServer; client: grpc.Client };
 const OverGrpc = suite<GrpcContext>("credential/service (over gRPC)", {} as GrpcContext);
 const grpcDatabase = useTestDatabase(OverGrpc);
 
+/** The operator's credential, sent with every call of this suite. */
+let operator: grpc.Metadata;
+
 OverGrpc.before(async (context) => {
   const impl = createCredentialService({ config, clock, ids: cryptoIds, logger }, { sql: grpcDatabase().sql, sandboxGrants: createSandboxGrants() });
-  context.server = createInternalServer({ logger, routes: (router) => router.service(CredentialService, impl) });
+  // The verification RPCs are in-process only in the app (src/internal/access-policy.ts); this suite admits the
+  // operator to them so their errors can be checked on the wire.
+  const policy = { ...accessPolicy, [CredentialService.typeName]: { ...accessPolicy[CredentialService.typeName], VerifyClientCredentials: ["operator"], VerifyApiKey: ["operator"] } } as const;
+  const { credentials, tokens } = await testServiceCredentials();
+  context.server = createInternalServer({ logger, routes: (router) => router.service(CredentialService, impl), credentials, ids: cryptoIds, policy });
   const address = await context.server.listen(0, "127.0.0.1");
+  operator = grpcMetadata(tokens.operator);
   context.client = new grpc.Client(`127.0.0.1:${address.port}`, grpc.credentials.createInsecure());
 });
 
@@ -458,6 +500,7 @@ function call<I extends DescMessage, O extends DescMessage>(
       (value: MessageShape<I>) => Buffer.from(toBinary(input, value)),
       (bytes: Buffer) => fromBinary(output, bytes),
       request,
+      operator,
       (error, value) => (error ? reject(error) : resolve(value as MessageShape<O>)),
     );
   });

@@ -138,7 +138,7 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.api_key_limit": 409, "developer.access_request_exists": 409,
     // codes of ours
     "request.route_not_found": 404, "request.method_not_allowed": 405, "request.unsupported_media_type": 415,
-    "request.body_too_large": 413, "request.malformed_body": 400, "request.invalid_fields": 400,
+    "request.body_too_large": 413, "request.headers_too_large": 431, "request.malformed_body": 400, "request.invalid_fields": 400,
     "oauth.rate_limited": 429, "developer.invalid_request": 400, "developer.unsupported_grant_type": 400,
     "developer.rate_limited": 429, "developer.app_not_found": 404, "developer.organization_not_found": 404,
     "developer.credential_not_found": 404, "developer.api_key_not_found": 404, "developer.redirect_uri_invalid": 400,
@@ -146,6 +146,8 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.access_request_not_found": 404, "developer.access_request_not_pending": 409,
     "developer.access_request_not_approved": 409, "developer.merchant_owner_required": 403,
     "partner.token_missing": 401, "partner.token_invalid": 401, "partner.region_unavailable": 503,
+    // the internal port's (docs/error-codes.md)
+    "internal.unauthenticated": 401, "internal.permission_denied": 403,
     // the console's (docs/error-codes.md)
     "developer.unauthenticated": 401, "developer.sign_in_failed": 401, "developer.refresh_invalid": 401,
     "developer.password_too_weak": 400, "developer.link_invalid": 400, "developer.link_expired": 400,
@@ -153,7 +155,9 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.program_application_not_pending": 409, "developer.agreement_not_found": 404,
     "developer.member_not_found": 404, "developer.already_org_member": 409,
     "developer.production_credentials_already_shown": 409,
+    "oauth.code_replayed": 400, "oauth.ip_denied": 401, "developer.ip_denied": 403,
     "server.internal": 500, "server.unimplemented": 501, "server.unavailable": 503, "server.timeout": 504,
+    "server.database_unavailable": 503,
   };
   for (const [code, status] of Object.entries(statuses)) {
     assert.ok(isErrorCode(code), `${code} missing from the catalogue`);
@@ -175,6 +179,7 @@ Catalogue("gRPC codes follow the HTTP status", () => {
     405: [Code.Unimplemented],
     409: [Code.AlreadyExists, Code.Aborted, Code.FailedPrecondition, Code.ResourceExhausted],
     413: [Code.ResourceExhausted],
+    431: [Code.ResourceExhausted],
     415: [Code.InvalidArgument],
     429: [Code.ResourceExhausted],
     500: [Code.Internal],

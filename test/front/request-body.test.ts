@@ -5,8 +5,15 @@ import { Readable } from "node:stream";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { collectParams, parseForm, readBody } from "../../src/front/request-body.js";
+import { invalidUtf8Names } from "../../src/runtime/percent-encoding.js";
 
 const RequestBody = suite("front/request-body");
+
+/** The parsed map's own entries as a plain object, for deep comparison (the map itself has no prototype). */
+function plain(params: Record<string, string | string[]>): Record<string, string | string[]> {
+  assert.is(Object.getPrototypeOf(params), null, "a map without a prototype");
+  return { ...params };
+}
 
 /** An in-memory request: the given headers and body chunks, no socket. */
 function request(headers: Record<string, string>, ...chunks: string[]): IncomingMessage & { paused: () => boolean } {
@@ -15,24 +22,42 @@ function request(headers: Record<string, string>, ...chunks: string[]): Incoming
 }
 
 RequestBody("form: WHATWG urlencoded, '+' is a space and %XX is decoded; a repeated key becomes a list in order", () => {
-  assert.equal(parseForm("grant_type=authorization_code&code=a%2Bb&redirect_uri=https%3A%2F%2Fa.test%2Fcb&scope=a+b"), {
+  assert.equal(plain(parseForm("grant_type=authorization_code&code=a%2Bb&redirect_uri=https%3A%2F%2Fa.test%2Fcb&scope=a+b")), {
     grant_type: "authorization_code",
     code: "a+b",
     redirect_uri: "https://a.test/cb",
     scope: "a b",
   });
-  assert.equal(parseForm("store_ids=1&x=y&store_ids=2&store_ids=3"), { store_ids: ["1", "2", "3"], x: "y" });
+  assert.equal(plain(parseForm("store_ids=1&x=y&store_ids=2&store_ids=3")), { store_ids: ["1", "2", "3"], x: "y" });
 });
 
 RequestBody("form: an empty text has no fields; a key without '=' is an empty value", () => {
-  assert.equal(parseForm(""), {});
-  assert.equal(parseForm("flag&x="), { flag: "", x: "" });
+  assert.equal(plain(parseForm("")), {});
+  assert.equal(plain(parseForm("flag&x=")), { flag: "", x: "" });
 });
 
 RequestBody("query parameters collect the same way", () => {
-  assert.equal(collectParams(new URLSearchParams("limit=10&cursor=abc")), { limit: "10", cursor: "abc" });
-  assert.equal(collectParams(new URL("https://a.test/v1/items?id=1&id=2").searchParams), { id: ["1", "2"] });
-  assert.equal(collectParams(new URLSearchParams()), {});
+  assert.equal(plain(collectParams(new URLSearchParams("limit=10&cursor=abc"))), { limit: "10", cursor: "abc" });
+  assert.equal(plain(collectParams(new URL("https://a.test/v1/items?id=1&id=2").searchParams)), { id: ["1", "2"] });
+  assert.equal(plain(collectParams(new URLSearchParams())), {});
+});
+
+RequestBody("form and query: maps without a prototype; __proto__, constructor and toString are plain keys", () => {
+  const parsed = parseForm("__proto__=a&constructor=b&toString=c&toString=d&hasOwnProperty=e");
+  assert.is(Object.getPrototypeOf(parsed), null);
+  assert.equal({ ...parsed }, { ["__proto__"]: "a", constructor: "b", toString: ["c", "d"], hasOwnProperty: "e" });
+  assert.ok(Object.hasOwn(parsed, "__proto__"), "__proto__ is an own key, not the prototype");
+  const query = collectParams(new URLSearchParams("constructor=1"));
+  assert.is(Object.getPrototypeOf(query), null);
+  assert.is(query["constructor"], "1", "an inherited constructor is not mistaken for an earlier value");
+});
+
+RequestBody("a key repeated 32,768 times becomes one list of every value, in order", () => {
+  const parsed = parseForm("a=0&" + "a=1&".repeat(32_766) + "a=2");
+  const values = parsed["a"] as string[];
+  assert.is(values.length, 32_768);
+  assert.is(values[0], "0");
+  assert.is(values[32_767], "2");
 });
 
 RequestBody("JSON: the media type's parameters and case are ignored", async () => {
@@ -44,10 +69,9 @@ RequestBody("JSON: the media type's parameters and case are ignored", async () =
 });
 
 RequestBody("form body: decoded into fields", async () => {
-  assert.equal(await readBody(request({ "content-type": "application/x-www-form-urlencoded" }, "a=1&a=2&b=x+y"), 1024), {
-    kind: "form",
-    value: { a: ["1", "2"], b: "x y" },
-  });
+  const body = await readBody(request({ "content-type": "application/x-www-form-urlencoded" }, "a=1&a=2&b=x+y"), 1024);
+  assert.is(body.kind, "form");
+  assert.equal(plain((body as { value: Record<string, string | string[]> }).value), { a: ["1", "2"], b: "x y" });
 });
 
 RequestBody("no body and no media type: empty; a declared JSON body that is empty or broken: malformed_body", async () => {
@@ -75,6 +99,21 @@ RequestBody("a body that grows over the limit while read is refused; exactly the
   const req = request({ "content-type": "application/json" }, '"abcd', 'efgh"', "  ");
   assert.equal(await readBody(req, 10), { kind: "error", code: "request.body_too_large", limit: 10 });
   assert.equal(await readBody(request({ "content-type": "application/json" }, '"abcd', 'efgh"'), 10), { kind: "json", value: "abcdefgh" });
+});
+
+RequestBody("UTF-8 only: another charset is 415 naming it, bytes that are not UTF-8 a malformed body, a form names the pairs that do not decode", async () => {
+  assert.equal(await readBody(request({ "content-type": "application/json; charset=UTF-16" }, "{}"), 1024), {
+    kind: "error",
+    code: "request.unsupported_media_type",
+    contentType: "application/json; charset=utf-16",
+  });
+  assert.equal(await readBody(request({ "content-type": 'application/json; charset="utf-8"' }, "{}"), 1024), { kind: "json", value: {} });
+  const latin1 = Object.assign(Readable.from([Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d])]), { headers: { "content-type": "application/json" } }) as unknown as IncomingMessage;
+  assert.equal(await readBody(latin1, 1024), { kind: "error", code: "request.malformed_body" });
+  const form = await readBody(request({ "content-type": "application/x-www-form-urlencoded" }, "a=%FF&b=ok&c%ED%A0%80=1&d=%E2%80%AE&e=%zz"), 1024);
+  assert.is(form.kind, "form");
+  assert.equal(form.kind === "form" ? form.invalidUtf8 : undefined, ["a", "c\uFFFD\uFFFD\uFFFD"]);
+  assert.equal(invalidUtf8Names("x=%C0%AF&y=%F0%9F%98%80&x=%FF"), ["x"]);
 });
 
 RequestBody.run();

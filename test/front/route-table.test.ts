@@ -149,11 +149,13 @@ RouteTable("sharing only /v1, or nothing, falls back to the partner envelope", (
   assert.equal(table.match("GET", "/.well-known/other"), { kind: "not_found", family: "partner" });
 });
 
-RouteTable("trailing slashes, empty variables and malformed escapes match nothing; a bad escape is partner-shaped", () => {
+RouteTable("trailing slashes, empty variables and malformed escapes match nothing; a bad escape answers in the family of its literal prefix", () => {
   assert.equal(table.match("GET", "/v1/stores/"), { kind: "not_found", family: "partner" });
   assert.equal(table.match("PATCH", "/v1/items/"), { kind: "not_found", family: "partner" });
   assert.equal(table.match("PATCH", "/v1/items/%zz"), { kind: "not_found", family: "partner" });
-  assert.equal(table.match("POST", "/v1/oauth/%zz"), { kind: "not_found", family: "partner" });
+  assert.equal(table.match("POST", "/v1/oauth/%zz"), { kind: "not_found", family: "oauth" });
+  assert.equal(table.match("GET", "/v1/console/apps/%FF"), { kind: "not_found", family: "developer" });
+  assert.equal(table.match("GET", "/v1/console/apps/%ED%A0%80/submit"), { kind: "not_found", family: "developer" });
 });
 
 RouteTable("two RPCs on one method and path stop the start", () => {

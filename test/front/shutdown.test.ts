@@ -27,7 +27,7 @@ Shutdown("close() lets the request in flight finish and refuses new connections"
   const front = createFrontServer({
     services: [{ service: TokenService, caller: createInProcessCaller(TokenService, token as ServiceImpl<typeof TokenService>) }],
     bodyLimitBytes: 1024,
-    trustProxy: 0,
+    trustProxy: [],
     clock: createManualClock(),
     ids: cryptoIds,
     logger: silentLogger,

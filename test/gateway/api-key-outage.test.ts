@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { createClient, type Client } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
+import { connectTransport } from "../support/internal.js";
 import postgres from "postgres";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -39,7 +39,7 @@ let grants: Client<typeof GrantService>;
 Http.before(async () => {
   if (!serverUrl) return;
   test = await startTestApp({ clock, redis: false });
-  grants = createClient(GrantService, createConnectTransport({ baseUrl: `http://127.0.0.1:${test.app.grpc.port}`, httpVersion: "1.1" }));
+  grants = createClient(GrantService, connectTransport(test.app.grpc.port, test.internal.operator));
 });
 Http.after(async () => {
   await test?.stop();

@@ -3,7 +3,7 @@
 // automatic reach of sandbox keys, decline and withdrawal within the cache bound, expiry, and the per-app limit
 // shared with the app's other key. (Fail-closed behaviour: api-key-outage.test.ts.)
 import { createClient, type Client } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
+import { connectTransport } from "../support/internal.js";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
@@ -31,7 +31,7 @@ let grants: Client<typeof GrantService>;
 Keys.before(async () => {
   test = await startTestApp({ clock, redis: false, env: { PARTNER_RATE_LIMIT: String(limit) } });
   credentials = credentialServiceOf(test, clock);
-  grants = createClient(GrantService, createConnectTransport({ baseUrl: `http://127.0.0.1:${test.app.grpc.port}`, httpVersion: "1.1" }));
+  grants = createClient(GrantService, connectTransport(test.app.grpc.port, test.internal.operator));
 });
 Keys.after(async () => {
   await test.stop();

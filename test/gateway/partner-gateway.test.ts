@@ -16,7 +16,7 @@ const Gateway = suite<{ gw: GatewayApp }>("gateway/partner-gateway", {} as { gw:
 
 Gateway.before(async (context) => {
   // ae is left out of REGIONS: its merchants' calls find no DataService. TRUST_PROXY lets a test pick its address.
-  context.gw = await startGatewayApp({ PARTNER_RATE_LIMIT: String(limit), REGIONS: "uk,us,in", TRUST_PROXY: "1" });
+  context.gw = await startGatewayApp({ PARTNER_RATE_LIMIT: String(limit), REGIONS: "uk,us,in", TRUST_PROXY: "127.0.0.1" });
 });
 
 Gateway.after(async ({ gw }) => {

@@ -1,23 +1,31 @@
 // The gateway across processes, as deployed: a region's DataService in its own process (`--role data`) reached over
-// gRPC, and two front processes (`--role front`) sharing one Redis, where exactly PARTNER_RATE_LIMIT calls of an app
-// pass in one window. Real servers on real ports; the children run on the wall clock.
+// gRPC with the front's service credential, and two front processes (`--role front`) sharing one Redis, where exactly
+// PARTNER_RATE_LIMIT calls of an app pass in one window; a TLS data role that requires the `front` credential and
+// never receives a partner's Authorization or X-API-Key, and the fronts it refuses (503, never a pass). Real servers
+// on real ports; the children run on the wall clock.
 import { spawn, type ChildProcess } from "node:child_process";
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { connect, createServer } from "node:net";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startDataRole } from "../../src/app.js";
 import { loadConfig } from "../../src/config/config.js";
+import { newApiKey } from "../../src/credential/secrets.js";
 import { seedMerchantData } from "../../src/data/sandbox-data.js";
+import { messageFor } from "../../src/errors/index.js";
+import { newServiceCredential } from "../../src/internal/service-credentials.js";
 import { systemClock, createManualClock } from "../../src/runtime/clock.js";
+import { cryptoIds } from "../../src/runtime/ids.js";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase } from "../../src/storage/postgres.js";
 import { createSigningKeyStore, loadKeyEncryptionKey } from "../../src/token/index.js";
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
 import { createFixture, startGatewayApp, testKek, tokenFor } from "../support/gateway.js";
+import { freePort } from "../support/test-app.js";
+import { selfSignedCertificate, writeInternalCredentials } from "../support/internal.js";
+import { startPrivateRedis, stopProcess } from "../support/private-redis.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -27,7 +35,7 @@ const Processes = suite("gateway/processes");
 /** A process of `npm start` with `args`, and a way to wait for one of its JSON log lines. */
 function start(args: string[], env: Record<string, string>) {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
-    env: { PATH: process.env["PATH"] ?? "", ...env },
+    env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -52,19 +60,35 @@ function start(args: string[], env: Record<string, string>) {
     if (child.exitCode === null) child.kill("SIGTERM");
     await exited;
   };
-  return { child, line, stop };
+  /** The first JSON log line so far, or yet to come, that `matches` (for lines a call's answer may arrive before). */
+  const entry = (matches: (entry: Record<string, unknown>) => boolean, timeoutMs = 10_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching log line; stdout: ${stdout} stderr: ${stderr}`)), timeoutMs);
+      const check = () => {
+        const found = entries().find(matches);
+        if (!found) return;
+        clearTimeout(timer);
+        child.stdout!.off("data", check);
+        resolve(found);
+      };
+      child.stdout!.on("data", check);
+      check();
+    });
+  /** Every complete JSON log line so far, parsed (a line still being written is left for later). */
+  const entries = () =>
+    stdout
+      .slice(0, stdout.lastIndexOf("\n") + 1)
+      .split("\n")
+      .filter((text) => text.startsWith("{"))
+      .map((text) => JSON.parse(text) as Record<string, unknown>);
+  return { child, line, entry, stop, entries, output: () => stdout + stderr };
 }
 
-/** A port nobody listens on right now (for a Redis we start ourselves). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+/** Writes the credential a front presents (REGION_GRPC_CREDENTIAL_FILE) into `dir`; the file's path. */
+async function presentedCredentialFile(dir: string, credential: string, name = "front-credential"): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, credential + "\n", { mode: 0o600 });
+  return file;
 }
 
 /** TEST_REDIS_URL, or a redis-server of our own on a free port; undefined when neither exists. */
@@ -72,23 +96,11 @@ async function sharedRedis(): Promise<{ url: string; stop(): Promise<void> } | u
   const configured = process.env["TEST_REDIS_URL"];
   if (configured) return { url: configured, stop: async () => {} };
   const port = await freePort();
-  const server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  const failed = await new Promise<boolean>((resolve) => {
-    server.once("error", () => resolve(true));
-    const probe = (attempt: number) => {
-      const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => (socket.destroy(), resolve(false)));
-      socket.once("error", () => (attempt > 100 ? resolve(true) : setTimeout(() => probe(attempt + 1), 50)));
-    };
-    probe(0);
-  });
-  if (failed) return undefined;
+  const server = await startPrivateRedis(port);
+  if (!server) return undefined;
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      server.kill("SIGTERM");
-      await new Promise((resolve) => server.once("exit", resolve));
-    },
+    stop: () => stopProcess(server),
   };
 }
 
@@ -101,18 +113,25 @@ Processes("a region's DataService in its own process serves the front over gRPC;
   await migrateRegion(database.sql, "us", silentLogger);
   await seedMerchantData(database.sql, "us", companyId, { storeCount: 1, itemCount: 7, salesDays: 0, onlineOrderCount: 0, now: new Date() });
   await database.close();
+  // The data role accepts the credentials of this file; the front presents the `front` one.
+  const credentials = await writeInternalCredentials(dataDir, "accepted-credentials");
   const data = start(["--role", "data", "--region", "us"], {
     HOST: "127.0.0.1",
     GRPC_PORT: "0",
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? "",
+    GRPC_CREDENTIALS_FILE: credentials.file,
     LOG_LEVEL: "info",
   });
   let gw: Awaited<ReturnType<typeof startGatewayApp>> | undefined;
   try {
     const ready = await data.line("data service ready");
     assert.is(ready["region"], "us");
-    gw = await startGatewayApp({ REGION_GRPC_URL_US: String(ready["grpc"]), PARTNER_RATE_LIMIT: "100" });
+    gw = await startGatewayApp({
+      REGION_GRPC_URL_US: String(ready["grpc"]),
+      REGION_GRPC_CREDENTIAL_FILE: await presentedCredentialFile(dataDir, credentials.front),
+      PARTNER_RATE_LIMIT: "100",
+    });
     const fixture = await gw.fixture({ companyId, region: "us", seed: false });
     const token = gw.token(fixture);
     const items = await fetch(`${gw.base}/v1/items?limit=100`, { headers: { authorization: `Bearer ${token}` } });
@@ -171,9 +190,11 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
     // Embedded: each front gets its own copy of that database; with a server they share it.
     if (!controlUrl) await cp(dirA, dirB, { recursive: true });
 
-    // The `in` region's DataService, hosted here, which both fronts reach over gRPC.
+    // The `in` region's DataService, hosted here, which both fronts reach over gRPC with the `front` credential.
+    const credentials = await writeInternalCredentials(root, "accepted-credentials");
+    const frontCredential = await presentedCredentialFile(root, credentials.front);
     dataNode = await startDataRole({
-      config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", DATA_DIR: dirData, DATABASE_URL: dataUrl }),
+      config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", DATA_DIR: dirData, DATABASE_URL: dataUrl, GRPC_CREDENTIALS_FILE: credentials.file, SHUTDOWN_DRAIN_SECONDS: "0" }),
       logger: silentLogger,
       region: "in",
     });
@@ -194,6 +215,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
           PARTNER_RATE_LIMIT: String(limit),
           REGIONS: "in",
           REGION_GRPC_URL_IN: `http://127.0.0.1:${dataNode.grpc.port}`,
+          REGION_GRPC_CREDENTIAL_FILE: frontCredential,
         }),
       );
     }
@@ -227,6 +249,136 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
     await redis.stop();
     for (const url of [controlUrl, dataUrl]) if (url) await dropDatabase(url);
     await rm(root, { recursive: true, force: true });
+  }
+});
+
+Processes("a TLS data role that requires the front credential: partner calls pass without a partner header crossing; other fronts get 503", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-tls-data-"));
+  const secrets = await mkdtemp(join(tmpdir(), "partner-api-tls-secrets-"));
+  const databaseUrl = await freshDatabaseUrl();
+  const companyId = 710_000_000 + Math.floor(Math.random() * 1_000_000);
+  // The us region's own database, seeded before its process opens it.
+  const database = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
+  await migrateRegion(database.sql, "us", silentLogger);
+  const storeIds = await seedMerchantData(database.sql, "us", companyId, { storeCount: 2, itemCount: 5, salesDays: 0, onlineOrderCount: 0, now: new Date() });
+  await database.close();
+  // TLS with a certificate of its own (the fronts trust it as their CA); the only credential it accepts is a front's.
+  const certificate = selfSignedCertificate(secrets);
+  const front = newServiceCredential("front", "test-front");
+  const stranger = newServiceCredential("operator", "test-stranger");
+  const accepted = join(secrets, "accepted-credentials");
+  await writeFile(accepted, front.line + "\n", { mode: 0o600 });
+  const data = start(["--role", "data", "--region", "us"], {
+    HOST: "127.0.0.1",
+    GRPC_PORT: "0",
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? "",
+    GRPC_TLS_CERT: certificate.cert,
+    GRPC_TLS_KEY: certificate.key,
+    GRPC_CREDENTIALS_FILE: accepted,
+    LOG_LEVEL: "debug",
+  });
+  const fronts: Array<Awaited<ReturnType<typeof startGatewayApp>>> = [];
+  /** A front (the whole app, its own database) whose us region is the data process at `url`. */
+  const frontOn = async (url: string, credential: string | undefined) => {
+    const gw = await startGatewayApp({
+      REGION_GRPC_URL_US: url,
+      REGION_GRPC_CA: certificate.cert,
+      ...(credential ? { REGION_GRPC_CREDENTIAL_FILE: await presentedCredentialFile(secrets, credential, `credential-${fronts.length}`) } : {}),
+    });
+    fronts.push(gw);
+    return gw;
+  };
+  /** The data process's "internal call headers" and "internal call" lines of the call with `correlationId`. */
+  const dataSide = async (correlationId: string | null) => {
+    const call = await data.entry((entry) => entry["msg"] === "internal call" && entry["correlationId"] === correlationId);
+    const headers = data.entries().filter((entry) => entry["msg"] === "internal call headers" && entry["correlationId"] === correlationId);
+    assert.is(headers.length, 1, "one call crossed the hop");
+    return { call, names: headers[0]!["names"] as string[] };
+  };
+  try {
+    const ready = await data.line("data service ready");
+    const secureUrl = String(ready["grpc"]);
+    assert.match(secureUrl, /^https:\/\/127\.0\.0\.1:\d+$/, "the ready line names the TLS URL");
+
+    // A front with the credential and the CA: a partner's bearer call answers with the data process's rows.
+    const gw = await frontOn(secureUrl, front.credential);
+    const fixture = await gw.fixture({ companyId, region: "us", seed: false });
+    const token = gw.token(fixture);
+    const items = await fetch(`${gw.base}/v1/items?limit=100`, { headers: { authorization: `Bearer ${token}` } });
+    assert.is(items.status, 200);
+    const body = (await items.json()) as Json;
+    assert.is(body.items.length, 5, "the rows of the data process's database");
+    const overBearer = await dataSide(items.headers.get("x-correlation-id"));
+    assert.equal(
+      { method: overBearer.call["method"], caller: overBearer.call["caller"], role: overBearer.call["role"], grpcCode: overBearer.call["grpcCode"] },
+      { method: "/partnerapi.v1.DataService/ListItems", caller: "test-front", role: "front", grpcCode: "ok" },
+    );
+    assert.ok(overBearer.names.includes("x-correlation-id"), overBearer.names.join(","));
+    assert.ok(overBearer.names.includes("x-service-credential"), "the access log runs before the credential is taken off");
+    assert.not.ok(overBearer.names.includes("authorization"), overBearer.names.join(","));
+    assert.not.ok(overBearer.names.includes("x-api-key"), overBearer.names.join(","));
+
+    // An ADSR app's production API key with an approved access request for one of the two stores.
+    const appId = `app_tls_${Math.random().toString(36).slice(2, 12)}`;
+    const sql = gw.app.control.sql;
+    await sql`insert into control.apps (id, organization_id, name, product, state) values (${appId}, ${fixture.organizationId}, 'TLS hop ADSR app', 'ADSR', 'APPROVED')`;
+    const apiKey = newApiKey(cryptoIds, "PRODUCTION");
+    await sql`insert into control.api_keys (app_id, environment, name, lookup_id, key_hash) values (${appId}, 'PRODUCTION', 'tls hop', ${apiKey.lookupId}, ${apiKey.hash})`;
+    const now = new Date(gw.clock.now());
+    const [kept] = storeIds;
+    await sql`
+      insert into control.access_requests (app_id, company_id, store_ids, approved_store_ids, state, created_at, expires_at, decided_at)
+      values (${appId}, ${companyId}, ${storeIds}::bigint[], ${[kept!]}::bigint[], 'APPROVED', ${now}, ${new Date(now.getTime() + 86_400_000)}, ${now})`;
+    const stores = await fetch(`${gw.base}/v1/stores?companyId=${companyId}`, { headers: { "x-api-key": apiKey.key } });
+    assert.is(stores.status, 200);
+    assert.equal(((await stores.json()) as Json).stores.map((store: Json) => store.id), [kept], "the approved store of the data process's two");
+    const overKey = await dataSide(stores.headers.get("x-correlation-id"));
+    assert.is(overKey.call["method"], "/partnerapi.v1.DataService/ListStores");
+    assert.is(overKey.call["grpcCode"], "ok");
+    for (const name of ["x-correlation-id", "x-service-credential", "x-partner-store-scope"]) assert.ok(overKey.names.includes(name), `${name} in ${overKey.names.join(",")}`);
+    assert.not.ok(overKey.names.includes("authorization"), overKey.names.join(","));
+    assert.not.ok(overKey.names.includes("x-api-key"), overKey.names.join(","));
+    // Nor do their values reach the data process's log, nor the front's credential.
+    for (const secret of [token, apiKey.key, front.credential]) assert.not.ok(data.output().includes(secret));
+
+    // Fronts the data role refuses: none, or a credential it does not accept. A clean 503, never a pass.
+    for (const [credential, claimedId] of [[undefined, undefined], [stranger.credential, "test-stranger"]] as const) {
+      const refused = await frontOn(secureUrl, credential);
+      const other = await refused.fixture({ companyId, region: "us", seed: false });
+      const answer = await fetch(`${refused.base}/v1/items`, { headers: { authorization: `Bearer ${refused.token(other)}` } });
+      assert.is(answer.status, 503);
+      assert.is(answer.headers.get("content-type"), "application/json");
+      const correlationId = answer.headers.get("x-correlation-id");
+      assert.equal(await answer.json(), {
+        status: "error",
+        statusCode: 503,
+        timestamp: new Date(refused.clock.now()).toISOString(),
+        path: "/v1/items",
+        message: messageFor("partner.region_unavailable"),
+        code: "partner.region_unavailable",
+        params: {},
+        correlationId,
+      });
+      const refusal = await data.entry((entry) => entry["msg"] === "internal call refused: no valid service credential" && entry["correlationId"] === correlationId);
+      assert.equal({ method: refusal["method"], claimedId: refusal["claimedId"] }, { method: "/partnerapi.v1.DataService/ListItems", claimedId });
+      const frontLog = refused.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry["msg"] === "region refused this front's service credential");
+      assert.equal({ region: frontLog?.["region"], grpcCode: frontLog?.["grpcCode"], correlationId: frontLog?.["correlationId"] }, { region: "us", grpcCode: "Unauthenticated", correlationId });
+    }
+
+    // Cleartext against the TLS-only port, with the right credential: it fails, cleanly and in bounded time.
+    const cleartext = await frontOn(secureUrl.replace("https:", "http:"), front.credential);
+    const other = await cleartext.fixture({ companyId, region: "us", seed: false });
+    const answer = await fetch(`${cleartext.base}/v1/items`, { headers: { authorization: `Bearer ${cleartext.token(other)}` } });
+    assert.is(answer.status, 503, cleartext.logs.join("\n"));
+    const reset = cleartext.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry["msg"] === "region hop failed: the connection was reset");
+    assert.equal({ region: reset?.["region"], correlationId: reset?.["correlationId"] }, { region: "us", correlationId: answer.headers.get("x-correlation-id") });
+  } finally {
+    for (const gw of fronts) await gw.stop();
+    await data.stop();
+    if (databaseUrl) await dropDatabase(databaseUrl);
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(secrets, { recursive: true, force: true });
   }
 });
 

@@ -3,7 +3,7 @@
 // creation), the owner approves with all or fewer stores or declines, employees cannot decide, the owner withdraws,
 // pending requests expire on the injected clock.
 import { createClient, type Client } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
+import { connectTransport } from "../support/internal.js";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
@@ -24,7 +24,7 @@ let grants: Client<typeof GrantService>;
 Requests.before(async () => {
   test = await startTestApp({ clock, redis: false });
   credentials = credentialServiceOf(test, clock);
-  grants = createClient(GrantService, createConnectTransport({ baseUrl: `http://127.0.0.1:${test.app.grpc.port}`, httpVersion: "1.1" }));
+  grants = createClient(GrantService, connectTransport(test.app.grpc.port, test.internal.operator));
 });
 Requests.after(async () => {
   await test.stop();

@@ -18,6 +18,7 @@ import {
 } from "../../gen/grpc/health/v1/health_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { createHealthService, ServingStatus, type HealthService } from "../../src/internal/health.js";
+import { createManualClock } from "../../src/runtime/clock.js";
 
 type Context = { health: HealthService; client: grpc.Client; close: () => Promise<void> };
 
@@ -83,8 +84,9 @@ HealthSuite("Check of an unknown service answers NOT_FOUND", async ({ client }) 
   assert.equal(await check(client, "partnerapi.v1.Nope"), { code: grpc.status.NOT_FOUND });
 });
 
-HealthSuite("List answers every registered service", async ({ client }) => {
-  const list = await new Promise<HealthListResponse>((resolve, reject) => {
+/** Health/List through grpc-js: service name to status. */
+async function list(client: grpc.Client): Promise<Record<string, ServingStatus>> {
+  const answer = await new Promise<HealthListResponse>((resolve, reject) => {
     client.makeUnaryRequest(
       "/grpc.health.v1.Health/List",
       () => Buffer.from(toBinary(HealthListRequestSchema, create(HealthListRequestSchema))),
@@ -93,10 +95,11 @@ HealthSuite("List answers every registered service", async ({ client }) => {
       (error, response) => (error || !response ? reject(error) : resolve(response)),
     );
   });
-  assert.equal(
-    Object.fromEntries(Object.entries(list.statuses).map(([name, response]) => [name, response.status])),
-    { "": ServingStatus.SERVING, "partnerapi.v1.TokenService": ServingStatus.SERVING },
-  );
+  return Object.fromEntries(Object.entries(answer.statuses).map(([name, response]) => [name, response.status]));
+}
+
+HealthSuite("List answers every registered service", async ({ client }) => {
+  assert.equal(await list(client), { "": ServingStatus.SERVING, "partnerapi.v1.TokenService": ServingStatus.SERVING });
 });
 
 /** Opens Health/Watch through grpc-js and hands back each status as it arrives. */
@@ -148,6 +151,78 @@ HealthSuite("Watch sees SERVING, then NOT_SERVING when the server shuts down", a
   assert.is(await watcher.next(), ServingStatus.SERVING);
   watcher.cancel();
   assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
+});
+
+HealthSuite("Check and List follow readiness: NOT_SERVING for the server and each service while not ready, SERVING when back", async (context) => {
+  const state = { ready: true, asked: 0 };
+  context.health.followReadiness(
+    async () => {
+      state.asked += 1;
+      return { ready: state.ready };
+    },
+    { clock: createManualClock(), intervalMs: 2000 },
+  );
+  assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
+  state.ready = false;
+  // Asked afresh on each Check: no poll has run (the manual clock has not moved).
+  assert.equal(await check(context.client, ""), { status: ServingStatus.NOT_SERVING });
+  assert.equal(await check(context.client, "partnerapi.v1.TokenService"), { status: ServingStatus.NOT_SERVING });
+  assert.equal(await check(context.client, "partnerapi.v1.Unknown"), { code: grpc.status.NOT_FOUND });
+  assert.equal(await list(context.client), { "": ServingStatus.NOT_SERVING, "partnerapi.v1.TokenService": ServingStatus.NOT_SERVING });
+  assert.is(context.health.getStatus(""), ServingStatus.NOT_SERVING);
+  state.ready = true;
+  assert.equal(await check(context.client, "partnerapi.v1.TokenService"), { status: ServingStatus.SERVING });
+  assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
+  assert.is(state.asked, 7, "once per Check and List");
+});
+
+HealthSuite("a readiness that throws counts as not ready", async (context) => {
+  context.health.followReadiness(
+    async () => {
+      throw new Error("connection refused");
+    },
+    { clock: createManualClock(), intervalMs: 2000 },
+  );
+  assert.equal(await check(context.client, ""), { status: ServingStatus.NOT_SERVING });
+  context.health.followReadiness(async () => ({ ready: true }), { clock: createManualClock(), intervalMs: 2000 });
+  assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
+});
+
+HealthSuite("Watch streams follow readiness through the poll on the injected clock, and the poll ends at shutdown", async (context) => {
+  const clock = createManualClock();
+  const state = { ready: true, asked: 0 };
+  context.health.followReadiness(
+    async () => {
+      state.asked += 1;
+      return { ready: state.ready };
+    },
+    { clock, intervalMs: 2000 },
+  );
+  const server = watch(context.client, "");
+  const token = watch(context.client, "partnerapi.v1.TokenService");
+  assert.is(await server.next(), ServingStatus.SERVING);
+  assert.is(await token.next(), ServingStatus.SERVING);
+  state.ready = false;
+  clock.advance(1999);
+  assert.is(state.asked, 0, "no poll before the interval has passed");
+  clock.advance(1);
+  assert.is(await server.next(), ServingStatus.NOT_SERVING);
+  assert.is(await token.next(), ServingStatus.NOT_SERVING);
+  assert.is(state.asked, 1);
+  state.ready = true;
+  clock.advance(2000);
+  assert.is(await server.next(), ServingStatus.SERVING);
+  assert.is(await token.next(), ServingStatus.SERVING);
+  assert.is(state.asked, 2);
+  context.health.shutdown();
+  assert.is(await server.next(), ServingStatus.NOT_SERVING);
+  clock.advance(10_000);
+  assert.is(state.asked, 2, "no poll after shutdown");
+  // Ready or not, a shut-down server stays NOT_SERVING.
+  assert.equal(await check(context.client, ""), { status: ServingStatus.NOT_SERVING });
+  assert.is(state.asked, 2, "Check does not ask readiness after shutdown");
+  server.cancel();
+  token.cancel();
 });
 
 HealthSuite.run();

@@ -1,7 +1,7 @@
 // src/runtime/clock.ts: time as a dependency: the system clock, the manual clock tests move, and whole epoch seconds.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { createManualClock, epochSeconds, systemClock } from "../../src/runtime/clock.js";
+import { createManualClock, epochSeconds, sleep, systemClock } from "../../src/runtime/clock.js";
 
 const Clock = suite("runtime/clock");
 
@@ -46,6 +46,43 @@ Clock("the system clock reads Date.now()", () => {
   const now = systemClock.now();
   const after = Date.now();
   assert.ok(before <= now && now <= after);
+});
+
+Clock("a manual clock's sleep resolves when advance or set reaches its end, not before", async () => {
+  const clock = createManualClock(1_000);
+  const woke: string[] = [];
+  const two = clock.sleep(2_000).then(() => woke.push("two"));
+  const five = clock.sleep(5_000).then(() => woke.push("five"));
+  clock.advance(1_999);
+  await Promise.resolve();
+  assert.equal(woke, []);
+  clock.advance(1);
+  await two;
+  assert.equal(woke, ["two"]);
+  clock.set(6_000);
+  await five;
+  assert.equal(woke, ["two", "five"]);
+});
+
+Clock("a manual clock's sleep of 0 resolves at once, and an abort ends a sleep early", async () => {
+  const clock = createManualClock();
+  await clock.sleep(0);
+  const controller = new AbortController();
+  let woke = false;
+  const pending = clock.sleep(60_000, controller.signal).then(() => (woke = true));
+  await Promise.resolve();
+  assert.is(woke, false);
+  controller.abort();
+  await pending;
+  assert.is(woke, true);
+});
+
+Clock("sleep on a clock without its own sleep uses a real timer that an abort ends", async () => {
+  const controller = new AbortController();
+  const pending = sleep({ now: () => 0 }, 3_600_000, controller.signal);
+  controller.abort();
+  await pending;
+  await sleep(systemClock, 0);
 });
 
 Clock.run();

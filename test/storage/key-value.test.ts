@@ -1,6 +1,6 @@
 // Tests of the key-value stores: fixed windows and expiry in memory (manual clock) and on real Redis, and
 // failing fast when Redis is unreachable.
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { randomBytes } from "node:crypto";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -66,6 +66,12 @@ memory("openKeyValueStore without a URL is the per-process store and says so onc
   assert.is(store.shared, false);
   assert.is(lines.length, 1);
   assert.is(JSON.parse(lines[0]!).msg, "no Redis configured: rate limits and throttles are counted per process, not shared");
+  await store.close();
+});
+
+memory("the per-process store is always ready: ping answers true", async () => {
+  const store = createMemoryStore({ clock: createManualClock() });
+  assert.is(await store.ping(1000), true);
   await store.close();
 });
 
@@ -147,6 +153,30 @@ redis("a store pointed at a closed port rejects quickly, logs the outage once, a
   await store.close();
   const outages = lines.map((line) => JSON.parse(line).msg).filter((msg) => msg.startsWith("redis unreachable"));
   assert.equal(outages, ["redis unreachable; shared limits fail until it is back"]);
+});
+
+redis("ping answers true while Redis answers, false within its bound on a closed port (never throws)", async () => {
+  if (redisUrl) {
+    const store = await getTestKeyValueStore(systemClock);
+    assert.is(await store.ping(1000), true);
+    await store.close();
+  }
+  const store = await createRedisStore({ url: `redis://127.0.0.1:${await closedPort()}`, logger: silentLogger, connectTimeoutMs: 200 });
+  assert.is(await store.ping(1000), false);
+  await store.close();
+});
+
+redis("ping gives up after its bound on a Redis that accepts the connection and never answers", async () => {
+  // A listener that accepts and says nothing: the first connection never becomes ready, so PING cannot be sent.
+  const accepted: Socket[] = [];
+  const silent = createServer((socket) => void accepted.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const { port } = silent.address() as { port: number };
+  const store = await createRedisStore({ url: `redis://127.0.0.1:${port}`, logger: silentLogger, connectTimeoutMs: 100 });
+  assert.is(await store.ping(50), false);
+  await store.close();
+  for (const socket of accepted) socket.destroy();
+  silent.close();
 });
 
 /** A local port that nothing listens on (bound, then released). */

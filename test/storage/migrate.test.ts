@@ -143,4 +143,26 @@ test("two instances racing on separate pools migrate a fresh database exactly on
   }
 });
 
+test("a migration is not cut by DATABASE_QUERY_TIMEOUT_SECONDS: it runs at start, not on a call (real Postgres only)", async () => {
+  const url = await freshDatabaseUrl();
+  if (!url) {
+    console.log("  (skipped the statement timeout: TEST_DATABASE_URL is not set; PGlite has no statement_timeout timer)");
+    return;
+  }
+  const database = await openDatabase({ url, dataDir: ":memory:", logger: silentLogger, poolSize: 2, timeouts: { connectSeconds: 2, querySeconds: 1 } });
+  const { directory, schema } = await scratch({ "0001_slow.sql": "select pg_sleep(1.5); create table things (id int);" });
+  try {
+    // The pool's statements are bounded: the same sleep outside a migration is cancelled (57014).
+    const cancelled = await database.sql`select pg_sleep(1.5)`.then(() => undefined, (caught: unknown) => caught);
+    assert.is((cancelled as { code?: string }).code, "57014");
+    assert.equal(await migrateSchema(database.sql, { schema, directory, logger: silentLogger }), ["0001_slow"]);
+    const [row] = await database.sql`select to_regclass(${schema + ".things"})::text as things`;
+    assert.equal(row, { things: `${schema}.things` });
+  } finally {
+    await rm(directory, { recursive: true });
+    await database.close();
+    await dropDatabase(url);
+  }
+});
+
 test.run();

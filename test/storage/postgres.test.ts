@@ -1,11 +1,23 @@
 // Tests of the shared client settings on whichever database the tests run against: bigint as number,
-// transactions through their own `sql`.
+// transactions through their own `sql`, the bounded pause between connection attempts.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { reconnectDelaySeconds } from "../../src/storage/postgres.js";
 import { useTestDatabase } from "../support/storage.js";
 
 const test = suite("storage/postgres");
 const database = useTestDatabase(test);
+
+test("the pause between connection attempts doubles from 50 ms and never passes one second (postgres.js's reached 20 s)", () => {
+  for (let failures = 0; failures <= 40; failures++) {
+    const ceiling = Math.min(0.05 * 2 ** failures, 1);
+    for (let draw = 0; draw < 20; draw++) {
+      const delay = reconnectDelaySeconds(failures);
+      assert.ok(delay >= ceiling / 2 && delay <= ceiling, `${failures} failures: ${delay}`);
+    }
+  }
+  assert.ok(reconnectDelaySeconds(1_000) <= 1);
+});
 
 test("bigint columns and arrays come back as numbers", async () => {
   const { sql } = database();

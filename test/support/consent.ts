@@ -8,7 +8,7 @@ import { MerchantRole, Product } from "../../gen/partnerapi/v1/credential_servic
 import type { Clock } from "../../src/runtime/clock.js";
 import { credentialServiceOf, hiddenValue, newWorld, type TestApp, type World } from "./test-app.js";
 
-/** A random private address, sent as X-Forwarded-For (the test apps run with TRUST_PROXY=1). */
+/** A random private address, sent as X-Forwarded-For (the test apps trust their own 127.0.0.1 as a proxy: TRUST_PROXY=127.0.0.1). */
 export function randomAddress(): string {
   return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 }
@@ -26,8 +26,8 @@ export interface Browser {
   readonly cookies: Map<string, string>;
   address: string;
   get(pathOrUrl: string): Promise<Page>;
-  /** A form POST; `origin` defaults to the site's own (AUTH_URL), `null` sends none. */
-  post(path: string, form: Record<string, string>, options?: { origin?: string | null }): Promise<Page>;
+  /** A form POST; `origin` defaults to the site's own (AUTH_URL), `null` sends none; `headers` are added. */
+  post(path: string, form: Record<string, string>, options?: { origin?: string | null; headers?: Record<string, string> }): Promise<Page>;
   /** Fills the sign-in form of `page` (whose hidden csrf and return_to are used) and posts it. */
   signIn(page: Page, user: { email: string; password: string }): Promise<Page>;
 }
@@ -65,6 +65,7 @@ export function createBrowser(test: TestApp, address = randomAddress()): Browser
       const origin = options.origin === undefined ? test.config.urls.auth : options.origin;
       const extra: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
       if (origin !== null) extra["origin"] = origin;
+      Object.assign(extra, options.headers);
       return read(await fetch(test.auth + path, { method: "POST", redirect: "manual", headers: { ...headers(browser), ...extra }, body: new URLSearchParams(form) }));
     },
     signIn(page, user) {

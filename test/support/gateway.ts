@@ -148,6 +148,7 @@ export async function startGatewayApp(env: Record<string, string> = {}): Promise
     REDIS_URL: process.env["TEST_REDIS_URL"],
     TOKEN_KEY_ENCRYPTION_KEY: testKek,
     SHUTDOWN_GRACE_SECONDS: "1",
+    SHUTDOWN_DRAIN_SECONDS: "0",
     ...env,
   });
   const logs: string[] = [];

@@ -163,6 +163,10 @@ export function flakyStore(clock: Clock) {
     shared: true,
     hit: async (key, expiresAtMs) => (await guard(), inner.hit(key, expiresAtMs)),
     get: async (key) => (await guard(), inner.get(key)),
+    set: async (key, value, ttlMs) => (await guard(), inner.set(key, value, ttlMs)),
+    setIfAbsent: async (key, value, ttlMs) => (await guard(), inner.setIfAbsent(key, value, ttlMs)),
+    del: async (key) => (await guard(), inner.del(key)),
+    ping: async () => !state.down && !state.hang,
   };
   return { store, state };
 }

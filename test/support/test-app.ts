@@ -2,6 +2,7 @@
 // are picked before the start), and a world to connect: an organization, a FULL app with its sandbox client and a
 // redirect URI, a sandbox merchant in the directory (its regional data not seeded) with its owner login, and an
 // employee login.
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,9 +14,11 @@ import type { Region } from "../../src/config/regions.js";
 import type { Clock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger, silentLogger } from "../../src/runtime/logger.js";
+import type { MailTransport } from "../../src/console/index.js";
 import { createInProcessClient, type InProcessClient } from "../../src/runtime/service-caller.js";
 import { createCredentialService } from "../../src/credential/index.js";
 import { createSandboxGrants } from "../../src/grant/index.js";
+import { writeInternalCredentials, type InternalCredentials } from "./internal.js";
 import { dropDatabase, freshDatabaseUrl } from "./storage.js";
 
 export async function freePort(): Promise<number> {
@@ -31,6 +34,8 @@ export async function freePort(): Promise<number> {
 
 export interface TestApp {
   app: RunningApp;
+  /** One credential per role for the internal port (`grpcTransport(test.app.grpc.port, test.internal.staff)`). */
+  internal: InternalCredentials;
   config: Config;
   base: string;
   auth: string;
@@ -38,11 +43,23 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-/** Starts the whole program on free ports with `clock`; `redis` uses TEST_REDIS_URL when set (real time only). */
-export async function startTestApp(options: { clock: Clock; redis: boolean; env?: Record<string, string> }): Promise<TestApp> {
+/**
+ * Starts the whole program on free ports with `clock`; `redis` uses TEST_REDIS_URL when set (real time only), and
+ * `isolatedRedis` puts this app's keys under a prefix of its own (counters keyed by database ids, which restart in
+ * each fresh database, are then not shared with other runs); `mailTransport` replaces the console's (default: the
+ * log transport).
+ */
+export async function startTestApp(options: {
+  clock: Clock;
+  redis: boolean;
+  isolatedRedis?: boolean;
+  env?: Record<string, string>;
+  mailTransport?: MailTransport;
+}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), "pa-oauth-"));
   const databaseUrl = await freshDatabaseUrl();
   const [port, authPort] = [await freePort(), await freePort()];
+  const internal = await writeInternalCredentials(dataDir);
   const config = loadConfig({
     HOST: "127.0.0.1",
     PORT: String(port),
@@ -52,12 +69,20 @@ export async function startTestApp(options: { clock: Clock; redis: boolean; env?
     DATABASE_URL: databaseUrl,
     REDIS_URL: options.redis ? process.env["TEST_REDIS_URL"] : undefined,
     SHUTDOWN_GRACE_SECONDS: "1",
+    SHUTDOWN_DRAIN_SECONDS: "0",
     ...options.env,
   });
   const logs: string[] = [];
-  const app = await startApp({ config, clock: options.clock, logger: createLogger({ level: "debug", write: (line) => logs.push(line), now: options.clock.now }) });
+  const app = await startApp({
+    config,
+    clock: options.clock,
+    logger: createLogger({ level: "debug", write: (line) => logs.push(line), now: options.clock.now }),
+    mailTransport: options.mailTransport,
+    keyValuePrefix: options.isolatedRedis ? `pa_test_${process.pid}_${randomBytes(4).toString("hex")}:` : undefined,
+  });
   return {
     app,
+    internal,
     config,
     base: `http://127.0.0.1:${port}`,
     auth: `http://127.0.0.1:${authPort}`,

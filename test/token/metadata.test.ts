@@ -26,6 +26,7 @@ Metadata("RFC 8414 §2: every field from the default configuration", () => {
     tokenEndpointAuthMethodsSupported: ["client_secret_basic", "client_secret_post"],
     revocationEndpointAuthMethodsSupported: ["client_secret_basic", "client_secret_post"],
     scopesSupported: scopes,
+    authorizationResponseIssParameterSupported: true,
   });
 });
 
@@ -57,10 +58,11 @@ Metadata("scopes_supported is the union of every product's bundle, each scope on
   assert.is(new Set(supported).size, supported.length);
 });
 
-Metadata("as JSON the members carry the RFC 8414 §2 names", () => {
+Metadata("as JSON the members carry the RFC 8414 §2 names (and RFC 9207 §3's), iss support as the literal true", () => {
   const json = toJson(GetAuthorizationServerMetadataResponseSchema, create(GetAuthorizationServerMetadataResponseSchema, authorizationServerMetadata(loadConfig({}))));
   assert.equal(Object.keys(json as object).sort(), [
     "authorization_endpoint",
+    "authorization_response_iss_parameter_supported",
     "code_challenge_methods_supported",
     "grant_types_supported",
     "issuer",
@@ -73,6 +75,7 @@ Metadata("as JSON the members carry the RFC 8414 §2 names", () => {
     "token_endpoint",
     "token_endpoint_auth_methods_supported",
   ]);
+  assert.is((json as Record<string, unknown>)["authorization_response_iss_parameter_supported"], true);
 });
 
 Metadata.run();

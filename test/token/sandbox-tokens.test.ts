@@ -19,7 +19,7 @@ let addresses = 0;
 Sandbox.before(async () => {
   // ae is left out of REGIONS, so a sandbox merchant there is developer.region_unconfigured. TRUST_PROXY lets each
   // test come from its own address (X-Forwarded-For), so the throttle counts per test.
-  test = await startTestApp({ clock, redis: false, env: { REGIONS: "uk,us,in", TRUST_PROXY: "1" } });
+  test = await startTestApp({ clock, redis: false, env: { REGIONS: "uk,us,in", TRUST_PROXY: "127.0.0.1" } });
   credentials = credentialServiceOf(test, clock);
 });
 Sandbox.after(async () => {
@@ -195,6 +195,19 @@ Sandbox("throttle: SANDBOX_TOKEN_RATE_LIMIT (30) per source address per fixed mi
   assert.is((await mint(w.pair, { address })).status, 200);
 });
 
+Sandbox("throttle: an IPv6 source counts by its /64, so every address of one subnet shares the minute's thirty", async () => {
+  const w = await world();
+  const subnet = "2001:db8:5a:1";
+  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => mint(w.pair, { address: `${subnet}:${i.toString(16)}::1` })));
+  assert.equal([...new Set(answers.map((answer) => answer.status))], [200]);
+  const limited = await mint(w.pair, { address: `${subnet}:ffff:ffff:ffff:ffff` });
+  const retryAfter = 60 - Math.floor((clock.now() % 60_000) / 1000);
+  assert.is(limited.status, 429);
+  assert.is(limited.headers.get("retry-after"), String(retryAfter));
+  assert.equal(limited.body, developer("developer.rate_limited", { retryAfter }));
+  assert.is((await mint(w.pair, { address: "2001:db8:5a:2::1" })).status, 200, "another /64");
+});
+
 Sandbox("client_credentials at /v1/oauth/token: the OAuth shape without a refresh token; the same rules and codes", async () => {
   const w = await world();
   const cc = (fields: Record<string, unknown>) => mint({ grant_type: "client_credentials", ...fields }, { path: "/v1/oauth/token", json: false });
@@ -226,6 +239,34 @@ Sandbox("client_credentials at /v1/oauth/token: the OAuth shape without a refres
   const unconfigured = await cc({ client_id: aeApp.sandbox.clientId, client_secret: aeApp.sandbox.clientSecret, merchant_id: aeMerchant.companyId });
   assert.is(unconfigured.status, 503);
   assert.equal(unconfigured.body, oauth("developer.region_unconfigured", "temporarily_unavailable"));
+});
+
+Sandbox("IP allowlist: a credential with one mints only from a listed address; elsewhere 403 developer.ip_denied at /v1/token, 401 oauth.ip_denied at /v1/oauth/token", async () => {
+  const w = await world();
+  const other = await world();
+  // Set before the first verification, so no cached answer of the app's CredentialService predates it.
+  await credentials.setIpAllowlist({ clientId: w.app.sandbox.clientId, allowedIps: ["203.0.113.0/24", "2001:db8::/32"] });
+  for (const address of ["198.51.100.250", "10.0.0.1", "2001:db9::1"]) {
+    const refused = await mint(w.pair, { address });
+    assert.is(refused.status, 403, address);
+    assert.equal(refused.body, developer("developer.ip_denied"));
+    assert.is(refused.headers.get("www-authenticate"), null);
+    const oauthRefused = await mint({ grant_type: "client_credentials", ...w.pair }, { address, path: "/v1/oauth/token" });
+    assert.is(oauthRefused.status, 401, address);
+    assert.equal(oauthRefused.body, oauth("oauth.ip_denied", "invalid_client"));
+    assert.is(oauthRefused.headers.get("www-authenticate"), "Basic");
+    assert.is(oauthRefused.headers.get("cache-control"), "no-store");
+  }
+  // Authentication comes first: a wrong secret from anywhere is invalid_client, never a hint that the id has a list.
+  const wrong = await mint({ ...w.pair, client_secret: "lp_sk_sb_" + "Z".repeat(43) }, { address: "10.0.0.1" });
+  assert.is(wrong.status, 401);
+  assert.equal(wrong.body, developer("developer.invalid_client"));
+  for (const address of ["203.0.113.7", "2001:db8::5", "::ffff:203.0.113.8"]) {
+    assert.is((await mint(w.pair, { address })).status, 200, address);
+    assert.is((await mint({ grant_type: "client_credentials", ...w.pair }, { address, path: "/v1/oauth/token" })).status, 200, address);
+  }
+  // The list is the presented credential's: another app's credential without one mints from anywhere.
+  assert.is((await mint(other.pair, { address: "10.0.0.1" })).status, 200);
 });
 
 Sandbox("metadata lists client_credentials among grant_types_supported", async () => {

@@ -22,8 +22,8 @@ const invalidGrantLimit = 25;
 let test: TestApp;
 
 Token.before(async () => {
-  // The slowdown limit sits above the nineteen invalid_grant answers of the parallel-exchange test, which would
-  // otherwise race the slowdown: with a fast database some of the twenty calls are admitted after ten were counted.
+  // The slowdown limit sits above the nineteen invalid_grant answers of the parallel-exchange test (all for one
+  // code), which would otherwise race the slowdown: some of the twenty calls are admitted after others were counted.
   test = await startTestApp({ clock, redis: false, env: { OAUTH_INVALID_GRANT_LIMIT: String(invalidGrantLimit), OAUTH_TOKEN_ADDRESS_RATE_LIMIT: "100000" } });
 });
 Token.after(async () => {
@@ -117,7 +117,7 @@ Token("code exchange: 200 with exactly the spec's fields and types, no-store, an
   assert.is(rows.length, 1);
 });
 
-Token("twenty parallel exchanges of one code: exactly one 200, nineteen oauth.code_invalid", async () => {
+Token("twenty parallel exchanges of one code: exactly one 200, nineteen oauth.code_invalid (and the replays revoke its family)", async () => {
   const w = await world();
   const code = await codeFor(w);
   const answers = await Promise.all(
@@ -130,6 +130,67 @@ Token("twenty parallel exchanges of one code: exactly one 200, nineteen oauth.co
     assert.is(failure.status, 400);
     assert.equal(failure.body, oauthError("oauth.code_invalid", "invalid_grant"));
   }
+});
+
+/** The refresh family a code issued, as stored (the family knows its code: refresh_families.code_hash). */
+const familyOfCode = async (code: string) =>
+  (await test.app.control.sql<{ revoked_at: Date | null; revoked_reason: string | null }[]>`
+    select revoked_at, revoked_reason from control.refresh_families where code_hash = ${createHash("sha256").update(code).digest()}`)[0];
+
+Token("RFC 6749 §4.1.2: a second exchange of a consumed code is invalid_grant and revokes the family the first issued", async () => {
+  const w = await world();
+  const code = await codeFor(w);
+  const exchangeCode = () => tokenCall(w, { grant_type: "authorization_code", code, redirect_uri: w.redirectUri, code_verifier: verifier });
+  const first = await exchangeCode();
+  assert.is(first.status, 200);
+  const firstToken = first.body["refresh_token"] as string;
+  const rotated = await refresh(w, firstToken);
+  assert.is(rotated.status, 200, "the family works until the replay");
+  const current = rotated.body["refresh_token"] as string;
+  clock.advance(10 * second);
+  const replay = await exchangeCode();
+  assert.is(replay.status, 400);
+  assert.equal(replay.body, oauthError("oauth.code_invalid", "invalid_grant"));
+  assert.equal(await familyOfCode(code), { revoked_at: new Date(clock.now()), revoked_reason: "code_replayed" });
+  // Every token of the family ends, the current one and the previous one (which would otherwise get grace).
+  for (const token of [current, firstToken]) {
+    const answer = await refresh(w, token);
+    assert.is(answer.status, 400);
+    assert.equal(answer.body, oauthError("oauth.code_replayed", "invalid_grant"));
+  }
+  // A third presentation answers the same and changes nothing.
+  assert.equal((await exchangeCode()).body, oauthError("oauth.code_invalid", "invalid_grant"));
+  assert.equal((await familyOfCode(code))!.revoked_reason, "code_replayed");
+  // Another connection of the same app and merchant (another family under the same grant) is untouched.
+  const other = await exchange(w);
+  assert.is((await refresh(w, other.refresh_token)).status, 200);
+});
+
+Token("two parallel exchanges of one code: exactly one succeeds, and the other's replay revokes its family", async () => {
+  const w = await world();
+  const code = await codeFor(w);
+  const answers = await Promise.all(
+    [0, 1].map(() => tokenCall(w, { grant_type: "authorization_code", code, redirect_uri: w.redirectUri, code_verifier: verifier })),
+  );
+  assert.equal(answers.map((answer) => answer.status).sort(), [200, 400]);
+  const winner = answers.find((answer) => answer.status === 200)!;
+  assert.equal(answers.find((answer) => answer.status === 400)!.body, oauthError("oauth.code_invalid", "invalid_grant"));
+  assert.is((await familyOfCode(code))!.revoked_reason, "code_replayed");
+  assert.equal((await refresh(w, winner.body["refresh_token"] as string)).body, oauthError("oauth.code_replayed", "invalid_grant"));
+});
+
+Token("only the code's own client replays it: another client's exchange, a failed check or an unknown code revokes nothing", async () => {
+  const w = await world();
+  const other = await world();
+  const code = await codeFor(w);
+  // A failed check (wrong verifier) before the exchange does not consume, so it is no replay.
+  assert.equal((await tokenCall(w, { grant_type: "authorization_code", code, redirect_uri: w.redirectUri, code_verifier: "w".repeat(43) })).body, oauthError("oauth.pkce_failed", "invalid_grant"));
+  const first = await tokenCall(w, { grant_type: "authorization_code", code, redirect_uri: w.redirectUri, code_verifier: verifier });
+  assert.is(first.status, 200);
+  const stolen = await tokenCall(other, { grant_type: "authorization_code", code, redirect_uri: w.redirectUri, code_verifier: verifier });
+  assert.equal(stolen.body, oauthError("oauth.code_invalid", "invalid_grant"));
+  assert.equal(await familyOfCode(code), { revoked_at: null, revoked_reason: null });
+  assert.is((await refresh(w, first.body["refresh_token"] as string)).status, 200);
 });
 
 Token("code failures: redirect_uri, PKCE, unknown, expiry on the clock; a failed check does not consume the code", async () => {
@@ -329,20 +390,77 @@ Token("RFC 7009 revocation of one refresh token ends every family of its grant, 
   assert.ok(families.every((family) => family.revoked_at !== null));
 });
 
-Token("repeated invalid_grant slows the client down: 429 oauth.rate_limited with Retry-After, until the window ends", async () => {
-  clock.set(Math.ceil(clock.now() / 600_000) * 600_000 + 1000); // the start of a 10-minute window
+Token("IP allowlist at /v1/oauth/token and /v1/oauth/revoke: from an unlisted address 401 invalid_client oauth.ip_denied; from a listed one everything works", async () => {
   const w = await world();
+  const tokens = await exchange(w);
+  const code = await codeFor(w);
+  const credentials = credentialServiceOf(test, clock);
+  // This test's calls come from 127.0.0.1. The app's CredentialService caches a verification for 5 s.
+  const allow = async (allowedIps: string[]) => {
+    await credentials.setIpAllowlist({ clientId: w.clientId, allowedIps });
+    clock.advance(5 * second);
+  };
+  await allow(["10.0.0.0/8", "2001:db8::/32"]);
+  const denied = oauthError("oauth.ip_denied", "invalid_client");
+  const calls = {
+    refresh: () => refresh(w, tokens.refresh_token),
+    exchange: () => tokenCall(w, { grant_type: "authorization_code", code, redirect_uri: w.redirectUri, code_verifier: verifier }),
+    client_credentials: () => tokenCall(w, { grant_type: "client_credentials" }),
+    revoke: () => post("/v1/oauth/revoke", { token: tokens.refresh_token, client_id: w.clientId, client_secret: w.clientSecret }),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    const answer = await call();
+    assert.is(answer.status, 401, name);
+    assert.is(answer.headers.get("www-authenticate"), "Basic", name);
+    assert.is(answer.headers.get("cache-control"), "no-store", name);
+    assert.equal(answer.body, denied, name);
+  }
+  // A wrong secret is invalid_client as ever: the list is told only to whoever holds the secret.
+  const wrong = await post("/v1/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: w.clientId, client_secret: "lp_sk_sb_" + "F".repeat(43) });
+  assert.equal(wrong.body, oauthError("developer.invalid_client", "invalid_client"));
+  // Nothing was consumed or revoked by the refused calls.
+  await allow(["127.0.0.1", "10.0.0.0/8"]);
+  const exchanged = await calls.exchange();
+  assert.is(exchanged.status, 200, JSON.stringify(exchanged.body));
+  assert.is((await calls.client_credentials()).status, 200);
+  const refreshed = await calls.refresh();
+  assert.is(refreshed.status, 200, JSON.stringify(refreshed.body));
+  const revoked = await post("/v1/oauth/revoke", { token: refreshed.body["refresh_token"] as string, client_id: w.clientId, client_secret: w.clientSecret });
+  assert.equal(revoked.body, { ok: true });
+  assert.equal((await refresh(w, refreshed.body["refresh_token"] as string)).body, oauthError("oauth.grant_revoked", "invalid_grant"));
+  // Removing the list allows every address again (a new consent: the revocation ended the grant).
+  await allow([]);
+  await exchange(w);
+});
+
+Token("invalid_grant counts per presented token: 25 distinct dead tokens leave the client's live refreshes alone; one dead token retried 25 times is slowed", async () => {
+  clock.set(Math.ceil(Math.max(clock.now(), Date.now()) / 600_000) * 600_000 + 1000); // the start of a 10-minute window, not in the real past (Redis expires windows by the wall clock)
+  const w = await world();
+  const live = await exchange(w);
+  // A partner whose merchants disconnected: one invalid_grant per dead token, none retried.
+  for (let i = 0; i < invalidGrantLimit; i++) {
+    const token = "lp_rt_sb_" + String(i).padStart(2, "0") + "F".repeat(41);
+    assert.equal((await refresh(w, token)).body, oauthError("oauth.refresh_invalid", "invalid_grant"));
+  }
+  const refreshed = await refresh(w, live.refresh_token);
+  assert.is(refreshed.status, 200, JSON.stringify(refreshed.body));
+  // One dead token retried: slowed once it has had invalidGrantLimit answers, to two calls a minute.
   const dead = "lp_rt_sb_" + "E".repeat(43);
   for (let i = 0; i < invalidGrantLimit; i++) assert.equal((await refresh(w, dead)).body, oauthError("oauth.refresh_invalid", "invalid_grant"));
-  clock.advance(60 * second); // a new minute: the slowed client gets two calls
   assert.is((await refresh(w, dead)).status, 400);
   assert.is((await refresh(w, dead)).status, 400);
   const limited = await refresh(w, dead);
   assert.is(limited.status, 429);
   assert.is(limited.headers.get("retry-after"), "59");
   assert.equal(limited.body, { error: "invalid_request", error_description: messageFor("oauth.rate_limited", { retryAfter: 59 }), code: "oauth.rate_limited" });
+  // The client's live connection is not slowed with it.
+  assert.is((await refresh(w, refreshed.body["refresh_token"] as string)).status, 200);
+  clock.advance(60 * second); // a new minute: the slowed token gets two calls again
+  assert.is((await refresh(w, dead)).status, 400);
+  assert.is((await refresh(w, dead)).status, 400);
+  assert.is((await refresh(w, dead)).status, 429);
   clock.advance(10 * 60 * second);
-  assert.is((await refresh(w, dead)).status, 400, "a new window: no longer slowed");
+  for (let i = 0; i < 3; i++) assert.is((await refresh(w, dead)).status, 400, "a new window: no longer slowed");
 });
 
 Token.run();

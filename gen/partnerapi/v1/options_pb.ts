@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/options.proto.
  */
 export const file_partnerapi_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEidgoMUm91dGVPcHRpb25zEioKBmZhbWlseRgBIAEoDjIaLnBhcnRuZXJhcGkudjEuUm91dGVGYW1pbHkSFAoMY29udGVudF90eXBlGAIgASgJEhUKDWNhY2hlX2NvbnRyb2wYAyABKAkSDQoFc2NvcGUYBCABKAkiswEKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDbWluGAIgASgDSACIAQESEAoDbWF4GAMgASgDSAGIAQESFwoKbWluX2xlbmd0aBgEIAEoDUgCiAEBEhcKCm1heF9sZW5ndGgYBSABKA1IA4gBARIPCgdwYXR0ZXJuGAYgASgJQgYKBF9taW5CBgoEX21heEINCgtfbWluX2xlbmd0aEINCgtfbWF4X2xlbmd0aCqWAQoLUm91dGVGYW1pbHkSHAoYUk9VVEVfRkFNSUxZX1VOU1BFQ0lGSUVEEAASFgoSUk9VVEVfRkFNSUxZX09BVVRIEAESGgoWUk9VVEVfRkFNSUxZX0RFVkVMT1BFUhACEhgKFFJPVVRFX0ZBTUlMWV9QQVJUTkVSEAMSGwoXUk9VVEVfRkFNSUxZX1dFTExfS05PV04QBDpTCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLSHAyABKAsyGy5wYXJ0bmVyYXBpLnYxLlJvdXRlT3B0aW9uc1IFcm91dGU6UAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLWHAyABKAsyGS5wYXJ0bmVyYXBpLnYxLkZpZWxkUnVsZXNSBWZpZWxkYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEidgoMUm91dGVPcHRpb25zEioKBmZhbWlseRgBIAEoDjIaLnBhcnRuZXJhcGkudjEuUm91dGVGYW1pbHkSFAoMY29udGVudF90eXBlGAIgASgJEhUKDWNhY2hlX2NvbnRyb2wYAyABKAkSDQoFc2NvcGUYBCABKAki2gEKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDbWluGAIgASgDSACIAQESEAoDbWF4GAMgASgDSAGIAQESFwoKbWluX2xlbmd0aBgEIAEoDUgCiAEBEhcKCm1heF9sZW5ndGgYBSABKA1IA4gBARIPCgdwYXR0ZXJuGAYgASgJEiUKBHRleHQYByABKA4yFy5wYXJ0bmVyYXBpLnYxLlRleHRLaW5kQgYKBF9taW5CBgoEX21heEINCgtfbWluX2xlbmd0aEINCgtfbWF4X2xlbmd0aCqWAQoLUm91dGVGYW1pbHkSHAoYUk9VVEVfRkFNSUxZX1VOU1BFQ0lGSUVEEAASFgoSUk9VVEVfRkFNSUxZX09BVVRIEAESGgoWUk9VVEVfRkFNSUxZX0RFVkVMT1BFUhACEhgKFFJPVVRFX0ZBTUlMWV9QQVJUTkVSEAMSGwoXUk9VVEVfRkFNSUxZX1dFTExfS05PV04QBCpUCghUZXh0S2luZBIZChVURVhUX0tJTkRfVU5TUEVDSUZJRUQQABIXChNURVhUX0tJTkRfTVVMVElMSU5FEAESFAoQVEVYVF9LSU5EX1NFQ1JFVBACOlMKBXJvdXRlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYtIcDIAEoCzIbLnBhcnRuZXJhcGkudjEuUm91dGVPcHRpb25zUgVyb3V0ZTpQCgVmaWVsZBIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYtYcDIAEoCzIZLnBhcnRuZXJhcGkudjEuRmllbGRSdWxlc1IFZmllbGRiBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * How the public front exposes a method.
@@ -101,6 +101,13 @@ export type FieldRules = Message<"partnerapi.v1.FieldRules"> & {
    * @generated from field: string pattern = 6;
    */
   pattern: string;
+
+  /**
+   * What a string field may hold (default: a name, on one line).
+   *
+   * @generated from field: partnerapi.v1.TextKind text = 7;
+   */
+  text: TextKind;
 };
 
 /**
@@ -155,6 +162,43 @@ export enum RouteFamily {
  */
 export const RouteFamilySchema: GenEnum<RouteFamily> = /*@__PURE__*/
   enumDesc(file_partnerapi_v1_options, 0);
+
+/**
+ * What a string field may hold beyond valid Unicode without NUL, which every string must be (docs/decisions.md,
+ * "Requests at the front": what names and free text may hold).
+ *
+ * @generated from enum partnerapi.v1.TextKind
+ */
+export enum TextKind {
+  /**
+   * A name or an identifier, shown on one line: no control characters (C0, DEL, C1) and no bidirectional
+   * embedding, override or isolate controls (U+202A-U+202E, U+2066-U+2069).
+   *
+   * @generated from enum value: TEXT_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Free text that may span lines: as a name, but line feed, carriage return and tab are allowed.
+   *
+   * @generated from enum value: TEXT_KIND_MULTILINE = 1;
+   */
+  MULTILINE = 1,
+
+  /**
+   * A secret the caller types and nobody is shown (a password): only the rule every string follows, so a
+   * password set before the rule still signs in.
+   *
+   * @generated from enum value: TEXT_KIND_SECRET = 2;
+   */
+  SECRET = 2,
+}
+
+/**
+ * Describes the enum partnerapi.v1.TextKind.
+ */
+export const TextKindSchema: GenEnum<TextKind> = /*@__PURE__*/
+  enumDesc(file_partnerapi_v1_options, 1);
 
 /**
  * 50000-99999 is the range reserved for an organization's own options.

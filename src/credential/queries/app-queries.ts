@@ -7,34 +7,42 @@ export interface AppRow {
   name: string;
   product: "FULL" | "ONLINE_ORDER" | "ADSR";
   state: "DRAFT" | "IN_REVIEW" | "APPROVED" | "REJECTED" | "ARCHIVED";
+  /** A rename of an APPROVED app waiting for review; null when none. */
+  pending_name: string | null;
 }
 
 /** The app queries over `sql` (the pool, or a transaction's `sql`). */
 export function createAppQueries(sql: SqlClient) {
   return {
-    async insert(app: Omit<AppRow, "state">, now: Date): Promise<AppRow> {
+    async insert(app: Omit<AppRow, "state" | "pending_name">, now: Date): Promise<AppRow> {
       const [row] = await sql<AppRow[]>`
         insert into control.apps (id, organization_id, name, product, state, created_at, updated_at)
         values (${app.id}, ${app.organization_id}, ${app.name}, ${app.product}, 'DRAFT', ${now}, ${now})
-        returning id, organization_id, name, product, state`;
+        returning id, organization_id, name, product, state, pending_name`;
       return row!;
     },
     async find(id: string): Promise<AppRow | undefined> {
       const [row] = await sql<AppRow[]>`
-        select id, organization_id, name, product, state from control.apps where id = ${id}`;
+        select id, organization_id, name, product, state, pending_name from control.apps where id = ${id}`;
       return row;
     },
     /** Locks the app's row until the transaction ends: state changes and per-app counts (API keys) serialise here. */
     async lock(id: string): Promise<AppRow | undefined> {
       const [row] = await sql<AppRow[]>`
-        select id, organization_id, name, product, state from control.apps where id = ${id} for update`;
+        select id, organization_id, name, product, state, pending_name from control.apps where id = ${id} for update`;
       return row;
     },
+    /** Sets the name merchants see, and ends any pending one. */
     async rename(id: string, name: string, now: Date): Promise<void> {
-      await sql`update control.apps set name = ${name}, updated_at = ${now} where id = ${id}`;
+      await sql`update control.apps set name = ${name}, pending_name = null, updated_at = ${now} where id = ${id}`;
     },
+    /** Keeps (or with null, drops) a rename of an APPROVED app until its review. */
+    async setPendingName(id: string, pendingName: string | null, now: Date): Promise<void> {
+      await sql`update control.apps set pending_name = ${pendingName}, updated_at = ${now} where id = ${id}`;
+    },
+    /** Moves the app to `state`; a pending name ends with it (only an APPROVED app has one, and it leaves only to ARCHIVED). */
     async setState(id: string, state: AppRow["state"], now: Date): Promise<void> {
-      await sql`update control.apps set state = ${state}, updated_at = ${now} where id = ${id}`;
+      await sql`update control.apps set state = ${state}, pending_name = null, updated_at = ${now} where id = ${id}`;
     },
     async redirectUris(appId: string): Promise<string[]> {
       const rows = await sql<{ uri: string }[]>`

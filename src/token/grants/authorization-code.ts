@@ -1,7 +1,8 @@
 // grant_type=authorization_code (RFC 6749 section 4.1.3, RFC 7636 section 4.6): exchanges a code for an access
 // token and the first refresh token of a new family. The code is consumed by one conditional UPDATE carrying every
 // check; the family, the refresh token and the signed response are made in the same transaction, so a failure
-// leaves the code unconsumed and nothing half made.
+// leaves the code unconsumed and nothing half made. A second exchange of a consumed code by its own client answers
+// invalid_grant and revokes the family the first exchange started (RFC 6749 section 4.1.2; docs/decisions.md).
 import { serviceError } from "../../errors/index.js";
 import { createCodeQueries, createGrantQueries, s256, type CodeRow } from "../../grant/index.js";
 import { createMerchantQueries } from "../../credential/index.js";
@@ -12,6 +13,7 @@ import { hashToken, newRefreshToken } from "../refresh-token-secrets.js";
 import type { GrantType, Outcome } from "./grant-type.js";
 
 export const grantType = "authorization_code";
+export const credential = "code";
 export const parameters = ["code", "redirect_uri"] as const;
 
 /** Why a code that did not consume failed, told from its row; the order is the spec's table. */
@@ -36,10 +38,20 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     challenge: request.codeVerifier ? s256(request.codeVerifier) : null,
     now,
   };
+  let replayed: number | undefined;
   const outcome = await sql.begin(async (tx: SqlClient): Promise<Outcome<{ response: TokenResponse; familyId: number; companyId: number }>> => {
     const codes = createCodeQueries(tx);
     const code = await codes.consume(check);
-    if (!code) return { ok: false, code: diagnose(await codes.find(hash), check) };
+    if (!code) {
+      const row = await codes.find(hash);
+      // A replay: the code was consumed (by an exchange that committed its family with it) and its own client
+      // presents it again. Another client's presentation proves nothing about this connection and ends nothing.
+      // The revocation commits with the error answer: it is the point of detection.
+      if (row && row.consumed_at !== null && row.client_id === client.clientId) {
+        replayed = await createRefreshQueries(tx).revokeFamilyOfCode(hash, now, "code_replayed");
+      }
+      return { ok: false, code: diagnose(row, check) };
+    }
     const grant = code.grant_id === null ? undefined : await createGrantQueries(tx).find(code.grant_id);
     // A disconnect after the approval: the code died with its grant. Rolling back leaves it unconsumed (and dead).
     if (!grant || grant.revoked_at !== null) throw serviceError(domain, "oauth.grant_revoked");
@@ -65,9 +77,10 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     const response = issuer.response(issuer.accessToken(key, client, target), client, target, refreshToken);
     return { ok: true, value: { response, familyId, companyId: merchant.company_id } };
   });
+  if (replayed !== undefined) context.logger.warn("authorization code replayed: family revoked", { clientId: client.clientId, familyId: replayed });
   if (!outcome.ok) throw serviceError(domain, outcome.code);
   context.logger.info("authorization code exchanged", { clientId: client.clientId, companyId: outcome.value.companyId, familyId: outcome.value.familyId });
   return outcome.value.response;
 };
 
-export const authorizationCode: GrantType = { grantType, parameters, handle };
+export const authorizationCode: GrantType = { grantType, parameters, credential, handle };

@@ -44,6 +44,11 @@ export interface GrantType {
   readonly grantType: string;
   /** Parameters that must be present (non-empty); a missing one is oauth.invalid_request naming it. */
   readonly parameters: readonly TokenParameter[];
+  /**
+   * The parameter carrying the grant presented (RFC 6749 section 1.3: the code, the refresh token), on which
+   * invalid_grant answers are counted and retries slowed; none for a grant without one (client credentials).
+   */
+  readonly credential?: "code" | "refresh_token";
   /** Runs the grant; resolves with the token response or rejects with a catalogue error. */
   handle(request: ExchangeTokenRequest, client: VerifiedClient, context: GrantContext): Promise<TokenResponse>;
 }

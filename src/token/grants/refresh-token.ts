@@ -16,11 +16,19 @@ import { hashToken, refreshTokenEnvironment, successorOf } from "../refresh-toke
 import type { GrantType, Outcome } from "./grant-type.js";
 
 export const grantType = "refresh_token";
+export const credential = "refresh_token";
 export const parameters = ["refresh_token"] as const;
 
-/** The code for a token of a revoked family or grant: reuse keeps saying so; an app or merchant revocation is grant_revoked. */
+/**
+ * The code for a token of a revoked family or grant: reuse and a replayed code keep saying so; an app or merchant
+ * revocation is grant_revoked.
+ */
 function revokedCode(row: PresentedTokenRow): ErrorCode | undefined {
-  if (row.family_revoked_at !== null) return row.revoked_reason === "refresh_reused" ? "oauth.refresh_reused" : "oauth.grant_revoked";
+  if (row.family_revoked_at !== null) {
+    if (row.revoked_reason === "refresh_reused") return "oauth.refresh_reused";
+    if (row.revoked_reason === "code_replayed") return "oauth.code_replayed";
+    return "oauth.grant_revoked";
+  }
   if (row.grant_revoked_at !== null) return "oauth.grant_revoked";
   return undefined;
 }
@@ -94,4 +102,4 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
   return outcome.value.response;
 };
 
-export const refreshToken: GrantType = { grantType, parameters, handle };
+export const refreshToken: GrantType = { grantType, parameters, credential, handle };

@@ -3,8 +3,11 @@
 // parallel refreshes of one token exactly one rotates it. Every function runs on the `sql` given (pool or transaction).
 import type { SqlClient } from "../../storage/sql-client.js";
 
-/** Why a refresh family ended (refresh_families.revoked_reason); a family whose grant was revoked ends with it. */
-export type RevokedReason = "refresh_reused" | "app_revoked";
+/**
+ * Why a refresh family ended (refresh_families.revoked_reason); a family whose grant was revoked ends with it.
+ * `code_replayed`: the code that started the family was presented again (RFC 6749 section 4.1.2).
+ */
+export type RevokedReason = "refresh_reused" | "app_revoked" | "code_replayed";
 
 /** A presented token with its family, grant and successor: everything the refresh grant decides on. */
 export interface PresentedTokenRow {
@@ -82,6 +85,16 @@ export function createRefreshQueries(sql: SqlClient) {
         update control.refresh_families set revoked_at = ${now}, revoked_reason = ${reason}
         where id = ${familyId} and revoked_at is null returning id`;
       return rows.length > 0;
+    },
+    /**
+     * Revokes the family the code with this hash started (refresh_families.code_hash), if it is not revoked yet;
+     * its id when this call revoked it.
+     */
+    async revokeFamilyOfCode(codeHash: Uint8Array, now: Date, reason: RevokedReason): Promise<number | undefined> {
+      const [row] = await sql<{ id: number }[]>`
+        update control.refresh_families set revoked_at = ${now}, revoked_reason = ${reason}
+        where code_hash = ${codeHash} and revoked_at is null returning id`;
+      return row?.id;
     },
     /** Revokes every live family of a grant (the app revoking its access: they all end with it). */
     async revokeFamiliesOfGrant(grantId: number, now: Date, reason: RevokedReason): Promise<void> {

@@ -1,9 +1,10 @@
 // Strict request validation derived from the request message: a zod schema per RPC, built once at start from the
 // descriptor and its (partnerapi.v1.field) rules. Unknown properties, wrong types and bad values are rejected
-// before any service code runs; the output is the message's JSON, ready for fromJson.
+// before any service code runs; the output is the message's JSON, ready for fromJson. The same rules, read by the
+// same code, also give the JSON Schema the OpenAPI document publishes (requestJsonSchema), so the two cannot drift.
 import { getOption, ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { z } from "zod";
-import { field as fieldOption, type FieldRules } from "../../gen/partnerapi/v1/options_pb.js";
+import { field as fieldOption, TextKind, type FieldRules } from "../../gen/partnerapi/v1/options_pb.js";
 
 /**
  * How values arrive. JSON bodies carry typed values; form bodies, query strings and path variables carry text,
@@ -97,13 +98,100 @@ function fieldSchema(field: DescField, kind: InputKind, rules: FieldRules): z.Zo
   }
 }
 
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as a plain object. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema of `message` as a JSON body must be sent: the fields `include` keeps (all but the path-bound
+ * ones for a route), each from the same descriptor and (partnerapi.v1.field) rules the zod schema above enforces;
+ * unknown properties refused (strict). What zod checks by code (valid Unicode, the text kinds) is described.
+ */
+export function requestJsonSchema(message: DescMessage, include: (field: DescField) => boolean = () => true): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const field of message.fields) {
+    if (!include(field)) continue;
+    const rules = getOption(field, fieldOption);
+    properties[field.jsonName] = fieldJsonSchema(field, rules);
+    if (rules.required) required.push(field.jsonName);
+  }
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+/** Whether the (partnerapi.v1.field) rules make a field required. */
+export function isRequiredField(field: DescField): boolean {
+  return getOption(field, fieldOption).required;
+}
+
+/** The JSON Schema of one request field (a query or path parameter's too): what fieldSchema accepts as JSON. */
+export function fieldJsonSchema(field: DescField, rules: FieldRules = getOption(field, fieldOption)): JsonSchema {
+  switch (field.fieldKind) {
+    case "scalar":
+      return scalarJsonSchema(field.scalar, rules);
+    case "enum":
+      return { type: "string", enum: field.enum.values.map((value) => value.name) };
+    case "message":
+      return requestJsonSchema(field.message);
+    case "list": {
+      const items =
+        field.listKind === "scalar"
+          ? scalarJsonSchema(field.scalar, rules)
+          : field.listKind === "enum"
+            ? { type: "string", enum: field.enum.values.map((value) => value.name) }
+            : requestJsonSchema(field.message);
+      return { type: "array", items, ...(rules.required ? { minItems: 1 } : {}) };
+    }
+    case "map":
+      throw new Error(`${field.parent.typeName}.${field.name}: map fields are not supported in routed requests`);
+  }
+}
+
+const textKindNote: Record<TextKind, string> = {
+  [TextKind.UNSPECIFIED]: "Valid Unicode on one line: no NUL, control or bidirectional control characters.",
+  [TextKind.MULTILINE]: "Valid Unicode: no NUL, control (tab and line breaks allowed) or bidirectional control characters.",
+  [TextKind.SECRET]: "Valid Unicode without NUL.",
+};
+
+function scalarJsonSchema(scalar: ScalarType, rules: FieldRules): JsonSchema {
+  switch (scalar) {
+    case ScalarType.STRING: {
+      const schema: JsonSchema = { type: "string", description: textKindNote[rules.text] };
+      const minLength = Math.max(rules.required ? 1 : 0, rules.minLength ?? 0);
+      if (minLength > 0) schema["minLength"] = minLength;
+      if (rules.maxLength !== undefined) schema["maxLength"] = rules.maxLength;
+      if (rules.pattern) schema["pattern"] = `^(?:${rules.pattern})$`;
+      return schema;
+    }
+    case ScalarType.BOOL:
+      return { type: "boolean" };
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      return { type: "number" };
+    case ScalarType.BYTES:
+      return { type: "string", contentEncoding: "base64" };
+    default: {
+      // int64 ids are JSON numbers on our wire, limited to the safe integers like the zod schema.
+      const wide = scalar === ScalarType.INT64 || scalar === ScalarType.UINT64 || scalar === ScalarType.FIXED64 || scalar === ScalarType.SFIXED64 || scalar === ScalarType.SINT64;
+      const lowest = [isUnsigned(scalar) ? 0 : -Number.MAX_SAFE_INTEGER, ...(rules.min !== undefined ? [Number(rules.min)] : [])];
+      const highest = [Number.MAX_SAFE_INTEGER, ...(rules.max !== undefined ? [Number(rules.max)] : [])];
+      const format = wide ? { format: "int64" } : isUnsigned(scalar) ? {} : { format: "int32" };
+      return { type: "integer", ...format, minimum: Math.max(...lowest), maximum: Math.min(...highest) };
+    }
+  }
+}
+
 const integerText = /^-?(0|[1-9][0-9]*)$/;
 const decimalText = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
 function scalarSchema(scalar: ScalarType, kind: InputKind, rules: FieldRules): z.ZodType {
   switch (scalar) {
     case ScalarType.STRING: {
-      let schema = z.string();
+      // What the string may hold comes first and stops the other checks: a length counted over a lone surrogate
+      // or a control character says nothing useful.
+      let schema = z.string().refine((value) => textProblem(value, rules.text) === undefined, {
+        error: (issue) => textProblem(issue.input as string, rules.text),
+        abort: true,
+      });
       if (rules.required) schema = schema.min(1, { error: "is required" });
       if (rules.minLength !== undefined) schema = schema.min(rules.minLength, { error: `must be at least ${rules.minLength} characters` });
       if (rules.maxLength !== undefined) schema = schema.max(rules.maxLength, { error: `must be at most ${rules.maxLength} characters` });
@@ -134,6 +222,32 @@ function scalarSchema(scalar: ScalarType, kind: InputKind, rules: FieldRules): z
         : z.string().regex(integerText, { error: "must be an integer" }).transform(Number).pipe(integer);
     }
   }
+}
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one: not a Unicode scalar value,
+// so not encodable as UTF-8 (protobuf refuses it on the wire, PostgreSQL in text).
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// C0 (but NUL, checked first), DEL and C1.
+const controls = /[\u0001-\u001F\u007F-\u009F]/;
+// As above, without tab, line feed and carriage return.
+const controlsBesideLines = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+// Embeddings and overrides (U+202A-U+202E) and isolates (U+2066-U+2069): they reorder what follows them when
+// shown (Unicode TR9; "Trojan Source", CVE-2021-42574). The marks U+200E/U+200F reorder nothing and are allowed.
+const bidiControls = /[\u202A-\u202E\u2066-\u2069]/;
+
+/**
+ * What is wrong with `value` for a string field of `kind` (docs/decisions.md, "Requests at the front": what names
+ * and free text may hold), or undefined. Every string must be valid Unicode without NUL (PostgreSQL text holds
+ * neither); names and free text also refuse control characters (free text keeps tab and line breaks) and the
+ * bidirectional controls; secrets only follow the first rule.
+ */
+export function textProblem(value: string, kind: TextKind = TextKind.UNSPECIFIED): string | undefined {
+  if (loneSurrogate.test(value)) return "must not contain lone surrogates (invalid Unicode)";
+  if (value.includes("\u0000")) return "must not contain NUL characters";
+  if (kind === TextKind.SECRET) return undefined;
+  if ((kind === TextKind.MULTILINE ? controlsBesideLines : controls).test(value)) return "must not contain control characters";
+  if (bidiControls.test(value)) return "must not contain bidirectional control characters";
+  return undefined;
 }
 
 function isUnsigned(scalar: ScalarType): boolean {

@@ -1,0 +1,307 @@
+// The OpenAPI 3.1 description of the public front, built once at start from the front's own route table: paths and
+// methods from the google.api.http annotations, request schemas from the same descriptors and field rules the front
+// validates with (requestJsonSchema), response schemas from the output messages as messageToJson writes them, and
+// the error shape, security and rate-limit headers of each route's family. No second, hand-written list of routes.
+import type { DescField } from "@bufbuild/protobuf";
+import { errorCodes, oauthErrorOf, renderDeveloperError, renderOAuthError, renderPartnerError } from "../errors/index.js";
+import { fieldJsonSchema, isRequiredField, requestJsonSchema, type JsonSchema } from "../runtime/request-schema.js";
+import { responseJsonSchemas } from "./message-json.js";
+import type { Family, Route, RouteTable } from "./route-table.js";
+
+export interface OpenApiOptions {
+  /** BASE_URL, with its trailing slash: the /v1 routes live under `${baseUrl}v1`. */
+  baseUrl: string;
+  /** AUTH_URL: the consent site, where the authorization endpoint is. */
+  authUrl: string;
+  /** The version of this deployment (package.json), the document's info.version. */
+  version: string;
+}
+
+/** The path of the document itself, answered by the front outside the route table. */
+export const openApiPath = "/v1/openapi.json";
+
+/** Where a route's path sits in the document: /v1 routes relative to the /v1 server, others (/.well-known) as is. */
+export function documentPathOf(route: Route): string {
+  return route.template.source.startsWith("/v1/") ? route.template.source.slice("/v1".length) : route.template.source;
+}
+
+/** The path fields a route's template binds (proto field names, as the template spells them). */
+function pathFieldsOf(route: Route): string[] {
+  return route.template.segments.flatMap((segment) => ("variable" in segment ? [segment.variable] : []));
+}
+
+const componentRef = (typeName: string) => `#/components/schemas/${typeName}`;
+
+/** The error response of each family (spec, "Errors": three body shapes), a component each. */
+const errorResponseOf: Record<Family, string> = {
+  oauth: "OAuthError",
+  developer: "DeveloperError",
+  partner: "PartnerError",
+};
+
+/** Statuses a family answers that the document names beside the 4XX/5XX defaults (catalogue statuses). */
+const namedStatuses: Record<Family, string[]> = {
+  // RFC 6749 section 5.2: invalid_client is 401 with WWW-Authenticate, the rest 400.
+  oauth: ["400", "401", "429"],
+  developer: ["400", "401", "429"],
+  // Validation, authentication, scope/IP/environment, unknown order, rate limit, verification down.
+  partner: ["400", "401", "403", "404", "429", "503"],
+};
+
+const rateLimitHeaders = {
+  "X-RateLimit-Limit": { $ref: "#/components/headers/X-RateLimit-Limit" },
+  "X-RateLimit-Remaining": { $ref: "#/components/headers/X-RateLimit-Remaining" },
+  "X-RateLimit-Reset": { $ref: "#/components/headers/X-RateLimit-Reset" },
+};
+
+/** Examples from the spec, by the full name of the response message they show; a stale one stops the start. */
+const responseExamples: Record<string, Record<string, unknown>> = {
+  // Spec, "Token response": an authorization-code exchange.
+  "partnerapi.v1.ExchangeTokenResponse": {
+    access_token: "eyJhbGciOiJSUzI1NiIsImtpZCI6IjIwMjYtMDEifQ.eyJzdWIiOiJscF9hcHBfcGsxIn0.c2lnbmF0dXJl",
+    token_type: "Bearer",
+    expires_in: 900,
+    refresh_token: "lp_rt_8c1f0e2a9b7d4c3e",
+    refresh_token_expires_in: 8640000,
+    scope: "stores.read items.read items.write categories.read categories.write",
+    merchant_id: 4211,
+    api_base_url: "https://api.example.com/v1/",
+  },
+  // Spec, "POST /v1/oauth/revoke": ok whenever the client authenticates (RFC 7009).
+  "partnerapi.v1.RevokeTokenResponse": { ok: true },
+};
+
+/** One error of the spec per shape, rendered by the renderer the front answers with (so never out of date). */
+const errorExamples: Record<Family, unknown> = {
+  // Spec, "OAuth body": a wrong client secret.
+  oauth: renderOAuthError({ code: "developer.invalid_client" }, "en").body,
+  // Spec, "POST /v1/token": several sandbox merchants and none named.
+  developer: renderDeveloperError({ code: "developer.merchant_required" }, "en").body,
+  // Spec, "Limits": over 300 requests in the minute.
+  partner: renderPartnerError({ code: "partner.rate_limited", params: { retryAfter: 18 } }, "en", {
+    path: "/v1/items",
+    timestamp: "2026-01-15T10:00:42.000Z",
+    correlationId: "0b6f3a52-3c1e-4f7e-9a43-1d2b5f8c9e10",
+  }).body,
+};
+
+export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions): Record<string, unknown> {
+  const schemas: Record<string, JsonSchema> = {};
+  const usedExamples = new Set<string>();
+  const scopes = [...new Set(table.routes.map((route) => route.scope).filter((scope) => scope !== ""))].sort();
+  const paths: Record<string, Record<string, unknown>> = {};
+  const origin = options.baseUrl.replace(/\/+$/, "");
+
+  for (const route of table.routes) {
+    const path = documentPathOf(route);
+    const item = (paths[path] ??= route.template.source === `/v1${path}` ? {} : { servers: [{ url: origin }] });
+    const pathFields = new Set(pathFieldsOf(route));
+    const fieldsByName = new Map(route.method.input.fields.map((field) => [field.name, field]));
+    const parameters: Record<string, unknown>[] = [...pathFields].map((name) => ({
+      name,
+      in: "path",
+      required: true,
+      schema: fieldJsonSchema(fieldsByName.get(name)!),
+    }));
+    const operation: Record<string, unknown> = {
+      operationId: `${route.service.name}.${route.method.name}`,
+      summary: route.method.name,
+      tags: [route.service.name],
+    };
+    if (route.bodyIsRequest) {
+      // Form and JSON bodies carry the same fields (request-body.ts); form values are text of the same types.
+      const schema = requestJsonSchema(route.method.input, (field) => !pathFields.has(field.name));
+      const required = Array.isArray(schema["required"]) && schema["required"].length > 0;
+      operation["requestBody"] = {
+        required,
+        content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } },
+      };
+    } else {
+      for (const field of route.method.input.fields) {
+        if (pathFields.has(field.name) || !sendableInQuery(field)) continue;
+        const parameter: Record<string, unknown> = { name: field.jsonName, in: "query", schema: fieldJsonSchema(field) };
+        if (isRequiredField(field)) parameter["required"] = true;
+        parameters.push(parameter);
+      }
+    }
+    if (parameters.length > 0) operation["parameters"] = parameters;
+
+    responseJsonSchemas(route.method.output, componentRef, schemas as Record<string, never>);
+    const example = responseExamples[route.method.output.typeName];
+    if (example) usedExamples.add(route.method.output.typeName);
+    const successHeaders: Record<string, unknown> = {};
+    if (route.cacheControl) successHeaders["Cache-Control"] = { schema: { type: "string", const: route.cacheControl } };
+    if (route.partnerCall) Object.assign(successHeaders, rateLimitHeaders);
+    const responses: Record<string, unknown> = {
+      "200": {
+        description: `${route.method.output.name}`,
+        ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders } : {}),
+        content: { [route.contentType]: { schema: { $ref: componentRef(route.method.output.typeName) }, ...(example ? { example } : {}) } },
+      },
+    };
+    const error = route.partnerCall ? "PartnerCallError" : errorResponseOf[route.family];
+    for (const status of [...namedStatuses[route.family], "4XX", "5XX"]) {
+      responses[status] = { $ref: `#/components/responses/${status === "429" || status === "503" ? `${error}Retry` : error}` };
+    }
+    operation["responses"] = responses;
+    operation["security"] = securityOf(route);
+    item[route.httpMethod.toLowerCase()] = operation;
+  }
+  for (const typeName of Object.keys(responseExamples)) {
+    if (!usedExamples.has(typeName)) throw new Error(`OpenAPI example for ${typeName}, which no route returns`);
+  }
+
+  return {
+    openapi: "3.1.1",
+    info: {
+      title: "Partner API",
+      version: options.version,
+      description:
+        "The partner API of the point-of-sale platform: OAuth 2.0 token endpoints, the developer console and the partner business routes. Built from the route table the service routes with.",
+    },
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    servers: [{ url: `${options.baseUrl}v1` }],
+    paths,
+    components: {
+      schemas: { ...errorSchemas(), ...schemas },
+      responses: errorResponses(),
+      headers: headerComponents(),
+      securitySchemes: securitySchemes(options, scopes),
+    },
+  };
+}
+
+/** Query strings carry text: an object field cannot be sent there (request-schema.ts refuses it). */
+function sendableInQuery(field: DescField): boolean {
+  return field.fieldKind !== "message" && !(field.fieldKind === "list" && field.listKind === "message");
+}
+
+/** Who may call a route (spec, "Authentication"). */
+function securityOf(route: Route): Record<string, string[]>[] {
+  if (route.partnerCall) {
+    // An OAuth (or sandbox client-credentials) access token as a bearer JWT, or an ADSR API key.
+    const scopes = route.scope ? [route.scope] : [];
+    return [{ partnerOAuth: scopes }, { bearerToken: [] }, { apiKey: [] }];
+  }
+  if (route.family === "oauth") return [{ clientSecretBasic: [] }, {}]; // or client_secret_post: in the body
+  if (route.template.source.startsWith("/v1/console/")) return [{ consoleSession: [] }, {}];
+  if (route.family === "developer") return [{ clientSecretBasic: [] }, {}]; // POST /v1/token, as the OAuth endpoints
+  return []; // anonymous documents (/.well-known)
+}
+
+function securitySchemes(options: OpenApiOptions, scopes: string[]): Record<string, unknown> {
+  const scopeMap = Object.fromEntries(scopes.map((scope) => [scope, `Partner scope ${scope}`]));
+  return {
+    partnerOAuth: {
+      type: "oauth2",
+      description:
+        "Authorization code with PKCE (S256, recommended; RFC 7636) for production apps; client credentials for sandbox credentials only. The access token is a 900-second RS256 JWT for one merchant.",
+      flows: {
+        authorizationCode: {
+          authorizationUrl: `${options.authUrl}/oauth/authorize`,
+          tokenUrl: `${options.baseUrl}v1/oauth/token`,
+          refreshUrl: `${options.baseUrl}v1/oauth/token`,
+          scopes: scopeMap,
+        },
+        clientCredentials: { tokenUrl: `${options.baseUrl}v1/token`, scopes: scopeMap },
+      },
+    },
+    bearerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "An access token from the OAuth or sandbox token endpoint." },
+    apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An ADSR API key; every request then carries companyId." },
+    clientSecretBasic: {
+      type: "http",
+      scheme: "basic",
+      description: "client_secret_basic (RFC 6749 section 2.3.1); or client_secret_post: client_id and client_secret in the body instead, never both.",
+    },
+    consoleSession: {
+      type: "http",
+      scheme: "bearer",
+      description: "A console session access token (from /v1/console/session/sign-in); the routes that start a session or an account need none.",
+    },
+  };
+}
+
+function errorSchemas(): Record<string, JsonSchema> {
+  const code = { type: "string", enum: errorCodes };
+  const params = { type: "object", additionalProperties: { type: ["string", "number"] } };
+  return {
+    OAuthError: {
+      type: "object",
+      description: "RFC 6749 section 5.2 error body, with the service's code.",
+      properties: { error: { type: "string", enum: [...new Set(errorCodes.map(oauthErrorOf))] }, error_description: { type: "string" }, code },
+      required: ["error", "error_description", "code"],
+      additionalProperties: false,
+    },
+    DeveloperError: {
+      type: "object",
+      description: "The developer envelope of the console and POST /v1/token.",
+      properties: {
+        error: {
+          type: "object",
+          properties: { code, message: { type: "string" }, details: { type: ["object", "array"] }, params },
+          required: ["code", "message", "details", "params"],
+          additionalProperties: false,
+        },
+      },
+      required: ["error"],
+      additionalProperties: false,
+    },
+    PartnerError: {
+      type: "object",
+      description: "The partner envelope of the business routes; code is absent for unclassified failures (validation, unexpected).",
+      properties: {
+        status: { const: "error" },
+        statusCode: { type: "integer" },
+        timestamp: { type: "string", format: "date-time" },
+        path: { type: "string" },
+        message: { type: "string" },
+        code,
+        params,
+        correlationId: { type: "string", format: "uuid" },
+      },
+      required: ["status", "statusCode", "timestamp", "path", "message", "params", "correlationId"],
+      additionalProperties: false,
+    },
+  };
+}
+
+function errorResponses(): Record<string, unknown> {
+  const response = (schema: keyof typeof errorResponseOf | "partnerCall", retry: boolean) => {
+    const family: Family = schema === "partnerCall" ? "partner" : schema;
+    const headers: Record<string, unknown> = { "Content-Language": { $ref: "#/components/headers/Content-Language" } };
+    if (family === "oauth") {
+      headers["WWW-Authenticate"] = { description: "Basic, on 401 invalid_client (RFC 6749 section 5.2).", schema: { type: "string" } };
+      headers["Cache-Control"] = { schema: { type: "string", const: "no-store" } };
+    }
+    if (family === "partner") headers["X-Correlation-Id"] = { $ref: "#/components/headers/X-Correlation-Id" };
+    if (schema === "partnerCall") Object.assign(headers, rateLimitHeaders);
+    if (retry) headers["Retry-After"] = { $ref: "#/components/headers/Retry-After" };
+    return {
+      description: `An error in the ${family === "oauth" ? "OAuth" : family} shape.`,
+      headers,
+      content: { "application/json": { schema: { $ref: componentRef(errorResponseOf[family]) }, example: errorExamples[family] } },
+    };
+  };
+  return {
+    OAuthError: response("oauth", false),
+    OAuthErrorRetry: response("oauth", true),
+    DeveloperError: response("developer", false),
+    DeveloperErrorRetry: response("developer", true),
+    PartnerError: response("partner", false),
+    PartnerErrorRetry: response("partner", true),
+    PartnerCallError: response("partnerCall", false),
+    PartnerCallErrorRetry: response("partnerCall", true),
+  };
+}
+
+function headerComponents(): Record<string, unknown> {
+  const integer = { type: "integer", minimum: 0 };
+  return {
+    "X-RateLimit-Limit": { description: "Requests allowed in the window (per app).", schema: integer },
+    "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: integer },
+    "X-RateLimit-Reset": { description: "Unix time in seconds when the window rolls over.", schema: integer },
+    "Retry-After": { description: "Seconds to wait before retrying (RFC 9110 section 10.2.3).", schema: integer },
+    "Content-Language": { description: "The locale of the message, negotiated from Accept-Language.", schema: { type: "string" } },
+    "X-Correlation-Id": { description: "The request's correlation id, also in the body.", schema: { type: "string", format: "uuid" } },
+  };
+}

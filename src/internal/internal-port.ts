@@ -1,0 +1,50 @@
+// The internal port as a role starts it: its credentials (on a brand-new embedded start, an operator credential
+// made into DATA_DIR, with a log line saying how to use it), its TLS files, and the server on GRPC_HOST:GRPC_PORT.
+import { readFile } from "node:fs/promises";
+import type { ConnectRouter } from "@connectrpc/connect";
+import type { Config } from "../config/config.js";
+import type { Clock } from "../runtime/clock.js";
+import type { IdSource } from "../runtime/ids.js";
+import type { Logger } from "../runtime/logger.js";
+import { createInternalServer, type InternalServer } from "./internal-server.js";
+import { ensureEmbeddedOperatorCredential, loadServiceCredentials } from "./service-credentials.js";
+
+export interface InternalPortOptions {
+  config: Config;
+  /** Whether this process runs on the embedded database (a brand-new one gets an operator credential). */
+  embedded: boolean;
+  routes: (router: ConnectRouter) => void;
+  clock: Clock;
+  ids: IdSource;
+  logger: Logger;
+}
+
+export async function createInternalPort(options: InternalPortOptions): Promise<InternalServer> {
+  const { config, logger } = options;
+  const { credentialsFile, credentialsFileIsDefault, tls } = config.internal;
+  const made = options.embedded && credentialsFileIsDefault ? await ensureEmbeddedOperatorCredential({ credentialsFile, dataDir: config.dataDir }) : undefined;
+  const credentials = await loadServiceCredentials({ file: credentialsFile, clock: options.clock, logger });
+  const server = createInternalServer({
+    routes: options.routes,
+    credentials,
+    tls: tls ? { cert: await readFile(tls.certFile), key: await readFile(tls.keyFile) } : undefined,
+    logger,
+    ids: options.ids,
+  });
+  return {
+    ...server,
+    async listen(port, host) {
+      const address = await server.listen(port, host);
+      if (made) {
+        const flags = tls ? "--protocol grpc" : "--protocol grpc --http2-prior-knowledge";
+        const origin = `${tls ? "https" : "http"}://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
+        logger.warn("internal port: generated an operator credential for this embedded start", {
+          credentialFile: made,
+          credentialsFile,
+          try: `buf curl ${flags} -H "X-Service-Credential: $(cat ${made})" ${origin}/partnerapi.v1.TokenService/GetJwks`,
+        });
+      }
+      return address;
+    },
+  };
+}

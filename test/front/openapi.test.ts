@@ -1,0 +1,172 @@
+// src/front/openapi.ts and GET /v1/openapi.json: the OpenAPI 3.1 document the front serves is valid (a maintained
+// validator, the official schemas), and every route of the route table is in it with its method, parameters or
+// body, its family's error shape, its security and (partner routes) the rate-limit headers.
+import { readFile } from "node:fs/promises";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { getOption } from "@bufbuild/protobuf";
+import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
+import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
+import { field as fieldOption } from "../../gen/partnerapi/v1/options_pb.js";
+import { createRouteTable, type Route } from "../../src/front/route-table.js";
+import { createManualClock } from "../../src/runtime/clock.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+
+const OpenApi = suite("front/openapi");
+const clock = createManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
+/** The services src/app.ts gives the front. */
+const table = createRouteTable([TokenService, DataService, ConsoleService]);
+
+type Json = Record<string, any>;
+let test: TestApp;
+let response: Response;
+let doc: Json;
+
+OpenApi.before(async () => {
+  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]) });
+  response = await fetch(`${test.base}/v1/openapi.json`);
+  doc = (await response.json()) as Json;
+});
+OpenApi.after(async () => {
+  await test.stop();
+});
+
+const operationOf = (route: Route): Json | undefined => {
+  const path = route.template.source.startsWith("/v1/") ? route.template.source.slice(3) : route.template.source;
+  return doc["paths"][path]?.[route.httpMethod.toLowerCase()];
+};
+const pathVariables = (route: Route) => route.template.segments.flatMap((segment) => ("variable" in segment ? [segment.variable] : []));
+
+OpenApi("GET /v1/openapi.json: 200 JSON, cacheable, anonymous, not a partner call (no rate-limit headers)", () => {
+  assert.is(response.status, 200);
+  assert.is(response.headers.get("content-type"), "application/json");
+  assert.is(response.headers.get("cache-control"), "public, max-age=300");
+  assert.is(response.headers.get("x-ratelimit-limit"), null);
+  assert.is(doc["openapi"], "3.1.1");
+});
+
+OpenApi("the served document is valid OpenAPI 3.1 (@seriousme/openapi-schema-validator)", async () => {
+  const validator = new Validator();
+  const result = await validator.validate(doc);
+  assert.equal(result.errors, undefined);
+  assert.is(result.valid, true);
+  assert.is(validator.version, "3.1");
+});
+
+OpenApi("the validator does refuse a broken document (a path parameter that is not required)", async () => {
+  const broken = structuredClone(doc);
+  broken["paths"]["/items/{id}"]["patch"]["parameters"][0]["required"] = false;
+  assert.is((await new Validator().validate(broken)).valid, false);
+});
+
+OpenApi("info.version is the package version; the server is BASE_URL + v1; /.well-known paths keep the origin", async () => {
+  const manifest = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  assert.is(doc["info"]["version"], manifest.version);
+  assert.equal(doc["servers"], [{ url: `${test.config.urls.base}v1` }]);
+  assert.equal(doc["paths"]["/.well-known/jwks.json"]["servers"], [{ url: test.base }]);
+  assert.is(doc["paths"]["/items"]["servers"], undefined);
+});
+
+OpenApi("every route of the route table is in paths, and nothing else is", () => {
+  const operations = Object.values(doc["paths"] as Json).flatMap((item) => Object.keys(item).filter((key) => key !== "servers"));
+  assert.is(operations.length, table.routes.length);
+  for (const route of table.routes) {
+    const operation = operationOf(route);
+    assert.ok(operation, `${route.httpMethod} ${route.template.source}`);
+    assert.is(operation!["operationId"], `${route.service.name}.${route.method.name}`);
+  }
+});
+
+OpenApi("each route: its path parameters, its query parameters (GET) or its body fields, required as the rules say", () => {
+  for (const route of table.routes) {
+    const operation = operationOf(route)!;
+    const where = `${route.httpMethod} ${route.template.source}`;
+    const parameters = (operation["parameters"] ?? []) as Json[];
+    const variables = pathVariables(route);
+    assert.equal(parameters.filter((p) => p["in"] === "path").map((p) => [p["name"], p["required"]]), variables.map((name) => [name, true]), where);
+    const free = route.method.input.fields.filter((field) => !variables.includes(field.name));
+    const required = free.filter((field) => getOption(field, fieldOption).required).map((field) => field.jsonName);
+    if (route.bodyIsRequest) {
+      assert.is(parameters.filter((p) => p["in"] === "query").length, 0, where);
+      for (const mediaType of ["application/json", "application/x-www-form-urlencoded"]) {
+        const schema = operation["requestBody"]["content"][mediaType]["schema"];
+        assert.equal(Object.keys(schema["properties"]), free.map((field) => field.jsonName), where);
+        assert.equal(schema["required"] ?? [], required, where);
+        assert.is(schema["additionalProperties"], false, where);
+      }
+      assert.is(operation["requestBody"]["required"], required.length > 0, where);
+    } else {
+      assert.is(operation["requestBody"], undefined, where);
+      const query = parameters.filter((p) => p["in"] === "query");
+      assert.equal(query.map((p) => p["name"]), free.map((field) => field.jsonName), where);
+      assert.equal(query.filter((p) => p["required"]).map((p) => p["name"]), required, where);
+    }
+  }
+});
+
+OpenApi("each route: 200 with its output message, its family's error shape for 4XX and 5XX, its security", () => {
+  const errorOf = { oauth: "OAuthError", developer: "DeveloperError", partner: "PartnerError" } as const;
+  for (const route of table.routes) {
+    const operation = operationOf(route)!;
+    const where = `${route.httpMethod} ${route.template.source}`;
+    const ok = operation["responses"]["200"];
+    assert.equal(ok["content"][route.contentType]["schema"], { $ref: `#/components/schemas/${route.method.output.typeName}` }, where);
+    assert.ok(doc["components"]["schemas"][route.method.output.typeName], where);
+    const error = route.partnerCall ? "PartnerCallError" : errorOf[route.family];
+    assert.equal(operation["responses"]["4XX"], { $ref: `#/components/responses/${error}` }, where);
+    assert.equal(operation["responses"]["5XX"], { $ref: `#/components/responses/${error}` }, where);
+    const component = doc["components"]["responses"][error];
+    assert.equal(component["content"]["application/json"]["schema"], { $ref: `#/components/schemas/${errorOf[route.family]}` }, where);
+    const security = operation["security"];
+    if (route.partnerCall) {
+      assert.equal(security, [{ partnerOAuth: [route.scope] }, { bearerToken: [] }, { apiKey: [] }], where);
+      assert.equal(Object.keys(ok["headers"]).filter((name) => name.startsWith("X-RateLimit")), ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"], where);
+      const limited = doc["components"]["responses"][operation["responses"]["429"]["$ref"].split("/").pop()];
+      assert.ok(limited["headers"]["Retry-After"], where);
+      assert.ok(limited["headers"]["X-RateLimit-Reset"], where);
+    } else if (route.template.source.startsWith("/v1/console/")) {
+      assert.equal(security, [{ consoleSession: [] }, {}], where);
+    } else if (route.template.source.startsWith("/.well-known/")) {
+      assert.equal(security, [], where);
+    } else {
+      assert.equal(security, [{ clientSecretBasic: [] }, {}], where);
+    }
+  }
+});
+
+OpenApi("field rules reach the schemas: limit 1..100, code_verifier 43..128 with its pattern, int64 ids as integers", () => {
+  const limit = (doc["paths"]["/items"]["get"]["parameters"] as Json[]).find((p) => p["name"] === "limit")!;
+  assert.equal(limit["schema"], { type: "integer", format: "int32", minimum: 1, maximum: 100 });
+  const token = doc["paths"]["/oauth/token"]["post"]["requestBody"]["content"]["application/json"]["schema"];
+  assert.is(token["properties"]["code_verifier"]["minLength"], 43);
+  assert.is(token["properties"]["code_verifier"]["maxLength"], 128);
+  assert.is(token["properties"]["code_verifier"]["pattern"], "^(?:[A-Za-z0-9._~-]+)$");
+  const exchanged = doc["components"]["schemas"]["partnerapi.v1.ExchangeTokenResponse"];
+  assert.equal(exchanged["properties"]["merchant_id"], { type: "integer", format: "int64" });
+  assert.is(doc["paths"]["/oauth/token"]["post"]["responses"]["200"]["content"]["application/json"]["example"]["expires_in"], 900);
+});
+
+OpenApi("security schemes: authorization code (PKCE) and client credentials flows, bearer, X-API-Key, Basic, console", () => {
+  const schemes = doc["components"]["securitySchemes"];
+  const flows = schemes["partnerOAuth"]["flows"];
+  assert.is(flows["authorizationCode"]["authorizationUrl"], `${test.auth}/oauth/authorize`);
+  assert.is(flows["authorizationCode"]["tokenUrl"], `${test.config.urls.base}v1/oauth/token`);
+  assert.is(flows["clientCredentials"]["tokenUrl"], `${test.config.urls.base}v1/token`);
+  assert.ok(Object.keys(flows["authorizationCode"]["scopes"]).includes("items.read"));
+  assert.equal(schemes["apiKey"], { type: "apiKey", in: "header", name: "X-API-Key", description: schemes["apiKey"]["description"] });
+  assert.is(schemes["bearerToken"]["bearerFormat"], "JWT");
+  assert.is(schemes["clientSecretBasic"]["scheme"], "basic");
+  assert.is(schemes["consoleSession"]["scheme"], "bearer");
+});
+
+OpenApi("the error examples are what the renderer answers: the partner 429 names partner.rate_limited", () => {
+  const example = doc["components"]["responses"]["PartnerCallErrorRetry"]["content"]["application/json"]["example"];
+  assert.is(example["code"], "partner.rate_limited");
+  assert.is(example["statusCode"], 429);
+  assert.equal(example["params"], { retryAfter: 18 });
+  assert.is(doc["components"]["responses"]["OAuthError"]["content"]["application/json"]["example"]["error"], "invalid_client");
+});
+
+OpenApi.run();
