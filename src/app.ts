@@ -102,7 +102,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       await migrateRegion(database.sql, region, logger);
       regionDatabases.set(region, database);
     }
-    const keyValue = await openKeyValueStore({ url: config.redisUrl, clock: context.clock, logger, prefix: options.keyValuePrefix });
+    const keyValue = await openKeyValueStore({ url: config.redisUrl, clock: context.clock, logger, prefix: options.keyValuePrefix, countTimeoutMs: config.redisCountTimeoutMs });
     closers.push(() => keyValue.close());
 
     // Signing keys: sealed under the key-encryption key; the first start makes the first key.

@@ -73,6 +73,11 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: optional(url),
   /**
+   * How long a limit's count waits for Redis before counting in this process instead (src/storage/fixed-window.ts):
+   * a slow Redis must not slow every call. Under CPU saturation Redis's answer can sit unread past a short bound.
+   */
+  REDIS_COUNT_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  /**
    * The proxies whose X-Forwarded-For is believed: addresses and CIDR ranges, IPv4 and IPv6, comma separated;
    * unset trusts none (src/runtime/client-address.ts). The old hop count is refused with a message saying so.
    */
@@ -225,6 +230,8 @@ export interface Config {
   databaseTimeouts: { connectSeconds: number; querySeconds: number };
   /** The shared key-value store; unset: in-process windows (one instance only). */
   redisUrl: string | undefined;
+  /** How long a count waits for Redis before counting in process (REDIS_COUNT_TIMEOUT_MS). */
+  redisCountTimeoutMs: number;
   /** The regions this deployment serves, in a fixed order. */
   servedRegions: Region[];
   /** Per region: its own database, and the URL of its DataService when it runs in another process. */
@@ -324,6 +331,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: v.DATABASE_URL,
     databaseTimeouts: { connectSeconds: v.DATABASE_CONNECT_TIMEOUT_SECONDS, querySeconds: v.DATABASE_QUERY_TIMEOUT_SECONDS },
     redisUrl: v.REDIS_URL,
+    redisCountTimeoutMs: v.REDIS_COUNT_TIMEOUT_MS,
     servedRegions: [...v.REGIONS],
     regions: Object.fromEntries(regions.map((r) => [r, region(r)])) as Config["regions"],
     sandboxDefaultRegion: v.SANDBOX_DEFAULT_REGION,

@@ -21,6 +21,8 @@ export interface KeyValueStore {
   ping(timeoutMs: number): Promise<boolean>;
   /** True for Redis (every instance sees it); false for the in-process store. */
   readonly shared: boolean;
+  /** For a shared store: how long a count waits for it before counting in process (REDIS_COUNT_TIMEOUT_MS). */
+  readonly countTimeoutMs?: number;
 }
 
 /**
@@ -50,6 +52,8 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** The clock windows' ends are measured on (`hit`'s expiresAtMs). Default: the system clock. */
   clock?: Clock;
+  /** How long a count waits for Redis before counting in process; unset: the counter's default. */
+  countTimeoutMs?: number;
   /** How long to wait for the first connection before returning anyway (calls then fail fast). Default 2000 ms. */
   connectTimeoutMs?: number;
 }
@@ -79,6 +83,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
   await firstConnection(redis, connectTimeoutMs);
   return {
     shared: true,
+    countTimeoutMs: options.countTimeoutMs,
     hit: (key, expiresAtMs) => redis.fixedWindowHit(key, positiveMs(expiresAtMs - clock.now())),
     get: (key) => redis.get(key),
     set: async (key, value, ttlMs) => {
@@ -206,11 +211,12 @@ export interface OpenKeyValueStoreOptions {
   clock: Clock;
   logger: Logger;
   prefix?: string;
+  countTimeoutMs?: number;
 }
 
 /** Redis when a URL is configured, otherwise the in-process store (and a one-time warning about what that means). */
 export async function openKeyValueStore(options: OpenKeyValueStoreOptions): Promise<KeyValueStore> {
-  if (options.url) return createRedisStore({ url: options.url, logger: options.logger, prefix: options.prefix, clock: options.clock });
+  if (options.url) return createRedisStore({ url: options.url, logger: options.logger, prefix: options.prefix, clock: options.clock, countTimeoutMs: options.countTimeoutMs });
   options.logger.warn("no Redis configured: rate limits and throttles are counted per process, not shared");
   return createMemoryStore({ clock: options.clock });
 }
