@@ -210,6 +210,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
           DATA_DIR: dir,
           DATABASE_URL: controlUrl ?? "",
           REDIS_URL: redis.url,
+          REDIS_COUNT_TIMEOUT_MS: "10000",
           TOKEN_KEY_ENCRYPTION_KEY: testKek,
           LOG_LEVEL: "info",
           PARTNER_RATE_LIMIT: String(limit),

@@ -146,6 +146,7 @@ export async function startGatewayApp(env: Record<string, string> = {}): Promise
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env["TEST_REDIS_URL"],
+    REDIS_COUNT_TIMEOUT_MS: "10000",
     TOKEN_KEY_ENCRYPTION_KEY: testKek,
     SHUTDOWN_GRACE_SECONDS: "1",
     SHUTDOWN_DRAIN_SECONDS: "0",
