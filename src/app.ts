@@ -16,6 +16,7 @@ import { createConsentServer } from "./consent/consent-server.js";
 import { createMailOutbox, createMailTransport, createConsoleService, type MailOutbox, type MailTransport } from "./console/index.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
+import { loadReferenceFiles } from "./front/reference-page.js";
 import { createInProcessCaller } from "./runtime/service-caller.js";
 import { apiKeyVerifier, createApiKeyAuth } from "./gateway/api-key-auth.js";
 import { createMerchantDirectory } from "./gateway/merchant-directory.js";
@@ -212,6 +213,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       logger,
       readiness,
       openapi: { baseUrl: config.urls.base, authUrl: config.urls.auth, version: await packageVersion() },
+      reference: await loadReferenceFiles(),
     });
     const consent = createConsentServer({
       logger,
