@@ -25,6 +25,7 @@ import { renderError, validationCode } from "./render-error.js";
 import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
 import { buildOpenApiDocument, openApiPath, type OpenApiOptions } from "./openapi.js";
+import type { ReferenceFile, ReferenceFiles } from "./reference-page.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 
 export interface FrontOptions {
@@ -46,6 +47,8 @@ export interface FrontOptions {
   readiness?: () => Promise<{ ready: boolean; down: string[] }>;
   /** Serves the OpenAPI description of the routes at GET /v1/openapi.json; absent: not served. */
   openapi?: OpenApiOptions;
+  /** Serves the reference page rendering that document at GET /v1/reference, with its files (loadReferenceFiles). */
+  reference?: ReferenceFiles;
 }
 
 export interface FrontServer {
@@ -106,6 +109,12 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         correlationId,
       });
     };
+    // The reference page and its files: HTML, script, style, image, with their own type, cache and CSP headers.
+    const answerFile = (file: ReferenceFile) => {
+      response.writeHead(200, { "X-Correlation-Id": correlationId, "Content-Length": String(file.body.length), ...file.headers });
+      response.end(file.body);
+      options.logger.info("request", { method: request.method, path: url.pathname, status: 200, ms: Math.round((performance.now() - started) * 10) / 10, correlationId });
+    };
     const fail = (error: ErrorToRender, cause?: unknown) => {
       if (error.code === "server.internal") {
         options.logger.error("unexpected failure", { correlationId, path: url.pathname, error: cause });
@@ -131,6 +140,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
 
       // The OpenAPI document, built at start from this route table: anonymous, not a partner call, not limited.
       if (request.method === "GET" && url.pathname === openApiPath && openApiDocument) return answer(200, { "Cache-Control": "public, max-age=300" }, openApiDocument);
+      const referenceFile = request.method === "GET" ? options.reference?.get(url.pathname) : undefined;
+      if (referenceFile) return answerFile(referenceFile);
 
       // 1. Route.
       const match = table.match(request.method ?? "GET", url.pathname);

@@ -5,7 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import { createContextValues, createHandlerContext } from "@connectrpc/connect";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { PartnerApiError, ReconnectRequiredError } from "partner-api/client";
+import { PartnerApiError, ReconnectRequiredError } from "../../src/client/index.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
