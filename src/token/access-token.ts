@@ -40,14 +40,36 @@ export interface SigningKey {
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-/** Signs any claims set as an RS256 JWT with header `{alg: RS256, typ: at+jwt, kid}` (app and console tokens). */
+const signingInputOf = (key: SigningKey, claims: object) => `${encode({ alg: "RS256", typ: "at+jwt", kid: key.kid })}.${encode(claims)}`;
+
+/**
+ * Signs any claims set as an RS256 JWT with header `{alg: RS256, typ: at+jwt, kid}` (app and console tokens), on the
+ * libuv thread pool (the callback form of crypto.sign): an RSA-2048 signature is about half a millisecond of CPU
+ * that would otherwise stall the event loop, and off it the mints use every core. The pool is sized at start
+ * (src/runtime/thread-pool.ts).
+ */
+export function signJwtAsync(key: SigningKey, claims: object): Promise<string> {
+  const signingInput = signingInputOf(key, claims);
+  return new Promise((resolve, reject) =>
+    rsaSign("sha256", Buffer.from(signingInput), key.privateKey, (error, signature) =>
+      error ? reject(error) : resolve(`${signingInput}.${signature.toString("base64url")}`),
+    ),
+  );
+}
+
+/** Signs an app access token off the event loop; what the grants and the sandbox mint use. */
+export function signAccessTokenAsync(key: SigningKey, claims: AccessTokenClaims): Promise<string> {
+  return signJwtAsync(key, claims);
+}
+
+/** The same signature on the calling thread: for fixtures and tools, never on a request path. */
 export function signJwt(key: SigningKey, claims: object): string {
-  const signingInput = `${encode({ alg: "RS256", typ: "at+jwt", kid: key.kid })}.${encode(claims)}`;
+  const signingInput = signingInputOf(key, claims);
   const signature = rsaSign("sha256", Buffer.from(signingInput), key.privateKey).toString("base64url");
   return `${signingInput}.${signature}`;
 }
 
-/** Signs an app access token. */
+/** Signs an app access token on the calling thread (fixtures; requests use signAccessTokenAsync). */
 export function signAccessToken(key: SigningKey, claims: AccessTokenClaims): string {
   return signJwt(key, claims);
 }
