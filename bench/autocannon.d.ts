@@ -1,12 +1,12 @@
 // The part of autocannon's API the bench uses (the package ships no types).
 declare module "autocannon" {
-  interface Histogram {
+  export interface Histogram {
     average: number;
     mean: number;
     p50: number;
     p99: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     non2xx: number;
@@ -14,7 +14,7 @@ declare module "autocannon" {
     timeouts: number;
     duration: number;
   }
-  interface Request {
+  export interface Request {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
@@ -24,7 +24,7 @@ declare module "autocannon" {
     /** Sees each answer (status, body), e.g. to keep a refresh token's successor. */
     onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
-  interface Options {
+  export interface Options {
     url: string;
     connections?: number;
     duration?: number;

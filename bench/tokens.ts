@@ -12,7 +12,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import autocannon from "autocannon";
+import autocannon, { type Request as AutocannonRequest } from "autocannon";
 import { exitOnErrors, figureLine, fromAutocannon, machine, type Figure } from "./support/measure.js";
 import { prepareRefreshFamilies } from "./support/refresh-families.js";
 import { freePort, startService } from "./support/service.js";
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     // Each connection takes a family's live token and puts back its successor; never two refreshes of one family
     // at once (that would be a reuse, which revokes the family).
     const idle = [...families];
-    const refreshRequest: autocannon.Request = {
+    const refreshRequest: AutocannonRequest = {
       method: "POST",
       path: "/v1/oauth/token",
       headers: { "content-type": "application/x-www-form-urlencoded" },
