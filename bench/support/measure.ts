@@ -1,7 +1,7 @@
 // What every benchmark prints: one line per figure with the ratio to its baseline and the p50 / p99 of both, and
 // a non-zero exit when a run saw errors.
 import { cpus, loadavg } from "node:os";
-import type autocannon from "autocannon";
+import type { Result } from "autocannon";
 
 export interface Figure {
   rate: number;
@@ -11,7 +11,7 @@ export interface Figure {
 }
 
 /** An autocannon result as a Figure (non-2xx answers count as errors). */
-export function fromAutocannon(result: autocannon.Result): Figure {
+export function fromAutocannon(result: Result): Figure {
   return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + result.timeouts };
 }
 
