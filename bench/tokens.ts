@@ -16,6 +16,7 @@ import autocannon, { type Request as AutocannonRequest } from "autocannon";
 import { exitOnErrors, figureLine, fromAutocannon, machine, type Figure } from "./support/measure.js";
 import { prepareRefreshFamilies } from "./support/refresh-families.js";
 import { freePort, startService } from "./support/service.js";
+import { unthrottled } from "./support/unthrottled.js";
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10);
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 50);
@@ -25,18 +26,6 @@ const familyCount = Number(process.env["BENCH_FAMILIES"] ?? 200);
 async function rawSigns(): Promise<Figure> {
   const { stdout } = await promisify(execFile)(process.execPath, ["--require", "./src/runtime/thread-pool.cjs", "--import", "tsx", "bench/support/raw-signs.ts", String(seconds), "16"]);
   return JSON.parse(stdout) as Figure;
-}
-
-/** Service settings for a benchmark: every throttle far above what the load generator can reach. */
-export function unthrottled(): Record<string, string> {
-  const high = "1000000000";
-  return {
-    PARTNER_RATE_LIMIT: high,
-    SANDBOX_TOKEN_RATE_LIMIT: high,
-    OAUTH_TOKEN_CLIENT_RATE_LIMIT: high,
-    OAUTH_TOKEN_ADDRESS_RATE_LIMIT: high,
-    CONSENT_SIGN_IN_LIMIT: high,
-  };
 }
 
 async function main(): Promise<void> {
@@ -75,7 +64,7 @@ async function main(): Promise<void> {
 
     // Each connection takes a family's live token and puts back its successor; never two refreshes of one family
     // at once (that would be a reuse, which revokes the family).
-    const idle = [...families];
+    const idle = families.map((family) => family.refreshToken);
     const refreshRequest: AutocannonRequest = {
       method: "POST",
       path: "/v1/oauth/token",

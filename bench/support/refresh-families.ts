@@ -1,5 +1,5 @@
 // Refresh families made the way partners make them: the merchant owner signs in on the consent site once, approves
-// the app `count` times, and each code is exchanged at /v1/oauth/token. Returns each family's live refresh token.
+// the app `count` times, and each code is exchanged at /v1/oauth/token. Returns each family's tokens.
 
 interface Client {
   clientId: string;
@@ -29,7 +29,7 @@ export async function prepareRefreshFamilies(options: {
   redirectUri: string;
   owner: { email: string; password: string };
   count: number;
-}): Promise<string[]> {
+}): Promise<Array<{ accessToken: string; refreshToken: string }>> {
   const { front, auth, client, redirectUri, owner } = options;
   const authorize = `${auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.clientId, redirect_uri: redirectUri, state: "bench" })}`;
   const cookies = new Map<string, string>();
@@ -45,7 +45,7 @@ export async function prepareRefreshFamilies(options: {
   if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}`);
   keepCookies(signedIn, cookies);
 
-  const tokens: string[] = [];
+  const tokens: Array<{ accessToken: string; refreshToken: string }> = [];
   for (let n = 0; n < options.count; n++) {
     const consent = await fetch(authorize, { headers: { cookie: cookieHeader(cookies) } });
     keepCookies(consent, cookies);
@@ -71,7 +71,8 @@ export async function prepareRefreshFamilies(options: {
       body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: client.clientId, client_secret: client.clientSecret }),
     });
     if (exchanged.status !== 200) throw new Error(`code exchange answered ${exchanged.status}: ${await exchanged.text()}`);
-    tokens.push(((await exchanged.json()) as { refresh_token: string }).refresh_token);
+    const answer = (await exchanged.json()) as { access_token: string; refresh_token: string };
+    tokens.push({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
   }
   return tokens;
 }

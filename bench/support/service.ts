@@ -84,3 +84,25 @@ export async function startService(options: { args: string[]; env: Record<string
     },
   };
 }
+
+/** A helper process of the benchmarks (a baseline server): `node --import tsx <script>`, resolving with the port it prints. */
+export async function startHelper(script: string, env: Record<string, string>): Promise<{ port: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", script], { env: { PATH: process.env["PATH"] ?? "", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split("\n").find((text) => text.startsWith("{"));
+      if (line) resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited (${code}) before listening`)));
+  });
+  return {
+    port,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
