@@ -38,4 +38,5 @@ COPY deploy/healthcheck.mjs ./healthcheck.mjs
 USER node
 EXPOSE 8080 8081 8090
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "healthcheck.mjs"]
-CMD ["node", "--enable-source-maps", "dist/src/main.js"]
+# The preload sizes libuv's thread pool, where every RS256 signature runs (src/runtime/thread-pool.cjs).
+CMD ["node", "--enable-source-maps", "--require", "./dist/src/runtime/thread-pool.cjs", "dist/src/main.js"]

@@ -42,6 +42,8 @@ export async function build({ outDir, clientOnly = false }) {
       await Promise.all([compile("tsconfig.build.json", building), compile("tsconfig.client.json", join(building, "client"))]);
       // src/storage/migrate.ts reads its SQL next to itself (new URL("./migrations/...", import.meta.url)).
       cpSync(join(root, "src", "storage", "migrations"), join(building, "src", "storage", "migrations"), { recursive: true });
+      // The thread-pool preload (node --require) is CommonJS run before the program: copied, not compiled.
+      cpSync(join(root, "src", "runtime", "thread-pool.cjs"), join(building, "src", "runtime", "thread-pool.cjs"));
       writeFileSync(join(building, stampFileName), JSON.stringify({ inputsDigest: digest, builtAt: new Date().toISOString() }) + "\n");
     }
     rmSync(outDir, { recursive: true, force: true });

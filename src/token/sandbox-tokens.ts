@@ -105,7 +105,7 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
       await checkMerchant(client, merchant);
       checkRegionServed(merchant);
       const key = await issuer.signingKey();
-      const accessToken = issuer.accessToken(key, client, { companyId: merchant.company_id, region: merchant.region });
+      const accessToken = await issuer.mintAccessToken(key, client, { companyId: merchant.company_id, region: merchant.region });
       logger.info("sandbox token minted", { clientId: client.clientId, companyId: merchant.company_id });
       return { accessToken, merchant };
     },

@@ -37,7 +37,7 @@ const compose = parse(read("compose.yaml"), { merge: true }) as {
 };
 const services = Object.entries(compose.services);
 const ours = services.filter(([, service]) => service.image === "partner-api:latest");
-const compiledMain = ["node", "--enable-source-maps", "dist/src/main.js"];
+const compiledMain = ["node", "--enable-source-maps", "--require", "./dist/src/runtime/thread-pool.cjs", "dist/src/main.js"];
 
 /** The role a command runs, parsed as src/main.ts parses it; undefined when main would refuse it. */
 function roleOf(command: string[]): ProcessRole | undefined {
