@@ -47,7 +47,10 @@ function loopbackNetwork(): TopologyNetwork {
  * loopback up and one end of a veth pair at 10.77.<n>.<10 + i>, the other end on the bridge.
  */
 async function namespaceNetwork(): Promise<TopologyNetwork> {
-  const prefix = `pt${randomBytes(3).toString("hex")}`;
+  await sweepDeadRuns();
+  // "pt", this process's id (so a later run can tell a dead run's leftovers), two random digits: 10 characters,
+  // leaving room for the suffixes inside Linux's 15-character interface names.
+  const prefix = `pt${process.pid.toString(16).padStart(6, "0")}${randomBytes(1).toString("hex")}`;
   const used = await ip("-4", "-o", "addr");
   const free = Array.from({ length: 150 }, (_, i) => 100 + i).filter((n) => !used.includes(`10.77.${n}.`));
   if (free.length === 0) throw new Error("no free 10.77.n.0/24 subnet");
@@ -102,6 +105,41 @@ async function namespaceNetwork(): Promise<TopologyNetwork> {
     },
     close,
   };
+}
+
+/** Whether process `pid` is alive. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the namespaces and links of earlier runs whose process is gone (killed before its cleanup could run):
+ * named pt<6 hex digits of its pid><2 random>, as namespaceNetwork names them.
+ */
+async function sweepDeadRuns(): Promise<void> {
+  const dead = (name: string) => {
+    const match = /^pt([0-9a-f]{6})[0-9a-f]{2}/.exec(name);
+    return match !== null && !alive(parseInt(match[1]!, 16));
+  };
+  const namespaces = (await ip("netns", "list").catch(() => "")).split("\n").map((text) => text.split(" ")[0]!).filter(dead);
+  for (const netns of namespaces) {
+    const pids = await ip("netns", "pids", netns).catch(() => "");
+    for (const pid of pids.split("\n").filter((text) => /^\d+$/.test(text))) {
+      try {
+        process.kill(Number(pid), "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    await ip("netns", "del", netns).catch(() => {});
+  }
+  const links = [...(await ip("-o", "link").catch(() => "")).matchAll(/^\d+: ([^:@\s]+)/gm)].map((match) => match[1]!).filter(dead);
+  for (const link of links) await ip("link", "del", link).catch(() => {});
 }
 
 /**

@@ -131,8 +131,16 @@ async function portFor(conventional: number): Promise<number> {
   return network?.mode === "namespaces" ? conventional : freePort();
 }
 
+/** An interrupted run (Ctrl-C, CI cancel) still removes its processes, namespaces and databases. */
+function interrupted(signal: NodeJS.Signals): void {
+  console.error(`topology/partner-day: ${signal}; tearing down`);
+  void teardown().finally(() => process.exit(1));
+}
+
 async function teardown(): Promise<void> {
   clearTimeout(deadline);
+  process.off("SIGINT", interrupted);
+  process.off("SIGTERM", interrupted);
   await browser?.close().catch(() => {});
   browser = undefined;
   await Promise.all([...fronts.map((front) => front.process.stop(15_000)), ...[...dataNodes.values()].map((node) => node.process.stop(15_000))]);
@@ -165,6 +173,9 @@ async function buildTopology(): Promise<void> {
     console.error(`topology/partner-day: over ${deadlineMs / 1000} s; tearing down`);
     void teardown().finally(() => process.exit(1));
   }, deadlineMs);
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  const started = performance.now();
   assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing; install it with: apt-get install -y chromium`);
   network = await createTopologyNetwork();
   console.log(`  topology network: ${network.mode}${network.mode === "namespaces" ? ` (host ${network.hostAddress})` : ""}`);
@@ -271,6 +282,7 @@ async function buildTopology(): Promise<void> {
   ]);
   await api.allHealthy();
   await consentSite.allHealthy();
+  console.log(`  topology up in ${((performance.now() - started) / 1000).toFixed(1)} s (4 processes)`);
 
   // The app's own callback page, where chromium lands after the consent.
   const port = await freePort();
