@@ -266,7 +266,7 @@ async function buildTopology(): Promise<void> {
       AUTH_URL: consentSite.url,
       TRUST_PROXY: network!.hostAddress,
       PARTNER_RATE_LIMIT: String(partnerLimit),
-      SHUTDOWN_DRAIN_SECONDS: "2",
+      SHUTDOWN_DRAIN_SECONDS: "3",
       SHUTDOWN_GRACE_SECONDS: "30",
       LOG_LEVEL: "info",
     };
