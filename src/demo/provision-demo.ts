@@ -13,7 +13,7 @@ import {
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { createAccessRequests, createSandboxGrants } from "../grant/index.js";
 import type { Config } from "../config/config.js";
-import { seedMerchantData } from "../data/index.js";
+import { richMerchantProfile, seedMerchantData } from "../data/index.js";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
@@ -202,14 +202,7 @@ async function provisionWorld(client: CredentialClient, options: ProvisionDemoOp
     const regional = options.regionDatabases.get(region);
     let storeIds: number[] = [];
     if (regional) {
-      storeIds = await seedMerchantData(regional.sql, region, Number(companyId), {
-        storeCount: 2,
-        itemCount: 300,
-        salesDays: 90,
-        onlineOrderCount: 60,
-        now,
-        employee: { name: "Demo Employee", email: employee.email },
-      });
+      storeIds = await seedMerchantData(regional.sql, region, Number(companyId), richMerchantProfile(now, { name: "Demo Employee", email: employee.email }));
       await client.updateMerchantStatus({ companyId, provisioned: true });
     }
     live.push({ companyId: Number(companyId), region, owner, employee, storeIds });

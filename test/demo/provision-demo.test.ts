@@ -101,6 +101,29 @@ Demo("live merchants have stores, a few hundred items, online orders and ninety 
   }
 });
 
+Demo("sandbox merchants are seeded as richly as the live ones: two stores, 300 items, orders in five states, 90 days of sales", async () => {
+  const world = await provisionDemo(options());
+  const { sql } = database();
+  const profile = async (merchant: { companyId: number; region: (typeof regions)[number] }) => {
+    const schema = regionSchema(merchant.region);
+    const [stores] = await sql`select count(*)::int as count from ${sql(`${schema}.stores`)} where company_id = ${merchant.companyId}`;
+    const [items] = await sql`select count(*)::int as count from ${sql(`${schema}.items`)} where company_id = ${merchant.companyId}`;
+    const states = await sql<{ status: string; count: number }[]>`
+      select status, count(*)::int as count from ${sql(`${schema}.online_orders`)} where company_id = ${merchant.companyId}
+      group by status order by status`;
+    const [days] = await sql`
+      select count(distinct date_trunc('day', sold_at))::int as count from ${sql(`${schema}.sales`)} where company_id = ${merchant.companyId}`;
+    return { stores: stores!.count, items: items!.count, states: states.map((row) => [row.status, row.count]), days: days!.count >= 89 };
+  };
+  const expected = {
+    stores: 2,
+    items: 300,
+    states: [["ACCEPTED", 12], ["CANCELLED", 12], ["COMPLETED", 12], ["PENDING", 12], ["READY", 12]],
+    days: true,
+  };
+  for (const merchant of [...world.merchants.sandbox, ...world.merchants.live]) assert.equal(await profile(merchant), expected, `merchant ${merchant.companyId}`);
+});
+
 Demo("no secret, key or password of the demo is in any table or any log line", async () => {
   const world = await provisionDemo(options());
   const { sql } = database();
