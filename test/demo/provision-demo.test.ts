@@ -69,7 +69,17 @@ Demo("writes demo.json with exactly the contract's keys, and a second run return
     assert.equal(keys(merchant.owner), ["email", "password"]);
     assert.is(merchant.storeIds.length, 2);
   }
-  assert.match(describeDemo(world, path), `merchant_id=${world.merchants.sandbox[0]!.companyId}`);
+  const described = describeDemo(world, path, { credentialsFile: "/data/internal-credentials" });
+  assert.match(described, `merchant_id=${world.merchants.sandbox[0]!.companyId}`);
+  assert.ok(
+    described.endsWith([
+      "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
+      "  npm run credential -- staff staff-local",
+      '  then append the printed "staff staff-local ..." line to /data/internal-credentials (re-read within 5 seconds)',
+      "  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' http://127.0.0.1:8090/partnerapi.v1.ConsoleService/ListProgramApplications",
+    ].join("\n")),
+    described,
+  );
 
   const again = await provisionDemo(options());
   assert.equal(again, world);
