@@ -70,7 +70,8 @@ async function main(): Promise<void> {
   // The demo needs the regions' databases, which only the all-roles process opens.
   if (role === "all" && (values.demo || (app.control.embedded && !existsSync(demoFile)))) {
     const world = await provisionDemo({ config, logger, control: app.control.sql, regionDatabases: app.regionDatabases });
-    process.stdout.write(describeDemo(world, demoFile) + "\n");
+    const grpcUrl = `${internalScheme}://${app.grpc.address.includes(":") ? `[${app.grpc.address}]` : app.grpc.address}:${app.grpc.port}`;
+    process.stdout.write(describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl }) + "\n");
   }
   logger.info("partner API ready", {
     front: `http://${app.front.address}:${app.front.port}`,
