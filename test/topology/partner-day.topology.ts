@@ -75,7 +75,7 @@ interface DataNode {
   region: Region;
   host: Host;
   port: number;
-  process: RoleProcess;
+  process: RoleProcess | undefined;
 }
 
 interface Merchant {
@@ -143,7 +143,8 @@ async function teardown(): Promise<void> {
   process.off("SIGTERM", interrupted);
   await browser?.close().catch(() => {});
   browser = undefined;
-  await Promise.all([...fronts.map((front) => front.process.stop(15_000)), ...[...dataNodes.values()].map((node) => node.process.stop(15_000))]);
+  // A data node whose process never started (the start failed earlier) has none to stop.
+  await Promise.all([...fronts.map((front) => front.process.stop(15_000)), ...[...dataNodes.values()].map((node) => node.process?.stop(15_000))]);
   for (const proxy of proxies.splice(0)) await proxy.close();
   for (const forwarder of forwarders.splice(0)) await forwarder.close();
   if (callback) await new Promise((resolve) => callback!.close(resolve));
@@ -217,7 +218,7 @@ async function buildTopology(): Promise<void> {
   const frontHosts = [await network.addHost("front-a"), await network.addHost("front-b")];
   for (const region of regionsServed) {
     const host = await network.addHost(`data-${region}`);
-    dataNodes.set(region, { region, host, port: await portFor(8090), process: undefined as never });
+    dataNodes.set(region, { region, host, port: await portFor(8090), process: undefined });
   }
   const frontPorts = await Promise.all(frontHosts.map(async () => ({ port: await portFor(8080), authPort: await portFor(8081), grpcPort: await portFor(8090) })));
   const origins = frontHosts.map((host, index) => ({
@@ -278,7 +279,7 @@ async function buildTopology(): Promise<void> {
   });
   await Promise.all([
     ...fronts.map((front) => front.process.line("partner API ready")),
-    ...[...dataNodes.values()].map((node) => node.process.line("data service ready")),
+    ...[...dataNodes.values()].map((node) => node.process!.line("data service ready")),
   ]);
   await api.allHealthy();
   await consentSite.allHealthy();
@@ -480,8 +481,8 @@ Topology("the per-app limit is exact across both fronts: PARTNER_RATE_LIMIT pass
 Topology("a data role stopped: its region answers 503 server.unavailable, the other 200; restarted, it recovers without restarting the fronts", async () => {
   const frontPids = fronts.map((front) => front.process.child.pid);
   const uk = dataNodes.get("uk")!;
-  await uk.process.stop(30_000);
-  assert.is(await uk.process.exited, 0, "a clean stop");
+  await uk.process!.stop(30_000);
+  assert.is(await uk.process!.exited, 0, "a clean stop");
 
   for (const region of ["uk", "uk", "us", "us"] as const) {
     const answer = await call("/v1/items", accessOf(region));
