@@ -1,9 +1,10 @@
 // `partner-api/client` as partners install it: the client built to JavaScript with declarations (npm run build), in
-// a consumer folder of its own (node_modules/partner-api holding package.json and dist/client only). Plain Node 20
+// a consumer folder of its own (node_modules/partner-api holding package.json and dist/client only, and jose, its
+// one runtime dependency). Plain Node 20
 // imports it (no tsx, no TypeScript source) and calls it; TypeScript (NodeNext) type-checks a program using it and
 // rejects one that misuses it, so the declarations are real types, not `any`.
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +32,8 @@ PackageBuild.before(async () => {
   await mkdir(installed, { recursive: true });
   await build({ outDir: join(installed, "dist"), clientOnly: true });
   await copyFile(join(root, "package.json"), join(installed, "package.json"));
+  // Its one runtime dependency, beside it as npm would install it (the client reads JWTs with jose).
+  await symlink(join(root, "node_modules", "jose"), join(consumer, "node_modules", "jose"), "dir");
   await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "a-partner-app", private: true, type: "module" }));
 });
 
