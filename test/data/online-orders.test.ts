@@ -55,7 +55,7 @@ async function company(placed: { at: string; status?: string; store?: 0 | 1 }[])
 }
 
 /** Every order id of a listing, page by page with `limit`, and the page sizes. */
-async function walk(data: Client<typeof DataService>, request: Parameters<Client<typeof DataService>["listOnlineOrders"]>[0], options: { headers?: HeadersInit; between?: () => Promise<void> } = {}) {
+async function walk(data: Client<typeof DataService>, request: Parameters<Client<typeof DataService>["listOnlineOrders"]>[0], options: { headers?: Record<string, string>; between?: () => Promise<void> } = {}) {
   const ids: number[] = [];
   const sizes: number[] = [];
   let cursor: string | undefined;

@@ -104,10 +104,10 @@ async function consoleWorld(): Promise<Known> {
   const agreement = (await api("GET", "/v1/console/program/agreement", undefined, token))["agreement"]!;
   await api("POST", "/v1/console/program/agreement/signatures", { version: agreement["version"] }, token);
   const organizationId = Number((await api("POST", "/v1/console/organizations", { name: "Fuzz org" }, token))["organization"]!["organizationId"]);
-  const created = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz app", product: "PRODUCT_FULL" }, token);
+  const created = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz app", product: "FULL" }, token);
   const appId = String(created["app"]!["appId"]);
-  const adsr = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz ADSR app", product: "PRODUCT_ADSR" }, token);
-  const apiKey = await api("POST", `/v1/console/apps/${String(adsr["app"]!["appId"])}/api-keys`, { name: "fuzz", environment: "ENVIRONMENT_SANDBOX" }, token);
+  const adsr = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz ADSR app", product: "ADSR" }, token);
+  const apiKey = await api("POST", `/v1/console/apps/${String(adsr["app"]!["appId"])}/api-keys`, { name: "fuzz", environment: "SANDBOX" }, token);
   const merchant = await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants`, { country: "GB", name: "Fuzz shop" }, token);
   return {
     consoleToken: token,
