@@ -103,6 +103,7 @@ Console("a new partner, over HTTP only: sign-up to a sandbox token and /v1/items
   assert.is(applied.status, 200);
   const application = applied.body["application"] as Record<string, unknown>;
   assert.is(application["state"], "PENDING");
+  assert.not.ok("decidedAt" in application, "unset while pending: absent, not \"\"");
   const decided = await staff.decideProgramApplication({ applicationId: BigInt(application["applicationId"] as number), approve: true });
   assert.is(decided.application?.state, 2);
 
@@ -112,6 +113,16 @@ Console("a new partner, over HTTP only: sign-up to a sandbox token and /v1/items
   assert.is(signed.body["version"], agreement["version"]);
 
   const organizationId = await organization(access);
+  // One wire (docs/decisions.md): the spec's spellings only; a proto name, a number or the zero value is refused.
+  for (const product of ["PRODUCT_FULL", 1, "UNSPECIFIED", "full"]) {
+    const refused = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Stock sync", product }, access);
+    assert.is(refused.status, 400, String(product));
+    assert.equal(((refused.body["error"] as Record<string, unknown>)["params"]), { fields: "product" });
+  }
+  const snake = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Stock sync", product: "FULL", organization_id: organizationId }, access);
+  assert.equal(((snake.body["error"] as Record<string, unknown>)["params"]), { fields: "organization_id" }, "snake_case is not the console's spelling");
+  const badPath = await api("POST", `/v1/console/organizations/0/apps`, { name: "Stock sync", product: "FULL" }, access);
+  assert.equal(((badPath.body["error"] as Record<string, unknown>)["params"]), { fields: "organizationId" }, "a path field is named by its JSON name");
   const app = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Stock sync", product: "FULL" }, access);
   assert.is(app.status, 200, JSON.stringify(app.body));
   const sandbox = app.body["sandbox"] as Record<string, string>;
