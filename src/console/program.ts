@@ -29,7 +29,7 @@ export function createProgramHandlers(
     useCase: row.use_case,
     state: applicationStates[row.state],
     createdAt: row.created_at.toISOString(),
-    decidedAt: row.decided_at?.toISOString() ?? "",
+    decidedAt: row.decided_at?.toISOString(),
   });
 
   const describeAgreement = (row: { version: number; title: string; url: string; published_at: Date }) => ({

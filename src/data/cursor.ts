@@ -27,3 +27,38 @@ export function pageOf<T extends { id: number }>(rows: T[], limit: number): { ro
   const page = rows.slice(0, limit);
   return { rows: page, nextCursor: encodeCursor(page[page.length - 1]!.id) };
 }
+
+/** Where a list ordered by (time, id) continues: after the row placed at `time` (exact, microseconds) with `id`. */
+export interface TimeKey {
+  /** UTC, as Postgres wrote it: YYYY-MM-DDTHH:MM:SS.ffffffZ (microseconds, the precision of timestamptz). */
+  time: string;
+  id: number;
+}
+
+const timePrefix = "v1t:";
+const timeKeyPattern = /^v1t:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z):([1-9][0-9]{0,14})$/;
+
+/** The cursor that continues after `key` in a list ordered by (time, id) (GET /v1/online-orders). */
+export function encodeTimeCursor(key: TimeKey): string {
+  return Buffer.from(`${timePrefix}${key.time}:${key.id}`).toString("base64url");
+}
+
+/**
+ * The key a time cursor continues after; null when there is no cursor (first page); undefined when the text is
+ * not a time cursor we issued (an id cursor of another list included), which the caller refuses naming `cursor`.
+ */
+export function decodeTimeCursor(cursor: string | undefined): TimeKey | null | undefined {
+  if (cursor === undefined || cursor === "") return null;
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const match = timeKeyPattern.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!match || Number.isNaN(Date.parse(match[1]!))) return undefined;
+  return { time: match[1]!, id: Number(match[2]) };
+}
+
+/** The first `limit` rows and the time cursor of the next page, from a query that fetched `limit + 1` rows. */
+export function timePageOf<T extends { id: number; placed_key: string }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | undefined } {
+  if (rows.length <= limit) return { rows, nextCursor: undefined };
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1]!;
+  return { rows: page, nextCursor: encodeTimeCursor({ time: last.placed_key, id: last.id }) };
+}

@@ -7,7 +7,8 @@ import { DataService, type ItemSchema, type OnlineOrderSchema } from "../../gen/
 import { parseStoreScope, storeScopeHeader } from "./store-scope.js";
 import { regionCurrency } from "./sandbox-data.js";
 import { createCategoryQueries } from "./queries/category-queries.js";
-import { decodeCursor, pageOf } from "./cursor.js";
+import { decodeCursor, decodeTimeCursor, pageOf, timePageOf } from "./cursor.js";
+import { parseDateTime } from "./date-time.js";
 import { createEmployeeQueries } from "./queries/employee-queries.js";
 import { createItemQueries, type ItemRow } from "./queries/item-queries.js";
 import { createOrderQueries, type OnlineOrderRow } from "./queries/order-queries.js";
@@ -31,16 +32,20 @@ export interface DataServiceOptions {
 /** Page size of a list when `limit` is absent (spec: GET /v1/items, default 10). */
 export const defaultPageSize = 10;
 
-/** Unique and foreign-key constraints a partner write can break, and the code each one answers. */
-const duplicateConstraints = new Set([
-  "items__company_id_code__key",
-  "items__company_id_barcode__key",
-  "categories__company_id_name__key",
-  "categories__company_id_code__key",
+/**
+ * Unique constraints a partner write can break, each with the request field (its JSON name) that clashed: db.duplicate
+ * names it in `params.field`, so a partner knows which value to change without parsing the message.
+ */
+const duplicateConstraints = new Map([
+  ["items__company_id_code__key", "code"],
+  ["items__company_id_barcode__key", "barcode"],
+  ["categories__company_id_name__key", "name"],
+  ["categories__company_id_code__key", "code"],
 ]);
 const missingReferenceConstraints = new Set(["items__company_id_category_id__fkey"]);
 
-const fail = (code: Parameters<typeof serviceError>[1], cause?: unknown) => serviceError(DataService.typeName, code, {}, cause);
+const fail = (code: Parameters<typeof serviceError>[1], cause?: unknown, params: Record<string, string> = {}) =>
+  serviceError(DataService.typeName, code, params, cause);
 
 /** The stores the caller may read (./store-scope.ts): undefined for every store. */
 function storeScopeOf(context: HandlerContext): number[] | undefined {
@@ -68,7 +73,8 @@ function afterIdOf(cursor: string | undefined): number {
 /** Turns a broken named constraint into its catalogue code; anything else goes on as it was. */
 function writeError(error: unknown): unknown {
   const unique = violatedConstraint(error, "23505");
-  if (unique && duplicateConstraints.has(unique)) return fail("db.duplicate", error);
+  const field = unique === undefined ? undefined : duplicateConstraints.get(unique);
+  if (field) return fail("db.duplicate", error, { field });
   const reference = violatedConstraint(error, "23503");
   if (reference && missingReferenceConstraints.has(reference)) return fail("db.not_found", error);
   return error;
@@ -219,6 +225,25 @@ export function createDataService(context: ServiceContext, options: DataServiceO
       } catch (error) {
         throw writeError(error);
       }
+    },
+
+    async listOnlineOrders(request, context) {
+      const companyId = companyOf(request);
+      const limit = request.limit ?? defaultPageSize;
+      const after = decodeTimeCursor(request.cursor);
+      // Checked here, not by a field rule: the rule would need the RFC 3339 grammar as a pattern, and a bad value is
+      // the same validation failure either way (request.invalid_fields naming the fields, by their JSON names).
+      const invalid: string[] = [];
+      if (after === undefined) invalid.push("cursor");
+      const from = request.placedFrom === undefined ? undefined : parseDateTime(request.placedFrom);
+      const to = request.placedTo === undefined ? undefined : parseDateTime(request.placedTo);
+      if (request.placedFrom !== undefined && from === undefined) invalid.push("placedFrom");
+      if (request.placedTo !== undefined && to === undefined) invalid.push("placedTo");
+      if (invalid.length === 0 && from !== undefined && to !== undefined && to < from) invalid.push("placedFrom", "placedTo");
+      if (invalid.length > 0) throw serviceError(DataService.typeName, "request.invalid_fields", { fields: invalid.join(", ") });
+      const filter = { status: request.status, placedFrom: request.placedFrom, placedTo: request.placedTo, storeIds: storeScopeOf(context) };
+      const page = timePageOf(await orders.list(companyId, after ?? null, filter, limit + 1), limit);
+      return { orders: page.rows.map(orderOf), nextCursor: page.nextCursor };
     },
 
     async getOnlineOrder(request) {

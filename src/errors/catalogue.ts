@@ -968,10 +968,12 @@ export const catalogue = {
   "db.duplicate": {
     status: 409,
     grpc: Code.AlreadyExists,
+    // The request field (JSON name) whose value clashed with an existing record's.
+    params: { field: "string" },
     messages: {
-      en: "A record with the same value already exists.",
-      ar: "يوجد سجل بالقيمة نفسها بالفعل.",
-      hi: "समान मान वाला रिकॉर्ड पहले से मौजूद है।",
+      en: "A record with the same {field} already exists.",
+      ar: "يوجد سجل بالقيمة نفسها للحقل {field} بالفعل.",
+      hi: "समान {field} वाला रिकॉर्ड पहले से मौजूद है।",
     },
   },
   "db.not_found": {

@@ -1,7 +1,9 @@
-// Renders a response message as the JSON of the spec: protobuf JSON names, fields with implicit presence always
-// present, and 64-bit integers as JSON numbers (the spec's ids and amounts are numbers; ours stay below 2^53).
+// Renders a response message as the JSON of the spec: protobuf JSON names (lowerCamel), fields with implicit presence
+// always present, 64-bit integers as JSON numbers (the spec's ids and amounts are numbers; ours stay below 2^53),
+// and enum values in the spec's spellings (FULL, SANDBOX, OWNER: ../runtime/wire-enums.ts), the zero value absent.
 import { ScalarType, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence as FieldPresence } from "@bufbuild/protobuf/wkt";
+import { wireEnumNameOf, wireEnumValues } from "../runtime/wire-enums.js";
 
 export function messageToJson(schema: DescMessage, message: Message): JsonObject {
   const json = toJson(schema, message, { alwaysEmitImplicit: true }) as JsonObject;
@@ -14,20 +16,26 @@ function numbersForInt64(schema: DescMessage, json: JsonObject): JsonObject {
   for (const field of schema.fields) {
     const value = json[field.jsonName];
     if (value === undefined || value === null) continue;
-    json[field.jsonName] = convertField(field, value);
+    const converted = convertField(field, value);
+    if (converted === undefined) delete json[field.jsonName];
+    else json[field.jsonName] = converted;
   }
   return json;
 }
 
-function convertField(field: DescField, value: JsonValue): JsonValue {
+/** The wire value of one field; undefined to leave it out (an enum at its zero value: unset, so absent). */
+function convertField(field: DescField, value: JsonValue): JsonValue | undefined {
   switch (field.fieldKind) {
     case "scalar":
       return int64Scalars.has(field.scalar) ? Number(value) : value;
+    case "enum":
+      return wireEnumNameOf(field.enum, value as string);
     case "message":
       return numbersForInt64(field.message, value as JsonObject);
     case "list":
       if (field.listKind === "scalar" && int64Scalars.has(field.scalar)) return (value as JsonValue[]).map(Number);
       if (field.listKind === "message") return (value as JsonObject[]).map((item) => numbersForInt64(field.message, item));
+      if (field.listKind === "enum") return (value as string[]).flatMap((item) => wireEnumNameOf(field.enum, item) ?? []);
       return value;
     default:
       return value;
@@ -47,7 +55,9 @@ export function responseJsonSchemas(schema: DescMessage, ref: (typeName: string)
   into[schema.typeName] = { type: "object", properties, required, additionalProperties: false };
   for (const field of schema.fields) {
     properties[field.jsonName] = fieldResponseSchema(field, ref, into);
-    if (field.fieldKind === "list" || field.fieldKind === "map" || field.presence === FieldPresence.IMPLICIT) required.push(field.jsonName);
+    // An enum is absent at its zero value, so never required.
+    const alwaysWritten = field.fieldKind === "list" || field.fieldKind === "map" || (field.presence === FieldPresence.IMPLICIT && field.fieldKind !== "enum");
+    if (alwaysWritten) required.push(field.jsonName);
   }
   return into;
 }
@@ -57,23 +67,23 @@ function fieldResponseSchema(field: DescField, ref: (typeName: string) => string
     responseJsonSchemas(descriptor, ref, into);
     return { $ref: ref(descriptor.typeName) };
   };
-  const enumSchema = (values: readonly { name: string }[]): JsonObject => ({ type: "string", enum: values.map((value) => value.name) });
+  const enumSchema = (descriptor: Parameters<typeof wireEnumValues>[0]): JsonObject => ({ type: "string", enum: wireEnumValues(descriptor) });
   switch (field.fieldKind) {
     case "scalar":
       return scalarResponseSchema(field.scalar);
     case "enum":
-      return enumSchema(field.enum.values);
+      return enumSchema(field.enum);
     case "message":
       return message(field.message);
     case "list":
       return {
         type: "array",
-        items: field.listKind === "scalar" ? scalarResponseSchema(field.scalar) : field.listKind === "enum" ? enumSchema(field.enum.values) : message(field.message),
+        items: field.listKind === "scalar" ? scalarResponseSchema(field.scalar) : field.listKind === "enum" ? enumSchema(field.enum) : message(field.message),
       };
     case "map":
       return {
         type: "object",
-        additionalProperties: field.mapKind === "scalar" ? scalarResponseSchema(field.scalar) : field.mapKind === "enum" ? enumSchema(field.enum.values) : message(field.message),
+        additionalProperties: field.mapKind === "scalar" ? scalarResponseSchema(field.scalar) : field.mapKind === "enum" ? enumSchema(field.enum) : message(field.message),
       };
   }
 }

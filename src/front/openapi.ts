@@ -22,7 +22,11 @@ export const openApiPath = "/v1/openapi.json";
 
 /** Where a route's path sits in the document: /v1 routes relative to the /v1 server, others (/.well-known) as is. */
 export function documentPathOf(route: Route): string {
-  return route.template.source.startsWith("/v1/") ? route.template.source.slice("/v1".length) : route.template.source;
+  // Variables by JSON name ({organizationId}), as the wire and a validation failure name them; the template
+  // itself names them by proto field name (google.api.http).
+  const jsonNames = new Map(route.method.input.fields.map((field) => [field.name, field.jsonName]));
+  const source = route.template.source.replace(/\{([a-z0-9_]+)\}/g, (_, name: string) => `{${jsonNames.get(name) ?? name}}`);
+  return source.startsWith("/v1/") ? source.slice("/v1".length) : source;
 }
 
 /** The path fields a route's template binds (proto field names, as the template spells them). */
@@ -94,11 +98,11 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
 
   for (const route of table.routes) {
     const path = documentPathOf(route);
-    const item = (paths[path] ??= route.template.source === `/v1${path}` ? {} : { servers: [{ url: origin }] });
+    const item = (paths[path] ??= route.template.source.startsWith("/v1/") ? {} : { servers: [{ url: origin }] });
     const pathFields = new Set(pathFieldsOf(route));
     const fieldsByName = new Map(route.method.input.fields.map((field) => [field.name, field]));
     const parameters: Record<string, unknown>[] = [...pathFields].map((name) => ({
-      name,
+      name: fieldsByName.get(name)!.jsonName,
       in: "path",
       required: true,
       schema: fieldJsonSchema(fieldsByName.get(name)!),

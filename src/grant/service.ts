@@ -33,8 +33,8 @@ function describe(row: AccessRequest): MessageInitShape<typeof AccessRequestSche
     state: row.state,
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at.toISOString(),
-    decidedAt: row.decided_at?.toISOString() ?? "",
-    withdrawnAt: row.withdrawn_at?.toISOString() ?? "",
+    decidedAt: row.decided_at?.toISOString(),
+    withdrawnAt: row.withdrawn_at?.toISOString(),
   };
 }
 

@@ -85,6 +85,7 @@ export const accessPolicy: AccessPolicy = {
     UpdateItem: regionData,
     ListCategories: regionData,
     CreateCategory: regionData,
+    ListOnlineOrders: regionData,
     GetOnlineOrder: regionData,
     GetDailySalesReport: regionData,
     GetSalesByStoreReport: regionData,

@@ -5,6 +5,7 @@ import { ScalarType, toJson, type DescMessage, type JsonValue } from "@bufbuild/
 import type { Interceptor } from "@connectrpc/connect";
 import { serviceErrorWithDetails } from "../errors/index.js";
 import { createRequestSchema, type RequestSchema } from "../runtime/request-schema.js";
+import { wireEnumNameOf } from "../runtime/wire-enums.js";
 
 /** Services whose requests carry our field rules; health and reflection are not ours to validate. */
 export function createValidationInterceptor(options: { services: readonly string[] }): Interceptor {
@@ -17,7 +18,7 @@ export function createValidationInterceptor(options: { services: readonly string
   };
   return (next) => async (request) => {
     if (request.stream || !validated.has(request.service.typeName)) return next(request);
-    const json = int64AsNumbers(request.method.input, toJson(request.method.input, request.message));
+    const json = asWireJson(request.method.input, toJson(request.method.input, request.message));
     const result = schemaOf(request.method.input).validate(json, "json", {});
     if (!result.ok) {
       const fields = [...new Set(result.violations.map((violation) => violation.field))].join(", ");
@@ -30,11 +31,13 @@ export function createValidationInterceptor(options: { services: readonly string
 const int64Kinds = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 
 /**
- * protobuf JSON writes 64-bit integers as strings; the front's schema reads them as the JSON numbers of our wire
- * (jstype = JS_NUMBER), so they are turned back into numbers here: a value beyond 2^53 becomes an unsafe number,
- * which the schema refuses as out of range, as the front does.
+ * The request as the front's schema reads it (the public wire): protobuf JSON writes 64-bit integers as strings, which
+ * become the JSON numbers of our wire (jstype = JS_NUMBER; a value beyond 2^53 becomes an unsafe number, which the
+ * schema refuses as out of range, as the front does), and enum proto names, which become their wire spellings
+ * (../runtime/wire-enums.ts: PRODUCT_FULL -> FULL). Internal callers keep sending proto messages; only the check
+ * reads them in the wire's spelling. A zero enum value keeps its proto name, so the schema refuses it like the front.
  */
-function int64AsNumbers(message: DescMessage, json: JsonValue): JsonValue {
+function asWireJson(message: DescMessage, json: JsonValue): JsonValue {
   if (json === null || typeof json !== "object" || Array.isArray(json)) return json;
   const out: Record<string, JsonValue> = { ...json };
   for (const field of message.fields) {
@@ -44,7 +47,10 @@ function int64AsNumbers(message: DescMessage, json: JsonValue): JsonValue {
       if (field.fieldKind === "scalar" || (field.fieldKind === "list" && field.listKind === "scalar")) {
         return int64Kinds.has(field.scalar!) && typeof item === "string" ? Number(item) : item;
       }
-      if (field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message")) return int64AsNumbers(field.message!, item);
+      if (field.fieldKind === "enum" || (field.fieldKind === "list" && field.listKind === "enum")) {
+        return typeof item === "string" ? (wireEnumNameOf(field.enum!, item) ?? item) : item;
+      }
+      if (field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message")) return asWireJson(field.message!, item);
       return item;
     };
     out[field.jsonName] = Array.isArray(value) && field.fieldKind === "list" ? value.map(convert) : convert(value);

@@ -2,9 +2,10 @@
 // descriptor and its (partnerapi.v1.field) rules. Unknown properties, wrong types and bad values are rejected
 // before any service code runs; the output is the message's JSON, ready for fromJson. The same rules, read by the
 // same code, also give the JSON Schema the OpenAPI document publishes (requestJsonSchema), so the two cannot drift.
-import { getOption, ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { getOption, ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { z } from "zod";
 import { field as fieldOption, TextKind, type FieldRules } from "../../gen/partnerapi/v1/options_pb.js";
+import { protoEnumName, wireEnumValues } from "./wire-enums.js";
 
 /**
  * How values arrive. JSON bodies carry typed values; form bodies, query strings and path variables carry text,
@@ -74,10 +75,8 @@ function fieldSchema(field: DescField, kind: InputKind, rules: FieldRules): z.Zo
   switch (field.fieldKind) {
     case "scalar":
       return scalarSchema(field.scalar, kind, rules);
-    case "enum": {
-      const names = field.enum.values.map((value) => value.name) as [string, ...string[]];
-      return z.enum(names);
-    }
+    case "enum":
+      return enumSchema(field.enum);
     case "message":
       if (kind === "text") return z.never({ error: "an object cannot be sent in this encoding" });
       return objectSchema(field.message, kind);
@@ -86,7 +85,7 @@ function fieldSchema(field: DescField, kind: InputKind, rules: FieldRules): z.Zo
         field.listKind === "scalar"
           ? scalarSchema(field.scalar, kind, rules)
           : field.listKind === "enum"
-            ? z.enum(field.enum.values.map((value) => value.name) as [string, ...string[]])
+            ? enumSchema(field.enum)
             : kind === "json"
               ? objectSchema(field.message, kind)
               : z.never();
@@ -96,6 +95,12 @@ function fieldSchema(field: DescField, kind: InputKind, rules: FieldRules): z.Zo
     case "map":
       throw new Error(`${field.parent.typeName}.${field.name}: map fields are not supported in routed requests`);
   }
+}
+
+/** An enum field: only the wire spellings (./wire-enums.ts), turned into the proto name fromJson reads. */
+function enumSchema(descriptor: DescEnum): z.ZodType {
+  const names = wireEnumValues(descriptor) as [string, ...string[]];
+  return z.enum(names).transform((wire) => protoEnumName(descriptor, wire)!);
 }
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as a plain object. */
@@ -129,7 +134,7 @@ export function fieldJsonSchema(field: DescField, rules: FieldRules = getOption(
     case "scalar":
       return scalarJsonSchema(field.scalar, rules);
     case "enum":
-      return { type: "string", enum: field.enum.values.map((value) => value.name) };
+      return { type: "string", enum: wireEnumValues(field.enum) };
     case "message":
       return requestJsonSchema(field.message);
     case "list": {
@@ -137,7 +142,7 @@ export function fieldJsonSchema(field: DescField, rules: FieldRules = getOption(
         field.listKind === "scalar"
           ? scalarJsonSchema(field.scalar, rules)
           : field.listKind === "enum"
-            ? { type: "string", enum: field.enum.values.map((value) => value.name) }
+            ? { type: "string", enum: wireEnumValues(field.enum) }
             : requestJsonSchema(field.message);
       return { type: "array", items, ...(rules.required ? { minItems: 1 } : {}) };
     }

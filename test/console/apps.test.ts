@@ -76,13 +76,13 @@ async function team() {
     ok(await api("POST", "/v1/console/invitations/accept", { token: tokenOf(await mailedLink(test, member.email)) }, member.token));
     return member;
   };
-  const dev = await join("developer", "ORGANIZATION_ROLE_DEVELOPER");
-  const viewer = await join("viewer", "ORGANIZATION_ROLE_VIEWER");
+  const dev = await join("developer", "DEVELOPER");
+  const viewer = await join("viewer", "VIEWER");
   const outsider = await admitted("outsider");
   return { organizationId, owner, dev, viewer, outsider };
 }
 
-async function newApp(organizationId: number, token: string, product: "PRODUCT_FULL" | "PRODUCT_ADSR" = "PRODUCT_FULL") {
+async function newApp(organizationId: number, token: string, product: "FULL" | "ADSR" = "FULL") {
   const made = ok(await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: `App ${++serial}`, product }, token));
   const app = made["app"] as Record<string, unknown>;
   return { appId: String(app["appId"]), sandbox: made["sandbox"] as Record<string, string> };
@@ -96,7 +96,7 @@ SelfService("update, submit for review, archive: the right role acts; a viewer a
 
   const renamed = ok(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Renamed app" }, dev.token))["app"] as Record<string, unknown>;
   assert.is(renamed["name"], "Renamed app");
-  expectError(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Other", product: "PRODUCT_ADSR" }, dev.token), 409, "developer.product_immutable");
+  expectError(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Other", product: "ADSR" }, dev.token), 409, "developer.product_immutable");
   expectError(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Viewer's name" }, viewer.token), 403, "developer.insufficient_org_role");
   expectError(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Outsider's name" }, outsider.token), 403, "developer.not_org_member");
   expectError(await api("GET", `/v1/console/apps/${appId}`, undefined, outsider.token), 403, "developer.not_org_member");
@@ -182,12 +182,12 @@ SelfService("redirect URIs and IP allowlists: violations in the developer envelo
 
 SelfService("ADSR API keys: create (shown once), revoke; sandbox merchant deactivated; access request to a live merchant", async () => {
   const { organizationId, dev, viewer, outsider } = await team();
-  const { appId } = await newApp(organizationId, dev.token, "PRODUCT_ADSR");
+  const { appId } = await newApp(organizationId, dev.token, "ADSR");
   const keys = `/v1/console/apps/${appId}/api-keys`;
-  expectError(await api("POST", keys, { name: "ci", environment: "ENVIRONMENT_SANDBOX" }, viewer.token), 403, "developer.insufficient_org_role");
-  expectError(await api("POST", keys, { name: "ci", environment: "ENVIRONMENT_SANDBOX" }, outsider.token), 403, "developer.not_org_member");
-  expectError(await api("POST", keys, { name: "live", environment: "ENVIRONMENT_PRODUCTION" }, dev.token), 403, "developer.app_not_approved");
-  const created = await api("POST", keys, { name: "ci", environment: "ENVIRONMENT_SANDBOX" }, dev.token);
+  expectError(await api("POST", keys, { name: "ci", environment: "SANDBOX" }, viewer.token), 403, "developer.insufficient_org_role");
+  expectError(await api("POST", keys, { name: "ci", environment: "SANDBOX" }, outsider.token), 403, "developer.not_org_member");
+  expectError(await api("POST", keys, { name: "live", environment: "PRODUCTION" }, dev.token), 403, "developer.app_not_approved");
+  const created = await api("POST", keys, { name: "ci", environment: "SANDBOX" }, dev.token);
   assert.is(created.headers.get("cache-control"), "no-store");
   const apiKey = ok(created)["apiKey"] as Record<string, unknown>;
   assert.is(apiKey["name"], "ci");
@@ -260,7 +260,7 @@ SelfService("production credentials: shown once to the organization after a staf
   assert.is(shown.headers.get("cache-control"), "no-store");
   const production = ok(shown)["production"] as Record<string, string>;
   assert.is(production["clientId"], approved.production!.clientId);
-  assert.is(production["environment"], "ENVIRONMENT_PRODUCTION");
+  assert.is(production["environment"], "PRODUCTION");
   assert.match(production["clientSecret"]!, /^lp_sk_/);
   assert.is.not(production["clientSecret"], staffSecret);
   // The organization's secret authenticates the client at once; the one the staff caller saw at approval no longer

@@ -109,7 +109,7 @@ Limits("invitations: 5 per invited email per day over every organization, 50 per
   const first = await organization(owner.token);
   const second = await organization(owner.token);
   const invite = (organizationId: number, email: string) =>
-    api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email, role: "ORGANIZATION_ROLE_DEVELOPER" }, owner.token);
+    api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email, role: "DEVELOPER" }, owner.token);
   const target = newEmail("invitee");
   for (let i = 0; i < 3; i++) assert.is((await invite(first, target)).status, 200);
   for (let i = 0; i < 2; i++) assert.is((await invite(second, target)).status, 200);

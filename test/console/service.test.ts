@@ -102,7 +102,8 @@ Console("a new partner, over HTTP only: sign-up to a sandbox token and /v1/items
   const applied = await api("POST", "/v1/console/program/applications", { companyName: "Partner Co", useCase: "stock sync" }, access);
   assert.is(applied.status, 200);
   const application = applied.body["application"] as Record<string, unknown>;
-  assert.is(application["state"], "PROGRAM_APPLICATION_STATE_PENDING");
+  assert.is(application["state"], "PENDING");
+  assert.not.ok("decidedAt" in application, "unset while pending: absent, not \"\"");
   const decided = await staff.decideProgramApplication({ applicationId: BigInt(application["applicationId"] as number), approve: true });
   assert.is(decided.application?.state, 2);
 
@@ -112,7 +113,17 @@ Console("a new partner, over HTTP only: sign-up to a sandbox token and /v1/items
   assert.is(signed.body["version"], agreement["version"]);
 
   const organizationId = await organization(access);
-  const app = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Stock sync", product: "PRODUCT_FULL" }, access);
+  // One wire (docs/decisions.md): the spec's spellings only; a proto name, a number or the zero value is refused.
+  for (const product of ["PRODUCT_FULL", 1, "UNSPECIFIED", "full"]) {
+    const refused = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Stock sync", product }, access);
+    assert.is(refused.status, 400, String(product));
+    assert.equal(((refused.body["error"] as Record<string, unknown>)["params"]), { fields: "product" });
+  }
+  const snake = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Stock sync", product: "FULL", organization_id: organizationId }, access);
+  assert.equal(((snake.body["error"] as Record<string, unknown>)["params"]), { fields: "organization_id" }, "snake_case is not the console's spelling");
+  const badPath = await api("POST", `/v1/console/organizations/0/apps`, { name: "Stock sync", product: "FULL" }, access);
+  assert.equal(((badPath.body["error"] as Record<string, unknown>)["params"]), { fields: "organizationId" }, "a path field is named by its JSON name");
+  const app = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Stock sync", product: "FULL" }, access);
   assert.is(app.status, 200, JSON.stringify(app.body));
   const sandbox = app.body["sandbox"] as Record<string, string>;
   assert.match(sandbox["clientId"]!, /^lp_app_sb/);
@@ -213,7 +224,7 @@ Console("program: nda_required, nda_already_submitted, nda_not_approved, agreeme
   await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/a" });
   const dev = await developerAccount();
   const organizationId = await organization(dev.token);
-  const createApp = () => api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "App", product: "PRODUCT_FULL" }, dev.token);
+  const createApp = () => api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "App", product: "FULL" }, dev.token);
   expectError(await createApp(), 403, "developer.nda_required");
   const applied = await api("POST", "/v1/console/program/applications", { companyName: "Acme" }, dev.token);
   expectError(await api("POST", "/v1/console/program/applications", { companyName: "Acme" }, dev.token), 409, "developer.nda_already_submitted");
@@ -235,29 +246,29 @@ Console("organizations: roles, not_org_member, insufficient_org_role, owner_immu
   expectError(await api("GET", `/v1/console/organizations/${organizationId}/members`, undefined, outsider.token), 403, "developer.not_org_member");
 
   const viewer = await admitted("viewer");
-  const invited = await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: viewer.email, role: "ORGANIZATION_ROLE_VIEWER" }, owner.token);
+  const invited = await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: viewer.email, role: "VIEWER" }, owner.token);
   assert.is(invited.status, 200, JSON.stringify(invited.body));
   const viewerToken = tokenOf(await mailedLink(test, viewer.email));
   expectError(await api("POST", "/v1/console/invitations/accept", { token: viewerToken }, outsider.token), 403, "developer.invite_email_mismatch");
   const accepted = await api("POST", "/v1/console/invitations/accept", { token: viewerToken }, viewer.token);
   assert.is(accepted.status, 200);
-  assert.is((accepted.body["organization"] as Record<string, string>)["role"], "ORGANIZATION_ROLE_VIEWER");
+  assert.is((accepted.body["organization"] as Record<string, string>)["role"], "VIEWER");
   expectError(await api("POST", "/v1/console/invitations/accept", { token: viewerToken }, viewer.token), 400, "developer.invite_invalid");
   expectError(await api("POST", "/v1/console/invitations/accept", { token: "not-a-token" }, viewer.token), 400, "developer.invite_invalid");
 
   // A viewer reads but does not change.
   assert.is((await api("GET", `/v1/console/organizations/${organizationId}/members`, undefined, viewer.token)).status, 200);
   expectError(
-    await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "App", product: "PRODUCT_FULL" }, viewer.token),
+    await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "App", product: "FULL" }, viewer.token),
     403,
     "developer.insufficient_org_role",
   );
   expectError(await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants`, { country: "GB" }, viewer.token), 403, "developer.insufficient_org_role");
 
   // The owner cannot be downgraded or removed, by an admin or by themselves.
-  await api("PATCH", `/v1/console/organizations/${organizationId}/members/${viewer.accountId}`, { role: "ORGANIZATION_ROLE_ADMIN" }, owner.token);
+  await api("PATCH", `/v1/console/organizations/${organizationId}/members/${viewer.accountId}`, { role: "ADMIN" }, owner.token);
   expectError(
-    await api("PATCH", `/v1/console/organizations/${organizationId}/members/${owner.accountId}`, { role: "ORGANIZATION_ROLE_VIEWER" }, viewer.token),
+    await api("PATCH", `/v1/console/organizations/${organizationId}/members/${owner.accountId}`, { role: "VIEWER" }, viewer.token),
     409,
     "developer.owner_immutable",
   );
@@ -265,7 +276,7 @@ Console("organizations: roles, not_org_member, insufficient_org_role, owner_immu
 
   // Invitations expire.
   const late = newEmail("late");
-  await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: late, role: "ORGANIZATION_ROLE_DEVELOPER" }, owner.token);
+  await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: late, role: "DEVELOPER" }, owner.token);
   const lateToken = tokenOf(await mailedLink(test, late));
   await signUp(late);
   await api("POST", "/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, late)) });
@@ -278,7 +289,7 @@ Console("two parallel redemptions of one invitation: one member added, the other
   const owner = await developerAccount("owner");
   const organizationId = await organization(owner.token);
   const invitee = await developerAccount("invitee");
-  await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: invitee.email, role: "ORGANIZATION_ROLE_DEVELOPER" }, owner.token);
+  await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: invitee.email, role: "DEVELOPER" }, owner.token);
   const token = tokenOf(await mailedLink(test, invitee.email));
   const second = (await signIn(invitee.email)).body["session"] as Record<string, string>;
   const answers = await Promise.all([

@@ -171,6 +171,27 @@ Data("categories: created, and a repeated name or code is db.duplicate", async (
   assert.is(noCode.category!.code, undefined);
 });
 
+Data("db.duplicate names the field that clashed in params.field", async () => {
+  const { companyId } = await seeded(2);
+  const data = client();
+  const paramsOf = async (call: Promise<unknown>) => {
+    try {
+      await call;
+    } catch (error) {
+      return readServiceError(error);
+    }
+    throw new Error("the call succeeded");
+  };
+  const duplicate = (field: string) => ({ code: "db.duplicate", params: { field } });
+  const pick = ({ code, params }: { code: string; params: unknown }) => ({ code, params });
+  assert.equal(pick(await paramsOf(data.createItem({ companyId, name: "x", code: "ITEM0001", priceMinor: 1n }))), duplicate("code"));
+  const [first] = (await data.listItems({ companyId })).items;
+  assert.equal(pick(await paramsOf(data.createItem({ companyId, name: "x", code: "NEW1", barcode: first!.barcode!, priceMinor: 1n }))), duplicate("barcode"));
+  await data.createCategory({ companyId, name: "Once", code: "ONCE" });
+  assert.equal(pick(await paramsOf(data.createCategory({ companyId, name: "Once" }))), duplicate("name"));
+  assert.equal(pick(await paramsOf(data.createCategory({ companyId, name: "Twice", code: "ONCE" }))), duplicate("code"));
+});
+
 Data("a merchant without an employee record cannot write: partner.acting_user_unavailable", async () => {
   const companyId = uniqueCompanyId();
   await createRegionSeedQueries(database().sql, "in").insertStores(companyId, ["Lonely store"]);

@@ -96,7 +96,7 @@ BadInput("a NUL in JSON, in a form, in a query and in a path variable is refused
   expectPartnerInvalid(await call("GET", "/v1/items?cursor=%00", { headers: bearer() }), "/v1/items", "cursor");
 
   const app = await consoleCall(test.base, "GET", "/v1/console/apps/app%00", undefined, undefined, randomAddress());
-  expectError(app, 400, "developer.invalid_request", { fields: "app_id" }, [{ field: "app_id", rule: "must not contain NUL characters" }]);
+  expectError(app, 400, "developer.invalid_request", { fields: "appId" }, [{ field: "appId", rule: "must not contain NUL characters" }]);
 });
 
 BadInput("names refuse control and bidirectional control characters; marks U+200E/U+200F are allowed", async () => {

@@ -23,6 +23,7 @@ import { grpcTransport } from "../support/internal.js";
 import { consoleCall, mailedLink, tokenOf } from "../support/console.js";
 import { randomAddress } from "../support/consent.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
+import { wireEnumValues } from "../../src/runtime/wire-enums.js";
 import type { SigningKey } from "../../src/token/access-token.js";
 
 const seed = Number(process.env["FUZZ_SEED"] ?? 20261115);
@@ -104,10 +105,10 @@ async function consoleWorld(): Promise<Known> {
   const agreement = (await api("GET", "/v1/console/program/agreement", undefined, token))["agreement"]!;
   await api("POST", "/v1/console/program/agreement/signatures", { version: agreement["version"] }, token);
   const organizationId = Number((await api("POST", "/v1/console/organizations", { name: "Fuzz org" }, token))["organization"]!["organizationId"]);
-  const created = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz app", product: "PRODUCT_FULL" }, token);
+  const created = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz app", product: "FULL" }, token);
   const appId = String(created["app"]!["appId"]);
-  const adsr = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz ADSR app", product: "PRODUCT_ADSR" }, token);
-  const apiKey = await api("POST", `/v1/console/apps/${String(adsr["app"]!["appId"])}/api-keys`, { name: "fuzz", environment: "ENVIRONMENT_SANDBOX" }, token);
+  const adsr = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz ADSR app", product: "ADSR" }, token);
+  const apiKey = await api("POST", `/v1/console/apps/${String(adsr["app"]!["appId"])}/api-keys`, { name: "fuzz", environment: "SANDBOX" }, token);
   const merchant = await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants`, { country: "GB", name: "Fuzz shop" }, token);
   return {
     consoleToken: token,
@@ -198,10 +199,11 @@ function fineValue(field: DescField): fc.Arbitrary<unknown> {
     case "scalar":
       return fineScalar(field, field.scalar);
     case "enum":
-      return fc.constantFrom(...field.enum.values.map((value) => value.name));
+      // The wire spellings (FULL, SANDBOX, OWNER); a proto name (PRODUCT_FULL) sometimes, which must be refused.
+      return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...wireEnumValues(field.enum)) }, { weight: 1, arbitrary: fc.constantFrom(...field.enum.values.map((value) => value.name)) });
     case "list": {
       const element: fc.Arbitrary<unknown> =
-        field.listKind === "scalar" ? fineScalar(field, field.scalar) : field.listKind === "enum" ? fc.constantFrom(...field.enum.values.map((value) => value.name)) : fc.constant({});
+        field.listKind === "scalar" ? fineScalar(field, field.scalar) : field.listKind === "enum" ? fc.constantFrom(...wireEnumValues(field.enum)) : fc.constant({});
       const lists: Record<string, fc.Arbitrary<unknown>> = {
         redirect_uris: fc.array(fc.oneof(fc.constant("https://fuzz.test/callback"), fc.webUrl(), nastyString), { maxLength: 3 }),
         allowed_ips: fc.array(fc.oneof(fc.ipV4(), fc.ipV6(), fc.constant("10.0.0.0/8"), nastyString), { maxLength: 3 }),

@@ -6,7 +6,9 @@ import * as assert from "uvu/assert";
 import { GetOnlineOrderResponseSchema, ListStoresResponseSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { GetAccessRequestResponseSchema } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
-import { messageToJson } from "../../src/front/message-json.js";
+import { messageToJson, responseJsonSchemas } from "../../src/front/message-json.js";
+import { CreateDeveloperOrganizationResponseSchema, GetAccountResponseSchema, GetDeveloperAppResponseSchema, OrganizationRole, ProgramApplicationState } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 
 const MessageJson = suite("front/message-json");
 
@@ -91,11 +93,28 @@ MessageJson("repeated int64 scalars are lists of numbers; an unset message field
       state: "PENDING",
       createdAt: "",
       expiresAt: "",
-      decidedAt: "",
-      withdrawnAt: "",
     },
   });
+  // Unset optional times are absent, never "" (docs/decisions.md, "One wire, spelled one way").
+  const decided = create(GetAccessRequestResponseSchema, { accessRequest: { decidedAt: "2026-11-20T00:00:00.000Z" } });
+  assert.is((messageToJson(GetAccessRequestResponseSchema, decided)["accessRequest"] as Record<string, unknown>)["decidedAt"], "2026-11-20T00:00:00.000Z");
   assert.equal(messageToJson(GetAccessRequestResponseSchema, create(GetAccessRequestResponseSchema)), {});
+});
+
+MessageJson("enums in the spec's spellings (FULL, SANDBOX, OWNER, PENDING); the zero value absent; schemas agree", () => {
+  const app = create(GetDeveloperAppResponseSchema, { app: { appId: "a", product: Product.FULL } });
+  const json = messageToJson(GetDeveloperAppResponseSchema, app)["app"] as Record<string, unknown>;
+  assert.is(json["product"], "FULL");
+  const org = create(CreateDeveloperOrganizationResponseSchema, { organization: { organizationId: 1n, name: "o", role: OrganizationRole.OWNER } });
+  assert.equal(messageToJson(CreateDeveloperOrganizationResponseSchema, org), { organization: { organizationId: 1, name: "o", role: "OWNER" } });
+  const unset = create(CreateDeveloperOrganizationResponseSchema, { organization: { organizationId: 1n, name: "o" } });
+  assert.equal(messageToJson(CreateDeveloperOrganizationResponseSchema, unset), { organization: { organizationId: 1, name: "o" } });
+  const account = create(GetAccountResponseSchema, { account: { programApplicationState: ProgramApplicationState.PENDING } });
+  assert.is((messageToJson(GetAccountResponseSchema, account)["account"] as Record<string, unknown>)["programApplicationState"], "PENDING");
+  const schemas = responseJsonSchemas(CreateDeveloperOrganizationResponseSchema, (name) => name);
+  const organization = schemas["partnerapi.v1.DeveloperOrganization"] as { properties: Record<string, unknown>; required: string[] };
+  assert.equal(organization.properties["role"], { type: "string", enum: ["OWNER", "ADMIN", "DEVELOPER", "VIEWER"] });
+  assert.equal(organization.required, ["organizationId", "name"], "an enum is absent at its zero value, so not required");
 });
 
 MessageJson.run();

@@ -33,11 +33,25 @@ OpenApi.after(async () => {
   await test.stop();
 });
 
+// Paths name their variables by JSON name, as the wire does ({organizationId}, not the template's {organization_id}).
 const operationOf = (route: Route): Json | undefined => {
-  const path = route.template.source.startsWith("/v1/") ? route.template.source.slice(3) : route.template.source;
+  const jsonNames = new Map(route.method.input.fields.map((field) => [field.name, field.jsonName]));
+  const source = route.template.source.replace(/\{([a-z0-9_]+)\}/g, (_, name: string) => `{${jsonNames.get(name)}}`);
+  const path = source.startsWith("/v1/") ? source.slice(3) : source;
   return doc["paths"][path]?.[route.httpMethod.toLowerCase()];
 };
 const pathVariables = (route: Route) => route.template.segments.flatMap((segment) => ("variable" in segment ? [segment.variable] : []));
+const pathJsonNames = (route: Route) => pathVariables(route).map((name) => route.method.input.fields.find((field) => field.name === name)!.jsonName);
+
+OpenApi("one wire: console paths and fields in lowerCamel, enums in the spec's spellings; GET /v1/online-orders with its filters", () => {
+  assert.ok(doc["paths"]["/console/organizations/{organizationId}/apps"]["post"]);
+  assert.is(doc["paths"]["/console/organizations/{organization_id}/apps"], undefined);
+  const createApp = doc["paths"]["/console/organizations/{organizationId}/apps"]["post"];
+  assert.equal(createApp["requestBody"]["content"]["application/json"]["schema"]["properties"]["product"], { type: "string", enum: ["FULL", "ONLINE_ORDER", "ADSR"] });
+  const list = doc["paths"]["/online-orders"]["get"];
+  assert.equal(list["parameters"].map((p: Json) => p["name"]), ["companyId", "limit", "cursor", "status", "placedFrom", "placedTo"]);
+  assert.equal(list["security"], [{ partnerOAuth: ["orders.read"] }, { bearerToken: [] }, { apiKey: [] }]);
+});
 
 OpenApi("GET /v1/openapi.json: 200 JSON, cacheable, anonymous, not a partner call (no rate-limit headers)", () => {
   assert.is(response.status, 200);
@@ -85,7 +99,7 @@ OpenApi("each route: its path parameters, its query parameters (GET) or its body
     const where = `${route.httpMethod} ${route.template.source}`;
     const parameters = (operation["parameters"] ?? []) as Json[];
     const variables = pathVariables(route);
-    assert.equal(parameters.filter((p) => p["in"] === "path").map((p) => [p["name"], p["required"]]), variables.map((name) => [name, true]), where);
+    assert.equal(parameters.filter((p) => p["in"] === "path").map((p) => [p["name"], p["required"]]), pathJsonNames(route).map((name) => [name, true]), where);
     const free = route.method.input.fields.filter((field) => !variables.includes(field.name));
     const required = free.filter((field) => getOption(field, fieldOption).required).map((field) => field.jsonName);
     if (route.bodyIsRequest) {

@@ -265,6 +265,36 @@ Gateway("reports over HTTP: the window codes, and a 31-day window aggregated per
   assert.is(((await byStore.json()) as Json).stores.length, 2);
 });
 
+Gateway("GET /v1/online-orders over HTTP: orders.read, lowerCamel query, paging, the documented 400s", async ({ gw }) => {
+  const fixture = await gw.fixture({ region: "in" });
+  const token = gw.token(fixture);
+  const path = "/v1/online-orders";
+  const first = await call(gw, `${path}?limit=1&placedTo=2999-01-01T00:00:00Z`, { token });
+  assert.is(first.status, 200);
+  assert.equal(rateHeaders(first), [String(limit), String(limit - 1), resetOf(gw)]);
+  const page = (await first.json()) as Json;
+  assert.equal(Object.keys(page).sort(), ["nextCursor", "orders"]);
+  assert.equal(Object.keys(page.orders[0]).sort(), ["currency", "id", "lines", "placedAt", "status", "storeId", "totalMinor"]);
+  const second = (await (await call(gw, `${path}?limit=1&placedTo=2999-01-01T00:00:00Z&cursor=${page.nextCursor}`, { token })).json()) as Json;
+  assert.is(second.orders.length, 1);
+  assert.is(second.nextCursor, undefined, "the fixture has two orders");
+  assert.is.not(second.orders[0].id, page.orders[0].id);
+  for (const [query, fields] of [
+    ["placedFrom=yesterday", "placedFrom"],
+    ["status=pending", "status"],
+    ["placed_from=2026-01-01T00:00:00Z", "placed_from"],
+  ]) {
+    const bad = await call(gw, `${path}?${query}`, { token });
+    assert.is(bad.status, 400, query);
+    const body = (await bad.json()) as Json;
+    assert.is(body.code, undefined, "a validation failure has no code (spec, partner envelope)");
+    assert.equal(body.params, { fields }, query);
+  }
+  // ADSR's bundle has no orders.read.
+  const adsr = await gw.fixture({ product: "ADSR" });
+  await expectError(gw, await call(gw, path, { token: gw.token(adsr) }), 403, "partner.scope_denied", path);
+});
+
 Gateway("business codes over HTTP: order not found, duplicates, missing category, no acting employee", async ({ gw }) => {
   const fixture = await gw.fixture();
   const token = gw.token(fixture);
@@ -281,7 +311,7 @@ Gateway("business codes over HTTP: order not found, duplicates, missing category
     createdAt: new Date(gw.clock.now()).toISOString(),
     updatedAt: new Date(gw.clock.now()).toISOString(),
   });
-  await expectError(gw, await call(gw, "/v1/items", { token, method: "POST", body: { name: "Chai", code: "CHAI", priceMinor: 1 } }), 409, "db.duplicate", "/v1/items");
+  await expectError(gw, await call(gw, "/v1/items", { token, method: "POST", body: { name: "Chai", code: "CHAI", priceMinor: 1 } }), 409, "db.duplicate", "/v1/items", { field: "code" });
   await expectError(
     gw,
     await call(gw, "/v1/items", { token, method: "POST", body: { name: "x", code: "X1", categoryId: 999999999, priceMinor: 1 } }),
@@ -294,7 +324,7 @@ Gateway("business codes over HTTP: order not found, duplicates, missing category
   assert.is(((await patched.json()) as Json).item.priceMinor, 5000);
   const second = await gw.fixture();
   const category = await call(gw, "/v1/categories", { token: gw.token(second), method: "POST", body: { name: "Coffee" } });
-  await expectError(gw, category, 409, "db.duplicate", "/v1/categories");
+  await expectError(gw, category, 409, "db.duplicate", "/v1/categories", { field: "name" });
 
   const lonely = await gw.fixture({ seed: false });
   const { createRegionSeedQueries } = await import("../../src/data/queries/region-seed-queries.js");

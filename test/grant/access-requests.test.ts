@@ -72,7 +72,7 @@ Requests("create: one open request per app and merchant (ten in parallel: one ma
   assert.equal(created.storeIds, w.storeIds.map(BigInt));
   assert.equal(created.approvedStoreIds, []);
   assert.is(created.expiresAt, new Date(clock.now() + 30 * day).toISOString());
-  assert.is(created.decidedAt, "");
+  assert.is(created.decidedAt, undefined);
   const listed = await grants.listAccessRequests({ appId: w.app.appId });
   assert.equal(listed.accessRequests.map((row) => row.accessRequestId), [created.accessRequestId]);
 });

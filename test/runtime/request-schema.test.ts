@@ -47,8 +47,8 @@ RequestSchema("what a string may hold, by kind: every string valid Unicode witho
   }
   // The check stops the others: one violation per field, not also "must be at most 64 characters".
   const schema = createRequestSchema(GetDeveloperAppRequestSchema);
-  assert.equal(schema.validate({ app_id: "x".repeat(100) }, "json", {}), { ok: false, violations: [{ field: "app_id", rule: "must be at most 64 characters" }] });
-  assert.equal(schema.validate({ app_id: `${"x".repeat(100)}\u0000` }, "json", {}), { ok: false, violations: [{ field: "app_id", rule: "must not contain NUL characters" }] });
+  assert.equal(schema.validate({ appId: "x".repeat(100) }, "json", {}), { ok: false, violations: [{ field: "appId", rule: "must be at most 64 characters" }] });
+  assert.equal(schema.validate({ appId: `${"x".repeat(100)}\u0000` }, "json", {}), { ok: false, violations: [{ field: "appId", rule: "must not contain NUL characters" }] });
 });
 
 RequestSchema.run();

@@ -24,7 +24,7 @@ test("open, migrate, write, close, reopen: the data is there and migrations appl
       .map((file) => file.slice(0, -4))
       .sort();
     assert.equal(await migrateControl(first.sql, logger), bundled);
-    assert.equal(await migrateRegion(first.sql, "uk", logger), ["0001_initial"]);
+    assert.equal(await migrateRegion(first.sql, "uk", logger), ["0001_initial", "0002_online_orders_keyset"]);
     const [org] = await first.sql`insert into control.organizations (name) values ('Acme') returning id, name`;
     await first.sql`insert into region_uk.stores (company_id, name) values (${900_000_001}, 'High Street')`;
     await first.close();
