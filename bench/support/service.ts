@@ -36,11 +36,12 @@ export interface RunningService {
 
 /**
  * Starts the service with `args` and `env` (on top of PATH and the caller's DATABASE_URL / REDIS_URL when set),
- * logging to `<dataDir>/service.log`; resolves when its ready line (`readyMessage`) is written.
+ * logging to `<dataDir>/service-<start time>.log`; resolves when its ready line (`readyMessage`) is written.
  */
 export async function startService(options: { args: string[]; env: Record<string, string>; dataDir: string; readyMessage?: string; timeoutMs?: number }): Promise<RunningService> {
   const readyMessage = options.readyMessage ?? "partner API ready";
-  const logFile = join(options.dataDir, "service.log");
+  // A file per start: a restart's ready line must not be found in the previous run's log.
+  const logFile = join(options.dataDir, `service-${Date.now()}.log`);
   const out = openSync(logFile, "a");
   const { command, args } = serviceCommand(options.args);
   const child = spawn(command, args, {
