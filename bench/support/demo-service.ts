@@ -47,6 +47,8 @@ export async function startDemoService(extraEnv: Record<string, string> = {}): P
     ...(process.env["DATABASE_URL"] ? { DATABASE_URL: process.env["DATABASE_URL"] } : {}),
     ...(process.env["REDIS_URL"] ? { REDIS_URL: process.env["REDIS_URL"] } : {}),
     ...unthrottled(),
+    // BENCH_PROFILE_DIR: the service writes a V8 CPU profile there when it stops (node --cpu-prof).
+    ...(process.env["BENCH_PROFILE_DIR"] ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}` } : {}),
     ...extraEnv,
   };
   let service = await startService({ args: ["--demo"], dataDir, env });
