@@ -46,9 +46,9 @@ export async function startDemoService(extraEnv: Record<string, string> = {}): P
     DATA_DIR: dataDir,
     ...(process.env["DATABASE_URL"] ? { DATABASE_URL: process.env["DATABASE_URL"] } : {}),
     ...(process.env["REDIS_URL"] ? { REDIS_URL: process.env["REDIS_URL"] } : {}),
+    // A database used before keeps signing keys sealed under that run's key-encryption key: pass it on.
+    ...(process.env["TOKEN_KEY_ENCRYPTION_KEY"] ? { TOKEN_KEY_ENCRYPTION_KEY: process.env["TOKEN_KEY_ENCRYPTION_KEY"] } : {}),
     ...unthrottled(),
-    // BENCH_PROFILE_DIR: the service writes a V8 CPU profile there when it stops (node --cpu-prof).
-    ...(process.env["BENCH_PROFILE_DIR"] ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}` } : {}),
     ...extraEnv,
   };
   let service = await startService({ args: ["--demo"], dataDir, env });

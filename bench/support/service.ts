@@ -7,9 +7,13 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { openSync, closeSync } from "node:fs";
 
-/** The command of `npm start` (package.json "start"), with `args` after it. */
+/**
+ * The command of `npm start` (package.json "start"), with `args` after it. BENCH_PROFILE_DIR: the service writes a
+ * V8 CPU profile there when it stops (node --cpu-prof, which NODE_OPTIONS does not allow).
+ */
 export function serviceCommand(args: string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: ["--require", "./src/runtime/thread-pool.cjs", "--import", "tsx", "src/main.ts", ...args] };
+  const profile = process.env["BENCH_PROFILE_DIR"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`] : [];
+  return { command: process.execPath, args: [...profile, "--require", "./src/runtime/thread-pool.cjs", "--import", "tsx", "src/main.ts", ...args] };
 }
 
 /** A free TCP port on 127.0.0.1 (so BASE_URL and AUTH_URL name the real ports). */
