@@ -85,10 +85,16 @@ export async function startService(options: { args: string[]; env: Record<string
     logLines,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
+      // A graceful stop logs "stopped" and exits; one that lingers past that (a handle kept open) is killed.
+      const timer = setTimeout(() => child.kill("SIGKILL"), stopTimeoutMs);
       await exited;
+      clearTimeout(timer);
     },
   };
 }
+
+/** How long a stopping service gets before SIGKILL: its shutdown grace (10 s) and some. */
+const stopTimeoutMs = 20_000;
 
 /** A helper process of the benchmarks (a baseline server): `node --import tsx <script>`, resolving with the port it prints. */
 export async function startHelper(script: string, env: Record<string, string>): Promise<{ port: number; stop(): Promise<void> }> {
