@@ -32,6 +32,8 @@ declare module "autocannon" {
     body?: string;
     headers?: Record<string, string>;
     requests?: Request[];
+    /** Requests per second across all connections (a moderate, steady load). */
+    overallRate?: number;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

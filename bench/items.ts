@@ -6,44 +6,26 @@
 // approved by the live merchant's owner on the consent site, its code exchanged at /v1/oauth/token.
 //
 // Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), DATABASE_URL / REDIS_URL (default embedded, as npm start).
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { exitOnErrors, figureLine, fromAutocannon, machine, type Figure } from "./support/measure.js";
 import { prepareRefreshFamilies } from "./support/refresh-families.js";
-import { freePort, startHelper, startService } from "./support/service.js";
-import { unthrottled } from "./support/unthrottled.js";
+import { startDemoService } from "./support/demo-service.js";
+import { startHelper } from "./support/service.js";
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10);
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 50);
 
 async function main(): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-bench-items-"));
-  const [port, authPort, grpcPort] = [await freePort(), await freePort(), await freePort()];
+  const running = await startDemoService();
+  const { service, demo, front, dataDir } = running;
   const databaseUrl = process.env["DATABASE_URL"];
-  const service = await startService({
-    args: ["--demo"],
-    dataDir,
-    env: {
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      AUTH_PORT: String(authPort),
-      GRPC_PORT: String(grpcPort),
-      DATA_DIR: dataDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      ...(process.env["REDIS_URL"] ? { REDIS_URL: process.env["REDIS_URL"] } : {}),
-      ...unthrottled(),
-    },
-  });
   const helpers: Array<{ stop(): Promise<void> }> = [];
   try {
-    const demo = JSON.parse(await readFile(join(dataDir, "demo.json"), "utf8"));
-    const front = String(service.ready["front"]);
-    const live = demo.merchants.live[0];
+    const live = demo.merchants.live[0]!;
     const [connection] = await prepareRefreshFamilies({
       front,
-      auth: String(service.ready["consent"]),
+      auth: running.auth,
       client: demo.apps.full.production,
       redirectUri: demo.redirectUri,
       owner: live.owner,
@@ -84,8 +66,7 @@ async function main(): Promise<void> {
     exitOnErrors([["front", measured], ["plain read", plainRead], ["bare 1 KB", bare1k]]);
   } finally {
     for (const helper of helpers) await helper.stop();
-    await service.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await running.stop();
   }
 }
 

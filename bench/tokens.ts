@@ -8,15 +8,11 @@
 // Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_FAMILIES (refresh families, default 200),
 // DATABASE_URL / REDIS_URL (default: embedded, as `npm start`).
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { promisify } from "node:util";
 import autocannon, { type Request as AutocannonRequest } from "autocannon";
 import { exitOnErrors, figureLine, fromAutocannon, machine, type Figure } from "./support/measure.js";
 import { prepareRefreshFamilies } from "./support/refresh-families.js";
-import { freePort, startService } from "./support/service.js";
-import { unthrottled } from "./support/unthrottled.js";
+import { startDemoService } from "./support/demo-service.js";
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10);
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 50);
@@ -29,33 +25,16 @@ async function rawSigns(): Promise<Figure> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-bench-tokens-"));
-  const [port, authPort, grpcPort] = [await freePort(), await freePort(), await freePort()];
-  const service = await startService({
-    args: ["--demo"],
-    dataDir,
-    env: {
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      AUTH_PORT: String(authPort),
-      GRPC_PORT: String(grpcPort),
-      DATA_DIR: dataDir,
-      ...(process.env["DATABASE_URL"] ? { DATABASE_URL: process.env["DATABASE_URL"] } : {}),
-      ...(process.env["REDIS_URL"] ? { REDIS_URL: process.env["REDIS_URL"] } : {}),
-      ...unthrottled(),
-    },
-  });
+  const running = await startDemoService();
+  const { service, demo, front, auth } = running;
   try {
-    const demo = JSON.parse(await readFile(join(dataDir, "demo.json"), "utf8"));
-    const front = String(service.ready["front"]);
-    const auth = String(service.ready["consent"]);
     const sandbox = demo.apps.full.sandbox;
-    const mintBody = JSON.stringify({ grant_type: "client_credentials", client_id: sandbox.clientId, client_secret: sandbox.clientSecret, merchant_id: demo.merchants.sandbox[0].companyId });
+    const mintBody = JSON.stringify({ grant_type: "client_credentials", client_id: sandbox.clientId, client_secret: sandbox.clientSecret, merchant_id: demo.merchants.sandbox[0]!.companyId });
     const check = await fetch(`${front}/v1/token`, { method: "POST", headers: { "content-type": "application/json" }, body: mintBody });
     if (check.status !== 200) throw new Error(`POST /v1/token answered ${check.status}: ${await check.text()}`);
 
     const production = demo.apps.full.production;
-    const live = demo.merchants.live[0];
+    const live = demo.merchants.live[0]!;
     const families = await prepareRefreshFamilies({ front, auth, client: production, redirectUri: demo.redirectUri, owner: live.owner, count: familyCount });
 
     const ceiling = await rawSigns();
@@ -92,8 +71,7 @@ async function main(): Promise<void> {
     );
     exitOnErrors(figures);
   } finally {
-    await service.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await running.stop();
   }
 }
 

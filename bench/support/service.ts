@@ -7,9 +7,13 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { openSync, closeSync } from "node:fs";
 
-/** The command of `npm start` (package.json "start"), with `args` after it. */
+/**
+ * The command of `npm start` (package.json "start"), with `args` after it. BENCH_PROFILE_DIR: the service writes a
+ * V8 CPU profile there when it stops (node --cpu-prof, which NODE_OPTIONS does not allow).
+ */
 export function serviceCommand(args: string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: ["--require", "./src/runtime/thread-pool.cjs", "--import", "tsx", "src/main.ts", ...args] };
+  const profile = process.env["BENCH_PROFILE_DIR"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`] : [];
+  return { command: process.execPath, args: [...profile, "--require", "./src/runtime/thread-pool.cjs", "--import", "tsx", "src/main.ts", ...args] };
 }
 
 /** A free TCP port on 127.0.0.1 (so BASE_URL and AUTH_URL name the real ports). */
@@ -36,11 +40,12 @@ export interface RunningService {
 
 /**
  * Starts the service with `args` and `env` (on top of PATH and the caller's DATABASE_URL / REDIS_URL when set),
- * logging to `<dataDir>/service.log`; resolves when its ready line (`readyMessage`) is written.
+ * logging to `<dataDir>/service-<start time>.log`; resolves when its ready line (`readyMessage`) is written.
  */
 export async function startService(options: { args: string[]; env: Record<string, string>; dataDir: string; readyMessage?: string; timeoutMs?: number }): Promise<RunningService> {
   const readyMessage = options.readyMessage ?? "partner API ready";
-  const logFile = join(options.dataDir, "service.log");
+  // A file per start: a restart's ready line must not be found in the previous run's log.
+  const logFile = join(options.dataDir, `service-${Date.now()}.log`);
   const out = openSync(logFile, "a");
   const { command, args } = serviceCommand(options.args);
   const child = spawn(command, args, {
@@ -80,10 +85,16 @@ export async function startService(options: { args: string[]; env: Record<string
     logLines,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
+      // A graceful stop logs "stopped" and exits; one that lingers past that (a handle kept open) is killed.
+      const timer = setTimeout(() => child.kill("SIGKILL"), stopTimeoutMs);
       await exited;
+      clearTimeout(timer);
     },
   };
 }
+
+/** How long a stopping service gets before SIGKILL: its shutdown grace (10 s) and some. */
+const stopTimeoutMs = 20_000;
 
 /** A helper process of the benchmarks (a baseline server): `node --import tsx <script>`, resolving with the port it prints. */
 export async function startHelper(script: string, env: Record<string, string>): Promise<{ port: number; stop(): Promise<void> }> {
