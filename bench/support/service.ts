@@ -13,7 +13,11 @@ import { openSync, closeSync } from "node:fs";
  */
 export function serviceCommand(args: string[]): { command: string; args: string[] } {
   const profile = process.env["BENCH_PROFILE_DIR"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`] : [];
-  return { command: process.execPath, args: [...profile, "--require", "./src/runtime/thread-pool.cjs", "--import", "tsx", "src/main.ts", ...args] };
+  // The compiled program, built first when missing or stale (scripts/run-compiled.mjs), as `npm start` runs it.
+  return {
+    command: process.execPath,
+    args: [...profile, "--enable-source-maps", "--require", "./src/runtime/thread-pool.cjs", "scripts/run-compiled.mjs", "src/main.js", ...args],
+  };
 }
 
 /** A free TCP port on 127.0.0.1 (so BASE_URL and AUTH_URL name the real ports). */
