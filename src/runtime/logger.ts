@@ -29,7 +29,7 @@ const maxDepth = 12;
 /**
  * Replaces the value of every secret-named field with "[redacted]", at any depth and inside arrays; keeps Error
  * stacks readable. pino's own `redact` takes paths, and a wildcard matches one level only, so it cannot promise
- * "any depth": this walk does, in `formatters.log` and `formatters.bindings`.
+ * "any depth": this walk does, in `formatters.log` and on every child's bindings.
  */
 export function redact(value: unknown, depth = 0, seen: WeakSet<object> = new WeakSet()): unknown {
   if (value === null || typeof value !== "object") return value;
@@ -77,7 +77,6 @@ export function createLogger(options: LoggerOptions = {}, bound: Record<string, 
       timestamp: () => `,"time":"${new Date(now()).toISOString()}"`,
       formatters: {
         level: (label) => ({ level: label }),
-        bindings: (bindings) => redact(bindings) as Record<string, unknown>,
         log: (fields) => redact(fields) as Record<string, unknown>,
       },
       // The request the line is written for (correlation id, trace id, route, app, company); the call's own fields win.
@@ -85,7 +84,7 @@ export function createLogger(options: LoggerOptions = {}, bound: Record<string, 
     },
     destination,
   );
-  const root = Object.keys(bound).length > 0 ? base.child(bound) : base;
+  const root = Object.keys(bound).length > 0 ? base.child(redact(bound) as Record<string, unknown>) : base;
   const flush = () => {
     try {
       (destination as { flushSync?: () => void }).flushSync?.();
@@ -102,7 +101,8 @@ function wrap(log: pino.Logger, flush: () => void): Logger {
     info: (message, fields) => log.info(fields ?? {}, message),
     warn: (message, fields) => log.warn(fields ?? {}, message),
     error: (message, fields) => log.error(fields ?? {}, message),
-    child: (fields) => wrap(log.child(fields), flush),
+    // pino's `formatters.bindings` sees the root's base bindings only: a child's are redacted here, once.
+    child: (fields) => wrap(log.child(redact(fields) as Record<string, unknown>), flush),
     flush,
   };
 }

@@ -412,7 +412,11 @@ Front("a service receives Accept-Language, the correlation id and the headers it
     },
   });
   const call = recorded[0]!;
-  assert.equal(call.headers, { "accept-language": "hi", "x-correlation-id": items.headers.get("x-correlation-id")! });
+  // The trace context travels as W3C traceparent (issue 17): this request's trace id, a new parent-id for the hop.
+  const correlationId = items.headers.get("x-correlation-id")!;
+  const traceparent = call.headers["traceparent"] ?? "";
+  assert.match(traceparent, new RegExp(`^00-${correlationId.replaceAll("-", "")}-[0-9a-f]{16}-00$`));
+  assert.equal(call.headers, { "accept-language": "hi", "x-correlation-id": correlationId, traceparent });
   // The peer is a trusted proxy, so the client is the last address it appended (the one left of it is not read).
   assert.is(call.caller!.clientAddress, "198.51.100.7");
   assert.is(call.caller!.path, "/v1/items");

@@ -2,6 +2,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createLogger, redact } from "../../src/runtime/logger.js";
+import { addToLogContext, runWithLogContext } from "../../src/runtime/log-context.js";
 
 const Logger = suite("runtime/logger");
 
@@ -52,6 +53,56 @@ Logger("a line is one JSON object with time, level, message and bound fields", (
   assert.equal(lines.map((line) => JSON.parse(line)), [
     { time: "2026-01-01T00:00:00.000Z", level: "info", msg: "hello", role: "front", password: "[redacted]", n: 1 },
   ]);
+});
+
+Logger("secrets are redacted at depth four and beyond, inside arrays of arrays; a structure too deep is cut, never written raw", () => {
+  const deep = { a: { b: { c: { d: { password: "p4", list: [[{ refresh_token: "r6" }], { apiKey: "k6" }], keep: "v" } } } } };
+  assert.equal(redact(deep), { a: { b: { c: { d: { password: "[redacted]", list: [[{ refresh_token: "[redacted]" }], { apiKey: "[redacted]" }], keep: "v" } } } } });
+  let tooDeep: Record<string, unknown> = { secret: "s" };
+  for (let level = 0; level < 20; level++) tooDeep = { next: tooDeep };
+  assert.not.match(JSON.stringify(redact(tooDeep)), '"s"');
+  assert.match(JSON.stringify(redact(tooDeep)), "[too deep]");
+  const cycle: Record<string, unknown> = { token: "t" };
+  cycle["self"] = cycle;
+  assert.equal(redact(cycle), { token: "[redacted]", self: "[circular]" });
+  const shared = { id: 1 };
+  assert.equal(redact({ left: shared, right: shared }), { left: { id: 1 }, right: { id: 1 } }, "the same object twice is not a cycle");
+});
+
+Logger("pino lines: child bindings are redacted too, errors keep their stack, LOG_LEVEL filters, the capture learns each level", () => {
+  const lines: Array<[string, string]> = [];
+  const logger = createLogger({ level: "warn", write: (line, level) => lines.push([line, level]) }).child({ session: { cookie: "c", id: 3 } });
+  logger.info("below warn");
+  logger.warn("deep", { request: { headers: { authorization: "Bearer x", "x-api-key": "k" } }, items: [{ client_secret: "s" }] });
+  logger.error("failed", { error: new Error("boom") });
+  assert.equal(lines.map(([, level]) => level), ["warn", "error"]);
+  const [warn, error] = lines.map(([line]) => JSON.parse(line) as Record<string, any>);
+  assert.equal(warn!["session"], { cookie: "[redacted]", id: 3 });
+  assert.equal(warn!["request"], { headers: { authorization: "[redacted]", "x-api-key": "[redacted]" } });
+  assert.equal(warn!["items"], [{ client_secret: "[redacted]" }]);
+  assert.is(error!["error"].message, "boom");
+  assert.match(error!["error"].stack, "logger.test.ts");
+  assert.not.match(lines.map(([line]) => line).join("\n"), "Bearer x");
+});
+
+Logger("inside a request's log context every line carries its fields; a call's own fields win; outside, nothing is added", async () => {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = createLogger({ write: (line) => lines.push(JSON.parse(line)) });
+  await runWithLogContext({ correlationId: "c-1", traceId: "t".repeat(32) }, async () => {
+    logger.info("first");
+    await new Promise((resolve) => setImmediate(resolve));
+    addToLogContext({ appId: "app_1", companyId: 7 });
+    logger.info("after an await", { companyId: 8 });
+  });
+  logger.info("outside");
+  assert.equal(
+    lines.map(({ msg, correlationId, traceId, appId, companyId }) => ({ msg, correlationId, traceId, appId, companyId })),
+    [
+      { msg: "first", correlationId: "c-1", traceId: "t".repeat(32), appId: undefined, companyId: undefined },
+      { msg: "after an await", correlationId: "c-1", traceId: "t".repeat(32), appId: "app_1", companyId: 8 },
+      { msg: "outside", correlationId: undefined, traceId: undefined, appId: undefined, companyId: undefined },
+    ],
+  );
 });
 
 Logger.run();
