@@ -18,3 +18,11 @@ export async function scrape(grpcPort: number): Promise<string> {
   if (response.status !== 200) throw new Error(`GET /metrics answered ${response.status}`);
   return response.text();
 }
+
+/** The sum of every sample of `name`, whatever its labels (0 when absent). */
+export function total(text: string, name: string): number {
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+}
