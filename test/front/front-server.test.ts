@@ -428,7 +428,9 @@ Front("a service receives Accept-Language, the correlation id and the headers it
     body: "grant_type=authorization_code&code=c&redirect_uri=https%3A%2F%2Fapp.test%2Fcb&client_id=lp_ci_sb_x&client_secret=s",
   });
   // (undici's fetch sends Accept-Language: * unless told otherwise.)
-  assert.equal(recorded[0]?.headers, { authorization: "Bearer xyz", "accept-language": "*", "x-correlation-id": token.headers.get("x-correlation-id")! });
+  const tokenHeaders = recorded[0]?.headers ?? {};
+  assert.equal(tokenHeaders, { authorization: "Bearer xyz", "accept-language": "*", "x-correlation-id": token.headers.get("x-correlation-id")!, traceparent: tokenHeaders["traceparent"]! });
+  assert.match(tokenHeaders["traceparent"]!, /^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
 });
 
 Front("GET /.well-known/jwks.json is application/jwk-set+json with a cache lifetime", async ({ base }) => {
