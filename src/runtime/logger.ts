@@ -3,7 +3,8 @@
 //
 // Callers pass fields, never pre-formatted strings holding request data, so that redaction can see every value.
 import { pino, symbols, type DestinationStream, type LevelWithSilent } from "pino";
-import pretty from "pino-pretty";
+import { createRequire } from "node:module";
+import type PinoPretty from "pino-pretty";
 import { currentLogContext } from "./log-context.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -120,7 +121,11 @@ function destinationFor(options: LoggerOptions): DestinationStream {
     };
     return capture;
   }
-  if (options.pretty) return pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l" });
+  if (options.pretty) {
+    // Loaded only when asked for: a development aid that production processes never pay for.
+    const pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
+    return pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l" });
+  }
   // Asynchronous (SonicBoom, sync: false): a line never waits for the terminal or the pipe. pino flushes these
   // synchronously on exit; `flush()` on shutdown writes out the rest.
   return pino.multistream(
