@@ -1,4 +1,5 @@
 // The logger keeps secrets out of log lines, whatever their nesting, and leaves ids of secrets readable.
+import { spawnSync } from "node:child_process";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createLogger, redact } from "../../src/runtime/logger.js";
@@ -103,6 +104,22 @@ Logger("inside a request's log context every line carries its fields; a call's o
       { msg: "outside", correlationId: undefined, traceId: undefined, appId: undefined, companyId: undefined },
     ],
   );
+});
+
+Logger("the asynchronous destination loses nothing when the process exits at once: info on stdout, errors on stderr", () => {
+  const program = `import("./src/runtime/logger.ts").then(({ createLogger }) => {
+    const logger = createLogger({});
+    for (let i = 0; i < 2000; i++) logger.info("line", { i, secret: "s" });
+    logger.error("last", { i: 2000 });
+    process.exit(0);
+  });`;
+  const child = spawnSync(process.execPath, ["--import", "tsx", "-e", program], { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8", timeout: 60_000 });
+  const out = child.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  const err = child.stderr.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.is(out.length, 2000);
+  assert.equal(out.map((line) => line["i"]), Array.from({ length: 2000 }, (_, i) => i));
+  assert.ok(out.every((line) => line["secret"] === "[redacted]" && line["level"] === "info"));
+  assert.equal(err.map((line) => [line["msg"], line["level"]]), [["last", "error"]]);
 });
 
 Logger.run();
