@@ -99,7 +99,8 @@ module.exports = {
       comment: "The partner SDK ships on its own: it imports only src/client/, node: builtins and npm packages.",
       severity: "error",
       from: { path: "^src/client/" },
-      to: { pathNot: "^(src/client/|node_modules/)", dependencyTypesNot: ["core"] },
+      // An npm package may resolve outside the project when node_modules is a symlink (a git worktree's).
+      to: { pathNot: "^src/client/|(^|/)node_modules/", dependencyTypesNot: ["core"] },
     },
     {
       name: "src-imports-no-test-or-bench",

@@ -16,6 +16,7 @@ import { createConsentServer } from "./consent/consent-server.js";
 import { createMailOutbox, createMailTransport, createConsoleService, type MailOutbox, type MailTransport } from "./console/index.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
+import { loadReferenceFiles } from "./front/reference-page.js";
 import { createInProcessCaller } from "./runtime/service-caller.js";
 import { apiKeyVerifier, createApiKeyAuth } from "./gateway/api-key-auth.js";
 import { createMerchantDirectory } from "./gateway/merchant-directory.js";
@@ -110,7 +111,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       await migrateRegion(database.sql, region, logger);
       regionDatabases.set(region, database);
     }
-    const keyValue = await openKeyValueStore({ url: config.redisUrl, clock: context.clock, logger, prefix: options.keyValuePrefix });
+    const keyValue = await openKeyValueStore({ url: config.redisUrl, clock: context.clock, logger, prefix: options.keyValuePrefix, countTimeoutMs: config.redisCountTimeoutMs });
     closers.push(() => keyValue.close());
 
     // Signing keys: sealed under the key-encryption key; the first start makes the first key.
@@ -223,6 +224,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       readiness,
       metrics,
       openapi: { baseUrl: config.urls.base, authUrl: config.urls.auth, version: await packageVersion() },
+      reference: await loadReferenceFiles(),
     });
     const consent = createConsentServer({
       logger,
@@ -384,8 +386,17 @@ async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
   }
 }
 
-/** The version of this build (package.json), the OpenAPI document's info.version. */
+/**
+ * The version of this build (package.json), the OpenAPI document's info.version. The nearest package.json above this
+ * module: src/ under tsx, dist/src/ once compiled (npm run build), /app/dist/src/ in the container image.
+ */
 async function packageVersion(): Promise<string> {
-  const manifest = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
-  return manifest.version;
+  for (let folder = new URL("./", import.meta.url); ; folder = new URL("../", folder)) {
+    const text = await readFile(new URL("package.json", folder), "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (text !== undefined) return (JSON.parse(text) as { version: string }).version;
+    if (new URL("../", folder).href === folder.href) throw new Error("no package.json above the program");
+  }
 }

@@ -6,7 +6,7 @@ import { startApp, startDataRole, type RunningDataRole } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
 import { demoFilePath, describeDemo, provisionDemo } from "./demo/provision-demo.js";
 import { createLogger, type Logger } from "./runtime/logger.js";
-import { isRegion } from "./config/regions.js";
+import { isRegion, type Region } from "./config/regions.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -30,9 +30,16 @@ async function main(): Promise<void> {
     );
     return;
   }
+  const role = values.role;
+  if ((role !== "all" && role !== "front" && role !== "data") || (role === "data") !== isRegion(values.region)) {
+    process.stderr.write("--role must be all, front or data; --region uk|us|in|ae goes with --role data, and only with it\n");
+    process.exitCode = 2;
+    return;
+  }
   let config;
   try {
-    config = loadConfig();
+    // The production checks depend on the role: a data role needs only its region's database.
+    config = loadConfig(process.env, role === "data" ? { role, region: values.region as Region } : { role });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -40,12 +47,6 @@ async function main(): Promise<void> {
       return;
     }
     throw error;
-  }
-  const role = values.role;
-  if ((role !== "all" && role !== "front" && role !== "data") || (role === "data") !== isRegion(values.region)) {
-    process.stderr.write("--role must be all, front or data; --region uk|us|in|ae goes with --role data, and only with it\n");
-    process.exitCode = 2;
-    return;
   }
   const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
   const started = performance.now();
@@ -69,7 +70,8 @@ async function main(): Promise<void> {
   // The demo needs the regions' databases, which only the all-roles process opens.
   if (role === "all" && (values.demo || (app.control.embedded && !existsSync(demoFile)))) {
     const world = await provisionDemo({ config, logger, control: app.control.sql, regionDatabases: app.regionDatabases });
-    process.stdout.write(describeDemo(world, demoFile) + "\n");
+    const grpcUrl = `${internalScheme}://${app.grpc.address.includes(":") ? `[${app.grpc.address}]` : app.grpc.address}:${app.grpc.port}`;
+    process.stdout.write(describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl }) + "\n");
   }
   logger.info("partner API ready", {
     front: `http://${app.front.address}:${app.front.port}`,

@@ -2,7 +2,7 @@
 // a bad configuration stops it with a message naming the variable; a brand-new embedded start makes an operator
 // credential for the internal port that the real buf CLI can use.
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -154,6 +154,31 @@ Main("a brand-new embedded start makes an operator credential (0600) that buf cu
       const health = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-d", '{"service":""}', `${grpcUrl}/grpc.health.v1.Health/Check`]);
       assert.is(health.code, 0, health.stderr);
       assert.equal(JSON.parse(health.stdout), { status: "SERVING" });
+
+      // The demo's staff hint, followed: `npm run credential -- staff staff-local`, its line appended to the
+      // credentials file, then the printed buf curl line with the printed credential (issue 18).
+      const credentialsPath = join(dataDir, "internal-credentials");
+      const hint = [
+        "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
+        "  npm run credential -- staff staff-local",
+        `  then append the printed "staff staff-local ..." line to ${credentialsPath} (re-read within 5 seconds)`,
+        `  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' ${grpcUrl}/partnerapi.v1.ConsoleService/ListProgramApplications`,
+      ].join("\n");
+      assert.ok(first.output().stdout.includes(hint), first.output().stdout);
+      const made = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ["--import", "tsx", "src/internal/new-credential.ts", "staff", "staff-local"], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+      );
+      const [, staffCredential, staffLine] = /^ {2}(svc_staff-local_\S+)$[\s\S]*^ {2}(staff staff-local [0-9a-f]{64})$/m.exec(made) ?? [];
+      assert.ok(staffCredential && staffLine, made);
+      await appendFile(credentialsPath, `${staffLine}\n`);
+      const listArgs = ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-H", `X-Service-Credential: ${staffCredential}`, "-d", "{}", `${grpcUrl}/partnerapi.v1.ConsoleService/ListProgramApplications`];
+      let listed = await buf(listArgs);
+      for (let attempt = 0; listed.code !== 0 && attempt < 30; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 1000)); // the file is re-read within 5 seconds
+        listed = await buf(listArgs);
+      }
+      assert.is(listed.code, 0, listed.stderr);
+      assert.equal(JSON.parse(listed.stdout), {});
     } finally {
       first.child.kill("SIGTERM");
       await first.exited;

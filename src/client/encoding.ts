@@ -1,20 +1,13 @@
 // Small portable primitives the client needs (base64url, randomness, SHA-256, the JWT `exp`, constant-time
-// comparison), on Web Crypto and TextEncoder only, so the client runs wherever a global fetch does.
+// comparison), on Web Crypto, TextEncoder and jose (which runs on the same: Node, browsers, edge runtimes), so the
+// client runs wherever a global fetch does. jose reads the JWT and spells base64url; nothing here hand-parses either.
+import { base64url as joseBase64url, decodeJwt } from "jose";
 
 const encoder = new TextEncoder();
 
 /** RFC 4648 section 5 base64url without padding. */
 export function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64url(text: string): string {
-  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
-  const binary = atob(padded);
-  const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-  return new TextDecoder().decode(bytes);
+  return joseBase64url.encode(bytes);
 }
 
 /** `size` bytes from the platform's CSPRNG, as base64url (32 bytes give 43 characters, 256 bits). */
@@ -45,11 +38,10 @@ export function constantTimeEqual(a: string, b: string): boolean {
  * clients read `exp` and nothing else (the token is otherwise opaque). Undefined when it cannot be read.
  */
 export function jwtExpiry(token: string): number | undefined {
-  const payload = token.split(".")[1];
-  if (payload === undefined) return undefined;
   try {
-    const claims = JSON.parse(fromBase64url(payload)) as { exp?: unknown };
-    return typeof claims.exp === "number" && Number.isFinite(claims.exp) ? claims.exp * 1000 : undefined;
+    // decodeJwt checks the compact form and that the payload is a JSON object; it verifies nothing, as intended.
+    const { exp } = decodeJwt(token);
+    return typeof exp === "number" && Number.isFinite(exp) ? exp * 1000 : undefined;
   } catch {
     return undefined;
   }

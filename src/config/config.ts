@@ -73,6 +73,11 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: optional(url),
   /**
+   * How long a limit's count waits for Redis before counting in this process instead (src/storage/fixed-window.ts):
+   * a slow Redis must not slow every call. Under CPU saturation Redis's answer can sit unread past a short bound.
+   */
+  REDIS_COUNT_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  /**
    * The proxies whose X-Forwarded-For is believed: addresses and CIDR ranges, IPv4 and IPv6, comma separated;
    * unset trusts none (src/runtime/client-address.ts). The old hop count is refused with a message saying so.
    */
@@ -233,6 +238,8 @@ export interface Config {
   databaseTimeouts: { connectSeconds: number; querySeconds: number };
   /** The shared key-value store; unset: in-process windows (one instance only). */
   redisUrl: string | undefined;
+  /** How long a count waits for Redis before counting in process (REDIS_COUNT_TIMEOUT_MS). */
+  redisCountTimeoutMs: number;
   /** The regions this deployment serves, in a fixed order. */
   servedRegions: Region[];
   /** Per region: its own database, and the URL of its DataService when it runs in another process. */
@@ -301,8 +308,17 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** Every variable the configuration reads (NODE_ENV aside), for tools that check an environment (compose.yaml). */
+export const environmentNames: readonly string[] = Object.keys(schema.shape);
+
+/**
+ * What the process will run, for the production checks: a `--role data --region <r>` process opens only its region's
+ * database, so it needs that database and nothing else (no Redis, no token key, no mail: least privilege).
+ */
+export type ProcessRole = { role: "all" | "front" } | { role: "data"; region: Region };
+
 /** Reads the configuration from `env` (process.env by default). Throws ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, runs: ProcessRole = { role: "all" }): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
@@ -313,7 +329,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError("invalid configuration: GRPC_TLS_CERT and GRPC_TLS_KEY go together: set both or neither");
   }
   if (env["NODE_ENV"] === "production") {
-    const problems = productionProblems(v);
+    const problems = runs.role === "data" ? dataRoleProductionProblems(v, runs.region) : productionProblems(v);
     if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }
   const baseUrl = v.BASE_URL ?? `http://${hostForUrl(v.HOST)}:${v.PORT}/`;
@@ -336,6 +352,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: v.DATABASE_URL,
     databaseTimeouts: { connectSeconds: v.DATABASE_CONNECT_TIMEOUT_SECONDS, querySeconds: v.DATABASE_QUERY_TIMEOUT_SECONDS },
     redisUrl: v.REDIS_URL,
+    redisCountTimeoutMs: v.REDIS_COUNT_TIMEOUT_MS,
     servedRegions: [...v.REGIONS],
     regions: Object.fromEntries(regions.map((r) => [r, region(r)])) as Config["regions"],
     sandboxDefaultRegion: v.SANDBOX_DEFAULT_REGION,
@@ -397,6 +414,13 @@ function productionProblems(v: z.output<typeof schema>): string[] {
     problems.push("MAIL_TRANSPORT: must be an smtp:// or smtps:// URL when NODE_ENV=production (log writes mailed links to the log)");
   }
   return problems;
+}
+
+/** A data role in production: its region's PostgreSQL (REGION_DATABASE_URL_<R>, else DATABASE_URL), never PGlite. */
+function dataRoleProductionProblems(v: z.output<typeof schema>, region: Region): string[] {
+  const variable = `REGION_DATABASE_URL_${region.toUpperCase()}` as const;
+  const url = v[variable as keyof typeof v] ?? v.DATABASE_URL;
+  return url === undefined ? [`${variable} or DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)`] : [];
 }
 
 /** An IPv6 literal goes in brackets inside a URL (RFC 3986 section 3.2.2). */

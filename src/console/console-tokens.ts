@@ -3,7 +3,7 @@
 // (ACCESS_TOKEN_TTL_SECONDS); `sid` names the session family, checked on every call so sign-out, a detected
 // refresh reuse or a suspension ends the session at once.
 import type { Clock } from "../runtime/clock.js";
-import { signJwt, verifyJwtSignature, type PublicKeyLookup, type SigningKey } from "../token/index.js";
+import { signJwt, signJwtAsync, verifyJwtSignature, type PublicKeyLookup, type SigningKey } from "../token/index.js";
 
 /** `aud` of console session tokens. */
 export const consoleTokenAudience = "partnerapi-console";
@@ -20,7 +20,12 @@ export interface ConsoleClaims {
   exp: number;
 }
 
-/** Signs a console token with the service's current signing key. */
+/** Signs a console token with the service's current signing key, on the thread pool (what sessions use). */
+export function signConsoleTokenAsync(key: SigningKey, claims: ConsoleClaims): Promise<string> {
+  return signJwtAsync(key, claims);
+}
+
+/** The same on the calling thread, for fixtures. */
 export function signConsoleToken(key: SigningKey, claims: ConsoleClaims): string {
   return signJwt(key, claims);
 }

@@ -6,7 +6,7 @@ import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.
 import { verifyPassword } from "../credential/index.js";
 import type { SigningKey } from "../token/index.js";
 import { sha256, type ConsoleContext } from "./console-context.js";
-import { consoleTokenAudience, signConsoleToken } from "./console-tokens.js";
+import { consoleTokenAudience, signConsoleTokenAsync } from "./console-tokens.js";
 import { addressKeyOf } from "./limits.js";
 import { createDeveloperAccountQueries } from "./queries/developer-account-queries.js";
 import { createSignInLockout } from "./sign-in-lockout.js";
@@ -36,7 +36,7 @@ export function createSessionHandlers(shared: ConsoleContext): Pick<ServiceImpl<
     const refreshToken = refreshPrefix + ids.randomToken(32);
     await createDeveloperAccountQueries(db).insertRefreshToken(sha256(refreshToken), sessionId, later(config.lifetimes.consoleRefresh), now());
     const iat = Math.floor(clock.now() / 1000);
-    const accessToken = signConsoleToken(key, {
+    const accessToken = await signConsoleTokenAsync(key, {
       iss: config.urls.base,
       aud: consoleTokenAudience,
       sub: String(accountId),

@@ -1,5 +1,6 @@
 // CredentialService, sandbox merchants: an organization's demo merchants (at most sandboxMerchantLimit active), each
-// with an owner login shown once, granted to the organization's apps and, when the region is reachable, seeded.
+// with an owner login shown once, granted to the organization's apps and, when the region is reachable, seeded as richly
+// as the demo's live merchants (src/data/sandbox-data.ts).
 import type { ServiceImpl } from "@connectrpc/connect";
 import { MerchantRole, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { regionForCountry } from "./countries.js";
@@ -40,7 +41,7 @@ export function createSandboxMerchantHandlers(
       let described = merchant;
       const regional = regionSql?.(merchant.region);
       if (regional) {
-        await seedSandboxMerchant(regional, merchant.region, merchant.company_id);
+        await seedSandboxMerchant(regional, merchant.region, merchant.company_id, now());
         described = (await createMerchantQueries(sql).updateStatus(merchant.company_id, { provisioned: true })) ?? merchant;
       }
       logger.info("sandbox merchant provisioned", { companyId: merchant.company_id, organizationId: Number(request.organizationId), region: merchant.region });

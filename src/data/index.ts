@@ -1,5 +1,5 @@
 // The data owner's public surface (DataService of a region): what other folders may use of src/data/.
-export { seedMerchantData, seedSandboxMerchant } from "./sandbox-data.js";
+export { richMerchantProfile, seededOrderStates, seedMerchantData, seedSandboxMerchant } from "./sandbox-data.js";
 export { createDataService, type DataServiceImpl } from "./service.js";
 export { companyHasStores } from "./queries/store-queries.js";
 export { formatStoreScope, storeScopeHeader } from "./store-scope.js";

@@ -1,5 +1,7 @@
-// The starting business data of a merchant: stores, an employee, categories and items (and, for the demo's live
-// merchants, online orders and ninety days of sales). Deterministic from the company id, so reruns match.
+// The starting business data of a merchant: stores, an employee, categories, items, online orders in several states
+// and ninety days of sales. Deterministic from the company id, so reruns match. The demo's live merchants and every
+// sandbox merchant (the demo's, and those provisioned from the console) get the same richness (issue 18): a partner
+// can try orders and reports in the sandbox without a live merchant.
 import type { Region } from "../config/regions.js";
 import type postgres from "postgres";
 import { createRegionSeedQueries, type SeedItem, type SeedOrder, type SeedSale } from "./queries/region-seed-queries.js";
@@ -21,6 +23,9 @@ function sequence(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** The states seeded online orders cycle through (the order route returns `status` as stored). */
+export const seededOrderStates = ["PENDING", "ACCEPTED", "READY", "COMPLETED", "CANCELLED"] as const;
 
 export interface SeedOptions {
   storeCount: number;
@@ -70,7 +75,7 @@ export async function seedMerchantData(sql: postgres.Sql, region: Region, compan
       const item = items[Math.floor(random() * items.length)]!;
       return {
         storeId: storeIds[index % storeIds.length]!,
-        status: index % 5 === 0 ? "PENDING" : "COMPLETED",
+        status: seededOrderStates[index % seededOrderStates.length]!,
         totalMinor: item.priceMinor * quantity,
         currency,
         placedAt: new Date(options.now.getTime() - Math.floor(random() * 14 * day)),
@@ -98,7 +103,12 @@ export async function seedMerchantData(sql: postgres.Sql, region: Region, compan
   });
 }
 
-/** A sandbox merchant's small data set: one store, the categories and twenty items. */
+/** How much a merchant of the demo or the sandbox starts with: the one profile both use. */
+export function richMerchantProfile(now: Date, employee?: SeedOptions["employee"]): SeedOptions {
+  return { storeCount: 2, itemCount: 300, salesDays: 90, onlineOrderCount: 60, now, ...(employee ? { employee } : {}) };
+}
+
+/** A sandbox merchant's data set: as rich as the demo's live merchants (richMerchantProfile). */
 export function seedSandboxMerchant(sql: postgres.Sql, region: Region, companyId: number, now = new Date()): Promise<number[]> {
-  return seedMerchantData(sql, region, companyId, { storeCount: 1, itemCount: 20, salesDays: 0, onlineOrderCount: 0, now });
+  return seedMerchantData(sql, region, companyId, richMerchantProfile(now));
 }

@@ -13,7 +13,7 @@ import {
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { createAccessRequests, createSandboxGrants } from "../grant/index.js";
 import type { Config } from "../config/config.js";
-import { seedMerchantData } from "../data/index.js";
+import { richMerchantProfile, seedMerchantData } from "../data/index.js";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
@@ -111,8 +111,12 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
   return world;
 }
 
-/** The lines to print after provisioning: where the file is, and a first call to try. */
-export function describeDemo(world: DemoWorld, path: string): string {
+/**
+ * The lines to print after provisioning: where the file is, a first call to try, and how to act as staff locally
+ * (the console walkthrough's program decisions need a staff credential; only an operator one is generated).
+ * `internal.grpcUrl` is the internal port as bound (GRPC_PORT=0 picks one), else demo.json's.
+ */
+export function describeDemo(world: DemoWorld, path: string, internal: { credentialsFile: string; grpcUrl?: string }): string {
   const sandbox = world.apps.full.sandbox;
   const merchant = world.merchants.sandbox[0]!;
   return [
@@ -121,6 +125,10 @@ export function describeDemo(world: DemoWorld, path: string): string {
     `  curl -s ${world.baseUrl}v1/token -d client_id=${sandbox.clientId} -d client_secret=<clientSecret from demo.json> -d merchant_id=${merchant.companyId}`,
     "the ADSR production key reads the first live merchant's daily sales (an approved access request)",
     `  curl -s -H 'X-API-Key: <apps.adsr.production.apiKey from demo.json>' '${world.baseUrl}v1/reports/daily-sales?companyId=${world.merchants.live[0]!.companyId}&from=<YYYY-MM-DD>&to=<YYYY-MM-DD>'`,
+    "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
+    "  npm run credential -- staff staff-local",
+    `  then append the printed "staff staff-local ..." line to ${internal.credentialsFile} (re-read within 5 seconds)`,
+    `  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' ${internal.grpcUrl ?? world.grpcUrl}/partnerapi.v1.ConsoleService/ListProgramApplications`,
   ].join("\n");
 }
 
@@ -202,14 +210,7 @@ async function provisionWorld(client: CredentialClient, options: ProvisionDemoOp
     const regional = options.regionDatabases.get(region);
     let storeIds: number[] = [];
     if (regional) {
-      storeIds = await seedMerchantData(regional.sql, region, Number(companyId), {
-        storeCount: 2,
-        itemCount: 300,
-        salesDays: 90,
-        onlineOrderCount: 60,
-        now,
-        employee: { name: "Demo Employee", email: employee.email },
-      });
+      storeIds = await seedMerchantData(regional.sql, region, Number(companyId), richMerchantProfile(now, { name: "Demo Employee", email: employee.email }));
       await client.updateMerchantStatus({ companyId, provisioned: true });
     }
     live.push({ companyId: Number(companyId), region, owner, employee, storeIds });

@@ -25,6 +25,7 @@ import { renderError, validationCode } from "./render-error.js";
 import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
 import { buildOpenApiDocument, openApiPath, type OpenApiOptions } from "./openapi.js";
+import type { ReferenceFile, ReferenceFiles } from "./reference-page.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 import type { Metrics } from "../runtime/metrics.js";
 import { addToLogContext, runWithLogContext } from "../runtime/log-context.js";
@@ -49,6 +50,8 @@ export interface FrontOptions {
   readiness?: () => Promise<{ ready: boolean; down: string[] }>;
   /** Serves the OpenAPI description of the routes at GET /v1/openapi.json; absent: not served. */
   openapi?: OpenApiOptions;
+  /** Serves the reference page rendering that document at GET /v1/reference, with its files (loadReferenceFiles). */
+  reference?: ReferenceFiles;
   /** Request counts and latencies by family, route template and status; absent: not counted. */
   metrics?: Metrics;
 }
@@ -133,6 +136,15 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       });
       count({ family: familyLabel, route: routeLabel, method: request.method, status }, seconds);
     };
+    // The reference page and its files: HTML, script, style, image, with their own type, cache and CSP headers.
+    const answerFile = (file: ReferenceFile) => {
+      response.writeHead(200, { "X-Correlation-Id": correlationId, "Content-Length": String(file.body.length), ...file.headers });
+      response.end(file.body);
+      const seconds = (performance.now() - started) / 1000;
+      // The file's path is one of the reference page's fixed set: a bounded label.
+      options.logger.info("request", { method: request.method, path: url.pathname, family: "reference", route: url.pathname, status: 200, ms: Math.round(seconds * 10_000) / 10 });
+      count({ family: "reference", route: url.pathname, method: request.method, status: 200 }, seconds);
+    };
     const fail = (error: ErrorToRender, cause?: unknown) => {
       if (error.code === "server.internal") {
         options.logger.error("unexpected failure", { correlationId, path: url.pathname, error: cause });
@@ -160,6 +172,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       // The OpenAPI document, built at start from this route table: anonymous, not a partner call, not limited.
       if (request.method === "GET" && url.pathname === openApiPath && openApiDocument) [familyLabel, routeLabel] = ["openapi", openApiPath];
       if (request.method === "GET" && url.pathname === openApiPath && openApiDocument) return answer(200, { "Cache-Control": "public, max-age=300" }, openApiDocument);
+      const referenceFile = request.method === "GET" ? options.reference?.get(url.pathname) : undefined;
+      if (referenceFile) return answerFile(referenceFile);
 
       // 1. Route.
       const match = table.match(request.method ?? "GET", url.pathname);

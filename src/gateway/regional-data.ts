@@ -71,10 +71,18 @@ export function createRegionCaller(region: Region, remote: ServiceCaller, logger
         // A stream or connection reset this front did not ask for (e.g. h2c against a TLS-only port: RST_STREAM CANCEL,
         // RFC 9113 section 8.4, or ECONNRESET, by timing) is an unreachable region, as a refused connection is: 503
         // server.unavailable, never a 500. The region's own answers carry an ErrorInfo; no catalogue code is either.
-        const reset = error instanceof ConnectError && (error.code === Code.Canceled || error.code === Code.Aborted);
-        if (reset && !call.signal?.aborted && error.findDetails(ErrorInfoSchema).length === 0) {
+        const uncoded = error instanceof ConnectError && error.findDetails(ErrorInfoSchema).length === 0;
+        const reset = uncoded && (error.code === Code.Canceled || error.code === Code.Aborted);
+        if (reset && !call.signal?.aborted) {
           logger.error("region hop failed: the connection was reset", { region, grpcCode: Code[error.code], error: error.rawMessage, correlationId: headers.get(correlationHeader) ?? undefined });
-          throw new ConnectError(error.rawMessage, Code.Unavailable, undefined, undefined, error);
+          throw serviceError(DataService.typeName, "server.unavailable", {}, error);
+        }
+        // A data role that is not there (connection refused, host unreachable) is Unavailable with the socket error as
+        // its cause. Coded here: read bare, that cause (ECONNREFUSED) would pass for this front's own database being
+        // down (server.database_unavailable, Retry-After), which it is not (docs/decisions.md, "Regions").
+        if (uncoded && error.code === Code.Unavailable) {
+          logger.error("region hop failed: the region is unreachable", { region, error: error.rawMessage, correlationId: headers.get(correlationHeader) ?? undefined });
+          throw serviceError(DataService.typeName, "server.unavailable", {}, error);
         }
         throw error;
       }

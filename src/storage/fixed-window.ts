@@ -16,7 +16,10 @@ import { createMemoryStore, type KeyValueStore } from "./key-value.js";
  */
 export type WhenStoreFails = "count-in-process" | "throw";
 
-/** How long "count-in-process" waits for the shared store before counting locally: a slow Redis must not slow every call. */
+/**
+ * How long "count-in-process" waits for the shared store before counting locally, unless the store says
+ * (REDIS_COUNT_TIMEOUT_MS): a slow Redis must not slow every call.
+ */
 export const sharedStoreTimeoutMs = 250;
 
 export interface FixedWindowCounterOptions {
@@ -59,7 +62,10 @@ export function createFixedWindowCounter(options: FixedWindowCounterOptions): Fi
   const count = async (key: string, operation: (kv: KeyValueStore, key: string, endsAtMs: number) => Promise<number>) => {
     const window = windowNow();
     const stored = `${key}:${window.index}`;
-    const counted = await onFailure((kv) => operation(kv, stored, window.endsAtMs));
+    // The window's index in the key, not the key's expiry, decides which window a hit counts in, so the key may
+    // outlive its window: it is kept one window longer. That costs only memory, and it keeps a count whole while a
+    // front's clock lags the one that created the key, or a test's manual clock stands still as real time runs.
+    const counted = await onFailure((kv) => operation(kv, stored, window.endsAtMs + windowMs));
     return { count: counted, endsAtMs: window.endsAtMs, retryAfter: window.retryAfter };
   };
   return {
@@ -78,12 +84,13 @@ function failurePolicy(options: FixedWindowCounterOptions): (operation: (kv: Key
       // A store of this process is already what the fallback would be.
       if (!store.shared) return (operation) => operation(store);
       const local = createMemoryStore({ clock });
+      const timeoutMs = store.countTimeoutMs ?? sharedStoreTimeoutMs;
       let degraded = false;
       return async (operation) => {
         let timer: NodeJS.Timeout | undefined;
         try {
           const timeout = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${sharedStoreTimeoutMs} ms`)), sharedStoreTimeoutMs);
+            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
           });
           const result = await Promise.race([operation(store), timeout]);
           if (degraded) {

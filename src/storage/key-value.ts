@@ -1,12 +1,15 @@
 // Short-lived shared counters and flags (rate windows, throttles, one-time markers): Redis when configured, so
 // every instance sees the same counts, or an in-process map with the same semantics for a single process.
 import { Redis } from "ioredis";
-import type { Clock } from "../runtime/clock.js";
+import { systemClock, type Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 
 /** The small store the front's limits are built on; both implementations behave the same. */
 export interface KeyValueStore {
-  /** Adds one hit to the fixed window `key`, created to expire at `expiresAtMs` (absolute epoch ms); returns the count after this hit. One round trip. */
+  /**
+   * Adds one hit to the fixed window `key`, created to expire at `expiresAtMs` (epoch ms on the store's clock);
+   * returns the count after this hit. One round trip.
+   */
   hit(key: string, expiresAtMs: number): Promise<number>;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
@@ -18,19 +21,24 @@ export interface KeyValueStore {
   ping(timeoutMs: number): Promise<boolean>;
   /** True for Redis (every instance sees it); false for the in-process store. */
   readonly shared: boolean;
+  /** For a shared store: how long a count waits for it before counting in process (REDIS_COUNT_TIMEOUT_MS). */
+  readonly countTimeoutMs?: number;
 }
 
 /**
- * INCR, and on the first hit fix the window's absolute end, in one script so it is one round trip and no
- * other client can see a counter without an expiry.
+ * INCR, and on the first hit give the window its remaining lifetime, in one script so it is one round trip and
+ * no other client can see a counter without an expiry. The lifetime is relative (PEXPIRE, not PEXPIREAT): the
+ * window's end is computed on the caller's clock, the same clock that named the window, so a front whose clock
+ * is a little off Redis's neither ends a window early nor keeps it late, and an injected clock means the same
+ * thing to Redis as to the in-process store.
  */
 const hitScript = `
 local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
 /** The Redis client with our script registered as a command (run by EVALSHA, EVAL only on a cache miss). */
-type ScriptedRedis = Redis & { fixedWindowHit(key: string, expiresAtMs: number): Promise<number> };
+type ScriptedRedis = Redis & { fixedWindowHit(key: string, ttlMs: number): Promise<number> };
 
 /** How long one Redis command may take before it fails (the caller's fallback or 503 then applies). */
 export const redisCommandTimeoutMs = 1000;
@@ -42,6 +50,10 @@ export interface RedisStoreOptions {
   logger: Logger;
   /** Prepended to every key, so tests (or deployments) sharing one Redis do not collide. */
   prefix?: string;
+  /** The clock windows' ends are measured on (`hit`'s expiresAtMs). Default: the system clock. */
+  clock?: Clock;
+  /** How long a count waits for Redis before counting in process; unset: the counter's default. */
+  countTimeoutMs?: number;
   /** How long to wait for the first connection before returning anyway (calls then fail fast). Default 2000 ms. */
   connectTimeoutMs?: number;
 }
@@ -49,6 +61,7 @@ export interface RedisStoreOptions {
 /** A Redis-backed store. Calls fail fast while Redis is unreachable; the client reconnects by itself. */
 export async function createRedisStore(options: RedisStoreOptions): Promise<KeyValueStore> {
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+  const clock = options.clock ?? systemClock;
   const redis = new Redis(options.url, {
     keyPrefix: options.prefix,
     // Fail fast instead of queueing requests while Redis is down: a rate check must not hang a request. With no
@@ -70,7 +83,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
   await firstConnection(redis, connectTimeoutMs);
   return {
     shared: true,
-    hit: (key, expiresAtMs) => redis.fixedWindowHit(key, Math.ceil(expiresAtMs)),
+    countTimeoutMs: options.countTimeoutMs,
+    hit: (key, expiresAtMs) => redis.fixedWindowHit(key, positiveMs(expiresAtMs - clock.now())),
     get: (key) => redis.get(key),
     set: async (key, value, ttlMs) => {
       await redis.set(key, value, "PX", positiveMs(ttlMs));
@@ -197,11 +211,12 @@ export interface OpenKeyValueStoreOptions {
   clock: Clock;
   logger: Logger;
   prefix?: string;
+  countTimeoutMs?: number;
 }
 
 /** Redis when a URL is configured, otherwise the in-process store (and a one-time warning about what that means). */
 export async function openKeyValueStore(options: OpenKeyValueStoreOptions): Promise<KeyValueStore> {
-  if (options.url) return createRedisStore({ url: options.url, logger: options.logger, prefix: options.prefix });
+  if (options.url) return createRedisStore({ url: options.url, logger: options.logger, prefix: options.prefix, clock: options.clock, countTimeoutMs: options.countTimeoutMs });
   options.logger.warn("no Redis configured: rate limits and throttles are counted per process, not shared");
   return createMemoryStore({ clock: options.clock });
 }

@@ -40,14 +40,36 @@ export interface SigningKey {
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-/** Signs any claims set as an RS256 JWT with header `{alg: RS256, typ: at+jwt, kid}` (app and console tokens). */
+const signingInputOf = (key: SigningKey, claims: object) => `${encode({ alg: "RS256", typ: "at+jwt", kid: key.kid })}.${encode(claims)}`;
+
+/**
+ * Signs any claims set as an RS256 JWT with header `{alg: RS256, typ: at+jwt, kid}` (app and console tokens), on the
+ * libuv thread pool (the callback form of crypto.sign): an RSA-2048 signature is about half a millisecond of CPU
+ * that would otherwise stall the event loop, and off it the mints use every core. The pool is sized at start
+ * (src/runtime/thread-pool.ts).
+ */
+export function signJwtAsync(key: SigningKey, claims: object): Promise<string> {
+  const signingInput = signingInputOf(key, claims);
+  return new Promise((resolve, reject) =>
+    rsaSign("sha256", Buffer.from(signingInput), key.privateKey, (error, signature) =>
+      error ? reject(error) : resolve(`${signingInput}.${signature.toString("base64url")}`),
+    ),
+  );
+}
+
+/** Signs an app access token off the event loop; what the grants and the sandbox mint use. */
+export function signAccessTokenAsync(key: SigningKey, claims: AccessTokenClaims): Promise<string> {
+  return signJwtAsync(key, claims);
+}
+
+/** The same signature on the calling thread: for fixtures and tools, never on a request path. */
 export function signJwt(key: SigningKey, claims: object): string {
-  const signingInput = `${encode({ alg: "RS256", typ: "at+jwt", kid: key.kid })}.${encode(claims)}`;
+  const signingInput = signingInputOf(key, claims);
   const signature = rsaSign("sha256", Buffer.from(signingInput), key.privateKey).toString("base64url");
   return `${signingInput}.${signature}`;
 }
 
-/** Signs an app access token. */
+/** Signs an app access token on the calling thread (fixtures; requests use signAccessTokenAsync). */
 export function signAccessToken(key: SigningKey, claims: AccessTokenClaims): string {
   return signJwt(key, claims);
 }
@@ -67,7 +89,15 @@ export interface AccessTokenVerifierOptions {
   clock: Clock;
   /** Tolerated clock skew between instances, in seconds. */
   leewaySeconds?: number;
+  /**
+   * Tokens whose signature this verifier has checked, kept (least recently used first out) so each token's RSA
+   * verification runs once, not on each of its calls; 0 turns the cache off. Default verifiedTokenCacheEntries.
+   */
+  cacheEntries?: number;
 }
+
+/** Verified tokens remembered per process: ~2 KB each (the token and its claims), so about 20 MB at most. */
+export const verifiedTokenCacheEntries = 10_000;
 
 export interface AccessTokenVerifier {
   verify(token: string): VerifyResult;
@@ -79,18 +109,67 @@ export interface AccessTokenVerifier {
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): AccessTokenVerifier {
   const leeway = options.leewaySeconds ?? 5;
+  const verified = createVerifiedTokens(options.cacheEntries ?? verifiedTokenCacheEntries);
+  /** The checks that depend on the time run on every call, cached or not. */
+  const inTime = (claims: AccessTokenClaims): VerifyResult => {
+    const now = Math.floor(options.clock.now() / 1000);
+    if (claims.exp <= now - leeway) return { ok: false, reason: "expired" };
+    if (claims.iat > now + leeway) return { ok: false, reason: "bad_claims" };
+    return { ok: true, claims };
+  };
   return {
     verify(token) {
+      const cached = verified.get(token);
+      // The key lookup still runs on a hit: it is what keeps a key ring's periodic re-read going (key-ring.ts), so
+      // the next rotation's key is known before the first token it signs arrives. A key gone from the ring (only
+      // after every token it signed expired: signing-keys.ts) ends its cached tokens too.
+      if (cached && options.keys(cached.kid)) {
+        const result = inTime(cached.claims);
+        if (!result.ok) verified.delete(token);
+        return result;
+      }
       const signed = verifyJwtSignature(token, options.keys);
       if (!signed.ok) return signed;
       const claims = signed.claims;
       if (!hasClaimTypes(claims)) return { ok: false, reason: "bad_claims" };
       if (claims.iss !== options.issuer) return { ok: false, reason: "wrong_issuer" };
       if (claims.aud !== options.audience) return { ok: false, reason: "wrong_audience" };
-      const now = Math.floor(options.clock.now() / 1000);
-      if (claims.exp <= now - leeway) return { ok: false, reason: "expired" };
-      if (claims.iat > now + leeway) return { ok: false, reason: "bad_claims" };
-      return { ok: true, claims };
+      const result = inTime(claims);
+      // Only a token valid now is kept; it leaves at its `exp` check above, or sooner when pushed out.
+      if (result.ok) verified.set(token, { claims, kid: signed.kid });
+      return result;
+    },
+  };
+}
+
+/**
+ * A bounded LRU of verified tokens keyed by the token itself (its signature makes it unforgeable: a different
+ * claim is a different key). Only successes are kept, so a flood of bad tokens cannot push good ones out faster
+ * than the signatures it costs to verify them.
+ */
+interface VerifiedToken {
+  claims: AccessTokenClaims;
+  kid: string;
+}
+
+function createVerifiedTokens(maxEntries: number) {
+  const entries = new Map<string, VerifiedToken>();
+  return {
+    get(token: string): VerifiedToken | undefined {
+      const claims = entries.get(token);
+      if (claims === undefined) return undefined;
+      // Most recently used last: Map keeps insertion order.
+      entries.delete(token);
+      entries.set(token, claims);
+      return claims;
+    },
+    set(token: string, verified: VerifiedToken): void {
+      if (maxEntries <= 0) return;
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+      entries.set(token, verified);
+    },
+    delete(token: string): void {
+      entries.delete(token);
     },
   };
 }
@@ -102,7 +181,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
 export function verifyJwtSignature(
   token: string,
   keys: PublicKeyLookup,
-): { ok: true; claims: Record<string, unknown> } | { ok: false; reason: TokenRejection } {
+): { ok: true; claims: Record<string, unknown>; kid: string } | { ok: false; reason: TokenRejection } {
   const parts = token.split(".");
   if (parts.length !== 3) return { ok: false, reason: "malformed" };
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
@@ -114,7 +193,7 @@ export function verifyJwtSignature(
   const valid = rsaVerify("sha256", Buffer.from(`${headerPart}.${payloadPart}`), key, Buffer.from(signaturePart, "base64url"));
   if (!valid) return { ok: false, reason: "bad_signature" };
   const claims = parseSegment(payloadPart);
-  return claims ? { ok: true, claims } : { ok: false, reason: "bad_claims" };
+  return claims ? { ok: true, claims, kid: header["kid"] } : { ok: false, reason: "bad_claims" };
 }
 
 function parseSegment(segment: string): Record<string, unknown> | undefined {

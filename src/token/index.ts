@@ -4,6 +4,7 @@ export {
   appTokenAudience,
   createAccessTokenVerifier,
   signJwt,
+  signJwtAsync,
   verifyJwtSignature,
   type AccessTokenClaims,
   type AccessTokenVerifier,

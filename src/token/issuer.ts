@@ -1,12 +1,12 @@
 // Minting: the access token (RS256 at+jwt with the spec's claims plus iss and client_id) and the token response
 // with exactly the spec's fields. The signing key is fetched before any transaction (it may read the database)
-// and the token signed inside it, so a response exists only if the rotation it reports commits.
+// and the token signed inside it (on the thread pool), so a response exists only if the rotation it reports commits.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "../config/config.js";
 import { epochSeconds, type Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
-import { appTokenAudience, signAccessToken, type SigningKey } from "./access-token.js";
+import { appTokenAudience, signAccessToken, signAccessTokenAsync, type AccessTokenClaims, type SigningKey } from "./access-token.js";
 import { scopesForProduct } from "../credential/index.js";
 import type { SigningKeyStore } from "./signing-keys.js";
 import type { VerifiedClient } from "./client-verifier.js";
@@ -31,7 +31,9 @@ export interface TokenMerchant {
 export interface TokenIssuer {
   /** The key that signs now; call before opening a transaction. */
   signingKey(): Promise<SigningKey>;
-  /** Signs an access token for `client` and `merchant`; pure CPU, safe inside a transaction. */
+  /** Signs an access token for `client` and `merchant` on the thread pool; what every mint uses. */
+  mintAccessToken(key: SigningKey, client: VerifiedClient, merchant: TokenMerchant): Promise<string>;
+  /** The same token signed on the calling thread (fixtures and tests; a request path uses mintAccessToken). */
   accessToken(key: SigningKey, client: VerifiedClient, merchant: TokenMerchant): string;
   /** The fields of every token response: the access token, Bearer, its lifetime, the scope bundle, api_base_url. */
   commonFields(accessToken: string, client: VerifiedClient): CommonTokenFields;
@@ -48,27 +50,29 @@ export function createTokenIssuer(options: { keys: SigningKeyStore; config: Conf
     scope: scopesForProduct(client.product).join(" "),
     apiBaseUrl: `${config.urls.base}v1/`,
   });
+  const claims = (client: VerifiedClient, merchant: TokenMerchant): AccessTokenClaims => {
+    const iat = epochSeconds(clock);
+    return {
+      iss: config.urls.base,
+      aud: appTokenAudience,
+      sub: client.appId,
+      client_id: client.clientId,
+      orgId: client.organizationId,
+      companyId: merchant.companyId,
+      region: merchant.region,
+      product: client.product,
+      scopes: scopesForProduct(client.product),
+      env: client.environment,
+      ...(client.allowedIps.length > 0 ? { allowedIps: client.allowedIps } : {}),
+      jti: ids.uuid(),
+      iat,
+      exp: iat + config.lifetimes.accessToken,
+    };
+  };
   return {
     signingKey: () => keys.signingKey(),
-    accessToken(key, client, merchant) {
-      const iat = epochSeconds(clock);
-      return signAccessToken(key, {
-        iss: config.urls.base,
-        aud: appTokenAudience,
-        sub: client.appId,
-        client_id: client.clientId,
-        orgId: client.organizationId,
-        companyId: merchant.companyId,
-        region: merchant.region,
-        product: client.product,
-        scopes: scopesForProduct(client.product),
-        env: client.environment,
-        ...(client.allowedIps.length > 0 ? { allowedIps: client.allowedIps } : {}),
-        jti: ids.uuid(),
-        iat,
-        exp: iat + config.lifetimes.accessToken,
-      });
-    },
+    mintAccessToken: (key, client, merchant) => signAccessTokenAsync(key, claims(client, merchant)),
+    accessToken: (key, client, merchant) => signAccessToken(key, claims(client, merchant)),
     commonFields,
     response(accessToken, client, merchant, refreshToken) {
       return {

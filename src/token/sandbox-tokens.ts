@@ -82,12 +82,20 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
     return merchant;
   };
 
-  /** A demo merchant, active, granted to the app (sandbox grants are automatic within the organization). */
+  /**
+   * A demo merchant, active, granted to the app. Sandbox grants are automatic within the organization (spec, product
+   * table: "granted automatically against the organization's own sandbox merchants"), so a revoked one of the
+   * organization's own sandbox merchant is granted again here: the developer reconnects without a browser. Another
+   * organization's sandbox merchant stays developer.grant_missing. Decisions: "Sandbox reconnect without a browser".
+   */
   const checkMerchant = async (client: VerifiedClient, merchant: MerchantRow) => {
     if (!merchant.demo) throw serviceError(domain, "developer.env_mismatch");
     if (!merchant.active) throw serviceError(domain, "developer.merchant_inactive");
-    const grant = await createGrantQueries(sql).findLive(client.appId, merchant.company_id);
-    if (!grant) throw serviceError(domain, "developer.grant_missing");
+    const grants = createGrantQueries(sql);
+    if (await grants.findLive(client.appId, merchant.company_id)) return;
+    if (merchant.sandbox_organization_id !== client.organizationId) throw serviceError(domain, "developer.grant_missing");
+    await grants.ensureLive(client.appId, merchant.company_id, "SANDBOX", new Date(clock.now()));
+    logger.info("sandbox grant restored", { clientId: client.clientId, companyId: merchant.company_id });
   };
 
   const checkRegionServed = (merchant: MerchantRow) => {
@@ -111,7 +119,7 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
       await checkMerchant(client, merchant);
       checkRegionServed(merchant);
       const key = await issuer.signingKey();
-      const accessToken = issuer.accessToken(key, client, { companyId: merchant.company_id, region: merchant.region });
+      const accessToken = await issuer.mintAccessToken(key, client, { companyId: merchant.company_id, region: merchant.region });
       logger.info("sandbox token minted", { clientId: client.clientId, companyId: merchant.company_id });
       return { accessToken, merchant };
     },

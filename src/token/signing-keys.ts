@@ -6,7 +6,8 @@
 // before the first token it signs arrives. The key it replaces stops signing at that moment and stays published
 // for `retireAfterSeconds` more (the access-token lifetime plus the JWKS cache lifetime plus the refresh
 // interval), so every token it signed expires, and every cached JWKS is refreshed, before it disappears.
-import { createHash, createPrivateKey, generateKeyPair, type KeyObject } from "node:crypto";
+import { createPrivateKey, generateKeyPair, type KeyObject } from "node:crypto";
+import { calculateJwkThumbprint, exportJWK } from "jose";
 import { promisify } from "node:util";
 import { getOption } from "@bufbuild/protobuf";
 import type postgres from "postgres";
@@ -84,9 +85,15 @@ const signsAt = (row: SigningKeyRow, at: number) =>
 const publishedAt = (row: SigningKeyRow, at: number) =>
   row.publish_at.getTime() <= at && (row.retire_at === null || at < row.retire_at.getTime());
 
-/** RFC 7638 JWK thumbprint (SHA-256, base64url): a kid derived from the key itself. */
-export function jwkThumbprint(jwk: { e: string; n: string }): string {
-  return createHash("sha256").update(JSON.stringify({ e: jwk.e, kty: "RSA", n: jwk.n })).digest("base64url");
+/**
+ * A new key's public JWK (RFC 7517, as jose's exportJWK writes it) with its kid, the RFC 7638 SHA-256 thumbprint
+ * (jose's calculateJwkThumbprint): a kid derived from the key itself, the same on every instance.
+ */
+export async function publicJwkOf(publicKey: KeyObject): Promise<PublicJwk> {
+  const { kty, n, e } = await exportJWK(publicKey);
+  if (kty !== "RSA" || n === undefined || e === undefined) throw new Error(`signing keys are RSA, not ${kty}`);
+  const kid = await calculateJwkThumbprint({ kty, n, e }, "sha256");
+  return { kty: "RSA", kid, use: "sig", alg: "RS256", n, e };
 }
 
 export function createSigningKeyStore(options: SigningKeyStoreOptions): SigningKeyStore {
@@ -114,9 +121,8 @@ export function createSigningKeyStore(options: SigningKeyStoreOptions): SigningK
 
   async function newKey(at: Date, signFrom: Date, tx: postgres.TransactionSql): Promise<string> {
     const { privateKey, publicKey } = await generateRsaKeyPair("rsa", { modulusLength });
-    const exported = publicKey.export({ format: "jwk" }) as { n: string; e: string };
-    const kid = jwkThumbprint(exported);
-    const publicJwk: PublicJwk = { kty: "RSA", kid, use: "sig", alg: "RS256", n: exported.n, e: exported.e };
+    const publicJwk = await publicJwkOf(publicKey);
+    const kid = publicJwk.kid;
     const der = privateKey.export({ format: "der", type: "pkcs8" });
     await createSigningKeyQueries(tx).insert({ kid, publicJwk, sealedPrivateKey: seal(kek, der, kid), publishAt: at, signFrom, now: at });
     privateKeys.set(kid, privateKey);

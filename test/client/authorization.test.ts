@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { AuthorizationCallbackError, createAuthorizationRequest, validateCallback } from "partner-api/client";
+import { AuthorizationCallbackError, createAuthorizationRequest, validateCallback } from "../../src/client/index.js";
 import { constantTimeEqual, jwtExpiry } from "../../src/client/encoding.js";
 
 const Authorization = suite("client/authorization");

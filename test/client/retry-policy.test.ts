@@ -1,7 +1,7 @@
 // The retry table as a pure function: every row of the spec's "Retry rules", reads and writes.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { decideRetry, defaultRetryLimits, type AttemptOutcome, type RetryDecision } from "partner-api/client";
+import { decideRetry, defaultRetryLimits, type AttemptOutcome, type RetryDecision } from "../../src/client/index.js";
 import { afterDecision, initialRetryState } from "../../src/client/retry-policy.js";
 
 const Policy = suite("client/retry-policy");

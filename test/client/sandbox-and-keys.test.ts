@@ -3,7 +3,7 @@
 // says so and stops, so the suite also runs on a checkout from before they were built.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { PartnerApiError } from "partner-api/client";
+import { PartnerApiError } from "../../src/client/index.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";

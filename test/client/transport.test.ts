@@ -4,7 +4,7 @@
 // (client/partner-client, client/sandbox-and-keys) cover the same behaviours end to end where they can.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { createPartnerClient, PartnerApiError, type PartnerClientOptions } from "partner-api/client";
+import { createPartnerClient, PartnerApiError, type PartnerClientOptions } from "../../src/client/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 
 const Transport = suite("client/transport");

@@ -188,4 +188,21 @@ Config("NODE_ENV=production refuses each development-only setting, naming its va
   for (const env of ["development", "test", "", undefined]) assert.is(loadConfig({ NODE_ENV: env }).databaseUrl, undefined);
 });
 
+Config("NODE_ENV=production for a data role needs only its region's PostgreSQL: no Redis, token key or mail", () => {
+  const data = { role: "data", region: "uk" } as const;
+  const regional = loadConfig({ NODE_ENV: "production", REGION_DATABASE_URL_UK: "postgres://uk-db.internal/partner" }, data);
+  assert.is(regional.regions.uk.databaseUrl, "postgres://uk-db.internal/partner");
+  assert.is(loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db.internal/partner" }, data).databaseUrl, "postgres://db.internal/partner");
+  let message = "";
+  try {
+    loadConfig({ NODE_ENV: "production", REGION_DATABASE_URL_US: "postgres://us-db.internal/partner" }, data);
+  } catch (error) {
+    assert.instance(error, ConfigError);
+    message = (error as Error).message;
+  }
+  assert.is(message, "invalid configuration: REGION_DATABASE_URL_UK or DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)");
+  // A front is held to every production setting, as an all-roles process is.
+  assert.match(configError({ NODE_ENV: "production", DATABASE_URL: "postgres://db.internal/partner" }), "REDIS_URL: ");
+});
+
 Config.run();

@@ -130,6 +130,14 @@ Console("a new partner, over HTTP only: sign-up to a sandbox token and /v1/items
   assert.is(items.status, 200);
   assert.is(itemsBody.items.length, 5);
   assert.ok(companyId! > 0);
+  // Provisioned from the console, the sandbox merchant has the demo's ninety days of sales (issue 18).
+  const to = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+  const report = await fetch(`${test.base}/v1/reports/sales-by-store?from=${from}&to=${to}`, { headers: { authorization: `Bearer ${String(minted.body["access_token"])}` } });
+  const byStore = (await report.json()) as { stores: Array<{ totalMinor: number | string; saleCount: number | string }> };
+  assert.is(report.status, 200, JSON.stringify(byStore));
+  assert.is(byStore.stores.length, 2);
+  for (const store of byStore.stores) assert.ok(Number(store.totalMinor) > 0 && Number(store.saleCount) >= 30 * 3, JSON.stringify(store));
 
   // Tokens stay in their lane: the console token is refused on partner routes, the partner token on the console.
   const partnerWithConsole = await fetch(`${test.base}/v1/items`, { headers: { authorization: `Bearer ${access}` } });

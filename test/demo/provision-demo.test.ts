@@ -69,7 +69,17 @@ Demo("writes demo.json with exactly the contract's keys, and a second run return
     assert.equal(keys(merchant.owner), ["email", "password"]);
     assert.is(merchant.storeIds.length, 2);
   }
-  assert.match(describeDemo(world, path), `merchant_id=${world.merchants.sandbox[0]!.companyId}`);
+  const described = describeDemo(world, path, { credentialsFile: "/data/internal-credentials" });
+  assert.match(described, `merchant_id=${world.merchants.sandbox[0]!.companyId}`);
+  assert.ok(
+    described.endsWith([
+      "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
+      "  npm run credential -- staff staff-local",
+      '  then append the printed "staff staff-local ..." line to /data/internal-credentials (re-read within 5 seconds)',
+      "  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' http://127.0.0.1:8090/partnerapi.v1.ConsoleService/ListProgramApplications",
+    ].join("\n")),
+    described,
+  );
 
   const again = await provisionDemo(options());
   assert.equal(again, world);
@@ -99,6 +109,29 @@ Demo("live merchants have stores, a few hundred items, online orders and ninety 
     const [row] = await sql`select demo, provisioned, sandbox_organization_id from control.merchants where company_id = ${merchant.companyId}`;
     assert.equal(row, { demo: true, provisioned: true, sandbox_organization_id: world.organizationId });
   }
+});
+
+Demo("sandbox merchants are seeded as richly as the live ones: two stores, 300 items, orders in five states, 90 days of sales", async () => {
+  const world = await provisionDemo(options());
+  const { sql } = database();
+  const profile = async (merchant: { companyId: number; region: (typeof regions)[number] }) => {
+    const schema = regionSchema(merchant.region);
+    const [stores] = await sql`select count(*)::int as count from ${sql(`${schema}.stores`)} where company_id = ${merchant.companyId}`;
+    const [items] = await sql`select count(*)::int as count from ${sql(`${schema}.items`)} where company_id = ${merchant.companyId}`;
+    const states = await sql<{ status: string; count: number }[]>`
+      select status, count(*)::int as count from ${sql(`${schema}.online_orders`)} where company_id = ${merchant.companyId}
+      group by status order by status`;
+    const [days] = await sql`
+      select count(distinct date_trunc('day', sold_at))::int as count from ${sql(`${schema}.sales`)} where company_id = ${merchant.companyId}`;
+    return { stores: stores!.count, items: items!.count, states: states.map((row) => [row.status, row.count]), days: days!.count >= 89 };
+  };
+  const expected = {
+    stores: 2,
+    items: 300,
+    states: [["ACCEPTED", 12], ["CANCELLED", 12], ["COMPLETED", 12], ["PENDING", 12], ["READY", 12]],
+    days: true,
+  };
+  for (const merchant of [...world.merchants.sandbox, ...world.merchants.live]) assert.equal(await profile(merchant), expected, `merchant ${merchant.companyId}`);
 });
 
 Demo("no secret, key or password of the demo is in any table or any log line", async () => {

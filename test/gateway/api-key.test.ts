@@ -182,7 +182,7 @@ Keys("sandbox keys reach the organization's own sandbox merchants automatically,
   const own = await newSandboxMerchant(credentials, w.organizationId);
   const answer = await get(`/v1/stores?companyId=${own.companyId}`, w.sandbox);
   assert.is(answer.response.status, 200, JSON.stringify(answer.body));
-  assert.is(answer.body.stores.length, 1, "a sandbox merchant is provisioned with one store");
+  assert.is(answer.body.stores.length, 2, "a sandbox merchant is provisioned with the demo's two stores");
   const report = await get(`/v1/reports/daily-sales?companyId=${own.companyId}&from=${daysAgo(2)}&to=${today()}`, w.sandbox);
   assert.is(report.response.status, 200);
   assert.is(report.body.days.length, 3);

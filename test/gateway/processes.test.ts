@@ -3,7 +3,6 @@
 // PARTNER_RATE_LIMIT calls of an app pass in one window; a TLS data role that requires the `front` credential and
 // never receives a partner's Authorization or X-API-Key, and the fronts it refuses (503, never a pass). Real servers
 // on real ports; the children run on the wall clock.
-import { spawn, type ChildProcess } from "node:child_process";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,63 +25,15 @@ import { createFixture, startGatewayApp, testKek, tokenFor } from "../support/ga
 import { freePort } from "../support/test-app.js";
 import { selfSignedCertificate, writeInternalCredentials } from "../support/internal.js";
 import { startPrivateRedis, stopProcess } from "../support/private-redis.js";
+import { startRole } from "../support/role-process.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 const Processes = suite("gateway/processes");
 
-/** A process of `npm start` with `args`, and a way to wait for one of its JSON log lines. */
-function start(args: string[], env: Record<string, string>) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
-    env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const line = (message: string, timeoutMs = 90_000) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "${message}" line; stdout: ${stdout} stderr: ${stderr}`)), timeoutMs);
-      const check = () => {
-        const found = stdout.split("\n").find((text) => text.includes(`"msg":"${message}"`));
-        if (!found) return;
-        clearTimeout(timer);
-        child.stdout!.off("data", check);
-        resolve(JSON.parse(found) as Record<string, unknown>);
-      };
-      child.stdout!.on("data", check);
-      check();
-    });
-  const stop = async () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
-    await exited;
-  };
-  /** The first JSON log line so far, or yet to come, that `matches` (for lines a call's answer may arrive before). */
-  const entry = (matches: (entry: Record<string, unknown>) => boolean, timeoutMs = 10_000) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching log line; stdout: ${stdout} stderr: ${stderr}`)), timeoutMs);
-      const check = () => {
-        const found = entries().find(matches);
-        if (!found) return;
-        clearTimeout(timer);
-        child.stdout!.off("data", check);
-        resolve(found);
-      };
-      child.stdout!.on("data", check);
-      check();
-    });
-  /** Every complete JSON log line so far, parsed (a line still being written is left for later). */
-  const entries = () =>
-    stdout
-      .slice(0, stdout.lastIndexOf("\n") + 1)
-      .split("\n")
-      .filter((text) => text.startsWith("{"))
-      .map((text) => JSON.parse(text) as Record<string, unknown>);
-  return { child, line, entry, stop, entries, output: () => stdout + stderr };
-}
+/** A process of `npm start` with `args` (test/support/role-process.ts). */
+const start = startRole;
 
 /** Writes the credential a front presents (REGION_GRPC_CREDENTIAL_FILE) into `dir`; the file's path. */
 async function presentedCredentialFile(dir: string, credential: string, name = "front-credential"): Promise<string> {
@@ -154,6 +105,7 @@ Processes("a region's DataService in its own process serves the front over gRPC;
     await data.stop();
     const down = await fetch(`${gw.base}/v1/items`, { headers: { authorization: `Bearer ${token}` } });
     assert.is(down.status, 503, "the region's process is gone");
+    assert.is(((await down.json()) as Json).code, "server.unavailable", "not the front's own database");
     assert.is(down.headers.get("x-ratelimit-remaining"), "96");
   } finally {
     await data.stop();
@@ -210,6 +162,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
           DATA_DIR: dir,
           DATABASE_URL: controlUrl ?? "",
           REDIS_URL: redis.url,
+          REDIS_COUNT_TIMEOUT_MS: "10000",
           TOKEN_KEY_ENCRYPTION_KEY: testKek,
           LOG_LEVEL: "info",
           PARTNER_RATE_LIMIT: String(limit),

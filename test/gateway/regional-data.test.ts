@@ -77,6 +77,16 @@ Hop("a reset stream or connection (canceled, aborted) the front did not ask for 
   }
 });
 
+Hop("a region that is not there (Unavailable, ECONNREFUSED as the cause) is 503 server.unavailable, never the front's own database_unavailable", async () => {
+  const refused = Object.assign(new Error("connect ECONNREFUSED 10.77.0.21:8090"), { code: "ECONNREFUSED" });
+  const { call, logs } = hop(new ConnectError("connect ECONNREFUSED 10.77.0.21:8090", Code.Unavailable, undefined, undefined, refused));
+  const error = await call();
+  assert.is(error?.code, Code.Unavailable);
+  assert.equal(readServiceError(error), { code: "server.unavailable", params: {} });
+  const line = logs.find((entry) => entry["msg"] === "region hop failed: the region is unreachable");
+  assert.equal({ region: line?.["region"], correlationId: line?.["correlationId"] }, { region: "us", correlationId: "corr-1" });
+});
+
 Hop("the partner's own disconnect stays canceled; the region's own coded answers pass unchanged", async () => {
   const gone = new AbortController();
   gone.abort();

@@ -99,6 +99,29 @@ Window("count-in-process: a store that does not answer is given up on after the 
   }
 });
 
+Window("count-in-process: a shared store's own timeout (REDIS_COUNT_TIMEOUT_MS) replaces the default", async () => {
+  const clock = createManualClock(minute);
+  const flaky = flakyStore(clock);
+  const store = { ...flaky.store, countTimeoutMs: 2_000 };
+  const { counter, lines } = counterOn(clock, store, "count-in-process");
+  flaky.state.hang = true;
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    let answer: Awaited<ReturnType<typeof counter.hit>> | undefined;
+    void counter.hit("k").then((count) => (answer = count));
+    await flush();
+    mock.timers.tick(1_999);
+    await flush();
+    assert.is(answer, undefined, "still waiting past the default 250 ms");
+    mock.timers.tick(1);
+    await flush();
+    assert.equal(answer, { count: 1, endsAtMs: minute + 60_000, retryAfter: 60 }, "counted locally");
+    assert.match(lines.find((line) => line.includes("fall back"))!, "no answer within 2000 ms");
+  } finally {
+    mock.timers.reset();
+  }
+});
+
 Window("count-in-process on a store of this process uses it directly (no second window, no timeout)", async () => {
   const clock = createManualClock(minute);
   const store = createMemoryStore({ clock });

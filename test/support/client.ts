@@ -9,7 +9,7 @@ import {
   type PartnerClient,
   type PartnerClientOptions,
   type TokenStore,
-} from "partner-api/client";
+} from "../../src/client/index.js";
 import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { ManualClock } from "../../src/runtime/clock.js";
 import { credentialServiceOf, decide, type TestApp, type World } from "./test-app.js";

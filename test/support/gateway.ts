@@ -24,8 +24,8 @@ import { dropDatabase, freshDatabaseUrl } from "./storage.js";
 export const testKek = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
 /**
- * A manual clock starting one second into a minute that has not begun yet in real time: Redis expires the rate
- * windows on real time (PEXPIREAT), so the windows the tests count in must lie ahead of the wall clock.
+ * A manual clock starting one second into a minute that has not begun yet in real time: a fresh window per run, so
+ * counters a crashed earlier run left in a shared Redis database cannot reach into this one.
  */
 export function gatewayClock(): ManualClock {
   return createManualClock(Math.ceil(Date.now() / 60_000) * 60_000 + 60_000 + 1_000);
@@ -146,6 +146,7 @@ export async function startGatewayApp(env: Record<string, string> = {}): Promise
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env["TEST_REDIS_URL"],
+    REDIS_COUNT_TIMEOUT_MS: "10000",
     TOKEN_KEY_ENCRYPTION_KEY: testKek,
     SHUTDOWN_GRACE_SECONDS: "1",
     SHUTDOWN_DRAIN_SECONDS: "0",

@@ -141,13 +141,14 @@ export async function freshDatabaseUrl(): Promise<string | undefined> {
 
 /**
  * A key-value store for tests: Redis at TEST_REDIS_URL under a key prefix unique to this process (so parallel
- * runs do not collide), or the in-process store on `clock`. Redis keeps real time whatever the clock says.
+ * runs do not collide), or the in-process store on `clock`. Both measure windows' lifetimes on `clock`; Redis
+ * then counts them down in real time.
  * Close it when done (in the suite's `after`).
  */
 export async function getTestKeyValueStore(clock: Clock): Promise<KeyValueStore> {
   const url = process.env.TEST_REDIS_URL;
   if (!url) return createMemoryStore({ clock });
-  return createRedisStore({ url, logger: silentLogger, prefix: `${uniqueName("pa_test")}:` });
+  return createRedisStore({ url, logger: silentLogger, prefix: `${uniqueName("pa_test")}:`, clock });
 }
 
 /** A "shared" store (a stand-in for Redis) that throws while `down`, never answers while `hang`, counts otherwise. */

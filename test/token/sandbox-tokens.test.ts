@@ -7,6 +7,11 @@ import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { type Credentials, credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
+import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
+import { createGrantService } from "../../src/grant/index.js";
+import { cryptoIds } from "../../src/runtime/ids.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { createInProcessClient } from "../../src/runtime/service-caller.js";
 import { answerOf, claimsOf, newApp, newLiveMerchant, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
 
 const Sandbox = suite("token/sandbox-tokens");
@@ -124,6 +129,41 @@ Sandbox("merchant_id: required unless exactly one active sandbox merchant; not f
   const foreign = await mint({ ...w.pair, merchant_id: other.merchant.companyId });
   assert.is(foreign.status, 403);
   assert.equal(foreign.body, developer("developer.grant_missing"));
+});
+
+Sandbox("a revoked grant of the organization's own sandbox merchant: the next mint restores it (no browser); another organization's stays grant_missing", async () => {
+  const w = await world();
+  const grants = createInProcessClient(
+    GrantService,
+    createGrantService({ config: test.config, clock, ids: cryptoIds, logger: createLogger({ write: () => undefined }) }, { sql: test.app.control.sql }),
+  );
+  const items = (token: string) => fetch(`${test.base}/v1/items?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+  const before = String((await mint(w.pair)).body["access_token"]);
+  assert.is((await items(before)).status, 200);
+  // The owner disconnects the app (the consent site's disconnect and the back office's RevokeGrant are this call).
+  assert.is((await grants.revokeGrant({ companyId: BigInt(w.merchant.companyId), appId: w.app.appId })).revoked, true);
+  clock.advance(test.config.caches.gatewaySeconds * 1000);
+  const refused = await items(before);
+  assert.is(refused.status, 403);
+  assert.is(((await refused.json()) as { code: string }).code, "partner.grant_missing");
+  // The developer mints again with the sandbox credentials: a live grant again, and the new token reads.
+  const again = await mint({ ...w.pair, merchant_id: w.merchant.companyId });
+  assert.is(again.status, 200, JSON.stringify(again.body));
+  const listed = await grants.listGrants({ companyId: BigInt(w.merchant.companyId) });
+  assert.equal(listed.grants.filter((grant) => grant.appId === w.app.appId).length, 1);
+  clock.advance(test.config.caches.gatewaySeconds * 1000);
+  assert.is((await items(String(again.body["access_token"]))).status, 200);
+  // The same through client_credentials at /v1/oauth/token, after a second revoke.
+  assert.is((await grants.revokeGrant({ companyId: BigInt(w.merchant.companyId), appId: w.app.appId })).revoked, true);
+  const oauthMint = await mint({ ...w.pair, grant_type: "client_credentials" }, { path: "/v1/oauth/token" });
+  assert.is(oauthMint.status, 200, JSON.stringify(oauthMint.body));
+  assert.ok((await grants.listGrants({ companyId: BigInt(w.merchant.companyId) })).grants.some((grant) => grant.appId === w.app.appId));
+  // Another organization's app naming this merchant gets no grant out of it.
+  const other = await world();
+  const foreign = await mint({ ...other.pair, merchant_id: w.merchant.companyId });
+  assert.is(foreign.status, 403);
+  assert.equal(foreign.body, developer("developer.grant_missing"));
+  assert.not.ok((await grants.listGrants({ companyId: BigInt(w.merchant.companyId) })).grants.some((grant) => grant.appId === other.app.appId));
 });
 
 Sandbox("client failures: invalid_client 401 with WWW-Authenticate; missing fields; unsupported grant_type; archived; production; ADSR", async () => {

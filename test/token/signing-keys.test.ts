@@ -8,7 +8,8 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { appTokenAudience, createAccessTokenVerifier, signAccessToken, type AccessTokenClaims } from "../../src/token/access-token.js";
 import { createKeyRing } from "../../src/token/key-ring.js";
-import { createSigningKeyStore, jwksCacheSeconds, signingKeyTiming } from "../../src/token/signing-keys.js";
+import { createHash, createPublicKey } from "node:crypto";
+import { createSigningKeyStore, jwksCacheSeconds, publicJwkOf, signingKeyTiming } from "../../src/token/signing-keys.js";
 import { useTestDatabase } from "../support/storage.js";
 
 const Keys = suite("token/signing-keys");
@@ -121,6 +122,24 @@ Keys("private parts are sealed under the KEK: another KEK cannot read them, and 
   } catch (error) {
     assert.match((error as Error).message, "TOKEN_KEY_ENCRYPTION_KEY differs");
   }
+});
+
+Keys("a key's JWK and kid: RS256 for signing, the kid its RFC 7638 thumbprint (the RFC's own example key)", async () => {
+  // RFC 7638 section 3.1: this key's SHA-256 thumbprint is NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs.
+  const n =
+    "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBX" +
+    "Arwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0f" +
+    "M4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw";
+  const jwk = await publicJwkOf(createPublicKey({ key: { kty: "RSA", n, e: "AQAB" }, format: "jwk" }));
+  assert.equal(jwk, { kty: "RSA", kid: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs", use: "sig", alg: "RS256", n, e: "AQAB" });
+
+  // A key the store makes: its published kid is the thumbprint of its published n and e, in RFC 7638's member order.
+  const store = createSigningKeyStore({ sql: database().sql, kek, clock: freshClock(), logger: silentLogger, accessTokenTtlSeconds: 900 });
+  await store.ensure();
+  const { kid } = await store.signingKey();
+  const published = (await store.published()).find((key) => key.kid === kid)!;
+  const canonical = JSON.stringify({ e: published.e, kty: "RSA", n: published.n });
+  assert.is(kid, createHash("sha256").update(canonical).digest("base64url"));
 });
 
 Keys.run();

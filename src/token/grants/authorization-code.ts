@@ -74,7 +74,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
       expiresAt: new Date(now.getTime() + config.lifetimes.refreshToken * 1000),
     });
     const target = { companyId: merchant.company_id, region: merchant.region };
-    const response = issuer.response(issuer.accessToken(key, client, target), client, target, refreshToken);
+    const response = issuer.response(await issuer.mintAccessToken(key, client, target), client, target, refreshToken);
     return { ok: true, value: { response, familyId, companyId: merchant.company_id } };
   });
   if (replayed !== undefined) context.metrics?.familyRevocations.inc({ reason: "code_replayed" });

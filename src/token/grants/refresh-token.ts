@@ -56,8 +56,8 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     const merchant = await createMerchantQueries(tx).find(row.company_id);
     if (!merchant || !merchant.active) return { ok: false, code: "developer.merchant_inactive" };
     const target = { companyId: merchant.company_id, region: merchant.region };
-    const answer = (replay: boolean) => ({
-      response: issuer.response(issuer.accessToken(key, client, target), client, target, successor),
+    const answer = async (replay: boolean) => ({
+      response: issuer.response(await issuer.mintAccessToken(key, client, target), client, target, successor),
       familyId: row!.family_id,
       replay,
     });
@@ -73,7 +73,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
           now,
           expiresAt: new Date(now.getTime() + config.lifetimes.refreshToken * 1000),
         });
-        return { ok: true, value: answer(false) };
+        return { ok: true, value: await answer(false) };
       }
       // A parallel refresh rotated it first (its transaction committed before our UPDATE went on): read it again.
       row = (await tokens.find(hash))!;
@@ -86,7 +86,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     // window, only while that successor is live; the share lock keeps it from rotating while we hand it out again.
     const inGrace = now.getTime() < row.rotated_at!.getTime() + config.lifetimes.refreshGrace * 1000;
     const successorMatches = row.successor_hash !== null && hashesEqual(row.successor_hash, successorHash);
-    if (inGrace && successorMatches && (await tokens.holdLive(successorHash, now))) return { ok: true, value: answer(true) };
+    if (inGrace && successorMatches && (await tokens.holdLive(successorHash, now))) return { ok: true, value: await answer(true) };
     // Reuse: the family ends for good, and that write commits (it is the point of detection).
     await tokens.revokeFamily(row.family_id, now, "refresh_reused");
     reused = row.family_id;

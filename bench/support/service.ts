@@ -1,0 +1,108 @@
+// The service as `npm start` runs it, in a process of its own with its default logging (lines go to a file, as an
+// operator's would go to a collector), for the benchmarks. `serviceCommand` is the one place that says how the
+// program starts: switch it to the compiled program when there is one.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { openSync, closeSync } from "node:fs";
+
+/** The command of `npm start` (package.json "start"), with `args` after it. */
+export function serviceCommand(args: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: ["--require", "./src/runtime/thread-pool.cjs", "--import", "tsx", "src/main.ts", ...args] };
+}
+
+/** A free TCP port on 127.0.0.1 (so BASE_URL and AUTH_URL name the real ports). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningService {
+  child: ChildProcess;
+  /** The ready line's fields (front, consent, grpc URLs...). */
+  ready: Record<string, unknown>;
+  logFile: string;
+  /** Every JSON line of the log so far. */
+  logLines(): Promise<Array<Record<string, unknown>>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the service with `args` and `env` (on top of PATH and the caller's DATABASE_URL / REDIS_URL when set),
+ * logging to `<dataDir>/service.log`; resolves when its ready line (`readyMessage`) is written.
+ */
+export async function startService(options: { args: string[]; env: Record<string, string>; dataDir: string; readyMessage?: string; timeoutMs?: number }): Promise<RunningService> {
+  const readyMessage = options.readyMessage ?? "partner API ready";
+  const logFile = join(options.dataDir, "service.log");
+  const out = openSync(logFile, "a");
+  const { command, args } = serviceCommand(options.args);
+  const child = spawn(command, args, {
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      ...(process.env["UV_THREADPOOL_SIZE"] ? { UV_THREADPOOL_SIZE: process.env["UV_THREADPOOL_SIZE"] } : {}),
+      SHUTDOWN_DRAIN_SECONDS: "0",
+      ...options.env,
+    },
+    stdio: ["ignore", out, out],
+  });
+  closeSync(out);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const logLines = async () =>
+    (await readFile(logFile, "utf8"))
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
+  const deadline = Date.now() + (options.timeoutMs ?? 180_000);
+  let ready: Record<string, unknown> | undefined;
+  while (!ready) {
+    if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}): ${await readFile(logFile, "utf8")}`);
+    if (Date.now() > deadline) throw new Error(`no "${readyMessage}" line: ${await readFile(logFile, "utf8")}`);
+    ready = (await logLines()).find((line) => line["msg"] === readyMessage);
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    child,
+    ready,
+    logFile,
+    logLines,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** A helper process of the benchmarks (a baseline server): `node --import tsx <script>`, resolving with the port it prints. */
+export async function startHelper(script: string, env: Record<string, string>): Promise<{ port: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", script], { env: { PATH: process.env["PATH"] ?? "", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split("\n").find((text) => text.startsWith("{"));
+      if (line) resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited (${code}) before listening`)));
+  });
+  return {
+    port,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

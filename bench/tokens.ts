@@ -1,0 +1,103 @@
+// `npm run bench:tokens`: minting and refreshing against the ceiling of this machine, each in its own process.
+// - the service as `npm start -- --demo` starts it (bench/support/service.ts), default logging, to a file;
+// - raw RS256 signatures (crypto.sign with a callback, IN_FLIGHT 16) in a second process: the ceiling;
+// - autocannon here, the third: POST /v1/token (sandbox mint) and POST /v1/oauth/token grant_type=refresh_token
+//   over many refresh families prepared in advance through the real consent and code exchange.
+// Goal (issue 16): mints/s and refreshes/s each at least 0.7 of the raw signs/s.
+//
+// Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_FAMILIES (refresh families, default 200),
+// DATABASE_URL / REDIS_URL (default: embedded, as `npm start`).
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import autocannon, { type Request as AutocannonRequest } from "autocannon";
+import { exitOnErrors, figureLine, fromAutocannon, machine, type Figure } from "./support/measure.js";
+import { prepareRefreshFamilies } from "./support/refresh-families.js";
+import { freePort, startService } from "./support/service.js";
+import { unthrottled } from "./support/unthrottled.js";
+
+const seconds = Number(process.env["BENCH_SECONDS"] ?? 10);
+const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 50);
+const familyCount = Number(process.env["BENCH_FAMILIES"] ?? 200);
+
+/** Raw async signatures in a process of their own, sized as the service's pool is. */
+async function rawSigns(): Promise<Figure> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--require", "./src/runtime/thread-pool.cjs", "--import", "tsx", "bench/support/raw-signs.ts", String(seconds), "16"]);
+  return JSON.parse(stdout) as Figure;
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-bench-tokens-"));
+  const [port, authPort, grpcPort] = [await freePort(), await freePort(), await freePort()];
+  const service = await startService({
+    args: ["--demo"],
+    dataDir,
+    env: {
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      AUTH_PORT: String(authPort),
+      GRPC_PORT: String(grpcPort),
+      DATA_DIR: dataDir,
+      ...(process.env["DATABASE_URL"] ? { DATABASE_URL: process.env["DATABASE_URL"] } : {}),
+      ...(process.env["REDIS_URL"] ? { REDIS_URL: process.env["REDIS_URL"] } : {}),
+      ...unthrottled(),
+    },
+  });
+  try {
+    const demo = JSON.parse(await readFile(join(dataDir, "demo.json"), "utf8"));
+    const front = String(service.ready["front"]);
+    const auth = String(service.ready["consent"]);
+    const sandbox = demo.apps.full.sandbox;
+    const mintBody = JSON.stringify({ grant_type: "client_credentials", client_id: sandbox.clientId, client_secret: sandbox.clientSecret, merchant_id: demo.merchants.sandbox[0].companyId });
+    const check = await fetch(`${front}/v1/token`, { method: "POST", headers: { "content-type": "application/json" }, body: mintBody });
+    if (check.status !== 200) throw new Error(`POST /v1/token answered ${check.status}: ${await check.text()}`);
+
+    const production = demo.apps.full.production;
+    const live = demo.merchants.live[0];
+    const families = await prepareRefreshFamilies({ front, auth, client: production, redirectUri: demo.redirectUri, owner: live.owner, count: familyCount });
+
+    const ceiling = await rawSigns();
+    await autocannon({ url: `${front}/v1/token`, connections, duration: 2, method: "POST", headers: { "content-type": "application/json" }, body: mintBody });
+    const mints = fromAutocannon(await autocannon({ url: `${front}/v1/token`, connections, duration: seconds, method: "POST", headers: { "content-type": "application/json" }, body: mintBody }));
+
+    // Each connection takes a family's live token and puts back its successor; never two refreshes of one family
+    // at once (that would be a reuse, which revokes the family).
+    const idle = families.map((family) => family.refreshToken);
+    const refreshRequest: AutocannonRequest = {
+      method: "POST",
+      path: "/v1/oauth/token",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      setupRequest(request, context) {
+        const token = idle.shift();
+        if (!token) throw new Error("more connections than refresh families: raise BENCH_FAMILIES");
+        context["token"] = token;
+        return { ...request, body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: production.clientId, client_secret: production.clientSecret }).toString() };
+      },
+      onResponse(status, body, context) {
+        idle.push(status === 200 ? (JSON.parse(body) as { refresh_token: string }).refresh_token : String(context["token"]));
+      },
+    };
+    const refreshes = fromAutocannon(await autocannon({ url: front, connections: Math.min(connections, families.length), duration: seconds, requests: [refreshRequest] }));
+
+    const figures: Array<[string, Figure]> = [["mints", mints], ["refreshes", refreshes]];
+    process.stdout.write(
+      [
+        `tokens: ${connections} connections, ${seconds} s each, ${families.length} refresh families, ${service.ready["embeddedDatabase"] ? "embedded PGlite" : "PostgreSQL"}, ` +
+          `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, ${machine()}`,
+        figureLine("POST /v1/token (sandbox mint)", mints, "raw async RS256 signs", ceiling),
+        figureLine("POST /v1/oauth/token (refresh)", refreshes, "raw async RS256 signs", ceiling),
+      ].join("\n") + "\n",
+    );
+    exitOnErrors(figures);
+  } finally {
+    await service.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+// What the example app runs with: by default the demo world's FULL app (npm start -- --demo writes
+// DATA_DIR/demo.json), its sandbox pair unless EXAMPLE_ENVIRONMENT=production; every value can be given instead.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export interface ExampleSettings {
+  /** {base_url}: the public front, no path. */
+  baseUrl: string;
+  /** The consent site. */
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Registered on the app; the example serves its path and listens on its port. */
+  redirectUri: string;
+  environment: "sandbox" | "production";
+  /** Who can sign in on the consent screen (shown on the start page; the password stays in demo.json). */
+  loginHint?: string;
+}
+
+interface DemoFile {
+  baseUrl: string;
+  authUrl: string;
+  redirectUri: string;
+  apps: { full: { sandbox: { clientId: string; clientSecret: string }; production: { clientId: string; clientSecret: string } } };
+  merchants: { sandbox: Array<{ owner: { email: string } }>; live: Array<{ owner: { email: string } }> };
+}
+
+/**
+ * Reads demo.json from DATA_DIR (default `.data`) and overrides each value from the environment: BASE_URL,
+ * AUTH_URL, CLIENT_ID, CLIENT_SECRET, REDIRECT_URI. Without demo.json every one of them is required.
+ */
+export async function loadExampleSettings(env: NodeJS.ProcessEnv = process.env): Promise<ExampleSettings> {
+  const environment = env["EXAMPLE_ENVIRONMENT"] === "production" ? "production" : "sandbox";
+  const path = join(env["DATA_DIR"] ?? ".data", "demo.json");
+  const demo = await readFile(path, "utf8").then((text) => JSON.parse(text) as DemoFile, () => undefined);
+  const pair = demo?.apps.full[environment];
+  const owner = environment === "sandbox" ? demo?.merchants.sandbox[0]?.owner : demo?.merchants.live[0]?.owner;
+  const value = (name: string, fallback: string | undefined): string => {
+    const chosen = env[name] || fallback;
+    if (!chosen) throw new Error(`${name} is not set and ${path} does not exist: run \`npm start -- --demo\` first, or set ${name}`);
+    return chosen;
+  };
+  return {
+    baseUrl: value("BASE_URL", demo?.baseUrl).replace(/\/+$/, ""),
+    authUrl: value("AUTH_URL", demo?.authUrl).replace(/\/+$/, ""),
+    clientId: value("CLIENT_ID", pair?.clientId),
+    clientSecret: value("CLIENT_SECRET", pair?.clientSecret),
+    redirectUri: value("REDIRECT_URI", demo?.redirectUri),
+    environment,
+    ...(owner ? { loginHint: `${owner.email} (its password is in ${path})` } : {}),
+  };
+}

@@ -1,0 +1,71 @@
+// `npm run build`: compiles src/ and gen/ to JavaScript with source maps (tsc, tsconfig.build.json) and the partner
+// client to JavaScript with type declarations (tsconfig.client.json), copies the files the program reads at run time
+// (the SQL migrations), and writes the stamp `npm start` compares against (build-state.mjs).
+// The build goes to a folder of its own first and replaces the output folder only once it succeeded, so a failed
+// or interrupted build never leaves half a program to start.
+//   node scripts/build.mjs [--out-dir dist] [--client-only]
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { inputsDigest, stampFileName } from "./build-state.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+
+/** Runs tsc on a project with its output redirected; rejects with tsc's own report when it fails. */
+function compile(project, outDir) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [tsc, "-p", join(root, project), "--outDir", outDir], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolvePromise() : reject(new Error(`tsc -p ${project} failed:\n${output}`))));
+  });
+}
+
+export async function build({ outDir, clientOnly = false }) {
+  // The digest is taken before compiling: a file edited during the build leaves the stamp stale, never fresh.
+  const digest = inputsDigest(root);
+  const building = `${outDir}.building-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { recursive: true });
+  try {
+    if (clientOnly) {
+      await compile("tsconfig.client.json", join(building, "client"));
+    } else {
+      await Promise.all([compile("tsconfig.build.json", building), compile("tsconfig.client.json", join(building, "client"))]);
+      // src/storage/migrate.ts reads its SQL next to itself (new URL("./migrations/...", import.meta.url)).
+      cpSync(join(root, "src", "storage", "migrations"), join(building, "src", "storage", "migrations"), { recursive: true });
+      // The thread-pool preload (node --require) is CommonJS run before the program: copied, not compiled.
+      cpSync(join(root, "src", "runtime", "thread-pool.cjs"), join(building, "src", "runtime", "thread-pool.cjs"));
+      writeFileSync(join(building, stampFileName), JSON.stringify({ inputsDigest: digest, builtAt: new Date().toISOString() }) + "\n");
+    }
+    rmSync(outDir, { recursive: true, force: true });
+    renameSync(building, outDir);
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { "out-dir": { type: "string", default: join(root, "dist") }, "client-only": { type: "boolean", default: false } },
+    strict: true,
+  });
+  const outDir = resolve(values["out-dir"]);
+  const started = performance.now();
+  build({ outDir, clientOnly: values["client-only"] }).then(
+    () => process.stderr.write(`built ${values["client-only"] ? "the client " : ""}into ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`),
+    (error) => {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

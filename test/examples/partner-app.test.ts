@@ -1,0 +1,173 @@
+// examples/partner-app against a started app, the consent in Debian's chromium (playwright-core): the start page,
+// /connect to the consent site, sign-in and Allow, back at the example's redirect URI, which exchanged the code and
+// shows the token's claims and the first GET /v1/items; Deny shown as access_denied; a callback with no
+// authorization in progress refused; the settings read from demo.json. Without /usr/bin/chromium the browser tests
+// report themselves skipped with the install command.
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import type http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext } from "playwright-core";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { createExampleServer } from "../../examples/partner-app/server.js";
+import { loadExampleSettings } from "../../examples/partner-app/settings.js";
+import { demoRedirectUri, type DemoWorld } from "../../src/demo/provision-demo.js";
+import { createManualClock } from "../../src/runtime/clock.js";
+import { newApp, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
+import { credentialServiceOf, freePort, startTestApp, type TestApp } from "../support/test-app.js";
+
+const chromiumPath = "/usr/bin/chromium";
+const available = existsSync(chromiumPath);
+const Example = suite("examples/partner-app");
+const clock = createManualClock(Date.now());
+const timeout = 30_000;
+
+let test: TestApp;
+let example: http.Server;
+let exampleBase = "";
+let merchant: Awaited<ReturnType<typeof newSandboxMerchant>>;
+let clientId = "";
+let browser: BrowserContext | undefined;
+let userDataDir = "";
+
+Example.before(async () => {
+  test = await startTestApp({ clock, redis: false });
+  const credentials = credentialServiceOf(test, clock);
+  const organizationId = await newOrganization(credentials);
+  merchant = await newSandboxMerchant(credentials, organizationId);
+  const app = await newApp(credentials, organizationId, Product.FULL);
+  clientId = app.sandbox.clientId;
+  const port = await freePort();
+  exampleBase = `http://127.0.0.1:${port}`;
+  const redirectUri = `${exampleBase}/callback`;
+  await credentials.setRedirectUris({ appId: app.appId, redirectUris: [redirectUri] });
+  example = createExampleServer({ baseUrl: test.base, authUrl: test.auth, ...app.sandbox, redirectUri, environment: "sandbox", loginHint: merchant.owner.email });
+  await new Promise<void>((resolve) => example.listen(port, "127.0.0.1", resolve));
+  if (available) {
+    userDataDir = await mkdtemp(join(tmpdir(), "pa-example-chromium-"));
+    browser = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath,
+      headless: true,
+      timeout,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  } else {
+    console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  }
+});
+
+Example.after(async () => {
+  await browser?.close();
+  example?.closeAllConnections();
+  await new Promise((resolve) => example?.close(resolve));
+  await test?.stop();
+  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+});
+
+const inBrowser = available ? Example : Example.skip;
+
+inBrowser("start page, consent in chromium, Allow: the example exchanged the code, shows the claims and five items", async () => {
+  const page = await browser!.newPage();
+  page.setDefaultTimeout(timeout);
+  await page.goto(`${exampleBase}/`);
+  assert.match(await page.locator("main").innerText(), `sign in as ${merchant.owner.email}`);
+  await page.getByRole("link", { name: "Connect a merchant" }).click();
+  await page.getByLabel("Email").fill(merchant.owner.email);
+  await page.getByLabel("Password").fill(merchant.owner.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Connect an app" }).waitFor();
+  await Promise.all([page.waitForURL((url) => url.href.startsWith(`${exampleBase}/callback?`)), page.getByRole("button", { name: "Allow" }).click()]);
+  await page.getByRole("heading", { name: `Connected merchant ${merchant.companyId}` }).waitFor();
+  const claims = JSON.parse(await page.locator("#claims").innerText()) as Record<string, unknown>;
+  assert.is(claims["companyId"], merchant.companyId);
+  assert.is(claims["client_id"], clientId);
+  assert.is(claims["env"], "SANDBOX");
+  assert.is(claims["product"], "FULL");
+  assert.is(claims["aud"], "partnerapi-app");
+  assert.is(await page.locator("#items li").count(), 5);
+  // The code is spent and the pending authorization gone: reloading the callback starts nothing again.
+  const again = await page.reload();
+  assert.is(again?.status(), 400);
+  await page.getByRole("heading", { name: "No authorization in progress" }).waitFor();
+  await page.close();
+});
+
+inBrowser("Deny on the consent screen: the example says access_denied", async () => {
+  const page = await browser!.newPage();
+  page.setDefaultTimeout(timeout);
+  await page.goto(`${exampleBase}/connect`); // the consent site remembers the owner's sign-in from the first test
+  await page.getByRole("heading", { name: "Connect an app" }).waitFor();
+  await Promise.all([page.waitForURL((url) => url.href.startsWith(`${exampleBase}/callback?`)), page.getByRole("button", { name: "Deny" }).click()]);
+  await page.getByRole("heading", { name: "The merchant was not connected" }).waitFor();
+  assert.match(await page.locator("#error").innerText(), /^access_denied: /);
+  await page.close();
+});
+
+Example("a callback without an authorization in progress is 400; an unknown path 404", async () => {
+  const callback = await fetch(`${exampleBase}/callback?code=x&state=y&merchant_id=1`);
+  assert.is(callback.status, 400);
+  assert.match(await callback.text(), "<h1>No authorization in progress</h1>");
+  assert.is((await fetch(`${exampleBase}/nothing`)).status, 404);
+  // /connect redirects to the consent site's authorization endpoint with PKCE S256 and a state, and sets the session.
+  const connect = await fetch(`${exampleBase}/connect`, { redirect: "manual" });
+  assert.is(connect.status, 302);
+  const location = new URL(connect.headers.get("location")!);
+  assert.is(`${location.origin}${location.pathname}`, `${test.auth}/oauth/authorize`);
+  assert.is(location.searchParams.get("client_id"), clientId);
+  assert.is(location.searchParams.get("redirect_uri"), `${exampleBase}/callback`);
+  assert.is(location.searchParams.get("code_challenge_method"), "S256");
+  assert.match(connect.headers.get("set-cookie")!, /^example_session=[A-Za-z0-9_-]{32}; Path=\/; HttpOnly; SameSite=Lax$/);
+});
+
+Example("settings: demo.json's FULL app (sandbox pair by default, production on request) and redirect URI; the environment overrides", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "pa-example-settings-"));
+  try {
+    const pair = (name: string) => ({ clientId: `lp_app_${name}`, clientSecret: `lp_sk_${name}` });
+    const login = (email: string) => ({ email, password: "secret" });
+    const demo: DemoWorld = {
+      baseUrl: "http://127.0.0.1:8080/",
+      authUrl: "http://127.0.0.1:8081",
+      grpcUrl: "http://127.0.0.1:8090",
+      redirectUri: demoRedirectUri,
+      organizationId: 1,
+      apps: {
+        full: { appId: "app_full", sandbox: pair("sbfull"), production: pair("pkfull") },
+        onlineOrder: { appId: "app_oo", sandbox: pair("sboo"), production: pair("pkoo") },
+        adsr: { appId: "app_adsr", sandbox: { ...pair("sbadsr"), apiKey: "k1" }, production: { ...pair("pkadsr"), apiKey: "k2" } },
+        inReview: { appId: "app_review", product: "FULL", sandbox: pair("sbreview") },
+      },
+      merchants: {
+        sandbox: [{ companyId: 7, region: "uk", owner: login("owner.7@sandbox.test") }],
+        live: [{ companyId: 9, region: "us", owner: login("owner.9@demo.test"), employee: login("employee.9@demo.test"), storeIds: [1] }],
+      },
+    };
+    await writeFile(join(dataDir, "demo.json"), JSON.stringify(demo));
+    const path = join(dataDir, "demo.json");
+    assert.equal(await loadExampleSettings({ DATA_DIR: dataDir }), {
+      baseUrl: "http://127.0.0.1:8080",
+      authUrl: "http://127.0.0.1:8081",
+      clientId: "lp_app_sbfull",
+      clientSecret: "lp_sk_sbfull",
+      redirectUri: "http://127.0.0.1:9999/callback",
+      environment: "sandbox",
+      loginHint: `owner.7@sandbox.test (its password is in ${path})`,
+    });
+    const production = await loadExampleSettings({ DATA_DIR: dataDir, EXAMPLE_ENVIRONMENT: "production", BASE_URL: "https://api.example.test/" });
+    assert.equal([production.clientId, production.clientSecret, production.baseUrl, production.loginHint], [
+      "lp_app_pkfull", "lp_sk_pkfull", "https://api.example.test", `owner.9@demo.test (its password is in ${path})`,
+    ]);
+    try {
+      await loadExampleSettings({ DATA_DIR: join(dataDir, "none") });
+      assert.unreachable("no demo.json and no BASE_URL must stop the start");
+    } catch (error) {
+      assert.match((error as Error).message, "BASE_URL is not set");
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+Example.run();

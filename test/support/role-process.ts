@@ -1,0 +1,89 @@
+// A role of the program (`--role front|data`) as a child process, as it is deployed: started with an environment
+// of its own (optionally inside a network namespace), read through its JSON log lines, stopped with a signal.
+// Shared by test/gateway/processes.test.ts and the topology test (test/topology/).
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The repository root: `src/main.ts` and the tsx loader resolve from here whatever the runner's cwd. */
+const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * The command that runs the program with `args`: the ONE place that says how a role is launched, so switching the
+ * tests to the compiled build (`node dist/main.js`) is a change here only.
+ */
+export function programCommand(args: string[]): { command: string; argv: string[] } {
+  return { command: process.execPath, argv: ["--import", "tsx", "src/main.ts", ...args] };
+}
+
+export interface RoleProcess {
+  child: ChildProcess;
+  /** The first log line whose msg is `message` (parsed), waiting for it up to `timeoutMs`. */
+  line(message: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** The first JSON log line so far, or yet to come, that `matches` (for lines a call's answer may arrive before). */
+  entry(matches: (entry: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Every complete JSON log line so far, parsed (a line still being written is left for later). */
+  entries(): Record<string, unknown>[];
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM (a graceful stop) and waits for the exit; after `killAfterMs` without one, SIGKILL. */
+  stop(killAfterMs?: number): Promise<void>;
+  output(): string;
+}
+
+/**
+ * Starts the program with `args` and exactly `env` (plus PATH and SHUTDOWN_DRAIN_SECONDS=0 unless given); inside the
+ * network namespace `netns` when named (`ip netns exec` execs the program itself, so the child is the program and
+ * signals reach it directly).
+ */
+export function startRole(args: string[], env: Record<string, string>, options: { netns?: string } = {}): RoleProcess {
+  const program = programCommand(args);
+  const [command, argv] = options.netns ? ["ip", ["netns", "exec", options.netns, program.command, ...program.argv]] : [program.command, program.argv];
+  const child: ChildProcess = spawn(command, argv, {
+    cwd: repositoryRoot,
+    env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const entries = () =>
+    stdout
+      .slice(0, stdout.lastIndexOf("\n") + 1)
+      .split("\n")
+      .filter((text) => text.startsWith("{"))
+      .map((text) => JSON.parse(text) as Record<string, unknown>);
+  const entry = (matches: (entry: Record<string, unknown>) => boolean, timeoutMs = 10_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.stdout!.off("data", check);
+        reject(new Error(`no matching log line; stdout: ${stdout} stderr: ${stderr}`));
+      }, timeoutMs);
+      function check() {
+        const found = entries().find(matches);
+        if (!found) return;
+        clearTimeout(timer);
+        child.stdout!.off("data", check);
+        resolve(found);
+      }
+      child.stdout!.on("data", check);
+      check();
+    });
+  const line = (message: string, timeoutMs = 90_000) =>
+    entry((found) => found["msg"] === message, timeoutMs).catch((error: Error) => {
+      throw new Error(`no "${message}" line: ${error.message.replace(/^no matching log line; /, "")}`);
+    });
+  const stop = async (killAfterMs?: number) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    if (killAfterMs === undefined) {
+      await exited;
+      return;
+    }
+    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, line, entry, entries, exited, stop, output: () => stdout + stderr };
+}
