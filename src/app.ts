@@ -41,6 +41,7 @@ import { reflectionServices, registerReflection } from "./internal/reflection.js
 import { sleep, systemClock, type Clock } from "./runtime/clock.js";
 import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
+import { createMetrics, listenForMetrics, type Metrics } from "./runtime/metrics.js";
 import { createCredentialService } from "./credential/index.js";
 import { createDataService, type DataServiceImpl } from "./data/index.js";
 import type { ServiceContext } from "./runtime/service-context.js";
@@ -63,6 +64,8 @@ export interface AppOptions {
   mailTransport?: MailTransport;
   /** Prepended to every Redis key (tests whose databases restart their ids share one Redis); default none. */
   keyValuePrefix?: string;
+  /** This app's metrics (one registry per app); default: a new one with process metrics. */
+  metrics?: Metrics;
 }
 
 export interface RunningApp {
@@ -75,6 +78,10 @@ export interface RunningApp {
   keyValue: KeyValueStore;
   /** The console's outbox (mail leaves off the request path). */
   mail: MailOutbox;
+  /** Served at GET /metrics on the internal port, and on METRICS_PORT when set. */
+  metrics: Metrics;
+  /** METRICS_PORT's listener, when configured. */
+  metricsAddress: AddressInfo | undefined;
   /**
    * Reports not ready at once (/readyz 503 `shutting_down`, gRPC health NOT_SERVING) while still serving for
    * SHUTDOWN_DRAIN_SECONDS, then stops accepting, finishes requests in flight (up to SHUTDOWN_GRACE_SECONDS), closes pools.
@@ -87,7 +94,8 @@ export const internalServices: readonly DescService[] = [TokenService, GrantServ
 
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const { config, logger } = options;
-  const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds };
+  const metrics = options.metrics ?? createMetrics();
+  const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds, metrics };
   const closers: Array<() => Promise<void>> = [];
   try {
     // Storage: the control plane, then each region (its own database when configured, else a schema of the control one).
@@ -132,7 +140,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       if (database) localData.set(region, createDataService(context, { region, sql: database.sql }));
     }
     const data = createRegionDispatcher(localData, control.sql);
-    const regional = createRegionalCallers(config, localData, await remoteRegionOptions(config, logger));
+    const regional = createRegionalCallers(config, localData, await remoteRegionOptions(config, logger, metrics));
     closers.push(async () => regional.close());
 
     // The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region.
@@ -149,7 +157,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       controlSql: control.sql,
       merchants,
       regions: regional.callers,
-      rateLimiter: createRateLimiter({ store: keyValue, limit: config.limits.partnerPerMinute, clock: context.clock, logger }),
+      rateLimiter: createRateLimiter({ store: keyValue, limit: config.limits.partnerPerMinute, clock: context.clock, logger, metrics }),
       clock: context.clock,
       logger,
       cacheSeconds: config.caches.gatewaySeconds,
@@ -160,6 +168,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         clock: context.clock,
         logger,
         cacheSeconds: config.caches.gatewaySeconds,
+        metrics,
       }),
     });
     // The developer console: its own sessions (audience partnerapi-console), calling the services above in process.
@@ -188,7 +197,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     };
     for (const service of internalServices) health.setStatus(service.typeName, ServingStatus.SERVING);
 
-    const internal = await createInternalPort({ config, embedded: control.embedded, routes, clock: context.clock, ids: context.ids, logger });
+    const internal = await createInternalPort({ config, embedded: control.embedded, routes, clock: context.clock, ids: context.ids, logger, metrics });
     // Readiness: the control database and each region database this process uses, and Redis when configured, each
     // within a second; not ready from the moment shutdown starts. gRPC health follows the same answer.
     const shutdown = { started: false };
@@ -198,6 +207,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       keyValue,
     );
     health.followReadiness(readiness, { clock: context.clock, intervalMs: healthPollIntervalMs });
+    metrics.followAvailability({ databases: ["database:control", ...[...regionDatabases.keys()].map((region) => `database:region_${region}`)], redis: keyValue.shared, probe: readiness });
     const front = createFrontServer({
       services: [
         { service: TokenService, caller: createInProcessCaller(TokenService, token) },
@@ -212,6 +222,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       ids: context.ids,
       logger,
       readiness,
+      metrics,
       openapi: { baseUrl: config.urls.base, authUrl: config.urls.auth, version: await packageVersion() },
       reference: await loadReferenceFiles(),
     });
@@ -235,6 +246,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     closers.push(() => front.close(grace));
     const consentAddress = await consent.listen(config.listen.authPort, config.listen.host);
     closers.push(() => consent.close(grace));
+    const metricsListener = config.metrics.port === undefined ? undefined : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
+    if (metricsListener) closers.push(() => metricsListener.close(grace));
 
     return {
       front: frontAddress,
@@ -244,6 +257,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       regionDatabases,
       keyValue,
       mail,
+      metrics,
+      metricsAddress: metricsListener?.address,
       stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),
     };
   } catch (error) {
@@ -257,6 +272,8 @@ export interface RunningDataRole {
   grpc: AddressInfo;
   region: Region;
   database: Database;
+  metrics: Metrics;
+  metricsAddress: AddressInfo | undefined;
   stop(): Promise<void>;
 }
 
@@ -267,7 +284,8 @@ export interface RunningDataRole {
  */
 export async function startDataRole(options: AppOptions & { region: Region }): Promise<RunningDataRole> {
   const { config, logger, region } = options;
-  const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds };
+  const metrics = options.metrics ?? createMetrics();
+  const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds, metrics };
   const closers: Array<() => Promise<void>> = [];
   try {
     const url = config.regions[region].databaseUrl ?? config.databaseUrl;
@@ -284,17 +302,20 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
     health.setStatus(DataService.typeName, ServingStatus.SERVING);
     // The data role's health follows its database (and shutdown), as the front's follows everything it uses.
     const shutdown = { started: false };
-    health.followReadiness(readinessWith(shutdown, readinessOf([[`database:region_${region}`, database]], probeTimeoutMs)), {
-      clock: context.clock,
-      intervalMs: healthPollIntervalMs,
-    });
-    const internal = await createInternalPort({ config, embedded: database.embedded, routes, clock: context.clock, ids: context.ids, logger });
+    const readiness = readinessWith(shutdown, readinessOf([[`database:region_${region}`, database]], probeTimeoutMs));
+    health.followReadiness(readiness, { clock: context.clock, intervalMs: healthPollIntervalMs });
+    metrics.followAvailability({ databases: [`database:region_${region}`], redis: false, probe: readiness });
+    const internal = await createInternalPort({ config, embedded: database.embedded, routes, clock: context.clock, ids: context.ids, logger, metrics });
     const grpc = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
     closers.push(() => internal.close(config.shutdownGraceSeconds * 1000));
+    const metricsListener = config.metrics.port === undefined ? undefined : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
+    if (metricsListener) closers.push(() => metricsListener.close(config.shutdownGraceSeconds * 1000));
     return {
       grpc,
       region,
       database,
+      metrics,
+      metricsAddress: metricsListener?.address,
       stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),
     };
   } catch (error) {
@@ -304,7 +325,7 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
 }
 
 /** The front's side of the hop to remote regions: its `front` credential and the CA it trusts for https URLs. */
-async function remoteRegionOptions(config: Config, logger: Logger) {
+async function remoteRegionOptions(config: Config, logger: Logger, metrics: Metrics) {
   const { credentialFile, caFile } = config.regionHop;
   const remote = config.servedRegions.filter((region) => config.regions[region].grpcUrl);
   if (remote.length > 0 && !credentialFile) {
@@ -314,6 +335,7 @@ async function remoteRegionOptions(config: Config, logger: Logger) {
     credential: credentialFile ? await readPresentedCredential(credentialFile) : undefined,
     ca: caFile ? await readFile(caFile) : undefined,
     logger,
+    metrics,
   };
 }
 

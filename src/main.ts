@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
   const started = performance.now();
   // With GRPC_TLS_CERT/KEY the internal port speaks TLS only: the ready line names the URL that reaches it.
   const internalScheme = config.internal.tls ? "https" : "http";
@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     grpc: `${internalScheme}://${app.grpc.address}:${app.grpc.port}`,
     embeddedDatabase: app.control.embedded,
     sharedLimits: app.keyValue.shared,
+    metrics: `${internalScheme}://${app.grpc.address}:${app.grpc.port}/metrics`,
     startupMs: Math.round(performance.now() - started),
   });
 
@@ -96,7 +97,11 @@ function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger:
     }
     logger.info("shutting down: finishing requests in flight", { signal });
     app.stop().then(
-      () => logger.info("stopped"),
+      () => {
+        logger.info("stopped");
+        // The asynchronous destination may still hold lines: write them before the process ends.
+        logger.flush();
+      },
       (error: unknown) => {
         logger.error("shutdown failed", { error });
         process.exitCode = 1;

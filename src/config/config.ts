@@ -102,6 +102,14 @@ const schema = z.object({
   /** Largest request body the front reads, in bytes; larger ones are a 413 and are not read further. */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** 1: human-readable colored log lines (pino-pretty) for development; default 0, JSON lines. */
+  LOG_PRETTY: z.enum(["0", "1"]).default("0"),
+  /**
+   * A listener of its own for GET /metrics (Prometheus text format), on METRICS_HOST; unset: none (the internal
+   * port serves GET /metrics in any case). Never publish it.
+   */
+  METRICS_PORT: optional(port),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   /** How long shutdown waits for requests in flight before closing connections. */
   SHUTDOWN_GRACE_SECONDS: seconds.default(10),
   /** How long shutdown keeps serving while /readyz answers 503, before it stops accepting (docs/decisions.md). */
@@ -242,6 +250,10 @@ export interface Config {
   trustProxy: string[];
   bodyLimitBytes: number;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** LOG_PRETTY=1: pino-pretty lines for development. */
+  logPretty: boolean;
+  /** METRICS_PORT (absent: no listener of its own) and METRICS_HOST. */
+  metrics: { port: number | undefined; host: string };
   shutdownGraceSeconds: number;
   shutdownDrainSeconds: number;
   /** Key-encryption key of the signing keys' private parts; unset: read from (or generated into) dataDir. */
@@ -347,6 +359,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: v.TRUST_PROXY,
     bodyLimitBytes: v.BODY_LIMIT_BYTES,
     logLevel: v.LOG_LEVEL,
+    logPretty: v.LOG_PRETTY === "1",
+    metrics: { port: v.METRICS_PORT, host: v.METRICS_HOST },
     shutdownGraceSeconds: v.SHUTDOWN_GRACE_SECONDS,
     shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
     tokenKeyEncryptionKey: v.TOKEN_KEY_ENCRYPTION_KEY,

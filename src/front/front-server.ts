@@ -27,6 +27,9 @@ import { createRouteTable, type Family, type Route } from "./route-table.js";
 import { buildOpenApiDocument, openApiPath, type OpenApiOptions } from "./openapi.js";
 import type { ReferenceFile, ReferenceFiles } from "./reference-page.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
+import type { Metrics } from "../runtime/metrics.js";
+import { addToLogContext, runWithLogContext } from "../runtime/log-context.js";
+import { requestIdHeader, traceContextOf, traceparentFor, traceparentHeader } from "../runtime/trace-context.js";
 
 export interface FrontOptions {
   /**
@@ -49,6 +52,8 @@ export interface FrontOptions {
   openapi?: OpenApiOptions;
   /** Serves the reference page rendering that document at GET /v1/reference, with its files (loadReferenceFiles). */
   reference?: ReferenceFiles;
+  /** Request counts and latencies by family, route template and status; absent: not counted. */
+  metrics?: Metrics;
 }
 
 export interface FrontServer {
@@ -89,31 +94,56 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     });
   }
 
-  const handle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
+  /** Bounded label values only: a route template, a probe's fixed path, or "unmatched"; never the raw path. */
+  const count = (labels: { family: string; route: string; method: string | undefined; status: number }, seconds: number) => {
+    if (!options.metrics) return;
+    const values = { family: labels.family, route: labels.route, method: knownMethods.has(labels.method ?? "") ? labels.method! : "other", status: String(labels.status) };
+    options.metrics.httpRequests.inc(values);
+    options.metrics.httpRequestDuration.observe(values, seconds);
+  };
+
+  // Every line logged while serving a request (here, in the gateway, in the services) carries its correlation and
+  // trace ids, and its route, app and company once known (src/runtime/log-context.ts).
+  const handle = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const trace = traceContextOf({ requestId: headerValue(request.headers[requestIdHeader]), traceparent: headerValue(request.headers[traceparentHeader]) }, options.ids.uuid);
+    return runWithLogContext({ correlationId: trace.correlationId, traceId: trace.traceId }, () => handleTraced(request, response, trace));
+  };
+
+  const handleTraced = async (request: http.IncomingMessage, response: http.ServerResponse, trace: ReturnType<typeof traceContextOf>) => {
     const started = performance.now();
-    const correlationId = options.ids.uuid();
+    const { correlationId } = trace;
     const url = new URL(request.url ?? "/", "http://front.invalid");
     const acceptLanguage = request.headers["accept-language"];
     let family: Family = "partner";
+    // The metrics' labels: a family of the route table, or "probe" / "openapi"; a route template or "unmatched".
+    let familyLabel: string = family;
+    let routeLabel = "unmatched";
     // Headers every answer from here on carries (a partner call's X-RateLimit-*, once the gateway knows the app).
     let callHeaders: Record<string, string> = {};
     const answer = (status: number, headers: Record<string, string>, body: object) => {
       // nosniff: every answer is JSON and must never be read as HTML or script, errors and 404s included.
       response.writeHead(status, { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff", "X-Correlation-Id": correlationId, ...callHeaders, ...headers });
       response.end(JSON.stringify(body));
+      const seconds = (performance.now() - started) / 1000;
+      // The request line: correlation and trace ids, route, app and company come from the log context.
       options.logger.info("request", {
         method: request.method,
         path: url.pathname,
+        family: familyLabel,
+        route: routeLabel,
         status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        correlationId,
+        ms: Math.round(seconds * 10_000) / 10,
       });
+      count({ family: familyLabel, route: routeLabel, method: request.method, status }, seconds);
     };
     // The reference page and its files: HTML, script, style, image, with their own type, cache and CSP headers.
     const answerFile = (file: ReferenceFile) => {
       response.writeHead(200, { "X-Correlation-Id": correlationId, "Content-Length": String(file.body.length), ...file.headers });
       response.end(file.body);
-      options.logger.info("request", { method: request.method, path: url.pathname, status: 200, ms: Math.round((performance.now() - started) * 10) / 10, correlationId });
+      const seconds = (performance.now() - started) / 1000;
+      // The file's path is one of the reference page's fixed set: a bounded label.
+      options.logger.info("request", { method: request.method, path: url.pathname, family: "reference", route: url.pathname, status: 200, ms: Math.round(seconds * 10_000) / 10 });
+      count({ family: "reference", route: url.pathname, method: request.method, status: 200 }, seconds);
     };
     const fail = (error: ErrorToRender, cause?: unknown) => {
       if (error.code === "server.internal") {
@@ -130,6 +160,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     try {
       // 0. Probes, before any route, limit or authentication: /healthz is liveness (the process answers), /readyz
       // readiness (its databases answer; 503 naming those that do not, so a balancer sends traffic elsewhere).
+      if (url.pathname === "/healthz" || url.pathname === "/readyz") [familyLabel, routeLabel] = ["probe", url.pathname];
       if (request.method === "GET" && url.pathname === "/healthz") return answer(200, { "Cache-Control": "no-store" }, { status: "ok" });
       if (request.method === "GET" && url.pathname === "/readyz" && options.readiness) {
         const { ready, down } = await options.readiness();
@@ -139,6 +170,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       }
 
       // The OpenAPI document, built at start from this route table: anonymous, not a partner call, not limited.
+      if (request.method === "GET" && url.pathname === openApiPath && openApiDocument) [familyLabel, routeLabel] = ["openapi", openApiPath];
       if (request.method === "GET" && url.pathname === openApiPath && openApiDocument) return answer(200, { "Cache-Control": "public, max-age=300" }, openApiDocument);
       const referenceFile = request.method === "GET" ? options.reference?.get(url.pathname) : undefined;
       if (referenceFile) return answerFile(referenceFile);
@@ -146,6 +178,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       // 1. Route.
       const match = table.match(request.method ?? "GET", url.pathname);
       family = match.kind === "found" ? match.route.family : match.family;
+      familyLabel = family;
+      routeLabel = match.kind === "found" ? match.route.template.source : "unmatched";
+      if (match.kind === "found") addToLogContext({ route: routeLabel });
       if (match.kind === "not_found") return fail({ code: "request.route_not_found", params: {} });
       if (match.kind === "method_not_allowed") {
         const allow = match.allow.join(", ");
@@ -220,7 +255,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         return fail({ code: validationCode[family], params: { fields: names }, details: validated.violations });
       }
       const input = fromJson(route.method.input, validated.value as JsonValue);
-      const headers = new Headers({ [correlationHeader]: correlationId });
+      // The trace crosses a hop as W3C traceparent, with a new parent-id for the hop (Trace Context section 3.2).
+      const headers = new Headers({ [correlationHeader]: correlationId, [traceparentHeader]: traceparentFor(trace) });
       for (const name of forwarded) {
         const value = request.headers[name];
         if (typeof value === "string") headers.set(name, value);
@@ -268,13 +304,15 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     const requestLine = /^([A-Z]+) (\/[^ ?#]*)/.exec(error.rawPacket?.toString("latin1") ?? "");
     const matched = requestLine ? table.match(requestLine[1]!, requestLine[2]!) : undefined;
     const family: Family = matched ? (matched.kind === "found" ? matched.route.family : matched.family) : "partner";
-    const correlationId = options.ids.uuid();
+    const { correlationId, traceId } = traceContextOf(requestIdsOf(error.rawPacket), options.ids.uuid);
     const context = { family, acceptLanguage: undefined, path: requestLine?.[2] ?? "/", timestamp: new Date(options.clock.now()).toISOString(), correlationId };
     const rendered = renderError({ code: "request.headers_too_large", params: {} }, context);
     const body = JSON.stringify(rendered.body);
     const headers = { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), "X-Content-Type-Options": "nosniff", "X-Correlation-Id": correlationId, ...rendered.headers, Connection: "close" };
     socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`);
-    options.logger.info("request", { method: requestLine?.[1], path: context.path, status: 431, correlationId });
+    const route = matched?.kind === "found" ? matched.route.template.source : "unmatched";
+    options.logger.info("request", { method: requestLine?.[1], path: context.path, family, route, status: 431, ms: 0, correlationId, traceId });
+    count({ family, route, method: requestLine?.[1], status: 431 }, 0);
   });
   // Slow-loris protection: a client gets this long to send its headers and body.
   server.headersTimeout = 10_000;
@@ -285,6 +323,19 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     listen: (port, host) => listen(server, port, host),
     close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
   };
+}
+
+/** The methods a metric label may name; anything else is "other" (a label's values stay bounded). */
+const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * X-Request-Id and traceparent read from the raw head of a request Node refused (431), so even that answer reuses
+ * the caller's ids. Only the first 16 KiB are looked at; a header past it is simply not found.
+ */
+function requestIdsOf(rawPacket: Buffer | undefined): { requestId?: string; traceparent?: string } {
+  const head = rawPacket?.subarray(0, 16_384).toString("latin1") ?? "";
+  const find = (name: string) => new RegExp(`\\r\\n${name}:[ \\t]*([^\\r\\n]*)`, "i").exec(head)?.[1]?.trim();
+  return { requestId: find("x-request-id"), traceparent: find("traceparent") };
 }
 
 /** A header sent once, as a string; absent (or repeated, which no single value can stand for) as undefined. */

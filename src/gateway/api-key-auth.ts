@@ -27,6 +27,8 @@ import { readServiceError, type ErrorToRender } from "../errors/index.js";
 import { createInProcessClient } from "../runtime/service-caller.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Metrics } from "../runtime/metrics.js";
+import { addToLogContext } from "../runtime/log-context.js";
 import { createAccessRequestQueries } from "../grant/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../config/regions.js";
@@ -97,6 +99,8 @@ export interface ApiKeyAuthOptions {
   logger: Logger;
   /** How long approved access requests are served from this process's cache (the directory has the same bound). */
   cacheSeconds: number;
+  /** Counts verifications that failed closed (by step: key, merchant, access_request); absent: not counted. */
+  metrics?: Metrics;
 }
 
 /** Cache entries, one per (app, merchant); a few MB at most. */
@@ -146,9 +150,11 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     const key = await verify(request.apiKey);
     if ("code" in key) return { ok: false, error: key };
     const appId = key.appId;
+    addToLogContext({ appId });
     const refuse = (error: ErrorToRender): ApiKeyAdmission => ({ ok: false, error, appId });
     if (request.companyId === undefined || !/^[1-9]\d{0,15}$/.test(request.companyId)) return refuse({ code: "partner.company_param_required" });
     const companyId = Number(request.companyId);
+    addToLogContext({ companyId });
     if (key.product !== "ADSR") return refuse({ code: "partner.api_key_product" });
     // An empty list is no allowlist (as a token without the allowedIps claim).
     if (key.allowedIps.length > 0 && !addressAllowed(key.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
@@ -174,7 +180,10 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
       try {
         return await steps(request);
       } catch (error) {
-        if (error instanceof Unavailable) return { ok: false, error: { code: "partner.api_key_unavailable" } };
+        if (error instanceof Unavailable) {
+          options.metrics?.apiKeyFailClosed.inc({ step: error.message.replaceAll(" ", "_") });
+          return { ok: false, error: { code: "partner.api_key_unavailable" } };
+        }
         throw error;
       }
     },

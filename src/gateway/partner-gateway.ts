@@ -17,6 +17,7 @@ import type { AdmittedCall, PartnerAdmission, PartnerRequest, RefusedCall } from
 import { createGrantQueries } from "../grant/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
+import { addToLogContext } from "../runtime/log-context.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 import { createTtlCache } from "../runtime/ttl-cache.js";
 import { isRegion, type Region } from "../config/regions.js";
@@ -125,6 +126,8 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
       if ("code" in authenticated) return { ok: false, error: authenticated, headers: {} };
       const claims = authenticated;
       const appId = claims.sub;
+      // From here on, every line of this request names the app and the merchant.
+      addToLogContext({ appId, companyId: claims.companyId });
       const refuse = async (error: ErrorToRender): Promise<RefusedCall> => ({
         ok: false,
         error,

@@ -8,6 +8,7 @@ import type { KeyValueStore } from "../storage/key-value.js";
 import type { Clock } from "../runtime/clock.js";
 import { createFixedWindowCounter, type WindowCount } from "../storage/fixed-window.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Metrics } from "../runtime/metrics.js";
 
 /** The window of the spec: fixed, one minute. */
 export const rateWindowMs = 60_000;
@@ -27,6 +28,8 @@ export interface RateLimiterOptions {
   limit: number;
   clock: Clock;
   logger: Logger;
+  /** Counts each counted decision (hit), allowed or limited; absent: not counted. */
+  metrics?: Metrics;
 }
 
 export interface RateLimiter {
@@ -57,7 +60,11 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   });
   const keyOf = (appId: string) => `partner-rate:${appId}`;
   return {
-    hit: async (appId) => decide(await counter.hit(keyOf(appId))),
+    hit: async (appId) => {
+      const decision = decide(await counter.hit(keyOf(appId)));
+      options.metrics?.rateLimitDecisions.inc({ decision: decision.allowed ? "allowed" : "limited" });
+      return decision;
+    },
     peek: async (appId) => decide(await counter.peek(keyOf(appId))),
   };
 }

@@ -13,11 +13,16 @@ import { storeScopeHeader, type DataServiceImpl } from "../data/index.js";
 import { serviceError } from "../errors/index.js";
 import { correlationHeader, serviceCredentialHeader } from "../runtime/caller-context.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Metrics } from "../runtime/metrics.js";
+import { traceparentHeader } from "../runtime/trace-context.js";
 import { createInProcessCaller, type ServiceCaller, type UnaryCall } from "../runtime/service-caller.js";
 import type { Region } from "../config/regions.js";
 
-/** The only request headers that cross the hop: what a DataService reads, and the call's correlation id. */
-export const hopHeaders = ["accept-language", correlationHeader, storeScopeHeader] as const;
+/**
+ * The only request headers that cross the hop: what a DataService reads, the call's correlation id and its W3C
+ * trace context. The one list every hop transport sends (a region's data role logs with the same ids).
+ */
+export const hopHeaders = ["accept-language", correlationHeader, traceparentHeader, storeScopeHeader] as const;
 
 /** Calls a remote server through a Connect transport (gRPC, gRPC-Web or Connect), with the same headers and values. */
 export function createRemoteCaller(transport: Transport, timeoutMs?: number): ServiceCaller {
@@ -34,7 +39,21 @@ export function createRemoteCaller(transport: Transport, timeoutMs?: number): Se
  * credential (unauthenticated, or a role it does not admit) is a misconfigured deployment the partner cannot fix,
  * so it answers partner.region_unavailable (503) and the detail goes to the log, never a pass and never a 500.
  */
-export function createRegionCaller(region: Region, remote: ServiceCaller, logger: Logger): ServiceCaller {
+export function createRegionCaller(region: Region, remote: ServiceCaller, logger: Logger, metrics?: Metrics): ServiceCaller {
+  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (!metrics) return work();
+    const started = performance.now();
+    let grpcCode = "OK";
+    try {
+      return await work();
+    } catch (error) {
+      grpcCode = Code[ConnectError.from(error).code] ?? "Unknown";
+      throw error;
+    } finally {
+      metrics.regionHopCalls.inc({ region, grpc_code: grpcCode });
+      metrics.regionHopDuration.observe({ region }, (performance.now() - started) / 1000);
+    }
+  };
   return {
     async call(call) {
       const headers = new Headers();
@@ -43,7 +62,7 @@ export function createRegionCaller(region: Region, remote: ServiceCaller, logger
         if (value !== null && value !== undefined) headers.set(name, value);
       }
       try {
-        return await remote.call({ ...call, headers });
+        return await counted(() => remote.call({ ...call, headers }));
       } catch (error) {
         if (error instanceof ConnectError && (error.code === Code.Unauthenticated || error.code === Code.PermissionDenied)) {
           logger.error("region refused this front's service credential", { region, grpcCode: Code[error.code], correlationId: headers.get(correlationHeader) ?? undefined });
@@ -91,6 +110,8 @@ export interface RemoteRegionOptions {
   /** Extra trusted CA certificates (PEM) for https region URLs. */
   ca: Buffer | undefined;
   logger: Logger;
+  /** Counts the hop's calls and latency; absent: not counted. */
+  metrics?: Metrics;
 }
 
 /** Adds the front's credential to every call of a transport. */
@@ -115,7 +136,7 @@ export function createRegionalCallers(config: Config, local: ReadonlyMap<Region,
       const sessionManager = new Http2SessionManager(url, undefined, remote.ca ? { ca: remote.ca } : undefined);
       sessions.push(sessionManager);
       const transport = createGrpcTransport({ baseUrl: url, sessionManager, interceptors: remote.credential ? [presenting(remote.credential)] : [] });
-      callers.set(region, createRegionCaller(region, createRemoteCaller(transport, remoteDataTimeoutMs), remote.logger));
+      callers.set(region, createRegionCaller(region, createRemoteCaller(transport, remoteDataTimeoutMs), remote.logger, remote.metrics));
       continue;
     }
     const impl = local.get(region);

@@ -6,6 +6,7 @@ import type { Config } from "../config/config.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Metrics } from "../runtime/metrics.js";
 import { createInternalServer, type InternalServer } from "./internal-server.js";
 import { ensureEmbeddedOperatorCredential, loadServiceCredentials } from "./service-credentials.js";
 
@@ -17,6 +18,7 @@ export interface InternalPortOptions {
   clock: Clock;
   ids: IdSource;
   logger: Logger;
+  metrics?: Metrics;
 }
 
 export async function createInternalPort(options: InternalPortOptions): Promise<InternalServer> {
@@ -30,6 +32,7 @@ export async function createInternalPort(options: InternalPortOptions): Promise<
     tls: tls ? { cert: await readFile(tls.certFile), key: await readFile(tls.keyFile) } : undefined,
     logger,
     ids: options.ids,
+    metrics: options.metrics,
   });
   return {
     ...server,

@@ -2,6 +2,8 @@
 // port. Cleartext (h2c) by default, each connection routed by sniffing the HTTP/2 connection preface (RFC 9113
 // section 3.4); with a certificate, TLS only, the protocol chosen by ALPN. Every call passes the interceptors:
 // access log and correlation id, error normalisation, service-credential authentication, request validation.
+// GET /metrics (Prometheus text format) is answered before the RPC router, anonymous like health: the port is
+// never published (README.md, "Metrics").
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
@@ -11,6 +13,7 @@ import { createConnectRouter, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
+import { answerMetrics, type Metrics } from "../runtime/metrics.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
 import { accessPolicy, checkAccessPolicy, type AccessPolicy } from "./access-policy.js";
 import { createAccessLogInterceptor } from "./access-log-interceptor.js";
@@ -32,6 +35,8 @@ export interface InternalServerOptions {
   ids: IdSource;
   /** Who may call what; the app's table (./access-policy.ts) by default. */
   policy?: AccessPolicy;
+  /** Served at GET /metrics, and counts the calls; absent: no /metrics. */
+  metrics?: Metrics;
 }
 
 export interface InternalServer {
@@ -52,16 +57,32 @@ export function createInternalServer(options: InternalServerOptions): InternalSe
   const services = servicesOf(options.routes);
   const policy = options.policy ?? accessPolicy;
   checkAccessPolicy(services, policy);
-  const handler = connectNodeAdapter({
+  const rpc = connectNodeAdapter({
     routes: options.routes,
     // Outermost first: the log sees the final code; errors are normalised before; validation runs once authenticated.
     interceptors: [
-      createAccessLogInterceptor({ logger: options.logger, ids: options.ids }),
+      createAccessLogInterceptor({ logger: options.logger, ids: options.ids, metrics: options.metrics }),
       createErrorInterceptor({ logger: options.logger }),
       createAuthInterceptor({ credentials: options.credentials, logger: options.logger, policy }),
       createValidationInterceptor({ services: services.filter((service) => service.typeName.startsWith("partnerapi.")).map((service) => service.typeName) }),
     ],
   });
+  const metrics = options.metrics;
+  const handler: typeof rpc = metrics
+    ? (request, response) => {
+        if (!(request.url ?? "").startsWith("/metrics")) return rpc(request, response);
+        answerMetrics(metrics, request as http.IncomingMessage, response as http.ServerResponse).then(
+          (answered) => {
+            if (!answered) rpc(request, response);
+          },
+          (error: unknown) => {
+            options.logger.error("metrics could not be rendered", { error });
+            if (!response.headersSent) response.writeHead(500);
+            response.end();
+          },
+        );
+      }
+    : rpc;
   if (options.tls) return secureServer(handler, options.tls);
   const h1 = http.createServer(handler);
   const h2 = http2.createServer(handler);

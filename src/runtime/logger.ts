@@ -1,6 +1,11 @@
-// Structured logging: one JSON object per line on stdout (stderr for errors), with secrets kept out.
+// Structured logging on pino: one JSON object per line, written asynchronously (stdout; errors on stderr), with
+// secrets kept out at any depth and the current request's correlation and trace ids on every line (./log-context.ts).
 //
 // Callers pass fields, never pre-formatted strings holding request data, so that redaction can see every value.
+import { pino, symbols, type DestinationStream, type LevelWithSilent } from "pino";
+import { createRequire } from "node:module";
+import type PinoPretty from "pino-pretty";
+import { currentLogContext } from "./log-context.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -9,53 +14,127 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
-  /** A logger that adds `fields` to every line it writes. */
+  /** A logger that adds `fields` to every line it writes (a pino child: the bindings are serialized once). */
   child(fields: Record<string, unknown>): Logger;
+  /** Writes out what the asynchronous destination still holds; called on shutdown (and by pino on exit). */
+  flush(): void;
 }
-
-const levels: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /** Field names whose values are secrets and never reach a log line, whatever their nesting. */
 // Matches whole names (`apiKey`, `refresh_token`, `client_secret`), not ids of such things (`apiKeyId`, `tokenType`).
 const secretField = /(secret|password|passphrase|token|authorization|^(x[-_])?api[-_]?key|cookie|code[-_]?verifier|^code)$/i;
 
-/** Replaces the value of every secret-named field with "[redacted]"; keeps Error stacks readable. */
-export function redact(value: unknown, depth = 0): unknown {
-  if (depth > 6 || value === null || typeof value !== "object") return value;
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    out[key] = secretField.test(key) ? "[redacted]" : redact(field, depth + 1);
+/** Deeper than this, a value is replaced whole: a line never carries a structure redaction did not walk. */
+const maxDepth = 12;
+
+/**
+ * Replaces the value of every secret-named field with "[redacted]", at any depth and inside arrays; keeps Error
+ * stacks readable. pino's own `redact` takes paths, and a wildcard matches one level only, so it cannot promise
+ * "any depth": this walk does, in `formatters.log` and on every child's bindings.
+ */
+export function redact(value: unknown, depth = 0, seen: WeakSet<object> = new WeakSet()): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (depth > maxDepth) return "[too deep]";
+  if (seen.has(value)) return "[circular]";
+  seen.add(value);
+  try {
+    if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+    if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, seen));
+    if (value instanceof Date) return value.toISOString();
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      out[key] = secretField.test(key) ? "[redacted]" : redact(field, depth + 1, seen);
+    }
+    return out;
+  } finally {
+    // A value met twice side by side (not inside itself) is not a cycle.
+    seen.delete(value);
   }
-  return out;
 }
 
 export interface LoggerOptions {
+  /** LOG_LEVEL; default info. */
   level?: LogLevel;
-  /** Where lines go; defaults to process.stdout / process.stderr. Tests capture lines here. */
+  /**
+   * Where lines go, synchronously, without the newline: tests capture lines here. Absent: an asynchronous pino
+   * destination on stdout (error lines on stderr), flushed on shutdown and on exit.
+   */
   write?: (line: string, level: LogLevel) => void;
+  /** LOG_PRETTY: human-readable colored lines (pino-pretty) for development, synchronous, on stdout. */
+  pretty?: boolean;
   now?: () => number;
 }
 
+const labelOf: Record<number, LogLevel> = { 20: "debug", 30: "info", 40: "warn", 50: "error" };
+
 export function createLogger(options: LoggerOptions = {}, bound: Record<string, unknown> = {}): Logger {
-  const threshold = levels[options.level ?? "info"];
   const now = options.now ?? Date.now;
-  const write =
-    options.write ??
-    ((line: string, level: LogLevel) => (level === "error" ? process.stderr : process.stdout).write(line + "\n"));
-  const log = (level: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
-    if (levels[level] < threshold) return;
-    const entry = { time: new Date(now()).toISOString(), level, msg: message, ...(redact({ ...bound, ...fields }) as object) };
-    write(JSON.stringify(entry), level);
+  const destination = destinationFor(options);
+  const base = pino(
+    {
+      level: (options.level ?? "info") satisfies LevelWithSilent,
+      base: undefined,
+      messageKey: "msg",
+      timestamp: () => `,"time":"${new Date(now()).toISOString()}"`,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (fields) => redact(fields) as Record<string, unknown>,
+      },
+      // The request the line is written for (correlation id, trace id, route, app, company); the call's own fields win.
+      mixin: () => currentLogContext() ?? {},
+    },
+    destination,
+  );
+  const root = Object.keys(bound).length > 0 ? base.child(redact(bound) as Record<string, unknown>) : base;
+  const flush = () => {
+    try {
+      (destination as { flushSync?: () => void }).flushSync?.();
+    } catch {
+      // Not writable (a closed pipe): nothing more can be written anyway.
+    }
   };
+  return wrap(root, flush);
+}
+
+function wrap(log: pino.Logger, flush: () => void): Logger {
   return {
-    debug: log("debug"),
-    info: log("info"),
-    warn: log("warn"),
-    error: log("error"),
-    child: (fields) => createLogger(options, { ...bound, ...fields }),
+    debug: (message, fields) => log.debug(fields ?? {}, message),
+    info: (message, fields) => log.info(fields ?? {}, message),
+    warn: (message, fields) => log.warn(fields ?? {}, message),
+    error: (message, fields) => log.error(fields ?? {}, message),
+    // pino's `formatters.bindings` sees the root's base bindings only: a child's are redacted here, once.
+    child: (fields) => wrap(log.child(redact(fields) as Record<string, unknown>), flush),
+    flush,
   };
+}
+
+function destinationFor(options: LoggerOptions): DestinationStream {
+  const write = options.write;
+  if (write) {
+    // needsMetadata: pino sets `lastLevel` before each write, so the capture learns the line's level.
+    const capture = {
+      [symbols.needsMetadataGsym]: true,
+      lastLevel: 30,
+      write(line: string) {
+        write(line.endsWith("\n") ? line.slice(0, -1) : line, labelOf[capture.lastLevel] ?? "info");
+      },
+    };
+    return capture;
+  }
+  if (options.pretty) {
+    // Loaded only when asked for: a development aid that production processes never pay for.
+    const pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
+    return pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l" });
+  }
+  // Asynchronous (SonicBoom, sync: false): a line never waits for the terminal or the pipe. pino flushes these
+  // synchronously on exit; `flush()` on shutdown writes out the rest.
+  return pino.multistream(
+    [
+      { level: "debug", stream: pino.destination({ dest: 1, sync: false }) },
+      { level: "error", stream: pino.destination({ dest: 2, sync: false }) },
+    ],
+    { dedupe: true },
+  );
 }
 
 /** A logger that drops everything; for unit tests that do not look at logs. */

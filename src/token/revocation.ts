@@ -7,6 +7,7 @@ import { createRefreshQueries } from "./queries/refresh-queries.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Metrics } from "../runtime/metrics.js";
 import type postgres from "postgres";
 import { clientAddressAllowed, type VerifyClient } from "./client-verifier.js";
 import { hashToken, refreshTokenEnvironment } from "./refresh-token-secrets.js";
@@ -18,6 +19,8 @@ export interface RevocationDeps {
   logger: Logger;
   verifyClient: VerifyClient;
   domain: string;
+  /** Counts the families a revocation ends (app_revoked); absent: not counted. */
+  metrics?: Metrics;
 }
 
 export function createRevocation(deps: RevocationDeps) {
@@ -49,6 +52,7 @@ export function createRevocation(deps: RevocationDeps) {
         await createGrantQueries(tx).revoke(row.grant_id, now);
         return { familyId: row.family_id, grantId: row.grant_id, companyId: row.company_id };
       });
+      if (revoked) deps.metrics?.familyRevocations.inc({ reason: "app_revoked" });
       if (revoked) deps.logger.info("grant revoked by the app", { clientId: client.clientId, ...revoked });
       return { ok: true };
     },

@@ -12,6 +12,7 @@ import type { Clock } from "../runtime/clock.js";
 import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import { addressKey } from "../config/ip-addresses.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Metrics } from "../runtime/metrics.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createGrantQueries } from "../grant/index.js";
 import { createMerchantQueries, type MerchantRow } from "../credential/index.js";
@@ -43,6 +44,8 @@ export interface SandboxMinterDeps {
   keyValue: KeyValueStore;
   /** The raising service's full name. */
   domain: string;
+  /** Counts the address throttle's refusals (sandbox_address); absent: not counted. */
+  metrics?: Metrics;
 }
 
 export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
@@ -104,7 +107,10 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
   return {
     async admit(address) {
       const { count, retryAfter } = await mintsPerMinute.hit(`sandbox-token:address:${addressKey(address)}`);
-      if (count > config.limits.sandboxTokenPerMinute) throw serviceError(domain, "developer.rate_limited", { retryAfter });
+      if (count > config.limits.sandboxTokenPerMinute) {
+        deps.metrics?.throttleRefusals.inc({ throttle: "sandbox_address" });
+        throw serviceError(domain, "developer.rate_limited", { retryAfter });
+      }
     },
 
     async mint(client, merchantId) {

@@ -29,21 +29,24 @@ export interface TokenServiceDeps {
 }
 
 export function createTokenService(context: ServiceContext, deps: TokenServiceDeps): ServiceImpl<typeof TokenService> {
-  const { config, clock, ids, logger } = context;
+  const { config, clock, ids, logger, metrics } = context;
   const domain = TokenService.typeName;
   const issuer = createTokenIssuer({ keys: deps.keys, config, clock, ids });
-  const sandbox = createSandboxMinter({ sql: deps.sql, config, clock, logger, issuer, keyValue: deps.keyValue, domain });
+  const sandbox = createSandboxMinter({ sql: deps.sql, config, clock, logger, issuer, keyValue: deps.keyValue, domain, metrics });
   const endpoint = createTokenEndpoint({
-    grants: { sql: deps.sql, config, clock, ids, logger, issuer, successorKey: successorKey(deps.kek), domain, sandbox },
+    grants: { sql: deps.sql, config, clock, ids, logger, issuer, successorKey: successorKey(deps.kek), domain, sandbox, metrics },
     verifyClient: deps.verifyClient,
-    throttle: createTokenThrottle({ kv: deps.keyValue, clock, logger, config, domain }),
+    throttle: createTokenThrottle({ kv: deps.keyValue, clock, logger, config, domain, metrics }),
   });
-  const revocation = createRevocation({ sql: deps.sql, clock, logger, verifyClient: deps.verifyClient, domain });
+  const revocation = createRevocation({ sql: deps.sql, clock, logger, verifyClient: deps.verifyClient, domain, metrics });
   return {
     async exchangeToken(request, handlerContext) {
       // The caller's address as the front saw it; internal callers without one share a single throttle bucket.
       const caller = handlerContext.values.get(callerInfoKey);
-      return endpoint.exchange(request, caller?.clientAddress ?? "internal");
+      const response = await endpoint.exchange(request, caller?.clientAddress ?? "internal");
+      // Only a grant_type the endpoint knows gets this far: the label's values are bounded.
+      metrics?.tokensMinted.inc({ grant_type: request.grantType });
+      return response;
     },
     async revokeToken(request, handlerContext) {
       const caller = handlerContext.values.get(callerInfoKey);
@@ -66,6 +69,7 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       if (!clientAddressAllowed(client, caller?.clientAddress ?? "internal")) throw serviceError(domain, "developer.ip_denied");
       const minted = await sandbox.mint(client, request.merchantId === undefined ? undefined : Number(request.merchantId));
       // Exactly the common fields: POST /v1/token has no refresh_token, refresh_token_expires_in or merchant_id.
+      metrics?.tokensMinted.inc({ grant_type: "sandbox_client_credentials" });
       return issuer.commonFields(minted.accessToken, client);
     },
     async getJwks() {

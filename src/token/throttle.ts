@@ -9,6 +9,7 @@ import type { Clock } from "../runtime/clock.js";
 import { addressKey } from "../config/ip-addresses.js";
 import { createFixedWindowCounter, type WhenStoreFails } from "../storage/fixed-window.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Metrics } from "../runtime/metrics.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { hashToken } from "./refresh-token-secrets.js";
 
@@ -37,6 +38,8 @@ export interface TokenThrottleOptions {
   config: Pick<Config, "limits">;
   /** The raising service's full name, for the error's domain. */
   domain: string;
+  /** Counts refusals by throttle (oauth_address, oauth_client, oauth_credential); absent: not counted. */
+  metrics?: Metrics;
 }
 
 export function createTokenThrottle(options: TokenThrottleOptions): TokenThrottle {
@@ -47,14 +50,17 @@ export function createTokenThrottle(options: TokenThrottleOptions): TokenThrottl
   const counter = (windowMs: number) => createFixedWindowCounter({ store: kv, clock, logger, name: "token throttle", windowMs, whenStoreFails });
   const perMinute = counter(minuteMs);
   const invalidGrants = counter(invalidGrantWindowMs);
-  const limited = (retryAfter: number) => serviceError(domain, "oauth.rate_limited", { retryAfter });
+  const limited = (retryAfter: number, throttle: "oauth_address" | "oauth_client" | "oauth_credential") => {
+    options.metrics?.throttleRefusals.inc({ throttle });
+    return serviceError(domain, "oauth.rate_limited", { retryAfter });
+  };
   // The credential's SHA-256 (as stored), never the credential, goes into a key; with the client id, so another
   // client presenting someone's code (it travels in a redirect URL) cannot slow it down.
   const credentialKey = (clientId: string, credential: string) => `${clientId}:${hashToken(credential).toString("base64url")}`;
   return {
     async admitAddress(address) {
       const perAddress = await perMinute.hit(`oauth:token:address:${addressKey(address)}`);
-      if (perAddress.count > config.limits.oauthTokenPerAddress) throw limited(perAddress.retryAfter);
+      if (perAddress.count > config.limits.oauthTokenPerAddress) throw limited(perAddress.retryAfter, "oauth_address");
     },
     async admitClient(clientId, credential) {
       const key = credential === undefined ? undefined : credentialKey(clientId, credential);
@@ -62,12 +68,12 @@ export function createTokenThrottle(options: TokenThrottleOptions): TokenThrottl
         perMinute.hit(`oauth:token:client:${clientId}`),
         key === undefined ? undefined : invalidGrants.peek(`oauth:invalid-grant:${key}`),
       ]);
-      if (perClient.count > config.limits.oauthTokenPerClient) throw limited(perClient.retryAfter);
+      if (perClient.count > config.limits.oauthTokenPerClient) throw limited(perClient.retryAfter, "oauth_client");
       // A credential that already got invalid_grant is dead (spec: never retry it); only its retries are slowed,
       // so a partner whose merchants disconnect one by one keeps refreshing the others at full speed.
       if (key === undefined || answered!.count < config.limits.oauthInvalidGrants) return;
       const retries = await perMinute.hit(`oauth:token:credential:${key}`);
-      if (retries.count > slowedCredentialLimit) throw limited(retries.retryAfter);
+      if (retries.count > slowedCredentialLimit) throw limited(retries.retryAfter, "oauth_credential");
     },
     async invalidGrant(clientId, credential) {
       await invalidGrants.hit(`oauth:invalid-grant:${credentialKey(clientId, credential)}`);

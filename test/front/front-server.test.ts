@@ -415,7 +415,11 @@ Front("a service receives Accept-Language, the correlation id and the headers it
     },
   });
   const call = recorded[0]!;
-  assert.equal(call.headers, { "accept-language": "hi", "x-correlation-id": items.headers.get("x-correlation-id")! });
+  // The trace context travels as W3C traceparent (issue 17): this request's trace id, a new parent-id for the hop.
+  const correlationId = items.headers.get("x-correlation-id")!;
+  const traceparent = call.headers["traceparent"] ?? "";
+  assert.match(traceparent, new RegExp(`^00-${correlationId.replaceAll("-", "")}-[0-9a-f]{16}-00$`));
+  assert.equal(call.headers, { "accept-language": "hi", "x-correlation-id": correlationId, traceparent });
   // The peer is a trusted proxy, so the client is the last address it appended (the one left of it is not read).
   assert.is(call.caller!.clientAddress, "198.51.100.7");
   assert.is(call.caller!.path, "/v1/items");
@@ -427,7 +431,9 @@ Front("a service receives Accept-Language, the correlation id and the headers it
     body: "grant_type=authorization_code&code=c&redirect_uri=https%3A%2F%2Fapp.test%2Fcb&client_id=lp_ci_sb_x&client_secret=s",
   });
   // (undici's fetch sends Accept-Language: * unless told otherwise.)
-  assert.equal(recorded[0]?.headers, { authorization: "Bearer xyz", "accept-language": "*", "x-correlation-id": token.headers.get("x-correlation-id")! });
+  const tokenHeaders = recorded[0]?.headers ?? {};
+  assert.equal(tokenHeaders, { authorization: "Bearer xyz", "accept-language": "*", "x-correlation-id": token.headers.get("x-correlation-id")!, traceparent: tokenHeaders["traceparent"]! });
+  assert.match(tokenHeaders["traceparent"]!, /^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
 });
 
 Front("GET /.well-known/jwks.json is application/jwk-set+json with a cache lifetime", async ({ base }) => {

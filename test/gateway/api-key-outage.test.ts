@@ -20,6 +20,8 @@ import { createMerchantDirectory } from "../../src/gateway/merchant-directory.js
 import { apiKeyVerifier, createApiKeyAuth } from "../../src/gateway/api-key-auth.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
+import { createMetrics } from "../../src/runtime/metrics.js";
+import { total } from "../support/metrics.js";
 import { createLogger, silentLogger } from "../../src/runtime/logger.js";
 import { createCredentialService } from "../../src/credential/service.js";
 import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
@@ -148,7 +150,9 @@ Embedded("the socket stops: api_key_unavailable, never a pass; it starts again: 
   const created = await call(impl.createApiKey, { appId: app.app!.appId!, name: "k", environment: Environment.SANDBOX });
   const key = created.apiKey!.apiKey!;
   const logs: string[] = [];
+  const metrics = createMetrics({ processMetrics: false });
   const auth = createApiKeyAuth({
+    metrics,
     verifyApiKey: apiKeyVerifier(impl),
     controlSql: sql,
     merchants: createMerchantDirectory({ controlSql: sql, clock: embeddedClock, cacheSeconds: 5 }),
@@ -164,6 +168,7 @@ Embedded("the socket stops: api_key_unavailable, never a pass; it starts again: 
   embeddedClock.advance(6_000);
   const refused = await auth.admit(request);
   assert.equal(refused, { ok: false, error: { code: "partner.api_key_unavailable" } });
+  assert.is(total(await metrics.registry.metrics(), "partnerapi_api_key_fail_closed_total"), 1, "one verification failed closed");
   assert.ok(logs.some((line) => line.includes("failing closed")));
   assert.not.ok(logs.some((line) => line.includes(key)));
 

@@ -38,6 +38,7 @@ function hop(failure?: unknown) {
         "x-api-key": "lp_ak_pk_partner",
         "accept-language": "hi",
         "x-correlation-id": "corr-1",
+        traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
         "x-partner-store-scope": "11,12",
         cookie: "a=b",
       }),
@@ -48,10 +49,11 @@ function hop(failure?: unknown) {
   return { call, seen, logs };
 }
 
-Hop("only Accept-Language, the correlation id and the store scope cross; never Authorization or X-API-Key", async () => {
+Hop("only Accept-Language, the correlation id, the trace context and the store scope cross; never Authorization or X-API-Key", async () => {
   const { call, seen } = hop();
   assert.is(await call(), undefined);
-  assert.equal([...seen[0]!.keys()].sort(), ["accept-language", "x-correlation-id", "x-partner-store-scope"]);
+  assert.equal([...seen[0]!.keys()].sort(), ["accept-language", "traceparent", "x-correlation-id", "x-partner-store-scope"]);
+  assert.is(seen[0]!.get("traceparent"), "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
 });
 
 Hop("a region refusing the credential (unauthenticated or not admitted) is 503 partner.region_unavailable, logged with the gRPC code", async () => {

@@ -12,6 +12,7 @@ import { loadConfig } from "../../src/config/config.js";
 import { messageFor, readServiceError } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
+import { sample } from "../support/metrics.js";
 import { createTokenThrottle, slowedCredentialLimit } from "../../src/token/throttle.js";
 import { flakyStore } from "../support/storage.js";
 import { randomAddress } from "../support/consent.js";
@@ -101,6 +102,7 @@ Throttle("per client id: OAUTH_TOKEN_CLIENT_RATE_LIMIT calls a minute from any a
   const limited = await world();
   const other = await world();
   oneSecondIntoNextMinute();
+  const before = await test.app.metrics.registry.metrics();
   for (let i = 0; i < clientLimit; i++) assertAdmitted(await call(limited, randomAddress()), `call ${i + 1}`);
   assertLimited(await call(limited, randomAddress()), 59);
   assertLimited(await call(limited, randomAddress(), true), 59); // JSON as well as form
@@ -113,6 +115,10 @@ Throttle("per client id: OAUTH_TOKEN_CLIENT_RATE_LIMIT calls a minute from any a
   clock.advance(1); // the next minute
   for (let i = 0; i < clientLimit; i++) assertAdmitted(await call(limited, randomAddress()), `next minute, call ${i + 1}`);
   assertLimited(await call(limited, randomAddress()), 60);
+  // Five refusals by the per-client throttle, counted (issue 17); none by another throttle.
+  const after = await test.app.metrics.registry.metrics();
+  const delta = (throttle: string) => (sample(after, "partnerapi_throttle_refusals_total", { throttle }) ?? 0) - (sample(before, "partnerapi_throttle_refusals_total", { throttle }) ?? 0);
+  assert.equal([delta("oauth_client"), delta("oauth_address"), delta("oauth_credential")], [5, 0, 0]);
 });
 
 Throttle("per source address: OAUTH_TOKEN_ADDRESS_RATE_LIMIT calls a minute over any client ids, known or not, then 429", async () => {

@@ -12,6 +12,7 @@ import { silentLogger } from "../../src/runtime/logger.js";
 import { createInProcessClient } from "../../src/runtime/service-caller.js";
 import { createGrantService } from "../../src/grant/service.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
+import { sample } from "../support/metrics.js";
 import { credentialServiceOf, decide, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
 const Token = suite("token/token-endpoint");
@@ -256,6 +257,7 @@ Token("twenty parallel refreshes of one token: all answered with the same succes
 
 Token("grace: the previous token replays its successor inside the window; after it, reuse revokes the family", async () => {
   const w = await world();
+  const before = await test.app.metrics.registry.metrics();
   const first = await exchange(w);
   const second_ = (await refresh(w, first.refresh_token)).body["refresh_token"] as string;
   clock.advance(59 * second);
@@ -268,6 +270,18 @@ Token("grace: the previous token replays its successor inside the window; after 
   assert.equal(late.body, oauthError("oauth.refresh_reused", "invalid_grant"));
   // The successor stops working: the family is revoked for good.
   assert.equal((await refresh(w, second_)).body, oauthError("oauth.refresh_reused", "invalid_grant"));
+  // Metrics (issue 17): one code exchange and two refresh answers minted; one reuse detected, one family revoked.
+  const after = await test.app.metrics.registry.metrics();
+  const delta = (name: string, labels: Record<string, string> = {}) => (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+  assert.equal(
+    [
+      delta("partnerapi_tokens_minted_total", { grant_type: "authorization_code" }),
+      delta("partnerapi_tokens_minted_total", { grant_type: "refresh_token" }),
+      delta("partnerapi_refresh_reuse_detections_total"),
+      delta("partnerapi_refresh_family_revocations_total", { reason: "refresh_reused" }),
+    ],
+    [1, 2, 1, 1],
+  );
 });
 
 Token("grace is for the immediately previous token only, and only while its successor is unused", async () => {

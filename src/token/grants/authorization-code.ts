@@ -77,6 +77,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     const response = issuer.response(await issuer.mintAccessToken(key, client, target), client, target, refreshToken);
     return { ok: true, value: { response, familyId, companyId: merchant.company_id } };
   });
+  if (replayed !== undefined) context.metrics?.familyRevocations.inc({ reason: "code_replayed" });
   if (replayed !== undefined) context.logger.warn("authorization code replayed: family revoked", { clientId: client.clientId, familyId: replayed });
   if (!outcome.ok) throw serviceError(domain, outcome.code);
   context.logger.info("authorization code exchanged", { clientId: client.clientId, companyId: outcome.value.companyId, familyId: outcome.value.familyId });

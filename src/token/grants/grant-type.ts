@@ -7,6 +7,7 @@ import type { ErrorCode } from "../../errors/index.js";
 import type { Clock } from "../../runtime/clock.js";
 import type { IdSource } from "../../runtime/ids.js";
 import type { Logger } from "../../runtime/logger.js";
+import type { Metrics } from "../../runtime/metrics.js";
 import type { TokenIssuer, TokenResponse } from "../issuer.js";
 import type { VerifiedClient } from "../client-verifier.js";
 import type { SandboxMinter } from "../sandbox-tokens.js";
@@ -37,6 +38,8 @@ export interface GrantContext {
   domain: string;
   /** Sandbox client credentials (the client_credentials grant, shared with POST /v1/token). */
   sandbox: SandboxMinter;
+  /** Counts reuse detections and the family revocations grants make; absent: not counted. */
+  metrics?: Metrics;
 }
 
 export interface GrantType {

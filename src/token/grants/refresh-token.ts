@@ -93,6 +93,10 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     return { ok: false, code: "oauth.refresh_reused" };
   });
 
+  if (reused !== undefined) {
+    context.metrics?.refreshReuseDetections.inc();
+    context.metrics?.familyRevocations.inc({ reason: "refresh_reused" });
+  }
   if (reused !== undefined) logger.warn("refresh token reuse: family revoked", { clientId: client.clientId, familyId: reused });
   if (!outcome.ok) throw serviceError(domain, outcome.code);
   logger.info(outcome.value.replay ? "refresh replayed inside the grace window" : "refresh token rotated", {
