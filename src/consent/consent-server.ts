@@ -22,7 +22,6 @@ import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
-import { invalidUtf8Names } from "../runtime/percent-encoding.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createMerchantQueries } from "../credential/index.js";
 import type postgres from "postgres";
@@ -37,7 +36,10 @@ import {
   signInPage,
   type AccessRequestView,
 } from "./pages.js";
-import { cookie, cookieNames, createSessions, parseCookies, sameSecret, sessionSeconds, type Session } from "./sessions.js";
+import { cookieNames, createSessions, sessionSeconds, type Session } from "./sessions.js";
+import { cookie, parseCookies } from "../web/cookies.js";
+import { fromAnotherSite, sameSecret } from "../web/csrf.js";
+import { readForm } from "../web/forms.js";
 
 export interface ConsentServerOptions {
   logger: Logger;
@@ -81,8 +83,6 @@ function pageHeadersAllowingRedirectTo(redirectUri: string): Record<string, stri
   };
 }
 
-/** Largest form body the site reads: its forms are a few hundred bytes. */
-const formLimitBytes = 16 * 1024;
 /** Sign-in window: 15 minutes, fixed. */
 const signInWindowMs = 15 * 60_000;
 /**
@@ -403,43 +403,3 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
   };
 }
-
-/**
- * Whether a POST was sent from another site: an `Origin` other than ours, or a `Sec-Fetch-Site` (Fetch Metadata,
- * which browsers set and pages cannot) other than `same-origin` or `none` (`same-site` is a sibling host, which is
- * not us either). Either header may be absent in older browsers; then the CSRF token alone decides.
- */
-export function fromAnotherSite(origin: string | undefined, fetchSite: string | string[] | undefined, ownOrigin: string): boolean {
-  if (origin !== undefined && origin !== ownOrigin) return true;
-  if (fetchSite === undefined) return false;
-  const site = typeof fetchSite === "string" ? fetchSite.trim().toLowerCase() : "";
-  return site !== "same-origin" && site !== "none";
-}
-
-/**
- * Reads an application/x-www-form-urlencoded body of at most formLimitBytes; undefined otherwise, and when the body
- * is not UTF-8, or a name or value holds a NUL or percent-decodes to bytes that are not UTF-8: no stored string may
- * hold them (PostgreSQL refuses NUL in text), so such a form is a bad request, not a failed query.
- */
-async function readForm(request: http.IncomingMessage): Promise<URLSearchParams | undefined> {
-  const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > formLimitBytes) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  let text: string;
-  try {
-    text = utf8.decode(Buffer.concat(chunks));
-  } catch {
-    return undefined;
-  }
-  const form = new URLSearchParams(text);
-  for (const [name, value] of form) if (name.includes("\u0000") || value.includes("\u0000")) return undefined;
-  return invalidUtf8Names(text).length === 0 ? form : undefined;
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
