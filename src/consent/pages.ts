@@ -170,7 +170,7 @@ export function consentPage(context: PageContext, view: ConsentView): string {
 <h2 id="permissions-heading">${t("consent.willBeAbleTo")}</h2>
 <ul class="permissions" aria-labelledby="permissions-heading">${permissionPhrases(view.scopes, context.locale).map((phrase) => html`<li>${phrase}</li>`)}</ul>
 <details class="technical"><summary>${t("consent.technicalNames")}</summary><ul class="ltr" aria-label="${t("consent.permissions")}">${view.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></details>
-<p class="muted">${t("consent.signedInAs", { email: view.email })}</p>
+<p class="muted">${rich(t("consent.signedInAs"), { email: html`<bdi>${view.email}</bdi>` })}</p>
 </section>`;
   const decision = view.owner
     ? html`<section class="card" aria-labelledby="decision-heading">
