@@ -190,6 +190,14 @@ export function consentPage(context: PageContext, view: ConsentView): string {
   return shell(context, t("consent.connectTitle"), html`${summary}${decision}`, { narrow: true, signedIn: { csrf: view.csrf } });
 }
 
+/**
+ * A date (YYYY-MM-DD) kept left to right: inside an Arabic sentence the bidi algorithm would otherwise show
+ * 2026-11-23 as 23-11-2026. The dir attribute also isolates it from the words around it.
+ */
+function day(date: string): SafeHtml {
+  return html`<time datetime="${date}" dir="ltr">${date}</time>`;
+}
+
 export interface ConnectionView {
   appId: string;
   appName: string;
@@ -203,10 +211,10 @@ export function connectionsPage(context: PageContext, options: { companyName: st
   const t = translator(context.locale);
   const rows = options.connections.map(
     (row) => html`<li class="connection"><div><p class="connection-name">${rich(t("consent.appBy"), { app: html`<strong>${row.appName}</strong>`, organization: row.organizationName })}</p>
-<p class="muted">${t("consent.connectionFacts", {
+<p class="muted">${rich(t("consent.connectionFacts"), {
       product: productLabel(row.product, context.locale),
       environment: environmentLabel(row.environment, context.locale),
-      date: row.since,
+      date: day(row.since),
     })}</p></div>${
       options.owner
         ? html`<form method="post" action="/oauth/connections/disconnect">${hiddenFields({ csrf: options.csrf, app_id: row.appId })}<button type="submit" class="danger" aria-label="${t("consent.disconnectApp", { app: row.appName })}">${t("consent.disconnect")}</button></form>`
@@ -250,7 +258,7 @@ export function accessRequestsPage(
       (store) =>
         html`<li class="choice"><input type="checkbox" id="store-${row.id}-${store}" name="store_ids" value="${store}" checked${options.owner ? "" : raw(" disabled")}> <label for="store-${row.id}-${store}">${t("consent.store", { store })}</label></li>`,
     );
-    const body = html`<p>${rich(t("consent.asksToRead"), { ...who(row), created: row.created, expires: row.expires })}</p>
+    const body = html`<p>${rich(t("consent.asksToRead"), { ...who(row), created: day(row.created), expires: day(row.expires) })}</p>
 <ul class="list-plain" aria-label="${t("consent.requestedStores")}">${stores}</ul>`;
     if (!options.owner) return html`<li>${body}</li>`;
     return html`<li><form method="post" action="/oauth/access-requests/decision">${hiddenFields({ csrf: options.csrf, access_request_id: row.id })}${body}

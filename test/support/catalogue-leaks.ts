@@ -35,6 +35,8 @@ export function englishLeftIn(text: string, locale: Locale): string[] {
 export function visibleText(html: string): string {
   const body = html.replace(/^[\s\S]*?<body[^>]*>/, "").replace(/<\/body>[\s\S]*$/, "");
   return body
+    // <code> holds identifiers (scope names, error codes), never catalogue text: "stores.read" is not English prose.
+    .replace(/<code>[^<]*<\/code>/g, " ")
     .replace(/<[^>]+>/g, " ")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
