@@ -61,7 +61,8 @@ for (const locale of locales) {
       assert.match(consent.html, t(key), key);
     }
     // A .write phrase already says "see and change": the .read beside it is not repeated.
-    assert.not.match(visibleText(consent.html), ` ${t("consent.scope.items.read")} `);
+    assert.not.match(consent.html, `<li>${t("consent.scope.items.read")}</li>`);
+    assert.match(consent.html, `<li>${t("consent.scope.stores.read")}</li>`);
     assert.match(consent.html, `value="allow">${t("consent.allow")}</button> <button type="submit" name="decision" value="deny" class="secondary">${t("consent.deny")}</button>`);
     assert.match(consent.html, `<a href="/oauth/connections">${t("consent.connectionsLink")}</a>`);
 
