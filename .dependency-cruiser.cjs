@@ -3,6 +3,7 @@
 //   src/main.ts, src/app.ts                  command line; the one composition root
 //   base    runtime, storage, errors, config  shared mechanisms, below everything
 //   owners  data < credential < grant < token < console   one folder per owner of data
+//   web     the shared web kit (HTML templates, page shell, stylesheet, messages, CSRF): base only, below edges
 //   edges   front, gateway, consent, internal, demo
 //   client  the partner SDK, apart from the server
 //   gen/    generated protobuf code, importable from any layer (except the client)
@@ -14,6 +15,7 @@ const OWNERS = ["data", "credential", "grant", "token", "console"];
 const BASE = "^src/(runtime|storage|errors|config)/";
 const OWNER = `^src/(${OWNERS.join("|")})/`;
 const EDGE = "^src/(front|gateway|consent|internal|demo)/";
+const WEB = "^src/web/";
 const ROOT = "^src/(app|main)\\.ts$";
 
 /** Rule 4, one rule per owner that has owners above it. */
@@ -55,6 +57,20 @@ module.exports = {
       severity: "error",
       from: { path: BASE },
       to: { path: "^src/", pathNot: BASE },
+    },
+    {
+      name: "web-imports-only-base",
+      comment: "The web kit is a leaf both sites import: it may use base (errors' locales, runtime) but no owner or edge.",
+      severity: "error",
+      from: { path: WEB },
+      to: { path: "^src/", pathNot: [BASE, WEB] },
+    },
+    {
+      name: "only-edges-import-web",
+      comment: "HTML belongs to the sites: owners and base hold no pages, so they never import the web kit.",
+      severity: "error",
+      from: { path: [BASE, OWNER] },
+      to: { path: WEB },
     },
     {
       name: "owner-imports-no-edge-or-root",

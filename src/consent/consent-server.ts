@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import type { Config } from "../config/config.js";
 import { createAccessRequests, type Authorization, type ValidAuthorization, type Connections } from "../grant/index.js";
 import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
-import { codeHeaders, entryOf, messageFor, negotiateLocale, readServiceError, type ErrorCode } from "../errors/index.js";
+import { codeHeaders, entryOf, negotiateLocale, readServiceError, type ErrorCode } from "../errors/index.js";
 import { clientAddress } from "../runtime/client-address.js";
 import { addressKey, addressRanges } from "../config/ip-addresses.js";
 import type { Clock } from "../runtime/clock.js";
@@ -22,7 +22,6 @@ import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
-import { invalidUtf8Names } from "../runtime/percent-encoding.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createMerchantQueries } from "../credential/index.js";
 import type postgres from "postgres";
@@ -32,12 +31,20 @@ import {
   connectionsPage,
   consentPage,
   errorPage,
-  layout,
+  internalErrorPage,
   messagePage,
   signInPage,
   type AccessRequestView,
+  type Here,
+  type PageContext,
 } from "./pages.js";
-import { cookie, cookieNames, createSessions, parseCookies, sameSecret, sessionSeconds, type Session } from "./sessions.js";
+import { cookieNames, createSessions, sessionSeconds, type Session } from "./sessions.js";
+import { cookie, parseCookies } from "../web/cookies.js";
+import { fromAnotherSite, sameSecret } from "../web/csrf.js";
+import { readForm } from "../web/forms.js";
+import { assetReply } from "../web/assets.js";
+import { chooseLocale, type Locale } from "../web/i18n.js";
+import { pageHeaders } from "../web/layout.js";
 
 export interface ConsentServerOptions {
   logger: Logger;
@@ -58,31 +65,15 @@ export interface ConsentServer {
   close(graceMs: number): Promise<void>;
 }
 
-/** Headers on every page: no framing (X-Frame-Options and CSP frame-ancestors), no sniffing, no referrer leaks. */
-export const pageSecurityHeaders = {
-  "X-Frame-Options": "DENY",
-  "Content-Security-Policy": "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  "X-Content-Type-Options": "nosniff",
-  // same-origin, not no-referrer: under no-referrer browsers send `Origin: null` on our own form posts, and the
-  // origin check below needs the real one. Cross-origin (the redirect to the app) still sends no referrer.
-  "Referrer-Policy": "same-origin",
-  "Cache-Control": "no-store",
-} as const;
-
 /**
  * The consent screen's CSP also allows the form to lead to the app's redirect URI: Chromium applies form-action to
- * the redirects that follow a form submission, and the decision answers with a 302 there.
+ * the redirects that follow a form submission, and the decision answers with a 302 there. The rest is the web
+ * kit's policy (src/web/layout.ts): our own stylesheet only, no inline script or style, frame-ancestors 'none'.
  */
-function pageHeadersAllowingRedirectTo(redirectUri: string): Record<string, string> {
-  const origin = new URL(redirectUri).origin;
-  return {
-    ...pageSecurityHeaders,
-    "Content-Security-Policy": `default-src 'none'; style-src 'self'; form-action 'self' ${origin}; frame-ancestors 'none'; base-uri 'none'`,
-  };
+function pageHeadersAllowingRedirectTo(redirectUri: string, secure: boolean): Record<string, string> {
+  return pageHeaders({ secure, formTargets: [new URL(redirectUri).origin] });
 }
 
-/** Largest form body the site reads: its forms are a few hundred bytes. */
-const formLimitBytes = 16 * 1024;
 /** Sign-in window: 15 minutes, fixed. */
 const signInWindowMs = 15 * 60_000;
 /**
@@ -113,6 +104,14 @@ async function onStore<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What a request's routing learned that its failure page and its answer still need. */
+interface RequestState {
+  /** The page's language and place, once chosen: a failure page after that speaks the same language. */
+  context?: PageContext;
+  /** The language switch's cookie, when this request chose a language with ?lang=. */
+  languageCookie?: string;
+}
+
 interface Reply {
   status: number;
   html?: string;
@@ -127,9 +126,9 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   const secure = new URL(config.urls.auth).protocol === "https:";
   const ownOrigin = new URL(config.urls.auth).origin;
   const { session: sessionCookie, csrf: csrfCookie } = cookieNames(secure);
-  // Behind https (a TLS-terminating proxy in front of this listener), browsers keep to https for a year (RFC 6797).
-  // Not includeSubDomains: other hosts under the same parent are not ours to decide for.
-  const siteHeaders: Record<string, string> = secure ? { ...pageSecurityHeaders, "Strict-Transport-Security": "max-age=31536000" } : { ...pageSecurityHeaders };
+  // The kit's headers: CSP (no inline script or style, frame-ancestors 'none'), X-Frame-Options DENY, no sniffing,
+  // same-origin referrer, no-store, and HSTS behind https (RFC 6797).
+  const siteHeaders: Record<string, string> = pageHeaders({ secure });
   const sessions = createSessions({ kv, ids });
   const accessRequests = createAccessRequests({ sql: options.sql, config, clock, logger, domain: "partnerapi.v1.GrantService" });
   const accessRequestPaths = ["/oauth/access-requests/decision", "/oauth/access-requests/withdraw"];
@@ -139,10 +138,10 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   const signInAttempts = createFixedWindowCounter({ store: kv, clock, logger, name: "consent sign-in throttle", windowMs: signInWindowMs, whenStoreFails: "throw" });
 
   // The code's own headers too (Retry-After of server.database_unavailable, from an access-request decision).
-  const error = (code: ErrorCode, locale: ReturnType<typeof negotiateLocale>, params: Record<string, string> = {}): Reply => ({
+  const error = (code: ErrorCode, context: PageContext, params: Record<string, string> = {}): Reply => ({
     status: entryOf(code).status,
     headers: codeHeaders(code, params),
-    html: errorPage(code, locale, params),
+    html: errorPage(code, context, params),
   });
 
   /** The pre-sign-in CSRF token (double submit): the cookie's value, or a new one set with the page. */
@@ -153,19 +152,25 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     return { token, set: cookie(csrfCookie, token, { secure, maxAge: sessionSeconds }) };
   };
 
-  const signIn = (cookies: Map<string, string>, returnTo: string, status = 200, failed = false, context?: string): Reply => {
+  /**
+   * The sign-in page. Its language switch leads to the page it returns to (the authorize request, whole): switching
+   * language keeps the OAuth parameters, and the CSRF cookie is kept, so the form still posts.
+   */
+  const signIn = (locale: Locale, cookies: Map<string, string>, returnTo: string, status = 200, failed = false, appName?: string): Reply => {
     const csrf = preSessionCsrf(cookies);
-    return { status, html: signInPage({ returnTo, csrf: csrf.token, failed, context }), cookies: csrf.set ? [csrf.set] : [] };
+    const target = new URL(returnTo, "http://consent.invalid");
+    const context = { locale, here: { path: target.pathname, query: target.searchParams } };
+    return { status, html: signInPage(context, { returnTo, csrf: csrf.token, failed, appName }), cookies: csrf.set ? [csrf.set] : [] };
   };
 
   /** The consent screen, or the error that stops it, for a checked request and a signed-in user. */
-  const consentScreen = async (request: ValidAuthorization, session: Session, locale: ReturnType<typeof negotiateLocale>): Promise<Reply> => {
+  const consentScreen = async (request: ValidAuthorization, session: Session, context: PageContext): Promise<Reply> => {
     const eligible = await authorization.eligibility(request, session.companyId);
-    if (!eligible.ok) return error(eligible.code, locale);
+    if (!eligible.ok) return error(eligible.code, context);
     return {
       status: 200,
-      headers: pageHeadersAllowingRedirectTo(request.redirectUri),
-      html: consentPage({
+      headers: pageHeadersAllowingRedirectTo(request.redirectUri, secure),
+      html: consentPage(context, {
         appName: request.appName,
         organizationName: request.organizationName,
         product: request.product,
@@ -193,7 +198,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     return perEmail.count > config.limits.consentSignIn || perAddress.count > config.limits.consentSignIn * 10;
   };
 
-  async function route(request: http.IncomingMessage, url: URL): Promise<Reply> {
+  async function route(request: http.IncomingMessage, url: URL, state: RequestState): Promise<Reply> {
     const method = request.method ?? "GET";
     const path = url.pathname;
     // Probes first: liveness needs nothing, readiness only the databases (no session read, no cookie).
@@ -202,28 +207,33 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       const { ready, down } = await options.readiness();
       return ready ? { status: 200, html: "ready\n" } : { status: 503, headers: { "Retry-After": String(databaseRetryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
     }
-    const locale = negotiateLocale(request.headers["accept-language"]);
     const cookies = parseCookies(request.headers.cookie);
+    // The page's language: ?lang= (the switch), then its cookie, then Accept-Language (src/web/i18n.ts).
+    const choice = chooseLocale({ query: url.searchParams, cookies, acceptLanguage: request.headers["accept-language"], secure });
+    const locale = choice.locale;
+    state.languageCookie = choice.setCookie;
+    // A GET page switches language in place; a POST's answer switches on the page the site starts from.
+    const here: Here = method === "GET" ? { path, query: url.searchParams } : { path: "/oauth/connections" };
+    const context: PageContext = { locale, here };
+    state.context = context;
     const sessionId = cookies.get(sessionCookie);
     // Without a session cookie nothing is read from the store: the authorize and sign-in pages still show.
     const session = await onStore(() => sessions.read(sessionId));
 
     if (path === "/oauth/authorize" && method === "GET") {
       const checked = await authorization.check(url.searchParams);
-      if (!checked.ok) return error(checked.code, locale, checked.fields ? { fields: checked.fields } : {});
-      if (!session) {
-        return signIn(cookies, path + url.search, 200, false, `${checked.request.appName} wants to connect to your business. Sign in to continue.`);
-      }
-      return consentScreen(checked.request, session, locale);
+      if (!checked.ok) return error(checked.code, context, checked.fields ? { fields: checked.fields } : {});
+      if (!session) return signIn(locale, cookies, path + url.search, 200, false, checked.request.appName);
+      return consentScreen(checked.request, session, context);
     }
 
     if (path === "/oauth/connections" && method === "GET") {
-      if (!session) return signIn(cookies, path);
+      if (!session) return signIn(locale, cookies, path);
       const merchant = await createMerchantQueries(options.sql).find(session.companyId);
       const rows = await connections.list(session.companyId);
       return {
         status: 200,
-        html: connectionsPage({
+        html: connectionsPage(context, {
           companyName: merchant?.name ?? String(session.companyId),
           owner: session.role === "OWNER",
           csrf: session.csrf,
@@ -240,7 +250,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     }
 
     if (path === "/oauth/access-requests" && method === "GET") {
-      if (!session) return signIn(cookies, path);
+      if (!session) return signIn(locale, cookies, path);
       const merchant = await createMerchantQueries(options.sql).find(session.companyId);
       const rows = await accessRequests.listForCompany(session.companyId);
       const view = (row: (typeof rows)[number]): AccessRequestView => ({
@@ -255,7 +265,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       });
       return {
         status: 200,
-        html: accessRequestsPage({
+        html: accessRequestsPage(context, {
           companyName: merchant?.name ?? String(session.companyId),
           owner: session.role === "OWNER",
           csrf: session.csrf,
@@ -268,15 +278,18 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     const posts = ["/oauth/sign-in", "/oauth/authorize/decision", "/oauth/connections/disconnect", "/oauth/sign-out", ...accessRequestPaths];
     if (method !== "POST" || !posts.includes(path)) {
       const known = ["/oauth/authorize", "/oauth/connections", "/oauth/access-requests", "/healthz", "/readyz", ...posts];
-      return known.includes(path) ? { status: 405, html: messagePage("Method not allowed", "This page does not accept that method.") } : { status: 404, html: messagePage("Page not found", "Page not found.") };
+      const start = { locale, here: { path: "/oauth/connections" } };
+      return known.includes(path)
+        ? { status: 405, html: messagePage(start, "common.methodNotAllowedTitle", "common.methodNotAllowedText") }
+        : { status: 404, html: messagePage(start, "common.notFoundTitle", "common.notFoundText") };
     }
 
     // Every POST: same origin (when the browser says, by Origin or by Sec-Fetch-Site), a form body, and a CSRF token.
     if (fromAnotherSite(request.headers.origin, request.headers["sec-fetch-site"], ownOrigin)) {
-      return { status: 403, html: messagePage("Request refused", "This form was sent from another site.") };
+      return { status: 403, html: messagePage(context, "common.refusedTitle", "common.otherSite") };
     }
     const form = await readForm(request);
-    if (!form) return { status: 400, html: messagePage("Bad request", "The form could not be read.") };
+    if (!form) return { status: 400, html: messagePage(context, "common.badRequestTitle", "common.formUnreadable") };
     const csrf = form.get("csrf") ?? "";
 
     if (path === "/oauth/sign-in") {
@@ -284,16 +297,16 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       // Printable ASCII only: it becomes the Location header, and Node throws on CR, LF or characters above U+00FF
       // (an uncaught throw there ended the whole process).
       const safeReturn = returnPaths.test(returnTo) && /^[!-~]+$/.test(returnTo) ? returnTo : "/oauth/connections";
-      if (!sameSecret(csrf, cookies.get(csrfCookie) ?? "")) return { status: 403, html: messagePage("Request refused", "The form expired. Go back and try again.") };
+      if (!sameSecret(csrf, cookies.get(csrfCookie) ?? "")) return { status: 403, html: messagePage(context, "common.refusedTitle", "common.formExpired") };
       const email = (form.get("email") ?? "").trim().toLowerCase();
       const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
       if (await signInThrottled(email, address)) {
         logger.warn("consent sign-in throttled", { address });
         const retryAfter = String(Math.ceil(signInWindowMs / 1000));
-        return { status: 429, html: errorPage("developer.too_many_attempts", locale, { retryAfter }), headers: { "Retry-After": retryAfter } };
+        return { status: 429, html: errorPage("developer.too_many_attempts", context, { retryAfter }), headers: { "Retry-After": retryAfter } };
       }
       const user = await options.verifyMerchantUser(email, form.get("password") ?? "");
-      if (!user) return signIn(cookies, safeReturn, 401, true);
+      if (!user) return signIn(locale, cookies, safeReturn, 401, true);
       const created = await onStore(() => sessions.create(user));
       await onStore(() => sessions.destroy(sessionId));
       logger.info("merchant signed in to the consent site", { userId: user.userId, companyId: user.companyId, role: user.role });
@@ -304,27 +317,32 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       };
     }
 
-    if (!session) return { status: 401, html: messagePage("Signed out", "Your session ended. Start again from the app.") };
-    if (!sameSecret(csrf, session.csrf)) return { status: 403, html: messagePage("Request refused", "The form expired. Go back and try again.") };
+    if (!session) return { status: 401, html: messagePage(context, "consent.signedOutTitle", "consent.sessionEnded") };
+    if (!sameSecret(csrf, session.csrf)) return { status: 403, html: messagePage(context, "common.refusedTitle", "common.formExpired") };
 
     if (path === "/oauth/sign-out") {
       await onStore(() => sessions.destroy(sessionId));
-      return { status: 200, html: messagePage("Signed out", "You are signed out."), cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })] };
+      return {
+        status: 200,
+        html: messagePage(context, "consent.signedOutTitle", "consent.signedOutText", { href: "/oauth/connections", labelKey: "consent.signInAgain" }),
+        cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })],
+      };
     }
 
     if (path === "/oauth/connections/disconnect") {
-      if (session.role !== "OWNER") return { status: 403, html: messagePage("Owner only", "Only the account owner can disconnect apps.") };
+      if (session.role !== "OWNER") return { status: 403, html: messagePage(context, "consent.ownerOnlyTitle", "consent.ownerOnlyDisconnect") };
       await connections.disconnect(session.companyId, form.get("app_id") ?? "");
       return { status: 303, location: "/oauth/connections" };
     }
 
     if (accessRequestPaths.includes(path)) {
       // The module checks the owner again (role and company) and the request's state under its row lock.
-      if (session.role !== "OWNER") return { status: 403, html: messagePage("Owner only", "Only the account owner can decide on access requests.") };
+      const back = { locale, here: { path: "/oauth/access-requests" } };
+      if (session.role !== "OWNER") return { status: 403, html: messagePage(back, "consent.ownerOnlyTitle", "consent.ownerOnlyDecide") };
       const id = Number(/^[1-9]\d{0,15}$/.test(form.get("access_request_id") ?? "") ? form.get("access_request_id") : 0);
       const owned = id > 0 ? await accessRequests.get(id).catch(() => undefined) : undefined;
       // Another merchant's request is as unknown as a missing one.
-      if (!owned || owned.company_id !== session.companyId) return error("developer.access_request_not_found", locale);
+      if (!owned || owned.company_id !== session.companyId) return error("developer.access_request_not_found", back);
       try {
         if (path === "/oauth/access-requests/withdraw") {
           await accessRequests.withdraw(id, session.userId);
@@ -332,15 +350,15 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
           await accessRequests.decline(id, session.userId);
         } else if (form.get("decision") === "approve") {
           const stores = form.getAll("store_ids").map((value) => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : -1));
-          if (stores.length === 0) return { status: 400, html: messagePage("Choose stores", "Choose at least one store to approve, or decline the request.") };
+          if (stores.length === 0) return { status: 400, html: messagePage(back, "consent.chooseStoresTitle", "consent.chooseStoresText") };
           await accessRequests.approve(id, session.userId, stores);
         } else {
-          return { status: 400, html: messagePage("Bad request", "Choose Approve or Decline.") };
+          return { status: 400, html: messagePage(back, "common.badRequestTitle", "consent.chooseApproveOrDecline") };
         }
       } catch (cause) {
         const { code, params } = readServiceError(cause);
         if (code === "server.internal") throw cause;
-        return error(code, locale, params);
+        return error(code, back, params);
       }
       return { status: 303, location: "/oauth/access-requests" };
     }
@@ -348,14 +366,16 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     // /oauth/authorize/decision: the request is checked again from scratch; the form carries no authority.
     const query = new URLSearchParams();
     for (const [name, value] of form) if (name !== "csrf" && name !== "decision") query.append(name, value);
+    // Its pages switch language back on the consent screen of the same request.
+    const screen = { locale, here: { path: "/oauth/authorize", query } };
     const checked = await authorization.check(query);
-    if (!checked.ok) return error(checked.code, locale, checked.fields ? { fields: checked.fields } : {});
+    if (!checked.ok) return error(checked.code, screen, checked.fields ? { fields: checked.fields } : {});
     const eligible = await authorization.eligibility(checked.request, session.companyId);
-    if (!eligible.ok) return error(eligible.code, locale);
+    if (!eligible.ok) return error(eligible.code, screen);
     const decision = form.get("decision");
     if (decision === "deny") return { status: 302, location: authorization.deny(checked.request) };
-    if (decision !== "allow") return { status: 400, html: messagePage("Bad request", "Choose Allow or Deny.") };
-    if (session.role !== "OWNER") return { status: 403, html: messagePage("Owner only", "Only the account owner can connect apps.") };
+    if (decision !== "allow") return { status: 400, html: messagePage(screen, "common.badRequestTitle", "consent.chooseAllowOrDeny") };
+    if (session.role !== "OWNER") return { status: 403, html: messagePage(screen, "consent.ownerOnlyTitle", "consent.ownerOnlyConnect") };
     return { status: 302, location: await authorization.approve(checked.request, eligible.merchant, session.userId) };
   }
 
@@ -367,26 +387,37 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       endAfterFailure(response, logger, error, "(unparsable)");
       return;
     }
-    route(request, url)
+    // The stylesheet (hashed URL, cacheable): no session, no language, none of the page headers.
+    const asset = assetReply(request.method ?? "GET", url.pathname, request.headers["if-none-match"]);
+    if (asset) {
+      response.writeHead(asset.status, asset.headers);
+      response.end(asset.body);
+      return;
+    }
+    const state: RequestState = {};
+    const failureContext = (): PageContext => state.context ?? { locale: negotiateLocale(request.headers["accept-language"]), here: { path: "/oauth/connections" } };
+    route(request, url, state)
       .catch((cause: unknown): Reply => {
         if (cause instanceof SessionStoreUnavailable) {
           logger.warn("consent site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
           const retryAfter = String(storeRetryAfterSeconds);
-          return { status: 503, html: errorPage("server.unavailable", negotiateLocale(request.headers["accept-language"])), headers: { "Retry-After": retryAfter } };
+          return { status: 503, html: errorPage("server.unavailable", failureContext()), headers: { "Retry-After": retryAfter } };
         }
         // A database that is down is no internal error: the page says so in the visitor's language, 503 with
         // Retry-After (RFC 9110 section 10.2.3), and the visitor reloads once it is back.
         const read = readServiceError(cause);
         if (read.code === "server.database_unavailable") {
           logger.warn("consent site: database unavailable", { path: url.pathname, error: cause });
-          return error(read.code, negotiateLocale(request.headers["accept-language"]), read.params);
+          return error(read.code, failureContext(), read.params);
         }
         logger.error("consent site failure", { path: url.pathname, error: cause });
-        return { status: 500, html: layout("Something went wrong", `<p>${messageFor("server.internal", {}, "en")}</p>`) };
+        return { status: 500, html: internalErrorPage(failureContext()) };
       })
       .then((reply) => {
         const headers: Record<string, string | string[]> = { ...siteHeaders, ...reply.headers };
-        if (reply.cookies && reply.cookies.length > 0) headers["Set-Cookie"] = reply.cookies;
+        const cookies = [...(reply.cookies ?? []), ...(state.languageCookie ? [state.languageCookie] : [])];
+        if (cookies.length > 0) headers["Set-Cookie"] = cookies;
+        if (state.context && reply.html !== undefined) headers["Content-Language"] = state.context.locale;
         if (reply.location) headers["Location"] = reply.location;
         if (reply.html !== undefined) headers["Content-Type"] = url.pathname === "/healthz" || url.pathname === "/readyz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
         response.writeHead(reply.status, headers);
@@ -403,43 +434,3 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
   };
 }
-
-/**
- * Whether a POST was sent from another site: an `Origin` other than ours, or a `Sec-Fetch-Site` (Fetch Metadata,
- * which browsers set and pages cannot) other than `same-origin` or `none` (`same-site` is a sibling host, which is
- * not us either). Either header may be absent in older browsers; then the CSRF token alone decides.
- */
-export function fromAnotherSite(origin: string | undefined, fetchSite: string | string[] | undefined, ownOrigin: string): boolean {
-  if (origin !== undefined && origin !== ownOrigin) return true;
-  if (fetchSite === undefined) return false;
-  const site = typeof fetchSite === "string" ? fetchSite.trim().toLowerCase() : "";
-  return site !== "same-origin" && site !== "none";
-}
-
-/**
- * Reads an application/x-www-form-urlencoded body of at most formLimitBytes; undefined otherwise, and when the body
- * is not UTF-8, or a name or value holds a NUL or percent-decodes to bytes that are not UTF-8: no stored string may
- * hold them (PostgreSQL refuses NUL in text), so such a form is a bad request, not a failed query.
- */
-async function readForm(request: http.IncomingMessage): Promise<URLSearchParams | undefined> {
-  const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > formLimitBytes) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  let text: string;
-  try {
-    text = utf8.decode(Buffer.concat(chunks));
-  } catch {
-    return undefined;
-  }
-  const form = new URLSearchParams(text);
-  for (const [name, value] of form) if (name.includes("\u0000") || value.includes("\u0000")) return undefined;
-  return invalidUtf8Names(text).length === 0 ? form : undefined;
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });

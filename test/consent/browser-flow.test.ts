@@ -118,7 +118,7 @@ it("oauth4webapi: PKCE + state, consent in chromium, callback, exchange, JWT val
   const text = await page.locator("main").innerText();
   assert.match(text, `App `);
   assert.match(text, "oauth test");
-  assert.match(text, "categories.write");
+  assert.match(text, "See and change your categories");
   assert.match(text, `company ${world.companyId}`);
   await Promise.all([page.waitForURL((target) => target.href.startsWith(world.redirectUri)), page.getByRole("button", { name: "Allow" }).click()]);
   const callbackUrl = new URL(page.url());

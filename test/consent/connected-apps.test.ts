@@ -86,7 +86,7 @@ async function refreshed(client: Client, refreshToken: string): Promise<string> 
 const grantRevoked = { error: "invalid_grant", error_description: messageFor("oauth.grant_revoked"), code: "oauth.grant_revoked" };
 
 /** The app names listed on a connections page. */
-const listed = (page: Page) => [...page.html.matchAll(/<li><strong>([^<]*)<\/strong>/g)].map((match) => match[1]);
+const listed = (page: Page) => [...page.html.matchAll(/<li class="connection">.*?<strong>([^<]*)<\/strong>/gs)].map((match) => match[1]);
 
 /** An app's name as stored (the OAuth support names its apps). */
 async function storedName(appId: string): Promise<string> {
@@ -102,8 +102,8 @@ Connections("the owner sees the connected apps and disconnects one; its refresh 
   assert.match(page.html, `<title>Apps connected to Shop `);
   assert.equal(listed(page), [first.appName, other.appName]);
   assert.match(page.html, `<strong>${first.appName}</strong> by oauth test `);
-  assert.match(page.html, "(FULL, SANDBOX, connected ");
-  assert.match(page.html, "(ONLINE_ORDER, SANDBOX, connected ");
+  assert.match(page.html, "Full back-office integration · Test (sandbox) · connected ");
+  assert.match(page.html, "Online ordering · Test (sandbox) · connected ");
   assert.match(page.html, `aria-label="Disconnect ${first.appName}">Disconnect</button>`);
   assert.match(page.html, `<input type="hidden" name="app_id" value="${first.appId}">`);
 
@@ -138,7 +138,7 @@ Connections("a rename of an approved app waits for review: the consent screen an
   const shows = async (name: string) => {
     const consent = await owner.get(consentUrl);
     assert.is(consent.status, 200, consent.html);
-    assert.match(consent.html, `<p><strong>${name}</strong> by <strong>`);
+    assert.match(consent.html, `<p class="lead"><strong>${name}</strong> by <strong>`);
     assert.equal(listed(await owner.get("/oauth/connections")), [name, other.appName]);
   };
   await shows(first.appName);

@@ -86,7 +86,7 @@ SignIn("signed out: the sign-in form; after signing in, 303 back to the very sam
   assert.is(consent.status, 200);
   assert.match(consent.html, "Connect an app");
   assert.match(consent.html, `company ${world.companyId}`);
-  assert.match(consent.html, `Signed in as ${world.owner.email}`);
+  assert.match(consent.html, `Signed in as <bdi>${world.owner.email}</bdi>`);
   assert.is(hiddenValue(consent.html, "state"), "st-same");
   assertNotFramable(consent);
 });

@@ -12,9 +12,10 @@ const run = promisify(execFile);
 const sizeWith = async (env: Record<string, string>) =>
   (await run(process.execPath, ["--require", "./src/runtime/thread-pool.cjs", "-e", "process.stdout.write(String(process.env.UV_THREADPOOL_SIZE))"], { env: { PATH: process.env["PATH"] ?? "", ...env } })).stdout;
 
-ThreadPool("npm start preloads it", async () => {
+ThreadPool("npm start and npm run dev preload it", async () => {
   const manifest = JSON.parse(await readFile("package.json", "utf8")) as { scripts: Record<string, string> };
-  assert.match(manifest.scripts["start"]!, /^node --require \.\/src\/runtime\/thread-pool\.cjs /);
+  assert.match(manifest.scripts["start"]!, /^node --enable-source-maps --require \.\/src\/runtime\/thread-pool\.cjs scripts\/run-compiled\.mjs /);
+  assert.match(manifest.scripts["dev"]!, /^node --require \.\/src\/runtime\/thread-pool\.cjs /);
 });
 
 ThreadPool("unset: one thread per core plus four", async () => {
