@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     HOST: "127.0.0.1",
     PORT: "0",
     AUTH_PORT: "0",
+    CONSOLE_PORT: "0",
     GRPC_PORT: "0",
     DATA_DIR: dataDir,
     DATABASE_URL: process.env["DATABASE_URL"],
