@@ -40,8 +40,12 @@ import {
   applyToProgram,
   createApp,
   createOrganization,
+  createApiKey,
   dashboard,
+  inviteMember,
   organizationPage,
+  revealProduction,
+  revokeApiKey,
   programPage,
   provisionMerchant,
   renameApp,
@@ -257,6 +261,14 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         return organizationPage(visit, org);
       case "POST organization/apps":
         return createApp(visit, org);
+      case "POST organization/invitations":
+        return inviteMember(visit, org);
+      case "POST app/api-keys":
+        return createApiKey(visit, params[0]!);
+      case "POST app/api-keys/revoke":
+        return revokeApiKey(visit, params[0]!);
+      case "POST app/production-credentials":
+        return revealProduction(visit, params[0]!);
       case "POST organization/sandbox-merchants":
         return provisionMerchant(visit, org);
       case "POST organization/sandbox-merchant/deactivate":
@@ -367,6 +379,10 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     ["program/sign", /^\/program\/sign$/],
     ["organization", new RegExp(`^/organizations/(${id})$`)],
     ["organization/apps", new RegExp(`^/organizations/(${id})/apps$`)],
+    ["organization/invitations", new RegExp(`^/organizations/(${id})/invitations$`)],
+    ["app/api-keys", new RegExp(`^/apps/(${appId})/api-keys$`)],
+    ["app/api-keys/revoke", new RegExp(`^/apps/(${appId})/api-keys/revoke$`)],
+    ["app/production-credentials", new RegExp(`^/apps/(${appId})/production-credentials$`)],
     ["organization/sandbox-merchants", new RegExp(`^/organizations/(${id})/sandbox-merchants$`)],
     ["organization/sandbox-merchant/deactivate", new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/deactivate$`)],
     ["organization/sandbox-merchant/activate", new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/activate$`)],

@@ -131,16 +131,17 @@ export async function signAgreement(visit: Visit): Promise<Reply> {
 export interface OrganizationState {
   error?: ApiError;
   /** Which form the error belongs to. */
-  form?: "app" | "sandbox";
+  form?: "app" | "sandbox" | "invite";
   notice?: SafeHtml;
 }
 
 export async function organizationPage(visit: Visit, organizationId: number, state: OrganizationState = {}, status = 200): Promise<Reply> {
   const { t, locale } = visit;
-  const [orgs, apps, merchants] = await Promise.all([
+  const [orgs, apps, merchants, members] = await Promise.all([
     visit.api("listDeveloperOrganizations"),
     visit.api("listDeveloperApps", { organization_id: organizationId }),
     visit.api("listOrganizationSandboxMerchants", { organization_id: organizationId }),
+    visit.api("listOrganizationMembers", { organization_id: organizationId }),
   ]);
   const organization = orgs.ok ? orgs.value.organizations.find((org) => Number(org.organizationId) === organizationId) : undefined;
   if (!organization || !apps.ok) {
@@ -181,7 +182,29 @@ ${field({ label: t("console.country"), name: "country", required: true, value: "
 <div class="actions">${button(t("console.provisionMerchant"))}</div>`,
 )}`
     : "";
-  const body = html`${state.notice ?? ""}
+  const inviteError = state.form === "invite" ? state.error : undefined;
+  // Members and invitations: shown to every member; the invitation form only to the roles that may invite (the
+  // server refuses the others regardless).
+  const canInvite = organization.role === OrganizationRole.OWNER || organization.role === OrganizationRole.ADMIN;
+  const roleChoices = [OrganizationRole.ADMIN, OrganizationRole.DEVELOPER, OrganizationRole.VIEWER].map(
+    (role) => html`<option value="${OrganizationRole[role]}"${role === OrganizationRole.DEVELOPER ? html` selected` : ""}>${roleName(visit, role)}</option>`,
+  );
+  const membersSection = html`<section class="card" aria-labelledby="members-heading"><h2 id="members-heading">${t("console.membersHeading")}</h2>
+${members.ok ? html`<ul class="list">${members.value.members.map((member) => html`<li><span class="ltr">${member.email}</span> <span class="badge">${roleName(visit, member.role)}</span></li>`)}</ul>` : ""}
+${canInvite
+  ? html`<h3>${t("console.inviteHeading")}</h3>
+${generalError(visit, inviteError, ["email", "role"])}
+${postForm(
+  `/organizations/${organizationId}/invitations`,
+  visit.csrf,
+  html`${field({ label: t("console.email"), name: "email", type: "email", required: true, error: errorFor(inviteError, "email", locale, t), ltr: true })}
+<div class="field"><label for="field-role">${t("console.role")}</label><select id="field-role" name="role">${roleChoices}</select><p class="hint">${t("console.rolesExplain")}</p></div>
+<div class="actions">${button(t("console.sendInvitation"))}</div>`,
+)}`
+  : html`<p class="muted">${t("console.inviteRoleNote")}</p>`}</section>`;
+  // A refusal of a form this role is not shown (the server refused it regardless) is said at the top.
+  const refused = !canManage && state.error ? alert("error", errorText(state.error, locale, t)) : "";
+  const body = html`${state.notice ?? ""}${refused}
 <p><span class="badge">${roleName(visit, organization.role)}</span></p>
 <section class="card" aria-labelledby="apps-heading"><h2 id="apps-heading">${t("console.appsHeading")}</h2>
 ${apps.value.apps.length === 0 ? html`<p>${t("console.noApps")}</p>` : html`<ul class="list">${apps.value.apps.map((app) => appRow(visit, app))}</ul>`}
@@ -189,7 +212,8 @@ ${createApp}</section>
 <section class="card" aria-labelledby="sandbox-heading"><h2 id="sandbox-heading">${t("console.sandboxHeading")}</h2>
 <p>${t("console.sandboxExplain")}</p>
 ${sandbox.length === 0 ? html`<p>${t("console.noMerchants")}</p>` : html`<ul class="list">${merchantRows}</ul>`}
-${provision}</section>`;
+${provision}</section>
+${membersSection}`;
   return visit.page(t("console.organizationTitle", { name: organization.name }), body, { status, copyScript: true });
 }
 
@@ -253,6 +277,18 @@ ${secretBox({ id: "owner-password", label: t("console.password"), value: owner.p
   return organizationPage(visit, organizationId, { notice });
 }
 
+export async function inviteMember(visit: Visit, organizationId: number): Promise<Reply> {
+  const role = visit.form.get("role") ?? "";
+  const email = visit.form.get("email") ?? "";
+  const result = await visit.api("createOrganizationInvitation", {
+    organization_id: organizationId,
+    email,
+    role: /^(ADMIN|DEVELOPER|VIEWER|OWNER)$/.test(role) ? `ORGANIZATION_ROLE_${role}` : role,
+  });
+  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "invite" }, result.error.status);
+  return organizationPage(visit, organizationId, { notice: alert("ok", visit.t("console.invitationSent", { email })) });
+}
+
 export async function setMerchantActive(visit: Visit, organizationId: number, companyId: number, active: boolean): Promise<Reply> {
   const result = await visit.api("setOrganizationSandboxMerchantActive", { organization_id: organizationId, company_id: companyId, active });
   if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "sandbox" }, result.error.status);
@@ -263,7 +299,7 @@ export async function setMerchantActive(visit: Visit, organizationId: number, co
 
 export interface AppState {
   error?: ApiError;
-  form?: "rename" | "submit" | "redirects" | "rotate";
+  form?: "rename" | "submit" | "redirects" | "rotate" | "keys" | "production";
   notice?: SafeHtml;
   redirectValue?: string;
 }
@@ -279,6 +315,33 @@ export async function appPage(visit: Visit, appId: string, state: AppState = {},
 ${postForm(`/apps/${app.appId}/rotate`, visit.csrf, button(t("console.rotateSecret"), { kind: "secondary", ariaLabel: `${t("console.rotateSecret")}: ${credential.clientId}` }), { className: "inline-form", hidden: { client_id: credential.clientId } })}</li>`,
   );
   const editable = app.state !== "ARCHIVED";
+  const hasProduction = app.credentials.some((credential) => credential.environment === Environment.PRODUCTION);
+  const keysError = errorOf("keys");
+  const apiKeys =
+    app.product === Product.ADSR
+      ? html`<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t("console.apiKeysHeading")}</h2>
+<p>${t("console.apiKeysExplain")}</p>
+${app.apiKeys.length === 0 ? html`<p>${t("console.noApiKeys")}</p>` : html`<ul class="list">${app.apiKeys.map(
+          (key) => html`<li>${key.name} <span class="badge">${key.environment === Environment.PRODUCTION ? t("console.production") : t("console.sandbox")}</span> <span class="badge">${key.revoked ? t("console.revoked") : t("console.active")}</span>
+${key.revoked ? "" : postForm(`/apps/${app.appId}/api-keys/revoke`, visit.csrf, button(t("console.revoke"), { kind: "danger", ariaLabel: `${t("console.revoke")}: ${key.name}` }), { className: "inline-form", hidden: { api_key_id: key.apiKeyId } })}</li>`,
+        )}</ul>`}
+${editable
+  ? html`<h3>${t("console.createApiKey")}</h3>${generalError(visit, keysError, ["name"])}
+${postForm(
+  `/apps/${app.appId}/api-keys`,
+  visit.csrf,
+  html`${field({ label: t("console.apiKeyName"), name: "name", required: true, error: errorFor(keysError, "name", locale, t) })}
+<div class="field"><label for="field-environment">${t("console.environment")}</label><select id="field-environment" name="environment"><option value="SANDBOX">${t("console.sandbox")}</option>${hasProduction ? html`<option value="PRODUCTION">${t("console.production")}</option>` : ""}</select></div>
+<div class="actions">${button(t("console.createApiKey"))}</div>`,
+)}`
+  : ""}</section>`
+      : "";
+  const production =
+    app.state === "APPROVED"
+      ? html`<section class="card" aria-labelledby="production-heading"><h2 id="production-heading">${t("console.productionHeading")}</h2>
+<p>${t("console.productionExplain")}</p>${generalError(visit, errorOf("production"), [])}
+${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div class="actions">${button(t("console.revealProduction"))}</div>`)}</section>`
+      : "";
   const body = html`${state.notice ?? ""}
 <dl class="facts"><dt>${t("console.product")}</dt><dd>${productName(visit, app.product)}</dd>
 <dt>${t("console.state")}</dt><dd><span class="badge">${appStateName(visit, app.state)}</span></dd>
@@ -288,6 +351,7 @@ ${postForm(`/apps/${app.appId}/rotate`, visit.csrf, button(t("console.rotateSecr
 <p>${t("console.rotateExplain")}</p>
 ${generalError(visit, errorOf("rotate"), [])}
 <ul class="list">${credentials}</ul></section>
+${production}${apiKeys}
 ${editable
   ? html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">${t("console.editApp")}</h2>
 ${generalError(visit, errorOf("rename"), ["name"])}
@@ -336,5 +400,37 @@ export async function rotateSecret(visit: Visit, appId: string, clock: () => num
 <p>${t("common.shownOnce")}</p>
 ${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: result.value.clientSecret, copy: t("common.copy"), copied: t("common.copied") })}
 ${alert("info", t("console.rotationOverlap", { until: until.toISOString().replace("T", " ").slice(0, 16) + " UTC", hours }))}</section>`;
+  return appPage(visit, appId, { notice });
+}
+
+export async function createApiKey(visit: Visit, appId: string): Promise<Reply> {
+  const { t } = visit;
+  const environment = visit.form.get("environment") === "PRODUCTION" ? "ENVIRONMENT_PRODUCTION" : "ENVIRONMENT_SANDBOX";
+  const result = await visit.api("createAppApiKey", { app_id: appId, name: visit.form.get("name") ?? "", environment });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, form: "keys" }, result.error.status);
+  const key = result.value.apiKey!;
+  const notice = html`<section class="card" aria-labelledby="new-key-heading"><h2 id="new-key-heading">${t("console.newApiKeyHeading")}</h2>
+<p>${t("common.shownOnce")} ${t("console.apiKeyUse")}</p>
+${secretBox({ id: "api-key", label: t("console.apiKey"), value: key.apiKey, copy: t("common.copy"), copied: t("common.copied") })}</section>`;
+  return appPage(visit, appId, { notice });
+}
+
+export async function revokeApiKey(visit: Visit, appId: string): Promise<Reply> {
+  const result = await visit.api("revokeAppApiKey", { app_id: appId, api_key_id: visit.form.get("api_key_id") ?? "" });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, form: "keys" }, result.error.status);
+  return { status: 303, location: `/apps/${appId}` };
+}
+
+export async function revealProduction(visit: Visit, appId: string): Promise<Reply> {
+  const { t } = visit;
+  const app = await visit.api("getDeveloperApp", { app_id: appId });
+  if (!app.ok) return appPage(visit, appId);
+  const result = await visit.api("revealProductionCredentials", { organization_id: Number(app.value.app!.organizationId), app_id: appId });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, form: "production" }, result.error.status);
+  const production = result.value.production!;
+  const notice = html`<section class="card" aria-labelledby="production-secret-heading"><h2 id="production-secret-heading">${t("console.productionHeading")}</h2>
+<p>${t("common.shownOnce")}</p>
+${secretBox({ id: "client-id", label: t("console.clientId"), value: production.clientId, copy: t("common.copy"), copied: t("common.copied") })}
+${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: production.clientSecret, copy: t("common.copy"), copied: t("common.copied") })}</section>`;
   return appPage(visit, appId, { notice });
 }

@@ -246,6 +246,63 @@ Site("the sandbox merchant limit of three is explained where it bites; deactivat
   assert.is((await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { country: "US" }, page)).status, 200);
 });
 
+Site("members: an invitation mailed to a second person, accepted through the link, who then sees only what a viewer may", async () => {
+  const owner = createSiteBrowser(test);
+  await signedUpDeveloper(test, owner, newEmail("owner"));
+  const organizationId = await organizationOf(owner);
+  const orgPage = await owner.get(`/organizations/${organizationId}`);
+  const guestEmail = newEmail("guest");
+  const bad = await owner.post(`/organizations/${organizationId}/invitations`, { email: "nope", role: "VIEWER" }, orgPage);
+  assert.is(bad.status, 400);
+  assert.match(bad.html, 'id="field-email-error"');
+  const invited = await owner.post(`/organizations/${organizationId}/invitations`, { email: guestEmail, role: "VIEWER" }, orgPage);
+  assert.is(invited.status, 200, invited.html);
+  assert.match(invited.html, en("console.invitationSent", { email: guestEmail }));
+  const link = await mailedLink(test, guestEmail);
+  assert.ok(link.startsWith(`${test.console}/invitations/accept?token=`), link);
+
+  const guest = createSiteBrowser(test);
+  const landing = await guest.get(link.slice(test.console.length));
+  assert.is(landing.status, 200);
+  assert.match(landing.html, en("console.invitationSignIn"));
+  await signedUpDeveloper(test, guest, guestEmail);
+  const accept = await guest.get(link.slice(test.console.length));
+  const accepted = await guest.post("/invitations/accept", { token: hiddenValue(accept.html, "token") }, accept);
+  assert.is(accepted.status, 303, accepted.html);
+  assert.is(accepted.location, `/organizations/${organizationId}`);
+  const viewer = await guest.get(`/organizations/${organizationId}`);
+  assert.match(viewer.html, en("console.roleViewer"));
+  assert.match(viewer.html, en("console.viewerNote"));
+  assert.not.match(viewer.html, `action="/organizations/${organizationId}/apps"`);
+  assert.not.match(viewer.html, `action="/organizations/${organizationId}/invitations"`);
+  // Refused by the server regardless of the page.
+  const forced = await guest.post(`/organizations/${organizationId}/sandbox-merchants`, { country: "GB" }, viewer);
+  assert.is(forced.status, 403);
+  assert.match(textOf(forced.html), messageFor("developer.insufficient_org_role", {}, "en"));
+});
+
+Site("an ADSR app: an API key shown once, listed by name, revoked", async () => {
+  const browser = createSiteBrowser(test);
+  await signedUpDeveloper(test, browser, newEmail("adsr"));
+  await admittedDeveloper(browser, staff);
+  const organizationId = await organizationOf(browser);
+  const created = await browser.post(`/organizations/${organizationId}/apps`, { name: "Reports", product: "ADSR" }, await browser.get(`/organizations/${organizationId}`));
+  assert.is(created.status, 200, created.html);
+  const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
+  const appPage = await browser.get(`/apps/${appId}`);
+  assert.match(textOf(appPage.html), en("console.apiKeysExplain"));
+  const made = await browser.post(`/apps/${appId}/api-keys`, { name: "nightly", environment: "SANDBOX" }, appPage);
+  assert.is(made.status, 200, made.html);
+  const key = shownValue(made.html, "api-key");
+  assert.match(key, /^lp_ak_sb_/);
+  const listed = await browser.get(`/apps/${appId}`);
+  assert.match(listed.html, "nightly");
+  assert.not.match(listed.html, key);
+  const keyId = hiddenValue(listed.html, "api_key_id");
+  assert.is((await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId }, listed)).status, 303);
+  assert.match((await browser.get(`/apps/${appId}`)).html, en("console.revoked"));
+});
+
 /** The value of the selected option of the merchant choice. */
 function hiddenSelected(html: string): string {
   return /<option value="(\d+)" selected>/.exec(html)![1]!;
