@@ -38,12 +38,12 @@ export async function firstCallPage(visit: Visit, appId: string, baseUrl: string
           (merchant) => html`<option value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` selected` : ""}>${merchant.name || String(merchant.companyId)} (${String(merchant.companyId)})</option>`,
         )}</select></div>`;
   const answer = (label: string, result: { status: number; body: string }) =>
-    html`<h3>${label}</h3><p>${t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre><code>${result.body}</code></pre>`;
+    html`<h3>${label}</h3><p>${t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre tabindex="0"><code>${result.body}</code></pre>`;
   const body = html`<p>${t("console.firstCallIntro", { name: app.value.app!.name })}</p>
 <section class="card" aria-labelledby="curl-heading"><h2 id="curl-heading">${t("console.firstCallCurl")}</h2>
 <p>${t("console.firstCallSecretNote")}</p>
-<h3>1. POST /v1/token</h3><pre><code>${commands.token}</code></pre>
-<h3>2. GET /v1/items</h3><pre><code>${commands.items}</code></pre></section>
+<h3>1. POST /v1/token</h3><pre tabindex="0"><code>${commands.token}</code></pre>
+<h3>2. GET /v1/items</h3><pre tabindex="0"><code>${commands.items}</code></pre></section>
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
 ${formError ? alert("error", formError) : ""}
 ${postForm(
