@@ -4,7 +4,7 @@
 //   base    runtime, storage, errors, config  shared mechanisms, below everything
 //   owners  data < credential < grant < token < console   one folder per owner of data
 //   web     the shared web kit (HTML templates, page shell, stylesheet, messages, CSRF): base only, below edges
-//   edges   front, gateway, consent, internal, demo
+//   edges   front, gateway, consent, console-site, internal, demo
 //   client  the partner SDK, apart from the server
 //   gen/    generated protobuf code, importable from any layer (except the client)
 //
@@ -14,7 +14,7 @@
 const OWNERS = ["data", "credential", "grant", "token", "console"];
 const BASE = "^src/(runtime|storage|errors|config)/";
 const OWNER = `^src/(${OWNERS.join("|")})/`;
-const EDGE = "^src/(front|gateway|consent|internal|demo)/";
+const EDGE = "^src/(front|gateway|consent|console-site|internal|demo)/";
 const WEB = "^src/web/";
 const ROOT = "^src/(app|main)\\.ts$";
 
@@ -98,9 +98,9 @@ module.exports = {
     },
     {
       name: "edges-import-no-other-edge",
-      comment: "Edges (front, consent, internal, demo) are independent of each other; only app.ts wires them together.",
+      comment: "Edges (front, consent, console-site, internal, demo) are independent of each other; only app.ts wires them together.",
       severity: "error",
-      from: { path: "^src/(front|consent|internal|demo)/" },
+      from: { path: "^src/(front|consent|console-site|internal|demo)/" },
       to: { path: EDGE, pathNot: "^src/$1/" },
     },
     {
@@ -108,7 +108,7 @@ module.exports = {
       comment: "The gateway implements the front's admission hook, so it may import src/front/ but no other edge.",
       severity: "error",
       from: { path: "^src/gateway/" },
-      to: { path: "^src/(consent|internal|demo)/" },
+      to: { path: "^src/(consent|console-site|internal|demo)/" },
     },
     {
       name: "client-is-self-contained",

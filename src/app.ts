@@ -13,6 +13,7 @@ import { GrantService } from "../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
+import { createConsoleSite } from "./console-site/console-server.js";
 import { createMailOutbox, createMailTransport, createConsoleService, type MailOutbox, type MailTransport } from "./console/index.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
@@ -72,6 +73,8 @@ export interface RunningApp {
   /** Bound addresses; a port of 0 in the configuration shows the one the system picked. */
   front: AddressInfo;
   consent: AddressInfo;
+  /** The developer console's web pages (CONSOLE_PORT). */
+  console: AddressInfo;
   grpc: AddressInfo;
   control: Database;
   regionDatabases: ReadonlyMap<Region, Database>;
@@ -238,6 +241,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       verifyMerchantUser: merchantUserVerifier(credential),
       readiness,
     });
+    // The developer console's pages: the same ConsoleService the /v1/console routes call, in process.
+    const consoleSite = createConsoleSite({ config, logger, clock: context.clock, ids: context.ids, kv: keyValue, console: consoleService, readiness });
 
     const grace = config.shutdownGraceSeconds * 1000;
     const grpcAddress = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
@@ -248,10 +253,13 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     closers.push(() => consent.close(grace));
     const metricsListener = config.metrics.port === undefined ? undefined : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
     if (metricsListener) closers.push(() => metricsListener.close(grace));
+    const consoleAddress = await consoleSite.listen(config.listen.consolePort, config.listen.host);
+    closers.push(() => consoleSite.close(grace));
 
     return {
       front: frontAddress,
       consent: consentAddress,
+      console: consoleAddress,
       grpc: grpcAddress,
       control,
       regionDatabases,

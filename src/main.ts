@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   logger.info("partner API ready", {
     front: `http://${app.front.address}:${app.front.port}`,
     consent: `http://${app.consent.address}:${app.consent.port}`,
+    console: `http://${app.console.address}:${app.console.port}`,
     grpc: `${internalScheme}://${app.grpc.address}:${app.grpc.port}`,
     embeddedDatabase: app.control.embedded,
     sharedLimits: app.keyValue.shared,

@@ -22,6 +22,7 @@ function configFor(context: Context) {
     HOST: "127.0.0.1",
     PORT: "0",
     AUTH_PORT: "0",
+    CONSOLE_PORT: "0",
     GRPC_PORT: "0",
     DATA_DIR: context.dataDir,
     DATABASE_URL: context.databaseUrl,

@@ -55,7 +55,7 @@ Main("starts, serves, and exits 0 after SIGTERM once requests are done", async (
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
   const databaseUrl = await freshDatabaseUrl();
   try {
-    const process = run({ HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "" });
+    const process = run({ HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", CONSOLE_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "" });
     const ready = await process.line("partner API ready");
     const answer = await fetch(`${ready["front"]}/v1/oauth/token`, { method: "POST" });
     assert.is(answer.status, 400);
@@ -84,6 +84,7 @@ Main("NODE_ENV=production without DATABASE_URL stops the start with status 2, na
       HOST: "127.0.0.1",
       PORT: "0",
       AUTH_PORT: "0",
+      CONSOLE_PORT: "0",
       GRPC_PORT: "0",
       DATA_DIR: dataDir,
       REDIS_URL: "redis://127.0.0.1:6379",
@@ -107,7 +108,7 @@ Main("NODE_ENV=production without DATABASE_URL stops the start with status 2, na
 Main("a brand-new embedded start makes an operator credential (0600) that buf curl presents; a second start reuses it", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-embedded-"));
   // No DATABASE_URL whatever the mode: this is `npm start` on embedded defaults.
-  const env = { HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir };
+  const env = { HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", CONSOLE_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir };
   try {
     const first = run(env);
     let credential: string;

@@ -28,6 +28,8 @@ const schema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: port.default(8080),
   AUTH_PORT: port.default(8081),
+  /** The developer console's web pages (its own listener, like the consent site's AUTH_PORT). */
+  CONSOLE_PORT: port.default(8082),
   GRPC_PORT: port.default(8090),
   /** The internal port's own bind address, independent of HOST: it must never be published. */
   GRPC_HOST: z.string().min(1).default("127.0.0.1"),
@@ -164,7 +166,7 @@ const schema = z.object({
     .refine((value) => value === "log" || smtpUrl(value), { message: 'must be "log" or an smtp:// or smtps:// URL' }),
   /** The sender of the console's mails over SMTP. */
   MAIL_FROM: z.string().trim().min(1).default("Partner API <no-reply@localhost>"),
-  /** Where the console's web pages live; mailed links point here. Unset: BASE_URL plus "console". */
+  /** Where the console's web pages live; mailed links point here. Unset: the console listener, http://HOST:CONSOLE_PORT. */
   CONSOLE_URL: optional(url),
   /** Failed console sign-ins per email per fixed window; the one that reaches it locks the email for CONSOLE_LOCKOUT_SECONDS. */
   CONSOLE_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(5),
@@ -203,6 +205,7 @@ export interface Config {
     host: string;
     port: number;
     authPort: number;
+    consolePort: number;
     /** The internal port's address (GRPC_HOST): loopback by default, never a public interface. */
     grpcHost: string;
     grpcPort: number;
@@ -340,14 +343,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return { databaseUrl: v[`REGION_DATABASE_URL_${upper}`], grpcUrl: v[`REGION_GRPC_URL_${upper}`] };
   };
   return {
-    listen: { host: v.HOST, port: v.PORT, authPort: v.AUTH_PORT, grpcHost: v.GRPC_HOST, grpcPort: v.GRPC_PORT },
+    listen: { host: v.HOST, port: v.PORT, authPort: v.AUTH_PORT, consolePort: v.CONSOLE_PORT, grpcHost: v.GRPC_HOST, grpcPort: v.GRPC_PORT },
     internal: {
       credentialsFile: v.GRPC_CREDENTIALS_FILE ?? join(v.DATA_DIR, "internal-credentials"),
       credentialsFileIsDefault: v.GRPC_CREDENTIALS_FILE === undefined,
       tls: v.GRPC_TLS_CERT && v.GRPC_TLS_KEY ? { certFile: v.GRPC_TLS_CERT, keyFile: v.GRPC_TLS_KEY } : undefined,
     },
     regionHop: { credentialFile: v.REGION_GRPC_CREDENTIAL_FILE, caFile: v.REGION_GRPC_CA },
-    urls: { base, auth, console: (v.CONSOLE_URL ?? `${base}console`).replace(/\/+$/, "") },
+    urls: { base, auth, console: (v.CONSOLE_URL ?? `http://${hostForUrl(v.HOST)}:${v.CONSOLE_PORT}`).replace(/\/+$/, "") },
     dataDir: v.DATA_DIR,
     databaseUrl: v.DATABASE_URL,
     databaseTimeouts: { connectSeconds: v.DATABASE_CONNECT_TIMEOUT_SECONDS, querySeconds: v.DATABASE_QUERY_TIMEOUT_SECONDS },

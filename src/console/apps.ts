@@ -12,6 +12,7 @@ export function createAppHandlers(
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   | "createDeveloperApp"
+  | "listDeveloperApps"
   | "getDeveloperApp"
   | "updateDeveloperApp"
   | "submitDeveloperApp"
@@ -32,6 +33,14 @@ export function createAppHandlers(
       await requireProgram(account.id);
       const created = await credentials.createApp({ organizationId: BigInt(request.organizationId), name: request.name, product: request.product }, forwardedFrom(ctx));
       return { app: created.app, sandbox: created.sandbox };
+    },
+
+    async listDeveloperApps(request, ctx) {
+      const { account } = await authenticate(ctx);
+      await requireRole(account.id, Number(request.organizationId), "read");
+      const ids = await createAppQueries(sql).idsOfOrganization(Number(request.organizationId));
+      const apps = await Promise.all(ids.map(async (appId) => (await credentials.getApp({ appId }, forwardedFrom(ctx))).app));
+      return { apps: apps.filter((app) => app !== undefined) };
     },
 
     async getDeveloperApp(request, ctx) {

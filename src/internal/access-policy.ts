@@ -114,6 +114,7 @@ export const accessPolicy: AccessPolicy = {
     CreateOrganizationInvitation: none,
     AcceptOrganizationInvitation: none,
     CreateDeveloperApp: none,
+    ListDeveloperApps: none,
     GetDeveloperApp: none,
     UpdateDeveloperApp: none,
     SubmitDeveloperApp: none,

@@ -24,14 +24,14 @@ export function escapeHtml(value: string): string {
 }
 
 /** A value a template may interpolate: text and numbers are escaped, arrays are joined, nothing else is written. */
-export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
+export type HtmlValue = SafeHtml | string | number | bigint | boolean | null | undefined | readonly HtmlValue[];
 
 function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.toString();
   if (Array.isArray(value)) return value.map(render).join("");
   // false, null and undefined write nothing, so `${cond && html`...`}` reads naturally.
   if (value === null || value === undefined || value === false) return "";
-  if (typeof value === "number" || value === true) return escapeHtml(String(value));
+  if (typeof value === "number" || typeof value === "bigint" || value === true) return escapeHtml(String(value));
   if (typeof value === "string") return escapeHtml(value);
   // An object would print as [object Object] or run a toString we do not control: refuse it loudly.
   throw new TypeError(`html: cannot interpolate a value of type ${typeof value}`);

@@ -90,7 +90,7 @@ Config("regions, limits, caches and mail read into named options; the console UR
   });
   assert.equal(config.caches, { credentialSeconds: 5, gatewaySeconds: 0 });
   assert.equal(config.mail, { transport: "log", from: "Partner API <no-reply@localhost>" });
-  assert.is(config.urls.console, "http://127.0.0.1:8080/console");
+  assert.is(config.urls.console, "http://127.0.0.1:8082");
   assert.is(loadConfig({ CONSOLE_URL: "https://console.example.com/" }).urls.console, "https://console.example.com");
 });
 

@@ -82,7 +82,8 @@ Console("a new partner, over HTTP only: sign-up to a sandbox token and /v1/items
   await signUp(email);
   // The verification link went to the log transport; only its hash is stored.
   const link = await mailedLink(test, email);
-  assert.match(link, /\/console\/verify-email\?token=[A-Za-z0-9_-]{43}$/);
+  assert.ok(link.startsWith(`${test.console}/verify-email?token=`), link);
+  assert.match(link, /\/verify-email\?token=[A-Za-z0-9_-]{43}$/);
   const token = tokenOf(link);
   const stored = await test.app.control.sql`select token_hash from control.developer_links`;
   assert.ok(stored.every((row) => row["token_hash"] !== token));
@@ -168,7 +169,7 @@ Console("accounts: weak password, unverified sign-in, wrong password, lockout th
   expectError(await signIn(email), 403, "developer.email_not_verified");
   // Signing up again with the same address answers the same, and mails a notice rather than a second account.
   await signUp(email);
-  assert.match(await mailedLink(test, email), /\/console\/sign-in$/);
+  assert.is(await mailedLink(test, email), `${test.console}/sign-in`);
 
   const verified = await developerAccount();
   const unknown = newEmail("nobody");

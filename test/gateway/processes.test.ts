@@ -158,6 +158,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
           HOST: "127.0.0.1",
           PORT: "0",
           AUTH_PORT: "0",
+          CONSOLE_PORT: "0",
           GRPC_PORT: "0",
           DATA_DIR: dir,
           DATABASE_URL: controlUrl ?? "",

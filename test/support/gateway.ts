@@ -142,6 +142,7 @@ export async function startGatewayApp(env: Record<string, string> = {}): Promise
     HOST: "127.0.0.1",
     PORT: "0",
     AUTH_PORT: "0",
+    CONSOLE_PORT: "0",
     GRPC_PORT: "0",
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,

@@ -39,6 +39,8 @@ export interface TestApp {
   config: Config;
   base: string;
   auth: string;
+  /** The console site (CONSOLE_URL: mailed links point here). */
+  console: string;
   logs: string[];
   stop(): Promise<void>;
 }
@@ -58,12 +60,13 @@ export async function startTestApp(options: {
 }): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), "pa-oauth-"));
   const databaseUrl = await freshDatabaseUrl();
-  const [port, authPort] = [await freePort(), await freePort()];
+  const [port, authPort, consolePort] = [await freePort(), await freePort(), await freePort()];
   const internal = await writeInternalCredentials(dataDir);
   const config = loadConfig({
     HOST: "127.0.0.1",
     PORT: String(port),
     AUTH_PORT: String(authPort),
+    CONSOLE_PORT: String(consolePort),
     GRPC_PORT: "0",
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
@@ -89,6 +92,7 @@ export async function startTestApp(options: {
     config,
     base: `http://127.0.0.1:${port}`,
     auth: `http://127.0.0.1:${authPort}`,
+    console: `http://127.0.0.1:${consolePort}`,
     logs,
     async stop() {
       await app.stop();

@@ -27,6 +27,12 @@ export function createAppQueries(sql: SqlClient) {
       return row;
     },
     /** Locks the app's row until the transaction ends: state changes and per-app counts (API keys) serialise here. */
+    /** The ids of an organization's apps, oldest first. */
+    async idsOfOrganization(organizationId: number): Promise<string[]> {
+      const rows = await sql<{ id: string }[]>`
+        select id from control.apps where organization_id = ${organizationId} order by created_at, id`;
+      return rows.map((row) => row.id);
+    },
     async lock(id: string): Promise<AppRow | undefined> {
       const [row] = await sql<AppRow[]>`
         select id, organization_id, name, product, state, pending_name from control.apps where id = ${id} for update`;

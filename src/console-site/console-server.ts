@@ -1,0 +1,402 @@
+// The developer console's web pages (CONSOLE_URL, its own listener CONSOLE_PORT), built on the ConsoleService the
+// /v1/console routes expose and called in process the same way (./console-api.ts). Server-rendered pages whose forms
+// work without script; the session in an HttpOnly SameSite cookie holding only a random id; a CSRF token on every
+// POST; a CSP without inline script and frame-ancestors 'none'; every string from the message catalogue.
+//   GET/POST /sign-up, /sign-in, /forgot-password, /resend-verification, /reset-password; GET /verify-email (the
+//   mailed links land there); POST /sign-out; GET / (dashboard), POST /organizations; GET /program, POST
+//   /program/apply, /program/sign; GET /organizations/{id}, POST .../apps, .../sandbox-merchants,
+//   .../sandbox-merchants/{company}/(de)activate; GET /apps/{id}, POST .../rename, .../submit, .../redirect-uris,
+//   .../rotate; GET/POST /apps/{id}/first-call; GET /assets/* (the stylesheet and the copy script).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
+import type { Config } from "../config/config.js";
+import { addressRanges } from "../config/ip-addresses.js";
+import { entryOf, messageFor, readServiceError, type Locale } from "../errors/index.js";
+import { clientAddress } from "../runtime/client-address.js";
+import type { Clock } from "../runtime/clock.js";
+import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
+import type { IdSource } from "../runtime/ids.js";
+import { endAfterFailure } from "../runtime/last-resort.js";
+import type { Logger } from "../runtime/logger.js";
+import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
+import type { KeyValueStore } from "../storage/key-value.js";
+import { assetReply } from "../web/assets.js";
+import { cookie, cookieName, parseCookies } from "../web/cookies.js";
+import { csrfTokenPattern, fromAnotherSite, sameSecret } from "../web/csrf.js";
+import { readForm } from "../web/forms.js";
+import { html, type SafeHtml } from "../web/html.js";
+import { chooseLocale, translator } from "../web/i18n.js";
+import { page, pageHeaders } from "../web/layout.js";
+import { forgotPasswordPage, requestReset, resetPassword, resetPasswordPage, safeReturn, signInPage, signUp, signUpPage, verifyEmail } from "./account-pages.js";
+import { createConsoleApi, type CallerOf } from "./console-api.js";
+import { firstCallPage, runFirstCall } from "./first-call.js";
+import { acceptInvitation, invitationPage } from "./invitation-pages.js";
+import { createWebSessions, type WebSession } from "./web-sessions.js";
+import type { Reply, Visit } from "./visit.js";
+import {
+  appPage,
+  applyToProgram,
+  createApp,
+  createOrganization,
+  createApiKey,
+  dashboard,
+  inviteMember,
+  organizationPage,
+  revealProduction,
+  revokeApiKey,
+  programPage,
+  provisionMerchant,
+  renameApp,
+  rotateSecret,
+  setMerchantActive,
+  setRedirectUris,
+  signAgreement,
+  submitApp,
+} from "./workspace-pages.js";
+
+export interface ConsoleSiteOptions {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  ids: IdSource;
+  kv: KeyValueStore;
+  console: ServiceImpl<typeof ConsoleService>;
+  readiness?: () => Promise<{ ready: boolean; down: string[] }>;
+}
+
+export interface ConsoleSite {
+  listen(port: number, host: string): Promise<AddressInfo>;
+  close(graceMs: number): Promise<void>;
+}
+
+/** Renew the console access token this long before it expires (the spec's guidance for partners, applied here). */
+const renewBeforeMs = 60_000;
+/** Retry-After of the 503 page while the session store (Redis) is away. */
+const storeRetryAfterSeconds = 5;
+
+/** A failure of the session store: 503, never a sign-in without a session that lasts. */
+class SessionStoreUnavailable extends Error {}
+async function onStore<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (cause) {
+    throw new SessionStoreUnavailable("the console site's session store is unavailable", { cause });
+  }
+}
+
+/** The API no longer knows the session (signed out elsewhere, password reset): the site's session ends too. */
+class SessionEnded extends Error {}
+
+const id = "[1-9]\\d{0,15}";
+const appId = "[A-Za-z0-9_-]{1,64}";
+/** The methods a signed-in route answers (the Allow header of a 405, RFC 9110 §15.5.6). */
+function allowOf(name: string): string {
+  if (name === "app/first-call") return "GET, HEAD, POST";
+  return ["dashboard", "program", "organization", "app"].includes(name) ? "GET, HEAD" : "POST";
+}
+
+export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
+  const { config, logger, clock, ids, kv } = options;
+  const site = new URL(config.urls.console);
+  const secure = site.protocol === "https:";
+  const ownOrigin = site.origin;
+  const sessionCookie = cookieName("lp_console_session", secure);
+  const csrfCookie = cookieName("lp_console_csrf", secure);
+  const api = createConsoleApi(options.console, ids);
+  const sessions = createWebSessions({ kv, ids });
+  const trustedProxies = addressRanges(config.trustProxy);
+  const headers = pageHeaders({ secure });
+  const sessionTtl = config.lifetimes.consoleRefresh;
+
+  function shell(locale: Locale, path: string, query: URLSearchParams, signedIn: boolean, csrf: string) {
+    const t = translator(locale);
+    return (title: string, body: SafeHtml | string, opts: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams } = {}): Reply => {
+      const nav = signedIn
+        ? [
+            { href: "/", label: t("console.navDashboard"), current: path === "/" },
+            { href: "/program", label: t("console.navProgram"), current: path === "/program" },
+          ]
+        : [];
+      const headerEnd = signedIn ? html`<form method="post" action="/sign-out" class="inline-form"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary">${t("common.signOut")}</button></form>` : undefined;
+      return {
+        status: opts.status ?? 200,
+        html: page({ locale, title, section: t("console.section"), homePath: "/", path, query: opts.query ?? query, nav, headerEnd, narrow: opts.narrow, copyScript: opts.copyScript, body: typeof body === "string" ? html`<p>${body}</p>` : body }),
+      };
+    };
+  }
+
+  /** The session's tokens, renewed by RefreshSession when the access token is about to expire; undefined when over. */
+  async function liveSession(sessionId: string | undefined, caller: Omit<CallerOf, "accessToken">): Promise<WebSession | undefined> {
+    const session = await onStore(() => sessions.read(sessionId));
+    if (!session) return undefined;
+    if (session.accessExpiresAt - renewBeforeMs > clock.now()) return session;
+    const renewed = await api.call("refreshSession", { refreshToken: session.refreshToken }, caller);
+    if (!renewed.ok) {
+      await onStore(() => sessions.destroy(sessionId));
+      return undefined;
+    }
+    const tokens = renewed.value.session!;
+    const next: WebSession = { ...session, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, accessExpiresAt: clock.now() + tokens.expiresIn * 1000 };
+    await onStore(() => sessions.update(sessionId!, next, tokens.refreshTokenExpiresIn));
+    return next;
+  }
+
+  async function route(request: http.IncomingMessage, url: URL): Promise<Reply> {
+    const method = request.method ?? "GET";
+    const path = url.pathname;
+    if (path === "/healthz" && method === "GET") return { status: 200, html: "ok\n" };
+    if (path === "/readyz" && method === "GET" && options.readiness) {
+      const { ready, down } = await options.readiness();
+      return ready ? { status: 200, html: "ready\n" } : { status: 503, headers: { "Retry-After": String(databaseRetryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
+    }
+    const cookies = parseCookies(request.headers.cookie);
+    const choice = chooseLocale({ query: url.searchParams, cookies, acceptLanguage: request.headers["accept-language"], secure });
+    const locale = choice.locale;
+    const t = translator(locale);
+    const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
+    const caller = { locale, clientAddress: address, path };
+    const sessionId = cookies.get(sessionCookie);
+    const session = sessionId ? await liveSession(sessionId, caller) : undefined;
+    const setCookies: string[] = choice.setCookie ? [choice.setCookie] : [];
+
+    // Before sign-in, forms carry a double-submit token from their own cookie.
+    let csrf = session?.csrf;
+    if (!csrf) {
+      const existing = cookies.get(csrfCookie);
+      if (existing && csrfTokenPattern.test(existing)) csrf = existing;
+      else {
+        csrf = ids.randomToken(32);
+        setCookies.push(cookie(csrfCookie, csrf, { secure, maxAge: 24 * 3600 }));
+      }
+    }
+    // A session cookie whose session is over is cleared.
+    if (sessionId && !session) setCookies.push(cookie(sessionCookie, "", { secure, maxAge: 0 }));
+
+    const withCookies = (reply: Reply): Reply => ({ ...reply, cookies: [...setCookies, ...(reply.cookies ?? [])] });
+    const message = (title: string, text: string, status: number) => withCookies(shell(locale, path, url.searchParams, Boolean(session), csrf!)(title, text, { status }));
+
+    const isPost = method === "POST";
+    let form = new URLSearchParams();
+    if (isPost) {
+      if (fromAnotherSite(request.headers.origin, request.headers["sec-fetch-site"], ownOrigin)) return message(t("common.refusedTitle"), t("common.otherSite"), 403);
+      const read = await readForm(request);
+      if (!read) return message(t("common.badRequestTitle"), t("common.formUnreadable"), 400);
+      form = read;
+      if (!sameSecret(form.get("csrf") ?? "", csrf)) return message(t("common.refusedTitle"), t("common.formExpired"), 403);
+    }
+
+    const visit: Visit = {
+      method,
+      path,
+      query: url.searchParams,
+      locale,
+      t,
+      signedIn: Boolean(session),
+      rules: { signInAttempts: config.limits.consoleSignIn, lockoutMinutes: Math.ceil(config.limits.consoleLockoutSeconds / 60) },
+      csrf,
+      form,
+      api: async (name, fields = {}) => {
+        const result = await api.call(name, fields, { ...caller, accessToken: session?.accessToken });
+        if (session && !result.ok && result.error.code === "developer.unauthenticated") throw new SessionEnded();
+        return result;
+      },
+      page: shell(locale, path, url.searchParams, Boolean(session), csrf),
+    };
+    try {
+      return withCookies(await dispatch(visit, method, path, sessionId, session));
+    } catch (cause) {
+      if (!(cause instanceof SessionEnded)) throw cause;
+      await onStore(() => sessions.destroy(sessionId));
+      return { status: 303, location: "/sign-in", cookies: [...setCookies, cookie(sessionCookie, "", { secure, maxAge: 0 })] };
+    }
+  }
+
+  async function dispatch(visit: Visit, method: string, path: string, sessionId: string | undefined, session: WebSession | undefined): Promise<Reply> {
+    const { t } = visit;
+    const get = method === "GET" || method === "HEAD";
+    const post = method === "POST";
+
+    // Anonymous pages (a signed-in visitor may still open the mailed links).
+    if (path === "/sign-in" && get) return session ? { status: 303, location: safeReturn(visit.query.get("return_to")) } : signInPage(visit);
+    if (path === "/sign-in" && post) return signIn(visit, sessionId);
+    if (path === "/sign-up" && get) return signUpPage(visit);
+    if (path === "/sign-up" && post) return signUp(visit);
+    if (path === "/verify-email" && get) return verifyEmail(visit);
+    if (path === "/forgot-password" && get) return forgotPasswordPage(visit);
+    if (path === "/forgot-password" && post) return requestReset(visit, false);
+    if (path === "/resend-verification" && get) return forgotPasswordPage(visit, { resend: true });
+    if (path === "/resend-verification" && post) return requestReset(visit, true);
+    if (path === "/reset-password" && get) return resetPasswordPage(visit);
+    if (path === "/reset-password" && post) return resetPassword(visit);
+    if (path === "/invitations/accept" && get) return invitationPage(visit);
+    if (path === "/invitations/accept" && post) return session ? acceptInvitation(visit) : signInPage(visit, {}, 401);
+    if (path === "/sign-out" && post) {
+      if (session) await visit.api("signOut");
+      await onStore(() => sessions.destroy(sessionId));
+      return { status: 303, location: "/sign-in", cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })] };
+    }
+
+    const known = matchSignedIn(path);
+    if (!known) return visit.page(t("common.notFoundTitle"), t("common.notFoundText"), { status: 404 });
+    if (!session) return get ? { status: 303, location: "/sign-in" } : signInPage(visit, {}, 401);
+    const [name, params] = known;
+    const org = Number(params[0] ?? 0);
+    switch (`${method} ${name}`) {
+      case "GET dashboard":
+      case "HEAD dashboard":
+        return dashboard(visit);
+      case "POST organizations":
+        return createOrganization(visit);
+      case "GET program":
+      case "HEAD program":
+        return programPage(visit);
+      case "POST program/apply":
+        return applyToProgram(visit);
+      case "POST program/sign":
+        return signAgreement(visit);
+      case "GET organization":
+      case "HEAD organization":
+        return organizationPage(visit, org);
+      case "POST organization/apps":
+        return createApp(visit, org);
+      case "POST organization/invitations":
+        return inviteMember(visit, org);
+      case "POST app/api-keys":
+        return createApiKey(visit, params[0]!);
+      case "POST app/api-keys/revoke":
+        return revokeApiKey(visit, params[0]!);
+      case "POST app/production-credentials":
+        return revealProduction(visit, params[0]!);
+      case "POST organization/sandbox-merchants":
+        return provisionMerchant(visit, org);
+      case "POST organization/sandbox-merchant/deactivate":
+        return setMerchantActive(visit, org, Number(params[1]), false);
+      case "POST organization/sandbox-merchant/activate":
+        return setMerchantActive(visit, org, Number(params[1]), true);
+      case "GET app":
+      case "HEAD app":
+        return appPage(visit, params[0]!);
+      case "POST app/rename":
+        return renameApp(visit, params[0]!);
+      case "POST app/submit":
+        return submitApp(visit, params[0]!);
+      case "POST app/redirect-uris":
+        return setRedirectUris(visit, params[0]!);
+      case "POST app/rotate":
+        return rotateSecret(visit, params[0]!, () => clock.now());
+      case "GET app/first-call":
+      case "HEAD app/first-call":
+        return firstCallPage(visit, params[0]!, config.urls.base);
+      case "POST app/first-call":
+        return runFirstCall(visit, params[0]!, config.urls.base);
+      default:
+        return { ...visit.page(t("common.methodNotAllowedTitle"), t("common.methodNotAllowedText"), { status: 405 }), headers: { Allow: allowOf(name) } };
+    }
+  }
+
+  async function signIn(visit: Visit, oldSessionId: string | undefined): Promise<Reply> {
+    const email = visit.form.get("email") ?? "";
+    const result = await visit.api("signIn", { email, password: visit.form.get("password") ?? "" });
+    if (!result.ok) return signInPage(visit, { error: result.error, email }, result.error.status);
+    const tokens = result.value.session!;
+    const created = await onStore(() =>
+      sessions.create({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, accessExpiresAt: clock.now() + tokens.expiresIn * 1000 }, tokens.refreshTokenExpiresIn),
+    );
+    // A new id at sign-in (no fixation); the pre-sign-in CSRF cookie is no longer needed.
+    await onStore(() => sessions.destroy(oldSessionId));
+    return {
+      status: 303,
+      location: safeReturn(visit.form.get("return_to")),
+      cookies: [cookie(sessionCookie, created.id, { secure, maxAge: Math.min(tokens.refreshTokenExpiresIn, sessionTtl) }), cookie(csrfCookie, "", { secure, maxAge: 0 })],
+    };
+  }
+
+  const server = http.createServer((request, response) => {
+    let url: URL;
+    try {
+      url = new URL(request.url ?? "/", "http://console.invalid");
+    } catch (error) {
+      endAfterFailure(response, logger, error, "(unparsable)");
+      return;
+    }
+    const asset = url.pathname.startsWith("/assets/") ? assetReply(request.method ?? "GET", url.pathname, request.headers["if-none-match"]) : undefined;
+    if (asset) {
+      response.writeHead(asset.status, asset.headers);
+      response.end(asset.body);
+      return;
+    }
+    const failed = (status: number, code: "server.unavailable" | "server.database_unavailable" | "server.internal", params: Record<string, string> = {}): Reply => {
+      const locale = chooseLocale({ query: url.searchParams, cookies: parseCookies(request.headers.cookie), acceptLanguage: request.headers["accept-language"], secure }).locale;
+      const t = translator(locale);
+      const title = status >= 500 && code !== "server.internal" ? t("common.unavailableTitle") : t("common.internalTitle");
+      const body = html`<div class="alert error" role="alert"><p>${messageFor(code, params, locale)}</p><p>${t("common.errorCode", { code })}</p></div>`;
+      return { status, html: page({ locale, title, section: t("console.section"), path: url.pathname, query: url.searchParams, body }) };
+    };
+    route(request, url)
+      .catch((cause: unknown): Reply => {
+        if (cause instanceof SessionStoreUnavailable) {
+          logger.warn("console site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
+          return { ...failed(503, "server.unavailable"), headers: { "Retry-After": String(storeRetryAfterSeconds) } };
+        }
+        const read = readServiceError(cause);
+        if (read.code === "server.database_unavailable") {
+          logger.warn("console site: database unavailable", { path: url.pathname, error: cause });
+          const params = Object.fromEntries(Object.entries(read.params).map(([k, v]) => [k, String(v)]));
+          return { ...failed(entryOf(read.code).status, read.code, params), headers: { "Retry-After": String(databaseRetryAfterSeconds) } };
+        }
+        logger.error("console site failure", { path: url.pathname, error: cause });
+        return failed(500, "server.internal");
+      })
+      .then((reply) => {
+        const out: Record<string, string | string[]> = { ...headers, ...reply.headers };
+        if (reply.cookies && reply.cookies.length > 0) out["Set-Cookie"] = reply.cookies;
+        if (reply.location) out["Location"] = reply.location;
+        if (reply.html !== undefined) out["Content-Type"] = url.pathname === "/healthz" || url.pathname === "/readyz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
+        response.writeHead(reply.status, out);
+        response.end(request.method === "HEAD" ? "" : (reply.html ?? ""));
+        logger.info("console site request", { method: request.method, path: url.pathname, status: reply.status });
+      })
+      .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  const sockets = trackSockets(server);
+  return {
+    listen: (port, host) => listen(server, port, host),
+    close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
+  };
+}
+
+/** The signed-in pages: a route name and its path parameters, or undefined for a path that is none of ours. */
+function matchSignedIn(path: string): [string, string[]] | undefined {
+  const routes: Array<[string, RegExp]> = [
+    ["dashboard", /^\/$/],
+    ["organizations", /^\/organizations$/],
+    ["program", /^\/program$/],
+    ["program/apply", /^\/program\/apply$/],
+    ["program/sign", /^\/program\/sign$/],
+    ["organization", new RegExp(`^/organizations/(${id})$`)],
+    ["organization/apps", new RegExp(`^/organizations/(${id})/apps$`)],
+    ["organization/invitations", new RegExp(`^/organizations/(${id})/invitations$`)],
+    ["app/api-keys", new RegExp(`^/apps/(${appId})/api-keys$`)],
+    ["app/api-keys/revoke", new RegExp(`^/apps/(${appId})/api-keys/revoke$`)],
+    ["app/production-credentials", new RegExp(`^/apps/(${appId})/production-credentials$`)],
+    ["organization/sandbox-merchants", new RegExp(`^/organizations/(${id})/sandbox-merchants$`)],
+    ["organization/sandbox-merchant/deactivate", new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/deactivate$`)],
+    ["organization/sandbox-merchant/activate", new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/activate$`)],
+    ["app", new RegExp(`^/apps/(${appId})$`)],
+    ["app/rename", new RegExp(`^/apps/(${appId})/rename$`)],
+    ["app/submit", new RegExp(`^/apps/(${appId})/submit$`)],
+    ["app/redirect-uris", new RegExp(`^/apps/(${appId})/redirect-uris$`)],
+    ["app/rotate", new RegExp(`^/apps/(${appId})/rotate$`)],
+    ["app/first-call", new RegExp(`^/apps/(${appId})/first-call$`)],
+  ];
+  for (const [name, pattern] of routes) {
+    const match = pattern.exec(path);
+    if (match) return [name, match.slice(1)];
+  }
+  return undefined;
+}
+

@@ -1,0 +1,93 @@
+// The first call of a sandbox app: the exact curl for POST /v1/token (client credentials) and GET /v1/items with
+// the app's sandbox client id (the secret is a placeholder: the site does not have it, it was shown once), and a
+// form that runs both from the server (the developer pastes the secret; it is used for this request and kept
+// nowhere) and shows the API's answers as they came.
+import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { html } from "../web/html.js";
+import { alert, button, field, postForm } from "./ui.js";
+import { errorText, type Reply, type Visit } from "./visit.js";
+
+/** The shell-quoted curl commands a developer can paste (single quotes: nothing in them is expanded). */
+export function firstCallCommands(baseUrl: string, clientId: string, merchantId: number | undefined): { token: string; items: string } {
+  const body = JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: "<CLIENT_SECRET>", ...(merchantId ? { merchant_id: merchantId } : {}) });
+  return {
+    token: `curl -X POST '${baseUrl}v1/token' \\\n  -H 'Content-Type: application/json' \\\n  -d '${body}'`,
+    items: `curl '${baseUrl}v1/items?limit=5' \\\n  -H 'Authorization: Bearer <ACCESS_TOKEN>'`,
+  };
+}
+
+interface Ran {
+  token: { status: number; body: string };
+  items?: { status: number; body: string };
+}
+
+export async function firstCallPage(visit: Visit, appId: string, baseUrl: string, ran?: Ran, formError?: string): Promise<Reply> {
+  const { t, locale } = visit;
+  const app = await visit.api("getDeveloperApp", { app_id: appId });
+  if (!app.ok) return visit.page(t("console.firstCallTitle"), alert("error", errorText(app.error, locale, t)), { status: app.error.status });
+  const sandbox = app.value.app!.credentials.find((credential) => credential.environment === Environment.SANDBOX);
+  const merchants = await visit.api("listOrganizationSandboxMerchants", { organization_id: Number(app.value.app!.organizationId) });
+  const active = merchants.ok ? merchants.value.merchants.filter((merchant) => merchant.active) : [];
+  const chosen = Number(visit.form.get("merchant_id") ?? visit.query.get("merchant_id") ?? active[0]?.companyId ?? 0) || undefined;
+  if (!sandbox) return visit.page(t("console.firstCallTitle"), alert("error", t("console.noSandboxCredential")), { status: 409 });
+  const commands = firstCallCommands(baseUrl, sandbox.clientId, chosen);
+  const merchantChoice =
+    active.length === 0
+      ? html`<p>${t("console.firstCallNoMerchant")} <a href="/organizations/${app.value.app!.organizationId}">${t("console.provisionMerchant")}</a></p>`
+      : html`<div class="field"><label for="field-merchant_id">${t("console.sandboxMerchant")}</label><select id="field-merchant_id" name="merchant_id">${active.map(
+          (merchant) => html`<option value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` selected` : ""}>${merchant.name || String(merchant.companyId)} (${String(merchant.companyId)})</option>`,
+        )}</select></div>`;
+  const answer = (label: string, result: { status: number; body: string }) =>
+    html`<h3>${label}</h3><p>${t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre tabindex="0"><code>${result.body}</code></pre>`;
+  const body = html`<p>${t("console.firstCallIntro", { name: app.value.app!.name })}</p>
+<section class="card" aria-labelledby="curl-heading"><h2 id="curl-heading">${t("console.firstCallCurl")}</h2>
+<p>${t("console.firstCallSecretNote")}</p>
+<h3>1. POST /v1/token</h3><pre tabindex="0"><code>${commands.token}</code></pre>
+<h3>2. GET /v1/items</h3><pre tabindex="0"><code>${commands.items}</code></pre></section>
+<section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
+${formError ? alert("error", formError) : ""}
+${postForm(
+  `/apps/${appId}/first-call`,
+  visit.csrf,
+  html`${merchantChoice}${field({ label: t("console.clientSecret"), name: "client_secret", type: "password", autocomplete: "off", required: true, hint: t("console.firstCallSecretHint"), ltr: true })}
+<div class="actions">${button(t("console.firstCallRunButton"))}</div>`,
+)}</section>
+${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="polite"><h2 id="result-heading">${t("console.firstCallResult")}</h2>${answer("POST /v1/token", ran.token)}${ran.items ? answer("GET /v1/items", ran.items) : ""}</section>` : ""}`;
+  return visit.page(t("console.firstCallTitle"), body);
+}
+
+/** Runs the two calls against the API as a developer would (over HTTP, at BASE_URL) and shows the answers. */
+export async function runFirstCall(visit: Visit, appId: string, baseUrl: string): Promise<Reply> {
+  const app = await visit.api("getDeveloperApp", { app_id: appId });
+  if (!app.ok) return firstCallPage(visit, appId, baseUrl);
+  const sandbox = app.value.app!.credentials.find((credential) => credential.environment === Environment.SANDBOX);
+  const secret = visit.form.get("client_secret") ?? "";
+  const merchantId = Number(/^[1-9]\d{0,15}$/.test(visit.form.get("merchant_id") ?? "") ? visit.form.get("merchant_id") : 0);
+  if (!sandbox || secret === "") return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallSecretMissing"));
+  try {
+    return firstCallPage(visit, appId, baseUrl, await callApi(baseUrl, sandbox.clientId, secret, merchantId, visit.locale));
+  } catch {
+    // The API did not answer (BASE_URL unreachable from here): said on the page, not a 500.
+    return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallUnreachable"));
+  }
+}
+
+async function callApi(baseUrl: string, clientId: string, secret: string, merchantId: number, locale: string): Promise<Ran> {
+  const signal = AbortSignal.timeout(30_000);
+  const tokenResponse = await fetch(`${baseUrl}v1/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "accept-language": locale },
+    body: JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: secret, ...(merchantId ? { merchant_id: merchantId } : {}) }),
+    signal,
+  });
+  const tokenBody = (await tokenResponse.json()) as Record<string, unknown>;
+  const accessToken = typeof tokenBody["access_token"] === "string" ? tokenBody["access_token"] : undefined;
+  // The token is the developer's, but a page is no place for a bearer credential: shown shortened.
+  const shown = accessToken ? { ...tokenBody, access_token: `${accessToken.slice(0, 12)}…` } : tokenBody;
+  const ran: Ran = { token: { status: tokenResponse.status, body: JSON.stringify(shown, null, 2) } };
+  if (accessToken) {
+    const items = await fetch(`${baseUrl}v1/items?limit=5`, { headers: { authorization: `Bearer ${accessToken}`, "accept-language": locale }, signal });
+    ran.items = { status: items.status, body: JSON.stringify(await items.json(), null, 2) };
+  }
+  return ran;
+}

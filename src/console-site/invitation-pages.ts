@@ -1,0 +1,25 @@
+// The mailed invitation link (/invitations/accept?token=...): signed in, a button accepts it for the account (the
+// API checks that the invited email is the account's); signed out, sign in (or sign up first) and come back.
+import { html } from "../web/html.js";
+import { alert, button, postForm } from "./ui.js";
+import { errorText, type Reply, type Visit } from "./visit.js";
+
+export function invitationPage(visit: Visit): Reply {
+  const { t } = visit;
+  const token = visit.query.get("token") ?? "";
+  const back = `/invitations/accept?token=${encodeURIComponent(token)}`;
+  if (!visit.signedIn) {
+    return visit.page(
+      t("console.invitationTitle"),
+      html`<p>${t("console.invitationSignIn")}</p><p class="actions"><a class="button" href="/sign-in?return_to=${encodeURIComponent(back)}">${t("console.signIn")}</a> <a class="button secondary" href="/sign-up">${t("console.signUp")}</a></p>`,
+      { narrow: true },
+    );
+  }
+  return visit.page(t("console.invitationTitle"), html`<p>${t("console.invitationExplain")}</p>${postForm("/invitations/accept", visit.csrf, html`<div class="actions">${button(t("console.invitationAccept"))}</div>`, { hidden: { token } })}`, { narrow: true });
+}
+
+export async function acceptInvitation(visit: Visit): Promise<Reply> {
+  const result = await visit.api("acceptOrganizationInvitation", { token: visit.form.get("token") ?? "" });
+  if (!result.ok) return visit.page(visit.t("console.invitationTitle"), alert("error", errorText(result.error, visit.locale, visit.t)), { status: result.error.status, narrow: true });
+  return { status: 303, location: `/organizations/${result.value.organization?.organizationId ?? ""}` };
+}

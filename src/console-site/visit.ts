@@ -1,0 +1,44 @@
+// One request to the console site as its pages see it: the language, the session (if any), the CSRF token for
+// its forms, the form body of a POST, and the ConsoleService called on the developer's behalf.
+import type { JsonValue } from "@bufbuild/protobuf";
+import { messageFor, type Locale } from "../errors/index.js";
+import type { SafeHtml } from "../web/html.js";
+import type { Translate } from "../web/i18n.js";
+import type { ApiError, CallResult, ConsoleMethod } from "./console-api.js";
+
+export interface Reply {
+  status: number;
+  html?: string;
+  location?: string;
+  headers?: Record<string, string>;
+  cookies?: string[];
+}
+
+export interface Visit {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  locale: Locale;
+  t: Translate;
+  signedIn: boolean;
+  /** The console's limits as configured, for the pages that explain them. */
+  rules: { signInAttempts: number; lockoutMinutes: number };
+  /** The token every form of this page carries (the session's, or the pre-sign-in double-submit one). */
+  csrf: string;
+  form: URLSearchParams;
+  api: <K extends ConsoleMethod>(method: K, fields?: Record<string, JsonValue>) => Promise<CallResult<K>>;
+  /** A whole page in the site's shell. */
+  page: (title: string, body: SafeHtml | string, options?: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams }) => Reply;
+}
+
+/** The message of an API error in the page's language (the catalogue of src/errors/ is translated). */
+export function errorText(error: ApiError, locale: Locale, t: Translate): string {
+  // The strength rule comes as English text: the page explains the rules in its own language instead.
+  if (error.code === "developer.password_too_weak") return t("console.passwordTooWeak");
+  return messageFor(error.code, error.params, locale);
+}
+
+/** The error to show beside `field` (a JSON field name of the request), when the API named it. */
+export function errorFor(error: ApiError | undefined, field: string, locale: Locale, t: Translate): string | undefined {
+  return error && error.fields.includes(field) ? errorText(error, locale, t) : undefined;
+}

@@ -1,0 +1,436 @@
+// The signed-in console: the dashboard (account, program, organizations), the partner program (application and
+// agreement), an organization (apps, sandbox merchants), an app (state, credentials, rename, submit, redirect
+// URIs, secret rotation). Values shown once (secrets, a sandbox owner's password) are the answer to the POST that
+// made them, never stored by the site. Roles are the server's to enforce; the pages only offer what may work.
+import { OrganizationRole, ProgramApplicationState } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { Environment, Product, type App, type Merchant } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { html, type SafeHtml } from "../web/html.js";
+import { programStateText } from "./account-pages.js";
+import type { ApiError } from "./console-api.js";
+import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
+import { errorFor, errorText, type Reply, type Visit } from "./visit.js";
+
+/** The sandbox merchant limit the API enforces per organization (developer.sandbox_limit). */
+export const sandboxMerchantLimit = 3;
+
+const productNames = { [Product.FULL]: "console.productFull", [Product.ONLINE_ORDER]: "console.productOnlineOrder", [Product.ADSR]: "console.productAdsr" } as const;
+const productHints = { [Product.FULL]: "console.productFullHint", [Product.ONLINE_ORDER]: "console.productOnlineOrderHint", [Product.ADSR]: "console.productAdsrHint" } as const;
+
+function productName(visit: Visit, product: Product): string {
+  return product === Product.UNSPECIFIED ? "" : visit.t(productNames[product]);
+}
+
+function roleName(visit: Visit, role: OrganizationRole): string {
+  const keys = {
+    [OrganizationRole.OWNER]: "console.roleOwner",
+    [OrganizationRole.ADMIN]: "console.roleAdmin",
+    [OrganizationRole.DEVELOPER]: "console.roleDeveloper",
+    [OrganizationRole.VIEWER]: "console.roleViewer",
+  } as const;
+  return role === OrganizationRole.UNSPECIFIED ? "" : visit.t(keys[role]);
+}
+
+function appStateName(visit: Visit, state: string): string {
+  const keys: Record<string, Parameters<Visit["t"]>[0]> = {
+    DRAFT: "console.appStateDraft",
+    IN_REVIEW: "console.appStateInReview",
+    APPROVED: "console.appStateApproved",
+    REJECTED: "console.appStateRejected",
+    ARCHIVED: "console.appStateArchived",
+  };
+  return keys[state] ? visit.t(keys[state]!) : state;
+}
+
+/** A general (not field) error of a form, as an alert. */
+function generalError(visit: Visit, error: ApiError | undefined, fields: string[]): SafeHtml | string {
+  if (!error || error.fields.some((name) => fields.includes(name))) return "";
+  return alert("error", errorText(error, visit.locale, visit.t));
+}
+
+// ---------------------------------------------------------------- dashboard
+
+export async function dashboard(visit: Visit, state: { error?: ApiError; notice?: SafeHtml } = {}, status = 200): Promise<Reply> {
+  const { t } = visit;
+  const [account, organizations] = await Promise.all([visit.api("getAccount"), visit.api("listDeveloperOrganizations")]);
+  if (!account.ok) return visit.page(t("console.dashboardTitle"), alert("error", errorText(account.error, visit.locale, t)), { status: account.error.status });
+  const me = account.value.account!;
+  const orgs = organizations.ok ? organizations.value.organizations : [];
+  const programReady = me.programApplicationState === ProgramApplicationState.APPROVED && me.activeAgreementVersion > 0 && me.signedAgreementVersion === me.activeAgreementVersion;
+  const body = html`${state.notice ?? ""}
+<section class="card" aria-labelledby="account-heading"><h2 id="account-heading">${t("console.accountHeading")}</h2>
+<dl class="facts"><dt>${t("console.email")}</dt><dd class="ltr">${me.email}</dd>
+<dt>${t("console.programHeading")}</dt><dd>${programStateText(visit, me.programApplicationState)}${programReady ? html` · ${t("console.agreementSignedShort")}` : ""}</dd></dl>
+${programReady ? "" : html`<p><a href="/program">${t("console.programCta")}</a></p>`}</section>
+<section class="card" aria-labelledby="orgs-heading"><h2 id="orgs-heading">${t("console.organizationsHeading")}</h2>
+${orgs.length === 0 ? html`<p>${t("console.noOrganizations")}</p>` : html`<ul class="list">${orgs.map((org) => html`<li><a href="/organizations/${org.organizationId}">${org.name}</a> <span class="badge">${roleName(visit, org.role)}</span></li>`)}</ul>`}
+<h3>${t("console.createOrganization")}</h3>
+${generalError(visit, state.error, ["name"])}
+${postForm("/organizations", visit.csrf, html`${field({ label: t("console.organizationName"), name: "name", required: true, error: errorFor(state.error, "name", visit.locale, t) })}<div class="actions">${button(t("console.createOrganization"))}</div>`)}
+</section>`;
+  return visit.page(t("console.dashboardTitle"), body, { status });
+}
+
+export async function createOrganization(visit: Visit): Promise<Reply> {
+  const result = await visit.api("createDeveloperOrganization", { name: visit.form.get("name") ?? "" });
+  if (!result.ok) return dashboard(visit, { error: result.error }, result.error.status);
+  return { status: 303, location: `/organizations/${result.value.organization!.organizationId}` };
+}
+
+// ---------------------------------------------------------------- partner program
+
+export async function programPage(visit: Visit, state: { error?: ApiError; notice?: string } = {}, status = 200): Promise<Reply> {
+  const { t, locale } = visit;
+  const [account, agreement] = await Promise.all([visit.api("getAccount"), visit.api("getActiveAgreement")]);
+  if (!account.ok) return visit.page(t("console.programTitle"), alert("error", errorText(account.error, locale, t)), { status: account.error.status });
+  const me = account.value.account!;
+  const applied = me.programApplicationState;
+  const canApply = applied === ProgramApplicationState.UNSPECIFIED || applied === ProgramApplicationState.DECLINED;
+  const current = agreement.ok ? agreement.value.agreement : undefined;
+  const signed = current !== undefined && me.signedAgreementVersion === current.version;
+  const applicationForm = postForm(
+    "/program/apply",
+    visit.csrf,
+    html`${generalError(visit, state.error, ["companyName", "website", "useCase"])}
+${field({ label: t("console.companyName"), name: "companyName", required: true, autocomplete: "organization", error: errorFor(state.error, "companyName", locale, t) })}
+${field({ label: t("console.website"), name: "website", type: "url", autocomplete: "url", error: errorFor(state.error, "website", locale, t), ltr: true })}
+${textarea({ label: t("console.useCase"), name: "useCase", hint: t("console.useCaseHint"), error: errorFor(state.error, "useCase", locale, t) })}
+<p class="hint">${t("console.ndaNote")}</p>
+<div class="actions">${button(t("console.applyButton"))}</div>`,
+  );
+  const agreementSection = current
+    ? html`<p>${t("console.agreementCurrent", { title: current.title, version: current.version })} <a href="${current.url}" class="ltr">${t("console.agreementRead")}</a></p>
+${signed ? alert("ok", t("console.agreementSigned", { version: current.version })) : postForm("/program/sign", visit.csrf, html`<div class="actions">${button(t("console.agreementSign", { version: current.version }))}</div>`, { hidden: { version: String(current.version) } })}`
+    : html`<p>${t("console.agreementNone")}</p>`;
+  const body = html`${state.notice ? alert("ok", state.notice) : ""}
+<section class="card" aria-labelledby="application-heading"><h2 id="application-heading">${t("console.applicationHeading")}</h2>
+<p><strong>${programStateText(visit, applied)}</strong></p>
+${applied === ProgramApplicationState.PENDING ? html`<p>${t("console.programPendingExplain")}</p>` : ""}
+${canApply ? applicationForm : ""}</section>
+<section class="card" aria-labelledby="agreement-heading"><h2 id="agreement-heading">${t("console.agreementHeading")}</h2>
+${state.error && state.error.code.startsWith("developer.agreement") ? alert("error", errorText(state.error, locale, t)) : ""}
+${agreementSection}</section>`;
+  return visit.page(t("console.programTitle"), body, { status });
+}
+
+export async function applyToProgram(visit: Visit): Promise<Reply> {
+  const fields = { companyName: visit.form.get("companyName") ?? "", website: visit.form.get("website") ?? "", useCase: visit.form.get("useCase") ?? "" };
+  const result = await visit.api("submitProgramApplication", fields);
+  if (!result.ok) return programPage(visit, { error: result.error }, result.error.status);
+  return { status: 303, location: "/program" };
+}
+
+export async function signAgreement(visit: Visit): Promise<Reply> {
+  const version = Number(/^[1-9]\d{0,8}$/.test(visit.form.get("version") ?? "") ? visit.form.get("version") : 0);
+  const result = await visit.api("signAgreement", { version });
+  if (!result.ok) return programPage(visit, { error: result.error }, result.error.status);
+  return { status: 303, location: "/program" };
+}
+
+// ---------------------------------------------------------------- organization: apps and sandbox merchants
+
+export interface OrganizationState {
+  error?: ApiError;
+  /** Which form the error belongs to. */
+  form?: "app" | "sandbox" | "invite";
+  notice?: SafeHtml;
+}
+
+export async function organizationPage(visit: Visit, organizationId: number, state: OrganizationState = {}, status = 200): Promise<Reply> {
+  const { t, locale } = visit;
+  const [orgs, apps, merchants, members] = await Promise.all([
+    visit.api("listDeveloperOrganizations"),
+    visit.api("listDeveloperApps", { organization_id: organizationId }),
+    visit.api("listOrganizationSandboxMerchants", { organization_id: organizationId }),
+    visit.api("listOrganizationMembers", { organization_id: organizationId }),
+  ]);
+  const organization = orgs.ok ? orgs.value.organizations.find((org) => Number(org.organizationId) === organizationId) : undefined;
+  if (!organization || !apps.ok) {
+    const error = !apps.ok ? apps.error : undefined;
+    return visit.page(t("console.organizationTitleUnknown"), alert("error", error ? errorText(error, locale, t) : t("console.organizationUnknown")), { status: error?.status ?? 404 });
+  }
+  const canManage = organization.role !== OrganizationRole.VIEWER;
+  const sandbox = merchants.ok ? merchants.value.merchants : [];
+  const active = sandbox.filter((merchant) => merchant.active);
+  const appError = state.form === "app" ? state.error : undefined;
+  const sandboxError = state.form === "sandbox" ? state.error : undefined;
+  const products = [Product.FULL, Product.ONLINE_ORDER, Product.ADSR].map(
+    (product) => html`<div class="choice"><input type="radio" id="product-${product}" name="product" value="${Product[product]}" required${product === Product.FULL ? html` checked` : ""} aria-describedby="product-${product}-hint">
+<div><label for="product-${product}">${productName(visit, product)}</label><p class="hint" id="product-${product}-hint">${t(productHints[product as Product.FULL])}</p></div></div>`,
+  );
+  const createApp = canManage
+    ? html`<h3>${t("console.createApp")}</h3>
+${generalError(visit, appError, ["name", "product"])}
+${postForm(
+  `/organizations/${organizationId}/apps`,
+  visit.csrf,
+  html`${field({ label: t("console.appName"), name: "name", required: true, error: errorFor(appError, "name", locale, t) })}
+<fieldset><legend>${t("console.product")}</legend>${products}
+<p class="hint">${t("console.productOnce")}</p>${errorFor(appError, "product", locale, t) ? html`<p class="field-error">${errorFor(appError, "product", locale, t)}</p>` : ""}</fieldset>
+<div class="actions">${button(t("console.createApp"))}</div>`,
+)}`
+    : html`<p class="muted">${t("console.viewerNote")}</p>`;
+  const merchantRows = sandbox.map((merchant) => merchantRow(visit, organizationId, merchant, canManage));
+  const provision = canManage
+    ? html`<h3>${t("console.provisionMerchant")}</h3>
+<p class="hint">${t("console.sandboxLimitRule", { limit: sandboxMerchantLimit, active: active.length })}</p>
+${generalError(visit, sandboxError, ["country", "name"])}
+${postForm(
+  `/organizations/${organizationId}/sandbox-merchants`,
+  visit.csrf,
+  html`${field({ label: t("console.merchantName"), name: "name", error: errorFor(sandboxError, "name", locale, t) })}
+${field({ label: t("console.country"), name: "country", required: true, value: "GB", hint: t("console.countryHint"), error: errorFor(sandboxError, "country", locale, t), ltr: true })}
+<div class="actions">${button(t("console.provisionMerchant"))}</div>`,
+)}`
+    : "";
+  const inviteError = state.form === "invite" ? state.error : undefined;
+  // Members and invitations: shown to every member; the invitation form only to the roles that may invite (the
+  // server refuses the others regardless).
+  const canInvite = organization.role === OrganizationRole.OWNER || organization.role === OrganizationRole.ADMIN;
+  const roleChoices = [OrganizationRole.ADMIN, OrganizationRole.DEVELOPER, OrganizationRole.VIEWER].map(
+    (role) => html`<option value="${OrganizationRole[role]}"${role === OrganizationRole.DEVELOPER ? html` selected` : ""}>${roleName(visit, role)}</option>`,
+  );
+  const membersSection = html`<section class="card" aria-labelledby="members-heading"><h2 id="members-heading">${t("console.membersHeading")}</h2>
+${members.ok ? html`<ul class="list">${members.value.members.map((member) => html`<li><span class="ltr">${member.email}</span> <span class="badge">${roleName(visit, member.role)}</span></li>`)}</ul>` : ""}
+${canInvite
+  ? html`<h3>${t("console.inviteHeading")}</h3>
+${generalError(visit, inviteError, ["email", "role"])}
+${postForm(
+  `/organizations/${organizationId}/invitations`,
+  visit.csrf,
+  html`${field({ label: t("console.email"), name: "email", type: "email", required: true, error: errorFor(inviteError, "email", locale, t), ltr: true })}
+<div class="field"><label for="field-role">${t("console.role")}</label><select id="field-role" name="role">${roleChoices}</select><p class="hint">${t("console.rolesExplain")}</p></div>
+<div class="actions">${button(t("console.sendInvitation"))}</div>`,
+)}`
+  : html`<p class="muted">${t("console.inviteRoleNote")}</p>`}</section>`;
+  // A refusal of a form this role is not shown (the server refused it regardless) is said at the top.
+  const refused = !canManage && state.error ? alert("error", errorText(state.error, locale, t)) : "";
+  const body = html`${state.notice ?? ""}${refused}
+<p><span class="badge">${roleName(visit, organization.role)}</span></p>
+<section class="card" aria-labelledby="apps-heading"><h2 id="apps-heading">${t("console.appsHeading")}</h2>
+${apps.value.apps.length === 0 ? html`<p>${t("console.noApps")}</p>` : html`<ul class="list">${apps.value.apps.map((app) => appRow(visit, app))}</ul>`}
+${createApp}</section>
+<section class="card" aria-labelledby="sandbox-heading"><h2 id="sandbox-heading">${t("console.sandboxHeading")}</h2>
+<p>${t("console.sandboxExplain")}</p>
+${sandbox.length === 0 ? html`<p>${t("console.noMerchants")}</p>` : html`<ul class="list">${merchantRows}</ul>`}
+${provision}</section>
+${membersSection}`;
+  return visit.page(t("console.organizationTitle", { name: organization.name }), body, { status, copyScript: true });
+}
+
+function appRow(visit: Visit, app: App): SafeHtml {
+  return html`<li><a href="/apps/${app.appId}">${app.name}</a> · ${productName(visit, app.product)} <span class="badge">${appStateName(visit, app.state)}</span></li>`;
+}
+
+function merchantRow(visit: Visit, organizationId: number, merchant: Merchant, canManage: boolean): SafeHtml {
+  const { t } = visit;
+  const name = merchant.name || String(merchant.companyId);
+  const toggle = canManage
+    ? postForm(
+        `/organizations/${organizationId}/sandbox-merchants/${merchant.companyId}/${merchant.active ? "deactivate" : "activate"}`,
+        visit.csrf,
+        button(merchant.active ? t("console.deactivate") : t("console.activate"), { kind: merchant.active ? "danger" : "secondary", ariaLabel: `${merchant.active ? t("console.deactivate") : t("console.activate")}: ${name}` }),
+        { className: "inline-form" },
+      )
+    : "";
+  return html`<li>${name} · ${t("console.companyId")} <span class="ltr">${String(merchant.companyId)}</span> · <span class="ltr">${merchant.country}</span> <span class="badge">${merchant.active ? t("console.active") : t("console.inactive")}</span> ${toggle}</li>`;
+}
+
+export async function createApp(visit: Visit, organizationId: number): Promise<Reply> {
+  const { t } = visit;
+  const product = visit.form.get("product") ?? "";
+  const result = await visit.api("createDeveloperApp", {
+    organization_id: organizationId,
+    name: visit.form.get("name") ?? "",
+    product: /^(FULL|ONLINE_ORDER|ADSR)$/.test(product) ? `PRODUCT_${product}` : product,
+  });
+  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "app" }, result.error.status);
+  const app = result.value.app!;
+  const sandbox = result.value.sandbox!;
+  // The sandbox secret is in this answer only: shown once, with a copy button.
+  const body = html`${alert("ok", t("console.appCreated", { name: app.name }))}
+<section class="card" aria-labelledby="secret-heading"><h2 id="secret-heading">${t("console.sandboxCredentials")}</h2>
+<p>${t("common.shownOnce")}</p>
+${secretBox({ id: "client-id", label: t("console.clientId"), value: sandbox.clientId, copy: t("common.copy"), copied: t("common.copied") })}
+${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: sandbox.clientSecret, copy: t("common.copy"), copied: t("common.copied") })}
+</section>
+<p class="actions"><a class="button" href="/apps/${app.appId}">${t("console.openApp")}</a> <a class="button secondary" href="/apps/${app.appId}/first-call">${t("console.firstCallTitle")}</a></p>`;
+  return visit.page(t("console.appCreatedTitle"), body, { copyScript: true });
+}
+
+export async function provisionMerchant(visit: Visit, organizationId: number): Promise<Reply> {
+  const { t } = visit;
+  const name = visit.form.get("name") ?? "";
+  const result = await visit.api("provisionOrganizationSandboxMerchant", { organization_id: organizationId, country: (visit.form.get("country") ?? "").trim().toUpperCase(), ...(name ? { name } : {}) });
+  if (!result.ok) {
+    const error = result.error.code === "developer.sandbox_limit" ? { ...result.error } : result.error;
+    return organizationPage(visit, organizationId, { error, form: "sandbox" }, result.error.status);
+  }
+  const merchant = result.value.merchant!;
+  const owner = result.value.owner!;
+  // The owner's login (for the consent screen) is in this answer only.
+  const notice = html`${alert("ok", t("console.merchantProvisioned", { name: merchant.name, companyId: String(merchant.companyId) }))}
+<section class="card" aria-labelledby="owner-heading"><h2 id="owner-heading">${t("console.ownerLogin")}</h2>
+<p>${t("console.ownerLoginExplain")} ${t("common.shownOnce")}</p>
+${secretBox({ id: "owner-email", label: t("console.email"), value: owner.email, copy: t("common.copy"), copied: t("common.copied") })}
+${secretBox({ id: "owner-password", label: t("console.password"), value: owner.password, copy: t("common.copy"), copied: t("common.copied") })}
+</section>`;
+  return organizationPage(visit, organizationId, { notice });
+}
+
+export async function inviteMember(visit: Visit, organizationId: number): Promise<Reply> {
+  const role = visit.form.get("role") ?? "";
+  const email = visit.form.get("email") ?? "";
+  const result = await visit.api("createOrganizationInvitation", {
+    organization_id: organizationId,
+    email,
+    role: /^(ADMIN|DEVELOPER|VIEWER|OWNER)$/.test(role) ? `ORGANIZATION_ROLE_${role}` : role,
+  });
+  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "invite" }, result.error.status);
+  return organizationPage(visit, organizationId, { notice: alert("ok", visit.t("console.invitationSent", { email })) });
+}
+
+export async function setMerchantActive(visit: Visit, organizationId: number, companyId: number, active: boolean): Promise<Reply> {
+  const result = await visit.api("setOrganizationSandboxMerchantActive", { organization_id: organizationId, company_id: companyId, active });
+  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "sandbox" }, result.error.status);
+  return { status: 303, location: `/organizations/${organizationId}` };
+}
+
+// ---------------------------------------------------------------- an app
+
+export interface AppState {
+  error?: ApiError;
+  form?: "rename" | "submit" | "redirects" | "rotate" | "keys" | "production";
+  notice?: SafeHtml;
+  redirectValue?: string;
+}
+
+export async function appPage(visit: Visit, appId: string, state: AppState = {}, status = 200): Promise<Reply> {
+  const { t, locale } = visit;
+  const result = await visit.api("getDeveloperApp", { app_id: appId });
+  if (!result.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(result.error, locale, t)), { status: result.error.status });
+  const app = result.value.app!;
+  const errorOf = (form: AppState["form"]) => (state.form === form ? state.error : undefined);
+  const credentials = app.credentials.map(
+    (credential) => html`<li><span class="badge">${credential.environment === Environment.PRODUCTION ? t("console.production") : t("console.sandbox")}</span> <code class="ltr">${credential.clientId}</code>
+${postForm(`/apps/${app.appId}/rotate`, visit.csrf, button(t("console.rotateSecret"), { kind: "secondary", ariaLabel: `${t("console.rotateSecret")}: ${credential.clientId}` }), { className: "inline-form", hidden: { client_id: credential.clientId } })}</li>`,
+  );
+  const editable = app.state !== "ARCHIVED";
+  const hasProduction = app.credentials.some((credential) => credential.environment === Environment.PRODUCTION);
+  const keysError = errorOf("keys");
+  const apiKeys =
+    app.product === Product.ADSR
+      ? html`<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t("console.apiKeysHeading")}</h2>
+<p>${t("console.apiKeysExplain")}</p>
+${app.apiKeys.length === 0 ? html`<p>${t("console.noApiKeys")}</p>` : html`<ul class="list">${app.apiKeys.map(
+          (key) => html`<li>${key.name} <span class="badge">${key.environment === Environment.PRODUCTION ? t("console.production") : t("console.sandbox")}</span> <span class="badge">${key.revoked ? t("console.revoked") : t("console.active")}</span>
+${key.revoked ? "" : postForm(`/apps/${app.appId}/api-keys/revoke`, visit.csrf, button(t("console.revoke"), { kind: "danger", ariaLabel: `${t("console.revoke")}: ${key.name}` }), { className: "inline-form", hidden: { api_key_id: key.apiKeyId } })}</li>`,
+        )}</ul>`}
+${editable
+  ? html`<h3>${t("console.createApiKey")}</h3>${generalError(visit, keysError, ["name"])}
+${postForm(
+  `/apps/${app.appId}/api-keys`,
+  visit.csrf,
+  html`${field({ label: t("console.apiKeyName"), name: "name", required: true, error: errorFor(keysError, "name", locale, t) })}
+<div class="field"><label for="field-environment">${t("console.environment")}</label><select id="field-environment" name="environment"><option value="SANDBOX">${t("console.sandbox")}</option>${hasProduction ? html`<option value="PRODUCTION">${t("console.production")}</option>` : ""}</select></div>
+<div class="actions">${button(t("console.createApiKey"))}</div>`,
+)}`
+  : ""}</section>`
+      : "";
+  const production =
+    app.state === "APPROVED"
+      ? html`<section class="card" aria-labelledby="production-heading"><h2 id="production-heading">${t("console.productionHeading")}</h2>
+<p>${t("console.productionExplain")}</p>${generalError(visit, errorOf("production"), [])}
+${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div class="actions">${button(t("console.revealProduction"))}</div>`)}</section>`
+      : "";
+  const body = html`${state.notice ?? ""}
+<dl class="facts"><dt>${t("console.product")}</dt><dd>${productName(visit, app.product)}</dd>
+<dt>${t("console.state")}</dt><dd><span class="badge">${appStateName(visit, app.state)}</span></dd>
+<dt>${t("console.appId")}</dt><dd class="ltr">${app.appId}</dd></dl>
+<p class="actions"><a class="button" href="/apps/${app.appId}/first-call">${t("console.firstCallTitle")}</a> <a href="/organizations/${app.organizationId}">${t("console.backToOrganization")}</a></p>
+<section class="card" aria-labelledby="credentials-heading"><h2 id="credentials-heading">${t("console.credentialsHeading")}</h2>
+<p>${t("console.rotateExplain")}</p>
+${generalError(visit, errorOf("rotate"), [])}
+<ul class="list">${credentials}</ul></section>
+${production}${apiKeys}
+${editable
+  ? html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">${t("console.editApp")}</h2>
+${generalError(visit, errorOf("rename"), ["name"])}
+${postForm(`/apps/${app.appId}/rename`, visit.csrf, html`${field({ label: t("console.appName"), name: "name", value: app.pendingName || app.name, required: true, error: errorFor(errorOf("rename"), "name", locale, t) })}<p class="hint">${t("console.productOnce")}</p><div class="actions">${button(t("console.save"))}</div>`)}
+</section>
+<section class="card" aria-labelledby="review-heading"><h2 id="review-heading">${t("console.reviewHeading")}</h2>
+<p>${t("console.reviewExplain")}</p>
+${generalError(visit, errorOf("submit"), [])}
+${app.state === "DRAFT" || app.state === "REJECTED" ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : html`<p><strong>${appStateName(visit, app.state)}</strong></p>`}
+</section>
+<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2>
+${generalError(visit, errorOf("redirects"), ["redirectUris"])}
+${postForm(`/apps/${app.appId}/redirect-uris`, visit.csrf, html`${textarea({ label: t("console.redirectUris"), name: "redirectUris", value: state.redirectValue ?? app.redirectUris.join("\n"), hint: t("console.redirectRules"), error: errorOf("redirects") ? errorText(errorOf("redirects")!, locale, t) : undefined, ltr: true })}<div class="actions">${button(t("console.save"))}</div>`)}
+</section>`
+  : ""}`;
+  return visit.page(app.name, body, { status, copyScript: true });
+}
+
+export async function renameApp(visit: Visit, appId: string): Promise<Reply> {
+  const result = await visit.api("updateDeveloperApp", { app_id: appId, name: visit.form.get("name") ?? "" });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, form: "rename" }, result.error.status);
+  return { status: 303, location: `/apps/${appId}` };
+}
+
+export async function submitApp(visit: Visit, appId: string): Promise<Reply> {
+  const result = await visit.api("submitDeveloperApp", { app_id: appId });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, form: "submit" }, result.error.status);
+  return { status: 303, location: `/apps/${appId}` };
+}
+
+export async function setRedirectUris(visit: Visit, appId: string): Promise<Reply> {
+  const text = visit.form.get("redirectUris") ?? "";
+  const uris = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  const result = await visit.api("setAppRedirectUris", { app_id: appId, redirectUris: uris });
+  if (!result.ok) return appPage(visit, appId, { error: { ...result.error, fields: ["redirectUris"] }, form: "redirects", redirectValue: text }, result.error.status);
+  return appPage(visit, appId, { notice: alert("ok", visit.t("console.saved")) });
+}
+
+export async function rotateSecret(visit: Visit, appId: string, clock: () => number): Promise<Reply> {
+  const { t } = visit;
+  const result = await visit.api("rotateAppClientSecret", { app_id: appId, client_id: visit.form.get("client_id") ?? "" });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, form: "rotate" }, result.error.status);
+  const until = new Date(Number(result.value.previousSecretExpiresAtMs));
+  const hours = Math.round((until.getTime() - clock()) / 3_600_000);
+  const notice = html`<section class="card" aria-labelledby="rotated-heading"><h2 id="rotated-heading">${t("console.newSecretHeading")}</h2>
+<p>${t("common.shownOnce")}</p>
+${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: result.value.clientSecret, copy: t("common.copy"), copied: t("common.copied") })}
+${alert("info", t("console.rotationOverlap", { until: until.toISOString().replace("T", " ").slice(0, 16) + " UTC", hours }))}</section>`;
+  return appPage(visit, appId, { notice });
+}
+
+export async function createApiKey(visit: Visit, appId: string): Promise<Reply> {
+  const { t } = visit;
+  const environment = visit.form.get("environment") === "PRODUCTION" ? "ENVIRONMENT_PRODUCTION" : "ENVIRONMENT_SANDBOX";
+  const result = await visit.api("createAppApiKey", { app_id: appId, name: visit.form.get("name") ?? "", environment });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, form: "keys" }, result.error.status);
+  const key = result.value.apiKey!;
+  const notice = html`<section class="card" aria-labelledby="new-key-heading"><h2 id="new-key-heading">${t("console.newApiKeyHeading")}</h2>
+<p>${t("common.shownOnce")} ${t("console.apiKeyUse")}</p>
+${secretBox({ id: "api-key", label: t("console.apiKey"), value: key.apiKey, copy: t("common.copy"), copied: t("common.copied") })}</section>`;
+  return appPage(visit, appId, { notice });
+}
+
+export async function revokeApiKey(visit: Visit, appId: string): Promise<Reply> {
+  const result = await visit.api("revokeAppApiKey", { app_id: appId, api_key_id: visit.form.get("api_key_id") ?? "" });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, form: "keys" }, result.error.status);
+  return { status: 303, location: `/apps/${appId}` };
+}
+
+export async function revealProduction(visit: Visit, appId: string): Promise<Reply> {
+  const { t } = visit;
+  const app = await visit.api("getDeveloperApp", { app_id: appId });
+  if (!app.ok) return appPage(visit, appId);
+  const result = await visit.api("revealProductionCredentials", { organization_id: Number(app.value.app!.organizationId), app_id: appId });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, form: "production" }, result.error.status);
+  const production = result.value.production!;
+  const notice = html`<section class="card" aria-labelledby="production-secret-heading"><h2 id="production-secret-heading">${t("console.productionHeading")}</h2>
+<p>${t("common.shownOnce")}</p>
+${secretBox({ id: "client-id", label: t("console.clientId"), value: production.clientId, copy: t("common.copy"), copied: t("common.copied") })}
+${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: production.clientSecret, copy: t("common.copy"), copied: t("common.copied") })}</section>`;
+  return appPage(visit, appId, { notice });
+}
