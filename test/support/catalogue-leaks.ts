@@ -7,12 +7,16 @@ import { catalogueOf, type Locale, type MessageKey } from "../../src/web/i18n.js
 /** Keys whose English value legitimately shows on every page: the switch's "English". */
 const shownInEveryLanguage = new Set<MessageKey>(["common.languageName"]);
 
-/** The English pieces that must not appear on a page in `locale`. */
-export function englishPieces(locale: Locale): { key: MessageKey; piece: string }[] {
+/** The site a page belongs to: its own keys and the common ones are checked (another site's "App" is data here). */
+export type Site = "consent" | "console";
+
+/** The English pieces that must not appear on a page of `site` in `locale`. */
+export function englishPieces(locale: Locale, site: Site = "consent"): { key: MessageKey; piece: string }[] {
   const english = catalogueOf("en");
   const local = catalogueOf(locale);
   const pieces: { key: MessageKey; piece: string }[] = [];
   for (const key of Object.keys(english) as MessageKey[]) {
+    if (!key.startsWith(`${site}.`) && !key.startsWith("common.")) continue;
     if (shownInEveryLanguage.has(key) || english[key] === local[key]) continue;
     for (const piece of english[key].split(/\{[a-zA-Z]+\}/)) {
       const trimmed = piece.trim().replace(/^[(·:,.;]+|[)·:,.;]+$/g, "").trim();
@@ -23,10 +27,10 @@ export function englishPieces(locale: Locale): { key: MessageKey; piece: string 
 }
 
 /** The English pieces found in `text` (a page's visible text), as "key: piece"; empty when none. */
-export function englishLeftIn(text: string, locale: Locale): string[] {
+export function englishLeftIn(text: string, locale: Locale, site: Site = "consent"): string[] {
   if (locale === "en") return [];
   const escaped = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return englishPieces(locale)
+  return englishPieces(locale, site)
     .filter(({ piece }) => new RegExp(`(^|[^A-Za-z])${escaped(piece)}([^A-Za-z]|$)`).test(text))
     .map(({ key, piece }) => `${key}: ${piece}`);
 }
