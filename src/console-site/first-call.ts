@@ -23,10 +23,10 @@ interface Ran {
 
 export async function firstCallPage(visit: Visit, appId: string, baseUrl: string, ran?: Ran, formError?: string): Promise<Reply> {
   const { t, locale } = visit;
-  const app = await visit.api("getDeveloperApp", { app_id: appId });
+  const app = await visit.api("getDeveloperApp", { appId: appId });
   if (!app.ok) return visit.page(t("console.firstCallTitle"), alert("error", errorText(app.error, locale, t)), { status: app.error.status });
   const sandbox = app.value.app!.credentials.find((credential) => credential.environment === Environment.SANDBOX);
-  const merchants = await visit.api("listOrganizationSandboxMerchants", { organization_id: Number(app.value.app!.organizationId) });
+  const merchants = await visit.api("listOrganizationSandboxMerchants", { organizationId: Number(app.value.app!.organizationId) });
   const active = merchants.ok ? merchants.value.merchants.filter((merchant) => merchant.active) : [];
   const chosen = Number(visit.form.get("merchant_id") ?? visit.query.get("merchant_id") ?? active[0]?.companyId ?? 0) || undefined;
   if (!sandbox) return visit.page(t("console.firstCallTitle"), alert("error", t("console.noSandboxCredential")), { status: 409 });
@@ -58,7 +58,7 @@ ${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="p
 
 /** Runs the two calls against the API as a developer would (over HTTP, at BASE_URL) and shows the answers. */
 export async function runFirstCall(visit: Visit, appId: string, baseUrl: string): Promise<Reply> {
-  const app = await visit.api("getDeveloperApp", { app_id: appId });
+  const app = await visit.api("getDeveloperApp", { appId: appId });
   if (!app.ok) return firstCallPage(visit, appId, baseUrl);
   const sandbox = app.value.app!.credentials.find((credential) => credential.environment === Environment.SANDBOX);
   const secret = visit.form.get("client_secret") ?? "";

@@ -139,9 +139,9 @@ export async function organizationPage(visit: Visit, organizationId: number, sta
   const { t, locale } = visit;
   const [orgs, apps, merchants, members] = await Promise.all([
     visit.api("listDeveloperOrganizations"),
-    visit.api("listDeveloperApps", { organization_id: organizationId }),
-    visit.api("listOrganizationSandboxMerchants", { organization_id: organizationId }),
-    visit.api("listOrganizationMembers", { organization_id: organizationId }),
+    visit.api("listDeveloperApps", { organizationId: organizationId }),
+    visit.api("listOrganizationSandboxMerchants", { organizationId: organizationId }),
+    visit.api("listOrganizationMembers", { organizationId: organizationId }),
   ]);
   const organization = orgs.ok ? orgs.value.organizations.find((org) => Number(org.organizationId) === organizationId) : undefined;
   if (!organization || !apps.ok) {
@@ -239,9 +239,9 @@ export async function createApp(visit: Visit, organizationId: number): Promise<R
   const { t } = visit;
   const product = visit.form.get("product") ?? "";
   const result = await visit.api("createDeveloperApp", {
-    organization_id: organizationId,
+    organizationId: organizationId,
     name: visit.form.get("name") ?? "",
-    product: /^(FULL|ONLINE_ORDER|ADSR)$/.test(product) ? `PRODUCT_${product}` : product,
+    product,
   });
   if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "app" }, result.error.status);
   const app = result.value.app!;
@@ -260,7 +260,7 @@ ${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: sand
 export async function provisionMerchant(visit: Visit, organizationId: number): Promise<Reply> {
   const { t } = visit;
   const name = visit.form.get("name") ?? "";
-  const result = await visit.api("provisionOrganizationSandboxMerchant", { organization_id: organizationId, country: (visit.form.get("country") ?? "").trim().toUpperCase(), ...(name ? { name } : {}) });
+  const result = await visit.api("provisionOrganizationSandboxMerchant", { organizationId: organizationId, country: (visit.form.get("country") ?? "").trim().toUpperCase(), ...(name ? { name } : {}) });
   if (!result.ok) {
     const error = result.error.code === "developer.sandbox_limit" ? { ...result.error } : result.error;
     return organizationPage(visit, organizationId, { error, form: "sandbox" }, result.error.status);
@@ -281,16 +281,16 @@ export async function inviteMember(visit: Visit, organizationId: number): Promis
   const role = visit.form.get("role") ?? "";
   const email = visit.form.get("email") ?? "";
   const result = await visit.api("createOrganizationInvitation", {
-    organization_id: organizationId,
+    organizationId: organizationId,
     email,
-    role: /^(ADMIN|DEVELOPER|VIEWER|OWNER)$/.test(role) ? `ORGANIZATION_ROLE_${role}` : role,
+    role,
   });
   if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "invite" }, result.error.status);
   return organizationPage(visit, organizationId, { notice: alert("ok", visit.t("console.invitationSent", { email })) });
 }
 
 export async function setMerchantActive(visit: Visit, organizationId: number, companyId: number, active: boolean): Promise<Reply> {
-  const result = await visit.api("setOrganizationSandboxMerchantActive", { organization_id: organizationId, company_id: companyId, active });
+  const result = await visit.api("setOrganizationSandboxMerchantActive", { organizationId: organizationId, companyId: companyId, active });
   if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "sandbox" }, result.error.status);
   return { status: 303, location: `/organizations/${organizationId}` };
 }
@@ -306,7 +306,7 @@ export interface AppState {
 
 export async function appPage(visit: Visit, appId: string, state: AppState = {}, status = 200): Promise<Reply> {
   const { t, locale } = visit;
-  const result = await visit.api("getDeveloperApp", { app_id: appId });
+  const result = await visit.api("getDeveloperApp", { appId: appId });
   if (!result.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(result.error, locale, t)), { status: result.error.status });
   const app = result.value.app!;
   const errorOf = (form: AppState["form"]) => (state.form === form ? state.error : undefined);
@@ -371,13 +371,13 @@ ${postForm(`/apps/${app.appId}/redirect-uris`, visit.csrf, html`${textarea({ lab
 }
 
 export async function renameApp(visit: Visit, appId: string): Promise<Reply> {
-  const result = await visit.api("updateDeveloperApp", { app_id: appId, name: visit.form.get("name") ?? "" });
+  const result = await visit.api("updateDeveloperApp", { appId: appId, name: visit.form.get("name") ?? "" });
   if (!result.ok) return appPage(visit, appId, { error: result.error, form: "rename" }, result.error.status);
   return { status: 303, location: `/apps/${appId}` };
 }
 
 export async function submitApp(visit: Visit, appId: string): Promise<Reply> {
-  const result = await visit.api("submitDeveloperApp", { app_id: appId });
+  const result = await visit.api("submitDeveloperApp", { appId: appId });
   if (!result.ok) return appPage(visit, appId, { error: result.error, form: "submit" }, result.error.status);
   return { status: 303, location: `/apps/${appId}` };
 }
@@ -385,14 +385,14 @@ export async function submitApp(visit: Visit, appId: string): Promise<Reply> {
 export async function setRedirectUris(visit: Visit, appId: string): Promise<Reply> {
   const text = visit.form.get("redirectUris") ?? "";
   const uris = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
-  const result = await visit.api("setAppRedirectUris", { app_id: appId, redirectUris: uris });
+  const result = await visit.api("setAppRedirectUris", { appId: appId, redirectUris: uris });
   if (!result.ok) return appPage(visit, appId, { error: { ...result.error, fields: ["redirectUris"] }, form: "redirects", redirectValue: text }, result.error.status);
   return appPage(visit, appId, { notice: alert("ok", visit.t("console.saved")) });
 }
 
 export async function rotateSecret(visit: Visit, appId: string, clock: () => number): Promise<Reply> {
   const { t } = visit;
-  const result = await visit.api("rotateAppClientSecret", { app_id: appId, client_id: visit.form.get("client_id") ?? "" });
+  const result = await visit.api("rotateAppClientSecret", { appId: appId, clientId: visit.form.get("client_id") ?? "" });
   if (!result.ok) return appPage(visit, appId, { error: result.error, form: "rotate" }, result.error.status);
   const until = new Date(Number(result.value.previousSecretExpiresAtMs));
   const hours = Math.round((until.getTime() - clock()) / 3_600_000);
@@ -405,8 +405,8 @@ ${alert("info", t("console.rotationOverlap", { until: until.toISOString().replac
 
 export async function createApiKey(visit: Visit, appId: string): Promise<Reply> {
   const { t } = visit;
-  const environment = visit.form.get("environment") === "PRODUCTION" ? "ENVIRONMENT_PRODUCTION" : "ENVIRONMENT_SANDBOX";
-  const result = await visit.api("createAppApiKey", { app_id: appId, name: visit.form.get("name") ?? "", environment });
+  const environment = visit.form.get("environment") === "PRODUCTION" ? "PRODUCTION" : "SANDBOX";
+  const result = await visit.api("createAppApiKey", { appId: appId, name: visit.form.get("name") ?? "", environment });
   if (!result.ok) return appPage(visit, appId, { error: result.error, form: "keys" }, result.error.status);
   const key = result.value.apiKey!;
   const notice = html`<section class="card" aria-labelledby="new-key-heading"><h2 id="new-key-heading">${t("console.newApiKeyHeading")}</h2>
@@ -416,16 +416,16 @@ ${secretBox({ id: "api-key", label: t("console.apiKey"), value: key.apiKey, copy
 }
 
 export async function revokeApiKey(visit: Visit, appId: string): Promise<Reply> {
-  const result = await visit.api("revokeAppApiKey", { app_id: appId, api_key_id: visit.form.get("api_key_id") ?? "" });
+  const result = await visit.api("revokeAppApiKey", { appId: appId, apiKeyId: visit.form.get("api_key_id") ?? "" });
   if (!result.ok) return appPage(visit, appId, { error: result.error, form: "keys" }, result.error.status);
   return { status: 303, location: `/apps/${appId}` };
 }
 
 export async function revealProduction(visit: Visit, appId: string): Promise<Reply> {
   const { t } = visit;
-  const app = await visit.api("getDeveloperApp", { app_id: appId });
+  const app = await visit.api("getDeveloperApp", { appId: appId });
   if (!app.ok) return appPage(visit, appId);
-  const result = await visit.api("revealProductionCredentials", { organization_id: Number(app.value.app!.organizationId), app_id: appId });
+  const result = await visit.api("revealProductionCredentials", { organizationId: Number(app.value.app!.organizationId), appId: appId });
   if (!result.ok) return appPage(visit, appId, { error: result.error, form: "production" }, result.error.status);
   const production = result.value.production!;
   const notice = html`<section class="card" aria-labelledby="production-secret-heading"><h2 id="production-secret-heading">${t("console.productionHeading")}</h2>
