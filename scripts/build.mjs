@@ -1,6 +1,6 @@
 // `npm run build`: compiles src/ and gen/ to JavaScript with source maps (tsc, tsconfig.build.json) and the partner
 // client to JavaScript with type declarations (tsconfig.client.json), copies the files the program reads at run time
-// (the SQL migrations), and writes the stamp `npm start` compares against (build-state.mjs).
+// (every file of src/ that is not TypeScript), and writes the stamp `npm start` compares against (build-state.mjs).
 // The build goes to a folder of its own first and replaces the output folder only once it succeeded, so a failed
 // or interrupted build never leaves half a program to start.
 //   node scripts/build.mjs [--out-dir dist] [--client-only]
@@ -40,10 +40,10 @@ export async function build({ outDir, clientOnly = false }) {
       await compile("tsconfig.client.json", join(building, "client"));
     } else {
       await Promise.all([compile("tsconfig.build.json", building), compile("tsconfig.client.json", join(building, "client"))]);
-      // src/storage/migrate.ts reads its SQL next to itself (new URL("./migrations/...", import.meta.url)).
-      cpSync(join(root, "src", "storage", "migrations"), join(building, "src", "storage", "migrations"), { recursive: true });
-      // The thread-pool preload (node --require) is CommonJS run before the program: copied, not compiled.
-      cpSync(join(root, "src", "runtime", "thread-pool.cjs"), join(building, "src", "runtime", "thread-pool.cjs"));
+      // Every file of src/ that tsc does not compile is one the program reads at run time, next to itself
+      // (new URL("./...", import.meta.url)): the SQL migrations, the web kit's stylesheet and copy script, the
+      // thread-pool preload (node --require). Copied, all of them, so a new asset cannot be forgotten here.
+      cpSync(join(root, "src"), join(building, "src"), { recursive: true, filter: (source) => !source.endsWith(".ts") });
       writeFileSync(join(building, stampFileName), JSON.stringify({ inputsDigest: digest, builtAt: new Date().toISOString() }) + "\n");
     }
     rmSync(outDir, { recursive: true, force: true });
