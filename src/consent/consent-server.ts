@@ -20,7 +20,7 @@ import type { Clock } from "../runtime/clock.js";
 import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
-import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
+import { servedGracefully } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { createMerchantQueries } from "../credential/index.js";
@@ -426,11 +426,5 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       })
       .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  const sockets = trackSockets(server);
-  return {
-    listen: (port, host) => listen(server, port, host),
-    close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
-  };
+  return servedGracefully(server);
 }

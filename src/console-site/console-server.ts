@@ -16,7 +16,7 @@ import { addressRanges } from "../config/ip-addresses.js";
 import { entryOf, messageFor, readServiceError, type Locale } from "../errors/index.js";
 import { clientAddress } from "../runtime/client-address.js";
 import type { Clock } from "../runtime/clock.js";
-import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
+import { servedGracefully } from "../runtime/http-shutdown.js";
 import type { IdSource } from "../runtime/ids.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
 import type { Logger } from "../runtime/logger.js";
@@ -360,13 +360,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       })
       .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  const sockets = trackSockets(server);
-  return {
-    listen: (port, host) => listen(server, port, host),
-    close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
-  };
+  return servedGracefully(server);
 }
 
 /** The signed-in pages: a route name and its path parameters, or undefined for a path that is none of ours. */

@@ -9,7 +9,7 @@ import { createContextValues, type ConnectError } from "@connectrpc/connect";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
-import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
+import { servedGracefully } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
 import { readServiceError, type ErrorToRender } from "../errors/index.js";
 import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
@@ -314,15 +314,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     options.logger.info("request", { method: requestLine?.[1], path: context.path, family, route, status: 431, ms: 0, correlationId, traceId });
     count({ family, route, method: requestLine?.[1], status: 431 }, 0);
   });
-  // Slow-loris protection: a client gets this long to send its headers and body.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  const sockets = trackSockets(server);
-  return {
-    handle,
-    listen: (port, host) => listen(server, port, host),
-    close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
-  };
+  return { handle, ...servedGracefully(server) };
 }
 
 /** The methods a metric label may name; anything else is "other" (a label's values stay bounded). */
