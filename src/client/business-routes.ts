@@ -6,8 +6,8 @@
 import { clientError } from "./errors.js";
 import type { Authenticator, HttpCall, Transport } from "./transport.js";
 import type {
-  Category, CategoryPage, CreateCategoryInput, CreateItemInput, DailySalesReport, Item, ItemPage, OnlineOrder, PageQuery,
-  ReportWindow, SalesByStoreReport, StorePage, UpdateItemInput,
+  Category, CategoryPage, CreateCategoryInput, CreateItemInput, DailySalesReport, Item, ItemPage, OnlineOrder,
+  OnlineOrderPage, OnlineOrderQuery, PageQuery, ReportWindow, SalesByStoreReport, StorePage, UpdateItemInput,
 } from "./types.js";
 
 /** Per-call options. */
@@ -41,6 +41,10 @@ export interface BusinessRoutes {
     create(input: CreateCategoryInput, options?: CallOptions): Promise<Category>;
   };
   onlineOrders: {
+    /** GET /v1/online-orders: oldest placed first (keyset on placedAt, id), optionally one status and a window of `placedAt`. */
+    list(query?: OnlineOrderQuery, options?: CallOptions): Promise<OnlineOrderPage>;
+    /** Every order the query matches, page after page (GET /v1/online-orders with `cursor`). */
+    all(query?: Omit<OnlineOrderQuery, "cursor">, options?: CallOptions): AsyncIterable<OnlineOrder>;
     /** GET /v1/online-orders/{id}; `partner.order_not_found` when the merchant has no such order. */
     get(id: number, options?: CallOptions): Promise<OnlineOrder>;
   };
@@ -110,6 +114,16 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
         field<Category>(await send("POST", "categories", { body: { ...input } }, call), "category", "POST /v1/categories"),
     },
     onlineOrders: {
+      list: async (query = {}, call) =>
+        (await send("GET", "online-orders", { query: { ...page(query), status: query.status, placedFrom: query.placedFrom, placedTo: query.placedTo } }, call)) as unknown as OnlineOrderPage,
+      async *all(query, call) {
+        let cursor: string | undefined;
+        do {
+          const next: OnlineOrderPage = await routes.onlineOrders.list({ ...query, ...(cursor === undefined ? {} : { cursor }) }, call);
+          yield* next.orders;
+          cursor = next.nextCursor;
+        } while (cursor !== undefined);
+      },
       get: async (id, call) =>
         field<OnlineOrder>(await send("GET", `online-orders/${pathId(id, "order id")}`, {}, call), "order", "GET /v1/online-orders/{id}"),
     },

@@ -95,6 +95,21 @@ export interface OnlineOrder {
   lines: OrderLine[];
 }
 
+/** GET /v1/online-orders: a page of `PageQuery`, narrowed by status and by when the order was placed. */
+export interface OnlineOrderQuery extends PageQuery {
+  /** Only orders in this status (`PENDING`, `COMPLETED`, ...). */
+  status?: string;
+  /** RFC 3339 date-time with an offset: only orders placed at or after it. */
+  placedFrom?: string;
+  /** RFC 3339 date-time with an offset: only orders placed before it (exclusive). */
+  placedTo?: string;
+}
+
+export interface OnlineOrderPage {
+  orders: OnlineOrder[];
+  nextCursor?: string;
+}
+
 export interface DailySales {
   date: string;
   saleCount: number;

@@ -5,7 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import { createContextValues, createHandlerContext } from "@connectrpc/connect";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { PartnerApiError, ReconnectRequiredError } from "../../src/client/index.js";
+import { PartnerApiError, ReconnectRequiredError, type OnlineOrder } from "../../src/client/index.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -317,7 +317,7 @@ Client("typed errors: code, status, params and correlationId of the partner enve
   assert.equal(invalid.params, { fields: "limit" });
 });
 
-Client("every business route the server offers, typed: stores, items, categories, online order, reports", async () => {
+Client("every business route the server offers, typed: stores, items, categories, online orders, reports", async () => {
   const w = await world();
   const { client } = clientFor(test, w, clock);
   await connect(test, w, client);
@@ -338,6 +338,23 @@ Client("every business route the server offers, typed: stores, items, categories
   assert.equal({ id: updated.id, priceMinor: updated.priceMinor }, { id: item.id, priceMinor: 320 });
   const duplicate = await failure(merchant.items.create({ name: "Scone", code: `scone-${w.companyId}`, priceMinor: 300 }));
   assert.equal([duplicate.code, duplicate.status], ["db.duplicate", 409]);
+  const orders = await merchant.onlineOrders.list({ limit: 3 });
+  assert.is(orders.orders.length, 3);
+  assert.type(orders.nextCursor, "string");
+  const placed = orders.orders.map((order) => Date.parse(order.placedAt));
+  assert.equal(placed, [...placed].sort((a, b) => a - b));
+  const first = orders.orders[0]!;
+  assert.equal(await merchant.onlineOrders.get(first.id), first);
+  const sameStatus: OnlineOrder[] = [];
+  for await (const order of merchant.onlineOrders.all({ status: first.status, limit: 2 })) sameStatus.push(order);
+  assert.ok(sameStatus.length >= 1);
+  assert.ok(sameStatus.every((order) => order.status === first.status));
+  assert.ok(sameStatus.some((order) => order.id === first.id));
+  const window = await merchant.onlineOrders.list({ placedFrom: first.placedAt, placedTo: new Date(Date.parse(first.placedAt) + 1000).toISOString() });
+  assert.ok(window.orders.some((order) => order.id === first.id));
+  assert.ok(window.orders.every((order) => Date.parse(order.placedAt) >= Date.parse(first.placedAt)));
+  const badStatus = await failure(merchant.onlineOrders.list({ status: "pending" }));
+  assert.equal([badStatus.status, badStatus.params], [400, { fields: "status" }]);
   const daily = await merchant.reports.dailySales({ from: "2026-01-01", to: "2026-01-07" });
   assert.is(daily.days.length, 7);
   const byStore = await merchant.reports.salesByStore({ from: "2026-01-01", to: "2026-01-07" });
