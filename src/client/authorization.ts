@@ -1,7 +1,9 @@
 // The authorize step of the OAuth flow, on the partner's server: the URL to send the merchant's browser to (with
 // an unguessable single-use `state` and a PKCE S256 pair), and the validation of the callback the consent site
 // redirects back to, in the spec's order (Endpoints, authorize 7): `error` before `code`, `state` compared with
-// the stored value on both paths, in constant time.
+// the stored value on both paths, in constant time; and, when the issuer is known, `iss` compared with it before
+// anything else (RFC 9207 section 2.4: the server's metadata sets authorization_response_iss_parameter_supported, so
+// a response without `iss`, or naming another issuer, is a mix-up attack and is refused).
 
 import { constantTimeEqual, randomToken, sha256Base64url } from "./encoding.js";
 import { AuthorizationCallbackError } from "./errors.js";
@@ -57,15 +59,20 @@ function single(params: URLSearchParams, name: string): string | undefined {
 
 /**
  * Validates the callback (the full URL, its query string, or its parameters) against the `state` stored when the
- * authorize URL was made. Throws AuthorizationCallbackError with the `error` value (e.g. `access_denied`) when the
- * merchant declined, `client.state_mismatch` when `state` is not ours (on either path), `client.callback_invalid`
- * when the callback has no usable code or merchant_id.
+ * authorize URL was made and, when given, the server's issuer (its `baseUrl`, the metadata's `issuer`). Throws
+ * AuthorizationCallbackError with `client.issuer_mismatch` when `iss` is missing or another issuer's, the `error`
+ * value (e.g. `access_denied`) when the merchant declined, `client.state_mismatch` when `state` is not ours (on either
+ * path), `client.callback_invalid` when the callback has no usable code or merchant_id.
  */
-export function validateCallback(callback: string | URL | URLSearchParams, expectedState: string): AuthorizationCode {
+export function validateCallback(callback: string | URL | URLSearchParams, expectedState: string, expectedIssuer?: string): AuthorizationCode {
   const params =
     callback instanceof URLSearchParams ? callback
     : callback instanceof URL ? callback.searchParams
     : new URL(callback, "http://callback.invalid").searchParams;
+  // RFC 9207 section 2.4: simple string comparison, before the response is otherwise processed.
+  if (expectedIssuer !== undefined && single(params, "iss") !== expectedIssuer) {
+    throw new AuthorizationCallbackError({ code: "client.issuer_mismatch", message: "the callback does not name this API's issuer (iss, RFC 9207)" });
+  }
   const state = single(params, "state");
   const stateMatches = state !== undefined && expectedState !== "" && constantTimeEqual(state, expectedState);
 

@@ -29,6 +29,8 @@ export type ClientErrorCode =
   | "client.not_connected"
   /** The callback's `state` differs from the one stored when the authorize URL was made. */
   | "client.state_mismatch"
+  /** The callback's `iss` is missing or names another authorization server (RFC 9207 mix-up defence). */
+  | "client.issuer_mismatch"
   /** The callback has neither `error` nor a usable `code` and `merchant_id`, or repeats a parameter. */
   | "client.callback_invalid"
   /** A method needs an option the client was not given (client secret, API key, redirect URI). */

@@ -93,7 +93,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     startAuthorization: async (start = {}) =>
       createAuthorizationRequest({ authUrl: required("authUrl"), clientId: required("clientId"), redirectUri: required("redirectUri"), scope: start.scope }),
     async completeAuthorization(callback, pending) {
-      const { code, merchantId } = validateCallback(callback, pending.state);
+      // The issuer is the API's base URL with its trailing slash (the metadata's `issuer`, BASE_URL), which the
+      // server's redirects name as `iss` (docs/decisions.md, "RFC 9207 `iss` in authorization responses").
+      const { code, merchantId } = validateCallback(callback, pending.state, options.baseUrl.replace(/\/+$/, "") + "/");
       const response = await tokens.exchangeCode({ code, redirectUri: pending.redirectUri, codeVerifier: pending.codeVerifier });
       // The token response names the merchant authoritatively; the callback's merchant_id is what the browser said.
       const connected = typeof response.merchant_id === "number" ? response.merchant_id : merchantId;

@@ -62,6 +62,17 @@ Authorization("state is compared on both paths", () => {
   assert.is(callbackError(() => validateCallback("/cb?code=abc&state=&merchant_id=1", "")).code, "client.state_mismatch");
 });
 
+Authorization("with the issuer known, iss must name it exactly on both paths, checked first (RFC 9207 section 2.4)", () => {
+  const issuer = "https://api.example.test";
+  assert.equal(validateCallback(`/cb?code=c&state=s&merchant_id=7&iss=${encodeURIComponent(issuer)}`, "s", issuer), { code: "c", merchantId: 7 });
+  assert.is(callbackError(() => validateCallback(`/cb?error=access_denied&state=s&iss=${encodeURIComponent(issuer)}`, "s", issuer)).code, "access_denied");
+  for (const query of ["code=c&state=s&merchant_id=7", "code=c&state=s&merchant_id=7&iss=https%3A%2F%2Fevil.example.test", "code=c&state=s&merchant_id=7&iss=https%3A%2F%2Fapi.example.test%2F", "error=access_denied&state=forged&iss=https%3A%2F%2Fevil.example.test"]) {
+    const error = callbackError(() => validateCallback(`/cb?${query}`, "s", issuer));
+    assert.equal([error.code, error.shape, error.status], ["client.issuer_mismatch", "authorize", 0], query);
+  }
+  assert.is(callbackError(() => validateCallback(`/cb?code=c&state=s&merchant_id=7&iss=${issuer}&iss=${issuer}`, "s", issuer)).code, "client.callback_invalid");
+});
+
 Authorization("a callback without a usable code or merchant_id, or with a repeated parameter, is client.callback_invalid", () => {
   for (const query of ["state=s", "code=&state=s&merchant_id=1", "code=a&state=s", "code=a&state=s&merchant_id=0", "code=a&state=s&merchant_id=1e3", "code=a&code=b&state=s&merchant_id=1", "code=a&state=s&state=s&merchant_id=1"]) {
     assert.is(callbackError(() => validateCallback(`/cb?${query}`, "s")).code, "client.callback_invalid", query);

@@ -5,14 +5,14 @@ import { create } from "@bufbuild/protobuf";
 import { createContextValues, createHandlerContext } from "@connectrpc/connect";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { PartnerApiError, ReconnectRequiredError, type OnlineOrder } from "../../src/client/index.js";
+import { AuthorizationCallbackError, PartnerApiError, ReconnectRequiredError, type OnlineOrder } from "../../src/client/index.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { createGrantService } from "../../src/grant/service.js";
-import { startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { decide, startTestApp, type TestApp, type World } from "../support/test-app.js";
 import { clientFor, connect, expireSoon, newSeededWorld } from "../support/client.js";
 
 const Client = suite("client/partner-client");
@@ -67,6 +67,29 @@ async function revokeGrantInBackOffice(w: World) {
   const revoked = await grants.revokeGrant(create(GrantService.method.revokeGrant.input, { companyId: BigInt(w.companyId), appId: w.appId }), context);
   assert.is(revoked.revoked, true);
 }
+
+Client("a callback naming another issuer (a mix-up, RFC 9207) is refused before any code exchange; the real one then connects", async () => {
+  const w = await world();
+  const { client, store, wire } = clientFor(test, w, clock);
+  const pending = await client.startAuthorization();
+  const location = await decide(test, w, { extra: Object.fromEntries(new URL(pending.url).searchParams) });
+  assert.is(location.searchParams.get("iss"), `${test.base}/`);
+  const forged = new URL(location);
+  forged.searchParams.set("iss", "https://attacker.example.test/");
+  let refused: unknown;
+  try {
+    await client.completeAuthorization(forged, pending);
+  } catch (error) {
+    refused = error;
+  }
+  assert.instance(refused, AuthorizationCallbackError);
+  assert.is((refused as AuthorizationCallbackError).code, "client.issuer_mismatch");
+  assert.equal(wire(), []);
+  assert.is(await store.get(w.companyId), undefined);
+  const connection = await client.completeAuthorization(location, pending);
+  assert.is(connection.merchantId, w.companyId);
+  assert.equal(wire(), ["POST /v1/oauth/token 200"]);
+});
 
 Client("connect: the client's authorize URL through the consent site, callback checked, code exchanged with PKCE, tokens stored", async () => {
   const w = await world();
