@@ -7,7 +7,7 @@
 // Knobs: COLD_START_RUNS, DATABASE_URL (default: the embedded PGlite in a temporary DATA_DIR), REDIS_URL.
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
+import { freePort } from "./support/service.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,18 +22,6 @@ const commands = {
 } as const;
 
 if (buildState(root, join(root, "dist")) !== "fresh") await build({ outDir: join(root, "dist") });
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 const dataDir = await mkdtemp(join(tmpdir(), "partner-api-cold-start-"));
 
 /** Spawns the program, polls /readyz until 200, stops it; milliseconds from spawn to the first 200. */

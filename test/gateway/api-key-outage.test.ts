@@ -4,7 +4,6 @@
 //   (`alter database ... with allow_connections false` and its backends terminated), then allowed again.
 // - In process on the embedded database (always): the CredentialService and the API-key steps on a dedicated
 //   PGlite socket, which is stopped mid-run and started again on the same port.
-import { createServer } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { createClient, type Client } from "@connectrpc/connect";
@@ -27,7 +26,7 @@ import { createCredentialService } from "../../src/credential/service.js";
 import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { migrateControl } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
-import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
+import { credentialServiceOf, freePort, startTestApp, type TestApp } from "../support/test-app.js";
 import { newApiKey, newApp, newLiveMerchant, newOrganization } from "../support/sandbox.js";
 
 const serverUrl = process.env["TEST_DATABASE_URL"];
@@ -108,15 +107,6 @@ let socket: PGLiteSocketServer;
 let port = 0;
 let sql: postgres.Sql;
 let database: Database;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port: picked } = server.address() as { port: number };
-      server.close(() => resolve(picked));
-    });
-  });
-}
 
 async function startSocket(): Promise<void> {
   socket = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port, maxConnections: 1 });
