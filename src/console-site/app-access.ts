@@ -32,7 +32,7 @@ export function allowlistEntries(text: string): string[] {
  * an accessible name), `current` is the saved list.
  */
 export function allowlistForm(visit: Visit, options: { action: string; hidden: Record<string, string>; id: string; label: string; current: string[]; state?: AllowlistState; mine: boolean }): SafeHtml {
-  const { t, locale } = visit;
+  const { t } = visit;
   const refused = options.mine ? options.state : undefined;
   return postForm(
     options.action,
@@ -43,11 +43,18 @@ export function allowlistForm(visit: Visit, options: { action: string; hidden: R
       label: options.label,
       value: refused ? refused.value : options.current.join("\n"),
       hint: t("console.allowlistRules", { limit: allowlistLimit }),
-      error: refused ? errorText(refused.error, locale, t) : undefined,
+      error: refused ? refusalText(visit, refused.error) : undefined,
       ltr: true,
     })}<div class="actions">${button(t("console.saveAllowlist"), { kind: "secondary", ariaLabel: `${t("console.saveAllowlist")}: ${options.label}` })}</div>`,
     { hidden: options.hidden },
   );
+}
+
+/** The server's refusal of a list, with the line it concerns (its `allowed_ips[i]` counts from 0, lines from 1). */
+function refusalText(visit: Visit, error: ApiError): string {
+  const text = errorText(error, visit.locale, visit.t);
+  const index = /^allowed_ips\[(\d+)\]$/.exec(error.params["field"] ?? "");
+  return index ? `${text} ${visit.t("console.allowlistLine", { line: Number(index[1]) + 1 })}` : text;
 }
 
 /** What a refused access request concerns: the company field, the stores field, or the form as a whole. */

@@ -376,7 +376,11 @@ ${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div cl
       : "";
   // A refusal of a form the page did not offer (the role, or an archived app) is said at the top.
   const offered = editable || (state.form === "archive" && rights.archiveApps);
-  const refusedHere = !offered && state.error && !state.allowlist && !state.accessRequest ? alert("error", errorText(state.error, locale, t)) : "";
+  // A refused allowlist is said beside its list, when the page shows that list (else at the top too).
+  const target = state.allowlist?.target;
+  const listShown =
+    target !== undefined && editable && ("clientId" in target ? app.credentials.some((credential) => credential.clientId === target.clientId) : app.apiKeys.some((key) => key.apiKeyId === target.apiKeyId && !key.revoked));
+  const refusedHere = state.error && !state.accessRequest && (target ? !listShown : !offered) ? alert("error", errorText(state.error, locale, t)) : "";
   const archive = rights.archiveApps && !archived
     ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>
 <p>${t("console.archiveExplain")}</p>${generalError(visit, errorOf("archive"), [])}

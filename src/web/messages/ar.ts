@@ -328,4 +328,5 @@ export const ar: Catalogue = {
   "console.pendingName": "الاسم الجديد بانتظار المراجعة",
   "console.renameApproved": "التطبيق معتمد: ينتظر الاسم الجديد مراجعة فريقنا قبل أن يراه التجار.",
   "console.appViewerNote": "يمكن للمشاهدين رؤية هذا التطبيق دون تغييره.",
+  "console.allowlistLine": "(السطر {line} من القائمة)",
 };

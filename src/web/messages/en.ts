@@ -329,4 +329,5 @@ export const en = {
   "console.pendingName": "New name waiting for review",
   "console.renameApproved": "The app is approved: a new name waits for our staff's review before merchants see it.",
   "console.appViewerNote": "Viewers can see this app but not change it.",
+  "console.allowlistLine": "(line {line} of the list)",
 } as const;

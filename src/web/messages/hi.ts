@@ -328,4 +328,5 @@ export const hi: Catalogue = {
   "console.pendingName": "समीक्षा की प्रतीक्षा में नया नाम",
   "console.renameApproved": "ऐप स्वीकृत है: नया नाम व्यापारियों को दिखने से पहले हमारी टीम की समीक्षा की प्रतीक्षा करता है।",
   "console.appViewerNote": "दर्शक यह ऐप देख सकते हैं, पर इसे बदल नहीं सकते।",
+  "console.allowlistLine": "(सूची की पंक्ति {line})",
 };
