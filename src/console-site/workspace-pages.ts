@@ -410,7 +410,9 @@ ${archived
   : html`<section class="card" aria-labelledby="review-heading"><h2 id="review-heading">${t("console.reviewHeading")}</h2>
 <p>${t("console.reviewExplain")}</p>
 ${generalError(visit, errorOf("submit"), [])}
-${editable && (app.state === "DRAFT" || app.state === "REJECTED") ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : html`<p><strong>${appStateName(visit, app.state)}</strong></p>`}
+<p><strong>${appStateName(visit, app.state)}</strong> · ${reviewStateText(visit, app.state)}</p>
+${app.pendingName ? html`<p>${t("console.pendingNameExplain", { name: app.pendingName })}</p>` : ""}
+${editable && (app.state === "DRAFT" || app.state === "REJECTED") ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : ""}
 </section>`}
 ${editable
   ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2>
@@ -422,6 +424,22 @@ ${postForm(`/apps/${app.appId}/redirect-uris`, visit.csrf, html`${textarea({ lab
     : ""}
 ${archive}`;
   return visit.page(app.name, body, { status, copyScript: true });
+}
+
+/** Where the app stands in its review, and what comes next. */
+function reviewStateText(visit: Visit, state: string): string {
+  switch (state) {
+    case "DRAFT":
+      return visit.t("console.reviewStateDraft");
+    case "IN_REVIEW":
+      return visit.t("console.reviewStateInReview");
+    case "APPROVED":
+      return visit.t("console.reviewStateApproved");
+    case "REJECTED":
+      return visit.t("console.reviewStateRejected");
+    default:
+      return "";
+  }
 }
 
 /** A saved allowlist as text: its entries, or "any address" when there is none. */

@@ -329,4 +329,9 @@ export const ar: Catalogue = {
   "console.renameApproved": "التطبيق معتمد: ينتظر الاسم الجديد مراجعة فريقنا قبل أن يراه التجار.",
   "console.appViewerNote": "يمكن للمشاهدين رؤية هذا التطبيق دون تغييره.",
   "console.allowlistLine": "(السطر {line} من القائمة)",
+  "console.reviewStateDraft": "لم يُرسل للمراجعة بعد. تعمل بيانات اعتماد الاختبار في هذه الأثناء.",
+  "console.reviewStateInReview": "يراجعه فريقنا الآن. تبقى بيانات اعتماد الاختبار صالحة، وتأتي بيانات اعتماد الإنتاج مع الموافقة.",
+  "console.reviewStateApproved": "معتمد: يمكن للتجار ربطه، وقد صدرت بيانات اعتماد الإنتاج الخاصة به.",
+  "console.reviewStateRejected": "لم تتم الموافقة عليه. يمكنك تعديل التطبيق وإرساله مرة أخرى.",
+  "console.pendingNameExplain": "الاسم الجديد {name} بانتظار مراجعة فريقنا؛ ويرى التجار الاسم المعتمد حتى ذلك الحين.",
 };

@@ -330,4 +330,9 @@ export const en = {
   "console.renameApproved": "The app is approved: a new name waits for our staff's review before merchants see it.",
   "console.appViewerNote": "Viewers can see this app but not change it.",
   "console.allowlistLine": "(line {line} of the list)",
+  "console.reviewStateDraft": "Not submitted yet. The sandbox credentials work meanwhile.",
+  "console.reviewStateInReview": "Our staff are reviewing it. The sandbox credentials keep working; production credentials come with the approval.",
+  "console.reviewStateApproved": "Approved: merchants can connect it, and its production credentials are issued.",
+  "console.reviewStateRejected": "Not approved. You can change the app and submit it again.",
+  "console.pendingNameExplain": "The new name {name} waits for our staff's review; merchants see the approved name until then.",
 } as const;
