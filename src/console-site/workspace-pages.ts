@@ -361,7 +361,7 @@ ${editable
 ${postForm(
   `/apps/${app.appId}/api-keys`,
   visit.csrf,
-  html`${field({ label: t("console.apiKeyName"), name: "name", required: true, error: errorFor(keysError, "name", locale, t) })}
+  html`${field({ id: "api-key-name", label: t("console.apiKeyName"), name: "name", required: true, error: errorFor(keysError, "name", locale, t) })}
 <div class="field"><label for="field-environment">${t("console.environment")}</label><select id="field-environment" name="environment"><option value="SANDBOX">${t("console.sandbox")}</option>${hasProduction ? html`<option value="PRODUCTION">${t("console.production")}</option>` : ""}</select></div>
 <div class="actions">${button(t("console.createApiKey"))}</div>`,
 )}`

@@ -319,7 +319,7 @@ export const ar: Catalogue = {
   "console.archiveApp": "أرشف هذا التطبيق",
   "console.archiveTitle": "أرشفة {name}؟",
   "console.archiveConsequenceHeading": "ما الذي تفعله الأرشفة",
-  "console.archiveConsequenceTokens": "تتوقف بيانات اعتماد العميل للتطبيق عن الحصول على رموز وتتوقف مفاتيح API الخاصة به عن العمل، فورًا.",
+  "console.archiveConsequenceTokens": "تتوقف بيانات اعتماد العميل للتطبيق عن الحصول على رموز وتتوقف مفاتيح API الخاصة به عن العمل.",
   "console.archiveConsequenceFinal": "الأرشفة نهائية: لا يمكن بعدها تعديل التطبيق ولا إرساله للمراجعة ولا استعادته.",
   "console.archiveConsequenceListed": "يبقى التطبيق ظاهرًا في مؤسسته مع علامة «مؤرشف».",
   "console.archiveConfirm": "أرشف {name}",
@@ -331,7 +331,7 @@ export const ar: Catalogue = {
   "console.allowlistLine": "(السطر {line} من القائمة)",
   "console.reviewStateDraft": "لم يُرسل للمراجعة بعد. تعمل بيانات اعتماد الاختبار في هذه الأثناء.",
   "console.reviewStateInReview": "يراجعه فريقنا الآن. تبقى بيانات اعتماد الاختبار صالحة، وتأتي بيانات اعتماد الإنتاج مع الموافقة.",
-  "console.reviewStateApproved": "معتمد: يمكن للتجار ربطه، وقد صدرت بيانات اعتماد الإنتاج الخاصة به.",
-  "console.reviewStateRejected": "لم تتم الموافقة عليه. يمكنك تعديل التطبيق وإرساله مرة أخرى.",
+  "console.reviewStateApproved": "يمكن للتجار ربطه، وقد صدرت بيانات اعتماد الإنتاج الخاصة به.",
+  "console.reviewStateRejected": "يمكنك تعديل التطبيق وإرساله مرة أخرى.",
   "console.pendingNameExplain": "الاسم الجديد {name} بانتظار مراجعة فريقنا؛ ويرى التجار الاسم المعتمد حتى ذلك الحين.",
 };

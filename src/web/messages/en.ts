@@ -320,7 +320,7 @@ export const en = {
   "console.archiveApp": "Archive this app",
   "console.archiveTitle": "Archive {name}?",
   "console.archiveConsequenceHeading": "What archiving does",
-  "console.archiveConsequenceTokens": "The app's client credentials stop obtaining tokens and its API keys stop working, at once.",
+  "console.archiveConsequenceTokens": "The app's client credentials stop obtaining tokens and its API keys stop working.",
   "console.archiveConsequenceFinal": "It is final: the app cannot be edited, submitted for review or restored afterwards.",
   "console.archiveConsequenceListed": "The app stays listed in its organization, marked as archived.",
   "console.archiveConfirm": "Archive {name}",
@@ -332,7 +332,7 @@ export const en = {
   "console.allowlistLine": "(line {line} of the list)",
   "console.reviewStateDraft": "Not submitted yet. The sandbox credentials work meanwhile.",
   "console.reviewStateInReview": "Our staff are reviewing it. The sandbox credentials keep working; production credentials come with the approval.",
-  "console.reviewStateApproved": "Approved: merchants can connect it, and its production credentials are issued.",
-  "console.reviewStateRejected": "Not approved. You can change the app and submit it again.",
+  "console.reviewStateApproved": "Merchants can connect it, and its production credentials are issued.",
+  "console.reviewStateRejected": "You can change the app and submit it again.",
   "console.pendingNameExplain": "The new name {name} waits for our staff's review; merchants see the approved name until then.",
 } as const;

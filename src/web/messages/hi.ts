@@ -319,7 +319,7 @@ export const hi: Catalogue = {
   "console.archiveApp": "यह ऐप संग्रहीत करें",
   "console.archiveTitle": "{name} संग्रहीत करें?",
   "console.archiveConsequenceHeading": "संग्रहीत करने से क्या होता है",
-  "console.archiveConsequenceTokens": "ऐप के क्लाइंट क्रेडेंशियल तुरंत टोकन पाना बंद कर देते हैं और उसकी API कुंजियाँ काम करना बंद कर देती हैं।",
+  "console.archiveConsequenceTokens": "ऐप के क्लाइंट क्रेडेंशियल टोकन पाना बंद कर देते हैं और उसकी API कुंजियाँ काम करना बंद कर देती हैं।",
   "console.archiveConsequenceFinal": "यह अंतिम है: इसके बाद ऐप को न बदला जा सकता है, न समीक्षा के लिए भेजा जा सकता है, न वापस लाया जा सकता है।",
   "console.archiveConsequenceListed": "ऐप अपने संगठन में सूची में रहता है, संग्रहीत के रूप में चिह्नित।",
   "console.archiveConfirm": "{name} संग्रहीत करें",
@@ -331,7 +331,7 @@ export const hi: Catalogue = {
   "console.allowlistLine": "(सूची की पंक्ति {line})",
   "console.reviewStateDraft": "अभी समीक्षा के लिए नहीं भेजा गया। तब तक सैंडबॉक्स क्रेडेंशियल काम करते हैं।",
   "console.reviewStateInReview": "हमारी टीम इसकी समीक्षा कर रही है। सैंडबॉक्स क्रेडेंशियल काम करते रहते हैं; प्रोडक्शन क्रेडेंशियल स्वीकृति के साथ मिलते हैं।",
-  "console.reviewStateApproved": "स्वीकृत: व्यापारी इसे जोड़ सकते हैं, और इसके प्रोडक्शन क्रेडेंशियल जारी हो चुके हैं।",
-  "console.reviewStateRejected": "स्वीकृत नहीं हुआ। आप ऐप में बदलाव करके इसे दोबारा भेज सकते हैं।",
+  "console.reviewStateApproved": "व्यापारी इसे जोड़ सकते हैं, और इसके प्रोडक्शन क्रेडेंशियल जारी हो चुके हैं।",
+  "console.reviewStateRejected": "आप ऐप में बदलाव करके इसे दोबारा भेज सकते हैं।",
   "console.pendingNameExplain": "नया नाम {name} हमारी टीम की समीक्षा की प्रतीक्षा में है; तब तक व्यापारी स्वीकृत नाम देखते हैं।",
 };
