@@ -5,8 +5,11 @@
 //   GET/POST /sign-up, /sign-in, /forgot-password, /resend-verification, /reset-password; GET /verify-email (the
 //   mailed links land there); POST /sign-out; GET / (dashboard), POST /organizations; GET /program, POST
 //   /program/apply, /program/sign; GET /organizations/{id}, POST .../apps, .../sandbox-merchants,
-//   .../sandbox-merchants/{company}/(de)activate; GET /apps/{id}, POST .../rename, .../submit, .../redirect-uris,
-//   .../rotate; GET/POST /apps/{id}/first-call; GET /assets/* (the stylesheet and the copy script).
+//   .../sandbox-merchants/{company}/(de)activate, .../members/{account}/role, .../members/{account}/remove; GET
+//   /apps/{id}, POST .../rename, .../submit, .../redirect-uris, .../rotate, .../allowed-ips, .../api-keys,
+//   .../api-keys/revoke, .../api-keys/allowed-ips, .../access-requests, .../production-credentials; GET/POST
+//   /apps/{id}/archive (the confirmation step, then the archive); GET/POST /apps/{id}/first-call; GET /assets/*
+//   (the stylesheet and the copy script).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -38,6 +41,13 @@ import type { Reply, Visit } from "./visit.js";
 import {
   appPage,
   applyToProgram,
+  archiveApp,
+  archivePage,
+  createAccessRequest,
+  removeMember,
+  setClientAllowlist,
+  setKeyAllowlist,
+  updateMember,
   createApp,
   createOrganization,
   createApiKey,
@@ -93,7 +103,7 @@ const id = "[1-9]\\d{0,15}";
 const appId = "[A-Za-z0-9_-]{1,64}";
 /** The methods a signed-in route answers (the Allow header of a 405, RFC 9110 §15.5.6). */
 function allowOf(name: string): string {
-  if (name === "app/first-call") return "GET, HEAD, POST";
+  if (name === "app/first-call" || name === "app/archive") return "GET, HEAD, POST";
   return ["dashboard", "program", "organization", "app"].includes(name) ? "GET, HEAD" : "POST";
 }
 
@@ -263,6 +273,21 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         return createApp(visit, org);
       case "POST organization/invitations":
         return inviteMember(visit, org);
+      case "POST organization/member/role":
+        return updateMember(visit, org, Number(params[1]));
+      case "POST organization/member/remove":
+        return removeMember(visit, org, Number(params[1]));
+      case "POST app/allowed-ips":
+        return setClientAllowlist(visit, params[0]!);
+      case "POST app/api-keys/allowed-ips":
+        return setKeyAllowlist(visit, params[0]!);
+      case "POST app/access-requests":
+        return createAccessRequest(visit, params[0]!);
+      case "GET app/archive":
+      case "HEAD app/archive":
+        return archivePage(visit, params[0]!);
+      case "POST app/archive":
+        return archiveApp(visit, params[0]!);
       case "POST app/api-keys":
         return createApiKey(visit, params[0]!);
       case "POST app/api-keys/revoke":
@@ -374,6 +399,12 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     ["organization", new RegExp(`^/organizations/(${id})$`)],
     ["organization/apps", new RegExp(`^/organizations/(${id})/apps$`)],
     ["organization/invitations", new RegExp(`^/organizations/(${id})/invitations$`)],
+    ["organization/member/role", new RegExp(`^/organizations/(${id})/members/(${id})/role$`)],
+    ["organization/member/remove", new RegExp(`^/organizations/(${id})/members/(${id})/remove$`)],
+    ["app/allowed-ips", new RegExp(`^/apps/(${appId})/allowed-ips$`)],
+    ["app/api-keys/allowed-ips", new RegExp(`^/apps/(${appId})/api-keys/allowed-ips$`)],
+    ["app/access-requests", new RegExp(`^/apps/(${appId})/access-requests$`)],
+    ["app/archive", new RegExp(`^/apps/(${appId})/archive$`)],
     ["app/api-keys", new RegExp(`^/apps/(${appId})/api-keys$`)],
     ["app/api-keys/revoke", new RegExp(`^/apps/(${appId})/api-keys/revoke$`)],
     ["app/production-credentials", new RegExp(`^/apps/(${appId})/production-credentials$`)],

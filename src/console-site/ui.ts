@@ -14,11 +14,13 @@ export interface FieldOptions {
   required?: boolean;
   /** Identifiers, URLs and secrets read left to right on an Arabic page too. */
   ltr?: boolean;
+  /** The control's id when a page has several fields of one name (default `field-<name>`). */
+  id?: string;
 }
 
 /** A labelled input, its hint and its error (when the API named this field). */
 export function field(options: FieldOptions): SafeHtml {
-  const id = `field-${options.name}`;
+  const id = options.id ?? `field-${options.name}`;
   const described = [options.hint ? `${id}-hint` : "", options.error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return html`<div class="field"><label for="${id}">${options.label}</label>
 <input id="${id}" name="${options.name}" type="${options.type ?? "text"}"${options.value !== undefined ? html` value="${options.value}"` : ""}${options.autocomplete ? html` autocomplete="${options.autocomplete}"` : ""}${options.required ? raw(" required") : ""}${options.error ? raw(' aria-invalid="true"') : ""}${described ? html` aria-describedby="${described}"` : ""}${options.ltr ? raw(' dir="ltr"') : ""}>
@@ -27,7 +29,7 @@ ${options.hint ? html`<p class="hint" id="${id}-hint">${options.hint}</p>` : ""}
 
 /** A labelled multi-line input (one value a line). */
 export function textarea(options: FieldOptions): SafeHtml {
-  const id = `field-${options.name}`;
+  const id = options.id ?? `field-${options.name}`;
   const described = [options.hint ? `${id}-hint` : "", options.error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return html`<div class="field"><label for="${id}">${options.label}</label>
 <textarea id="${id}" name="${options.name}"${options.error ? raw(' aria-invalid="true"') : ""}${described ? html` aria-describedby="${described}"` : ""}${options.ltr ? raw(' dir="ltr"') : ""}>${options.value ?? ""}</textarea>

@@ -7,45 +7,16 @@ import { Environment, Product, type App, type Merchant } from "../../gen/partner
 import { html, type SafeHtml } from "../web/html.js";
 import { programStateText } from "./account-pages.js";
 import type { ApiError } from "./console-api.js";
+import { accessRequestsSection, allowlistEntries, allowlistForm, archiveConfirmation, type AccessRequestForm, type AllowlistState } from "./app-access.js";
+import { appStateName, generalError, productName, rightsOf, roleName } from "./labels.js";
+import { membersList, orphanRefusal, roleOptions } from "./members.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorFor, errorText, type Reply, type Visit } from "./visit.js";
 
 /** The sandbox merchant limit the API enforces per organization (developer.sandbox_limit). */
 export const sandboxMerchantLimit = 3;
 
-const productNames = { [Product.FULL]: "console.productFull", [Product.ONLINE_ORDER]: "console.productOnlineOrder", [Product.ADSR]: "console.productAdsr" } as const;
 const productHints = { [Product.FULL]: "console.productFullHint", [Product.ONLINE_ORDER]: "console.productOnlineOrderHint", [Product.ADSR]: "console.productAdsrHint" } as const;
-
-function productName(visit: Visit, product: Product): string {
-  return product === Product.UNSPECIFIED ? "" : visit.t(productNames[product]);
-}
-
-function roleName(visit: Visit, role: OrganizationRole): string {
-  const keys = {
-    [OrganizationRole.OWNER]: "console.roleOwner",
-    [OrganizationRole.ADMIN]: "console.roleAdmin",
-    [OrganizationRole.DEVELOPER]: "console.roleDeveloper",
-    [OrganizationRole.VIEWER]: "console.roleViewer",
-  } as const;
-  return role === OrganizationRole.UNSPECIFIED ? "" : visit.t(keys[role]);
-}
-
-function appStateName(visit: Visit, state: string): string {
-  const keys: Record<string, Parameters<Visit["t"]>[0]> = {
-    DRAFT: "console.appStateDraft",
-    IN_REVIEW: "console.appStateInReview",
-    APPROVED: "console.appStateApproved",
-    REJECTED: "console.appStateRejected",
-    ARCHIVED: "console.appStateArchived",
-  };
-  return keys[state] ? visit.t(keys[state]!) : state;
-}
-
-/** A general (not field) error of a form, as an alert. */
-function generalError(visit: Visit, error: ApiError | undefined, fields: string[]): SafeHtml | string {
-  if (!error || error.fields.some((name) => fields.includes(name))) return "";
-  return alert("error", errorText(error, visit.locale, visit.t));
-}
 
 // ---------------------------------------------------------------- dashboard
 
@@ -131,7 +102,9 @@ export async function signAgreement(visit: Visit): Promise<Reply> {
 export interface OrganizationState {
   error?: ApiError;
   /** Which form the error belongs to. */
-  form?: "app" | "sandbox" | "invite";
+  form?: "app" | "sandbox" | "invite" | "member";
+  /** The member a refused role change or removal concerns. */
+  memberId?: number;
   notice?: SafeHtml;
 }
 
@@ -148,7 +121,7 @@ export async function organizationPage(visit: Visit, organizationId: number, sta
     const error = !apps.ok ? apps.error : undefined;
     return visit.page(t("console.organizationTitleUnknown"), alert("error", error ? errorText(error, locale, t) : t("console.organizationUnknown")), { status: error?.status ?? 404 });
   }
-  const canManage = organization.role !== OrganizationRole.VIEWER;
+  const canManage = rightsOf(organization.role).manageApps;
   const sandbox = merchants.ok ? merchants.value.merchants : [];
   const active = sandbox.filter((merchant) => merchant.active);
   const appError = state.form === "app" ? state.error : undefined;
@@ -183,14 +156,14 @@ ${field({ label: t("console.country"), name: "country", required: true, value: "
 )}`
     : "";
   const inviteError = state.form === "invite" ? state.error : undefined;
-  // Members and invitations: shown to every member; the invitation form only to the roles that may invite (the
-  // server refuses the others regardless).
-  const canInvite = organization.role === OrganizationRole.OWNER || organization.role === OrganizationRole.ADMIN;
-  const roleChoices = [OrganizationRole.ADMIN, OrganizationRole.DEVELOPER, OrganizationRole.VIEWER].map(
-    (role) => html`<option value="${OrganizationRole[role]}"${role === OrganizationRole.DEVELOPER ? html` selected` : ""}>${roleName(visit, role)}</option>`,
-  );
+  // Members and invitations: shown to every member; the role changes, removals and the invitation form only to the
+  // roles that may (the server refuses the others regardless, and its refusal is shown in the member's row).
+  const canInvite = rightsOf(organization.role).manageMembers;
+  const memberRefusal = state.form === "member" && state.error && state.memberId !== undefined ? { error: state.error, memberId: state.memberId } : undefined;
+  const listed = members.ok ? members.value.members : [];
   const membersSection = html`<section class="card" aria-labelledby="members-heading"><h2 id="members-heading">${t("console.membersHeading")}</h2>
-${members.ok ? html`<ul class="list">${members.value.members.map((member) => html`<li><span class="ltr">${member.email}</span> <span class="badge">${roleName(visit, member.role)}</span></li>`)}</ul>` : ""}
+${orphanRefusal(visit, listed, memberRefusal)}
+${members.ok ? membersList(visit, organizationId, listed, organization.role, memberRefusal) : alert("error", errorText(members.error, locale, t))}
 ${canInvite
   ? html`<h3>${t("console.inviteHeading")}</h3>
 ${generalError(visit, inviteError, ["email", "role"])}
@@ -198,12 +171,13 @@ ${postForm(
   `/organizations/${organizationId}/invitations`,
   visit.csrf,
   html`${field({ label: t("console.email"), name: "email", type: "email", required: true, error: errorFor(inviteError, "email", locale, t), ltr: true })}
-<div class="field"><label for="field-role">${t("console.role")}</label><select id="field-role" name="role">${roleChoices}</select><p class="hint">${t("console.rolesExplain")}</p></div>
+<div class="field"><label for="field-role">${t("console.role")}</label><select id="field-role" name="role">${roleOptions(visit, OrganizationRole.DEVELOPER)}</select><p class="hint">${t("console.rolesExplain")}</p></div>
 <div class="actions">${button(t("console.sendInvitation"))}</div>`,
 )}`
   : html`<p class="muted">${t("console.inviteRoleNote")}</p>`}</section>`;
-  // A refusal of a form this role is not shown (the server refused it regardless) is said at the top.
-  const refused = !canManage && state.error ? alert("error", errorText(state.error, locale, t)) : "";
+  // A refusal of a form this role is not shown (the server refused it regardless) is said at the top; a member's
+  // refusal is said in that member's row.
+  const refused = !canManage && state.error && state.form !== "member" ? alert("error", errorText(state.error, locale, t)) : "";
   const body = html`${state.notice ?? ""}${refused}
 <p><span class="badge">${roleName(visit, organization.role)}</span></p>
 <section class="card" aria-labelledby="apps-heading"><h2 id="apps-heading">${t("console.appsHeading")}</h2>
@@ -289,6 +263,21 @@ export async function inviteMember(visit: Visit, organizationId: number): Promis
   return organizationPage(visit, organizationId, { notice: alert("ok", visit.t("console.invitationSent", { email })) });
 }
 
+/** A member's new role (UpdateOrganizationMember): back to the page, or the refusal in the member's row. */
+export async function updateMember(visit: Visit, organizationId: number, accountId: number): Promise<Reply> {
+  const result = await visit.api("updateOrganizationMember", { organizationId, accountId, role: visit.form.get("role") ?? "" });
+  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "member", memberId: accountId }, result.error.status);
+  return { status: 303, location: `/organizations/${organizationId}` };
+}
+
+/** Removes a member (RemoveOrganizationMember); who removed themselves is no longer a member: the dashboard. */
+export async function removeMember(visit: Visit, organizationId: number, accountId: number): Promise<Reply> {
+  const me = await visit.api("getAccount");
+  const result = await visit.api("removeOrganizationMember", { organizationId, accountId });
+  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "member", memberId: accountId }, result.error.status);
+  return { status: 303, location: me.ok && Number(me.value.account?.accountId) === accountId ? "/" : `/organizations/${organizationId}` };
+}
+
 export async function setMerchantActive(visit: Visit, organizationId: number, companyId: number, active: boolean): Promise<Reply> {
   const result = await visit.api("setOrganizationSandboxMerchantActive", { organizationId: organizationId, companyId: companyId, active });
   if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "sandbox" }, result.error.status);
@@ -299,75 +288,163 @@ export async function setMerchantActive(visit: Visit, organizationId: number, co
 
 export interface AppState {
   error?: ApiError;
-  form?: "rename" | "submit" | "redirects" | "rotate" | "keys" | "production";
+  form?: "rename" | "submit" | "redirects" | "rotate" | "keys" | "production" | "archive";
   notice?: SafeHtml;
   redirectValue?: string;
+  /** A refused allowlist save: which list, the error, what was typed. */
+  allowlist?: AllowlistState;
+  /** A refused access request: the error and what was typed. */
+  accessRequest?: AccessRequestForm;
+}
+
+/** The app and the viewer's role in its organization (the page offers only what the role may do). */
+async function appWithRole(visit: Visit, appId: string) {
+  const [result, orgs] = await Promise.all([visit.api("getDeveloperApp", { appId }), visit.api("listDeveloperOrganizations")]);
+  if (!result.ok) return result;
+  const role = orgs.ok ? orgs.value.organizations.find((org) => org.organizationId === result.value.app!.organizationId)?.role : undefined;
+  return { ok: true as const, app: result.value.app!, rights: rightsOf(role) };
 }
 
 export async function appPage(visit: Visit, appId: string, state: AppState = {}, status = 200): Promise<Reply> {
   const { t, locale } = visit;
-  const result = await visit.api("getDeveloperApp", { appId: appId });
-  if (!result.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(result.error, locale, t)), { status: result.error.status });
-  const app = result.value.app!;
+  const found = await appWithRole(visit, appId);
+  if (!found.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(found.error, locale, t)), { status: found.error.status });
+  const { app, rights } = found;
   const errorOf = (form: AppState["form"]) => (state.form === form ? state.error : undefined);
+  const archived = app.state === "ARCHIVED";
+  // What the role may change, on an app that still changes (every change to an archived app is refused).
+  const editable = !archived && rights.manageApps;
+  const environmentName = (environment: Environment) => (environment === Environment.PRODUCTION ? t("console.production") : t("console.sandbox"));
+  const refusedList = state.allowlist;
   const credentials = app.credentials.map(
-    (credential) => html`<li><span class="badge">${credential.environment === Environment.PRODUCTION ? t("console.production") : t("console.sandbox")}</span> <code class="ltr">${credential.clientId}</code>
-${postForm(`/apps/${app.appId}/rotate`, visit.csrf, button(t("console.rotateSecret"), { kind: "secondary", ariaLabel: `${t("console.rotateSecret")}: ${credential.clientId}` }), { className: "inline-form", hidden: { client_id: credential.clientId } })}</li>`,
+    (credential) => html`<li><span class="badge">${environmentName(credential.environment)}</span> <code class="ltr">${credential.clientId}</code>
+${editable ? postForm(`/apps/${app.appId}/rotate`, visit.csrf, button(t("console.rotateSecret"), { kind: "secondary", ariaLabel: `${t("console.rotateSecret")}: ${credential.clientId}` }), { className: "inline-form", hidden: { client_id: credential.clientId } }) : ""}
+${allowlistView(visit, credential.allowedIps)}
+${editable
+  ? allowlistForm(visit, {
+      action: `/apps/${app.appId}/allowed-ips`,
+      hidden: { client_id: credential.clientId },
+      id: `allowlist-${credential.clientId}`,
+      label: t("console.allowlistOf", { name: `${environmentName(credential.environment)} ${credential.clientId}` }),
+      current: credential.allowedIps,
+      state: refusedList,
+      mine: refusedList !== undefined && "clientId" in refusedList.target && refusedList.target.clientId === credential.clientId,
+    })
+  : ""}</li>`,
   );
-  const editable = app.state !== "ARCHIVED";
   const hasProduction = app.credentials.some((credential) => credential.environment === Environment.PRODUCTION);
   const keysError = errorOf("keys");
+  const accessRequests = app.product === Product.ADSR ? await visit.api("listAppAccessRequests", { appId: app.appId }) : undefined;
   const apiKeys =
     app.product === Product.ADSR
       ? html`<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t("console.apiKeysHeading")}</h2>
 <p>${t("console.apiKeysExplain")}</p>
+${generalError(visit, keysError, ["name"])}
 ${app.apiKeys.length === 0 ? html`<p>${t("console.noApiKeys")}</p>` : html`<ul class="list">${app.apiKeys.map(
-          (key) => html`<li>${key.name} <span class="badge">${key.environment === Environment.PRODUCTION ? t("console.production") : t("console.sandbox")}</span> <span class="badge">${key.revoked ? t("console.revoked") : t("console.active")}</span>
-${key.revoked ? "" : postForm(`/apps/${app.appId}/api-keys/revoke`, visit.csrf, button(t("console.revoke"), { kind: "danger", ariaLabel: `${t("console.revoke")}: ${key.name}` }), { className: "inline-form", hidden: { api_key_id: key.apiKeyId } })}</li>`,
+          (key) => html`<li>${key.name} <span class="badge">${environmentName(key.environment)}</span> <span class="badge">${key.revoked ? t("console.revoked") : t("console.active")}</span>
+${key.revoked || !editable ? "" : postForm(`/apps/${app.appId}/api-keys/revoke`, visit.csrf, button(t("console.revoke"), { kind: "danger", ariaLabel: `${t("console.revoke")}: ${key.name}` }), { className: "inline-form", hidden: { api_key_id: key.apiKeyId } })}
+${key.revoked ? "" : allowlistView(visit, key.allowedIps)}
+${key.revoked || !editable
+  ? ""
+  : allowlistForm(visit, {
+      action: `/apps/${app.appId}/api-keys/allowed-ips`,
+      hidden: { api_key_id: key.apiKeyId },
+      id: `allowlist-key-${key.apiKeyId}`,
+      label: t("console.allowlistOf", { name: key.name }),
+      current: key.allowedIps,
+      state: refusedList,
+      mine: refusedList !== undefined && "apiKeyId" in refusedList.target && refusedList.target.apiKeyId === key.apiKeyId,
+    })}</li>`,
         )}</ul>`}
 ${editable
-  ? html`<h3>${t("console.createApiKey")}</h3>${generalError(visit, keysError, ["name"])}
+  ? html`<h3>${t("console.createApiKey")}</h3>
 ${postForm(
   `/apps/${app.appId}/api-keys`,
   visit.csrf,
-  html`${field({ label: t("console.apiKeyName"), name: "name", required: true, error: errorFor(keysError, "name", locale, t) })}
+  html`${field({ id: "api-key-name", label: t("console.apiKeyName"), name: "name", required: true, error: errorFor(keysError, "name", locale, t) })}
 <div class="field"><label for="field-environment">${t("console.environment")}</label><select id="field-environment" name="environment"><option value="SANDBOX">${t("console.sandbox")}</option>${hasProduction ? html`<option value="PRODUCTION">${t("console.production")}</option>` : ""}</select></div>
 <div class="actions">${button(t("console.createApiKey"))}</div>`,
 )}`
-  : ""}</section>`
+  : ""}</section>
+${accessRequestsSection(visit, app, accessRequests === undefined || accessRequests.ok ? (accessRequests?.value.accessRequests ?? []) : accessRequests.error, rights.manageApps, state.accessRequest)}`
       : "";
   const production =
-    app.state === "APPROVED"
+    app.state === "APPROVED" && rights.manageApps
       ? html`<section class="card" aria-labelledby="production-heading"><h2 id="production-heading">${t("console.productionHeading")}</h2>
 <p>${t("console.productionExplain")}</p>${generalError(visit, errorOf("production"), [])}
 ${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div class="actions">${button(t("console.revealProduction"))}</div>`)}</section>`
       : "";
-  const body = html`${state.notice ?? ""}
+  // A refusal of a form the page did not offer (the role, or an archived app) is said at the top.
+  const offered = editable || (state.form === "archive" && rights.archiveApps);
+  // A refused allowlist is said beside its list, when the page shows that list (else at the top too).
+  const target = state.allowlist?.target;
+  const listShown =
+    target !== undefined && editable && ("clientId" in target ? app.credentials.some((credential) => credential.clientId === target.clientId) : app.apiKeys.some((key) => key.apiKeyId === target.apiKeyId && !key.revoked));
+  const refusedHere = state.error && !state.accessRequest && (target ? !listShown : !offered) ? alert("error", errorText(state.error, locale, t)) : "";
+  const archive = rights.archiveApps && !archived
+    ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>
+<p>${t("console.archiveExplain")}</p>${generalError(visit, errorOf("archive"), [])}
+<p><a class="button danger" href="/apps/${app.appId}/archive">${t("console.archiveApp")}</a></p></section>`
+    : "";
+  const body = html`${state.notice ?? ""}${refusedHere}
+${archived ? alert("info", t("console.archivedNote")) : ""}
 <dl class="facts"><dt>${t("console.product")}</dt><dd>${productName(visit, app.product)}</dd>
 <dt>${t("console.state")}</dt><dd><span class="badge">${appStateName(visit, app.state)}</span></dd>
+${app.pendingName ? html`<dt>${t("console.pendingName")}</dt><dd>${app.pendingName}</dd>` : ""}
 <dt>${t("console.appId")}</dt><dd class="ltr">${app.appId}</dd></dl>
-<p class="actions"><a class="button" href="/apps/${app.appId}/first-call">${t("console.firstCallTitle")}</a> <a href="/organizations/${app.organizationId}">${t("console.backToOrganization")}</a></p>
+<p class="actions">${archived ? "" : html`<a class="button" href="/apps/${app.appId}/first-call">${t("console.firstCallTitle")}</a> `}<a href="/organizations/${app.organizationId}">${t("console.backToOrganization")}</a></p>
+${rights.manageApps ? "" : html`<p class="muted">${t("console.appViewerNote")}</p>`}
 <section class="card" aria-labelledby="credentials-heading"><h2 id="credentials-heading">${t("console.credentialsHeading")}</h2>
-<p>${t("console.rotateExplain")}</p>
+${editable ? html`<p>${t("console.rotateExplain")}</p>` : ""}
 ${generalError(visit, errorOf("rotate"), [])}
 <ul class="list">${credentials}</ul></section>
 ${production}${apiKeys}
 ${editable
   ? html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">${t("console.editApp")}</h2>
 ${generalError(visit, errorOf("rename"), ["name"])}
-${postForm(`/apps/${app.appId}/rename`, visit.csrf, html`${field({ label: t("console.appName"), name: "name", value: app.pendingName || app.name, required: true, error: errorFor(errorOf("rename"), "name", locale, t) })}<p class="hint">${t("console.productOnce")}</p><div class="actions">${button(t("console.save"))}</div>`)}
-</section>
-<section class="card" aria-labelledby="review-heading"><h2 id="review-heading">${t("console.reviewHeading")}</h2>
+${postForm(`/apps/${app.appId}/rename`, visit.csrf, html`${field({ label: t("console.appName"), name: "name", value: app.pendingName || app.name, required: true, hint: app.state === "APPROVED" ? t("console.renameApproved") : undefined, error: errorFor(errorOf("rename"), "name", locale, t) })}<p class="hint">${t("console.productOnce")}</p><div class="actions">${button(t("console.save"))}</div>`)}
+</section>`
+  : ""}
+${archived
+  ? ""
+  : html`<section class="card" aria-labelledby="review-heading"><h2 id="review-heading">${t("console.reviewHeading")}</h2>
 <p>${t("console.reviewExplain")}</p>
 ${generalError(visit, errorOf("submit"), [])}
-${app.state === "DRAFT" || app.state === "REJECTED" ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : html`<p><strong>${appStateName(visit, app.state)}</strong></p>`}
-</section>
-<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2>
+<p><strong>${appStateName(visit, app.state)}</strong> · ${reviewStateText(visit, app.state)}</p>
+${app.pendingName ? html`<p>${t("console.pendingNameExplain", { name: app.pendingName })}</p>` : ""}
+${editable && (app.state === "DRAFT" || app.state === "REJECTED") ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : ""}
+</section>`}
+${editable
+  ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2>
 ${generalError(visit, errorOf("redirects"), ["redirectUris"])}
 ${postForm(`/apps/${app.appId}/redirect-uris`, visit.csrf, html`${textarea({ label: t("console.redirectUris"), name: "redirectUris", value: state.redirectValue ?? app.redirectUris.join("\n"), hint: t("console.redirectRules"), error: errorOf("redirects") ? errorText(errorOf("redirects")!, locale, t) : undefined, ltr: true })}<div class="actions">${button(t("console.save"))}</div>`)}
 </section>`
-  : ""}`;
+  : app.redirectUris.length > 0
+    ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2><ul class="list">${app.redirectUris.map((uri) => html`<li class="ltr">${uri}</li>`)}</ul></section>`
+    : ""}
+${archive}`;
   return visit.page(app.name, body, { status, copyScript: true });
+}
+
+/** Where the app stands in its review, and what comes next. */
+function reviewStateText(visit: Visit, state: string): string {
+  switch (state) {
+    case "DRAFT":
+      return visit.t("console.reviewStateDraft");
+    case "IN_REVIEW":
+      return visit.t("console.reviewStateInReview");
+    case "APPROVED":
+      return visit.t("console.reviewStateApproved");
+    case "REJECTED":
+      return visit.t("console.reviewStateRejected");
+    default:
+      return "";
+  }
+}
+
+/** A saved allowlist as text: its entries, or "any address" when there is none. */
+function allowlistView(visit: Visit, entries: string[]): SafeHtml {
+  return html`<p class="hint">${visit.t("console.allowlistCurrent")} ${entries.length === 0 ? visit.t("console.allowlistAny") : html`<span class="ltr">${entries.join(", ")}</span>`}</p>`;
 }
 
 export async function renameApp(visit: Visit, appId: string): Promise<Reply> {
@@ -433,4 +510,57 @@ export async function revealProduction(visit: Visit, appId: string): Promise<Rep
 ${secretBox({ id: "client-id", label: t("console.clientId"), value: production.clientId, copy: t("common.copy"), copied: t("common.copied") })}
 ${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: production.clientSecret, copy: t("common.copy"), copied: t("common.copied") })}</section>`;
   return appPage(visit, appId, { notice });
+}
+
+/** The client id's IP allowlist (SetAppClientIpAllowlist), replaced as a whole; a refusal beside that list. */
+export async function setClientAllowlist(visit: Visit, appId: string): Promise<Reply> {
+  const clientId = visit.form.get("client_id") ?? "";
+  const text = visit.form.get("allowedIps") ?? "";
+  const result = await visit.api("setAppClientIpAllowlist", { appId, clientId, allowedIps: allowlistEntries(text) });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, allowlist: { target: { clientId }, error: result.error, value: text } }, result.error.status);
+  return appPage(visit, appId, { notice: alert("ok", visit.t("console.allowlistSaved")) });
+}
+
+/** An API key's IP allowlist (SetAppApiKeyIpAllowlist), replaced as a whole; a refusal beside that list. */
+export async function setKeyAllowlist(visit: Visit, appId: string): Promise<Reply> {
+  const apiKeyId = visit.form.get("api_key_id") ?? "";
+  const text = visit.form.get("allowedIps") ?? "";
+  const result = await visit.api("setAppApiKeyIpAllowlist", { appId, apiKeyId, allowedIps: allowlistEntries(text) });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, allowlist: { target: { apiKeyId }, error: result.error, value: text } }, result.error.status);
+  return appPage(visit, appId, { notice: alert("ok", visit.t("console.allowlistSaved")) });
+}
+
+/**
+ * An ADSR access request (CreateAppAccessRequest): a live merchant's company id and the stores wanted. The typed
+ * values go to the API as typed (numbers when they are), so its schema names a wrong one.
+ */
+export async function createAccessRequest(visit: Visit, appId: string): Promise<Reply> {
+  const companyId = (visit.form.get("companyId") ?? "").trim();
+  const storeIds = visit.form.get("storeIds") ?? "";
+  const asNumber = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : value);
+  const result = await visit.api("createAppAccessRequest", {
+    appId,
+    companyId: companyId === "" ? 0 : asNumber(companyId),
+    storeIds: storeIds.split(/[\s,]+/).filter(Boolean).map(asNumber),
+  });
+  if (!result.ok) return appPage(visit, appId, { error: result.error, accessRequest: { error: result.error, companyId, storeIds } }, result.error.status);
+  return appPage(visit, appId, { notice: alert("ok", visit.t("console.accessRequestSent", { companyId: String(result.value.accessRequest?.companyId ?? companyId) })) });
+}
+
+/** The archive step (GET): the consequence said first, then the button. */
+export async function archivePage(visit: Visit, appId: string, error?: ApiError, status = 200): Promise<Reply> {
+  const { t, locale } = visit;
+  const found = await appWithRole(visit, appId);
+  if (!found.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(found.error, locale, t)), { status: found.error.status });
+  if (found.app.state === "ARCHIVED") return { status: 303, location: `/apps/${appId}` };
+  return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app, error), { status });
+}
+
+/** Archives the app (ArchiveDeveloperApp), only from the confirmation form; a refusal on that page. */
+export async function archiveApp(visit: Visit, appId: string): Promise<Reply> {
+  // Without the confirmation form's field, the consequence was not shown: show it.
+  if (visit.form.get("confirm") !== "archive") return archivePage(visit, appId);
+  const result = await visit.api("archiveDeveloperApp", { appId });
+  if (!result.ok) return archivePage(visit, appId, result.error, result.error.status);
+  return { status: 303, location: `/apps/${appId}` };
 }

@@ -200,6 +200,7 @@ if (!available) {
       ["organization", new URL(organizationUrl).pathname],
       ["app", new URL(appUrl).pathname],
       ["first-call", `${new URL(appUrl).pathname}/first-call`],
+      ["archive", `${new URL(appUrl).pathname}/archive`],
     ] as const;
     await showInEachLanguage(page, main);
     await page.goto(`${test.console}/?lang=en`);

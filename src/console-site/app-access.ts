@@ -1,0 +1,119 @@
+// Who and what may reach an app, on its page: the IP allowlist of each client id and of each API key (the rules
+// said under the field, the server's refusal beside it), the ADSR access requests with their states and the form
+// that asks a live merchant for stores, and the archive step (its own page that says the consequence first).
+import type { AccessRequest } from "../../gen/partnerapi/v1/grant_service_pb.js";
+import type { App } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { html, type SafeHtml } from "../web/html.js";
+import type { ApiError } from "./console-api.js";
+import { accessRequestStateName, shownTime } from "./labels.js";
+import { alert, button, field, postForm, textarea } from "./ui.js";
+import { errorText, type Visit } from "./visit.js";
+
+/** At most this many entries in one allowlist (developer.ip_allowlist_invalid beyond, docs/decisions.md). */
+export const allowlistLimit = 50;
+
+/** Which allowlist a refused save concerns, and what the developer typed (kept in the field). */
+export interface AllowlistState {
+  target: { clientId: string } | { apiKeyId: string };
+  error: ApiError;
+  value: string;
+}
+
+/** The lines of an allowlist textarea: one entry a line (commas and spaces also separate). */
+export function allowlistEntries(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/**
+ * The allowlist form of one client id or API key. `label` names the credential (two lists on a page must not share
+ * an accessible name), `current` is the saved list.
+ */
+export function allowlistForm(visit: Visit, options: { action: string; hidden: Record<string, string>; id: string; label: string; current: string[]; state?: AllowlistState; mine: boolean }): SafeHtml {
+  const { t } = visit;
+  const refused = options.mine ? options.state : undefined;
+  return postForm(
+    options.action,
+    visit.csrf,
+    html`${textarea({
+      id: options.id,
+      name: "allowedIps",
+      label: options.label,
+      value: refused ? refused.value : options.current.join("\n"),
+      hint: t("console.allowlistRules", { limit: allowlistLimit }),
+      error: refused ? refusalText(visit, refused.error) : undefined,
+      ltr: true,
+    })}<div class="actions">${button(t("console.saveAllowlist"), { kind: "secondary", ariaLabel: `${t("console.saveAllowlist")}: ${options.label}` })}</div>`,
+    { hidden: options.hidden },
+  );
+}
+
+/** The server's refusal of a list, with the line it concerns (its `allowed_ips[i]` counts from 0, lines from 1). */
+function refusalText(visit: Visit, error: ApiError): string {
+  const text = errorText(error, visit.locale, visit.t);
+  const index = /^allowed_ips\[(\d+)\]$/.exec(error.params["field"] ?? "");
+  return index ? `${text} ${visit.t("console.allowlistLine", { line: Number(index[1]) + 1 })}` : text;
+}
+
+/** What a refused access request concerns: the company field, the stores field, or the form as a whole. */
+function accessFieldOf(error: ApiError | undefined): "companyId" | "storeIds" | undefined {
+  const names = error?.fields.map((name) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())) ?? [];
+  if (names.some((name) => name.startsWith("storeIds"))) return "storeIds";
+  if (names.some((name) => name.startsWith("companyId"))) return "companyId";
+  return undefined;
+}
+
+export interface AccessRequestForm {
+  error?: ApiError;
+  companyId?: string;
+  storeIds?: string;
+}
+
+/** The ADSR app's access requests: what they are, their states, and (for a role that may) a new one. */
+export function accessRequestsSection(visit: Visit, app: App, requests: AccessRequest[] | ApiError, canManage: boolean, form: AccessRequestForm = {}): SafeHtml {
+  const { t, locale } = visit;
+  const rows = Array.isArray(requests)
+    ? requests.map(
+        (request) => html`<tr><td class="ltr">${String(request.companyId)}</td><td class="ltr">${request.storeIds.map(String).join(", ")}</td><td class="ltr">${request.approvedStoreIds.map(String).join(", ")}</td>
+<td><span class="badge">${accessRequestStateName(visit, request.state)}</span></td><td><time dir="ltr" datetime="${request.createdAt}">${shownTime(request.createdAt)}</time></td><td><time dir="ltr" datetime="${request.expiresAt}">${shownTime(request.expiresAt)}</time></td></tr>`,
+      )
+    : [];
+  const list = !Array.isArray(requests)
+    ? alert("error", errorText(requests, locale, t))
+    : requests.length === 0
+      ? html`<p>${t("console.noAccessRequests")}</p>`
+      : html`<div class="table-wrap"><table><caption>${t("console.accessRequestsCaption")}</caption><thead><tr><th scope="col">${t("console.companyId")}</th><th scope="col">${t("console.requestedStores")}</th><th scope="col">${t("console.approvedStores")}</th><th scope="col">${t("console.state")}</th><th scope="col">${t("console.requestedAt")}</th><th scope="col">${t("console.expiresAt")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  const concerned = accessFieldOf(form.error);
+  const message = form.error ? errorText(form.error, locale, t) : undefined;
+  let create: SafeHtml | string = "";
+  if (canManage && app.state === "APPROVED") {
+    create = html`<h3>${t("console.createAccessRequest")}</h3>
+${form.error && !concerned ? alert("error", message) : ""}
+${postForm(
+  `/apps/${app.appId}/access-requests`,
+  visit.csrf,
+  html`${field({ label: t("console.merchantCompanyId"), name: "companyId", type: "number", required: true, value: form.companyId, hint: t("console.merchantCompanyIdHint"), error: concerned === "companyId" ? message : undefined, ltr: true })}
+${field({ label: t("console.storeIds"), name: "storeIds", required: true, value: form.storeIds, hint: t("console.storeIdsHint"), error: concerned === "storeIds" ? message : undefined, ltr: true })}
+<div class="actions">${button(t("console.createAccessRequest"))}</div>`,
+)}`;
+  } else if (canManage && app.state !== "ARCHIVED") {
+    create = html`<p class="muted">${t("console.accessRequestsNeedApproval")}</p>${form.error ? alert("error", message) : ""}`;
+  } else if (form.error) {
+    create = alert("error", message);
+  }
+  return html`<section class="card" aria-labelledby="access-heading"><h2 id="access-heading">${t("console.accessRequestsHeading")}</h2>
+<p>${t("console.accessRequestsExplain")}</p>
+${list}
+${create}</section>`;
+}
+
+/** The archive step: what archiving does, then the one button that does it. */
+export function archiveConfirmation(visit: Visit, app: App, error?: ApiError): SafeHtml {
+  const { t, locale } = visit;
+  return html`${error ? alert("error", errorText(error, locale, t)) : ""}
+<section class="card" aria-labelledby="archive-heading"><h2 id="archive-heading">${t("console.archiveConsequenceHeading")}</h2>
+<ul class="list-plain"><li>${t("console.archiveConsequenceTokens")}</li><li>${t("console.archiveConsequenceFinal")}</li><li>${t("console.archiveConsequenceListed")}</li></ul>
+${postForm(`/apps/${app.appId}/archive`, visit.csrf, html`<div class="actions">${button(t("console.archiveConfirm", { name: app.name }), { kind: "danger" })} <a href="/apps/${app.appId}">${t("console.cancel")}</a></div>`, { hidden: { confirm: "archive" } })}</section>`;
+}
