@@ -203,7 +203,8 @@ ${postForm(
 )}`
   : html`<p class="muted">${t("console.inviteRoleNote")}</p>`}</section>`;
   // A refusal of a form this role is not shown (the server refused it regardless) is said at the top.
-  const refused = !canManage && state.error ? alert("error", errorText(state.error, locale, t)) : "";
+  const formHidden = !canManage || (state.form === "invite" && !canInvite);
+  const refused = formHidden && state.error ? alert("error", errorText(state.error, locale, t)) : "";
   const body = html`${state.notice ?? ""}${refused}
 <p><span class="badge">${roleName(visit, organization.role)}</span></p>
 <section class="card" aria-labelledby="apps-heading"><h2 id="apps-heading">${t("console.appsHeading")}</h2>
