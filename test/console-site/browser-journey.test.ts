@@ -24,7 +24,7 @@ const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
 const Journey = suite("console-site/browser-journey");
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
-const timeout = 60_000;
+const timeout = 90_000;
 const screenshots = new URL("../../test-output/screenshots/console/", import.meta.url);
 const password = "correct horse battery staple";
 
