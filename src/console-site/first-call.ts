@@ -45,8 +45,8 @@ export async function firstCallPage(visit: Visit, appId: string, baseUrl: string
   const body = html`<p>${t("console.firstCallIntro", { name: app.value.app!.name })}</p>
 <section class="card" aria-labelledby="curl-heading"><h2 id="curl-heading">${t("console.firstCallCurl")}</h2>
 <p>${t("console.firstCallSecretNote")}</p>
-<h3 id="curl-token-heading">1. POST /v1/token</h3>${command("curl-token", "POST /v1/token", commands.token)}
-<h3 id="curl-items-heading">2. GET /v1/items</h3>${command("curl-items", "GET /v1/items", commands.items)}</section>
+<h3 id="curl-token-heading"><bdi>1. POST /v1/token</bdi></h3>${command("curl-token", "POST /v1/token", commands.token)}
+<h3 id="curl-items-heading"><bdi>2. GET /v1/items</bdi></h3>${command("curl-items", "GET /v1/items", commands.items)}</section>
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
 ${formError ? alert("error", formError) : ""}
 ${postForm(
