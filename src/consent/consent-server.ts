@@ -104,6 +104,12 @@ async function onStore<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The ui_locales of the authorize request a sign-in returns to (a path with its query), if any. */
+function uiLocalesOf(returnTo: string | null): string | null {
+  if (!returnTo?.startsWith("/oauth/authorize?")) return null;
+  return new URLSearchParams(returnTo.slice("/oauth/authorize?".length)).get("ui_locales");
+}
+
 /** What a request's routing learned that its failure page and its answer still need. */
 interface RequestState {
   /** The page's language and place, once chosen: a failure page after that speaks the same language. */
@@ -164,7 +170,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   };
 
   /** The consent screen, or the error that stops it, for a checked request and a signed-in user. */
-  const consentScreen = async (request: ValidAuthorization, session: Session, context: PageContext): Promise<Reply> => {
+  const consentScreen = async (request: ValidAuthorization, session: Session, context: PageContext, uiLocales: string | null): Promise<Reply> => {
     const eligible = await authorization.eligibility(request, session.companyId);
     if (!eligible.ok) return error(eligible.code, context);
     return {
@@ -180,7 +186,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
         email: session.email,
         owner: session.role === "OWNER",
         csrf: session.csrf,
-        params: request.params,
+        // ui_locales rides along (not an authorization parameter): the decision's own pages keep the app's hint.
+        params: { ...request.params, ui_locales: uiLocales ?? undefined },
       }),
     };
   };
@@ -208,14 +215,24 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       return ready ? { status: 200, html: "ready\n" } : { status: 503, headers: { "Retry-After": String(databaseRetryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
     }
     const cookies = parseCookies(request.headers.cookie);
-    // The page's language: ?lang= (the switch), then its cookie, then Accept-Language (src/web/i18n.ts).
-    const choice = chooseLocale({ query: url.searchParams, cookies, acceptLanguage: request.headers["accept-language"], secure });
-    const locale = choice.locale;
+    // The page's language: ?lang= (the switch), then its cookie, then the app's OIDC ui_locales hint on the
+    // authorize request, then Accept-Language (src/web/i18n.ts).
+    const choose = (uiLocales: string | null | undefined) => chooseLocale({ query: url.searchParams, cookies, acceptLanguage: request.headers["accept-language"], secure, uiLocales });
+    const uiLocales = path === "/oauth/authorize" && method === "GET" ? url.searchParams.get("ui_locales") : null;
+    const choice = choose(uiLocales);
+    let locale = choice.locale;
     state.languageCookie = choice.setCookie;
     // A GET page switches language in place; a POST's answer switches on the page the site starts from.
     const here: Here = method === "GET" ? { path, query: url.searchParams } : { path: "/oauth/connections" };
-    const context: PageContext = { locale, here };
+    let context: PageContext = { locale, here };
     state.context = context;
+    /** A POST of the authorize request's pages carries its ui_locales (in return_to, or a hidden field): honoured too. */
+    const hinted = (value: string | null | undefined) => {
+      if (!value) return;
+      locale = choose(value).locale;
+      context = { locale, here };
+      state.context = context;
+    };
     const sessionId = cookies.get(sessionCookie);
     // Without a session cookie nothing is read from the store: the authorize and sign-in pages still show.
     const session = await onStore(() => sessions.read(sessionId));
@@ -224,7 +241,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       const checked = await authorization.check(url.searchParams);
       if (!checked.ok) return error(checked.code, context, checked.fields ? { fields: checked.fields } : {});
       if (!session) return signIn(locale, cookies, path + url.search, 200, false, checked.request.appName);
-      return consentScreen(checked.request, session, context);
+      return consentScreen(checked.request, session, context, uiLocales);
     }
 
     if (path === "/oauth/connections" && method === "GET") {
@@ -291,6 +308,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     const form = await readForm(request);
     if (!form) return { status: 400, html: messagePage(context, "common.badRequestTitle", "common.formUnreadable") };
     const csrf = form.get("csrf") ?? "";
+    if (path === "/oauth/sign-in") hinted(uiLocalesOf(form.get("return_to")));
+    if (path === "/oauth/authorize/decision") hinted(form.get("ui_locales"));
 
     if (path === "/oauth/sign-in") {
       const returnTo = form.get("return_to") ?? "";

@@ -57,6 +57,25 @@ function shell(context: PageContext, title: string, body: HtmlValue, options: { 
   });
 }
 
+/** Params whose values are parameter or field names: shown as <code> in every language, as the code itself is. */
+const identifierParams = new Set(["field", "fields", "grantType", "contentType", "allow"]);
+
+/**
+ * The message of `code` in `locale` as markup: the catalogue's words escaped, a parameter name (`response_type`,
+ * a list of them) each in <code>, so `response_type` reads as a name on an Arabic page as on an English one.
+ */
+export function errorMessage(code: ErrorCode, params: Record<string, string>, locale: Locale): SafeHtml {
+  const template = entryOf(code).messages[locale];
+  const fragments: Record<string, HtmlValue> = {};
+  for (const name of template.match(/\{([A-Za-z0-9_]+)\}/g)?.map((placeholder) => placeholder.slice(1, -1)) ?? []) {
+    const value = params[name] ?? "";
+    fragments[name] = identifierParams.has(name) && value !== ""
+      ? html`${value.split(/,\s*/).map((part, index) => html`${index > 0 ? ", " : ""}<code>${part}</code>`)}`
+      : value;
+  }
+  return rich(template, fragments);
+}
+
 /**
  * An error shown to the merchant with its code (spec: consent-screen codes are shown, never redirected). A server
  * outage (5xx) is not the app's fault and passes: its title says to try again, not that the app cannot connect.
@@ -67,7 +86,7 @@ export function errorPage(code: ErrorCode, context: PageContext, params: Record<
   return shell(
     context,
     title,
-    html`<section class="card" role="alert"><p>${messageFor(code, params, context.locale)}</p><p class="muted">${rich(t("common.errorCode"), { code: html`<code>${code}</code>` })}</p></section>`,
+    html`<section class="card" role="alert"><p>${errorMessage(code, params, context.locale)}</p><p class="muted">${rich(t("common.errorCode"), { code: html`<code>${code}</code>` })}</p></section>`,
     { narrow: true },
   );
 }

@@ -37,13 +37,16 @@ export async function firstCallPage(visit: Visit, appId: string, baseUrl: string
       : html`<div class="field"><label for="field-merchant_id">${t("console.sandboxMerchant")}</label><select id="field-merchant_id" name="merchant_id">${active.map(
           (merchant) => html`<option value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` selected` : ""}>${merchant.name || String(merchant.companyId)} (${String(merchant.companyId)})</option>`,
         )}</select></div>`;
+  // Each command wraps in its box and has a copy button (the copy script; without it the text stays selectable).
+  const command = (id: string, label: string, text: string) =>
+    html`<div class="command"><pre tabindex="0" aria-labelledby="${id}-heading"><code id="${id}">${text}</code></pre><button type="button" class="secondary" data-copy-target="${id}" data-copied-label="${t("common.copied")}" aria-label="${t("common.copy")}: ${label}" hidden>${t("common.copy")}</button></div>`;
   const answer = (label: string, result: { status: number; body: string }) =>
     html`<h3>${label}</h3><p>${t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre tabindex="0"><code>${result.body}</code></pre>`;
   const body = html`<p>${t("console.firstCallIntro", { name: app.value.app!.name })}</p>
 <section class="card" aria-labelledby="curl-heading"><h2 id="curl-heading">${t("console.firstCallCurl")}</h2>
 <p>${t("console.firstCallSecretNote")}</p>
-<h3>1. POST /v1/token</h3><pre tabindex="0"><code>${commands.token}</code></pre>
-<h3>2. GET /v1/items</h3><pre tabindex="0"><code>${commands.items}</code></pre></section>
+<h3 id="curl-token-heading"><bdi>1. POST /v1/token</bdi></h3>${command("curl-token", "POST /v1/token", commands.token)}
+<h3 id="curl-items-heading"><bdi>2. GET /v1/items</bdi></h3>${command("curl-items", "GET /v1/items", commands.items)}</section>
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
 ${formError ? alert("error", formError) : ""}
 ${postForm(
@@ -53,7 +56,7 @@ ${postForm(
 <div class="actions">${button(t("console.firstCallRunButton"))}</div>`,
 )}</section>
 ${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="polite"><h2 id="result-heading">${t("console.firstCallResult")}</h2>${answer("POST /v1/token", ran.token)}${ran.items ? answer("GET /v1/items", ran.items) : ""}</section>` : ""}`;
-  return visit.page(t("console.firstCallTitle"), body);
+  return visit.page(t("console.firstCallTitle"), body, { copyScript: true });
 }
 
 /** Runs the two calls against the API as a developer would (over HTTP, at BASE_URL) and shows the answers. */

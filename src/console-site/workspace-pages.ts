@@ -176,8 +176,9 @@ ${postForm(
 )}`
   : html`<p class="muted">${t("console.inviteRoleNote")}</p>`}</section>`;
   // A refusal of a form this role is not shown (the server refused it regardless) is said at the top; a member's
-  // refusal is said in that member's row.
-  const refused = !canManage && state.error && state.form !== "member" ? alert("error", errorText(state.error, locale, t)) : "";
+  // refusal is said in that member's row (or above the list, orphanRefusal), an invitation's beside its form when shown.
+  const formHidden = state.form === "member" ? false : state.form === "invite" ? !canInvite : !canManage;
+  const refused = formHidden && state.error ? alert("error", errorText(state.error, locale, t)) : "";
   const body = html`${state.notice ?? ""}${refused}
 <p><span class="badge">${roleName(visit, organization.role)}</span></p>
 <section class="card" aria-labelledby="apps-heading"><h2 id="apps-heading">${t("console.appsHeading")}</h2>

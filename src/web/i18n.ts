@@ -1,5 +1,6 @@
 // The pages' language: one message catalogue per language (src/web/messages/), the choice of language for a
-// request (a `lang` query switch, then the `lang` cookie it set, then Accept-Language), and the text direction.
+// request (a `lang` query switch, then the `lang` cookie it set, then an OIDC `ui_locales` hint, then
+// Accept-Language), and the text direction.
 import { isLocale, negotiateLocale, supportedLocales, type Locale } from "../errors/locale.js";
 import { cookie, cookieName } from "./cookies.js";
 import { ar } from "./messages/ar.js";
@@ -44,10 +45,32 @@ export interface LocaleChoice {
 }
 
 /**
- * The language of a page: `?lang=xx` (the switch on every page; remembered in a cookie), else the cookie, else
- * Accept-Language (RFC 9110 §12.5.4, negotiated as the error messages are), else English.
+ * The first supported language of an OIDC `ui_locales` value (OpenID Connect Core 1.0 §3.1.2.1: space-separated
+ * BCP 47 tags, most preferred first). A tag counts by its language subtag (`ar-EG` is `ar`, as Accept-Language's
+ * `ar-EG` is); a tag we do not have, or a malformed one, is skipped, never an error ("SHOULD NOT result in errors").
  */
-export function chooseLocale(request: { query: URLSearchParams; cookies: Map<string, string>; acceptLanguage: string | undefined; secure: boolean }): LocaleChoice {
+export function localeOfUiLocales(value: string | null | undefined): Locale | undefined {
+  if (!value) return undefined;
+  for (const tag of value.split(" ")) {
+    if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(tag)) continue;
+    const language = tag.split("-")[0]!.toLowerCase();
+    if (isLocale(language)) return language;
+  }
+  return undefined;
+}
+
+/**
+ * The language of a page: `?lang=xx` (the switch on every page; remembered in a cookie), else the cookie, else the
+ * app's `uiLocales` hint (OIDC `ui_locales` on /oauth/authorize: the app knows its user's language, the browser's
+ * settings may not), else Accept-Language (RFC 9110 §12.5.4, negotiated as the error messages are), else English.
+ */
+export function chooseLocale(request: {
+  query: URLSearchParams;
+  cookies: Map<string, string>;
+  acceptLanguage: string | undefined;
+  secure: boolean;
+  uiLocales?: string | null;
+}): LocaleChoice {
   const name = cookieName("lp_lang", request.secure);
   const asked = request.query.get("lang");
   if (asked !== null && isLocale(asked)) {
@@ -55,7 +78,7 @@ export function chooseLocale(request: { query: URLSearchParams; cookies: Map<str
   }
   const remembered = request.cookies.get(name);
   if (remembered !== undefined && isLocale(remembered)) return { locale: remembered };
-  return { locale: negotiateLocale(request.acceptLanguage) };
+  return { locale: localeOfUiLocales(request.uiLocales) ?? negotiateLocale(request.acceptLanguage) };
 }
 
 /** The same page in another language: the current path and query with `lang` replaced (for the switch links). */

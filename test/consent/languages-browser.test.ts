@@ -2,7 +2,9 @@
 // language: English from an English browser, Arabic negotiated from the browser's Accept-Language, Hindi chosen
 // with the language switch on the sign-in page (which must keep the OAuth request and the CSRF state). On every
 // page: lang and dir, no English string left (against the catalogue), axe-core with zero serious or critical
-// violations, and screenshots at 375 and 1280 px in test-output/screenshots/consent/ (gitignored).
+// violations, and screenshots at 375 and 1280 px in test-output/screenshots/consent/ (gitignored); then the same
+// page in dark mode (prefers-color-scheme: dark emulated on the page): axe again (the dark palette's contrast) and
+// its screenshots in test-output/screenshots/consent/dark/.
 import { existsSync, mkdirSync } from "node:fs";
 import http from "node:http";
 import { chromium, type Browser as Chromium, type Page } from "playwright-core";
@@ -17,8 +19,9 @@ const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
 const Languages = suite("consent/languages-browser");
 const clock = createManualClock(Date.now());
-const timeout = 30_000;
+const timeout = 90_000;
 const screenshots = new URL("../../test-output/screenshots/consent/", import.meta.url).pathname;
+const darkScreenshots = `${screenshots}dark/`;
 const axePath = new URL("../../node_modules/axe-core/axe.min.js", import.meta.url).pathname;
 
 let test: TestApp;
@@ -30,7 +33,7 @@ if (!available) {
   console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
 } else {
   Languages.before(async () => {
-    mkdirSync(screenshots, { recursive: true });
+    mkdirSync(darkScreenshots, { recursive: true });
     test = await startTestApp({ clock, redis: true });
     const port = await freePort();
     callbackBase = `http://127.0.0.1:${port}`;
@@ -76,16 +79,20 @@ async function checkPage(page: Page, locale: Locale, name: string): Promise<void
   assert.equal(englishLeftIn(text, locale), [], `${name}: English left on the ${locale} page`);
   await page.addScriptTag({ path: axePath });
   // A string, evaluated in the page (this project's TypeScript has no DOM types).
-  const found = (await page.evaluate(
-    "axe.run(document).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))",
-  )) as { id: string; impact: string; targets: string[] }[];
-  const violations = found.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.targets.join(", ")}`);
-  assert.equal(violations, [], `${name} (${locale}): axe serious/critical violations`);
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${screenshots}${name}-${locale}-${width}.png`, fullPage: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const found = (await page.evaluate(
+      "axe.run(document).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))",
+    )) as { id: string; impact: string; targets: string[] }[];
+    const violations = found.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.targets.join(", ")}`);
+    assert.equal(violations, [], `${name} (${locale}, ${scheme}): axe serious/critical violations`);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `${scheme === "dark" ? darkScreenshots : screenshots}${name}-${locale}-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
   }
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: "light" });
 }
 
 async function signIn(page: Page, locale: Locale, user: { email: string; password: string }): Promise<void> {
@@ -179,6 +186,27 @@ it("Arabic from Accept-Language: right to left, Arabic names, no English left", 
 
 it("Hindi from the language switch on the sign-in page: the OAuth request and the CSRF state survive the switch", async () => {
   await flow("hi", "en-US", true);
+});
+
+it("OIDC ui_locales from the app beats the browser's English; the switch then beats ui_locales, through sign-in", async () => {
+  const world: World = await newWorld(test, clock, `${callbackBase}/callback/ui-locales`);
+  const authorize = authorizeUrl(test, world, { ui_locales: "fr-CA hi-IN ar" });
+  const page = await newBrowserPage("en-US");
+  try {
+    const hindi = translator("hi");
+    await page.goto(authorize);
+    await page.getByRole("heading", { name: hindi("consent.signInTitle") }).waitFor();
+    assert.is(await page.locator("html").getAttribute("lang"), "hi");
+    await page.getByRole("navigation", { name: hindi("common.language") }).getByRole("link", { name: "English" }).click();
+    const english = translator("en");
+    await page.getByRole("heading", { name: english("consent.signInTitle") }).waitFor();
+    assert.is(new URL(page.url()).searchParams.get("ui_locales"), "fr-CA hi-IN ar", "the switch keeps ui_locales");
+    await signIn(page, "en", world.owner);
+    await page.getByRole("heading", { name: english("consent.connectTitle") }).waitFor();
+    assert.is(await page.locator("html").getAttribute("lang"), "en");
+  } finally {
+    await page.context().close();
+  }
 });
 
 Languages.run();

@@ -128,6 +128,43 @@ Languages("Accept-Language chooses when nothing else does; the lang cookie beats
   assert.is(await langOf(await get(authorizeUrl(test, w, { lang: "xx" }), { "accept-language": "hi", cookie: "lp_lang=zz" })), "hi");
 });
 
+Languages("OIDC ui_locales (space-separated BCP 47, first supported wins) beats Accept-Language; the switch and its cookie beat ui_locales", async () => {
+  const w = await world();
+  const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { redirect: "manual", headers });
+  const langOf = async (response: Response) => /<html lang="([a-z]+)"/.exec(await response.text())?.[1];
+  const english = { "accept-language": "en-GB,en;q=0.9" };
+  assert.is(await langOf(await get(authorizeUrl(test, w, { ui_locales: "ar" }), english)), "ar");
+  // Unsupported and malformed tags are skipped, never an error; a region subtag counts by its language.
+  assert.is(await langOf(await get(authorizeUrl(test, w, { ui_locales: "fr-CA de_DE hi-IN ar" }), english)), "hi");
+  assert.is(await langOf(await get(authorizeUrl(test, w, { ui_locales: "fr-CA" }), { "accept-language": "ar" })), "ar");
+  assert.is(await langOf(await get(authorizeUrl(test, w, { ui_locales: "" }), { "accept-language": "hi" })), "hi");
+  // An explicit choice wins: ?lang= and the cookie it set.
+  assert.is(await langOf(await get(authorizeUrl(test, w, { ui_locales: "ar", lang: "hi" }), english)), "hi");
+  assert.is(await langOf(await get(authorizeUrl(test, w, { ui_locales: "ar" }), { ...english, cookie: "lp_lang=en" })), "en");
+  // An error page of the request speaks it too (the hint is read before the request is checked).
+  const refused = await get(authorizeUrl(test, w, { ui_locales: "ar", response_type: "token" }), english);
+  assert.is(refused.status, 400);
+  assert.is(await langOf(refused), "ar");
+  // Only the authorize request carries the hint: another page of the site does not read it.
+  assert.is(await langOf(await get(`${test.auth}/oauth/connections?ui_locales=ar`, english)), "en");
+
+  // Through sign-in (the hint rides in return_to) to the consent screen, and on the decision form.
+  const browser = createBrowser(test);
+  const signInPage = await browser.get(authorizeUrl(test, w, { ui_locales: "hi" }));
+  assertInLanguage(signInPage, "hi", "sign-in from ui_locales");
+  const failed = await browser.signIn(signInPage, { email: w.owner.email, password: "not the password" });
+  assert.is(failed.status, 401);
+  assertInLanguage(failed, "hi", "failed sign-in keeps ui_locales");
+  const signedIn = await browser.signIn(signInPage, w.owner);
+  assert.is(signedIn.status, 303);
+  const consent = await browser.get(signedIn.headers.get("location")!);
+  assertInLanguage(consent, "hi", "consent from ui_locales");
+  assert.is(hiddenValue(consent.html, "ui_locales"), "hi");
+  const neither = await browser.post("/oauth/authorize/decision", { csrf: hiddenValue(consent.html, "csrf"), ...Object.fromEntries(new URL(authorizeUrl(test, w, { ui_locales: "hi" })).searchParams), decision: "maybe" });
+  assert.is(neither.status, 400);
+  assertInLanguage(neither, "hi", "the decision's page keeps ui_locales");
+});
+
 Languages("the language switch keeps the OAuth request; switching and signing in still lands on the same consent request", async () => {
   const w = await world();
   const browser = createBrowser(test);

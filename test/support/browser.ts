@@ -1,0 +1,71 @@
+// What the chromium suites share: Debian's chromium launched by playwright-core with the flags every suite uses, a
+// fresh context per person (its own cookies, language, colour scheme and source address), axe-core run against the
+// real CSP (evaluated through the DevTools protocol, not injected as a <script>), the page checks a language needs
+// (lang, dir, no English left against the catalogue) and screenshots at a phone's and a desktop's width.
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import * as assert from "uvu/assert";
+import { directionOf, type Locale } from "../../src/web/i18n.js";
+import { englishLeftIn, type Site } from "./catalogue-leaks.js";
+import { randomAddress } from "./consent.js";
+
+export const chromiumPath = "/usr/bin/chromium";
+export const chromiumAvailable = existsSync(chromiumPath);
+/** Generous: a machine running other suites beside this one (load 10-20) can take seconds per navigation. */
+export const browserTimeout = 90_000;
+export const screenshotsRoot = new URL("../../test-output/screenshots/", import.meta.url).pathname;
+
+const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, timeout: browserTimeout, args: flags });
+}
+
+let axeSource: string | undefined;
+
+/**
+ * A new person: a fresh context (no cookies) speaking `acceptLanguage`, in `colorScheme`, from a source address of
+ * its own (X-Forwarded-For: the test apps trust 127.0.0.1 as a proxy), so per-address limits never join two people.
+ */
+export async function newPerson(browser: Browser, options: { acceptLanguage?: string; colorScheme?: "light" | "dark"; address?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    locale: options.acceptLanguage ?? "en-GB",
+    colorScheme: options.colorScheme ?? "light",
+    viewport: { width: 1280, height: 900 },
+    extraHTTPHeaders: { "x-forwarded-for": options.address ?? randomAddress() },
+  });
+  context.setDefaultTimeout(browserTimeout);
+  context.setDefaultNavigationTimeout(browserTimeout);
+  return { context, page: await context.newPage() };
+}
+
+/** axe-core on the page: zero serious or critical violations (the label says which page, in which language). */
+export async function assertAccessible(page: Page, label: string): Promise<void> {
+  axeSource ??= await readFile(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(
+    "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)) })))",
+  )) as Array<{ id: string; impact: string; targets: string[] }>;
+  const serious = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  assert.equal(serious, [], `${label}: ${JSON.stringify(serious)}`);
+}
+
+/** The page is in `locale`: lang and dir on <html>, and no English piece of the site's catalogue in its visible text. */
+export async function assertInLanguage(page: Page, locale: Locale, site: Site, label: string): Promise<void> {
+  assert.is(await page.getAttribute("html", "lang"), locale, `${label}: lang`);
+  assert.is(await page.getAttribute("html", "dir"), directionOf(locale), `${label}: dir`);
+  const text = String(await page.evaluate("document.body.innerText"));
+  assert.equal(englishLeftIn(text, locale, site), [], `${label}: English left on the ${locale} page`);
+}
+
+/** Full-page screenshots at 1280 and 375 px as `<folder>/<name>-1280.png` and `-375.png`; the viewport is set back. */
+export async function screenshots(page: Page, folder: string, name: string): Promise<void> {
+  const directory = `${screenshotsRoot}${folder}/`;
+  await mkdir(directory, { recursive: true });
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
+    await page.screenshot({ path: `${directory}${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
