@@ -415,7 +415,9 @@ ${generalError(visit, errorOf("submit"), [])}
 ${app.pendingName ? html`<p>${t("console.pendingNameExplain", { name: app.pendingName })}</p>` : ""}
 ${editable && (app.state === "DRAFT" || app.state === "REJECTED") ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : ""}
 </section>`}
-${editable
+${app.product === Product.ADSR && app.redirectUris.length === 0
+  ? "" // ADSR apps use API keys, never the OAuth redirect (spec, Products); the section would only mislead.
+  : editable
   ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2>
 ${generalError(visit, errorOf("redirects"), ["redirectUris"])}
 ${postForm(`/apps/${app.appId}/redirect-uris`, visit.csrf, html`${textarea({ label: t("console.redirectUris"), name: "redirectUris", value: state.redirectValue ?? app.redirectUris.join("\n"), hint: t("console.redirectRules"), error: errorOf("redirects") ? errorText(errorOf("redirects")!, locale, t) : undefined, ltr: true })}<div class="actions">${button(t("console.save"))}</div>`)}

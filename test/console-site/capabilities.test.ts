@@ -259,6 +259,9 @@ Pages("an ADSR app: a key's allowlist; access requests explained, refused before
   assert.match(draft.html, en("console.accessRequestsExplain"));
   assert.match(draft.html, en("console.accessRequestsNeedApproval"));
   assert.not.match(draft.html, `action="/apps/${appId}/access-requests"`);
+  // No OAuth redirect for an app that only has API keys.
+  assert.not.match(draft.html, `id="redirects-heading"`);
+  assert.not.match(draft.html, `action="/apps/${appId}/redirect-uris"`);
 
   // A sandbox key's allowlist: a refusal beside that key's list.
   const made = await browser.post(`/apps/${appId}/api-keys`, { name: "nightly", environment: "SANDBOX" }, draft);
