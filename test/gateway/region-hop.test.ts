@@ -19,7 +19,7 @@ import { deserializerOf, serializerOf } from "../../src/runtime/grpc-js-wire.js"
 import { silentLogger } from "../../src/runtime/logger.js";
 import { migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase } from "../../src/storage/postgres.js";
-import { startGatewayApp, type GatewayApp } from "../support/gateway.js";
+import { startGatewayApp, type Fixture, type GatewayApp } from "../support/gateway.js";
 import { selfSignedCertificate, writeInternalCredentials, type InternalCredentials } from "../support/internal.js";
 import { startRole, type RoleProcess } from "../support/role-process.js";
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
@@ -37,6 +37,8 @@ interface Context {
   hopUrl: string;
   /** A front whose us region is the data role, presenting the `front` credential. */
   gw: GatewayApp;
+  /** The partner's app and grant at that front, for the seeded merchant. */
+  fixture: Fixture;
   cleanup: Array<() => Promise<void>>;
 }
 
@@ -90,6 +92,7 @@ Hop.before(async (context) => {
     REGION_GRPC_CREDENTIAL_FILE: await presented(context.dir, context.credentials.front, "front-credential"),
   });
   context.cleanup.push(() => context.gw.stop());
+  context.fixture = await context.gw.fixture({ companyId: context.companyId, region: "us", seed: false });
 });
 
 Hop.after(async (context) => {
@@ -102,8 +105,7 @@ Hop("the ready line names the hop's own port, apart from the internal port", asy
   assert.is.not(hopUrl, ready["grpc"]);
 });
 
-Hop("a DataService error crosses the grpc-js hop as its ErrorInfo: the partner gets the exact JSON error", async ({ gw, data, companyId }) => {
-  const fixture = await gw.fixture({ companyId, region: "us", seed: false });
+Hop("a DataService error crosses the grpc-js hop as its ErrorInfo: the partner gets the exact JSON error", async ({ gw, data, fixture }) => {
   const missing = await fetch(`${gw.base}/v1/items/987654321`, {
     method: "PATCH",
     headers: { authorization: `Bearer ${gw.token(fixture)}`, "content-type": "application/json" },
@@ -129,8 +131,7 @@ Hop("a DataService error crosses the grpc-js hop as its ErrorInfo: the partner g
   );
 });
 
-Hop("the correlation id is carried to the data role and answered by it, on success and on error", async ({ gw, data, hopUrl, companyId, credentials }) => {
-  const fixture = await gw.fixture({ companyId, region: "us", seed: false });
+Hop("the correlation id is carried to the data role and answered by it, on success and on error", async ({ gw, data, hopUrl, companyId, credentials, fixture }) => {
   const requestId = "5d0c7a9e-2b1f-4c3d-9e8a-7f6b5a4c3d2e";
   const items = await fetch(`${gw.base}/v1/items`, { headers: { authorization: `Bearer ${gw.token(fixture)}`, "x-request-id": requestId } });
   assert.is(items.status, 200);
@@ -181,7 +182,7 @@ Hop("the hop port validates as the internal port does: a refused request is INVA
     assert.is(error!.code, Code.InvalidArgument);
     const [info] = error!.findDetails(ErrorInfoSchema);
     assert.is(info?.reason, "request.invalid_fields");
-    assert.equal(readServiceError(error), { code: "request.invalid_fields", params: { fields: "limit" } });
+    assert.equal(readServiceError(error), { code: "request.invalid_fields", params: { fields: "limit" }, details: [{ field: "limit", rule: "must be at most 100" }] });
   } finally {
     caller.close();
   }
