@@ -34,13 +34,27 @@ export function createGrpcJsCaller(url: string, options: GrpcJsCallerOptions = {
   const parsed = new URL(url);
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`a region URL is http: or https:, not ${parsed.protocol}`);
   const credentials = parsed.protocol === "https:" ? grpc.credentials.createSsl(options.ca ?? null) : grpc.credentials.createInsecure();
-  const client = new grpc.Client(grpcTarget(parsed), credentials, {
-    // A data role that restarts is reached again within a second or two, not after grpc-js's default 120 s backoff.
-    "grpc.initial_reconnect_backoff_ms": 200,
-    "grpc.max_reconnect_backoff_ms": 2_000,
-    "grpc.keepalive_time_ms": 60_000,
-    "grpc.keepalive_timeout_ms": 20_000,
-  });
+  const open = () =>
+    new grpc.Client(grpcTarget(parsed), credentials, {
+      "grpc.initial_reconnect_backoff_ms": 200,
+      "grpc.max_reconnect_backoff_ms": 2_000,
+      "grpc.keepalive_time_ms": 60_000,
+      "grpc.keepalive_timeout_ms": 20_000,
+    });
+  let client = open();
+  /**
+   * The region's channel, replaced when its last connection attempt failed: grpc-js would fail every call fast until
+   * its reconnect backoff ends, so a data role that is back would stay unreachable for up to that long, and from each
+   * front at a different moment. A fresh channel connects on this call, as connect-node's session manager did; while
+   * the region is down that is one connection attempt at a time (the calls that arrive meanwhile share it).
+   */
+  const channel = () => {
+    if (client.getChannel().getConnectivityState(false) === grpc.connectivityState.TRANSIENT_FAILURE) {
+      client.close();
+      client = open();
+    }
+    return client;
+  };
   const serializers = new Map<DescMethodUnary, { serialize: (value: object) => Buffer; deserialize: (bytes: Buffer) => unknown }>();
   const codecOf = (method: DescMethodUnary) => {
     let codec = serializers.get(method);
@@ -59,7 +73,7 @@ export function createGrpcJsCaller(url: string, options: GrpcJsCallerOptions = {
         }
         const callOptions: grpc.CallOptions = options.timeoutMs === undefined ? {} : { deadline: Date.now() + options.timeoutMs };
         const onAbort = () => call.cancel();
-        const call = client.makeUnaryRequest(grpcPath(method), codec.serialize, codec.deserialize, input as object, metadata, callOptions, (error, response) => {
+        const call = channel().makeUnaryRequest(grpcPath(method), codec.serialize, codec.deserialize, input as object, metadata, callOptions, (error, response) => {
           signal?.removeEventListener("abort", onAbort);
           if (error) reject(connectErrorOf(error));
           else resolve(response as MessageShape<M["output"]>);
