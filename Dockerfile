@@ -22,12 +22,14 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 
 FROM node:20-bookworm-slim
-# Listeners on every interface of the container (the network decides who reaches them; never publish GRPC_PORT).
+# Listeners on every interface of the container (the network decides who reaches them; never publish GRPC_PORT or
+# REGION_GRPC_PORT, a data role's region hop).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
     AUTH_PORT=8081 \
     GRPC_PORT=8090 \
+    REGION_GRPC_PORT=8091 \
     DATA_DIR=/var/lib/partner-api
 WORKDIR /app
 RUN mkdir -p /var/lib/partner-api && chown node:node /var/lib/partner-api
@@ -36,7 +38,7 @@ COPY package.json ./
 COPY --from=build /app/dist ./dist
 COPY deploy/healthcheck.mjs ./healthcheck.mjs
 USER node
-EXPOSE 8080 8081 8090
+EXPOSE 8080 8081 8090 8091
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "healthcheck.mjs"]
 # The preload sizes libuv's thread pool, where every RS256 signature runs (src/runtime/thread-pool.cjs).
 CMD ["node", "--enable-source-maps", "--require", "./dist/src/runtime/thread-pool.cjs", "dist/src/main.js"]

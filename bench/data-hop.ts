@@ -1,7 +1,10 @@
 // `npm run bench:hop`: the one hot remote hop, front -> a region's DataService in another process, measured both ways
 // in the same run (DESIGN.md): the same DataService implementation served by connect-node (our internal port) and by
-// a @grpc/grpc-js Server through protobuf-es serializers; each called with the client the front uses
-// (connect-node's gRPC transport, createRemoteCaller) and with a grpc-js client. Unary ListItems(limit 10).
+// a @grpc/grpc-js Server through protobuf-es serializers; each called with connect-node's gRPC transport
+// (createRemoteCaller) and with a grpc-js client. Unary ListItems(limit 10). Then the production hop: a
+// `--role data` process started as `npm start` does, called through createRegionCaller as a front calls it, on
+// its region hop port (grpc-js server, grpc-js caller: today's hop) and on its internal port (connect-node both
+// ends: the hop before), with the ratio of the two.
 //
 // Knobs: HOP_CALLS (default 3000 per case), HOP_CONCURRENCY (default 10), DATABASE_URL (default embedded PGlite).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -16,7 +19,8 @@ import * as grpc from "@grpc/grpc-js";
 import { DataService, ListItemsRequestSchema, ListItemsResponseSchema } from "../gen/partnerapi/v1/data_service_pb.js";
 import { loadConfig } from "../src/config/config.js";
 import { seedMerchantData } from "../src/data/sandbox-data.js";
-import { createRemoteCaller } from "../src/gateway/regional-data.js";
+import { createGrpcJsCaller, type GrpcJsCaller } from "../src/gateway/grpc-js-caller.js";
+import { createRegionCaller, createRemoteCaller } from "../src/gateway/regional-data.js";
 import { createInternalServer } from "../src/internal/internal-server.js";
 import { loadServiceCredentials, newServiceCredential } from "../src/internal/service-credentials.js";
 import { systemClock } from "../src/runtime/clock.js";
@@ -25,6 +29,7 @@ import { silentLogger } from "../src/runtime/logger.js";
 import { createDataService } from "../src/data/service.js";
 import { migrateRegion } from "../src/storage/migrate.js";
 import { openDatabase } from "../src/storage/postgres.js";
+import { startService, type RunningService } from "./support/service.js";
 
 const calls = Number(process.env["HOP_CALLS"] ?? 3000);
 const concurrency = Number(process.env["HOP_CONCURRENCY"] ?? 10);
@@ -79,6 +84,8 @@ async function main(): Promise<void> {
   let connectServer: ReturnType<typeof createInternalServer> | undefined;
   let bare: http2.Http2Server | undefined;
   const grpcServer = new grpc.Server();
+  const grpcJsCallers: GrpcJsCaller[] = [];
+  let dataRole: RunningService | undefined;
   try {
     await migrateRegion(database.sql, "uk", silentLogger);
     await seedMerchantData(database.sql, "uk", companyId, { storeCount: 1, itemCount: 50, salesDays: 0, onlineOrderCount: 0, now: new Date() });
@@ -149,14 +156,56 @@ async function main(): Promise<void> {
       ["grpc-js server, grpc-js client", grpcJsClientTo(grpcPort)],
     ];
     const lines = [`ListItems(limit 10), ${calls} calls, ${concurrency} in flight, ${database.embedded ? "embedded PGlite" : "PostgreSQL"}, Node ${process.version}`];
-    for (const [name, call] of cases) {
-      const result = await measure(call);
-      lines.push(`${name.padEnd(56)} ${result.rate.toFixed(0).padStart(7)} calls/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms`);
+    const line = (name: string, result: { rate: number; p50: number; p99: number }) =>
+      `${name.padEnd(66)} ${result.rate.toFixed(0).padStart(7)} calls/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms`;
+    for (const [name, call] of cases) lines.push(line(name, await measure(call)));
+
+    // The production hop: a data role in its own process, on its own copy of the data when embedded (one owner).
+    const roleDir = join(dataDir, "data-role");
+    if (database.embedded) {
+      const own = await openDatabase({ url: undefined, dataDir: roleDir, logger: silentLogger });
+      await migrateRegion(own.sql, "uk", silentLogger);
+      await seedMerchantData(own.sql, "uk", companyId, { storeCount: 1, itemCount: 50, salesDays: 0, onlineOrderCount: 0, now: new Date() });
+      await own.close();
     }
+    dataRole = await startService({
+      args: ["--role", "data", "--region", "uk"],
+      env: {
+        GRPC_PORT: "0",
+        REGION_GRPC_PORT: "0",
+        DATA_DIR: roleDir,
+        GRPC_CREDENTIALS_FILE: credentialsFile,
+        ...(process.env["DATABASE_URL"] ? { DATABASE_URL: process.env["DATABASE_URL"] } : {}),
+      },
+      dataDir,
+      readyMessage: "data service ready",
+    });
+    const method = DataService.method.listItems;
+    const viaRegionCaller = (remote: ReturnType<typeof createRemoteCaller>) => {
+      const caller = createRegionCaller("uk", remote, silentLogger);
+      return () => caller.call({ method, input: request, headers: new Headers() });
+    };
+    const grpcJs = createGrpcJsCaller(String(dataRole.ready["regionGrpc"]), { credential: front.credential, timeoutMs: 10_000 });
+    grpcJsCallers.push(grpcJs);
+    const connectUrl = String(dataRole.ready["grpc"]);
+    const connectSession = new Http2SessionManager(connectUrl);
+    sessions.push(connectSession);
+    const withCredential: Interceptor = (next) => (call) => {
+      call.header.set("x-service-credential", front.credential);
+      return next(call);
+    };
+    const connectHop = createRemoteCaller(createGrpcTransport({ baseUrl: connectUrl, sessionManager: connectSession, interceptors: [withCredential] }), 10_000);
+    const before = await measure(viaRegionCaller(connectHop));
+    const after = await measure(viaRegionCaller(grpcJs));
+    lines.push(line("data role process: connect-node internal port (the hop before)", before));
+    lines.push(line("data role process: grpc-js REGION_GRPC_PORT (the hop), createRegionCaller", after));
+    lines.push(`the hop on grpc-js / on connect-node: ${(after.rate / before.rate).toFixed(2)}x calls/s, p50 ${(after.p50 / before.p50).toFixed(2)}x, p99 ${(after.p99 / before.p99).toFixed(2)}x`);
     process.stdout.write(lines.join("\n") + "\n");
   } finally {
     for (const session of sessions) session.abort();
     for (const client of grpcClients) client.close();
+    for (const caller of grpcJsCallers) caller.close();
+    await dataRole?.stop();
     grpcServer.forceShutdown();
     await connectServer?.close(100);
     bare?.close();

@@ -278,6 +278,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
 export interface RunningDataRole {
   /** The internal port serving this region's DataService (gRPC, gRPC-Web, Connect), health and reflection. */
   grpc: AddressInfo;
+  /** The region hop (REGION_GRPC_PORT): the DataService on grpc-js, where fronts' REGION_GRPC_URL_<R> point. */
+  regionGrpc: AddressInfo;
   region: Region;
   database: Database;
   metrics: Metrics;
@@ -286,9 +288,10 @@ export interface RunningDataRole {
 }
 
 /**
- * `npm start -- --role data --region <r>`: one region's DataService alone on the internal port (GRPC_PORT), on
- * that region's database (REGION_DATABASE_URL_<R>, else DATABASE_URL, else the embedded one). Fronts reach it
- * through REGION_GRPC_URL_<R>.
+ * `npm start -- --role data --region <r>`: one region's DataService on that region's database
+ * (REGION_DATABASE_URL_<R>, else DATABASE_URL, else the embedded one), served to fronts on the region hop's grpc-js
+ * port (REGION_GRPC_PORT, where their REGION_GRPC_URL_<R> point) and, with health and reflection, on the internal
+ * port (GRPC_PORT).
  */
 export async function startDataRole(options: AppOptions & { region: Region }): Promise<RunningDataRole> {
   const { config, logger, region } = options;
@@ -313,13 +316,25 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
     const readiness = readinessWith(shutdown, readinessOf([[`database:region_${region}`, database]], probeTimeoutMs));
     health.followReadiness(readiness, { clock: context.clock, intervalMs: healthPollIntervalMs });
     metrics.followAvailability({ databases: [`database:region_${region}`], redis: false, probe: readiness });
-    const internal = await createInternalPort({ config, embedded: database.embedded, routes, clock: context.clock, ids: context.ids, logger, metrics });
+    const internal = await createInternalPort({
+      config,
+      embedded: database.embedded,
+      routes,
+      clock: context.clock,
+      ids: context.ids,
+      logger,
+      metrics,
+      hop: { service: DataService, impl: data },
+    });
     const grpc = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
     closers.push(() => internal.close(config.shutdownGraceSeconds * 1000));
+    const regionGrpc = await internal.hop!.listen(config.listen.regionGrpcPort, config.listen.grpcHost);
+    closers.push(() => internal.hop!.close(config.shutdownGraceSeconds * 1000));
     const metricsListener = config.metrics.port === undefined ? undefined : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
     if (metricsListener) closers.push(() => metricsListener.close(config.shutdownGraceSeconds * 1000));
     return {
       grpc,
+      regionGrpc,
       region,
       database,
       metrics,

@@ -25,7 +25,8 @@ async function main(): Promise<void> {
         "  --role all        every role in this process (default)\n" +
         "  --role front      the front, consent site and internal port, without DataServices (REGION_GRPC_URL_<R>,\n" +
         "                    REGION_GRPC_CREDENTIAL_FILE)\n" +
-        "  --role data       one region's DataService alone on the internal port (GRPC_PORT); needs --region\n" +
+        "  --role data       one region's DataService alone: for fronts on REGION_GRPC_PORT (grpc-js), with health on\n" +
+        "                    the internal port (GRPC_PORT); needs --region\n" +
         "Configuration comes from the environment; see README.md.\n",
     );
     return;
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
     logger.info("data service ready", {
       region: node.region,
       grpc: `${internalScheme}://${node.grpc.address}:${node.grpc.port}`,
+      regionGrpc: `${internalScheme}://${node.regionGrpc.address.includes(":") ? `[${node.regionGrpc.address}]` : node.regionGrpc.address}:${node.regionGrpc.port}`,
       embeddedDatabase: node.database.embedded,
       startupMs: Math.round(performance.now() - started),
     });

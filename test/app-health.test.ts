@@ -142,7 +142,7 @@ Probes("the data role: its health follows its database's readiness and shutdown"
   const databaseUrl = await freshDatabaseUrl();
   const clock = createManualClock();
   const node = await startDataRole({
-    config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_SECONDS: "5", SHUTDOWN_GRACE_SECONDS: "1" }),
+    config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", REGION_GRPC_PORT: "0", DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_SECONDS: "5", SHUTDOWN_GRACE_SECONDS: "1" }),
     logger: silentLogger,
     region: "in",
     clock,

@@ -34,6 +34,11 @@ const schema = z.object({
   /** The internal port's own bind address, independent of HOST: it must never be published. */
   GRPC_HOST: z.string().min(1).default("127.0.0.1"),
   /**
+   * A `--role data` process's region hop: its DataService on a @grpc/grpc-js server of its own, bound to GRPC_HOST
+   * with the internal port's TLS and credentials; fronts' REGION_GRPC_URL_<R> point here.
+   */
+  REGION_GRPC_PORT: port.default(8091),
+  /**
    * The internal port's accepted service credentials: a file of "<role> <id> <sha256 hex>" lines. Unset:
    * DATA_DIR/internal-credentials (generated with an operator credential on a brand-new embedded start).
    */
@@ -209,6 +214,8 @@ export interface Config {
     /** The internal port's address (GRPC_HOST): loopback by default, never a public interface. */
     grpcHost: string;
     grpcPort: number;
+    /** The region hop's port of a data role (REGION_GRPC_PORT), on grpcHost. */
+    regionGrpcPort: number;
   };
   /** Who may call the internal port, and how it is reached (docs/decisions.md, "Internal port"). */
   internal: {
@@ -343,7 +350,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return { databaseUrl: v[`REGION_DATABASE_URL_${upper}`], grpcUrl: v[`REGION_GRPC_URL_${upper}`] };
   };
   return {
-    listen: { host: v.HOST, port: v.PORT, authPort: v.AUTH_PORT, consolePort: v.CONSOLE_PORT, grpcHost: v.GRPC_HOST, grpcPort: v.GRPC_PORT },
+    listen: { host: v.HOST, port: v.PORT, authPort: v.AUTH_PORT, consolePort: v.CONSOLE_PORT, grpcHost: v.GRPC_HOST, grpcPort: v.GRPC_PORT, regionGrpcPort: v.REGION_GRPC_PORT },
     internal: {
       credentialsFile: v.GRPC_CREDENTIALS_FILE ?? join(v.DATA_DIR, "internal-credentials"),
       credentialsFileIsDefault: v.GRPC_CREDENTIALS_FILE === undefined,

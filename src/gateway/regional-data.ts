@@ -1,22 +1,22 @@
 // Where each region's DataService runs, as the composition root wires it: in this process on the region's database,
-// or in another process (`npm start -- --role data --region <r>`) reached over gRPC (connect-node; h2c for http:
-// URLs, TLS for https:) when REGION_GRPC_URL_<R> is set. The gateway sees one ServiceCaller per configured region
+// or in another process (`npm start -- --role data --region <r>`) reached over gRPC on @grpc/grpc-js (its
+// REGION_GRPC_PORT; h2c for http: URLs, TLS for https:, ./grpc-js-caller.ts) when REGION_GRPC_URL_<R> is set. The gateway sees one ServiceCaller per configured region
 // either way. The hop authenticates as the `front` role (REGION_GRPC_CREDENTIAL_FILE) and carries only what the
 // DataService reads (docs/decisions.md, "Internal port"): never a partner's bearer token or API key.
 import type { DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
-import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import type { Config } from "../config/config.js";
 import { storeScopeHeader, type DataServiceImpl } from "../data/index.js";
 import { serviceError } from "../errors/index.js";
-import { correlationHeader, serviceCredentialHeader } from "../runtime/caller-context.js";
+import { correlationHeader } from "../runtime/caller-context.js";
 import type { Logger } from "../runtime/logger.js";
 import type { Metrics } from "../runtime/metrics.js";
 import { traceparentHeader } from "../runtime/trace-context.js";
 import { createInProcessCaller, type ServiceCaller, type UnaryCall } from "../runtime/service-caller.js";
 import type { Region } from "../config/regions.js";
+import { createGrpcJsCaller, type GrpcJsCaller } from "./grpc-js-caller.js";
 
 /**
  * The only request headers that cross the hop: what a DataService reads, the call's correlation id and its W3C
@@ -100,7 +100,7 @@ export function remoteDataUrl(config: Config, region: Region): string | undefine
 
 export interface RegionalCallers {
   callers: ReadonlyMap<Region, ServiceCaller>;
-  /** Closes the HTTP/2 sessions of the remote callers. */
+  /** Closes the channels of the remote callers. */
   close(): void;
 }
 
@@ -114,14 +114,6 @@ export interface RemoteRegionOptions {
   metrics?: Metrics;
 }
 
-/** Adds the front's credential to every call of a transport. */
-function presenting(credential: string): Interceptor {
-  return (next) => (request) => {
-    request.header.set(serviceCredentialHeader, credential);
-    return next(request);
-  };
-}
-
 /**
  * One caller per region in REGIONS: remote when REGION_GRPC_URL_<R> is set, else the in-process implementation
  * when this process has one (`local`). A region with neither is left out: its partner calls answer
@@ -129,14 +121,14 @@ function presenting(credential: string): Interceptor {
  */
 export function createRegionalCallers(config: Config, local: ReadonlyMap<Region, DataServiceImpl>, remote: RemoteRegionOptions): RegionalCallers {
   const callers = new Map<Region, ServiceCaller>();
-  const sessions: Http2SessionManager[] = [];
+  const channels: GrpcJsCaller[] = [];
   for (const region of config.servedRegions) {
     const url = remoteDataUrl(config, region);
     if (url) {
-      const sessionManager = new Http2SessionManager(url, undefined, remote.ca ? { ca: remote.ca } : undefined);
-      sessions.push(sessionManager);
-      const transport = createGrpcTransport({ baseUrl: url, sessionManager, interceptors: remote.credential ? [presenting(remote.credential)] : [] });
-      callers.set(region, createRegionCaller(region, createRemoteCaller(transport, remoteDataTimeoutMs), remote.logger, remote.metrics));
+      // One channel per region for the life of the process, closed on shutdown.
+      const channel = createGrpcJsCaller(url, { credential: remote.credential, ca: remote.ca, timeoutMs: remoteDataTimeoutMs });
+      channels.push(channel);
+      callers.set(region, createRegionCaller(region, channel, remote.logger, remote.metrics));
       continue;
     }
     const impl = local.get(region);
@@ -145,7 +137,7 @@ export function createRegionalCallers(config: Config, local: ReadonlyMap<Region,
   return {
     callers,
     close: () => {
-      for (const session of sessions) session.abort();
+      for (const channel of channels) channel.close();
     },
   };
 }

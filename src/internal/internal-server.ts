@@ -9,7 +9,7 @@ import http2 from "node:http2";
 import net from "node:net";
 import type { AddressInfo, Socket } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
-import { createConnectRouter, type ConnectRouter } from "@connectrpc/connect";
+import { createConnectRouter, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
@@ -52,21 +52,29 @@ function servicesOf(routes: (router: ConnectRouter) => void): DescService[] {
   return [...new Set(probe.handlers.map((handler) => handler.service))];
 }
 
+/**
+ * The interceptors of every internal listener (this port, and the region hop's grpc-js port:
+ * ./region-grpc-server.ts), outermost first: the log sees the final code; errors are normalised before; validation
+ * runs once authenticated.
+ */
+export function internalInterceptors(
+  options: { credentials: ServiceCredentials; logger: Logger; ids: IdSource; policy: AccessPolicy; metrics?: Metrics },
+  services: readonly DescService[],
+): Interceptor[] {
+  return [
+    createAccessLogInterceptor({ logger: options.logger, ids: options.ids, metrics: options.metrics }),
+    createErrorInterceptor({ logger: options.logger }),
+    createAuthInterceptor({ credentials: options.credentials, logger: options.logger, policy: options.policy }),
+    createValidationInterceptor({ services: services.filter((service) => service.typeName.startsWith("partnerapi.")).map((service) => service.typeName) }),
+  ];
+}
+
 /** Builds the server; throws AccessPolicyError when a served RPC has no row in the access policy. */
 export function createInternalServer(options: InternalServerOptions): InternalServer {
   const services = servicesOf(options.routes);
   const policy = options.policy ?? accessPolicy;
   checkAccessPolicy(services, policy);
-  const rpc = connectNodeAdapter({
-    routes: options.routes,
-    // Outermost first: the log sees the final code; errors are normalised before; validation runs once authenticated.
-    interceptors: [
-      createAccessLogInterceptor({ logger: options.logger, ids: options.ids, metrics: options.metrics }),
-      createErrorInterceptor({ logger: options.logger }),
-      createAuthInterceptor({ credentials: options.credentials, logger: options.logger, policy }),
-      createValidationInterceptor({ services: services.filter((service) => service.typeName.startsWith("partnerapi.")).map((service) => service.typeName) }),
-    ],
-  });
+  const rpc = connectNodeAdapter({ routes: options.routes, interceptors: internalInterceptors({ ...options, policy }, services) });
   const metrics = options.metrics;
   const handler: typeof rpc = metrics
     ? (request, response) => {

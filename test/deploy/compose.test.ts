@@ -11,7 +11,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { parse } from "yaml";
 import { environmentNames, loadConfig, type ProcessRole } from "../../src/config/config.js";
-import { isRegion, regions } from "../../src/config/regions.js";
+import { isRegion, regions, type Region } from "../../src/config/regions.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { freePort, startTestApp } from "../support/test-app.js";
 
@@ -140,11 +140,13 @@ Deploy("topology: two fronts behind the load balancer, one data role per region 
     assert.is(compose.services[control]?.image, "postgres:16-alpine");
     assert.not.ok([...regionDatabases.values()].includes(control), "the control plane has a PostgreSQL of its own");
     assert.is(compose.services[hostOf(environment["REDIS_URL"]!)]?.image, "redis:7-alpine");
-    // Every region reached at its data role's internal port.
+    // Every region reached at its data role's region hop port (its REGION_GRPC_PORT).
     for (const region of regions) {
       const url = new URL(environment[`REGION_GRPC_URL_${region.toUpperCase()}`]!);
       assert.is(url.hostname, `data-${region}`, name);
-      assert.is(url.port, "8090");
+      const dataRole = compose.services[`data-${region}`]!;
+      const hopPort = loadConfig(substituted(dataRole.environment!), { role: "data", region: region as Region }).listen.regionGrpcPort;
+      assert.is(url.port, String(hopPort));
     }
     // X-Forwarded-For is trusted from the load balancer only; it spreads the API and the consent site over both.
     assert.is(environment["TRUST_PROXY"], lbAddress);

@@ -32,13 +32,13 @@ Observability.before(async (context) => {
   const dataUrl = await freshDatabaseUrl();
   context.dataLogs = [];
   context.data = await startDataRole({
-    config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", DATA_DIR: join(dir, "data"), DATABASE_URL: dataUrl, GRPC_CREDENTIALS_FILE: accepted.file, SHUTDOWN_DRAIN_SECONDS: "0" }),
+    config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", REGION_GRPC_PORT: "0", DATA_DIR: join(dir, "data"), DATABASE_URL: dataUrl, GRPC_CREDENTIALS_FILE: accepted.file, SHUTDOWN_DRAIN_SECONDS: "0" }),
     logger: createLogger({ level: "debug", write: (line) => context.dataLogs.push(JSON.parse(line) as Record<string, unknown>) }),
     region: "us",
   });
   context.gw = await startGatewayApp({
     PARTNER_RATE_LIMIT: "2",
-    REGION_GRPC_URL_US: `http://127.0.0.1:${context.data.grpc.port}`,
+    REGION_GRPC_URL_US: `http://127.0.0.1:${context.data.regionGrpc.port}`,
     REGION_GRPC_CREDENTIAL_FILE: presented,
   });
   context.fixture = await context.gw.fixture({ region: "us", seed: false });

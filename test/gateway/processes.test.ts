@@ -69,6 +69,7 @@ Processes("a region's DataService in its own process serves the front over gRPC;
   const data = start(["--role", "data", "--region", "us"], {
     HOST: "127.0.0.1",
     GRPC_PORT: "0",
+    REGION_GRPC_PORT: "0",
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? "",
     GRPC_CREDENTIALS_FILE: credentials.file,
@@ -79,7 +80,7 @@ Processes("a region's DataService in its own process serves the front over gRPC;
     const ready = await data.line("data service ready");
     assert.is(ready["region"], "us");
     gw = await startGatewayApp({
-      REGION_GRPC_URL_US: String(ready["grpc"]),
+      REGION_GRPC_URL_US: String(ready["regionGrpc"]),
       REGION_GRPC_CREDENTIAL_FILE: await presentedCredentialFile(dataDir, credentials.front),
       PARTNER_RATE_LIMIT: "100",
     });
@@ -146,7 +147,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
     const credentials = await writeInternalCredentials(root, "accepted-credentials");
     const frontCredential = await presentedCredentialFile(root, credentials.front);
     dataNode = await startDataRole({
-      config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", DATA_DIR: dirData, DATABASE_URL: dataUrl, GRPC_CREDENTIALS_FILE: credentials.file, SHUTDOWN_DRAIN_SECONDS: "0" }),
+      config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", REGION_GRPC_PORT: "0", DATA_DIR: dirData, DATABASE_URL: dataUrl, GRPC_CREDENTIALS_FILE: credentials.file, SHUTDOWN_DRAIN_SECONDS: "0" }),
       logger: silentLogger,
       region: "in",
     });
@@ -168,7 +169,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
           LOG_LEVEL: "info",
           PARTNER_RATE_LIMIT: String(limit),
           REGIONS: "in",
-          REGION_GRPC_URL_IN: `http://127.0.0.1:${dataNode.grpc.port}`,
+          REGION_GRPC_URL_IN: `http://127.0.0.1:${dataNode.regionGrpc.port}`,
           REGION_GRPC_CREDENTIAL_FILE: frontCredential,
         }),
       );
@@ -225,6 +226,7 @@ Processes("a TLS data role that requires the front credential: partner calls pas
   const data = start(["--role", "data", "--region", "us"], {
     HOST: "127.0.0.1",
     GRPC_PORT: "0",
+    REGION_GRPC_PORT: "0",
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? "",
     GRPC_TLS_CERT: certificate.cert,
@@ -252,7 +254,7 @@ Processes("a TLS data role that requires the front credential: partner calls pas
   };
   try {
     const ready = await data.line("data service ready");
-    const secureUrl = String(ready["grpc"]);
+    const secureUrl = String(ready["regionGrpc"]);
     assert.match(secureUrl, /^https:\/\/127\.0\.0\.1:\d+$/, "the ready line names the TLS URL");
 
     // A front with the credential and the CA: a partner's bearer call answers with the data process's rows.

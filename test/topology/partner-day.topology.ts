@@ -73,6 +73,8 @@ interface DataNode {
   region: Region;
   host: Host;
   port: number;
+  /** Its region hop port (REGION_GRPC_PORT), where the fronts' REGION_GRPC_URL_<R> point. */
+  hopPort: number;
   process: RoleProcess | undefined;
 }
 
@@ -216,7 +218,7 @@ async function buildTopology(): Promise<void> {
   const frontHosts = [await network.addHost("front-a"), await network.addHost("front-b")];
   for (const region of regionsServed) {
     const host = await network.addHost(`data-${region}`);
-    dataNodes.set(region, { region, host, port: await portFor(8090), process: undefined });
+    dataNodes.set(region, { region, host, port: await portFor(8090), hopPort: await portFor(8091), process: undefined });
   }
   const frontPorts = await Promise.all(frontHosts.map(async () => ({ port: await portFor(8080), authPort: await portFor(8081), grpcPort: await portFor(8090) })));
   const origins = frontHosts.map((host, index) => ({
@@ -236,6 +238,7 @@ async function buildTopology(): Promise<void> {
       HOST: node.host.address,
       GRPC_HOST: node.host.address,
       GRPC_PORT: String(node.port),
+      REGION_GRPC_PORT: String(node.hopPort),
       DATA_DIR: join(root!, `data-${region}`),
       DATABASE_URL: reachableFrom(regionUrls.get(region)!, postgresForwarder),
       GRPC_CREDENTIALS_FILE: credentials.file,
@@ -272,7 +275,7 @@ async function buildTopology(): Promise<void> {
     };
     for (const region of regionsServed) {
       const node = dataNodes.get(region)!;
-      env[`REGION_GRPC_URL_${region.toUpperCase()}`] = `http://${node.host.address}:${node.port}`;
+      env[`REGION_GRPC_URL_${region.toUpperCase()}`] = `http://${node.host.address}:${node.hopPort}`;
     }
     fronts.push({ name: host.name, host, ...origins[index]!, process: startRole(["--role", "front"], env, { netns: host.netns }) });
   });
