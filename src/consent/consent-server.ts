@@ -43,6 +43,7 @@ import { cookie, parseCookies } from "../web/cookies.js";
 import { fromAnotherSite, sameSecret } from "../web/csrf.js";
 import { readForm } from "../web/forms.js";
 import { assetReply } from "../web/assets.js";
+import { probeReply, siteContentType, tracedSiteRequests } from "../web/site-request.js";
 import { chooseLocale, type Locale } from "../web/i18n.js";
 import { pageHeaders } from "../web/layout.js";
 
@@ -209,11 +210,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     const method = request.method ?? "GET";
     const path = url.pathname;
     // Probes first: liveness needs nothing, readiness only the databases (no session read, no cookie).
-    if (path === "/healthz" && method === "GET") return { status: 200, html: "ok\n" };
-    if (path === "/readyz" && method === "GET" && options.readiness) {
-      const { ready, down } = await options.readiness();
-      return ready ? { status: 200, html: "ready\n" } : { status: 503, headers: { "Retry-After": String(databaseRetryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
-    }
+    const probe = await probeReply(method, path, options.readiness, databaseRetryAfterSeconds);
+    if (probe) return probe;
     const cookies = parseCookies(request.headers.cookie);
     // The page's language: ?lang= (the switch), then its cookie, then the app's OIDC ui_locales hint on the
     // authorize request, then Accept-Language (src/web/i18n.ts).
@@ -398,7 +396,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     return { status: 302, location: await authorization.approve(checked.request, eligible.merchant, session.userId) };
   }
 
-  const server = http.createServer((request, response) => {
+  const server = http.createServer(tracedSiteRequests(ids, (request, response) => {
+    const started = performance.now();
     let url: URL;
     try {
       url = new URL(request.url ?? "/", "http://consent.invalid");
@@ -438,12 +437,12 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
         if (cookies.length > 0) headers["Set-Cookie"] = cookies;
         if (state.context && reply.html !== undefined) headers["Content-Language"] = state.context.locale;
         if (reply.location) headers["Location"] = reply.location;
-        if (reply.html !== undefined) headers["Content-Type"] = url.pathname === "/healthz" || url.pathname === "/readyz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
+        if (reply.html !== undefined) headers["Content-Type"] = siteContentType(url.pathname);
         response.writeHead(reply.status, headers);
         response.end(reply.html ?? "");
-        logger.info("consent request", { method: request.method, path: url.pathname, status: reply.status });
+        logger.info("consent request", { method: request.method, path: url.pathname, status: reply.status, ms: Math.round(performance.now() - started) });
       })
       .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
-  });
+  }));
   return servedGracefully(server);
 }

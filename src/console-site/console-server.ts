@@ -26,6 +26,7 @@ import type { Logger } from "../runtime/logger.js";
 import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { assetReply } from "../web/assets.js";
+import { probeReply, siteContentType, tracedSiteRequests } from "../web/site-request.js";
 import { cookie, cookieName, parseCookies } from "../web/cookies.js";
 import { csrfTokenPattern, fromAnotherSite, sameSecret } from "../web/csrf.js";
 import { readForm } from "../web/forms.js";
@@ -156,11 +157,8 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
   async function route(request: http.IncomingMessage, url: URL): Promise<Reply> {
     const method = request.method ?? "GET";
     const path = url.pathname;
-    if (path === "/healthz" && method === "GET") return { status: 200, html: "ok\n" };
-    if (path === "/readyz" && method === "GET" && options.readiness) {
-      const { ready, down } = await options.readiness();
-      return ready ? { status: 200, html: "ready\n" } : { status: 503, headers: { "Retry-After": String(databaseRetryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
-    }
+    const probe = await probeReply(method, path, options.readiness, databaseRetryAfterSeconds);
+    if (probe) return probe;
     const cookies = parseCookies(request.headers.cookie);
     const choice = chooseLocale({ query: url.searchParams, cookies, acceptLanguage: request.headers["accept-language"], secure });
     const locale = choice.locale;
@@ -338,7 +336,8 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     };
   }
 
-  const server = http.createServer((request, response) => {
+  const server = http.createServer(tracedSiteRequests(ids, (request, response) => {
+    const started = performance.now();
     let url: URL;
     try {
       url = new URL(request.url ?? "/", "http://console.invalid");
@@ -378,13 +377,13 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         const out: Record<string, string | string[]> = { ...headers, ...reply.headers };
         if (reply.cookies && reply.cookies.length > 0) out["Set-Cookie"] = reply.cookies;
         if (reply.location) out["Location"] = reply.location;
-        if (reply.html !== undefined) out["Content-Type"] = url.pathname === "/healthz" || url.pathname === "/readyz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
+        if (reply.html !== undefined) out["Content-Type"] = siteContentType(url.pathname);
         response.writeHead(reply.status, out);
         response.end(request.method === "HEAD" ? "" : (reply.html ?? ""));
-        logger.info("console site request", { method: request.method, path: url.pathname, status: reply.status });
+        logger.info("console site request", { method: request.method, path: url.pathname, status: reply.status, ms: Math.round(performance.now() - started) });
       })
       .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
-  });
+  }));
   return servedGracefully(server);
 }
 

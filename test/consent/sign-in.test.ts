@@ -335,4 +335,17 @@ SignIn("after signing in, the return path stays on this site; signed-in POSTs ne
   assert.match((await browser.get(authorizeUrl(test, world))).html, "Sign in to continue.");
 });
 
+SignIn("every answer names its correlation id, reused from a well-formed X-Request-Id, and the request line logs it", async () => {
+  const requestId = "0af7651916cd43dd8448eb211c80319c";
+  const given = await fetch(`${test.auth}/oauth/connections`, { headers: { "X-Request-Id": requestId }, redirect: "manual" });
+  assert.is(given.headers.get("x-correlation-id"), "0af76519-16cd-43dd-8448-eb211c80319c");
+  const line = test.logs.map((entry) => JSON.parse(entry) as Record<string, unknown>).find((entry) => entry["msg"] === "consent request" && entry["correlationId"] === "0af76519-16cd-43dd-8448-eb211c80319c");
+  assert.equal([line?.["path"], line?.["status"], typeof line?.["ms"]], ["/oauth/connections", given.status, "number"]);
+  const probe = await fetch(`${test.auth}/healthz`, { headers: { "X-Request-Id": "not an id" } });
+  assert.is(probe.status, 200);
+  assert.match(probe.headers.get("x-correlation-id") ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  assert.is.not(probe.headers.get("x-correlation-id"), "not an id");
+  assert.is(probe.headers.get("content-type"), "text/plain; charset=utf-8");
+});
+
 SignIn.run();

@@ -308,4 +308,13 @@ function hiddenSelected(html: string): string {
   return /<option value="(\d+)" selected>/.exec(html)![1]!;
 }
 
+Site("every answer names its correlation id, reused from a well-formed X-Request-Id, and the request line logs it", async () => {
+  const requestId = "4bf92f35-77b3-4da6-a3ce-929d0e0e4736";
+  const page = await fetch(`${test.console}/sign-in`, { headers: { "X-Request-Id": requestId } });
+  assert.is(page.status, 200);
+  assert.is(page.headers.get("x-correlation-id"), requestId);
+  const line = test.logs.map((entry) => JSON.parse(entry) as Record<string, unknown>).find((entry) => entry["msg"] === "console site request" && entry["correlationId"] === requestId);
+  assert.equal([line?.["path"], line?.["status"], typeof line?.["ms"]], ["/sign-in", 200, "number"]);
+});
+
 Site.run();

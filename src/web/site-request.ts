@@ -1,0 +1,50 @@
+// What both web sites (consent, console) do for every request before their own routes: the trace context the front
+// uses (a well-formed X-Request-Id or traceparent reused, else a new id; src/runtime/trace-context.ts) on every log
+// line and answered as X-Correlation-Id, so a merchant's or developer's report of a failed page can be found in the
+// logs; and the probes, which need no session, cookie or language.
+import type http from "node:http";
+import type { IdSource } from "../runtime/ids.js";
+import { runWithLogContext } from "../runtime/log-context.js";
+import { requestIdHeader, traceContextOf, traceparentHeader } from "../runtime/trace-context.js";
+
+/** A site's reply before headers are written. */
+export interface SiteReply {
+  status: number;
+  html?: string;
+  headers?: Record<string, string>;
+}
+
+const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/** Wraps a site's request listener: the request's correlation id is on every line it logs and in its answer. */
+export function tracedSiteRequests(ids: IdSource, listener: http.RequestListener): http.RequestListener {
+  return (request, response) => {
+    const trace = traceContextOf({ requestId: single(request.headers[requestIdHeader]), traceparent: single(request.headers[traceparentHeader]) }, ids.uuid);
+    response.setHeader("X-Correlation-Id", trace.correlationId);
+    runWithLogContext({ correlationId: trace.correlationId, traceId: trace.traceId }, () => listener(request, response));
+  };
+}
+
+/**
+ * GET /healthz (liveness: nothing) and GET /readyz (the databases this process uses, when `readiness` is given),
+ * as plain text; undefined for any other request.
+ */
+export async function probeReply(
+  method: string,
+  path: string,
+  readiness: (() => Promise<{ ready: boolean; down: string[] }>) | undefined,
+  retryAfterSeconds: number,
+): Promise<SiteReply | undefined> {
+  if (method !== "GET") return undefined;
+  if (path === "/healthz") return { status: 200, html: "ok\n" };
+  if (path === "/readyz" && readiness) {
+    const { ready, down } = await readiness();
+    return ready ? { status: 200, html: "ready\n" } : { status: 503, headers: { "Retry-After": String(retryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
+  }
+  return undefined;
+}
+
+/** The Content-Type of a site's reply: the probes answer plain text, every other page HTML. */
+export function siteContentType(path: string): string {
+  return path === "/healthz" || path === "/readyz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
+}
