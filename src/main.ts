@@ -89,6 +89,9 @@ async function main(): Promise<void> {
   stopOnSignals(app, logger);
 }
 
+/** How long a stopped process may take to end by itself before it names its open handles and exits. */
+const lingerAfterStopMs = 5000;
+
 /** Graceful shutdown on SIGTERM / SIGINT; a second signal exits at once. */
 function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger: Logger): void {
   let signals = 0;
@@ -104,6 +107,14 @@ function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger:
         logger.info("stopped");
         // The asynchronous destination may still hold lines: write them before the process ends.
         logger.flush();
+        // Everything opened is closed, so the process ends by itself now. A handle left open (a leak: a pool
+        // connection opened after its pool ended kept it alive for good) must not keep a stopped service
+        // running: after a moment, name what is still open and exit non-zero. The timer itself holds nothing.
+        setTimeout(() => {
+          logger.error("still running after stop: exiting", { open: process.getActiveResourcesInfo() });
+          logger.flush();
+          process.exit(1);
+        }, lingerAfterStopMs).unref();
       },
       (error: unknown) => {
         logger.error("shutdown failed", { error });

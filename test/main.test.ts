@@ -2,18 +2,21 @@
 // a bad configuration stops it with a message naming the variable; a brand-new embedded start makes an operator
 // credential for the internal port that the real buf CLI can use.
 import { execFile, spawn } from "node:child_process";
+import http from "node:http";
+import { connect } from "node:net";
 import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import postgres from "postgres";
 import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";
 
 const Main = suite("main");
 
-function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+function run(env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
     env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -66,6 +69,109 @@ Main("starts, serves, and exits 0 after SIGTERM once requests are done", async (
     assert.is(await process.exited, 0);
   } finally {
     if (databaseUrl) await dropDatabase(databaseUrl);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** Polls `condition` every 50 ms until it holds; rejects after `timeoutMs` naming `what`. */
+async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Whether something accepts TCP connections at the URL's port. */
+function accepting(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+// The bug `npm run bench:tokens` showed (issue 16): its load generator stops with requests in flight, their
+// sockets close, and the front's close did not wait for their handlers. The pool then ended with queries still
+// queued for a free connection, and postgres.js opened new connections for them after its end: the process
+// never exited. Here the requests wait on a table lock held by the test, so that state is reached every time.
+Main("exits 0 after SIGTERM while requests whose clients have gone still wait on PostgreSQL (real PostgreSQL and Redis)", async () => {
+  const databaseUrl = await freshDatabaseUrl();
+  // PGlite takes one connection: nothing else can hold a lock on it, and its pool has no queue to leave behind.
+  if (!databaseUrl) return;
+  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
+  // One connection holds the lock; another watches the service's connections (pg_stat_activity of this database).
+  const locker = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const observer = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const env = {
+      HOST: "127.0.0.1",
+      PORT: "0",
+      AUTH_PORT: "0",
+      CONSOLE_PORT: "0",
+      GRPC_PORT: "0",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: process.env["TEST_REDIS_URL"] ?? "",
+    };
+    const service = run(env, ["--demo"]);
+    try {
+      const ready = await service.line("partner API ready", 120_000);
+      assert.is(ready["sharedLimits"], Boolean(process.env["TEST_REDIS_URL"]));
+      const demo = JSON.parse(await readFile(join(dataDir, "demo.json"), "utf8")) as {
+        apps: { full: { sandbox: { clientId: string; clientSecret: string } } };
+        merchants: { sandbox: Array<{ companyId: number }> };
+      };
+      const { clientId, clientSecret } = demo.apps.full.sandbox;
+      const body = JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret, merchant_id: demo.merchants.sandbox[0]!.companyId });
+      // A mint first: the demo's sandbox credentials work (and are verified, so the revocations below skip that).
+      assert.is((await fetch(`${ready["front"]}/v1/token`, { method: "POST", headers: { "content-type": "application/json" }, body })).status, 200);
+
+      // Revocations of a well-formed refresh token each open a transaction whose first read waits on the test's
+      // lock: four times the pool's ten connections of them, ten holding a connection, the rest queued for one.
+      let unlock!: () => void;
+      const unlocked = new Promise<void>((resolve) => (unlock = resolve));
+      let locked!: () => void;
+      const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+      const transaction = locker.begin(async (tx) => {
+        await tx`lock table control.refresh_tokens in access exclusive mode`;
+        locked();
+        await unlocked;
+      });
+      await lockHeld;
+      const revocation = new URLSearchParams({ token: `lp_rt_sb_${"A".repeat(43)}`, client_id: clientId, client_secret: clientSecret }).toString();
+      const requests = Array.from({ length: 40 }, () => {
+        const request = http.request(`${ready["front"]}/v1/oauth/revoke`, { method: "POST", agent: false, headers: { "content-type": "application/x-www-form-urlencoded" } });
+        request.on("error", () => {});
+        request.end(revocation);
+        return request;
+      });
+      await until("ten of the service's connections wait on the lock", async () => {
+        const [row] = await observer<Array<{ waiting: number }>>`
+          select count(*)::int as waiting from pg_stat_activity where datname = current_database() and application_name = 'partner-api' and wait_event_type = 'Lock'`;
+        return row!.waiting >= 10;
+      });
+
+      // The clients go away, the service is told to stop, and the lock goes once the front no longer listens.
+      for (const request of requests) request.destroy();
+      service.child.kill("SIGTERM");
+      await service.line("shutting down: finishing requests in flight");
+      await until("the front stops listening", async () => !(await accepting(String(ready["front"]))));
+      unlock();
+      await transaction;
+
+      const exit = await Promise.race([service.exited, new Promise<string>((resolve) => setTimeout(() => resolve("still running 60 s after SIGTERM"), 60_000))]);
+      assert.is(exit, 0, `${service.output().stderr}\n${service.output().stdout.split("\n").slice(-5).join("\n")}`);
+      await service.line("stopped");
+      assert.not.ok(service.output().stderr.includes("still running after stop"));
+    } finally {
+      if (service.child.exitCode === null) service.child.kill("SIGKILL");
+      await service.exited;
+    }
+  } finally {
+    await Promise.all([locker.end({ timeout: 5 }), observer.end({ timeout: 5 })]);
+    await dropDatabase(databaseUrl);
     await rm(dataDir, { recursive: true, force: true });
   }
 });

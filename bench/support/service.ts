@@ -90,7 +90,10 @@ export async function startService(options: { args: string[]; env: Record<string
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       // A graceful stop logs "stopped" and exits; one that lingers past that (a handle kept open) is killed.
-      const timer = setTimeout(() => child.kill("SIGKILL"), stopTimeoutMs);
+      const timer = setTimeout(() => {
+        process.stderr.write(`the service (pid ${child.pid}) did not exit within ${stopTimeoutMs / 1000} s of SIGTERM: killed\n`);
+        child.kill("SIGKILL");
+      }, stopTimeoutMs);
       await exited;
       clearTimeout(timer);
     },

@@ -414,7 +414,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     }
     const state: RequestState = {};
     const failureContext = (): PageContext => state.context ?? { locale: negotiateLocale(request.headers["accept-language"]), here: { path: "/oauth/connections" } };
-    route(request, url, state)
+    // Counted until it settles, so that shutdown waits for it even when its client has gone.
+    const handling = route(request, url, state)
       .catch((cause: unknown): Reply => {
         if (cause instanceof SessionStoreUnavailable) {
           logger.warn("consent site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
@@ -443,6 +444,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
         logger.info("consent request", { method: request.method, path: url.pathname, status: reply.status, ms: Math.round(performance.now() - started) });
       })
       .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
+    listener.track(handling);
   }));
-  return servedGracefully(server);
+  const listener = servedGracefully(server);
+  return { listen: listener.listen, close: listener.close };
 }

@@ -358,7 +358,8 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       const body = html`<div class="alert error" role="alert"><p>${messageFor(code, params, locale)}</p><p>${t("common.errorCode", { code })}</p></div>`;
       return { status, html: page({ locale, title, section: t("console.section"), path: url.pathname, query: url.searchParams, body }) };
     };
-    route(request, url)
+    // Counted until it settles, so that shutdown waits for it even when its client has gone.
+    const handling = route(request, url)
       .catch((cause: unknown): Reply => {
         if (cause instanceof SessionStoreUnavailable) {
           logger.warn("console site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
@@ -383,8 +384,10 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         logger.info("console site request", { method: request.method, path: url.pathname, status: reply.status, ms: Math.round(performance.now() - started) });
       })
       .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
+    listener.track(handling);
   }));
-  return servedGracefully(server);
+  const listener = servedGracefully(server);
+  return { listen: listener.listen, close: listener.close };
 }
 
 /** The signed-in pages: a route name and its path parameters, or undefined for a path that is none of ours. */

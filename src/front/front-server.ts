@@ -290,8 +290,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   };
 
   const server = http.createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => endAfterFailure(response, options.logger, error, request.url ?? ""));
+    listener.track(handle(request, response).catch((error: unknown) => endAfterFailure(response, options.logger, error, request.url ?? "")));
   });
+  const listener = servedGracefully(server);
   // A request line and headers over Node's limit (16 KiB: a huge query string) never reach `handle`; Node would
   // answer a bare 431 without a body. Answer it in the family of the path (RFC 6585 section 5) instead; every other
   // parse error keeps Node's own answer (400, or 408 for a timeout).
@@ -314,7 +315,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     options.logger.info("request", { method: requestLine?.[1], path: context.path, family, route, status: 431, ms: 0, correlationId, traceId });
     count({ family, route, method: requestLine?.[1], status: 431 }, 0);
   });
-  return { handle, ...servedGracefully(server) };
+  return { handle, listen: listener.listen, close: listener.close };
 }
 
 /** The methods a metric label may name; anything else is "other" (a label's values stay bounded). */

@@ -26,23 +26,53 @@ export function trackSockets(server: NetServer): Set<Socket> {
 }
 
 /**
- * Stops accepting connections and resolves once every connection is gone. `drain` asks open connections to finish
- * (HTTP/1.1 idle sockets closed, HTTP/2 sessions sent GOAWAY); after `graceMs` the remaining sockets are destroyed.
+ * The request handlers still running. A handler outlives its connection when the client goes away mid-request (a
+ * load generator stopping, a partner's timeout): it still runs to its end, database work included. Shutdown waits
+ * for them before the pools close; postgres.js's `end()` lets a query still queued for a free connection open a
+ * new one after the pool has ended, and that connection then keeps the process alive.
  */
-export function closeGracefully(server: NetServer, sockets: Set<Socket>, graceMs: number, drain: () => void): Promise<void> {
+export interface WorkInFlight {
+  /** Counts `work` as running until it settles (either way). */
+  track(work: Promise<unknown>): void;
+  /** Resolves once nothing tracked is running (at once when nothing is). */
+  idle(): Promise<void>;
+}
+
+export function workInFlight(): WorkInFlight {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const settled = () => {
+    running -= 1;
+    if (running === 0) for (const resolve of waiting.splice(0)) resolve();
+  };
+  return {
+    track(work) {
+      running += 1;
+      work.then(settled, settled);
+    },
+    idle: () => (running === 0 ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve))),
+  };
+}
+
+/**
+ * Stops accepting connections and resolves once every connection is gone and the `work` in flight has settled.
+ * `drain` asks open connections to finish (HTTP/1.1 idle sockets closed, HTTP/2 sessions sent GOAWAY); after
+ * `graceMs` the remaining sockets are destroyed and work still running is no longer waited for.
+ */
+export function closeGracefully(server: NetServer, sockets: Set<Socket>, graceMs: number, drain: () => void, work?: WorkInFlight): Promise<void> {
   return new Promise((resolve) => {
-    if (!server.listening) {
-      resolve();
-      return;
-    }
+    let graceOver: () => void = () => {};
+    const grace = new Promise<void>((over) => (graceOver = over));
     const timer = setTimeout(() => {
       for (const socket of sockets) socket.destroy();
+      graceOver();
     }, graceMs);
     timer.unref();
     // A connection busy at the first drain becomes idle when its request finishes; drain again until all are gone.
     const again = setInterval(drain, 50);
     again.unref();
-    server.close(() => {
+    const closed = server.listening ? new Promise<void>((done) => server.close(() => done())) : Promise.resolve();
+    void Promise.all([closed, Promise.race([work?.idle(), grace])]).then(() => {
       clearTimeout(timer);
       clearInterval(again);
       resolve();
@@ -60,14 +90,17 @@ export interface HttpListener {
 /**
  * An HTTP/1.1 server made ready to serve: slow-loris bounds (a client gets 10 s for its headers and 30 s for the
  * whole request), its sockets tracked, and listen/close with the graceful shutdown above. One place for the three
- * listeners, which had each spelled it out.
+ * listeners, which had each spelled it out. The server's request listener passes each request's handling to
+ * `track`, so that close waits for handlers whose client has already gone.
  */
-export function servedGracefully(server: HttpServer): HttpListener {
+export function servedGracefully(server: HttpServer): HttpListener & Pick<WorkInFlight, "track"> {
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   const sockets = trackSockets(server);
+  const work = workInFlight();
   return {
     listen: (port, host) => listen(server, port, host),
-    close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
+    close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections(), work),
+    track: (handling) => work.track(handling),
   };
 }

@@ -1,6 +1,7 @@
 // Minting: the access token (RS256 at+jwt with the spec's claims plus iss and client_id) and the token response
-// with exactly the spec's fields. The signing key is fetched before any transaction (it may read the database)
-// and the token signed inside it (on the thread pool), so a response exists only if the rotation it reports commits.
+// with exactly the spec's fields. The signing key is fetched before any transaction (it may read the database); the
+// token is signed (on the thread pool) before the write that rotates a refresh token, or inside the transaction of
+// a code exchange or a grace replay, so a response is returned only once the rotation it reports has committed.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "../config/config.js";

@@ -69,17 +69,20 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
     if (client.environment === "PRODUCTION") throw serviceError(domain, "developer.use_oauth");
   };
 
-  /** The named merchant, or the organization's only active sandbox merchant. */
-  const resolveMerchant = async (client: VerifiedClient, merchantId: number | undefined): Promise<MerchantRow> => {
-    const merchants = createMerchantQueries(sql);
+  /**
+   * The named merchant (read with whether the app holds a live grant for it: one round trip), or the organization's
+   * only active sandbox merchant (whose grant is looked up when checked).
+   */
+  const resolveMerchant = async (client: VerifiedClient, merchantId: number | undefined): Promise<{ merchant: MerchantRow; granted?: boolean }> => {
     if (merchantId === undefined) {
-      const active = (await merchants.listSandbox(client.organizationId)).filter((row) => row.demo && row.active);
+      const active = (await createMerchantQueries(sql).listSandbox(client.organizationId)).filter((row) => row.demo && row.active);
       if (active.length !== 1) throw serviceError(domain, "developer.merchant_required");
-      return active[0]!;
+      return { merchant: active[0]! };
     }
-    const merchant = await merchants.find(merchantId);
-    if (!merchant) throw serviceError(domain, "developer.merchant_not_found");
-    return merchant;
+    const found = await createGrantQueries(sql).merchantForApp(merchantId, client.appId);
+    if (!found) throw serviceError(domain, "developer.merchant_not_found");
+    const { granted, ...merchant } = found;
+    return { merchant, granted };
   };
 
   /**
@@ -88,11 +91,11 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
    * organization's own sandbox merchant is granted again here: the developer reconnects without a browser. Another
    * organization's sandbox merchant stays developer.grant_missing. Decisions: "Sandbox reconnect without a browser".
    */
-  const checkMerchant = async (client: VerifiedClient, merchant: MerchantRow) => {
+  const checkMerchant = async (client: VerifiedClient, { merchant, granted }: { merchant: MerchantRow; granted?: boolean }) => {
     if (!merchant.demo) throw serviceError(domain, "developer.env_mismatch");
     if (!merchant.active) throw serviceError(domain, "developer.merchant_inactive");
     const grants = createGrantQueries(sql);
-    if (await grants.findLive(client.appId, merchant.company_id)) return;
+    if (granted ?? ((await grants.findLive(client.appId, merchant.company_id)) !== undefined)) return;
     if (merchant.sandbox_organization_id !== client.organizationId) throw serviceError(domain, "developer.grant_missing");
     await grants.ensureLive(client.appId, merchant.company_id, "SANDBOX", new Date(clock.now()));
     logger.info("sandbox grant restored", { clientId: client.clientId, companyId: merchant.company_id });
@@ -115,8 +118,9 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
 
     async mint(client, merchantId) {
       checkClientMayMint(client);
-      const merchant = await resolveMerchant(client, merchantId);
-      await checkMerchant(client, merchant);
+      const resolved = await resolveMerchant(client, merchantId);
+      await checkMerchant(client, resolved);
+      const { merchant } = resolved;
       checkRegionServed(merchant);
       const key = await issuer.signingKey();
       const accessToken = await issuer.mintAccessToken(key, client, { companyId: merchant.company_id, region: merchant.region });

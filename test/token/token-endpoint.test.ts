@@ -255,6 +255,25 @@ Token("twenty parallel refreshes of one token: all answered with the same succes
   assert.is(next.status, 200);
 });
 
+Token("a deactivated merchant: its refresh is developer.merchant_inactive and burns nothing; once active again the same token rotates", async () => {
+  const w = await world();
+  const first = await exchange(w);
+  await test.app.control.sql`update control.merchants set active = false where company_id = ${w.companyId}`;
+  try {
+    const refused = await refresh(w, first.refresh_token);
+    assert.is(refused.status, 400);
+    assert.equal(refused.body, oauthError("developer.merchant_inactive", "invalid_grant"));
+  } finally {
+    await test.app.control.sql`update control.merchants set active = true where company_id = ${w.companyId}`;
+  }
+  const hash = createHash("sha256").update(first.refresh_token).digest();
+  const [row] = await test.app.control.sql`select rotated_at from control.refresh_tokens where token_hash = ${hash}`;
+  assert.is(row!["rotated_at"], null, "the refused refresh rotated nothing");
+  const next = await refresh(w, first.refresh_token);
+  assert.is(next.status, 200, JSON.stringify(next.body));
+  assert.is.not(next.body["refresh_token"], first.refresh_token);
+});
+
 Token("grace: the previous token replays its successor inside the window; after it, reuse revokes the family", async () => {
   const w = await world();
   const before = await test.app.metrics.registry.metrics();

@@ -5,8 +5,12 @@
 //   gets that same successor again (its value is derived, never stored: ../refresh-token-secrets.ts) and a fresh
 //   access token; an older token never gets grace (django-oauth-toolkit #1617);
 // - any other rotated-out token revokes the whole family: oauth.refresh_reused;
-// - everything happens in one transaction that also signs the response, so a failure never burns a token or a
-//   family (Keycloak #49213): the rotation commits with the response or not at all.
+// - a failure never burns a token or a family (Keycloak #49213): the rotation commits with the response or not at
+//   all. The common case, a live token, takes two statements and no transaction: one read (token, family, grant,
+//   merchant) decides every refusal a read can decide, the access token is signed, then one conditional statement
+//   rotates the token out and inserts its successor (`rotateWithSuccessor`). Nothing is written before the
+//   response exists, and no connection is held while it is signed. A token already rotated out (grace or reuse),
+//   or one that a parallel refresh rotated between the read and the write, is decided in one transaction as before.
 import { hashesEqual, createMerchantQueries } from "../../credential/index.js";
 import { serviceError, type ErrorCode } from "../../errors/index.js";
 import { createRefreshQueries, type PresentedTokenRow } from "../queries/refresh-queries.js";
@@ -45,6 +49,25 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
   const successor = successorOf(successorKey, presented);
   const successorHash = hashToken(successor);
   const now = new Date(clock.now());
+
+  const read = await createRefreshQueries(sql).findWithMerchant(hash);
+  if (!read || read.client_id !== client.clientId) throw serviceError(domain, "oauth.refresh_invalid");
+  const revokedAtRead = revokedCode(read);
+  if (revokedAtRead) throw serviceError(domain, revokedAtRead);
+  if (!read.merchant_active || !read.merchant_region) throw serviceError(domain, "developer.merchant_inactive");
+  if (read.rotated_at === null) {
+    if (read.expires_at.getTime() <= now.getTime()) throw serviceError(domain, "oauth.refresh_expired");
+    const target = { companyId: read.company_id, region: read.merchant_region };
+    const accessToken = await issuer.mintAccessToken(key, client, target);
+    const expiresAt = new Date(now.getTime() + config.lifetimes.refreshToken * 1000);
+    const rotated = await createRefreshQueries(sql).rotateWithSuccessor(hash, successorHash, now, expiresAt);
+    if (rotated) {
+      logger.info("refresh token rotated", { clientId: client.clientId, familyId: rotated.family_id });
+      return issuer.response(accessToken, client, target, successor);
+    }
+    // Rotated (or revoked, or its merchant deactivated) since the read: the transaction below decides, as it would have.
+  }
+
   let reused: number | undefined;
 
   const outcome = await sql.begin(async (tx: SqlClient): Promise<Outcome<Result>> => {

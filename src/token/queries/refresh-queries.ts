@@ -2,6 +2,7 @@
 // Rotation is one conditional UPDATE (`... where rotated_at is null`), never read-then-write, so of any number of
 // parallel refreshes of one token exactly one rotates it. Every function runs on the `sql` given (pool or transaction).
 import type { SqlClient } from "../../storage/sql-client.js";
+import type { Region } from "../../config/regions.js";
 
 /**
  * Why a refresh family ended (refresh_families.revoked_reason); a family whose grant was revoked ends with it.
@@ -25,6 +26,13 @@ export interface PresentedTokenRow {
   grant_revoked_at: Date | null;
   successor_rotated_at: Date | null;
   successor_expires_at: Date | null;
+}
+
+/** A presented token with its merchant's state: the refresh grant's one read before it rotates. */
+export interface PresentedTokenWithMerchant extends PresentedTokenRow {
+  /** Null when the merchant row is gone. */
+  merchant_active: boolean | null;
+  merchant_region: Region | null;
 }
 
 /** The refresh-token queries over `sql` (the pool, or a transaction's `sql`). */
@@ -53,6 +61,45 @@ export function createRefreshQueries(sql: SqlClient) {
         join control.grants g on g.id = f.grant_id
         left join control.refresh_tokens s on s.token_hash = t.successor_hash
         where t.token_hash = ${hash}`;
+      return row;
+    },
+    /** `find` with the merchant's state (active, region), in the same read. */
+    async findWithMerchant(hash: Uint8Array): Promise<PresentedTokenWithMerchant | undefined> {
+      const [row] = await sql<PresentedTokenWithMerchant[]>`
+        select t.family_id, t.generation, t.expires_at, t.rotated_at, t.successor_hash,
+               f.app_id, f.company_id, f.client_id, f.grant_id, f.revoked_at as family_revoked_at, f.revoked_reason,
+               g.revoked_at as grant_revoked_at,
+               s.rotated_at as successor_rotated_at, s.expires_at as successor_expires_at,
+               m.active as merchant_active, m.region as merchant_region
+        from control.refresh_tokens t
+        join control.refresh_families f on f.id = t.family_id
+        join control.grants g on g.id = f.grant_id
+        left join control.refresh_tokens s on s.token_hash = t.successor_hash
+        left join control.merchants m on m.company_id = f.company_id
+        where t.token_hash = ${hash}`;
+      return row;
+    },
+    /**
+     * Rotates the token out and inserts its successor in one statement, atomic on its own (no transaction around
+     * it): only when the token is live (not rotated, not expired) and its family, grant and merchant still are.
+     * Of any number of these at once for one token exactly one rotates it (the row's update is conditional on
+     * `rotated_at is null`, re-checked by PostgreSQL after a concurrent update). Returns the family and the rotated
+     * token's generation when this call rotated it.
+     */
+    async rotateWithSuccessor(hash: Uint8Array, successorHash: Uint8Array, now: Date, expiresAt: Date): Promise<{ family_id: number; generation: number } | undefined> {
+      const [row] = await sql<{ family_id: number; generation: number }[]>`
+        with rotated as (
+          update control.refresh_tokens t set rotated_at = ${now}, successor_hash = ${successorHash}
+          where t.token_hash = ${hash} and t.rotated_at is null and t.expires_at > ${now}
+            and exists (
+              select 1 from control.refresh_families f
+              join control.grants g on g.id = f.grant_id
+              join control.merchants m on m.company_id = f.company_id
+              where f.id = t.family_id and f.revoked_at is null and g.revoked_at is null and m.active)
+          returning t.family_id, t.generation)
+        insert into control.refresh_tokens (token_hash, family_id, generation, created_at, expires_at)
+        select ${successorHash}, family_id, generation + 1, ${now}, ${expiresAt} from rotated
+        returning family_id, generation - 1 as generation`;
       return row;
     },
     /**
