@@ -6,7 +6,7 @@
 // shown in en, ar and hi: axe again, no English string left on the Arabic pages, and screenshots at 375 and 1280
 // pixels written to test-output/screenshots/console/. Without /usr/bin/chromium the suite says it is skipped.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, type Client } from "@connectrpc/connect";
@@ -18,6 +18,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { catalogueOf, supportedLocales, type Locale } from "../../src/web/i18n.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
+import { assertAccessible } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
 const chromiumPath = "/usr/bin/chromium";
@@ -32,7 +33,6 @@ let test: TestApp;
 let staff: Client<typeof ConsoleService>;
 let context: BrowserContext;
 let userDataDir: string;
-let axeSource: string;
 
 async function launch(): Promise<BrowserContext> {
   userDataDir = await mkdtemp(join(tmpdir(), "pa-chromium-"));
@@ -43,20 +43,6 @@ async function launch(): Promise<BrowserContext> {
     viewport: { width: 1280, height: 900 },
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
-}
-
-/**
- * axe-core on the page: zero serious or critical violations. The engine is evaluated through the DevTools protocol
- * (page.evaluate), not added as a <script>: the site's CSP refuses inline script, and the check must not need the
- * CSP turned off.
- */
-async function assertAccessible(page: Page, label: string): Promise<void> {
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(
-    "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)) })))",
-  )) as Array<{ id: string; impact: string; targets: string[] }>;
-  const serious = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  assert.equal(serious, [], `${label}: ${JSON.stringify(serious)}`);
 }
 
 /** English strings of the catalogue (those another language writes differently) found on a page's visible text. */
@@ -97,7 +83,6 @@ if (!available) {
     test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), isolatedRedis: true });
     staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
     await staff.publishAgreementVersion({ title: "LP-2026", url: "https://partner.test/agreement/v1" });
-    axeSource = await readFile(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
     await mkdir(screenshots, { recursive: true });
     context = await launch();
     context.setDefaultTimeout(timeout);
