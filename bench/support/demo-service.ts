@@ -37,14 +37,14 @@ export interface DemoService {
 
 export async function startDemoService(extraEnv: Record<string, string> = {}): Promise<DemoService> {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-bench-"));
-  const [port, authPort, grpcPort, consolePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  // Every listener on a free port: two benchmarks (or two services of one) must never meet on a default one.
+  const [port, authPort, consolePort, grpcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env = {
     HOST: "127.0.0.1",
     PORT: String(port),
     AUTH_PORT: String(authPort),
-    GRPC_PORT: String(grpcPort),
-    // The console's listener too: its default (8082) is taken by any other service running on the machine.
     CONSOLE_PORT: String(consolePort),
+    GRPC_PORT: String(grpcPort),
     DATA_DIR: dataDir,
     ...(process.env["DATABASE_URL"] ? { DATABASE_URL: process.env["DATABASE_URL"] } : {}),
     ...(process.env["REDIS_URL"] ? { REDIS_URL: process.env["REDIS_URL"] } : {}),

@@ -78,7 +78,12 @@ export async function startService(options: { args: string[]; env: Record<string
   let ready: Record<string, unknown> | undefined;
   while (!ready) {
     if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}): ${await readFile(logFile, "utf8")}`);
-    if (Date.now() > deadline) throw new Error(`no "${readyMessage}" line: ${await readFile(logFile, "utf8")}`);
+    if (Date.now() > deadline) {
+      // A start that timed out must not outlive the benchmark (it would hold its database and ports).
+      child.kill("SIGKILL");
+      await exited;
+      throw new Error(`no "${readyMessage}" line: ${await readFile(logFile, "utf8")}`);
+    }
     ready = (await logLines()).find((line) => line["msg"] === readyMessage);
     if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
   }
