@@ -196,7 +196,7 @@ Transport("401 renews once and retries once, then stops: a second 401 is the cal
     return { status: 401, body: partnerError(401, "partner.token_invalid") };
   });
   const pending = { url: "", state: "s", codeVerifier: "v".repeat(43), redirectUri: "https://app.test/cb" };
-  await client.completeAuthorization("https://app.test/cb?code=c&state=s&merchant_id=5", pending);
+  await client.completeAuthorization(`https://app.test/cb?code=c&state=s&merchant_id=5&iss=${encodeURIComponent(`${base}/`)}`, pending);
   const error = await failure(client.merchant(5).items.list());
   assert.equal([error.code, error.status], ["partner.token_invalid", 401]);
   assert.equal(seen.map((request) => `${request.method} ${request.path} ${request.body?.["grant_type"] ?? request.headers["authorization"] ?? ""}`), [
