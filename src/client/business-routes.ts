@@ -74,6 +74,16 @@ const pathId = (id: number, what: string) => {
   return String(id);
 };
 
+/** Every row of a keyset-paged list, page after page, following `nextCursor` until a page has none. */
+async function* everyPage<P extends { nextCursor?: string }, T>(fetchPage: (cursor: { cursor?: string }) => Promise<P>, rows: (page: P) => T[]): AsyncIterable<T> {
+  let cursor: string | undefined;
+  do {
+    const next = await fetchPage(cursor === undefined ? {} : { cursor });
+    yield* rows(next);
+    cursor = next.nextCursor;
+  } while (cursor !== undefined);
+}
+
 export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRoutes {
   const { transport, auth, companyId } = options;
   const send = (method: HttpCall["method"], path: string, input: { query?: Record<string, string | number | undefined>; body?: Record<string, unknown> }, call: CallOptions = {}) =>
@@ -96,14 +106,7 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
     },
     items: {
       list: async (query, call) => (await send("GET", "items", { query: page(query) }, call)) as unknown as ItemPage,
-      async *all(query, call) {
-        let cursor: string | undefined;
-        do {
-          const next: ItemPage = await routes.items.list({ ...query, ...(cursor === undefined ? {} : { cursor }) }, call);
-          yield* next.items;
-          cursor = next.nextCursor;
-        } while (cursor !== undefined);
-      },
+      all: (query, call) => everyPage((cursor) => routes.items.list({ ...query, ...cursor }, call), (next) => next.items),
       create: async (input, call) => field<Item>(await send("POST", "items", { body: { ...input } }, call), "item", "POST /v1/items"),
       update: async (id, input, call) =>
         field<Item>(await send("PATCH", `items/${pathId(id, "item id")}`, { body: { ...input } }, call), "item", "PATCH /v1/items/{id}"),
@@ -116,14 +119,7 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
     onlineOrders: {
       list: async (query = {}, call) =>
         (await send("GET", "online-orders", { query: { ...page(query), status: query.status, placedFrom: query.placedFrom, placedTo: query.placedTo } }, call)) as unknown as OnlineOrderPage,
-      async *all(query, call) {
-        let cursor: string | undefined;
-        do {
-          const next: OnlineOrderPage = await routes.onlineOrders.list({ ...query, ...(cursor === undefined ? {} : { cursor }) }, call);
-          yield* next.orders;
-          cursor = next.nextCursor;
-        } while (cursor !== undefined);
-      },
+      all: (query, call) => everyPage((cursor) => routes.onlineOrders.list({ ...query, ...cursor }, call), (next) => next.orders),
       get: async (id, call) =>
         field<OnlineOrder>(await send("GET", `online-orders/${pathId(id, "order id")}`, {}, call), "order", "GET /v1/online-orders/{id}"),
     },
