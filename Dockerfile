@@ -6,7 +6,7 @@
 #   docker build -t partner-api .
 #   docker run --rm -p 8080:8080 -p 8081:8081 -e DATABASE_URL=... -e REDIS_URL=... partner-api
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
@@ -16,12 +16,12 @@ COPY gen/ ./gen/
 COPY src/ ./src/
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime-dependencies
+FROM node:24-bookworm-slim AS runtime-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # Listeners on every interface of the container (the network decides who reaches them; never publish GRPC_PORT or
 # REGION_GRPC_PORT, a data role's region hop).
 ENV NODE_ENV=production \

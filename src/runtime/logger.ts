@@ -123,7 +123,13 @@ function destinationFor(options: LoggerOptions): DestinationStream {
   }
   if (options.pretty) {
     // Loaded only when asked for: a development aid that production processes never pay for.
-    const pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
+    let pretty: typeof PinoPretty;
+    try {
+      pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
+    } catch {
+      // A production install (npm ci --omit=dev) has no pino-pretty: say so rather than crash on a require.
+      throw new Error("LOG_PRETTY=1 needs pino-pretty, a development dependency: run `npm install` (with dev dependencies) or unset LOG_PRETTY");
+    }
     return pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l" });
   }
   // Asynchronous (SonicBoom, sync: false): a line never waits for the terminal or the pipe. pino flushes these
