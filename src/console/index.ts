@@ -2,5 +2,3 @@
 export { createMailTransport, type MailTransport } from "./mail.js";
 export { createMailOutbox, type MailOutbox } from "./mail-outbox.js";
 export { createConsoleService } from "./service.js";
-export { minPasswordLength } from "./password-policy.js";
-export { sessionFreeConsoleMethods } from "./session-free-methods.js";

@@ -5,12 +5,11 @@
 // Paths are written whole (/v1/items, /.well-known/jwks.json) under one server, BASE_URL's origin: every generator
 // resolves them the same way (openapi-fetch, for one, ignores path-level servers), so each documented operation
 // is the real endpoint.
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
-import { sessionFreeConsoleMethods } from "../console/index.js";
+import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { field as fieldOption, type ServiceCheckedRules } from "../../gen/partnerapi/v1/options_pb.js";
 import { errorCodes, oauthErrorOf, renderDeveloperError, renderOAuthError, renderPartnerError } from "../errors/index.js";
 import { fieldJsonSchema, isRequiredField, requestJsonSchema, type JsonSchema } from "../runtime/request-schema.js";
 import { responseJsonSchemas } from "./message-json.js";
-import { serviceCheckedRules, type ServiceCheckedRule } from "./service-checked-rules.js";
 import type { Family, Route, RouteTable } from "./route-table.js";
 
 export interface OpenApiOptions {
@@ -99,16 +98,10 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
   const scopes = [...new Set(table.routes.map((route) => route.scope).filter((scope) => scope !== ""))].sort();
   const paths: Record<string, Record<string, unknown>> = {};
   const origin = options.baseUrl.replace(/\/+$/, "");
-  const unusedRules = new Set(Object.keys(serviceCheckedRules));
 
   for (const route of table.routes) {
     const path = documentPathOf(route);
     const item = (paths[path] ??= {});
-    const ruleOf = (field: DescField) => {
-      const key = `${route.method.input.typeName}.${field.name}`;
-      unusedRules.delete(key);
-      return serviceCheckedRules[key];
-    };
     const pathFields = new Set(pathFieldsOf(route));
     const fieldsByName = new Map(route.method.input.fields.map((field) => [field.name, field]));
     const parameters: Record<string, unknown>[] = [...pathFields].map((name) => ({
@@ -124,7 +117,7 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
     };
     if (route.bodyIsRequest) {
       // Form and JSON bodies carry the same fields (request-body.ts); form values are text of the same types.
-      const schema = withServiceCheckedRules(route.method.input, requestJsonSchema(route.method.input, (field) => !pathFields.has(field.name)), ruleOf);
+      const schema = withServiceCheckedRules(route.method.input, requestJsonSchema(route.method.input, (field) => !pathFields.has(field.name)));
       const required = Array.isArray(schema["required"]) && schema["required"].length > 0;
       operation["requestBody"] = {
         required,
@@ -166,7 +159,6 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
   for (const typeName of Object.keys(responseExamples)) {
     if (!usedExamples.has(typeName)) throw new Error(`OpenAPI example for ${typeName}, which no route returns`);
   }
-  for (const key of unusedRules) throw new Error(`service-checked rule for ${key}, which no routed request has`);
 
   return {
     openapi: "3.1.1",
@@ -206,14 +198,19 @@ function securityOf(route: Route): Record<string, string[]>[] | undefined {
   if (route.family === "oauth") return [{ clientSecretBasic: [] }, {}]; // or client_secret_post: in the body
   if (route.template.source.startsWith("/v1/console/")) {
     // Sign-up, sign-in and the rest that start an account or a session need none; every other console route needs one.
-    return sessionFreeConsoleMethods.has(route.method.name) ? undefined : [{ consoleSession: [] }];
+    return route.sessionFree ? undefined : [{ consoleSession: [] }];
   }
   if (route.family === "developer") return [{ clientSecretBasic: [] }, {}]; // POST /v1/token, as the OAuth endpoints
   return undefined; // anonymous documents (/.well-known)
 }
 
-/** A field's schema with the rule its service checks (service-checked-rules.ts) stated on it. */
-function withRule(schema: JsonSchema, rule: ServiceCheckedRule | undefined): JsonSchema {
+/** The rules of a field its service checks itself ((partnerapi.v1.field).service_checked), if it has any. */
+function ruleOf(field: DescField): ServiceCheckedRules | undefined {
+  return getOption(field, fieldOption).serviceChecked;
+}
+
+/** A field's schema with the rules its service checks stated on it. */
+function withRule(schema: JsonSchema, rule: ServiceCheckedRules | undefined): JsonSchema {
   if (!rule) return schema;
   const stated: JsonSchema = { ...schema };
   if (rule.format) stated["format"] = rule.format;
@@ -222,7 +219,7 @@ function withRule(schema: JsonSchema, rule: ServiceCheckedRule | undefined): Jso
 }
 
 /** A request body's schema with the service-checked rules of its fields: formats, lengths, required fields. */
-function withServiceCheckedRules(message: DescMessage, schema: JsonSchema, ruleOf: (field: DescField) => ServiceCheckedRule | undefined): JsonSchema {
+function withServiceCheckedRules(message: DescMessage, schema: JsonSchema): JsonSchema {
   const properties = { ...(schema["properties"] as Record<string, JsonSchema>) };
   const required = new Set((schema["required"] as string[] | undefined) ?? []);
   for (const field of message.fields) {
