@@ -1,16 +1,19 @@
 // What a clone must hold for a partner to follow the documentation alone: every relative link of the README, docs/
 // and the example resolves inside the repository (file and heading); the README stays a short lead that links every
-// page of docs/; docs/configuration.md documents every variable the configuration reads, and nothing else; the API
-// guide names every console route of docs/endpoints.md and every staff-only RPC of the internal port; and the LICENSE
-// is MIT for "the partner-api authors", 2026.
+// page of docs/; docs/configuration.md documents every variable the configuration reads, and nothing else;
+// docs/endpoints.md lists every annotated route with its RPC, and nothing else; the API guide names every console
+// route and every staff-only RPC of the internal port; and the LICENSE is MIT for "the partner-api authors", 2026.
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { getOption } from "@bufbuild/protobuf";
+import { http } from "../../gen/google/api/annotations_pb.js";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { environmentNames } from "../../src/config/config.js";
@@ -94,6 +97,23 @@ Files("docs/configuration.md: every variable the configuration reads has a row w
   assert.equal([...rows.keys()].filter((name) => !readByTheService.includes(name)), [], "rows of variables nothing reads");
   const withoutDefault = [...rows].filter(([, row]) => (row.split(" | ")[1] ?? "").trim() === "").map(([name]) => name);
   assert.equal(withoutDefault, [], "rows without a default");
+});
+
+Files("docs/endpoints.md lists every annotated route with its RPC, and no route that is not one", async () => {
+  const page = await read("docs/endpoints.md");
+  // Path variables are named on the wire by their JSON names ({organization_id} is {organizationId}).
+  const lowerCamel = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => `{${name.replace(/_(\w)/g, (__, c: string) => c.toUpperCase())}}`);
+  const annotated = [TokenService, DataService, ConsoleService, CredentialService, GrantService].flatMap((service) =>
+    service.methods.flatMap((method) => {
+      const pattern = getOption(method, http).pattern;
+      if (pattern.case === undefined || pattern.case === "custom") return [];
+      return [`| ${pattern.case.toUpperCase()} | \`${lowerCamel(pattern.value)}\` | \`${service.name}.${method.name}\``];
+    }),
+  );
+  assert.ok(annotated.length >= 50, `${annotated.length} annotated routes`);
+  assert.equal(annotated.filter((row) => !page.includes(row)), [], "routes missing from docs/endpoints.md");
+  const listed = [...page.matchAll(/^\| (?:GET|POST|PUT|PATCH|DELETE) \| `[^`]+` \| `[A-Z]\w*Service\.[A-Z]\w*`/gm)].map((match) => match[0]);
+  assert.equal(listed.filter((row) => !annotated.includes(row)), [], "rows of docs/endpoints.md that no RPC serves");
 });
 
 Files("the API guide names every console route of docs/endpoints.md and every staff-only RPC", async () => {
