@@ -27,7 +27,7 @@ async function main(): Promise<void> {
         "                    REGION_GRPC_CREDENTIAL_FILE)\n" +
         "  --role data       one region's DataService alone: for fronts on REGION_GRPC_PORT (grpc-js), with health on\n" +
         "                    the internal port (GRPC_PORT); needs --region\n" +
-        "Configuration comes from the environment; see README.md.\n",
+        "Configuration comes from the environment; see docs/configuration.md.\n",
     );
     return;
   }

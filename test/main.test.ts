@@ -263,7 +263,7 @@ Main("a brand-new embedded start makes an operator credential (0600) that buf cu
       const anonymous = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", `${grpcUrl}/partnerapi.v1.TokenService/GetJwks`]);
       assert.is.not(anonymous.code, 0);
       assert.match(anonymous.stderr, /"code":\s*"unauthenticated"/);
-      // The README's two commands that need no credential: the service list (by reflection) and health.
+      // The two commands of docs/operations.md that need no credential: the service list (by reflection) and health.
       const services = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", grpcUrl]);
       assert.is(services.code, 0, services.stderr);
       assert.equal(services.stdout.split("\n").filter(Boolean).sort(), [
