@@ -8,7 +8,7 @@ import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { suite } from "uvu";
+import { suite } from "./support/suite.js";
 import * as assert from "uvu/assert";
 import postgres from "postgres";
 import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";

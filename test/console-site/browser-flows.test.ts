@@ -12,7 +12,7 @@
 // Without /usr/bin/chromium the suite says it is skipped.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient, type Client } from "@connectrpc/connect";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";

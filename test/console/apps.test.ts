@@ -4,7 +4,7 @@
 // with details); creates and revokes ADSR API keys; deactivates a sandbox merchant; asks a live merchant for stores.
 // Role enforcement: a viewer is developer.insufficient_org_role on writes, a non-member developer.not_org_member.
 // Staff review decisions go through the internal port (gRPC), as operators make them.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
 import { grpcTransport } from "../support/internal.js";

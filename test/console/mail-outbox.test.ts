@@ -3,7 +3,7 @@
 // grace and the rest logged. Over HTTP against the real app: the password-reset answer for a known email arrives
 // while the transport still holds its mail, and the mail goes out when released; an unknown email answers the same
 // and gets none.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import type { Mail, MailTransport } from "../../src/console/mail.js";
 import { createMailOutbox } from "../../src/console/mail-outbox.js";

@@ -2,7 +2,7 @@
 // and /v1/items, every developer code of the spec's account, program and organization tables with its status in
 // the developer envelope, session rotation and reuse, and two parallel redemptions of one invitation. Staff
 // decisions go through the internal port (gRPC), as operators make them. Time moves on the manual clock.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
 import { grpcTransport } from "../support/internal.js";

@@ -8,7 +8,7 @@
 // FUZZ_SEED (default a constant) and FUZZ_RUNS (runs per route) make it repeatable and bounded in CI; a failure
 // prints the seed, the fast-check path and the request, and FUZZ_SEED=… FUZZ_PATH=… FUZZ_ROUTE="POST /v1/items"
 // replays it.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
 import { createClient } from "@connectrpc/connect";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { referenceContentSecurityPolicy } from "../../src/front/reference-page.js";
 import { createManualClock } from "../../src/runtime/clock.js";

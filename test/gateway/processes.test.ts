@@ -6,7 +6,7 @@
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { startDataRole } from "../../src/app.js";
 import { loadConfig } from "../../src/config/config.js";
