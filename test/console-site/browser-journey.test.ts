@@ -80,7 +80,7 @@ if (!available) {
   console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core)`);
 } else {
   Journey.before(async () => {
-    test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), isolatedRedis: true });
+    test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]) });
     staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
     await staff.publishAgreementVersion({ title: "LP-2026", url: "https://partner.test/agreement/v1" });
     await mkdir(screenshots, { recursive: true });

@@ -42,7 +42,7 @@ interface Team {
 }
 
 Pages.before(async () => {
-  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), env: { TRUST_PROXY: "127.0.0.1" } });
   const transport = grpcTransport(test.app.grpc.port, test.internal.staff);
   staff = createClient(ConsoleService, transport);
   reviews = createClient(CredentialService, transport);

@@ -25,7 +25,7 @@ const ar = translator("ar");
 const newEmail = (who = "dev") => `${who}.${process.pid}.${Date.now()}.${++serial}@partner.test`;
 
 Site.before(async () => {
-  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), env: { TRUST_PROXY: "127.0.0.1" } });
   staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
   await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/v1" });
 });

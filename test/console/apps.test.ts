@@ -28,7 +28,7 @@ let serial = 0;
 const password = "correct horse battery staple";
 
 SelfService.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" } });
   const transport = grpcTransport(test.app.grpc.port, test.internal.staff);
   staff = createClient(ConsoleService, transport);
   reviews = createClient(CredentialService, transport);

@@ -22,7 +22,7 @@ const password = "correct horse battery staple";
 const provisionLimit = 3;
 
 Limits.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1", CONSOLE_SANDBOX_PROVISION_LIMIT: String(provisionLimit) } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", CONSOLE_SANDBOX_PROVISION_LIMIT: String(provisionLimit) } });
 });
 Limits.after(async () => {
   await test.stop();

@@ -23,7 +23,7 @@ let serial = 0;
 const password = "correct horse battery staple";
 
 Console.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" } });
   staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
 });
 Console.after(async () => {

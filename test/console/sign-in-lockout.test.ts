@@ -25,7 +25,7 @@ let serial = 0;
 const password = "correct horse battery staple";
 
 Lockout.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" } });
 });
 Lockout.after(async () => {
   await test.stop();

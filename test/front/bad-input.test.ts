@@ -25,7 +25,7 @@ let serial = 0;
 const password = "correct horse battery staple";
 
 BadInput.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1", TOKEN_KEY_ENCRYPTION_KEY: testKek } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", TOKEN_KEY_ENCRYPTION_KEY: testKek } });
   key = await appSigningKey(test.app.control.sql, test.config.dataDir, clock);
   fixture = await createFixture(test.app.control.sql, (region) => test.app.regionDatabases.get(region)?.sql, clock, { region: "uk" });
 });

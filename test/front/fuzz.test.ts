@@ -63,7 +63,6 @@ Fuzz.before(async () => {
   test = await startTestApp({
     clock,
     redis: true,
-    isolatedRedis: true,
     env: {
       TRUST_PROXY: "127.0.0.1",
       TOKEN_KEY_ENCRYPTION_KEY: testKek,
