@@ -24,7 +24,7 @@ const directUvuImport = /\bfrom\s+["']uvu["']|\brequire\(\s*["']uvu["']\s*\)|\bi
 function parseArguments(argv) {
   const options = {
     concurrency: Number(process.env.TEST_CONCURRENCY) || Math.max(2, availableParallelism() * 2),
-    fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS) || 10 * 60_000,
+    fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS) || 15 * 60_000,
     pattern: /\.test\.ts$/,
     verbose: false,
     paths: [],

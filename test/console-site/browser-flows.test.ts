@@ -18,12 +18,12 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { supportedLocales, translator, type Locale } from "../../src/web/i18n.js";
-import { assertAccessible, assertInLanguage, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
+import { assertAccessible, assertInLanguage, browserTestTimeoutMs, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const Flows = suite("console-site/browser-flows");
+const Flows = suite("console-site/browser-flows", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 const password = "correct horse battery staple";
 let test: TestApp;

@@ -18,12 +18,12 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { catalogueOf, supportedLocales, type Locale } from "../../src/web/i18n.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
-import { assertAccessible } from "../support/browser.js";
+import { assertAccessible, browserTestTimeoutMs } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
 const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
-const Journey = suite("console-site/browser-journey");
+const Journey = suite("console-site/browser-journey", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 const timeout = 90_000;
 const screenshots = new URL("../../test-output/screenshots/console/", import.meta.url);

@@ -5,12 +5,17 @@
 //   import { suite } from "../support/suite.js";
 //   const Thing = suite("area/thing");
 //   Thing("does what it says", async () => { ... });
-//   Thing("drives a browser through five pages", async () => { ... }, { timeoutMs: 240_000 });
+//   Thing("replays a day of traffic", async () => { ... }, { timeoutMs: 300_000 });
+//   const Pages = suite("area/pages", {}, { timeoutMs: browserTestTimeoutMs });   (every test and hook of it)
 import { closeSync, openSync, writeSync } from "node:fs";
 import { suite as uvuSuite, type Callback } from "uvu";
 
-/** A test's (or hook's) limit unless it names its own: TEST_TIMEOUT_MS, else 120 s. */
-export const defaultTimeoutMs = Number(process.env["TEST_TIMEOUT_MS"]) || 120_000;
+/**
+ * A test's (or hook's) limit unless it or its suite names its own: TEST_TIMEOUT_MS, else 180 s. Generous on purpose:
+ * it is there to end a hung test, and a machine running other suites beside this one (load 20 and more on two
+ * cores) makes an app start or a page take ten times its usual time.
+ */
+export const defaultTimeoutMs = Number(process.env["TEST_TIMEOUT_MS"]) || 180_000;
 
 export interface TestOptions {
   /** This test's limit in milliseconds; the default is `defaultTimeoutMs`. */
@@ -101,16 +106,20 @@ function timedHook<T>(label: string, hook: Callback<T>, options: TestOptions | u
   };
 }
 
-/** uvu's `suite(title, context)`, every test and hook of it under a timeout whose message names it. */
-export function suite<T = Context>(title = "", context?: T): Suite<T> {
+/**
+ * uvu's `suite(title, context)`, every test and hook of it under a timeout whose message names it: the test's own
+ * `{ timeoutMs }`, else the suite's (`options`), else `defaultTimeoutMs`.
+ */
+export function suite<T = Context>(title = "", context?: T, options: TestOptions = {}): Suite<T> {
   const inner = uvuSuite<T>(title, context);
+  const limit = (own: TestOptions | undefined): TestOptions => ({ timeoutMs: own?.timeoutMs ?? options.timeoutMs });
   const label = (name: string) => (title ? `${title} › ${name}` : name);
-  const hook = (register: (hook: Callback<T>) => void, name: string) => (handler: Callback<T>, options?: TestOptions) => register(timedHook(label(name), handler, options));
+  const hook = (register: (hook: Callback<T>) => void, name: string) => (handler: Callback<T>, own?: TestOptions) => register(timedHook(label(name), handler, limit(own)));
   const before = Object.assign(hook(inner.before, "before hook"), { each: hook(inner.before.each, "before.each hook") });
   const after = Object.assign(hook(inner.after, "after hook"), { each: hook(inner.after.each, "after.each hook") });
-  const test = (name: string, handler: Callback<T>, options?: TestOptions) => inner(name, timedTest(label(name), handler, options));
+  const test = (name: string, handler: Callback<T>, own?: TestOptions) => inner(name, timedTest(label(name), handler, limit(own)));
   return Object.assign(test, {
-    only: (name: string, handler: Callback<T>, options?: TestOptions) => inner.only(name, timedTest(label(name), handler, options)),
+    only: (name: string, handler: Callback<T>, own?: TestOptions) => inner.only(name, timedTest(label(name), handler, limit(own))),
     skip: (name?: string, handler?: Callback<T>) => inner.skip(name, handler),
     before,
     after,
