@@ -155,7 +155,7 @@ function killGroup(pid) {
 const children = new Set();
 
 /** Runs one file in its own uvu process (own process group); resolves with what happened. */
-function runFile(file, slot, progressDir) {
+function runFile(file, progressDir) {
   return new Promise((resolvePromise) => {
     const progressPath = join(progressDir, `${file.replace(/[/\\]/g, "__")}.progress`);
     const startedAt = performance.now();
@@ -165,7 +165,7 @@ function runFile(file, slot, progressDir) {
       cwd: root,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, TEST_PROGRESS_FILE: progressPath, TEST_WORKER: String(slot) },
+      env: { ...process.env, TEST_PROGRESS_FILE: progressPath },
     });
     children.add(child);
     let output = "";
@@ -263,9 +263,9 @@ async function main() {
   const cpuAtStart = childrenCpuSeconds();
   const results = [];
   const totals = { passed: 0, failed: 0, skipped: 0 };
-  const worker = async (slot) => {
+  const worker = async () => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const result = await runFile(file, slot, progressDir);
+      const result = await runFile(file, progressDir);
       const outcome = outcomeOf(result);
       results.push({ ...result, outcome });
       totals.passed += outcome.passed;
@@ -277,7 +277,7 @@ async function main() {
       if (!outcome.ok && result.killedAfterMs !== undefined) console.log(`  ${failureReport(result).split("\n")[0]}\n`);
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, (_, slot) => worker(slot + 1)));
+  await Promise.all(Array.from({ length: concurrency }, () => worker()));
   rmSync(progressDir, { recursive: true, force: true });
 
   const wallMs = performance.now() - startedAt;

@@ -5,17 +5,17 @@
 //   import { suite } from "../support/suite.js";
 //   const Thing = suite("area/thing");
 //   Thing("does what it says", async () => { ... });
-//   Thing("replays a day of traffic", async () => { ... }, { timeoutMs: 300_000 });
+//   Thing("replays a day of traffic", async () => { ... }, { timeoutMs: 900_000 });
 //   const Pages = suite("area/pages", {}, { timeoutMs: browserTestTimeoutMs });   (every test and hook of it)
 import { closeSync, openSync, writeSync } from "node:fs";
 import { suite as uvuSuite, type Callback } from "uvu";
 
 /**
- * A test's (or hook's) limit unless it or its suite names its own: TEST_TIMEOUT_MS, else 180 s. Generous on purpose:
+ * A test's (or hook's) limit unless it or its suite names its own: TEST_TIMEOUT_MS, else 300 s. Generous on purpose:
  * it is there to end a hung test, and a machine running other suites beside this one (load 20 and more on two
  * cores) makes an app start or a page take ten times its usual time.
  */
-export const defaultTimeoutMs = Number(process.env["TEST_TIMEOUT_MS"]) || 180_000;
+export const defaultTimeoutMs = Number(process.env["TEST_TIMEOUT_MS"]) || 300_000;
 
 export interface TestOptions {
   /** This test's limit in milliseconds; the default is `defaultTimeoutMs`. */
