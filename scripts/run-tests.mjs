@@ -4,7 +4,7 @@
 // outlives its limit is killed with every process it started and named with the test it was in, and the end of the
 // output is the slowest ten files, the failures again, and last of all "N passed, M failed".
 //
-//   node scripts/run-tests.mjs [--concurrency N] [--file-timeout SECONDS] [--pattern REGEX] [--verbose] [PATH...]
+//   node scripts/run-tests.mjs [--concurrency N] [--file-timeout SECONDS] [--pattern REGEX] [--verbose] [--list] [PATH...]
 //
 // PATHs are files or directories (default: test); in directories the files whose path matches --pattern
 // (default \.test\.ts$) run. Environment: TEST_CONCURRENCY, TEST_FILE_TIMEOUT_MS, TEST_TIMEOUT_MS (one test's limit,
@@ -27,6 +27,7 @@ function parseArguments(argv) {
     fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS) || 15 * 60_000,
     pattern: /\.test\.ts$/,
     verbose: false,
+    list: false,
     paths: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -40,6 +41,7 @@ function parseArguments(argv) {
     else if (argument === "--file-timeout") options.fileTimeoutMs = Number(value()) * 1000;
     else if (argument === "--pattern") options.pattern = new RegExp(value());
     else if (argument === "--verbose" || argument === "-v") options.verbose = true;
+    else if (argument === "--list") options.list = true;
     else if (argument.startsWith("-")) throw new Error(`unknown option ${argument}`);
     else options.paths.push(argument);
   }
@@ -251,6 +253,11 @@ async function main() {
     return;
   }
 
+  if (options.list) {
+    for (const file of files) console.log(file);
+    return;
+  }
+
   const timings = readTimings();
   const expected = (file) => timings[file] ?? estimateMs(readFileSync(join(root, file), "utf8"));
   // Longest first: the run ends when its slowest file does, so that one must not start last.
@@ -272,7 +279,8 @@ async function main() {
       totals.failed += outcome.failed;
       totals.skipped += outcome.skipped;
       const counts = `${outcome.passed} passed` + (outcome.failed ? `, ${outcome.failed} failed` : "") + (outcome.skipped ? `, ${outcome.skipped} skipped` : "");
-      console.log(`${outcome.ok ? "✓" : "✘"} ${file}  ${counts}  ${seconds(result.ms)}`);
+      const cpu = result.cpuSeconds === undefined ? "" : ` (${result.cpuSeconds.toFixed(1)} s CPU)`;
+      console.log(`${outcome.ok ? "✓" : "✘"} ${file}  ${counts}  ${seconds(result.ms)}${cpu}`);
       if (!outcome.ok || options.verbose) console.log(`${result.output.trimEnd()}\n`);
       if (!outcome.ok && result.killedAfterMs !== undefined) console.log(`  ${failureReport(result).split("\n")[0]}\n`);
     }

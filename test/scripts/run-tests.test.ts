@@ -44,7 +44,7 @@ const lastLine = (output: string) => output.trimEnd().split("\n").at(-1);
 Runner("a passing file: its tests counted, the slowest files listed, and last of all 'N passed, 0 failed'", async () => {
   const { code, output } = await runner([`${fixtures}/passes.ts`]);
   assert.is(code, 0, output);
-  assert.match(output, /✓ test\/support\/runner-fixtures\/passes\.ts {2}2 passed {2}\d+\.\d s/);
+  assert.match(output, /✓ test\/support\/runner-fixtures\/passes\.ts {2}2 passed {2}\d+\.\d s \(\d+\.\d s CPU\)/);
   assert.match(output, /Slowest files:\n +\d+\.\d s {2}test\/support\/runner-fixtures\/passes\.ts/);
   assert.is(lastLine(output), "2 passed, 0 failed");
   assert.equal(Object.keys(JSON.parse(readFileSync(join(scratch, "timings.json"), "utf8"))), [`${fixtures}/passes.ts`]);
