@@ -8,7 +8,8 @@ import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { suite } from "uvu";
+import { seedEmbeddedDatabase } from "./support/embedded-template.js";
+import { suite } from "./support/suite.js";
 import * as assert from "uvu/assert";
 import postgres from "postgres";
 import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";
@@ -57,6 +58,7 @@ const generatedLine = "internal port: generated an operator credential for this 
 Main("starts, serves, and exits 0 after SIGTERM once requests are done", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
   const databaseUrl = await freshDatabaseUrl();
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   try {
     const process = run({ HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", CONSOLE_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "" });
     const ready = await process.line("partner API ready");

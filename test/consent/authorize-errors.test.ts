@@ -3,7 +3,7 @@
 // method, production publication, environment eligibility) so that with several wrong at once the first is shown;
 // `scope` is accepted and ignored; every page refuses to be framed.
 import { createHash } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";

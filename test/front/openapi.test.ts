@@ -2,7 +2,7 @@
 // validator, the official schemas), and every route of the route table is in it with its method, parameters or
 // body, its family's error shape, its security and (partner routes) the rate-limit headers.
 import { readFile } from "node:fs/promises";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { getOption } from "@bufbuild/protobuf";

@@ -1,7 +1,7 @@
 // The partner gateway end to end over HTTP, on the whole app with its own database and the manual clock: every
 // partner code (except the API-key ones, test/gateway/api-key.test.ts) with its exact status, headers and body; the X-RateLimit-*
 // headers on every answer once the app is known; routing by the token's region.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { startGatewayApp, type GatewayApp } from "../support/gateway.js";
