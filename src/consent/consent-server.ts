@@ -43,7 +43,7 @@ import { cookie, parseCookies } from "../web/cookies.js";
 import { fromAnotherSite, sameSecret } from "../web/csrf.js";
 import { readForm } from "../web/forms.js";
 import { assetReply } from "../web/assets.js";
-import { probeReply, siteContentType, tracedSiteRequests } from "../web/site-request.js";
+import { probeReply, siteContentType, siteUrl, tracedSiteRequests } from "../web/site-request.js";
 import { chooseLocale, type Locale } from "../web/i18n.js";
 import { pageHeaders } from "../web/layout.js";
 
@@ -400,7 +400,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     const started = performance.now();
     let url: URL;
     try {
-      url = new URL(request.url ?? "/", "http://consent.invalid");
+      url = siteUrl(request.url, "http://consent.invalid");
     } catch (error) {
       endAfterFailure(response, logger, error, "(unparsable)");
       return;

@@ -26,7 +26,7 @@ import type { Logger } from "../runtime/logger.js";
 import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { assetReply } from "../web/assets.js";
-import { probeReply, siteContentType, tracedSiteRequests } from "../web/site-request.js";
+import { probeReply, siteContentType, siteUrl, tracedSiteRequests } from "../web/site-request.js";
 import { cookie, cookieName, parseCookies } from "../web/cookies.js";
 import { csrfTokenPattern, fromAnotherSite, sameSecret } from "../web/csrf.js";
 import { readForm } from "../web/forms.js";
@@ -340,7 +340,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     const started = performance.now();
     let url: URL;
     try {
-      url = new URL(request.url ?? "/", "http://console.invalid");
+      url = siteUrl(request.url, "http://console.invalid");
     } catch (error) {
       endAfterFailure(response, logger, error, "(unparsable)");
       return;

@@ -18,9 +18,10 @@ import { clientAddress } from "../runtime/client-address.js";
 import { addressRanges } from "../config/ip-addresses.js";
 import { parseBasicCredentials } from "./client-credentials.js";
 import { messageToJson } from "./message-json.js";
-import { collectParams, readBody } from "./request-body.js";
-import { invalidUtf8Names } from "../runtime/percent-encoding.js";
-import { createRequestSchema, type InputKind, type RequestSchema } from "../runtime/request-schema.js";
+import { collectParams, readBody, maxRequestFields, tooManyFields } from "./request-body.js";
+import { parseUrlEncoded } from "../runtime/urlencoded.js";
+import { summarizeViolations } from "./violation-summary.js";
+import { createRequestSchema, type FieldViolation, type InputKind, type RequestSchema } from "../runtime/request-schema.js";
 import { renderError, validationCode } from "./render-error.js";
 import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
@@ -156,6 +157,12 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       if (error.code === "request.body_too_large") rendered.headers["Connection"] = "close";
       answer(rendered.status, rendered.headers, rendered.body);
     };
+    // A validation failure names at most a few fields, each cut short: the answer's size is bounded by a constant,
+    // never by the input (a body of 16,716 unknown names got a 932 KB answer; issue 27).
+    const invalid = (violations: readonly FieldViolation[]) => {
+      const summary = summarizeViolations(violations);
+      return fail({ code: validationCode[family], params: { fields: summary.fields }, details: summary.details });
+    };
 
     try {
       // 0. Probes, before any route, limit or authentication: /healthz is liveness (the process answers), /readyz
@@ -190,6 +197,10 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       }
       const { route, schema, caller, forwarded, takesClientCredentials } = prepared.get(match.route)!;
       const clientIp = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
+      // The query string, decoded once in time linear in its length (src/runtime/urlencoded.ts); its problems are
+      // answered after authentication, like those of a body.
+      const query = parseUrlEncoded(url.search.slice(1), maxRequestFields);
+      const queryPairs = query.kind === "pairs" ? query.pairs : [];
 
       // 2. Partner calls: authentication precedes reading and validating anything the client sent.
       let admitted: AdmittedCall | undefined;
@@ -197,7 +208,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         const outcome = await options.partner.admit({
           authorization: request.headers.authorization,
           apiKey: headerValue(request.headers["x-api-key"]),
-          companyId: url.searchParams.get("companyId") ?? undefined,
+          companyId: queryPairs.find(([name]) => name === "companyId")?.[1],
           clientAddress: clientIp,
           scope: route.scope,
         });
@@ -211,9 +222,11 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       let kind: InputKind;
       // Names whose percent-encoded text is not UTF-8: refused below, naming them, like any other bad value.
       let notUtf8: string[] = [];
+      if (query.kind === "too_many") return invalid(tooManyFields("(query)").violations);
       if (route.bodyIsRequest) {
         const body = await readBody(request, options.bodyLimitBytes);
         if (body.kind === "error") return fail({ code: body.code, params: paramsOfBodyError(body) });
+        if (body.kind === "invalid") return invalid(body.violations);
         if (body.kind === "json" && (typeof body.value !== "object" || body.value === null || Array.isArray(body.value))) {
           return fail({ code: "request.malformed_body", params: {} });
         }
@@ -221,20 +234,14 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         kind = body.kind === "json" ? "json" : "text";
         if (body.kind === "form") notUtf8 = body.invalidUtf8;
         // Parameters of a body route travel in the body only (RFC 6749 section 3.2 for the token endpoint).
-        const inQuery = [...new Set(url.searchParams.keys())];
-        if (inQuery.length > 0) {
-          const details = inQuery.map((field) => ({ field, rule: "must be sent in the body, not the query string" }));
-          return fail({ code: validationCode[family], params: { fields: inQuery.join(", ") }, details });
-        }
+        const inQuery = [...new Set(queryPairs.map(([name]) => name))];
+        if (inQuery.length > 0) return invalid(inQuery.map((field) => ({ field, rule: "must be sent in the body, not the query string" })));
       } else {
-        fields = collectParams(url.searchParams);
+        fields = collectParams(queryPairs);
         kind = "text";
-        notUtf8 = invalidUtf8Names(url.search.slice(1));
+        notUtf8 = query.kind === "pairs" ? query.notUtf8 : [];
       }
-      if (notUtf8.length > 0) {
-        const details = notUtf8.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" }));
-        return fail({ code: validationCode[family], params: { fields: notUtf8.join(", ") }, details });
-      }
+      if (notUtf8.length > 0) return invalid(notUtf8.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" })));
 
       // 4. Client authentication by HTTP Basic (RFC 6749 section 2.3.1), never together with body credentials.
       if (takesClientCredentials) {
@@ -250,10 +257,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
 
       // 5. Validate strictly, before any service code runs.
       const validated = schema.validate(fields, kind, match.pathParams);
-      if (!validated.ok) {
-        const names = [...new Set(validated.violations.map((violation) => violation.field))].join(", ");
-        return fail({ code: validationCode[family], params: { fields: names }, details: validated.violations });
-      }
+      if (!validated.ok) return invalid(validated.violations);
       const input = fromJson(route.method.input, validated.value as JsonValue);
       // The trace crosses a hop as W3C traceparent, with a new parent-id for the hop (Trace Context section 3.2).
       const headers = new Headers({ [correlationHeader]: correlationId, [traceparentHeader]: traceparentFor(trace) });
