@@ -96,7 +96,6 @@ Hostile("ten hostile bodies in parallel hold /healthz no longer than a generous 
   await burst(hostileBodies());
   const ordinary = await burst(ordinaryBodies());
   const hostile = await burst(hostileBodies());
-  console.log("probe ms", ordinary.slowestProbeMs, hostile.slowestProbeMs);
   // Generous: five times the ordinary round's slowest probe, and never under a second. Parsing these bodies used
   // to take 0.25 to 0.97 s each, all of it on the event loop: ten of them held every probe for seconds.
   const bound = Math.max(1_000, 5 * ordinary.slowestProbeMs);
