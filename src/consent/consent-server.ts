@@ -44,6 +44,7 @@ import { fromAnotherSite, sameSecret } from "../web/csrf.js";
 import { readForm } from "../web/forms.js";
 import { assetReply } from "../web/assets.js";
 import { probeReply, siteContentType, siteUrl, tracedSiteRequests } from "../web/site-request.js";
+import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
 import { chooseLocale, type Locale } from "../web/i18n.js";
 import { pageHeaders } from "../web/layout.js";
 
@@ -417,6 +418,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     // Counted until it settles, so that shutdown waits for it even when its client has gone.
     const handling = route(request, url, state)
       .catch((cause: unknown): Reply => {
+        // Its own doing, not an outage: logged at info and counted 499 below; nothing reaches the closed socket.
+        if (cause instanceof ClientGone) return { status: clientClosedStatus };
         if (cause instanceof SessionStoreUnavailable) {
           logger.warn("consent site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
           const retryAfter = String(storeRetryAfterSeconds);

@@ -20,6 +20,7 @@ import { parseBasicCredentials } from "./client-credentials.js";
 import { messageToJson } from "./message-json.js";
 import { collectParams, readBody, maxRequestFields, tooManyFields } from "./request-body.js";
 import { parseUrlEncoded } from "../runtime/urlencoded.js";
+import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
 import { summarizeViolations } from "./violation-summary.js";
 import { createRequestSchema, type FieldViolation, type InputKind, type RequestSchema } from "../runtime/request-schema.js";
 import { renderError, validationCode } from "./render-error.js";
@@ -145,6 +146,26 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       // The file's path is one of the reference page's fixed set: a bounded label.
       options.logger.info("request", { method: request.method, path: url.pathname, family: "reference", route: url.pathname, status: 200, ms: Math.round(seconds * 10_000) / 10 });
       count({ family: "reference", route: url.pathname, method: request.method, status: 200 }, seconds);
+    };
+    // The client closing before its answer is written aborts the service call; it is counted and logged as what it
+    // is (499, info), never as an outage or a 5xx (src/runtime/client-gone.ts).
+    const abort = new AbortController();
+    response.once("close", () => {
+      if (!response.writableFinished) abort.abort();
+    });
+    const gone = (cause: unknown) => {
+      const seconds = (performance.now() - started) / 1000;
+      options.logger.info("client went away", {
+        method: request.method,
+        path: url.pathname,
+        family: familyLabel,
+        route: routeLabel,
+        status: clientClosedStatus,
+        ms: Math.round(seconds * 10_000) / 10,
+        reason: cause instanceof ClientGone ? "closed while sending its request" : "closed before its answer",
+      });
+      count({ family: familyLabel, route: routeLabel, method: request.method, status: clientClosedStatus }, seconds);
+      response.destroy();
     };
     const fail = (error: ErrorToRender, cause?: unknown) => {
       if (error.code === "server.internal") {
@@ -276,10 +297,6 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         path: url.pathname,
         correlationId,
       });
-      const abort = new AbortController();
-      response.once("close", () => {
-        if (!response.writableFinished) abort.abort();
-      });
       const output = await (admitted?.caller ?? caller).call({ method: route.method, input, headers, values, signal: abort.signal, url: url.href });
 
       // 7. Render.
@@ -288,6 +305,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       if (route.cacheControl === "no-store") successHeaders["Pragma"] = "no-cache";
       answer(200, successHeaders, messageToJson(route.method.output, output));
     } catch (err) {
+      if (err instanceof ClientGone || abort.signal.aborted) return gone(err);
       const error = readServiceError(err);
       fail(error, error.code === "server.internal" ? err : ((err as ConnectError).cause ?? err));
     }

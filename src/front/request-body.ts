@@ -5,6 +5,7 @@
 // the bytes whatever they are, and a body with more fields than any route accepts is refused before its fields are
 // decoded (issue 27): one hostile body must not hold the event loop every listener of the process shares.
 import type { IncomingMessage } from "node:http";
+import { readChunks } from "../runtime/client-gone.js";
 import { firstDuplicateKey } from "../runtime/json-duplicate-keys.js";
 import type { FieldViolation } from "../runtime/request-schema.js";
 import { parseUrlEncoded } from "../runtime/urlencoded.js";
@@ -32,14 +33,10 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
   if (declared !== undefined && Number(declared) > limit) return tooLarge(request, limit);
   const contentType = request.headers["content-type"] ?? "";
   const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return tooLarge(request, limit);
-    chunks.push(chunk);
-  }
-  if (size === 0 && mediaType === "") return { kind: "empty" };
+  // A client that closes mid-body throws ClientGone (src/runtime/client-gone.ts): its doing, not an outage.
+  const chunks = await readChunks(request, limit, () => request.pause());
+  if (chunks === "too_large") return { kind: "error", code: "request.body_too_large", limit };
+  if (chunks.length === 0 && mediaType === "") return { kind: "empty" };
   if (mediaType !== "application/json" && mediaType !== "application/x-www-form-urlencoded") {
     return { kind: "error", code: "request.unsupported_media_type", contentType: mediaType || "(none)" };
   }

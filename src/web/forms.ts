@@ -1,5 +1,6 @@
 // Reading the form bodies of both sites (application/x-www-form-urlencoded), moved from the consent site.
 import type http from "node:http";
+import { readChunks } from "../runtime/client-gone.js";
 import { parseUrlEncoded } from "../runtime/urlencoded.js";
 
 /**
@@ -22,13 +23,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 export async function readForm(request: http.IncomingMessage, limitBytes = formLimitBytes): Promise<URLSearchParams | undefined> {
   const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limitBytes) return undefined;
-    chunks.push(chunk as Buffer);
-  }
+  // A client that closes mid-body throws ClientGone (src/runtime/client-gone.ts): its doing, not an outage.
+  const chunks = await readChunks(request, limitBytes, () => {});
+  if (chunks === "too_large") return undefined;
   let text: string;
   try {
     text = utf8.decode(Buffer.concat(chunks));
