@@ -43,6 +43,11 @@ export interface FrontOptions {
   /** Admits calls to routes of the partner family (src/gateway/); without it they go straight to their service. */
   partner?: PartnerAdmission;
   bodyLimitBytes: number;
+  /**
+   * The end-to-end deadline of a request: past it the call is aborted (its service stops waiting and frees what it
+   * holds) and the client gets 504 server.timeout. Default 15 s (REQUEST_TIMEOUT_SECONDS).
+   */
+  requestTimeoutMs?: number;
   /** Trusted proxies (TRUST_PROXY: addresses and CIDR ranges); X-Forwarded-For is read only from them. */
   trustProxy: readonly string[];
   clock: Clock;
@@ -63,6 +68,8 @@ export interface FrontServer {
   close(graceMs: number): Promise<void>;
   /** The request handler, for embedding in another server. */
   handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void>;
+  /** Every route this front serves, from its services' annotations (the fuzzer in CI walks them all). */
+  routes: readonly Route[];
 }
 
 /** The one client header every service may read. */
@@ -79,6 +86,7 @@ interface PreparedRoute {
 }
 
 export function createFrontServer(options: FrontOptions): FrontServer {
+  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
   const trustedProxies = addressRanges(options.trustProxy);
   const byService = new Map(options.services.map((entry) => [entry.service.typeName, entry]));
   const table = createRouteTable(options.services.map(({ service }) => service));
@@ -123,6 +131,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     // Headers every answer from here on carries (a partner call's X-RateLimit-*, once the gateway knows the app).
     let callHeaders: Record<string, string> = {};
     const answer = (status: number, headers: Record<string, string>, body: object) => {
+      // Already answered (the deadline below, or a client gone): the late outcome of the call is dropped.
+      if (response.headersSent || response.destroyed) return;
+      clearTimeout(deadline);
       // nosniff: every answer is JSON and must never be read as HTML or script, errors and 404s included.
       response.writeHead(status, { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff", "X-Correlation-Id": correlationId, ...callHeaders, ...headers });
       response.end(JSON.stringify(body));
@@ -153,7 +164,20 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     response.once("close", () => {
       if (!response.writableFinished) abort.abort();
     });
+    // The request's own deadline, end to end: whatever it waits for (the body, the database, a region), the client
+    // hears 504 server.timeout by then, and the call is aborted so that it stops waiting and frees what it holds.
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+      options.logger.warn("request deadline passed", { path: url.pathname, route: routeLabel, ms: requestTimeoutMs });
+      // Whatever of its body is still coming is not read: the connection ends with the answer.
+      if (!response.headersSent) response.setHeader("Connection", "close");
+      fail({ code: "server.timeout", params: {} });
+    }, requestTimeoutMs);
+    deadline.unref();
     const gone = (cause: unknown) => {
+      clearTimeout(deadline);
       const seconds = (performance.now() - started) / 1000;
       options.logger.info("client went away", {
         method: request.method,
@@ -305,6 +329,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       if (route.cacheControl === "no-store") successHeaders["Pragma"] = "no-cache";
       answer(200, successHeaders, messageToJson(route.method.output, output));
     } catch (err) {
+      if (timedOut) return;
       if (err instanceof ClientGone || abort.signal.aborted) return gone(err);
       const error = readServiceError(err);
       fail(error, error.code === "server.internal" ? err : ((err as ConnectError).cause ?? err));
@@ -337,7 +362,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     options.logger.info("request", { method: requestLine?.[1], path: context.path, family, route, status: 431, ms: 0, correlationId, traceId });
     count({ family, route, method: requestLine?.[1], status: 431 }, 0);
   });
-  return { handle, listen: listener.listen, close: listener.close };
+  return { handle, listen: listener.listen, close: listener.close, routes: table.routes };
 }
 
 /** The methods a metric label may name; anything else is "other" (a label's values stay bounded). */
