@@ -153,10 +153,7 @@ function createClient(url: string, max: number, logger: Logger, timeouts: Databa
     },
     // Our own socket, destroyed when a reply is overdue (reply-deadline.ts): postgres.js has no client-side deadline.
     socket: (options: { host: string[]; port: number[]; path?: string | false }) =>
-      openWatchedSocket(options.path ? { path: options.path } : { host: options.host[0]!, port: options.port[0]! }, {
-        connectMs: timeouts.connectSeconds * 1000,
-        replyMs: timeouts.querySeconds * 1000 + replyMarginMs,
-      }),
+      openWatchedSocket(options.path ? { path: options.path } : { host: options.host[0]!, port: options.port[0]! }, { replyMs: timeouts.querySeconds * 1000 + replyMarginMs }),
   } as postgres.Options<{}>) as unknown as postgres.Sql;
 }
 

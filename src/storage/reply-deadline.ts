@@ -7,35 +7,23 @@
 import { connect, type Socket } from "node:net";
 
 export interface ReplyDeadline {
-  /** A TCP connection attempt gives up after this long. */
-  connectMs: number;
   /** A connection waiting for a reply (written to after the last byte it received) gives up after this long. */
   replyMs: number;
 }
 
 /**
- * Opens a connected socket to `target` (TCP, or a Unix socket's path) for postgres.js's `socket` option, destroyed with an ETIMEDOUT error
- * when a reply is overdue (see above). postgres.js's own connect_timeout starts only once this resolves, so the TCP
- * connect is bounded here.
+ * Opens a socket to `target` (TCP, or a Unix socket's path) for postgres.js's `socket` option, destroyed with an
+ * ETIMEDOUT error when a reply is overdue (see above). Returned while still connecting, as postgres.js's own socket
+ * would be: what it writes first waits in the socket until the connection is made, a refused or failed connection
+ * reaches postgres.js as the socket's `error` and `close` (so its reconnect and error paths are the usual ones),
+ * and its connect_timeout, started as soon as it has the socket, bounds the TCP connect with the startup.
  */
-export function openWatchedSocket(target: { host: string; port: number } | { path: string }, deadline: ReplyDeadline): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = "path" in target ? connect(target.path) : connect(target.port, target.host);
-    // postgres.js reads `host` off its socket for TLS's server name (SNI and the certificate's name check).
-    if ("host" in target) Object.assign(socket, { host: target.host });
-    const where = "path" in target ? target.path : `${target.host}:${target.port}`;
-    const connectTimer = setTimeout(() => socket.destroy(timedOut(`connect to ${where}`, deadline.connectMs)), deadline.connectMs);
-    socket.once("connect", () => {
-      clearTimeout(connectTimer);
-      socket.off("error", reject);
-      watchReplies(socket, deadline.replyMs);
-      resolve(socket);
-    });
-    socket.once("error", (error) => {
-      clearTimeout(connectTimer);
-      reject(error);
-    });
-  });
+export function openWatchedSocket(target: { host: string; port: number } | { path: string }, deadline: ReplyDeadline): Socket {
+  const socket = "path" in target ? connect(target.path) : connect(target.port, target.host);
+  // postgres.js reads `host` off its socket for TLS's server name (SNI and the certificate's name check).
+  if ("host" in target) Object.assign(socket, { host: target.host, port: target.port });
+  watchReplies(socket, deadline.replyMs);
+  return socket;
 }
 
 /** Destroys `socket` when, after a write, nothing has been read for `replyMs`. */
