@@ -11,7 +11,7 @@ import { buildState } from "./build-state.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, "dist");
 const entry = process.argv[2];
-if (!entry || !entry.endsWith(".js")) {
+if (!entry?.endsWith(".js")) {
   process.stderr.write("usage: node --enable-source-maps scripts/run-compiled.mjs <entry under dist/, e.g. src/main.js> [arguments...]\n");
   process.exit(2);
 }

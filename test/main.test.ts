@@ -87,7 +87,10 @@ function accepting(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 }

@@ -98,7 +98,8 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
 
   for (const route of table.routes) {
     const path = documentPathOf(route);
-    const item = (paths[path] ??= route.template.source.startsWith("/v1/") ? {} : { servers: [{ url: origin }] });
+    const item = paths[path] ?? (route.template.source.startsWith("/v1/") ? {} : { servers: [{ url: origin }] });
+    paths[path] = item;
     const pathFields = new Set(pathFieldsOf(route));
     const fieldsByName = new Map(route.method.input.fields.map((field) => [field.name, field]));
     const parameters: Record<string, unknown>[] = [...pathFields].map((name) => ({

@@ -2,7 +2,7 @@
 // without being read further (413), so a client cannot make the front buffer more than BODY_LIMIT_BYTES. Bodies
 // are UTF-8 only (RFC 8259 section 8.1 for JSON; the WHATWG URL standard for forms): another declared charset is
 // 415, bytes that are not UTF-8 are a malformed body, never read with replacement characters.
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { invalidUtf8Names } from "../runtime/percent-encoding.js";
 
 export type BodyResult =
@@ -13,15 +13,18 @@ export type BodyResult =
   | { kind: "error"; code: "request.body_too_large"; limit: number }
   | { kind: "error"; code: "request.malformed_body" };
 
+/** What reading a body needs of a request: its headers, its chunks, and a pause (node:http's IncomingMessage). */
+export type BodySource = { headers: IncomingHttpHeaders; pause(): void } & AsyncIterable<Buffer>;
+
 /** Reads and decodes the body of `request`, reading at most `limit` bytes. */
-export async function readBody(request: IncomingMessage, limit: number): Promise<BodyResult> {
+export async function readBody(request: BodySource, limit: number): Promise<BodyResult> {
   const declared = request.headers["content-length"];
   if (declared !== undefined && Number(declared) > limit) return tooLarge(request, limit);
   const contentType = request.headers["content-type"] ?? "";
   const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
+  for await (const chunk of request) {
     size += chunk.length;
     if (size > limit) return tooLarge(request, limit);
     chunks.push(chunk);
@@ -59,7 +62,7 @@ function charsetOf(contentType: string): string | undefined {
 
 
 /** Stops reading: the rest of the body is discarded by closing the connection after the answer. */
-function tooLarge(request: IncomingMessage, limit: number): BodyResult {
+function tooLarge(request: BodySource, limit: number): BodyResult {
   request.pause();
   return { kind: "error", code: "request.body_too_large", limit };
 }

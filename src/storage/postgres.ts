@@ -136,7 +136,7 @@ function createClient(url: string, max: number, logger: Logger, timeouts: Databa
     // NOTICE lines (e.g. "relation already exists, skipping") are expected; keep them out of stdout.
     onnotice: (notice) => logger.debug("postgres notice", { message: notice.message }),
     connection: { application_name: "partner-api", statement_timeout: timeouts.querySeconds * 1000 },
-  }) as unknown as postgres.Sql;
+  });
 }
 
 /** What /readyz reports: ready when every database answered, else the names of those that did not. */

@@ -537,7 +537,10 @@ function refuses(origin: string): Promise<boolean> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
-    socket.once("connect", () => (socket.destroy(), resolve(false)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once("error", () => resolve(true));
   });
 }
