@@ -6,12 +6,11 @@
 //   node scripts/build.mjs [--out-dir dist] [--client-only]
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { inputsDigest, stampFileName } from "./build-state.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const root = resolve(import.meta.dirname, "..");
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 
 /** Runs tsc on a project with its output redirected; rejects with tsc's own report when it fails. */
@@ -54,7 +53,7 @@ export async function build({ outDir, clientOnly = false }) {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (import.meta.main) {
   const { values } = parseArgs({
     options: { "out-dir": { type: "string", default: join(root, "dist") }, "client-only": { type: "boolean", default: false } },
     strict: true,

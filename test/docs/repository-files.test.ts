@@ -4,7 +4,6 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
@@ -14,7 +13,7 @@ import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { admissionOf } from "../../src/internal/access-policy.js";
 
 const Files = suite("docs/repository-files");
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const root = resolve(import.meta.dirname, "../..");
 const read = (path: string) => readFile(join(root, path), "utf8");
 
 async function markdownFiles(): Promise<string[]> {
