@@ -403,7 +403,8 @@ function stopOnce(options: {
   return () => {
     options.shutdown.started = true;
     options.health.shutdown();
-    return (stopping ??= sleep(options.clock, options.drainMs).then(() => closeAll(options.closers)));
+    stopping ??= sleep(options.clock, options.drainMs).then(() => closeAll(options.closers));
+    return stopping;
   };
 }
 

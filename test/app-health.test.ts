@@ -41,7 +41,10 @@ async function refusedSoon(port: number): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const refused = await new Promise<boolean>((resolve) => {
       const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => (socket.destroy(), resolve(false)));
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(false);
+      });
       socket.once("error", () => resolve(true));
     });
     if (refused) return;

@@ -107,7 +107,10 @@ function accepting(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 }
@@ -150,10 +153,8 @@ Main("exits 0 after SIGTERM while requests whose clients have gone still wait on
 
       // Revocations of a well-formed refresh token each open a transaction whose first read waits on the test's
       // lock: four times the pool's ten connections of them, ten holding a connection, the rest queued for one.
-      let unlock!: () => void;
-      const unlocked = new Promise<void>((resolve) => (unlock = resolve));
-      let locked!: () => void;
-      const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+      const { promise: unlocked, resolve: unlock } = Promise.withResolvers<void>();
+      const { promise: lockHeld, resolve: locked } = Promise.withResolvers<void>();
       const transaction = locker.begin(async (tx) => {
         await tx`lock table control.refresh_tokens in access exclusive mode`;
         locked();

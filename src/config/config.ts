@@ -12,12 +12,8 @@ const url = z.string().url();
 
 /** An smtp:// or smtps:// URL with a host. */
 function smtpUrl(value: string): boolean {
-  try {
-    const parsed = new URL(value);
-    return (parsed.protocol === "smtp:" || parsed.protocol === "smtps:") && parsed.hostname !== "";
-  } catch {
-    return false;
-  }
+  const parsed = URL.parse(value);
+  return (parsed?.protocol === "smtp:" || parsed?.protocol === "smtps:") && parsed.hostname !== "";
 }
 
 /** Turns "" into undefined so an empty variable means "unset", as shells commonly produce. */

@@ -4,7 +4,7 @@
 // 415, bytes that are not UTF-8 are a malformed body, never read with replacement characters. Decoding is linear in
 // the bytes whatever they are, and a body with more fields than any route accepts is refused before its fields are
 // decoded (issue 27): one hostile body must not hold the event loop every listener of the process shares.
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { readChunks } from "../runtime/client-gone.js";
 import { firstDuplicateKey } from "../runtime/json-duplicate-keys.js";
 import type { FieldViolation } from "../runtime/request-schema.js";
@@ -27,8 +27,11 @@ export type BodyResult =
   | { kind: "error"; code: "request.body_too_large"; limit: number }
   | { kind: "error"; code: "request.malformed_body" };
 
+/** What reading a body needs of a request: its headers, its chunks, and a pause (node:http's IncomingMessage). */
+export type BodySource = { headers: IncomingHttpHeaders; pause(): void } & AsyncIterable<Buffer>;
+
 /** Reads and decodes the body of `request`, reading at most `limit` bytes. */
-export async function readBody(request: IncomingMessage, limit: number): Promise<BodyResult> {
+export async function readBody(request: BodySource, limit: number): Promise<BodyResult> {
   const declared = request.headers["content-length"];
   if (declared !== undefined && Number(declared) > limit) return tooLarge(request, limit);
   const contentType = request.headers["content-type"] ?? "";
@@ -76,7 +79,7 @@ function charsetOf(contentType: string): string | undefined {
 
 
 /** Stops reading: the rest of the body is discarded by closing the connection after the answer. */
-function tooLarge(request: IncomingMessage, limit: number): BodyResult {
+function tooLarge(request: BodySource, limit: number): BodyResult {
   request.pause();
   return { kind: "error", code: "request.body_too_large", limit };
 }

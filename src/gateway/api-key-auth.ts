@@ -161,7 +161,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     if (key.allowedIps.length > 0 && !addressAllowed(key.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
 
     const merchant = await merchantOf(companyId);
-    if (!merchant || !merchant.active) return refuse({ code: "partner.company_not_granted" });
+    if (!merchant?.active) return refuse({ code: "partner.company_not_granted" });
     if ((key.environment === "SANDBOX") !== merchant.demo) return refuse({ code: "partner.env_mismatch" });
     if (!adsrScopes.has(request.scope)) return refuse({ code: "partner.scope_denied" });
 

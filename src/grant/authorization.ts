@@ -165,8 +165,7 @@ export function createAuthorization(deps: AuthorizationDeps) {
     async eligibility(request: ValidAuthorization, companyId: number): Promise<{ ok: true; merchant: MerchantRow } | { ok: false; code: ErrorCode }> {
       const merchant = await createMerchantQueries(sql).find(companyId);
       const eligible =
-        merchant !== undefined &&
-        merchant.active &&
+        merchant?.active &&
         (request.environment === "SANDBOX"
           ? merchant.demo && merchant.sandbox_organization_id === request.organizationId
           : !merchant.demo);

@@ -152,9 +152,12 @@ function createClient(url: string, max: number, logger: Logger, timeouts: Databa
       idle_in_transaction_session_timeout: timeouts.querySeconds * 2000,
     },
     // Our own socket, destroyed when a reply is overdue (reply-deadline.ts): postgres.js has no client-side deadline.
-    socket: (options: { host: string[]; port: number[]; path?: string | false }) =>
-      openWatchedSocket(options.path ? { path: options.path } : { host: options.host[0]!, port: options.port[0]! }, { replyMs: timeouts.querySeconds * 1000 + replyMarginMs }),
-  } as postgres.Options<{}>) as unknown as postgres.Sql;
+    // postgres.js takes a `socket` factory that its type declarations do not list: passed by spread, not cast.
+    ...{
+      socket: (options: { host: string[]; port: number[]; path?: string | false }) =>
+        openWatchedSocket(options.path ? { path: options.path } : { host: options.host[0]!, port: options.port[0]! }, { replyMs: timeouts.querySeconds * 1000 + replyMarginMs }),
+    },
+  });
 }
 
 /** What /readyz reports: ready when every database answered, else the names of those that did not. */

@@ -11,7 +11,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { consoleCall, developerError, expectError, mailedLink, tokenOf } from "../support/console.js";
 import { randomAddress } from "../support/consent.js";
-import { type Answer } from "../support/sandbox.js";
+import type { Answer } from "../support/sandbox.js";
 
 const Console = suite("console/service");
 // 20 minutes into the next real hour: the manual clock is ahead of real time, so no Redis window it names (they

@@ -43,8 +43,7 @@ Plan("a last page is one range of the (company_id, id) index, not a walk of the 
   assert.ok(index, "the copy has the (company_id, id) index");
   const [last] = await sql<Array<{ id: number }>>`select id from ${sql(`${schema}.items`)} where company_id = ${busy} order by id desc offset 3 limit 1`;
   // The statement the DataService sends (limit + 1 rows), planned with its parameters.
-  const pending = createItemQueries(sql, schema).list(busy, last!.id, 11) as unknown as { describe(): Promise<{ string: string }> };
-  const { string } = await pending.describe();
+  const { string } = await createItemQueries(sql, schema).list(busy, last!.id, 11).describe();
   const [row] = await sql.unsafe<Array<{ "QUERY PLAN": Array<{ Plan: Record<string, unknown> }> }>>(`explain (format json) ${string}`, [busy, last!.id, 11]);
   const plan = nodes(row!["QUERY PLAN"][0]!.Plan);
   const scans = plan.filter((node) => String(node["Node Type"]).includes("Scan"));

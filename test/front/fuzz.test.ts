@@ -119,7 +119,7 @@ async function consoleWorld(): Promise<Known> {
     clientId: String(created["sandbox"]!["clientId"]),
     clientSecret: String(created["sandbox"]!["clientSecret"]),
     apiKeyId: String(apiKey["apiKey"]!["apiKeyId"]),
-    companyId: Number((merchant["merchant"] ?? {})["companyId"] ?? fixture.companyId),
+    companyId: Number(merchant["merchant"]?.["companyId"] ?? fixture.companyId),
   };
 }
 

@@ -44,7 +44,7 @@ HealthSuite.before(async (context) => {
   context.close = () =>
     new Promise<void>((resolve) => {
       client.close();
-      sessions.forEach((session) => session.destroy());
+      for (const session of sessions) session.destroy();
       server.close(() => resolve());
     });
 });

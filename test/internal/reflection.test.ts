@@ -42,7 +42,7 @@ Reflection.before(async (context) => {
   context.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   context.close = () =>
     new Promise<void>((resolve) => {
-      sessions.forEach((session) => session.destroy());
+      for (const session of sessions) session.destroy();
       server.close(() => resolve());
     });
 });

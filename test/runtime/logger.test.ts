@@ -77,7 +77,7 @@ Logger("pino lines: child bindings are redacted too, errors keep their stack, LO
   logger.warn("deep", { request: { headers: { authorization: "Bearer x", "x-api-key": "k" } }, items: [{ client_secret: "s" }] });
   logger.error("failed", { error: new Error("boom") });
   assert.equal(lines.map(([, level]) => level), ["warn", "error"]);
-  const [warn, error] = lines.map(([line]) => JSON.parse(line) as Record<string, any>);
+  const [warn, error] = lines.map(([line]) => JSON.parse(line) as Record<string, unknown> & { error: { message: string; stack: string } });
   assert.equal(warn!["session"], { cookie: "[redacted]", id: 3 });
   assert.equal(warn!["request"], { headers: { authorization: "[redacted]", "x-api-key": "[redacted]" } });
   assert.equal(warn!["items"], [{ client_secret: "[redacted]" }]);

@@ -108,8 +108,21 @@ async function openTestDatabase(): Promise<Database> {
   await migrateControl(db.sql, silentLogger);
   for (const region of regions) await migrateRegion(db.sql, region, silentLogger);
   // The shared database is dropped (or its directory removed) when the handle closes: runs leave nothing behind.
-  if (!url) return { ...db, close: async () => (await db.close(), await rm(dataDir, { recursive: true, force: true })) };
-  return { ...db, close: async () => (await db.close(), await dropDatabase(url)) };
+  if (!url)
+    return {
+      ...db,
+      close: async () => {
+        await db.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  return {
+    ...db,
+    close: async () => {
+      await db.close();
+      await dropDatabase(url);
+    },
+  };
 }
 
 const sharedDatabase = createSharedResource(openTestDatabase, (db) => db.close());
@@ -172,11 +185,26 @@ export function flakyStore(clock: Clock) {
   const store: KeyValueStore = {
     ...inner,
     shared: true,
-    hit: async (key, expiresAtMs) => (await guard(), inner.hit(key, expiresAtMs)),
-    get: async (key) => (await guard(), inner.get(key)),
-    set: async (key, value, ttlMs) => (await guard(), inner.set(key, value, ttlMs)),
-    setIfAbsent: async (key, value, ttlMs) => (await guard(), inner.setIfAbsent(key, value, ttlMs)),
-    del: async (key) => (await guard(), inner.del(key)),
+    hit: async (key, expiresAtMs) => {
+      await guard();
+      return inner.hit(key, expiresAtMs);
+    },
+    get: async (key) => {
+      await guard();
+      return inner.get(key);
+    },
+    set: async (key, value, ttlMs) => {
+      await guard();
+      return inner.set(key, value, ttlMs);
+    },
+    setIfAbsent: async (key, value, ttlMs) => {
+      await guard();
+      return inner.setIfAbsent(key, value, ttlMs);
+    },
+    del: async (key) => {
+      await guard();
+      return inner.del(key);
+    },
     ping: async () => !state.down && !state.hang,
   };
   return { store, state };

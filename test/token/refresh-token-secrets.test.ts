@@ -18,7 +18,11 @@ const RefreshTokenSecrets = suite("token/refresh-token-secrets");
 
 /** Ids that record the sizes asked for and answer one letter repeated to the base64url length. */
 function fixedIds(letter: string, sizes: number[]): IdSource {
-  return { uuid: () => "00000000-0000-4000-8000-000000000000", randomToken: (bytes) => (sizes.push(bytes), letter.repeat(Math.ceil((bytes * 8) / 6))) };
+  return { uuid: () => "00000000-0000-4000-8000-000000000000", randomToken: (bytes) => {
+      sizes.push(bytes);
+      return letter.repeat(Math.ceil((bytes * 8) / 6));
+    },
+  };
 }
 
 const sandboxToken = "lp_rt_sb_" + "A".repeat(43);
