@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const uvuBin = join(root, "node_modules", "uvu", "bin.js");
@@ -62,7 +63,7 @@ function findFiles(paths, pattern) {
       files.add(relative(root, resolve(path)));
     }
   };
-  for (const path of options.paths) {
+  for (const path of paths) {
     if (!existsSync(path)) throw new Error(`no such file or directory: ${path}`);
     // A file named outright runs whatever its name.
     if (statSync(path).isFile()) files.add(relative(root, resolve(path)));
@@ -112,7 +113,7 @@ function reapedCpuSinceLastExit() {
   return grown;
 }
 
-const strip = (text) => text.replace(/\x1b\[[0-9;]*m/g, "");
+const strip = (text) => stripVTControlCharacters(text);
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 /** uvu's totals at the end of a file's output (undefined when it never got there). */
@@ -204,7 +205,10 @@ function runFile(file, progressDir) {
       // Whatever the file started and left behind (a browser, a server) goes with it; then its pipes close.
       killGroup(child.pid);
       const closing = setTimeout(finish, 2_000);
-      child.once("close", () => (clearTimeout(closing), finish()));
+      child.once("close", () => {
+        clearTimeout(closing);
+        finish();
+      });
     });
   });
 }

@@ -529,7 +529,7 @@ Front("past the request's deadline: 504 server.timeout in the family's shape, th
   const { port } = await front.listen(0, "127.0.0.1");
   try {
     const answer = await fetch(`http://127.0.0.1:${port}/v1/categories`);
-    const body = (await answer.json()) as Json;
+    const body = (await answer.json()) as PartnerErrorBody;
     assert.is(answer.status, 504);
     assert.is(answer.headers.get("connection"), "close");
     assert.is(body.code, "server.timeout");

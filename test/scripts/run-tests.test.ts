@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import * as assert from "uvu/assert";
 import { suite } from "../support/suite.js";
 
@@ -33,7 +34,7 @@ function runner(args: string[], env: Record<string, string> = {}): Promise<{ cod
       { cwd: root, env: { ...process.env, TEST_TIMINGS_FILE: join(scratch, "timings.json"), ...env }, timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        resolve({ code, output: `${stdout}${stderr}`.replace(/\x1b\[[0-9;]*m/g, "") });
+        resolve({ code, output: stripVTControlCharacters(`${stdout}${stderr}`) });
       },
     );
   });

@@ -22,7 +22,7 @@ export interface TestOptions {
   timeoutMs?: number;
 }
 
-type Context = Record<string, any>;
+type Context = Record<string, unknown>;
 
 interface Hook<T> {
   (hook: Callback<T>, options?: TestOptions): void;
