@@ -195,6 +195,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       grant,
     });
     // Webhooks: the queue in the control database; an all-roles process also relays every outbox and delivers.
+    // The internal port's bound port joins the forbidden ones once it listens (GRPC_PORT=0 picks one).
+    const forbiddenPorts = forbiddenLoopbackPorts(config);
     const webhooks = await startWebhookDelivery({
       config,
       logger,
@@ -203,7 +205,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       sources: role === "all" ? outboxSources(control, regionDatabases) : [],
       kek,
       resolve: options.webhookResolver,
-      forbiddenPorts: forbiddenLoopbackPorts(config),
+      forbiddenPorts,
       onDisabled: mailEndpointDisabled(mail, config),
       deliver: role === "all",
     });
@@ -213,7 +215,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       verifyClient: clientVerifier(credential),
       kek,
       resolve: options.webhookResolver ?? systemResolver,
-      forbiddenLoopbackPorts: forbiddenLoopbackPorts(config),
+      forbiddenLoopbackPorts: forbiddenPorts,
       nudge: webhooks.nudge,
       queue: webhooks.queue,
     });
@@ -277,6 +279,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
 
     const grace = config.shutdownGraceSeconds * 1000;
     const grpcAddress = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
+    forbiddenPorts.add(grpcAddress.port);
     closers.push(() => internal.close(grace));
     const frontAddress = await front.listen(config.listen.port, config.listen.host);
     closers.push(() => front.close(grace));

@@ -217,7 +217,7 @@ test("DNS rebinding: a name public at registration and loopback at delivery is r
   const endpointId = (created.body["endpoint"] as { id: string }).id;
   rebindAnswers = ["127.0.0.1"];
   await call(production, "POST", `/v1/webhook-endpoints/${endpointId}/test`, {});
-  const [delivery] = await deliveriesWhen(production, endpointId, (rows) => rows[0]?.["attempts"]?.length === 2);
+  const [delivery] = await deliveriesWhen(production, endpointId, (rows) => rows[0]?.["state"] === "FAILED");
   assert.equal(delivery!["attempts"].map((attempt: { outcome: string }) => attempt.outcome), ["ADDRESS_REFUSED", "ADDRESS_REFUSED"]);
   assert.is(delivery!["state"], "FAILED");
   assert.is(local.received.length, 0);
@@ -242,7 +242,6 @@ test("hostile receivers are cut at their timeout, redirects are not followed, an
   const healthyId = await register(sandbox, healthy);
   await call(sandbox, "POST", `/v1/webhook-endpoints/${healthyId}/test`, {});
   await healthy.waitFor(1);
-  assert.ok(hang.received.length === 1 && (await deliveriesWhen(sandbox, ids.hang, () => true))[0]!["attempts"].length === 0, "the hung attempt is still open");
   const outcomes = async (id: string) => (await deliveriesWhen(sandbox, id, (rows) => rows[0]?.["state"] === "FAILED" || rows[0]?.["state"] === "SUCCEEDED"))[0]!;
   const hung = await outcomes(ids.hang);
   assert.equal(hung["attempts"].map((a: { outcome: string }) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
