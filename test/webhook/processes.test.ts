@@ -58,7 +58,7 @@ test("SIGKILL right after the commit: the event is delivered once a worker is ba
     const frontEnv = await env();
     const front = startRole(["--role", "front"], frontEnv);
     running.push(front);
-    await front.line("partner API ready");
+    await front.line("partner API ready", 300_000);
     const base = `http://127.0.0.1:${frontEnv.PORT}`;
     const created = await fetch(`${base}/v1/webhook-endpoints`, { method: "POST", headers: { authorization: basic, "content-type": "application/json" }, body: JSON.stringify({ url: receiver.url }) });
     assert.is(created.status, 200);
@@ -73,7 +73,7 @@ test("SIGKILL right after the commit: the event is delivered once a worker is ba
     // A worker comes up on the same database and delivers it, once.
     const worker = startRole(["--role", "worker"], await env());
     running.push(worker);
-    await worker.line("webhook worker ready");
+    await worker.line("webhook worker ready", 300_000);
     const [delivered] = await receiver.waitFor(1, 60_000);
     assert.is(delivered!.headers["webhook-id"], eventId);
     assert.is(delivered!.verified?.type, "webhook.test");
@@ -83,7 +83,7 @@ test("SIGKILL right after the commit: the event is delivered once a worker is ba
       for (let i = 0; i < 2; i++) {
         const another = startRole(["--role", "worker"], await env());
         running.push(another);
-        await another.line("webhook worker ready");
+        await another.line("webhook worker ready", 300_000);
       }
       const shared = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
       const ids = await shared.sql.begin(async (tx) => {
