@@ -2,7 +2,7 @@
 // Webhooks says and verified by the `standardwebhooks` package, the outbox (a rolled-back change sends nothing),
 // grant events, SSRF refusals (private, loopback, metadata, rebinding) and hostile receivers cut at their timeout
 // without delaying another endpoint's events.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { recordEvent } from "../../src/events/index.js";

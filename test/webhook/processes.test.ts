@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { CredentialService, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { loadConfig } from "../../src/config/config.js";
