@@ -2,7 +2,7 @@
 //
 //   src/main.ts, src/app.ts                  command line; the one composition root
 //   base    runtime, storage, errors, config  shared mechanisms, below everything
-//   owners  data < credential < grant < token < console   one folder per owner of data
+//   owners  events < data < credential < grant < token < webhook < console   one folder per owner of data
 //   web     the shared web kit (HTML templates, page shell, stylesheet, messages, CSRF): base only, below edges
 //   edges   front, gateway, consent, console-site, internal, demo
 //   client  the partner SDK, apart from the server
@@ -11,7 +11,7 @@
 // Paths are relative to the repository root. Type-only imports count: they are knowledge too.
 
 /** Owners, lowest first: each may import only the owners before it. */
-const OWNERS = ["data", "credential", "grant", "token", "console"];
+const OWNERS = ["events", "data", "credential", "grant", "token", "webhook", "console"];
 const BASE = "^src/(runtime|storage|errors|config)/";
 const OWNER = `^src/(${OWNERS.join("|")})/`;
 const EDGE = "^src/(front|gateway|consent|console-site|internal|demo)/";

@@ -11,6 +11,7 @@ import { CredentialService } from "../gen/partnerapi/v1/credential_service_pb.js
 import { DataService } from "../gen/partnerapi/v1/data_service_pb.js";
 import { GrantService } from "../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../gen/partnerapi/v1/token_service_pb.js";
+import { WebhookService } from "../gen/partnerapi/v1/webhook_service_pb.js";
 import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
 import { createConsoleSite } from "./console-site/console-server.js";
@@ -51,6 +52,8 @@ import { openKeyValueStore, type KeyValueStore } from "./storage/key-value.js";
 import { migrateControl, migrateRegion } from "./storage/migrate.js";
 import { openDatabase, readinessOf, type Database, type Readiness } from "./storage/postgres.js";
 import { regions, type Region } from "./config/regions.js";
+import { controlSchema, regionSchema } from "./storage/schemas.js";
+import { createWebhookService, forbiddenLoopbackPorts, startWebhookDelivery, systemResolver, type ResolveHost, type WebhookDelivery } from "./webhook/index.js";
 
 export interface AppOptions {
   config: Config;
@@ -68,6 +71,8 @@ export interface AppOptions {
   keyValuePrefix?: string;
   /** This app's metrics (one registry per app); default: a new one with process metrics. */
   metrics?: Metrics;
+  /** How webhook hosts are resolved; default: the system's resolver (tests answer as a rebinding DNS would). */
+  webhookResolver?: ResolveHost;
 }
 
 export interface RunningApp {
@@ -84,6 +89,8 @@ export interface RunningApp {
   keyValue: KeyValueStore;
   /** The console's outbox (mail leaves off the request path). */
   mail: MailOutbox;
+  /** Webhook delivery: the queue, and (all roles) the relay and the attempt workers. */
+  webhooks: WebhookDelivery;
   /** Served at GET /metrics on the internal port, and on METRICS_PORT when set. */
   metrics: Metrics;
   /** METRICS_PORT's listener, when configured. */
@@ -190,6 +197,31 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       credential,
       grant,
     });
+    // Webhooks: the queue in the control database; an all-roles process also relays every outbox and delivers.
+    // The internal port's bound port joins the forbidden ones once it listens (GRPC_PORT=0 picks one).
+    const forbiddenPorts = forbiddenLoopbackPorts(config);
+    const webhooks = await startWebhookDelivery({
+      config,
+      logger,
+      clock: context.clock,
+      control,
+      sources: role === "all" ? outboxSources(control, regionDatabases) : [],
+      kek,
+      resolve: options.webhookResolver,
+      forbiddenPorts,
+      onDisabled: mailEndpointDisabled(mail, config),
+      deliver: role === "all",
+    });
+    closers.push(() => webhooks.stop());
+    const webhookService = createWebhookService(context, {
+      sql: control.sql,
+      verifyClient: clientVerifier(credential),
+      kek,
+      resolve: options.webhookResolver ?? systemResolver,
+      forbiddenLoopbackPorts: forbiddenPorts,
+      nudge: webhooks.nudge,
+      queue: webhooks.queue,
+    });
     const health = createHealthService();
 
     const routes = (router: ConnectRouter) => {
@@ -220,6 +252,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         { service: DataService, caller: createInProcessCaller(DataService, data) },
         // The console authenticates a developer by the Authorization header (its session token).
         { service: ConsoleService, caller: createInProcessCaller(ConsoleService, consoleService), reads: ["authorization"] },
+        { service: WebhookService, caller: createInProcessCaller(WebhookService, webhookService) },
       ],
       partner,
       bodyLimitBytes: config.bodyLimitBytes,
@@ -250,6 +283,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
 
     const grace = config.shutdownGraceSeconds * 1000;
     const grpcAddress = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
+    forbiddenPorts.add(grpcAddress.port);
     closers.push(() => internal.close(grace));
     const frontAddress = await front.listen(config.listen.port, config.listen.host);
     closers.push(() => front.close(grace));
@@ -270,6 +304,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       regionDatabases,
       keyValue,
       mail,
+      webhooks,
       metrics,
       metricsAddress: metricsListener?.address,
       stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),
@@ -346,6 +381,77 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
       metricsAddress: metricsListener?.address,
       stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),
     };
+  } catch (error) {
+    await closeAll(closers);
+    throw error;
+  }
+}
+
+/** Every outbox this process relays: the control database's, then each region's. */
+function outboxSources(control: Database, regionDatabases: ReadonlyMap<Region, Database>) {
+  return [{ schema: controlSchema, sql: control.sql }, ...[...regionDatabases].map(([region, database]) => ({ schema: regionSchema(region), sql: database.sql }))];
+}
+
+/** An endpoint disabled after days of failures: every member of the app's organization is mailed. */
+function mailEndpointDisabled(mail: MailOutbox, config: Config) {
+  return (notice: { endpointId: string; url: string; appId: string; emails: string[]; appName: string }) => {
+    for (const to of notice.emails) {
+      mail.enqueue("webhook endpoint disabled", async () => ({
+        to,
+        subject: `Webhook endpoint of ${notice.appName} disabled`,
+        text: `The webhook endpoint ${notice.url} of ${notice.appName} failed every delivery for ${Math.round(config.webhooks.disableAfterSeconds / 86_400)} days in a row and was disabled. Fix the receiver, then enable it again on the app's page.`,
+        link: `${config.urls.console}/apps/${encodeURIComponent(notice.appId)}`,
+      }));
+    }
+  };
+}
+
+export interface RunningWorkerRole {
+  webhooks: WebhookDelivery;
+  control: Database;
+  regionDatabases: ReadonlyMap<Region, Database>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm start -- --role worker`: webhook delivery alone (the outbox relay over the control database and every
+ * region's, the attempt workers, the access-request expiry sweep), on the same databases as the other roles. Any
+ * number of workers share the work (docs/decisions.md, "Events and webhooks").
+ */
+export async function startWorkerRole(options: AppOptions): Promise<RunningWorkerRole> {
+  const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    const control = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts });
+    closers.push(() => control.close());
+    await migrateControl(control.sql, logger);
+    const regionDatabases = new Map<Region, Database>();
+    for (const region of regions) {
+      const url = config.regions[region].databaseUrl;
+      const database = url ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts }) : control;
+      if (database !== control) closers.push(() => database.close());
+      await migrateRegion(database.sql, region, logger);
+      regionDatabases.set(region, database);
+    }
+    const kek = await loadKeyEncryptionKey({ configured: config.tokenKeyEncryptionKey, dataDir: config.dataDir, logger });
+    const mail = createMailOutbox({ transport: options.mailTransport ?? createMailTransport(config, logger), logger });
+    closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
+    const webhooks = await startWebhookDelivery({
+      config,
+      logger,
+      clock,
+      control,
+      sources: outboxSources(control, regionDatabases),
+      kek,
+      resolve: options.webhookResolver,
+      forbiddenPorts: forbiddenLoopbackPorts(config),
+      onDisabled: mailEndpointDisabled(mail, config),
+      deliver: true,
+    });
+    closers.push(() => webhooks.stop());
+    let stopping: Promise<void> | undefined;
+    return { webhooks, control, regionDatabases, stop: () => (stopping ??= closeAll(closers)) };
   } catch (error) {
     await closeAll(closers);
     throw error;

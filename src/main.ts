@@ -2,7 +2,7 @@
 // and shuts down gracefully on SIGTERM / SIGINT.
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startApp, startDataRole, type RunningDataRole } from "./app.js";
+import { startApp, startDataRole, startWorkerRole, type RunningDataRole } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config/config.js";
 import { demoFilePath, describeDemo, provisionDemo, refreshDemoUrls } from "./demo/provision-demo.js";
 import { createLogger, type Logger } from "./runtime/logger.js";
@@ -20,11 +20,13 @@ async function main(): Promise<void> {
   });
   if (values.help) {
     process.stdout.write(
-      "usage: npm start [-- --demo] [-- --role all|front|data [--region uk|us|in|ae]]\n" +
+      "usage: npm start [-- --demo] [-- --role all|front|worker|data [--region uk|us|in|ae]]\n" +
         "  --demo            provision the demo world (idempotent) and write it to $DATA_DIR/demo.json\n" +
         "  --role all        every role in this process (default)\n" +
         "  --role front      the front, consent site and internal port, without DataServices (REGION_GRPC_URL_<R>,\n" +
         "                    REGION_GRPC_CREDENTIAL_FILE)\n" +
+        "  --role worker     webhook delivery alone: relays every database's event outbox and sends the attempts\n" +
+        "                    (any number of workers share the work; an all-roles process delivers too)\n" +
         "  --role data       one region's DataService alone: for fronts on REGION_GRPC_PORT (grpc-js), with health on\n" +
         "                    the internal port (GRPC_PORT); needs --region\n" +
         "Configuration comes from the environment; see docs/configuration.md.\n",
@@ -32,8 +34,8 @@ async function main(): Promise<void> {
     return;
   }
   const role = values.role;
-  if ((role !== "all" && role !== "front" && role !== "data") || (role === "data") !== isRegion(values.region)) {
-    process.stderr.write("--role must be all, front or data; --region uk|us|in|ae goes with --role data, and only with it\n");
+  if ((role !== "all" && role !== "front" && role !== "worker" && role !== "data") || (role === "data") !== isRegion(values.region)) {
+    process.stderr.write("--role must be all, front, worker or data; --region uk|us|in|ae goes with --role data, and only with it\n");
     process.exitCode = 2;
     return;
   }
@@ -64,6 +66,12 @@ async function main(): Promise<void> {
       startupMs: Math.round(performance.now() - started),
     });
     stopOnSignals(node, logger);
+    return;
+  }
+  if (role === "worker") {
+    const worker = await startWorkerRole({ config, logger });
+    logger.info("webhook worker ready", { embeddedDatabase: worker.control.embedded, startupMs: Math.round(performance.now() - started) });
+    stopOnSignals(worker, logger);
     return;
   }
   const app = await startApp({ config, logger, role });

@@ -173,6 +173,28 @@ const schema = z.object({
     .refine((value) => value === "log" || smtpUrl(value), { message: 'must be "log" or an smtp:// or smtps:// URL' }),
   /** The sender of the console's mails over SMTP. */
   MAIL_FROM: z.string().trim().min(1).default("Partner API <no-reply@localhost>"),
+  /**
+   * Whether sandbox webhook endpoints may be http(s)://127.0.0.1 / localhost / [::1] (a developer's own machine).
+   * Unset: on, except under NODE_ENV=production. Production endpoints never may.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: optional(z.enum(["0", "1"])),
+  /** A delivery attempt's whole budget (connect, headers, body): a 2xx within it is success. */
+  WEBHOOK_TIMEOUT_SECONDS: seconds.default(15),
+  /** The pauses before each retry of a failed delivery, comma-separated seconds (Standard Webhooks' schedule). */
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .default("5,300,1800,7200,18000,36000,36000")
+    .transform((text) => text.split(",").map((part) => Number(part.trim())))
+    .refine((list) => list.length > 0 && list.every((n) => Number.isInteger(n) && n >= 0), "comma-separated whole seconds"),
+  /** An endpoint failing every attempt for this long in a row is disabled and its organization mailed (5 days). */
+  WEBHOOK_DISABLE_AFTER_SECONDS: seconds.default(432_000),
+  /** Webhook endpoints per app and environment. */
+  WEBHOOK_ENDPOINT_LIMIT: z.coerce.number().int().positive().default(10),
+  /** Delivery attempts one process runs at once. */
+  WEBHOOK_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  /** Attempts in flight to one endpoint at once across every worker (fair scheduling: one slow receiver's backlog
+   * never holds more than this many of the slots). */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /** Where the console's web pages live; mailed links point here. Unset: the console listener, http://HOST:CONSOLE_PORT. */
   CONSOLE_URL: optional(url),
   /** Failed console sign-ins per email per fixed window; the one that reaches it locks the email for CONSOLE_LOCKOUT_SECONDS. */
@@ -272,6 +294,17 @@ export interface Config {
   shutdownDrainSeconds: number;
   /** Key-encryption key of the signing keys' private parts; unset: read from (or generated into) dataDir. */
   tokenKeyEncryptionKey: string | undefined;
+  /** Events and webhooks (docs/decisions.md, "Events and webhooks"). */
+  webhooks: {
+    /** Sandbox endpoints may be loopback addresses (WEBHOOK_ALLOW_LOOPBACK). */
+    allowLoopback: boolean;
+    timeoutSeconds: number;
+    retryScheduleSeconds: number[];
+    disableAfterSeconds: number;
+    endpointLimit: number;
+    workerConcurrency: number;
+    endpointConcurrency: number;
+  };
   /** Lifetimes in seconds; the spec's values are the defaults. */
   lifetimes: {
     authCode: number;
@@ -329,7 +362,7 @@ export const environmentNames: readonly string[] = Object.keys(schema.shape);
  * What the process will run, for the production checks: a `--role data --region <r>` process opens only its region's
  * database, so it needs that database and nothing else (no Redis, no token key, no mail: least privilege).
  */
-export type ProcessRole = { role: "all" | "front" } | { role: "data"; region: Region };
+export type ProcessRole = { role: "all" | "front" | "worker" } | { role: "data"; region: Region };
 
 /** Reads the configuration from `env` (process.env by default). Throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, runs: ProcessRole = { role: "all" }): Config {
@@ -408,6 +441,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       consoleSandboxProvisionsPerOrganization: v.CONSOLE_SANDBOX_PROVISION_LIMIT,
     },
     mail: { transport: v.MAIL_TRANSPORT, from: v.MAIL_FROM },
+    webhooks: {
+      allowLoopback: v.WEBHOOK_ALLOW_LOOPBACK === undefined ? env["NODE_ENV"] !== "production" : v.WEBHOOK_ALLOW_LOOPBACK === "1",
+      timeoutSeconds: v.WEBHOOK_TIMEOUT_SECONDS,
+      retryScheduleSeconds: v.WEBHOOK_RETRY_SCHEDULE_SECONDS,
+      disableAfterSeconds: v.WEBHOOK_DISABLE_AFTER_SECONDS,
+      endpointLimit: v.WEBHOOK_ENDPOINT_LIMIT,
+      workerConcurrency: v.WEBHOOK_WORKER_CONCURRENCY,
+      endpointConcurrency: v.WEBHOOK_ENDPOINT_CONCURRENCY,
+    },
   };
 }
 

@@ -638,6 +638,46 @@ export const catalogue = {
     grpc: Code.NotFound,
     messages: { en: "API key not found.", ar: "مفتاح API غير موجود.", hi: "API कुंजी नहीं मिली।" },
   },
+  "developer.webhook_endpoint_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "Webhook endpoint not found.", ar: "نقطة استقبال الويب هوك غير موجودة.", hi: "वेबहुक एंडपॉइंट नहीं मिला।" },
+  },
+  "developer.webhook_delivery_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: { en: "Webhook delivery not found.", ar: "عملية تسليم الويب هوك غير موجودة.", hi: "वेबहुक डिलीवरी नहीं मिली।" },
+  },
+  "developer.webhook_url_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { rule: "string" },
+    messages: {
+      en: "The webhook URL is not allowed: it {rule}.",
+      ar: "عنوان الويب هوك غير مسموح به: يجب أن {rule}.",
+      hi: "वेबहुक URL स्वीकार्य नहीं है: यह नियम लागू होता है — {rule}।",
+    },
+  },
+  "developer.webhook_event_unknown": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { event: "string" },
+    messages: {
+      en: "Unknown event type: {event}.",
+      ar: "نوع حدث غير معروف: {event}.",
+      hi: "अज्ञात इवेंट प्रकार: {event}।",
+    },
+  },
+  "developer.webhook_endpoint_limit": {
+    status: 409,
+    grpc: Code.ResourceExhausted,
+    params: { limit: "number" },
+    messages: {
+      en: "The app already has the most webhook endpoints allowed ({limit}) in this environment. Delete one first.",
+      ar: "لدى التطبيق بالفعل الحد الأقصى المسموح به من نقاط استقبال الويب هوك ({limit}) في هذه البيئة. احذف واحدة أولاً.",
+      hi: "इस परिवेश में ऐप के पास पहले से अधिकतम {limit} वेबहुक एंडपॉइंट हैं। पहले एक हटाएँ।",
+    },
+  },
   "developer.redirect_uri_invalid": {
     status: 400,
     grpc: Code.InvalidArgument,

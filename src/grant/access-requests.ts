@@ -8,6 +8,7 @@
 //   PENDING --owner declines--> DECLINED
 //   PENDING --ACCESS_REQUEST_TTL_SECONDS pass--> EXPIRED   (evaluated at read time on the injected clock)
 // DECLINED, WITHDRAWN and EXPIRED are final; the app may then ask again with a new request.
+import { recordAccessRequestEvent } from "./grant-events.js";
 import type postgres from "postgres";
 import type { Config } from "../config/config.js";
 import { serviceError } from "../errors/index.js";
@@ -96,6 +97,7 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
       await checkOwner(tx, userId, row.company_id);
       const updated = await change(tx, row, at);
       if (!updated) throw serviceError(domain, refusal, { state: effectiveState(row, at) });
+      await recordAccessRequestEvent(tx, updated, updated.state as "APPROVED" | "DECLINED" | "WITHDRAWN", at);
       return updated;
     });
     return withState(changed, at);
@@ -126,7 +128,7 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
         if (merchant.demo) throw serviceError(domain, "developer.env_mismatch");
         if (!merchant.active) throw serviceError(domain, "developer.merchant_inactive");
         const requests = createAccessRequestQueries(tx);
-        await requests.expireStale(app.id, merchant.company_id, at);
+        for (const expired of await requests.expireStale(app.id, merchant.company_id, at)) await recordAccessRequestEvent(tx, expired, "EXPIRED", at);
         const row = await requests.insert({
           appId: app.id,
           companyId: merchant.company_id,
@@ -191,4 +193,16 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
       return row.approved_store_ids;
     },
   };
+}
+
+/**
+ * Marks pending requests past their expiry as EXPIRED, each with its access_request.expired event in the same
+ * transaction; the delivery workers run it every minute. The number expired.
+ */
+export async function expireDueAccessRequests(sql: postgres.Sql, now: Date): Promise<number> {
+  return sql.begin(async (tx: SqlClient) => {
+    const expired = await createAccessRequestQueries(tx).expireDue(now, 500);
+    for (const row of expired) await recordAccessRequestEvent(tx, row, "EXPIRED", now);
+    return expired.length;
+  });
 }

@@ -1,6 +1,6 @@
 // The grant owner's public surface (GrantService: grants, authorization codes, access requests): what other
 // folders may use of src/grant/, and the only way in.
-export { createAccessRequests } from "./access-requests.js";
+export { createAccessRequests, expireDueAccessRequests } from "./access-requests.js";
 export { createAuthorization, type Authorization, type ValidAuthorization } from "./authorization.js";
 export { createConnections, type Connections } from "./connections.js";
 export { s256 } from "./pkce.js";

@@ -12,7 +12,8 @@ export {
   type SigningKey,
 } from "./access-token.js";
 export { clientVerifier } from "./client-verifier.js";
-export { loadKeyEncryptionKey } from "./key-encryption.js";
+export { loadKeyEncryptionKey, seal, unseal } from "./key-encryption.js";
+export { clientAddressAllowed, type VerifiedClient, type VerifyClient } from "./client-verifier.js";
 export { createKeyRing } from "./key-ring.js";
 export { createTokenService } from "./service.js";
 export { createSigningKeyStore } from "./signing-keys.js";

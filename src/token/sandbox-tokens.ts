@@ -97,7 +97,8 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
     const grants = createGrantQueries(sql);
     if (granted ?? ((await grants.findLive(client.appId, merchant.company_id)) !== undefined)) return;
     if (merchant.sandbox_organization_id !== client.organizationId) throw serviceError(domain, "developer.grant_missing");
-    await grants.ensureLive(client.appId, merchant.company_id, "SANDBOX", new Date(clock.now()));
+    // The grant and its grant.created event in one transaction (src/grant/grant-events.ts).
+    await sql.begin((tx) => createGrantQueries(tx).ensureLive(client.appId, merchant.company_id, "SANDBOX", new Date(clock.now())));
     logger.info("sandbox grant restored", { clientId: client.clientId, companyId: merchant.company_id });
   };
 

@@ -158,6 +158,9 @@ Catalogue("the spec's status tables, code by code", () => {
     "oauth.code_replayed": 400, "oauth.ip_denied": 401, "developer.ip_denied": 403,
     "server.internal": 500, "server.unimplemented": 501, "server.unavailable": 503, "server.timeout": 504,
     "server.database_unavailable": 503,
+    // webhooks (docs/error-codes.md)
+    "developer.webhook_endpoint_not_found": 404, "developer.webhook_delivery_not_found": 404,
+    "developer.webhook_url_invalid": 400, "developer.webhook_event_unknown": 400, "developer.webhook_endpoint_limit": 409,
   };
   for (const [code, status] of Object.entries(statuses)) {
     assert.ok(isErrorCode(code), `${code} missing from the catalogue`);

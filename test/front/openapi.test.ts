@@ -9,6 +9,7 @@ import { getOption } from "@bufbuild/protobuf";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
+import { WebhookService } from "../../gen/partnerapi/v1/webhook_service_pb.js";
 import { field as fieldOption } from "../../gen/partnerapi/v1/options_pb.js";
 import { createRouteTable, type Route } from "../../src/front/route-table.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -18,7 +19,7 @@ import { startTestApp, type TestApp } from "../support/test-app.js";
 const OpenApi = suite("front/openapi");
 const clock = createManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
 /** The services src/app.ts gives the front. */
-const table = createRouteTable([TokenService, DataService, ConsoleService]);
+const table = createRouteTable([TokenService, DataService, ConsoleService, WebhookService]);
 
 // The document is walked by path in every assertion below, and checked whole against the OpenAPI 3.1 schema (the
 // "validates" test): a field that is not there fails the assertion that reads it.

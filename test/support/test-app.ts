@@ -57,6 +57,8 @@ export async function startTestApp(options: {
   redis: boolean;
   env?: Record<string, string>;
   mailTransport?: MailTransport;
+  /** How webhook hosts resolve (a rebinding DNS); default: the system's. */
+  webhookResolver?: (hostname: string) => Promise<string[]>;
 }): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), "pa-oauth-"));
   const databaseUrl = await freshDatabaseUrl();
@@ -85,6 +87,7 @@ export async function startTestApp(options: {
     clock: options.clock,
     logger: createLogger({ level: "debug", write: (line) => logs.push(line), now: options.clock.now }),
     mailTransport: options.mailTransport,
+    webhookResolver: options.webhookResolver,
     keyValuePrefix: `pa_test_${process.pid}_${randomBytes(4).toString("hex")}:`,
   });
   return {

@@ -40,10 +40,19 @@ export function effectiveState(row: Pick<AccessRequestRow, "state" | "expires_at
 export function createAccessRequestQueries(sql: SqlClient) {
   return {
     /** Marks the app's pending requests to the company that are past expiry as EXPIRED (frees the open slot). */
-    async expireStale(appId: string, companyId: number, now: Date): Promise<void> {
-      await sql`
-        update control.access_requests set state = 'EXPIRED'
-        where app_id = ${appId} and company_id = ${companyId} and state = 'PENDING' and expires_at <= ${now}`;
+    async expireStale(appId: string, companyId: number, now: Date): Promise<AccessRequestRow[]> {
+      return sql<AccessRequestRow[]>`
+        update control.access_requests r set state = 'EXPIRED'
+        where app_id = ${appId} and company_id = ${companyId} and state = 'PENDING' and expires_at <= ${now}
+        returning ${sql.unsafe(columns)}`;
+    },
+    /** Marks up to `limit` pending requests past expiry as EXPIRED (the sweeper that sends access_request.expired). */
+    async expireDue(now: Date, limit: number): Promise<AccessRequestRow[]> {
+      return sql<AccessRequestRow[]>`
+        update control.access_requests r set state = 'EXPIRED'
+        where r.id in (select id from control.access_requests where state = 'PENDING' and expires_at <= ${now}
+                       order by expires_at limit ${limit} for update skip locked)
+        returning ${sql.unsafe(columns)}`;
     },
     /**
      * Inserts a pending request; undefined when the app already has a pending or approved one for the company

@@ -1,9 +1,11 @@
 // Queries of control.grants (an app's access to one merchant, the automatic sandbox grants included). Revoking a
 // grant ends every refresh family under it without writing them: a family's token is live only while its grant is
 // (src/token/queries/refresh-queries.ts joins the grant), so the token owner's rows stay written by it alone.
-// Every function runs on the `sql` given (pool or transaction).
+// Every function runs on the `sql` given (pool or transaction); those that make or end a grant record its event
+// (grant.created, grant.revoked) on the same `sql`, so they belong inside a transaction.
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { AppRow, MerchantRow } from "../../credential/index.js";
+import { recordGrantEvent } from "../grant-events.js";
 
 export type GrantEnvironment = "SANDBOX" | "PRODUCTION";
 
@@ -33,7 +35,10 @@ export function createGrantQueries(sql: SqlClient) {
         values (${appId}, ${companyId}, ${environment}, ${now})
         on conflict (app_id, company_id) where revoked_at is null do nothing
         returning id`;
-      if (inserted) return inserted.id;
+      if (inserted) {
+        await recordGrantEvent(sql, { id: inserted.id, appId, companyId, environment, createdAt: now, revokedAt: null }, "merchant_connected", now);
+        return inserted.id;
+      }
       const [live] = await sql<{ id: number }[]>`
         select id from control.grants where app_id = ${appId} and company_id = ${companyId} and revoked_at is null`;
       if (!live) throw new Error("grant vanished between insert and select");
@@ -75,14 +80,19 @@ export function createGrantQueries(sql: SqlClient) {
     },
     /** Revokes the app's live grant for the company, for good. True when a live grant was revoked. */
     async revokeLive(appId: string, companyId: number, now: Date): Promise<boolean> {
-      const revoked = await sql`
+      const revoked = await sql<GrantRow[]>`
         update control.grants set revoked_at = ${now}
-        where app_id = ${appId} and company_id = ${companyId} and revoked_at is null returning id`;
+        where app_id = ${appId} and company_id = ${companyId} and revoked_at is null
+        returning id, app_id, company_id, environment, created_at, revoked_at`;
+      for (const row of revoked) await recordGrantEvent(sql, grantOf(row), "merchant_disconnected", now);
       return revoked.length > 0;
     },
     /** Revokes one grant (if live). True when it was live. */
     async revoke(grantId: number, now: Date): Promise<boolean> {
-      const revoked = await sql`update control.grants set revoked_at = ${now} where id = ${grantId} and revoked_at is null returning id`;
+      const revoked = await sql<GrantRow[]>`
+        update control.grants set revoked_at = ${now} where id = ${grantId} and revoked_at is null
+        returning id, app_id, company_id, environment, created_at, revoked_at`;
+      for (const row of revoked) await recordGrantEvent(sql, grantOf(row), "app_revoked", now);
       return revoked.length > 0;
     },
     /** Grants one app every active sandbox merchant of its organization (spec: granted automatically). */
@@ -102,4 +112,8 @@ export function createGrantQueries(sql: SqlClient) {
         on conflict (app_id, company_id) where revoked_at is null do nothing`;
     },
   };
+}
+
+function grantOf(row: GrantRow) {
+  return { id: row.id, appId: row.app_id, companyId: row.company_id, environment: row.environment, createdAt: row.created_at, revokedAt: row.revoked_at };
 }

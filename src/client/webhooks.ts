@@ -1,0 +1,79 @@
+// Receiving webhooks: `webhooks.verify(rawBody, headers, secret)` checks a request with the Standard Webhooks
+// specification's own library (`standardwebhooks`: the signature over `id.timestamp.body` with any of the
+// endpoint's secrets, and a timestamp within five minutes) and answers the typed event. Deduplicate by the
+// `webhook-id` header; no ordering is promised (compare `updatedAt`).
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
+
+export { WebhookVerificationError };
+
+interface Envelope<T extends string, D> {
+  type: T;
+  /** When the change happened (RFC 3339). */
+  timestamp: string;
+  data: D;
+}
+
+export interface GrantEventData {
+  companyId: number;
+  grant: {
+    id: number;
+    appId: string;
+    environment: "sandbox" | "production";
+    createdAt: string;
+    revokedAt: string | null;
+    reason: "merchant_connected" | "merchant_disconnected" | "app_revoked";
+  };
+}
+
+export interface AccessRequestEventData {
+  companyId: number;
+  accessRequest: {
+    id: number;
+    appId: string;
+    state: "APPROVED" | "DECLINED" | "WITHDRAWN" | "EXPIRED";
+    storeIds: number[];
+    approvedStoreIds: number[] | null;
+    createdAt: string;
+    expiresAt: string;
+    decidedAt: string | null;
+    withdrawnAt: string | null;
+  };
+}
+
+export interface OnlineOrderEventData {
+  companyId: number;
+  /** The order as GET /v1/online-orders/{id} answers it, with its new status. */
+  order: Record<string, unknown> & { id: number; status: string; updatedAt?: string };
+}
+
+export type WebhookEvent =
+  | Envelope<"grant.created" | "grant.revoked", GrantEventData>
+  | Envelope<"access_request.approved" | "access_request.declined" | "access_request.withdrawn" | "access_request.expired", AccessRequestEventData>
+  | Envelope<"online_order.created" | "online_order.updated", OnlineOrderEventData>
+  | Envelope<"webhook.test", { endpointId: string; appId: string }>;
+
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+function plainHeaders(headers: WebhookHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (headers instanceof Headers) {
+    headers.forEach((value, name) => (out[name] = value));
+    return out;
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === "string") out[name.toLowerCase()] = value;
+    else if (Array.isArray(value) && value.length === 1) out[name.toLowerCase()] = value[0]!;
+  }
+  return out;
+}
+
+export const webhooks = {
+  /**
+   * The event, when `rawBody` (the exact bytes received, before any JSON parsing) is signed with `secret` (whsec_…)
+   * in `headers`; throws WebhookVerificationError otherwise (forged, altered, or older than five minutes).
+   */
+  verify(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string): WebhookEvent {
+    const body = typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody);
+    return new Webhook(secret).verify(body, plainHeaders(headers)) as WebhookEvent;
+  },
+};

@@ -1,0 +1,99 @@
+// One attempt of one delivery, as a worker runs it: claim the attempt (no two workers send the same one), sign the
+// stored body with the endpoint's live secrets, send it (sender.ts), and in one transaction record the outcome,
+// settle the delivery, keep the endpoint's failure streak, and enqueue the next attempt on the retry schedule.
+// An endpoint failing for WEBHOOK_DISABLE_AFTER_SECONDS in a row is disabled and its organization's members mailed.
+import type postgres from "postgres";
+import type { Config } from "../config/config.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Logger } from "../runtime/logger.js";
+import type { SqlClient } from "../storage/sql-client.js";
+import type { AddressPolicy } from "./address-policy.js";
+import type { AttemptJob, DeliveryQueue } from "./delivery-queue.js";
+import type { ResolveHost } from "./endpoint-url.js";
+import { createDeliveryQueries, type ClaimedAttempt } from "./queries/delivery-queries.js";
+import { createEndpointQueries } from "./queries/endpoint-queries.js";
+import { retryDelaySeconds } from "./retry-schedule.js";
+import { openEndpointKey } from "./endpoint-secrets.js";
+import { sendWebhook, type AttemptResult } from "./sender.js";
+import { signedHeaders } from "./signing.js";
+
+/** Told when an endpoint was disabled (the console's mail outbox, in the app). */
+export type EndpointDisabledNotice = (notice: { endpointId: string; url: string; appId: string; emails: string[]; appName: string }) => void;
+
+export interface AttemptDeps {
+  sql: postgres.Sql;
+  queue: DeliveryQueue;
+  kek: Buffer;
+  config: Pick<Config, "webhooks">;
+  clock: Clock;
+  logger: Logger;
+  resolve: ResolveHost;
+  /** Ports never reached on loopback (the internal port, the databases, Redis). */
+  forbiddenLoopbackPorts: ReadonlySet<number>;
+  onDisabled?: EndpointDisabledNotice;
+}
+
+/** An attempt started this long ago whose outcome was never recorded is taken to have died with its worker. */
+const staleAttemptMs = 60_000;
+
+export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Promise<void> {
+  const { webhooks } = deps.config;
+  return async (job) => {
+    const now = new Date(deps.clock.now());
+    const claimed = await createDeliveryQueries(deps.sql).claim(job.deliveryId, job.attempt, now, new Date(now.getTime() - staleAttemptMs));
+    if (!claimed) return; // sent already, settled, or another worker holds it
+    const result: AttemptResult = claimed.endpoint_disabled ? { outcome: "CONNECTION_ERROR", durationMs: 0, excerpt: "" } : await send(claimed, now);
+    const outcome = claimed.endpoint_disabled ? "ENDPOINT_DISABLED" : result.outcome;
+    const settledAt = new Date(deps.clock.now());
+    const delay = outcome === "SUCCEEDED" || outcome === "ENDPOINT_DISABLED" ? undefined : retryDelaySeconds(webhooks.retryScheduleSeconds, job.attempt);
+    const nextAt = delay === undefined ? null : new Date(settledAt.getTime() + delay * 1000);
+    const disabled = await deps.sql.begin(async (tx: SqlClient) => {
+      const deliveries = createDeliveryQueries(tx);
+      await deliveries.recordAttempt({
+        delivery_id: claimed.id,
+        attempt: job.attempt,
+        attempted_at: now,
+        outcome,
+        ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
+        duration_ms: result.durationMs,
+        response_excerpt: result.excerpt,
+      });
+      const state = outcome === "SUCCEEDED" ? "SUCCEEDED" : nextAt ? "PENDING" : "FAILED";
+      await deliveries.settle(claimed.id, job.attempt, state, nextAt);
+      if (nextAt) await deps.queue.enqueue(tx, { deliveryId: claimed.id, attempt: job.attempt + 1 }, claimed.endpoint_id, nextAt);
+      if (outcome === "ENDPOINT_DISABLED") return false;
+      const endpoints = createEndpointQueries(tx);
+      if (outcome === "SUCCEEDED") {
+        await endpoints.recordSuccess(claimed.endpoint_id);
+        return false;
+      }
+      return endpoints.recordFailure(claimed.endpoint_id, settledAt, new Date(settledAt.getTime() - webhooks.disableAfterSeconds * 1000));
+    });
+    if (disabled) await noticeDisabled(claimed);
+  };
+
+  async function send(claimed: ClaimedAttempt, now: Date): Promise<AttemptResult> {
+    const keys = [openEndpointKey(deps.kek, claimed.endpoint_id, claimed.secret_sealed)];
+    if (claimed.previous_secret_sealed && claimed.previous_secret_expires_at && claimed.previous_secret_expires_at.getTime() > now.getTime()) {
+      keys.push(openEndpointKey(deps.kek, claimed.endpoint_id, claimed.previous_secret_sealed));
+    }
+    const policy: AddressPolicy = {
+      allowLoopback: claimed.environment === "SANDBOX" && webhooks.allowLoopback,
+      forbiddenLoopbackPorts: deps.forbiddenLoopbackPorts,
+    };
+    return sendWebhook({
+      url: claimed.url,
+      body: claimed.payload,
+      headers: signedHeaders(claimed.event_id, Math.floor(now.getTime() / 1000), claimed.payload, keys),
+      timeoutMs: webhooks.timeoutSeconds * 1000,
+      policy,
+      resolve: deps.resolve,
+    });
+  }
+
+  async function noticeDisabled(claimed: ClaimedAttempt): Promise<void> {
+    deps.logger.warn("webhook endpoint disabled after failing for days in a row", { endpointId: claimed.endpoint_id, appId: claimed.app_id });
+    const members = await createEndpointQueries(deps.sql).memberEmails(claimed.app_id);
+    deps.onDisabled?.({ endpointId: claimed.endpoint_id, url: claimed.url, appId: claimed.app_id, emails: members.map((m) => m.email), appName: members[0]?.app_name ?? claimed.app_id });
+  }
+}

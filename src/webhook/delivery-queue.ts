@@ -1,0 +1,92 @@
+// The delivery queue: pg-boss (docs/decisions.md, "Events and webhooks": why pg-boss) in the control database's
+// schema `webhook_queue`, through our own postgres.js client: on the embedded PGlite (one connection behind a
+// loopback socket) exactly as on a PostgreSQL pool. A job is one attempt of one delivery; it is enqueued in the
+// transaction that makes it due (the relay's fan-out, a failed attempt's retry, a resend), fetched by exactly one
+// worker of any process (SKIP LOCKED), and grouped by endpoint so that no endpoint holds more than
+// WEBHOOK_ENDPOINT_CONCURRENCY attempts at once across every worker (fair scheduling).
+import { PgBoss, type Db as IDatabase } from "pg-boss";
+import type postgres from "postgres";
+import type { SqlClient } from "../storage/sql-client.js";
+import type { Logger } from "../runtime/logger.js";
+
+export const deliveryQueueName = "webhook-delivery";
+export const queueSchema = "webhook_queue";
+
+/** One attempt of one delivery. */
+export interface AttemptJob {
+  deliveryId: string;
+  attempt: number;
+}
+
+/**
+ * pg-boss's database interface over postgres.js. Parameterised statements run as they are; a parameterless text
+ * may hold several statements with its own BEGIN … COMMIT (pg-boss's locked maintenance), which postgres.js runs
+ * only on a reserved connection (on a pool it refuses a bare BEGIN, rightly: the next statement could land on
+ * another connection).
+ */
+export function pgBossDatabase(sql: SqlClient, pool: boolean): IDatabase {
+  return {
+    async executeSql(text, values) {
+      if (values && values.length > 0) return { rows: [...(await sql.unsafe(text, values as postgres.ParameterOrJSON<never>[]))] };
+      if (!pool) return { rows: flatten(await sql.unsafe(text)) };
+      const reserved = await (sql as postgres.Sql).reserve();
+      try {
+        return { rows: flatten(await reserved.unsafe(text)) };
+      } finally {
+        reserved.release();
+      }
+    },
+  };
+}
+
+/** A multi-statement result is an array of results: their rows, in order (as node-postgres's are unwrapped). */
+function flatten(result: readonly unknown[]): unknown[] {
+  return result.length > 0 && Array.isArray(result[0]) ? (result as unknown[][]).flat() : [...result];
+}
+
+export interface DeliveryQueue {
+  /** Enqueues an attempt on `tx` (the transaction that makes it due), grouped by its endpoint. */
+  enqueue(tx: SqlClient, job: AttemptJob, endpointId: string, startAfter?: Date): Promise<void>;
+  /** Runs `handler` for due attempts, `concurrency` at once in this process. */
+  work(handler: (job: AttemptJob) => Promise<void>, concurrency: number, endpointConcurrency: number): Promise<void>;
+  /** Wakes this process's workers at once (after a local commit), instead of at their next poll. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+export async function startDeliveryQueue(options: { sql: postgres.Sql; embedded: boolean; logger: Logger }): Promise<DeliveryQueue> {
+  const boss = new PgBoss({
+    db: pgBossDatabase(options.sql, !options.embedded),
+    schema: queueSchema,
+    backend: options.embedded ? "pglite" : "postgres",
+    // No cron schedules of ours; maintenance (expiry of stuck jobs, retention) stays on.
+    schedule: false,
+  });
+  boss.on("error", (error: unknown) => options.logger.error("delivery queue error", { error }));
+  await boss.start();
+  // A job that stays active past expireInSeconds (its worker died mid-attempt) is retried by pg-boss: the attempt
+  // claim (delivery-attempts.ts) lets that retry send the attempt again, so it is delivered at least once.
+  await boss.createQueue(deliveryQueueName, { retryLimit: 5, retryDelay: 1, expireInSeconds: 60, deleteAfterSeconds: 86_400 });
+  const workerIds: string[] = [];
+  return {
+    async enqueue(tx, job, endpointId, startAfter) {
+      await boss.send(deliveryQueueName, job, { db: pgBossDatabase(tx, false), group: { id: endpointId }, ...(startAfter ? { startAfter } : {}) });
+    },
+    async work(handler, concurrency, endpointConcurrency) {
+      const id = await boss.work<AttemptJob>(
+        deliveryQueueName,
+        { localConcurrency: concurrency, groupConcurrency: endpointConcurrency, pollingIntervalSeconds: 0.5 },
+        async (jobs) => {
+          for (const job of jobs) await handler(job.data);
+        },
+      );
+      workerIds.push(id);
+    },
+    wake() {
+      for (const id of workerIds) boss.notifyWorker(id);
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 20_000 });
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// Delivery as a process runs it: the queue (every role that holds the control database, so the routes can enqueue
+// a resend), and, in the all-roles and worker processes, the outbox relay over every database, the attempt
+// workers, and the access-request expiry sweep.
+import type postgres from "postgres";
+import type { Config } from "../config/config.js";
+import { expireDueAccessRequests } from "../grant/index.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Logger } from "../runtime/logger.js";
+import { createAttemptRunner, type EndpointDisabledNotice } from "./delivery-attempts.js";
+import { startDeliveryQueue, type DeliveryQueue } from "./delivery-queue.js";
+import { systemResolver, type ResolveHost } from "./endpoint-url.js";
+import { createRelay, type OutboxSource, type Relay } from "./relay.js";
+
+/** How often the relay looks at the outboxes (besides being nudged after a local commit). */
+export const relayIntervalMs = 200;
+/** How often pending access requests past expiry are marked expired (and their events recorded). */
+const expirySweepMs = 60_000;
+
+export interface WebhookDelivery {
+  queue: DeliveryQueue;
+  /** Present where this process delivers (all roles, worker). */
+  relay: Relay | undefined;
+  /** Relays at once (after a local commit that wrote an event). */
+  nudge(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The ports a webhook never reaches, even on loopback: this deployment's internal port, region hop and metrics
+ * port, and the database and Redis ports its URLs name (the PostgreSQL and Redis defaults always).
+ */
+export function forbiddenLoopbackPorts(config: Config, extra: readonly number[] = []): Set<number> {
+  const ports = new Set<number>([5432, 6379, config.listen.grpcPort, config.listen.regionGrpcPort, ...extra]);
+  if (config.metrics.port) ports.add(config.metrics.port);
+  for (const url of [config.databaseUrl, config.redisUrl, ...Object.values(config.regions).map((region) => region.databaseUrl)]) {
+    if (!url) continue;
+    const port = Number(new URL(url).port);
+    if (port) ports.add(port);
+  }
+  return ports;
+}
+
+export async function startWebhookDelivery(options: {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  control: { sql: postgres.Sql; embedded: boolean };
+  /** Every outbox to relay (control first); empty: this process does not deliver. */
+  sources: readonly OutboxSource[];
+  kek: Buffer;
+  resolve?: ResolveHost;
+  forbiddenPorts: ReadonlySet<number>;
+  onDisabled?: EndpointDisabledNotice;
+  deliver: boolean;
+}): Promise<WebhookDelivery> {
+  const { config, logger, clock } = options;
+  const queue = await startDeliveryQueue({ sql: options.control.sql, embedded: options.control.embedded, logger });
+  if (!options.deliver) return { queue, relay: undefined, nudge: () => {}, stop: () => queue.stop() };
+  const runAttempt = createAttemptRunner({
+    sql: options.control.sql,
+    queue,
+    kek: options.kek,
+    config,
+    clock,
+    logger,
+    resolve: options.resolve ?? systemResolver,
+    forbiddenLoopbackPorts: options.forbiddenPorts,
+    onDisabled: options.onDisabled,
+  });
+  await queue.work(runAttempt, config.webhooks.workerConcurrency, config.webhooks.endpointConcurrency);
+  const relay = createRelay({ control: options.control.sql, sources: options.sources, queue, clock, logger });
+  relay.start(relayIntervalMs);
+  const sweep = setInterval(() => {
+    expireDueAccessRequests(options.control.sql, new Date(clock.now())).catch((error: unknown) => logger.warn("access request expiry sweep failed", { error }));
+  }, expirySweepMs);
+  sweep.unref();
+  let nudging: Promise<unknown> | undefined;
+  return {
+    queue,
+    relay,
+    nudge() {
+      nudging ??= relay.drain().catch(() => 0).finally(() => (nudging = undefined));
+    },
+    async stop() {
+      clearInterval(sweep);
+      await relay.stop();
+      await queue.stop();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+// Queries of control.webhook_deliveries and control.webhook_attempts, and the fan-out of an outbox row to the
+// endpoints that may see it. Every function runs on the `sql` given (pool or transaction).
+import type { SqlClient } from "../../storage/sql-client.js";
+
+/** An outbox row (control.webhook_outbox or region_<r>.webhook_outbox). */
+export interface OutboxRow {
+  id: number;
+  event_id: string;
+  type: string;
+  company_id: number | null;
+  app_id: string | null;
+  environment: string | null;
+  endpoint_id: string | null;
+  store_id: number | null;
+  data: unknown;
+  occurred_at: Date;
+}
+
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  state: "PENDING" | "SUCCEEDED" | "FAILED";
+  attempts_started: number;
+  attempts_recorded: number;
+  next_attempt_at: Date | null;
+  occurred_at: Date;
+  created_at: Date;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  attempted_at: Date;
+  outcome: string;
+  status_code: number | null;
+  duration_ms: number;
+  response_excerpt: string;
+}
+
+/** A claimed attempt: the delivery and what the worker needs of its endpoint. */
+export interface ClaimedAttempt extends DeliveryRow {
+  url: string;
+  app_id: string;
+  environment: "SANDBOX" | "PRODUCTION";
+  secret_sealed: Uint8Array;
+  previous_secret_sealed: Uint8Array | null;
+  previous_secret_expires_at: Date | null;
+  endpoint_disabled: boolean;
+}
+
+const deliveryColumns = `d.id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.state, d.attempts_started, d.attempts_recorded,
+  d.next_attempt_at, d.occurred_at, d.created_at`;
+
+export function createDeliveryQueries(sql: SqlClient) {
+  return {
+    /**
+     * Leases up to `limit` outbox rows of `schema` for `leaseSeconds` (a row whose lease lapsed, its relay having
+     * died, is taken again). SKIP LOCKED: relays of several processes take disjoint rows.
+     */
+    async leaseOutbox(schema: string, now: Date, leaseSeconds: number, limit: number): Promise<OutboxRow[]> {
+      return sql<OutboxRow[]>`
+        update ${sql(schema)}.webhook_outbox set claimed_until = ${new Date(now.getTime() + leaseSeconds * 1000)}
+        where id in (
+          select id from ${sql(schema)}.webhook_outbox
+          where claimed_until is null or claimed_until < ${now}
+          order by id limit ${limit} for update skip locked)
+        returning id, event_id, type, company_id, app_id, environment, endpoint_id, store_id, data, occurred_at`;
+    },
+    async deleteOutbox(schema: string, ids: readonly number[]): Promise<void> {
+      if (ids.length > 0) await sql`delete from ${sql(schema)}.webhook_outbox where id = any(${ids as number[]}::bigint[])`;
+    },
+    /**
+     * The live, enabled endpoints that receive `event`: those of its app and environment, or its one endpoint, or
+     * (a store's event, an order) those of every app holding a live grant for the company whose product carries
+     * `orders.read` (`orderProducts`), where an ADSR app in production sees only the stores an approved access
+     * request names. The endpoint's event filter applies to every event but webhook.test.
+     */
+    async audience(event: OutboxRow, orderProducts: readonly string[]): Promise<{ id: string }[]> {
+      return sql<{ id: string }[]>`
+        select e.id from control.webhook_endpoints e
+        where e.deleted_at is null and e.disabled_at is null
+          and (${event.type} = 'webhook.test' or cardinality(e.event_types) = 0 or ${event.type} = any(e.event_types))
+          and case
+            when ${event.endpoint_id}::text is not null then e.id = ${event.endpoint_id}
+            when ${event.app_id}::text is not null then e.app_id = ${event.app_id} and e.environment = ${event.environment}
+            else exists (
+              select 1 from control.grants g join control.apps a on a.id = g.app_id
+              where g.app_id = e.app_id and g.environment = e.environment and g.company_id = ${event.company_id}
+                and g.revoked_at is null and a.product = any(${orderProducts as string[]}::text[])
+                and (a.product <> 'ADSR' or g.environment = 'SANDBOX'))
+              or exists (
+              select 1 from control.access_requests r join control.apps a on a.id = r.app_id
+              where r.app_id = e.app_id and e.environment = 'PRODUCTION' and r.company_id = ${event.company_id}
+                and r.state = 'APPROVED' and ${event.store_id}::bigint = any(r.approved_store_ids)
+                and a.product = any(${orderProducts as string[]}::text[]))
+          end`;
+    },
+    /** A delivery of the event to the endpoint, unless one exists (a relay repeated after a crash adds nothing). */
+    async insert(row: { id: string; endpointId: string; eventId: string; eventType: string; payload: string; occurredAt: Date; now: Date }): Promise<boolean> {
+      const inserted = await sql`
+        insert into control.webhook_deliveries (id, endpoint_id, event_id, event_type, payload, state, occurred_at, created_at, next_attempt_at)
+        values (${row.id}, ${row.endpointId}, ${row.eventId}, ${row.eventType}, ${row.payload}, 'PENDING', ${row.occurredAt}, ${row.now}, ${row.now})
+        on conflict (endpoint_id, event_id) do nothing returning id`;
+      return inserted.length > 0;
+    },
+    /**
+     * Claims attempt `attempt` of a pending delivery for this worker: only one worker moves attempts_started from
+     * attempt - 1 to attempt. An attempt started before `staleBefore` whose outcome was never recorded (its worker
+     * died mid-send) may be claimed again, so it is sent at least once.
+     */
+    async claim(deliveryId: string, attempt: number, now: Date, staleBefore: Date): Promise<ClaimedAttempt | undefined> {
+      const [row] = await sql<ClaimedAttempt[]>`
+        update control.webhook_deliveries d set attempts_started = ${attempt}, attempt_started_at = ${now}, next_attempt_at = null
+        from control.webhook_endpoints e
+        where d.id = ${deliveryId} and e.id = d.endpoint_id and d.state = 'PENDING'
+          and (d.attempts_started = ${attempt - 1}
+            or (d.attempts_started = ${attempt} and d.attempts_recorded < ${attempt} and d.attempt_started_at < ${staleBefore}))
+        returning ${sql.unsafe(deliveryColumns)}, e.url, e.app_id, e.environment, e.secret_sealed, e.previous_secret_sealed,
+          e.previous_secret_expires_at, (e.disabled_at is not null or e.deleted_at is not null) as endpoint_disabled`;
+      return row;
+    },
+    async recordAttempt(row: Omit<AttemptRow, "status_code"> & { status_code?: number }): Promise<void> {
+      await sql`
+        insert into control.webhook_attempts (delivery_id, attempt, attempted_at, outcome, status_code, duration_ms, response_excerpt)
+        values (${row.delivery_id}, ${row.attempt}, ${row.attempted_at}, ${row.outcome}, ${row.status_code ?? null}, ${row.duration_ms}, ${row.response_excerpt})
+        on conflict (delivery_id, attempt) do update set attempted_at = excluded.attempted_at, outcome = excluded.outcome,
+          status_code = excluded.status_code, duration_ms = excluded.duration_ms, response_excerpt = excluded.response_excerpt`;
+    },
+    /** Settles the delivery after attempt `attempt`: its new state, and when the next attempt starts (if any). */
+    async settle(deliveryId: string, attempt: number, state: DeliveryRow["state"], nextAttemptAt: Date | null): Promise<void> {
+      await sql`
+        update control.webhook_deliveries set attempts_recorded = ${attempt}, state = ${state}, next_attempt_at = ${nextAttemptAt}
+        where id = ${deliveryId}`;
+    },
+    /** A resend: the delivery pending again, its next attempt numbered after every earlier one. */
+    async reopen(deliveryId: string, endpointId: string, now: Date): Promise<DeliveryRow | undefined> {
+      const [row] = await sql<DeliveryRow[]>`
+        update control.webhook_deliveries d set state = 'PENDING', attempts_recorded = d.attempts_started, next_attempt_at = ${now}
+        where d.id = ${deliveryId} and d.endpoint_id = ${endpointId}
+        returning ${sql.unsafe(deliveryColumns)}`;
+      return row;
+    },
+    /** A page of an endpoint's deliveries, newest first, after the (created_at, id) of the cursor. */
+    async page(endpointId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<DeliveryRow[]> {
+      return after
+        ? sql<DeliveryRow[]>`
+            select ${sql.unsafe(deliveryColumns)} from control.webhook_deliveries d
+            where d.endpoint_id = ${endpointId} and (d.created_at, d.id) < (${after.createdAt}, ${after.id})
+            order by d.created_at desc, d.id desc limit ${limit}`
+        : sql<DeliveryRow[]>`
+            select ${sql.unsafe(deliveryColumns)} from control.webhook_deliveries d
+            where d.endpoint_id = ${endpointId}
+            order by d.created_at desc, d.id desc limit ${limit}`;
+    },
+    async attemptsOf(deliveryIds: readonly string[]): Promise<AttemptRow[]> {
+      if (deliveryIds.length === 0) return [];
+      return sql<AttemptRow[]>`
+        select delivery_id, attempt, attempted_at, outcome, status_code, duration_ms, response_excerpt
+        from control.webhook_attempts where delivery_id = any(${deliveryIds as string[]}::text[])
+        order by delivery_id, attempt`;
+    },
+    async find(deliveryId: string, endpointId: string): Promise<DeliveryRow | undefined> {
+      const [row] = await sql<DeliveryRow[]>`
+        select ${sql.unsafe(deliveryColumns)} from control.webhook_deliveries d where d.id = ${deliveryId} and d.endpoint_id = ${endpointId}`;
+      return row;
+    },
+  };
+}

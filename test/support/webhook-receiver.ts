@@ -1,0 +1,112 @@
+// A partner's webhook receiver on a real port: records every request and verifies each with the Standard Webhooks
+// npm package (`standardwebhooks`), as a partner would, with the endpoint's secret once it is known. Hostile modes
+// answer as a misbehaving receiver does: never, with headers trickling, with a huge body, or with a redirect.
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { Webhook } from "standardwebhooks";
+
+export type ReceiverMode = "ok" | "fail" | "hang" | "slow-headers" | "huge-body" | "redirect";
+
+export interface ReceivedWebhook {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  /** The payload when `standardwebhooks` verified the signature with the receiver's secret; undefined otherwise. */
+  verified: { type: string; timestamp: string; data: Record<string, unknown> } | undefined;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: ReceivedWebhook[];
+  mode: ReceiverMode;
+  /** The whsec_ secret(s) to verify with (a rotation's overlap verifies with either). */
+  secrets: string[];
+  /** Resolves once `count` requests have arrived. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"): Promise<Receiver> {
+  const received: ReceivedWebhook[] = [];
+  const sockets = new Set<Socket>();
+  let waiters: Array<() => void> = [];
+  const receiver: Receiver = {
+    url: "",
+    port: 0,
+    received,
+    mode,
+    secrets: [],
+    waitFor(count, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`only ${received.length} of ${count} webhooks arrived`)), timeoutMs);
+        const check = () => {
+          if (received.length < count) return;
+          clearTimeout(timer);
+          waiters = waiters.filter((waiter) => waiter !== check);
+          resolve(received.slice(0, count));
+        };
+        waiters.push(check);
+        check();
+      });
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      let verified: ReceivedWebhook["verified"];
+      for (const secret of receiver.secrets) {
+        try {
+          verified = new Webhook(secret).verify(body, request.headers as Record<string, string>) as ReceivedWebhook["verified"];
+          break;
+        } catch {
+          // not this secret
+        }
+      }
+      received.push({ headers: request.headers, body, verified });
+      for (const waiter of [...waiters]) waiter();
+      switch (receiver.mode) {
+        case "ok":
+          return response.writeHead(204).end();
+        case "fail":
+          return response.writeHead(500, { "content-type": "text/plain" }).end("receiver broke");
+        case "hang":
+          return; // never answers
+        case "slow-headers": {
+          // A status line, then one header byte at a time, never finishing the head.
+          response.socket!.write("HTTP/1.1 200 OK\r\nX-Slow: ");
+          const drip = setInterval(() => (response.socket?.writable ? response.socket.write("a") : clearInterval(drip)), 100);
+          response.socket!.once("close", () => clearInterval(drip));
+          return;
+        }
+        case "huge-body": {
+          response.writeHead(200, { "content-type": "text/plain" });
+          const block = "x".repeat(64 * 1024);
+          let sent = 0;
+          const pump = () => {
+            while (sent < 1024 && response.write(block)) sent += 1;
+            if (sent >= 1024) response.end();
+          };
+          response.on("drain", pump);
+          pump();
+          return;
+        }
+        case "redirect":
+          return response.writeHead(302, { location: `${receiver.url}/moved` }).end();
+      }
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  receiver.port = (server.address() as AddressInfo).port;
+  receiver.url = `http://127.0.0.1:${receiver.port}${path}`;
+  return receiver;
+}
