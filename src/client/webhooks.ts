@@ -57,7 +57,9 @@ export type WebhookHeaders = Headers | Record<string, string | string[] | undefi
 function plainHeaders(headers: WebhookHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   if (headers instanceof Headers) {
-    headers.forEach((value, name) => (out[name] = value));
+    headers.forEach((value, name) => {
+      out[name] = value;
+    });
     return out;
   }
   for (const [name, value] of Object.entries(headers)) {

@@ -50,11 +50,20 @@ async function register(pair: Pair, target: Receiver, extra: Record<string, unkn
   return (created.body["endpoint"] as { id: string }).id;
 }
 
+/** A delivery as GET /v1/webhook-endpoints/{id}/deliveries lists it: the fields these tests read. */
+interface ListedDelivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  state: string;
+  attempts: Array<{ outcome: string; statusCode?: number; responseExcerpt?: string }>;
+}
+
 /** The endpoint's deliveries once `done` holds for them (the worker settles them after the receiver answered). */
-async function deliveriesWhen(pair: Pair, endpointId: string, done: (deliveries: Array<Record<string, any>>) => boolean): Promise<Array<Record<string, any>>> {
+async function deliveriesWhen(pair: Pair, endpointId: string, done: (deliveries: ListedDelivery[]) => boolean): Promise<ListedDelivery[]> {
   for (let tries = 0; tries < 200; tries++) {
     const answer = await call(pair, "GET", `/v1/webhook-endpoints/${endpointId}/deliveries`);
-    const deliveries = answer.body["deliveries"] as Array<Record<string, any>>;
+    const deliveries = answer.body["deliveries"] as ListedDelivery[];
     if (done(deliveries)) return deliveries;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -118,14 +127,14 @@ test("webhook.test reaches the receiver signed as Standard Webhooks says, and th
   assert.is(delivery!.headers["content-type"], "application/json");
   assert.equal(delivery!.verified?.type, "webhook.test");
   assert.equal(delivery!.verified?.data, { endpointId, appId });
-  const [listed] = await deliveriesWhen(sandbox, endpointId, (rows) => rows[0]?.["state"] === "SUCCEEDED");
-  assert.is(listed!["eventId"], eventId);
-  assert.is(listed!["eventType"], "webhook.test");
-  assert.is(listed!["attempts"].length, 1);
-  assert.is(listed!["attempts"][0].outcome, "SUCCEEDED");
-  assert.is(listed!["attempts"][0].statusCode, 204);
+  const [listed] = await deliveriesWhen(sandbox, endpointId, (rows) => rows[0]?.state === "SUCCEEDED");
+  assert.is(listed!.eventId, eventId);
+  assert.is(listed!.eventType, "webhook.test");
+  assert.is(listed!.attempts.length, 1);
+  assert.is(listed!.attempts[0]!.outcome, "SUCCEEDED");
+  assert.is(listed!.attempts[0]!.statusCode, 204);
   // A resend sends the same event (same webhook-id) again.
-  const resent = await call(sandbox, "POST", `/v1/webhook-endpoints/${endpointId}/deliveries/${listed!["id"]}/resend`, {});
+  const resent = await call(sandbox, "POST", `/v1/webhook-endpoints/${endpointId}/deliveries/${listed!.id}/resend`, {});
   assert.is(resent.status, 200);
   const again = await target.waitFor(2);
   assert.is(again[1]!.headers["webhook-id"], eventId);
@@ -185,7 +194,7 @@ test("grant.revoked and grant.created reach the app's sandbox endpoints when a m
   assert.is(minted.status, 200);
   const events = await target.waitFor(2);
   assert.is(events[1]!.verified?.type, "grant.created");
-  assert.is((events[1]!.verified?.data["grant"] as Record<string, unknown>)["reason"], "merchant_connected");
+  assert.is((events[1]!.verified!.data["grant"] as Record<string, unknown>)["reason"], "merchant_connected");
 });
 
 test("SSRF: production endpoints must be https to public addresses; loopback, private, metadata and our own ports are refused", async () => {
@@ -217,9 +226,9 @@ test("DNS rebinding: a name public at registration and loopback at delivery is r
   const endpointId = (created.body["endpoint"] as { id: string }).id;
   rebindAnswers = ["127.0.0.1"];
   await call(production, "POST", `/v1/webhook-endpoints/${endpointId}/test`, {});
-  const [delivery] = await deliveriesWhen(production, endpointId, (rows) => rows[0]?.["state"] === "FAILED");
-  assert.equal(delivery!["attempts"].map((attempt: { outcome: string }) => attempt.outcome), ["ADDRESS_REFUSED", "ADDRESS_REFUSED"]);
-  assert.is(delivery!["state"], "FAILED");
+  const [delivery] = await deliveriesWhen(production, endpointId, (rows) => rows[0]?.state === "FAILED");
+  assert.equal(delivery!.attempts.map((attempt: { outcome: string }) => attempt.outcome), ["ADDRESS_REFUSED", "ADDRESS_REFUSED"]);
+  assert.is(delivery!.state, "FAILED");
   assert.is(local.received.length, 0);
 });
 
@@ -242,16 +251,16 @@ test("hostile receivers are cut at their timeout, redirects are not followed, an
   const healthyId = await register(sandbox, healthy);
   await call(sandbox, "POST", `/v1/webhook-endpoints/${healthyId}/test`, {});
   await healthy.waitFor(1);
-  const outcomes = async (id: string) => (await deliveriesWhen(sandbox, id, (rows) => rows[0]?.["state"] === "FAILED" || rows[0]?.["state"] === "SUCCEEDED"))[0]!;
+  const outcomes = async (id: string) => (await deliveriesWhen(sandbox, id, (rows) => rows[0]?.state === "FAILED" || rows[0]?.state === "SUCCEEDED"))[0]!;
   const hung = await outcomes(ids.hang);
-  assert.equal(hung["attempts"].map((a: { outcome: string }) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
+  assert.equal(hung.attempts.map((a: { outcome: string }) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
   const slowed = await outcomes(ids.slow);
-  assert.equal(slowed["attempts"].map((a: { outcome: string }) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
+  assert.equal(slowed.attempts.map((a: { outcome: string }) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
   const flooded = await outcomes(ids.huge);
-  assert.is(flooded["state"], "SUCCEEDED");
-  assert.is(flooded["attempts"][0].responseExcerpt, "x".repeat(256));
+  assert.is(flooded.state, "SUCCEEDED");
+  assert.is(flooded.attempts[0]!.responseExcerpt, "x".repeat(256));
   const redirected = await outcomes(ids.redirect);
-  assert.equal(redirected["attempts"].map((a: { outcome: string; statusCode: number }) => [a.outcome, a.statusCode]), [["HTTP_ERROR", 302], ["HTTP_ERROR", 302]]);
+  assert.equal(redirected.attempts.map((a: { outcome: string; statusCode: number }) => [a.outcome, a.statusCode]), [["HTTP_ERROR", 302], ["HTTP_ERROR", 302]]);
   assert.ok(redirect.received.every((request) => request.headers["webhook-id"] !== undefined), "nothing followed the Location");
   assert.is(redirect.received.length, 2);
 });
