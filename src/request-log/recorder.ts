@@ -68,6 +68,7 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
   let lastCalls = new Map<string, number>();
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
+  let lastUsageTrim = 0;
 
   const record = (call: PartnerCallRecord): void => {
     const minute = call.at - (call.at % 60_000);
@@ -122,7 +123,8 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
       return { app_id, company_id: Number(company), at: new Date(at) };
     });
     const pairs = new Map(usageRows.map((row) => [`${row.app_id}\u0000${row.environment}`, row] as const));
-    const before = new Date(clock.now() - usageKeptMs);
+    const now = clock.now();
+    const before = new Date(now - usageKeptMs);
     try {
       await sql.begin(async (tx: SqlClient) => {
         const queries = createRequestLogQueries(tx);
@@ -130,9 +132,11 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
         for (let index = 0; index < batch.length; index += 1_000) await queries.insertCalls(batch.slice(index, index + 1_000));
         await queries.addUsage(usageRows);
         await queries.touchLastCalls(lastCallRows);
-        for (const row of pairs.values()) {
-          await queries.trim(row.app_id, row.environment, keep);
-          await queries.trimUsage(row.app_id, row.environment, before);
+        await queries.trim([...pairs.values()].map((row) => ({ app_id: row.app_id, environment: row.environment })), keep);
+        // The usage table loses its old minutes once a minute at most.
+        if (now - lastUsageTrim >= 60_000) {
+          await queries.trimUsage(before);
+          lastUsageTrim = now;
         }
       });
     } catch (cause) {

@@ -48,13 +48,21 @@ export function createRequestLogQueries(sql: SqlClient) {
       await sql`insert into control.partner_requests ${sql(rows as never)}`;
     },
 
-    /** Keeps the newest `keep` calls of an app and environment (one index range scan and one delete). */
-    async trim(appId: string, environment: LoggedEnvironment, keep: number): Promise<void> {
+    /**
+     * Keeps the newest `keep` calls of each app and environment named, in one statement: per pair, the id of the
+     * first call past the newest `keep` (one index range scan), and everything at or below it goes.
+     */
+    async trim(pairs: ReadonlyArray<{ app_id: string; environment: LoggedEnvironment }>, keep: number): Promise<void> {
+      if (pairs.length === 0) return;
       await sql`
-        delete from control.partner_requests
-        where app_id = ${appId} and environment = ${environment} and id <= (
-          select id from control.partner_requests where app_id = ${appId} and environment = ${environment}
-          order by id desc offset ${keep} limit 1)`;
+        delete from control.partner_requests p
+        using (
+          select t.app_id, t.environment,
+            (select q.id from control.partner_requests q where q.app_id = t.app_id and q.environment = t.environment
+             order by q.id desc offset ${keep} limit 1) as cutoff
+          from json_to_recordset((${JSON.stringify(pairs)}::text)::json) as t(app_id text, environment text)
+        ) c
+        where p.app_id = c.app_id and p.environment = c.environment and p.id <= c.cutoff`;
     },
 
     /** Adds a batch's per-minute counts to the stored ones. */
@@ -66,9 +74,9 @@ export function createRequestLogQueries(sql: SqlClient) {
           set requests = partner_usage_minutes.requests + excluded.requests, limited = partner_usage_minutes.limited + excluded.limited`;
     },
 
-    /** Forgets the minutes of an app and environment older than `before`. */
-    async trimUsage(appId: string, environment: LoggedEnvironment, before: Date): Promise<void> {
-      await sql`delete from control.partner_usage_minutes where app_id = ${appId} and environment = ${environment} and minute < ${before}`;
+    /** Forgets every minute older than `before` (a small table: apps × 1,500 minutes at most). */
+    async trimUsage(before: Date): Promise<void> {
+      await sql`delete from control.partner_usage_minutes where minute < ${before}`;
     },
 
     async touchLastCalls(rows: ReadonlyArray<{ app_id: string; company_id: number; at: Date }>): Promise<void> {
