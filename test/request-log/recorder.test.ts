@@ -54,12 +54,13 @@ Recorder("one flush writes the batch; each app and environment keeps its newest 
   const kept = await queries.list({ appId: "app_a", environment: "SANDBOX", limit: 100 });
   assert.equal(kept.map((row) => row.path), ["/v1/items/4", "/v1/items/3", "/v1/items/2"]);
   assert.equal((await queries.list({ appId: "app_b", environment: "SANDBOX", limit: 100 })).map((row) => row.path), ["/v1/items/9"]);
-  assert.equal((await queries.list({ appId: "app_a", environment: "PRODUCTION", limit: 100 })), []);
+  assert.is((await queries.list({ appId: "app_a", environment: "PRODUCTION", limit: 100 })).length, 0);
   const refused = await queries.get("app_a", kept[0]!.id);
   assert.equal(JSON.parse(refused!.error_body!), { status: "error", statusCode: 429, code: "partner.rate_limited" });
   assert.is((await queries.get("app_a", kept[1]!.id))!.error_body, null);
   assert.equal(await queries.usage("app_a", "SANDBOX", new Date(clock.now() - minute)), [{ minute: new Date(clock.now() - (clock.now() % minute)), requests: 5, limited: 1 }]);
-  assert.equal([...(await queries.lastCalls(42))].sort(), [["app_a", new Date(clock.now() + 4)], ["app_b", new Date(clock.now() + 9)]]);
+  const lastCalls = [...(await queries.lastCalls(42))].map(([app, at]) => [app, at.toISOString()]).sort();
+  assert.equal(lastCalls, [["app_a", new Date(clock.now() + 4).toISOString()], ["app_b", new Date(clock.now() + 9).toISOString()]]);
 });
 
 Recorder("past its buffer the log drops calls, but the usage counts every call; a later flush adds to the same minute", async () => {
