@@ -3,7 +3,7 @@
 // wire is mocked; the recording fetch only watches. Exact codes, statuses and request sequences are asserted.
 import { create } from "@bufbuild/protobuf";
 import { createContextValues, createHandlerContext } from "@connectrpc/connect";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { AuthorizationCallbackError, PartnerApiError, ReconnectRequiredError, type OnlineOrder } from "../../src/client/index.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";

@@ -1,7 +1,7 @@
 // The client's sandbox client credentials (POST /v1/token) and ADSR API keys against the real app. A
 // server without them answers 501 server.unimplemented: the test then checks the client surfaces exactly that,
 // says so and stops, so the suite also runs on a checkout from before they were built.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { PartnerApiError } from "../../src/client/index.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";

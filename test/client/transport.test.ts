@@ -2,7 +2,7 @@
 // failure, a second 401 after a renewal, a write answered 502 or 504, two calls inside one closed window), and the
 // exact requests the client sends. The fake answers in the server's exact shapes; the real-server suites
 // (client/partner-client, client/sandbox-and-keys) cover the same behaviours end to end where they can.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createPartnerClient, PartnerApiError, type PartnerClientOptions } from "../../src/client/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";

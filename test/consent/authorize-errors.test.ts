@@ -3,7 +3,7 @@
 // method, production publication, environment eligibility) so that with several wrong at once the first is shown;
 // `scope` is accepted and ignored; every page refuses to be framed.
 import { createHash } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -165,7 +165,10 @@ Authorize("oauth.company_not_eligible (403): production client with a demo compa
   assertErrorPage(await liveOwner.get(url(sandbox)), 403, "oauth.company_not_eligible");
   // Sandbox client, a sandbox company of another organization.
   const otherOwner = await signedIn(otherSandbox, otherSandbox.owner);
-  assertErrorPage(await otherOwner.get(url(sandbox)), 403, "oauth.company_not_eligible");
+  const otherOrganization = await otherOwner.get(url(sandbox));
+  assertErrorPage(otherOrganization, 403, "oauth.company_not_eligible");
+  // The message names the rule that refused it (its own organization's sandbox merchants), not only the environment.
+  assert.match(otherOrganization.html, "a sandbox app connects only the active sandbox merchants of its own organization, and a production app only active live companies.");
   // The employees of those companies see the same page.
   const employee = await signedIn(sandbox, otherSandbox.employee);
   assertErrorPage(await employee.get(url(sandbox)), 403, "oauth.company_not_eligible");

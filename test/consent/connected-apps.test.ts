@@ -2,7 +2,7 @@
 // disconnects one with a CSRF-protected POST, after which that app's refresh token answers invalid_grant /
 // oauth.grant_revoked for good while the other app keeps working; an employee sees the list but cannot disconnect;
 // a disconnect only ever touches the signed-in user's own company.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";

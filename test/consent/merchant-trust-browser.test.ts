@@ -7,15 +7,15 @@
 // and 1280 px in test-output/screenshots/consent/second-pass/ (light) and .../second-pass/dark/.
 import http from "node:http";
 import type { Browser, Page } from "playwright-core";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
-import { assertAccessible, assertInLanguage, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
+import { assertAccessible, assertInLanguage, browserTestTimeoutMs, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
 import { authorizeUrl, freePort, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
-const Trust = suite("consent/merchant-trust-browser");
+const Trust = suite("consent/merchant-trust-browser", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Date.now());
 let test: TestApp;
 let chromium: Browser;

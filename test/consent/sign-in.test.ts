@@ -3,7 +3,7 @@
 // password and an unknown email answer alike; the per-email and per-address throttles and the end of their window
 // on the manual clock (IPv6 sources by their /64); CSRF token and Origin checks on the POST.
 import { randomBytes } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { hiddenValue, startTestApp, type TestApp, type World } from "../support/test-app.js";

@@ -3,7 +3,7 @@
 // token), then reads its log in the console (filters by status and merchant, the detail view with the error body
 // the app received, nothing of a successful call's body, no token anywhere), its usage chart (the 429 drawn and in
 // the table), and the merchant's connected-apps page names when the app last called.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";

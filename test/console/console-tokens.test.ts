@@ -2,7 +2,7 @@
 // verifier checks signature, audience, issuer, the claim types and expiry (on a manual clock), and refuses a
 // partner app token (audience partnerapi-app, RFC 9068 §4: the audience must be this resource's).
 import { generateKeyPairSync } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { consoleTokenAudience, signConsoleToken, verifyConsoleToken, type ConsoleClaims } from "../../src/console/console-tokens.js";
 import { createManualClock } from "../../src/runtime/clock.js";

@@ -3,7 +3,7 @@
 // space, and a last page (fewer rows left than asked). The query planned is the one the DataService sends
 // (createItemQueries), on a copy of a region's items table in a schema of its own (the shared test database's
 // regions are never assumed to hold any particular data).
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createItemQueries } from "../../src/data/queries/item-queries.js";
 import { useTestDatabase } from "../support/storage.js";

@@ -1,6 +1,6 @@
 // The DataService of a region against a real database (embedded PGlite, or TEST_DATABASE_URL): lists and their
 // cursors, writes and the codes their constraints give, online orders, and the reports aggregated in SQL.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, createRouterTransport, type Client } from "@connectrpc/connect";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
@@ -153,6 +153,9 @@ Data("updating an item changes only the fields sent; unknown ids and duplicates 
   assert.is(updated.item!.code, first!.code);
   assert.is(updated.item!.createdAt, first!.createdAt);
   assert.is(updated.item!.updatedAt, new Date(clock.now()).toISOString());
+  const recurrenced = await data.updateItem({ companyId, id: first!.id, currency: "EUR" });
+  assert.is(recurrenced.item!.currency, "EUR");
+  assert.is(recurrenced.item!.priceMinor, 999n);
   assert.is(await codeOf(data.updateItem({ companyId, id: second!.id, code: first!.code })), "db.duplicate");
   assert.is(await codeOf(data.updateItem({ companyId, id: 999_999_999_999n, name: "x" })), "db.not_found");
   const other = await seeded(0);

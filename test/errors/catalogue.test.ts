@@ -1,5 +1,5 @@
 // Walks the whole error catalogue: every code, every locale, every body shape, every declared param.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Code } from "@connectrpc/connect";
 import {

@@ -1,6 +1,6 @@
 // src/errors/message.ts: the param names a template uses (templateParams), placeholder filling (interpolate), and
 // messageFor: a code's message in each locale, English by default, params filled in.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { interpolate, messageFor, templateParams } from "../../src/errors/message.js";
 

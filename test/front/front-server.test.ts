@@ -1,7 +1,7 @@
 // The public front on a real port with test-only service implementations that record what reached them: routing,
 // body decoding, Basic credentials, strict validation, rendering, and the error shapes of each route family.
 import { connect, type AddressInfo } from "node:net";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";

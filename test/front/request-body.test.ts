@@ -2,7 +2,7 @@
 // in-memory request: the media type picks the decoder, a body over the limit is refused (413) without reading on.
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { collectParams, parseForm, readBody } from "../../src/front/request-body.js";
 import { invalidUtf8Names } from "../../src/runtime/percent-encoding.js";

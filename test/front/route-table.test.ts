@@ -1,6 +1,6 @@
 // src/front/route-table.ts: the front's route table, read from the google.api.http and (partnerapi.v1.route) options
 // of the services the front serves: known routes, their family, scope and headers, 405 with Allow, 404 families.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
@@ -37,6 +37,14 @@ RouteTable("every annotated RPC is a route: 5 token, 10 data, 36 console; intern
   assert.is(table.routes.filter((route) => route.service === ConsoleService).length, 36);
   assert.not.ok(table.routes.some((route) => route.method.name === "RotateSigningKey"));
   assert.is(createRouteTable([CredentialService, GrantService]).routes.length, 0);
+});
+
+RouteTable("session_free: exactly the console routes that create an account or start a session", () => {
+  const free = table.routes.filter((route) => route.sessionFree).map((route) => `${route.service.name}.${route.method.name}`);
+  assert.equal(free.sort(), [
+    "ConsoleService.RefreshSession", "ConsoleService.RequestPasswordReset", "ConsoleService.ResetPassword",
+    "ConsoleService.SignIn", "ConsoleService.SignUp", "ConsoleService.VerifyEmail",
+  ]);
 });
 
 RouteTable("GET /v1/stores: a partner call needing stores.read, request from the query, plain JSON", () => {

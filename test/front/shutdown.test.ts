@@ -1,7 +1,7 @@
 // Graceful shutdown of the front: a request in flight when close() is called still gets its answer, and no new
 // connection is accepted meanwhile; a request whose client has gone is still waited for (its handler may still use
 // the database the app closes next).
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";

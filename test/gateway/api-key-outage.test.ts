@@ -9,7 +9,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { createClient, type Client } from "@connectrpc/connect";
 import { connectTransport } from "../support/internal.js";
 import postgres from "postgres";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";

@@ -6,7 +6,8 @@
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { startDataRole } from "../../src/app.js";
 import { loadConfig } from "../../src/config/config.js";
@@ -60,6 +61,7 @@ Processes("a region's DataService in its own process serves the front over gRPC;
   const databaseUrl = await freshDatabaseUrl();
   const companyId = 700_000_000 + Math.floor(Math.random() * 1_000_000);
   // The us region's own database, seeded before its process opens it (the embedded one has a single owner).
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const database = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
   await migrateRegion(database.sql, "us", silentLogger);
   await seedMerchantData(database.sql, "us", companyId, { storeCount: 1, itemCount: 7, salesDays: 0, onlineOrderCount: 0, now: new Date() });
@@ -131,6 +133,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
   let dataNode: Awaited<ReturnType<typeof startDataRole>> | undefined;
   try {
     // The control plane both fronts read: the app, the merchant, its grant and the signing key.
+    if (!controlUrl) await seedEmbeddedDatabase(dirA);
     const control = await openDatabase({ url: controlUrl, dataDir: dirA, logger: silentLogger });
     await migrateControl(control.sql, silentLogger);
     const clock = createManualClock(systemClock.now());
@@ -146,6 +149,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
     // The `in` region's DataService, hosted here, which both fronts reach over gRPC with the `front` credential.
     const credentials = await writeInternalCredentials(root, "accepted-credentials");
     const frontCredential = await presentedCredentialFile(root, credentials.front);
+    if (!dataUrl) await seedEmbeddedDatabase(dirData);
     dataNode = await startDataRole({
       config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", REGION_GRPC_PORT: "0", DATA_DIR: dirData, DATABASE_URL: dataUrl, GRPC_CREDENTIALS_FILE: credentials.file, SHUTDOWN_DRAIN_SECONDS: "0" }),
       logger: silentLogger,
@@ -213,6 +217,7 @@ Processes("a TLS data role that requires the front credential: partner calls pas
   const databaseUrl = await freshDatabaseUrl();
   const companyId = 710_000_000 + Math.floor(Math.random() * 1_000_000);
   // The us region's own database, seeded before its process opens it.
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const database = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
   await migrateRegion(database.sql, "us", silentLogger);
   const storeIds = await seedMerchantData(database.sql, "us", companyId, { storeCount: 2, itemCount: 5, salesDays: 0, onlineOrderCount: 0, now: new Date() });

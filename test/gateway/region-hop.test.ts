@@ -6,7 +6,8 @@ import { createServer, connect, type Socket } from "node:net";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Code, ConnectError } from "@connectrpc/connect";
 import * as grpc from "@grpc/grpc-js";
@@ -68,6 +69,7 @@ function dataRole(dataDir: string, databaseUrl: string | undefined, credentialsF
 
 /** The us region's own database, seeded before the data role opens it (the embedded one has a single owner). */
 async function seededRegion(dataDir: string, databaseUrl: string | undefined, companyId: number): Promise<void> {
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const database = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
   await migrateRegion(database.sql, "us", silentLogger);
   await seedMerchantData(database.sql, "us", companyId, { storeCount: 1, itemCount: 4, salesDays: 0, onlineOrderCount: 0, now: new Date() });

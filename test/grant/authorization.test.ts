@@ -1,6 +1,6 @@
 // src/grant/authorization.ts, its parts that need no database: reading the authorize query (RFC 6749 section 3.1:
 // a repeated parameter is an error), the redirect back to the client, and the shape of an authorization code.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { newAuthorizationCode, readAuthorizationParams, redirectTo } from "../../src/grant/authorization.js";
 import { cryptoIds, type IdSource } from "../../src/runtime/ids.js";

@@ -1,7 +1,7 @@
 // The request log's recorder against a real control database (embedded PGlite, or TEST_DATABASE_URL's server): a
 // batch is written in one flush, trimmed to the newest calls per app and environment; past its buffer the log drops
 // calls while the per-minute usage and the last-call times stay exact; a success's body is never stored.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createRequestLogQueries, createRequestRecorder, type PartnerCallRecord } from "../../src/request-log/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";

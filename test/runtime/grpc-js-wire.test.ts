@@ -2,7 +2,7 @@
 // front had over connect (code, message, ErrorInfo, other details, metadata); grpc-js's own errors map to the codes
 // createRegionCaller turns into 503 / 504 (src/gateway/regional-data.ts). The hop between processes:
 // test/gateway/region-hop.test.ts.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";

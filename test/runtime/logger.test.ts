@@ -1,6 +1,6 @@
 // The logger keeps secrets out of log lines, whatever their nesting, and leaves ids of secrets readable.
 import { spawnSync } from "node:child_process";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createLogger, redact } from "../../src/runtime/logger.js";
 import { addToLogContext, runWithLogContext } from "../../src/runtime/log-context.js";

@@ -1,6 +1,6 @@
 // The metrics registry: one per app, every metric in the Prometheus text format, availability asked at scrape time,
 // and METRICS_PORT's listener serving only GET /metrics.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createMetrics, listenForMetrics } from "../../src/runtime/metrics.js";
 import { sample } from "../support/metrics.js";

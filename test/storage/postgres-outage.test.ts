@@ -8,7 +8,7 @@
 // Runs in both CI modes (it brings its own server); without the PostgreSQL binaries it fails, never skips.
 import { createServer, connect, type Socket } from "node:net";
 import { createClient, ConnectError, Code, type Client } from "@connectrpc/connect";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";

@@ -1,6 +1,6 @@
 // Access tokens: what is signed verifies, and each way a token can be wrong is refused with its reason.
 import { generateKeyPairSync } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import {

@@ -1,7 +1,7 @@
 // src/token/refresh-token-secrets.ts: refresh tokens (256 bits, prefixed by environment), the HMAC-derived
 // successor of a refresh token, and the SHA-256 that is stored.
 import { createHmac } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { hashSecret } from "../../src/credential/secrets.js";
 import { cryptoIds, type IdSource } from "../../src/runtime/ids.js";

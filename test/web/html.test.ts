@@ -1,6 +1,6 @@
 // The auto-escaping template: every interpolation is escaped for text and quoted attributes, unless it is itself
 // an html result or raw() on purpose; arrays join; objects are refused rather than printed.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
 import { escapeHtml, html, join, raw, SafeHtml } from "../../src/web/html.js";
