@@ -56,7 +56,10 @@ if (!chromiumAvailable) {
 const it = chromiumAvailable ? Pages : Pages.skip;
 
 async function look(page: Page, locale: Locale, name: string): Promise<void> {
+  // The error body is data: the envelope as the app received it, in the language the app asked for (here English).
+  await page.evaluate("document.querySelectorAll('pre').forEach((pre) => { pre.hidden = true; })");
   await assertInLanguage(page, locale, "console", `${name} (${locale})`);
+  await page.evaluate("document.querySelectorAll('pre').forEach((pre) => { pre.hidden = false; })");
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await assertAccessible(page, `${name} (${locale}, ${scheme})`);
