@@ -86,7 +86,7 @@ ${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merch
   );
   const table = entries.length === 0
     ? html`<p>${t("console.noRequests")}</p>`
-    : html`<div class="table-wrap" role="region" aria-labelledby="log-caption" tabindex="0"><table><caption id="log-caption">${t("console.requestLogCaption", { count: number(entries.length, locale) })}</caption>
+    : html`<div class="table-wrap" role="region" aria-labelledby="log-caption" tabindex="0"><table class="log-table"><caption id="log-caption">${t("console.requestLogCaption", { count: number(entries.length, locale) })}</caption>
 <thead><tr><th scope="col">${t("console.colTime")}</th><th scope="col">${t("console.colRequest")}</th><th scope="col">${t("console.colStatus")}</th><th scope="col">${t("console.colMerchant")}</th><th scope="col">${t("console.colLatency")}</th><th scope="col"><span class="visually-hidden">${t("console.details")}</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
   const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/usage?environment=${environment}">${t("console.usageLink")}</a></p>
@@ -141,7 +141,8 @@ function usageChart(usage: GetAppUsageResponse, locale: Locale, title: string, l
   const plotWidth = chart.width - chart.left - chart.right;
   const plotHeight = chart.height - chart.top - chart.bottom;
   const peak = Math.max(usage.limitPerMinute, ...usage.minutes.map((minute) => minute.requests));
-  const top = Math.ceil((peak * 1.1) / 10) * 10 || 10;
+  // Headroom over the highest of the limit and the busiest minute; small limits keep a small scale.
+  const top = peak <= 10 ? Math.ceil(peak * 1.25) + 1 : Math.ceil((peak * 1.1) / 10) * 10;
   const x = (ms: number) => chart.left + ((ms - from) / (to - from)) * plotWidth;
   const y = (value: number) => chart.top + plotHeight - (value / top) * plotHeight;
   const barWidth = Math.max(plotWidth / 1440, 1);
