@@ -58,7 +58,7 @@ Recorder("one flush writes the batch; each app and environment keeps its newest 
   const refused = await queries.get("app_a", kept[0]!.id);
   assert.equal(JSON.parse(refused!.error_body!), { status: "error", statusCode: 429, code: "partner.rate_limited" });
   assert.is((await queries.get("app_a", kept[1]!.id))!.error_body, null);
-  assert.equal(await queries.usage("app_a", "SANDBOX", new Date(clock.now() - minute)), [{ minute: new Date(clock.now() - (clock.now() % minute)), requests: 5, limited: 1 }]);
+  assert.equal([...(await queries.usage("app_a", "SANDBOX", new Date(clock.now() - minute)))], [{ minute: new Date(clock.now() - (clock.now() % minute)), requests: 5, limited: 1 }]);
   const lastCalls = [...(await queries.lastCalls(42))].map(([app, at]) => [app, at.toISOString()]).sort();
   assert.equal(lastCalls, [["app_a", new Date(clock.now() + 4).toISOString()], ["app_b", new Date(clock.now() + 9).toISOString()]]);
 });
