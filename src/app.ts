@@ -14,13 +14,14 @@ import { TokenService } from "../gen/partnerapi/v1/token_service_pb.js";
 import { WebhookService } from "../gen/partnerapi/v1/webhook_service_pb.js";
 import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
+import { createRequestLogQueries, createRequestRecorder } from "./request-log/index.js";
 import { createConsoleSite } from "./console-site/console-server.js";
 import { createMailOutbox, createMailTransport, createConsoleService, type MailOutbox, type MailTransport } from "./console/index.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { loadReferenceFiles } from "./front/reference-page.js";
 import type { Route } from "./front/route-table.js";
-import { createInProcessCaller } from "./runtime/service-caller.js";
+import { createInProcessCaller, createInProcessClient } from "./runtime/service-caller.js";
 import { apiKeyVerifier, createApiKeyAuth } from "./gateway/api-key-auth.js";
 import { createMerchantDirectory } from "./gateway/merchant-directory.js";
 import { createPartnerGateway } from "./gateway/partner-gateway.js";
@@ -188,6 +189,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     // Its outbox drains after the listeners stop (closers run in reverse) and before the databases close.
     const mail = createMailOutbox({ transport: options.mailTransport ?? createMailTransport(config, logger), logger });
     closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
+    // The partner request log: buffered in process, written every REQUEST_LOG_FLUSH_MS; its last batch is written
+    // after the front stops (closers run in reverse) and before the databases close.
+    const requestLog = createRequestRecorder({ sql: control.sql, clock: context.clock, logger, flushIntervalMs: config.requestLog.flushMs });
+    closers.push(() => requestLog.close());
+    const requestLogQueries = createRequestLogQueries(control.sql);
     const consoleService = createConsoleService(context, {
       sql: control.sql,
       kv: keyValue,
@@ -196,6 +202,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       mail,
       credential,
       grant,
+      requestLog: { beforeRead: () => requestLog.flush() },
     });
     // Webhooks: the queue in the control database; an all-roles process also relays every outbox and delivers.
     // The internal port's bound port joins the forbidden ones once it listens (GRPC_PORT=0 picks one).
@@ -255,6 +262,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         { service: WebhookService, caller: createInProcessCaller(WebhookService, webhookService) },
       ],
       partner,
+      requestLog,
       bodyLimitBytes: config.bodyLimitBytes,
       requestTimeoutMs: config.requestTimeoutMs,
       trustProxy: config.trustProxy,
@@ -276,6 +284,24 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       authorization: createAuthorization({ sql: control.sql, config, clock: context.clock, ids: context.ids, logger }),
       connections: createConnections({ sql: control.sql, clock: context.clock, logger }),
       verifyMerchantUser: merchantUserVerifier(credential),
+      // Access requests name stores: the names come from the merchant's region (its DataService, in process);
+      // the first 500 stores, the limit of one access request.
+      storeNames: async (companyId) => {
+        const stores = createInProcessClient(DataService, data);
+        const names = new Map<number, string>();
+        let cursor: string | undefined;
+        for (let page = 0; page < 5; page++) {
+          const listed = await stores.listStores({ companyId: BigInt(companyId), limit: 100, ...(cursor ? { cursor } : {}) });
+          for (const store of listed.stores) names.set(Number(store.id), store.name);
+          cursor = listed.nextCursor;
+          if (!cursor) break;
+        }
+        return names;
+      },
+      lastCalls: async (companyId) => {
+        await requestLog.flush();
+        return requestLogQueries.lastCalls(companyId);
+      },
       readiness,
     });
     // The developer console's pages: the same ConsoleService the /v1/console routes call, in process.

@@ -133,6 +133,11 @@ const schema = z.object({
    * grant from its in-process cache: a revoked grant or deactivated merchant is refused within this bound.
    */
   GATEWAY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /**
+   * How often the partner request log's buffer is written (src/request-log/): the console shows a call from another
+   * instance within this bound, and this process's own calls at once.
+   */
+  REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** A connection attempt to PostgreSQL gives up after this long (docs/decisions.md, "Storage"). */
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(30).default(2),
   /** PostgreSQL cancels a statement after this long (statement_timeout): a call's wait on the database is bounded. */
@@ -323,6 +328,8 @@ export interface Config {
     credentialSeconds: number;
     gatewaySeconds: number;
   };
+  /** The partner request log: how often its in-process buffer is written, in milliseconds. */
+  requestLog: { flushMs: number };
   /** Ceilings of the limits and throttles (calls per fixed window; docs/decisions.md says why each is what it is). */
   limits: {
     partnerPerMinute: number;
@@ -425,6 +432,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       invitation: v.CONSOLE_INVITE_TTL_SECONDS,
     },
     caches: { credentialSeconds: v.CREDENTIAL_CACHE_SECONDS, gatewaySeconds: v.GATEWAY_CACHE_SECONDS },
+    requestLog: { flushMs: v.REQUEST_LOG_FLUSH_MS },
     limits: {
       partnerPerMinute: v.PARTNER_RATE_LIMIT,
       sandboxTokenPerMinute: v.SANDBOX_TOKEN_RATE_LIMIT,

@@ -1,8 +1,10 @@
 // The consent site (AUTH_URL, its own listener): the merchant-facing pages of the OAuth authorization endpoint.
 //   GET  /oauth/authorize            check the request (spec order); sign-in page, or the consent screen
+//   GET  /oauth/authorize/cancel     the sign-in page's Cancel: the same checks, then access_denied to the app
 //   POST /oauth/sign-in              throttled sign-in; back to the same consent request
 //   POST /oauth/authorize/decision   Allow (owner only) or Deny, CSRF-protected; 302 to the redirect URI
-//   GET  /oauth/connections          the owner's connected apps; POST /oauth/connections/disconnect
+//   GET  /oauth/connections          the owner's connected apps; POST /oauth/connections/disconnect (a
+//                                    confirmation step first, then the list with a message)
 //   GET  /oauth/access-requests      ADSR access requests; POST .../decision (approve with all or fewer stores,
 //                                    or decline) and POST .../withdraw, owner only
 //   POST /oauth/sign-out
@@ -23,11 +25,12 @@ import type { Logger } from "../runtime/logger.js";
 import { servedGracefully } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
 import type { KeyValueStore } from "../storage/key-value.js";
-import { createMerchantQueries } from "../credential/index.js";
+import { createMerchantQueries, scopesForProduct, type Product } from "../credential/index.js";
 import type postgres from "postgres";
 import type { VerifyMerchantUser } from "./merchant-users.js";
 import {
   accessRequestsPage,
+  confirmationPage,
   connectionsPage,
   consentPage,
   errorPage,
@@ -35,6 +38,7 @@ import {
   messagePage,
   signInPage,
   type AccessRequestView,
+  type AppLinks,
   type Here,
   type PageContext,
 } from "./pages.js";
@@ -45,7 +49,7 @@ import { readForm } from "../web/forms.js";
 import { assetReply } from "../web/assets.js";
 import { probeReply, siteContentType, siteUrl, tracedSiteRequests } from "../web/site-request.js";
 import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
-import { chooseLocale, type Locale } from "../web/i18n.js";
+import { chooseLocale, translator, type Locale } from "../web/i18n.js";
 import { pageHeaders } from "../web/layout.js";
 
 export interface ConsentServerOptions {
@@ -58,6 +62,12 @@ export interface ConsentServerOptions {
   authorization: Authorization;
   connections: Connections;
   verifyMerchantUser: VerifyMerchantUser;
+  /** The app's public pages (website, privacy policy, terms) for the consent screen; absent: none shown. */
+  appLinks?: (appId: string) => Promise<AppLinks>;
+  /** When each of the company's apps last called (the request log); absent: not shown. */
+  lastCalls?: (companyId: number) => Promise<ReadonlyMap<string, Date>>;
+  /** The names of a company's stores (its region's data); absent or failing: stores are shown by number. */
+  storeNames?: (companyId: number) => Promise<ReadonlyMap<number, string>>;
   /** GET /readyz asks it (the databases this process uses); absent: no /readyz. */
   readiness?: () => Promise<{ ready: boolean; down: string[] }>;
 }
@@ -166,11 +176,20 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
    * The sign-in page. Its language switch leads to the page it returns to (the authorize request, whole): switching
    * language keeps the OAuth parameters, and the CSRF cookie is kept, so the form still posts.
    */
-  const signIn = (locale: Locale, cookies: Map<string, string>, returnTo: string, status = 200, failed = false, appName?: string): Reply => {
+  const signIn = (locale: Locale, cookies: Map<string, string>, returnTo: string, status = 200, failed = false, appName?: string, email?: string): Reply => {
     const csrf = preSessionCsrf(cookies);
     const target = new URL(returnTo, "http://consent.invalid");
     const context = { locale, here: { path: target.pathname, query: target.searchParams } };
-    return { status, html: signInPage(context, { returnTo, csrf: csrf.token, failed, appName }), cookies: csrf.set ? [csrf.set] : [] };
+    // Cancel leads to the same request's cancel endpoint, which checks it again before redirecting anywhere.
+    const cancelHref = target.pathname === "/oauth/authorize" && appName ? `/oauth/authorize/cancel${target.search}` : undefined;
+    return { status, html: signInPage(context, { returnTo, csrf: csrf.token, failed, appName, email, cancelHref }), cookies: csrf.set ? [csrf.set] : [] };
+  };
+
+  /** The app name of the authorize request a sign-in returns to, when that request is (still) valid. */
+  const appNameOf = async (returnTo: string): Promise<string | undefined> => {
+    if (!returnTo.startsWith("/oauth/authorize?")) return undefined;
+    const checked = await authorization.check(new URLSearchParams(returnTo.slice("/oauth/authorize?".length)));
+    return checked.ok ? checked.request.appName : undefined;
   };
 
   /** The consent screen, or the error that stops it, for a checked request and a signed-in user. */
@@ -181,12 +200,16 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       status: 200,
       headers: pageHeadersAllowingRedirectTo(request.redirectUri, secure),
       html: consentPage(context, {
+        appId: request.appId,
         appName: request.appName,
         organizationName: request.organizationName,
+        // A production client reaches this screen only when its app is APPROVED (checked above, spec order 6).
+        reviewed: request.environment === "PRODUCTION",
         product: request.product,
         scopes: request.scopes,
         companyName: eligible.merchant.name,
-        companyId: eligible.merchant.company_id,
+        redirectHost: new URL(request.redirectUri).host,
+        links: (await options.appLinks?.(request.appId)) ?? {},
         email: session.email,
         owner: session.role === "OWNER",
         csrf: session.csrf,
@@ -222,6 +245,69 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   /** A failed attempt counts for the pair and for the account. */
   const signInFailed = (email: string, address: string) =>
     onStore(() => Promise.all([signInAttempts.hit(pairKey(email, address)), signInAttempts.hit(accountKey(email))]));
+
+  /** The connected-apps page (with a message after a disconnect). */
+  const connectionsReply = async (session: Session, context: PageContext, notice?: string): Promise<Reply> => {
+    const [merchant, rows, lastCalls] = await Promise.all([
+      createMerchantQueries(options.sql).find(session.companyId),
+      connections.list(session.companyId),
+      options.lastCalls?.(session.companyId) ?? Promise.resolve(new Map<string, Date>()),
+    ]);
+    return {
+      status: 200,
+      html: connectionsPage(context, {
+        companyName: merchant?.name ?? String(session.companyId),
+        owner: session.role === "OWNER",
+        csrf: session.csrf,
+        notice,
+        connections: rows.map((row) => ({
+          appId: row.app_id,
+          appName: row.app_name,
+          organizationName: row.organization_name,
+          product: row.product,
+          environment: row.environment,
+          scopes: scopesForProduct(row.product as Product),
+          since: row.created_at,
+          lastCall: lastCalls.get(row.app_id),
+        })),
+      }),
+    };
+  };
+
+  /** The access-requests page (with a message after a decision, or the inline error of an approval without stores). */
+  const accessRequestsReply = async (session: Session, context: PageContext, notice?: string, refused?: string): Promise<Reply> => {
+    const [merchant, rows] = await Promise.all([createMerchantQueries(options.sql).find(session.companyId), accessRequests.listForCompany(session.companyId)]);
+    // Store names come from the merchant's region; when it cannot answer, the stores show by number.
+    const storeNames = rows.length > 0 && options.storeNames
+      ? await options.storeNames(session.companyId).catch((cause: unknown) => {
+          logger.warn("consent site: store names unavailable", { companyId: session.companyId, error: cause });
+          return new Map<number, string>();
+        })
+      : new Map<number, string>();
+    const view = (row: (typeof rows)[number]): AccessRequestView => ({
+      id: String(row.id),
+      appName: row.app_name,
+      organizationName: row.organization_name,
+      state: row.state,
+      storeIds: row.store_ids,
+      approvedStoreIds: row.approved_store_ids ?? [],
+      created: row.created_at,
+      expires: row.expires_at,
+    });
+    return {
+      status: 200,
+      html: accessRequestsPage(context, {
+        companyName: merchant?.name ?? String(session.companyId),
+        owner: session.role === "OWNER",
+        csrf: session.csrf,
+        pending: rows.filter((row) => row.state === "PENDING").map(view),
+        approved: rows.filter((row) => row.state === "APPROVED").map(view),
+        storeNames,
+        notice,
+        refused,
+      }),
+    };
+  };
 
   async function route(request: http.IncomingMessage, url: URL, state: RequestState): Promise<Reply> {
     const method = request.method ?? "GET";
@@ -259,57 +345,27 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       return consentScreen(checked.request, session, context, uiLocales);
     }
 
+    if (path === "/oauth/authorize/cancel" && method === "GET") {
+      // The sign-in page's Cancel: the request is checked as on /oauth/authorize (a bad client or redirect URI is
+      // shown, never followed); a valid one goes back to the app with error=access_denied, as Deny does.
+      const checked = await authorization.check(url.searchParams);
+      if (!checked.ok) return error(checked.code, context, checked.fields ? { fields: checked.fields } : {});
+      return { status: 302, location: authorization.deny(checked.request) };
+    }
+
     if (path === "/oauth/connections" && method === "GET") {
       if (!session) return signIn(locale, cookies, path);
-      const merchant = await createMerchantQueries(options.sql).find(session.companyId);
-      const rows = await connections.list(session.companyId);
-      return {
-        status: 200,
-        html: connectionsPage(context, {
-          companyName: merchant?.name ?? String(session.companyId),
-          owner: session.role === "OWNER",
-          csrf: session.csrf,
-          connections: rows.map((row) => ({
-            appId: row.app_id,
-            appName: row.app_name,
-            organizationName: row.organization_name,
-            product: row.product,
-            environment: row.environment,
-            since: row.created_at.toISOString().slice(0, 10),
-          })),
-        }),
-      };
+      return connectionsReply(session, context);
     }
 
     if (path === "/oauth/access-requests" && method === "GET") {
       if (!session) return signIn(locale, cookies, path);
-      const merchant = await createMerchantQueries(options.sql).find(session.companyId);
-      const rows = await accessRequests.listForCompany(session.companyId);
-      const view = (row: (typeof rows)[number]): AccessRequestView => ({
-        id: String(row.id),
-        appName: row.app_name,
-        organizationName: row.organization_name,
-        state: row.state,
-        storeIds: row.store_ids,
-        approvedStoreIds: row.approved_store_ids ?? [],
-        created: row.created_at.toISOString().slice(0, 10),
-        expires: row.expires_at.toISOString().slice(0, 10),
-      });
-      return {
-        status: 200,
-        html: accessRequestsPage(context, {
-          companyName: merchant?.name ?? String(session.companyId),
-          owner: session.role === "OWNER",
-          csrf: session.csrf,
-          pending: rows.filter((row) => row.state === "PENDING").map(view),
-          approved: rows.filter((row) => row.state === "APPROVED").map(view),
-        }),
-      };
+      return accessRequestsReply(session, context);
     }
 
     const posts = ["/oauth/sign-in", "/oauth/authorize/decision", "/oauth/connections/disconnect", "/oauth/sign-out", ...accessRequestPaths];
     if (method !== "POST" || !posts.includes(path)) {
-      const known = ["/oauth/authorize", "/oauth/connections", "/oauth/access-requests", "/healthz", "/readyz", ...posts];
+      const known = ["/oauth/authorize", "/oauth/authorize/cancel", "/oauth/connections", "/oauth/access-requests", "/healthz", "/readyz", ...posts];
       const start = { locale, here: { path: "/oauth/connections" } };
       return known.includes(path)
         ? { status: 405, html: messagePage(start, "common.methodNotAllowedTitle", "common.methodNotAllowedText") }
@@ -345,9 +401,10 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
         await sleep(clock, delayMs);
       }
       const user = await options.verifyMerchantUser(email, form.get("password") ?? "");
+      // The failed sign-in keeps what the merchant typed (the email, never the password) and the app's context.
       if (!user) {
         await signInFailed(email, address);
-        return signIn(locale, cookies, safeReturn, 401, true);
+        return signIn(locale, cookies, safeReturn, 401, true, await appNameOf(safeReturn), form.get("email") ?? "");
       }
       const created = await onStore(() => sessions.create(user));
       await onStore(() => sessions.destroy(sessionId));
@@ -373,8 +430,19 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
 
     if (path === "/oauth/connections/disconnect") {
       if (session.role !== "OWNER") return { status: 403, html: messagePage(context, "consent.ownerOnlyTitle", "consent.ownerOnlyDisconnect") };
-      await connections.disconnect(session.companyId, form.get("app_id") ?? "");
-      return { status: 303, location: "/oauth/connections" };
+      const appId = form.get("app_id") ?? "";
+      const connection = (await connections.list(session.companyId)).find((row) => row.app_id === appId);
+      const back = { locale, here: { path: "/oauth/connections" } };
+      // Already gone (another tab, another owner): the list as it is now.
+      if (!connection) return connectionsReply(session, back);
+      if (form.get("confirm") !== "yes") {
+        return {
+          status: 200,
+          html: confirmationPage(back, { kind: "disconnect", csrf: session.csrf, appName: connection.app_name, fields: { app_id: appId }, scopes: scopesForProduct(connection.product as Product) }),
+        };
+      }
+      await connections.disconnect(session.companyId, appId);
+      return connectionsReply(session, back, translator(locale)("consent.disconnected", { app: connection.app_name }));
     }
 
     if (accessRequestPaths.includes(path)) {
@@ -385,15 +453,26 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       const owned = id > 0 ? await accessRequests.get(id).catch(() => undefined) : undefined;
       // Another merchant's request is as unknown as a missing one.
       if (!owned || owned.company_id !== session.companyId) return error("developer.access_request_not_found", back);
+      const t = translator(locale);
+      const appName = (await accessRequests.listForCompany(session.companyId)).find((row) => Number(row.id) === id)?.app_name ?? "";
+      let notice: string;
       try {
         if (path === "/oauth/access-requests/withdraw") {
+          // The consequence first; the withdrawal only from the confirmation's own form.
+          if (form.get("confirm") !== "yes") {
+            return { status: 200, html: confirmationPage(back, { kind: "withdraw", csrf: session.csrf, appName, fields: { access_request_id: String(id) } }) };
+          }
           await accessRequests.withdraw(id, session.userId);
+          notice = t("consent.withdrawn", { app: appName });
         } else if (form.get("decision") === "decline") {
           await accessRequests.decline(id, session.userId);
+          notice = t("consent.declinedNotice", { app: appName });
         } else if (form.get("decision") === "approve") {
           const stores = form.getAll("store_ids").map((value) => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : -1));
-          if (stores.length === 0) return { status: 400, html: messagePage(back, "consent.chooseStoresTitle", "consent.chooseStoresText") };
+          // No store chosen: the same page, the error at that request's stores (focused), nothing written.
+          if (stores.length === 0) return { ...(await accessRequestsReply(session, back, undefined, String(id))), status: 400 };
           await accessRequests.approve(id, session.userId, stores);
+          notice = t("consent.approvedNotice", { app: appName });
         } else {
           return { status: 400, html: messagePage(back, "common.badRequestTitle", "consent.chooseApproveOrDecline") };
         }
@@ -402,7 +481,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
         if (code === "server.internal") throw cause;
         return error(code, back, params);
       }
-      return { status: 303, location: "/oauth/access-requests" };
+      return accessRequestsReply(session, back, notice);
     }
 
     // /oauth/authorize/decision: the request is checked again from scratch; the form carries no authority.

@@ -9,7 +9,8 @@
 //   /apps/{id}, POST .../rename, .../submit, .../redirect-uris, .../rotate, .../allowed-ips, .../api-keys,
 //   .../api-keys/revoke, .../api-keys/allowed-ips, .../access-requests, .../production-credentials; GET/POST
 //   /apps/{id}/archive (the confirmation step, then the archive); GET/POST /apps/{id}/first-call; GET /assets/*
-//   (the stylesheet and the copy script).
+//   (the stylesheet and the copy script). GET /apps/{id}/requests (the request log), /apps/{id}/requests/{call}
+//   (one call), /apps/{id}/usage (the usage chart): ./request-log-pages.ts.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -37,6 +38,7 @@ import { page, pageHeaders } from "../web/layout.js";
 import { forgotPasswordPage, requestReset, resetPassword, resetPasswordPage, safeReturn, signInPage, signUp, signUpPage, verifyEmail } from "./account-pages.js";
 import { createConsoleApi, type CallerOf } from "./console-api.js";
 import { firstCallPage, runFirstCall } from "./first-call.js";
+import { requestEntryPage, requestLogPage, usagePage } from "./request-log-pages.js";
 import { acceptInvitation, invitationPage } from "./invitation-pages.js";
 import { createWebSessions, type WebSession } from "./web-sessions.js";
 import type { Reply, Visit } from "./visit.js";
@@ -106,7 +108,7 @@ const appId = "[A-Za-z0-9_-]{1,64}";
 /** The methods a signed-in route answers (the Allow header of a 405, RFC 9110 §15.5.6). */
 function allowOf(name: string): string {
   if (name === "app/first-call" || name === "app/archive") return "GET, HEAD, POST";
-  return ["dashboard", "program", "organization", "app"].includes(name) ? "GET, HEAD" : "POST";
+  return ["dashboard", "program", "organization", "app", "app/requests", "app/request", "app/usage"].includes(name) ? "GET, HEAD" : "POST";
 }
 
 export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
@@ -310,6 +312,15 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         return setRedirectUris(visit, params[0]!);
       case "POST app/rotate":
         return rotateSecret(visit, params[0]!, () => clock.now());
+      case "GET app/requests":
+      case "HEAD app/requests":
+        return requestLogPage(visit, params[0]!);
+      case "GET app/request":
+      case "HEAD app/request":
+        return requestEntryPage(visit, params[0]!, params[1]!);
+      case "GET app/usage":
+      case "HEAD app/usage":
+        return usagePage(visit, params[0]!);
       case "GET app/first-call":
       case "HEAD app/first-call":
         return firstCallPage(visit, params[0]!, config.urls.base);
@@ -422,6 +433,9 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     ["app/redirect-uris", new RegExp(`^/apps/(${appId})/redirect-uris$`)],
     ["app/rotate", new RegExp(`^/apps/(${appId})/rotate$`)],
     ["app/first-call", new RegExp(`^/apps/(${appId})/first-call$`)],
+    ["app/requests", new RegExp(`^/apps/(${appId})/requests$`)],
+    ["app/request", new RegExp(`^/apps/(${appId})/requests/(${id})$`)],
+    ["app/usage", new RegExp(`^/apps/(${appId})/usage$`)],
   ];
   for (const [name, pattern] of routes) {
     const match = pattern.exec(path);

@@ -395,6 +395,9 @@ ${app.pendingName ? html`<dt>${t("console.pendingName")}</dt><dd>${app.pendingNa
 <dt>${t("console.appId")}</dt><dd class="ltr">${app.appId}</dd></dl>
 <p class="actions">${archived ? "" : html`<a class="button" href="/apps/${app.appId}/first-call">${t("console.firstCallTitle")}</a> `}<a href="/organizations/${app.organizationId}">${t("console.backToOrganization")}</a></p>
 ${rights.manageApps ? "" : html`<p class="muted">${t("console.appViewerNote")}</p>`}
+<section class="card" aria-labelledby="activity-heading"><h2 id="activity-heading">${t("console.activityHeading")}</h2>
+<p>${t("console.activityExplain")}</p>
+<ul class="app-links"><li><a href="/apps/${app.appId}/requests">${t("console.requestLogLink")}</a></li><li><a href="/apps/${app.appId}/usage">${t("console.usageLink")}</a></li></ul></section>
 <section class="card" aria-labelledby="credentials-heading"><h2 id="credentials-heading">${t("console.credentialsHeading")}</h2>
 ${editable ? html`<p>${t("console.rotateExplain")}</p>` : ""}
 ${generalError(visit, errorOf("rotate"), [])}

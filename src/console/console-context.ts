@@ -44,6 +44,8 @@ export interface ConsoleServiceDeps {
   mail: MailOutbox;
   credential: ServiceImpl<typeof CredentialService>;
   grant: ServiceImpl<typeof GrantService>;
+  /** The partner request log's reader side: `beforeRead` flushes this process's recorder (src/request-log/). */
+  requestLog?: { beforeRead?: () => Promise<void> };
 }
 
 export interface Caller {

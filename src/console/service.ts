@@ -8,6 +8,7 @@ import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.
 import { createAccessRequestHandlers } from "./access-requests.js";
 import { createAccountHandlers } from "./accounts.js";
 import { createAppHandlers } from "./apps.js";
+import { createRequestLogHandlers } from "./request-log.js";
 import { createConsoleContext, type ConsoleServiceDeps } from "./console-context.js";
 
 export type { ConsoleServiceDeps };
@@ -29,5 +30,6 @@ export function createConsoleService(context: ServiceContext, deps: ConsoleServi
     createAppHandlers(shared),
     createSandboxMerchantHandlers(shared),
     createAccessRequestHandlers(shared),
+    createRequestLogHandlers(shared),
   );
 }

@@ -589,6 +589,15 @@ export const catalogue = {
     grpc: Code.NotFound,
     messages: { en: "Access request not found.", ar: "طلب الوصول غير موجود.", hi: "पहुँच अनुरोध नहीं मिला।" },
   },
+  "developer.request_log_entry_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: {
+      en: "This call is not in the app's request log (only the last 1,000 calls are kept).",
+      ar: "هذا الاستدعاء غير موجود في سجل طلبات التطبيق (يُحتفظ بآخر 1000 استدعاء فقط).",
+      hi: "यह कॉल ऐप के अनुरोध लॉग में नहीं है (केवल पिछली 1,000 कॉल रखी जाती हैं)।",
+    },
+  },
   "developer.access_request_not_pending": {
     status: 409,
     grpc: Code.FailedPrecondition,

@@ -24,7 +24,8 @@ import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
 import { summarizeViolations } from "./violation-summary.js";
 import { createRequestSchema, type FieldViolation, type InputKind, type RequestSchema } from "../runtime/request-schema.js";
 import { renderError, validationCode } from "./render-error.js";
-import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
+import type { AdmittedCall, PartnerAdmission, PartnerIdentity } from "./partner-admission.js";
+import type { PartnerCallRecord } from "../request-log/index.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
 import { buildOpenApiDocument, openApiPath, type OpenApiOptions } from "./openapi.js";
 import type { ReferenceFile, ReferenceFiles } from "./reference-page.js";
@@ -61,6 +62,11 @@ export interface FrontOptions {
   reference?: ReferenceFiles;
   /** Request counts and latencies by family, route template and status; absent: not counted. */
   metrics?: Metrics;
+  /**
+   * The partner request log (src/request-log/): every answered partner call whose app the admission named, handed
+   * over after the answer is written; `record` only buffers. Absent: nothing recorded.
+   */
+  requestLog?: { record(call: PartnerCallRecord): void };
 }
 
 export interface FrontServer {
@@ -130,6 +136,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     let routeLabel = "unmatched";
     // Headers every answer from here on carries (a partner call's X-RateLimit-*, once the gateway knows the app).
     let callHeaders: Record<string, string> = {};
+    // Who the call is from, once the gateway says: the request log records the answer under it.
+    let partnerOf: PartnerIdentity | undefined;
+    let errorCode: string | undefined;
     const answer = (status: number, headers: Record<string, string>, body: object) => {
       // Already answered (the deadline below, or a client gone): the late outcome of the call is dropped.
       if (response.headersSent || response.destroyed) return;
@@ -138,6 +147,22 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       response.writeHead(status, { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff", "X-Correlation-Id": correlationId, ...callHeaders, ...headers });
       response.end(JSON.stringify(body));
       const seconds = (performance.now() - started) / 1000;
+      if (partnerOf && options.requestLog) {
+        // After the answer is written; a success's body is never recorded, a refusal's (our own envelope) is.
+        options.requestLog.record({
+          appId: partnerOf.appId,
+          environment: partnerOf.environment,
+          at: options.clock.now(),
+          method: request.method ?? "GET",
+          path: url.pathname,
+          status,
+          errorCode,
+          companyId: partnerOf.companyId,
+          correlationId,
+          latencyMs: Math.round(seconds * 10_000) / 10,
+          errorBody: status >= 400 ? body : undefined,
+        });
+      }
       // The request line: correlation and trace ids, route, app and company come from the log context.
       options.logger.info("request", {
         method: request.method,
@@ -198,6 +223,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         options.logger.warn("database unavailable", { correlationId, path: url.pathname, error: cause });
       }
       const timestamp = new Date(options.clock.now()).toISOString();
+      errorCode = error.code;
       const rendered = renderError(error, { family, acceptLanguage, path: url.pathname, timestamp, correlationId });
       if (error.code === "request.body_too_large") rendered.headers["Connection"] = "close";
       answer(rendered.status, rendered.headers, rendered.body);
@@ -258,6 +284,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
           scope: route.scope,
         });
         callHeaders = outcome.headers;
+        partnerOf = outcome.partner;
         if (!outcome.ok) return fail(outcome.error);
         admitted = outcome;
       }

@@ -16,8 +16,17 @@ export interface PartnerRequest {
   scope: string;
 }
 
+/** Who a partner call is from, once the admission knows: the request log records the call under it. */
+export interface PartnerIdentity {
+  appId: string;
+  environment: "SANDBOX" | "PRODUCTION";
+  /** The merchant, once known. */
+  companyId?: number;
+}
+
 export interface AdmittedCall {
   ok: true;
+  partner?: PartnerIdentity;
   /** The service that answers this call (the DataService of the merchant's region). */
   caller: ServiceCaller;
   /** Headers every answer carries, whatever it turns out to be (X-RateLimit-*). */
@@ -26,6 +35,8 @@ export interface AdmittedCall {
 
 export interface RefusedCall {
   ok: false;
+  /** Who was refused, when the credential was good enough to say (a refusal before that is nobody's). */
+  partner?: PartnerIdentity;
   error: ErrorToRender;
   /** Headers the refusal carries (X-RateLimit-* once the app is known). */
   headers: Record<string, string>;

@@ -77,6 +77,7 @@ export type ApiKeyAdmission =
   | {
       ok: true;
       appId: string;
+      environment: "SANDBOX" | "PRODUCTION";
       companyId: number;
       region: Region;
       provisioned: boolean;
@@ -84,7 +85,7 @@ export type ApiKeyAdmission =
       storeIds: readonly number[] | undefined;
     }
   /** `appId` once the key is known, so the refusal can carry the app's rate-limit headers. */
-  | { ok: false; error: ErrorToRender; appId?: string };
+  | { ok: false; error: ErrorToRender; appId?: string; environment?: "SANDBOX" | "PRODUCTION"; companyId?: number };
 
 export interface ApiKeyAuth {
   admit(request: ApiKeyRequest): Promise<ApiKeyAdmission>;
@@ -152,9 +153,12 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     if ("code" in key) return { ok: false, error: key };
     const appId = key.appId;
     addToLogContext({ appId });
-    const refuse = (error: ErrorToRender): ApiKeyAdmission => ({ ok: false, error, appId });
+    const environment = key.environment;
+    let known: number | undefined;
+    const refuse = (error: ErrorToRender): ApiKeyAdmission => ({ ok: false, error, appId, environment, ...(known !== undefined ? { companyId: known } : {}) });
     if (request.companyId === undefined || !/^[1-9]\d{0,15}$/.test(request.companyId)) return refuse({ code: "partner.company_param_required" });
     const companyId = Number(request.companyId);
+    known = companyId;
     addToLogContext({ companyId });
     if (key.product !== "ADSR") return refuse({ code: "partner.api_key_product" });
     // An empty list is no allowlist (as a token without the allowedIps claim).
@@ -173,7 +177,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
       storeIds = await approvedStores(appId, companyId);
       if (!storeIds) return refuse({ code: "partner.company_not_granted" });
     }
-    return { ok: true, appId, companyId, region: merchant.region, provisioned: merchant.provisioned, storeIds };
+    return { ok: true, appId, environment, companyId, region: merchant.region, provisioned: merchant.provisioned, storeIds };
   };
 
   return {

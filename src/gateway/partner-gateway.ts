@@ -13,7 +13,7 @@
 import { addressAllowed } from "../credential/index.js";
 import { formatStoreScope, storeScopeHeader } from "../data/index.js";
 import type { ErrorToRender } from "../errors/index.js";
-import type { AdmittedCall, PartnerAdmission, PartnerRequest, RefusedCall } from "../front/partner-admission.js";
+import type { AdmittedCall, PartnerAdmission, PartnerIdentity, PartnerRequest, RefusedCall } from "../front/partner-admission.js";
 import { createGrantQueries } from "../grant/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
@@ -90,21 +90,22 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
 
   /** Steps 6 and 7, shared by tokens and keys: the per-app limit, then the merchant's region. */
   const limitAndRoute = async (
-    call: { appId: string; companyId: number; region: string; provisioned: boolean; claims?: AccessTokenClaims; storeIds?: readonly number[] },
+    call: { appId: string; environment: PartnerIdentity["environment"]; companyId: number; region: string; provisioned: boolean; claims?: AccessTokenClaims; storeIds?: readonly number[] },
   ): Promise<AdmittedPartnerCall | RefusedCall> => {
+    const partner: PartnerIdentity = { appId: call.appId, environment: call.environment, companyId: call.companyId };
     const decision = await rateLimiter.hit(call.appId);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
-      return { ok: false, error: { code: "partner.rate_limited", params: { retryAfter: decision.retryAfter } }, headers };
+      return { ok: false, error: { code: "partner.rate_limited", params: { retryAfter: decision.retryAfter } }, headers, partner };
     }
     const region = call.region;
     const caller = isRegion(region) ? regions.get(region) : undefined;
     if (!isRegion(region) || !caller) {
       logger.warn("partner call for a region with no DataService configured", { region, companyId: call.companyId });
-      return { ok: false, error: { code: "partner.region_unavailable" }, headers };
+      return { ok: false, error: { code: "partner.region_unavailable" }, headers, partner };
     }
-    if (!call.provisioned) return { ok: false, error: { code: "company.not_provisioned" }, headers };
-    const admitted: AdmittedPartnerCall = { ok: true, appId: call.appId, companyId: call.companyId, region, caller, headers };
+    if (!call.provisioned) return { ok: false, error: { code: "company.not_provisioned" }, headers, partner };
+    const admitted: AdmittedPartnerCall = { ok: true, appId: call.appId, companyId: call.companyId, region, caller, headers, partner };
     if (call.claims) admitted.claims = call.claims;
     if (call.storeIds) admitted.storeIds = call.storeIds;
     return admitted;
@@ -119,7 +120,10 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
           clientAddress: request.clientAddress,
           scope: request.scope,
         });
-        if (!keyed.ok) return { ok: false, error: keyed.error, headers: keyed.appId ? rateLimitHeaders(await rateLimiter.peek(keyed.appId)) : {} };
+        if (!keyed.ok) {
+          const partner = keyed.appId && keyed.environment ? { appId: keyed.appId, environment: keyed.environment, ...(keyed.companyId !== undefined ? { companyId: keyed.companyId } : {}) } : undefined;
+          return { ok: false, error: keyed.error, headers: keyed.appId ? rateLimitHeaders(await rateLimiter.peek(keyed.appId)) : {}, ...(partner ? { partner } : {}) };
+        }
         return limitAndRoute(keyed);
       }
       const authenticated = authenticate(request);
@@ -128,10 +132,12 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
       const appId = claims.sub;
       // From here on, every line of this request names the app and the merchant.
       addToLogContext({ appId, companyId: claims.companyId });
+      const partner: PartnerIdentity = { appId, environment: claims.env, companyId: claims.companyId };
       const refuse = async (error: ErrorToRender): Promise<RefusedCall> => ({
         ok: false,
         error,
         headers: rateLimitHeaders(await rateLimiter.peek(appId)),
+        partner,
       });
 
       if (!addressAllowed(claims.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
@@ -145,7 +151,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
 
       if (!(await liveGrant(appId, claims.companyId))) return refuse({ code: "partner.grant_missing" });
 
-      return limitAndRoute({ appId, companyId: claims.companyId, region: claims.region, provisioned: merchant.provisioned, claims });
+      return limitAndRoute({ appId, environment: claims.env, companyId: claims.companyId, region: claims.region, provisioned: merchant.provisioned, claims });
     },
 
     /**

@@ -86,7 +86,7 @@ async function refreshed(client: Client, refreshToken: string): Promise<string> 
 const grantRevoked = { error: "invalid_grant", error_description: messageFor("oauth.grant_revoked"), code: "oauth.grant_revoked" };
 
 /** The app names listed on a connections page. */
-const listed = (page: Page) => [...page.html.matchAll(/<li class="connection">.*?<strong>([^<]*)<\/strong>/gs)].map((match) => match[1]);
+const listed = (page: Page) => [...page.html.matchAll(/<li class="connection">.*?class="asker-name">([^<]*)<\/h2>/gs)].map((match) => match[1]);
 
 /** An app's name as stored (the OAuth support names its apps). */
 async function storedName(appId: string): Promise<string> {
@@ -101,16 +101,30 @@ Connections("the owner sees the connected apps and disconnects one; its refresh 
   assertNotFramable(page);
   assert.match(page.html, `<title>Apps connected to Shop `);
   assert.equal(listed(page), [first.appName, other.appName]);
-  assert.match(page.html, `<strong>${first.appName}</strong> by oauth test `);
-  assert.match(page.html, "Full back-office integration · Test (sandbox) · connected ");
-  assert.match(page.html, "Online ordering · Test (sandbox) · connected ");
+  assert.match(page.html, `class="asker-name">${first.appName}</h2>\n<p class="asker-developer">by oauth test `);
+  assert.match(page.html, `<span class="badge unreviewed">Not reviewed: sandbox app</span>`);
+  assert.match(page.html, "Full back-office integration · Test (sandbox)</p>");
+  assert.match(page.html, "Online ordering · Test (sandbox)</p>");
+  // Per app: what it may do, since when, and when it last called (none of these apps has called yet).
+  assert.match(page.html, `<ul class="permissions compact" aria-label="Permissions of ${first.appName}"><li>See your stores</li>`);
+  assert.match(page.html, /Connected on <time datetime="\d{4}-\d{2}-\d{2}"><bdi>[A-Z][a-z]{2} \d{1,2}, \d{4}<\/bdi><\/time> · Not used yet/);
   assert.match(page.html, `aria-label="Disconnect ${first.appName}">Disconnect</button>`);
   assert.match(page.html, `<input type="hidden" name="app_id" value="${first.appId}">`);
 
-  const disconnected = await owner.post("/oauth/connections/disconnect", { csrf: hiddenValue(page.html, "csrf"), app_id: first.appId });
-  assert.is(disconnected.status, 303);
-  assert.is(disconnected.headers.get("location"), "/oauth/connections");
+  // First the consequence, with nothing changed yet; then the disconnect from the confirmation's own form.
+  const confirm = await owner.post("/oauth/connections/disconnect", { csrf: hiddenValue(page.html, "csrf"), app_id: first.appId });
+  assert.is(confirm.status, 200);
+  assert.match(confirm.html, `<h1>Disconnect ${first.appName}?</h1>`);
+  assert.match(confirm.html, `loses access to your business at once`);
+  assert.match(confirm.html, `<input type="hidden" name="confirm" value="yes">`);
+  assert.match(confirm.html, `<a class="button secondary" href="/oauth/connections">Keep it connected</a>`);
+  assertNotFramable(confirm);
+  assert.equal(listed(await owner.get("/oauth/connections")), [first.appName, other.appName]);
+  const disconnected = await owner.post("/oauth/connections/disconnect", { csrf: hiddenValue(page.html, "csrf"), app_id: first.appId, confirm: "yes" });
+  assert.is(disconnected.status, 200);
+  assert.match(disconnected.html, `<div class="alert ok" id="done" role="status" tabindex="-1" autofocus><p>${first.appName} is disconnected. It can no longer use your data.</p></div>`);
   assertNotFramable(disconnected);
+  assert.equal(listed(disconnected), [other.appName]);
   assert.equal(listed(await owner.get("/oauth/connections")), [other.appName]);
 
   const refused = await token(first, { grant_type: "refresh_token", refresh_token: tokens.first });
@@ -138,7 +152,8 @@ Connections("a rename of an approved app waits for review: the consent screen an
   const shows = async (name: string) => {
     const consent = await owner.get(consentUrl);
     assert.is(consent.status, 200, consent.html);
-    assert.match(consent.html, `<p class="lead"><strong>${name}</strong> by <strong>`);
+    assert.match(consent.html, `class="asker-name">${name}</h2>`);
+    assert.match(consent.html, `<p class="lead"><strong>${name}</strong> wants to connect to <strong>`);
     assert.equal(listed(await owner.get("/oauth/connections")), [name, other.appName]);
   };
   await shows(first.appName);
@@ -197,8 +212,12 @@ Connections("an owner of another company cannot disconnect this company's app; s
   const strangerOwner = await signedIn(stranger.owner);
   const page = await strangerOwner.get("/oauth/connections");
   assert.not.ok(listed(page).includes(first.appName), "another company's apps are not listed");
-  const answer = await strangerOwner.post("/oauth/connections/disconnect", { csrf: hiddenValue(page.html, "csrf"), app_id: first.appId });
-  assert.is(answer.status, 303); // nothing of theirs to disconnect
+  for (const confirm of ["", "yes"]) {
+    const answer = await strangerOwner.post("/oauth/connections/disconnect", { csrf: hiddenValue(page.html, "csrf"), app_id: first.appId, confirm });
+    assert.is(answer.status, 200); // nothing of theirs to disconnect: their own list, unchanged, no message
+    assert.not.match(answer.html, first.appName);
+    assert.not.match(answer.html, 'id="done"');
+  }
   await refreshed(first, tokens.first);
 
   const signedOut = await createBrowser(test).get("/oauth/connections");

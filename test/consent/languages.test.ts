@@ -105,7 +105,7 @@ for (const locale of locales) {
 }
 
 Languages("the access requests of an owner, with rows, hold no English in ar and hi", () => {
-  const row = { id: "7", appName: "Reports App", organizationName: "Acme Ltd", state: "PENDING", storeIds: [11, 12], approvedStoreIds: [11], created: "2026-11-01", expires: "2026-12-01" };
+  const row = { id: "7", appName: "Reports App", organizationName: "Acme Ltd", state: "PENDING", storeIds: [11, 12], approvedStoreIds: [11], created: new Date("2026-11-01T00:00:00Z"), expires: new Date("2026-12-01T00:00:00Z") };
   for (const locale of locales) {
     for (const owner of [true, false]) {
       const text = visibleText(accessRequestsPage({ locale, here: { path: "/oauth/access-requests" } }, { companyName: "Shop", owner, csrf: "x".repeat(43), pending: [row], approved: [row] }));

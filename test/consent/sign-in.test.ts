@@ -86,7 +86,9 @@ SignIn("signed out: the sign-in form; after signing in, 303 back to the very sam
   const consent = await browser.get(signedIn.headers.get("location")!);
   assert.is(consent.status, 200);
   assert.match(consent.html, "Connect an app");
-  assert.match(consent.html, `company ${world.companyId}`);
+  // The company by its name, never its number (a merchant knows the one, not the other).
+  assert.match(consent.html, /wants to connect to <strong>[^<]+<\/strong>\.<\/p>/);
+  assert.not.match(consent.html, `company ${world.companyId}`);
   assert.match(consent.html, `Signed in as <bdi>${world.owner.email}</bdi>`);
   assert.is(hiddenValue(consent.html, "state"), "st-same");
   assertNotFramable(consent);
@@ -99,9 +101,39 @@ SignIn("a failed attempt keeps the consent request: the next, right one still re
   const failed = await browser.signIn(await browser.get(target.href), { email: world.owner.email, password: "wrong password" });
   assert.is(failed.status, 401);
   assert.is(hiddenValue(failed.html, "return_to"), target.pathname + target.search);
+  // What was typed (the email, never the password) and the app's context stay; the error is focused.
+  assert.match(failed.html, `dir="ltr" required value="${world.owner.email}" aria-describedby="sign-in-error"></p>`);
+  assert.match(failed.html, /<p class="lead"><strong>App \d+<\/strong> wants to connect to your business\. Sign in to continue\.<\/p>/);
+  assert.match(failed.html, '<div class="alert error" id="sign-in-error" tabindex="-1" autofocus><p role="alert">The email or password is not correct.</p></div>');
+  assert.match(failed.html, `<a class="button secondary" href="/oauth/authorize/cancel${target.search.replaceAll("&", "&amp;")}">Cancel</a>`);
+  assert.not.match(failed.html, "wrong password");
   const signedIn = await browser.signIn(failed, world.owner);
   assert.is(signedIn.status, 303);
   assert.is(signedIn.headers.get("location"), target.pathname + target.search);
+});
+
+SignIn("Cancel on the sign-in page returns access_denied with the state to the app; a tampered request is shown, never followed", async () => {
+  const world = await fresh();
+  const browser = createBrowser(test);
+  const target = new URL(authorizeUrl(test, world, "st-cancel"));
+  const form = await browser.get(target.href);
+  const href = /<a class="button secondary" href="([^"]+)">Cancel<\/a>/.exec(form.html)?.[1]?.replaceAll("&amp;", "&");
+  assert.is(href, `/oauth/authorize/cancel${target.search}`);
+  const cancelled = await browser.get(`${test.auth}${href}`);
+  assert.is(cancelled.status, 302);
+  const back = new URL(cancelled.headers.get("location")!);
+  assert.is(`${back.origin}${back.pathname}`, world.redirectUri);
+  assert.is(back.searchParams.get("error"), "access_denied");
+  assert.is(back.searchParams.get("state"), "st-cancel");
+  assert.is(back.searchParams.get("code"), null);
+  // Another redirect URI than the registered one: the error page, no redirect anywhere.
+  const tampered = new URL(`${test.auth}${href}`);
+  tampered.searchParams.set("redirect_uri", "https://evil.example/callback");
+  const refused = await browser.get(tampered.href);
+  assert.is(refused.status, 400);
+  assert.is(refused.headers.get("location"), null);
+  assert.match(refused.html, "<code>oauth.redirect_uri_mismatch</code>");
+  assert.match(refused.html, "The app sent a connection request that cannot be used.");
 });
 
 SignIn("cookies over http: no prefix, HttpOnly, SameSite=Lax, Path=/, no Secure; no HSTS", async () => {
@@ -187,16 +219,20 @@ SignIn("a wrong password and an unknown email get the same 401 page, no session,
     await browser.signIn(form, { email: `nobody.${Date.now()}@shop.test`, password: "not the password" }),
     await browser.signIn(form, { email: world.employee.email, password: world.owner.password }),
   ];
-  for (const answer of answers) {
+  // Each page gives back the email as typed (issue 28: a failed sign-in keeps it) and nothing else that differs.
+  const typed = [world.owner.email, "", world.employee.email];
+  const withoutTypedEmail = (answer: Page) => answer.html.replace(/ value="[^"]*@[^"]*"/, ' value="(typed)"');
+  for (const [index, answer] of answers.entries()) {
     assert.is(answer.status, 401);
     assert.is(answer.headers.get("location"), null);
     assert.match(answer.html, '<p role="alert">The email or password is not correct.</p>');
-    assert.not.match(answer.html, "@");
+    if (typed[index]) assert.match(answer.html, `value="${typed[index]}"`);
+    assert.not.match(withoutTypedEmail(answer), "@");
     assert.equal(answer.setCookie.filter((line) => line.startsWith("lp_consent_session=")), []);
     assertNotFramable(answer);
   }
-  assert.is(answers[1]!.html, answers[0]!.html, "unknown email and wrong password: identical pages");
-  assert.is(answers[2]!.html, answers[0]!.html);
+  assert.is(withoutTypedEmail(answers[1]!), withoutTypedEmail(answers[0]!), "unknown email and wrong password: identical pages");
+  assert.is(withoutTypedEmail(answers[2]!), withoutTypedEmail(answers[0]!));
   assert.not.ok(browser.cookies.has("lp_consent_session"));
 });
 

@@ -191,6 +191,7 @@ Requests("consent site: the owner sees pending requests, approves fewer stores, 
   assert.is(forged.status, 403);
 
   const owner = await signInToRequests(w.merchant.owner);
+  const appName = (await credentials.getApp({ appId: w.app.appId })).app!.name;
   assert.match(owner.html, `name="access_request_id" value="${first.accessRequestId}"`);
   for (const store of w.storeIds) assert.match(owner.html, `name="store_ids" value="${store}" checked`);
   const csrf = hiddenValue(owner.html, "csrf");
@@ -199,12 +200,23 @@ Requests("consent site: the owner sees pending requests, approves fewer stores, 
   assert.is(noCsrf.status, 403);
   const none = await postForm(owner.cookies, "/oauth/access-requests/decision", new URLSearchParams({ csrf, access_request_id: first.accessRequestId, decision: "approve" }));
   assert.is(none.status, 400);
+  // The same page, the error at that request's stores (focused), every box left for the owner to choose.
+  const inline = await none.text();
+  assert.match(inline, `<p class="field-error" id="stores-error-${first.accessRequestId}" tabindex="-1" autofocus role="alert">Choose at least one store to approve, or decline the request.</p>`);
+  assert.match(inline, `<fieldset class="invalid">`);
+  for (const store of w.storeIds) assert.match(inline, `name="store_ids" value="${store}" aria-describedby="stores-error-${first.accessRequestId}"`);
+  assert.is((await grants.getAccessRequest({ accessRequestId: first.accessRequestId })).accessRequest!.state, "PENDING");
+  // Stores by name (from the merchant's region), not by number.
+  for (const store of w.storeIds) {
+    assert.not.match(owner.html, `>Store ${store}</label>`);
+    assert.match(owner.html, new RegExp(`<label for="store-${first.accessRequestId}-${store}">[^<]+</label>`));
+  }
   const form = new URLSearchParams({ csrf, access_request_id: first.accessRequestId, decision: "approve" });
   form.append("store_ids", String(w.storeIds[0]));
   form.append("store_ids", String(w.storeIds[2]));
   const approved = await postForm(owner.cookies, "/oauth/access-requests/decision", form);
-  assert.is(approved.status, 303);
-  assert.is(approved.headers.get("location"), "/oauth/access-requests");
+  assert.is(approved.status, 200);
+  assert.match(await approved.text(), `<div class="alert ok" id="done" role="status" tabindex="-1" autofocus><p>${appName} can now read the stores you chose.</p></div>`);
   const state = (await grants.getAccessRequest({ accessRequestId: first.accessRequestId })).accessRequest!;
   assert.is(state.state, "APPROVED");
   assert.equal(state.approvedStoreIds, [BigInt(w.storeIds[0]!), BigInt(w.storeIds[2]!)]);
@@ -216,8 +228,16 @@ Requests("consent site: the owner sees pending requests, approves fewer stores, 
   const page = await (await fetch(`${test.auth}/oauth/access-requests`, { headers: { cookie: cookieHeader(owner.cookies) } })).text();
   assert.match(page, "Approved access requests");
   assert.match(page, `Withdraw`);
-  const withdrawn = await postForm(owner.cookies, "/oauth/access-requests/withdraw", new URLSearchParams({ csrf, access_request_id: first.accessRequestId }));
-  assert.is(withdrawn.status, 303);
+  // First the consequence (nothing changes), then the withdrawal from the confirmation's own form.
+  const confirm = await postForm(owner.cookies, "/oauth/access-requests/withdraw", new URLSearchParams({ csrf, access_request_id: first.accessRequestId }));
+  assert.is(confirm.status, 200);
+  const confirmation = await confirm.text();
+  assert.match(confirmation, `<h1>Withdraw access of ${appName}?</h1>`);
+  assert.match(confirmation, `<input type="hidden" name="confirm" value="yes">`);
+  assert.is((await grants.getAccessRequest({ accessRequestId: first.accessRequestId })).accessRequest!.state, "APPROVED");
+  const withdrawn = await postForm(owner.cookies, "/oauth/access-requests/withdraw", new URLSearchParams({ csrf, access_request_id: first.accessRequestId, confirm: "yes" }));
+  assert.is(withdrawn.status, 200);
+  assert.match(await withdrawn.text(), `<p>The access of ${appName} is withdrawn.</p>`);
   assert.is((await grants.getAccessRequest({ accessRequestId: first.accessRequestId })).accessRequest!.state, "WITHDRAWN");
 
   // Another merchant's owner cannot touch it, even knowing its id.
@@ -233,7 +253,8 @@ Requests("consent site: the owner sees pending requests, approves fewer stores, 
   assert.is(foreign.status, 404);
   // The owner declines it.
   const declined = await postForm(owner.cookies, "/oauth/access-requests/decision", new URLSearchParams({ csrf, access_request_id: second.accessRequestId, decision: "decline" }));
-  assert.is(declined.status, 303);
+  assert.is(declined.status, 200);
+  assert.match(await declined.text(), `<p>The request of ${appName} is declined.</p>`);
   assert.is((await grants.getAccessRequest({ accessRequestId: second.accessRequestId })).accessRequest!.state, "DECLINED");
 });
 

@@ -1,0 +1,213 @@
+// What an app is doing, in the console: its request log (the last partner calls of one environment, filtered by
+// status and merchant, each with a detail view holding the error body the app received) and its usage (requests a
+// minute against the limit, and 429s, over the last 24 hours: a server-rendered SVG chart, no script, no external
+// host, with an hourly table beside it for screen readers). Both read the ConsoleService (ListAppRequestLog,
+// GetAppRequestLogEntry, GetAppUsage) like every other console page.
+import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import type { GetAppUsageResponse, RequestLogEntry } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { html, raw, type SafeHtml } from "../web/html.js";
+import type { Locale } from "../web/i18n.js";
+import { alert } from "./ui.js";
+import { errorText, type Reply, type Visit } from "./visit.js";
+
+type EnvironmentName = "sandbox" | "production";
+const statusFilters = ["", "2xx", "4xx", "429", "5xx"] as const;
+
+function environmentOf(visit: Visit): EnvironmentName {
+  return visit.query.get("environment") === "production" ? "production" : "sandbox";
+}
+
+const wire = (environment: EnvironmentName) => (environment === "production" ? "PRODUCTION" : "SANDBOX");
+
+/** A moment in the reader's language (Intl), UTC said as such: the log's times are the server's. */
+function moment(ms: number, locale: Locale, withSeconds = true): SafeHtml {
+  const text = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", ...(withSeconds ? { second: "2-digit" } : {}), timeZone: "UTC", timeZoneName: "short" }).format(ms);
+  return html`<time datetime="${new Date(ms).toISOString()}"><bdi>${text}</bdi></time>`;
+}
+
+function number(value: number, locale: Locale): string {
+  return new Intl.NumberFormat(locale).format(value);
+}
+
+/** Sandbox / Production as two links, the current one marked (each keeps the other filters). */
+function environmentSwitch(visit: Visit, base: string, environment: EnvironmentName): SafeHtml {
+  const { t } = visit;
+  const link = (name: EnvironmentName, label: string) => {
+    const query = new URLSearchParams(visit.query);
+    query.set("environment", name);
+    query.delete("lang");
+    return html`<li><a href="${base}?${query.toString()}"${name === environment ? raw(' aria-current="page"') : ""}>${label}</a></li>`;
+  };
+  return html`<nav class="tabs" aria-label="${t("console.environment")}"><ul>${link("sandbox", t("console.sandbox"))}${link("production", t("console.production"))}</ul></nav>`;
+}
+
+function statusClass(status: number): string {
+  return status >= 500 ? "status-5xx" : status === 429 ? "status-429" : status >= 400 ? "status-4xx" : "status-2xx";
+}
+
+export async function requestLogPage(visit: Visit, appId: string): Promise<Reply> {
+  const { t, locale } = visit;
+  const app = await visit.api("getDeveloperApp", { appId });
+  if (!app.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(app.error, locale, t)), { status: app.error.status });
+  const name = app.value.app!.name;
+  const environment = environmentOf(visit);
+  const status = statusFilters.find((value) => value !== "" && value === visit.query.get("status")) ?? "";
+  const merchantText = (visit.query.get("merchant") ?? "").trim();
+  const merchant = /^[1-9]\d{0,15}$/.test(merchantText) ? Number(merchantText) : 0;
+  const listed = await visit.api("listAppRequestLog", { appId, environment: wire(environment), status, companyId: merchant, limit: 1000 });
+  const base = `/apps/${appId}/requests`;
+  const merchantError = merchantText !== "" && merchant === 0 ? t("console.merchantFilterInvalid") : undefined;
+  const statusLabel: Record<(typeof statusFilters)[number], string> = {
+    "": t("console.statusAll"),
+    "2xx": t("console.status2xx"),
+    "4xx": t("console.status4xx"),
+    "429": t("console.status429"),
+    "5xx": t("console.status5xx"),
+  };
+  const filters = html`<form method="get" action="${base}" class="filters" aria-label="${t("console.filters")}">
+<input type="hidden" name="environment" value="${environment}">
+<div class="field"><label for="filter-status">${t("console.filterStatus")}</label><select id="filter-status" name="status">${statusFilters.map(
+    (value) => html`<option value="${value}"${value === status ? raw(" selected") : ""}>${statusLabel[value]}</option>`,
+  )}</select></div>
+<div class="field"><label for="filter-merchant">${t("console.filterMerchant")}</label><input id="filter-merchant" name="merchant" type="text" inputmode="numeric" dir="ltr" value="${merchantText}"${merchantError ? raw(' aria-invalid="true" aria-describedby="filter-merchant-error"') : ""}>
+${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merchantError}</p>` : ""}</div>
+<div class="actions"><button type="submit" class="secondary">${t("console.applyFilters")}</button></div>
+</form>`;
+  const entries: RequestLogEntry[] = listed.ok ? listed.value.entries : [];
+  const rows = entries.map(
+    (entry) => html`<tr>
+<td>${moment(Number(entry.atMs), locale)}</td>
+<td class="ltr"><code>${entry.method}</code> <code>${entry.path}</code></td>
+<td><span class="status ${statusClass(entry.status)}">${entry.status}</span>${entry.errorCode ? html` <code class="ltr">${entry.errorCode}</code>` : ""}</td>
+<td class="ltr">${Number(entry.companyId) > 0 ? String(entry.companyId) : "–"}</td>
+<td class="ltr"><bdi>${t("console.latencyMs", { ms: number(entry.latencyMs, locale) })}</bdi></td>
+<td><a href="${base}/${String(entry.id)}" aria-label="${t("console.detailsOf", { id: String(entry.id) })}">${t("console.details")}</a></td>
+</tr>`,
+  );
+  const table = entries.length === 0
+    ? html`<p>${t("console.noRequests")}</p>`
+    : html`<div class="table-wrap" role="region" aria-labelledby="log-caption" tabindex="0"><table class="log-table"><caption id="log-caption">${t("console.requestLogCaption", { count: number(entries.length, locale) })}</caption>
+<thead><tr><th scope="col">${t("console.colTime")}</th><th scope="col">${t("console.colRequest")}</th><th scope="col">${t("console.colStatus")}</th><th scope="col">${t("console.colMerchant")}</th><th scope="col">${t("console.colLatency")}</th><th scope="col"><span class="visually-hidden">${t("console.details")}</span></th></tr></thead>
+<tbody>${rows}</tbody></table></div>`;
+  const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/usage?environment=${environment}">${t("console.usageLink")}</a></p>
+<p class="lead">${t("console.requestLogIntro")}</p>
+${environmentSwitch(visit, base, environment)}
+<section class="card" aria-label="${t("console.filters")}">${filters}</section>
+${listed.ok ? "" : alert("error", errorText(listed.error, locale, t))}
+<section class="card" aria-labelledby="log-heading"><h2 id="log-heading">${t("console.requestLogHeading", { environment: environment === "production" ? t("console.production") : t("console.sandbox") })}</h2>${table}</section>`;
+  return visit.page(t("console.requestLogTitle", { name }), body, { status: merchantError ? 400 : 200 });
+}
+
+export async function requestEntryPage(visit: Visit, appId: string, id: string): Promise<Reply> {
+  const { t, locale } = visit;
+  const found = await visit.api("getAppRequestLogEntry", { appId, id: Number(id) });
+  if (!found.ok) {
+    return visit.page(t("console.requestTitle", { id }), html`${alert("error", errorText(found.error, locale, t))}<p><a href="/apps/${appId}/requests">${t("console.backToLog")}</a></p>`, { status: found.error.status });
+  }
+  const entry = found.value.entry!;
+  const environment: EnvironmentName = found.value.environment === Environment.PRODUCTION ? "production" : "sandbox";
+  let pretty = entry.errorBody;
+  try {
+    if (pretty) pretty = JSON.stringify(JSON.parse(pretty), null, 2);
+  } catch {
+    // Kept as stored.
+  }
+  const body = html`<p><a href="/apps/${appId}/requests?environment=${environment}">${t("console.backToLog")}</a></p>
+<section class="card" aria-labelledby="call-heading"><h2 id="call-heading">${t("console.callFacts")}</h2>
+<dl class="facts">
+<dt>${t("console.colTime")}</dt><dd>${moment(Number(entry.atMs), locale)}</dd>
+<dt>${t("console.environment")}</dt><dd>${environment === "production" ? t("console.production") : t("console.sandbox")}</dd>
+<dt>${t("console.colRequest")}</dt><dd class="ltr"><code>${entry.method}</code> <code>${entry.path}</code></dd>
+<dt>${t("console.colStatus")}</dt><dd><span class="status ${statusClass(entry.status)}">${entry.status}</span>${entry.errorCode ? html` <code class="ltr">${entry.errorCode}</code>` : ""}</dd>
+<dt>${t("console.colMerchant")}</dt><dd class="ltr">${Number(entry.companyId) > 0 ? String(entry.companyId) : "–"}</dd>
+<dt>${t("console.colCorrelation")}</dt><dd class="ltr"><code>${entry.correlationId}</code></dd>
+<dt>${t("console.colLatency")}</dt><dd><bdi>${t("console.latencyMs", { ms: number(entry.latencyMs, locale) })}</bdi></dd>
+</dl></section>
+<section class="card" aria-labelledby="body-heading"><h2 id="body-heading">${t("console.errorBody")}</h2>
+${pretty ? html`<pre tabindex="0" aria-labelledby="body-heading"><code>${pretty}</code></pre>` : html`<p>${t("console.noErrorBody")}</p>`}</section>`;
+  return visit.page(t("console.requestTitle", { id }), body);
+}
+
+/** The chart's drawing area, in SVG user units (it scales to the column's width). */
+const chart = { width: 720, height: 220, left: 44, right: 8, top: 12, bottom: 28 };
+
+/**
+ * Requests a minute as bars (one per minute with calls), the 429s of each minute over them in the danger colour,
+ * and the limit as a dashed line: inline SVG, coloured by the stylesheet (so dark mode and the CSP both hold).
+ */
+function usageChart(usage: GetAppUsageResponse, locale: Locale, title: string, labels: { limit: string }): SafeHtml {
+  const from = Number(usage.fromMs);
+  const to = Number(usage.toMs);
+  const plotWidth = chart.width - chart.left - chart.right;
+  const plotHeight = chart.height - chart.top - chart.bottom;
+  const peak = Math.max(usage.limitPerMinute, ...usage.minutes.map((minute) => minute.requests));
+  // Headroom over the highest of the limit and the busiest minute; small limits keep a small scale.
+  const top = peak <= 10 ? Math.ceil(peak * 1.25) + 1 : Math.ceil((peak * 1.1) / 10) * 10;
+  const x = (ms: number) => chart.left + ((ms - from) / (to - from)) * plotWidth;
+  const y = (value: number) => chart.top + plotHeight - (value / top) * plotHeight;
+  const barWidth = Math.max(plotWidth / 1440, 1);
+  const bars = usage.minutes.map((minute) => {
+    const left = x(Number(minute.minuteMs)).toFixed(2);
+    const requests = html`<rect class="chart-requests" x="${left}" y="${y(minute.requests).toFixed(2)}" width="${barWidth.toFixed(2)}" height="${(chart.top + plotHeight - y(minute.requests)).toFixed(2)}"></rect>`;
+    const limited = minute.limited > 0
+      ? html`<rect class="chart-limited" x="${left}" y="${y(minute.limited).toFixed(2)}" width="${Math.max(barWidth, 2).toFixed(2)}" height="${(chart.top + plotHeight - y(minute.limited)).toFixed(2)}"></rect>`
+      : "";
+    return html`${requests}${limited}`;
+  });
+  const hourFormat = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+  const ticks = [0, 6, 12, 18, 24].map((hours) => {
+    const at = from + hours * 3600_000;
+    const anchor = hours === 0 ? "start" : hours === 24 ? "end" : "middle";
+    return html`<text class="chart-axis" x="${x(at).toFixed(1)}" y="${chart.height - 8}" text-anchor="${anchor}">${hourFormat.format(at)}</text>`;
+  });
+  const limitY = y(usage.limitPerMinute).toFixed(2);
+  return html`<svg class="usage-chart" viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="chart-title" focusable="false" direction="ltr">
+<title id="chart-title">${title}</title>
+<line class="chart-grid" x1="${chart.left}" x2="${chart.width - chart.right}" y1="${chart.top + plotHeight}" y2="${chart.top + plotHeight}"></line>
+${bars}
+<line class="chart-limit" x1="${chart.left}" x2="${chart.width - chart.right}" y1="${limitY}" y2="${limitY}"></line>
+<text class="chart-axis" x="${chart.left - 4}" y="${Number(limitY) + 4}" text-anchor="end">${number(usage.limitPerMinute, locale)}</text>
+<text class="chart-axis" x="${chart.left - 4}" y="${chart.top + plotHeight + 4}" text-anchor="end">0</text>
+<text class="chart-limit-label" x="${chart.width - chart.right}" y="${Number(limitY) - 4}" text-anchor="end">${labels.limit}</text>
+${ticks}
+</svg>`;
+}
+
+export async function usagePage(visit: Visit, appId: string): Promise<Reply> {
+  const { t, locale } = visit;
+  const app = await visit.api("getDeveloperApp", { appId });
+  if (!app.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(app.error, locale, t)), { status: app.error.status });
+  const name = app.value.app!.name;
+  const environment = environmentOf(visit);
+  const usage = await visit.api("getAppUsage", { appId, environment: wire(environment) });
+  if (!usage.ok) return visit.page(t("console.usageTitle", { name }), alert("error", errorText(usage.error, locale, t)), { status: usage.error.status });
+  const value = usage.value;
+  const from = Number(value.fromMs);
+  // The table: one row per hour with calls (UTC), its requests, its busiest minute and its 429s.
+  const hours = new Map<number, { requests: number; peak: number; limited: number }>();
+  for (const minute of value.minutes) {
+    const hour = Number(minute.minuteMs) - (Number(minute.minuteMs) % 3600_000);
+    const row = hours.get(hour) ?? { requests: 0, peak: 0, limited: 0 };
+    row.requests += minute.requests;
+    row.peak = Math.max(row.peak, minute.requests);
+    row.limited += minute.limited;
+    hours.set(hour, row);
+  }
+  const totals = value.minutes.reduce((sum, minute) => ({ requests: sum.requests + minute.requests, limited: sum.limited + minute.limited }), { requests: 0, limited: 0 });
+  const hourText = (ms: number) => new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" }).format(ms);
+  const table = hours.size === 0
+    ? html`<p>${t("console.noUsage")}</p>`
+    : html`<div class="table-wrap" role="region" aria-labelledby="usage-caption" tabindex="0"><table><caption id="usage-caption">${t("console.usageTableCaption")}</caption>
+<thead><tr><th scope="col">${t("console.usageHour")}</th><th scope="col">${t("console.usageRequests")}</th><th scope="col">${t("console.usagePeak")}</th><th scope="col">${t("console.usageLimited")}</th></tr></thead>
+<tbody>${[...hours].sort((a, b) => a[0] - b[0]).map(([hour, row]) => html`<tr><th scope="row"><time datetime="${new Date(hour).toISOString()}"><bdi>${hourText(hour)}</bdi></time></th><td>${number(row.requests, locale)}</td><td>${number(row.peak, locale)}</td><td>${row.limited > 0 ? html`<strong class="status status-429">${number(row.limited, locale)}</strong>` : number(0, locale)}</td></tr>`)}</tbody></table></div>`;
+  const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/requests?environment=${environment}">${t("console.requestLogLink")}</a></p>
+<p class="lead">${t("console.usageIntro", { limit: number(value.limitPerMinute, locale) })}</p>
+${environmentSwitch(visit, `/apps/${appId}/usage`, environment)}
+<section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">${t("console.usageChartHeading")}</h2>
+<dl class="facts"><dt>${t("console.usageRequests")}</dt><dd>${number(totals.requests, locale)}</dd><dt>${t("console.usageLimited")}</dt><dd>${number(totals.limited, locale)}</dd><dt>${t("console.usageWindow")}</dt><dd>${moment(from, locale, false)} – ${moment(Number(value.toMs), locale, false)}</dd></dl>
+<figure class="chart">${usageChart(value, locale, t("console.usageChartTitle", { limit: number(value.limitPerMinute, locale) }), { limit: t("console.usageLimitLine", { limit: number(value.limitPerMinute, locale) }) })}
+<figcaption><span class="legend legend-requests">${t("console.usageLegendRequests")}</span> <span class="legend legend-limited">${t("console.usageLegendLimited")}</span> <span class="legend legend-limit">${t("console.usageLegendLimit")}</span></figcaption></figure>
+</section>
+<section class="card" aria-labelledby="usage-table-heading"><h2 id="usage-table-heading">${t("console.usageTableHeading")}</h2>${table}</section>`;
+  return visit.page(t("console.usageTitle", { name }), body);
+}

@@ -1,0 +1,160 @@
+// The partner request log's writer, kept off the request path: the front hands each answered partner call to
+// `record`, which only appends to memory (an array push and two counter bumps); a timer flushes the batch to the
+// control database every FLUSH interval in one transaction. Bounded: at most `maxBuffered` calls wait; past that,
+// calls are dropped from the log (counted, warned once a flush) while the per-minute usage and the last-call times
+// stay exact (they are counters, bounded by apps × minutes, not by calls). A failed flush drops its batch with a
+// warning: the log is an aid, never a reason to slow or fail a partner call. docs/decisions.md, "Partner request log".
+import type postgres from "postgres";
+import type { Logger } from "../runtime/logger.js";
+import type { Clock } from "../runtime/clock.js";
+import type { SqlClient } from "../storage/sql-client.js";
+import { createRequestLogQueries, type LoggedEnvironment, type PartnerCallRow } from "./request-log-queries.js";
+
+/** What the front knows of an answered partner call whose app is known. */
+export interface PartnerCallRecord {
+  appId: string;
+  environment: LoggedEnvironment;
+  /** When it was answered (the injected clock), ms since the epoch. */
+  at: number;
+  method: string;
+  path: string;
+  status: number;
+  errorCode?: string;
+  companyId?: number;
+  correlationId: string;
+  latencyMs: number;
+  /** The error body the partner received; only for a refused call (never a success's body, never a secret). */
+  errorBody?: object;
+}
+
+export interface RequestRecorder {
+  /** Takes a call into the buffer; never waits, never throws. */
+  record(call: PartnerCallRecord): void;
+  /** Writes what is buffered now (the timer does this; a reader in the same process may, to see its own calls). */
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left. */
+  close(): Promise<void>;
+}
+
+export interface RequestRecorderOptions {
+  sql: postgres.Sql;
+  clock: Clock;
+  logger: Logger;
+  /** How often the buffer is written (REQUEST_LOG_FLUSH_MS). */
+  flushIntervalMs: number;
+  /** Calls kept per app and environment (the console shows "the last 1,000"). */
+  keepPerApp?: number;
+  /** Calls that may wait for a flush; more are dropped from the log, not from the usage counts. */
+  maxBuffered?: number;
+}
+
+/** The spec of the issue: the last 1,000 partner calls per app and environment. */
+export const keptCallsPerApp = 1000;
+/** The usage chart's window is 24 hours; an hour more is kept so a chart drawn at a minute's edge is whole. */
+const usageKeptMs = 25 * 3600_000;
+/** A stored path is cut here (a route's path is short; a long one is a client's mistake, not worth the space). */
+const maxPathLength = 300;
+/** An error body is at most this long (our envelopes are a few hundred bytes; a field list can be longer). */
+const maxErrorBodyLength = 8_000;
+
+export function createRequestRecorder(options: RequestRecorderOptions): RequestRecorder {
+  const { sql, clock, logger, flushIntervalMs } = options;
+  const keep = options.keepPerApp ?? keptCallsPerApp;
+  const maxBuffered = options.maxBuffered ?? 5_000;
+  let calls: PartnerCallRow[] = [];
+  /** app \0 env \0 minute → [requests, 429s] */
+  let usage = new Map<string, [number, number]>();
+  /** app \0 company → latest ms */
+  let lastCalls = new Map<string, number>();
+  let dropped = 0;
+  let writing: Promise<void> = Promise.resolve();
+  let lastUsageTrim = 0;
+
+  const record = (call: PartnerCallRecord): void => {
+    const minute = call.at - (call.at % 60_000);
+    const usageKey = `${call.appId}\u0000${call.environment}\u0000${minute}`;
+    const counts = usage.get(usageKey);
+    const limited = call.status === 429 ? 1 : 0;
+    if (counts) {
+      counts[0] += 1;
+      counts[1] += limited;
+    } else usage.set(usageKey, [1, limited]);
+    if (call.companyId !== undefined) {
+      const callKey = `${call.appId}\u0000${call.companyId}`;
+      if ((lastCalls.get(callKey) ?? 0) < call.at) lastCalls.set(callKey, call.at);
+    }
+    if (calls.length >= maxBuffered) {
+      dropped += 1;
+      return;
+    }
+    calls.push({
+      app_id: call.appId,
+      environment: call.environment,
+      at: new Date(call.at),
+      method: call.method.slice(0, 16),
+      path: call.path.slice(0, maxPathLength),
+      status: call.status,
+      error_code: call.errorCode ?? null,
+      company_id: call.companyId ?? null,
+      correlation_id: call.correlationId,
+      latency_ms: call.latencyMs,
+      // Serialised at flush time would keep a reference to the live object; the body is small and final here.
+      error_body: call.errorBody ? JSON.stringify(call.errorBody).slice(0, maxErrorBodyLength) : null,
+    });
+  };
+
+  const write = async (): Promise<void> => {
+    if (calls.length === 0 && usage.size === 0 && lastCalls.size === 0) return;
+    const batch = calls;
+    const minutes = usage;
+    const touched = lastCalls;
+    const lost = dropped;
+    calls = [];
+    usage = new Map();
+    lastCalls = new Map();
+    dropped = 0;
+    if (lost > 0) logger.warn("partner request log: buffer full, calls left out of the log", { dropped: lost, maxBuffered });
+    const usageRows = [...minutes].map(([key, [requests, limited]]) => {
+      const [app_id, environment, minute] = key.split("\u0000") as [string, LoggedEnvironment, string];
+      return { app_id, environment, minute: new Date(Number(minute)), requests, limited };
+    });
+    const lastCallRows = [...touched].map(([key, at]) => {
+      const [app_id, company] = key.split("\u0000") as [string, string];
+      return { app_id, company_id: Number(company), at: new Date(at) };
+    });
+    const pairs = new Map(usageRows.map((row) => [`${row.app_id}\u0000${row.environment}`, row] as const));
+    const now = clock.now();
+    const before = new Date(now - usageKeptMs);
+    try {
+      await sql.begin(async (tx: SqlClient) => {
+        const queries = createRequestLogQueries(tx);
+        // In chunks: one statement's parameters stay well under PostgreSQL's 65,535.
+        for (let index = 0; index < batch.length; index += 1_000) await queries.insertCalls(batch.slice(index, index + 1_000));
+        await queries.addUsage(usageRows);
+        await queries.touchLastCalls(lastCallRows);
+        await queries.trim([...pairs.values()].map((row) => ({ app_id: row.app_id, environment: row.environment })), keep);
+        // The usage table loses its old minutes once a minute at most.
+        if (now - lastUsageTrim >= 60_000) {
+          await queries.trimUsage(before);
+          lastUsageTrim = now;
+        }
+      });
+    } catch (cause) {
+      logger.warn("partner request log: a batch could not be written and is dropped", { calls: batch.length, error: cause });
+    }
+  };
+
+  // One flush at a time, in order; a flush asked during another runs after it.
+  const flush = (): Promise<void> => (writing = writing.then(write, write));
+  const timer = setInterval(() => void flush(), flushIntervalMs);
+  timer.unref();
+
+  return {
+    record,
+    flush,
+    async close() {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// Queries of the partner request log (control.partner_requests, partner_usage_minutes, partner_last_calls): the
+// recorder's batch writes and trims, and the console's and consent site's reads. SQL lives here and nowhere else.
+import type { SqlClient } from "../storage/sql-client.js";
+
+export type LoggedEnvironment = "SANDBOX" | "PRODUCTION";
+
+/** One partner call as the log keeps it. */
+export interface PartnerCallRow {
+  app_id: string;
+  environment: LoggedEnvironment;
+  at: Date;
+  method: string;
+  path: string;
+  status: number;
+  error_code: string | null;
+  company_id: number | null;
+  correlation_id: string;
+  latency_ms: number;
+  /** The rendered error body of a refused call; null for a success (its body is never kept). */
+  error_body: string | null;
+}
+
+export interface LoggedCall extends Omit<PartnerCallRow, "error_body"> {
+  id: number;
+}
+
+export interface UsageMinuteRow {
+  minute: Date;
+  requests: number;
+  limited: number;
+}
+
+/** Which calls a reader wants: a status class ("4xx"), one status ("429"), a merchant; newest first. */
+export interface LogFilter {
+  appId: string;
+  environment: LoggedEnvironment;
+  status?: string;
+  companyId?: number;
+  limit: number;
+}
+
+const listColumns = "id, app_id, environment, at, method, path, status, error_code, company_id, correlation_id, latency_ms";
+
+export function createRequestLogQueries(sql: SqlClient) {
+  return {
+    async insertCalls(rows: readonly PartnerCallRow[]): Promise<void> {
+      if (rows.length === 0) return;
+      await sql`insert into control.partner_requests ${sql(rows as never)}`;
+    },
+
+    /**
+     * Keeps the newest `keep` calls of each app and environment named, in one statement: per pair, the id of the
+     * first call past the newest `keep` (one index range scan), and everything at or below it goes.
+     */
+    async trim(pairs: ReadonlyArray<{ app_id: string; environment: LoggedEnvironment }>, keep: number): Promise<void> {
+      if (pairs.length === 0) return;
+      await sql`
+        delete from control.partner_requests p
+        using (
+          select t.app_id, t.environment,
+            (select q.id from control.partner_requests q where q.app_id = t.app_id and q.environment = t.environment
+             order by q.id desc offset ${keep} limit 1) as cutoff
+          from json_to_recordset((${JSON.stringify(pairs)}::text)::json) as t(app_id text, environment text)
+        ) c
+        where p.app_id = c.app_id and p.environment = c.environment and p.id <= c.cutoff`;
+    },
+
+    /** Adds a batch's per-minute counts to the stored ones. */
+    async addUsage(rows: ReadonlyArray<{ app_id: string; environment: LoggedEnvironment; minute: Date; requests: number; limited: number }>): Promise<void> {
+      if (rows.length === 0) return;
+      await sql`
+        insert into control.partner_usage_minutes ${sql(rows as never)}
+        on conflict (app_id, environment, minute) do update
+          set requests = partner_usage_minutes.requests + excluded.requests, limited = partner_usage_minutes.limited + excluded.limited`;
+    },
+
+    /** Forgets every minute older than `before` (a small table: apps × 1,500 minutes at most). */
+    async trimUsage(before: Date): Promise<void> {
+      await sql`delete from control.partner_usage_minutes where minute < ${before}`;
+    },
+
+    async touchLastCalls(rows: ReadonlyArray<{ app_id: string; company_id: number; at: Date }>): Promise<void> {
+      if (rows.length === 0) return;
+      await sql`
+        insert into control.partner_last_calls ${sql(rows as never)}
+        on conflict (app_id, company_id) do update set at = greatest(partner_last_calls.at, excluded.at)`;
+    },
+
+    async list(filter: LogFilter): Promise<LoggedCall[]> {
+      const status = filter.status ?? "";
+      const classOf = /^[245]xx$/.test(status) ? Number(status[0]) : undefined;
+      const exact = /^\d{3}$/.test(status) ? Number(status) : undefined;
+      return sql<LoggedCall[]>`
+        select ${sql.unsafe(listColumns)} from control.partner_requests
+        where app_id = ${filter.appId} and environment = ${filter.environment}
+          ${classOf !== undefined ? sql`and status >= ${classOf * 100} and status < ${classOf * 100 + 100}` : sql``}
+          ${exact !== undefined ? sql`and status = ${exact}` : sql``}
+          ${filter.companyId ? sql`and company_id = ${filter.companyId}` : sql``}
+        order by id desc limit ${filter.limit}`;
+    },
+
+    async get(appId: string, id: number): Promise<(LoggedCall & { error_body: string | null }) | undefined> {
+      const [row] = await sql<(LoggedCall & { error_body: string | null })[]>`
+        select ${sql.unsafe(listColumns)}, error_body from control.partner_requests where app_id = ${appId} and id = ${id}`;
+      return row;
+    },
+
+    async usage(appId: string, environment: LoggedEnvironment, from: Date): Promise<UsageMinuteRow[]> {
+      return sql<UsageMinuteRow[]>`
+        select minute, requests, limited from control.partner_usage_minutes
+        where app_id = ${appId} and environment = ${environment} and minute >= ${from} order by minute`;
+    },
+
+    /** When each app last called this merchant. */
+    async lastCalls(companyId: number): Promise<Map<string, Date>> {
+      const rows = await sql<{ app_id: string; at: Date }[]>`select app_id, at from control.partner_last_calls where company_id = ${companyId}`;
+      return new Map(rows.map((row) => [row.app_id, row.at]));
+    },
+  };
+}

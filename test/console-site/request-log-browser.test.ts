@@ -1,0 +1,112 @@
+// The request log, one call's detail and the usage chart in chromium, in en, ar and hi, after real traffic through
+// the front (successes, a validation refusal, a 429): found by accessible names, lang and dir, no English left, axe
+// (no serious or critical violation) light and dark, and screenshots at 375 and 1280 px in
+// test-output/screenshots/console/request-log/ (and .../dark/).
+import type { Browser, Page } from "playwright-core";
+import { suite } from "../support/suite.js";
+import * as assert from "uvu/assert";
+import { createClient } from "@connectrpc/connect";
+import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { createManualClock } from "../../src/runtime/clock.js";
+import { translator, type Locale } from "../../src/web/i18n.js";
+import { assertAccessible, assertInLanguage, browserTestTimeoutMs, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
+import { grpcTransport } from "../support/internal.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { admittedDeveloper, createSiteBrowser, shownValue, signedUpDeveloper } from "../support/console-site.js";
+
+const Pages = suite("console-site/request-log-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000 + 5_000);
+let test: TestApp;
+let chromium: Browser;
+let session: Map<string, string>;
+let appId: string;
+
+if (!chromiumAvailable) {
+  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+} else {
+  Pages.before(async () => {
+    test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1", PARTNER_RATE_LIMIT: "3" } });
+    const staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
+    await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/v1" });
+    const browser = createSiteBrowser(test);
+    await signedUpDeveloper(test, browser, `log.browser.${process.pid}.${Date.now()}@partner.test`);
+    await admittedDeveloper(browser, staff);
+    const made = await browser.post("/organizations", { name: "Log org" }, await browser.get("/"));
+    const organizationId = Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
+    const orgPage = await browser.get(`/organizations/${organizationId}`);
+    const created = await browser.post(`/organizations/${organizationId}/apps`, { name: "Stock sync", product: "FULL" }, orgPage);
+    appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
+    const merchant = await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { name: "Corner shop", country: "GB" }, orgPage);
+    const companyId = Number(/\(company (\d+)\) is ready/.exec(merchant.html)![1]);
+    const token = await fetch(`${test.base}/v1/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ grant_type: "client_credentials", client_id: shownValue(created.html, "client-id"), client_secret: shownValue(created.html, "client-secret"), merchant_id: companyId }),
+    });
+    const accessToken = ((await token.json()) as { access_token: string }).access_token;
+    for (const query of ["?limit=1", "?limit=abc", "?limit=2", "?limit=1"]) await fetch(`${test.base}/v1/items${query}`, { headers: { authorization: `Bearer ${accessToken}` } });
+    session = browser.cookies;
+    chromium = await launchChromium();
+  });
+  Pages.after(async () => {
+    await chromium?.close();
+    await test?.stop();
+  });
+}
+const it = chromiumAvailable ? Pages : Pages.skip;
+
+async function look(page: Page, locale: Locale, name: string): Promise<void> {
+  // The error body is data: the envelope as the app received it, in the language the app asked for (here English).
+  await page.evaluate("document.querySelectorAll('pre').forEach((pre) => { pre.hidden = true; })");
+  await assertInLanguage(page, locale, "console", `${name} (${locale})`);
+  await page.evaluate("document.querySelectorAll('pre').forEach((pre) => { pre.hidden = false; })");
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await assertAccessible(page, `${name} (${locale}, ${scheme})`);
+    await screenshots(page, scheme === "dark" ? "console/request-log/dark" : "console/request-log", `${name}-${locale}`);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+async function walk(locale: Locale): Promise<void> {
+  {
+    const t = translator(locale);
+    const { context, page } = await newPerson(chromium, { acceptLanguage: locale });
+    try {
+      const url = new URL(test.console);
+      await context.addCookies([...session].map(([name, value]) => ({ name, value, domain: url.hostname, path: "/" })));
+      await page.goto(`${test.console}/apps/${appId}`);
+      await page.getByRole("link", { name: t("console.requestLogLink"), exact: true }).click();
+      await page.getByRole("heading", { name: t("console.requestLogTitle", { name: "Stock sync" }) }).waitFor();
+      assert.is(await page.getByRole("table").getByRole("row").count(), 5);
+      await look(page, locale, "request-log");
+      await page.getByLabel(t("console.filterStatus")).selectOption("429");
+      await page.getByRole("button", { name: t("console.applyFilters") }).click();
+      await page.waitForURL((target) => target.searchParams.get("status") === "429");
+      assert.is(await page.getByRole("table").getByRole("row").count(), 2);
+      await page.getByRole("link", { name: new RegExp(t("console.detailsOf", { id: "\\d+" })) }).first().click();
+      await page.getByRole("heading", { name: t("console.errorBody") }).waitFor();
+      assert.match(await page.locator("pre").innerText(), "partner.rate_limited");
+      await look(page, locale, "request-detail");
+      await page.goto(`${test.console}/apps/${appId}/usage`);
+      await page.getByRole("img", { name: t("console.usageChartTitle", { limit: new Intl.NumberFormat(locale).format(3) }) }).waitFor();
+      await look(page, locale, "usage");
+    } finally {
+      await context.close();
+    }
+  }
+}
+
+it("English: the log, a 429's detail and the usage chart, accessible and screenshotted", async () => {
+  await walk("en");
+});
+
+it("Arabic (right to left): the same", async () => {
+  await walk("ar");
+});
+
+it("Hindi: the same", async () => {
+  await walk("hi");
+});
+
+Pages.run();
