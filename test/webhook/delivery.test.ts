@@ -227,7 +227,7 @@ test("DNS rebinding: a name public at registration and loopback at delivery is r
   rebindAnswers = ["127.0.0.1"];
   await call(production, "POST", `/v1/webhook-endpoints/${endpointId}/test`, {});
   const [delivery] = await deliveriesWhen(production, endpointId, (rows) => rows[0]?.state === "FAILED");
-  assert.equal(delivery!.attempts.map((attempt: { outcome: string }) => attempt.outcome), ["ADDRESS_REFUSED", "ADDRESS_REFUSED"]);
+  assert.equal(delivery!.attempts.map((attempt) => attempt.outcome), ["ADDRESS_REFUSED", "ADDRESS_REFUSED"]);
   assert.is(delivery!.state, "FAILED");
   assert.is(local.received.length, 0);
 });
@@ -253,14 +253,14 @@ test("hostile receivers are cut at their timeout, redirects are not followed, an
   await healthy.waitFor(1);
   const outcomes = async (id: string) => (await deliveriesWhen(sandbox, id, (rows) => rows[0]?.state === "FAILED" || rows[0]?.state === "SUCCEEDED"))[0]!;
   const hung = await outcomes(ids.hang);
-  assert.equal(hung.attempts.map((a: { outcome: string }) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
+  assert.equal(hung.attempts.map((a) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
   const slowed = await outcomes(ids.slow);
-  assert.equal(slowed.attempts.map((a: { outcome: string }) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
+  assert.equal(slowed.attempts.map((a) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
   const flooded = await outcomes(ids.huge);
   assert.is(flooded.state, "SUCCEEDED");
   assert.is(flooded.attempts[0]!.responseExcerpt, "x".repeat(256));
   const redirected = await outcomes(ids.redirect);
-  assert.equal(redirected.attempts.map((a: { outcome: string; statusCode: number }) => [a.outcome, a.statusCode]), [["HTTP_ERROR", 302], ["HTTP_ERROR", 302]]);
+  assert.equal(redirected.attempts.map((a) => [a.outcome, a.statusCode]), [["HTTP_ERROR", 302], ["HTTP_ERROR", 302]]);
   assert.ok(redirect.received.every((request) => request.headers["webhook-id"] !== undefined), "nothing followed the Location");
   assert.is(redirect.received.length, 2);
 });
