@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/options.proto.
  */
 export const file_partnerapi_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEidgoMUm91dGVPcHRpb25zEioKBmZhbWlseRgBIAEoDjIaLnBhcnRuZXJhcGkudjEuUm91dGVGYW1pbHkSFAoMY29udGVudF90eXBlGAIgASgJEhUKDWNhY2hlX2NvbnRyb2wYAyABKAkSDQoFc2NvcGUYBCABKAki2gEKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDbWluGAIgASgDSACIAQESEAoDbWF4GAMgASgDSAGIAQESFwoKbWluX2xlbmd0aBgEIAEoDUgCiAEBEhcKCm1heF9sZW5ndGgYBSABKA1IA4gBARIPCgdwYXR0ZXJuGAYgASgJEiUKBHRleHQYByABKA4yFy5wYXJ0bmVyYXBpLnYxLlRleHRLaW5kQgYKBF9taW5CBgoEX21heEINCgtfbWluX2xlbmd0aEINCgtfbWF4X2xlbmd0aCqWAQoLUm91dGVGYW1pbHkSHAoYUk9VVEVfRkFNSUxZX1VOU1BFQ0lGSUVEEAASFgoSUk9VVEVfRkFNSUxZX09BVVRIEAESGgoWUk9VVEVfRkFNSUxZX0RFVkVMT1BFUhACEhgKFFJPVVRFX0ZBTUlMWV9QQVJUTkVSEAMSGwoXUk9VVEVfRkFNSUxZX1dFTExfS05PV04QBCpUCghUZXh0S2luZBIZChVURVhUX0tJTkRfVU5TUEVDSUZJRUQQABIXChNURVhUX0tJTkRfTVVMVElMSU5FEAESFAoQVEVYVF9LSU5EX1NFQ1JFVBACOlMKBXJvdXRlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYtIcDIAEoCzIbLnBhcnRuZXJhcGkudjEuUm91dGVPcHRpb25zUgVyb3V0ZTpQCgVmaWVsZBIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYtYcDIAEoCzIZLnBhcnRuZXJhcGkudjEuRmllbGRSdWxlc1IFZmllbGRiBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEijAEKDFJvdXRlT3B0aW9ucxIqCgZmYW1pbHkYASABKA4yGi5wYXJ0bmVyYXBpLnYxLlJvdXRlRmFtaWx5EhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIVCg1jYWNoZV9jb250cm9sGAMgASgJEg0KBXNjb3BlGAQgASgJEhQKDHNlc3Npb25fZnJlZRgFIAEoCCKXAgoKRmllbGRSdWxlcxIQCghyZXF1aXJlZBgBIAEoCBIQCgNtaW4YAiABKANIAIgBARIQCgNtYXgYAyABKANIAYgBARIXCgptaW5fbGVuZ3RoGAQgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgFIAEoDUgDiAEBEg8KB3BhdHRlcm4YBiABKAkSJQoEdGV4dBgHIAEoDjIXLnBhcnRuZXJhcGkudjEuVGV4dEtpbmQSOwoPc2VydmljZV9jaGVja2VkGAggASgLMiIucGFydG5lcmFwaS52MS5TZXJ2aWNlQ2hlY2tlZFJ1bGVzQgYKBF9taW5CBgoEX21heEINCgtfbWluX2xlbmd0aEINCgtfbWF4X2xlbmd0aCJfChNTZXJ2aWNlQ2hlY2tlZFJ1bGVzEhAKCHJlcXVpcmVkGAEgASgIEg4KBmZvcm1hdBgCIAEoCRIXCgptaW5fbGVuZ3RoGAMgASgNSACIAQFCDQoLX21pbl9sZW5ndGgqlgEKC1JvdXRlRmFtaWx5EhwKGFJPVVRFX0ZBTUlMWV9VTlNQRUNJRklFRBAAEhYKElJPVVRFX0ZBTUlMWV9PQVVUSBABEhoKFlJPVVRFX0ZBTUlMWV9ERVZFTE9QRVIQAhIYChRST1VURV9GQU1JTFlfUEFSVE5FUhADEhsKF1JPVVRFX0ZBTUlMWV9XRUxMX0tOT1dOEAQqVAoIVGV4dEtpbmQSGQoVVEVYVF9LSU5EX1VOU1BFQ0lGSUVEEAASFwoTVEVYVF9LSU5EX01VTFRJTElORRABEhQKEFRFWFRfS0lORF9TRUNSRVQQAjpTCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLSHAyABKAsyGy5wYXJ0bmVyYXBpLnYxLlJvdXRlT3B0aW9uc1IFcm91dGU6UAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLWHAyABKAsyGS5wYXJ0bmVyYXBpLnYxLkZpZWxkUnVsZXNSBWZpZWxkYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * How the public front exposes a method.
@@ -49,6 +49,15 @@ export type RouteOptions = Message<"partnerapi.v1.RouteOptions"> & {
    * @generated from field: string scope = 4;
    */
   scope: string;
+
+  /**
+   * A console route reached without a console session: it creates an account or starts a session (sign-up, sign-in,
+   * ...), so its handler does not authenticate. Every other console route answers 401 developer.unauthenticated
+   * without one; the OpenAPI document's security says which is which.
+   *
+   * @generated from field: bool session_free = 5;
+   */
+  sessionFree: boolean;
 };
 
 /**
@@ -108,6 +117,15 @@ export type FieldRules = Message<"partnerapi.v1.FieldRules"> & {
    * @generated from field: partnerapi.v1.TextKind text = 7;
    */
   text: TextKind;
+
+  /**
+   * Rules the service checks itself and answers with its own documented code (a report window without `from` is
+   * partner.invalid_window, a short password developer.password_too_weak naming the rule), so the front leaves them
+   * alone; the OpenAPI document states them, so a client generated from it knows what will be refused.
+   *
+   * @generated from field: partnerapi.v1.ServiceCheckedRules service_checked = 8;
+   */
+  serviceChecked?: ServiceCheckedRules | undefined;
 };
 
 /**
@@ -116,6 +134,39 @@ export type FieldRules = Message<"partnerapi.v1.FieldRules"> & {
  */
 export const FieldRulesSchema: GenMessage<FieldRules> = /*@__PURE__*/
   messageDesc(file_partnerapi_v1_options, 1);
+
+/**
+ * @generated from message partnerapi.v1.ServiceCheckedRules
+ */
+export type ServiceCheckedRules = Message<"partnerapi.v1.ServiceCheckedRules"> & {
+  /**
+   * The field must be sent.
+   *
+   * @generated from field: bool required = 1;
+   */
+  required: boolean;
+
+  /**
+   * A JSON Schema format of a string: "date" (RFC 3339 full-date, YYYY-MM-DD) or "date-time" (with an offset).
+   *
+   * @generated from field: string format = 2;
+   */
+  format: string;
+
+  /**
+   * The least number of characters of a string.
+   *
+   * @generated from field: optional uint32 min_length = 3;
+   */
+  minLength?: number | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.ServiceCheckedRules.
+ * Use `create(ServiceCheckedRulesSchema)` to create a new message.
+ */
+export const ServiceCheckedRulesSchema: GenMessage<ServiceCheckedRules> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_options, 2);
 
 /**
  * The family of a public route decides its error shape (spec, "Errors") and how the caller authenticates.
