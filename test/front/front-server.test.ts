@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
-import { serviceError } from "../../src/errors/index.js";
+import { messageFor, serviceError } from "../../src/errors/index.js";
 import { createFrontServer, type FrontServer } from "../../src/front/front-server.js";
 import { createInProcessCaller } from "../../src/runtime/service-caller.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -500,6 +500,47 @@ Front("a 64 KiB form of one key repeated 32,768 times is refused about as fast a
     }
     assert.ok(fastest.repeated < 10 * fastest.distinct, `repeated ${fastest.repeated.toFixed(1)} ms, distinct ${fastest.distinct.toFixed(1)} ms`);
     assert.is(recorded.length, 0);
+  } finally {
+    await front.close(100);
+  }
+});
+
+Front("past the request's deadline: 504 server.timeout in the family's shape, the call aborted so it frees what it holds", async () => {
+  // A service that waits until its call is aborted, as one blocked on a dependency that stopped answering does.
+  let abortedCalls = 0;
+  const waiting: ServiceImpl<typeof DataService> = {
+    ...data,
+    listCategories: (_request, context) =>
+      new Promise((_resolve, reject) => {
+        context.signal.addEventListener("abort", () => {
+          abortedCalls++;
+          reject(context.signal.reason);
+        });
+      }),
+  };
+  const lines: string[] = [];
+  const front = createFrontServer({
+    services: [{ service: DataService, caller: createInProcessCaller(DataService, waiting) }],
+    bodyLimitBytes: 1024,
+    requestTimeoutMs: 300,
+    trustProxy: [],
+    clock,
+    ids,
+    logger: createLogger({ write: (line) => lines.push(line) }),
+  });
+  const { port } = await front.listen(0, "127.0.0.1");
+  try {
+    const answer = await fetch(`http://127.0.0.1:${port}/v1/categories`);
+    const body = (await answer.json()) as Json;
+    assert.is(answer.status, 504);
+    assert.is(answer.headers.get("connection"), "close");
+    assert.is(body.code, "server.timeout");
+    assert.is(body.statusCode, 504);
+    assert.is(body.message, messageFor("server.timeout", {}));
+    assert.is(abortedCalls, 1, "the service's call was aborted");
+    assert.ok(lines.some((line) => line.includes('"request deadline passed"')));
+    assert.ok(lines.some((line) => line.includes('"status":504')));
+    assert.not.ok(lines.some((line) => line.includes('"unexpected failure"')), "the aborted call's late failure is not logged as one");
   } finally {
     await front.close(100);
   }

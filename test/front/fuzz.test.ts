@@ -449,6 +449,14 @@ async function check(route: Route, request: FuzzRequest): Promise<void> {
   }
 }
 
+// The routes fuzzed are listed at load (one test per route needs them before the app starts); the running front's own
+// route table must be the same set, so a service or route added to the front and not to this list fails here.
+Fuzz("the routes fuzzed are the front's own route table, every route of it and no other", () => {
+  if (onlyRoute !== undefined) return;
+  const key = (route: { httpMethod: string; template: { source: string } }) => `${route.httpMethod} ${route.template.source}`;
+  assert.equal(new Set(routes.map(key)), new Set(test.app.frontRoutes.map(key)));
+});
+
 Fuzz("the routes to fuzz: FUZZ_ROUTE names one of them, or all are taken", () => {
   assert.ok(routes.length > 0, `FUZZ_ROUTE=${onlyRoute} names no route`);
 });

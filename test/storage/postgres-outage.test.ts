@@ -139,6 +139,8 @@ async function assertDown(round: number): Promise<void> {
   const keyed = await bounded("API key", async () => answerOf(await fetch(`${test!.base}/v1/stores?companyId=${adsr.companyId}`, { headers: { "x-api-key": adsr.apiKey! } })));
   assert.is(keyed.status, 503, JSON.stringify(keyed.body));
   assert.is(keyed.body["code"], "partner.api_key_unavailable");
+  assert.is(keyed.headers.get("retry-after"), "5");
+  assert.equal(keyed.body["params"], { retryAfter: 5 });
 
   assertDeveloper503(await bounded("/v1/token", mintToken));
   const signIn = await bounded("console sign-in", async () =>
