@@ -1,7 +1,7 @@
 // `npm start` as a process: it starts on its configuration, says where it listens, and on SIGTERM finishes and exits 0;
 // a bad configuration stops it with a message naming the variable; a brand-new embedded start makes an operator
 // credential for the internal port that the real buf CLI can use.
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { connect } from "node:net";
 import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
@@ -16,6 +16,15 @@ import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";
 
 const Main = suite("main");
 
+/** Every program a test started: one a failed test left running is killed after it. */
+const programs = new Set<ChildProcess>();
+
+// A test that fails before stopping its program must not leave it running: it would hold the file open for good.
+Main.after.each(() => {
+  for (const child of programs) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  programs.clear();
+});
+
 function run(env: Record<string, string>, args: string[] = []) {
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
     env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },
@@ -25,8 +34,10 @@ function run(env: Record<string, string>, args: string[] = []) {
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  programs.add(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const line = (message: string, timeoutMs = 60_000) =>
+  // Generous: a brand-new embedded start runs initdb in WebAssembly, which takes minutes on a loaded machine.
+  const line = (message: string, timeoutMs = 180_000) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no "${message}" line; stdout: ${stdout} stderr: ${stderr}`)), timeoutMs);
       const check = () => {

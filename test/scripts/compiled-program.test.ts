@@ -7,6 +7,7 @@ import { access, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { build } from "../../scripts/build.mjs";
@@ -47,6 +48,8 @@ CompiledProgram("the build holds the program with source maps, its migrations, t
 CompiledProgram("the compiled main starts, answers /readyz 200 and its version, and exits 0 after SIGTERM", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-compiled-"));
   const databaseUrl = await freshDatabaseUrl();
+  // On a copy of the migrated template: this test is about the compiled program, not PGlite's initdb.
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const child = spawn(process.execPath, ["--enable-source-maps", join(outDir, "src", "main.js")], {
     env: {
       PATH: process.env["PATH"] ?? "",
