@@ -16,6 +16,7 @@ import { getOption, ScalarType, type DescField } from "@bufbuild/protobuf";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
+import { WebhookService } from "../../gen/partnerapi/v1/webhook_service_pb.js";
 import { field as fieldOption } from "../../gen/partnerapi/v1/options_pb.js";
 import { createRouteTable, type Route } from "../../src/front/route-table.js";
 import { appSigningKey, createFixture, gatewayClock, testKek, tokenFor, type Fixture } from "../support/gateway.js";
@@ -53,7 +54,7 @@ interface Known {
 }
 let known: Known;
 
-const routes = createRouteTable([TokenService, DataService, ConsoleService]).routes.filter(
+const routes = createRouteTable([TokenService, DataService, ConsoleService, WebhookService]).routes.filter(
   (route) => onlyRoute === undefined || `${route.httpMethod} ${route.template.source}` === onlyRoute,
 );
 
@@ -454,7 +455,10 @@ async function check(route: Route, request: FuzzRequest): Promise<void> {
 Fuzz("the routes fuzzed are the front's own route table, every route of it and no other", () => {
   if (onlyRoute !== undefined) return;
   const key = (route: { httpMethod: string; template: { source: string } }) => `${route.httpMethod} ${route.template.source}`;
-  assert.equal(new Set(routes.map(key)), new Set(test.app.frontRoutes.map(key)));
+  const fuzzed = new Set(routes.map(key));
+  const served = new Set(test.app.frontRoutes.map(key));
+  assert.equal([...served].filter((route) => !fuzzed.has(route)), [], "routes the front serves that the fuzzer does not list");
+  assert.equal([...fuzzed].filter((route) => !served.has(route)), [], "routes the fuzzer lists that the front does not serve");
 });
 
 Fuzz("the routes to fuzz: FUZZ_ROUTE names one of them, or all are taken", () => {

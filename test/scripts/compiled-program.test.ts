@@ -1,6 +1,6 @@
 // `npm run build` and the compiled program: the build (into a folder of its own inside the project, where
 // node_modules and package.json are found as from dist/) holds the server with source maps, the SQL migrations it
-// reads at run time, the client with declarations and a fresh stamp; the compiled main starts on embedded defaults,
+// reads at run time and a fresh stamp (the client is a package of its own); the compiled main starts on embedded defaults,
 // answers /readyz 200 and exits 0 on SIGTERM; with --enable-source-maps its stack traces name the .ts sources.
 import { execFile, spawn } from "node:child_process";
 import { access, mkdtemp, readFile, rm } from "node:fs/promises";
@@ -27,7 +27,7 @@ CompiledProgram.after(async () => {
   await rm(outDir, { recursive: true, force: true });
 });
 
-CompiledProgram("the build holds the program with source maps, its migrations, the client with declarations, a fresh stamp", async () => {
+CompiledProgram("the build holds the program with source maps and its migrations, not the client (a package of its own), and a fresh stamp", async () => {
   for (const file of [
     "src/main.js",
     "src/main.js.map",
@@ -35,10 +35,15 @@ CompiledProgram("the build holds the program with source maps, its migrations, t
     "gen/partnerapi/v1/token_service_pb.js",
     "src/storage/migrations/control/0001_initial.sql",
     "src/storage/migrations/region/0001_initial.sql",
-    "client/index.js",
-    "client/index.d.ts",
   ]) {
     await access(join(outDir, file)).catch(() => assert.unreachable(`${file} is not in the build`));
+  }
+  // The partner client builds and packs on its own (npm run pack:client, src/client/package.json).
+  for (const absent of ["client", "src/client"]) {
+    await access(join(outDir, absent)).then(
+      () => assert.unreachable(`${absent} is in the service's build`),
+      () => undefined,
+    );
   }
   const map = JSON.parse(await readFile(join(outDir, "src", "main.js.map"), "utf8")) as { sources: string[] };
   assert.equal(map.sources, ["../../src/main.ts"]);
