@@ -34,7 +34,16 @@ function callOf(index: number): PartnerCallRecord {
     companyId: 1_000_000 + (index % 50),
     correlationId: "3f0c9a52-8a7e-4f4e-9d9e-3c1f3b7e9a10",
     latencyMs: 1.2,
-    errorBody: status === 200 ? undefined : { status: "error", statusCode: status, code: "partner.rate_limited", message: "Too many requests.", params: { retryAfter: 12 } },
+    errorBody:
+      status === 200
+        ? undefined
+        : {
+            status: "error",
+            statusCode: status,
+            code: "partner.rate_limited",
+            message: "Too many requests.",
+            params: { retryAfter: 12 },
+          },
   };
 }
 
@@ -56,12 +65,24 @@ async function main(): Promise<void> {
   try {
     await migrateControl(database.sql, silentLogger);
     // The timer never fires during the loops (an hour): only explicit flushes write.
-    const recorder = createRequestRecorder({ sql: database.sql, clock: systemClock, logger: silentLogger, flushIntervalMs: 3_600_000, maxBuffered: Number.MAX_SAFE_INTEGER });
+    const recorder = createRequestRecorder({
+      sql: database.sql,
+      clock: systemClock,
+      logger: silentLogger,
+      flushIntervalMs: 3_600_000,
+      maxBuffered: Number.MAX_SAFE_INTEGER,
+    });
     let sink = 0;
     const without = cpuPerCall(calls, (index) => {
       sink += callOf(index).status;
     });
-    const recordOnly = createRequestRecorder({ sql: database.sql, clock: systemClock, logger: silentLogger, flushIntervalMs: 3_600_000, maxBuffered: calls });
+    const recordOnly = createRequestRecorder({
+      sql: database.sql,
+      clock: systemClock,
+      logger: silentLogger,
+      flushIntervalMs: 3_600_000,
+      maxBuffered: calls,
+    });
     const withLog = cpuPerCall(calls, (index) => recordOnly.record(callOf(index)));
     await recordOnly.close().catch(() => undefined);
 

@@ -16,7 +16,13 @@ import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
 import { createRequestLogQueries, createRequestRecorder } from "./request-log/index.js";
 import { createConsoleSite } from "./console-site/console-server.js";
-import { createMailOutbox, createMailTransport, createConsoleService, type MailOutbox, type MailTransport } from "./console/index.js";
+import {
+  createMailOutbox,
+  createMailTransport,
+  createConsoleService,
+  type MailOutbox,
+  type MailTransport,
+} from "./console/index.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { loadReferenceFiles } from "./front/reference-page.js";
@@ -54,7 +60,14 @@ import { migrateControl, migrateRegion } from "./storage/migrate.js";
 import { openDatabase, readinessOf, type Database, type Readiness } from "./storage/postgres.js";
 import { regions, type Region } from "./config/regions.js";
 import { controlSchema, regionSchema } from "./storage/schemas.js";
-import { createWebhookService, forbiddenLoopbackPorts, startWebhookDelivery, systemResolver, type ResolveHost, type WebhookDelivery } from "./webhook/index.js";
+import {
+  createWebhookService,
+  forbiddenLoopbackPorts,
+  startWebhookDelivery,
+  systemResolver,
+  type ResolveHost,
+  type WebhookDelivery,
+} from "./webhook/index.js";
 
 export interface AppOptions {
   config: Config;
@@ -104,32 +117,61 @@ export interface RunningApp {
 }
 
 /** The services of the internal port, in the order `buf curl --list-services` shows them. */
-export const internalServices: readonly DescService[] = [TokenService, GrantService, CredentialService, DataService, ConsoleService];
+export const internalServices: readonly DescService[] = [
+  TokenService,
+  GrantService,
+  CredentialService,
+  DataService,
+  ConsoleService,
+];
 
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const { config, logger } = options;
   const metrics = options.metrics ?? createMetrics();
-  const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds, metrics };
+  const context: ServiceContext = {
+    config,
+    logger,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? cryptoIds,
+    metrics,
+  };
   const closers: Array<() => Promise<void>> = [];
   try {
     // Storage: the control plane, then each region (its own database when configured, else a schema of the control one).
-    const control = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts });
+    const control = await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      logger,
+      timeouts: config.databaseTimeouts,
+    });
     closers.push(() => control.close());
     await migrateControl(control.sql, logger);
     const role = options.role ?? "all";
     const regionDatabases = new Map<Region, Database>();
     for (const region of role === "all" ? regions : []) {
       const url = config.regions[region].databaseUrl;
-      const database = url ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts }) : control;
+      const database = url
+        ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts })
+        : control;
       if (database !== control) closers.push(() => database.close());
       await migrateRegion(database.sql, region, logger);
       regionDatabases.set(region, database);
     }
-    const keyValue = await openKeyValueStore({ url: config.redisUrl, clock: context.clock, logger, prefix: options.keyValuePrefix, countTimeoutMs: config.redisCountTimeoutMs });
+    const keyValue = await openKeyValueStore({
+      url: config.redisUrl,
+      clock: context.clock,
+      logger,
+      prefix: options.keyValuePrefix,
+      countTimeoutMs: config.redisCountTimeoutMs,
+    });
     closers.push(() => keyValue.close());
 
     // Signing keys: sealed under the key-encryption key; the first start makes the first key.
-    const kek = await loadKeyEncryptionKey({ configured: config.tokenKeyEncryptionKey, dataDir: config.dataDir, logger });
+    const kek = await loadKeyEncryptionKey({
+      configured: config.tokenKeyEncryptionKey,
+      dataDir: config.dataDir,
+      logger,
+    });
     const signingKeys = createSigningKeyStore({
       sql: control.sql,
       kek,
@@ -145,8 +187,17 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       regionSql: (region) => regionDatabases.get(region)?.sql,
       sandboxGrants: createSandboxGrants(),
     });
-    const token = createTokenService(context, { sql: control.sql, keyValue, keys: signingKeys, verifyClient: clientVerifier(credential), kek });
-    const grant = createGrantService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
+    const token = createTokenService(context, {
+      sql: control.sql,
+      keyValue,
+      keys: signingKeys,
+      verifyClient: clientVerifier(credential),
+      kek,
+    });
+    const grant = createGrantService(context, {
+      sql: control.sql,
+      regionSql: (region) => regionDatabases.get(region)?.sql,
+    });
     // Each region's DataService on that region's database; the internal port dispatches by the merchant's region.
     const localData = new Map<Region, DataServiceImpl>();
     for (const region of config.servedRegions) {
@@ -160,7 +211,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     // The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region.
     const keyRing = createKeyRing({ sql: control.sql, clock: context.clock, logger });
     await keyRing.refresh();
-    const merchants = createMerchantDirectory({ controlSql: control.sql, clock: context.clock, cacheSeconds: config.caches.gatewaySeconds });
+    const merchants = createMerchantDirectory({
+      controlSql: control.sql,
+      clock: context.clock,
+      cacheSeconds: config.caches.gatewaySeconds,
+    });
     const partner = createPartnerGateway({
       verifier: createAccessTokenVerifier({
         issuer: config.urls.base,
@@ -171,7 +226,13 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       controlSql: control.sql,
       merchants,
       regions: regional.callers,
-      rateLimiter: createRateLimiter({ store: keyValue, limit: config.limits.partnerPerMinute, clock: context.clock, logger, metrics }),
+      rateLimiter: createRateLimiter({
+        store: keyValue,
+        limit: config.limits.partnerPerMinute,
+        clock: context.clock,
+        logger,
+        metrics,
+      }),
       clock: context.clock,
       logger,
       cacheSeconds: config.caches.gatewaySeconds,
@@ -191,7 +252,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
     // The partner request log: buffered in process, written every REQUEST_LOG_FLUSH_MS; its last batch is written
     // after the front stops (closers run in reverse) and before the databases close.
-    const requestLog = createRequestRecorder({ sql: control.sql, clock: context.clock, logger, flushIntervalMs: config.requestLog.flushMs });
+    const requestLog = createRequestRecorder({
+      sql: control.sql,
+      clock: context.clock,
+      logger,
+      flushIntervalMs: config.requestLog.flushMs,
+    });
     closers.push(() => requestLog.close());
     const requestLogQueries = createRequestLogQueries(control.sql);
     const consoleService = createConsoleService(context, {
@@ -242,23 +308,45 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     };
     for (const service of internalServices) health.setStatus(service.typeName, ServingStatus.SERVING);
 
-    const internal = await createInternalPort({ config, embedded: control.embedded, routes, clock: context.clock, ids: context.ids, logger, metrics });
+    const internal = await createInternalPort({
+      config,
+      embedded: control.embedded,
+      routes,
+      clock: context.clock,
+      ids: context.ids,
+      logger,
+      metrics,
+    });
     // Readiness: the control database and each region database this process uses, and Redis when configured, each
     // within a second; not ready from the moment shutdown starts. gRPC health follows the same answer.
     const shutdown = { started: false };
     const readiness = readinessWith(
       shutdown,
-      readinessOf([["database:control", control], ...[...regionDatabases].map(([region, database]) => [`database:region_${region}`, database] as const)], probeTimeoutMs),
+      readinessOf(
+        [
+          ["database:control", control],
+          ...[...regionDatabases].map(([region, database]) => [`database:region_${region}`, database] as const),
+        ],
+        probeTimeoutMs,
+      ),
       keyValue,
     );
     health.followReadiness(readiness, { clock: context.clock, intervalMs: healthPollIntervalMs });
-    metrics.followAvailability({ databases: ["database:control", ...[...regionDatabases.keys()].map((region) => `database:region_${region}`)], redis: keyValue.shared, probe: readiness });
+    metrics.followAvailability({
+      databases: ["database:control", ...[...regionDatabases.keys()].map((region) => `database:region_${region}`)],
+      redis: keyValue.shared,
+      probe: readiness,
+    });
     const front = createFrontServer({
       services: [
         { service: TokenService, caller: createInProcessCaller(TokenService, token) },
         { service: DataService, caller: createInProcessCaller(DataService, data) },
         // The console authenticates a developer by the Authorization header (its session token).
-        { service: ConsoleService, caller: createInProcessCaller(ConsoleService, consoleService), reads: ["authorization"] },
+        {
+          service: ConsoleService,
+          caller: createInProcessCaller(ConsoleService, consoleService),
+          reads: ["authorization"],
+        },
         { service: WebhookService, caller: createInProcessCaller(WebhookService, webhookService) },
       ],
       partner,
@@ -291,7 +379,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         const names = new Map<number, string>();
         let cursor: string | undefined;
         for (let page = 0; page < 5; page++) {
-          const listed = await stores.listStores({ companyId: BigInt(companyId), limit: 100, ...(cursor ? { cursor } : {}) });
+          const listed = await stores.listStores({
+            companyId: BigInt(companyId),
+            limit: 100,
+            ...(cursor ? { cursor } : {}),
+          });
           for (const store of listed.stores) names.set(Number(store.id), store.name);
           cursor = listed.nextCursor;
           if (!cursor) break;
@@ -305,7 +397,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       readiness,
     });
     // The developer console's pages: the same ConsoleService the /v1/console routes call, in process.
-    const consoleSite = createConsoleSite({ config, logger, clock: context.clock, ids: context.ids, kv: keyValue, console: consoleService, readiness });
+    const consoleSite = createConsoleSite({
+      config,
+      logger,
+      clock: context.clock,
+      ids: context.ids,
+      kv: keyValue,
+      console: consoleService,
+      readiness,
+    });
 
     const grace = config.shutdownGraceSeconds * 1000;
     const grpcAddress = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
@@ -315,7 +415,10 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     closers.push(() => front.close(grace));
     const consentAddress = await consent.listen(config.listen.authPort, config.listen.host);
     closers.push(() => consent.close(grace));
-    const metricsListener = config.metrics.port === undefined ? undefined : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
+    const metricsListener =
+      config.metrics.port === undefined
+        ? undefined
+        : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
     if (metricsListener) closers.push(() => metricsListener.close(grace));
     const consoleAddress = await consoleSite.listen(config.listen.consolePort, config.listen.host);
     closers.push(() => consoleSite.close(grace));
@@ -362,7 +465,13 @@ export interface RunningDataRole {
 export async function startDataRole(options: AppOptions & { region: Region }): Promise<RunningDataRole> {
   const { config, logger, region } = options;
   const metrics = options.metrics ?? createMetrics();
-  const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds, metrics };
+  const context: ServiceContext = {
+    config,
+    logger,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? cryptoIds,
+    metrics,
+  };
   const closers: Array<() => Promise<void>> = [];
   try {
     const url = config.regions[region].databaseUrl ?? config.databaseUrl;
@@ -396,7 +505,10 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
     closers.push(() => internal.close(config.shutdownGraceSeconds * 1000));
     const regionGrpc = await internal.hop!.listen(config.listen.regionGrpcPort, config.listen.grpcHost);
     closers.push(() => internal.hop!.close(config.shutdownGraceSeconds * 1000));
-    const metricsListener = config.metrics.port === undefined ? undefined : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
+    const metricsListener =
+      config.metrics.port === undefined
+        ? undefined
+        : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
     if (metricsListener) closers.push(() => metricsListener.close(config.shutdownGraceSeconds * 1000));
     return {
       grpc,
@@ -415,7 +527,10 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
 
 /** Every outbox this process relays: the control database's, then each region's. */
 function outboxSources(control: Database, regionDatabases: ReadonlyMap<Region, Database>) {
-  return [{ schema: controlSchema, sql: control.sql }, ...[...regionDatabases].map(([region, database]) => ({ schema: regionSchema(region), sql: database.sql }))];
+  return [
+    { schema: controlSchema, sql: control.sql },
+    ...[...regionDatabases].map(([region, database]) => ({ schema: regionSchema(region), sql: database.sql })),
+  ];
 }
 
 /** An endpoint disabled after days of failures: every member of the app's organization is mailed. */
@@ -449,18 +564,29 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
   const clock = options.clock ?? systemClock;
   const closers: Array<() => Promise<void>> = [];
   try {
-    const control = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts });
+    const control = await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      logger,
+      timeouts: config.databaseTimeouts,
+    });
     closers.push(() => control.close());
     await migrateControl(control.sql, logger);
     const regionDatabases = new Map<Region, Database>();
     for (const region of regions) {
       const url = config.regions[region].databaseUrl;
-      const database = url ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts }) : control;
+      const database = url
+        ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts })
+        : control;
       if (database !== control) closers.push(() => database.close());
       await migrateRegion(database.sql, region, logger);
       regionDatabases.set(region, database);
     }
-    const kek = await loadKeyEncryptionKey({ configured: config.tokenKeyEncryptionKey, dataDir: config.dataDir, logger });
+    const kek = await loadKeyEncryptionKey({
+      configured: config.tokenKeyEncryptionKey,
+      dataDir: config.dataDir,
+      logger,
+    });
     const mail = createMailOutbox({ transport: options.mailTransport ?? createMailTransport(config, logger), logger });
     closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
     const webhooks = await startWebhookDelivery({
@@ -489,7 +615,9 @@ async function remoteRegionOptions(config: Config, logger: Logger, metrics: Metr
   const { credentialFile, caFile } = config.regionHop;
   const remote = config.servedRegions.filter((region) => config.regions[region].grpcUrl);
   if (remote.length > 0 && !credentialFile) {
-    logger.warn("remote regions without REGION_GRPC_CREDENTIAL_FILE: their DataServices will refuse every call", { regions: remote });
+    logger.warn("remote regions without REGION_GRPC_CREDENTIAL_FILE: their DataServices will refuse every call", {
+      regions: remote,
+    });
   }
   return {
     credential: credentialFile ? await readPresentedCredential(credentialFile) : undefined,
@@ -509,7 +637,11 @@ const healthPollIntervalMs = 2000;
  * then: the pools are about to close), else the databases that did not answer and `redis` when a configured Redis
  * did not. The in-process store is always ready.
  */
-function readinessWith(shutdown: { started: boolean }, databases: () => Promise<Readiness>, keyValue?: KeyValueStore): () => Promise<Readiness> {
+function readinessWith(
+  shutdown: { started: boolean },
+  databases: () => Promise<Readiness>,
+  keyValue?: KeyValueStore,
+): () => Promise<Readiness> {
   return async () => {
     if (shutdown.started) return { ready: false, down: ["shutting_down"] };
     const [answer, redisAnswers] = await Promise.all([databases(), keyValue ? keyValue.ping(probeTimeoutMs) : true]);

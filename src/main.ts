@@ -34,8 +34,13 @@ async function main(): Promise<void> {
     return;
   }
   const role = values.role;
-  if ((role !== "all" && role !== "front" && role !== "worker" && role !== "data") || (role === "data") !== isRegion(values.region)) {
-    process.stderr.write("--role must be all, front, worker or data; --region uk|us|in|ae goes with --role data, and only with it\n");
+  if (
+    (role !== "all" && role !== "front" && role !== "worker" && role !== "data") ||
+    (role === "data") !== isRegion(values.region)
+  ) {
+    process.stderr.write(
+      "--role must be all, front, worker or data; --region uk|us|in|ae goes with --role data, and only with it\n",
+    );
     process.exitCode = 2;
     return;
   }
@@ -70,7 +75,10 @@ async function main(): Promise<void> {
   }
   if (role === "worker") {
     const worker = await startWorkerRole({ config, logger });
-    logger.info("webhook worker ready", { embeddedDatabase: worker.control.embedded, startupMs: Math.round(performance.now() - started) });
+    logger.info("webhook worker ready", {
+      embeddedDatabase: worker.control.embedded,
+      startupMs: Math.round(performance.now() - started),
+    });
     stopOnSignals(worker, logger);
     return;
   }
@@ -91,13 +99,24 @@ async function main(): Promise<void> {
   const demoFile = demoFilePath(config);
   // The demo needs the regions' databases, which only the all-roles process opens.
   if (role === "all" && (values.demo || (app.control.embedded && !existsSync(demoFile)))) {
-    const provisioning = provisionDemo({ config, logger, control: app.control.sql, regionDatabases: app.regionDatabases });
+    const provisioning = provisionDemo({
+      config,
+      logger,
+      control: app.control.sql,
+      regionDatabases: app.regionDatabases,
+    });
     startupWork = provisioning;
     const world = await provisioning;
     const grpcUrl = `${internalScheme}://${app.grpc.address.includes(":") ? `[${app.grpc.address}]` : app.grpc.address}:${app.grpc.port}`;
-    process.stdout.write(describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl }) + "\n");
+    process.stdout.write(
+      describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl }) + "\n",
+    );
   } else if (role === "all" && (await refreshDemoUrls(config))) {
-    logger.info("demo.json now names this start's URLs", { path: demoFile, baseUrl: config.urls.base, authUrl: config.urls.auth });
+    logger.info("demo.json now names this start's URLs", {
+      path: demoFile,
+      baseUrl: config.urls.base,
+      authUrl: config.urls.auth,
+    });
   }
   logger.info("partner API ready", {
     front: `http://${app.front.address}:${app.front.port}`,
@@ -149,6 +168,8 @@ function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger:
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`partner API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `partner API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -5,7 +5,12 @@
 // only accepted in the browser that started it.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { createMemoryTokenStore, createPartnerClient, PartnerApiError, type PendingAuthorization } from "./partner-client.js";
+import {
+  createMemoryTokenStore,
+  createPartnerClient,
+  PartnerApiError,
+  type PendingAuthorization,
+} from "./partner-client.js";
 import { formatMoney } from "./money.js";
 import type { ExampleSettings } from "./settings.js";
 
@@ -54,7 +59,10 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
       pending.delete(session);
       try {
         // `error` before `code`, `state` compared, the code exchanged with the PKCE verifier: all in the client.
-        const connection = await client.completeAuthorization(new URL(request.url ?? "/", settings.redirectUri), authorization);
+        const connection = await client.completeAuthorization(
+          new URL(request.url ?? "/", settings.redirectUri),
+          authorization,
+        );
         const tokens = await tokenStore.get(connection.merchantId);
         const claims = tokens ? claimsOf(tokens.accessToken) : {};
         const { items } = await client.merchant(connection.merchantId).items.list({ limit: 5 });
@@ -84,7 +92,9 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
       return;
     }
     route(request, response).catch((error: unknown) => {
-      process.stderr.write(`example partner app: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `example partner app: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       if (!response.headersSent) page(response, 500, "Something failed", [`<p>See the example's output.</p>`]);
     });
   });
@@ -92,7 +102,10 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
 
 /** The JWT's payload, decoded for display (the API verifies tokens; the app only shows what it holds). */
 function claimsOf(accessToken: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(accessToken.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
+  return JSON.parse(Buffer.from(accessToken.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<
+    string,
+    unknown
+  >;
 }
 
 function cookieOf(request: http.IncomingMessage, name: string): string | undefined {
@@ -109,5 +122,7 @@ function escapeHtml(text: string): string {
 
 function page(response: http.ServerResponse, status: number, title: string, body: string[]): void {
   response.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-  response.end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(title)}</title><main><h1>${escapeHtml(title)}</h1>${body.join("")}</main></html>`);
+  response.end(
+    `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(title)}</title><main><h1>${escapeHtml(title)}</h1>${body.join("")}</main></html>`,
+  );
 }

@@ -6,8 +6,21 @@
 import { clientError } from "./errors.js";
 import type { Authenticator, HttpCall, Transport } from "./transport.js";
 import type {
-  Category, CategoryPage, CreateCategoryInput, CreateItemInput, DailySalesReport, Item, ItemPage, OnlineOrder,
-  OnlineOrderPage, OnlineOrderQuery, PageQuery, ReportWindow, SalesByStoreReport, StorePage, UpdateItemInput,
+  Category,
+  CategoryPage,
+  CreateCategoryInput,
+  CreateItemInput,
+  DailySalesReport,
+  Item,
+  ItemPage,
+  OnlineOrder,
+  OnlineOrderPage,
+  OnlineOrderQuery,
+  PageQuery,
+  ReportWindow,
+  SalesByStoreReport,
+  StorePage,
+  UpdateItemInput,
 } from "./types.js";
 
 /** Per-call options. */
@@ -65,7 +78,8 @@ export interface BusinessRoutesOptions {
 
 const field = <T>(body: Record<string, unknown>, name: string, path: string): T => {
   const value = body[name];
-  if (typeof value !== "object" || value === null) throw clientError("client.bad_response", `${path} answered without ${name}`);
+  if (typeof value !== "object" || value === null)
+    throw clientError("client.bad_response", `${path} answered without ${name}`);
   return value as T;
 };
 
@@ -88,7 +102,10 @@ const pathId = (id: number, what: string) => {
 };
 
 /** Every row of a keyset-paged list, page after page, following `nextCursor` until a page has none. */
-async function* everyPage<P extends { nextCursor?: string }, T>(fetchPage: (cursor: { cursor?: string }) => Promise<P>, rows: (page: P) => T[]): AsyncIterable<T> {
+async function* everyPage<P extends { nextCursor?: string }, T>(
+  fetchPage: (cursor: { cursor?: string }) => Promise<P>,
+  rows: (page: P) => T[],
+): AsyncIterable<T> {
   let cursor: string | undefined;
   do {
     const next = await fetchPage(cursor === undefined ? {} : { cursor });
@@ -99,7 +116,12 @@ async function* everyPage<P extends { nextCursor?: string }, T>(fetchPage: (curs
 
 export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRoutes {
   const { transport, auth, companyId } = options;
-  const send = (method: HttpCall["method"], path: string, input: { query?: Record<string, string | number | undefined>; body?: Record<string, unknown> }, call: CallOptions = {}) =>
+  const send = (
+    method: HttpCall["method"],
+    path: string,
+    input: { query?: Record<string, string | number | undefined>; body?: Record<string, unknown> },
+    call: CallOptions = {},
+  ) =>
     transport.send({
       method,
       path,
@@ -115,34 +137,71 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
 
   const routes: BusinessRoutes = {
     stores: {
-      list: async (query, call) => withRows<StorePage>(await send("GET", "stores", { query: page(query) }, call), "stores", "GET /v1/stores"),
+      list: async (query, call) =>
+        withRows<StorePage>(await send("GET", "stores", { query: page(query) }, call), "stores", "GET /v1/stores"),
     },
     items: {
-      list: async (query, call) => withRows<ItemPage>(await send("GET", "items", { query: page(query) }, call), "items", "GET /v1/items"),
-      all: (query, call) => everyPage((cursor) => routes.items.list({ ...query, ...cursor }, call), (next) => next.items),
-      create: async (input, call) => field<Item>(await send("POST", "items", { body: { ...input } }, call), "item", "POST /v1/items"),
+      list: async (query, call) =>
+        withRows<ItemPage>(await send("GET", "items", { query: page(query) }, call), "items", "GET /v1/items"),
+      all: (query, call) =>
+        everyPage(
+          (cursor) => routes.items.list({ ...query, ...cursor }, call),
+          (next) => next.items,
+        ),
+      create: async (input, call) =>
+        field<Item>(await send("POST", "items", { body: { ...input } }, call), "item", "POST /v1/items"),
       update: async (id, input, call) =>
-        field<Item>(await send("PATCH", `items/${pathId(id, "item id")}`, { body: { ...input } }, call), "item", "PATCH /v1/items/{id}"),
+        field<Item>(
+          await send("PATCH", `items/${pathId(id, "item id")}`, { body: { ...input } }, call),
+          "item",
+          "PATCH /v1/items/{id}",
+        ),
     },
     categories: {
-      list: async (query, call) => withRows<CategoryPage>(await send("GET", "categories", { query: page(query) }, call), "categories", "GET /v1/categories"),
+      list: async (query, call) =>
+        withRows<CategoryPage>(
+          await send("GET", "categories", { query: page(query) }, call),
+          "categories",
+          "GET /v1/categories",
+        ),
       create: async (input, call) =>
-        field<Category>(await send("POST", "categories", { body: { ...input } }, call), "category", "POST /v1/categories"),
+        field<Category>(
+          await send("POST", "categories", { body: { ...input } }, call),
+          "category",
+          "POST /v1/categories",
+        ),
     },
     onlineOrders: {
       list: async (query = {}, call) =>
         withRows<OnlineOrderPage>(
-          await send("GET", "online-orders", { query: { ...page(query), status: query.status, placedFrom: query.placedFrom, placedTo: query.placedTo } }, call),
+          await send(
+            "GET",
+            "online-orders",
+            { query: { ...page(query), status: query.status, placedFrom: query.placedFrom, placedTo: query.placedTo } },
+            call,
+          ),
           "orders",
           "GET /v1/online-orders",
         ),
-      all: (query, call) => everyPage((cursor) => routes.onlineOrders.list({ ...query, ...cursor }, call), (next) => next.orders),
+      all: (query, call) =>
+        everyPage(
+          (cursor) => routes.onlineOrders.list({ ...query, ...cursor }, call),
+          (next) => next.orders,
+        ),
       get: async (id, call) =>
-        field<OnlineOrder>(await send("GET", `online-orders/${pathId(id, "order id")}`, {}, call), "order", "GET /v1/online-orders/{id}"),
+        field<OnlineOrder>(
+          await send("GET", `online-orders/${pathId(id, "order id")}`, {}, call),
+          "order",
+          "GET /v1/online-orders/{id}",
+        ),
     },
     reports: {
       dailySales: async (window, call) =>
-        withRows<DailySalesReport>(await send("GET", "reports/daily-sales", { query: { from: window.from, to: window.to } }, call), "days", "GET /v1/reports/daily-sales"),
+        withRows<DailySalesReport>(
+          await send("GET", "reports/daily-sales", { query: { from: window.from, to: window.to } }, call),
+          "days",
+          "GET /v1/reports/daily-sales",
+        ),
       salesByStore: async (window, call) =>
         withRows<SalesByStoreReport>(
           await send("GET", "reports/sales-by-store", { query: { from: window.from, to: window.to } }, call),

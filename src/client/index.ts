@@ -17,4 +17,10 @@ export { createMemoryTokenStore } from "./token-store.js";
 export type { MerchantTokens, TokenStore } from "./token-store.js";
 export type * from "./types.js";
 export { webhooks, WebhookVerificationError } from "./webhooks.js";
-export type { AccessRequestEventData, GrantEventData, OnlineOrderEventData, WebhookEvent, WebhookHeaders } from "./webhooks.js";
+export type {
+  AccessRequestEventData,
+  GrantEventData,
+  OnlineOrderEventData,
+  WebhookEvent,
+  WebhookHeaders,
+} from "./webhooks.js";

@@ -48,7 +48,10 @@ export interface OnlineOrderEventData {
 
 export type WebhookEvent =
   | Envelope<"grant.created" | "grant.revoked", GrantEventData>
-  | Envelope<"access_request.approved" | "access_request.declined" | "access_request.withdrawn" | "access_request.expired", AccessRequestEventData>
+  | Envelope<
+      "access_request.approved" | "access_request.declined" | "access_request.withdrawn" | "access_request.expired",
+      AccessRequestEventData
+    >
   | Envelope<"online_order.created" | "online_order.updated", OnlineOrderEventData>
   | Envelope<"webhook.test", { endpointId: string; appId: string }>;
 

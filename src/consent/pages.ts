@@ -33,7 +33,12 @@ export function rich(message: string, fragments: Record<string, HtmlValue>): Saf
   return html`${parts.map((part, index) => (index % 2 === 0 ? part : part in fragments ? fragments[part]! : `{${part}}`))}`;
 }
 
-function shell(context: PageContext, title: string, body: HtmlValue, options: { narrow?: boolean; signedIn?: SignedIn } = {}): string {
+function shell(
+  context: PageContext,
+  title: string,
+  body: HtmlValue,
+  options: { narrow?: boolean; signedIn?: SignedIn } = {},
+): string {
   const t = translator(context.locale);
   const signedIn = options.signedIn;
   return page({
@@ -46,8 +51,16 @@ function shell(context: PageContext, title: string, body: HtmlValue, options: { 
     narrow: options.narrow,
     nav: signedIn
       ? [
-          { href: "/oauth/connections", label: t("consent.navConnections"), current: signedIn.current === "connections" },
-          { href: "/oauth/access-requests", label: t("consent.navAccessRequests"), current: signedIn.current === "access-requests" },
+          {
+            href: "/oauth/connections",
+            label: t("consent.navConnections"),
+            current: signedIn.current === "connections",
+          },
+          {
+            href: "/oauth/access-requests",
+            label: t("consent.navAccessRequests"),
+            current: signedIn.current === "access-requests",
+          },
         ]
       : undefined,
     headerEnd: signedIn
@@ -69,9 +82,10 @@ export function errorMessage(code: ErrorCode, params: Record<string, string>, lo
   const fragments: Record<string, HtmlValue> = {};
   for (const name of template.match(/\{([A-Za-z0-9_]+)\}/g)?.map((placeholder) => placeholder.slice(1, -1)) ?? []) {
     const value = params[name] ?? "";
-    fragments[name] = identifierParams.has(name) && value !== ""
-      ? html`${value.split(/,\s*/).map((part, index) => html`${index > 0 ? ", " : ""}<code>${part}</code>`)}`
-      : value;
+    fragments[name] =
+      identifierParams.has(name) && value !== ""
+        ? html`${value.split(/,\s*/).map((part, index) => html`${index > 0 ? ", " : ""}<code>${part}</code>`)}`
+        : value;
   }
   return rich(template, fragments);
 }
@@ -116,7 +130,12 @@ export function errorPage(code: ErrorCode, context: PageContext, params: Record<
 }
 
 /** A short page: a title, a sentence, and optionally a link onwards. */
-export function messagePage(context: PageContext, titleKey: MessageKey, textKey: MessageKey, link?: { href: string; labelKey: MessageKey }): string {
+export function messagePage(
+  context: PageContext,
+  titleKey: MessageKey,
+  textKey: MessageKey,
+  link?: { href: string; labelKey: MessageKey },
+): string {
   const t = translator(context.locale);
   return shell(
     context,
@@ -129,7 +148,12 @@ export function messagePage(context: PageContext, titleKey: MessageKey, textKey:
 /** The last-resort page of an unexpected failure (500): the catalogue's words, nothing of the failure itself. */
 export function internalErrorPage(context: PageContext): string {
   const t = translator(context.locale);
-  return shell(context, t("common.internalTitle"), html`<section class="card" role="alert"><p>${messageFor("server.internal", {}, context.locale)}</p></section>`, { narrow: true });
+  return shell(
+    context,
+    t("common.internalTitle"),
+    html`<section class="card" role="alert"><p>${messageFor("server.internal", {}, context.locale)}</p></section>`,
+    { narrow: true },
+  );
 }
 
 export function signInPage(
@@ -224,7 +248,8 @@ function environmentLabel(environment: string, locale: Locale): string {
 export function initialsOf(name: string): string {
   const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
   const words = name.split(/[\s\-_.]+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
-  const first = (word: string) => [...segmenter.segment(word)].find((part) => /[\p{L}\p{N}]/u.test(part.segment))?.segment ?? "";
+  const first = (word: string) =>
+    [...segmenter.segment(word)].find((part) => /[\p{L}\p{N}]/u.test(part.segment))?.segment ?? "";
   return words.slice(0, 2).map(first).join("").toLocaleUpperCase() || "?";
 }
 
@@ -236,7 +261,11 @@ function avatarColour(appId: string): number {
 }
 
 /** The app's avatar and names: who is asking. The name beside the avatar is its accessible text. */
-function whoIsAsking(view: { appId: string; appName: string; organizationName: string; reviewed: boolean }, locale: Locale, headingId: string): SafeHtml {
+function whoIsAsking(
+  view: { appId: string; appName: string; organizationName: string; reviewed: boolean },
+  locale: Locale,
+  headingId: string,
+): SafeHtml {
   const t = translator(locale);
   return html`<div class="asker"><span class="avatar avatar-${avatarColour(view.appId)}" aria-hidden="true">${initialsOf(view.appName)}</span>
 <div class="asker-names"><h2 id="${headingId}" class="asker-name">${view.appName}</h2>
@@ -247,11 +276,19 @@ function whoIsAsking(view: { appId: string; appName: string; organizationName: s
 function appLinks(links: AppLinks, locale: Locale): SafeHtml {
   const t = translator(locale);
   const items = [
-    links.website ? html`<li><a href="${links.website}" rel="noopener noreferrer">${t("consent.website")}</a></li>` : "",
-    links.privacyUrl ? html`<li><a href="${links.privacyUrl}" rel="noopener noreferrer">${t("consent.privacyPolicy")}</a></li>` : "",
-    links.termsUrl ? html`<li><a href="${links.termsUrl}" rel="noopener noreferrer">${t("consent.terms")}</a></li>` : "",
+    links.website
+      ? html`<li><a href="${links.website}" rel="noopener noreferrer">${t("consent.website")}</a></li>`
+      : "",
+    links.privacyUrl
+      ? html`<li><a href="${links.privacyUrl}" rel="noopener noreferrer">${t("consent.privacyPolicy")}</a></li>`
+      : "",
+    links.termsUrl
+      ? html`<li><a href="${links.termsUrl}" rel="noopener noreferrer">${t("consent.terms")}</a></li>`
+      : "",
   ].filter((item) => item !== "");
-  return items.length > 0 ? html`<ul class="app-links">${items}</ul>` : html`<p class="muted">${t("consent.noLinks")}</p>`;
+  return items.length > 0
+    ? html`<ul class="app-links">${items}</ul>`
+    : html`<p class="muted">${t("consent.noLinks")}</p>`;
 }
 
 /**
@@ -284,16 +321,21 @@ ${whoIsAsking(view, context.locale, "asker-heading")}
 ${appLinks(view.links, context.locale)}
 <p><span class="badge">${rich(t("consent.productLabel"), { product: productLabel(view.product, context.locale) })}</span></p>
 <details class="technical"><summary>${t("consent.technicalNames")}</summary><ul class="ltr" aria-label="${t("consent.permissions")}">${view.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></details>
-${view.owner
-  ? html`<h3>${t("consent.whatNextTitle")}</h3>
+${
+  view.owner
+    ? html`<h3>${t("consent.whatNextTitle")}</h3>
 <ul class="next-steps">
 <li>${rich(t("consent.whatNextAllow"), { app: view.appName })}</li>
 <li>${rich(t("consent.whatNextDeny"), { app: view.appName })}</li>
 <li>${rich(t("consent.disconnectLater"), { link: html`<a href="/oauth/connections">${t("consent.connectionsLink")}</a>` })}</li>
 </ul>`
-  : ""}
+    : ""
+}
 </section>`;
-  return shell(context, t("consent.connectTitle"), html`${summary}${decision}${more}`, { narrow: true, signedIn: { csrf: view.csrf } });
+  return shell(context, t("consent.connectTitle"), html`${summary}${decision}${more}`, {
+    narrow: true,
+    signedIn: { csrf: view.csrf },
+  });
 }
 
 /** A day in the reader's language and calendar conventions (Intl), kept whole inside a sentence of any direction. */
@@ -304,7 +346,15 @@ export function formatDay(date: Date, locale: Locale): SafeHtml {
 
 /** A moment (day and time, UTC said as such) in the reader's language (Intl). */
 export function formatMoment(date: Date, locale: Locale): SafeHtml {
-  const text = new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" }).format(date);
+  const text = new Intl.DateTimeFormat(locale, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  }).format(date);
   return html`<time datetime="${date.toISOString()}"><bdi>${text}</bdi></time>`;
 }
 
@@ -325,10 +375,15 @@ function doneNotice(text: HtmlValue): SafeHtml {
   return html`<div class="alert ok" id="done" role="status" tabindex="-1" autofocus><p>${text}</p></div>`;
 }
 
-export function connectionsPage(context: PageContext, options: { companyName: string; owner: boolean; csrf: string; connections: ConnectionView[]; notice?: string }): string {
+export function connectionsPage(
+  context: PageContext,
+  options: { companyName: string; owner: boolean; csrf: string; connections: ConnectionView[]; notice?: string },
+): string {
   const t = translator(context.locale);
   const rows = options.connections.map(
-    (row) => html`<li class="connection"><div class="connection-main">${whoIsAsking({ ...row, reviewed: row.environment === "PRODUCTION" }, context.locale, `connection-${row.appId}`)}
+    (
+      row,
+    ) => html`<li class="connection"><div class="connection-main">${whoIsAsking({ ...row, reviewed: row.environment === "PRODUCTION" }, context.locale, `connection-${row.appId}`)}
 <p class="muted">${rich(t("consent.connectionFacts"), { product: productLabel(row.product, context.locale), environment: environmentLabel(row.environment, context.locale) })}</p>
 <ul class="permissions compact" aria-label="${t("consent.permissionsOf", { app: row.appName })}">${permissionPhrases(row.scopes, context.locale).map((phrase) => html`<li>${phrase}</li>`)}</ul>
 <p class="muted">${rich(t("consent.connectedOn"), { date: formatDay(row.since, context.locale) })} · ${row.lastCall ? rich(t("consent.lastCall"), { date: formatMoment(row.lastCall, context.locale) }) : t("consent.noCallsYet")}</p></div>${
@@ -338,7 +393,9 @@ export function connectionsPage(context: PageContext, options: { companyName: st
     }</li>`,
   );
   const list =
-    options.connections.length > 0 ? html`<ul class="list" aria-label="${t("consent.connectedApps")}">${rows}</ul>` : html`<p>${t("consent.noConnections")}</p>`;
+    options.connections.length > 0
+      ? html`<ul class="list" aria-label="${t("consent.connectedApps")}">${rows}</ul>`
+      : html`<p>${t("consent.noConnections")}</p>`;
   const note = options.owner ? "" : html`<p role="note">${t("consent.ownerOnlyDisconnect")}</p>`;
   return shell(
     context,
@@ -417,7 +474,10 @@ export function accessRequestsPage(
 ): string {
   const t = translator(context.locale);
   const names = options.storeNames ?? new Map<number, string>();
-  const who = (row: AccessRequestView) => ({ app: html`<strong>${row.appName}</strong>`, organization: row.organizationName });
+  const who = (row: AccessRequestView) => ({
+    app: html`<strong>${row.appName}</strong>`,
+    organization: row.organizationName,
+  });
   const pending = options.pending.map((row) => {
     const refused = options.refused === row.id;
     const errorId = `stores-error-${row.id}`;

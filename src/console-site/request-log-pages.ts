@@ -21,7 +21,15 @@ const wire = (environment: EnvironmentName) => (environment === "production" ? "
 
 /** A moment in the reader's language (Intl), UTC said as such: the log's times are the server's. */
 function moment(ms: number, locale: Locale, withSeconds = true): SafeHtml {
-  const text = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", ...(withSeconds ? { second: "2-digit" } : {}), timeZone: "UTC", timeZoneName: "short" }).format(ms);
+  const text = new Intl.DateTimeFormat(locale, {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    ...(withSeconds ? { second: "2-digit" } : {}),
+    timeZone: "UTC",
+    timeZoneName: "short",
+  }).format(ms);
   return html`<time datetime="${new Date(ms).toISOString()}"><bdi>${text}</bdi></time>`;
 }
 
@@ -48,13 +56,22 @@ function statusClass(status: number): string {
 export async function requestLogPage(visit: Visit, appId: string): Promise<Reply> {
   const { t, locale } = visit;
   const app = await visit.api("getDeveloperApp", { appId });
-  if (!app.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(app.error, locale, t)), { status: app.error.status });
+  if (!app.ok)
+    return visit.page(t("console.appTitleUnknown"), alert("error", errorText(app.error, locale, t)), {
+      status: app.error.status,
+    });
   const name = app.value.app!.name;
   const environment = environmentOf(visit);
   const status = statusFilters.find((value) => value !== "" && value === visit.query.get("status")) ?? "";
   const merchantText = (visit.query.get("merchant") ?? "").trim();
   const merchant = /^[1-9]\d{0,15}$/.test(merchantText) ? Number(merchantText) : 0;
-  const listed = await visit.api("listAppRequestLog", { appId, environment: wire(environment), status, companyId: merchant, limit: 1000 });
+  const listed = await visit.api("listAppRequestLog", {
+    appId,
+    environment: wire(environment),
+    status,
+    companyId: merchant,
+    limit: 1000,
+  });
   const base = `/apps/${appId}/requests`;
   const merchantError = merchantText !== "" && merchant === 0 ? t("console.merchantFilterInvalid") : undefined;
   const statusLabel: Record<(typeof statusFilters)[number], string> = {
@@ -84,9 +101,10 @@ ${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merch
 <td><a href="${base}/${String(entry.id)}" aria-label="${t("console.detailsOf", { id: String(entry.id) })}">${t("console.details")}</a></td>
 </tr>`,
   );
-  const table = entries.length === 0
-    ? html`<p>${t("console.noRequests")}</p>`
-    : html`<div class="table-wrap" role="region" aria-labelledby="log-caption" tabindex="0"><table class="log-table"><caption id="log-caption">${t("console.requestLogCaption", { count: number(entries.length, locale) })}</caption>
+  const table =
+    entries.length === 0
+      ? html`<p>${t("console.noRequests")}</p>`
+      : html`<div class="table-wrap" role="region" aria-labelledby="log-caption" tabindex="0"><table class="log-table"><caption id="log-caption">${t("console.requestLogCaption", { count: number(entries.length, locale) })}</caption>
 <thead><tr><th scope="col">${t("console.colTime")}</th><th scope="col">${t("console.colRequest")}</th><th scope="col">${t("console.colStatus")}</th><th scope="col">${t("console.colMerchant")}</th><th scope="col">${t("console.colLatency")}</th><th scope="col"><span class="visually-hidden">${t("console.details")}</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
   const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/usage?environment=${environment}">${t("console.usageLink")}</a></p>
@@ -102,7 +120,11 @@ export async function requestEntryPage(visit: Visit, appId: string, id: string):
   const { t, locale } = visit;
   const found = await visit.api("getAppRequestLogEntry", { appId, id: Number(id) });
   if (!found.ok) {
-    return visit.page(t("console.requestTitle", { id }), html`${alert("error", errorText(found.error, locale, t))}<p><a href="/apps/${appId}/requests">${t("console.backToLog")}</a></p>`, { status: found.error.status });
+    return visit.page(
+      t("console.requestTitle", { id }),
+      html`${alert("error", errorText(found.error, locale, t))}<p><a href="/apps/${appId}/requests">${t("console.backToLog")}</a></p>`,
+      { status: found.error.status },
+    );
   }
   const entry = found.value.entry!;
   const environment: EnvironmentName = found.value.environment === Environment.PRODUCTION ? "production" : "sandbox";
@@ -149,9 +171,10 @@ function usageChart(usage: GetAppUsageResponse, locale: Locale, title: string, l
   const bars = usage.minutes.map((minute) => {
     const left = x(Number(minute.minuteMs)).toFixed(2);
     const requests = html`<rect class="chart-requests" x="${left}" y="${y(minute.requests).toFixed(2)}" width="${barWidth.toFixed(2)}" height="${(chart.top + plotHeight - y(minute.requests)).toFixed(2)}"></rect>`;
-    const limited = minute.limited > 0
-      ? html`<rect class="chart-limited" x="${left}" y="${y(minute.limited).toFixed(2)}" width="${Math.max(barWidth, 2).toFixed(2)}" height="${(chart.top + plotHeight - y(minute.limited)).toFixed(2)}"></rect>`
-      : "";
+    const limited =
+      minute.limited > 0
+        ? html`<rect class="chart-limited" x="${left}" y="${y(minute.limited).toFixed(2)}" width="${Math.max(barWidth, 2).toFixed(2)}" height="${(chart.top + plotHeight - y(minute.limited)).toFixed(2)}"></rect>`
+        : "";
     return html`${requests}${limited}`;
   });
   const hourFormat = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
@@ -176,11 +199,17 @@ ${ticks}
 export async function usagePage(visit: Visit, appId: string): Promise<Reply> {
   const { t, locale } = visit;
   const app = await visit.api("getDeveloperApp", { appId });
-  if (!app.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(app.error, locale, t)), { status: app.error.status });
+  if (!app.ok)
+    return visit.page(t("console.appTitleUnknown"), alert("error", errorText(app.error, locale, t)), {
+      status: app.error.status,
+    });
   const name = app.value.app!.name;
   const environment = environmentOf(visit);
   const usage = await visit.api("getAppUsage", { appId, environment: wire(environment) });
-  if (!usage.ok) return visit.page(t("console.usageTitle", { name }), alert("error", errorText(usage.error, locale, t)), { status: usage.error.status });
+  if (!usage.ok)
+    return visit.page(t("console.usageTitle", { name }), alert("error", errorText(usage.error, locale, t)), {
+      status: usage.error.status,
+    });
   const value = usage.value;
   const from = Number(value.fromMs);
   // The table: one row per hour with calls (UTC), its requests, its busiest minute and its 429s.
@@ -193,11 +222,23 @@ export async function usagePage(visit: Visit, appId: string): Promise<Reply> {
     row.limited += minute.limited;
     hours.set(hour, row);
   }
-  const totals = value.minutes.reduce((sum, minute) => ({ requests: sum.requests + minute.requests, limited: sum.limited + minute.limited }), { requests: 0, limited: 0 });
-  const hourText = (ms: number) => new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" }).format(ms);
-  const table = hours.size === 0
-    ? html`<p>${t("console.noUsage")}</p>`
-    : html`<div class="table-wrap" role="region" aria-labelledby="usage-caption" tabindex="0"><table><caption id="usage-caption">${t("console.usageTableCaption")}</caption>
+  const totals = value.minutes.reduce(
+    (sum, minute) => ({ requests: sum.requests + minute.requests, limited: sum.limited + minute.limited }),
+    { requests: 0, limited: 0 },
+  );
+  const hourText = (ms: number) =>
+    new Intl.DateTimeFormat(locale, {
+      month: "short",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZone: "UTC",
+      timeZoneName: "short",
+    }).format(ms);
+  const table =
+    hours.size === 0
+      ? html`<p>${t("console.noUsage")}</p>`
+      : html`<div class="table-wrap" role="region" aria-labelledby="usage-caption" tabindex="0"><table><caption id="usage-caption">${t("console.usageTableCaption")}</caption>
 <thead><tr><th scope="col">${t("console.usageHour")}</th><th scope="col">${t("console.usageRequests")}</th><th scope="col">${t("console.usagePeak")}</th><th scope="col">${t("console.usageLimited")}</th></tr></thead>
 <tbody>${[...hours].sort((a, b) => a[0] - b[0]).map(([hour, row]) => html`<tr><th scope="row"><time datetime="${new Date(hour).toISOString()}"><bdi>${hourText(hour)}</bdi></time></th><td>${number(row.requests, locale)}</td><td>${number(row.peak, locale)}</td><td>${row.limited > 0 ? html`<strong class="status status-429">${number(row.limited, locale)}</strong>` : number(0, locale)}</td></tr>`)}</tbody></table></div>`;
   const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/requests?environment=${environment}">${t("console.requestLogLink")}</a></p>

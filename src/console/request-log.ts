@@ -34,7 +34,9 @@ function entryOf(row: LoggedCall, errorBody = "") {
   };
 }
 
-export function createRequestLogHandlers(shared: ConsoleContext): Pick<ServiceImpl<typeof ConsoleService>, "listAppRequestLog" | "getAppRequestLogEntry" | "getAppUsage"> {
+export function createRequestLogHandlers(
+  shared: ConsoleContext,
+): Pick<ServiceImpl<typeof ConsoleService>, "listAppRequestLog" | "getAppRequestLogEntry" | "getAppUsage"> {
   const { authenticate, requireAppRole, sql, invalid, fail, clock, config, deps } = shared;
   const queries = createRequestLogQueries(sql);
   const fresh = () => deps.requestLog?.beforeRead?.() ?? Promise.resolve();
@@ -65,7 +67,10 @@ export function createRequestLogHandlers(shared: ConsoleContext): Pick<ServiceIm
       await fresh();
       const row = await queries.get(request.appId, Number(request.id));
       if (!row) throw fail("developer.request_log_entry_not_found");
-      return { entry: entryOf(row, row.error_body ?? ""), environment: row.environment === "PRODUCTION" ? Environment.PRODUCTION : Environment.SANDBOX };
+      return {
+        entry: entryOf(row, row.error_body ?? ""),
+        environment: row.environment === "PRODUCTION" ? Environment.PRODUCTION : Environment.SANDBOX,
+      };
     },
 
     async getAppUsage(request, ctx) {
@@ -81,7 +86,11 @@ export function createRequestLogHandlers(shared: ConsoleContext): Pick<ServiceIm
         limitPerMinute: config.limits.partnerPerMinute,
         fromMs: BigInt(from),
         toMs: BigInt(to),
-        minutes: minutes.map((row) => ({ minuteMs: BigInt(row.minute.getTime()), requests: row.requests, limited: row.limited })),
+        minutes: minutes.map((row) => ({
+          minuteMs: BigInt(row.minute.getTime()),
+          requests: row.requests,
+          limited: row.limited,
+        })),
       };
     },
   };

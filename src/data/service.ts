@@ -147,7 +147,10 @@ export function createDataService(context: ServiceContext, options: DataServiceO
     async listStores(request, context) {
       const companyId = companyOf(request);
       const limit = request.limit ?? defaultPageSize;
-      const page = pageOf(await stores.list(companyId, afterIdOf(request.cursor), limit + 1, storeScopeOf(context)), limit);
+      const page = pageOf(
+        await stores.list(companyId, afterIdOf(request.cursor), limit + 1, storeScopeOf(context)),
+        limit,
+      );
       return { stores: page.rows.map((row) => ({ id: BigInt(row.id), name: row.name })), nextCursor: page.nextCursor };
     },
 
@@ -240,9 +243,16 @@ export function createDataService(context: ServiceContext, options: DataServiceO
       const to = request.placedTo === undefined ? undefined : parseDateTime(request.placedTo);
       if (request.placedFrom !== undefined && from === undefined) invalid.push("placedFrom");
       if (request.placedTo !== undefined && to === undefined) invalid.push("placedTo");
-      if (invalid.length === 0 && from !== undefined && to !== undefined && to < from) invalid.push("placedFrom", "placedTo");
-      if (invalid.length > 0) throw serviceError(DataService.typeName, "request.invalid_fields", { fields: invalid.join(", ") });
-      const filter = { status: request.status, placedFrom: request.placedFrom, placedTo: request.placedTo, storeIds: storeScopeOf(context) };
+      if (invalid.length === 0 && from !== undefined && to !== undefined && to < from)
+        invalid.push("placedFrom", "placedTo");
+      if (invalid.length > 0)
+        throw serviceError(DataService.typeName, "request.invalid_fields", { fields: invalid.join(", ") });
+      const filter = {
+        status: request.status,
+        placedFrom: request.placedFrom,
+        placedTo: request.placedTo,
+        storeIds: storeScopeOf(context),
+      };
       const page = timePageOf(await orders.list(companyId, after ?? null, filter, limit + 1), limit);
       return { orders: page.rows.map(orderOf), nextCursor: page.nextCursor };
     },

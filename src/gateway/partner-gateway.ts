@@ -13,7 +13,13 @@
 import { addressAllowed } from "../credential/index.js";
 import { formatStoreScope, storeScopeHeader } from "../data/index.js";
 import type { ErrorToRender } from "../errors/index.js";
-import type { AdmittedCall, PartnerAdmission, PartnerIdentity, PartnerRequest, RefusedCall } from "../front/partner-admission.js";
+import type {
+  AdmittedCall,
+  PartnerAdmission,
+  PartnerIdentity,
+  PartnerRequest,
+  RefusedCall,
+} from "../front/partner-admission.js";
 import { createGrantQueries } from "../grant/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
@@ -67,7 +73,11 @@ const maxCacheEntries = 50_000;
 export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGateway {
   const { verifier, rateLimiter, regions, clock, logger } = options;
   const grants = createGrantQueries(options.controlSql);
-  const grantCache = createTtlCache<boolean>({ clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries });
+  const grantCache = createTtlCache<boolean>({
+    clock,
+    ttlMs: options.cacheSeconds * 1000,
+    maxEntries: maxCacheEntries,
+  });
   const liveGrant = (appId: string, companyId: number) =>
     grantCache.get(`${appId}\u0000${companyId}`, async () => (await grants.findLive(appId, companyId)) !== undefined);
 
@@ -89,14 +99,25 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
   };
 
   /** Steps 6 and 7, shared by tokens and keys: the per-app limit, then the merchant's region. */
-  const limitAndRoute = async (
-    call: { appId: string; environment: PartnerIdentity["environment"]; companyId: number; region: string; provisioned: boolean; claims?: AccessTokenClaims; storeIds?: readonly number[] },
-  ): Promise<AdmittedPartnerCall | RefusedCall> => {
+  const limitAndRoute = async (call: {
+    appId: string;
+    environment: PartnerIdentity["environment"];
+    companyId: number;
+    region: string;
+    provisioned: boolean;
+    claims?: AccessTokenClaims;
+    storeIds?: readonly number[];
+  }): Promise<AdmittedPartnerCall | RefusedCall> => {
     const partner: PartnerIdentity = { appId: call.appId, environment: call.environment, companyId: call.companyId };
     const decision = await rateLimiter.hit(call.appId);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
-      return { ok: false, error: { code: "partner.rate_limited", params: { retryAfter: decision.retryAfter } }, headers, partner };
+      return {
+        ok: false,
+        error: { code: "partner.rate_limited", params: { retryAfter: decision.retryAfter } },
+        headers,
+        partner,
+      };
     }
     const region = call.region;
     const caller = isRegion(region) ? regions.get(region) : undefined;
@@ -105,7 +126,15 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
       return { ok: false, error: { code: "partner.region_unavailable" }, headers, partner };
     }
     if (!call.provisioned) return { ok: false, error: { code: "company.not_provisioned" }, headers, partner };
-    const admitted: AdmittedPartnerCall = { ok: true, appId: call.appId, companyId: call.companyId, region, caller, headers, partner };
+    const admitted: AdmittedPartnerCall = {
+      ok: true,
+      appId: call.appId,
+      companyId: call.companyId,
+      region,
+      caller,
+      headers,
+      partner,
+    };
     if (call.claims) admitted.claims = call.claims;
     if (call.storeIds) admitted.storeIds = call.storeIds;
     return admitted;
@@ -121,8 +150,20 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
           scope: request.scope,
         });
         if (!keyed.ok) {
-          const partner = keyed.appId && keyed.environment ? { appId: keyed.appId, environment: keyed.environment, ...(keyed.companyId !== undefined ? { companyId: keyed.companyId } : {}) } : undefined;
-          return { ok: false, error: keyed.error, headers: keyed.appId ? rateLimitHeaders(await rateLimiter.peek(keyed.appId)) : {}, ...(partner ? { partner } : {}) };
+          const partner =
+            keyed.appId && keyed.environment
+              ? {
+                  appId: keyed.appId,
+                  environment: keyed.environment,
+                  ...(keyed.companyId !== undefined ? { companyId: keyed.companyId } : {}),
+                }
+              : undefined;
+          return {
+            ok: false,
+            error: keyed.error,
+            headers: keyed.appId ? rateLimitHeaders(await rateLimiter.peek(keyed.appId)) : {},
+            ...(partner ? { partner } : {}),
+          };
         }
         return limitAndRoute(keyed);
       }
@@ -151,7 +192,14 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
 
       if (!(await liveGrant(appId, claims.companyId))) return refuse({ code: "partner.grant_missing" });
 
-      return limitAndRoute({ appId, environment: claims.env, companyId: claims.companyId, region: claims.region, provisioned: merchant.provisioned, claims });
+      return limitAndRoute({
+        appId,
+        environment: claims.env,
+        companyId: claims.companyId,
+        region: claims.region,
+        provisioned: merchant.provisioned,
+        claims,
+      });
     },
 
     /**
@@ -161,7 +209,8 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
     bind(call, message, serviceHeaders) {
       const fields = message as { companyId?: bigint };
       const companyId = BigInt(call.companyId);
-      if (fields.companyId !== undefined && fields.companyId !== companyId) return { code: "partner.company_not_granted" };
+      if (fields.companyId !== undefined && fields.companyId !== companyId)
+        return { code: "partner.company_not_granted" };
       fields.companyId = companyId;
       if (call.storeIds) serviceHeaders.set(storeScopeHeader, formatStoreScope(call.storeIds));
       return undefined;

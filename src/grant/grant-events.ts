@@ -9,7 +9,14 @@ export type GrantChange = "merchant_connected" | "merchant_disconnected" | "app_
 
 export async function recordGrantEvent(
   tx: SqlClient,
-  grant: { id: number; appId: string; companyId: number; environment: "SANDBOX" | "PRODUCTION"; createdAt: Date; revokedAt: Date | null },
+  grant: {
+    id: number;
+    appId: string;
+    companyId: number;
+    environment: "SANDBOX" | "PRODUCTION";
+    createdAt: Date;
+    revokedAt: Date | null;
+  },
   reason: GrantChange,
   at: Date,
 ): Promise<void> {
@@ -40,7 +47,12 @@ const accessRequestEvent = {
 } as const;
 
 /** Access requests are for production keys only (src/grant/access-requests.ts), so their events go to production endpoints. */
-export async function recordAccessRequestEvent(tx: SqlClient, row: AccessRequestRow, state: keyof typeof accessRequestEvent, at: Date): Promise<void> {
+export async function recordAccessRequestEvent(
+  tx: SqlClient,
+  row: AccessRequestRow,
+  state: keyof typeof accessRequestEvent,
+  at: Date,
+): Promise<void> {
   await recordEvent(tx, {
     type: accessRequestEvent[state],
     companyId: row.company_id,

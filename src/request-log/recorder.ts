@@ -113,7 +113,8 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
     usage = new Map();
     lastCalls = new Map();
     dropped = 0;
-    if (lost > 0) logger.warn("partner request log: buffer full, calls left out of the log", { dropped: lost, maxBuffered });
+    if (lost > 0)
+      logger.warn("partner request log: buffer full, calls left out of the log", { dropped: lost, maxBuffered });
     const usageRows = [...minutes].map(([key, [requests, limited]]) => {
       const [app_id, environment, minute] = key.split("\u0000") as [string, LoggedEnvironment, string];
       return { app_id, environment, minute: new Date(Number(minute)), requests, limited };
@@ -129,10 +130,14 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
       await sql.begin(async (tx: SqlClient) => {
         const queries = createRequestLogQueries(tx);
         // In chunks: one statement's parameters stay well under PostgreSQL's 65,535.
-        for (let index = 0; index < batch.length; index += 1_000) await queries.insertCalls(batch.slice(index, index + 1_000));
+        for (let index = 0; index < batch.length; index += 1_000)
+          await queries.insertCalls(batch.slice(index, index + 1_000));
         await queries.addUsage(usageRows);
         await queries.touchLastCalls(lastCallRows);
-        await queries.trim([...pairs.values()].map((row) => ({ app_id: row.app_id, environment: row.environment })), keep);
+        await queries.trim(
+          [...pairs.values()].map((row) => ({ app_id: row.app_id, environment: row.environment })),
+          keep,
+        );
         // The usage table loses its old minutes once a minute at most.
         if (now - lastUsageTrim >= 60_000) {
           await queries.trimUsage(before);
@@ -140,7 +145,10 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
         }
       });
     } catch (cause) {
-      logger.warn("partner request log: a batch could not be written and is dropped", { calls: batch.length, error: cause });
+      logger.warn("partner request log: a batch could not be written and is dropped", {
+        calls: batch.length,
+        error: cause,
+      });
     }
   };
 

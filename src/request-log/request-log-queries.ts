@@ -39,7 +39,8 @@ export interface LogFilter {
   limit: number;
 }
 
-const listColumns = "id, app_id, environment, at, method, path, status, error_code, company_id, correlation_id, latency_ms";
+const listColumns =
+  "id, app_id, environment, at, method, path, status, error_code, company_id, correlation_id, latency_ms";
 
 export function createRequestLogQueries(sql: SqlClient) {
   return {
@@ -66,7 +67,15 @@ export function createRequestLogQueries(sql: SqlClient) {
     },
 
     /** Adds a batch's per-minute counts to the stored ones. */
-    async addUsage(rows: ReadonlyArray<{ app_id: string; environment: LoggedEnvironment; minute: Date; requests: number; limited: number }>): Promise<void> {
+    async addUsage(
+      rows: ReadonlyArray<{
+        app_id: string;
+        environment: LoggedEnvironment;
+        minute: Date;
+        requests: number;
+        limited: number;
+      }>,
+    ): Promise<void> {
       if (rows.length === 0) return;
       await sql`
         insert into control.partner_usage_minutes ${sql(rows as never)}
@@ -113,7 +122,9 @@ export function createRequestLogQueries(sql: SqlClient) {
 
     /** When each app last called this merchant. */
     async lastCalls(companyId: number): Promise<Map<string, Date>> {
-      const rows = await sql<{ app_id: string; at: Date }[]>`select app_id, at from control.partner_last_calls where company_id = ${companyId}`;
+      const rows = await sql<
+        { app_id: string; at: Date }[]
+      >`select app_id, at from control.partner_last_calls where company_id = ${companyId}`;
       return new Map(rows.map((row) => [row.app_id, row.at]));
     },
   };

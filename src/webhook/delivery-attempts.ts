@@ -18,7 +18,13 @@ import { sendWebhook, type AttemptResult } from "./sender.js";
 import { signedHeaders } from "./signing.js";
 
 /** Told when an endpoint was disabled (the console's mail outbox, in the app). */
-export type EndpointDisabledNotice = (notice: { endpointId: string; url: string; appId: string; emails: string[]; appName: string }) => void;
+export type EndpointDisabledNotice = (notice: {
+  endpointId: string;
+  url: string;
+  appId: string;
+  emails: string[];
+  appName: string;
+}) => void;
 
 export interface AttemptDeps {
   sql: postgres.Sql;
@@ -40,12 +46,22 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
   const { webhooks } = deps.config;
   return async (job) => {
     const now = new Date(deps.clock.now());
-    const claimed = await createDeliveryQueries(deps.sql).claim(job.deliveryId, job.attempt, now, new Date(now.getTime() - staleAttemptMs));
+    const claimed = await createDeliveryQueries(deps.sql).claim(
+      job.deliveryId,
+      job.attempt,
+      now,
+      new Date(now.getTime() - staleAttemptMs),
+    );
     if (!claimed) return; // sent already, settled, or another worker holds it
-    const result: AttemptResult = claimed.endpoint_disabled ? { outcome: "CONNECTION_ERROR", durationMs: 0, excerpt: "" } : await send(claimed, now);
+    const result: AttemptResult = claimed.endpoint_disabled
+      ? { outcome: "CONNECTION_ERROR", durationMs: 0, excerpt: "" }
+      : await send(claimed, now);
     const outcome = claimed.endpoint_disabled ? "ENDPOINT_DISABLED" : result.outcome;
     const settledAt = new Date(deps.clock.now());
-    const delay = outcome === "SUCCEEDED" || outcome === "ENDPOINT_DISABLED" ? undefined : retryDelaySeconds(webhooks.retryScheduleSeconds, job.attempt);
+    const delay =
+      outcome === "SUCCEEDED" || outcome === "ENDPOINT_DISABLED"
+        ? undefined
+        : retryDelaySeconds(webhooks.retryScheduleSeconds, job.attempt);
     const nextAt = delay === undefined ? null : new Date(settledAt.getTime() + delay * 1000);
     const disabled = await deps.sql.begin(async (tx: SqlClient) => {
       const deliveries = createDeliveryQueries(tx);
@@ -60,21 +76,30 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
       });
       const state = outcome === "SUCCEEDED" ? "SUCCEEDED" : nextAt ? "PENDING" : "FAILED";
       await deliveries.settle(claimed.id, job.attempt, state, nextAt);
-      if (nextAt) await deps.queue.enqueue(tx, { deliveryId: claimed.id, attempt: job.attempt + 1 }, claimed.endpoint_id, nextAt);
+      if (nextAt)
+        await deps.queue.enqueue(tx, { deliveryId: claimed.id, attempt: job.attempt + 1 }, claimed.endpoint_id, nextAt);
       if (outcome === "ENDPOINT_DISABLED") return false;
       const endpoints = createEndpointQueries(tx);
       if (outcome === "SUCCEEDED") {
         await endpoints.recordSuccess(claimed.endpoint_id);
         return false;
       }
-      return endpoints.recordFailure(claimed.endpoint_id, settledAt, new Date(settledAt.getTime() - webhooks.disableAfterSeconds * 1000));
+      return endpoints.recordFailure(
+        claimed.endpoint_id,
+        settledAt,
+        new Date(settledAt.getTime() - webhooks.disableAfterSeconds * 1000),
+      );
     });
     if (disabled) await noticeDisabled(claimed);
   };
 
   async function send(claimed: ClaimedAttempt, now: Date): Promise<AttemptResult> {
     const keys = [openEndpointKey(deps.kek, claimed.endpoint_id, claimed.secret_sealed)];
-    if (claimed.previous_secret_sealed && claimed.previous_secret_expires_at && claimed.previous_secret_expires_at.getTime() > now.getTime()) {
+    if (
+      claimed.previous_secret_sealed &&
+      claimed.previous_secret_expires_at &&
+      claimed.previous_secret_expires_at.getTime() > now.getTime()
+    ) {
       keys.push(openEndpointKey(deps.kek, claimed.endpoint_id, claimed.previous_secret_sealed));
     }
     const policy: AddressPolicy = {
@@ -92,8 +117,17 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
   }
 
   async function noticeDisabled(claimed: ClaimedAttempt): Promise<void> {
-    deps.logger.warn("webhook endpoint disabled after failing for days in a row", { endpointId: claimed.endpoint_id, appId: claimed.app_id });
+    deps.logger.warn("webhook endpoint disabled after failing for days in a row", {
+      endpointId: claimed.endpoint_id,
+      appId: claimed.app_id,
+    });
     const members = await createEndpointQueries(deps.sql).memberEmails(claimed.app_id);
-    deps.onDisabled?.({ endpointId: claimed.endpoint_id, url: claimed.url, appId: claimed.app_id, emails: members.map((m) => m.email), appName: members[0]?.app_name ?? claimed.app_id });
+    deps.onDisabled?.({
+      endpointId: claimed.endpoint_id,
+      url: claimed.url,
+      appId: claimed.app_id,
+      emails: members.map((m) => m.email),
+      appName: members[0]?.app_name ?? claimed.app_id,
+    });
   }
 }

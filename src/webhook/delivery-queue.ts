@@ -27,7 +27,8 @@ export interface AttemptJob {
 export function pgBossDatabase(sql: SqlClient, pool: boolean): IDatabase {
   return {
     async executeSql(text, values) {
-      if (values && values.length > 0) return { rows: [...(await sql.unsafe(text, values as postgres.ParameterOrJSON<never>[]))] };
+      if (values && values.length > 0)
+        return { rows: [...(await sql.unsafe(text, values as postgres.ParameterOrJSON<never>[]))] };
       if (!pool) return { rows: flatten(await sql.unsafe(text)) };
       const reserved = await (sql as postgres.Sql).reserve();
       try {
@@ -54,7 +55,11 @@ export interface DeliveryQueue {
   stop(): Promise<void>;
 }
 
-export async function startDeliveryQueue(options: { sql: postgres.Sql; embedded: boolean; logger: Logger }): Promise<DeliveryQueue> {
+export async function startDeliveryQueue(options: {
+  sql: postgres.Sql;
+  embedded: boolean;
+  logger: Logger;
+}): Promise<DeliveryQueue> {
   const boss = new PgBoss({
     db: pgBossDatabase(options.sql, !options.embedded),
     schema: queueSchema,
@@ -66,11 +71,20 @@ export async function startDeliveryQueue(options: { sql: postgres.Sql; embedded:
   await boss.start();
   // A job that stays active past expireInSeconds (its worker died mid-attempt) is retried by pg-boss: the attempt
   // claim (delivery-attempts.ts) lets that retry send the attempt again, so it is delivered at least once.
-  await boss.createQueue(deliveryQueueName, { retryLimit: 5, retryDelay: 1, expireInSeconds: 60, deleteAfterSeconds: 86_400 });
+  await boss.createQueue(deliveryQueueName, {
+    retryLimit: 5,
+    retryDelay: 1,
+    expireInSeconds: 60,
+    deleteAfterSeconds: 86_400,
+  });
   const workerIds: string[] = [];
   return {
     async enqueue(tx, job, endpointId, startAfter) {
-      await boss.send(deliveryQueueName, job, { db: pgBossDatabase(tx, false), group: { id: endpointId }, ...(startAfter ? { startAfter } : {}) });
+      await boss.send(deliveryQueueName, job, {
+        db: pgBossDatabase(tx, false),
+        group: { id: endpointId },
+        ...(startAfter ? { startAfter } : {}),
+      });
     },
     async work(handler, concurrency, endpointConcurrency) {
       const id = await boss.work<AttemptJob>(

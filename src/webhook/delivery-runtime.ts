@@ -32,7 +32,11 @@ export interface WebhookDelivery {
 export function forbiddenLoopbackPorts(config: Config, extra: readonly number[] = []): Set<number> {
   const ports = new Set<number>([5432, 6379, config.listen.grpcPort, config.listen.regionGrpcPort, ...extra]);
   if (config.metrics.port) ports.add(config.metrics.port);
-  for (const url of [config.databaseUrl, config.redisUrl, ...Object.values(config.regions).map((region) => region.databaseUrl)]) {
+  for (const url of [
+    config.databaseUrl,
+    config.redisUrl,
+    ...Object.values(config.regions).map((region) => region.databaseUrl),
+  ]) {
     if (!url) continue;
     const port = Number(new URL(url).port);
     if (port) ports.add(port);
@@ -71,7 +75,9 @@ export async function startWebhookDelivery(options: {
   const relay = createRelay({ control: options.control.sql, sources: options.sources, queue, clock, logger });
   relay.start(relayIntervalMs);
   const sweep = setInterval(() => {
-    expireDueAccessRequests(options.control.sql, new Date(clock.now())).catch((error: unknown) => logger.warn("access request expiry sweep failed", { error }));
+    expireDueAccessRequests(options.control.sql, new Date(clock.now())).catch((error: unknown) =>
+      logger.warn("access request expiry sweep failed", { error }),
+    );
   }, expirySweepMs);
   sweep.unref();
   let nudging: Promise<unknown> | undefined;
@@ -79,7 +85,10 @@ export async function startWebhookDelivery(options: {
     queue,
     relay,
     nudge() {
-      nudging ??= relay.drain().catch(() => 0).finally(() => (nudging = undefined));
+      nudging ??= relay
+        .drain()
+        .catch(() => 0)
+        .finally(() => (nudging = undefined));
     },
     async stop() {
       clearInterval(sweep);

@@ -9,7 +9,8 @@ import { connectionAllowed, type AddressPolicy } from "./address-policy.js";
 /** Resolves a host name to its addresses (all families); the sender and the registration check share it. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: ResolveHost = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export const systemResolver: ResolveHost = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** Why a URL was refused: the rule, as the error's `rule` param says it. */
 export type UrlRefusal = string;
@@ -25,7 +26,11 @@ export function portOf(url: URL): number {
 }
 
 /** Undefined when `text` may be an endpoint of `environment`'s, else the rule it breaks. */
-export async function checkEndpointUrl(text: string, policy: AddressPolicy, resolve: ResolveHost): Promise<UrlRefusal | undefined> {
+export async function checkEndpointUrl(
+  text: string,
+  policy: AddressPolicy,
+  resolve: ResolveHost,
+): Promise<UrlRefusal | undefined> {
   let url: URL;
   try {
     url = new URL(text);
@@ -37,13 +42,27 @@ export async function checkEndpointUrl(text: string, policy: AddressPolicy, reso
   if (url.hash) return "must not have a fragment";
   const host = bareHost(url);
   const port = portOf(url);
-  const addresses = isIP(host) ? [host] : host === "localhost" ? ["127.0.0.1"] : await resolve(host).catch(() => undefined);
+  const addresses = isIP(host)
+    ? [host]
+    : host === "localhost"
+      ? ["127.0.0.1"]
+      : await resolve(host).catch(() => undefined);
   if (!addresses || addresses.length === 0) return "must resolve to an address";
   if (!addresses.every((address) => connectionAllowed(address, port, policy))) {
-    return policy.allowLoopback ? "must resolve to public addresses or loopback (not this service's own ports)" : "must resolve to public addresses only";
+    return policy.allowLoopback
+      ? "must resolve to public addresses or loopback (not this service's own ports)"
+      : "must resolve to public addresses only";
   }
   // Plain http only where the traffic never leaves the machine.
-  if (url.protocol === "http:" && !(policy.allowLoopback && addresses.every((address) => !connectionAllowed(address, port, { allowLoopback: false, forbiddenLoopbackPorts: new Set() })))) {
+  if (
+    url.protocol === "http:" &&
+    !(
+      policy.allowLoopback &&
+      addresses.every(
+        (address) => !connectionAllowed(address, port, { allowLoopback: false, forbiddenLoopbackPorts: new Set() }),
+      )
+    )
+  ) {
     return "must be https";
   }
   return undefined;

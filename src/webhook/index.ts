@@ -1,5 +1,10 @@
 // The webhook owner's public surface: endpoints (WebhookService), delivery (relay, queue, attempts).
-export { forbiddenLoopbackPorts, relayIntervalMs, startWebhookDelivery, type WebhookDelivery } from "./delivery-runtime.js";
+export {
+  forbiddenLoopbackPorts,
+  relayIntervalMs,
+  startWebhookDelivery,
+  type WebhookDelivery,
+} from "./delivery-runtime.js";
 export { createWebhookService, type WebhookServiceDeps } from "./service.js";
 export { systemResolver, type ResolveHost } from "./endpoint-url.js";
 export type { EndpointDisabledNotice } from "./delivery-attempts.js";

@@ -25,7 +25,9 @@ export const relayLeaseSeconds = 30;
 const batchSize = 200;
 
 /** The products whose apps may read orders (their bundle has orders.read): who may receive order events. */
-const orderProducts: readonly Product[] = (["FULL", "ONLINE_ORDER", "ADSR"] as const).filter((product) => scopesForProduct(product).includes("orders.read"));
+const orderProducts: readonly Product[] = (["FULL", "ONLINE_ORDER", "ADSR"] as const).filter((product) =>
+  scopesForProduct(product).includes("orders.read"),
+);
 
 export function newDeliveryId(): string {
   return `dlv_${randomBytes(12).toString("base64url")}`;
@@ -39,7 +41,13 @@ export interface Relay {
   stop(): Promise<void>;
 }
 
-export function createRelay(deps: { control: postgres.Sql; sources: readonly OutboxSource[]; queue: DeliveryQueue; clock: Clock; logger: Logger }): Relay {
+export function createRelay(deps: {
+  control: postgres.Sql;
+  sources: readonly OutboxSource[];
+  queue: DeliveryQueue;
+  clock: Clock;
+  logger: Logger;
+}): Relay {
   const relayBatch = async (source: OutboxSource): Promise<number> => {
     const now = new Date(deps.clock.now());
     const rows = await createDeliveryQueries(source.sql).leaseOutbox(source.schema, now, relayLeaseSeconds, batchSize);
@@ -49,9 +57,17 @@ export function createRelay(deps: { control: postgres.Sql; sources: readonly Out
       const deliveries = createDeliveryQueries(tx);
       for (const row of rows) await fanOut(tx, row, now);
       // In the control database the rows go in the same transaction as their deliveries: relayed exactly once.
-      if (sameDatabase) await deliveries.deleteOutbox(source.schema, rows.map((row) => row.id));
+      if (sameDatabase)
+        await deliveries.deleteOutbox(
+          source.schema,
+          rows.map((row) => row.id),
+        );
     });
-    if (!sameDatabase) await createDeliveryQueries(source.sql).deleteOutbox(source.schema, rows.map((row) => row.id));
+    if (!sameDatabase)
+      await createDeliveryQueries(source.sql).deleteOutbox(
+        source.schema,
+        rows.map((row) => row.id),
+      );
     deps.queue.wake();
     return rows.length;
   };
@@ -63,7 +79,15 @@ export function createRelay(deps: { control: postgres.Sql; sources: readonly Out
     const payload = eventBody(row.type, row.occurred_at, row.data);
     for (const endpoint of endpoints) {
       const id = newDeliveryId();
-      const added = await deliveries.insert({ id, endpointId: endpoint.id, eventId: row.event_id, eventType: row.type, payload, occurredAt: row.occurred_at, now });
+      const added = await deliveries.insert({
+        id,
+        endpointId: endpoint.id,
+        eventId: row.event_id,
+        eventType: row.type,
+        payload,
+        occurredAt: row.occurred_at,
+        now,
+      });
       if (added) await deps.queue.enqueue(tx, { deliveryId: id, attempt: 1 }, endpoint.id);
     }
   };

@@ -56,7 +56,8 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
       resolve({ ...result, durationMs: elapsed() });
     };
     // An IP literal is never looked up: check it here. A name goes through `guardedLookup`.
-    if (isIP(host) && !connectionAllowed(host, port, options.policy)) return finish({ outcome: "ADDRESS_REFUSED", excerpt: "" });
+    if (isIP(host) && !connectionAllowed(host, port, options.policy))
+      return finish({ outcome: "ADDRESS_REFUSED", excerpt: "" });
     const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
       const name = hostname === "localhost" ? Promise.resolve(["127.0.0.1"]) : options.resolve(hostname);
       name.then(
@@ -73,7 +74,12 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
     const client = url.protocol === "https:" ? https : http;
     const request = client.request(url, {
       method: "POST",
-      headers: { ...options.headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(options.body)), "user-agent": "partner-api-webhooks/1" },
+      headers: {
+        ...options.headers,
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(options.body)),
+        "user-agent": "partner-api-webhooks/1",
+      },
       lookup: guardedLookup,
       agent: false,
       maxHeaderSize: maxHeaderBytes,
@@ -83,7 +89,8 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
     request.on("socket", (socket) => {
       socket.once("connect", () => {
         const remote = socket.remoteAddress;
-        if (!remote || !connectionAllowed(remote, socket.remotePort ?? port, options.policy)) request.destroy(new RefusedAddress("connected address refused"));
+        if (!remote || !connectionAllowed(remote, socket.remotePort ?? port, options.policy))
+          request.destroy(new RefusedAddress("connected address refused"));
       });
     });
     request.on("error", (error) => {

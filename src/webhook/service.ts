@@ -4,7 +4,11 @@
 // change it in one transaction. Secrets are shown once and stored sealed (endpoint-secrets.ts).
 import { randomBytes } from "node:crypto";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import { WebhookService, type WebhookDelivery, type WebhookEndpoint } from "../../gen/partnerapi/v1/webhook_service_pb.js";
+import {
+  WebhookService,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from "../../gen/partnerapi/v1/webhook_service_pb.js";
 import { isEventType, recordEvent } from "../events/index.js";
 import { serviceError } from "../errors/index.js";
 import { callerInfoKey } from "../runtime/caller-context.js";
@@ -51,7 +55,10 @@ function iso(date: Date | null | undefined): string | undefined {
 }
 
 export function endpointMessage(row: EndpointRow, now: Date): Omit<WebhookEndpoint, "$typeName"> {
-  const overlap = row.previous_secret_expires_at && row.previous_secret_expires_at.getTime() > now.getTime() ? row.previous_secret_expires_at : undefined;
+  const overlap =
+    row.previous_secret_expires_at && row.previous_secret_expires_at.getTime() > now.getTime()
+      ? row.previous_secret_expires_at
+      : undefined;
   return {
     id: row.id,
     url: row.url,
@@ -101,7 +108,10 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   }
 }
 
-export function createWebhookService(context: ServiceContext, deps: WebhookServiceDeps): ServiceImpl<typeof WebhookService> {
+export function createWebhookService(
+  context: ServiceContext,
+  deps: WebhookServiceDeps,
+): ServiceImpl<typeof WebhookService> {
   const { config, clock, logger } = context;
   const now = () => new Date(clock.now());
   const policyFor = (client: VerifiedClient): AddressPolicy => ({
@@ -110,12 +120,16 @@ export function createWebhookService(context: ServiceContext, deps: WebhookServi
   });
 
   /** Step 1 of every RPC: the client's id and secret, from an address its allowlist admits. */
-  async function authenticate(request: { clientId: string; clientSecret: string }, handlerContext: HandlerContext): Promise<VerifiedClient> {
+  async function authenticate(
+    request: { clientId: string; clientSecret: string },
+    handlerContext: HandlerContext,
+  ): Promise<VerifiedClient> {
     const missing = [!request.clientId && "client_id", !request.clientSecret && "client_secret"].filter(Boolean);
     if (missing.length > 0) throw serviceError(domain, "developer.invalid_request", { fields: missing.join(", ") });
     const client = await deps.verifyClient(request.clientId, request.clientSecret);
     const caller = handlerContext.values.get(callerInfoKey);
-    if (!clientAddressAllowed(client, caller?.clientAddress ?? "internal")) throw serviceError(domain, "developer.ip_denied");
+    if (!clientAddressAllowed(client, caller?.clientAddress ?? "internal"))
+      throw serviceError(domain, "developer.ip_denied");
     return client;
   }
 
@@ -145,7 +159,16 @@ export function createWebhookService(context: ServiceContext, deps: WebhookServi
         if ((await endpoints.list(client.appId, client.environment)).length >= config.webhooks.endpointLimit) {
           throw serviceError(domain, "developer.webhook_endpoint_limit", { limit: config.webhooks.endpointLimit });
         }
-        return endpoints.insert({ id, appId: client.appId, environment: client.environment, url: request.url, description: request.description, eventTypes: events, secretSealed: sealEndpointKey(deps.kek, id, key), now: at });
+        return endpoints.insert({
+          id,
+          appId: client.appId,
+          environment: client.environment,
+          url: request.url,
+          description: request.description,
+          eventTypes: events,
+          secretSealed: sealEndpointKey(deps.kek, id, key),
+          now: at,
+        });
       });
       logger.info("webhook endpoint created", { endpointId: id, appId: client.appId, environment: client.environment });
       return { endpoint: endpointMessage(row, at), secret: secretText(key) };
@@ -154,7 +177,11 @@ export function createWebhookService(context: ServiceContext, deps: WebhookServi
     async listWebhookEndpoints(request, handlerContext) {
       const client = await authenticate(request, handlerContext);
       const at = now();
-      return { endpoints: (await createEndpointQueries(deps.sql).list(client.appId, client.environment)).map((row) => endpointMessage(row, at)) };
+      return {
+        endpoints: (await createEndpointQueries(deps.sql).list(client.appId, client.environment)).map((row) =>
+          endpointMessage(row, at),
+        ),
+      };
     },
 
     async getWebhookEndpoint(request, handlerContext) {
@@ -165,11 +192,18 @@ export function createWebhookService(context: ServiceContext, deps: WebhookServi
     async updateWebhookEndpoint(request, handlerContext) {
       const client = await authenticate(request, handlerContext);
       await endpointOf(client, request.endpointId);
-      if (request.enabled === false) throw serviceError(domain, "developer.invalid_request", { fields: "enabled (only true: an endpoint is disabled by failing, or deleted)" });
+      if (request.enabled === false)
+        throw serviceError(domain, "developer.invalid_request", {
+          fields: "enabled (only true: an endpoint is disabled by failing, or deleted)",
+        });
       const events = request.events.length > 0 ? eventFilter(request.events) : undefined;
       if (request.url !== undefined) await checkUrl(request.url, client);
       const at = now();
-      const row = await createEndpointQueries(deps.sql).update(request.endpointId, { url: request.url, description: request.description, eventTypes: events, enable: request.enabled === true }, at);
+      const row = await createEndpointQueries(deps.sql).update(
+        request.endpointId,
+        { url: request.url, description: request.description, eventTypes: events, enable: request.enabled === true },
+        at,
+      );
       if (!row) throw serviceError(domain, "developer.webhook_endpoint_not_found");
       return { endpoint: endpointMessage(row, at) };
     },
@@ -191,7 +225,13 @@ export function createWebhookService(context: ServiceContext, deps: WebhookServi
       // The current key is re-sealed as the previous one (it opens with the same context: the endpoint's id).
       openEndpointKey(deps.kek, current.id, current.secret_sealed);
       const overlapUntil = new Date(at.getTime() + config.lifetimes.secretRotationOverlap * 1000);
-      const row = await createEndpointQueries(deps.sql).rotateSecret(current.id, sealEndpointKey(deps.kek, current.id, key), current.secret_sealed, overlapUntil, at);
+      const row = await createEndpointQueries(deps.sql).rotateSecret(
+        current.id,
+        sealEndpointKey(deps.kek, current.id, key),
+        current.secret_sealed,
+        overlapUntil,
+        at,
+      );
       if (!row) throw serviceError(domain, "developer.webhook_endpoint_not_found");
       logger.info("webhook secret rotated", { endpointId: current.id, appId: client.appId });
       return { endpoint: endpointMessage(row, at), secret: secretText(key) };
@@ -202,7 +242,12 @@ export function createWebhookService(context: ServiceContext, deps: WebhookServi
       const endpoint = await endpointOf(client, request.endpointId);
       const at = now();
       const eventId = await deps.sql.begin((tx: SqlClient) =>
-        recordEvent(tx, { type: "webhook.test", audience: { kind: "endpoint", endpointId: endpoint.id }, data: { endpointId: endpoint.id, appId: client.appId }, occurredAt: at }),
+        recordEvent(tx, {
+          type: "webhook.test",
+          audience: { kind: "endpoint", endpointId: endpoint.id },
+          data: { endpointId: endpoint.id, appId: client.appId },
+          occurredAt: at,
+        }),
       );
       deps.nudge?.();
       return { eventId };
@@ -213,11 +258,20 @@ export function createWebhookService(context: ServiceContext, deps: WebhookServi
       const endpoint = await endpointOf(client, request.endpointId);
       const limit = request.limit ?? 20;
       const deliveries = createDeliveryQueries(deps.sql);
-      const rows = await deliveries.page(endpoint.id, limit + 1, request.cursor ? decodeCursor(request.cursor) : undefined);
+      const rows = await deliveries.page(
+        endpoint.id,
+        limit + 1,
+        request.cursor ? decodeCursor(request.cursor) : undefined,
+      );
       const page = rows.slice(0, limit);
       const attempts = await deliveries.attemptsOf(page.map((row) => row.id));
       return {
-        deliveries: page.map((row) => deliveryMessage(row, attempts.filter((attempt) => attempt.delivery_id === row.id))),
+        deliveries: page.map((row) =>
+          deliveryMessage(
+            row,
+            attempts.filter((attempt) => attempt.delivery_id === row.id),
+          ),
+        ),
         nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : undefined,
       };
     },

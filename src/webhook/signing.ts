@@ -19,8 +19,17 @@ export function secretText(key: Buffer): string {
 }
 
 /** The three headers of one attempt, signed with each key in `keys` (current first). */
-export function signedHeaders(eventId: string, timestampSeconds: number, body: string, keys: readonly Buffer[]): Record<string, string> {
+export function signedHeaders(
+  eventId: string,
+  timestampSeconds: number,
+  body: string,
+  keys: readonly Buffer[],
+): Record<string, string> {
   const signed = `${eventId}.${timestampSeconds}.${body}`;
   const signatures = keys.map((key) => `v1,${createHmac("sha256", key).update(signed).digest("base64")}`);
-  return { "webhook-id": eventId, "webhook-timestamp": String(timestampSeconds), "webhook-signature": signatures.join(" ") };
+  return {
+    "webhook-id": eventId,
+    "webhook-timestamp": String(timestampSeconds),
+    "webhook-signature": signatures.join(" "),
+  };
 }

@@ -11,7 +11,16 @@ import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
-import { assertAccessible, assertInLanguage, browserTestTimeoutMs, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
+import {
+  assertAccessible,
+  assertInLanguage,
+  browserTestTimeoutMs,
+  chromiumAvailable,
+  chromiumPath,
+  launchChromium,
+  newPerson,
+  screenshots,
+} from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
 import { authorizeUrl, freePort, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
@@ -50,13 +59,18 @@ async function look(page: Page, locale: Locale, name: string): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await assertAccessible(page, `${name} (${locale}, ${scheme})`);
-    await screenshots(page, scheme === "dark" ? "consent/second-pass/dark" : "consent/second-pass", `${name}-${locale}`);
+    await screenshots(
+      page,
+      scheme === "dark" ? "consent/second-pass/dark" : "consent/second-pass",
+      `${name}-${locale}`,
+    );
   }
   await page.emulateMedia({ colorScheme: "light" });
 }
 
 /** The id of the focused element. */
-const focusedId = (page: Page) => page.evaluate("document.activeElement && document.activeElement.id") as Promise<string | null>;
+const focusedId = (page: Page) =>
+  page.evaluate("document.activeElement && document.activeElement.id") as Promise<string | null>;
 
 async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
   const t = translator(locale);
@@ -76,7 +90,10 @@ async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
     await look(page, locale, "sign-in-failed");
 
     // Cancel: back at the app with access_denied and the state.
-    await Promise.all([page.waitForURL((url) => url.href.startsWith(world.redirectUri)), page.getByRole("link", { name: t("consent.cancel"), exact: true }).click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.href.startsWith(world.redirectUri)),
+      page.getByRole("link", { name: t("consent.cancel"), exact: true }).click(),
+    ]);
     const cancelled = new URL(page.url());
     assert.is(cancelled.searchParams.get("error"), "access_denied");
     assert.is(cancelled.searchParams.get("state"), `trust-${locale}`);
@@ -91,7 +108,10 @@ async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
     await page.evaluate("window.scrollTo(0, 0)");
     for (const name of [t("consent.allow"), t("consent.deny")]) {
       const box = await page.getByRole("button", { name, exact: true }).boundingBox();
-      assert.ok(box && box.y >= 0 && box.y + box.height <= 812, `${name} within a 375×812 screen (${locale}): ${JSON.stringify(box)}`);
+      assert.ok(
+        box && box.y >= 0 && box.y + box.height <= 812,
+        `${name} within a 375×812 screen (${locale}): ${JSON.stringify(box)}`,
+      );
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     const main = await page.locator("main").innerText();
@@ -99,11 +119,17 @@ async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
     assert.match(main, t("consent.untilDisconnect"));
     assert.match(main, new URL(world.redirectUri).host);
     assert.not.match(main, String(world.companyId));
-    assert.ok(await page.getByRole("heading", { name: /^App \d+$/ }).isVisible(), "the app's name as a heading beside its avatar");
+    assert.ok(
+      await page.getByRole("heading", { name: /^App \d+$/ }).isVisible(),
+      "the app's name as a heading beside its avatar",
+    );
     await look(page, locale, "consent");
 
     // Allow, then the connected apps: permissions, since when, never called yet.
-    await Promise.all([page.waitForURL((url) => url.href.startsWith(world.redirectUri)), page.getByRole("button", { name: t("consent.allow"), exact: true }).click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.href.startsWith(world.redirectUri)),
+      page.getByRole("button", { name: t("consent.allow"), exact: true }).click(),
+    ]);
     await page.goto(`${test.auth}/oauth/connections`);
     await page.getByRole("list", { name: t("consent.connectedApps") }).waitFor();
     assert.match(await page.locator("main").innerText(), t("consent.noCallsYet"));
@@ -115,7 +141,10 @@ async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
     await page.getByRole("heading", { name: t("consent.confirmDisconnectTitle", { app: appName }) }).waitFor();
     await look(page, locale, "confirm-disconnect");
     await page.getByRole("button", { name: t("consent.confirmDisconnect", { app: appName }) }).click();
-    await page.getByRole("status").getByText(t("consent.disconnected", { app: appName })).waitFor();
+    await page
+      .getByRole("status")
+      .getByText(t("consent.disconnected", { app: appName }))
+      .waitFor();
     assert.is(await focusedId(page), "done");
     await look(page, locale, "disconnected");
 

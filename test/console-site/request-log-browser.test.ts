@@ -9,7 +9,16 @@ import { createClient } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
-import { assertAccessible, assertInLanguage, browserTestTimeoutMs, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
+import {
+  assertAccessible,
+  assertInLanguage,
+  browserTestTimeoutMs,
+  chromiumAvailable,
+  chromiumPath,
+  launchChromium,
+  newPerson,
+  screenshots,
+} from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { admittedDeveloper, createSiteBrowser, shownValue, signedUpDeveloper } from "../support/console-site.js";
@@ -34,17 +43,31 @@ if (!chromiumAvailable) {
     const made = await browser.post("/organizations", { name: "Log org" }, await browser.get("/"));
     const organizationId = Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
     const orgPage = await browser.get(`/organizations/${organizationId}`);
-    const created = await browser.post(`/organizations/${organizationId}/apps`, { name: "Stock sync", product: "FULL" }, orgPage);
+    const created = await browser.post(
+      `/organizations/${organizationId}/apps`,
+      { name: "Stock sync", product: "FULL" },
+      orgPage,
+    );
     appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
-    const merchant = await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { name: "Corner shop", country: "GB" }, orgPage);
+    const merchant = await browser.post(
+      `/organizations/${organizationId}/sandbox-merchants`,
+      { name: "Corner shop", country: "GB" },
+      orgPage,
+    );
     const companyId = Number(/\(company (\d+)\) is ready/.exec(merchant.html)![1]);
     const token = await fetch(`${test.base}/v1/token`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ grant_type: "client_credentials", client_id: shownValue(created.html, "client-id"), client_secret: shownValue(created.html, "client-secret"), merchant_id: companyId }),
+      body: JSON.stringify({
+        grant_type: "client_credentials",
+        client_id: shownValue(created.html, "client-id"),
+        client_secret: shownValue(created.html, "client-secret"),
+        merchant_id: companyId,
+      }),
     });
     const accessToken = ((await token.json()) as { access_token: string }).access_token;
-    for (const query of ["?limit=1", "?limit=abc", "?limit=2", "?limit=1"]) await fetch(`${test.base}/v1/items${query}`, { headers: { authorization: `Bearer ${accessToken}` } });
+    for (const query of ["?limit=1", "?limit=abc", "?limit=2", "?limit=1"])
+      await fetch(`${test.base}/v1/items${query}`, { headers: { authorization: `Bearer ${accessToken}` } });
     session = browser.cookies;
     chromium = await launchChromium();
   });
@@ -63,7 +86,11 @@ async function look(page: Page, locale: Locale, name: string): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await assertAccessible(page, `${name} (${locale}, ${scheme})`);
-    await screenshots(page, scheme === "dark" ? "console/request-log/dark" : "console/request-log", `${name}-${locale}`);
+    await screenshots(
+      page,
+      scheme === "dark" ? "console/request-log/dark" : "console/request-log",
+      `${name}-${locale}`,
+    );
   }
   await page.emulateMedia({ colorScheme: "light" });
 }
@@ -84,12 +111,17 @@ async function walk(locale: Locale): Promise<void> {
       await page.getByRole("button", { name: t("console.applyFilters") }).click();
       await page.waitForURL((target) => target.searchParams.get("status") === "429");
       assert.is(await page.getByRole("table").getByRole("row").count(), 2);
-      await page.getByRole("link", { name: new RegExp(t("console.detailsOf", { id: "\\d+" })) }).first().click();
+      await page
+        .getByRole("link", { name: new RegExp(t("console.detailsOf", { id: "\\d+" })) })
+        .first()
+        .click();
       await page.getByRole("heading", { name: t("console.errorBody") }).waitFor();
       assert.match(await page.locator("pre").innerText(), "partner.rate_limited");
       await look(page, locale, "request-detail");
       await page.goto(`${test.console}/apps/${appId}/usage`);
-      await page.getByRole("img", { name: t("console.usageChartTitle", { limit: new Intl.NumberFormat(locale).format(3) }) }).waitFor();
+      await page
+        .getByRole("img", { name: t("console.usageChartTitle", { limit: new Intl.NumberFormat(locale).format(3) }) })
+        .waitFor();
       await look(page, locale, "usage");
     } finally {
       await context.close();

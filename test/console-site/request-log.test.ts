@@ -12,7 +12,14 @@ import { translator } from "../../src/web/i18n.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createBrowser } from "../support/consent.js";
-import { admittedDeveloper, createSiteBrowser, shownValue, signedUpDeveloper, textOf, type SiteBrowser } from "../support/console-site.js";
+import {
+  admittedDeveloper,
+  createSiteBrowser,
+  shownValue,
+  signedUpDeveloper,
+  textOf,
+  type SiteBrowser,
+} from "../support/console-site.js";
 
 const Log = suite("console-site/request-log");
 // The middle of a minute: every call of the test falls in one minute of the usage chart.
@@ -46,22 +53,39 @@ async function traffic(): Promise<Traffic> {
   const made = await browser.post("/organizations", { name: "Log org" }, await browser.get("/"));
   const organizationId = Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
   const orgPage = await browser.get(`/organizations/${organizationId}`);
-  const created = await browser.post(`/organizations/${organizationId}/apps`, { name: "Stock sync", product: "FULL" }, orgPage);
+  const created = await browser.post(
+    `/organizations/${organizationId}/apps`,
+    { name: "Stock sync", product: "FULL" },
+    orgPage,
+  );
   const clientId = shownValue(created.html, "client-id");
   const secret = shownValue(created.html, "client-secret");
   const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
-  const merchant = await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { name: "Corner shop", country: "GB" }, orgPage);
-  const owner = { email: shownValue(merchant.html, "owner-email"), password: shownValue(merchant.html, "owner-password") };
+  const merchant = await browser.post(
+    `/organizations/${organizationId}/sandbox-merchants`,
+    { name: "Corner shop", country: "GB" },
+    orgPage,
+  );
+  const owner = {
+    email: shownValue(merchant.html, "owner-email"),
+    password: shownValue(merchant.html, "owner-password"),
+  };
   const companyId = Number(/\(company (\d+)\) is ready/.exec(merchant.html)![1]);
 
   const token = await fetch(`${test.base}/v1/token`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: secret, merchant_id: companyId }),
+    body: JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: secret,
+      merchant_id: companyId,
+    }),
   });
   assert.is(token.status, 200);
   const accessToken = ((await token.json()) as { access_token: string }).access_token;
-  const call = (query: string, authorization = `Bearer ${accessToken}`) => fetch(`${test.base}/v1/items${query}`, { headers: { authorization } });
+  const call = (query: string, authorization = `Bearer ${accessToken}`) =>
+    fetch(`${test.base}/v1/items${query}`, { headers: { authorization } });
   // Three calls use the minute's budget of 3 (a validation refusal counts: the limit is checked first); the fourth is 429.
   assert.is((await call("?limit=1")).status, 200);
   assert.is((await call("?limit=abc")).status, 400);
@@ -78,86 +102,115 @@ const once = async () => (shared ??= await traffic());
 
 /** The rows of the log table: [status, error code, path] each. */
 function rowsOf(html: string): string[][] {
-  return [...html.matchAll(/<tr>\n<td>.*?<\/td>\n<td class="ltr"><code>GET<\/code> <code>([^<]*)<\/code><\/td>\n<td><span class="status [^"]+">(\d{3})<\/span>(?: <code class="ltr">([^<]*)<\/code>)?/gs)].map((match) => [match[2]!, match[3] ?? "", match[1]!]);
+  return [
+    ...html.matchAll(
+      /<tr>\n<td>.*?<\/td>\n<td class="ltr"><code>GET<\/code> <code>([^<]*)<\/code><\/td>\n<td><span class="status [^"]+">(\d{3})<\/span>(?: <code class="ltr">([^<]*)<\/code>)?/gs,
+    ),
+  ].map((match) => [match[2]!, match[3] ?? "", match[1]!]);
 }
 
-Log("the log lists every call of the app, newest first, with its status and error code; a call without a token is not there", async () => {
-  const { browser, appId, accessToken } = await once();
-  const page = await browser.get(`/apps/${appId}/requests`);
-  assert.is(page.status, 200, page.html);
-  assert.match(page.html, `<h1>${en("console.requestLogTitle", { name: "Stock sync" })}</h1>`);
-  assert.equal(rowsOf(page.html), [
-    ["429", "partner.rate_limited", "/v1/items"],
-    ["200", "", "/v1/items"],
-    ["400", "request.invalid_fields", "/v1/items"],
-    ["200", "", "/v1/items"],
-  ]);
-  assert.match(page.html, `<a href="/apps/${appId}/requests?environment=production">Production</a>`);
-  assert.match(page.html, `<a href="/apps/${appId}/requests?environment=sandbox" aria-current="page">Sandbox</a>`);
-  assert.not.match(page.html, accessToken);
-  // Production has no calls.
-  const production = await browser.get(`/apps/${appId}/requests?environment=production`);
-  assert.equal(rowsOf(production.html), []);
-  assert.match(textOf(production.html), en("console.noRequests"));
-  // The app's page links to the log and the usage.
-  const appPage = await browser.get(`/apps/${appId}`);
-  assert.match(appPage.html, `<a href="/apps/${appId}/requests">${en("console.requestLogLink")}</a>`);
-  assert.match(appPage.html, `<a href="/apps/${appId}/usage">${en("console.usageLink")}</a>`);
-});
+Log(
+  "the log lists every call of the app, newest first, with its status and error code; a call without a token is not there",
+  async () => {
+    const { browser, appId, accessToken } = await once();
+    const page = await browser.get(`/apps/${appId}/requests`);
+    assert.is(page.status, 200, page.html);
+    assert.match(page.html, `<h1>${en("console.requestLogTitle", { name: "Stock sync" })}</h1>`);
+    assert.equal(rowsOf(page.html), [
+      ["429", "partner.rate_limited", "/v1/items"],
+      ["200", "", "/v1/items"],
+      ["400", "request.invalid_fields", "/v1/items"],
+      ["200", "", "/v1/items"],
+    ]);
+    assert.match(page.html, `<a href="/apps/${appId}/requests?environment=production">Production</a>`);
+    assert.match(page.html, `<a href="/apps/${appId}/requests?environment=sandbox" aria-current="page">Sandbox</a>`);
+    assert.not.match(page.html, accessToken);
+    // Production has no calls.
+    const production = await browser.get(`/apps/${appId}/requests?environment=production`);
+    assert.equal(rowsOf(production.html), []);
+    assert.match(textOf(production.html), en("console.noRequests"));
+    // The app's page links to the log and the usage.
+    const appPage = await browser.get(`/apps/${appId}`);
+    assert.match(appPage.html, `<a href="/apps/${appId}/requests">${en("console.requestLogLink")}</a>`);
+    assert.match(appPage.html, `<a href="/apps/${appId}/usage">${en("console.usageLink")}</a>`);
+  },
+);
 
-Log("filters: by status class, by one status, by merchant; a merchant that is no number is refused beside its field", async () => {
-  const { browser, appId, companyId } = await once();
-  const statuses = async (query: string) => rowsOf((await browser.get(`/apps/${appId}/requests?${query}`)).html).map((row) => row[0]);
-  assert.equal(await statuses("status=2xx"), ["200", "200"]);
-  assert.equal(await statuses("status=4xx"), ["429", "400"]);
-  assert.equal(await statuses("status=429"), ["429"]);
-  assert.equal(await statuses("status=5xx"), []);
-  assert.equal(await statuses(`merchant=${companyId}`), ["429", "200", "400", "200"]);
-  assert.equal(await statuses(`merchant=${companyId + 1}`), []);
-  const refused = await browser.get(`/apps/${appId}/requests?merchant=abc`);
-  assert.is(refused.status, 400);
-  assert.match(refused.html, `aria-invalid="true" aria-describedby="filter-merchant-error"`);
-  assert.match(refused.html, `<p class="field-error" id="filter-merchant-error">${en("console.merchantFilterInvalid")}</p>`);
-  assert.match(refused.html, `value="abc"`);
-});
+Log(
+  "filters: by status class, by one status, by merchant; a merchant that is no number is refused beside its field",
+  async () => {
+    const { browser, appId, companyId } = await once();
+    const statuses = async (query: string) =>
+      rowsOf((await browser.get(`/apps/${appId}/requests?${query}`)).html).map((row) => row[0]);
+    assert.equal(await statuses("status=2xx"), ["200", "200"]);
+    assert.equal(await statuses("status=4xx"), ["429", "400"]);
+    assert.equal(await statuses("status=429"), ["429"]);
+    assert.equal(await statuses("status=5xx"), []);
+    assert.equal(await statuses(`merchant=${companyId}`), ["429", "200", "400", "200"]);
+    assert.equal(await statuses(`merchant=${companyId + 1}`), []);
+    const refused = await browser.get(`/apps/${appId}/requests?merchant=abc`);
+    assert.is(refused.status, 400);
+    assert.match(refused.html, `aria-invalid="true" aria-describedby="filter-merchant-error"`);
+    assert.match(
+      refused.html,
+      `<p class="field-error" id="filter-merchant-error">${en("console.merchantFilterInvalid")}</p>`,
+    );
+    assert.match(refused.html, `value="abc"`);
+  },
+);
 
-Log("the detail view: the 429's error body as the app received it, its correlation id; a success keeps no body", async () => {
-  const { browser, appId, correlationOf429, accessToken } = await once();
-  const page = await browser.get(`/apps/${appId}/requests?status=429`);
-  const id = /href="\/apps\/[^/]+\/requests\/(\d+)"/.exec(page.html)![1]!;
-  const detail = await browser.get(`/apps/${appId}/requests/${id}`);
-  assert.is(detail.status, 200, detail.html);
-  assert.match(detail.html, `<dd class="ltr"><code>${correlationOf429}</code></dd>`);
-  const body = JSON.parse(/<pre tabindex="0" aria-labelledby="body-heading"><code>([^<]*)<\/code><\/pre>/.exec(detail.html)![1]!.replaceAll("&quot;", '"'));
-  // The partner envelope exactly as the app received it (its params, message and correlation id).
-  assert.is(body.status, "error");
-  assert.is(body.statusCode, 429);
-  assert.is(body.code, "partner.rate_limited");
-  assert.is(body.path, "/v1/items");
-  assert.is(body.correlationId, correlationOf429);
-  const success = /href="\/apps\/[^/]+\/requests\/(\d+)"/.exec((await browser.get(`/apps/${appId}/requests?status=2xx`)).html)![1]!;
-  const ok = await browser.get(`/apps/${appId}/requests/${success}`);
-  assert.match(textOf(ok.html), en("console.noErrorBody"));
-  assert.not.match(ok.html, "<pre");
-  assert.not.match(ok.html, accessToken);
-  // Another app's call, or none: not found, in words.
-  const missing = await browser.get(`/apps/${appId}/requests/999999999`);
-  assert.is(missing.status, 404);
-  assert.match(textOf(missing.html), "This call is not in the app's request log");
-});
+Log(
+  "the detail view: the 429's error body as the app received it, its correlation id; a success keeps no body",
+  async () => {
+    const { browser, appId, correlationOf429, accessToken } = await once();
+    const page = await browser.get(`/apps/${appId}/requests?status=429`);
+    const id = /href="\/apps\/[^/]+\/requests\/(\d+)"/.exec(page.html)![1]!;
+    const detail = await browser.get(`/apps/${appId}/requests/${id}`);
+    assert.is(detail.status, 200, detail.html);
+    assert.match(detail.html, `<dd class="ltr"><code>${correlationOf429}</code></dd>`);
+    const body = JSON.parse(
+      /<pre tabindex="0" aria-labelledby="body-heading"><code>([^<]*)<\/code><\/pre>/
+        .exec(detail.html)![1]!
+        .replaceAll("&quot;", '"'),
+    );
+    // The partner envelope exactly as the app received it (its params, message and correlation id).
+    assert.is(body.status, "error");
+    assert.is(body.statusCode, 429);
+    assert.is(body.code, "partner.rate_limited");
+    assert.is(body.path, "/v1/items");
+    assert.is(body.correlationId, correlationOf429);
+    const success = /href="\/apps\/[^/]+\/requests\/(\d+)"/.exec(
+      (await browser.get(`/apps/${appId}/requests?status=2xx`)).html,
+    )![1]!;
+    const ok = await browser.get(`/apps/${appId}/requests/${success}`);
+    assert.match(textOf(ok.html), en("console.noErrorBody"));
+    assert.not.match(ok.html, "<pre");
+    assert.not.match(ok.html, accessToken);
+    // Another app's call, or none: not found, in words.
+    const missing = await browser.get(`/apps/${appId}/requests/999999999`);
+    assert.is(missing.status, 404);
+    assert.match(textOf(missing.html), "This call is not in the app's request log");
+  },
+);
 
-Log("the usage chart: the minute's 4 requests and its 429 drawn against the limit of 3, and the same in the table", async () => {
-  const { browser, appId } = await once();
-  const page = await browser.get(`/apps/${appId}/usage`);
-  assert.is(page.status, 200, page.html);
-  assert.match(page.html, '<svg class="usage-chart" viewBox="0 0 720 220" role="img" aria-labelledby="chart-title"');
-  assert.is([...page.html.matchAll(/<rect class="chart-requests"/g)].length, 1);
-  assert.is([...page.html.matchAll(/<rect class="chart-limited"/g)].length, 1);
-  assert.match(page.html, '<line class="chart-limit"');
-  assert.match(textOf(page.html), en("console.usageIntro", { limit: "3" }));
-  const row = /<tbody><tr><th scope="row">.*?<\/th><td>(\d+)<\/td><td>(\d+)<\/td><td>(?:<strong class="status status-429">)?(\d+)/s.exec(page.html);
-  assert.equal(row?.slice(1), ["4", "4", "1"]);
-});
+Log(
+  "the usage chart: the minute's 4 requests and its 429 drawn against the limit of 3, and the same in the table",
+  async () => {
+    const { browser, appId } = await once();
+    const page = await browser.get(`/apps/${appId}/usage`);
+    assert.is(page.status, 200, page.html);
+    assert.match(page.html, '<svg class="usage-chart" viewBox="0 0 720 220" role="img" aria-labelledby="chart-title"');
+    assert.is([...page.html.matchAll(/<rect class="chart-requests"/g)].length, 1);
+    assert.is([...page.html.matchAll(/<rect class="chart-limited"/g)].length, 1);
+    assert.match(page.html, '<line class="chart-limit"');
+    assert.match(textOf(page.html), en("console.usageIntro", { limit: "3" }));
+    const row =
+      /<tbody><tr><th scope="row">.*?<\/th><td>(\d+)<\/td><td>(\d+)<\/td><td>(?:<strong class="status status-429">)?(\d+)/s.exec(
+        page.html,
+      );
+    assert.equal(row?.slice(1), ["4", "4", "1"]);
+  },
+);
 
 Log("the merchant's connected-apps page says when the app last called", async () => {
   const { appId, owner } = await once();

@@ -39,40 +39,89 @@ const call = (appId: string, index: number, status = 200): PartnerCallRecord => 
   method: "GET",
   path: `/v1/items/${index}`,
   status,
-  ...(status === 200 ? {} : { errorCode: "partner.rate_limited", errorBody: { status: "error", statusCode: status, code: "partner.rate_limited" } }),
+  ...(status === 200
+    ? {}
+    : {
+        errorCode: "partner.rate_limited",
+        errorBody: { status: "error", statusCode: status, code: "partner.rate_limited" },
+      }),
   companyId: 42,
   correlationId: `c-${index}`,
   latencyMs: 1.5,
 });
 
-Recorder("one flush writes the batch; each app and environment keeps its newest calls; refusals keep their body, successes none", async () => {
-  const recorder = createRequestRecorder({ sql: database.sql, clock, logger: silentLogger, flushIntervalMs: 3_600_000, keepPerApp: 3 });
-  for (let index = 0; index < 5; index++) recorder.record(call("app_a", index, index === 4 ? 429 : 200));
-  recorder.record(call("app_b", 9));
-  await recorder.close();
-  const queries = createRequestLogQueries(database.sql);
-  const kept = await queries.list({ appId: "app_a", environment: "SANDBOX", limit: 100 });
-  assert.equal(kept.map((row) => row.path), ["/v1/items/4", "/v1/items/3", "/v1/items/2"]);
-  assert.equal((await queries.list({ appId: "app_b", environment: "SANDBOX", limit: 100 })).map((row) => row.path), ["/v1/items/9"]);
-  assert.is((await queries.list({ appId: "app_a", environment: "PRODUCTION", limit: 100 })).length, 0);
-  const refused = await queries.get("app_a", kept[0]!.id);
-  assert.equal(JSON.parse(refused!.error_body!), { status: "error", statusCode: 429, code: "partner.rate_limited" });
-  assert.is((await queries.get("app_a", kept[1]!.id))!.error_body, null);
-  assert.equal([...(await queries.usage("app_a", "SANDBOX", new Date(clock.now() - minute)))], [{ minute: new Date(clock.now() - (clock.now() % minute)), requests: 5, limited: 1 }]);
-  const lastCalls = [...(await queries.lastCalls(42))].map(([app, at]) => [app, at.toISOString()]).sort();
-  assert.equal(lastCalls, [["app_a", new Date(clock.now() + 4).toISOString()], ["app_b", new Date(clock.now() + 9).toISOString()]]);
-});
+Recorder(
+  "one flush writes the batch; each app and environment keeps its newest calls; refusals keep their body, successes none",
+  async () => {
+    const recorder = createRequestRecorder({
+      sql: database.sql,
+      clock,
+      logger: silentLogger,
+      flushIntervalMs: 3_600_000,
+      keepPerApp: 3,
+    });
+    for (let index = 0; index < 5; index++) recorder.record(call("app_a", index, index === 4 ? 429 : 200));
+    recorder.record(call("app_b", 9));
+    await recorder.close();
+    const queries = createRequestLogQueries(database.sql);
+    const kept = await queries.list({ appId: "app_a", environment: "SANDBOX", limit: 100 });
+    assert.equal(
+      kept.map((row) => row.path),
+      ["/v1/items/4", "/v1/items/3", "/v1/items/2"],
+    );
+    assert.equal(
+      (await queries.list({ appId: "app_b", environment: "SANDBOX", limit: 100 })).map((row) => row.path),
+      ["/v1/items/9"],
+    );
+    assert.is((await queries.list({ appId: "app_a", environment: "PRODUCTION", limit: 100 })).length, 0);
+    const refused = await queries.get("app_a", kept[0]!.id);
+    assert.equal(JSON.parse(refused!.error_body!), { status: "error", statusCode: 429, code: "partner.rate_limited" });
+    assert.is((await queries.get("app_a", kept[1]!.id))!.error_body, null);
+    assert.equal(
+      [...(await queries.usage("app_a", "SANDBOX", new Date(clock.now() - minute)))],
+      [{ minute: new Date(clock.now() - (clock.now() % minute)), requests: 5, limited: 1 }],
+    );
+    const lastCalls = [...(await queries.lastCalls(42))].map(([app, at]) => [app, at.toISOString()]).sort();
+    assert.equal(lastCalls, [
+      ["app_a", new Date(clock.now() + 4).toISOString()],
+      ["app_b", new Date(clock.now() + 9).toISOString()],
+    ]);
+  },
+);
 
-Recorder("past its buffer the log drops calls, but the usage counts every call; a later flush adds to the same minute", async () => {
-  const recorder = createRequestRecorder({ sql: database.sql, clock, logger: silentLogger, flushIntervalMs: 3_600_000, maxBuffered: 2 });
-  for (let index = 0; index < 6; index++) recorder.record(call("app_c", index, index % 2 === 0 ? 200 : 429));
-  await recorder.flush();
-  recorder.record(call("app_c", 7));
-  await recorder.close();
-  const queries = createRequestLogQueries(database.sql);
-  assert.equal((await queries.list({ appId: "app_c", environment: "SANDBOX", limit: 100 })).map((row) => row.path), ["/v1/items/7", "/v1/items/1", "/v1/items/0"]);
-  assert.equal((await queries.usage("app_c", "SANDBOX", new Date(clock.now() - minute))).map((row) => [row.requests, row.limited]), [[7, 3]]);
-  assert.equal((await queries.list({ appId: "app_c", environment: "SANDBOX", status: "429", limit: 100 })).map((row) => row.path), ["/v1/items/1"]);
-});
+Recorder(
+  "past its buffer the log drops calls, but the usage counts every call; a later flush adds to the same minute",
+  async () => {
+    const recorder = createRequestRecorder({
+      sql: database.sql,
+      clock,
+      logger: silentLogger,
+      flushIntervalMs: 3_600_000,
+      maxBuffered: 2,
+    });
+    for (let index = 0; index < 6; index++) recorder.record(call("app_c", index, index % 2 === 0 ? 200 : 429));
+    await recorder.flush();
+    recorder.record(call("app_c", 7));
+    await recorder.close();
+    const queries = createRequestLogQueries(database.sql);
+    assert.equal(
+      (await queries.list({ appId: "app_c", environment: "SANDBOX", limit: 100 })).map((row) => row.path),
+      ["/v1/items/7", "/v1/items/1", "/v1/items/0"],
+    );
+    assert.equal(
+      (await queries.usage("app_c", "SANDBOX", new Date(clock.now() - minute))).map((row) => [
+        row.requests,
+        row.limited,
+      ]),
+      [[7, 3]],
+    );
+    assert.equal(
+      (await queries.list({ appId: "app_c", environment: "SANDBOX", status: "429", limit: 100 })).map(
+        (row) => row.path,
+      ),
+      ["/v1/items/1"],
+    );
+  },
+);
 
 Recorder.run();

@@ -38,7 +38,10 @@ export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"):
     secrets: [],
     waitFor(count, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${received.length} of ${count} webhooks arrived`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${received.length} of ${count} webhooks arrived`)),
+          timeoutMs,
+        );
         const check = () => {
           if (received.length < count) return;
           clearTimeout(timer);
@@ -62,7 +65,10 @@ export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"):
       let verified: ReceivedWebhook["verified"];
       for (const secret of receiver.secrets) {
         try {
-          verified = new Webhook(secret).verify(body, request.headers as Record<string, string>) as ReceivedWebhook["verified"];
+          verified = new Webhook(secret).verify(
+            body,
+            request.headers as Record<string, string>,
+          ) as ReceivedWebhook["verified"];
           break;
         } catch {
           // not this secret
@@ -80,7 +86,10 @@ export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"):
         case "slow-headers": {
           // A status line, then one header byte at a time, never finishing the head.
           response.socket!.write("HTTP/1.1 200 OK\r\nX-Slow: ");
-          const drip = setInterval(() => (response.socket?.writable ? response.socket.write("a") : clearInterval(drip)), 100);
+          const drip = setInterval(
+            () => (response.socket?.writable ? response.socket.write("a") : clearInterval(drip)),
+            100,
+          );
           response.socket!.once("close", () => clearInterval(drip));
           return;
         }

@@ -29,12 +29,15 @@ const receivers: Receiver[] = [];
 // The rebinding DNS: rebind.test is public at registration and loopback at delivery.
 let rebindAnswers = ["93.184.216.34"];
 
-const basic = (pair: Pair) => `Basic ${Buffer.from(`${encodeURIComponent(pair.clientId)}:${encodeURIComponent(pair.clientSecret)}`).toString("base64")}`;
+const basic = (pair: Pair) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(pair.clientId)}:${encodeURIComponent(pair.clientSecret)}`).toString("base64")}`;
 
 async function call(pair: Pair, method: string, path: string, body?: unknown): Promise<Answer> {
   const headers: Record<string, string> = { authorization: basic(pair) };
   if (body !== undefined) headers["content-type"] = "application/json";
-  return answerOf(await fetch(app.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  return answerOf(
+    await fetch(app.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+  );
 }
 
 async function receiver(mode: Parameters<typeof startReceiver>[0] = "ok"): Promise<Receiver> {
@@ -60,7 +63,11 @@ interface ListedDelivery {
 }
 
 /** The endpoint's deliveries once `done` holds for them (the worker settles them after the receiver answered). */
-async function deliveriesWhen(pair: Pair, endpointId: string, done: (deliveries: ListedDelivery[]) => boolean): Promise<ListedDelivery[]> {
+async function deliveriesWhen(
+  pair: Pair,
+  endpointId: string,
+  done: (deliveries: ListedDelivery[]) => boolean,
+): Promise<ListedDelivery[]> {
   for (let tries = 0; tries < 200; tries++) {
     const answer = await call(pair, "GET", `/v1/webhook-endpoints/${endpointId}/deliveries`);
     const deliveries = answer.body["deliveries"] as ListedDelivery[];
@@ -92,7 +99,11 @@ test.after(async () => {
 
 test("an endpoint is created with Basic client credentials, its whsec_ secret shown once, and listed without it", async () => {
   const target = await receiver();
-  const created = await call(sandbox, "POST", "/v1/webhook-endpoints", { url: target.url, events: ["grant.created", "grant.revoked"], description: "orders" });
+  const created = await call(sandbox, "POST", "/v1/webhook-endpoints", {
+    url: target.url,
+    events: ["grant.created", "grant.revoked"],
+    description: "orders",
+  });
   assert.is(created.status, 200);
   assert.is(created.headers.get("cache-control"), "no-store");
   assert.match(created.body["secret"] as string, /^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -100,17 +111,41 @@ test("an endpoint is created with Basic client credentials, its whsec_ secret sh
   assert.match(endpoint["id"] as string, /^we_/);
   assert.equal(
     { ...endpoint, id: "", createdAt: "" },
-    { id: "", url: target.url, events: ["grant.created", "grant.revoked"], description: "orders", environment: "sandbox", status: "enabled", createdAt: "" },
+    {
+      id: "",
+      url: target.url,
+      events: ["grant.created", "grant.revoked"],
+      description: "orders",
+      environment: "sandbox",
+      status: "enabled",
+      createdAt: "",
+    },
   );
   const listed = await call(sandbox, "GET", "/v1/webhook-endpoints");
   assert.is(listed.status, 200);
-  assert.equal((listed.body["endpoints"] as unknown[]).map((row) => (row as { id: string }).id), [endpoint["id"]]);
+  assert.equal(
+    (listed.body["endpoints"] as unknown[]).map((row) => (row as { id: string }).id),
+    [endpoint["id"]],
+  );
   assert.not.ok(JSON.stringify(listed.body).includes("whsec_"));
   // The production credential sees the production environment's endpoints only.
   assert.equal((await call(production, "GET", "/v1/webhook-endpoints")).body, { endpoints: [] });
-  expectError(await call(production, "GET", `/v1/webhook-endpoints/${endpoint["id"]}`), 404, "developer.webhook_endpoint_not_found");
-  expectError(await call({ clientId: sandbox.clientId, clientSecret: "wrong" }, "GET", "/v1/webhook-endpoints"), 401, "developer.invalid_client");
-  expectError(await call(sandbox, "POST", "/v1/webhook-endpoints", { url: target.url, events: ["order.shipped"] }), 400, "developer.webhook_event_unknown", { event: "order.shipped" });
+  expectError(
+    await call(production, "GET", `/v1/webhook-endpoints/${endpoint["id"]}`),
+    404,
+    "developer.webhook_endpoint_not_found",
+  );
+  expectError(
+    await call({ clientId: sandbox.clientId, clientSecret: "wrong" }, "GET", "/v1/webhook-endpoints"),
+    401,
+    "developer.invalid_client",
+  );
+  expectError(
+    await call(sandbox, "POST", "/v1/webhook-endpoints", { url: target.url, events: ["order.shipped"] }),
+    400,
+    "developer.webhook_event_unknown",
+    { event: "order.shipped" },
+  );
   const deleted = await call(sandbox, "DELETE", `/v1/webhook-endpoints/${endpoint["id"]}`);
   assert.equal(deleted.body, { deleted: true });
 });
@@ -139,7 +174,11 @@ test("webhook.test reaches the receiver signed as Standard Webhooks says, and th
   const again = await target.waitFor(2);
   assert.is(again[1]!.headers["webhook-id"], eventId);
   assert.ok(again[1]!.verified);
-  expectError(await call(sandbox, "POST", `/v1/webhook-endpoints/${endpointId}/deliveries/dlv_nope/resend`, {}), 404, "developer.webhook_delivery_not_found");
+  expectError(
+    await call(sandbox, "POST", `/v1/webhook-endpoints/${endpointId}/deliveries/dlv_nope/resend`, {}),
+    404,
+    "developer.webhook_delivery_not_found",
+  );
 });
 
 test("a rotated secret signs beside the previous one, so a receiver holding either verifies", async () => {
@@ -163,7 +202,12 @@ test("a rolled-back change sends nothing; the committed one arrives (the outbox 
   const target = await receiver();
   const endpointId = await register(sandbox, target);
   const sql = app.app.control.sql;
-  const event = (marker: string) => ({ type: "webhook.test" as const, audience: { kind: "endpoint" as const, endpointId }, data: { marker }, occurredAt: new Date() });
+  const event = (marker: string) => ({
+    type: "webhook.test" as const,
+    audience: { kind: "endpoint" as const, endpointId },
+    data: { marker },
+    occurredAt: new Date(),
+  });
   await sql
     .begin(async (tx) => {
       await recordEvent(tx, event("rolled back"));
@@ -188,9 +232,16 @@ test("grant.revoked and grant.created reach the app's sandbox endpoints when a m
   const [revoked] = await target.waitFor(1);
   assert.is(revoked!.verified?.type, "grant.revoked");
   assert.is(revoked!.verified?.data["companyId"], merchant.companyId);
-  assert.equal({ ...(revoked!.verified?.data["grant"] as object), id: 0, createdAt: "", revokedAt: "" }, { id: 0, appId, environment: "sandbox", createdAt: "", revokedAt: "", reason: "merchant_disconnected" });
+  assert.equal(
+    { ...(revoked!.verified?.data["grant"] as object), id: 0, createdAt: "", revokedAt: "" },
+    { id: 0, appId, environment: "sandbox", createdAt: "", revokedAt: "", reason: "merchant_disconnected" },
+  );
   // A sandbox mint for the organization's own merchant restores the grant: grant.created.
-  const minted = await fetch(`${app.base}/v1/token`, { method: "POST", headers: { authorization: basic(sandbox), "content-type": "application/json" }, body: JSON.stringify({ merchant_id: merchant.companyId }) });
+  const minted = await fetch(`${app.base}/v1/token`, {
+    method: "POST",
+    headers: { authorization: basic(sandbox), "content-type": "application/json" },
+    body: JSON.stringify({ merchant_id: merchant.companyId }),
+  });
   assert.is(minted.status, 200);
   const events = await target.waitFor(2);
   assert.is(events[1]!.verified?.type, "grant.created");
@@ -198,7 +249,10 @@ test("grant.revoked and grant.created reach the app's sandbox endpoints when a m
 });
 
 test("SSRF: production endpoints must be https to public addresses; loopback, private, metadata and our own ports are refused", async () => {
-  const refused = async (pair: Pair, url: string, rule: string) => expectError(await call(pair, "POST", "/v1/webhook-endpoints", { url }), 400, "developer.webhook_url_invalid", { rule });
+  const refused = async (pair: Pair, url: string, rule: string) =>
+    expectError(await call(pair, "POST", "/v1/webhook-endpoints", { url }), 400, "developer.webhook_url_invalid", {
+      rule,
+    });
   const publicOnly = "must resolve to public addresses only";
   await refused(production, "https://127.0.0.1/hooks", publicOnly);
   await refused(production, "https://localhost/hooks", publicOnly);
@@ -221,13 +275,18 @@ test("SSRF: production endpoints must be https to public addresses; loopback, pr
 test("DNS rebinding: a name public at registration and loopback at delivery is refused on the address connected to", async () => {
   const local = await receiver();
   rebindAnswers = ["93.184.216.34"];
-  const created = await call(production, "POST", "/v1/webhook-endpoints", { url: `https://rebind.test:${local.port}/hooks` });
+  const created = await call(production, "POST", "/v1/webhook-endpoints", {
+    url: `https://rebind.test:${local.port}/hooks`,
+  });
   assert.is(created.status, 200, JSON.stringify(created.body));
   const endpointId = (created.body["endpoint"] as { id: string }).id;
   rebindAnswers = ["127.0.0.1"];
   await call(production, "POST", `/v1/webhook-endpoints/${endpointId}/test`, {});
   const [delivery] = await deliveriesWhen(production, endpointId, (rows) => rows[0]?.state === "FAILED");
-  assert.equal(delivery!.attempts.map((attempt) => attempt.outcome), ["ADDRESS_REFUSED", "ADDRESS_REFUSED"]);
+  assert.equal(
+    delivery!.attempts.map((attempt) => attempt.outcome),
+    ["ADDRESS_REFUSED", "ADDRESS_REFUSED"],
+  );
   assert.is(delivery!.state, "FAILED");
   assert.is(local.received.length, 0);
 });
@@ -251,17 +310,33 @@ test("hostile receivers are cut at their timeout, redirects are not followed, an
   const healthyId = await register(sandbox, healthy);
   await call(sandbox, "POST", `/v1/webhook-endpoints/${healthyId}/test`, {});
   await healthy.waitFor(1);
-  const outcomes = async (id: string) => (await deliveriesWhen(sandbox, id, (rows) => rows[0]?.state === "FAILED" || rows[0]?.state === "SUCCEEDED"))[0]!;
+  const outcomes = async (id: string) =>
+    (await deliveriesWhen(sandbox, id, (rows) => rows[0]?.state === "FAILED" || rows[0]?.state === "SUCCEEDED"))[0]!;
   const hung = await outcomes(ids.hang);
-  assert.equal(hung.attempts.map((a) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
+  assert.equal(
+    hung.attempts.map((a) => a.outcome),
+    ["TIMEOUT", "TIMEOUT"],
+  );
   const slowed = await outcomes(ids.slow);
-  assert.equal(slowed.attempts.map((a) => a.outcome), ["TIMEOUT", "TIMEOUT"]);
+  assert.equal(
+    slowed.attempts.map((a) => a.outcome),
+    ["TIMEOUT", "TIMEOUT"],
+  );
   const flooded = await outcomes(ids.huge);
   assert.is(flooded.state, "SUCCEEDED");
   assert.is(flooded.attempts[0]!.responseExcerpt, "x".repeat(256));
   const redirected = await outcomes(ids.redirect);
-  assert.equal(redirected.attempts.map((a) => [a.outcome, a.statusCode]), [["HTTP_ERROR", 302], ["HTTP_ERROR", 302]]);
-  assert.ok(redirect.received.every((request) => request.headers["webhook-id"] !== undefined), "nothing followed the Location");
+  assert.equal(
+    redirected.attempts.map((a) => [a.outcome, a.statusCode]),
+    [
+      ["HTTP_ERROR", 302],
+      ["HTTP_ERROR", 302],
+    ],
+  );
+  assert.ok(
+    redirect.received.every((request) => request.headers["webhook-id"] !== undefined),
+    "nothing followed the Location",
+  );
   assert.is(redirect.received.length, 2);
 });
 

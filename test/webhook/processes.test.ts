@@ -35,10 +35,17 @@ test("SIGKILL right after the commit: the event is delivered once a worker is ba
     await migrateControl(database.sql, silentLogger);
     const credentials = createInProcessClient(
       CredentialService,
-      createCredentialService({ config: loadConfig({ DATA_DIR: dataDir }), clock: systemClock, ids: cryptoIds, logger: silentLogger }, { sql: database.sql, regionSql: () => undefined, sandboxGrants: createSandboxGrants() }),
+      createCredentialService(
+        { config: loadConfig({ DATA_DIR: dataDir }), clock: systemClock, ids: cryptoIds, logger: silentLogger },
+        { sql: database.sql, regionSql: () => undefined, sandboxGrants: createSandboxGrants() },
+      ),
     );
     const { organization } = await credentials.createOrganization({ name: `webhooks ${process.pid}` });
-    const app = await credentials.createApp({ organizationId: organization!.organizationId, name: "Receiver app", product: Product.FULL });
+    const app = await credentials.createApp({
+      organizationId: organization!.organizationId,
+      name: "Receiver app",
+      product: Product.FULL,
+    });
     await database.close();
     const pair = app.sandbox!;
     const basic = `Basic ${Buffer.from(`${pair.clientId}:${pair.clientSecret}`).toString("base64")}`;
@@ -62,11 +69,19 @@ test("SIGKILL right after the commit: the event is delivered once a worker is ba
     running.push(front);
     await front.line("partner API ready", 300_000);
     const base = `http://127.0.0.1:${frontEnv.PORT}`;
-    const created = await fetch(`${base}/v1/webhook-endpoints`, { method: "POST", headers: { authorization: basic, "content-type": "application/json" }, body: JSON.stringify({ url: receiver.url }) });
+    const created = await fetch(`${base}/v1/webhook-endpoints`, {
+      method: "POST",
+      headers: { authorization: basic, "content-type": "application/json" },
+      body: JSON.stringify({ url: receiver.url }),
+    });
     assert.is(created.status, 200);
     const { endpoint, secret } = (await created.json()) as { endpoint: { id: string }; secret: string };
     receiver.secrets.push(secret);
-    const sent = await fetch(`${base}/v1/webhook-endpoints/${endpoint.id}/test`, { method: "POST", headers: { authorization: basic, "content-type": "application/json" }, body: "{}" });
+    const sent = await fetch(`${base}/v1/webhook-endpoints/${endpoint.id}/test`, {
+      method: "POST",
+      headers: { authorization: basic, "content-type": "application/json" },
+      body: "{}",
+    });
     assert.is(sent.status, 200);
     const { eventId } = (await sent.json()) as { eventId: string };
     front.child.kill("SIGKILL");
@@ -90,7 +105,15 @@ test("SIGKILL right after the commit: the event is delivered once a worker is ba
       const shared = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
       const ids = await shared.sql.begin(async (tx) => {
         const made: string[] = [];
-        for (let i = 0; i < 60; i++) made.push(await recordEvent(tx, { type: "webhook.test", audience: { kind: "endpoint", endpointId: endpoint.id }, data: { i }, occurredAt: new Date() }));
+        for (let i = 0; i < 60; i++)
+          made.push(
+            await recordEvent(tx, {
+              type: "webhook.test",
+              audience: { kind: "endpoint", endpointId: endpoint.id },
+              data: { i },
+              occurredAt: new Date(),
+            }),
+          );
         return made;
       });
       await shared.close();

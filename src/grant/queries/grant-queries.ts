@@ -36,7 +36,12 @@ export function createGrantQueries(sql: SqlClient) {
         on conflict (app_id, company_id) where revoked_at is null do nothing
         returning id`;
       if (inserted) {
-        await recordGrantEvent(sql, { id: inserted.id, appId, companyId, environment, createdAt: now, revokedAt: null }, "merchant_connected", now);
+        await recordGrantEvent(
+          sql,
+          { id: inserted.id, appId, companyId, environment, createdAt: now, revokedAt: null },
+          "merchant_connected",
+          now,
+        );
         return inserted.id;
       }
       const [live] = await sql<{ id: number }[]>`
@@ -115,5 +120,12 @@ export function createGrantQueries(sql: SqlClient) {
 }
 
 function grantOf(row: GrantRow) {
-  return { id: row.id, appId: row.app_id, companyId: row.company_id, environment: row.environment, createdAt: row.created_at, revokedAt: row.revoked_at };
+  return {
+    id: row.id,
+    appId: row.app_id,
+    companyId: row.company_id,
+    environment: row.environment,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
 }

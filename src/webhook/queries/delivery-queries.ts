@@ -70,7 +70,8 @@ export function createDeliveryQueries(sql: SqlClient) {
         returning id, event_id, type, company_id, app_id, environment, endpoint_id, store_id, data, occurred_at`;
     },
     async deleteOutbox(schema: string, ids: readonly number[]): Promise<void> {
-      if (ids.length > 0) await sql`delete from ${sql(schema)}.webhook_outbox where id = any(${ids as number[]}::bigint[])`;
+      if (ids.length > 0)
+        await sql`delete from ${sql(schema)}.webhook_outbox where id = any(${ids as number[]}::bigint[])`;
     },
     /**
      * The live, enabled endpoints that receive `event`: those of its app and environment, or its one endpoint, or
@@ -99,7 +100,15 @@ export function createDeliveryQueries(sql: SqlClient) {
           end`;
     },
     /** A delivery of the event to the endpoint, unless one exists (a relay repeated after a crash adds nothing). */
-    async insert(row: { id: string; endpointId: string; eventId: string; eventType: string; payload: string; occurredAt: Date; now: Date }): Promise<boolean> {
+    async insert(row: {
+      id: string;
+      endpointId: string;
+      eventId: string;
+      eventType: string;
+      payload: string;
+      occurredAt: Date;
+      now: Date;
+    }): Promise<boolean> {
       const inserted = await sql`
         insert into control.webhook_deliveries (id, endpoint_id, event_id, event_type, payload, state, occurred_at, created_at, next_attempt_at)
         values (${row.id}, ${row.endpointId}, ${row.eventId}, ${row.eventType}, ${row.payload}, 'PENDING', ${row.occurredAt}, ${row.now}, ${row.now})
@@ -111,7 +120,12 @@ export function createDeliveryQueries(sql: SqlClient) {
      * attempt - 1 to attempt. An attempt started before `staleBefore` whose outcome was never recorded (its worker
      * died mid-send) may be claimed again, so it is sent at least once.
      */
-    async claim(deliveryId: string, attempt: number, now: Date, staleBefore: Date): Promise<ClaimedAttempt | undefined> {
+    async claim(
+      deliveryId: string,
+      attempt: number,
+      now: Date,
+      staleBefore: Date,
+    ): Promise<ClaimedAttempt | undefined> {
       const [row] = await sql<ClaimedAttempt[]>`
         update control.webhook_deliveries d set attempts_started = ${attempt}, attempt_started_at = ${now}, next_attempt_at = null
         from control.webhook_endpoints e
@@ -130,7 +144,12 @@ export function createDeliveryQueries(sql: SqlClient) {
           status_code = excluded.status_code, duration_ms = excluded.duration_ms, response_excerpt = excluded.response_excerpt`;
     },
     /** Settles the delivery after attempt `attempt`: its new state, and when the next attempt starts (if any). */
-    async settle(deliveryId: string, attempt: number, state: DeliveryRow["state"], nextAttemptAt: Date | null): Promise<void> {
+    async settle(
+      deliveryId: string,
+      attempt: number,
+      state: DeliveryRow["state"],
+      nextAttemptAt: Date | null,
+    ): Promise<void> {
       await sql`
         update control.webhook_deliveries set attempts_recorded = ${attempt}, state = ${state}, next_attempt_at = ${nextAttemptAt}
         where id = ${deliveryId}`;

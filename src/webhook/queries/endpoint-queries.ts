@@ -37,14 +37,27 @@ export function createEndpointQueries(sql: SqlClient) {
         where id = ${id} and app_id = ${appId} and environment = ${environment} and deleted_at is null`;
       return row;
     },
-    async insert(row: { id: string; appId: string; environment: WebhookEnvironment; url: string; description: string; eventTypes: string[]; secretSealed: Buffer; now: Date }): Promise<EndpointRow> {
+    async insert(row: {
+      id: string;
+      appId: string;
+      environment: WebhookEnvironment;
+      url: string;
+      description: string;
+      eventTypes: string[];
+      secretSealed: Buffer;
+      now: Date;
+    }): Promise<EndpointRow> {
       const [inserted] = await sql<EndpointRow[]>`
         insert into control.webhook_endpoints (id, app_id, environment, url, description, event_types, secret_sealed, created_at, updated_at)
         values (${row.id}, ${row.appId}, ${row.environment}, ${row.url}, ${row.description}, ${row.eventTypes}::text[], ${row.secretSealed}, ${row.now}, ${row.now})
         returning ${sql.unsafe(columns)}`;
       return inserted!;
     },
-    async update(id: string, change: { url?: string; description?: string; eventTypes?: string[]; enable?: boolean }, now: Date): Promise<EndpointRow | undefined> {
+    async update(
+      id: string,
+      change: { url?: string; description?: string; eventTypes?: string[]; enable?: boolean },
+      now: Date,
+    ): Promise<EndpointRow | undefined> {
       const [row] = await sql<EndpointRow[]>`
         update control.webhook_endpoints set
           url = coalesce(${change.url ?? null}::text, url),
@@ -58,11 +71,18 @@ export function createEndpointQueries(sql: SqlClient) {
       return row;
     },
     async softDelete(id: string, now: Date): Promise<boolean> {
-      const rows = await sql`update control.webhook_endpoints set deleted_at = ${now}, updated_at = ${now} where id = ${id} and deleted_at is null returning id`;
+      const rows =
+        await sql`update control.webhook_endpoints set deleted_at = ${now}, updated_at = ${now} where id = ${id} and deleted_at is null returning id`;
       return rows.length > 0;
     },
     /** The new secret signs from now on; the current one keeps signing until `overlapUntil`. */
-    async rotateSecret(id: string, sealed: Buffer, previousSealed: Uint8Array, overlapUntil: Date, now: Date): Promise<EndpointRow | undefined> {
+    async rotateSecret(
+      id: string,
+      sealed: Buffer,
+      previousSealed: Uint8Array,
+      overlapUntil: Date,
+      now: Date,
+    ): Promise<EndpointRow | undefined> {
       const [row] = await sql<EndpointRow[]>`
         update control.webhook_endpoints set secret_sealed = ${sealed}, previous_secret_sealed = ${Buffer.from(previousSealed)},
           previous_secret_expires_at = ${overlapUntil}, updated_at = ${now}
