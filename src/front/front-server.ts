@@ -200,6 +200,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
           companyId: url.searchParams.get("companyId") ?? undefined,
           clientAddress: clientIp,
           scope: route.scope,
+          sandboxOnly: route.sandboxOnly,
         });
         callHeaders = outcome.headers;
         if (!outcome.ok) return fail(outcome.error);

@@ -24,6 +24,8 @@ export interface Route {
   cacheControl: string | undefined;
   /** Partner scope the route needs; empty for non-partner routes. */
   scope: string;
+  /** A sandbox test helper: the partner gateway refuses production callers (partner.env_mismatch). */
+  sandboxOnly: boolean;
 }
 
 export type RouteMatch =
@@ -70,6 +72,7 @@ export function createRouteTable(services: readonly DescService[]): RouteTable {
         contentType: options.contentType || "application/json",
         cacheControl: options.cacheControl || undefined,
         scope: options.scope,
+        sandboxOnly: options.sandboxOnly,
       });
     }
   }

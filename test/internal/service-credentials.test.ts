@@ -76,7 +76,7 @@ Credentials("verification: the right credential gives its caller; a wrong secret
     assert.is(await credentials.verify(operator.credential.replace("op-1", "op-9")), undefined);
     assert.is(await credentials.verify(""), undefined);
     assert.is(await credentials.verify("svc_op-1_" + "x".repeat(500)), undefined);
-    assert.equal(credentials.counts(), { operator: 1, staff: 0, front: 1 });
+    assert.equal(credentials.counts(), { operator: 1, staff: 0, front: 1, pos: 0 });
   });
 });
 
@@ -84,7 +84,7 @@ Credentials("a missing file accepts nobody, with a warning; a malformed one stop
   await scratch(async (dir) => {
     const logs: string[] = [];
     const credentials = await loadServiceCredentials({ file: join(dir, "absent"), clock, logger: createLogger({ write: (line) => logs.push(line) }) });
-    assert.equal(credentials.counts(), { operator: 0, staff: 0, front: 0 });
+    assert.equal(credentials.counts(), { operator: 0, staff: 0, front: 0, pos: 0 });
     assert.ok(logs.some((line) => line.includes("no internal credentials")));
     await writeFile(join(dir, "bad"), "operator\n");
     try {

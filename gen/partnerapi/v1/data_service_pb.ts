@@ -6,8 +6,8 @@
 // @generated from file partnerapi/v1/data_service.proto (package partnerapi.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
 import { file_partnerapi_v1_options } from "./options_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/data_service.proto.
  */
 export const file_partnerapi_v1_data_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIhCgVTdG9yZRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJIpQBChFMaXN0U3RvcmVzUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLJAQoESXRlbRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEgwKBGNvZGUYAyABKAkSFAoHYmFyY29kZRgEIAEoCUgAiAEBEhgKC2NhdGVnb3J5X2lkGAUgASgDSAGIAQESEwoLcHJpY2VfbWlub3IYBiABKAMSEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKTAQoQTGlzdEl0ZW1zUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJhChFMaXN0SXRlbXNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLnBhcnRuZXJhcGkudjEuSXRlbRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKsAgoRQ3JlYXRlSXRlbVJlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESFwoEbmFtZRgCIAEoCUIJqrsYBQgBKMgBEhYKBGNvZGUYAyABKAlCCKq7GAQIAShAEh4KB2JhcmNvZGUYBCABKAlCCKq7GAQgAShASAGIAQESIAoLY2F0ZWdvcnlfaWQYBSABKANCBqq7GAIQAUgCiAEBEiQKC3ByaWNlX21pbm9yGAYgASgDQg+quxgLCAEQABiAoJSljR0SJQoIY3VycmVuY3kYByABKAlCDqq7GAoyCFtBLVpdezN9SAOIAQFCDQoLX2NvbXBhbnlfaWRCCgoIX2JhcmNvZGVCDgoMX2NhdGVnb3J5X2lkQgsKCV9jdXJyZW5jeSI3ChJDcmVhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSK9AgoRVXBkYXRlSXRlbVJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBEhwKBG5hbWUYAyABKAlCCaq7GAUgASjIAUgBiAEBEhsKBGNvZGUYBCABKAlCCKq7GAQgAShASAKIAQESHgoHYmFyY29kZRgFIAEoCUIIqrsYBCABKEBIA4gBARIgCgtjYXRlZ29yeV9pZBgGIAEoA0IGqrsYAhABSASIAQESJwoLcHJpY2VfbWlub3IYByABKANCDaq7GAkQABiAoJSljR1IBYgBAUINCgtfY29tcGFueV9pZEIHCgVfbmFtZUIHCgVfY29kZUIKCghfYmFyY29kZUIOCgxfY2F0ZWdvcnlfaWRCDgoMX3ByaWNlX21pbm9yIjcKElVwZGF0ZUl0ZW1SZXNwb25zZRIhCgRpdGVtGAEgASgLMhMucGFydG5lcmFwaS52MS5JdGVtIkAKCENhdGVnb3J5EgoKAmlkGAEgASgDEgwKBG5hbWUYAiABKAkSEQoEY29kZRgDIAEoCUgAiAEBQgcKBV9jb2RlIpgBChVMaXN0Q2F0ZWdvcmllc1JlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESHAoFbGltaXQYAiABKAVCCKq7GAQQARhkSAGIAQESHAoGY3Vyc29yGAMgASgJQgequxgDKIACSAKIAQFCDQoLX2NvbXBhbnlfaWRCCAoGX2xpbWl0QgkKB19jdXJzb3IibwoWTGlzdENhdGVnb3JpZXNSZXNwb25zZRIrCgpjYXRlZ29yaWVzGAEgAygLMhcucGFydG5lcmFwaS52MS5DYXRlZ29yeRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKGAQoVQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhcKBG5hbWUYAiABKAlCCaq7GAUIASjIARIbCgRjb2RlGAMgASgJQgiquxgEIAEoQEgBiAEBQg0KC19jb21wYW55X2lkQgcKBV9jb2RlIkMKFkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2USKQoIY2F0ZWdvcnkYASABKAsyFy5wYXJ0bmVyYXBpLnYxLkNhdGVnb3J5InwKCU9yZGVyTGluZRIMCgRuYW1lGAIgASgJEhAKCHF1YW50aXR5GAMgASgFEhMKC3RvdGFsX21pbm9yGAQgASgDEhEKCWl0ZW1fY29kZRgFIAEoCRIYChB1bml0X3ByaWNlX21pbm9yGAYgASgDSgQIARACUgdpdGVtX2lkIp4BCgtPbmxpbmVPcmRlchIKCgJpZBgBIAEoAxIQCghzdG9yZV9pZBgCIAEoAxIOCgZzdGF0dXMYAyABKAkSEwoLdG90YWxfbWlub3IYBCABKAMSEAoIY3VycmVuY3kYBSABKAkSEQoJcGxhY2VkX2F0GAYgASgJEicKBWxpbmVzGAcgAygLMhgucGFydG5lcmFwaS52MS5PcmRlckxpbmUisAIKF0xpc3RPbmxpbmVPcmRlcnNSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhwKBWxpbWl0GAIgASgFQgiquxgEEAEYZEgBiAEBEhwKBmN1cnNvchgDIAEoCUIHqrsYAyiAAkgCiAEBEikKBnN0YXR1cxgEIAEoCUIUqrsYECggMgxbQS1aXVtBLVpfXSpIA4gBARIgCgtwbGFjZWRfZnJvbRgFIAEoCUIGqrsYAihASASIAQESHgoJcGxhY2VkX3RvGAYgASgJQgaquxgCKEBIBYgBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvckIJCgdfc3RhdHVzQg4KDF9wbGFjZWRfZnJvbUIMCgpfcGxhY2VkX3RvInAKGExpc3RPbmxpbmVPcmRlcnNSZXNwb25zZRIqCgZvcmRlcnMYASADKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIl0KFUdldE9ubGluZU9yZGVyUmVxdWVzdBIUCgJpZBgBIAEoA0IIqrsYBAgBEAESHwoKY29tcGFueV9pZBgCIAEoA0IGqrsYAhABSACIAQFCDQoLX2NvbXBhbnlfaWQiQwoWR2V0T25saW5lT3JkZXJSZXNwb25zZRIpCgVvcmRlchgBIAEoCzIaLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXIidgoaR2V0RGFpbHlTYWxlc1JlcG9ydFJlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESFAoEZnJvbRgCIAEoCUIGqrsYAiggEhIKAnRvGAMgASgJQgaquxgCKCBCDQoLX2NvbXBhbnlfaWQiVwoKRGFpbHlTYWxlcxIMCgRkYXRlGAEgASgJEhIKCnNhbGVfY291bnQYAiABKAMSEwoLdG90YWxfbWlub3IYAyABKAMSEgoKaXRlbV9jb3VudBgEIAEoAyJyChtHZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRInCgRkYXlzGAQgAygLMhkucGFydG5lcmFwaS52MS5EYWlseVNhbGVzIngKHEdldFNhbGVzQnlTdG9yZVJlcG9ydFJlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESFAoEZnJvbRgCIAEoCUIGqrsYAiggEhIKAnRvGAMgASgJQgaquxgCKCBCDQoLX2NvbXBhbnlfaWQibwoKU3RvcmVTYWxlcxIQCghzdG9yZV9pZBgBIAEoAxISCgpzdG9yZV9uYW1lGAIgASgJEhIKCnNhbGVfY291bnQYAyABKAMSEgoKaXRlbV9jb3VudBgEIAEoAxITCgt0b3RhbF9taW5vchgFIAEoAyJ2Ch1HZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXNwb25zZRIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEikKBnN0b3JlcxgEIAMoCzIZLnBhcnRuZXJhcGkudjEuU3RvcmVTYWxlczKTCwoLRGF0YVNlcnZpY2USeAoKTGlzdFN0b3JlcxIgLnBhcnRuZXJhcGkudjEuTGlzdFN0b3Jlc1JlcXVlc3QaIS5wYXJ0bmVyYXBpLnYxLkxpc3RTdG9yZXNSZXNwb25zZSIlorsYDwgDIgtzdG9yZXMucmVhZILT5JMCDBIKL3YxL3N0b3JlcxJzCglMaXN0SXRlbXMSHy5wYXJ0bmVyYXBpLnYxLkxpc3RJdGVtc1JlcXVlc3QaIC5wYXJ0bmVyYXBpLnYxLkxpc3RJdGVtc1Jlc3BvbnNlIiOiuxgOCAMiCml0ZW1zLnJlYWSC0+STAgsSCS92MS9pdGVtcxJ6CgpDcmVhdGVJdGVtEiAucGFydG5lcmFwaS52MS5DcmVhdGVJdGVtUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuQ3JlYXRlSXRlbVJlc3BvbnNlIieiuxgPCAMiC2l0ZW1zLndyaXRlgtPkkwIOOgEqIgkvdjEvaXRlbXMSfwoKVXBkYXRlSXRlbRIgLnBhcnRuZXJhcGkudjEuVXBkYXRlSXRlbVJlcXVlc3QaIS5wYXJ0bmVyYXBpLnYxLlVwZGF0ZUl0ZW1SZXNwb25zZSIsorsYDwgDIgtpdGVtcy53cml0ZYLT5JMCEzoBKjIOL3YxL2l0ZW1zL3tpZH0SjAEKDkxpc3RDYXRlZ29yaWVzEiQucGFydG5lcmFwaS52MS5MaXN0Q2F0ZWdvcmllc1JlcXVlc3QaJS5wYXJ0bmVyYXBpLnYxLkxpc3RDYXRlZ29yaWVzUmVzcG9uc2UiLaK7GBMIAyIPY2F0ZWdvcmllcy5yZWFkgtPkkwIQEg4vdjEvY2F0ZWdvcmllcxKQAQoOQ3JlYXRlQ2F0ZWdvcnkSJC5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUNhdGVnb3J5UmVxdWVzdBolLnBhcnRuZXJhcGkudjEuQ3JlYXRlQ2F0ZWdvcnlSZXNwb25zZSIxorsYFAgDIhBjYXRlZ29yaWVzLndyaXRlgtPkkwITOgEqIg4vdjEvY2F0ZWdvcmllcxKRAQoQTGlzdE9ubGluZU9yZGVycxImLnBhcnRuZXJhcGkudjEuTGlzdE9ubGluZU9yZGVyc1JlcXVlc3QaJy5wYXJ0bmVyYXBpLnYxLkxpc3RPbmxpbmVPcmRlcnNSZXNwb25zZSIsorsYDwgDIgtvcmRlcnMucmVhZILT5JMCExIRL3YxL29ubGluZS1vcmRlcnMSkAEKDkdldE9ubGluZU9yZGVyEiQucGFydG5lcmFwaS52MS5HZXRPbmxpbmVPcmRlclJlcXVlc3QaJS5wYXJ0bmVyYXBpLnYxLkdldE9ubGluZU9yZGVyUmVzcG9uc2UiMaK7GA8IAyILb3JkZXJzLnJlYWSC0+STAhgSFi92MS9vbmxpbmUtb3JkZXJzL3tpZH0SoQEKE0dldERhaWx5U2FsZXNSZXBvcnQSKS5wYXJ0bmVyYXBpLnYxLkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0GioucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2UiM6K7GBAIAyIMcmVwb3J0cy5yZWFkgtPkkwIZEhcvdjEvcmVwb3J0cy9kYWlseS1zYWxlcxKqAQoVR2V0U2FsZXNCeVN0b3JlUmVwb3J0EisucGFydG5lcmFwaS52MS5HZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXF1ZXN0GiwucGFydG5lcmFwaS52MS5HZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXNwb25zZSI2orsYEAgDIgxyZXBvcnRzLnJlYWSC0+STAhwSGi92MS9yZXBvcnRzL3NhbGVzLWJ5LXN0b3JlYgZwcm90bzM", [file_google_api_annotations, file_partnerapi_v1_options]);
+  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIhCgVTdG9yZRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJIpQBChFMaXN0U3RvcmVzUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLJAQoESXRlbRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEgwKBGNvZGUYAyABKAkSFAoHYmFyY29kZRgEIAEoCUgAiAEBEhgKC2NhdGVnb3J5X2lkGAUgASgDSAGIAQESEwoLcHJpY2VfbWlub3IYBiABKAMSEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKTAQoQTGlzdEl0ZW1zUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJhChFMaXN0SXRlbXNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLnBhcnRuZXJhcGkudjEuSXRlbRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKsAgoRQ3JlYXRlSXRlbVJlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESFwoEbmFtZRgCIAEoCUIJqrsYBQgBKMgBEhYKBGNvZGUYAyABKAlCCKq7GAQIAShAEh4KB2JhcmNvZGUYBCABKAlCCKq7GAQgAShASAGIAQESIAoLY2F0ZWdvcnlfaWQYBSABKANCBqq7GAIQAUgCiAEBEiQKC3ByaWNlX21pbm9yGAYgASgDQg+quxgLCAEQABiAoJSljR0SJQoIY3VycmVuY3kYByABKAlCDqq7GAoyCFtBLVpdezN9SAOIAQFCDQoLX2NvbXBhbnlfaWRCCgoIX2JhcmNvZGVCDgoMX2NhdGVnb3J5X2lkQgsKCV9jdXJyZW5jeSI3ChJDcmVhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSK9AgoRVXBkYXRlSXRlbVJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBEhwKBG5hbWUYAyABKAlCCaq7GAUgASjIAUgBiAEBEhsKBGNvZGUYBCABKAlCCKq7GAQgAShASAKIAQESHgoHYmFyY29kZRgFIAEoCUIIqrsYBCABKEBIA4gBARIgCgtjYXRlZ29yeV9pZBgGIAEoA0IGqrsYAhABSASIAQESJwoLcHJpY2VfbWlub3IYByABKANCDaq7GAkQABiAoJSljR1IBYgBAUINCgtfY29tcGFueV9pZEIHCgVfbmFtZUIHCgVfY29kZUIKCghfYmFyY29kZUIOCgxfY2F0ZWdvcnlfaWRCDgoMX3ByaWNlX21pbm9yIjcKElVwZGF0ZUl0ZW1SZXNwb25zZRIhCgRpdGVtGAEgASgLMhMucGFydG5lcmFwaS52MS5JdGVtIkAKCENhdGVnb3J5EgoKAmlkGAEgASgDEgwKBG5hbWUYAiABKAkSEQoEY29kZRgDIAEoCUgAiAEBQgcKBV9jb2RlIpgBChVMaXN0Q2F0ZWdvcmllc1JlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESHAoFbGltaXQYAiABKAVCCKq7GAQQARhkSAGIAQESHAoGY3Vyc29yGAMgASgJQgequxgDKIACSAKIAQFCDQoLX2NvbXBhbnlfaWRCCAoGX2xpbWl0QgkKB19jdXJzb3IibwoWTGlzdENhdGVnb3JpZXNSZXNwb25zZRIrCgpjYXRlZ29yaWVzGAEgAygLMhcucGFydG5lcmFwaS52MS5DYXRlZ29yeRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKGAQoVQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhcKBG5hbWUYAiABKAlCCaq7GAUIASjIARIbCgRjb2RlGAMgASgJQgiquxgEIAEoQEgBiAEBQg0KC19jb21wYW55X2lkQgcKBV9jb2RlIkMKFkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2USKQoIY2F0ZWdvcnkYASABKAsyFy5wYXJ0bmVyYXBpLnYxLkNhdGVnb3J5IpgBCglPcmRlckxpbmUSDAoEbmFtZRgCIAEoCRIQCghxdWFudGl0eRgDIAEoBRITCgt0b3RhbF9taW5vchgEIAEoAxIRCglpdGVtX2NvZGUYBSABKAkSGAoQdW5pdF9wcmljZV9taW5vchgGIAEoAxIRCgRub3RlGAcgASgJSACIAQFCBwoFX25vdGVKBAgBEAJSB2l0ZW1faWQiwQEKD0RlbGl2ZXJ5QWRkcmVzcxIYCgVsaW5lMRgBIAEoCUIJqrsYBQgBKMgBEh0KBWxpbmUyGAIgASgJQgmquxgFIAEoyAFIAIgBARIWCgRjaXR5GAMgASgJQgiquxgECAEoZBIaCghwb3N0Y29kZRgEIAEoCUIIqrsYBAgBKBQSJgoMaW5zdHJ1Y3Rpb25zGAUgASgJQguquxgHIAEo9AM4AUgBiAEBQggKBl9saW5lMkIPCg1faW5zdHJ1Y3Rpb25zInsKCkZ1bGZpbG1lbnQSMwoEdHlwZRgBIAEoDjIdLnBhcnRuZXJhcGkudjEuRnVsZmlsbWVudFR5cGVCBqq7GAIIARI4ChBkZWxpdmVyeV9hZGRyZXNzGAIgASgLMh4ucGFydG5lcmFwaS52MS5EZWxpdmVyeUFkZHJlc3MiXAoIQ3VzdG9tZXISFgoEbmFtZRgBIAEoCUIIqrsYBAgBKGQSLgoFcGhvbmUYAiABKAlCGqq7GBYoIDISXCs/WzAtOSAoKS1dezMsMzF9SACIAQFCCAoGX3Bob25lIpIECgtPbmxpbmVPcmRlchIKCgJpZBgBIAEoAxIQCghzdG9yZV9pZBgCIAEoAxIOCgZzdGF0dXMYAyABKAkSEwoLdG90YWxfbWlub3IYBCABKAMSEAoIY3VycmVuY3kYBSABKAkSEQoJcGxhY2VkX2F0GAYgASgJEicKBWxpbmVzGAcgAygLMhgucGFydG5lcmFwaS52MS5PcmRlckxpbmUSEgoKdXBkYXRlZF9hdBgIIAEoCRItCgpmdWxmaWxtZW50GAkgASgLMhkucGFydG5lcmFwaS52MS5GdWxmaWxtZW50EikKCGN1c3RvbWVyGAogASgLMhcucGFydG5lcmFwaS52MS5DdXN0b21lchIfChJleHRlcm5hbF9yZWZlcmVuY2UYCyABKAlIAIgBARIRCgRub3RlGAwgASgJSAGIAQESGgoNcmVxdWVzdGVkX2ZvchgNIAEoCUgCiAEBEhkKDHByb21pc2VkX2ZvchgOIAEoCUgDiAEBEjAKBnJlYXNvbhgPIAEoDjIgLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXJSZWFzb24SFgoJZGVjaWRlX2J5GBAgASgJSASIAQFCFQoTX2V4dGVybmFsX3JlZmVyZW5jZUIHCgVfbm90ZUIQCg5fcmVxdWVzdGVkX2ZvckIPCg1fcHJvbWlzZWRfZm9yQgwKCl9kZWNpZGVfYnkidgoUT25saW5lT3JkZXJMaW5lSW5wdXQSGQoHaXRlbV9pZBgBIAEoA0IIqrsYBAgBEAESHAoIcXVhbnRpdHkYAiABKAVCCqq7GAYIARABGGMSHAoEbm90ZRgDIAEoCUIJqrsYBSABKMgBSACIAQFCBwoFX25vdGUikgMKF1BsYWNlT25saW5lT3JkZXJSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhoKCHN0b3JlX2lkGAIgASgDQgiquxgECAEQARI8CgVsaW5lcxgDIAMoCzIjLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXJMaW5lSW5wdXRCCKq7GAQIAUAyEjUKCmZ1bGZpbG1lbnQYBCABKAsyGS5wYXJ0bmVyYXBpLnYxLkZ1bGZpbG1lbnRCBqq7GAIIARIxCghjdXN0b21lchgFIAEoCzIXLnBhcnRuZXJhcGkudjEuQ3VzdG9tZXJCBqq7GAIIARIeCgRub3RlGAYgASgJQguquxgHIAEo9AM4AUgBiAEBEiIKDXJlcXVlc3RlZF9mb3IYByABKAlCBqq7GAIoQEgCiAEBEiQKEmV4dGVybmFsX3JlZmVyZW5jZRgIIAEoCUIIqrsYBAgBKGRCDQoLX2NvbXBhbnlfaWRCBwoFX25vdGVCEAoOX3JlcXVlc3RlZF9mb3IiRQoYUGxhY2VPbmxpbmVPcmRlclJlc3BvbnNlEikKBW9yZGVyGAEgASgLMhoucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlciJgChhDYW5jZWxPbmxpbmVPcmRlclJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBQg0KC19jb21wYW55X2lkIkYKGUNhbmNlbE9ubGluZU9yZGVyUmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyIvMBCh1Nb3ZlU2FuZGJveE9ubGluZU9yZGVyUmVxdWVzdBIUCgJpZBgBIAEoA0IIqrsYBAgBEAESHwoKY29tcGFueV9pZBgCIAEoA0IGqrsYAhABSACIAQESJgoGc3RhdHVzGAMgASgJQhaquxgSCAEoIDIMW0EtWl1bQS1aX10qEjAKBnJlYXNvbhgEIAEoDjIgLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXJSZWFzb24SIQoMcHJvbWlzZWRfZm9yGAUgASgJQgaquxgCKEBIAYgBAUINCgtfY29tcGFueV9pZEIPCg1fcHJvbWlzZWRfZm9yIksKHk1vdmVTYW5kYm94T25saW5lT3JkZXJSZXNwb25zZRIpCgVvcmRlchgBIAEoCzIaLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXIibgoYQWNjZXB0T25saW5lT3JkZXJSZXF1ZXN0EhwKCmNvbXBhbnlfaWQYASABKANCCKq7GAQIARABEhQKAmlkGAIgASgDQgiquxgECAEQARIeCgxwcm9taXNlZF9mb3IYAyABKAlCCKq7GAQIAShAIkYKGUFjY2VwdE9ubGluZU9yZGVyUmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyIogBChhSZWplY3RPbmxpbmVPcmRlclJlcXVlc3QSHAoKY29tcGFueV9pZBgBIAEoA0IIqrsYBAgBEAESFAoCaWQYAiABKANCCKq7GAQIARABEjgKBnJlYXNvbhgDIAEoDjIgLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXJSZWFzb25CBqq7GAIIASJGChlSZWplY3RPbmxpbmVPcmRlclJlc3BvbnNlEikKBW9yZGVyGAEgASgLMhoucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlciJRChtNYXJrT25saW5lT3JkZXJSZWFkeVJlcXVlc3QSHAoKY29tcGFueV9pZBgBIAEoA0IIqrsYBAgBEAESFAoCaWQYAiABKANCCKq7GAQIARABIkkKHE1hcmtPbmxpbmVPcmRlclJlYWR5UmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyIlAKGkNvbXBsZXRlT25saW5lT3JkZXJSZXF1ZXN0EhwKCmNvbXBhbnlfaWQYASABKANCCKq7GAQIARABEhQKAmlkGAIgASgDQgiquxgECAEQASJIChtDb21wbGV0ZU9ubGluZU9yZGVyUmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyIpIBCiJDYW5jZWxPbmxpbmVPcmRlckFzTWVyY2hhbnRSZXF1ZXN0EhwKCmNvbXBhbnlfaWQYASABKANCCKq7GAQIARABEhQKAmlkGAIgASgDQgiquxgECAEQARI4CgZyZWFzb24YAyABKA4yIC5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyUmVhc29uQgaquxgCCAEiUAojQ2FuY2VsT25saW5lT3JkZXJBc01lcmNoYW50UmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyIqoBChBPbmxpbmVPcmRlckV2ZW50EgoKAmlkGAEgASgDEgwKBHR5cGUYAiABKAkSEwoLZnJvbV9zdGF0dXMYAyABKAkSEQoJdG9fc3RhdHVzGAQgASgJEg0KBWFjdG9yGAUgASgJEjAKBnJlYXNvbhgGIAEoDjIgLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXJSZWFzb24SEwoLb2NjdXJyZWRfYXQYByABKAkiUgocTGlzdE9ubGluZU9yZGVyRXZlbnRzUmVxdWVzdBIcCgpjb21wYW55X2lkGAEgASgDQgiquxgECAEQARIUCgJpZBgCIAEoA0IIqrsYBAgBEAEiUAodTGlzdE9ubGluZU9yZGVyRXZlbnRzUmVzcG9uc2USLwoGZXZlbnRzGAEgAygLMh8ucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlckV2ZW50IqYDChdMaXN0T25saW5lT3JkZXJzUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBARIpCgZzdGF0dXMYBCABKAlCFKq7GBAoIDIMW0EtWl1bQS1aX10qSAOIAQESIAoLcGxhY2VkX2Zyb20YBSABKAlCBqq7GAIoQEgEiAEBEh4KCXBsYWNlZF90bxgGIAEoCUIGqrsYAihASAWIAQESIQoMdXBkYXRlZF9mcm9tGAcgASgJQgaquxgCKEBIBogBARIpChJleHRlcm5hbF9yZWZlcmVuY2UYCCABKAlCCKq7GAQgAShkSAeIAQFCDQoLX2NvbXBhbnlfaWRCCAoGX2xpbWl0QgkKB19jdXJzb3JCCQoHX3N0YXR1c0IOCgxfcGxhY2VkX2Zyb21CDAoKX3BsYWNlZF90b0IPCg1fdXBkYXRlZF9mcm9tQhUKE19leHRlcm5hbF9yZWZlcmVuY2UicAoYTGlzdE9ubGluZU9yZGVyc1Jlc3BvbnNlEioKBm9yZGVycxgBIAMoCzIaLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXISGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiXQoVR2V0T25saW5lT3JkZXJSZXF1ZXN0EhQKAmlkGAEgASgDQgiquxgECAEQARIfCgpjb21wYW55X2lkGAIgASgDQgaquxgCEAFIAIgBAUINCgtfY29tcGFueV9pZCJDChZHZXRPbmxpbmVPcmRlclJlc3BvbnNlEikKBW9yZGVyGAEgASgLMhoucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlciJ2ChpHZXREYWlseVNhbGVzUmVwb3J0UmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIUCgRmcm9tGAIgASgJQgaquxgCKCASEgoCdG8YAyABKAlCBqq7GAIoIEINCgtfY29tcGFueV9pZCJXCgpEYWlseVNhbGVzEgwKBGRhdGUYASABKAkSEgoKc2FsZV9jb3VudBgCIAEoAxITCgt0b3RhbF9taW5vchgDIAEoAxISCgppdGVtX2NvdW50GAQgASgDInIKG0dldERhaWx5U2FsZXNSZXBvcnRSZXNwb25zZRIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEicKBGRheXMYBCADKAsyGS5wYXJ0bmVyYXBpLnYxLkRhaWx5U2FsZXMieAocR2V0U2FsZXNCeVN0b3JlUmVwb3J0UmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIUCgRmcm9tGAIgASgJQgaquxgCKCASEgoCdG8YAyABKAlCBqq7GAIoIEINCgtfY29tcGFueV9pZCJvCgpTdG9yZVNhbGVzEhAKCHN0b3JlX2lkGAEgASgDEhIKCnN0b3JlX25hbWUYAiABKAkSEgoKc2FsZV9jb3VudBgDIAEoAxISCgppdGVtX2NvdW50GAQgASgDEhMKC3RvdGFsX21pbm9yGAUgASgDInYKHUdldFNhbGVzQnlTdG9yZVJlcG9ydFJlc3BvbnNlEgwKBGZyb20YASABKAkSCgoCdG8YAiABKAkSEAoIY3VycmVuY3kYAyABKAkSKQoGc3RvcmVzGAQgAygLMhkucGFydG5lcmFwaS52MS5TdG9yZVNhbGVzKmsKDkZ1bGZpbG1lbnRUeXBlEh8KG0ZVTEZJTE1FTlRfVFlQRV9VTlNQRUNJRklFRBAAEhoKFkZVTEZJTE1FTlRfVFlQRV9QSUNLVVAQARIcChhGVUxGSUxNRU5UX1RZUEVfREVMSVZFUlkQAiqTAwoRT25saW5lT3JkZXJSZWFzb24SIwofT05MSU5FX09SREVSX1JFQVNPTl9VTlNQRUNJRklFRBAAEigKJE9OTElORV9PUkRFUl9SRUFTT05fSVRFTV9VTkFWQUlMQUJMRRABEiQKIE9OTElORV9PUkRFUl9SRUFTT05fU1RPUkVfQ0xPU0VEEAISIAocT05MSU5FX09SREVSX1JFQVNPTl9UT09fQlVTWRADEiYKIk9OTElORV9PUkRFUl9SRUFTT05fQ0FOTk9UX0RFTElWRVIQBBIoCiRPTkxJTkVfT1JERVJfUkVBU09OX0NVU1RPTUVSX1JFUVVFU1QQBRIoCiRPTkxJTkVfT1JERVJfUkVBU09OX0NVU1RPTUVSX05PX1NIT1cQBhIdChlPTkxJTkVfT1JERVJfUkVBU09OX09USEVSEAcSIQodT05MSU5FX09SREVSX1JFQVNPTl9USU1FRF9PVVQQCBIpCiVPTkxJTkVfT1JERVJfUkVBU09OX1BBUlRORVJfQ0FOQ0VMTEVEEAkyvBQKC0RhdGFTZXJ2aWNlEngKCkxpc3RTdG9yZXMSIC5wYXJ0bmVyYXBpLnYxLkxpc3RTdG9yZXNSZXF1ZXN0GiEucGFydG5lcmFwaS52MS5MaXN0U3RvcmVzUmVzcG9uc2UiJaK7GA8IAyILc3RvcmVzLnJlYWSC0+STAgwSCi92MS9zdG9yZXMScwoJTGlzdEl0ZW1zEh8ucGFydG5lcmFwaS52MS5MaXN0SXRlbXNSZXF1ZXN0GiAucGFydG5lcmFwaS52MS5MaXN0SXRlbXNSZXNwb25zZSIjorsYDggDIgppdGVtcy5yZWFkgtPkkwILEgkvdjEvaXRlbXMSegoKQ3JlYXRlSXRlbRIgLnBhcnRuZXJhcGkudjEuQ3JlYXRlSXRlbVJlcXVlc3QaIS5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUl0ZW1SZXNwb25zZSInorsYDwgDIgtpdGVtcy53cml0ZYLT5JMCDjoBKiIJL3YxL2l0ZW1zEn8KClVwZGF0ZUl0ZW0SIC5wYXJ0bmVyYXBpLnYxLlVwZGF0ZUl0ZW1SZXF1ZXN0GiEucGFydG5lcmFwaS52MS5VcGRhdGVJdGVtUmVzcG9uc2UiLKK7GA8IAyILaXRlbXMud3JpdGWC0+STAhM6ASoyDi92MS9pdGVtcy97aWR9EowBCg5MaXN0Q2F0ZWdvcmllcxIkLnBhcnRuZXJhcGkudjEuTGlzdENhdGVnb3JpZXNSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5MaXN0Q2F0ZWdvcmllc1Jlc3BvbnNlIi2iuxgTCAMiD2NhdGVnb3JpZXMucmVhZILT5JMCEBIOL3YxL2NhdGVnb3JpZXMSkAEKDkNyZWF0ZUNhdGVnb3J5EiQucGFydG5lcmFwaS52MS5DcmVhdGVDYXRlZ29yeVJlcXVlc3QaJS5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2UiMaK7GBQIAyIQY2F0ZWdvcmllcy53cml0ZYLT5JMCEzoBKiIOL3YxL2NhdGVnb3JpZXMSkQEKEExpc3RPbmxpbmVPcmRlcnMSJi5wYXJ0bmVyYXBpLnYxLkxpc3RPbmxpbmVPcmRlcnNSZXF1ZXN0GicucGFydG5lcmFwaS52MS5MaXN0T25saW5lT3JkZXJzUmVzcG9uc2UiLKK7GA8IAyILb3JkZXJzLnJlYWSC0+STAhMSES92MS9vbmxpbmUtb3JkZXJzEpABCg5HZXRPbmxpbmVPcmRlchIkLnBhcnRuZXJhcGkudjEuR2V0T25saW5lT3JkZXJSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5HZXRPbmxpbmVPcmRlclJlc3BvbnNlIjGiuxgPCAMiC29yZGVycy5yZWFkgtPkkwIYEhYvdjEvb25saW5lLW9yZGVycy97aWR9EpUBChBQbGFjZU9ubGluZU9yZGVyEiYucGFydG5lcmFwaS52MS5QbGFjZU9ubGluZU9yZGVyUmVxdWVzdBonLnBhcnRuZXJhcGkudjEuUGxhY2VPbmxpbmVPcmRlclJlc3BvbnNlIjCiuxgQCAMiDG9yZGVycy53cml0ZYLT5JMCFjoBKiIRL3YxL29ubGluZS1vcmRlcnMSpAEKEUNhbmNlbE9ubGluZU9yZGVyEicucGFydG5lcmFwaS52MS5DYW5jZWxPbmxpbmVPcmRlclJlcXVlc3QaKC5wYXJ0bmVyYXBpLnYxLkNhbmNlbE9ubGluZU9yZGVyUmVzcG9uc2UiPKK7GBAIAyIMb3JkZXJzLndyaXRlgtPkkwIiOgEqIh0vdjEvb25saW5lLW9yZGVycy97aWR9L2NhbmNlbBK9AQoWTW92ZVNhbmRib3hPbmxpbmVPcmRlchIsLnBhcnRuZXJhcGkudjEuTW92ZVNhbmRib3hPbmxpbmVPcmRlclJlcXVlc3QaLS5wYXJ0bmVyYXBpLnYxLk1vdmVTYW5kYm94T25saW5lT3JkZXJSZXNwb25zZSJGorsYEggDIgxvcmRlcnMud3JpdGUoAYLT5JMCKjoBKiIlL3YxL3NhbmRib3gvb25saW5lLW9yZGVycy97aWR9L3N0YXR1cxJmChFBY2NlcHRPbmxpbmVPcmRlchInLnBhcnRuZXJhcGkudjEuQWNjZXB0T25saW5lT3JkZXJSZXF1ZXN0GigucGFydG5lcmFwaS52MS5BY2NlcHRPbmxpbmVPcmRlclJlc3BvbnNlEmYKEVJlamVjdE9ubGluZU9yZGVyEicucGFydG5lcmFwaS52MS5SZWplY3RPbmxpbmVPcmRlclJlcXVlc3QaKC5wYXJ0bmVyYXBpLnYxLlJlamVjdE9ubGluZU9yZGVyUmVzcG9uc2USbwoUTWFya09ubGluZU9yZGVyUmVhZHkSKi5wYXJ0bmVyYXBpLnYxLk1hcmtPbmxpbmVPcmRlclJlYWR5UmVxdWVzdBorLnBhcnRuZXJhcGkudjEuTWFya09ubGluZU9yZGVyUmVhZHlSZXNwb25zZRJsChNDb21wbGV0ZU9ubGluZU9yZGVyEikucGFydG5lcmFwaS52MS5Db21wbGV0ZU9ubGluZU9yZGVyUmVxdWVzdBoqLnBhcnRuZXJhcGkudjEuQ29tcGxldGVPbmxpbmVPcmRlclJlc3BvbnNlEoQBChtDYW5jZWxPbmxpbmVPcmRlckFzTWVyY2hhbnQSMS5wYXJ0bmVyYXBpLnYxLkNhbmNlbE9ubGluZU9yZGVyQXNNZXJjaGFudFJlcXVlc3QaMi5wYXJ0bmVyYXBpLnYxLkNhbmNlbE9ubGluZU9yZGVyQXNNZXJjaGFudFJlc3BvbnNlEnIKFUxpc3RPbmxpbmVPcmRlckV2ZW50cxIrLnBhcnRuZXJhcGkudjEuTGlzdE9ubGluZU9yZGVyRXZlbnRzUmVxdWVzdBosLnBhcnRuZXJhcGkudjEuTGlzdE9ubGluZU9yZGVyRXZlbnRzUmVzcG9uc2USoQEKE0dldERhaWx5U2FsZXNSZXBvcnQSKS5wYXJ0bmVyYXBpLnYxLkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0GioucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2UiM6K7GBAIAyIMcmVwb3J0cy5yZWFkgtPkkwIZEhcvdjEvcmVwb3J0cy9kYWlseS1zYWxlcxKqAQoVR2V0U2FsZXNCeVN0b3JlUmVwb3J0EisucGFydG5lcmFwaS52MS5HZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXF1ZXN0GiwucGFydG5lcmFwaS52MS5HZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXNwb25zZSI2orsYEAgDIgxyZXBvcnRzLnJlYWSC0+STAhwSGi92MS9yZXBvcnRzL3NhbGVzLWJ5LXN0b3JlYgZwcm90bzM", [file_google_api_annotations, file_partnerapi_v1_options]);
 
 /**
  * A point of sale location of the merchant.
@@ -485,6 +485,13 @@ export type OrderLine = Message<"partnerapi.v1.OrderLine"> & {
    * @generated from field: int64 unit_price_minor = 6;
    */
   unitPriceMinor: bigint;
+
+  /**
+   * The customer's note on this line ("no onions").
+   *
+   * @generated from field: optional string note = 7;
+   */
+  note?: string | undefined;
 };
 
 /**
@@ -495,7 +502,99 @@ export const OrderLineSchema: GenMessage<OrderLine> = /*@__PURE__*/
   messageDesc(file_partnerapi_v1_data_service, 15);
 
 /**
- * An order placed online for pickup or delivery.
+ * Where a delivery goes.
+ *
+ * @generated from message partnerapi.v1.DeliveryAddress
+ */
+export type DeliveryAddress = Message<"partnerapi.v1.DeliveryAddress"> & {
+  /**
+   * @generated from field: string line1 = 1;
+   */
+  line1: string;
+
+  /**
+   * @generated from field: optional string line2 = 2;
+   */
+  line2?: string | undefined;
+
+  /**
+   * @generated from field: string city = 3;
+   */
+  city: string;
+
+  /**
+   * @generated from field: string postcode = 4;
+   */
+  postcode: string;
+
+  /**
+   * Directions for the courier ("ring twice").
+   *
+   * @generated from field: optional string instructions = 5;
+   */
+  instructions?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.DeliveryAddress.
+ * Use `create(DeliveryAddressSchema)` to create a new message.
+ */
+export const DeliveryAddressSchema: GenMessage<DeliveryAddress> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 16);
+
+/**
+ * How an order reaches the customer: PICKUP, or DELIVERY with the address.
+ *
+ * @generated from message partnerapi.v1.Fulfilment
+ */
+export type Fulfilment = Message<"partnerapi.v1.Fulfilment"> & {
+  /**
+   * @generated from field: partnerapi.v1.FulfilmentType type = 1;
+   */
+  type: FulfilmentType;
+
+  /**
+   * Required for DELIVERY, refused for PICKUP.
+   *
+   * @generated from field: partnerapi.v1.DeliveryAddress delivery_address = 2;
+   */
+  deliveryAddress?: DeliveryAddress | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.Fulfilment.
+ * Use `create(FulfilmentSchema)` to create a new message.
+ */
+export const FulfilmentSchema: GenMessage<Fulfilment> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 17);
+
+/**
+ * Who ordered.
+ *
+ * @generated from message partnerapi.v1.Customer
+ */
+export type Customer = Message<"partnerapi.v1.Customer"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string phone = 2;
+   */
+  phone?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.Customer.
+ * Use `create(CustomerSchema)` to create a new message.
+ */
+export const CustomerSchema: GenMessage<Customer> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 18);
+
+/**
+ * An order placed online for pickup or delivery. Statuses: PENDING, ACCEPTED, REJECTED, READY, COMPLETED, CANCELLED
+ * (docs/api-guide.md, "Online orders", has the table of moves).
  *
  * @generated from message partnerapi.v1.OnlineOrder
  */
@@ -534,6 +633,65 @@ export type OnlineOrder = Message<"partnerapi.v1.OnlineOrder"> & {
    * @generated from field: repeated partnerapi.v1.OrderLine lines = 7;
    */
   lines: OrderLine[];
+
+  /**
+   * When the order last changed (placed, or moved); RFC 3339 with microseconds. The change feed's order.
+   *
+   * @generated from field: string updated_at = 8;
+   */
+  updatedAt: string;
+
+  /**
+   * Absent on orders placed before online ordering took orders (the seeded ones).
+   *
+   * @generated from field: partnerapi.v1.Fulfilment fulfilment = 9;
+   */
+  fulfilment?: Fulfilment | undefined;
+
+  /**
+   * @generated from field: partnerapi.v1.Customer customer = 10;
+   */
+  customer?: Customer | undefined;
+
+  /**
+   * The placing partner's own reference.
+   *
+   * @generated from field: optional string external_reference = 11;
+   */
+  externalReference?: string | undefined;
+
+  /**
+   * @generated from field: optional string note = 12;
+   */
+  note?: string | undefined;
+
+  /**
+   * When the customer wants it; absent: as soon as possible.
+   *
+   * @generated from field: optional string requested_for = 13;
+   */
+  requestedFor?: string | undefined;
+
+  /**
+   * When the merchant promised it (set on acceptance).
+   *
+   * @generated from field: optional string promised_for = 14;
+   */
+  promisedFor?: string | undefined;
+
+  /**
+   * Why it was REJECTED or CANCELLED.
+   *
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 15;
+   */
+  reason: OnlineOrderReason;
+
+  /**
+   * While PENDING: when the platform rejects it (TIMED_OUT) unless the merchant decides first.
+   *
+   * @generated from field: optional string decide_by = 16;
+   */
+  decideBy?: string | undefined;
 };
 
 /**
@@ -541,7 +699,514 @@ export type OnlineOrder = Message<"partnerapi.v1.OnlineOrder"> & {
  * Use `create(OnlineOrderSchema)` to create a new message.
  */
 export const OnlineOrderSchema: GenMessage<OnlineOrder> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 16);
+  messageDesc(file_partnerapi_v1_data_service, 19);
+
+/**
+ * One line a partner orders: an item of the merchant's catalogue, by id.
+ *
+ * @generated from message partnerapi.v1.OnlineOrderLineInput
+ */
+export type OnlineOrderLineInput = Message<"partnerapi.v1.OnlineOrderLineInput"> & {
+  /**
+   * @generated from field: int64 item_id = 1;
+   */
+  itemId: bigint;
+
+  /**
+   * @generated from field: int32 quantity = 2;
+   */
+  quantity: number;
+
+  /**
+   * @generated from field: optional string note = 3;
+   */
+  note?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.OnlineOrderLineInput.
+ * Use `create(OnlineOrderLineInputSchema)` to create a new message.
+ */
+export const OnlineOrderLineInputSchema: GenMessage<OnlineOrderLineInput> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 20);
+
+/**
+ * @generated from message partnerapi.v1.PlaceOnlineOrderRequest
+ */
+export type PlaceOnlineOrderRequest = Message<"partnerapi.v1.PlaceOnlineOrderRequest"> & {
+  /**
+   * @generated from field: optional int64 company_id = 1;
+   */
+  companyId?: bigint | undefined;
+
+  /**
+   * @generated from field: int64 store_id = 2;
+   */
+  storeId: bigint;
+
+  /**
+   * 1 to 50 lines.
+   *
+   * @generated from field: repeated partnerapi.v1.OnlineOrderLineInput lines = 3;
+   */
+  lines: OnlineOrderLineInput[];
+
+  /**
+   * @generated from field: partnerapi.v1.Fulfilment fulfilment = 4;
+   */
+  fulfilment?: Fulfilment | undefined;
+
+  /**
+   * @generated from field: partnerapi.v1.Customer customer = 5;
+   */
+  customer?: Customer | undefined;
+
+  /**
+   * @generated from field: optional string note = 6;
+   */
+  note?: string | undefined;
+
+  /**
+   * RFC 3339 date-time with an offset, not in the past; absent: as soon as possible.
+   *
+   * @generated from field: optional string requested_for = 7;
+   */
+  requestedFor?: string | undefined;
+
+  /**
+   * The partner's own reference of the order (its id in the partner's system), to find it again after a network error.
+   *
+   * @generated from field: string external_reference = 8;
+   */
+  externalReference: string;
+};
+
+/**
+ * Describes the message partnerapi.v1.PlaceOnlineOrderRequest.
+ * Use `create(PlaceOnlineOrderRequestSchema)` to create a new message.
+ */
+export const PlaceOnlineOrderRequestSchema: GenMessage<PlaceOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 21);
+
+/**
+ * @generated from message partnerapi.v1.PlaceOnlineOrderResponse
+ */
+export type PlaceOnlineOrderResponse = Message<"partnerapi.v1.PlaceOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.PlaceOnlineOrderResponse.
+ * Use `create(PlaceOnlineOrderResponseSchema)` to create a new message.
+ */
+export const PlaceOnlineOrderResponseSchema: GenMessage<PlaceOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 22);
+
+/**
+ * @generated from message partnerapi.v1.CancelOnlineOrderRequest
+ */
+export type CancelOnlineOrderRequest = Message<"partnerapi.v1.CancelOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: optional int64 company_id = 2;
+   */
+  companyId?: bigint | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CancelOnlineOrderRequest.
+ * Use `create(CancelOnlineOrderRequestSchema)` to create a new message.
+ */
+export const CancelOnlineOrderRequestSchema: GenMessage<CancelOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 23);
+
+/**
+ * @generated from message partnerapi.v1.CancelOnlineOrderResponse
+ */
+export type CancelOnlineOrderResponse = Message<"partnerapi.v1.CancelOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CancelOnlineOrderResponse.
+ * Use `create(CancelOnlineOrderResponseSchema)` to create a new message.
+ */
+export const CancelOnlineOrderResponseSchema: GenMessage<CancelOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 24);
+
+/**
+ * @generated from message partnerapi.v1.MoveSandboxOnlineOrderRequest
+ */
+export type MoveSandboxOnlineOrderRequest = Message<"partnerapi.v1.MoveSandboxOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: optional int64 company_id = 2;
+   */
+  companyId?: bigint | undefined;
+
+  /**
+   * The status to move to, as the point of sale would: ACCEPTED, REJECTED, READY, COMPLETED or CANCELLED.
+   *
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * REJECTED and CANCELLED: why (default OTHER); refused for the other statuses.
+   *
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 4;
+   */
+  reason: OnlineOrderReason;
+
+  /**
+   * ACCEPTED: the promised time, RFC 3339 (default: the requested time, else 20 minutes from now).
+   *
+   * @generated from field: optional string promised_for = 5;
+   */
+  promisedFor?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.MoveSandboxOnlineOrderRequest.
+ * Use `create(MoveSandboxOnlineOrderRequestSchema)` to create a new message.
+ */
+export const MoveSandboxOnlineOrderRequestSchema: GenMessage<MoveSandboxOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 25);
+
+/**
+ * @generated from message partnerapi.v1.MoveSandboxOnlineOrderResponse
+ */
+export type MoveSandboxOnlineOrderResponse = Message<"partnerapi.v1.MoveSandboxOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.MoveSandboxOnlineOrderResponse.
+ * Use `create(MoveSandboxOnlineOrderResponseSchema)` to create a new message.
+ */
+export const MoveSandboxOnlineOrderResponseSchema: GenMessage<MoveSandboxOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 26);
+
+/**
+ * @generated from message partnerapi.v1.AcceptOnlineOrderRequest
+ */
+export type AcceptOnlineOrderRequest = Message<"partnerapi.v1.AcceptOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+
+  /**
+   * RFC 3339 date-time with an offset: when the order will be ready (pickup) or delivered.
+   *
+   * @generated from field: string promised_for = 3;
+   */
+  promisedFor: string;
+};
+
+/**
+ * Describes the message partnerapi.v1.AcceptOnlineOrderRequest.
+ * Use `create(AcceptOnlineOrderRequestSchema)` to create a new message.
+ */
+export const AcceptOnlineOrderRequestSchema: GenMessage<AcceptOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 27);
+
+/**
+ * @generated from message partnerapi.v1.AcceptOnlineOrderResponse
+ */
+export type AcceptOnlineOrderResponse = Message<"partnerapi.v1.AcceptOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.AcceptOnlineOrderResponse.
+ * Use `create(AcceptOnlineOrderResponseSchema)` to create a new message.
+ */
+export const AcceptOnlineOrderResponseSchema: GenMessage<AcceptOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 28);
+
+/**
+ * @generated from message partnerapi.v1.RejectOnlineOrderRequest
+ */
+export type RejectOnlineOrderRequest = Message<"partnerapi.v1.RejectOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 3;
+   */
+  reason: OnlineOrderReason;
+};
+
+/**
+ * Describes the message partnerapi.v1.RejectOnlineOrderRequest.
+ * Use `create(RejectOnlineOrderRequestSchema)` to create a new message.
+ */
+export const RejectOnlineOrderRequestSchema: GenMessage<RejectOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 29);
+
+/**
+ * @generated from message partnerapi.v1.RejectOnlineOrderResponse
+ */
+export type RejectOnlineOrderResponse = Message<"partnerapi.v1.RejectOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.RejectOnlineOrderResponse.
+ * Use `create(RejectOnlineOrderResponseSchema)` to create a new message.
+ */
+export const RejectOnlineOrderResponseSchema: GenMessage<RejectOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 30);
+
+/**
+ * @generated from message partnerapi.v1.MarkOnlineOrderReadyRequest
+ */
+export type MarkOnlineOrderReadyRequest = Message<"partnerapi.v1.MarkOnlineOrderReadyRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+};
+
+/**
+ * Describes the message partnerapi.v1.MarkOnlineOrderReadyRequest.
+ * Use `create(MarkOnlineOrderReadyRequestSchema)` to create a new message.
+ */
+export const MarkOnlineOrderReadyRequestSchema: GenMessage<MarkOnlineOrderReadyRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 31);
+
+/**
+ * @generated from message partnerapi.v1.MarkOnlineOrderReadyResponse
+ */
+export type MarkOnlineOrderReadyResponse = Message<"partnerapi.v1.MarkOnlineOrderReadyResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.MarkOnlineOrderReadyResponse.
+ * Use `create(MarkOnlineOrderReadyResponseSchema)` to create a new message.
+ */
+export const MarkOnlineOrderReadyResponseSchema: GenMessage<MarkOnlineOrderReadyResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 32);
+
+/**
+ * @generated from message partnerapi.v1.CompleteOnlineOrderRequest
+ */
+export type CompleteOnlineOrderRequest = Message<"partnerapi.v1.CompleteOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+};
+
+/**
+ * Describes the message partnerapi.v1.CompleteOnlineOrderRequest.
+ * Use `create(CompleteOnlineOrderRequestSchema)` to create a new message.
+ */
+export const CompleteOnlineOrderRequestSchema: GenMessage<CompleteOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 33);
+
+/**
+ * @generated from message partnerapi.v1.CompleteOnlineOrderResponse
+ */
+export type CompleteOnlineOrderResponse = Message<"partnerapi.v1.CompleteOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CompleteOnlineOrderResponse.
+ * Use `create(CompleteOnlineOrderResponseSchema)` to create a new message.
+ */
+export const CompleteOnlineOrderResponseSchema: GenMessage<CompleteOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 34);
+
+/**
+ * @generated from message partnerapi.v1.CancelOnlineOrderAsMerchantRequest
+ */
+export type CancelOnlineOrderAsMerchantRequest = Message<"partnerapi.v1.CancelOnlineOrderAsMerchantRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 3;
+   */
+  reason: OnlineOrderReason;
+};
+
+/**
+ * Describes the message partnerapi.v1.CancelOnlineOrderAsMerchantRequest.
+ * Use `create(CancelOnlineOrderAsMerchantRequestSchema)` to create a new message.
+ */
+export const CancelOnlineOrderAsMerchantRequestSchema: GenMessage<CancelOnlineOrderAsMerchantRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 35);
+
+/**
+ * @generated from message partnerapi.v1.CancelOnlineOrderAsMerchantResponse
+ */
+export type CancelOnlineOrderAsMerchantResponse = Message<"partnerapi.v1.CancelOnlineOrderAsMerchantResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CancelOnlineOrderAsMerchantResponse.
+ * Use `create(CancelOnlineOrderAsMerchantResponseSchema)` to create a new message.
+ */
+export const CancelOnlineOrderAsMerchantResponseSchema: GenMessage<CancelOnlineOrderAsMerchantResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 36);
+
+/**
+ * One row of an order's history: its creation (status PENDING, no from_status) or one move.
+ *
+ * @generated from message partnerapi.v1.OnlineOrderEvent
+ */
+export type OnlineOrderEvent = Message<"partnerapi.v1.OnlineOrderEvent"> & {
+  /**
+   * @generated from field: int64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * online_order.created or online_order.updated.
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string from_status = 3;
+   */
+  fromStatus: string;
+
+  /**
+   * @generated from field: string to_status = 4;
+   */
+  toStatus: string;
+
+  /**
+   * Who: app:<app id>, pos, platform, sandbox.
+   *
+   * @generated from field: string actor = 5;
+   */
+  actor: string;
+
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 6;
+   */
+  reason: OnlineOrderReason;
+
+  /**
+   * @generated from field: string occurred_at = 7;
+   */
+  occurredAt: string;
+};
+
+/**
+ * Describes the message partnerapi.v1.OnlineOrderEvent.
+ * Use `create(OnlineOrderEventSchema)` to create a new message.
+ */
+export const OnlineOrderEventSchema: GenMessage<OnlineOrderEvent> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 37);
+
+/**
+ * @generated from message partnerapi.v1.ListOnlineOrderEventsRequest
+ */
+export type ListOnlineOrderEventsRequest = Message<"partnerapi.v1.ListOnlineOrderEventsRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+};
+
+/**
+ * Describes the message partnerapi.v1.ListOnlineOrderEventsRequest.
+ * Use `create(ListOnlineOrderEventsRequestSchema)` to create a new message.
+ */
+export const ListOnlineOrderEventsRequestSchema: GenMessage<ListOnlineOrderEventsRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 38);
+
+/**
+ * @generated from message partnerapi.v1.ListOnlineOrderEventsResponse
+ */
+export type ListOnlineOrderEventsResponse = Message<"partnerapi.v1.ListOnlineOrderEventsResponse"> & {
+  /**
+   * @generated from field: repeated partnerapi.v1.OnlineOrderEvent events = 1;
+   */
+  events: OnlineOrderEvent[];
+};
+
+/**
+ * Describes the message partnerapi.v1.ListOnlineOrderEventsResponse.
+ * Use `create(ListOnlineOrderEventsResponseSchema)` to create a new message.
+ */
+export const ListOnlineOrderEventsResponseSchema: GenMessage<ListOnlineOrderEventsResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 39);
 
 /**
  * Paging as every list (limit, cursor), but ordered by (placed_at, id): the cursor holds both. An order is created
@@ -585,6 +1250,21 @@ export type ListOnlineOrdersRequest = Message<"partnerapi.v1.ListOnlineOrdersReq
    * @generated from field: optional string placed_to = 6;
    */
   placedTo?: string | undefined;
+
+  /**
+   * The change feed: orders changed at or after this RFC 3339 date-time, in (updated_at, id) order, with a
+   * next_cursor on every page (the last included) that a poller keeps and sends back later to see only later changes.
+   *
+   * @generated from field: optional string updated_from = 7;
+   */
+  updatedFrom?: string | undefined;
+
+  /**
+   * Only the order(s) the placing app gave this reference (to reconcile after a network error).
+   *
+   * @generated from field: optional string external_reference = 8;
+   */
+  externalReference?: string | undefined;
 };
 
 /**
@@ -592,7 +1272,7 @@ export type ListOnlineOrdersRequest = Message<"partnerapi.v1.ListOnlineOrdersReq
  * Use `create(ListOnlineOrdersRequestSchema)` to create a new message.
  */
 export const ListOnlineOrdersRequestSchema: GenMessage<ListOnlineOrdersRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 17);
+  messageDesc(file_partnerapi_v1_data_service, 40);
 
 /**
  * @generated from message partnerapi.v1.ListOnlineOrdersResponse
@@ -604,6 +1284,8 @@ export type ListOnlineOrdersResponse = Message<"partnerapi.v1.ListOnlineOrdersRe
   orders: OnlineOrder[];
 
   /**
+   * Present when more rows may follow; in the change feed (updated_from, or a feed cursor), on every page.
+   *
    * @generated from field: optional string next_cursor = 2;
    */
   nextCursor?: string | undefined;
@@ -614,7 +1296,7 @@ export type ListOnlineOrdersResponse = Message<"partnerapi.v1.ListOnlineOrdersRe
  * Use `create(ListOnlineOrdersResponseSchema)` to create a new message.
  */
 export const ListOnlineOrdersResponseSchema: GenMessage<ListOnlineOrdersResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 18);
+  messageDesc(file_partnerapi_v1_data_service, 41);
 
 /**
  * @generated from message partnerapi.v1.GetOnlineOrderRequest
@@ -636,7 +1318,7 @@ export type GetOnlineOrderRequest = Message<"partnerapi.v1.GetOnlineOrderRequest
  * Use `create(GetOnlineOrderRequestSchema)` to create a new message.
  */
 export const GetOnlineOrderRequestSchema: GenMessage<GetOnlineOrderRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 19);
+  messageDesc(file_partnerapi_v1_data_service, 42);
 
 /**
  * @generated from message partnerapi.v1.GetOnlineOrderResponse
@@ -653,7 +1335,7 @@ export type GetOnlineOrderResponse = Message<"partnerapi.v1.GetOnlineOrderRespon
  * Use `create(GetOnlineOrderResponseSchema)` to create a new message.
  */
 export const GetOnlineOrderResponseSchema: GenMessage<GetOnlineOrderResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 20);
+  messageDesc(file_partnerapi_v1_data_service, 43);
 
 /**
  * @generated from message partnerapi.v1.GetDailySalesReportRequest
@@ -682,7 +1364,7 @@ export type GetDailySalesReportRequest = Message<"partnerapi.v1.GetDailySalesRep
  * Use `create(GetDailySalesReportRequestSchema)` to create a new message.
  */
 export const GetDailySalesReportRequestSchema: GenMessage<GetDailySalesReportRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 21);
+  messageDesc(file_partnerapi_v1_data_service, 44);
 
 /**
  * One UTC day of sales, totals in the minor unit; every day of the window is present, zero when nothing sold.
@@ -716,7 +1398,7 @@ export type DailySales = Message<"partnerapi.v1.DailySales"> & {
  * Use `create(DailySalesSchema)` to create a new message.
  */
 export const DailySalesSchema: GenMessage<DailySales> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 22);
+  messageDesc(file_partnerapi_v1_data_service, 45);
 
 /**
  * @generated from message partnerapi.v1.GetDailySalesReportResponse
@@ -748,7 +1430,7 @@ export type GetDailySalesReportResponse = Message<"partnerapi.v1.GetDailySalesRe
  * Use `create(GetDailySalesReportResponseSchema)` to create a new message.
  */
 export const GetDailySalesReportResponseSchema: GenMessage<GetDailySalesReportResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 23);
+  messageDesc(file_partnerapi_v1_data_service, 46);
 
 /**
  * @generated from message partnerapi.v1.GetSalesByStoreReportRequest
@@ -777,7 +1459,7 @@ export type GetSalesByStoreReportRequest = Message<"partnerapi.v1.GetSalesByStor
  * Use `create(GetSalesByStoreReportRequestSchema)` to create a new message.
  */
 export const GetSalesByStoreReportRequestSchema: GenMessage<GetSalesByStoreReportRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 24);
+  messageDesc(file_partnerapi_v1_data_service, 47);
 
 /**
  * One store's sales over the window; every store of the merchant is present, zero when nothing sold.
@@ -816,7 +1498,7 @@ export type StoreSales = Message<"partnerapi.v1.StoreSales"> & {
  * Use `create(StoreSalesSchema)` to create a new message.
  */
 export const StoreSalesSchema: GenMessage<StoreSales> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 25);
+  messageDesc(file_partnerapi_v1_data_service, 48);
 
 /**
  * @generated from message partnerapi.v1.GetSalesByStoreReportResponse
@@ -848,14 +1530,130 @@ export type GetSalesByStoreReportResponse = Message<"partnerapi.v1.GetSalesBySto
  * Use `create(GetSalesByStoreReportResponseSchema)` to create a new message.
  */
 export const GetSalesByStoreReportResponseSchema: GenMessage<GetSalesByStoreReportResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 26);
+  messageDesc(file_partnerapi_v1_data_service, 49);
+
+/**
+ * How the customer gets the order.
+ *
+ * @generated from enum partnerapi.v1.FulfilmentType
+ */
+export enum FulfilmentType {
+  /**
+   * @generated from enum value: FULFILMENT_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The customer collects it at the store.
+   *
+   * @generated from enum value: FULFILMENT_TYPE_PICKUP = 1;
+   */
+  PICKUP = 1,
+
+  /**
+   * It is taken to the customer's address.
+   *
+   * @generated from enum value: FULFILMENT_TYPE_DELIVERY = 2;
+   */
+  DELIVERY = 2,
+}
+
+/**
+ * Describes the enum partnerapi.v1.FulfilmentType.
+ */
+export const FulfilmentTypeSchema: GenEnum<FulfilmentType> = /*@__PURE__*/
+  enumDesc(file_partnerapi_v1_data_service, 0);
+
+/**
+ * Why an order was rejected or cancelled.
+ *
+ * @generated from enum partnerapi.v1.OnlineOrderReason
+ */
+export enum OnlineOrderReason {
+  /**
+   * @generated from enum value: ONLINE_ORDER_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * An item of the order cannot be made.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_ITEM_UNAVAILABLE = 1;
+   */
+  ITEM_UNAVAILABLE = 1,
+
+  /**
+   * The store is closed.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_STORE_CLOSED = 2;
+   */
+  STORE_CLOSED = 2,
+
+  /**
+   * The kitchen cannot take it now.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_TOO_BUSY = 3;
+   */
+  TOO_BUSY = 3,
+
+  /**
+   * The address is outside what the store delivers to.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_CANNOT_DELIVER = 4;
+   */
+  CANNOT_DELIVER = 4,
+
+  /**
+   * The customer asked the merchant to cancel it.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_CUSTOMER_REQUEST = 5;
+   */
+  CUSTOMER_REQUEST = 5,
+
+  /**
+   * The customer never came for it.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_CUSTOMER_NO_SHOW = 6;
+   */
+  CUSTOMER_NO_SHOW = 6,
+
+  /**
+   * Anything else.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_OTHER = 7;
+   */
+  OTHER = 7,
+
+  /**
+   * Set by the platform only: no decision within the decision time (REJECTED).
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_TIMED_OUT = 8;
+   */
+  TIMED_OUT = 8,
+
+  /**
+   * Set by the platform only: the partner cancelled it (CANCELLED).
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_PARTNER_CANCELLED = 9;
+   */
+  PARTNER_CANCELLED = 9,
+}
+
+/**
+ * Describes the enum partnerapi.v1.OnlineOrderReason.
+ */
+export const OnlineOrderReasonSchema: GenEnum<OnlineOrderReason> = /*@__PURE__*/
+  enumDesc(file_partnerapi_v1_data_service, 1);
 
 /**
  * The merchant of every call is its request's `company_id` (the front sets it from the token or the API key).
  * Request metadata a DataService reads: `x-partner-store-scope`, comma-separated store ids the caller may read (an ADSR
  * key whose approved access request names fewer stores than the merchant has; absent: every store; unreadable: none);
- * `accept-language`; `x-correlation-id`. On the internal port the caller needs a `front` or `operator` service
- * credential in `x-service-credential`.
+ * `accept-language`; `x-correlation-id`; `x-partner-app-id`, the app of a partner call (who places an order, and the
+ * only app that may cancel it); `x-partner-environment`, SANDBOX or PRODUCTION (a sandbox order moves by itself, and
+ * the sandbox helper refuses anything else). On the internal port the caller needs the service credential
+ * (`x-service-credential`) of a role the RPC admits: `front` or `operator` for the partner routes, `pos` (the region's
+ * point-of-sale gateway) for the moves of an online order (src/internal/access-policy.ts).
  *
  * @generated from service partnerapi.v1.DataService
  */
@@ -940,6 +1738,99 @@ export const DataService: GenService<{
     methodKind: "unary";
     input: typeof GetOnlineOrderRequestSchema;
     output: typeof GetOnlineOrderResponseSchema;
+  },
+  /**
+   * POST /v1/online-orders: places an order for one of the merchant's stores, priced from the catalogue at this
+   * moment; it starts PENDING. Not idempotent (spec, Retry rules): after a network error, look for the order by
+   * `externalReference` (GET /v1/online-orders?externalReference=...) before placing it again.
+   *
+   * @generated from rpc partnerapi.v1.DataService.PlaceOnlineOrder
+   */
+  placeOnlineOrder: {
+    methodKind: "unary";
+    input: typeof PlaceOnlineOrderRequestSchema;
+    output: typeof PlaceOnlineOrderResponseSchema;
+  },
+  /**
+   * POST /v1/online-orders/{id}/cancel: the app that placed a PENDING order cancels it.
+   *
+   * @generated from rpc partnerapi.v1.DataService.CancelOnlineOrder
+   */
+  cancelOnlineOrder: {
+    methodKind: "unary";
+    input: typeof CancelOnlineOrderRequestSchema;
+    output: typeof CancelOnlineOrderResponseSchema;
+  },
+  /**
+   * POST /v1/sandbox/online-orders/{id}/status: a sandbox test helper that makes the move the point of sale would
+   * make (same rules, same history), for sandbox tokens only (partner.env_mismatch otherwise).
+   *
+   * @generated from rpc partnerapi.v1.DataService.MoveSandboxOnlineOrder
+   */
+  moveSandboxOnlineOrder: {
+    methodKind: "unary";
+    input: typeof MoveSandboxOnlineOrderRequestSchema;
+    output: typeof MoveSandboxOnlineOrderResponseSchema;
+  },
+  /**
+   * The point of sale accepts a PENDING order, promising a time (internal port only, role `pos`).
+   *
+   * @generated from rpc partnerapi.v1.DataService.AcceptOnlineOrder
+   */
+  acceptOnlineOrder: {
+    methodKind: "unary";
+    input: typeof AcceptOnlineOrderRequestSchema;
+    output: typeof AcceptOnlineOrderResponseSchema;
+  },
+  /**
+   * The point of sale rejects a PENDING order with a reason.
+   *
+   * @generated from rpc partnerapi.v1.DataService.RejectOnlineOrder
+   */
+  rejectOnlineOrder: {
+    methodKind: "unary";
+    input: typeof RejectOnlineOrderRequestSchema;
+    output: typeof RejectOnlineOrderResponseSchema;
+  },
+  /**
+   * The food of an ACCEPTED order is ready.
+   *
+   * @generated from rpc partnerapi.v1.DataService.MarkOnlineOrderReady
+   */
+  markOnlineOrderReady: {
+    methodKind: "unary";
+    input: typeof MarkOnlineOrderReadyRequestSchema;
+    output: typeof MarkOnlineOrderReadyResponseSchema;
+  },
+  /**
+   * A READY order was handed over.
+   *
+   * @generated from rpc partnerapi.v1.DataService.CompleteOnlineOrder
+   */
+  completeOnlineOrder: {
+    methodKind: "unary";
+    input: typeof CompleteOnlineOrderRequestSchema;
+    output: typeof CompleteOnlineOrderResponseSchema;
+  },
+  /**
+   * The merchant cancels an ACCEPTED or READY order with a reason.
+   *
+   * @generated from rpc partnerapi.v1.DataService.CancelOnlineOrderAsMerchant
+   */
+  cancelOnlineOrderAsMerchant: {
+    methodKind: "unary";
+    input: typeof CancelOnlineOrderAsMerchantRequestSchema;
+    output: typeof CancelOnlineOrderAsMerchantResponseSchema;
+  },
+  /**
+   * An order's history: its creation and every move, oldest first (internal port: `pos`, `operator`).
+   *
+   * @generated from rpc partnerapi.v1.DataService.ListOnlineOrderEvents
+   */
+  listOnlineOrderEvents: {
+    methodKind: "unary";
+    input: typeof ListOnlineOrderEventsRequestSchema;
+    output: typeof ListOnlineOrderEventsResponseSchema;
   },
   /**
    * GET /v1/reports/daily-sales (spec: from, to as YYYY-MM-DD, span at most 31 days)

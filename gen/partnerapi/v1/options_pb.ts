@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/options.proto.
  */
 export const file_partnerapi_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEidgoMUm91dGVPcHRpb25zEioKBmZhbWlseRgBIAEoDjIaLnBhcnRuZXJhcGkudjEuUm91dGVGYW1pbHkSFAoMY29udGVudF90eXBlGAIgASgJEhUKDWNhY2hlX2NvbnRyb2wYAyABKAkSDQoFc2NvcGUYBCABKAki2gEKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDbWluGAIgASgDSACIAQESEAoDbWF4GAMgASgDSAGIAQESFwoKbWluX2xlbmd0aBgEIAEoDUgCiAEBEhcKCm1heF9sZW5ndGgYBSABKA1IA4gBARIPCgdwYXR0ZXJuGAYgASgJEiUKBHRleHQYByABKA4yFy5wYXJ0bmVyYXBpLnYxLlRleHRLaW5kQgYKBF9taW5CBgoEX21heEINCgtfbWluX2xlbmd0aEINCgtfbWF4X2xlbmd0aCqWAQoLUm91dGVGYW1pbHkSHAoYUk9VVEVfRkFNSUxZX1VOU1BFQ0lGSUVEEAASFgoSUk9VVEVfRkFNSUxZX09BVVRIEAESGgoWUk9VVEVfRkFNSUxZX0RFVkVMT1BFUhACEhgKFFJPVVRFX0ZBTUlMWV9QQVJUTkVSEAMSGwoXUk9VVEVfRkFNSUxZX1dFTExfS05PV04QBCpUCghUZXh0S2luZBIZChVURVhUX0tJTkRfVU5TUEVDSUZJRUQQABIXChNURVhUX0tJTkRfTVVMVElMSU5FEAESFAoQVEVYVF9LSU5EX1NFQ1JFVBACOlMKBXJvdXRlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYtIcDIAEoCzIbLnBhcnRuZXJhcGkudjEuUm91dGVPcHRpb25zUgVyb3V0ZTpQCgVmaWVsZBIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYtYcDIAEoCzIZLnBhcnRuZXJhcGkudjEuRmllbGRSdWxlc1IFZmllbGRiBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEijAEKDFJvdXRlT3B0aW9ucxIqCgZmYW1pbHkYASABKA4yGi5wYXJ0bmVyYXBpLnYxLlJvdXRlRmFtaWx5EhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIVCg1jYWNoZV9jb250cm9sGAMgASgJEg0KBXNjb3BlGAQgASgJEhQKDHNhbmRib3hfb25seRgFIAEoCCKAAgoKRmllbGRSdWxlcxIQCghyZXF1aXJlZBgBIAEoCBIQCgNtaW4YAiABKANIAIgBARIQCgNtYXgYAyABKANIAYgBARIXCgptaW5fbGVuZ3RoGAQgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgFIAEoDUgDiAEBEg8KB3BhdHRlcm4YBiABKAkSJQoEdGV4dBgHIAEoDjIXLnBhcnRuZXJhcGkudjEuVGV4dEtpbmQSFgoJbWF4X2l0ZW1zGAggASgNSASIAQFCBgoEX21pbkIGCgRfbWF4Qg0KC19taW5fbGVuZ3RoQg0KC19tYXhfbGVuZ3RoQgwKCl9tYXhfaXRlbXMqlgEKC1JvdXRlRmFtaWx5EhwKGFJPVVRFX0ZBTUlMWV9VTlNQRUNJRklFRBAAEhYKElJPVVRFX0ZBTUlMWV9PQVVUSBABEhoKFlJPVVRFX0ZBTUlMWV9ERVZFTE9QRVIQAhIYChRST1VURV9GQU1JTFlfUEFSVE5FUhADEhsKF1JPVVRFX0ZBTUlMWV9XRUxMX0tOT1dOEAQqVAoIVGV4dEtpbmQSGQoVVEVYVF9LSU5EX1VOU1BFQ0lGSUVEEAASFwoTVEVYVF9LSU5EX01VTFRJTElORRABEhQKEFRFWFRfS0lORF9TRUNSRVQQAjpTCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLSHAyABKAsyGy5wYXJ0bmVyYXBpLnYxLlJvdXRlT3B0aW9uc1IFcm91dGU6UAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLWHAyABKAsyGS5wYXJ0bmVyYXBpLnYxLkZpZWxkUnVsZXNSBWZpZWxkYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * How the public front exposes a method.
@@ -49,6 +49,13 @@ export type RouteOptions = Message<"partnerapi.v1.RouteOptions"> & {
    * @generated from field: string scope = 4;
    */
   scope: string;
+
+  /**
+   * A test helper of the sandbox: a production token or an API key is refused with partner.env_mismatch.
+   *
+   * @generated from field: bool sandbox_only = 5;
+   */
+  sandboxOnly: boolean;
 };
 
 /**
@@ -108,6 +115,13 @@ export type FieldRules = Message<"partnerapi.v1.FieldRules"> & {
    * @generated from field: partnerapi.v1.TextKind text = 7;
    */
   text: TextKind;
+
+  /**
+   * The most elements a repeated field may hold.
+   *
+   * @generated from field: optional uint32 max_items = 8;
+   */
+  maxItems?: number | undefined;
 };
 
 /**
