@@ -444,10 +444,13 @@ export function createDataService(context: ServiceContext, options: DataServiceO
       if (takesReason) set.reason = request.reason === OnlineOrderReason.UNSPECIFIED ? "OTHER" : merchantReason(request.reason);
       if (move === "accept" && request.promisedFor !== undefined) set.promisedFor = dateTimeField("promisedFor", request.promisedFor);
       if (isFinalMove(move)) set.autopilotAt = null;
-      return makeMove(companyId, idOf(request.id), move, set, "sandbox", (order) => {
-        // The default promise: the customer's requested time, else twenty minutes from now.
-        if (move === "accept" && set.promisedFor === undefined) set.promisedFor = order.requested_for?.toISOString() ?? later(20 * 60);
-      });
+      if (move === "accept" && set.promisedFor === undefined) {
+        // The default promise: the customer's requested time (which never changes), else twenty minutes from now.
+        const order = await orders.find(companyId, idOf(request.id));
+        if (!order) throw fail("partner.order_not_found");
+        set.promisedFor = order.requested_for?.toISOString() ?? later(20 * 60);
+      }
+      return makeMove(companyId, idOf(request.id), move, set, "sandbox");
     },
 
     async acceptOnlineOrder(request) {
