@@ -40,6 +40,8 @@ function hop(failure?: unknown) {
         "x-correlation-id": "corr-1",
         traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
         "x-partner-store-scope": "11,12",
+        "x-partner-app-id": "app_123",
+        "x-partner-environment": "SANDBOX",
         cookie: "a=b",
       }),
       signal,
@@ -49,10 +51,10 @@ function hop(failure?: unknown) {
   return { call, seen, logs };
 }
 
-Hop("only Accept-Language, the correlation id, the trace context and the store scope cross; never Authorization or X-API-Key", async () => {
+Hop("only Accept-Language, the correlation id, the trace context, the store scope and the partner's app and environment cross; never Authorization or X-API-Key", async () => {
   const { call, seen } = hop();
   assert.is(await call(), undefined);
-  assert.equal([...seen[0]!.keys()].sort(), ["accept-language", "traceparent", "x-correlation-id", "x-partner-store-scope"]);
+  assert.equal([...seen[0]!.keys()].sort(), ["accept-language", "traceparent", "x-correlation-id", "x-partner-app-id", "x-partner-environment", "x-partner-store-scope"]);
   assert.is(seen[0]!.get("traceparent"), "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
 });
 
