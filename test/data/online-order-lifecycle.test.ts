@@ -2,6 +2,8 @@
 // table (allowed and refused), two racing moves, the decision timeout on the injected clock, bad input and refusals
 // that store nothing, scopes and store scope, who may cancel, the point of sale's RPCs on the internal port and their
 // refusal for other roles, the sandbox helper, and reconciling by externalReference.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -445,6 +447,28 @@ Lifecycle("the sandbox helper makes the point of sale's moves on a sandbox merch
   assert.is((await call(world, sandbox.token, "GET", `/v1/online-orders/${fresh.id}`)).body.order.status, "PENDING");
   const missing = await move(987_654_321, { status: "ACCEPTED" });
   assert.is(missing.status, 404);
+});
+
+Lifecycle("buf curl: the point of sale accepts an order over gRPC with its pos credential, the schema from reflection", async ({ world, merchant }) => {
+  const order = await place(world, merchant);
+  const bufBin = fileURLToPath(new URL("../../node_modules/.bin/buf", import.meta.url));
+  const body = JSON.stringify({ companyId: String(merchant.fixture.companyId), id: String(order.id), promisedFor: "2030-02-01T09:00:00Z" });
+  const curl = (credential: string) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        bufBin,
+        ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-H", `x-service-credential: ${credential}`, "-d", body, `http://127.0.0.1:${world.gw.app.grpc.port}/partnerapi.v1.DataService/AcceptOnlineOrder`],
+        { timeout: 30_000 },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      ),
+    );
+  const asFront = await curl(world.credentials.front);
+  assert.is.not(asFront.code, 0);
+  assert.match(asFront.stderr, "permission_denied");
+  const asPos = await curl(world.credentials.pos);
+  assert.is(asPos.code, 0, asPos.stderr);
+  const answer = JSON.parse(asPos.stdout) as Json;
+  assert.equal([answer.order.id, answer.order.status, answer.order.promisedFor], [String(order.id), "ACCEPTED", "2030-02-01T09:00:00.000Z"]);
 });
 
 Lifecycle.run();
