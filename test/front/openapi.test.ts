@@ -49,8 +49,19 @@ OpenApi("one wire: console paths and fields in lowerCamel, enums in the spec's s
   const createApp = doc["paths"]["/console/organizations/{organizationId}/apps"]["post"];
   assert.equal(createApp["requestBody"]["content"]["application/json"]["schema"]["properties"]["product"], { type: "string", enum: ["FULL", "ONLINE_ORDER", "ADSR"] });
   const list = doc["paths"]["/online-orders"]["get"];
-  assert.equal(list["parameters"].map((p: Json) => p["name"]), ["companyId", "limit", "cursor", "status", "placedFrom", "placedTo"]);
+  assert.equal(list["parameters"].map((p: Json) => p["name"]), ["companyId", "limit", "cursor", "status", "placedFrom", "placedTo", "updatedFrom", "externalReference"]);
   assert.equal(list["security"], [{ partnerOAuth: ["orders.read"] }, { bearerToken: [] }, { apiKey: [] }]);
+  // Placing an order: its body as the front validates it (1 to 50 lines, quantity 1 to 99, the fulfilment enum).
+  const placing = doc["paths"]["/online-orders"]["post"];
+  assert.is(placing["summary"], "PlaceOnlineOrder");
+  assert.equal(placing["security"], [{ partnerOAuth: ["orders.write"] }, { bearerToken: [] }, { apiKey: [] }]);
+  const body = placing["requestBody"]["content"]["application/json"]["schema"];
+  assert.equal(body["required"], ["storeId", "lines", "fulfilment", "customer", "externalReference"]);
+  assert.equal([body["properties"]["lines"]["minItems"], body["properties"]["lines"]["maxItems"]], [1, 50]);
+  assert.equal([body["properties"]["lines"]["items"]["properties"]["quantity"]["minimum"], body["properties"]["lines"]["items"]["properties"]["quantity"]["maximum"]], [1, 99]);
+  assert.equal(body["properties"]["fulfilment"]["properties"]["type"]["enum"], ["PICKUP", "DELIVERY"]);
+  assert.ok(doc["paths"]["/online-orders/{id}/cancel"]["post"]);
+  assert.ok(doc["paths"]["/sandbox/online-orders/{id}/status"]["post"]);
 });
 
 OpenApi("GET /v1/openapi.json: 200 JSON, cacheable, anonymous, not a partner call (no rate-limit headers)", () => {

@@ -55,7 +55,7 @@ Credentials("a credentials file skips blanks and comments and refuses anything e
       return (error as Error).message;
     }
   };
-  assert.is(refused(`root op-2 ${hash}`), "creds line 1: unknown role root (roles: operator, staff, front)");
+  assert.is(refused(`root op-2 ${hash}`), "creds line 1: unknown role root (roles: operator, staff, front, pos)");
   assert.is(refused(`${good}\noperator op-1 ${hash}`), "creds line 2: id op-1 appears twice");
   assert.is(refused(`operator op-2 ${hash!.toUpperCase()}`), "creds line 1: the hash must be 64 lowercase hex digits");
   assert.is(refused(`operator op-2`), 'creds line 1: expected "<role> <id> <sha256 hex>"');
