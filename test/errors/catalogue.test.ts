@@ -146,6 +146,9 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.access_request_not_found": 404, "developer.access_request_not_pending": 409,
     "developer.access_request_not_approved": 409, "developer.merchant_owner_required": 403,
     "partner.token_missing": 401, "partner.token_invalid": 401, "partner.region_unavailable": 503,
+    // online orders' (docs/error-codes.md)
+    "partner.order_status_conflict": 409, "partner.order_not_owned": 403, "partner.store_not_found": 404,
+    "partner.store_not_in_scope": 403, "partner.item_not_found": 404, "partner.item_currency_mismatch": 409,
     // the internal port's (docs/error-codes.md)
     "internal.unauthenticated": 401, "internal.permission_denied": 403,
     // the console's (docs/error-codes.md)

@@ -274,7 +274,7 @@ Gateway("GET /v1/online-orders over HTTP: orders.read, lowerCamel query, paging,
   assert.equal(rateHeaders(first), [String(limit), String(limit - 1), resetOf(gw)]);
   const page = (await first.json()) as Json;
   assert.equal(Object.keys(page).sort(), ["nextCursor", "orders"]);
-  assert.equal(Object.keys(page.orders[0]).sort(), ["currency", "id", "lines", "placedAt", "status", "storeId", "totalMinor"]);
+  assert.equal(Object.keys(page.orders[0]).sort(), ["currency", "id", "lines", "placedAt", "status", "storeId", "totalMinor", "updatedAt"]);
   const second = (await (await call(gw, `${path}?limit=1&placedTo=2999-01-01T00:00:00Z&cursor=${page.nextCursor}`, { token })).json()) as Json;
   assert.is(second.orders.length, 1);
   assert.is(second.nextCursor, undefined, "the fixture has two orders");
