@@ -27,7 +27,7 @@ async function main(): Promise<void> {
         "                    REGION_GRPC_CREDENTIAL_FILE)\n" +
         "  --role data       one region's DataService alone: for fronts on REGION_GRPC_PORT (grpc-js), with health on\n" +
         "                    the internal port (GRPC_PORT); needs --region\n" +
-        "Configuration comes from the environment; see README.md.\n",
+        "Configuration comes from the environment; see docs/configuration.md.\n",
     );
     return;
   }
@@ -67,11 +67,25 @@ async function main(): Promise<void> {
     return;
   }
   const app = await startApp({ config, logger, role });
+  // The listeners answer from here on (/readyz included), so a signal from here on stops gracefully; one that
+  // arrives while the demo world is being written waits for it, rather than ending the process halfway through it.
+  let startupWork: Promise<unknown> = Promise.resolve();
+  stopOnSignals(
+    {
+      stop: async () => {
+        await startupWork.catch(() => undefined);
+        await app.stop();
+      },
+    },
+    logger,
+  );
   // A brand-new embedded database gets the demo world too, so `npm install && npm start` has something to try.
   const demoFile = demoFilePath(config);
   // The demo needs the regions' databases, which only the all-roles process opens.
   if (role === "all" && (values.demo || (app.control.embedded && !existsSync(demoFile)))) {
-    const world = await provisionDemo({ config, logger, control: app.control.sql, regionDatabases: app.regionDatabases });
+    const provisioning = provisionDemo({ config, logger, control: app.control.sql, regionDatabases: app.regionDatabases });
+    startupWork = provisioning;
+    const world = await provisioning;
     const grpcUrl = `${internalScheme}://${app.grpc.address.includes(":") ? `[${app.grpc.address}]` : app.grpc.address}:${app.grpc.port}`;
     process.stdout.write(describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl }) + "\n");
   }
@@ -85,8 +99,6 @@ async function main(): Promise<void> {
     metrics: `${internalScheme}://${app.grpc.address}:${app.grpc.port}/metrics`,
     startupMs: Math.round(performance.now() - started),
   });
-
-  stopOnSignals(app, logger);
 }
 
 /** How long a stopped process may take to end by itself before it names its open handles and exits. */

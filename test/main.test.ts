@@ -73,6 +73,24 @@ Main("starts, serves, and exits 0 after SIGTERM once requests are done", async (
   }
 });
 
+// The listeners answer (/readyz 200) while a brand-new embedded start is still writing the demo world; a SIGTERM
+// then (an orchestrator stopping a pod that just became ready) used to end the process at once, exit 143, halfway
+// through the world. It now waits for the world, writes demo.json, stops and exits 0.
+Main("a SIGTERM while the demo world is being written waits for it, then stops and exits 0", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
+  try {
+    const process = run({ HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", CONSOLE_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir });
+    await process.line("app created");
+    process.child.kill("SIGTERM");
+    await process.line("stopped");
+    assert.is(await process.exited, 0);
+    const world = JSON.parse(await readFile(join(dataDir, "demo.json"), "utf8")) as Record<string, unknown>;
+    assert.ok(Object.keys(world).length > 0, "demo.json holds the world");
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
 /** Polls `condition` every 50 ms until it holds; rejects after `timeoutMs` naming `what`. */
 async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -245,7 +263,7 @@ Main("a brand-new embedded start makes an operator credential (0600) that buf cu
       const anonymous = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", `${grpcUrl}/partnerapi.v1.TokenService/GetJwks`]);
       assert.is.not(anonymous.code, 0);
       assert.match(anonymous.stderr, /"code":\s*"unauthenticated"/);
-      // The README's two commands that need no credential: the service list (by reflection) and health.
+      // The two commands of docs/operations.md that need no credential: the service list (by reflection) and health.
       const services = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", grpcUrl]);
       assert.is(services.code, 0, services.stderr);
       assert.equal(services.stdout.split("\n").filter(Boolean).sort(), [

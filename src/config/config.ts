@@ -1,5 +1,5 @@
 // The one configuration object, read from the environment and validated with zod; every knob has a documented
-// default (README, "Configuration"), and bad configuration stops the start with a message naming the variable.
+// default (docs/configuration.md), and bad configuration stops the start with a message naming the variable.
 import { join } from "node:path";
 import { z } from "zod";
 import { canonicalRange } from "./ip-addresses.js";
@@ -208,7 +208,7 @@ export type Environment = z.input<typeof schema>;
 
 /**
  * The validated configuration as the code reads it: named, nested options (never environment variable names).
- * Every lifetime is in seconds and every limit counts calls in its fixed window; README, "Configuration", lists the
+ * Every lifetime is in seconds and every limit counts calls in its fixed window; docs/configuration.md lists the
  * variable behind each option and its default.
  */
 export interface Config {

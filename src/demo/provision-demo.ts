@@ -43,7 +43,7 @@ export interface DemoAdsrApp {
   production: DemoPair & { apiKey: string };
 }
 
-/** The contract of demo.json (README, "The demo"): tests and people rely on these keys. */
+/** The contract of demo.json (docs/development.md, "The demo world"): tests and people rely on these keys. */
 export interface DemoWorld {
   baseUrl: string;
   authUrl: string;

@@ -2,7 +2,7 @@
 // (all or fewer of them) or declines; an approval can be withdrawn later; a pending request expires after
 // ACCESS_REQUEST_TTL_SECONDS. GrantService exposes it as RPCs, the consent site's pages call it in process, and
 // the partner gateway asks `access()` what a production API key may read. Transitions: docs/decisions.md,
-// "Sandbox tokens, API keys and access requests".
+// "Grants and access requests".
 //
 //   PENDING --owner approves (all or fewer stores)--> APPROVED --owner withdraws--> WITHDRAWN
 //   PENDING --owner declines--> DECLINED

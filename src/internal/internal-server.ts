@@ -3,7 +3,7 @@
 // section 3.4); with a certificate, TLS only, the protocol chosen by ALPN. Every call passes the interceptors:
 // access log and correlation id, error normalisation, service-credential authentication, request validation.
 // GET /metrics (Prometheus text format) is answered before the RPC router, anonymous like health: the port is
-// never published (README.md, "Metrics").
+// never published (docs/operations.md, "Metrics").
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";

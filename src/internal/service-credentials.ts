@@ -147,7 +147,7 @@ export async function ensureEmbeddedOperatorCredential(options: { credentialsFil
   const credentialFile = operatorCredentialPath(options.dataDir);
   await writeFile(credentialFile, credential + "\n", { mode: 0o600 });
   await chmod(credentialFile, 0o600);
-  const header = "# Internal port credentials: <role> <id> <sha256 hex of the credential> (README, \"Internal port\")\n";
+  const header = "# Internal port credentials: <role> <id> <sha256 hex of the credential> (docs/operations.md, \"The internal port\")\n";
   await writeFile(options.credentialsFile, header + line + "\n", { mode: 0o600, flag: "wx" });
   return credentialFile;
 }

@@ -1,6 +1,6 @@
 // Every metric this program exports, in one place, on one prom-client Registry per running app (tests start several
 // apps in one process; a global registry would mix them). Label values are bounded by construction: route templates
-// (never raw paths or ids), gRPC code names, fixed reason lists. README.md, "Metrics", lists each one.
+// (never raw paths or ids), gRPC code names, fixed reason lists. docs/operations.md, "Metrics", lists each one.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";

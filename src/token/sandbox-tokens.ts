@@ -2,7 +2,7 @@
 // A readable list of named steps: throttle the source address, check the client may use client credentials,
 // resolve the merchant (inferred when the organization has exactly one active sandbox merchant), check it is a
 // demo merchant this app is granted, check its region is served, sign the same access token the OAuth grants give.
-// Decisions: docs/decisions.md, "Sandbox tokens, API keys and access requests".
+// Decisions: docs/decisions.md, "Sandbox tokens".
 import type postgres from "postgres";
 import type { Config } from "../config/config.js";
 import { serviceError } from "../errors/index.js";

@@ -2,7 +2,7 @@
 // the caller has proved at that point: fixed one-minute windows per source address (IPv6 by its /64) before client
 // authentication, per client id after it, and a slowdown of a code or refresh token that keeps getting invalid_grant.
 // Nothing here is keyed on a public identifier alone, so no caller can spend another's budget.
-// Ceilings are configuration (README); why these values: docs/decisions.md, "OAuth".
+// Ceilings are configuration (docs/configuration.md); why these values: docs/decisions.md, "OAuth".
 import type { Config } from "../config/config.js";
 import { serviceError } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";

@@ -1,16 +1,22 @@
-// What a clone must hold for a partner to follow the documentation alone (issue 18): every relative link of the
-// README, docs/ and the example resolves inside the repository (file and heading), the API guide names every console
-// route and every staff-only RPC of the internal port, and the LICENSE is MIT for "the partner-api authors", 2026.
+// What a clone must hold for a partner to follow the documentation alone: every relative link of the README, docs/
+// and the example resolves inside the repository (file and heading); the README stays a short lead that links every
+// page of docs/; docs/configuration.md documents every variable the configuration reads, and nothing else;
+// docs/endpoints.md lists every annotated route with its RPC, and nothing else; the API guide names every console
+// route and every staff-only RPC of the internal port; and the LICENSE is MIT for "the partner-api authors", 2026.
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { getOption } from "@bufbuild/protobuf";
+import { http } from "../../gen/google/api/annotations_pb.js";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
+import { environmentNames } from "../../src/config/config.js";
 import { admissionOf } from "../../src/internal/access-policy.js";
 
 const Files = suite("docs/repository-files");
@@ -55,10 +61,65 @@ Files("every relative link of the README, docs/ and examples/ points at a file (
   assert.not.match(await read("README.md"), "../shared");
 });
 
-Files("the API guide names every console route of the README's table and every staff-only RPC", async () => {
+Files("the README leads: at most about 200 lines, and it links every page of docs/", async () => {
+  const readme = await read("README.md");
+  const lines = readme.split("\n").length;
+  assert.ok(lines <= 200, `the README has ${lines} lines: move reference material to a page under docs/ and link it`);
+  const pages = (await readdir(join(root, "docs"))).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`);
+  assert.ok(pages.length >= 10, `${pages.length} pages under docs/`);
+  assert.equal(pages.filter((page) => !readme.includes(`](${page}`)), []);
+});
+
+/**
+ * The variables a row of the configuration page documents: the backticked names of its first cell, where `_US`
+ * after `REGION_DATABASE_URL_UK` stands for `REGION_DATABASE_URL_US`.
+ */
+function documentedNames(markdown: string): Map<string, string> {
+  const rows = new Map<string, string>();
+  for (const [row, cell] of markdown.matchAll(/^\| (`[A-Z_]+`(?:, `[A-Z_]+`)*) \|.*$/gm)) {
+    let full = "";
+    for (const [, name] of cell!.matchAll(/`([A-Z_]+)`/g)) {
+      full = name!.startsWith("_") ? full.replace(/_[A-Z]+$/, name!) : name!;
+      rows.set(full, row);
+    }
+  }
+  return rows;
+}
+
+Files("docs/configuration.md: every variable the configuration reads has a row with its default, and every row is read", async () => {
+  const page = await read("docs/configuration.md");
+  const service = page.slice(page.indexOf("## The service's variables"), page.indexOf("## Outside the service"));
+  assert.ok(service.length > 1000, "the page has its sections: ## The service's variables, then ## Outside the service");
+  const rows = documentedNames(service);
+  // NODE_ENV is read by the production checks, UV_THREADPOOL_SIZE by src/runtime/thread-pool.cjs before the program.
+  const readByTheService = [...environmentNames, "NODE_ENV", "UV_THREADPOOL_SIZE"];
+  assert.equal(readByTheService.filter((name) => !rows.has(name)), [], "variables without a row");
+  assert.equal([...rows.keys()].filter((name) => !readByTheService.includes(name)), [], "rows of variables nothing reads");
+  const withoutDefault = [...rows].filter(([, row]) => (row.split(" | ")[1] ?? "").trim() === "").map(([name]) => name);
+  assert.equal(withoutDefault, [], "rows without a default");
+});
+
+Files("docs/endpoints.md lists every annotated route with its RPC, and no route that is not one", async () => {
+  const page = await read("docs/endpoints.md");
+  // Path variables are named on the wire by their JSON names ({organization_id} is {organizationId}).
+  const lowerCamel = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => `{${name.replace(/_(\w)/g, (__, c: string) => c.toUpperCase())}}`);
+  const annotated = [TokenService, DataService, ConsoleService, CredentialService, GrantService].flatMap((service) =>
+    service.methods.flatMap((method) => {
+      const pattern = getOption(method, http).pattern;
+      if (pattern.case === undefined || pattern.case === "custom") return [];
+      return [`| ${pattern.case.toUpperCase()} | \`${lowerCamel(pattern.value)}\` | \`${service.name}.${method.name}\``];
+    }),
+  );
+  assert.ok(annotated.length >= 50, `${annotated.length} annotated routes`);
+  assert.equal(annotated.filter((row) => !page.includes(row)), [], "routes missing from docs/endpoints.md");
+  const listed = [...page.matchAll(/^\| (?:GET|POST|PUT|PATCH|DELETE) \| `[^`]+` \| `[A-Z]\w*Service\.[A-Z]\w*`/gm)].map((match) => match[0]);
+  assert.equal(listed.filter((row) => !annotated.includes(row)), [], "rows of docs/endpoints.md that no RPC serves");
+});
+
+Files("the API guide names every console route of docs/endpoints.md and every staff-only RPC", async () => {
   const guide = await read("docs/api-guide.md");
-  const routes = [...(await read("README.md")).matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `(\/v1\/console\/[^`]+)` \|/gm)].map((match) => `${match[1]} ${match[2]}`);
-  assert.ok(routes.length >= 35, `${routes.length} console routes in the README`);
+  const routes = [...(await read("docs/endpoints.md")).matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `(\/v1\/console\/[^`]+)` \|/gm)].map((match) => `${match[1]} ${match[2]}`);
+  assert.ok(routes.length >= 35, `${routes.length} console routes in docs/endpoints.md`);
   assert.equal(routes.filter((route) => !guide.includes(`\`${route}\``)), []);
   const staffOnly = [ConsoleService, CredentialService, GrantService, TokenService].flatMap((service) =>
     service.methods.filter((method) => {
