@@ -188,7 +188,11 @@ Example("settings: demo.json's FULL app (sandbox pair by default, production on 
       redirectUri: "http://127.0.0.1:9999/callback",
       environment: "sandbox",
       loginHint: `owner.7@sandbox.test (its password is in ${path})`,
+      // The "place an order" page: the ONLINE_ORDER app's sandbox pair and the first sandbox merchant.
+      onlineOrder: { clientId: "lp_app_sboo", clientSecret: "lp_sk_sboo", merchantId: 7 },
     });
+    const overridden = await loadExampleSettings({ DATA_DIR: dataDir, ORDER_CLIENT_ID: "lp_app_mine", ORDER_CLIENT_SECRET: "lp_sk_mine", ORDER_MERCHANT_ID: "42" });
+    assert.equal(overridden.onlineOrder, { clientId: "lp_app_mine", clientSecret: "lp_sk_mine", merchantId: 42 });
     const production = await loadExampleSettings({ DATA_DIR: dataDir, EXAMPLE_ENVIRONMENT: "production", BASE_URL: "https://api.example.test/" });
     assert.equal([production.clientId, production.clientSecret, production.baseUrl, production.loginHint], [
       "lp_app_pkfull", "lp_sk_pkfull", "https://api.example.test", `owner.9@demo.test (its password is in ${path})`,
