@@ -10,7 +10,7 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
-COPY tsconfig.json tsconfig.build.json tsconfig.client.json ./
+COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/ ./scripts/
 COPY gen/ ./gen/
 COPY src/ ./src/

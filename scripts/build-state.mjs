@@ -3,10 +3,13 @@
 // again when the stamp is missing or its digest differs (a file added, removed or changed, a branch checked out).
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 
 /** The inputs of the build, relative to the project root: folders are walked, files taken as they are. */
-export const buildInputs = ["src", "gen", "tsconfig.json", "tsconfig.build.json", "tsconfig.client.json", "package.json", "scripts/build.mjs"];
+export const buildInputs = ["src", "gen", "tsconfig.json", "tsconfig.build.json", "package.json", "scripts/build.mjs"];
+
+/** Folders under the inputs that are not the program's: the partner client, a package built on its own (npm pack). */
+export const notBuildInputs = ["src/client"];
 
 export const stampFileName = "build-stamp.json";
 
@@ -22,6 +25,7 @@ function listInputs(root, inputs) {
       throw error;
     }
     if (info.isDirectory()) {
+      if (notBuildInputs.includes(relative(root, path).split(sep).join("/"))) return;
       for (const name of readdirSync(path)) visit(join(path, name));
       return;
     }

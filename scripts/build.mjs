@@ -1,12 +1,13 @@
-// `npm run build`: compiles src/ and gen/ to JavaScript with source maps (tsc, tsconfig.build.json) and the partner
-// client to JavaScript with type declarations (tsconfig.client.json), copies the files the program reads at run time
-// (every file of src/ that is not TypeScript), and writes the stamp `npm start` compares against (build-state.mjs).
+// `npm run build`: compiles the service, src/ and gen/, to JavaScript with source maps (tsc, tsconfig.build.json),
+// copies the files the program reads at run time (every file of src/ that is not TypeScript), and writes the stamp
+// `npm start` compares against (build-state.mjs). The partner client is a package of its own, built when it is
+// packed (scripts/build-client.mjs).
 // The build goes to a folder of its own first and replaces the output folder only once it succeeded, so a failed
 // or interrupted build never leaves half a program to start.
-//   node scripts/build.mjs [--out-dir dist] [--client-only]
+//   node scripts/build.mjs [--out-dir dist]
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { inputsDigest, stampFileName } from "./build-state.mjs";
@@ -14,10 +15,13 @@ import { inputsDigest, stampFileName } from "./build-state.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 
-/** Runs tsc on a project with its output redirected; rejects with tsc's own report when it fails. */
-function compile(project, outDir) {
+/**
+ * Runs tsc on a project with its output redirected (and `options`, more tsc flags); rejects with tsc's own report
+ * when it fails.
+ */
+export function compile(project, outDir, options = []) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [tsc, "-p", join(root, project), "--outDir", outDir], {
+    const child = spawn(process.execPath, [tsc, "-p", join(root, project), "--outDir", outDir, ...options], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -29,23 +33,20 @@ function compile(project, outDir) {
   });
 }
 
-export async function build({ outDir, clientOnly = false }) {
+export async function build({ outDir }) {
   // The digest is taken before compiling: a file edited during the build leaves the stamp stale, never fresh.
   const digest = inputsDigest(root);
   const building = `${outDir}.building-${process.pid}`;
   rmSync(building, { recursive: true, force: true });
   mkdirSync(building, { recursive: true });
   try {
-    if (clientOnly) {
-      await compile("tsconfig.client.json", join(building, "client"));
-    } else {
-      await Promise.all([compile("tsconfig.build.json", building), compile("tsconfig.client.json", join(building, "client"))]);
-      // Every file of src/ that tsc does not compile is one the program reads at run time, next to itself
-      // (new URL("./...", import.meta.url)): the SQL migrations, the web kit's stylesheet and copy script, the
-      // thread-pool preload (node --require). Copied, all of them, so a new asset cannot be forgotten here.
-      cpSync(join(root, "src"), join(building, "src"), { recursive: true, filter: (source) => !source.endsWith(".ts") });
-      writeFileSync(join(building, stampFileName), JSON.stringify({ inputsDigest: digest, builtAt: new Date().toISOString() }) + "\n");
-    }
+    await compile("tsconfig.build.json", building);
+    // Every file of src/ that tsc does not compile is one the program reads at run time, next to itself
+    // (new URL("./...", import.meta.url)): the SQL migrations, the web kit's stylesheet and copy script, the
+    // thread-pool preload (node --require). Copied, all of them, so a new asset cannot be forgotten here; the
+    // partner client's package (its manifest, README, changelog, and a build of it) is not the program's.
+    cpSync(join(root, "src"), join(building, "src"), { recursive: true, filter: (source) => !source.endsWith(".ts") && !isClientPackage(source) });
+    writeFileSync(join(building, stampFileName), JSON.stringify({ inputsDigest: digest, builtAt: new Date().toISOString() }) + "\n");
     rmSync(outDir, { recursive: true, force: true });
     renameSync(building, outDir);
   } catch (error) {
@@ -54,15 +55,20 @@ export async function build({ outDir, clientOnly = false }) {
   }
 }
 
+const clientPackage = join(root, "src", "client");
+function isClientPackage(source) {
+  return source === clientPackage || source.startsWith(clientPackage + sep);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { "out-dir": { type: "string", default: join(root, "dist") }, "client-only": { type: "boolean", default: false } },
+    options: { "out-dir": { type: "string", default: join(root, "dist") } },
     strict: true,
   });
   const outDir = resolve(values["out-dir"]);
   const started = performance.now();
-  build({ outDir, clientOnly: values["client-only"] }).then(
-    () => process.stderr.write(`built ${values["client-only"] ? "the client " : ""}into ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`),
+  build({ outDir }).then(
+    () => process.stderr.write(`built into ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`),
     (error) => {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;

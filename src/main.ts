@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startApp, startDataRole, type RunningDataRole } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
-import { demoFilePath, describeDemo, provisionDemo } from "./demo/provision-demo.js";
+import { demoFilePath, describeDemo, provisionDemo, refreshDemoUrls } from "./demo/provision-demo.js";
 import { createLogger, type Logger } from "./runtime/logger.js";
 import { isRegion, type Region } from "./config/regions.js";
 
@@ -88,6 +88,8 @@ async function main(): Promise<void> {
     const world = await provisioning;
     const grpcUrl = `${internalScheme}://${app.grpc.address.includes(":") ? `[${app.grpc.address}]` : app.grpc.address}:${app.grpc.port}`;
     process.stdout.write(describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl }) + "\n");
+  } else if (role === "all" && (await refreshDemoUrls(config))) {
+    logger.info("demo.json now names this start's URLs", { path: demoFile, baseUrl: config.urls.base, authUrl: config.urls.auth });
   }
   logger.info("partner API ready", {
     front: `http://${app.front.address}:${app.front.port}`,

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { createMemoryTokenStore, createPartnerClient, PartnerApiError, type PendingAuthorization } from "./partner-client.js";
+import { formatMoney } from "./money.js";
 import type { ExampleSettings } from "./settings.js";
 
 const sessionCookie = "example_session";
@@ -115,7 +116,7 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
           `<pre id="claims">${escape(JSON.stringify(claims, null, 2))}</pre>`,
           `<p>Scope: <code>${escape(connection.scope)}</code>; API base URL: <code>${escape(connection.apiBaseUrl)}</code>.</p>`,
           `<h2>A first call: GET /v1/items?limit=5</h2>`,
-          `<ul id="items">${items.map((item) => `<li>${escape(item.name)} (${escape(item.code)}): ${item.priceMinor} ${escape(item.currency)}</li>`).join("")}</ul>`,
+          `<ul id="items">${items.map((item) => `<li>${escape(item.name)} (${escape(item.code)}): ${escape(formatMoney(item.priceMinor, item.currency))}</li>`).join("")}</ul>`,
           `<p><a href="/">Connect another merchant</a></p>`,
         ]);
       } catch (error) {

@@ -41,7 +41,10 @@ export async function loadExampleSettings(env: NodeJS.ProcessEnv = process.env):
   const path = join(env["DATA_DIR"] ?? ".data", "demo.json");
   const demo = await readFile(path, "utf8").then((text) => JSON.parse(text) as DemoFile, () => undefined);
   const pair = demo?.apps.full[environment];
-  const owner = environment === "sandbox" ? demo?.merchants.sandbox[0]?.owner : demo?.merchants.live[0]?.owner;
+  // The demo's owner can approve only the demo's own app: a sandbox client connects only its organization's sandbox
+  // merchants (oauth.company_not_eligible otherwise), so another CLIENT_ID gets no sign-in hint from demo.json.
+  const demoClient = !env["CLIENT_ID"] || env["CLIENT_ID"] === pair?.clientId;
+  const owner = !demoClient ? undefined : environment === "sandbox" ? demo?.merchants.sandbox[0]?.owner : demo?.merchants.live[0]?.owner;
   const value = (name: string, fallback: string | undefined): string => {
     const chosen = env[name] || fallback;
     if (!chosen) throw new Error(`${name} is not set and ${path} does not exist: run \`npm start -- --demo\` first, or set ${name}`);

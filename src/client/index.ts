@@ -1,4 +1,4 @@
-// The partner client: `import { createPartnerClient } from "partner-api/client"`. Nothing server-side is
+// The partner client, the package @partner-api/client: `import { createPartnerClient } from "@partner-api/client"`. Nothing server-side is
 // imported from here (no database, Redis or connect-node); it needs only a global fetch and Web Crypto.
 
 export { createPartnerClient } from "./partner-client.js";

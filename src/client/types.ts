@@ -58,7 +58,10 @@ export interface UpdateItemInput {
   code?: string;
   barcode?: string;
   categoryId?: number;
+  /** In the minor unit of the item's currency (after this change, when `currency` changes too). */
   priceMinor?: number;
+  /** ISO 4217: corrects the item's currency; send `priceMinor` with it when the minor units differ. */
+  currency?: string;
 }
 
 export interface Category {

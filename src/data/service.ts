@@ -304,6 +304,7 @@ export function createDataService(context: ServiceContext, options: DataServiceO
             barcode: request.barcode,
             categoryId: request.categoryId === undefined ? undefined : idOf(request.categoryId),
             priceMinor: request.priceMinor === undefined ? undefined : Number(request.priceMinor),
+            currency: request.currency,
           },
           now(),
         );

@@ -91,11 +91,7 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
   );
   const client = createInProcessClient(CredentialService, impl);
   const path = demoFilePath(config);
-  const urls = {
-    baseUrl: config.urls.base,
-    authUrl: config.urls.auth,
-    grpcUrl: `http://${config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host}:${config.listen.grpcPort}`,
-  };
+  const urls = demoUrlsOf(config);
   const existing = await readWorld(path);
   if (existing && (await stillWorks(client, existing))) {
     const world = { ...existing, ...urls };
@@ -111,6 +107,30 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
   return world;
 }
 
+/** Where this start of the program answers, as demo.json records it. */
+function demoUrlsOf(config: Config): Pick<DemoWorld, "baseUrl" | "authUrl" | "grpcUrl"> {
+  return {
+    baseUrl: config.urls.base,
+    authUrl: config.urls.auth,
+    grpcUrl: `http://${config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host}:${config.listen.grpcPort}`,
+  };
+}
+
+/**
+ * A start without --demo over an existing demo.json: its URLs are made this start's (PORT, AUTH_PORT, BASE_URL...),
+ * so what reads them (the example partner app, the README's first call) follows the server's real ports instead of
+ * those of the start that provisioned it. Nothing else in the file changes; true when it was rewritten.
+ */
+export async function refreshDemoUrls(config: Config): Promise<boolean> {
+  const path = demoFilePath(config);
+  const existing = await readWorld(path);
+  if (!existing) return false;
+  const urls = demoUrlsOf(config);
+  if (existing.baseUrl === urls.baseUrl && existing.authUrl === urls.authUrl && existing.grpcUrl === urls.grpcUrl) return false;
+  await writeWorld(path, { ...existing, ...urls });
+  return true;
+}
+
 /**
  * The lines to print after provisioning: where the file is, a first call to try, and how to act as staff locally
  * (the console walkthrough's program decisions need a staff credential; only an operator one is generated).
@@ -122,7 +142,7 @@ export function describeDemo(world: DemoWorld, path: string, internal: { credent
   return [
     `demo world written to ${path} (it holds secrets; keep it private)`,
     "a first call: a sandbox access token for the FULL app and a sandbox merchant",
-    `  curl -s ${world.baseUrl}v1/token -d client_id=${sandbox.clientId} -d client_secret=<clientSecret from demo.json> -d merchant_id=${merchant.companyId}`,
+    `  curl -s ${world.baseUrl}v1/token -d client_id=${sandbox.clientId} -d client_secret=<apps.full.sandbox.clientSecret from demo.json> -d merchant_id=${merchant.companyId}`,
     "the ADSR production key reads the first live merchant's daily sales (an approved access request)",
     `  curl -s -H 'X-API-Key: <apps.adsr.production.apiKey from demo.json>' '${world.baseUrl}v1/reports/daily-sales?companyId=${world.merchants.live[0]!.companyId}&from=<YYYY-MM-DD>&to=<YYYY-MM-DD>'`,
     "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",

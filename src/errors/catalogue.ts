@@ -236,9 +236,12 @@ export const catalogue = {
     grpc: Code.PermissionDenied,
     oauth: "unauthorized_client",
     messages: {
-      en: "This company cannot be connected to this app: it belongs to a different environment (sandbox or production).",
-      ar: "لا يمكن ربط هذه الشركة بهذا التطبيق لأنها تنتمي إلى بيئة مختلفة (الاختبار أو الإنتاج).",
-      hi: "इस कंपनी को इस ऐप से कनेक्ट नहीं किया जा सकता: यह किसी अलग परिवेश (sandbox या production) की है।",
+      // Every cause the consent site refuses with this code (spec, authorize 6; grant/authorization.ts, eligibility):
+      // a sandbox client and a live company, or another organization's sandbox merchant; a production client and a
+      // demo company; an inactive merchant. The message names the rule, so each of them reads true.
+      en: "This company cannot be connected to this app: a sandbox app connects only the active sandbox merchants of its own organization, and a production app only active live companies.",
+      ar: "لا يمكن ربط هذه الشركة بهذا التطبيق: تطبيق الاختبار (sandbox) لا يتصل إلا بتجار الاختبار النشطين التابعين لمؤسسته هو، وتطبيق الإنتاج (production) لا يتصل إلا بالشركات الحقيقية النشطة.",
+      hi: "इस कंपनी को इस ऐप से कनेक्ट नहीं किया जा सकता: sandbox ऐप केवल अपने ही संगठन के सक्रिय sandbox व्यापारियों से और production ऐप केवल सक्रिय लाइव कंपनियों से कनेक्ट होता है।",
     },
   },
 

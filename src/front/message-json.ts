@@ -70,7 +70,7 @@ function fieldResponseSchema(field: DescField, ref: (typeName: string) => string
   const enumSchema = (descriptor: Parameters<typeof wireEnumValues>[0]): JsonObject => ({ type: "string", enum: wireEnumValues(descriptor) });
   switch (field.fieldKind) {
     case "scalar":
-      return scalarResponseSchema(field.scalar);
+      return isTimestamp(field) ? { type: "string", format: "date-time" } : scalarResponseSchema(field.scalar);
     case "enum":
       return enumSchema(field.enum);
     case "message":
@@ -86,6 +86,15 @@ function fieldResponseSchema(field: DescField, ref: (typeName: string) => string
         additionalProperties: field.mapKind === "scalar" ? scalarResponseSchema(field.scalar) : field.mapKind === "enum" ? enumSchema(field.enum) : message(field.message),
       };
   }
+}
+
+/**
+ * Whether a field holds a point in time: our protos name every such string `..._at` (created_at, expires_at, ...)
+ * and the services write it as an RFC 3339 date-time (Date.toISOString), which the document states as
+ * `format: date-time`.
+ */
+export function isTimestamp(field: DescField): boolean {
+  return field.fieldKind === "scalar" && field.scalar === ScalarType.STRING && field.name.endsWith("_at");
 }
 
 function scalarResponseSchema(scalar: ScalarType): JsonObject {

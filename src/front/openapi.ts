@@ -2,14 +2,18 @@
 // methods from the google.api.http annotations, request schemas from the same descriptors and field rules the front
 // validates with (requestJsonSchema), response schemas from the output messages as messageToJson writes them, and
 // the error shape, security and rate-limit headers of each route's family. No second, hand-written list of routes.
-import type { DescField } from "@bufbuild/protobuf";
+// Paths are written whole (/v1/items, /.well-known/jwks.json) under one server, BASE_URL's origin: every generator
+// resolves them the same way (openapi-fetch, for one, ignores path-level servers), so each documented operation
+// is the real endpoint.
+import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { field as fieldOption, type ServiceCheckedRules } from "../../gen/partnerapi/v1/options_pb.js";
 import { errorCodes, oauthErrorOf, renderDeveloperError, renderOAuthError, renderPartnerError } from "../errors/index.js";
 import { fieldJsonSchema, isRequiredField, requestJsonSchema, type JsonSchema } from "../runtime/request-schema.js";
 import { responseJsonSchemas } from "./message-json.js";
 import type { Family, Route, RouteTable } from "./route-table.js";
 
 export interface OpenApiOptions {
-  /** BASE_URL, with its trailing slash: the /v1 routes live under `${baseUrl}v1`. */
+  /** BASE_URL, with its trailing slash: the document's one server is its origin. */
   baseUrl: string;
   /** AUTH_URL: the consent site, where the authorization endpoint is. */
   authUrl: string;
@@ -20,13 +24,12 @@ export interface OpenApiOptions {
 /** The path of the document itself, answered by the front outside the route table. */
 export const openApiPath = "/v1/openapi.json";
 
-/** Where a route's path sits in the document: /v1 routes relative to the /v1 server, others (/.well-known) as is. */
+/** A route's path in the document: the whole path under the server (BASE_URL's origin), as the route table has it. */
 export function documentPathOf(route: Route): string {
   // Variables by JSON name ({organizationId}), as the wire and a validation failure name them; the template
   // itself names them by proto field name (google.api.http).
   const jsonNames = new Map(route.method.input.fields.map((field) => [field.name, field.jsonName]));
-  const source = route.template.source.replace(/\{([a-z0-9_]+)\}/g, (_, name: string) => `{${jsonNames.get(name) ?? name}}`);
-  return source.startsWith("/v1/") ? source.slice("/v1".length) : source;
+  return route.template.source.replace(/\{([a-z0-9_]+)\}/g, (_, name: string) => `{${jsonNames.get(name) ?? name}}`);
 }
 
 /** The path fields a route's template binds (proto field names, as the template spells them). */
@@ -98,14 +101,14 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
 
   for (const route of table.routes) {
     const path = documentPathOf(route);
-    const item = (paths[path] ??= route.template.source.startsWith("/v1/") ? {} : { servers: [{ url: origin }] });
+    const item = (paths[path] ??= {});
     const pathFields = new Set(pathFieldsOf(route));
     const fieldsByName = new Map(route.method.input.fields.map((field) => [field.name, field]));
     const parameters: Record<string, unknown>[] = [...pathFields].map((name) => ({
       name: fieldsByName.get(name)!.jsonName,
       in: "path",
       required: true,
-      schema: fieldJsonSchema(fieldsByName.get(name)!),
+      schema: withRule(fieldJsonSchema(fieldsByName.get(name)!), ruleOf(fieldsByName.get(name)!)),
     }));
     const operation: Record<string, unknown> = {
       operationId: `${route.service.name}.${route.method.name}`,
@@ -114,7 +117,7 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
     };
     if (route.bodyIsRequest) {
       // Form and JSON bodies carry the same fields (request-body.ts); form values are text of the same types.
-      const schema = requestJsonSchema(route.method.input, (field) => !pathFields.has(field.name));
+      const schema = withServiceCheckedRules(route.method.input, requestJsonSchema(route.method.input, (field) => !pathFields.has(field.name)));
       const required = Array.isArray(schema["required"]) && schema["required"].length > 0;
       operation["requestBody"] = {
         required,
@@ -123,8 +126,9 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
     } else {
       for (const field of route.method.input.fields) {
         if (pathFields.has(field.name) || !sendableInQuery(field)) continue;
-        const parameter: Record<string, unknown> = { name: field.jsonName, in: "query", schema: fieldJsonSchema(field) };
-        if (isRequiredField(field)) parameter["required"] = true;
+        const rule = ruleOf(field);
+        const parameter: Record<string, unknown> = { name: field.jsonName, in: "query", schema: withRule(fieldJsonSchema(field), rule) };
+        if (isRequiredField(field) || rule?.required) parameter["required"] = true;
         parameters.push(parameter);
       }
     }
@@ -148,7 +152,8 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
       responses[status] = { $ref: `#/components/responses/${status === "429" || status === "503" ? `${error}Retry` : error}` };
     }
     operation["responses"] = responses;
-    operation["security"] = securityOf(route);
+    const security = securityOf(route);
+    if (security) operation["security"] = security;
     item[route.httpMethod.toLowerCase()] = operation;
   }
   for (const typeName of Object.keys(responseExamples)) {
@@ -164,7 +169,7 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
         "The partner API of the point-of-sale platform: OAuth 2.0 token endpoints, the developer console and the partner business routes. Built from the route table the service routes with.",
     },
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
-    servers: [{ url: `${options.baseUrl}v1` }],
+    servers: [{ url: origin, description: "BASE_URL: the API host. Partner calls build their URLs from the token answer's api_base_url, this host with /v1/." }],
     paths,
     components: {
       schemas: { ...errorSchemas(), ...schemas },
@@ -180,17 +185,51 @@ function sendableInQuery(field: DescField): boolean {
   return field.fieldKind !== "message" && !(field.fieldKind === "list" && field.listKind === "message");
 }
 
-/** Who may call a route (spec, "Authentication"). */
-function securityOf(route: Route): Record<string, string[]>[] {
+/**
+ * Who may call a route (spec, "Authentication"); undefined for an anonymous one. A list of alternatives: `{}` among
+ * them means "none of these", so it appears only where the credentials may come in the body instead.
+ */
+function securityOf(route: Route): Record<string, string[]>[] | undefined {
   if (route.partnerCall) {
     // An OAuth (or sandbox client-credentials) access token as a bearer JWT, or an ADSR API key.
     const scopes = route.scope ? [route.scope] : [];
     return [{ partnerOAuth: scopes }, { bearerToken: [] }, { apiKey: [] }];
   }
   if (route.family === "oauth") return [{ clientSecretBasic: [] }, {}]; // or client_secret_post: in the body
-  if (route.template.source.startsWith("/v1/console/")) return [{ consoleSession: [] }, {}];
+  if (route.template.source.startsWith("/v1/console/")) {
+    // Sign-up, sign-in and the rest that start an account or a session need none; every other console route needs one.
+    return route.sessionFree ? undefined : [{ consoleSession: [] }];
+  }
   if (route.family === "developer") return [{ clientSecretBasic: [] }, {}]; // POST /v1/token, as the OAuth endpoints
-  return []; // anonymous documents (/.well-known)
+  return undefined; // anonymous documents (/.well-known)
+}
+
+/** The rules of a field its service checks itself ((partnerapi.v1.field).service_checked), if it has any. */
+function ruleOf(field: DescField): ServiceCheckedRules | undefined {
+  return getOption(field, fieldOption).serviceChecked;
+}
+
+/** A field's schema with the rules its service checks stated on it. */
+function withRule(schema: JsonSchema, rule: ServiceCheckedRules | undefined): JsonSchema {
+  if (!rule) return schema;
+  const stated: JsonSchema = { ...schema };
+  if (rule.format) stated["format"] = rule.format;
+  if (rule.minLength !== undefined) stated["minLength"] = Math.max(rule.minLength, Number(schema["minLength"] ?? 0));
+  return stated;
+}
+
+/** A request body's schema with the service-checked rules of its fields: formats, lengths, required fields. */
+function withServiceCheckedRules(message: DescMessage, schema: JsonSchema): JsonSchema {
+  const properties = { ...(schema["properties"] as Record<string, JsonSchema>) };
+  const required = new Set((schema["required"] as string[] | undefined) ?? []);
+  for (const field of message.fields) {
+    if (!(field.jsonName in properties)) continue;
+    const rule = ruleOf(field);
+    properties[field.jsonName] = withRule(properties[field.jsonName]!, rule);
+    if (rule?.required) required.add(field.jsonName);
+  }
+  const requiredList = message.fields.map((field) => field.jsonName).filter((name) => required.has(name));
+  return { ...schema, properties, ...(requiredList.length > 0 ? { required: requiredList } : {}) };
 }
 
 function securitySchemes(options: OpenApiOptions, scopes: string[]): Record<string, unknown> {

@@ -24,6 +24,8 @@ export interface Route {
   cacheControl: string | undefined;
   /** Partner scope the route needs; empty for non-partner routes. */
   scope: string;
+  /** A console route reached without a console session (sign-up, sign-in, ...): (partnerapi.v1.route).session_free. */
+  sessionFree: boolean;
   /** A sandbox test helper: the partner gateway refuses production callers (partner.env_mismatch). */
   sandboxOnly: boolean;
 }
@@ -72,6 +74,7 @@ export function createRouteTable(services: readonly DescService[]): RouteTable {
         contentType: options.contentType || "application/json",
         cacheControl: options.cacheControl || undefined,
         scope: options.scope,
+        sessionFree: options.sessionFree,
         sandboxOnly: options.sandboxOnly,
       });
     }

@@ -165,7 +165,10 @@ Authorize("oauth.company_not_eligible (403): production client with a demo compa
   assertErrorPage(await liveOwner.get(url(sandbox)), 403, "oauth.company_not_eligible");
   // Sandbox client, a sandbox company of another organization.
   const otherOwner = await signedIn(otherSandbox, otherSandbox.owner);
-  assertErrorPage(await otherOwner.get(url(sandbox)), 403, "oauth.company_not_eligible");
+  const otherOrganization = await otherOwner.get(url(sandbox));
+  assertErrorPage(otherOrganization, 403, "oauth.company_not_eligible");
+  // The message names the rule that refused it (its own organization's sandbox merchants), not only the environment.
+  assert.match(otherOrganization.html, "a sandbox app connects only the active sandbox merchants of its own organization, and a production app only active live companies.");
   // The employees of those companies see the same page.
   const employee = await signedIn(sandbox, otherSandbox.employee);
   assertErrorPage(await employee.get(url(sandbox)), 403, "oauth.company_not_eligible");

@@ -153,6 +153,9 @@ Data("updating an item changes only the fields sent; unknown ids and duplicates 
   assert.is(updated.item!.code, first!.code);
   assert.is(updated.item!.createdAt, first!.createdAt);
   assert.is(updated.item!.updatedAt, new Date(clock.now()).toISOString());
+  const recurrenced = await data.updateItem({ companyId, id: first!.id, currency: "EUR" });
+  assert.is(recurrenced.item!.currency, "EUR");
+  assert.is(recurrenced.item!.priceMinor, 999n);
   assert.is(await codeOf(data.updateItem({ companyId, id: second!.id, code: first!.code })), "db.duplicate");
   assert.is(await codeOf(data.updateItem({ companyId, id: 999_999_999_999n, name: "x" })), "db.not_found");
   const other = await seeded(0);

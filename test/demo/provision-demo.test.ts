@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { loadConfig } from "../../src/config/config.js";
-import { demoFilePath, demoRedirectUri, describeDemo, provisionDemo, type ProvisionDemoOptions } from "../../src/demo/provision-demo.js";
+import { demoFilePath, demoRedirectUri, describeDemo, provisionDemo, refreshDemoUrls, type ProvisionDemoOptions } from "../../src/demo/provision-demo.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { regions } from "../../src/config/regions.js";
 import { regionSchema } from "../../src/storage/schemas.js";
@@ -71,6 +71,13 @@ Demo("writes demo.json with exactly the contract's keys, and a second run return
   }
   const described = describeDemo(world, path, { credentialsFile: "/data/internal-credentials" });
   assert.match(described, `merchant_id=${world.merchants.sandbox[0]!.companyId}`);
+  // Each secret the printed calls leave out is named by its JSON path in demo.json (the file holds nine secrets).
+  const placeholders = [...described.matchAll(/<([^<>]+) from demo\.json>/g)].map((match) => match[1]!);
+  assert.equal(placeholders, ["apps.full.sandbox.clientSecret", "apps.adsr.production.apiKey"]);
+  const at = (path: string) => path.split(".").reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], world);
+  assert.is(at("apps.full.sandbox.clientSecret"), world.apps.full.sandbox.clientSecret);
+  assert.match(described, `client_id=${world.apps.full.sandbox.clientId} -d client_secret=<apps.full.sandbox.clientSecret from demo.json>`);
+  assert.match(at("apps.adsr.production.apiKey") as string, /^lp_ak_pk_/);
   assert.ok(
     described.endsWith([
       "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
@@ -88,6 +95,19 @@ Demo("writes demo.json with exactly the contract's keys, and a second run return
   const apps = await database().sql`select id, state, product from control.apps where organization_id = ${world.organizationId} order by id`;
   assert.is(apps.length, 4, "the second run made nothing new");
   assert.equal(apps.map((app) => app.state).sort(), ["APPROVED", "APPROVED", "APPROVED", "IN_REVIEW"]);
+});
+
+Demo("a start without --demo makes demo.json name its own URLs (the example app follows the real ports); nothing else changes", async () => {
+  const path = demoFilePath(options().config);
+  const before = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+  const moved = loadConfig({ DATA_DIR: dataDir, PORT: "18080", AUTH_PORT: "18081", GRPC_PORT: "18090" });
+  assert.is(await refreshDemoUrls(moved), true);
+  const after = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+  assert.equal(after, { ...before, baseUrl: "http://127.0.0.1:18080/", authUrl: "http://127.0.0.1:18081", grpcUrl: "http://127.0.0.1:18090" });
+  assert.is(await refreshDemoUrls(moved), false, "unchanged URLs: the file is left alone");
+  assert.is(await refreshDemoUrls(loadConfig({ DATA_DIR: join(dataDir, "no-demo-here") })), false);
+  assert.is(await refreshDemoUrls(options().config), true);
+  assert.equal(JSON.parse(await readFile(path, "utf8")), before);
 });
 
 Demo("live merchants have stores, a few hundred items, online orders and ninety days of sales in their regions", async () => {

@@ -97,6 +97,8 @@ inBrowser("start page, consent in chromium, Allow: the example exchanged the cod
   assert.is(claims["product"], "FULL");
   assert.is(claims["aud"], "partnerapi-app");
   assert.is(await page.locator("#items li").count(), 5);
+  // Prices as people read them: the UK sandbox merchant's minor units as pounds and pence (£6.22, never "622 GBP").
+  for (const line of await page.locator("#items li").allInnerTexts()) assert.match(line, /^.+ \(.+\): £[0-9,]+\.[0-9]{2}$/, line);
   // The code is spent and the pending authorization gone: reloading the callback starts nothing again.
   const again = await page.reload();
   assert.is(again?.status(), 400);
@@ -197,6 +199,11 @@ Example("settings: demo.json's FULL app (sandbox pair by default, production on 
     assert.equal([production.clientId, production.clientSecret, production.baseUrl, production.loginHint], [
       "lp_app_pkfull", "lp_sk_pkfull", "https://api.example.test", `owner.9@demo.test (its password is in ${path})`,
     ]);
+    // Another app's client id: the demo's owner could not approve it (another organization), so no hint is shown.
+    const ownApp = await loadExampleSettings({ DATA_DIR: dataDir, CLIENT_ID: "lp_app_sbmine", CLIENT_SECRET: "lp_sk_sbmine" });
+    assert.equal([ownApp.clientId, ownApp.loginHint], ["lp_app_sbmine", undefined]);
+    const sameApp = await loadExampleSettings({ DATA_DIR: dataDir, CLIENT_ID: "lp_app_sbfull" });
+    assert.is(sameApp.loginHint, `owner.7@sandbox.test (its password is in ${path})`);
     try {
       await loadExampleSettings({ DATA_DIR: join(dataDir, "none") });
       assert.unreachable("no demo.json and no BASE_URL must stop the start");

@@ -120,7 +120,7 @@ if (!existsSync(chromiumPath)) {
       // An operation's summary is its RPC's name (src/front/openapi.ts); its path is shown beside it.
       await tab.getByText("GetDailySalesReport", { exact: true }).waitFor({ state: "visible", timeout });
       await tab.getByText("ExchangeToken", { exact: true }).waitFor({ state: "visible", timeout });
-      assert.ok(await tab.locator('[data-path="/reports/daily-sales"]').first().isVisible());
+      assert.ok(await tab.locator('[data-path="/v1/reports/daily-sales"]').first().isVisible());
       assert.equal(problems, []);
       assert.equal(requested.filter((url) => !url.startsWith(`${test.base}/`) && !url.startsWith("data:")), []);
       assert.ok(requested.includes(`${test.base}/v1/openapi.json`));

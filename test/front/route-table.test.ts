@@ -42,6 +42,14 @@ RouteTable("every annotated RPC is a route: 5 token, 13 data, 36 console; intern
   assert.is(createRouteTable([CredentialService, GrantService]).routes.length, 0);
 });
 
+RouteTable("session_free: exactly the console routes that create an account or start a session", () => {
+  const free = table.routes.filter((route) => route.sessionFree).map((route) => `${route.service.name}.${route.method.name}`);
+  assert.equal(free.sort(), [
+    "ConsoleService.RefreshSession", "ConsoleService.RequestPasswordReset", "ConsoleService.ResetPassword",
+    "ConsoleService.SignIn", "ConsoleService.SignUp", "ConsoleService.VerifyEmail",
+  ]);
+});
+
 RouteTable("GET /v1/stores: a partner call needing stores.read, request from the query, plain JSON", () => {
   assert.equal(summary(table.match("GET", "/v1/stores")), {
     rpc: "DataService.ListStores",

@@ -295,6 +295,25 @@ Gateway("GET /v1/online-orders over HTTP: orders.read, lowerCamel query, paging,
   await expectError(gw, await call(gw, path, { token: gw.token(adsr) }), 403, "partner.scope_denied", path);
 });
 
+Gateway("PATCH /v1/items/{id} corrects the currency (the API guide's \"any of the fields above\"); a bad code is a 400 naming it", async ({ gw }) => {
+  const fixture = await gw.fixture();
+  const token = gw.token(fixture);
+  const created = await call(gw, "/v1/items", { token, method: "POST", body: { name: "Lassi", code: "LASSI", priceMinor: 9900 } });
+  const item = ((await created.json()) as Json).item;
+  assert.is(item.currency, "INR");
+  gw.clock.advance(1000);
+  const patched = await call(gw, `/v1/items/${item.id}`, { token, method: "PATCH", body: { currency: "USD", priceMinor: 199 } });
+  assert.is(patched.status, 200);
+  assert.equal(((await patched.json()) as Json).item, { ...item, currency: "USD", priceMinor: 199, updatedAt: new Date(gw.clock.now()).toISOString() });
+  const listed = (await (await call(gw, "/v1/items?limit=100", { token })).json()) as Json;
+  assert.is(listed.items.find((candidate: Json) => candidate.id === item.id).currency, "USD");
+  const lower = await call(gw, `/v1/items/${item.id}`, { token, method: "PATCH", body: { currency: "usd" } });
+  assert.is(lower.status, 400);
+  const refused = (await lower.json()) as Json;
+  assert.is(refused.code, undefined);
+  assert.equal(refused.params, { fields: "currency" });
+});
+
 Gateway("business codes over HTTP: order not found, duplicates, missing category, no acting employee", async ({ gw }) => {
   const fixture = await gw.fixture();
   const token = gw.token(fixture);

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/options.proto.
  */
 export const file_partnerapi_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEijAEKDFJvdXRlT3B0aW9ucxIqCgZmYW1pbHkYASABKA4yGi5wYXJ0bmVyYXBpLnYxLlJvdXRlRmFtaWx5EhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIVCg1jYWNoZV9jb250cm9sGAMgASgJEg0KBXNjb3BlGAQgASgJEhQKDHNhbmRib3hfb25seRgFIAEoCCKAAgoKRmllbGRSdWxlcxIQCghyZXF1aXJlZBgBIAEoCBIQCgNtaW4YAiABKANIAIgBARIQCgNtYXgYAyABKANIAYgBARIXCgptaW5fbGVuZ3RoGAQgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgFIAEoDUgDiAEBEg8KB3BhdHRlcm4YBiABKAkSJQoEdGV4dBgHIAEoDjIXLnBhcnRuZXJhcGkudjEuVGV4dEtpbmQSFgoJbWF4X2l0ZW1zGAggASgNSASIAQFCBgoEX21pbkIGCgRfbWF4Qg0KC19taW5fbGVuZ3RoQg0KC19tYXhfbGVuZ3RoQgwKCl9tYXhfaXRlbXMqlgEKC1JvdXRlRmFtaWx5EhwKGFJPVVRFX0ZBTUlMWV9VTlNQRUNJRklFRBAAEhYKElJPVVRFX0ZBTUlMWV9PQVVUSBABEhoKFlJPVVRFX0ZBTUlMWV9ERVZFTE9QRVIQAhIYChRST1VURV9GQU1JTFlfUEFSVE5FUhADEhsKF1JPVVRFX0ZBTUlMWV9XRUxMX0tOT1dOEAQqVAoIVGV4dEtpbmQSGQoVVEVYVF9LSU5EX1VOU1BFQ0lGSUVEEAASFwoTVEVYVF9LSU5EX01VTFRJTElORRABEhQKEFRFWFRfS0lORF9TRUNSRVQQAjpTCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLSHAyABKAsyGy5wYXJ0bmVyYXBpLnYxLlJvdXRlT3B0aW9uc1IFcm91dGU6UAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLWHAyABKAsyGS5wYXJ0bmVyYXBpLnYxLkZpZWxkUnVsZXNSBWZpZWxkYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEiogEKDFJvdXRlT3B0aW9ucxIqCgZmYW1pbHkYASABKA4yGi5wYXJ0bmVyYXBpLnYxLlJvdXRlRmFtaWx5EhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIVCg1jYWNoZV9jb250cm9sGAMgASgJEg0KBXNjb3BlGAQgASgJEhQKDHNlc3Npb25fZnJlZRgFIAEoCBIUCgxzYW5kYm94X29ubHkYBiABKAgivQIKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDbWluGAIgASgDSACIAQESEAoDbWF4GAMgASgDSAGIAQESFwoKbWluX2xlbmd0aBgEIAEoDUgCiAEBEhcKCm1heF9sZW5ndGgYBSABKA1IA4gBARIPCgdwYXR0ZXJuGAYgASgJEiUKBHRleHQYByABKA4yFy5wYXJ0bmVyYXBpLnYxLlRleHRLaW5kEjsKD3NlcnZpY2VfY2hlY2tlZBgIIAEoCzIiLnBhcnRuZXJhcGkudjEuU2VydmljZUNoZWNrZWRSdWxlcxIWCgltYXhfaXRlbXMYCSABKA1IBIgBAUIGCgRfbWluQgYKBF9tYXhCDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGhCDAoKX21heF9pdGVtcyJfChNTZXJ2aWNlQ2hlY2tlZFJ1bGVzEhAKCHJlcXVpcmVkGAEgASgIEg4KBmZvcm1hdBgCIAEoCRIXCgptaW5fbGVuZ3RoGAMgASgNSACIAQFCDQoLX21pbl9sZW5ndGgqlgEKC1JvdXRlRmFtaWx5EhwKGFJPVVRFX0ZBTUlMWV9VTlNQRUNJRklFRBAAEhYKElJPVVRFX0ZBTUlMWV9PQVVUSBABEhoKFlJPVVRFX0ZBTUlMWV9ERVZFTE9QRVIQAhIYChRST1VURV9GQU1JTFlfUEFSVE5FUhADEhsKF1JPVVRFX0ZBTUlMWV9XRUxMX0tOT1dOEAQqVAoIVGV4dEtpbmQSGQoVVEVYVF9LSU5EX1VOU1BFQ0lGSUVEEAASFwoTVEVYVF9LSU5EX01VTFRJTElORRABEhQKEFRFWFRfS0lORF9TRUNSRVQQAjpTCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLSHAyABKAsyGy5wYXJ0bmVyYXBpLnYxLlJvdXRlT3B0aW9uc1IFcm91dGU6UAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLWHAyABKAsyGS5wYXJ0bmVyYXBpLnYxLkZpZWxkUnVsZXNSBWZpZWxkYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * How the public front exposes a method.
@@ -51,9 +51,18 @@ export type RouteOptions = Message<"partnerapi.v1.RouteOptions"> & {
   scope: string;
 
   /**
+   * A console route reached without a console session: it creates an account or starts a session (sign-up, sign-in,
+   * ...), so its handler does not authenticate. Every other console route answers 401 developer.unauthenticated
+   * without one; the OpenAPI document's security says which is which.
+   *
+   * @generated from field: bool session_free = 5;
+   */
+  sessionFree: boolean;
+
+  /**
    * A test helper of the sandbox: a production token or an API key is refused with partner.env_mismatch.
    *
-   * @generated from field: bool sandbox_only = 5;
+   * @generated from field: bool sandbox_only = 6;
    */
   sandboxOnly: boolean;
 };
@@ -117,9 +126,18 @@ export type FieldRules = Message<"partnerapi.v1.FieldRules"> & {
   text: TextKind;
 
   /**
+   * Rules the service checks itself and answers with its own documented code (a report window without `from` is
+   * partner.invalid_window, a short password developer.password_too_weak naming the rule), so the front leaves them
+   * alone; the OpenAPI document states them, so a client generated from it knows what will be refused.
+   *
+   * @generated from field: partnerapi.v1.ServiceCheckedRules service_checked = 8;
+   */
+  serviceChecked?: ServiceCheckedRules | undefined;
+
+  /**
    * The most elements a repeated field may hold.
    *
-   * @generated from field: optional uint32 max_items = 8;
+   * @generated from field: optional uint32 max_items = 9;
    */
   maxItems?: number | undefined;
 };
@@ -130,6 +148,39 @@ export type FieldRules = Message<"partnerapi.v1.FieldRules"> & {
  */
 export const FieldRulesSchema: GenMessage<FieldRules> = /*@__PURE__*/
   messageDesc(file_partnerapi_v1_options, 1);
+
+/**
+ * @generated from message partnerapi.v1.ServiceCheckedRules
+ */
+export type ServiceCheckedRules = Message<"partnerapi.v1.ServiceCheckedRules"> & {
+  /**
+   * The field must be sent.
+   *
+   * @generated from field: bool required = 1;
+   */
+  required: boolean;
+
+  /**
+   * A JSON Schema format of a string: "date" (RFC 3339 full-date, YYYY-MM-DD) or "date-time" (with an offset).
+   *
+   * @generated from field: string format = 2;
+   */
+  format: string;
+
+  /**
+   * The least number of characters of a string.
+   *
+   * @generated from field: optional uint32 min_length = 3;
+   */
+  minLength?: number | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.ServiceCheckedRules.
+ * Use `create(ServiceCheckedRulesSchema)` to create a new message.
+ */
+export const ServiceCheckedRulesSchema: GenMessage<ServiceCheckedRules> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_options, 2);
 
 /**
  * The family of a public route decides its error shape (spec, "Errors") and how the caller authenticates.

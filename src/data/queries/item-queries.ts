@@ -31,6 +31,7 @@ export interface ItemChanges {
   barcode?: string;
   categoryId?: number;
   priceMinor?: number;
+  currency?: string;
 }
 
 const columns = "id, name, code, barcode, category_id, price_minor, currency, created_at, updated_at";
@@ -87,6 +88,7 @@ export function createItemQueries(sql: SqlClient, schema: string) {
           barcode = coalesce(${changes.barcode ?? null}::text, barcode),
           category_id = coalesce(${changes.categoryId ?? null}::bigint, category_id),
           price_minor = coalesce(${changes.priceMinor ?? null}::bigint, price_minor),
+          currency = coalesce(${changes.currency ?? null}::text, currency),
           updated_at = ${now}
         where company_id = ${companyId} and id = ${id}
         returning ${sql.unsafe(columns)}`;
