@@ -7,12 +7,11 @@
 //   node scripts/build.mjs [--out-dir dist]
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { inputsDigest, stampFileName } from "./build-state.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const root = resolve(import.meta.dirname, "..");
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 
 /**
@@ -60,7 +59,7 @@ function isClientPackage(source) {
   return source === clientPackage || source.startsWith(clientPackage + sep);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (import.meta.main) {
   const { values } = parseArgs({
     options: { "out-dir": { type: "string", default: join(root, "dist") } },
     strict: true,

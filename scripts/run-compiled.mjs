@@ -3,15 +3,15 @@
 // set-up on a fresh machine. package.json runs this file with --enable-source-maps: stack traces name the .ts
 // sources. The entry is imported in this process (no second process to forward signals to).
 //   node --enable-source-maps scripts/run-compiled.mjs src/main.js [program arguments...]
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { build } from "./build.mjs";
 import { buildState } from "./build-state.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const root = resolve(import.meta.dirname, "..");
 const outDir = join(root, "dist");
 const entry = process.argv[2];
-if (!entry || !entry.endsWith(".js")) {
+if (!entry?.endsWith(".js")) {
   process.stderr.write("usage: node --enable-source-maps scripts/run-compiled.mjs <entry under dist/, e.g. src/main.js> [arguments...]\n");
   process.exit(2);
 }

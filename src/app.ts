@@ -18,6 +18,7 @@ import { createMailOutbox, createMailTransport, createConsoleService, type MailO
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { loadReferenceFiles } from "./front/reference-page.js";
+import type { Route } from "./front/route-table.js";
 import { createInProcessCaller } from "./runtime/service-caller.js";
 import { apiKeyVerifier, createApiKeyAuth } from "./gateway/api-key-auth.js";
 import { createMerchantDirectory } from "./gateway/merchant-directory.js";
@@ -72,6 +73,8 @@ export interface AppOptions {
 export interface RunningApp {
   /** Bound addresses; a port of 0 in the configuration shows the one the system picked. */
   front: AddressInfo;
+  /** Every route of the public front (its route table): what the fuzzer in CI covers. */
+  frontRoutes: readonly Route[];
   consent: AddressInfo;
   /** The developer console's web pages (CONSOLE_PORT). */
   console: AddressInfo;
@@ -228,6 +231,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       ],
       partner,
       bodyLimitBytes: config.bodyLimitBytes,
+      requestTimeoutMs: config.requestTimeoutMs,
       trustProxy: config.trustProxy,
       clock: context.clock,
       ids: context.ids,
@@ -266,6 +270,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
 
     return {
       front: frontAddress,
+      frontRoutes: front.routes,
       consent: consentAddress,
       console: consoleAddress,
       grpc: grpcAddress,
@@ -412,7 +417,8 @@ function stopOnce(options: {
   return () => {
     options.shutdown.started = true;
     options.health.shutdown();
-    return (stopping ??= sleep(options.clock, options.drainMs).then(() => closeAll(options.closers)));
+    stopping ??= sleep(options.clock, options.drainMs).then(() => closeAll(options.closers));
+    return stopping;
   };
 }
 

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startApp, startDataRole, type RunningDataRole } from "./app.js";
-import { ConfigError, loadConfig } from "./config/config.js";
+import { ConfigError, loadConfig, type Config } from "./config/config.js";
 import { demoFilePath, describeDemo, provisionDemo, refreshDemoUrls } from "./demo/provision-demo.js";
 import { createLogger, type Logger } from "./runtime/logger.js";
 import { isRegion, type Region } from "./config/regions.js";
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  let config;
+  let config: Config;
   try {
     // The production checks depend on the role: a data role needs only its region's database.
     config = loadConfig(process.env, role === "data" ? { role, region: values.region as Region } : { role });

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { suite } from "./support/suite.js";
 import * as assert from "uvu/assert";
 import { HealthCheckResponse_ServingStatus as ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { startDataRole } from "../src/app.js";
@@ -41,7 +41,10 @@ async function refusedSoon(port: number): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const refused = await new Promise<boolean>((resolve) => {
       const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => (socket.destroy(), resolve(false)));
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(false);
+      });
       socket.once("error", () => resolve(true));
     });
     if (refused) return;

@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { suite } from "./support/suite.js";
 import * as assert from "uvu/assert";
 import { HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { startApp, type RunningApp } from "../src/app.js";

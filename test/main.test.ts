@@ -8,7 +8,8 @@ import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { suite } from "uvu";
+import { seedEmbeddedDatabase } from "./support/embedded-template.js";
+import { suite } from "./support/suite.js";
 import * as assert from "uvu/assert";
 import postgres from "postgres";
 import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";
@@ -57,6 +58,7 @@ const generatedLine = "internal port: generated an operator credential for this 
 Main("starts, serves, and exits 0 after SIGTERM once requests are done", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
   const databaseUrl = await freshDatabaseUrl();
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   try {
     const process = run({ HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", CONSOLE_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "" });
     const ready = await process.line("partner API ready");
@@ -105,7 +107,10 @@ function accepting(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 }
@@ -148,10 +153,8 @@ Main("exits 0 after SIGTERM while requests whose clients have gone still wait on
 
       // Revocations of a well-formed refresh token each open a transaction whose first read waits on the test's
       // lock: four times the pool's ten connections of them, ten holding a connection, the rest queued for one.
-      let unlock!: () => void;
-      const unlocked = new Promise<void>((resolve) => (unlock = resolve));
-      let locked!: () => void;
-      const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+      const { promise: unlocked, resolve: unlock } = Promise.withResolvers<void>();
+      const { promise: lockHeld, resolve: locked } = Promise.withResolvers<void>();
       const transaction = locker.begin(async (tx) => {
         await tx`lock table control.refresh_tokens in access exclusive mode`;
         locked();

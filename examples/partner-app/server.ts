@@ -48,8 +48,8 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
   const routes: Record<string, (request: http.IncomingMessage, response: http.ServerResponse) => Promise<void>> = {
     "/": async (_request, response) => {
       page(response, 200, "Example partner app", [
-        `<p>Client <code>${escape(settings.clientId)}</code> (${settings.environment}) against <code>${escape(settings.baseUrl)}</code>.</p>`,
-        settings.loginHint ? `<p>On the consent screen, sign in as ${escape(settings.loginHint)}.</p>` : "",
+        `<p>Client <code>${escapeHtml(settings.clientId)}</code> (${settings.environment}) against <code>${escapeHtml(settings.baseUrl)}</code>.</p>`,
+        settings.loginHint ? `<p>On the consent screen, sign in as ${escapeHtml(settings.loginHint)}.</p>` : "",
         `<p><a id="connect" href="/connect">Connect a merchant</a></p>`,
         orders ? `<p><a id="orders" href="/orders">Place an order</a> (the ONLINE_ORDER app, sandbox merchant ${orders.merchantId})</p>` : "",
       ]);
@@ -113,16 +113,16 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
         const { items } = await client.merchant(connection.merchantId).items.list({ limit: 5 });
         page(response, 200, `Connected merchant ${connection.merchantId}`, [
           `<h2>The access token's claims</h2>`,
-          `<pre id="claims">${escape(JSON.stringify(claims, null, 2))}</pre>`,
-          `<p>Scope: <code>${escape(connection.scope)}</code>; API base URL: <code>${escape(connection.apiBaseUrl)}</code>.</p>`,
+          `<pre id="claims">${escapeHtml(JSON.stringify(claims, null, 2))}</pre>`,
+          `<p>Scope: <code>${escapeHtml(connection.scope)}</code>; API base URL: <code>${escapeHtml(connection.apiBaseUrl)}</code>.</p>`,
           `<h2>A first call: GET /v1/items?limit=5</h2>`,
-          `<ul id="items">${items.map((item) => `<li>${escape(item.name)} (${escape(item.code)}): ${escape(formatMoney(item.priceMinor, item.currency))}</li>`).join("")}</ul>`,
+          `<ul id="items">${items.map((item) => `<li>${escapeHtml(item.name)} (${escapeHtml(item.code)}): ${escapeHtml(formatMoney(item.priceMinor, item.currency))}</li>`).join("")}</ul>`,
           `<p><a href="/">Connect another merchant</a></p>`,
         ]);
       } catch (error) {
         if (!(error instanceof PartnerApiError)) throw error;
         page(response, 400, "The merchant was not connected", [
-          `<p id="error">${escape(String(error.code ?? error.oauthError ?? "error"))}: ${escape(error.message)}</p>`,
+          `<p id="error">${escapeHtml(String(error.code ?? error.oauthError ?? "error"))}: ${escapeHtml(error.message)}</p>`,
           `<p><a href="/">Try again</a></p>`,
         ]);
       }
@@ -188,11 +188,11 @@ function cookieOf(request: http.IncomingMessage, name: string): string | undefin
   return undefined;
 }
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 function page(response: http.ServerResponse, status: number, title: string, body: string[]): void {
   response.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-  response.end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${escape(title)}</title><main><h1>${escape(title)}</h1>${body.join("")}</main></html>`);
+  response.end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(title)}</title><main><h1>${escapeHtml(title)}</h1>${body.join("")}</main></html>`);
 }

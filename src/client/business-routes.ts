@@ -104,6 +104,19 @@ const field = <T>(body: Record<string, unknown>, name: string, path: string): T 
   return value as T;
 };
 
+/** The names of T's array fields. */
+type ArrayFieldOf<T> = { [K in keyof T]-?: T[K] extends readonly unknown[] ? K : never }[keyof T] & string;
+
+/**
+ * A list's page or a report: `rows` (the page's rows, the report's days or stores) must be an array, or the answer is
+ * not the route's and fails here as client.bad_response rather than later in the caller's loop. The rows themselves
+ * are the server's wire, typed in types.ts and not checked field by field (the client carries no schema library).
+ */
+const withRows = <T extends object>(body: Record<string, unknown>, rows: ArrayFieldOf<T>, path: string): T => {
+  if (!Array.isArray(body[rows])) throw clientError("client.bad_response", `${path} answered without ${rows}`);
+  return body as T;
+};
+
 const pathId = (id: number, what: string) => {
   if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`${what} must be a positive integer, got ${id}`);
   return String(id);
@@ -137,28 +150,32 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
 
   const routes: BusinessRoutes = {
     stores: {
-      list: async (query, call) => (await send("GET", "stores", { query: page(query) }, call)) as unknown as StorePage,
+      list: async (query, call) => withRows<StorePage>(await send("GET", "stores", { query: page(query) }, call), "stores", "GET /v1/stores"),
     },
     items: {
-      list: async (query, call) => (await send("GET", "items", { query: page(query) }, call)) as unknown as ItemPage,
+      list: async (query, call) => withRows<ItemPage>(await send("GET", "items", { query: page(query) }, call), "items", "GET /v1/items"),
       all: (query, call) => everyPage((cursor) => routes.items.list({ ...query, ...cursor }, call), (next) => next.items),
       create: async (input, call) => field<Item>(await send("POST", "items", { body: { ...input } }, call), "item", "POST /v1/items"),
       update: async (id, input, call) =>
         field<Item>(await send("PATCH", `items/${pathId(id, "item id")}`, { body: { ...input } }, call), "item", "PATCH /v1/items/{id}"),
     },
     categories: {
-      list: async (query, call) => (await send("GET", "categories", { query: page(query) }, call)) as unknown as CategoryPage,
+      list: async (query, call) => withRows<CategoryPage>(await send("GET", "categories", { query: page(query) }, call), "categories", "GET /v1/categories"),
       create: async (input, call) =>
         field<Category>(await send("POST", "categories", { body: { ...input } }, call), "category", "POST /v1/categories"),
     },
     onlineOrders: {
       list: async (query = {}, call) =>
-        (await send(
-          "GET",
-          "online-orders",
-          { query: { ...page(query), status: query.status, placedFrom: query.placedFrom, placedTo: query.placedTo, externalReference: query.externalReference } },
-          call,
-        )) as unknown as OnlineOrderPage,
+        withRows<OnlineOrderPage>(
+          await send(
+            "GET",
+            "online-orders",
+            { query: { ...page(query), status: query.status, placedFrom: query.placedFrom, placedTo: query.placedTo, externalReference: query.externalReference } },
+            call,
+          ),
+          "orders",
+          "GET /v1/online-orders",
+        ),
       all: (query, call) => everyPage((cursor) => routes.onlineOrders.list({ ...query, ...cursor }, call), (next) => next.orders),
       get: async (id, call) =>
         field<OnlineOrder>(await send("GET", `online-orders/${pathId(id, "order id")}`, {}, call), "order", "GET /v1/online-orders/{id}"),
@@ -173,9 +190,13 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
     },
     reports: {
       dailySales: async (window, call) =>
-        (await send("GET", "reports/daily-sales", { query: { from: window.from, to: window.to } }, call)) as unknown as DailySalesReport,
+        withRows<DailySalesReport>(await send("GET", "reports/daily-sales", { query: { from: window.from, to: window.to } }, call), "days", "GET /v1/reports/daily-sales"),
       salesByStore: async (window, call) =>
-        (await send("GET", "reports/sales-by-store", { query: { from: window.from, to: window.to } }, call)) as unknown as SalesByStoreReport,
+        withRows<SalesByStoreReport>(
+          await send("GET", "reports/sales-by-store", { query: { from: window.from, to: window.to } }, call),
+          "stores",
+          "GET /v1/reports/sales-by-store",
+        ),
     },
   };
   /** The change feed's pages, order by order, each with the cursor to resume from once it is handled. */

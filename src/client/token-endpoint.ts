@@ -40,11 +40,26 @@ export interface TokenEndpointOptions {
   acceptLanguage?: string | undefined;
 }
 
+/** Every field of TokenResponse has its type (the optional ones when present): the answer is what the type says. */
+function isTokenResponse(body: Record<string, unknown>): body is Record<string, unknown> & TokenResponse {
+  const optional = (name: string, type: "string" | "number") => body[name] === undefined || typeof body[name] === type;
+  return (
+    typeof body["access_token"] === "string" &&
+    typeof body["token_type"] === "string" &&
+    typeof body["expires_in"] === "number" &&
+    typeof body["scope"] === "string" &&
+    typeof body["api_base_url"] === "string" &&
+    optional("refresh_token", "string") &&
+    optional("refresh_token_expires_in", "number") &&
+    optional("merchant_id", "number")
+  );
+}
+
 function tokenResponse(body: Record<string, unknown>, path: string): TokenResponse {
-  if (typeof body["access_token"] !== "string" || typeof body["api_base_url"] !== "string") {
-    throw clientError("client.bad_response", `${path} answered without access_token or api_base_url`);
+  if (!isTokenResponse(body)) {
+    throw clientError("client.bad_response", `${path} answered without a token response (RFC 6749 5.1 and api_base_url)`);
   }
-  return body as unknown as TokenResponse;
+  return body;
 }
 
 export function createTokenEndpoint(options: TokenEndpointOptions): TokenEndpoint {

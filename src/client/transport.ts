@@ -3,7 +3,7 @@
 // access token), fetch, record the X-RateLimit-* budget, return the JSON of a success, or read the error and ask
 // the retry policy what to do.
 
-import { clientError, errorFromBody, PartnerApiError } from "./errors.js";
+import { clientError, errorFromBody, type PartnerApiError } from "./errors.js";
 import type { ClientClock, RetryEvent } from "./options.js";
 import type { RateBudgetTracker } from "./rate-budget.js";
 import { afterDecision, decideRetry, initialRetryState, type AttemptOutcome, type RetryLimits } from "./retry-policy.js";

@@ -12,12 +12,8 @@ const url = z.string().url();
 
 /** An smtp:// or smtps:// URL with a host. */
 function smtpUrl(value: string): boolean {
-  try {
-    const parsed = new URL(value);
-    return (parsed.protocol === "smtp:" || parsed.protocol === "smtps:") && parsed.hostname !== "";
-  } catch {
-    return false;
-  }
+  const parsed = URL.parse(value);
+  return (parsed?.protocol === "smtp:" || parsed?.protocol === "smtps:") && parsed.hostname !== "";
 }
 
 /** Turns "" into undefined so an empty variable means "unset", as shells commonly produce. */
@@ -148,6 +144,12 @@ const schema = z.object({
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(30).default(2),
   /** PostgreSQL cancels a statement after this long (statement_timeout): a call's wait on the database is bounded. */
   DATABASE_QUERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /**
+   * A request to the public front answers 504 server.timeout after this long, whatever it waits for (docs/decisions.md,
+   * "Hostile input and silent dependencies"). Above the database's reply deadline (query timeout + 1 s) and the
+   * region hop's 10 s, so a dependency that stops answering is told as such (503) before the request's own time ends.
+   */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
   /** Partner calls per app per fixed minute. */
   PARTNER_RATE_LIMIT: z.coerce.number().int().positive().default(300),
   /** POST /v1/token calls per source address per fixed minute. */
@@ -266,6 +268,8 @@ export interface Config {
   /** Trusted proxies (canonical addresses and CIDR ranges); X-Forwarded-For is read only from them. Empty: none. */
   trustProxy: string[];
   bodyLimitBytes: number;
+  /** REQUEST_TIMEOUT_SECONDS in milliseconds: the end-to-end deadline of a front request. */
+  requestTimeoutMs: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /** LOG_PRETTY=1: pino-pretty lines for development. */
   logPretty: boolean;
@@ -382,6 +386,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sandboxDefaultRegion: v.SANDBOX_DEFAULT_REGION,
     trustProxy: v.TRUST_PROXY,
     bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
     logLevel: v.LOG_LEVEL,
     logPretty: v.LOG_PRETTY === "1",
     metrics: { port: v.METRICS_PORT, host: v.METRICS_HOST },

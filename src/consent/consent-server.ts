@@ -16,7 +16,7 @@ import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import { codeHeaders, entryOf, negotiateLocale, readServiceError, type ErrorCode } from "../errors/index.js";
 import { clientAddress } from "../runtime/client-address.js";
 import { addressKey, addressRanges } from "../config/ip-addresses.js";
-import type { Clock } from "../runtime/clock.js";
+import { sleep, type Clock } from "../runtime/clock.js";
 import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
@@ -43,7 +43,8 @@ import { cookie, parseCookies } from "../web/cookies.js";
 import { fromAnotherSite, sameSecret } from "../web/csrf.js";
 import { readForm } from "../web/forms.js";
 import { assetReply } from "../web/assets.js";
-import { probeReply, siteContentType, tracedSiteRequests } from "../web/site-request.js";
+import { probeReply, siteContentType, siteUrl, tracedSiteRequests } from "../web/site-request.js";
+import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
 import { chooseLocale, type Locale } from "../web/i18n.js";
 import { pageHeaders } from "../web/layout.js";
 
@@ -77,6 +78,8 @@ function pageHeadersAllowingRedirectTo(redirectUri: string, secure: boolean): Re
 
 /** Sign-in window: 15 minutes, fixed. */
 const signInWindowMs = 15 * 60_000;
+/** The longest an account's sign-in is slowed: the owner waits at most this long, however many strangers failed. */
+export const maxSignInDelayMs = 30_000;
 /**
  * Retry-After of the 503 page while the session store (Redis) is away: the client reconnects within about a second
  * of Redis returning (src/storage/key-value.ts), so a few seconds is an honest first retry.
@@ -195,16 +198,30 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
 
   const hashedKey = (value: string) => createHash("sha256").update(value).digest("base64url");
 
-  /** Counts a sign-in attempt per email and per address (IPv6 by /64); true when over a ceiling. */
+  // The sign-in rule (docs/decisions.md, "Hostile input and silent dependencies"): a hard limit only on what the
+  // caller controls, its address (every attempt, ten times the ceiling) and the pair (account, address) (failures,
+  // the ceiling); the account as a whole, failed from anywhere, is slowed rather than locked, so that a stranger
+  // cannot lock an owner out at will. A successful sign-in counts toward nothing but the address.
+  const pairKey = (email: string, address: string) => `consent:sign-in:pair:${hashedKey(email)}:${addressKey(address)}`;
+  const accountKey = (email: string) => `consent:sign-in:email:${hashedKey(email)}`;
+
+  /** Counts the attempt of `address`; true when the address or the pair (email, address) is over its ceiling. */
   const signInThrottled = async (email: string, address: string): Promise<boolean> => {
-    const [perEmail, perAddress] = await onStore(() =>
-      Promise.all([
-        signInAttempts.hit(`consent:sign-in:email:${hashedKey(email)}`),
-        signInAttempts.hit(`consent:sign-in:address:${addressKey(address)}`),
-      ]),
+    const [perAddress, perPair] = await onStore(() =>
+      Promise.all([signInAttempts.hit(`consent:sign-in:address:${addressKey(address)}`), signInAttempts.peek(pairKey(email, address))]),
     );
-    return perEmail.count > config.limits.consentSignIn || perAddress.count > config.limits.consentSignIn * 10;
+    return perPair.count >= config.limits.consentSignIn || perAddress.count > config.limits.consentSignIn * 10;
   };
+
+  /** The wait before checking a password of `email`: none up to the ceiling of failures, then doubling from 1 s. */
+  const signInDelayMs = async (email: string): Promise<number> => {
+    const failures = (await onStore(() => signInAttempts.peek(accountKey(email)))).count;
+    return failures < config.limits.consentSignIn ? 0 : Math.min(1_000 * 2 ** (failures - config.limits.consentSignIn), maxSignInDelayMs);
+  };
+
+  /** A failed attempt counts for the pair and for the account. */
+  const signInFailed = (email: string, address: string) =>
+    onStore(() => Promise.all([signInAttempts.hit(pairKey(email, address)), signInAttempts.hit(accountKey(email))]));
 
   async function route(request: http.IncomingMessage, url: URL, state: RequestState): Promise<Reply> {
     const method = request.method ?? "GET";
@@ -322,8 +339,16 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
         const retryAfter = String(Math.ceil(signInWindowMs / 1000));
         return { status: 429, html: errorPage("developer.too_many_attempts", context, { retryAfter }), headers: { "Retry-After": retryAfter } };
       }
+      const delayMs = await signInDelayMs(email);
+      if (delayMs > 0) {
+        logger.info("consent sign-in slowed", { ms: delayMs });
+        await sleep(clock, delayMs);
+      }
       const user = await options.verifyMerchantUser(email, form.get("password") ?? "");
-      if (!user) return signIn(locale, cookies, safeReturn, 401, true);
+      if (!user) {
+        await signInFailed(email, address);
+        return signIn(locale, cookies, safeReturn, 401, true);
+      }
       const created = await onStore(() => sessions.create(user));
       await onStore(() => sessions.destroy(sessionId));
       logger.info("merchant signed in to the consent site", { userId: user.userId, companyId: user.companyId, role: user.role });
@@ -400,7 +425,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     const started = performance.now();
     let url: URL;
     try {
-      url = new URL(request.url ?? "/", "http://consent.invalid");
+      url = siteUrl(request.url, "http://consent.invalid");
     } catch (error) {
       endAfterFailure(response, logger, error, "(unparsable)");
       return;
@@ -417,6 +442,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     // Counted until it settles, so that shutdown waits for it even when its client has gone.
     const handling = route(request, url, state)
       .catch((cause: unknown): Reply => {
+        // Its own doing, not an outage: logged at info and counted 499 below; nothing reaches the closed socket.
+        if (cause instanceof ClientGone) return { status: clientClosedStatus };
         if (cause instanceof SessionStoreUnavailable) {
           logger.warn("consent site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
           const retryAfter = String(storeRetryAfterSeconds);

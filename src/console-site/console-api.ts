@@ -45,7 +45,10 @@ export function createConsoleApi(service: ServiceImpl<typeof ConsoleService>, id
   const schemas = new Map<string, RequestSchema>();
   const schemaOf = (method: DescMethodUnary) => {
     let schema = schemas.get(method.localName);
-    if (!schema) schemas.set(method.localName, (schema = createRequestSchema(method.input)));
+    if (!schema) {
+      schema = createRequestSchema(method.input);
+      schemas.set(method.localName, schema);
+    }
     return schema;
   };
   return {

@@ -26,7 +26,8 @@ import type { Logger } from "../runtime/logger.js";
 import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { assetReply } from "../web/assets.js";
-import { probeReply, siteContentType, tracedSiteRequests } from "../web/site-request.js";
+import { probeReply, siteContentType, siteUrl, tracedSiteRequests } from "../web/site-request.js";
+import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
 import { cookie, cookieName, parseCookies } from "../web/cookies.js";
 import { csrfTokenPattern, fromAnotherSite, sameSecret } from "../web/csrf.js";
 import { readForm } from "../web/forms.js";
@@ -340,7 +341,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     const started = performance.now();
     let url: URL;
     try {
-      url = new URL(request.url ?? "/", "http://console.invalid");
+      url = siteUrl(request.url, "http://console.invalid");
     } catch (error) {
       endAfterFailure(response, logger, error, "(unparsable)");
       return;
@@ -361,6 +362,8 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     // Counted until it settles, so that shutdown waits for it even when its client has gone.
     const handling = route(request, url)
       .catch((cause: unknown): Reply => {
+        // Its own doing, not an outage: logged at info and counted 499 below; nothing reaches the closed socket.
+        if (cause instanceof ClientGone) return { status: clientClosedStatus };
         if (cause instanceof SessionStoreUnavailable) {
           logger.warn("console site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
           return { ...failed(503, "server.unavailable"), headers: { "Retry-After": String(storeRetryAfterSeconds) } };

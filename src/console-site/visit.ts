@@ -40,5 +40,5 @@ export function errorText(error: ApiError, locale: Locale, t: Translate): string
 
 /** The error to show beside `field` (a JSON field name of the request), when the API named it. */
 export function errorFor(error: ApiError | undefined, field: string, locale: Locale, t: Translate): string | undefined {
-  return error && error.fields.includes(field) ? errorText(error, locale, t) : undefined;
+  return error?.fields.includes(field) ? errorText(error, locale, t) : undefined;
 }

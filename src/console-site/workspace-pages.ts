@@ -78,7 +78,7 @@ ${signed ? alert("ok", t("console.agreementSigned", { version: current.version }
 ${applied === ProgramApplicationState.PENDING ? html`<p>${t("console.programPendingExplain")}</p>` : ""}
 ${canApply ? applicationForm : ""}</section>
 <section class="card" aria-labelledby="agreement-heading"><h2 id="agreement-heading">${t("console.agreementHeading")}</h2>
-${state.error && state.error.code.startsWith("developer.agreement") ? alert("error", errorText(state.error, locale, t)) : ""}
+${state.error?.code.startsWith("developer.agreement") ? alert("error", errorText(state.error, locale, t)) : ""}
 ${agreementSection}</section>`;
   return visit.page(t("console.programTitle"), body, { status });
 }

@@ -34,13 +34,11 @@ export function signConsoleToken(key: SigningKey, claims: ConsoleClaims): string
 export function verifyConsoleToken(token: string, options: { issuer: string; keys: PublicKeyLookup; clock: Clock }): ConsoleClaims | undefined {
   const signed = verifyJwtSignature(token, options.keys);
   if (!signed.ok) return undefined;
-  const claims = signed.claims;
-  if (claims["aud"] !== consoleTokenAudience || claims["iss"] !== options.issuer) return undefined;
-  const { sub, sid, exp, iat } = claims;
-  if (typeof sub !== "string" || !/^[1-9]\d{0,15}$/.test(sub) || typeof sid !== "string" || !Number.isSafeInteger(exp) || !Number.isSafeInteger(iat)) {
-    return undefined;
-  }
-  if ((exp as number) <= Math.floor(options.clock.now() / 1000)) return undefined;
-  return claims as unknown as ConsoleClaims;
+  const { iss, aud, sub, sid, jti, exp, iat } = signed.claims;
+  if (aud !== consoleTokenAudience || iss !== options.issuer) return undefined;
+  if (typeof sub !== "string" || !/^[1-9]\d{0,15}$/.test(sub) || typeof sid !== "string" || typeof jti !== "string") return undefined;
+  if (typeof exp !== "number" || !Number.isSafeInteger(exp) || typeof iat !== "number" || !Number.isSafeInteger(iat)) return undefined;
+  if (exp <= Math.floor(options.clock.now() / 1000)) return undefined;
+  return { iss, aud, sub, sid, jti, iat, exp };
 }
 

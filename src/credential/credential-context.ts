@@ -2,7 +2,7 @@
 // verification caches (every change to a credential clears them) and the helpers more than one section uses.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type postgres from "postgres";
-import { CredentialService, MerchantSchema, VerifiedAppSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { CredentialService, type MerchantSchema, type VerifiedAppSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import type { MerchantRow } from "./queries/merchant-queries.js";
 import type { SandboxGrants } from "./sandbox-grants.js";

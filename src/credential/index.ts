@@ -7,7 +7,7 @@ export { createAppQueries, type AppRow } from "./queries/app-queries.js";
 export { createCredentialQueries } from "./queries/credential-queries.js";
 export { createMerchantQueries, type MerchantRow } from "./queries/merchant-queries.js";
 export { createOrganizationQueries } from "./queries/organization-queries.js";
-export { type SandboxGrants } from "./sandbox-grants.js";
+export type { SandboxGrants } from "./sandbox-grants.js";
 export { allScopes, scopesForProduct } from "./scopes.js";
 export { clientIdEnvironment, hashesEqual, hashSecret, secretBytes } from "./secrets.js";
 export { createCredentialService } from "./service.js";

@@ -52,7 +52,7 @@ export async function seedMerchantData(sql: postgres.Sql, region: Region, compan
       companyId,
       Array.from({ length: options.storeCount }, (_, index) => `Store ${index + 1}`),
     );
-    const [employeeId] = await seed.insertEmployees(companyId, [options.employee ?? { name: "Owner", email: null as unknown as string }]);
+    const [employeeId] = await seed.insertEmployees(companyId, [options.employee ?? { name: "Owner", email: null }]);
     const categoryIds = await seed.insertCategories(
       companyId,
       categoryNames.map((name, index) => ({ name, code: `CAT${String(index + 1).padStart(2, "0")}` })),

@@ -30,7 +30,7 @@ import { checkReportWindow } from "./report-window.js";
 import { createStoreQueries } from "./queries/store-queries.js";
 import { serviceError, serviceErrorWithDetails } from "../errors/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import { type Region } from "../config/regions.js";
+import type { Region } from "../config/regions.js";
 import { regionSchema } from "../storage/schemas.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 import { wireEnumName } from "../runtime/wire-enums.js";

@@ -221,6 +221,18 @@ export const catalogue = {
       hi: "केवल S256 code_challenge_method समर्थित है।",
     },
   },
+  // response_mode (OAuth 2.0 Multiple Response Types section 2.1): only `query`, the default of the code flow; a
+  // fragment or form_post answer would reach a client that never asked for it. Shown on the page, never redirected.
+  "oauth.unsupported_response_mode": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    messages: {
+      en: "Only the query response_mode is supported.",
+      ar: "طريقة response_mode المدعومة هي query فقط.",
+      hi: "केवल query response_mode समर्थित है।",
+    },
+  },
   "oauth.app_not_published": {
     status: 403,
     grpc: Code.PermissionDenied,
@@ -1016,14 +1028,17 @@ export const catalogue = {
       hi: "API कुंजियाँ केवल ADSR ऐप्स के लिए स्वीकार की जाती हैं।",
     },
   },
+  // Retry-After like every other 503 (RFC 9110 section 10.2.3): the database it waits for is the control one.
   "partner.api_key_unavailable": {
     status: 503,
     grpc: Code.Unavailable,
     oauth: "temporarily_unavailable",
+    params: { retryAfter: "number" },
+    headers: { "Retry-After": "{retryAfter}" },
     messages: {
-      en: "API key verification is temporarily unavailable. Try again shortly.",
-      ar: "التحقق من مفتاح API غير متاح مؤقتًا. حاول مرة أخرى بعد قليل.",
-      hi: "API कुंजी का सत्यापन अस्थायी रूप से उपलब्ध नहीं है। थोड़ी देर बाद फिर से प्रयास करें।",
+      en: "API key verification is temporarily unavailable. Try again in {retryAfter} seconds.",
+      ar: "التحقق من مفتاح API غير متاح مؤقتًا. حاول مرة أخرى بعد {retryAfter} ثانية.",
+      hi: "API कुंजी का सत्यापन अस्थायी रूप से उपलब्ध नहीं है। {retryAfter} सेकंड बाद फिर से प्रयास करें।",
     },
   },
 

@@ -18,9 +18,11 @@ import { clientAddress } from "../runtime/client-address.js";
 import { addressRanges } from "../config/ip-addresses.js";
 import { parseBasicCredentials } from "./client-credentials.js";
 import { messageToJson } from "./message-json.js";
-import { collectParams, readBody } from "./request-body.js";
-import { invalidUtf8Names } from "../runtime/percent-encoding.js";
-import { createRequestSchema, type InputKind, type RequestSchema } from "../runtime/request-schema.js";
+import { collectParams, readBody, maxRequestFields, tooManyFields } from "./request-body.js";
+import { parseUrlEncoded } from "../runtime/urlencoded.js";
+import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
+import { summarizeViolations } from "./violation-summary.js";
+import { createRequestSchema, type FieldViolation, type InputKind, type RequestSchema } from "../runtime/request-schema.js";
 import { renderError, validationCode } from "./render-error.js";
 import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
@@ -41,6 +43,11 @@ export interface FrontOptions {
   /** Admits calls to routes of the partner family (src/gateway/); without it they go straight to their service. */
   partner?: PartnerAdmission;
   bodyLimitBytes: number;
+  /**
+   * The end-to-end deadline of a request: past it the call is aborted (its service stops waiting and frees what it
+   * holds) and the client gets 504 server.timeout. Default 15 s (REQUEST_TIMEOUT_SECONDS).
+   */
+  requestTimeoutMs?: number;
   /** Trusted proxies (TRUST_PROXY: addresses and CIDR ranges); X-Forwarded-For is read only from them. */
   trustProxy: readonly string[];
   clock: Clock;
@@ -61,6 +68,8 @@ export interface FrontServer {
   close(graceMs: number): Promise<void>;
   /** The request handler, for embedding in another server. */
   handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void>;
+  /** Every route this front serves, from its services' annotations (the fuzzer in CI walks them all). */
+  routes: readonly Route[];
 }
 
 /** The one client header every service may read. */
@@ -77,6 +86,7 @@ interface PreparedRoute {
 }
 
 export function createFrontServer(options: FrontOptions): FrontServer {
+  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
   const trustedProxies = addressRanges(options.trustProxy);
   const byService = new Map(options.services.map((entry) => [entry.service.typeName, entry]));
   const table = createRouteTable(options.services.map(({ service }) => service));
@@ -121,6 +131,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     // Headers every answer from here on carries (a partner call's X-RateLimit-*, once the gateway knows the app).
     let callHeaders: Record<string, string> = {};
     const answer = (status: number, headers: Record<string, string>, body: object) => {
+      // Already answered (the deadline below, or a client gone): the late outcome of the call is dropped.
+      if (response.headersSent || response.destroyed) return;
+      clearTimeout(deadline);
       // nosniff: every answer is JSON and must never be read as HTML or script, errors and 404s included.
       response.writeHead(status, { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff", "X-Correlation-Id": correlationId, ...callHeaders, ...headers });
       response.end(JSON.stringify(body));
@@ -145,6 +158,39 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       options.logger.info("request", { method: request.method, path: url.pathname, family: "reference", route: url.pathname, status: 200, ms: Math.round(seconds * 10_000) / 10 });
       count({ family: "reference", route: url.pathname, method: request.method, status: 200 }, seconds);
     };
+    // The client closing before its answer is written aborts the service call; it is counted and logged as what it
+    // is (499, info), never as an outage or a 5xx (src/runtime/client-gone.ts).
+    const abort = new AbortController();
+    response.once("close", () => {
+      if (!response.writableFinished) abort.abort();
+    });
+    // The request's own deadline, end to end: whatever it waits for (the body, the database, a region), the client
+    // hears 504 server.timeout by then, and the call is aborted so that it stops waiting and frees what it holds.
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+      options.logger.warn("request deadline passed", { path: url.pathname, route: routeLabel, ms: requestTimeoutMs });
+      // Whatever of its body is still coming is not read: the connection ends with the answer.
+      if (!response.headersSent) response.setHeader("Connection", "close");
+      fail({ code: "server.timeout", params: {} });
+    }, requestTimeoutMs);
+    deadline.unref();
+    const gone = (cause: unknown) => {
+      clearTimeout(deadline);
+      const seconds = (performance.now() - started) / 1000;
+      options.logger.info("client went away", {
+        method: request.method,
+        path: url.pathname,
+        family: familyLabel,
+        route: routeLabel,
+        status: clientClosedStatus,
+        ms: Math.round(seconds * 10_000) / 10,
+        reason: cause instanceof ClientGone ? "closed while sending its request" : "closed before its answer",
+      });
+      count({ family: familyLabel, route: routeLabel, method: request.method, status: clientClosedStatus }, seconds);
+      response.destroy();
+    };
     const fail = (error: ErrorToRender, cause?: unknown) => {
       if (error.code === "server.internal") {
         options.logger.error("unexpected failure", { correlationId, path: url.pathname, error: cause });
@@ -155,6 +201,12 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       const rendered = renderError(error, { family, acceptLanguage, path: url.pathname, timestamp, correlationId });
       if (error.code === "request.body_too_large") rendered.headers["Connection"] = "close";
       answer(rendered.status, rendered.headers, rendered.body);
+    };
+    // A validation failure names at most a few fields, each cut short: the answer's size is bounded by a constant,
+    // never by the input (a body of 16,716 unknown names got a 932 KB answer; issue 27).
+    const invalid = (violations: readonly FieldViolation[]) => {
+      const summary = summarizeViolations(violations);
+      return fail({ code: validationCode[family], params: { fields: summary.fields }, details: summary.details });
     };
 
     try {
@@ -190,6 +242,10 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       }
       const { route, schema, caller, forwarded, takesClientCredentials } = prepared.get(match.route)!;
       const clientIp = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
+      // The query string, decoded once in time linear in its length (src/runtime/urlencoded.ts); its problems are
+      // answered after authentication, like those of a body.
+      const query = parseUrlEncoded(url.search.slice(1), maxRequestFields);
+      const queryPairs = query.kind === "pairs" ? query.pairs : [];
 
       // 2. Partner calls: authentication precedes reading and validating anything the client sent.
       let admitted: AdmittedCall | undefined;
@@ -197,7 +253,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         const outcome = await options.partner.admit({
           authorization: request.headers.authorization,
           apiKey: headerValue(request.headers["x-api-key"]),
-          companyId: url.searchParams.get("companyId") ?? undefined,
+          companyId: queryPairs.find(([name]) => name === "companyId")?.[1],
           clientAddress: clientIp,
           scope: route.scope,
           sandboxOnly: route.sandboxOnly,
@@ -212,9 +268,11 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       let kind: InputKind;
       // Names whose percent-encoded text is not UTF-8: refused below, naming them, like any other bad value.
       let notUtf8: string[] = [];
+      if (query.kind === "too_many") return invalid(tooManyFields("(query)").violations);
       if (route.bodyIsRequest) {
         const body = await readBody(request, options.bodyLimitBytes);
         if (body.kind === "error") return fail({ code: body.code, params: paramsOfBodyError(body) });
+        if (body.kind === "invalid") return invalid(body.violations);
         if (body.kind === "json" && (typeof body.value !== "object" || body.value === null || Array.isArray(body.value))) {
           return fail({ code: "request.malformed_body", params: {} });
         }
@@ -222,20 +280,14 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         kind = body.kind === "json" ? "json" : "text";
         if (body.kind === "form") notUtf8 = body.invalidUtf8;
         // Parameters of a body route travel in the body only (RFC 6749 section 3.2 for the token endpoint).
-        const inQuery = [...new Set(url.searchParams.keys())];
-        if (inQuery.length > 0) {
-          const details = inQuery.map((field) => ({ field, rule: "must be sent in the body, not the query string" }));
-          return fail({ code: validationCode[family], params: { fields: inQuery.join(", ") }, details });
-        }
+        const inQuery = [...new Set(queryPairs.map(([name]) => name))];
+        if (inQuery.length > 0) return invalid(inQuery.map((field) => ({ field, rule: "must be sent in the body, not the query string" })));
       } else {
-        fields = collectParams(url.searchParams);
+        fields = collectParams(queryPairs);
         kind = "text";
-        notUtf8 = invalidUtf8Names(url.search.slice(1));
+        notUtf8 = query.kind === "pairs" ? query.notUtf8 : [];
       }
-      if (notUtf8.length > 0) {
-        const details = notUtf8.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" }));
-        return fail({ code: validationCode[family], params: { fields: notUtf8.join(", ") }, details });
-      }
+      if (notUtf8.length > 0) return invalid(notUtf8.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" })));
 
       // 4. Client authentication by HTTP Basic (RFC 6749 section 2.3.1), never together with body credentials.
       if (takesClientCredentials) {
@@ -251,10 +303,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
 
       // 5. Validate strictly, before any service code runs.
       const validated = schema.validate(fields, kind, match.pathParams);
-      if (!validated.ok) {
-        const names = [...new Set(validated.violations.map((violation) => violation.field))].join(", ");
-        return fail({ code: validationCode[family], params: { fields: names }, details: validated.violations });
-      }
+      if (!validated.ok) return invalid(validated.violations);
       const input = fromJson(route.method.input, validated.value as JsonValue);
       // The trace crosses a hop as W3C traceparent, with a new parent-id for the hop (Trace Context section 3.2).
       const headers = new Headers({ [correlationHeader]: correlationId, [traceparentHeader]: traceparentFor(trace) });
@@ -273,10 +322,6 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         path: url.pathname,
         correlationId,
       });
-      const abort = new AbortController();
-      response.once("close", () => {
-        if (!response.writableFinished) abort.abort();
-      });
       const output = await (admitted?.caller ?? caller).call({ method: route.method, input, headers, values, signal: abort.signal, url: url.href });
 
       // 7. Render.
@@ -285,6 +330,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       if (route.cacheControl === "no-store") successHeaders["Pragma"] = "no-cache";
       answer(200, successHeaders, messageToJson(route.method.output, output));
     } catch (err) {
+      if (timedOut) return;
+      if (err instanceof ClientGone || abort.signal.aborted) return gone(err);
       const error = readServiceError(err);
       fail(error, error.code === "server.internal" ? err : ((err as ConnectError).cause ?? err));
     }
@@ -316,7 +363,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     options.logger.info("request", { method: requestLine?.[1], path: context.path, family, route, status: 431, ms: 0, correlationId, traceId });
     count({ family, route, method: requestLine?.[1], status: 431 }, 0);
   });
-  return { handle, listen: listener.listen, close: listener.close };
+  return { handle, listen: listener.listen, close: listener.close, routes: table.routes };
 }
 
 /** The methods a metric label may name; anything else is "other" (a label's values stay bounded). */

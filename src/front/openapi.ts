@@ -101,7 +101,8 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
 
   for (const route of table.routes) {
     const path = documentPathOf(route);
-    const item = (paths[path] ??= {});
+    const item = paths[path] ?? {};
+    paths[path] = item;
     const pathFields = new Set(pathFieldsOf(route));
     const fieldsByName = new Map(route.method.input.fields.map((field) => [field.name, field]));
     const parameters: Record<string, unknown>[] = [...pathFields].map((name) => ({

@@ -31,6 +31,7 @@ import type { Metrics } from "../runtime/metrics.js";
 import { addToLogContext } from "../runtime/log-context.js";
 import { createAccessRequestQueries } from "../grant/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
+import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import type { Region } from "../config/regions.js";
 import { createTtlCache } from "../runtime/ttl-cache.js";
 import type { MerchantDirectory } from "./merchant-directory.js";
@@ -160,7 +161,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     if (key.allowedIps.length > 0 && !addressAllowed(key.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
 
     const merchant = await merchantOf(companyId);
-    if (!merchant || !merchant.active) return refuse({ code: "partner.company_not_granted" });
+    if (!merchant?.active) return refuse({ code: "partner.company_not_granted" });
     if ((key.environment === "SANDBOX") !== merchant.demo) return refuse({ code: "partner.env_mismatch" });
     if (!adsrScopes.has(request.scope)) return refuse({ code: "partner.scope_denied" });
 
@@ -182,7 +183,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
       } catch (error) {
         if (error instanceof Unavailable) {
           options.metrics?.apiKeyFailClosed.inc({ step: error.message.replaceAll(" ", "_") });
-          return { ok: false, error: { code: "partner.api_key_unavailable" } };
+          return { ok: false, error: { code: "partner.api_key_unavailable", params: { retryAfter: databaseRetryAfterSeconds } } };
         }
         throw error;
       }

@@ -58,7 +58,10 @@ export function createGrpcJsCaller(url: string, options: GrpcJsCallerOptions = {
   const serializers = new Map<DescMethodUnary, { serialize: (value: object) => Buffer; deserialize: (bytes: Buffer) => unknown }>();
   const codecOf = (method: DescMethodUnary) => {
     let codec = serializers.get(method);
-    if (!codec) serializers.set(method, (codec = { serialize: serializerOf(method.input), deserialize: deserializerOf(method.output) }));
+    if (!codec) {
+      codec = { serialize: serializerOf(method.input), deserialize: deserializerOf(method.output) };
+      serializers.set(method, codec);
+    }
     return codec;
   };
   return {

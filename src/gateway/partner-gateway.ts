@@ -143,7 +143,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
 
       const merchant = await options.merchants.find(claims.companyId);
       // A merchant gone from the directory or deactivated: the app has no access to it any more.
-      if (!merchant || !merchant.active) return refuse({ code: "partner.grant_missing" });
+      if (!merchant?.active) return refuse({ code: "partner.grant_missing" });
       if ((claims.env === "SANDBOX") !== merchant.demo) return refuse({ code: "partner.env_mismatch" });
 
       if (!claims.scopes.includes(request.scope)) return refuse({ code: "partner.scope_denied" });

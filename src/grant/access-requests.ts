@@ -187,7 +187,7 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
 
     async access(appId, companyId) {
       const row = await createAccessRequestQueries(sql).findOpen(appId, companyId);
-      if (!row || row.state !== "APPROVED" || !row.approved_store_ids) return undefined;
+      if (row?.state !== "APPROVED" || !row.approved_store_ids) return undefined;
       return row.approved_store_ids;
     },
   };

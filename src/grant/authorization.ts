@@ -36,6 +36,7 @@ export const authorizationParameters = [
   "scope",
   "code_challenge",
   "code_challenge_method",
+  "response_mode",
 ] as const;
 export type AuthorizationParameter = (typeof authorizationParameters)[number];
 export type AuthorizationParams = Partial<Record<AuthorizationParameter, string>>;
@@ -129,6 +130,9 @@ export function createAuthorization(deps: AuthorizationDeps) {
       if (method !== undefined && (challenge === undefined || !isS256Challenge(challenge))) {
         return { ok: false, code: "oauth.invalid_request", fields: "code_challenge", redirectUri };
       }
+      // 5b. response_mode: `query` or absent (OAuth 2.0 Multiple Response Types section 2.1); the code flow answers
+      // in the query, and a mode we would ignore is refused rather than silently changed (issue 27).
+      if (params.response_mode !== undefined && params.response_mode !== "query") return { ok: false, code: "oauth.unsupported_response_mode", redirectUri };
       // 6. The app: a production client needs an APPROVED app; archived apps connect nothing; ADSR uses API keys.
       if (environment === "PRODUCTION" && client.state !== "APPROVED") return { ok: false, code: "oauth.app_not_published", redirectUri };
       if (client.state === "ARCHIVED") return { ok: false, code: "developer.app_archived", redirectUri };
@@ -161,8 +165,7 @@ export function createAuthorization(deps: AuthorizationDeps) {
     async eligibility(request: ValidAuthorization, companyId: number): Promise<{ ok: true; merchant: MerchantRow } | { ok: false; code: ErrorCode }> {
       const merchant = await createMerchantQueries(sql).find(companyId);
       const eligible =
-        merchant !== undefined &&
-        merchant.active &&
+        merchant?.active &&
         (request.environment === "SANDBOX"
           ? merchant.demo && merchant.sandbox_organization_id === request.organizationId
           : !merchant.demo);

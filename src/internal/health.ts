@@ -1,6 +1,6 @@
 // The standard grpc.health.v1.Health service: load balancers and orchestrators ask it whether we serve.
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "../../gen/grpc/health/v1/health_pb.js";
+import { type Health, HealthCheckResponse_ServingStatus as ServingStatus } from "../../gen/grpc/health/v1/health_pb.js";
 import { sleep, type Clock } from "../runtime/clock.js";
 
 export { ServingStatus };
@@ -48,7 +48,7 @@ export function createHealthService(
   };
   const notify = (service: string): void => {
     const status = reported(service) ?? ServingStatus.SERVICE_UNKNOWN;
-    watchers.get(service)?.forEach((send) => send(status));
+    for (const send of watchers.get(service) ?? []) send(status);
   };
   const publish = (service: string, status: ServingStatus | undefined): void => {
     if (status === undefined) statuses.delete(service);
@@ -65,7 +65,7 @@ export function createHealthService(
   const evaluate = (): Promise<void> => {
     if (!poll) return Promise.resolve();
     const { readiness } = poll;
-    return (evaluating ??= readiness()
+    evaluating ??= readiness()
       .then(
         (answer) => {
           if (!shutDown) setReady(answer.ready);
@@ -74,7 +74,10 @@ export function createHealthService(
           if (!shutDown) setReady(false);
         },
       )
-      .finally(() => (evaluating = undefined)));
+      .finally(() => {
+        evaluating = undefined;
+      });
+    return evaluating;
   };
   const startPolling = (): void => {
     if (!poll || shutDown) return;
@@ -92,7 +95,10 @@ export function createHealthService(
 
   const subscribe = (service: string, notify: (status: ServingStatus) => void): (() => void) => {
     let set = watchers.get(service);
-    if (set === undefined) watchers.set(service, (set = new Set()));
+    if (set === undefined) {
+      set = new Set();
+      watchers.set(service, set);
+    }
     set.add(notify);
     return () => {
       set.delete(notify);

@@ -62,7 +62,7 @@ export function createReflectionIndex(
     byName.set(fileName, file);
     file.dependencies.forEach(visit);
   };
-  services.forEach((service) => visit(service.file));
+  for (const service of services) visit(service.file);
   files.forEach(visit);
 
   const registry: Registry = createRegistry(...byName.values());

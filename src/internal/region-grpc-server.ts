@@ -130,10 +130,12 @@ class HopContext implements HandlerContext {
     return this.request.contextValues;
   }
   get responseHeader(): Headers {
-    return (this.responseHeaders ??= new Headers());
+    this.responseHeaders ??= new Headers();
+    return this.responseHeaders;
   }
   get responseTrailer(): Headers {
-    return (this.responseTrailers ??= new Headers());
+    this.responseTrailers ??= new Headers();
+    return this.responseTrailers;
   }
   /** What is left of the caller's deadline, if it sent one. */
   readonly timeoutMs = (): number | undefined => (this.deadline === undefined ? undefined : Math.max(0, this.deadline - Date.now()));

@@ -13,7 +13,10 @@ export function createValidationInterceptor(options: { services: readonly string
   const schemas = new Map<DescMessage, RequestSchema>();
   const schemaOf = (message: DescMessage) => {
     let schema = schemas.get(message);
-    if (!schema) schemas.set(message, (schema = createRequestSchema(message)));
+    if (!schema) {
+      schema = createRequestSchema(message);
+      schemas.set(message, schema);
+    }
     return schema;
   };
   return (next) => async (request) => {

@@ -54,7 +54,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   // prom-client asks each metric's collect() before rendering; one probe serves both gauges of a scrape.
   let availability: (() => Promise<void>) | undefined;
   let pending: Promise<void> | undefined;
-  const collectAvailability = () => (availability ? (pending ??= availability().finally(() => (pending = undefined))) : undefined);
+  const collectAvailability = () => {
+    if (!availability) return undefined;
+    pending ??= availability().finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  };
   const databaseUp = new Gauge({ name: "partnerapi_database_up", help: "Whether each database this process uses answers (1) or not (0).", labelNames: ["database"], registers, collect: collectAvailability });
   const redisUp = new Gauge({ name: "partnerapi_redis_up", help: "Whether the configured Redis answers (1) or not (0).", registers, collect: collectAvailability });
   return {

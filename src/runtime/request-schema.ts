@@ -235,8 +235,10 @@ function scalarSchema(scalar: ScalarType, kind: InputKind, rules: FieldRules): z
 // so not encodable as UTF-8 (protobuf refuses it on the wire, PostgreSQL in text).
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // C0 (but NUL, checked first), DEL and C1.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this expression is for.
 const controls = /[\u0001-\u001F\u007F-\u009F]/;
 // As above, without tab, line feed and carriage return.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this expression is for.
 const controlsBesideLines = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 // Embeddings and overrides (U+202A-U+202E) and isolates (U+2066-U+2069): they reorder what follows them when
 // shown (Unicode TR9; "Trojan Source", CVE-2021-42574). The marks U+200E/U+200F reorder nothing and are allowed.

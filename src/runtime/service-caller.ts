@@ -68,16 +68,21 @@ class InProcessContext implements HandlerContext {
   }
   /** The caller's signal (shared, not copied: a handler only listens to it), or one of its own that never aborts. */
   get signal(): AbortSignal {
-    return this.options.signal ?? (this.ownSignal ??= new AbortController().signal);
+    if (this.options.signal) return this.options.signal;
+    this.ownSignal ??= new AbortController().signal;
+    return this.ownSignal;
   }
   get requestHeader(): Headers {
-    return (this.requestHeaders ??= new Headers());
+    this.requestHeaders ??= new Headers();
+    return this.requestHeaders;
   }
   get responseHeader(): Headers {
-    return (this.responseHeaders ??= new Headers());
+    this.responseHeaders ??= new Headers();
+    return this.responseHeaders;
   }
   get responseTrailer(): Headers {
-    return (this.responseTrailers ??= new Headers());
+    this.responseTrailers ??= new Headers();
+    return this.responseTrailers;
   }
   readonly timeoutMs = (): number | undefined => undefined;
 }
@@ -91,7 +96,7 @@ type AnyHandler = (request: unknown, context: HandlerContext) => unknown;
 
 /** Calls the implementation directly; its answer is normalised to a message as connect does. */
 export function createInProcessCaller<S extends DescService>(service: S, impl: ServiceImpl<S>): ServiceCaller {
-  const handlers = impl as unknown as Record<string, AnyHandler | undefined>;
+  const handlers = impl as Record<string, AnyHandler | undefined>;
   return {
     async call<M extends DescMethodUnary>(call: UnaryCall<M>) {
       const handler = handlers[call.method.localName];

@@ -43,7 +43,9 @@ export function parseTraceparent(value: string | undefined): { traceId: string; 
   if (value === undefined) return undefined;
   const match = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/.exec(value.trim());
   if (!match) return undefined;
-  const [, version, traceId, parentId, flags, rest] = match as unknown as [string, string, string, string, string, string | undefined];
+  const [, version, traceId, parentId, flags, rest] = match;
+  // The four groups always match when the expression does; the check only tells the compiler so.
+  if (version === undefined || traceId === undefined || parentId === undefined || flags === undefined) return undefined;
   if (version === "ff") return undefined;
   if (version === "00" && rest !== undefined) return undefined;
   if (traceId === zeroTrace || parentId === "0".repeat(16)) return undefined;

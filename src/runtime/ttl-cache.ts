@@ -68,7 +68,7 @@ export function createTtlCache<V>(options: TtlCacheOptions): TtlCache<V> {
   return {
     get(key, load) {
       const cached = loads.get(key);
-      if (cached) return cached;
+      if (cached !== undefined) return cached;
       const value = load();
       loads.set(key, value);
       value.catch(() => {

@@ -5,6 +5,7 @@
 import postgres from "postgres";
 import type { Logger } from "../runtime/logger.js";
 import { startEmbeddedPostgres } from "./embedded-postgres.js";
+import { openWatchedSocket } from "./reply-deadline.js";
 
 /** The database handle every query module receives its `sql` from. */
 export interface Database {
@@ -21,9 +22,17 @@ export interface Database {
 export interface DatabaseTimeouts {
   /** A connection attempt (TCP, TLS, startup) gives up after this long (postgres.js `connect_timeout`). */
   connectSeconds: number;
-  /** A statement is cancelled by the server after this long (`statement_timeout`, SQLSTATE 57014). */
+  /**
+   * A statement is cancelled by the server after this long (`statement_timeout`, SQLSTATE 57014), and a transaction
+   * left idle by its client is ended after twice as long (`idle_in_transaction_session_timeout`). The client gives up
+   * on a connection that has not answered for one second more (src/storage/reply-deadline.ts), which covers a server
+   * or a path that stops answering with the connection still open.
+   */
   querySeconds: number;
 }
+
+/** How much longer than statement_timeout the client waits: the server's cancellation must have time to arrive. */
+const replyMarginMs = 1_000;
 
 export const defaultDatabaseTimeouts: DatabaseTimeouts = { connectSeconds: 2, querySeconds: 5 };
 
@@ -135,8 +144,20 @@ function createClient(url: string, max: number, logger: Logger, timeouts: Databa
     keep_alive: keepAliveSeconds,
     // NOTICE lines (e.g. "relation already exists, skipping") are expected; keep them out of stdout.
     onnotice: (notice) => logger.debug("postgres notice", { message: notice.message }),
-    connection: { application_name: "partner-api", statement_timeout: timeouts.querySeconds * 1000 },
-  }) as unknown as postgres.Sql;
+    connection: {
+      application_name: "partner-api",
+      statement_timeout: timeouts.querySeconds * 1000,
+      // A transaction whose client stopped talking (its connection destroyed below while the path was down) must
+      // not hold its locks or its half-done writes: the server rolls it back.
+      idle_in_transaction_session_timeout: timeouts.querySeconds * 2000,
+    },
+    // Our own socket, destroyed when a reply is overdue (reply-deadline.ts): postgres.js has no client-side deadline.
+    // postgres.js takes a `socket` factory that its type declarations do not list: passed by spread, not cast.
+    ...{
+      socket: (options: { host: string[]; port: number[]; path?: string | false }) =>
+        openWatchedSocket(options.path ? { path: options.path } : { host: options.host[0]!, port: options.port[0]! }, { replyMs: timeouts.querySeconds * 1000 + replyMarginMs }),
+    },
+  });
 }
 
 /** What /readyz reports: ready when every database answered, else the names of those that did not. */

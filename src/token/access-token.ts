@@ -186,7 +186,7 @@ export function verifyJwtSignature(
   if (parts.length !== 3) return { ok: false, reason: "malformed" };
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
   const header = parseSegment(headerPart);
-  if (!header || header["alg"] !== "RS256" || typeof header["kid"] !== "string") return { ok: false, reason: "malformed" };
+  if (header?.["alg"] !== "RS256" || typeof header["kid"] !== "string") return { ok: false, reason: "malformed" };
   if (header["typ"] !== "at+jwt") return { ok: false, reason: "wrong_type" };
   const key = keys(header["kid"]);
   if (!key) return { ok: false, reason: "unknown_key" };

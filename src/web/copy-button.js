@@ -11,7 +11,7 @@ document.addEventListener("click", (event) => {
     const label = button.getAttribute("data-copied-label");
     if (label) button.textContent = label;
   };
-  if (navigator.clipboard && navigator.clipboard.writeText) {
+  if (navigator.clipboard?.writeText) {
     navigator.clipboard.writeText(text).then(done, () => selectText(target));
   } else {
     selectText(target);

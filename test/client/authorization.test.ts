@@ -1,7 +1,7 @@
 // The authorize helpers on their own: the URL's parameters and PKCE pair, and the callback checks in the spec's
 // order (error before code, state compared on both paths).
 import { createHash } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { AuthorizationCallbackError, createAuthorizationRequest, validateCallback } from "../../src/client/index.js";
 import { constantTimeEqual, jwtExpiry } from "../../src/client/encoding.js";

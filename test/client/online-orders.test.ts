@@ -1,7 +1,7 @@
 // The partner client's online orders against the real app: orders.place, orders.cancel, orders.findByReference and
 // the orders.changes iterator over the feed (resumable from the cursor it yields), with an ONLINE_ORDER app's sandbox
 // connection. The automatic sandbox merchant is off: the test moves orders with the sandbox helper.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { PartnerApiError, type OrderChange } from "../../src/client/index.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";

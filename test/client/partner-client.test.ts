@@ -3,9 +3,9 @@
 // wire is mocked; the recording fetch only watches. Exact codes, statuses and request sequences are asserted.
 import { create } from "@bufbuild/protobuf";
 import { createContextValues, createHandlerContext } from "@connectrpc/connect";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { AuthorizationCallbackError, PartnerApiError, ReconnectRequiredError, type OnlineOrder } from "../../src/client/index.js";
+import { AuthorizationCallbackError, PartnerApiError, ReconnectRequiredError } from "../../src/client/index.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -347,8 +347,7 @@ Client("every business route the server offers, typed: stores, items, categories
   const merchant = client.merchant(w.companyId);
   const stores = await merchant.stores.list();
   assert.is(stores.stores.length, 2);
-  const all: number[] = [];
-  for await (const item of merchant.items.all({ limit: 70 })) all.push(item.id);
+  const all = await Array.fromAsync(merchant.items.all({ limit: 70 }), (item) => item.id);
   assert.is(all.length, 300);
   assert.equal([...all].sort((a, b) => a - b), all);
   const categories = await merchant.categories.list({ limit: 100 });
@@ -368,8 +367,7 @@ Client("every business route the server offers, typed: stores, items, categories
   assert.equal(placed, [...placed].sort((a, b) => a - b));
   const first = orders.orders[0]!;
   assert.equal(await merchant.onlineOrders.get(first.id), first);
-  const sameStatus: OnlineOrder[] = [];
-  for await (const order of merchant.onlineOrders.all({ status: first.status, limit: 2 })) sameStatus.push(order);
+  const sameStatus = await Array.fromAsync(merchant.onlineOrders.all({ status: first.status, limit: 2 }));
   assert.ok(sameStatus.length >= 1);
   assert.ok(sameStatus.every((order) => order.status === first.status));
   assert.ok(sameStatus.some((order) => order.id === first.id));

@@ -1,5 +1,5 @@
 // The retry table as a pure function: every row of the spec's "Retry rules", reads and writes.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { decideRetry, defaultRetryLimits, type AttemptOutcome, type RetryDecision } from "../../src/client/index.js";
 import { afterDecision, initialRetryState } from "../../src/client/retry-policy.js";

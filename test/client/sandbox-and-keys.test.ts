@@ -1,9 +1,9 @@
 // The client's sandbox client credentials (POST /v1/token) and ADSR API keys against the real app. A
 // server without them answers 501 server.unimplemented: the test then checks the client surfaces exactly that,
 // says so and stops, so the suite also runs on a checkout from before they were built.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { PartnerApiError } from "../../src/client/index.js";
+import { type Connection, type DailySalesReport, PartnerApiError } from "../../src/client/index.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -33,7 +33,7 @@ function notBuilt(error: unknown, what: string): boolean {
 Keys("sandbox: connectSandbox mints at POST /v1/token; parallel calls near exp mint again exactly once", async () => {
   const w = await newSeededWorld(test, clock, `http://127.0.0.1:9/keys/${++worlds}`);
   const { client, store, wire } = clientFor(test, w, clock);
-  let connection;
+  let connection: Connection;
   try {
     connection = await client.connectSandbox(w.companyId);
   } catch (error) {
@@ -57,7 +57,7 @@ Keys("API key: companyId on every call; the ADSR bundle reads reports, not items
   const w = await newSeededWorld(test, clock, `http://127.0.0.1:9/keys/${++worlds}`, Product.ADSR);
   const { client, wire } = clientFor(test, w, clock, { apiKey: w.apiKey! });
   const company = client.company(w.companyId);
-  let report;
+  let report: DailySalesReport;
   try {
     report = await company.reports.dailySales({ from: "2026-01-01", to: "2026-01-03" });
   } catch (error) {

@@ -2,7 +2,7 @@
 // failure, a second 401 after a renewal, a write answered 502 or 504, two calls inside one closed window), and the
 // exact requests the client sends. The fake answers in the server's exact shapes; the real-server suites
 // (client/partner-client, client/sandbox-and-keys) cover the same behaviours end to end where they can.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createPartnerClient, PartnerApiError, type PartnerClientOptions } from "../../src/client/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -148,7 +148,7 @@ Transport("429: the app's window is closed for every call until X-RateLimit-Rese
     (request, index) =>
       index === 0
         ? { status: 429, body: partnerError(429, "partner.rate_limited", { retryAfter: 50 }), headers: { ...rateHeaders(0, reset), "retry-after": "50" } }
-        : { status: 200, body: { stores: [] }, headers: rateHeaders(299, reset + 60) },
+        : { status: 200, body: request.path === "/v1/items" ? { items: [] } : { stores: [] }, headers: rateHeaders(299, reset + 60) },
     {
       sleep: (ms) => {
         sleeps.push(ms);
@@ -243,6 +243,22 @@ Transport("no tokens stored: client.not_connected without a request; a success t
   const bare = createPartnerClient({ baseUrl: base });
   assert.is((await failure(bare.startAuthorization())).code, "client.misconfigured");
   assert.throws(() => bare.company(1), (error: unknown) => error instanceof PartnerApiError && error.code === "client.misconfigured");
+});
+
+Transport("a success without what the route answers: client.bad_response (a page without its rows, a report without its days, a token response with a field of the wrong type)", async () => {
+  const { client, seen } = harness((request) => {
+    if (request.path === "/v1/token") return { status: 200, body: { ...tokenAnswer(start, 1), expires_in: "900" } };
+    if (request.path === "/v1/items") return { status: 200, body: { items: null } };
+    return { status: 200, body: { from: "2026-05-01", to: "2026-05-01", currency: "GBP" } };
+  });
+  const company = client.company(1);
+  const items = await failure(company.items.list());
+  assert.equal([items.code, items.message], ["client.bad_response", "GET /v1/items answered without items"]);
+  const report = await failure(company.reports.dailySales({ from: "2026-05-01", to: "2026-05-01" }));
+  assert.equal([report.code, report.message], ["client.bad_response", "GET /v1/reports/daily-sales answered without days"]);
+  const token = await failure(client.connectSandbox(9));
+  assert.equal([token.code, token.message], ["client.bad_response", "/v1/token answered without a token response (RFC 6749 5.1 and api_base_url)"]);
+  assert.equal(seen.map((request) => request.path), ["/v1/items", "/v1/reports/daily-sales", "/v1/token"]);
 });
 
 Transport("an aborted call is not retried", async () => {

@@ -1,5 +1,5 @@
 // Configuration: the spec's lifetimes and limits as defaults, derived URLs, and errors that name the variable.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ConfigError, loadConfig } from "../../src/config/config.js";
 

@@ -1,7 +1,7 @@
 // src/config/ip-addresses.ts: the one parser of addresses and CIDR ranges (allowlists, TRUST_PROXY), the one
 // matcher, the one reading of what a socket reports (IPv4-mapped IPv6 is IPv4), and the key every per-address
 // counter counts under (IPv4 by address, IPv6 by its /64).
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { addressKey, addressRanges, canonicalRange, normalizeAddress } from "../../src/config/ip-addresses.js";
 

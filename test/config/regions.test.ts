@@ -1,6 +1,6 @@
 // src/config/regions.ts: the regions a merchant can live in, in migration order, and isRegion, which narrows an
 // untrusted value (a token claim, a config value) to one of them: exact lower-case names only.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { isRegion, regions } from "../../src/config/regions.js";
 

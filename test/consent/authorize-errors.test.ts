@@ -3,10 +3,11 @@
 // method, production publication, environment eligibility) so that with several wrong at once the first is shown;
 // `scope` is accepted and ignored; every page refuses to be framed.
 import { createHash } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
+import { messageFor } from "../../src/errors/index.js";
 import { credentialServiceOf, startTestApp, type TestApp, type World } from "../support/test-app.js";
 import {
   assertErrorPage,
@@ -112,6 +113,18 @@ Authorize("response_type other than code: oauth.invalid_request (400) naming res
     assertErrorPage(page, 400, "oauth.invalid_request");
     assert.match(page.html, "response_type");
   }
+});
+
+Authorize("response_mode other than query: oauth.unsupported_response_mode (400) on a page, never redirected; query is accepted", async () => {
+  const browser = createBrowser(test);
+  for (const mode of ["fragment", "form_post", "", "Query", "query.jwt"]) {
+    const page = await browser.get(url(sandbox, { response_mode: mode }));
+    assertErrorPage(page, 400, "oauth.unsupported_response_mode");
+    assert.match(page.html, messageFor("oauth.unsupported_response_mode", {}));
+  }
+  assertErrorPage(await browser.get(url(sandbox, { response_mode: "query" }) + "&response_mode=query"), 400, "oauth.invalid_request");
+  const accepted = await browser.get(url(sandbox, { response_mode: "query" }));
+  assert.is(accepted.status, 200, accepted.html.slice(0, 300));
 });
 
 Authorize("oauth.pkce_method_unsupported (400): plain, any other method, a challenge without its method", async () => {

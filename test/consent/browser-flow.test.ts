@@ -10,14 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as oauth from "oauth4webapi";
 import { chromium, type BrowserContext } from "playwright-core";
-import { suite } from "uvu";
+import { browserTestTimeoutMs } from "../support/browser.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { freePort, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
 const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
-const Browser = suite("consent/browser-flow");
+const Browser = suite("consent/browser-flow", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Date.now());
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const timeout = 30_000;

@@ -2,12 +2,12 @@
 // disconnects one with a CSRF-protected POST, after which that app's refresh token answers invalid_grant /
 // oauth.grant_revoked for good while the other app keeps working; an employee sees the list but cannot disconnect;
 // a disconnect only ever touches the signed-in user's own company.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { credentialServiceOf, hiddenValue, startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { credentialServiceOf, hiddenValue, startTestApp, type TestApp } from "../support/test-app.js";
 import { assertNotFramable, authorizeWith, createBrowser, newSandboxWorld, type Browser, type Page } from "../support/consent.js";
 
 const Connections = suite("consent/connected-apps");
@@ -39,12 +39,12 @@ async function connectedCompany() {
   await credentials.setRedirectUris({ appId: second.app!.appId!, redirectUris: [secondRedirect] });
   const first: Client = { appId: world.appId, appName: await storedName(world.appId), clientId: world.clientId, clientSecret: world.clientSecret, redirectUri: world.redirectUri };
   const other: Client = { appId: second.app!.appId!, appName: `Orders ${worlds}`, clientId: second.sandbox!.clientId!, clientSecret: second.sandbox!.clientSecret!, redirectUri: secondRedirect };
-  const owner = await signedIn(world, world.owner);
+  const owner = await signedIn(world.owner);
   const tokens = { first: await connect(owner, first), other: await connect(owner, other) };
   return { world, owner, first, other, tokens };
 }
 
-async function signedIn(world: World, user: { email: string; password: string }): Promise<Browser> {
+async function signedIn(user: { email: string; password: string }): Promise<Browser> {
   const browser = createBrowser(test);
   const form = await browser.get("/oauth/connections");
   const answer = await browser.signIn(form, user);
@@ -174,7 +174,7 @@ Connections("disconnect is CSRF-protected: no token, another token, another site
 
 Connections("an employee sees the list without Disconnect buttons, and a disconnect POST is refused (403)", async () => {
   const { world, first, other, tokens } = await connectedCompany();
-  const employee = await signedIn(world, world.employee);
+  const employee = await signedIn(world.employee);
   const page = await employee.get("/oauth/connections");
   assert.is(page.status, 200);
   assertNotFramable(page);
@@ -194,7 +194,7 @@ Connections("an employee sees the list without Disconnect buttons, and a disconn
 Connections("an owner of another company cannot disconnect this company's app; signed out, the page asks to sign in", async () => {
   const { first, tokens } = await connectedCompany();
   const stranger = await newSandboxWorld(test, clock, `http://127.0.0.1:9/stranger/${++worlds}`);
-  const strangerOwner = await signedIn(stranger, stranger.owner);
+  const strangerOwner = await signedIn(stranger.owner);
   const page = await strangerOwner.get("/oauth/connections");
   assert.not.ok(listed(page).includes(first.appName), "another company's apps are not listed");
   const answer = await strangerOwner.post("/oauth/connections/disconnect", { csrf: hiddenValue(page.html, "csrf"), app_id: first.appId });

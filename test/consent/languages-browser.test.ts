@@ -8,7 +8,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import http from "node:http";
 import { chromium, type Browser as Chromium, type Page } from "playwright-core";
-import { suite } from "uvu";
+import { browserTestTimeoutMs } from "../support/browser.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, directionOf, type Locale } from "../../src/web/i18n.js";
@@ -17,7 +18,7 @@ import { authorizeUrl, freePort, newWorld, startTestApp, type TestApp, type Worl
 
 const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
-const Languages = suite("consent/languages-browser");
+const Languages = suite("consent/languages-browser", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Date.now());
 const timeout = 90_000;
 const screenshots = new URL("../../test-output/screenshots/consent/", import.meta.url).pathname;

@@ -2,7 +2,7 @@
 // no English string left on an Arabic or Hindi page (checked against the catalogue), the language chosen by the
 // switch (?lang=, remembered in a cookie), else the cookie, else Accept-Language; a switch that keeps the OAuth
 // request; and the kit's CSP (no inline script or style, frame-ancestors 'none') with the stylesheet it allows.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { accessRequestsPage } from "../../src/consent/pages.js";
 import { createManualClock } from "../../src/runtime/clock.js";

@@ -1,6 +1,6 @@
 // The consent site's page frame and error page: the language and direction of the visitor's locale, and a title
 // that tells an outage (try again) from a refusal of the app.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { errorPage } from "../../src/consent/pages.js";
 import { entryOf } from "../../src/errors/index.js";

@@ -1,11 +1,12 @@
 // The consent site's sign-in over plain HTTP: a signed-out merchant gets the sign-in form and comes back to the
 // same consent request; the cookies' attributes (HttpOnly, SameSite=Lax, Secure when AUTH_URL is https); a wrong
-// password and an unknown email answer alike; the per-email and per-address throttles and the end of their window
-// on the manual clock (IPv6 sources by their /64); CSRF token and Origin checks on the POST.
+// password and an unknown email answer alike; the sign-in rule (a hard limit per address and per account and address,
+// the account slowed rather than locked, successes not counted) and the end of its window on the manual clock (IPv6 sources by their /64); CSRF token and Origin checks on the POST.
 import { randomBytes } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
+import { maxSignInDelayMs } from "../../src/consent/consent-server.js";
 import { hiddenValue, startTestApp, type TestApp, type World } from "../support/test-app.js";
 import { assertErrorPage, assertNotFramable, createBrowser, newSandboxWorld, randomAddress, type Page } from "../support/consent.js";
 
@@ -205,7 +206,24 @@ async function attempt(world: World, user: { email: string; password: string }, 
   return browser.signIn(await browser.get(authorizeUrl(test, world)), user);
 }
 
-SignIn("throttle per email: over the ceiling even the right password gets 429 until the 15-minute window ends", async () => {
+/**
+ * Resolves `answer` while moving the manual clock a second at a time: a slowed sign-in waits on the clock, and the
+ * test cannot know when the server starts waiting. Returns the answer and how far the clock moved.
+ */
+async function advancing<T>(answer: Promise<T>): Promise<{ value: T; movedMs: number }> {
+  let settled = false;
+  let movedMs = 0;
+  const value = answer.finally(() => (settled = true));
+  while (!settled) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (settled) break;
+    clock.advance(1000);
+    movedMs += 1000;
+  }
+  return { value: await value, movedMs };
+}
+
+SignIn("failures of one account from one address: that pair gets 429 until its window ends; from elsewhere the owner is slowed, never locked", async () => {
   const world = await fresh();
   const address = randomAddress();
   startOfWindow();
@@ -214,17 +232,40 @@ SignIn("throttle per email: over the ceiling even the right password gets 429 un
   assertErrorPage(refused, 429, "developer.too_many_attempts");
   assert.is(refused.headers.get("retry-after"), "900");
   assert.equal(refused.setCookie.filter((line) => line.startsWith("lp_consent_session=")), []);
-  // The email is throttled whatever the address; another email from this address is not.
-  assertErrorPage(await attempt(world, world.employee, randomAddress()), 429, "developer.too_many_attempts");
-  assert.is((await attempt(world, world.owner, address)).status, 303);
-  // The same email, differently spelled, is the same email.
+  // The same email, differently spelled, is the same pair.
   const respelled = { email: `  ${world.employee.email.toUpperCase()} `, password: world.employee.password };
   assertErrorPage(await attempt(world, respelled, address), 429, "developer.too_many_attempts");
-  clock.advance(windowMs - 1000 - 1); // the window's last millisecond
-  assertErrorPage(await attempt(world, world.employee, address), 429, "developer.too_many_attempts");
-  clock.advance(1); // the next window
+  // Another account from this address is not affected.
+  assert.is((await attempt(world, world.owner, address)).status, 303);
+  // From another address the account signs in: slowed (the clock must move a second first), not refused.
+  const elsewhere = await advancing(attempt(world, world.employee, randomAddress()));
+  assert.is(elsewhere.value.status, 303, elsewhere.value.html);
+  assert.ok(elsewhere.movedMs >= 1000, "waited for the delay");
+  assert.ok(test.logs.some((line) => line.includes('"consent sign-in slowed"') && line.includes('"ms":1000')));
+  clock.set((Math.floor(clock.now() / windowMs) + 1) * windowMs + 1000); // the next window
   const admitted = await attempt(world, respelled, address);
   assert.is(admitted.status, 303, admitted.html);
+});
+
+SignIn("a stranger's failures from many addresses slow the account with growing delays, capped; successful sign-ins count for nothing", async () => {
+  const world = await fresh();
+  startOfWindow();
+  // Successful sign-ins, more than the ceiling, from one address: none is slowed or refused.
+  const own = randomAddress();
+  for (let i = 0; i < limit + 3; i++) assert.is((await attempt(world, world.owner, own)).status, 303);
+  // limit + 2 failures, each from a new address: past the ceiling each waits longer (1 s, then 2 s).
+  for (let i = 0; i < limit; i++) assert.is((await attempt(world, { email: world.owner.email, password: "guess " + i }, randomAddress())).status, 401);
+  const first = await advancing(attempt(world, { email: world.owner.email, password: "guess again" }, randomAddress()));
+  assert.is(first.value.status, 401);
+  const second = await advancing(attempt(world, { email: world.owner.email, password: "and again" }, randomAddress()));
+  assert.is(second.value.status, 401);
+  assert.ok(second.movedMs >= 2000, `the second delay is longer (${second.movedMs} ms)`);
+  // The owner, from their own address, still signs in, after the delay.
+  const owner = await advancing(attempt(world, world.owner, own));
+  assert.is(owner.value.status, 303, owner.value.html);
+  assert.ok(owner.movedMs >= 4000, `slowed by the third doubling (${owner.movedMs} ms)`);
+  assert.ok(test.logs.some((line) => line.includes('"consent sign-in slowed"') && line.includes('"ms":4000')));
+  assert.is(maxSignInDelayMs, 30_000);
 });
 
 SignIn("throttle per address: ten times the per-email ceiling, over any emails; another address is not affected", async () => {

@@ -12,18 +12,18 @@
 // Without /usr/bin/chromium the suite says it is skipped.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient, type Client } from "@connectrpc/connect";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { supportedLocales, translator, type Locale } from "../../src/web/i18n.js";
-import { assertAccessible, assertInLanguage, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
+import { assertAccessible, assertInLanguage, browserTestTimeoutMs, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const Flows = suite("console-site/browser-flows");
+const Flows = suite("console-site/browser-flows", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 const password = "correct horse battery staple";
 let test: TestApp;
@@ -128,7 +128,7 @@ if (!chromiumAvailable) {
   console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core)`);
 } else {
   Flows.before(async () => {
-    test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), isolatedRedis: true });
+    test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]) });
     staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
     await staff.publishAgreementVersion({ title: "LP-2026", url: "https://partner.test/agreement/v1" });
     browser = await launchChromium();

@@ -11,19 +11,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, type Client } from "@connectrpc/connect";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { catalogueOf, supportedLocales, type Locale } from "../../src/web/i18n.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
-import { assertAccessible } from "../support/browser.js";
+import { assertAccessible, browserTestTimeoutMs } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
 const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
-const Journey = suite("console-site/browser-journey");
+const Journey = suite("console-site/browser-journey", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 const timeout = 90_000;
 const screenshots = new URL("../../test-output/screenshots/console/", import.meta.url);
@@ -80,7 +80,7 @@ if (!available) {
   console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core)`);
 } else {
   Journey.before(async () => {
-    test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), isolatedRedis: true });
+    test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]) });
     staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
     await staff.publishAgreementVersion({ title: "LP-2026", url: "https://partner.test/agreement/v1" });
     await mkdir(screenshots, { recursive: true });

@@ -3,7 +3,7 @@
 // in the member's row); the IP allowlists of a client id and of an API key (the rules under the field, the refusal
 // beside it, in the page's language); ADSR access requests created and listed with their states; an app archived
 // through its confirmation page, and shown archived. Every POST without the page's CSRF token is refused.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
@@ -42,7 +42,7 @@ interface Team {
 }
 
 Pages.before(async () => {
-  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), env: { TRUST_PROXY: "127.0.0.1" } });
   const transport = grpcTransport(test.app.grpc.port, test.internal.staff);
   staff = createClient(ConsoleService, transport);
   reviews = createClient(CredentialService, transport);

@@ -2,7 +2,7 @@
 // session cookie, the program, an organization, a FULL app (secret shown once), a sandbox merchant (owner login
 // shown once, the limit of three), the first call to a 200, secret rotation with its overlap, the password reset
 // by its mailed link; API errors beside their field in the page's language; CSRF and Origin checks; the assets.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
@@ -25,7 +25,7 @@ const ar = translator("ar");
 const newEmail = (who = "dev") => `${who}.${process.pid}.${Date.now()}.${++serial}@partner.test`;
 
 Site.before(async () => {
-  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), env: { TRUST_PROXY: "127.0.0.1" } });
   staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
   await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/v1" });
 });

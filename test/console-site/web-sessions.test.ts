@@ -1,6 +1,6 @@
 // The console site's server-side sessions: what reaches the key-value store is sealed under a key only the cookie's
 // id derives, so a dump of the store yields no token, and an entry opens only for the id that made it.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createHash } from "node:crypto";
 import { createWebSessions, openSession, sealSession, type WebSession } from "../../src/console-site/web-sessions.js";

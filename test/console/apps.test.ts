@@ -4,7 +4,7 @@
 // with details); creates and revokes ADSR API keys; deactivates a sandbox merchant; asks a live merchant for stores.
 // Role enforcement: a viewer is developer.insufficient_org_role on writes, a non-member developer.not_org_member.
 // Staff review decisions go through the internal port (gRPC), as operators make them.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
 import { grpcTransport } from "../support/internal.js";
@@ -28,7 +28,7 @@ let serial = 0;
 const password = "correct horse battery staple";
 
 SelfService.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" } });
   const transport = grpcTransport(test.app.grpc.port, test.internal.staff);
   staff = createClient(ConsoleService, transport);
   reviews = createClient(CredentialService, transport);

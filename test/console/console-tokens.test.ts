@@ -2,11 +2,11 @@
 // verifier checks signature, audience, issuer, the claim types and expiry (on a manual clock), and refuses a
 // partner app token (audience partnerapi-app, RFC 9068 §4: the audience must be this resource's).
 import { generateKeyPairSync } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { consoleTokenAudience, signConsoleToken, verifyConsoleToken, type ConsoleClaims } from "../../src/console/console-tokens.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { appTokenAudience, signAccessToken, type AccessTokenClaims } from "../../src/token/access-token.js";
+import { appTokenAudience, signAccessToken, signJwt, type AccessTokenClaims } from "../../src/token/access-token.js";
 
 const ConsoleTokens = suite("console/console-tokens");
 
@@ -59,6 +59,16 @@ ConsoleTokens("expiry on the manual clock: valid one second before exp, refused 
   assert.is(verifyConsoleToken(token, { issuer, keys, clock }), undefined);
   clock.advance(3_600_000);
   assert.is(verifyConsoleToken(token, { issuer, keys, clock }), undefined);
+});
+
+ConsoleTokens("a validly signed token whose claims miss one or carry the wrong type is refused: the verified claims are what ConsoleClaims says", () => {
+  const clock = createManualClock(start);
+  const { jti: _jti, ...withoutJti } = claims;
+  const { sid: _sid, ...withoutSid } = claims;
+  for (const bad of [withoutJti, withoutSid, { ...claims, jti: 7 }, { ...claims, sub: 42 }, { ...claims, iat: String(iat) }, { ...claims, exp: claims.exp + 0.5 }]) {
+    assert.is(verifyConsoleToken(signJwt(key, bad), { issuer, keys, clock }), undefined, JSON.stringify(bad));
+  }
+  assert.equal(verifyConsoleToken(signJwt(key, { ...claims, extra: "x" }), { issuer, keys, clock }), claims, "an unknown claim is not carried along");
 });
 
 ConsoleTokens("a partner app token (aud partnerapi-app), validly signed by the same key, is refused", () => {

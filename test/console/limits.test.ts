@@ -3,7 +3,7 @@
 // ceiling they answer 429 developer.rate_limited with Retry-After (seconds to the end of the fixed hour or UTC day).
 // A refused reset answers the same for a known and an unknown email. Time moves on the manual clock; each run uses
 // fresh emails, organizations and addresses (the test apps trust 127.0.0.1 as a proxy), so runs sharing one Redis never share a counter.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { randomAddress } from "../support/consent.js";
@@ -22,7 +22,7 @@ const password = "correct horse battery staple";
 const provisionLimit = 3;
 
 Limits.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1", CONSOLE_SANDBOX_PROVISION_LIMIT: String(provisionLimit) } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", CONSOLE_SANDBOX_PROVISION_LIMIT: String(provisionLimit) } });
 });
 Limits.after(async () => {
   await test.stop();

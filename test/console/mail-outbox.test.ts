@@ -3,7 +3,7 @@
 // grace and the rest logged. Over HTTP against the real app: the password-reset answer for a known email arrives
 // while the transport still holds its mail, and the mail goes out when released; an unknown email answers the same
 // and gets none.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import type { Mail, MailTransport } from "../../src/console/mail.js";
 import { createMailOutbox } from "../../src/console/mail-outbox.js";
@@ -169,7 +169,7 @@ Outbox.after(async () => {
 });
 
 Outbox("the reset answer for a known email arrives while the mail is held; released, the mail goes out and its link works", async () => {
-  app = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" }, mailTransport: held.transport });
+  app = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" }, mailTransport: held.transport });
   const test = app;
   const api = (path: string, body: unknown) => consoleCall(test.base, "POST", path, body, undefined, randomAddress());
   const email = `outbox.${process.pid}.${Date.now()}@partner.test`;

@@ -2,7 +2,7 @@
 // log never holds, and that a failure to send rejects with nothing of the mail in it (the outbox retries and logs
 // it: mail-outbox.test.ts). Plus the MAIL_TRANSPORT validation.
 import type { AddressInfo } from "node:net";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { SMTPServer } from "smtp-server";
 import { ConfigError, loadConfig } from "../../src/config/config.js";

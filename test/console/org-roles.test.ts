@@ -1,6 +1,6 @@
 // src/console/org-roles.ts: the one table of what each organization role may do in the console
 // (docs/decisions.md, "Console", roles).
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { roleMay, type OrgAction } from "../../src/console/org-roles.js";
 import type { OrgRole } from "../../src/console/queries/organization-member-queries.js";

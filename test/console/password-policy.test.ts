@@ -1,6 +1,6 @@
 // src/console/password-policy.ts: the console's minimum password strength (NIST SP 800-63B 5.1.1.2: length first,
 // no composition rules): 12 to 128 characters, 5 different ones, not a common password, not the email's local part.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { maxPasswordLength, minPasswordLength, passwordWeakness } from "../../src/console/password-policy.js";
 

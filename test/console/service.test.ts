@@ -2,7 +2,7 @@
 // and /v1/items, every developer code of the spec's account, program and organization tables with its status in
 // the developer envelope, session rotation and reuse, and two parallel redemptions of one invitation. Staff
 // decisions go through the internal port (gRPC), as operators make them. Time moves on the manual clock.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, type Client } from "@connectrpc/connect";
 import { grpcTransport } from "../support/internal.js";
@@ -11,7 +11,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { consoleCall, developerError, expectError, mailedLink, tokenOf } from "../support/console.js";
 import { randomAddress } from "../support/consent.js";
-import { type Answer } from "../support/sandbox.js";
+import type { Answer } from "../support/sandbox.js";
 
 const Console = suite("console/service");
 // 20 minutes into the next real hour: the manual clock is ahead of real time, so no Redis window it names (they
@@ -23,7 +23,7 @@ let serial = 0;
 const password = "correct horse battery staple";
 
 Console.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" } });
   staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
 });
 Console.after(async () => {

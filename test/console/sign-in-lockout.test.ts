@@ -3,7 +3,7 @@
 // lasts CONSOLE_LOCKOUT_SECONDS from the failure that set it, the right password included; successes never count;
 // the per-address ceiling counts failures over any emails until its window ends. Time moves on the manual clock;
 // each run uses fresh emails and addresses (the test apps trust 127.0.0.1 as a proxy), so runs sharing one Redis never share a counter.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createSignInLockout } from "../../src/console/sign-in-lockout.js";
 import { readServiceError } from "../../src/errors/index.js";
@@ -25,7 +25,7 @@ let serial = 0;
 const password = "correct horse battery staple";
 
 Lockout.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" } });
 });
 Lockout.after(async () => {
   await test.stop();

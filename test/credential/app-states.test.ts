@@ -1,6 +1,6 @@
 // src/credential/app-states.ts: the review life of an app, DRAFT -> IN_REVIEW -> APPROVED or REJECTED, resubmission
 // after a rejection, archiving from any state but ARCHIVED.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { nextAppState, type AppState, type AppTransition } from "../../src/credential/app-states.js";
 

@@ -1,5 +1,5 @@
 // src/credential/countries.ts: a sandbox merchant's ISO 3166-1 alpha-2 country and the region it selects.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { isoCountryCount, regionForCountry } from "../../src/credential/countries.js";
 

@@ -1,7 +1,7 @@
 // src/credential/ip-allowlist.ts: allowlist entries validated and put in one canonical spelling on write (IPv4 and
 // IPv6 addresses and CIDR ranges), and the whole list checked with the index of the first bad entry; the check of
 // an address against a list (addresses and CIDR ranges, IPv4 and IPv6, IPv4-mapped client addresses).
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { addressAllowed, canonicalAllowlistEntry, maxAllowlistEntries, validateAllowlist } from "../../src/credential/ip-allowlist.js";
 

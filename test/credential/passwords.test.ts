@@ -1,6 +1,6 @@
 // src/credential/passwords.ts: merchant users' passwords hashed with scrypt (N=2^15, r=8, p=1) and a random salt,
 // stored as scrypt$N$r$p$salt$hash, and verified in constant time.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { hashPassword, verifyPassword } from "../../src/credential/passwords.js";
 

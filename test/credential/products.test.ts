@@ -1,6 +1,6 @@
 // src/credential/products.ts: the products and environments as the domain spells them, mapped from the protobuf
 // enums of the CredentialService; an unknown environment means SANDBOX, the one with less reach.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { environmentName, productName } from "../../src/credential/products.js";

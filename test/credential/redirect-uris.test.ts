@@ -1,6 +1,6 @@
 // src/credential/redirect-uris.ts: the registration rules of redirect URIs (https, or http on loopback; no fragment;
 // at most 512 characters) and the per-entry violations of a proposed set, duplicates included.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { maxRedirectUriLength, maxRedirectUris, redirectUriRuleBroken, redirectUriViolations } from "../../src/credential/redirect-uris.js";
 

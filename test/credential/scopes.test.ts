@@ -1,6 +1,6 @@
 // src/credential/scopes.ts: the scope bundle of each product (docs/decisions.md, "OAuth"), in the fixed order of
 // the `scopes` claim, and the union of all bundles for the authorization server metadata.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { allScopes, scopesForProduct } from "../../src/credential/scopes.js";
 

@@ -1,7 +1,7 @@
 // src/credential/secrets.ts: the formats of client ids, client secrets and API keys (spec, "Credentials": the prefix
 // selects the environment), how they are made from 256 random bits, parsed, hashed with SHA-256 and compared.
 import { createHash } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import {
   clientIdEnvironment,

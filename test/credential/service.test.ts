@@ -1,6 +1,6 @@
 // CredentialService: every rule of the spec it owns, in memory through a Connect client (createRouterTransport) and over
 // the internal port with a plain @grpc/grpc-js client; time moves on a manual clock, never by sleeping.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";

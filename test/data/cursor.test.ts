@@ -1,5 +1,5 @@
 // The paging cursor: opaque, round trips, and refuses what we did not issue.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { decodeCursor, encodeCursor, pageOf } from "../../src/data/cursor.js";
 

@@ -3,7 +3,7 @@
 // space, and a last page (fewer rows left than asked). The query planned is the one the DataService sends
 // (createItemQueries), on a copy of a region's items table in a schema of its own (the shared test database's
 // regions are never assumed to hold any particular data).
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createItemQueries } from "../../src/data/queries/item-queries.js";
 import { useTestDatabase } from "../support/storage.js";
@@ -43,8 +43,7 @@ Plan("a last page is one range of the (company_id, id) index, not a walk of the 
   assert.ok(index, "the copy has the (company_id, id) index");
   const [last] = await sql<Array<{ id: number }>>`select id from ${sql(`${schema}.items`)} where company_id = ${busy} order by id desc offset 3 limit 1`;
   // The statement the DataService sends (limit + 1 rows), planned with its parameters.
-  const pending = createItemQueries(sql, schema).list(busy, last!.id, 11) as unknown as { describe(): Promise<{ string: string }> };
-  const { string } = await pending.describe();
+  const { string } = await createItemQueries(sql, schema).list(busy, last!.id, 11).describe();
   const [row] = await sql.unsafe<Array<{ "QUERY PLAN": Array<{ Plan: Record<string, unknown> }> }>>(`explain (format json) ${string}`, [busy, last!.id, 11]);
   const plan = nodes(row!["QUERY PLAN"][0]!.Plan);
   const scans = plan.filter((node) => String(node["Node Type"]).includes("Scan"));

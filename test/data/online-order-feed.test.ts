@@ -2,7 +2,7 @@
 // a nextCursor on every page (the last one included), and a poller that resumes from its cursor seeing every change
 // exactly once while writers place and move orders in parallel. Also the automatic sandbox merchant, moved by the
 // injected clock, whose moves the feed carries like any other.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { OnlineOrderReason } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { call, onlineOrderMerchant, place, startOrdersWorld, type Json, type Merchant, type OrdersWorld } from "../support/online-orders.js";

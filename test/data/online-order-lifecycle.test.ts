@@ -4,7 +4,7 @@
 // refusal for other roles, the sandbox helper, and reconciling by externalReference.
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { OnlineOrderReason } from "../../gen/partnerapi/v1/data_service_pb.js";

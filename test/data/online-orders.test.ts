@@ -1,7 +1,7 @@
 // DataService.ListOnlineOrders (GET /v1/online-orders) against a real database: keyset paging on (placed_at, id)
 // that neither repeats nor skips an order while orders are added (ties of placed_at included, to the microsecond),
 // the status and placed-between filters, the store scope of an ADSR key, and bad input as request.invalid_fields.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, createRouterTransport, type Client } from "@connectrpc/connect";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";

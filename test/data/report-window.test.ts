@@ -1,6 +1,6 @@
 // src/data/report-window.ts: the date window of a report (spec: `from` and `to` as YYYY-MM-DD, span at most 31 days
 // counting both ends), and which catalogue code a bad window answers with.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { checkReportWindow, maxWindowDays } from "../../src/data/report-window.js";
 

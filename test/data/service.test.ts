@@ -1,6 +1,6 @@
 // The DataService of a region against a real database (embedded PGlite, or TEST_DATABASE_URL): lists and their
 // cursors, writes and the codes their constraints give, online orders, and the reports aggregated in SQL.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient, createRouterTransport, type Client } from "@connectrpc/connect";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";

@@ -1,6 +1,6 @@
 // src/data/store-scope.ts: the internal header that carries the stores a partner call may read from the gateway to
 // the region's DataService; absent means every store, and a value that cannot be read means no store.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { formatStoreScope, parseStoreScope, storeScopeHeader } from "../../src/data/store-scope.js";
 

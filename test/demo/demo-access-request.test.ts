@@ -1,7 +1,7 @@
 // The demo world's ADSR production key, right after provisioning (what `npm start -- --demo` does): it reads the
 // first live merchant's daily sales through an approved access request, over HTTP against the running app, and a
 // second provisioning run leaves that one approval in place.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { provisionDemo } from "../../src/demo/provision-demo.js";
 import { createManualClock } from "../../src/runtime/clock.js";

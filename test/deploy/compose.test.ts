@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { parse } from "yaml";
 import { environmentNames, loadConfig, type ProcessRole } from "../../src/config/config.js";

@@ -3,7 +3,7 @@
 // the page says to keep carried forward, and each answer must have the status the page's
 // <!-- walkthrough: expect N; keep a.b as name --> comment gives. The bodies exist only in the page.
 import { readFile } from "node:fs/promises";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";

@@ -6,8 +6,7 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { getOption } from "@bufbuild/protobuf";
 import { http } from "../../gen/google/api/annotations_pb.js";
@@ -20,7 +19,7 @@ import { environmentNames } from "../../src/config/config.js";
 import { admissionOf } from "../../src/internal/access-policy.js";
 
 const Files = suite("docs/repository-files");
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const root = resolve(import.meta.dirname, "../..");
 const read = (path: string) => readFile(join(root, path), "utf8");
 
 async function markdownFiles(): Promise<string[]> {

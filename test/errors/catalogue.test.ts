@@ -1,5 +1,5 @@
 // Walks the whole error catalogue: every code, every locale, every body shape, every declared param.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Code } from "@connectrpc/connect";
 import {
@@ -134,7 +134,7 @@ Catalogue("the spec's status tables, code by code", () => {
     "partner.api_key_unavailable": 503, "db.duplicate": 409, "db.not_found": 404, "company.not_provisioned": 503,
     // consent screen and the codes the spec names without a status (ours; docs/error-codes.md says why)
     "oauth.client_not_found": 400, "oauth.state_required": 400, "oauth.pkce_method_unsupported": 400,
-    "oauth.app_not_published": 403, "oauth.company_not_eligible": 403,
+    "oauth.unsupported_response_mode": 400, "oauth.app_not_published": 403, "oauth.company_not_eligible": 403,
     "developer.api_key_limit": 409, "developer.access_request_exists": 409,
     // codes of ours
     "request.route_not_found": 404, "request.method_not_allowed": 405, "request.unsupported_media_type": 415,

@@ -1,5 +1,5 @@
 // Accept-Language negotiation, as a table of headers and the locale each selects.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { negotiateLocale, supportedLocales, type Locale } from "../../src/errors/locale.js";
 

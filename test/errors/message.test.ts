@@ -1,6 +1,6 @@
 // src/errors/message.ts: the param names a template uses (templateParams), placeholder filling (interpolate), and
 // messageFor: a code's message in each locale, English by default, params filled in.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { interpolate, messageFor, templateParams } from "../../src/errors/message.js";
 
@@ -22,7 +22,7 @@ Message("interpolate: a value is inserted literally: $-patterns and placeholder-
 });
 
 Message("interpolate: an own param set to undefined counts as missing; numbers are written in decimal", () => {
-  const params = { retryAfter: undefined } as unknown as Record<string, number>;
+  const params = { retryAfter: undefined };
   assert.is(interpolate("Wait {retryAfter} s", params), "Wait  s");
   assert.is(interpolate("{n}|{m}|{z}", { n: 1048576, m: -2.5, z: 0 }), "1048576|-2.5|0");
 });

@@ -1,5 +1,5 @@
 // Exact status, headers and body of each error shape: OAuth body, developer envelope, partner envelope.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { renderDeveloperError, renderOAuthError, renderPartnerError } from "../../src/errors/render.js";
 

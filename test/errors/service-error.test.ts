@@ -1,5 +1,5 @@
 // Raising a catalogue error as a ConnectError with ErrorInfo, and reading it back, in process and off the wire.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { errorFromJson, errorToJson } from "@connectrpc/connect/protocol-connect";

@@ -1,5 +1,5 @@
 // examples/partner-app/money.ts: amounts in minor units shown in major units with each currency's own digits.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { formatMoney } from "../../examples/partner-app/money.js";
 

@@ -9,7 +9,8 @@ import type http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
-import { suite } from "uvu";
+import { browserTestTimeoutMs } from "../support/browser.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createExampleServer } from "../../examples/partner-app/server.js";
@@ -21,7 +22,7 @@ import { credentialServiceOf, freePort, startTestApp, type TestApp } from "../su
 
 const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
-const Example = suite("examples/partner-app");
+const Example = suite("examples/partner-app", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Date.now());
 const timeout = 30_000;
 

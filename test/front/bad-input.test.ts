@@ -3,7 +3,7 @@
 // bytes that are not UTF-8, a console path that does not percent-decode, a charset other than UTF-8, prototype
 // keys; the consent site's forms and query; the internal port's interceptor. Each answer in its family's shape,
 // naming the field, and a refused write leaves no row.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient } from "@connectrpc/connect";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
@@ -25,7 +25,7 @@ let serial = 0;
 const password = "correct horse battery staple";
 
 BadInput.before(async () => {
-  test = await startTestApp({ clock, redis: true, isolatedRedis: true, env: { TRUST_PROXY: "127.0.0.1", TOKEN_KEY_ENCRYPTION_KEY: testKek } });
+  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", TOKEN_KEY_ENCRYPTION_KEY: testKek } });
   key = await appSigningKey(test.app.control.sql, test.config.dataDir, clock);
   fixture = await createFixture(test.app.control.sql, (region) => test.app.regionDatabases.get(region)?.sql, clock, { region: "uk" });
 });

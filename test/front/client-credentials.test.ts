@@ -1,6 +1,6 @@
 // src/front/client-credentials.ts: client authentication by HTTP Basic on the token endpoints, decoded as RFC 6749
 // section 2.3.1 says: the client id and secret are form-urlencoded, joined by ":", then base64-encoded.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { parseBasicCredentials } from "../../src/front/client-credentials.js";
 

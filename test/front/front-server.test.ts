@@ -1,21 +1,19 @@
 // The public front on a real port with test-only service implementations that record what reached them: routing,
 // body decoding, Basic credentials, strict validation, rendering, and the error shapes of each route family.
 import { connect, type AddressInfo } from "node:net";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
-import { serviceError } from "../../src/errors/index.js";
+import { messageFor, serviceError } from "../../src/errors/index.js";
 import { createFrontServer, type FrontServer } from "../../src/front/front-server.js";
 import { createInProcessCaller } from "../../src/runtime/service-caller.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { callerInfoKey, type CallerInfo } from "../../src/runtime/caller-context.js";
+import type { DeveloperErrorBody, OAuthErrorBody, PartnerErrorBody } from "../support/wire.js";
 
-/** Response bodies are checked field by field; their type is whatever the server sent. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 interface Recorded {
   method: string;
@@ -171,7 +169,7 @@ Front("POST /v1/oauth/token: JSON body, form body and HTTP Basic reach the same 
     assert.is(answer.headers.get("cache-control"), "no-store");
     assert.is(answer.headers.get("pragma"), "no-cache");
     assert.is(answer.headers.get("content-type"), "application/json");
-    assert.equal((await answer.json() as Json), {
+    assert.equal(await answer.json(), {
       access_token: "at",
       token_type: "Bearer",
       expires_in: 900,
@@ -198,7 +196,7 @@ Front("OAuth: Basic together with a body secret is invalid_request; a malformed 
   });
   assert.is(both.status, 400);
   assert.is(both.headers.get("cache-control"), "no-store");
-  const bothBody = (await both.json() as Json);
+  const bothBody = (await both.json() as OAuthErrorBody);
   assert.is(bothBody.error, "invalid_request");
   assert.is(bothBody.code, "oauth.invalid_request");
   const malformed = await fetch(`${base}/v1/oauth/token`, {
@@ -208,7 +206,7 @@ Front("OAuth: Basic together with a body secret is invalid_request; a malformed 
   });
   assert.is(malformed.status, 401);
   assert.is(malformed.headers.get("www-authenticate"), "Basic");
-  const malformedBody = (await malformed.json() as Json);
+  const malformedBody = (await malformed.json() as OAuthErrorBody);
   assert.equal(Object.keys(malformedBody).sort(), ["code", "error", "error_description"]);
   assert.is(malformedBody.error, "invalid_client");
   assert.is(malformedBody.code, "developer.invalid_client");
@@ -218,13 +216,13 @@ Front("OAuth: Basic together with a body secret is invalid_request; a malformed 
 Front("OAuth: a service error renders as the RFC 6749 body; a missing field is invalid_request naming it", async ({ base }) => {
   const expired = await fetch(`${base}/v1/oauth/token`, { method: "POST", headers: json, body: JSON.stringify({ grant_type: "authorization_code", code: "expired" }) });
   assert.is(expired.status, 400);
-  const body = (await expired.json() as Json);
+  const body = (await expired.json() as OAuthErrorBody);
   assert.is(body.error, "invalid_grant");
   assert.is(body.code, "oauth.code_expired");
   assert.type(body.error_description, "string");
   const missing = await fetch(`${base}/v1/oauth/token`, { method: "POST", headers: form, body: "code=abc" });
   assert.is(missing.status, 400);
-  const missingBody = (await missing.json() as Json);
+  const missingBody = (await missing.json() as OAuthErrorBody);
   assert.is(missingBody.error, "invalid_request");
   assert.is(missingBody.code, "oauth.invalid_request");
   assert.match(missingBody.error_description, "grant_type");
@@ -239,7 +237,7 @@ Front("an unknown body property on a business route is the partner envelope with
   assert.is(answer.status, 400);
   const correlationId = answer.headers.get("x-correlation-id");
   assert.ok(correlationId);
-  const body = (await answer.json() as Json);
+  const body = (await answer.json() as PartnerErrorBody);
   assert.equal(body, {
     status: "error",
     statusCode: 400,
@@ -256,12 +254,12 @@ Front("an unknown body property on a business route is the partner envelope with
 Front("strict types: a string where an integer belongs, a number where a string belongs, and a missing required field", async ({ base }) => {
   const answer = await fetch(`${base}/v1/items`, { method: "POST", headers: json, body: JSON.stringify({ name: 5, priceMinor: "250" }) });
   assert.is(answer.status, 400);
-  const body = (await answer.json() as Json);
+  const body = (await answer.json() as PartnerErrorBody);
   assert.is(body.code, undefined);
   assert.equal(body.params, { fields: "name, code, priceMinor" });
   const valid = await fetch(`${base}/v1/items`, { method: "POST", headers: json, body: JSON.stringify({ name: "Tea", code: "T1", priceMinor: 250 }) });
   assert.is(valid.status, 200);
-  assert.equal((await valid.json() as Json), { item: { id: 2, name: "Tea", code: "T1", priceMinor: 250, currency: "GBP", createdAt: "", updatedAt: "" } });
+  assert.equal(await valid.json(), { item: { id: 2, name: "Tea", code: "T1", priceMinor: 250, currency: "GBP", createdAt: "", updatedAt: "" } });
 });
 
 Front("Accept-Language changes the message and never the code", async ({ base }) => {
@@ -269,17 +267,17 @@ Front("Accept-Language changes the message and never the code", async ({ base })
   const english = await ask("en-GB");
   const arabic = await ask("fr;q=0.9, ar-AE;q=0.8");
   const hindi = await ask("hi-IN");
-  const bodies = [(await english.json() as Json), (await arabic.json() as Json), (await hindi.json() as Json)];
-  for (const body of bodies) {
+  const [inEnglish, inArabic, inHindi] = [(await english.json() as PartnerErrorBody), (await arabic.json() as PartnerErrorBody), (await hindi.json() as PartnerErrorBody)];
+  for (const body of [inEnglish, inArabic, inHindi]) {
     assert.is(body.code, "partner.scope_denied");
     assert.is(body.statusCode, 403);
   }
   assert.is(english.status, 403);
   assert.is(arabic.headers.get("content-language"), "ar");
-  assert.is.not(bodies[0].message, bodies[1].message);
-  assert.is.not(bodies[0].message, bodies[2].message);
-  assert.match(bodies[1].message, /[\u0600-\u06FF]/);
-  assert.match(bodies[2].message, /[\u0900-\u097F]/);
+  assert.is.not(inEnglish.message, inArabic.message);
+  assert.is.not(inEnglish.message, inHindi.message);
+  assert.match(inArabic.message, /[\u0600-\u06FF]/);
+  assert.match(inHindi.message, /[\u0900-\u097F]/);
 });
 
 Front("query binding: limit is an integer from 1 to 100; anything else names the field", async ({ base }) => {
@@ -289,7 +287,7 @@ Front("query binding: limit is an integer from 1 to 100; anything else names the
   for (const bad of ["abc", "0", "101", "1.5", "", "5&limit=6"]) {
     const answer = await fetch(`${base}/v1/items?limit=${bad}`);
     assert.is(answer.status, 400, `limit=${bad}`);
-    const body = (await answer.json() as Json);
+    const body = (await answer.json() as PartnerErrorBody);
     assert.equal(body.params, { fields: "limit" }, `limit=${bad}`);
   }
   assert.is(recorded.length, 1);
@@ -298,45 +296,45 @@ Front("query binding: limit is an integer from 1 to 100; anything else names the
 Front("path variables bind to the request and are validated like any field", async ({ base }) => {
   const found = await fetch(`${base}/v1/online-orders/42`);
   assert.is(found.status, 404);
-  const body = (await found.json() as Json);
+  const body = (await found.json() as PartnerErrorBody);
   assert.is(body.code, "partner.order_not_found");
   assert.is(recorded[0]!.request["id"], 42n);
   const bad = await fetch(`${base}/v1/online-orders/forty-two`);
   assert.is(bad.status, 400);
-  assert.equal(((await bad.json() as Json)).params, { fields: "id" });
+  assert.equal(((await bad.json() as PartnerErrorBody)).params, { fields: "id" });
   const patched = await fetch(`${base}/v1/items/7`, { method: "PATCH", headers: json, body: JSON.stringify({ name: "Green tea" }) });
   assert.is(patched.status, 200);
-  assert.equal((await patched.json() as Json), { item: { id: 7, name: "Green tea", code: "", priceMinor: 0, currency: "", createdAt: "", updatedAt: "" } });
+  assert.equal(await patched.json(), { item: { id: 7, name: "Green tea", code: "", priceMinor: 0, currency: "", createdAt: "", updatedAt: "" } });
   const both = await fetch(`${base}/v1/items/7`, { method: "PATCH", headers: json, body: JSON.stringify({ id: 8 }) });
   assert.is(both.status, 400);
-  assert.equal(((await both.json() as Json)).params, { fields: "id" });
+  assert.equal(((await both.json() as PartnerErrorBody)).params, { fields: "id" });
 });
 
 Front("404 and 405 answer in the envelope of their route family, 405 with Allow", async ({ base }) => {
   const unknown = await fetch(`${base}/v1/nothing-here`);
   assert.is(unknown.status, 404);
-  const unknownBody = (await unknown.json() as Json);
+  const unknownBody = (await unknown.json() as PartnerErrorBody);
   assert.is(unknownBody.status, "error");
   assert.is(unknownBody.code, "request.route_not_found");
   assert.is(unknownBody.path, "/v1/nothing-here");
 
   const oauthTypo = await fetch(`${base}/v1/oauth/tokens`, { method: "POST" });
   assert.is(oauthTypo.status, 404);
-  const oauthBody = (await oauthTypo.json() as Json);
+  const oauthBody = (await oauthTypo.json() as OAuthErrorBody);
   assert.equal(Object.keys(oauthBody).sort(), ["code", "error", "error_description"]);
   assert.is(oauthBody.code, "request.route_not_found");
 
   const wrongMethod = await fetch(`${base}/v1/oauth/token`);
   assert.is(wrongMethod.status, 405);
   assert.is(wrongMethod.headers.get("allow"), "POST");
-  const wrongBody = (await wrongMethod.json() as Json);
+  const wrongBody = (await wrongMethod.json() as OAuthErrorBody);
   assert.is(wrongBody.error, "invalid_request");
   assert.is(wrongBody.code, "request.method_not_allowed");
 
   const developer = await fetch(`${base}/v1/token`, { method: "DELETE" });
   assert.is(developer.status, 405);
   assert.is(developer.headers.get("allow"), "POST");
-  const developerBody = (await developer.json() as Json);
+  const developerBody = (await developer.json() as DeveloperErrorBody);
   assert.is(developerBody.error.code, "request.method_not_allowed");
 
   const items = await fetch(`${base}/v1/items`, { method: "DELETE" });
@@ -347,30 +345,30 @@ Front("404 and 405 answer in the envelope of their route family, 405 with Allow"
 Front("413 for a body over the limit, 415 for another media type, 400 for malformed JSON", async ({ base }) => {
   const large = await fetch(`${base}/v1/token`, { method: "POST", headers: json, body: JSON.stringify({ client_id: "x".repeat(2000) }) });
   assert.is(large.status, 413);
-  const largeBody = (await large.json() as Json);
+  const largeBody = (await large.json() as DeveloperErrorBody);
   assert.is(largeBody.error.code, "request.body_too_large");
   assert.equal(largeBody.error.params, { limit: 1024 });
 
   const text = await fetch(`${base}/v1/token`, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "client_id=x" });
   assert.is(text.status, 415);
-  const textBody = (await text.json() as Json);
+  const textBody = (await text.json() as DeveloperErrorBody);
   assert.is(textBody.error.code, "request.unsupported_media_type");
   assert.equal(textBody.error.params, { contentType: "text/plain" });
 
   const broken = await fetch(`${base}/v1/token`, { method: "POST", headers: json, body: '{"client_id": ' });
   assert.is(broken.status, 400);
-  assert.is(((await broken.json() as Json)).error.code, "request.malformed_body");
+  assert.is(((await broken.json() as DeveloperErrorBody)).error.code, "request.malformed_body");
 
   const array = await fetch(`${base}/v1/oauth/revoke`, { method: "POST", headers: json, body: "[]" });
   assert.is(array.status, 400);
-  assert.is(((await array.json() as Json)).code, "request.malformed_body");
+  assert.is(((await array.json() as PartnerErrorBody)).code, "request.malformed_body");
   assert.is(recorded.length, 0);
 });
 
 Front("developer envelope: a service error and a validation failure with field details", async ({ base }) => {
   const required = await fetch(`${base}/v1/token`, { method: "POST", headers: form, body: "client_id=lp_app_sb1&client_secret=s" });
   assert.is(required.status, 400);
-  const body = (await required.json() as Json);
+  const body = (await required.json() as DeveloperErrorBody);
   assert.equal(Object.keys(body), ["error"]);
   assert.is(body.error.code, "developer.merchant_required");
   assert.equal(body.error.details, []);
@@ -379,7 +377,7 @@ Front("developer envelope: a service error and a validation failure with field d
 
   const invalid = await fetch(`${base}/v1/token`, { method: "POST", headers: json, body: JSON.stringify({ client_id: "a", merchant_id: "12", extra: true }) });
   assert.is(invalid.status, 400);
-  const invalidBody = (await invalid.json() as Json);
+  const invalidBody = (await invalid.json() as DeveloperErrorBody);
   assert.is(invalidBody.error.code, "developer.invalid_request");
   assert.equal(invalidBody.error.details, [
     { field: "merchant_id", rule: "must be a number" },
@@ -395,7 +393,7 @@ Front("developer envelope: a service error and a validation failure with field d
 Front("parameters of a body route sent in the query string are rejected", async ({ base }) => {
   const answer = await fetch(`${base}/v1/oauth/revoke?token=abc`, { method: "POST", headers: json, body: JSON.stringify({ token: "x" }) });
   assert.is(answer.status, 400);
-  const body = (await answer.json() as Json);
+  const body = (await answer.json() as OAuthErrorBody);
   assert.is(body.code, "oauth.invalid_request");
   assert.match(body.error_description, "token");
 });
@@ -455,7 +453,7 @@ Front("GET /.well-known/jwks.json is application/jwk-set+json with a cache lifet
   assert.is(answer.status, 200);
   assert.is(answer.headers.get("content-type"), "application/jwk-set+json");
   assert.is(answer.headers.get("cache-control"), "public, max-age=300");
-  assert.equal((await answer.json() as Json), { keys: [{ kty: "RSA", kid: "k1", use: "sig", alg: "RS256", n: "AQAB", e: "AQAB" }] });
+  assert.equal(await answer.json(), { keys: [{ kty: "RSA", kid: "k1", use: "sig", alg: "RS256", n: "AQAB", e: "AQAB" }] });
 });
 
 Front("X-Content-Type-Options: nosniff on every answer: success, each error shape, 404, 405, 413, 415 and 500", async ({ base }) => {
@@ -501,7 +499,7 @@ Front("a 64 KiB form of one key repeated 32,768 times is refused about as fast a
     const timed = async (body: string) => {
       const started = performance.now();
       const answer = await fetch(`http://127.0.0.1:${port}/v1/oauth/token`, { method: "POST", headers: form, body });
-      const parsed = (await answer.json()) as Json;
+      const parsed = (await answer.json()) as OAuthErrorBody;
       const ms = performance.now() - started;
       assert.is(answer.status, 400);
       assert.is(parsed.code, "oauth.invalid_request");
@@ -514,6 +512,47 @@ Front("a 64 KiB form of one key repeated 32,768 times is refused about as fast a
     }
     assert.ok(fastest.repeated < 10 * fastest.distinct, `repeated ${fastest.repeated.toFixed(1)} ms, distinct ${fastest.distinct.toFixed(1)} ms`);
     assert.is(recorded.length, 0);
+  } finally {
+    await front.close(100);
+  }
+});
+
+Front("past the request's deadline: 504 server.timeout in the family's shape, the call aborted so it frees what it holds", async () => {
+  // A service that waits until its call is aborted, as one blocked on a dependency that stopped answering does.
+  let abortedCalls = 0;
+  const waiting: ServiceImpl<typeof DataService> = {
+    ...data,
+    listCategories: (_request, context) =>
+      new Promise((_resolve, reject) => {
+        context.signal.addEventListener("abort", () => {
+          abortedCalls++;
+          reject(context.signal.reason);
+        });
+      }),
+  };
+  const lines: string[] = [];
+  const front = createFrontServer({
+    services: [{ service: DataService, caller: createInProcessCaller(DataService, waiting) }],
+    bodyLimitBytes: 1024,
+    requestTimeoutMs: 300,
+    trustProxy: [],
+    clock,
+    ids,
+    logger: createLogger({ write: (line) => lines.push(line) }),
+  });
+  const { port } = await front.listen(0, "127.0.0.1");
+  try {
+    const answer = await fetch(`http://127.0.0.1:${port}/v1/categories`);
+    const body = (await answer.json()) as Record<string, unknown>;
+    assert.is(answer.status, 504);
+    assert.is(answer.headers.get("connection"), "close");
+    assert.is(body.code, "server.timeout");
+    assert.is(body.statusCode, 504);
+    assert.is(body.message, messageFor("server.timeout", {}));
+    assert.is(abortedCalls, 1, "the service's call was aborted");
+    assert.ok(lines.some((line) => line.includes('"request deadline passed"')));
+    assert.ok(lines.some((line) => line.includes('"status":504')));
+    assert.not.ok(lines.some((line) => line.includes('"unexpected failure"')), "the aborted call's late failure is not logged as one");
   } finally {
     await front.close(100);
   }

@@ -2,7 +2,7 @@
 // the types from GET /v1/openapi.json as served, and openapi-fetch, given the document's one server, calls every GET
 // that needs no parameter on the running app. Each must reach its real endpoint (never 404): 200 when the document
 // says it is anonymous, 401 when it names a credential, which these calls do not send.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import createClient from "openapi-fetch";
 import openapiTS, { astToString } from "openapi-typescript";

@@ -2,7 +2,7 @@
 // validator, the official schemas), and every route of the route table is in it with its method, parameters or
 // body, its family's error shape, its security and (partner routes) the rate-limit headers.
 import { readFile } from "node:fs/promises";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { getOption } from "@bufbuild/protobuf";
@@ -20,6 +20,9 @@ const clock = createManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
 /** The services src/app.ts gives the front. */
 const table = createRouteTable([TokenService, DataService, ConsoleService]);
 
+// The document is walked by path in every assertion below, and checked whole against the OpenAPI 3.1 schema (the
+// "validates" test): a field that is not there fails the assertion that reads it.
+// biome-ignore lint/suspicious/noExplicitAny: a typed OpenAPI document would restate the schema the validator holds.
 type Json = Record<string, any>;
 let test: TestApp;
 let response: Response;

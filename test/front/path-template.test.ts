@@ -1,6 +1,6 @@
 // src/front/path-template.ts: google.api.http path templates, the subset our protos use (literal segments and
 // single-segment variables), parsed once and matched segment by segment; path splitting with percent-decoding.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { matchPathTemplate, parsePathTemplate, sharedPrefixLength, splitPath } from "../../src/front/path-template.js";
 

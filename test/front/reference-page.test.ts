@@ -8,13 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { suite } from "uvu";
+import { browserTestTimeoutMs } from "../support/browser.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { referenceContentSecurityPolicy } from "../../src/front/reference-page.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const Reference = suite("front/reference-page");
+const Reference = suite("front/reference-page", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Date.now());
 const chromiumPath = "/usr/bin/chromium";
 const timeout = 60_000;

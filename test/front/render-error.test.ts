@@ -1,7 +1,7 @@
 // src/front/render-error.ts: each route family gets its own error shape (OAuth body per RFC 6749 §5.2, developer
 // envelope, partner envelope), in the locale negotiated from Accept-Language (RFC 9110 §12.5.4); and the code each
 // family reports a validation failure with.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { isClassified, isErrorCode, oauthErrorOf } from "../../src/errors/index.js";
 import { renderError, validationCode, type ErrorContext } from "../../src/front/render-error.js";

@@ -1,11 +1,9 @@
 // src/front/request-body.ts: form and query parameters (a repeated name becomes a list), and reading a body from an
 // in-memory request: the media type picks the decoder, a body over the limit is refused (413) without reading on.
-import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { collectParams, parseForm, readBody } from "../../src/front/request-body.js";
-import { invalidUtf8Names } from "../../src/runtime/percent-encoding.js";
+import { type BodySource, collectParams, maxRequestFields, parseForm, readBody } from "../../src/front/request-body.js";
 
 const RequestBody = suite("front/request-body");
 
@@ -16,9 +14,9 @@ function plain(params: Record<string, string | string[]>): Record<string, string
 }
 
 /** An in-memory request: the given headers and body chunks, no socket. */
-function request(headers: Record<string, string>, ...chunks: string[]): IncomingMessage & { paused: () => boolean } {
+function request(headers: Record<string, string>, ...chunks: string[]): BodySource & { paused: () => boolean } {
   const stream = Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
-  return Object.assign(stream, { headers, paused: () => stream.isPaused() }) as unknown as IncomingMessage & { paused: () => boolean };
+  return Object.assign(stream, { headers, paused: () => stream.isPaused() });
 }
 
 RequestBody("form: WHATWG urlencoded, '+' is a space and %XX is decoded; a repeated key becomes a list in order", () => {
@@ -108,12 +106,29 @@ RequestBody("UTF-8 only: another charset is 415 naming it, bytes that are not UT
     contentType: "application/json; charset=utf-16",
   });
   assert.equal(await readBody(request({ "content-type": 'application/json; charset="utf-8"' }, "{}"), 1024), { kind: "json", value: {} });
-  const latin1 = Object.assign(Readable.from([Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d])]), { headers: { "content-type": "application/json" } }) as unknown as IncomingMessage;
+  const latin1: BodySource = Object.assign(Readable.from([Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d])]), { headers: { "content-type": "application/json" } });
   assert.equal(await readBody(latin1, 1024), { kind: "error", code: "request.malformed_body" });
   const form = await readBody(request({ "content-type": "application/x-www-form-urlencoded" }, "a=%FF&b=ok&c%ED%A0%80=1&d=%E2%80%AE&e=%zz"), 1024);
   assert.is(form.kind, "form");
   assert.equal(form.kind === "form" ? form.invalidUtf8 : undefined, ["a", "c\uFFFD\uFFFD\uFFFD"]);
-  assert.equal(invalidUtf8Names("x=%C0%AF&y=%F0%9F%98%80&x=%FF"), ["x"]);
+});
+
+RequestBody("more fields than any route accepts: refused before decoding, form and JSON alike; exactly the limit is read", async () => {
+  const form = (pairs: number) => request({ "content-type": "application/x-www-form-urlencoded" }, "%FF&".repeat(pairs));
+  const refused = { kind: "invalid", violations: [{ field: "(body)", rule: `must have at most ${maxRequestFields} fields` }] };
+  assert.equal(await readBody(form(maxRequestFields + 1), 65_536), refused);
+  const atLimit = await readBody(form(maxRequestFields), 65_536);
+  assert.is(atLimit.kind, "form");
+  const json = (members: number) => request({ "content-type": "application/json" }, JSON.stringify(Object.fromEntries(Array.from({ length: members }, (_, n) => [`k${n}`, n]))));
+  assert.equal(await readBody(json(maxRequestFields + 1), 65_536), refused);
+  assert.is((await readBody(json(maxRequestFields), 65_536)).kind, "json");
+});
+
+RequestBody("a JSON member name repeated within one object is refused, naming its path; the same name in two objects is not", async () => {
+  const json = (text: string) => readBody(request({ "content-type": "application/json" }, text), 1024);
+  assert.equal(await json('{"name":"a","name":"b"}'), { kind: "invalid", violations: [{ field: "name", rule: "must not be sent more than once" }] });
+  assert.equal(await json('{"lines":[{"q":1},{"q":1,"\\u0071":2}]}'), { kind: "invalid", violations: [{ field: "lines.1.q", rule: "must not be sent more than once" }] });
+  assert.equal(await json('{"a":{"x":1},"b":{"x":1}}'), { kind: "json", value: { a: { x: 1 }, b: { x: 1 } } });
 });
 
 RequestBody.run();

@@ -1,6 +1,6 @@
 // src/front/route-table.ts: the front's route table, read from the google.api.http and (partnerapi.v1.route) options
 // of the services the front serves: known routes, their family, scope and headers, 405 with Allow, 404 families.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";

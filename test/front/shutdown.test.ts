@@ -1,7 +1,7 @@
 // Graceful shutdown of the front: a request in flight when close() is called still gets its answer, and no new
 // connection is accepted meanwhile; a request whose client has gone is still waited for (its handler may still use
 // the database the app closes next).
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
@@ -15,10 +15,8 @@ import http from "node:http";
 const Shutdown = suite("front/shutdown");
 
 Shutdown("close() lets the request in flight finish and refuses new connections", async () => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let entered!: () => void;
-  const inFlight = new Promise<void>((resolve) => (entered = resolve));
+  const { promise: released, resolve: release } = Promise.withResolvers<void>();
+  const { promise: inFlight, resolve: entered } = Promise.withResolvers<void>();
   const token: Partial<ServiceImpl<typeof TokenService>> = {
     async getJwks() {
       entered();
@@ -51,13 +49,10 @@ Shutdown("close() lets the request in flight finish and refuses new connections"
 });
 
 Shutdown("close() waits for the handler of a request whose client has gone", async () => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let entered!: () => void;
-  const inFlight = new Promise<void>((resolve) => (entered = resolve));
+  const { promise: released, resolve: release } = Promise.withResolvers<void>();
+  const { promise: inFlight, resolve: entered } = Promise.withResolvers<void>();
   let finished = false;
-  let clientGone!: () => void;
-  const gone = new Promise<void>((resolve) => (clientGone = resolve));
+  const { promise: gone, resolve: clientGone } = Promise.withResolvers<void>();
   const token: Partial<ServiceImpl<typeof TokenService>> = {
     async getJwks(_request, context) {
       // The front aborts the call's signal once the response's socket has closed under it.

@@ -9,7 +9,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { createClient, type Client } from "@connectrpc/connect";
 import { connectTransport } from "../support/internal.js";
 import postgres from "postgres";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
@@ -87,6 +87,8 @@ Http("the database goes away: 503 partner.api_key_unavailable for every key; bac
       const body = (await refused.json()) as Record<string, unknown>;
       assert.is(body["code"], "partner.api_key_unavailable");
       assert.is(body["statusCode"], 503);
+      assert.is(refused.headers.get("retry-after"), "5");
+      assert.equal(body["params"], { retryAfter: 5 });
     }
     assert.ok(test.logs.some((line) => line.includes("failing closed")));
     assert.not.ok(test.logs.some((line) => line.includes(key)), "the key is never logged");
@@ -157,7 +159,7 @@ Embedded("the socket stops: api_key_unavailable, never a pass; it starts again: 
   await socket.stop();
   embeddedClock.advance(6_000);
   const refused = await auth.admit(request);
-  assert.equal(refused, { ok: false, error: { code: "partner.api_key_unavailable" } });
+  assert.equal(refused, { ok: false, error: { code: "partner.api_key_unavailable", params: { retryAfter: 5 } } });
   assert.is(total(await metrics.registry.metrics(), "partnerapi_api_key_fail_closed_total"), 1, "one verification failed closed");
   assert.ok(logs.some((line) => line.includes("failing closed")));
   assert.not.ok(logs.some((line) => line.includes(key)));

@@ -4,7 +4,7 @@
 // shared with the app's other key. (Fail-closed behaviour: api-key-outage.test.ts.)
 import { createClient, type Client } from "@connectrpc/connect";
 import { connectTransport } from "../support/internal.js";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
@@ -15,9 +15,9 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { cryptoIds } from "../../src/runtime/ids.js";
 import { type Credentials, credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
 import { newApiKey, newApp, newLiveMerchant, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
+import type { DailySalesReport, PartnerErrorBody, SalesByStoreReport, StorePage } from "../support/wire.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 const Keys = suite("gateway/api-key");
 const day = 86_400_000;
@@ -39,12 +39,13 @@ Keys.after(async () => {
 
 const cacheMs = () => Math.max(test.config.caches.gatewaySeconds, test.config.caches.credentialSeconds) * 1000;
 
-async function get(path: string, apiKey: string | undefined, headers: Record<string, string> = {}) {
+/** GET with the key; `Body` is what the call answers (an error's body is checked whole by expectError). */
+async function get<Body = PartnerErrorBody>(path: string, apiKey: string | undefined, headers: Record<string, string> = {}) {
   const response = await fetch(`${test.base}${path}`, { headers: apiKey === undefined ? headers : { "x-api-key": apiKey, ...headers } });
-  return { response, body: (await response.json()) as Json };
+  return { response, body: (await response.json()) as Body };
 }
 
-async function expectError(answer: { response: Response; body: Json }, status: number, code: ErrorCode, path: string) {
+async function expectError(answer: { response: Response; body: unknown }, status: number, code: ErrorCode, path: string) {
   assert.is(answer.response.status, status, code);
   assert.equal(answer.body, {
     status: "error",
@@ -88,17 +89,17 @@ Keys("an approved request with fewer stores: the key reads exactly those stores,
   await grants.approveAccessRequest({ accessRequestId: id, userId: String(w.merchant.owner.userId), storeIds: [BigInt(kept!)] });
   clock.advance(cacheMs()); // the pending answer was cached; a decision shows within the bound
 
-  const listed = await get(stores, w.production);
+  const listed = await get<StorePage>(stores, w.production);
   assert.is(listed.response.status, 200, JSON.stringify(listed.body));
-  assert.equal(listed.body.stores.map((store: Json) => store.id), [kept]);
+  assert.equal(listed.body.stores.map((store) => store.id), [kept]);
   assert.ok(listed.response.headers.get("x-ratelimit-limit"), "API-key calls carry the app's rate-limit headers");
 
   const window = `from=${daysAgo(9)}&to=${today()}`;
-  const byStore = await get(`/v1/reports/sales-by-store?companyId=${w.merchant.companyId}&${window}`, w.production);
+  const byStore = await get<SalesByStoreReport>(`/v1/reports/sales-by-store?companyId=${w.merchant.companyId}&${window}`, w.production);
   assert.is(byStore.response.status, 200);
-  assert.equal(byStore.body.stores.map((store: Json) => store.storeId), [kept]);
+  assert.equal(byStore.body.stores.map((store) => store.storeId), [kept]);
 
-  const daily = await get(`/v1/reports/daily-sales?companyId=${w.merchant.companyId}&${window}`, w.production);
+  const daily = await get<DailySalesReport>(`/v1/reports/daily-sales?companyId=${w.merchant.companyId}&${window}`, w.production);
   assert.is(daily.response.status, 200, JSON.stringify(daily.body));
   const regional = test.app.regionDatabases.get("us")!.sql;
   const [only] = await regional<{ total: number; count: number }[]>`
@@ -108,14 +109,14 @@ Keys("an approved request with fewer stores: the key reads exactly those stores,
   const [all] = await regional<{ total: number }[]>`
     select coalesce(sum(total_minor), 0)::bigint as total from region_us.sales
     where company_id = ${w.merchant.companyId} and sold_at >= ${daysAgo(9)}::date and sold_at < (${today()}::date + 1)`;
-  const sum = (field: string) => daily.body.days.reduce((total: number, row: Json) => total + Number(row[field]), 0);
+  const sum = (field: "totalMinor" | "saleCount") => daily.body.days.reduce((total, row) => total + row[field], 0);
   assert.ok(only!.count > 0, "the kept store has sales in the window");
   assert.is(sum("totalMinor"), only!.total);
   assert.is(sum("saleCount"), only!.count);
   assert.ok(all!.total > only!.total, "the other stores' sales are left out");
   // The client cannot widen its scope with the internal header: only the gateway sets it.
-  const forged = await get(stores, w.production, { "x-partner-store-scope": w.storeIds.join(",") });
-  assert.equal(forged.body.stores.map((store: Json) => store.id), [kept]);
+  const forged = await get<StorePage>(stores, w.production, { "x-partner-store-scope": w.storeIds.join(",") });
+  assert.equal(forged.body.stores.map((store) => store.id), [kept]);
   // The route's scope: ADSR reads stores and reports, not items.
   await expectError(await get(`/v1/items?companyId=${w.merchant.companyId}`, w.production), 403, "partner.scope_denied", "/v1/items");
 });
@@ -180,10 +181,10 @@ Keys("an API key's IP allowlist: other sources get 403 partner.ip_denied; a list
 Keys("sandbox keys reach the organization's own sandbox merchants automatically, every store; not another organization's", async () => {
   const w = await world();
   const own = await newSandboxMerchant(credentials, w.organizationId);
-  const answer = await get(`/v1/stores?companyId=${own.companyId}`, w.sandbox);
+  const answer = await get<StorePage>(`/v1/stores?companyId=${own.companyId}`, w.sandbox);
   assert.is(answer.response.status, 200, JSON.stringify(answer.body));
   assert.is(answer.body.stores.length, 2, "a sandbox merchant is provisioned with the demo's two stores");
-  const report = await get(`/v1/reports/daily-sales?companyId=${own.companyId}&from=${daysAgo(2)}&to=${today()}`, w.sandbox);
+  const report = await get<DailySalesReport>(`/v1/reports/daily-sales?companyId=${own.companyId}&from=${daysAgo(2)}&to=${today()}`, w.sandbox);
   assert.is(report.response.status, 200);
   assert.is(report.body.days.length, 3);
   const stranger = await newSandboxMerchant(credentials, await newOrganization(credentials));
@@ -200,7 +201,7 @@ Keys("decline and withdrawal: partner.company_not_granted on the next call after
   const approvedId = await request(w);
   await grants.approveAccessRequest({ accessRequestId: approvedId, userId: String(w.merchant.owner.userId) });
   clock.advance(cacheMs());
-  assert.equal((await get(path, w.production)).body.stores.length, 3);
+  assert.equal((await get<StorePage>(path, w.production)).body.stores.length, 3);
   await grants.withdrawAccessRequest({ accessRequestId: approvedId, userId: String(w.merchant.owner.userId) });
   clock.advance(cacheMs());
   const refused = await get(path, w.production);

@@ -2,7 +2,7 @@
 // ports. Known traffic, then a scrape of each process's GET /metrics asserting exact increments; an incoming
 // X-Request-Id and traceparent reused as correlation and trace ids, answered, carried over the region hop and found
 // on the log lines of both processes.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

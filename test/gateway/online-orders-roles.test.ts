@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient } from "@connectrpc/connect";
 import { DataService, OnlineOrderReason } from "../../gen/partnerapi/v1/data_service_pb.js";

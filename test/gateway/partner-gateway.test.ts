@@ -1,13 +1,13 @@
 // The partner gateway end to end over HTTP, on the whole app with its own database and the manual clock: every
 // partner code (except the API-key ones, test/gateway/api-key.test.ts) with its exact status, headers and body; the X-RateLimit-*
 // headers on every answer once the app is known; routing by the token's region.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { startGatewayApp, type GatewayApp } from "../support/gateway.js";
+import type { DailySalesReport, Item, ItemPage, OnlineOrderPage, PartnerErrorBody, SalesByStoreReport } from "../support/wire.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 /** The limit of this suite: small, so the 429 needs few calls. */
 const limit = 5;
@@ -53,7 +53,7 @@ const resetOf = (gw: GatewayApp) => String(Math.ceil((gw.clock.now() + 1) / 60_0
 async function expectError(gw: GatewayApp, response: Response, status: number, code: ErrorCode, path: string, params: Record<string, string | number> = {}) {
   assert.is(response.status, status, code);
   assert.is(response.headers.get("content-type"), "application/json");
-  const body = (await response.json()) as Json;
+  const body = (await response.json()) as PartnerErrorBody;
   assert.equal(body, {
     status: "error",
     statusCode: status,
@@ -95,7 +95,7 @@ Gateway("a token that is not valid: 401 partner.token_invalid, whatever the reas
 Gateway("a malformed API key is 401 partner.api_key_invalid (API keys: test/gateway/api-key*.test.ts)", async ({ gw }) => {
   const response = await call(gw, "/v1/reports/daily-sales?from=2026-01-01&to=2026-01-02", { headers: { "x-api-key": "lp_ak_sb_x" } });
   assert.is(response.status, 401);
-  const body = (await response.json()) as Json;
+  const body = (await response.json()) as PartnerErrorBody;
   assert.is(body.code, "partner.api_key_invalid");
 });
 
@@ -113,11 +113,11 @@ Gateway("a live merchant in `in` is served by the `in` DataService, with the rat
   const response = await call(gw, "/v1/items", { token: gw.token(fixture) });
   assert.is(response.status, 200);
   assert.equal(rateHeaders(response), [String(limit), String(limit - 1), resetOf(gw)]);
-  const body = (await response.json()) as Json;
+  const body = (await response.json()) as ItemPage;
   assert.is(body.items.length, 10, "limit defaults to 10");
-  assert.ok(body.items.every((item: Json) => item.currency === "INR"), "rows of region_in (INR), not region_uk (GBP)");
+  assert.ok(body.items.every((item) => item.currency === "INR"), "rows of region_in (INR), not region_uk (GBP)");
   assert.is(typeof body.nextCursor, "string");
-  const next = (await (await call(gw, `/v1/items?cursor=${body.nextCursor}`, { token: gw.token(fixture) })).json()) as Json;
+  const next = (await (await call(gw, `/v1/items?cursor=${body.nextCursor}`, { token: gw.token(fixture) })).json()) as ItemPage;
   assert.is(next.items.length, 2);
   assert.is(next.nextCursor, undefined);
   const [inRows] = await gw.app.regionDatabases.get("in")!.sql`select count(*)::int as n from region_in.items where company_id = ${fixture.companyId}`;
@@ -237,15 +237,15 @@ Gateway("validation failures come after authentication, in the envelope without 
   const response = await call(gw, "/v1/items?limit=500", { token });
   assert.is(response.status, 400);
   assert.equal(rateHeaders(response), [String(limit), String(limit - 1), resetOf(gw)]);
-  const body = (await response.json()) as Json;
+  const body = (await response.json()) as PartnerErrorBody;
   assert.is(body.code, undefined);
   assert.equal(body.params, { fields: "limit" });
   const unknown = await call(gw, "/v1/items", { token, method: "POST", body: { name: "x", code: "x", priceMinor: 1, colour: "red" } });
   assert.is(unknown.status, 400);
-  assert.equal(((await unknown.json()) as Json).params, { fields: "colour" });
+  assert.equal(((await unknown.json()) as PartnerErrorBody).params, { fields: "colour" });
   const badCursor = await call(gw, "/v1/items?cursor=bogus", { token });
   assert.is(badCursor.status, 400);
-  assert.equal(((await badCursor.json()) as Json).params, { fields: "cursor" });
+  assert.equal(((await badCursor.json()) as PartnerErrorBody).params, { fields: "cursor" });
 });
 
 Gateway("reports over HTTP: the window codes, and a 31-day window aggregated per day", async ({ gw }) => {
@@ -257,12 +257,12 @@ Gateway("reports over HTTP: the window codes, and a 31-day window aggregated per
   await expectError(gw, await call(gw, `${path}?from=2026-01-01&to=2026-02-01`, { token }), 400, "partner.window_too_large", path);
   const report = await call(gw, `${path}?from=2026-01-01&to=2026-01-31`, { token });
   assert.is(report.status, 200);
-  const body = (await report.json()) as Json;
+  const body = (await report.json()) as DailySalesReport;
   assert.is(body.days.length, 31);
   assert.equal(body.days[0], { date: "2026-01-01", saleCount: 0, totalMinor: 0, itemCount: 0 });
   const byStore = await call(gw, `/v1/reports/sales-by-store?from=2026-01-01&to=2026-01-02`, { token });
   assert.is(byStore.status, 200);
-  assert.is(((await byStore.json()) as Json).stores.length, 2);
+  assert.is(((await byStore.json()) as SalesByStoreReport).stores.length, 2);
 });
 
 Gateway("GET /v1/online-orders over HTTP: orders.read, lowerCamel query, paging, the documented 400s", async ({ gw }) => {
@@ -272,13 +272,13 @@ Gateway("GET /v1/online-orders over HTTP: orders.read, lowerCamel query, paging,
   const first = await call(gw, `${path}?limit=1&placedTo=2999-01-01T00:00:00Z`, { token });
   assert.is(first.status, 200);
   assert.equal(rateHeaders(first), [String(limit), String(limit - 1), resetOf(gw)]);
-  const page = (await first.json()) as Json;
+  const page = (await first.json()) as OnlineOrderPage;
   assert.equal(Object.keys(page).sort(), ["nextCursor", "orders"]);
-  assert.equal(Object.keys(page.orders[0]).sort(), ["currency", "id", "lines", "placedAt", "status", "storeId", "totalMinor", "updatedAt"]);
-  const second = (await (await call(gw, `${path}?limit=1&placedTo=2999-01-01T00:00:00Z&cursor=${page.nextCursor}`, { token })).json()) as Json;
+  assert.equal(Object.keys(page.orders[0]!).sort(), ["currency", "id", "lines", "placedAt", "status", "storeId", "totalMinor", "updatedAt"]);
+  const second = (await (await call(gw, `${path}?limit=1&placedTo=2999-01-01T00:00:00Z&cursor=${page.nextCursor}`, { token })).json()) as OnlineOrderPage;
   assert.is(second.orders.length, 1);
   assert.is(second.nextCursor, undefined, "the fixture has two orders");
-  assert.is.not(second.orders[0].id, page.orders[0].id);
+  assert.is.not(second.orders[0]!.id, page.orders[0]!.id);
   for (const [query, fields] of [
     ["placedFrom=yesterday", "placedFrom"],
     ["status=pending", "status"],
@@ -286,7 +286,7 @@ Gateway("GET /v1/online-orders over HTTP: orders.read, lowerCamel query, paging,
   ]) {
     const bad = await call(gw, `${path}?${query}`, { token });
     assert.is(bad.status, 400, query);
-    const body = (await bad.json()) as Json;
+    const body = (await bad.json()) as PartnerErrorBody;
     assert.is(body.code, undefined, "a validation failure has no code (spec, partner envelope)");
     assert.equal(body.params, { fields }, query);
   }
@@ -299,17 +299,17 @@ Gateway("PATCH /v1/items/{id} corrects the currency (the API guide's \"any of th
   const fixture = await gw.fixture();
   const token = gw.token(fixture);
   const created = await call(gw, "/v1/items", { token, method: "POST", body: { name: "Lassi", code: "LASSI", priceMinor: 9900 } });
-  const item = ((await created.json()) as Json).item;
+  const item = ((await created.json()) as { item: Item }).item;
   assert.is(item.currency, "INR");
   gw.clock.advance(1000);
   const patched = await call(gw, `/v1/items/${item.id}`, { token, method: "PATCH", body: { currency: "USD", priceMinor: 199 } });
   assert.is(patched.status, 200);
-  assert.equal(((await patched.json()) as Json).item, { ...item, currency: "USD", priceMinor: 199, updatedAt: new Date(gw.clock.now()).toISOString() });
-  const listed = (await (await call(gw, "/v1/items?limit=100", { token })).json()) as Json;
-  assert.is(listed.items.find((candidate: Json) => candidate.id === item.id).currency, "USD");
+  assert.equal(((await patched.json()) as { item: Item }).item, { ...item, currency: "USD", priceMinor: 199, updatedAt: new Date(gw.clock.now()).toISOString() });
+  const listed = (await (await call(gw, "/v1/items?limit=100", { token })).json()) as ItemPage;
+  assert.is(listed.items.find((candidate) => candidate.id === item.id)?.currency, "USD");
   const lower = await call(gw, `/v1/items/${item.id}`, { token, method: "PATCH", body: { currency: "usd" } });
   assert.is(lower.status, 400);
-  const refused = (await lower.json()) as Json;
+  const refused = (await lower.json()) as PartnerErrorBody;
   assert.is(refused.code, undefined);
   assert.equal(refused.params, { fields: "currency" });
 });
@@ -320,7 +320,7 @@ Gateway("business codes over HTTP: order not found, duplicates, missing category
   await expectError(gw, await call(gw, "/v1/online-orders/999999999", { token }), 404, "partner.order_not_found", "/v1/online-orders/999999999");
   const created = await call(gw, "/v1/items", { token, method: "POST", body: { name: "Chai", code: "CHAI", priceMinor: 4500 } });
   assert.is(created.status, 200);
-  const item = ((await created.json()) as Json).item;
+  const item = ((await created.json()) as { item: Item }).item;
   assert.equal({ ...item, id: 0 }, {
     id: 0,
     name: "Chai",
@@ -340,7 +340,7 @@ Gateway("business codes over HTTP: order not found, duplicates, missing category
   );
   const patched = await call(gw, `/v1/items/${item.id}`, { token, method: "PATCH", body: { priceMinor: 5000 } });
   assert.is(patched.status, 200);
-  assert.is(((await patched.json()) as Json).item.priceMinor, 5000);
+  assert.is(((await patched.json()) as { item: Item }).item.priceMinor, 5000);
   const second = await gw.fixture();
   const category = await call(gw, "/v1/categories", { token: gw.token(second), method: "POST", body: { name: "Coffee" } });
   await expectError(gw, category, 409, "db.duplicate", "/v1/categories", { field: "name" });

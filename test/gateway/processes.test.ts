@@ -6,7 +6,8 @@
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { startDataRole } from "../../src/app.js";
 import { loadConfig } from "../../src/config/config.js";
@@ -26,9 +27,9 @@ import { freePort } from "../support/test-app.js";
 import { selfSignedCertificate, writeInternalCredentials } from "../support/internal.js";
 import { startPrivateRedis, stopProcess } from "../support/private-redis.js";
 import { startRole } from "../support/role-process.js";
+import type { ItemPage, PartnerErrorBody, StorePage } from "../support/wire.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 const Processes = suite("gateway/processes");
 
@@ -60,6 +61,7 @@ Processes("a region's DataService in its own process serves the front over gRPC;
   const databaseUrl = await freshDatabaseUrl();
   const companyId = 700_000_000 + Math.floor(Math.random() * 1_000_000);
   // The us region's own database, seeded before its process opens it (the embedded one has a single owner).
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const database = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
   await migrateRegion(database.sql, "us", silentLogger);
   await seedMerchantData(database.sql, "us", companyId, { storeCount: 1, itemCount: 7, salesDays: 0, onlineOrderCount: 0, now: new Date() });
@@ -89,24 +91,24 @@ Processes("a region's DataService in its own process serves the front over gRPC;
     const items = await fetch(`${gw.base}/v1/items?limit=100`, { headers: { authorization: `Bearer ${token}` } });
     assert.is(items.status, 200);
     assert.is(items.headers.get("x-ratelimit-remaining"), "99");
-    const body = (await items.json()) as Json;
+    const body = (await items.json()) as ItemPage;
     assert.is(body.items.length, 7, "the rows of the data process's database");
-    assert.ok(body.items.every((item: Json) => item.currency === "USD"));
+    assert.ok(body.items.every((item) => item.currency === "USD"));
     const [local] = await gw.app.regionDatabases.get("us")!.sql`select count(*)::int as n from region_us.items where company_id = ${companyId}`;
     assert.is(local!["n"], 0, "the front's own region_us has none of them");
     const missing = await fetch(`${gw.base}/v1/online-orders/123`, { headers: { authorization: `Bearer ${token}` } });
     assert.is(missing.status, 404);
-    const error = (await missing.json()) as Json;
+    const error = (await missing.json()) as PartnerErrorBody;
     assert.is(error.code, "partner.order_not_found");
     assert.is(error.message, "Online order not found.");
     const window = await fetch(`${gw.base}/v1/reports/daily-sales?from=2026-01-02&to=2026-01-01`, { headers: { authorization: `Bearer ${token}` } });
     assert.is(window.status, 400);
-    assert.is(((await window.json()) as Json).code, "partner.invalid_window");
+    assert.is(((await window.json()) as PartnerErrorBody).code, "partner.invalid_window");
 
     await data.stop();
     const down = await fetch(`${gw.base}/v1/items`, { headers: { authorization: `Bearer ${token}` } });
     assert.is(down.status, 503, "the region's process is gone");
-    assert.is(((await down.json()) as Json).code, "server.unavailable", "not the front's own database");
+    assert.is(((await down.json()) as PartnerErrorBody).code, "server.unavailable", "not the front's own database");
     assert.is(down.headers.get("x-ratelimit-remaining"), "96");
   } finally {
     await data.stop();
@@ -131,6 +133,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
   let dataNode: Awaited<ReturnType<typeof startDataRole>> | undefined;
   try {
     // The control plane both fronts read: the app, the merchant, its grant and the signing key.
+    if (!controlUrl) await seedEmbeddedDatabase(dirA);
     const control = await openDatabase({ url: controlUrl, dataDir: dirA, logger: silentLogger });
     await migrateControl(control.sql, silentLogger);
     const clock = createManualClock(systemClock.now());
@@ -146,6 +149,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
     // The `in` region's DataService, hosted here, which both fronts reach over gRPC with the `front` credential.
     const credentials = await writeInternalCredentials(root, "accepted-credentials");
     const frontCredential = await presentedCredentialFile(root, credentials.front);
+    if (!dataUrl) await seedEmbeddedDatabase(dirData);
     dataNode = await startDataRole({
       config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", REGION_GRPC_PORT: "0", DATA_DIR: dirData, DATABASE_URL: dataUrl, GRPC_CREDENTIALS_FILE: credentials.file, SHUTDOWN_DRAIN_SECONDS: "0" }),
       logger: silentLogger,
@@ -187,7 +191,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
         fetch(`${urls[n % 2]}/v1/items`, { headers: { authorization: `Bearer ${token}` } }).then(async (response) => ({
           status: response.status,
           reset: response.headers.get("x-ratelimit-reset"),
-          body: (await response.json()) as Json,
+          body: (await response.json()) as Partial<ItemPage & PartnerErrorBody>,
         })),
       ),
     );
@@ -197,7 +201,7 @@ Processes("two front processes against one Redis: exactly PARTNER_RATE_LIMIT cal
     assert.is(limited.length, 10 - limit);
     assert.ok(limited.every((answer) => answer.body.code === "partner.rate_limited"));
     assert.is(new Set(answers.map((answer) => answer.reset)).size, 1, "one window");
-    assert.ok(passed.every((answer) => answer.body.items.length === 3), "served by the in DataService over gRPC");
+    assert.ok(passed.every((answer) => answer.body.items?.length === 3), "served by the in DataService over gRPC");
   } finally {
     await Promise.all(fronts.map((front) => front.stop()));
     await dataNode?.stop();
@@ -213,6 +217,7 @@ Processes("a TLS data role that requires the front credential: partner calls pas
   const databaseUrl = await freshDatabaseUrl();
   const companyId = 710_000_000 + Math.floor(Math.random() * 1_000_000);
   // The us region's own database, seeded before its process opens it.
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const database = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
   await migrateRegion(database.sql, "us", silentLogger);
   const storeIds = await seedMerchantData(database.sql, "us", companyId, { storeCount: 2, itemCount: 5, salesDays: 0, onlineOrderCount: 0, now: new Date() });
@@ -263,7 +268,7 @@ Processes("a TLS data role that requires the front credential: partner calls pas
     const token = gw.token(fixture);
     const items = await fetch(`${gw.base}/v1/items?limit=100`, { headers: { authorization: `Bearer ${token}` } });
     assert.is(items.status, 200);
-    const body = (await items.json()) as Json;
+    const body = (await items.json()) as ItemPage;
     assert.is(body.items.length, 5, "the rows of the data process's database");
     const overBearer = await dataSide(items.headers.get("x-correlation-id"));
     assert.equal(
@@ -288,7 +293,7 @@ Processes("a TLS data role that requires the front credential: partner calls pas
       values (${appId}, ${companyId}, ${storeIds}::bigint[], ${[kept!]}::bigint[], 'APPROVED', ${now}, ${new Date(now.getTime() + 86_400_000)}, ${now})`;
     const stores = await fetch(`${gw.base}/v1/stores?companyId=${companyId}`, { headers: { "x-api-key": apiKey.key } });
     assert.is(stores.status, 200);
-    assert.equal(((await stores.json()) as Json).stores.map((store: Json) => store.id), [kept], "the approved store of the data process's two");
+    assert.equal(((await stores.json()) as StorePage).stores.map((store) => store.id), [kept], "the approved store of the data process's two");
     const overKey = await dataSide(stores.headers.get("x-correlation-id"));
     assert.is(overKey.call["method"], "/partnerapi.v1.DataService/ListStores");
     assert.is(overKey.call["grpcCode"], "ok");

@@ -1,6 +1,6 @@
 // The per-app limiter: fixed minute windows on the injected clock, headers' values, and the fallback to a
 // per-process window while the shared store fails, logged once per outage and recovered by itself.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createRateLimiter, rateLimitHeaders } from "../../src/gateway/rate-limiter.js";
 import { createManualClock } from "../../src/runtime/clock.js";

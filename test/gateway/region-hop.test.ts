@@ -6,7 +6,8 @@ import { createServer, connect, type Socket } from "node:net";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Code, ConnectError } from "@connectrpc/connect";
 import * as grpc from "@grpc/grpc-js";
@@ -23,9 +24,9 @@ import { startGatewayApp, type Fixture, type GatewayApp } from "../support/gatew
 import { selfSignedCertificate, writeInternalCredentials, type InternalCredentials } from "../support/internal.js";
 import { startRole, type RoleProcess } from "../support/role-process.js";
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
+import type { ItemPage, PartnerErrorBody } from "../support/wire.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 interface Context {
   dir: string;
@@ -68,6 +69,7 @@ function dataRole(dataDir: string, databaseUrl: string | undefined, credentialsF
 
 /** The us region's own database, seeded before the data role opens it (the embedded one has a single owner). */
 async function seededRegion(dataDir: string, databaseUrl: string | undefined, companyId: number): Promise<void> {
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const database = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
   await migrateRegion(database.sql, "us", silentLogger);
   await seedMerchantData(database.sql, "us", companyId, { storeCount: 1, itemCount: 4, salesDays: 0, onlineOrderCount: 0, now: new Date() });
@@ -135,7 +137,7 @@ Hop("the correlation id is carried to the data role and answered by it, on succe
   const requestId = "5d0c7a9e-2b1f-4c3d-9e8a-7f6b5a4c3d2e";
   const items = await fetch(`${gw.base}/v1/items`, { headers: { authorization: `Bearer ${gw.token(fixture)}`, "x-request-id": requestId } });
   assert.is(items.status, 200);
-  assert.is(((await items.json()) as Json).items.length, 4, "the data role's rows");
+  assert.is(((await items.json()) as ItemPage).items.length, 4, "the data role's rows");
   assert.is(items.headers.get("x-correlation-id"), requestId);
   const line = await data.entry((entry) => entry["msg"] === "internal call" && entry["correlationId"] === requestId);
   assert.is(line["grpcCode"], "ok");
@@ -248,7 +250,7 @@ Hop("a region that stops answering: the hop's deadline (grpc-timeout) answers 50
     frozen = true;
     const stalled = await fetch(`${front.base}/v1/items`, { headers: { authorization: `Bearer ${front.token(fixture)}` } });
     assert.is(stalled.status, 504);
-    const body = (await stalled.json()) as Json;
+    const body = (await stalled.json()) as PartnerErrorBody;
     assert.equal({ code: body.code, message: body.message }, { code: "server.timeout", message: messageFor("server.timeout") });
   } finally {
     await front.stop();
@@ -276,7 +278,7 @@ Hop("TLS: a data role with GRPC_TLS_CERT/KEY serves the hop over TLS only; a fro
     const fixture = await trusting.fixture({ companyId, region: "us", seed: false });
     const items = await fetch(`${trusting.base}/v1/items`, { headers: { authorization: `Bearer ${trusting.token(fixture)}` } });
     assert.is(items.status, 200);
-    assert.is(((await items.json()) as Json).items.length, 4);
+    assert.is(((await items.json()) as ItemPage).items.length, 4);
 
     // The caller alone, with the CA bytes: the same rows over TLS.
     const caller = createGrpcJsCaller(secureUrl, { credential: credentials.front, ca: await readFile(certificate.cert), timeoutMs: 30_000 });
@@ -292,7 +294,7 @@ Hop("TLS: a data role with GRPC_TLS_CERT/KEY serves the hop over TLS only; a fro
     const other = await untrusting.fixture({ companyId, region: "us", seed: false });
     const refused = await fetch(`${untrusting.base}/v1/items`, { headers: { authorization: `Bearer ${untrusting.token(other)}` } });
     assert.is(refused.status, 503);
-    assert.is(((await refused.json()) as Json).code, "server.unavailable");
+    assert.is(((await refused.json()) as PartnerErrorBody).code, "server.unavailable");
   } finally {
     for (const front of fronts) await front.stop();
     await data.stop(20_000);

@@ -1,7 +1,7 @@
 // The front's side of the hop to a remote region, over a recording remote: which headers cross, and what each way
 // the hop can fail becomes for the partner (a refused credential, a reset connection, the region's own answer, the
 // partner's own disconnect). The real hop over TLS between processes: processes.test.ts.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";

@@ -4,7 +4,7 @@
 // pending requests expire on the injected clock.
 import { createClient, type Client } from "@connectrpc/connect";
 import { connectTransport } from "../support/internal.js";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";

@@ -1,6 +1,6 @@
 // src/grant/authorization.ts, its parts that need no database: reading the authorize query (RFC 6749 section 3.1:
 // a repeated parameter is an error), the redirect back to the client, and the shape of an authorization code.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { newAuthorizationCode, readAuthorizationParams, redirectTo } from "../../src/grant/authorization.js";
 import { cryptoIds, type IdSource } from "../../src/runtime/ids.js";
@@ -9,7 +9,11 @@ const Authorization = suite("grant/authorization");
 
 Authorization("codes carry 256 random bits (43 base64url characters)", () => {
   const sizes: number[] = [];
-  const ids: IdSource = { uuid: () => "00000000-0000-4000-8000-000000000000", randomToken: (bytes) => (sizes.push(bytes), "C".repeat(43)) };
+  const ids: IdSource = { uuid: () => "00000000-0000-4000-8000-000000000000", randomToken: (bytes) => {
+      sizes.push(bytes);
+      return "C".repeat(43);
+    },
+  };
   assert.is(newAuthorizationCode(ids), "C".repeat(43));
   assert.equal(sizes, [32]);
   assert.match(newAuthorizationCode(cryptoIds), /^[A-Za-z0-9_-]{43}$/);

@@ -1,6 +1,6 @@
 // src/grant/pkce.ts: PKCE with S256 only (RFC 7636): the verifier's alphabet and length (section 4.1), the shape of
 // an S256 challenge, and the challenge as base64url(SHA-256(verifier)) without padding (section 4.2).
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { isCodeVerifier, isS256Challenge, s256 } from "../../src/grant/pkce.js";
 

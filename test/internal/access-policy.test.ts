@@ -2,7 +2,7 @@
 // row an RPC), then every unary RPC of the five services called by each kind of caller (none, operator, staff,
 // front) over a real port with a plain grpc-js client and with Connect over HTTP/1.1, each outcome read from the
 // table; a few rows pinned by hand so a wrong table cannot pass; health and reflection open to anyone.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";

@@ -1,7 +1,7 @@
 // The health service on a real h2c server, asked by a plain @grpc/grpc-js client as load balancers would.
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
@@ -44,7 +44,7 @@ HealthSuite.before(async (context) => {
   context.close = () =>
     new Promise<void>((resolve) => {
       client.close();
-      sessions.forEach((session) => session.destroy());
+      for (const session of sessions) session.destroy();
       server.close(() => resolve());
     });
 });

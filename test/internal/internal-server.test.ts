@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
@@ -306,7 +306,7 @@ Internal("one access-log line per call: method, caller, code, duration, correlat
   assert.match(String(denied!["correlationId"]), /^[0-9a-f-]{36}$/, "a malformed incoming id is replaced");
 });
 
-Internal("rotation: two credentials of a role are valid at once, and the file is re-read when it changes", async (context) => {
+Internal("rotation: two credentials of a role are valid at once, and the file is re-read when it changes", async () => {
   const dir = await mkdtemp(join(tmpdir(), "pa-rotation-"));
   const file = join(dir, "internal-credentials");
   const old = newServiceCredential("operator", "ops-2026-10");

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
@@ -42,7 +42,7 @@ Reflection.before(async (context) => {
   context.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   context.close = () =>
     new Promise<void>((resolve) => {
-      sessions.forEach((session) => session.destroy());
+      for (const session of sessions) session.destroy();
       server.close(() => resolve());
     });
 });

@@ -1,7 +1,7 @@
 // src/runtime/client-address.ts: the client's address. X-Forwarded-For is read only when the socket peer is a
 // trusted proxy (TRUST_PROXY: addresses and CIDR ranges), walked from the right past every trusted proxy to the first
 // address that is not one (as proxy-addr and nginx's real_ip_recursive do); IPv4-mapped addresses are IPv4.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { clientAddress } from "../../src/runtime/client-address.js";
 import { addressRanges } from "../../src/config/ip-addresses.js";

@@ -1,5 +1,6 @@
 // src/runtime/clock.ts: time as a dependency: the system clock, the manual clock tests move, and whole epoch seconds.
-import { suite } from "uvu";
+import { getEventListeners } from "node:events";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock, epochSeconds, sleep, systemClock } from "../../src/runtime/clock.js";
 
@@ -79,10 +80,27 @@ Clock("a manual clock's sleep of 0 resolves at once, and an abort ends a sleep e
 
 Clock("sleep on a clock without its own sleep uses a real timer that an abort ends", async () => {
   const controller = new AbortController();
-  const pending = sleep({ now: () => 0 }, 3_600_000, controller.signal);
+  let woke = false;
+  const pending = sleep({ now: () => 0 }, 3_600_000, controller.signal).then(() => (woke = true));
+  // A whole turn of the event loop: an hour's timer has not fired, and the sleep listens for the abort.
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(woke, false);
+  assert.is(getEventListeners(controller.signal, "abort").length, 1);
   controller.abort();
   await pending;
-  await sleep(systemClock, 0);
+  assert.is(woke, true);
+  // Woken, it stops listening: a long-lived signal does not collect one listener per sleep.
+  assert.is(getEventListeners(controller.signal, "abort").length, 0);
+});
+
+Clock("a real sleep of 0, or on a signal already aborted, resolves without waiting for a timer", async () => {
+  const order: string[] = [];
+  const zero = sleep(systemClock, 0).then(() => order.push("zero"));
+  const aborted = sleep(systemClock, 3_600_000, AbortSignal.abort()).then(() => order.push("aborted"));
+  // Both resolve in the microtasks of this turn, before a timer of the next one could fire.
+  const timer = new Promise((resolve) => setTimeout(resolve, 0)).then(() => order.push("timer"));
+  await Promise.all([zero, aborted, timer]);
+  assert.equal(order, ["zero", "aborted", "timer"]);
 });
 
 Clock.run();

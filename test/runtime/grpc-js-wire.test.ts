@@ -2,7 +2,7 @@
 // front had over connect (code, message, ErrorInfo, other details, metadata); grpc-js's own errors map to the codes
 // createRegionCaller turns into 503 / 504 (src/gateway/regional-data.ts). The hop between processes:
 // test/gateway/region-hop.test.ts.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -16,7 +16,7 @@ const Wire = suite("runtime/grpc-js-wire");
 
 /** What a grpc-js client hands its callback for a status the server sent (grpc-js keeps the trailers as metadata). */
 function received(status: grpc.StatusObject): grpc.ServiceError {
-  return Object.assign(new Error(`${status.code} ${status.details}`), { code: status.code, details: status.details, metadata: status.metadata! });
+  return Object.assign(new Error(`${status.code} ${status.details}`), { code: status.code, details: status.details, metadata: status.metadata });
 }
 
 /** An error grpc-js raises itself: no trailers from the server. */
@@ -30,8 +30,8 @@ Wire("a catalogue error crosses as the gRPC status and google.rpc.Status: the sa
   const status = grpcStatusOf(sent);
   assert.is(status.code, grpc.status.NOT_FOUND);
   assert.is(status.details, sent.rawMessage);
-  assert.is(status.metadata!.get("grpc-status-details-bin").length, 1);
-  assert.ok(Buffer.isBuffer(status.metadata!.get("grpc-status-details-bin")[0]));
+  assert.is(status.metadata.get("grpc-status-details-bin").length, 1);
+  assert.ok(Buffer.isBuffer(status.metadata.get("grpc-status-details-bin")[0]));
   const read = connectErrorOf(received(status));
   assert.is(read.code, Code.NotFound);
   assert.is(read.rawMessage, sent.rawMessage);

@@ -1,5 +1,5 @@
 // src/runtime/ids.ts: the production source of identifiers: RFC 4122 version 4 UUIDs and base64url random tokens.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { cryptoIds } from "../../src/runtime/ids.js";
 

@@ -1,6 +1,6 @@
 // The logger keeps secrets out of log lines, whatever their nesting, and leaves ids of secrets readable.
 import { spawnSync } from "node:child_process";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createLogger, redact } from "../../src/runtime/logger.js";
 import { addToLogContext, runWithLogContext } from "../../src/runtime/log-context.js";
@@ -77,7 +77,7 @@ Logger("pino lines: child bindings are redacted too, errors keep their stack, LO
   logger.warn("deep", { request: { headers: { authorization: "Bearer x", "x-api-key": "k" } }, items: [{ client_secret: "s" }] });
   logger.error("failed", { error: new Error("boom") });
   assert.equal(lines.map(([, level]) => level), ["warn", "error"]);
-  const [warn, error] = lines.map(([line]) => JSON.parse(line) as Record<string, any>);
+  const [warn, error] = lines.map(([line]) => JSON.parse(line) as Record<string, unknown> & { error: { message: string; stack: string } });
   assert.equal(warn!["session"], { cookie: "[redacted]", id: 3 });
   assert.equal(warn!["request"], { headers: { authorization: "[redacted]", "x-api-key": "[redacted]" } });
   assert.equal(warn!["items"], [{ client_secret: "[redacted]" }]);

@@ -1,6 +1,6 @@
 // The metrics registry: one per app, every metric in the Prometheus text format, availability asked at scrape time,
 // and METRICS_PORT's listener serving only GET /metrics.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createMetrics, listenForMetrics } from "../../src/runtime/metrics.js";
 import { sample } from "../support/metrics.js";
@@ -23,7 +23,11 @@ Metrics("availability gauges ask the probe at each scrape: down databases and Re
   const metrics = createMetrics({ processMetrics: false });
   let down: string[] = [];
   let probes = 0;
-  metrics.followAvailability({ databases: ["database:control", "database:region_us"], redis: true, probe: async () => (probes++, { down }) });
+  metrics.followAvailability({ databases: ["database:control", "database:region_us"], redis: true, probe: async () => {
+      probes++;
+      return { down };
+    },
+  });
   let text = await metrics.registry.metrics();
   assert.equal([sample(text, "partnerapi_database_up", { database: "control" }), sample(text, "partnerapi_database_up", { database: "region_us" }), sample(text, "partnerapi_redis_up")], [1, 1, 1]);
   assert.is(probes, 1, "one probe serves both gauges of a scrape");

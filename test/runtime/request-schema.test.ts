@@ -1,5 +1,5 @@
 // Request schemas derived from descriptors: path variables bound by proto name, fields by their JSON (wire) name.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { GetAppRequestSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { UpdateItemRequestSchema } from "../../gen/partnerapi/v1/data_service_pb.js";

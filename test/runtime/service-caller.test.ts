@@ -5,7 +5,7 @@
 // inProcessContext on their own.
 import { create, isMessage } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextKey, createContextValues, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import {
   Health,

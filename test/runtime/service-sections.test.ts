@@ -1,6 +1,6 @@
 // src/runtime/service-sections.ts: composeSections merges per-section handler objects into one service
 // implementation, keeping each handler as it is, and stops the start naming the method two sections both define.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { composeSections } from "../../src/runtime/service-sections.js";
 

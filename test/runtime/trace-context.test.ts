@@ -1,6 +1,6 @@
 // Which incoming X-Request-Id and traceparent values are reused as the correlation and trace ids (W3C Trace Context
 // section 3.2), and what crosses a hop.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { parseTraceparent, requestIdBits, traceContextOf, traceparentFor } from "../../src/runtime/trace-context.js";
 

@@ -1,6 +1,6 @@
 // The one bounded cache (gateway routing, credential verifications, built allowlists): staleness bounded on the clock
 // or an entry's own end, size bounded, one load per burst, failures not kept.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createBoundedCache, createTtlCache } from "../../src/runtime/ttl-cache.js";
 import { createManualClock } from "../../src/runtime/clock.js";

@@ -1,5 +1,5 @@
 // src/runtime/wire-enums.ts: the spec's spellings of every enum on the public wire, both ways, the zero value never.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { OrganizationRoleSchema, ProgramApplicationStateSchema } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { EnvironmentSchema, ProductSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";

@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, rm, unlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { buildInputs, buildState, inputsDigest, stampFileName } from "../../scripts/build-state.mjs";
 

@@ -4,7 +4,7 @@ import { readdirSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createLogger } from "../../src/runtime/logger.js";
 import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";

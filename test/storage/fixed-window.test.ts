@@ -1,7 +1,7 @@
 // The one fixed-window counter: exact counts in windows aligned on the clock, Retry-After to the boundary, peek not
 // counting, and each answer to a failing store (count per process or throw; never admit), the slow-store timeout included.
 import { mock } from "node:test";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock, type ManualClock } from "../../src/runtime/clock.js";
 import { createFixedWindowCounter, sharedStoreTimeoutMs, type WhenStoreFails } from "../../src/storage/fixed-window.js";

@@ -2,7 +2,7 @@
 // failing fast when Redis is unreachable.
 import { createServer, type Socket } from "node:net";
 import { randomBytes } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock, systemClock } from "../../src/runtime/clock.js";
 import { createLogger, silentLogger } from "../../src/runtime/logger.js";

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { MigrationError, migrateControl, migrateRegion, migrateSchema } from "../../src/storage/migrate.js";

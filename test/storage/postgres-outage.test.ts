@@ -8,7 +8,7 @@
 // Runs in both CI modes (it brings its own server); without the PostgreSQL binaries it fails, never skips.
 import { createServer, connect, type Socket } from "node:net";
 import { createClient, ConnectError, Code, type Client } from "@connectrpc/connect";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
@@ -139,6 +139,8 @@ async function assertDown(round: number): Promise<void> {
   const keyed = await bounded("API key", async () => answerOf(await fetch(`${test!.base}/v1/stores?companyId=${adsr.companyId}`, { headers: { "x-api-key": adsr.apiKey! } })));
   assert.is(keyed.status, 503, JSON.stringify(keyed.body));
   assert.is(keyed.body["code"], "partner.api_key_unavailable");
+  assert.is(keyed.headers.get("retry-after"), "5");
+  assert.equal(keyed.body["params"], { retryAfter: 5 });
 
   assertDeveloper503(await bounded("/v1/token", mintToken));
   const signIn = await bounded("console sign-in", async () =>

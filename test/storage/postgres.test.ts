@@ -1,6 +1,6 @@
 // Tests of the shared client settings on whichever database the tests run against: bigint as number,
 // transactions through their own `sql`, the bounded pause between connection attempts.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { reconnectDelaySeconds } from "../../src/storage/postgres.js";
 import { useTestDatabase } from "../support/storage.js";

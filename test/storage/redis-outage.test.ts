@@ -11,7 +11,7 @@
 // restart, so an old consent session leads to the sign-in page again, never to an error.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";

@@ -1,7 +1,7 @@
 // src/storage/schemas.ts: the PostgreSQL schema names: "control" for the control plane and region_<r> for each
 // region, each a plain identifier PostgreSQL takes unquoted (PostgreSQL docs, "Identifiers and Key Words":
 // lower-case letters, digits and underscores, not starting with a digit, at most 63 bytes).
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { regions } from "../../src/config/regions.js";
 import { controlSchema, regionSchema } from "../../src/storage/schemas.js";

@@ -1,7 +1,7 @@
 // Which thrown errors mean "the database is unavailable" (503 server.database_unavailable) and which are a query's
 // own failure (still server.internal): real errors from postgres.js against a closed port and a real server,
 // and the shapes postgres.js builds for a dropped connection or a server shutting down.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ConnectError, Code } from "@connectrpc/connect";
 import postgres from "postgres";

@@ -14,6 +14,8 @@ export const chromiumPath = "/usr/bin/chromium";
 export const chromiumAvailable = existsSync(chromiumPath);
 /** Generous: a machine running other suites beside this one (load 10-20) can take seconds per navigation. */
 export const browserTimeout = 90_000;
+/** A browser test's limit (test/support/suite.ts): many navigations, each allowed `browserTimeout`. */
+export const browserTestTimeoutMs = 600_000;
 export const screenshotsRoot = new URL("../../test-output/screenshots/", import.meta.url).pathname;
 
 const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];

@@ -1,6 +1,7 @@
 // A running app for the gateway's end-to-end tests, and the control-plane fixtures they need: an organization, an
 // app of a product, a merchant in a region (demo or live, provisioned or not), a grant, and access tokens signed
 // with the app's own signing key (the key ring verifies them as it would a minted one).
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ import { scopesForProduct } from "../../src/credential/scopes.js";
 import { appTokenAudience, signAccessToken, type AccessTokenClaims, type SigningKey } from "../../src/token/access-token.js";
 import { loadKeyEncryptionKey } from "../../src/token/key-encryption.js";
 import { createSigningKeyStore } from "../../src/token/signing-keys.js";
+import { seedEmbeddedDatabase } from "./embedded-template.js";
 import { dropDatabase, freshDatabaseUrl } from "./storage.js";
 
 /** A fixed key-encryption key, so every process of a test unseals the same signing key. */
@@ -137,6 +139,7 @@ export interface GatewayApp {
 export async function startGatewayApp(env: Record<string, string> = {}): Promise<GatewayApp> {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-gateway-"));
   const databaseUrl = await freshDatabaseUrl();
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const clock = gatewayClock();
   const config = loadConfig({
     HOST: "127.0.0.1",
@@ -154,7 +157,9 @@ export async function startGatewayApp(env: Record<string, string> = {}): Promise
     ...env,
   });
   const logs: string[] = [];
-  const app = await startApp({ config, logger: createLogger({ write: (line) => logs.push(line) }), clock });
+  // Its own key prefix in TEST_REDIS_URL: no counter is shared with an app of another test file running beside it.
+  const keyValuePrefix = `pa_test_${process.pid}_${randomBytes(4).toString("hex")}:`;
+  const app = await startApp({ config, logger: createLogger({ write: (line) => logs.push(line) }), clock, keyValuePrefix });
   const key = await appSigningKey(app.control.sql, dataDir, clock);
   return {
     app,

@@ -11,7 +11,10 @@ export async function startPrivateRedis(port: number): Promise<ChildProcess | un
     server.once("error", () => resolve(false));
     const probe = (attempt: number) => {
       const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once("error", () => (attempt > 100 ? resolve(false) : setTimeout(() => probe(attempt + 1), 50)));
     };
     probe(0);

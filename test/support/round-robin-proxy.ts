@@ -54,7 +54,7 @@ export async function startRoundRobinProxy(address: string, backends: Backend[])
   const probing = (async () => {
     while (!closing) {
       const answers = await Promise.all(backends.map(probe));
-      backends.forEach((backend, index) => health.set(backend.name, answers[index]!));
+      for (const [index, backend] of backends.entries()) health.set(backend.name, answers[index]!);
       await new Promise((resolve) => setTimeout(resolve, probeIntervalMs));
     }
   })();

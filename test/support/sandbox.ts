@@ -1,7 +1,7 @@
 // What the sandbox, API-key and access-request tests share: provisioning through a CredentialService client (the
 // test app's, credentialServiceOf in test-app.ts: in process, on the running app's databases and clock), and small
 // HTTP helpers.
-import { Environment, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { type Environment, MerchantRole, type Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { Credentials } from "./test-app.js";
 
 let serial = 0;

@@ -1,11 +1,15 @@
 // How every test of the project gets a database and a key-value store: a real Postgres / Redis when
-// TEST_DATABASE_URL / TEST_REDIS_URL are set, otherwise one in-memory PGlite and the in-process store.
+// TEST_DATABASE_URL / TEST_REDIS_URL are set, otherwise one embedded PGlite (on a copy of the migrated template)
+// and the in-process store.
 //
 // uvu runs every test file in one process and never calls process.exit, so an open pool would keep it alive.
 // Shared handles are therefore reference counted: a suite acquires in `before` and releases in `after`
 // (`useTestDatabase(suite)` does both); when the count stays at zero for a moment the handle is closed. A later
 // suite simply opens it again.
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import postgres from "postgres";
 import type { Clock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
@@ -13,6 +17,7 @@ import { createMemoryStore, createRedisStore, type KeyValueStore } from "../../s
 import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
 import { regions } from "../../src/config/regions.js";
+import { seedEmbeddedDatabase } from "./embedded-template.js";
 
 /** How long a released shared handle waits for the next suite before it closes. */
 const closeDelayMs = 200;
@@ -90,16 +95,34 @@ export async function dropDatabase(url: string): Promise<void> {
   }
 }
 
-/** Opens the shared database: a fresh database on TEST_DATABASE_URL, or an in-memory PGlite; fully migrated. */
+/**
+ * Opens the shared database, fully migrated: a fresh database on TEST_DATABASE_URL, or else an embedded PGlite
+ * started on a copy of the migrated template in a temporary directory (embedded-template.ts: no initdb per process).
+ */
 async function openTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   const url = serverUrl ? await createDatabaseOn(serverUrl) : undefined;
-  const db = await openDatabase({ url, dataDir: ":memory:", logger: silentLogger, poolSize: 4 });
+  const dataDir = url ? ":memory:" : await mkdtemp(join(tmpdir(), "pa-test-db-"));
+  if (!url) await seedEmbeddedDatabase(dataDir);
+  const db = await openDatabase({ url, dataDir, logger: silentLogger, poolSize: 4 });
   await migrateControl(db.sql, silentLogger);
   for (const region of regions) await migrateRegion(db.sql, region, silentLogger);
-  if (!url) return db;
-  // The shared database is dropped when the handle closes, so test runs leave nothing behind on the server.
-  return { ...db, close: async () => (await db.close(), await dropDatabase(url)) };
+  // The shared database is dropped (or its directory removed) when the handle closes: runs leave nothing behind.
+  if (!url)
+    return {
+      ...db,
+      close: async () => {
+        await db.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  return {
+    ...db,
+    close: async () => {
+      await db.close();
+      await dropDatabase(url);
+    },
+  };
 }
 
 const sharedDatabase = createSharedResource(openTestDatabase, (db) => db.close());
@@ -162,11 +185,26 @@ export function flakyStore(clock: Clock) {
   const store: KeyValueStore = {
     ...inner,
     shared: true,
-    hit: async (key, expiresAtMs) => (await guard(), inner.hit(key, expiresAtMs)),
-    get: async (key) => (await guard(), inner.get(key)),
-    set: async (key, value, ttlMs) => (await guard(), inner.set(key, value, ttlMs)),
-    setIfAbsent: async (key, value, ttlMs) => (await guard(), inner.setIfAbsent(key, value, ttlMs)),
-    del: async (key) => (await guard(), inner.del(key)),
+    hit: async (key, expiresAtMs) => {
+      await guard();
+      return inner.hit(key, expiresAtMs);
+    },
+    get: async (key) => {
+      await guard();
+      return inner.get(key);
+    },
+    set: async (key, value, ttlMs) => {
+      await guard();
+      return inner.set(key, value, ttlMs);
+    },
+    setIfAbsent: async (key, value, ttlMs) => {
+      await guard();
+      return inner.setIfAbsent(key, value, ttlMs);
+    },
+    del: async (key) => {
+      await guard();
+      return inner.del(key);
+    },
     ping: async () => !state.down && !state.hang,
   };
   return { store, state };

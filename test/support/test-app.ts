@@ -19,6 +19,7 @@ import { createInProcessClient, type InProcessClient } from "../../src/runtime/s
 import { createCredentialService } from "../../src/credential/index.js";
 import { createSandboxGrants } from "../../src/grant/index.js";
 import { writeInternalCredentials, type InternalCredentials } from "./internal.js";
+import { seedEmbeddedDatabase } from "./embedded-template.js";
 import { dropDatabase, freshDatabaseUrl } from "./storage.js";
 
 export async function freePort(): Promise<number> {
@@ -46,15 +47,14 @@ export interface TestApp {
 }
 
 /**
- * Starts the whole program on free ports with `clock`; `redis` uses TEST_REDIS_URL when set (real time only), and
- * `isolatedRedis` puts this app's keys under a prefix of its own (counters keyed by database ids, which restart in
- * each fresh database, are then not shared with other runs); `mailTransport` replaces the console's (default: the
- * log transport).
+ * Starts the whole program on free ports with `clock`; `redis` uses TEST_REDIS_URL when set (real time only), under
+ * a key prefix of this app's own: counters keyed by database ids (which restart in each fresh database) or by the
+ * loopback address are then never shared with another app, another test file running beside it or an earlier run.
+ * `mailTransport` replaces the console's (default: the log transport).
  */
 export async function startTestApp(options: {
   clock: Clock;
   redis: boolean;
-  isolatedRedis?: boolean;
   env?: Record<string, string>;
   mailTransport?: MailTransport;
 }): Promise<TestApp> {
@@ -62,6 +62,7 @@ export async function startTestApp(options: {
   const databaseUrl = await freshDatabaseUrl();
   const [port, authPort, consolePort] = [await freePort(), await freePort(), await freePort()];
   const internal = await writeInternalCredentials(dataDir);
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const config = loadConfig({
     HOST: "127.0.0.1",
     PORT: String(port),
@@ -84,7 +85,7 @@ export async function startTestApp(options: {
     clock: options.clock,
     logger: createLogger({ level: "debug", write: (line) => logs.push(line), now: options.clock.now }),
     mailTransport: options.mailTransport,
-    keyValuePrefix: options.isolatedRedis ? `pa_test_${process.pid}_${randomBytes(4).toString("hex")}:` : undefined,
+    keyValuePrefix: `pa_test_${process.pid}_${randomBytes(4).toString("hex")}:`,
   });
   return {
     app,

@@ -3,7 +3,7 @@
 // generated RSA key behind a fake SigningKeyStore.
 import { create } from "@bufbuild/protobuf";
 import { generateKeyPairSync } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { loadConfig } from "../../src/config/config.js";

@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { generatedKekFile, kekBytes, loadKeyEncryptionKey, parseKek, seal, unseal } from "../../src/token/key-encryption.js";

@@ -1,7 +1,7 @@
 // src/token/metadata.ts: the RFC 8414 authorization server metadata built from the configuration (loadConfig):
 // every field and its exact value, and the JSON member names RFC 8414 §2 defines.
 import { create, toJson } from "@bufbuild/protobuf";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { GetAuthorizationServerMetadataResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { loadConfig } from "../../src/config/config.js";

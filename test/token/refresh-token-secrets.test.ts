@@ -1,7 +1,7 @@
 // src/token/refresh-token-secrets.ts: refresh tokens (256 bits, prefixed by environment), the HMAC-derived
 // successor of a refresh token, and the SHA-256 that is stored.
 import { createHmac } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { hashSecret } from "../../src/credential/secrets.js";
 import { cryptoIds, type IdSource } from "../../src/runtime/ids.js";
@@ -18,7 +18,11 @@ const RefreshTokenSecrets = suite("token/refresh-token-secrets");
 
 /** Ids that record the sizes asked for and answer one letter repeated to the base64url length. */
 function fixedIds(letter: string, sizes: number[]): IdSource {
-  return { uuid: () => "00000000-0000-4000-8000-000000000000", randomToken: (bytes) => (sizes.push(bytes), letter.repeat(Math.ceil((bytes * 8) / 6))) };
+  return { uuid: () => "00000000-0000-4000-8000-000000000000", randomToken: (bytes) => {
+      sizes.push(bytes);
+      return letter.repeat(Math.ceil((bytes * 8) / 6));
+    },
+  };
 }
 
 const sandboxToken = "lp_rt_sb_" + "A".repeat(43);

@@ -5,7 +5,7 @@
 // (spec: access tokens are stateless), and a refresh token revoked the same way ends the grant.
 import * as oauth from "oauth4webapi";
 import * as openid from "openid-client";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { decide, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";

@@ -1,7 +1,7 @@
 // POST /v1/token and the client_credentials grant of /v1/oauth/token against the real app: the exact response,
 // every code of the spec's list in the developer envelope (OAuth shape at /v1/oauth/token) with its status, the
 // inference of merchant_id, and the throttle per source address in fixed minutes on the injected clock.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";

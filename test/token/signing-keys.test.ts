@@ -2,7 +2,7 @@
 // published until every token it signed has expired and every cached JWKS was refreshed; the key ring follows;
 // private parts are sealed under the KEK (the KEK itself: test/token/key-encryption.test.ts). Time moves on a
 // manual clock.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";

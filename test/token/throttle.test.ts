@@ -6,7 +6,7 @@
 // left in the fixed minute); the next minute on the manual clock admits again. Addresses come from X-Forwarded-For
 // (the test's own 127.0.0.1 is a trusted proxy), random per run, so runs sharing one Redis never share a counter.
 import { randomBytes } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { loadConfig } from "../../src/config/config.js";
 import { messageFor, readServiceError } from "../../src/errors/index.js";

@@ -3,7 +3,7 @@
 // expiry, the secret overlap, revocation, merchant disconnect and the invalid_grant slowdown. Time moves on the
 // injected manual clock; the key-value store is the in-process one on that clock (Redis keeps real time).
 import { createHash } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";

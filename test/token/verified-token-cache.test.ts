@@ -2,7 +2,7 @@
 // synchronous one (RS256 is deterministic); a token's signature is checked once, not on each call; the cache never
 // serves a token past its exp, nor one whose key left the ring, and it stays within its bound.
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import {

@@ -19,7 +19,7 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as oauth from "oauth4webapi";
 import { chromium, type Browser } from "playwright-core";
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { CredentialService, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { loadConfig } from "../../src/config/config.js";
@@ -40,9 +40,11 @@ import { startRoundRobinProxy, type RoundRobinProxy } from "../support/round-rob
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
 import { startTcpForwarder, type TcpForwarder } from "../support/tcp-forwarder.js";
 import { freePort } from "../support/test-app.js";
+import type { ItemPage, PartnerErrorBody } from "../support/wire.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
+/** What the day's calls answer: a page, the partner error envelope, or a token response. */
+type Json = Partial<ItemPage & PartnerErrorBody & { access_token: string; refresh_token: string }>;
 
 // Real services only: the machine's own when the environment names none.
 process.env["TEST_DATABASE_URL"] ??= "postgres://postgres@127.0.0.1:5432/postgres";
@@ -383,7 +385,7 @@ async function consentInChromium(merchant: Merchant): Promise<oauth.TokenEndpoin
 /** A partner call through the balancer with `token`; status, headers and parsed body. */
 async function call(path: string, token: string): Promise<{ status: number; headers: Headers; body: Json }> {
   const response = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  return { status: response.status, headers: response.headers, body: await response.json() };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Json };
 }
 
 const accessOf = (region: Region) => tokens.get(region)!.access;
@@ -417,8 +419,8 @@ Topology("business calls for merchants in both regions answer from each region's
   for (const region of ["uk", "uk", "us", "us"] as const) {
     const answer = await call("/v1/items?limit=100", accessOf(region));
     assert.is(answer.status, 200, JSON.stringify(answer.body));
-    assert.is(answer.body.items.length, itemCounts[region], `the ${region} database's rows`);
-    assert.ok(answer.body.items.every((item: Json) => item.currency === currencies[region]), `${region} prices in ${currencies[region]}`);
+    assert.is(answer.body.items!.length, itemCounts[region], `the ${region} database's rows`);
+    assert.ok(answer.body.items!.every((item) => item.currency === currencies[region]), `${region} prices in ${currencies[region]}`);
   }
   const backends = api.routed.slice(mark).map((routed) => routed.backend);
   assert.equal(new Set(backends.slice(0, 2)).size, 2, "uk served by both fronts");
@@ -467,7 +469,7 @@ Topology("the per-app limit is exact across both fronts: PARTNER_RATE_LIMIT pass
     assert.is(answer.headers.get("x-ratelimit-remaining"), "0");
     assert.is(answer.body.code, "partner.rate_limited");
     assert.is(answer.body.statusCode, 429);
-    assert.match(answer.body.message, /\d+ second/);
+    assert.match(answer.body.message!, /\d+ second/);
   }
   const perFront = new Map<string, number>();
   for (const routed of api.routed.slice(mark)) perFront.set(routed.backend, (perFront.get(routed.backend) ?? 0) + 1);
@@ -485,7 +487,7 @@ Topology("a data role stopped: its region answers 503 server.unavailable, the ot
     const answer = await call("/v1/items", accessOf(region));
     if (region === "us") {
       assert.is(answer.status, 200, JSON.stringify(answer.body));
-      assert.is(answer.body.items.length, itemCounts.us);
+      assert.is(answer.body.items!.length, itemCounts.us);
       continue;
     }
     assert.is(answer.status, 503, JSON.stringify(answer.body));
@@ -494,7 +496,7 @@ Topology("a data role stopped: its region answers 503 server.unavailable, the ot
     // Retry-After of server.database_unavailable (the front's own database is fine).
     assert.is(answer.headers.get("retry-after"), null);
     const { timestamp, ...rest } = answer.body;
-    assert.ok(!Number.isNaN(Date.parse(timestamp)), "an ISO timestamp");
+    assert.ok(!Number.isNaN(Date.parse(timestamp!)), "an ISO timestamp");
     assert.equal(rest, {
       status: "error",
       statusCode: 503,
@@ -526,7 +528,7 @@ Topology("a data role stopped: its region answers 503 server.unavailable, the ot
   for (let n = 0; n < 2; n++) {
     const answer = await call("/v1/items?limit=100", accessOf("uk"));
     assert.is(answer.status, 200, "on both fronts");
-    assert.is(answer.body.items.length, itemCounts.uk);
+    assert.is(answer.body.items!.length, itemCounts.uk);
   }
   assert.equal(fronts.map((front) => front.process.child.pid), frontPids);
   assert.ok(fronts.every((front) => front.process.child.exitCode === null), "the fronts were never restarted");
@@ -537,7 +539,10 @@ function refuses(origin: string): Promise<boolean> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
-    socket.once("connect", () => (socket.destroy(), resolve(false)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once("error", () => resolve(true));
   });
 }
@@ -579,7 +584,7 @@ Topology("a front stopped mid-traffic: its in-flight requests finish 200, the ba
       inFlight.on("response", (response) => {
         let text = "";
         response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Json }));
       });
       inFlight.on("error", reject);
     });
@@ -594,7 +599,7 @@ Topology("a front stopped mid-traffic: its in-flight requests finish 200, the ba
     assert.type(refreshed.body.refresh_token, "string");
     await stopped;
     assert.is(await stopping.process.exited, 0, "a clean exit");
-    tokens.set("us", { access: refreshed.body.access_token, refresh: refreshed.body.refresh_token });
+    tokens.set("us", { access: refreshed.body.access_token!, refresh: refreshed.body.refresh_token! });
 
     // Traffic goes on, on the survivor alone.
     const afterStop = statuses.length;

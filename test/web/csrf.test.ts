@@ -1,5 +1,5 @@
 // CSRF pieces shared by both sites: constant-time comparison, the cross-site check, cookies, the form reader.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,6 +1,6 @@
 // Message catalogues and the choice of a page's language: ?lang= switch (remembered in a cookie), the cookie,
 // then Accept-Language; Arabic right to left; every language has every key with the same placeholders.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { catalogueOf, chooseLocale, directionOf, format, localeOfUiLocales, supportedLocales, translator, withLanguage } from "../../src/web/i18n.js";
 

@@ -1,6 +1,6 @@
 // The page shell and the static assets: lang and dir, the hashed stylesheet, skip link, one main and one h1, the
 // language switch; the CSP allows no inline script; the stylesheet is cacheable forever under its hash.
-import { suite } from "uvu";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";

@@ -3,7 +3,7 @@
 // Every function runs on the `sql` given (pool or transaction).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
-import { type Region } from "../../config/regions.js";
+import type { Region } from "../../config/regions.js";
 import { regionSchema } from "../../storage/schemas.js";
 
 export interface SeedItem {

@@ -56,7 +56,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     // A disconnect after the approval: the code died with its grant. Rolling back leaves it unconsumed (and dead).
     if (!grant || grant.revoked_at !== null) throw serviceError(domain, "oauth.grant_revoked");
     const merchant = await createMerchantQueries(tx).find(code.company_id);
-    if (!merchant || !merchant.active) throw serviceError(domain, "developer.merchant_inactive");
+    if (!merchant?.active) throw serviceError(domain, "developer.merchant_inactive");
     const familyId = await createRefreshQueries(tx).insertFamily({
       grantId: grant.id,
       appId: code.app_id,

@@ -77,7 +77,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     const revoked = revokedCode(row);
     if (revoked) return { ok: false, code: revoked };
     const merchant = await createMerchantQueries(tx).find(row.company_id);
-    if (!merchant || !merchant.active) return { ok: false, code: "developer.merchant_inactive" };
+    if (!merchant?.active) return { ok: false, code: "developer.merchant_inactive" };
     const target = { companyId: merchant.company_id, region: merchant.region };
     const answer = async (replay: boolean) => ({
       response: issuer.response(await issuer.mintAccessToken(key, client, target), client, target, successor),

@@ -1,18 +1,20 @@
 // Queries of control.signing_keys: the JWKS lifecycle of each RS256 key (published from publish_at, signs from
 // sign_from until sign_until, leaves the JWKS at retire_at). Private parts are stored sealed (src/token/key-encryption.ts).
 // Every function runs on the `sql` given (pool or transaction).
-import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 
-/** The public parts of an RSA key as RFC 7517 writes them, with our kid, use and alg. */
-export interface PublicJwk {
+/**
+ * The public parts of an RSA key as RFC 7517 writes them, with our kid, use and alg. A type rather than an interface:
+ * a type's fields are its whole shape, so it is a JSON value to `sql.json` (an interface may be extended, so is not).
+ */
+export type PublicJwk = {
   kty: "RSA";
   kid: string;
   use: "sig";
   alg: "RS256";
   n: string;
   e: string;
-}
+};
 
 export interface SigningKeyRow {
   kid: string;
@@ -45,7 +47,7 @@ export function createSigningKeyQueries(sql: SqlClient) {
     async insert(key: { kid: string; publicJwk: PublicJwk; sealedPrivateKey: Uint8Array; publishAt: Date; signFrom: Date; now: Date }): Promise<void> {
       await sql`
         insert into control.signing_keys (kid, algorithm, public_jwk, private_key_encrypted, created_at, publish_at, sign_from)
-        values (${key.kid}, 'RS256', ${sql.json(key.publicJwk as unknown as postgres.JSONValue)}, ${key.sealedPrivateKey},
+        values (${key.kid}, 'RS256', ${sql.json(key.publicJwk)}, ${key.sealedPrivateKey},
                 ${key.now}, ${key.publishAt}, ${key.signFrom})`;
     },
     /** The sealed private part of a key. */

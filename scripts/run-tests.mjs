@@ -1,0 +1,328 @@
+// `npm test`: every test file in a uvu process of its own, several at a time. Test files mostly wait (on the
+// database, chromium, timers), so a 2-core machine runs a few of them at once well; uvu stays the runner of each
+// file. Longest files start first (their times from the last run, in test-output/test-timings.json), a file that
+// outlives its limit is killed with every process it started and named with the test it was in, and the end of the
+// output is the slowest ten files, the failures again, and last of all "N passed, M failed".
+//
+//   node scripts/run-tests.mjs [--concurrency N] [--file-timeout SECONDS] [--pattern REGEX] [--verbose] [--list] [PATH...]
+//
+// PATHs are files or directories (default: test); in directories the files whose path matches --pattern
+// (default \.test\.ts$) run. Environment: TEST_CONCURRENCY, TEST_FILE_TIMEOUT_MS, TEST_TIMEOUT_MS (one test's limit,
+// read by test/support/suite.ts), TEST_TIMINGS_FILE (where the files' times are kept). docs/testing.md says more.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { basename, dirname, join, relative, resolve } from "node:path";
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
+const uvuBin = join(root, "node_modules", "uvu", "bin.js");
+const timingsFile = process.env.TEST_TIMINGS_FILE || join(root, "test-output", "test-timings.json");
+
+/** Files a test run may not contain: the test must come from test/support/suite.ts, which gives it a timeout. */
+const directUvuImport = /\bfrom\s+["']uvu["']|\brequire\(\s*["']uvu["']\s*\)|\bimport\(\s*["']uvu["']\s*\)/;
+
+function parseArguments(argv) {
+  const options = {
+    concurrency: Number(process.env.TEST_CONCURRENCY) || Math.max(2, availableParallelism() * 2),
+    fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS) || 15 * 60_000,
+    pattern: /\.test\.ts$/,
+    verbose: false,
+    list: false,
+    paths: [],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const argument = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${argument} needs a value`);
+      return next;
+    };
+    if (argument === "--concurrency" || argument === "-j") options.concurrency = Number(value());
+    else if (argument === "--file-timeout") options.fileTimeoutMs = Number(value()) * 1000;
+    else if (argument === "--pattern") options.pattern = new RegExp(value());
+    else if (argument === "--verbose" || argument === "-v") options.verbose = true;
+    else if (argument === "--list") options.list = true;
+    else if (argument.startsWith("-")) throw new Error(`unknown option ${argument}`);
+    else options.paths.push(argument);
+  }
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error("--concurrency must be a whole number of at least 1");
+  if (!(options.fileTimeoutMs > 0)) throw new Error("--file-timeout must be a positive number of seconds");
+  if (options.paths.length === 0) options.paths.push("test");
+  return options;
+}
+
+/** The test files under `paths` (relative to the repository), sorted. */
+function findFiles(paths, pattern) {
+  const files = new Set();
+  const walk = (path) => {
+    const stats = statSync(path);
+    if (stats.isDirectory()) {
+      for (const entry of readdirSync(path)) if (entry !== "node_modules" && !entry.startsWith(".")) walk(join(path, entry));
+    } else if (pattern.test(path)) {
+      files.add(relative(root, resolve(path)));
+    }
+  };
+  for (const path of options.paths) {
+    if (!existsSync(path)) throw new Error(`no such file or directory: ${path}`);
+    // A file named outright runs whatever its name.
+    if (statSync(path).isFile()) files.add(relative(root, resolve(path)));
+    else walk(path);
+  }
+  return [...files].sort();
+}
+
+function readTimings() {
+  try {
+    return JSON.parse(readFileSync(timingsFile, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+/** A guess for a file never timed: files that start the app or a browser are the slow ones. */
+function estimateMs(source) {
+  let estimate = 1_000 + source.length / 10;
+  if (/startTestApp|startGatewayApp|startApp\(/.test(source)) estimate += 30_000;
+  if (/launchChromium/.test(source)) estimate += 60_000;
+  return estimate;
+}
+
+/** CPU seconds of this process's reaped children so far (they include their own reaped children), from /proc. */
+function childrenCpuSeconds() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the command name: state is field 3, cutime 16 and cstime 17 (proc(5)), in clock ticks (USER_HZ, 100).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+let lastReapedCpu = childrenCpuSeconds();
+
+/**
+ * The CPU seconds of the child that just exited: the growth of the reaped children's total since the previous
+ * exit (children exit one event at a time, so the growth is that child's, with its own children's).
+ */
+function reapedCpuSinceLastExit() {
+  const now = childrenCpuSeconds();
+  const grown = now === undefined || lastReapedCpu === undefined ? undefined : now - lastReapedCpu;
+  lastReapedCpu = now;
+  return grown;
+}
+
+const strip = (text) => text.replace(/\x1b\[[0-9;]*m/g, "");
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** uvu's totals at the end of a file's output (undefined when it never got there). */
+function totalsOf(output) {
+  const clean = strip(output);
+  const number = (label) => {
+    const match = new RegExp(`^\\s*${label}:\\s*(\\d+)`, "m").exec(clean);
+    return match ? Number(match[1]) : undefined;
+  };
+  const total = number("Total");
+  const passed = number("Passed");
+  if (total === undefined || passed === undefined) return undefined;
+  return { total, passed, skipped: number("Skipped") ?? 0 };
+}
+
+/** The test (or hook) a file was in when it was killed: the last "start" line of its progress file with no "end". */
+function unfinishedTest(progressPath) {
+  let lines = [];
+  try {
+    lines = readFileSync(progressPath, "utf8").split("\n").filter(Boolean);
+  } catch {
+    return undefined;
+  }
+  const open = new Map();
+  for (const line of lines) {
+    const [kind, label] = line.split("\t");
+    if (kind === "start") open.set(label, (open.get(label) ?? 0) + 1);
+    else if (kind === "end") open.set(label, (open.get(label) ?? 1) - 1);
+  }
+  const running = [...open].filter(([, count]) => count > 0).map(([label]) => label);
+  return running.at(-1);
+}
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // the group is already gone
+  }
+}
+
+const children = new Set();
+
+/** Runs one file in its own uvu process (own process group); resolves with what happened. */
+function runFile(file, progressDir) {
+  return new Promise((resolvePromise) => {
+    const progressPath = join(progressDir, `${file.replace(/[/\\]/g, "__")}.progress`);
+    const startedAt = performance.now();
+    // uvu's CLI: a directory and a pattern matched against the names inside it; anchored, the one file.
+    const pattern = `^${basename(file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
+    const child = spawn(process.execPath, ["--import", "tsx", uvuBin, dirname(file), pattern], {
+      cwd: root,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, TEST_PROGRESS_FILE: progressPath },
+    });
+    children.add(child);
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    let killedAfterMs;
+    const timer = setTimeout(() => {
+      killedAfterMs = performance.now() - startedAt;
+      killGroup(child.pid);
+    }, options.fileTimeoutMs);
+    let exit;
+    let cpuSeconds;
+    const finish = () => {
+      clearTimeout(timer);
+      children.delete(child);
+      resolvePromise({
+        file,
+        ms: performance.now() - startedAt,
+        cpuSeconds,
+        output,
+        exit,
+        killedAfterMs,
+        unfinished: killedAfterMs === undefined ? undefined : unfinishedTest(progressPath),
+      });
+    };
+    child.on("error", (error) => {
+      output += `\ncould not start uvu: ${error.message}\n`;
+      exit = { code: 1, signal: null };
+      finish();
+    });
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      cpuSeconds = reapedCpuSinceLastExit();
+      // Whatever the file started and left behind (a browser, a server) goes with it; then its pipes close.
+      killGroup(child.pid);
+      const closing = setTimeout(finish, 2_000);
+      child.once("close", () => (clearTimeout(closing), finish()));
+    });
+  });
+}
+
+/** What a finished file counts: uvu's totals, or one failure for a file that crashed, hung or exited non-zero. */
+function outcomeOf(result) {
+  const totals = totalsOf(result.output);
+  const exitedCleanly = result.exit?.code === 0 && result.killedAfterMs === undefined;
+  if (!totals) return { passed: 0, failed: 1, skipped: 0, ok: false };
+  let failed = totals.total - totals.passed;
+  if (!exitedCleanly && failed === 0) failed = 1;
+  return { passed: totals.passed, failed, skipped: totals.skipped, ok: failed === 0 };
+}
+
+/** The lines of a file's output worth reading again: its FAIL blocks and anything it printed on a crash. */
+function failureReport(result) {
+  const lines = [];
+  if (result.killedAfterMs !== undefined) {
+    lines.push(`killed after ${seconds(result.killedAfterMs)} (the file's limit, --file-timeout / TEST_FILE_TIMEOUT_MS)` + (result.unfinished ? `, in: ${result.unfinished}` : ""));
+  } else if (result.exit && result.exit.code !== 0 && !totalsOf(result.output)) {
+    lines.push(`exited with ${result.exit.signal ?? `code ${result.exit.code}`} before uvu's totals`);
+  }
+  const body = strip(result.output)
+    .split("\n")
+    .filter((line) => !/^\s*(Total|Passed|Skipped|Duration):/.test(line));
+  const first = body.findIndex((line) => /FAIL|✘|Error|failed:/.test(line));
+  lines.push(...(first === -1 ? body.slice(-40) : body.slice(first, first + 200)));
+  return lines.join("\n").trimEnd();
+}
+
+async function main() {
+  const files = findFiles(options.paths, options.pattern);
+  if (files.length === 0) {
+    console.log("no test files found");
+    console.log("0 passed, 0 failed");
+    process.exitCode = 1;
+    return;
+  }
+  const offenders = files.filter((file) => directUvuImport.test(readFileSync(join(root, file), "utf8")));
+  if (offenders.length > 0) {
+    console.log("These test files import from \"uvu\" directly; import { suite } from test/support/suite.ts instead, which");
+    console.log("gives every test a timeout that names it (node scripts/use-test-suite.mjs rewrites the import):");
+    for (const file of offenders) console.log(`  ${file}`);
+    console.log(`0 passed, ${offenders.length} failed`);
+    process.exitCode = 1;
+    return;
+  }
+
+  if (options.list) {
+    for (const file of files) console.log(file);
+    return;
+  }
+
+  const timings = readTimings();
+  const expected = (file) => timings[file] ?? estimateMs(readFileSync(join(root, file), "utf8"));
+  // Longest first: the run ends when its slowest file does, so that one must not start last.
+  const queue = [...files].sort((a, b) => expected(b) - expected(a));
+  const concurrency = Math.min(options.concurrency, files.length);
+  console.log(`${files.length} test file${files.length === 1 ? "" : "s"}, ${concurrency} at a time (TEST_CONCURRENCY / --concurrency)\n`);
+
+  const progressDir = mkdtempSync(join(tmpdir(), "run-tests-"));
+  const startedAt = performance.now();
+  const cpuAtStart = childrenCpuSeconds();
+  const results = [];
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const result = await runFile(file, progressDir);
+      const outcome = outcomeOf(result);
+      results.push({ ...result, outcome });
+      totals.passed += outcome.passed;
+      totals.failed += outcome.failed;
+      totals.skipped += outcome.skipped;
+      const counts = `${outcome.passed} passed` + (outcome.failed ? `, ${outcome.failed} failed` : "") + (outcome.skipped ? `, ${outcome.skipped} skipped` : "");
+      const cpu = result.cpuSeconds === undefined ? "" : ` (${result.cpuSeconds.toFixed(1)} s CPU)`;
+      console.log(`${outcome.ok ? "✓" : "✘"} ${file}  ${counts}  ${seconds(result.ms)}${cpu}`);
+      if (!outcome.ok || options.verbose) console.log(`${result.output.trimEnd()}\n`);
+      if (!outcome.ok && result.killedAfterMs !== undefined) console.log(`  ${failureReport(result).split("\n")[0]}\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, () => worker()));
+  rmSync(progressDir, { recursive: true, force: true });
+
+  const wallMs = performance.now() - startedAt;
+  const cpuAtEnd = childrenCpuSeconds();
+  mkdirSync(dirname(timingsFile), { recursive: true });
+  writeFileSync(timingsFile, JSON.stringify({ ...timings, ...Object.fromEntries(results.map((result) => [result.file, Math.round(result.ms)])) }, null, 2) + "\n");
+
+  console.log("\nSlowest files:");
+  for (const result of [...results].sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+    const cpu = result.cpuSeconds === undefined ? "" : `  (${result.cpuSeconds.toFixed(1)} s CPU)`;
+    console.log(`  ${seconds(result.ms).padStart(8)}  ${result.file}${cpu}`);
+  }
+  const cpu = cpuAtStart === undefined || cpuAtEnd === undefined ? "" : `, ${(cpuAtEnd - cpuAtStart).toFixed(0)} s CPU in the test processes`;
+  console.log(`\n${files.length} files in ${seconds(wallMs)} at concurrency ${concurrency}${cpu}; ${totals.skipped} skipped`);
+
+  const failing = results.filter((result) => !result.outcome.ok);
+  if (failing.length > 0) {
+    console.log("\n=== failures");
+    for (const result of failing) console.log(`\n--- ${result.file}\n${failureReport(result)}`);
+    console.log("=== end of failures\n");
+  }
+  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  process.exitCode = totals.failed > 0 ? 1 : 0;
+}
+
+const stop = (signal) => {
+  for (const child of children) killGroup(child.pid);
+  process.exit(signal === "SIGINT" ? 130 : 143);
+};
+process.once("SIGINT", stop);
+process.once("SIGTERM", stop);
+
+let options;
+try {
+  options = parseArguments(process.argv.slice(2));
+} catch (error) {
+  console.error(`run-tests: ${error.message}`);
+  process.exit(2);
+}
+await main();

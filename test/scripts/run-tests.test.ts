@@ -1,0 +1,95 @@
+// scripts/run-tests.mjs, the runner of `npm test`, run for real on the fixture files of test/support/runner-fixtures:
+// its totals line, a test's timeout named in the failures, a hung file killed with the processes it started and
+// named by the test it was in, and a test file that imports uvu directly refused.
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as assert from "uvu/assert";
+import { suite } from "../support/suite.js";
+
+const Runner = suite("scripts/run-tests");
+
+const root = new URL("../../", import.meta.url).pathname;
+const fixtures = "test/support/runner-fixtures";
+
+let scratch: string;
+
+Runner.before(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "run-tests-test-"));
+});
+
+Runner.after(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** Runs the runner on `args`; its exit code and its output without colours. */
+function runner(args: string[], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["scripts/run-tests.mjs", ...args],
+      { cwd: root, env: { ...process.env, TEST_TIMINGS_FILE: join(scratch, "timings.json"), ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, output: `${stdout}${stderr}`.replace(/\x1b\[[0-9;]*m/g, "") });
+      },
+    );
+  });
+}
+
+const lastLine = (output: string) => output.trimEnd().split("\n").at(-1);
+
+Runner("a passing file: its tests counted, the slowest files listed, and last of all 'N passed, 0 failed'", async () => {
+  const { code, output } = await runner([`${fixtures}/passes.ts`]);
+  assert.is(code, 0, output);
+  assert.match(output, /✓ test\/support\/runner-fixtures\/passes\.ts {2}2 passed {2}\d+\.\d s \(\d+\.\d s CPU\)/);
+  assert.match(output, /Slowest files:\n +\d+\.\d s {2}test\/support\/runner-fixtures\/passes\.ts/);
+  assert.is(lastLine(output), "2 passed, 0 failed");
+  assert.equal(Object.keys(JSON.parse(readFileSync(join(scratch, "timings.json"), "utf8"))), [`${fixtures}/passes.ts`]);
+});
+
+Runner("a failed assertion and a timed-out test: both named with their file in the failures, and the next test still runs", async () => {
+  const { code, output } = await runner([`${fixtures}/fails.ts`, `${fixtures}/passes.ts`]);
+  assert.is(code, 1, output);
+  assert.is(lastLine(output), "4 passed, 2 failed");
+  const failures = output.slice(output.indexOf("=== failures"), output.indexOf("=== end of failures"));
+  assert.match(failures, "--- test/support/runner-fixtures/fails.ts");
+  assert.match(failures, /FAIL +fixture\/fails +"compares the answer"/);
+  assert.match(failures, "the answer is forty-one");
+  assert.match(failures, /FAIL +fixture\/fails +"waits for nothing that comes"/);
+  assert.match(failures, "fixture/fails › waits for nothing that comes timed out after 0.3 s");
+  assert.not.match(failures, "passes.ts");
+});
+
+Runner("a file over its limit is killed with the processes it started, and named with the test it was in", async () => {
+  const pidFile = join(scratch, "sleep.pid");
+  const { code, output } = await runner(["--file-timeout", "4", `${fixtures}/hangs.ts`], { HANGS_PID_FILE: pidFile });
+  assert.is(code, 1, output);
+  assert.match(output, "killed after 4.");
+  assert.match(output, "in: fixture/hangs › never finishes");
+  assert.is(lastLine(output), "0 passed, 1 failed");
+  // The `sleep 600` the test started went with it: the runner kills the file's whole process group.
+  const sleeper = Number(readFileSync(pidFile, "utf8"));
+  assert.ok(sleeper > 0);
+  assert.is(existsSync(`/proc/${sleeper}`) && !readFileSync(`/proc/${sleeper}/stat`, "utf8").includes(") Z "), false, `sleep ${sleeper} is still running`);
+});
+
+Runner("a test file importing `suite` from uvu directly is refused before anything runs", async () => {
+  const { code, output } = await runner([`${fixtures}/imports-uvu.ts`, `${fixtures}/passes.ts`]);
+  assert.is(code, 1, output);
+  assert.match(output, "import from \"uvu\" directly");
+  assert.match(output, `  ${fixtures}/imports-uvu.ts`);
+  assert.not.match(output, "passes.ts");
+  assert.is(lastLine(output), "0 passed, 1 failed");
+});
+
+Runner("the repository's own test files all take `suite` from test/support/suite.ts, none from uvu", () => {
+  const files = readdirSync(join(root, "test"), { recursive: true, encoding: "utf8" }).filter((name) => /\.(test|topology)\.ts$/.test(name));
+  assert.ok(files.length > 100, `only ${files.length} test files found`);
+  const direct = files.filter((name) => /from\s+["']uvu["']/.test(readFileSync(join(root, "test", name), "utf8")));
+  assert.equal(direct, []);
+});
+
+Runner.run();
