@@ -205,7 +205,7 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
     const call = { acceptLanguage: options.acceptLanguage, signal: options.signal };
     for (;;) {
       const query = asked === undefined ? { updatedFrom: (start as { updatedFrom: string }).updatedFrom } : { cursor: asked };
-      const next = (await send("GET", "online-orders", { query: { ...query, limit: options.limit } }, call)) as unknown as OnlineOrderPage;
+      const next = withRows<OnlineOrderPage>(await send("GET", "online-orders", { query: { ...query, limit: options.limit } }, call), "orders", "GET /v1/online-orders");
       if (typeof next.nextCursor !== "string") throw clientError("client.bad_response", "GET /v1/online-orders answered a feed page without nextCursor");
       for (const [index, order] of next.orders.entries()) yield { order, cursor: index === next.orders.length - 1 ? next.nextCursor : asked };
       asked = next.nextCursor;

@@ -8,7 +8,12 @@ import { serviceError } from "../errors/index.js";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import { orderMoves, type OrderMoveName } from "./order-lifecycle.js";
-import { createOrderQueries, type MoveColumns, type NewOrderRow, type OnlineOrderRow } from "./queries/order-queries.js";
+import {
+  createOrderQueries,
+  type MoveColumns,
+  type NewOrderRow,
+  type OnlineOrderRow,
+} from "./queries/order-queries.js";
 
 /** The webhook event types of the lifecycle (issue 26): a creation, and every later change. */
 export const orderEventTypes = { created: "online_order.created", updated: "online_order.updated" } as const;
@@ -35,11 +40,19 @@ export interface OrderChanges {
   ): Promise<OnlineOrderRow>;
 }
 
-const fail = (code: Parameters<typeof serviceError>[1], params: Record<string, string> = {}) => serviceError(DataService.typeName, code, params as never);
+const fail = (code: Parameters<typeof serviceError>[1], params: Record<string, string> = {}) =>
+  serviceError(DataService.typeName, code, params as never);
 
 export function createOrderChanges(sql: SqlClient, schema: string): OrderChanges {
   /** One change: the stamp, the write, the event, committed together or not at all. */
-  const change = (companyId: number, now: Date, write: (orders: ReturnType<typeof createOrderQueries>, stamp: string) => Promise<{ order: OnlineOrderRow; fromStatus: string | null; actor: Actor }>) =>
+  const change = (
+    companyId: number,
+    now: Date,
+    write: (
+      orders: ReturnType<typeof createOrderQueries>,
+      stamp: string,
+    ) => Promise<{ order: OnlineOrderRow; fromStatus: string | null; actor: Actor }>,
+  ) =>
     (sql as { begin: <T>(run: (tx: SqlClient) => Promise<T>) => Promise<T> }).begin(async (tx) => {
       const orders = createOrderQueries(tx, schema);
       const stamp = await orders.stampChange(companyId, now.toISOString());
@@ -61,7 +74,11 @@ export function createOrderChanges(sql: SqlClient, schema: string): OrderChanges
 
   return {
     place: (order, actor, now) =>
-      change(order.companyId, now, async (orders, stamp) => ({ order: await orders.insert(order, stamp), fromStatus: null, actor })),
+      change(order.companyId, now, async (orders, stamp) => ({
+        order: await orders.insert(order, stamp),
+        fromStatus: null,
+        actor,
+      })),
 
     move: (companyId, id, name, set, actor, now, check) =>
       change(companyId, now, async (orders, stamp) => {
@@ -71,9 +88,14 @@ export function createOrderChanges(sql: SqlClient, schema: string): OrderChanges
         const current = await orders.find(companyId, id);
         if (!current) throw fail("partner.order_not_found");
         check?.(current);
-        if (!(move.from as readonly string[]).includes(current.status)) throw fail("partner.order_status_conflict", { status: current.status, target: move.to });
+        if (!(move.from as readonly string[]).includes(current.status))
+          throw fail("partner.order_status_conflict", { status: current.status, target: move.to });
         const moved = await orders.move(companyId, id, move.from, move.to, set, stamp);
-        if (!moved) throw fail("partner.order_status_conflict", { status: (await orders.statusOf(companyId, id)) ?? current.status, target: move.to });
+        if (!moved)
+          throw fail("partner.order_status_conflict", {
+            status: (await orders.statusOf(companyId, id)) ?? current.status,
+            target: move.to,
+          });
         return { order: moved, fromStatus: current.status, actor };
       }),
   };

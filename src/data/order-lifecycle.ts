@@ -48,4 +48,12 @@ export function isFinal(status: string): boolean {
  * Reasons the merchant may give (OnlineOrderReason without its prefix). TIMED_OUT and PARTNER_CANCELLED are the
  * platform's own: a point of sale cannot claim them.
  */
-export const merchantReasons = ["ITEM_UNAVAILABLE", "STORE_CLOSED", "TOO_BUSY", "CANNOT_DELIVER", "CUSTOMER_REQUEST", "CUSTOMER_NO_SHOW", "OTHER"] as const;
+export const merchantReasons = [
+  "ITEM_UNAVAILABLE",
+  "STORE_CLOSED",
+  "TOO_BUSY",
+  "CANNOT_DELIVER",
+  "CUSTOMER_REQUEST",
+  "CUSTOMER_NO_SHOW",
+  "OTHER",
+] as const;

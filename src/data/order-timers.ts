@@ -39,7 +39,12 @@ export function createOrderTimers(context: ServiceContext, options: { region: Re
   const later = (seconds: number) => new Date(clock.now() + seconds * 1000).toISOString();
 
   /** One move of a timer; false when someone else moved the order first (a refusal here is not a failure). */
-  const tryMove = async (order: DueOrderRow, move: OrderMoveName, set: MoveColumns, actor: string): Promise<boolean> => {
+  const tryMove = async (
+    order: DueOrderRow,
+    move: OrderMoveName,
+    set: MoveColumns,
+    actor: string,
+  ): Promise<boolean> => {
     try {
       await changes.move(Number(order.company_id), Number(order.id), move, set, actor, new Date(clock.now()));
       return true;
@@ -55,8 +60,18 @@ export function createOrderTimers(context: ServiceContext, options: { region: Re
     const next = later(autopilotSeconds);
     switch (order.status) {
       case "PENDING":
-        if (order.customer_name === autopilotRejectName) return tryMove(order, "reject", { reason: "OTHER", decideBy: null, autopilotAt: null }, "sandbox");
-        return tryMove(order, "accept", { promisedFor: order.requested_for?.toISOString() ?? later(3 * autopilotSeconds), decideBy: null, autopilotAt: next }, "sandbox");
+        if (order.customer_name === autopilotRejectName)
+          return tryMove(order, "reject", { reason: "OTHER", decideBy: null, autopilotAt: null }, "sandbox");
+        return tryMove(
+          order,
+          "accept",
+          {
+            promisedFor: order.requested_for?.toISOString() ?? later(3 * autopilotSeconds),
+            decideBy: null,
+            autopilotAt: next,
+          },
+          "sandbox",
+        );
       case "ACCEPTED":
         return tryMove(order, "markReady", { autopilotAt: next }, "sandbox");
       case "READY":
@@ -73,7 +88,9 @@ export function createOrderTimers(context: ServiceContext, options: { region: Re
     for (let round = 0; round < maxRounds; round++) {
       const now = new Date(clock.now()).toISOString();
       const due = await orders.dueForTimeout(now, batchSize);
-      for (const order of due) if (await tryMove(order, "timeOut", { reason: "TIMED_OUT", decideBy: null, autopilotAt: null }, "platform")) moved += 1;
+      for (const order of due)
+        if (await tryMove(order, "timeOut", { reason: "TIMED_OUT", decideBy: null, autopilotAt: null }, "platform"))
+          moved += 1;
       const steps = autopilotSeconds > 0 ? await orders.dueForAutopilot(now, batchSize) : [];
       for (const order of steps) if (await autopilotStep(order)) moved += 1;
       if (due.length < batchSize && steps.length < batchSize) break;
@@ -97,7 +114,9 @@ export function createOrderTimers(context: ServiceContext, options: { region: Re
         while (!abort.signal.aborted) {
           await sleep(clock, orderTimerIntervalMs, abort.signal);
           if (abort.signal.aborted) break;
-          await runDue().catch((error: unknown) => logger.error("online order timers failed; retrying on the next tick", { region: options.region, error }));
+          await runDue().catch((error: unknown) =>
+            logger.error("online order timers failed; retrying on the next tick", { region: options.region, error }),
+          );
         }
       })();
       return async () => {

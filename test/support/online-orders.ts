@@ -11,7 +11,7 @@ import { createGrantQueries } from "../../src/grant/queries/grant-queries.js";
 import { startGatewayApp, type Fixture, type FixtureOptions, type GatewayApp } from "./gateway.js";
 import { grpcTransport, writeInternalCredentials, type InternalCredentials } from "./internal.js";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the answers are read field by field, as the wire spells them.
 export type Json = any;
 
 export interface OrdersWorld {
@@ -28,7 +28,11 @@ export interface OrdersWorld {
 export async function startOrdersWorld(env: Record<string, string> = {}): Promise<OrdersWorld> {
   const dir = await mkdtemp(join(tmpdir(), "partner-api-orders-"));
   const credentials = await writeInternalCredentials(dir, "accepted-credentials");
-  const gw = await startGatewayApp({ GRPC_CREDENTIALS_FILE: credentials.file, SANDBOX_ORDER_AUTOPILOT_SECONDS: "0", ...env });
+  const gw = await startGatewayApp({
+    GRPC_CREDENTIALS_FILE: credentials.file,
+    SANDBOX_ORDER_AUTOPILOT_SECONDS: "0",
+    ...env,
+  });
   const port = gw.app.grpc.port;
   return {
     gw,
@@ -52,7 +56,11 @@ export async function onlineOrderMerchant(world: OrdersWorld, options: FixtureOp
   const region: Region = options.region ?? "in";
   const fixture = await world.gw.fixture({ product: "ONLINE_ORDER", region, ...options });
   const sql = world.gw.app.regionDatabases.get(region)!.sql;
-  const storeIds = (await sql<{ id: number }[]>`select id from ${sql(`region_${region}.stores`)} where company_id = ${fixture.companyId} order by id`).map((row) => Number(row.id));
+  const storeIds = (
+    await sql<
+      { id: number }[]
+    >`select id from ${sql(`region_${region}.stores`)} where company_id = ${fixture.companyId} order by id`
+  ).map((row) => Number(row.id));
   const items = (
     await sql<{ id: number; code: string; name: string; price_minor: number }[]>`
       select id, code, name, price_minor from ${sql(`region_${region}.items`)} where company_id = ${fixture.companyId} order by id`
@@ -63,9 +71,19 @@ export async function onlineOrderMerchant(world: OrdersWorld, options: FixtureOp
 /** Another app of another organization connected to the same merchant (as an ONLINE_ORDER app of its own). */
 export async function secondApp(world: OrdersWorld, merchant: Merchant): Promise<{ fixture: Fixture; token: string }> {
   const { gw } = world;
-  const fixture = await gw.fixture({ product: "ONLINE_ORDER", region: merchant.fixture.region, seed: false, demo: merchant.fixture.env === "SANDBOX" });
+  const fixture = await gw.fixture({
+    product: "ONLINE_ORDER",
+    region: merchant.fixture.region,
+    seed: false,
+    demo: merchant.fixture.env === "SANDBOX",
+  });
   // Point the second app at the first merchant: a grant of its own, a token naming that merchant.
-  await createGrantQueries(gw.app.control.sql).ensureLive(fixture.appId, merchant.fixture.companyId, merchant.fixture.env, new Date(gw.clock.now()));
+  await createGrantQueries(gw.app.control.sql).ensureLive(
+    fixture.appId,
+    merchant.fixture.companyId,
+    merchant.fixture.env,
+    new Date(gw.clock.now()),
+  );
   const other = { ...fixture, companyId: merchant.fixture.companyId };
   return { fixture: other, token: gw.token(other) };
 }
@@ -86,17 +104,31 @@ export function orderBody(merchant: Merchant, overrides: Record<string, unknown>
 }
 
 /** A partner call with the merchant's token; the status and the parsed body. */
-export async function call(world: OrdersWorld, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json; headers: Headers }> {
+export async function call(
+  world: OrdersWorld,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const response = await fetch(`${world.gw.base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
 
 /** Places an order (expects 201/200) and returns it. */
-export async function place(world: OrdersWorld, merchant: Merchant, overrides: Record<string, unknown> = {}, token = merchant.token): Promise<Json> {
+export async function place(
+  world: OrdersWorld,
+  merchant: Merchant,
+  overrides: Record<string, unknown> = {},
+  token = merchant.token,
+): Promise<Json> {
   const answer = await call(world, token, "POST", "/v1/online-orders", orderBody(merchant, overrides));
   if (answer.status !== 200) throw new Error(`placing failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.order;
@@ -106,7 +138,11 @@ export async function place(world: OrdersWorld, merchant: Merchant, overrides: R
 export async function orderCount(world: OrdersWorld, merchant: Merchant): Promise<{ orders: number; events: number }> {
   const sql = world.gw.app.regionDatabases.get(merchant.fixture.region)!.sql;
   const schema = `region_${merchant.fixture.region}`;
-  const [orders] = await sql<{ count: number }[]>`select count(*)::int as count from ${sql(`${schema}.online_orders`)} where company_id = ${merchant.fixture.companyId}`;
-  const [events] = await sql<{ count: number }[]>`select count(*)::int as count from ${sql(`${schema}.online_order_events`)} where company_id = ${merchant.fixture.companyId}`;
+  const [orders] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from ${sql(`${schema}.online_orders`)} where company_id = ${merchant.fixture.companyId}`;
+  const [events] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from ${sql(`${schema}.online_order_events`)} where company_id = ${merchant.fixture.companyId}`;
   return { orders: orders!.count, events: events!.count };
 }
