@@ -44,7 +44,10 @@ async function coldStart(args: readonly string[]): Promise<number> {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   try {
     for (;;) {
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((answer) => answer.status === 200, () => false);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (answer) => answer.status === 200,
+        () => false,
+      );
       if (ready) return performance.now() - started;
       if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with ${child.exitCode}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -73,7 +76,9 @@ try {
     }
   }
   const database = process.env["DATABASE_URL"] ? "PostgreSQL" : "embedded PGlite";
-  console.log(`\nspawn to /readyz 200, ${database}, median of ${runs}: tsx ${Math.round(median(times.tsx))} ms, compiled ${Math.round(median(times.compiled))} ms`);
+  console.log(
+    `\nspawn to /readyz 200, ${database}, median of ${runs}: tsx ${Math.round(median(times.tsx))} ms, compiled ${Math.round(median(times.compiled))} ms`,
+  );
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -23,15 +23,26 @@ const database = await openDatabase({ url: process.env["DATABASE_URL"], dataDir:
 await migrateControl(database.sql, silentLogger);
 const service = (cacheSeconds: string) =>
   createCredentialService(
-    { config: loadConfig({ CREDENTIAL_CACHE_SECONDS: cacheSeconds }), clock: systemClock, ids: cryptoIds, logger: silentLogger },
+    {
+      config: loadConfig({ CREDENTIAL_CACHE_SECONDS: cacheSeconds }),
+      clock: systemClock,
+      ids: cryptoIds,
+      logger: silentLogger,
+    },
     { sql: database.sql, sandboxGrants: createSandboxGrants() },
   );
 const warm = service("5");
 const cold = service("0");
 
 const { organization } = await warm.createOrganization({ name: "bench" } as never, context);
-const { sandbox } = await warm.createApp({ organizationId: organization!.organizationId, name: "bench", product: Product.FULL } as never, context);
-const request = create(VerifyClientCredentialsRequestSchema, { clientId: sandbox!.clientId, clientSecret: sandbox!.clientSecret });
+const { sandbox } = await warm.createApp(
+  { organizationId: organization!.organizationId, name: "bench", product: Product.FULL } as never,
+  context,
+);
+const request = create(VerifyClientCredentialsRequestSchema, {
+  clientId: sandbox!.clientId,
+  clientSecret: sandbox!.clientSecret,
+});
 
 async function measure(impl: typeof warm, calls: number): Promise<{ perSecond: number; microsPerCall: number }> {
   await impl.verifyClientCredentials(request, context);
@@ -43,7 +54,11 @@ async function measure(impl: typeof warm, calls: number): Promise<{ perSecond: n
 
 const cachedResult = await measure(warm, warmCalls);
 const uncachedResult = await measure(cold, coldCalls);
-console.log(`verify client credentials, warm cache:  ${cachedResult.perSecond} calls/s, ${cachedResult.microsPerCall} µs per call (${warmCalls} calls)`);
-console.log(`verify client credentials, cache off:   ${uncachedResult.perSecond} calls/s, ${uncachedResult.microsPerCall} µs per call (${coldCalls} calls)`);
+console.log(
+  `verify client credentials, warm cache:  ${cachedResult.perSecond} calls/s, ${cachedResult.microsPerCall} µs per call (${warmCalls} calls)`,
+);
+console.log(
+  `verify client credentials, cache off:   ${uncachedResult.perSecond} calls/s, ${uncachedResult.microsPerCall} µs per call (${coldCalls} calls)`,
+);
 console.log(`ratio warm / cache off: ${(cachedResult.perSecond / uncachedResult.perSecond).toFixed(1)}x`);
 await database.close();

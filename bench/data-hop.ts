@@ -40,7 +40,8 @@ function grpcJsDefinition(): grpc.ServiceDefinition {
   const definition: Record<string, grpc.MethodDefinition<object, object>> = {};
   for (const method of DataService.methods) {
     if (method.methodKind !== "unary") continue;
-    const serialize = (schema: DescMessage) => (value: object) => Buffer.from(toBinary(schema, create(schema, value as never)));
+    const serialize = (schema: DescMessage) => (value: object) =>
+      Buffer.from(toBinary(schema, create(schema, value as never)));
     const deserialize = (schema: DescMessage) => (bytes: Buffer) => fromBinary(schema, bytes);
     definition[method.localName] = {
       path: `/${DataService.typeName}/${method.name}`,
@@ -88,20 +89,40 @@ async function main(): Promise<void> {
   let dataRole: RunningService | undefined;
   try {
     await migrateRegion(database.sql, "uk", silentLogger);
-    await seedMerchantData(database.sql, "uk", companyId, { storeCount: 1, itemCount: 50, salesDays: 0, onlineOrderCount: 0, now: new Date() });
-    const impl = createDataService({ config: loadConfig({}), clock: systemClock, ids: cryptoIds, logger: silentLogger }, { region: "uk", sql: database.sql });
+    await seedMerchantData(database.sql, "uk", companyId, {
+      storeCount: 1,
+      itemCount: 50,
+      salesDays: 0,
+      onlineOrderCount: 0,
+      now: new Date(),
+    });
+    const impl = createDataService(
+      { config: loadConfig({}), clock: systemClock, ids: cryptoIds, logger: silentLogger },
+      { region: "uk", sql: database.sql },
+    );
 
     // The internal port as deployed: the front credential checked and the request validated on every call.
     const front = newServiceCredential("front", "bench-front");
     const credentialsFile = join(dataDir, "internal-credentials");
     await writeFile(credentialsFile, front.line + "\n");
-    const credentials = await loadServiceCredentials({ file: credentialsFile, clock: systemClock, logger: silentLogger });
-    connectServer = createInternalServer({ routes: (router) => router.service(DataService, impl), credentials, logger: silentLogger, ids: cryptoIds });
+    const credentials = await loadServiceCredentials({
+      file: credentialsFile,
+      clock: systemClock,
+      logger: silentLogger,
+    });
+    connectServer = createInternalServer({
+      routes: (router) => router.service(DataService, impl),
+      credentials,
+      logger: silentLogger,
+      ids: cryptoIds,
+    });
     const connectPort = (await connectServer.listen(0, "127.0.0.1")).port;
     // The same connect-node stack without the internal port's interceptors: what authentication, validation and
     // the access log cost per call.
     bare = http2.createServer(connectNodeAdapter({ routes: (router) => router.service(DataService, impl) }));
-    const barePort = await new Promise<number>((resolve) => bare!.listen(0, "127.0.0.1", () => resolve((bare!.address() as AddressInfo).port)));
+    const barePort = await new Promise<number>((resolve) =>
+      bare!.listen(0, "127.0.0.1", () => resolve((bare!.address() as AddressInfo).port)),
+    );
 
     grpcServer.addService(grpcJsDefinition(), {
       listItems: (call: grpc.ServerUnaryCall<object, object>, callback: grpc.sendUnaryData<object>) => {
@@ -112,7 +133,9 @@ async function main(): Promise<void> {
       },
     });
     const grpcPort = await new Promise<number>((resolve, reject) =>
-      grpcServer.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+      grpcServer.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) =>
+        error ? reject(error) : resolve(port),
+      ),
     );
 
     const request = create(ListItemsRequestSchema, { companyId: BigInt(companyId), limit: 10 });
@@ -123,10 +146,19 @@ async function main(): Promise<void> {
         call.header.set("x-service-credential", front.credential);
         return next(call);
       };
-      const caller = createRemoteCaller(createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, sessionManager, interceptors: [withCredential] }));
+      const caller = createRemoteCaller(
+        createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, sessionManager, interceptors: [withCredential] }),
+      );
       const method = DataService.method.listItems;
       return () =>
-        caller.call({ method, input: request, headers: new Headers(), values: createContextValues(), signal: new AbortController().signal, url: "" });
+        caller.call({
+          method,
+          input: request,
+          headers: new Headers(),
+          values: createContextValues(),
+          signal: new AbortController().signal,
+          url: "",
+        });
     };
     const grpcJsClientTo = (port: number) => {
       const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
@@ -155,7 +187,9 @@ async function main(): Promise<void> {
       ["connect-node server, grpc-js client", grpcJsClientTo(connectPort)],
       ["grpc-js server, grpc-js client", grpcJsClientTo(grpcPort)],
     ];
-    const lines = [`ListItems(limit 10), ${calls} calls, ${concurrency} in flight, ${database.embedded ? "embedded PGlite" : "PostgreSQL"}, Node ${process.version}`];
+    const lines = [
+      `ListItems(limit 10), ${calls} calls, ${concurrency} in flight, ${database.embedded ? "embedded PGlite" : "PostgreSQL"}, Node ${process.version}`,
+    ];
     const line = (name: string, result: { rate: number; p50: number; p99: number }) =>
       `${name.padEnd(66)} ${result.rate.toFixed(0).padStart(7)} calls/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms`;
     for (const [name, call] of cases) lines.push(line(name, await measure(call)));
@@ -165,7 +199,13 @@ async function main(): Promise<void> {
     if (database.embedded) {
       const own = await openDatabase({ url: undefined, dataDir: roleDir, logger: silentLogger });
       await migrateRegion(own.sql, "uk", silentLogger);
-      await seedMerchantData(own.sql, "uk", companyId, { storeCount: 1, itemCount: 50, salesDays: 0, onlineOrderCount: 0, now: new Date() });
+      await seedMerchantData(own.sql, "uk", companyId, {
+        storeCount: 1,
+        itemCount: 50,
+        salesDays: 0,
+        onlineOrderCount: 0,
+        now: new Date(),
+      });
       await own.close();
     }
     dataRole = await startService({
@@ -185,7 +225,10 @@ async function main(): Promise<void> {
       const caller = createRegionCaller("uk", remote, silentLogger);
       return () => caller.call({ method, input: request, headers: new Headers() });
     };
-    const grpcJs = createGrpcJsCaller(String(dataRole.ready["regionGrpc"]), { credential: front.credential, timeoutMs: 10_000 });
+    const grpcJs = createGrpcJsCaller(String(dataRole.ready["regionGrpc"]), {
+      credential: front.credential,
+      timeoutMs: 10_000,
+    });
     grpcJsCallers.push(grpcJs);
     const connectUrl = String(dataRole.ready["grpc"]);
     const connectSession = new Http2SessionManager(connectUrl);
@@ -194,12 +237,17 @@ async function main(): Promise<void> {
       call.header.set("x-service-credential", front.credential);
       return next(call);
     };
-    const connectHop = createRemoteCaller(createGrpcTransport({ baseUrl: connectUrl, sessionManager: connectSession, interceptors: [withCredential] }), 10_000);
+    const connectHop = createRemoteCaller(
+      createGrpcTransport({ baseUrl: connectUrl, sessionManager: connectSession, interceptors: [withCredential] }),
+      10_000,
+    );
     const before = await measure(viaRegionCaller(connectHop));
     const after = await measure(viaRegionCaller(grpcJs));
     lines.push(line("data role process: connect-node internal port (the hop before)", before));
     lines.push(line("data role process: grpc-js REGION_GRPC_PORT (the hop), createRegionCaller", after));
-    lines.push(`the hop on grpc-js / on connect-node: ${(after.rate / before.rate).toFixed(2)}x calls/s, p50 ${(after.p50 / before.p50).toFixed(2)}x, p99 ${(after.p99 / before.p99).toFixed(2)}x`);
+    lines.push(
+      `the hop on grpc-js / on connect-node: ${(after.rate / before.rate).toFixed(2)}x calls/s, p50 ${(after.p50 / before.p50).toFixed(2)}x, p99 ${(after.p99 / before.p99).toFixed(2)}x`,
+    );
     process.stdout.write(lines.join("\n") + "\n");
   } finally {
     for (const session of sessions) session.abort();

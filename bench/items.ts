@@ -63,7 +63,11 @@ async function main(): Promise<void> {
         figureLine("front (bearer, checks, limit)", measured, "bare node:http, 1 KB", bare1k),
       ].join("\n") + "\n",
     );
-    exitOnErrors([["front", measured], ["plain read", plainRead], ["bare 1 KB", bare1k]]);
+    exitOnErrors([
+      ["front", measured],
+      ["plain read", plainRead],
+      ["bare 1 KB", bare1k],
+    ]);
   } finally {
     for (const helper of helpers) await helper.stop();
     await running.stop();

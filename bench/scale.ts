@@ -55,7 +55,12 @@ interface Prepared extends Side {
   appsInControl: number;
 }
 
-const figureNames = ["GET /v1/items?limit=10", "the same, last page", "POST /v1/token (mint)", "POST /v1/oauth/token (refresh)"] as const;
+const figureNames = [
+  "GET /v1/items?limit=10",
+  "the same, last page",
+  "POST /v1/token (mint)",
+  "POST /v1/oauth/token (refresh)",
+] as const;
 type Measured = Figure[];
 
 /** The baseline's database on a PostgreSQL server: SCALE_BASELINE_DATABASE_URL, or `<name>_baseline`, made if missing. */
@@ -92,12 +97,24 @@ async function seeded(side: Side, running: DemoService): Promise<Prepared> {
   if (!isRegion(live.region)) throw new Error(`demo region ${live.region}`);
   // A run that ends with refreshes in flight loses their families (the answer is never read): each round runs the
   // refresh twice (warm-up and measure), so 2 x rounds x connections at most; one more round to spare.
-  const families = await prepareRefreshFamilies({ front: running.front, auth: running.auth, client: demo.apps.full.production, redirectUri: demo.redirectUri, owner: live.owner, count: connections * (2 * rounds + 1) });
+  const families = await prepareRefreshFamilies({
+    front: running.front,
+    auth: running.auth,
+    client: demo.apps.full.production,
+    redirectUri: demo.redirectUri,
+    owner: live.owner,
+    count: connections * (2 * rounds + 1),
+  });
 
   await running.service.stop();
   const seedStarted = performance.now();
   // A bulk load runs past the service's 5-second statement timeout: no timeout here.
-  const database = await openDatabase({ url: side.databaseUrl, dataDir: running.dataDir, logger: silentLogger, timeouts: { connectSeconds: 10, querySeconds: 0 } });
+  const database = await openDatabase({
+    url: side.databaseUrl,
+    dataDir: running.dataDir,
+    logger: silentLogger,
+    timeouts: { connectSeconds: 10, querySeconds: 0 },
+  });
   let sample: SeededSample | undefined;
   let lastPageCursor: string;
   let itemsInRegion: number;
@@ -105,13 +122,21 @@ async function seeded(side: Side, running: DemoService): Promise<Prepared> {
   try {
     const { sql } = database;
     await seedMerchants(sql, live.region, side.companies);
-    await seedItems(sql, live.region, { total: side.items, companies: side.companies, companyId: live.companyId, ownShare: 0.01 });
+    await seedItems(sql, live.region, {
+      total: side.items,
+      companies: side.companies,
+      companyId: live.companyId,
+      ownShare: 0.01,
+    });
     sample = (await seedApps(sql, { total: side.apps, companies: side.companies })).sample;
     const items = sql(`${regionSchema(live.region)}.items`);
-    const [last] = await sql<Array<{ id: number }>>`select id from ${items} where company_id = ${live.companyId} order by id desc offset 5 limit 1`;
+    const [last] = await sql<
+      Array<{ id: number }>
+    >`select id from ${items} where company_id = ${live.companyId} order by id desc offset 5 limit 1`;
     if (!last) throw new Error("the measured merchant has fewer than six items");
     lastPageCursor = encodeCursor(last.id);
-    const count = async (table: postgres.Helper<string>) => (await sql<Array<{ count: number }>>`select count(*)::int as count from ${table}`)[0]!.count;
+    const count = async (table: postgres.Helper<string>) =>
+      (await sql<Array<{ count: number }>>`select count(*)::int as count from ${table}`)[0]!.count;
     itemsInRegion = await count(items);
     appsInControl = await count(sql("control.apps"));
   } finally {
@@ -138,9 +163,15 @@ async function proveSeededCredentials(front: string, sample: SeededSample): Prom
   const answer = await fetch(`${front}/v1/oauth/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: sample.refreshToken, client_id: sample.clientId, client_secret: sample.clientSecret }),
+    body: new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: sample.refreshToken,
+      client_id: sample.clientId,
+      client_secret: sample.clientSecret,
+    }),
   });
-  if (answer.status !== 200) throw new Error(`a seeded app's refresh answered ${answer.status}: ${await answer.text()}`);
+  if (answer.status !== 200)
+    throw new Error(`a seeded app's refresh answered ${answer.status}: ${await answer.text()}`);
 }
 
 async function measure(side: Prepared): Promise<Measured> {
@@ -154,9 +185,24 @@ async function measure(side: Prepared): Promise<Measured> {
   };
   const authorization = { authorization: `Bearer ${accessToken}` };
   const firstPage = await run({ url: `${front}/v1/items?limit=10`, connections, headers: authorization });
-  const lastPage = await run({ url: `${front}/v1/items?limit=10&cursor=${side.lastPageCursor}`, connections, headers: authorization });
-  const mintBody = JSON.stringify({ grant_type: "client_credentials", client_id: sandbox.clientId, client_secret: sandbox.clientSecret, merchant_id: demo.merchants.sandbox[0]!.companyId });
-  const mints = await run({ url: `${front}/v1/token`, connections, method: "POST", headers: { "content-type": "application/json" }, body: mintBody });
+  const lastPage = await run({
+    url: `${front}/v1/items?limit=10&cursor=${side.lastPageCursor}`,
+    connections,
+    headers: authorization,
+  });
+  const mintBody = JSON.stringify({
+    grant_type: "client_credentials",
+    client_id: sandbox.clientId,
+    client_secret: sandbox.clientSecret,
+    merchant_id: demo.merchants.sandbox[0]!.companyId,
+  });
+  const mints = await run({
+    url: `${front}/v1/token`,
+    connections,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: mintBody,
+  });
   const refresh: AutocannonRequest = {
     method: "POST",
     path: "/v1/oauth/token",
@@ -165,10 +211,20 @@ async function measure(side: Prepared): Promise<Measured> {
       const token = refreshTokens.shift();
       if (!token) throw new Error("no refresh family left: more connections than families");
       context["token"] = token;
-      return { ...request, body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: production.clientId, client_secret: production.clientSecret }).toString() };
+      return {
+        ...request,
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          refresh_token: token,
+          client_id: production.clientId,
+          client_secret: production.clientSecret,
+        }).toString(),
+      };
     },
     onResponse(status, body, context) {
-      refreshTokens.push(status === 200 ? (JSON.parse(body) as { refresh_token: string }).refresh_token : String(context["token"]));
+      refreshTokens.push(
+        status === 200 ? (JSON.parse(body) as { refresh_token: string }).refresh_token : String(context["token"]),
+      );
     },
   };
   const refreshes = await run({ url: front, connections, requests: [refresh] });
@@ -205,7 +261,8 @@ async function main(): Promise<void> {
       [large, []],
     ]);
     for (let round = 0; round < rounds; round++) {
-      for (const side of round % 2 === 0 ? [small, large] : [large, small]) results.get(side)!.push(await measure(side));
+      for (const side of round % 2 === 0 ? [small, large] : [large, small])
+        results.get(side)!.push(await measure(side));
     }
 
     const lines = [

@@ -30,7 +30,14 @@ async function main(): Promise<void> {
     const live = demo.merchants.live[0]!;
     const production = demo.apps.full.production;
     const sandbox = demo.apps.full.sandbox;
-    const families = await prepareRefreshFamilies({ front, auth: running.auth, client: production, redirectUri: demo.redirectUri, owner: live.owner, count: connections * 2 });
+    const families = await prepareRefreshFamilies({
+      front,
+      auth: running.auth,
+      client: production,
+      redirectUri: demo.redirectUri,
+      owner: live.owner,
+      count: connections * 2,
+    });
     const idle = families.map((family) => family.refreshToken);
     const requests: AutocannonRequest[] = [
       { method: "GET", path: "/v1/items?limit=10", headers: { authorization: `Bearer ${families[0]!.accessToken}` } },
@@ -38,7 +45,12 @@ async function main(): Promise<void> {
         method: "POST",
         path: "/v1/token",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ grant_type: "client_credentials", client_id: sandbox.clientId, client_secret: sandbox.clientSecret, merchant_id: demo.merchants.sandbox[0]!.companyId }),
+        body: JSON.stringify({
+          grant_type: "client_credentials",
+          client_id: sandbox.clientId,
+          client_secret: sandbox.clientSecret,
+          merchant_id: demo.merchants.sandbox[0]!.companyId,
+        }),
       },
       {
         method: "POST",
@@ -48,10 +60,20 @@ async function main(): Promise<void> {
           const token = idle.shift();
           if (!token) throw new Error("no refresh family left");
           context["token"] = token;
-          return { ...request, body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: production.clientId, client_secret: production.clientSecret }).toString() };
+          return {
+            ...request,
+            body: new URLSearchParams({
+              grant_type: "refresh_token",
+              refresh_token: token,
+              client_id: production.clientId,
+              client_secret: production.clientSecret,
+            }).toString(),
+          };
         },
         onResponse(status, body, context) {
-          idle.push(status === 200 ? (JSON.parse(body) as { refresh_token: string }).refresh_token : String(context["token"]));
+          idle.push(
+            status === 200 ? (JSON.parse(body) as { refresh_token: string }).refresh_token : String(context["token"]),
+          );
         },
       },
     ];

@@ -20,7 +20,15 @@ const familyCount = Number(process.env["BENCH_FAMILIES"] ?? 200);
 
 /** Raw async signatures in a process of their own, sized as the service's pool is. */
 async function rawSigns(): Promise<Figure> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--require", "./src/runtime/thread-pool.cjs", "--import", "tsx", "bench/support/raw-signs.ts", String(seconds), "16"]);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    "--require",
+    "./src/runtime/thread-pool.cjs",
+    "--import",
+    "tsx",
+    "bench/support/raw-signs.ts",
+    String(seconds),
+    "16",
+  ]);
   return JSON.parse(stdout) as Figure;
 }
 
@@ -29,17 +37,49 @@ async function main(): Promise<void> {
   const { service, demo, front, auth } = running;
   try {
     const sandbox = demo.apps.full.sandbox;
-    const mintBody = JSON.stringify({ grant_type: "client_credentials", client_id: sandbox.clientId, client_secret: sandbox.clientSecret, merchant_id: demo.merchants.sandbox[0]!.companyId });
-    const check = await fetch(`${front}/v1/token`, { method: "POST", headers: { "content-type": "application/json" }, body: mintBody });
+    const mintBody = JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: sandbox.clientId,
+      client_secret: sandbox.clientSecret,
+      merchant_id: demo.merchants.sandbox[0]!.companyId,
+    });
+    const check = await fetch(`${front}/v1/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: mintBody,
+    });
     if (check.status !== 200) throw new Error(`POST /v1/token answered ${check.status}: ${await check.text()}`);
 
     const production = demo.apps.full.production;
     const live = demo.merchants.live[0]!;
-    const families = await prepareRefreshFamilies({ front, auth, client: production, redirectUri: demo.redirectUri, owner: live.owner, count: familyCount });
+    const families = await prepareRefreshFamilies({
+      front,
+      auth,
+      client: production,
+      redirectUri: demo.redirectUri,
+      owner: live.owner,
+      count: familyCount,
+    });
 
     const ceiling = await rawSigns();
-    await autocannon({ url: `${front}/v1/token`, connections, duration: 2, method: "POST", headers: { "content-type": "application/json" }, body: mintBody });
-    const mints = fromAutocannon(await autocannon({ url: `${front}/v1/token`, connections, duration: seconds, method: "POST", headers: { "content-type": "application/json" }, body: mintBody }));
+    await autocannon({
+      url: `${front}/v1/token`,
+      connections,
+      duration: 2,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: mintBody,
+    });
+    const mints = fromAutocannon(
+      await autocannon({
+        url: `${front}/v1/token`,
+        connections,
+        duration: seconds,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: mintBody,
+      }),
+    );
 
     // Each connection takes a family's live token and puts back its successor; never two refreshes of one family
     // at once (that would be a reuse, which revokes the family).
@@ -52,15 +92,35 @@ async function main(): Promise<void> {
         const token = idle.shift();
         if (!token) throw new Error("more connections than refresh families: raise BENCH_FAMILIES");
         context["token"] = token;
-        return { ...request, body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: production.clientId, client_secret: production.clientSecret }).toString() };
+        return {
+          ...request,
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            refresh_token: token,
+            client_id: production.clientId,
+            client_secret: production.clientSecret,
+          }).toString(),
+        };
       },
       onResponse(status, body, context) {
-        idle.push(status === 200 ? (JSON.parse(body) as { refresh_token: string }).refresh_token : String(context["token"]));
+        idle.push(
+          status === 200 ? (JSON.parse(body) as { refresh_token: string }).refresh_token : String(context["token"]),
+        );
       },
     };
-    const refreshes = fromAutocannon(await autocannon({ url: front, connections: Math.min(connections, families.length), duration: seconds, requests: [refreshRequest] }));
+    const refreshes = fromAutocannon(
+      await autocannon({
+        url: front,
+        connections: Math.min(connections, families.length),
+        duration: seconds,
+        requests: [refreshRequest],
+      }),
+    );
 
-    const figures: Array<[string, Figure]> = [["mints", mints], ["refreshes", refreshes]];
+    const figures: Array<[string, Figure]> = [
+      ["mints", mints],
+      ["refreshes", refreshes],
+    ];
     process.stdout.write(
       [
         `tokens: ${connections} connections, ${seconds} s each, ${families.length} refresh families, ${service.ready["embeddedDatabase"] ? "embedded PGlite" : "PostgreSQL"}, ` +

@@ -27,7 +27,13 @@ function request(options, body) {
 
 async function ready() {
   if (!data) {
-    const answer = await request({ protocol: "http:", host: "127.0.0.1", port: Number(process.env.PORT || 8080), path: "/readyz", method: "GET" });
+    const answer = await request({
+      protocol: "http:",
+      host: "127.0.0.1",
+      port: Number(process.env.PORT || 8080),
+      path: "/readyz",
+      method: "GET",
+    });
     return answer.status === 200 ? true : `/readyz answered ${answer.status} ${answer.text}`;
   }
   const tls = Boolean(process.env.GRPC_TLS_CERT);

@@ -22,7 +22,14 @@ export async function buildClient() {
     await Promise.all([
       compile("tsconfig.client.json", join(building, "esm")),
       // verbatimModuleSyntax (tsconfig.json) forbids import syntax in a CommonJS output, which is what tsc rewrites here.
-      compile("tsconfig.client.json", join(building, "cjs"), ["--module", "commonjs", "--moduleResolution", "node10", "--verbatimModuleSyntax", "false"]),
+      compile("tsconfig.client.json", join(building, "cjs"), [
+        "--module",
+        "commonjs",
+        "--moduleResolution",
+        "node10",
+        "--verbatimModuleSyntax",
+        "false",
+      ]),
     ]);
     // The package is "type": "module"; this marks dist/cjs's .js and .d.ts files as CommonJS (Node and TypeScript alike).
     writeFileSync(join(building, "cjs", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
@@ -37,7 +44,10 @@ export async function buildClient() {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = performance.now();
   buildClient().then(
-    () => process.stderr.write(`built the partner client into ${join(clientPackageDir, "dist")} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`),
+    () =>
+      process.stderr.write(
+        `built the partner client into ${join(clientPackageDir, "dist")} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      ),
     (error) => {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;

@@ -28,7 +28,9 @@ export function compile(project, outDir, options = []) {
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolvePromise() : reject(new Error(`tsc -p ${project} failed:\n${output}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`tsc -p ${project} failed:\n${output}`)),
+    );
   });
 }
 
@@ -44,8 +46,14 @@ export async function build({ outDir }) {
     // (new URL("./...", import.meta.url)): the SQL migrations, the web kit's stylesheet and copy script, the
     // thread-pool preload (node --require). Copied, all of them, so a new asset cannot be forgotten here; the
     // partner client's package (its manifest, README, changelog, and a build of it) is not the program's.
-    cpSync(join(root, "src"), join(building, "src"), { recursive: true, filter: (source) => !source.endsWith(".ts") && !isClientPackage(source) });
-    writeFileSync(join(building, stampFileName), JSON.stringify({ inputsDigest: digest, builtAt: new Date().toISOString() }) + "\n");
+    cpSync(join(root, "src"), join(building, "src"), {
+      recursive: true,
+      filter: (source) => !source.endsWith(".ts") && !isClientPackage(source),
+    });
+    writeFileSync(
+      join(building, stampFileName),
+      JSON.stringify({ inputsDigest: digest, builtAt: new Date().toISOString() }) + "\n",
+    );
     rmSync(outDir, { recursive: true, force: true });
     renameSync(building, outDir);
   } catch (error) {

@@ -26,10 +26,16 @@ const step = (text) => process.stdout.write(`--- ${text}\n`);
 /** Runs a command to its end; rejects with its output when it exits non-zero (or after `timeoutMs`). */
 function run(command, args, { cwd, env, timeoutMs = 300_000 } = {}) {
   return new Promise((resolvePromise, reject) => {
-    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(" ")} (in ${cwd}) failed: ${error.message}\n${stdout}\n${stderr}`));
-      else resolvePromise({ stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(new Error(`${command} ${args.join(" ")} (in ${cwd}) failed: ${error.message}\n${stdout}\n${stderr}`));
+        else resolvePromise({ stdout, stderr });
+      },
+    );
   });
 }
 
@@ -47,10 +53,20 @@ function freePort() {
 /** The files a partner's install needs, and only those: the manifest, README, changelog, both builds. */
 function checkFileList(files) {
   const unexpected = files.filter(
-    (path) => !["package.json", "README.md", "CHANGELOG.md", "dist/cjs/package.json"].includes(path) && !/^dist\/(esm|cjs)\/[a-z-]+\.(js|d\.ts|js\.map)$/.test(path),
+    (path) =>
+      !["package.json", "README.md", "CHANGELOG.md", "dist/cjs/package.json"].includes(path) &&
+      !/^dist\/(esm|cjs)\/[a-z-]+\.(js|d\.ts|js\.map)$/.test(path),
   );
   assert.deepEqual(unexpected, [], "files in the tarball that a partner does not need");
-  for (const needed of ["README.md", "CHANGELOG.md", "dist/esm/index.js", "dist/esm/index.d.ts", "dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/cjs/package.json"]) {
+  for (const needed of [
+    "README.md",
+    "CHANGELOG.md",
+    "dist/esm/index.js",
+    "dist/esm/index.d.ts",
+    "dist/cjs/index.js",
+    "dist/cjs/index.d.ts",
+    "dist/cjs/package.json",
+  ]) {
     assert.ok(files.includes(needed), `the tarball lacks ${needed}`);
   }
 }
@@ -62,7 +78,16 @@ async function startService(work) {
   const child = spawn("npm", ["start", "--", "--demo"], {
     cwd: root,
     detached: true, // its own process group: npm and the node it starts stop together
-    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), AUTH_PORT: String(authPort), CONSOLE_PORT: String(consolePort), GRPC_PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      AUTH_PORT: String(authPort),
+      CONSOLE_PORT: String(consolePort),
+      GRPC_PORT: "0",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -71,10 +96,16 @@ async function startService(work) {
       if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
       child.once("exit", () => resolveStop());
       process.kill(-child.pid, "SIGTERM");
-      setTimeout(() => child.exitCode === null && child.signalCode === null && process.kill(-child.pid, "SIGKILL"), 20_000).unref();
+      setTimeout(
+        () => child.exitCode === null && child.signalCode === null && process.kill(-child.pid, "SIGKILL"),
+        20_000,
+      ).unref();
     });
   await new Promise((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service was not ready within 5 minutes:\n${output}`)), 300_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the service was not ready within 5 minutes:\n${output}`)),
+      300_000,
+    );
     const watch = (chunk) => {
       output += chunk;
       if (output.includes("partner API ready")) {
@@ -101,11 +132,17 @@ async function expectedItems(settings) {
   const token = await fetch(new URL("v1/token", settings.BASE_URL), {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_id: settings.CLIENT_ID, client_secret: settings.CLIENT_SECRET, merchant_id: Number(settings.MERCHANT_ID) }),
+    body: JSON.stringify({
+      client_id: settings.CLIENT_ID,
+      client_secret: settings.CLIENT_SECRET,
+      merchant_id: Number(settings.MERCHANT_ID),
+    }),
   });
   assert.equal(token.status, 200, "POST /v1/token with the demo's sandbox pair");
   const { access_token: accessToken, api_base_url: apiBaseUrl } = await token.json();
-  const items = await fetch(new URL("items?limit=2", apiBaseUrl), { headers: { authorization: `Bearer ${accessToken}` } });
+  const items = await fetch(new URL("items?limit=2", apiBaseUrl), {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
   assert.equal(items.status, 200, "GET /v1/items with the sandbox token");
   const page = await items.json();
   assert.ok(page.items.length > 0, "the demo's sandbox merchant has items");
@@ -168,8 +205,13 @@ async function main() {
     step(`npm pack ${clientManifest.name}@${clientManifest.version} (prepack builds it)`);
     // The one runtime dependency, in a range that holds the version the service and the tests run with.
     assert.deepEqual(Object.keys(clientManifest.dependencies), ["jose"], "the client's runtime dependencies");
-    assert.ok(semver.satisfies(rootManifest.dependencies.jose, clientManifest.dependencies.jose), `jose ${rootManifest.dependencies.jose} (root) is outside the client's range ${clientManifest.dependencies.jose}`);
-    const packed = JSON.parse((await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: clientDir })).stdout);
+    assert.ok(
+      semver.satisfies(rootManifest.dependencies.jose, clientManifest.dependencies.jose),
+      `jose ${rootManifest.dependencies.jose} (root) is outside the client's range ${clientManifest.dependencies.jose}`,
+    );
+    const packed = JSON.parse(
+      (await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: clientDir })).stdout,
+    );
     const tarball = join(work, packed[0].filename);
     checkFileList(packed[0].files.map((file) => file.path));
     process.stdout.write(`${packed[0].filename}: ${packed[0].files.length} files, ${packed[0].size} bytes\n`);
@@ -182,12 +224,26 @@ async function main() {
     step("npm install of the tarball in an empty project (from the registry)");
     const project = join(work, "a-partner-app");
     await mkdir(project);
-    await writeFile(join(project, "package.json"), JSON.stringify({ name: "a-partner-app", version: "1.0.0", private: true, type: "module" }, null, 2) + "\n");
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({ name: "a-partner-app", version: "1.0.0", private: true, type: "module" }, null, 2) + "\n",
+    );
     await run("npm", ["install", "--no-audit", "--no-fund", tarball], { cwd: project });
     // What installing the client pulls in: itself and jose, nothing else.
     const installed = (await readdir(join(project, "node_modules"))).filter((name) => !name.startsWith("."));
     assert.deepEqual(installed.sort(), ["@partner-api", "jose"], "packages installed with the client");
-    await run("npm", ["install", "--no-audit", "--no-fund", "--save-dev", `typescript@${rootManifest.devDependencies.typescript}`, `@types/node@${rootManifest.devDependencies["@types/node"]}`], { cwd: project });
+    await run(
+      "npm",
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--save-dev",
+        `typescript@${rootManifest.devDependencies.typescript}`,
+        `@types/node@${rootManifest.devDependencies["@types/node"]}`,
+      ],
+      { cwd: project },
+    );
 
     step("npm start -- --demo (free ports, a data folder of its own)");
     service = await startService(work);
@@ -211,13 +267,28 @@ async function main() {
     await consumer("plain Node, CommonJS (require)", ["cjs.cjs"]);
 
     step("TypeScript, moduleResolution nodenext: tsc type-checks and compiles the project");
-    const compilerOptions = { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, types: ["node"], skipLibCheck: false, outDir: "out", rootDir: "src" };
+    const compilerOptions = {
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2022",
+      strict: true,
+      types: ["node"],
+      skipLibCheck: false,
+      outDir: "out",
+      rootDir: "src",
+    };
     await mkdir(join(project, "src"));
     await writeFile(join(project, "src", "app.ts"), tsApp);
     await writeFile(join(project, "src", "required.cts"), tsRequire);
     await writeFile(join(project, "src", "misuse.ts"), tsMisuse);
-    await writeFile(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["src/app.ts", "src/required.cts"] }, null, 2));
-    await writeFile(join(project, "tsconfig.misuse.json"), JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true }, files: ["src/misuse.ts"] }, null, 2));
+    await writeFile(
+      join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions, files: ["src/app.ts", "src/required.cts"] }, null, 2),
+    );
+    await writeFile(
+      join(project, "tsconfig.misuse.json"),
+      JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true }, files: ["src/misuse.ts"] }, null, 2),
+    );
     const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
     await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project });
     await consumer("TypeScript (nodenext), compiled", ["out/app.js"]);
@@ -228,7 +299,9 @@ async function main() {
     );
     assert.match(misuse, /src\/misuse\.ts\(2,45\): error TS2322: Type 'number' is not assignable to type 'string'\./);
     process.stdout.write("a misuse of the types is refused (TS2322)\n");
-    process.stdout.write(`\nthe partner client package installs and works: ${clientManifest.name}@${clientManifest.version}\n`);
+    process.stdout.write(
+      `\nthe partner client package installs and works: ${clientManifest.name}@${clientManifest.version}\n`,
+    );
   } finally {
     await service?.stop();
     if (flags.keep) process.stdout.write(`kept ${work}\n`);

@@ -12,7 +12,8 @@ const problems = [];
 function check(dir) {
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const wanted = manifest.engines?.node;
-  if (typeof wanted === "string" && !semver.satisfies(running, wanted, { includePrerelease: true })) problems.push(`${manifest.name}@${manifest.version} wants node ${wanted}`);
+  if (typeof wanted === "string" && !semver.satisfies(running, wanted, { includePrerelease: true }))
+    problems.push(`${manifest.name}@${manifest.version} wants node ${wanted}`);
 }
 
 function walk(modules) {

@@ -12,7 +12,9 @@ const root = resolve(import.meta.dirname, "..");
 const outDir = join(root, "dist");
 const entry = process.argv[2];
 if (!entry?.endsWith(".js")) {
-  process.stderr.write("usage: node --enable-source-maps scripts/run-compiled.mjs <entry under dist/, e.g. src/main.js> [arguments...]\n");
+  process.stderr.write(
+    "usage: node --enable-source-maps scripts/run-compiled.mjs <entry under dist/, e.g. src/main.js> [arguments...]\n",
+  );
   process.exit(2);
 }
 // The program parses process.argv.slice(2): it sees its own arguments, as when run directly.
@@ -20,7 +22,9 @@ process.argv.splice(2, 1);
 
 const state = buildState(root, outDir);
 if (state !== "fresh") {
-  process.stderr.write(`compiling the program into dist/ (${state === "missing" ? "no build yet" : "the sources changed since the last build"})...\n`);
+  process.stderr.write(
+    `compiling the program into dist/ (${state === "missing" ? "no build yet" : "the sources changed since the last build"})...\n`,
+  );
   try {
     await build({ outDir });
   } catch (error) {

@@ -10,7 +10,16 @@
 // (default \.test\.ts$) run. Environment: TEST_CONCURRENCY, TEST_FILE_TIMEOUT_MS, TEST_TIMEOUT_MS (one test's limit,
 // read by test/support/suite.ts), TEST_TIMINGS_FILE (where the files' times are kept). docs/testing.md says more.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 
@@ -45,7 +54,8 @@ function parseArguments(argv) {
     else if (argument.startsWith("-")) throw new Error(`unknown option ${argument}`);
     else options.paths.push(argument);
   }
-  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error("--concurrency must be a whole number of at least 1");
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
+    throw new Error("--concurrency must be a whole number of at least 1");
   if (!(options.fileTimeoutMs > 0)) throw new Error("--file-timeout must be a positive number of seconds");
   if (options.paths.length === 0) options.paths.push("test");
   return options;
@@ -57,7 +67,8 @@ function findFiles(paths, pattern) {
   const walk = (path) => {
     const stats = statSync(path);
     if (stats.isDirectory()) {
-      for (const entry of readdirSync(path)) if (entry !== "node_modules" && !entry.startsWith(".")) walk(join(path, entry));
+      for (const entry of readdirSync(path))
+        if (entry !== "node_modules" && !entry.startsWith(".")) walk(join(path, entry));
     } else if (pattern.test(path)) {
       files.add(relative(root, resolve(path)));
     }
@@ -223,7 +234,10 @@ function outcomeOf(result) {
 function failureReport(result) {
   const lines = [];
   if (result.killedAfterMs !== undefined) {
-    lines.push(`killed after ${seconds(result.killedAfterMs)} (the file's limit, --file-timeout / TEST_FILE_TIMEOUT_MS)` + (result.unfinished ? `, in: ${result.unfinished}` : ""));
+    lines.push(
+      `killed after ${seconds(result.killedAfterMs)} (the file's limit, --file-timeout / TEST_FILE_TIMEOUT_MS)` +
+        (result.unfinished ? `, in: ${result.unfinished}` : ""),
+    );
   } else if (result.exit && result.exit.code !== 0 && !totalsOf(result.output)) {
     lines.push(`exited with ${result.exit.signal ?? `code ${result.exit.code}`} before uvu's totals`);
   }
@@ -245,7 +259,9 @@ async function main() {
   }
   const offenders = files.filter((file) => directUvuImport.test(readFileSync(join(root, file), "utf8")));
   if (offenders.length > 0) {
-    console.log("These test files import from \"uvu\" directly; import { suite } from test/support/suite.ts instead, which");
+    console.log(
+      'These test files import from "uvu" directly; import { suite } from test/support/suite.ts instead, which',
+    );
     console.log("gives every test a timeout that names it (node scripts/use-test-suite.mjs rewrites the import):");
     for (const file of offenders) console.log(`  ${file}`);
     console.log(`0 passed, ${offenders.length} failed`);
@@ -263,7 +279,9 @@ async function main() {
   // Longest first: the run ends when its slowest file does, so that one must not start last.
   const queue = [...files].sort((a, b) => expected(b) - expected(a));
   const concurrency = Math.min(options.concurrency, files.length);
-  console.log(`${files.length} test file${files.length === 1 ? "" : "s"}, ${concurrency} at a time (TEST_CONCURRENCY / --concurrency)\n`);
+  console.log(
+    `${files.length} test file${files.length === 1 ? "" : "s"}, ${concurrency} at a time (TEST_CONCURRENCY / --concurrency)\n`,
+  );
 
   const progressDir = mkdtempSync(join(tmpdir(), "run-tests-"));
   const startedAt = performance.now();
@@ -278,7 +296,10 @@ async function main() {
       totals.passed += outcome.passed;
       totals.failed += outcome.failed;
       totals.skipped += outcome.skipped;
-      const counts = `${outcome.passed} passed` + (outcome.failed ? `, ${outcome.failed} failed` : "") + (outcome.skipped ? `, ${outcome.skipped} skipped` : "");
+      const counts =
+        `${outcome.passed} passed` +
+        (outcome.failed ? `, ${outcome.failed} failed` : "") +
+        (outcome.skipped ? `, ${outcome.skipped} skipped` : "");
       const cpu = result.cpuSeconds === undefined ? "" : ` (${result.cpuSeconds.toFixed(1)} s CPU)`;
       console.log(`${outcome.ok ? "✓" : "✘"} ${file}  ${counts}  ${seconds(result.ms)}${cpu}`);
       if (!outcome.ok || options.verbose) console.log(`${result.output.trimEnd()}\n`);
@@ -291,15 +312,27 @@ async function main() {
   const wallMs = performance.now() - startedAt;
   const cpuAtEnd = childrenCpuSeconds();
   mkdirSync(dirname(timingsFile), { recursive: true });
-  writeFileSync(timingsFile, JSON.stringify({ ...timings, ...Object.fromEntries(results.map((result) => [result.file, Math.round(result.ms)])) }, null, 2) + "\n");
+  writeFileSync(
+    timingsFile,
+    JSON.stringify(
+      { ...timings, ...Object.fromEntries(results.map((result) => [result.file, Math.round(result.ms)])) },
+      null,
+      2,
+    ) + "\n",
+  );
 
   console.log("\nSlowest files:");
   for (const result of [...results].sort((a, b) => b.ms - a.ms).slice(0, 10)) {
     const cpu = result.cpuSeconds === undefined ? "" : `  (${result.cpuSeconds.toFixed(1)} s CPU)`;
     console.log(`  ${seconds(result.ms).padStart(8)}  ${result.file}${cpu}`);
   }
-  const cpu = cpuAtStart === undefined || cpuAtEnd === undefined ? "" : `, ${(cpuAtEnd - cpuAtStart).toFixed(0)} s CPU in the test processes`;
-  console.log(`\n${files.length} files in ${seconds(wallMs)} at concurrency ${concurrency}${cpu}; ${totals.skipped} skipped`);
+  const cpu =
+    cpuAtStart === undefined || cpuAtEnd === undefined
+      ? ""
+      : `, ${(cpuAtEnd - cpuAtStart).toFixed(0)} s CPU in the test processes`;
+  console.log(
+    `\n${files.length} files in ${seconds(wallMs)} at concurrency ${concurrency}${cpu}; ${totals.skipped} skipped`,
+  );
 
   const failing = results.filter((result) => !result.outcome.ok);
   if (failing.length > 0) {

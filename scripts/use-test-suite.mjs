@@ -14,7 +14,8 @@ const uvuImport = /^import\s*\{([^}]*)\}\s*from\s*["']uvu["'];?[ \t]*$/m;
 
 function walk(path, out) {
   if (statSync(path).isDirectory()) {
-    for (const entry of readdirSync(path)) if (entry !== "node_modules" && !entry.startsWith(".")) walk(join(path, entry), out);
+    for (const entry of readdirSync(path))
+      if (entry !== "node_modules" && !entry.startsWith(".")) walk(join(path, entry), out);
   } else if (/\.(test|topology)\.[mc]?[jt]sx?$/.test(path)) {
     out.push(resolve(path));
   }
@@ -22,13 +23,18 @@ function walk(path, out) {
 }
 
 // In directories the test files (*.test.ts, *.topology.ts); a file named outright is rewritten whatever its name.
-const targets = (process.argv.length > 2 ? process.argv.slice(2) : [join(root, "test")]).flatMap((path) => (statSync(path).isFile() ? [resolve(path)] : walk(path, [])));
+const targets = (process.argv.length > 2 ? process.argv.slice(2) : [join(root, "test")]).flatMap((path) =>
+  statSync(path).isFile() ? [resolve(path)] : walk(path, []),
+);
 let changed = 0;
 for (const file of targets) {
   const source = readFileSync(file, "utf8");
   const match = uvuImport.exec(source);
   if (!match) continue;
-  const names = match[1].split(",").map((name) => name.trim()).filter(Boolean);
+  const names = match[1]
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !/^(suite|test)$/.test(name.replace(/^type\s+/, "").split(/\s+as\s+/)[0]));
   if (unknown.length > 0) {
     console.error(`${relative(root, file)}: imports ${unknown.join(", ")} from "uvu"; change it by hand`);

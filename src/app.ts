@@ -14,7 +14,13 @@ import { TokenService } from "../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
 import { createConsoleSite } from "./console-site/console-server.js";
-import { createMailOutbox, createMailTransport, createConsoleService, type MailOutbox, type MailTransport } from "./console/index.js";
+import {
+  createMailOutbox,
+  createMailTransport,
+  createConsoleService,
+  type MailOutbox,
+  type MailTransport,
+} from "./console/index.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { loadReferenceFiles } from "./front/reference-page.js";
@@ -98,32 +104,61 @@ export interface RunningApp {
 }
 
 /** The services of the internal port, in the order `buf curl --list-services` shows them. */
-export const internalServices: readonly DescService[] = [TokenService, GrantService, CredentialService, DataService, ConsoleService];
+export const internalServices: readonly DescService[] = [
+  TokenService,
+  GrantService,
+  CredentialService,
+  DataService,
+  ConsoleService,
+];
 
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const { config, logger } = options;
   const metrics = options.metrics ?? createMetrics();
-  const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds, metrics };
+  const context: ServiceContext = {
+    config,
+    logger,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? cryptoIds,
+    metrics,
+  };
   const closers: Array<() => Promise<void>> = [];
   try {
     // Storage: the control plane, then each region (its own database when configured, else a schema of the control one).
-    const control = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts });
+    const control = await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      logger,
+      timeouts: config.databaseTimeouts,
+    });
     closers.push(() => control.close());
     await migrateControl(control.sql, logger);
     const role = options.role ?? "all";
     const regionDatabases = new Map<Region, Database>();
     for (const region of role === "all" ? regions : []) {
       const url = config.regions[region].databaseUrl;
-      const database = url ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts }) : control;
+      const database = url
+        ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts })
+        : control;
       if (database !== control) closers.push(() => database.close());
       await migrateRegion(database.sql, region, logger);
       regionDatabases.set(region, database);
     }
-    const keyValue = await openKeyValueStore({ url: config.redisUrl, clock: context.clock, logger, prefix: options.keyValuePrefix, countTimeoutMs: config.redisCountTimeoutMs });
+    const keyValue = await openKeyValueStore({
+      url: config.redisUrl,
+      clock: context.clock,
+      logger,
+      prefix: options.keyValuePrefix,
+      countTimeoutMs: config.redisCountTimeoutMs,
+    });
     closers.push(() => keyValue.close());
 
     // Signing keys: sealed under the key-encryption key; the first start makes the first key.
-    const kek = await loadKeyEncryptionKey({ configured: config.tokenKeyEncryptionKey, dataDir: config.dataDir, logger });
+    const kek = await loadKeyEncryptionKey({
+      configured: config.tokenKeyEncryptionKey,
+      dataDir: config.dataDir,
+      logger,
+    });
     const signingKeys = createSigningKeyStore({
       sql: control.sql,
       kek,
@@ -139,8 +174,17 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       regionSql: (region) => regionDatabases.get(region)?.sql,
       sandboxGrants: createSandboxGrants(),
     });
-    const token = createTokenService(context, { sql: control.sql, keyValue, keys: signingKeys, verifyClient: clientVerifier(credential), kek });
-    const grant = createGrantService(context, { sql: control.sql, regionSql: (region) => regionDatabases.get(region)?.sql });
+    const token = createTokenService(context, {
+      sql: control.sql,
+      keyValue,
+      keys: signingKeys,
+      verifyClient: clientVerifier(credential),
+      kek,
+    });
+    const grant = createGrantService(context, {
+      sql: control.sql,
+      regionSql: (region) => regionDatabases.get(region)?.sql,
+    });
     // Each region's DataService on that region's database; the internal port dispatches by the merchant's region.
     const localData = new Map<Region, DataServiceImpl>();
     const orderTimers = new Map<Region, OrderTimers>();
@@ -160,7 +204,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     // The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region.
     const keyRing = createKeyRing({ sql: control.sql, clock: context.clock, logger });
     await keyRing.refresh();
-    const merchants = createMerchantDirectory({ controlSql: control.sql, clock: context.clock, cacheSeconds: config.caches.gatewaySeconds });
+    const merchants = createMerchantDirectory({
+      controlSql: control.sql,
+      clock: context.clock,
+      cacheSeconds: config.caches.gatewaySeconds,
+    });
     const partner = createPartnerGateway({
       verifier: createAccessTokenVerifier({
         issuer: config.urls.base,
@@ -171,7 +219,13 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       controlSql: control.sql,
       merchants,
       regions: regional.callers,
-      rateLimiter: createRateLimiter({ store: keyValue, limit: config.limits.partnerPerMinute, clock: context.clock, logger, metrics }),
+      rateLimiter: createRateLimiter({
+        store: keyValue,
+        limit: config.limits.partnerPerMinute,
+        clock: context.clock,
+        logger,
+        metrics,
+      }),
       clock: context.clock,
       logger,
       cacheSeconds: config.caches.gatewaySeconds,
@@ -211,23 +265,45 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     };
     for (const service of internalServices) health.setStatus(service.typeName, ServingStatus.SERVING);
 
-    const internal = await createInternalPort({ config, embedded: control.embedded, routes, clock: context.clock, ids: context.ids, logger, metrics });
+    const internal = await createInternalPort({
+      config,
+      embedded: control.embedded,
+      routes,
+      clock: context.clock,
+      ids: context.ids,
+      logger,
+      metrics,
+    });
     // Readiness: the control database and each region database this process uses, and Redis when configured, each
     // within a second; not ready from the moment shutdown starts. gRPC health follows the same answer.
     const shutdown = { started: false };
     const readiness = readinessWith(
       shutdown,
-      readinessOf([["database:control", control], ...[...regionDatabases].map(([region, database]) => [`database:region_${region}`, database] as const)], probeTimeoutMs),
+      readinessOf(
+        [
+          ["database:control", control],
+          ...[...regionDatabases].map(([region, database]) => [`database:region_${region}`, database] as const),
+        ],
+        probeTimeoutMs,
+      ),
       keyValue,
     );
     health.followReadiness(readiness, { clock: context.clock, intervalMs: healthPollIntervalMs });
-    metrics.followAvailability({ databases: ["database:control", ...[...regionDatabases.keys()].map((region) => `database:region_${region}`)], redis: keyValue.shared, probe: readiness });
+    metrics.followAvailability({
+      databases: ["database:control", ...[...regionDatabases.keys()].map((region) => `database:region_${region}`)],
+      redis: keyValue.shared,
+      probe: readiness,
+    });
     const front = createFrontServer({
       services: [
         { service: TokenService, caller: createInProcessCaller(TokenService, token) },
         { service: DataService, caller: createInProcessCaller(DataService, data) },
         // The console authenticates a developer by the Authorization header (its session token).
-        { service: ConsoleService, caller: createInProcessCaller(ConsoleService, consoleService), reads: ["authorization"] },
+        {
+          service: ConsoleService,
+          caller: createInProcessCaller(ConsoleService, consoleService),
+          reads: ["authorization"],
+        },
       ],
       partner,
       bodyLimitBytes: config.bodyLimitBytes,
@@ -254,7 +330,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       readiness,
     });
     // The developer console's pages: the same ConsoleService the /v1/console routes call, in process.
-    const consoleSite = createConsoleSite({ config, logger, clock: context.clock, ids: context.ids, kv: keyValue, console: consoleService, readiness });
+    const consoleSite = createConsoleSite({
+      config,
+      logger,
+      clock: context.clock,
+      ids: context.ids,
+      kv: keyValue,
+      console: consoleService,
+      readiness,
+    });
 
     const grace = config.shutdownGraceSeconds * 1000;
     const grpcAddress = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
@@ -263,7 +347,10 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     closers.push(() => front.close(grace));
     const consentAddress = await consent.listen(config.listen.authPort, config.listen.host);
     closers.push(() => consent.close(grace));
-    const metricsListener = config.metrics.port === undefined ? undefined : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
+    const metricsListener =
+      config.metrics.port === undefined
+        ? undefined
+        : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
     if (metricsListener) closers.push(() => metricsListener.close(grace));
     const consoleAddress = await consoleSite.listen(config.listen.consolePort, config.listen.host);
     closers.push(() => consoleSite.close(grace));
@@ -312,7 +399,13 @@ export interface RunningDataRole {
 export async function startDataRole(options: AppOptions & { region: Region }): Promise<RunningDataRole> {
   const { config, logger, region } = options;
   const metrics = options.metrics ?? createMetrics();
-  const context: ServiceContext = { config, logger, clock: options.clock ?? systemClock, ids: options.ids ?? cryptoIds, metrics };
+  const context: ServiceContext = {
+    config,
+    logger,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? cryptoIds,
+    metrics,
+  };
   const closers: Array<() => Promise<void>> = [];
   try {
     const url = config.regions[region].databaseUrl ?? config.databaseUrl;
@@ -348,7 +441,10 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
     closers.push(() => internal.close(config.shutdownGraceSeconds * 1000));
     const regionGrpc = await internal.hop!.listen(config.listen.regionGrpcPort, config.listen.grpcHost);
     closers.push(() => internal.hop!.close(config.shutdownGraceSeconds * 1000));
-    const metricsListener = config.metrics.port === undefined ? undefined : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
+    const metricsListener =
+      config.metrics.port === undefined
+        ? undefined
+        : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
     if (metricsListener) closers.push(() => metricsListener.close(config.shutdownGraceSeconds * 1000));
     return {
       grpc,
@@ -371,7 +467,9 @@ async function remoteRegionOptions(config: Config, logger: Logger, metrics: Metr
   const { credentialFile, caFile } = config.regionHop;
   const remote = config.servedRegions.filter((region) => config.regions[region].grpcUrl);
   if (remote.length > 0 && !credentialFile) {
-    logger.warn("remote regions without REGION_GRPC_CREDENTIAL_FILE: their DataServices will refuse every call", { regions: remote });
+    logger.warn("remote regions without REGION_GRPC_CREDENTIAL_FILE: their DataServices will refuse every call", {
+      regions: remote,
+    });
   }
   return {
     credential: credentialFile ? await readPresentedCredential(credentialFile) : undefined,
@@ -391,7 +489,11 @@ const healthPollIntervalMs = 2000;
  * then: the pools are about to close), else the databases that did not answer and `redis` when a configured Redis
  * did not. The in-process store is always ready.
  */
-function readinessWith(shutdown: { started: boolean }, databases: () => Promise<Readiness>, keyValue?: KeyValueStore): () => Promise<Readiness> {
+function readinessWith(
+  shutdown: { started: boolean },
+  databases: () => Promise<Readiness>,
+  keyValue?: KeyValueStore,
+): () => Promise<Readiness> {
   return async () => {
     if (shutdown.started) return { ready: false, down: ["shutting_down"] };
     const [answer, redisAnswers] = await Promise.all([databases(), keyValue ? keyValue.ping(probeTimeoutMs) : true]);

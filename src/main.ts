@@ -33,7 +33,9 @@ async function main(): Promise<void> {
   }
   const role = values.role;
   if ((role !== "all" && role !== "front" && role !== "data") || (role === "data") !== isRegion(values.region)) {
-    process.stderr.write("--role must be all, front or data; --region uk|us|in|ae goes with --role data, and only with it\n");
+    process.stderr.write(
+      "--role must be all, front or data; --region uk|us|in|ae goes with --role data, and only with it\n",
+    );
     process.exitCode = 2;
     return;
   }
@@ -83,13 +85,24 @@ async function main(): Promise<void> {
   const demoFile = demoFilePath(config);
   // The demo needs the regions' databases, which only the all-roles process opens.
   if (role === "all" && (values.demo || (app.control.embedded && !existsSync(demoFile)))) {
-    const provisioning = provisionDemo({ config, logger, control: app.control.sql, regionDatabases: app.regionDatabases });
+    const provisioning = provisionDemo({
+      config,
+      logger,
+      control: app.control.sql,
+      regionDatabases: app.regionDatabases,
+    });
     startupWork = provisioning;
     const world = await provisioning;
     const grpcUrl = `${internalScheme}://${app.grpc.address.includes(":") ? `[${app.grpc.address}]` : app.grpc.address}:${app.grpc.port}`;
-    process.stdout.write(describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl }) + "\n");
+    process.stdout.write(
+      describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl }) + "\n",
+    );
   } else if (role === "all" && (await refreshDemoUrls(config))) {
-    logger.info("demo.json now names this start's URLs", { path: demoFile, baseUrl: config.urls.base, authUrl: config.urls.auth });
+    logger.info("demo.json now names this start's URLs", {
+      path: demoFile,
+      baseUrl: config.urls.base,
+      authUrl: config.urls.auth,
+    });
   }
   logger.info("partner API ready", {
     front: `http://${app.front.address}:${app.front.port}`,
@@ -141,6 +154,8 @@ function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger:
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`partner API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `partner API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

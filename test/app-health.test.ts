@@ -21,20 +21,38 @@ import { startPrivateRedis, stopProcess } from "./support/private-redis.js";
 import { grpcHealthCheck } from "./support/internal.js";
 
 const Probes = suite("app health");
-const services = ["", "partnerapi.v1.TokenService", "partnerapi.v1.GrantService", "partnerapi.v1.CredentialService", "partnerapi.v1.DataService", "partnerapi.v1.ConsoleService"];
-
+const services = [
+  "",
+  "partnerapi.v1.TokenService",
+  "partnerapi.v1.GrantService",
+  "partnerapi.v1.CredentialService",
+  "partnerapi.v1.DataService",
+  "partnerapi.v1.ConsoleService",
+];
 
 async function statuses(port: number): Promise<ServingStatus[]> {
   return Promise.all(services.map((service) => grpcHealthCheck(port, service)));
 }
 
-async function probe(url: string): Promise<{ status: number; body: string; retryAfter: string | null; cacheControl: string | null }> {
+async function probe(
+  url: string,
+): Promise<{ status: number; body: string; retryAfter: string | null; cacheControl: string | null }> {
   const answer = await fetch(url);
-  return { status: answer.status, body: await answer.text(), retryAfter: answer.headers.get("retry-after"), cacheControl: answer.headers.get("cache-control") };
+  return {
+    status: answer.status,
+    body: await answer.text(),
+    retryAfter: answer.headers.get("retry-after"),
+    cacheControl: answer.headers.get("cache-control"),
+  };
 }
 
 const ready = { status: 200, body: '{"status":"ready"}', retryAfter: null, cacheControl: "no-store" };
-const notReady = (down: string[]) => ({ status: 503, body: JSON.stringify({ status: "not_ready", down }), retryAfter: "5", cacheControl: "no-store" });
+const notReady = (down: string[]) => ({
+  status: 503,
+  body: JSON.stringify({ status: "not_ready", down }),
+  retryAfter: "5",
+  cacheControl: "no-store",
+});
 
 /** Resolves once a new connection to `port` is refused (the listener closed); bounded. */
 async function refusedSoon(port: number): Promise<void> {
@@ -53,104 +71,155 @@ async function refusedSoon(port: number): Promise<void> {
   throw new Error(`port ${port} still accepts`);
 }
 
-Probes("from stop() on: /readyz 503 shutting_down and gRPC NOT_SERVING while serving through the drain; a request in flight at close completes", async () => {
-  const clock = createManualClock();
-  const test = await startTestApp({ clock, redis: false, env: { SHUTDOWN_DRAIN_SECONDS: "5", SHUTDOWN_GRACE_SECONDS: "30" } });
-  try {
-    assert.equal(await probe(`${test.base}/readyz`), ready);
-    assert.equal(await statuses(test.app.grpc.port), services.map(() => ServingStatus.SERVING));
-
-    // A token request whose body is half sent: it is in flight across the whole shutdown.
-    const body = "grant_type=client_credentials&client_id=nobody&client_secret=nothing";
-    const inFlight = request(`${test.base}/v1/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) },
+Probes(
+  "from stop() on: /readyz 503 shutting_down and gRPC NOT_SERVING while serving through the drain; a request in flight at close completes",
+  async () => {
+    const clock = createManualClock();
+    const test = await startTestApp({
+      clock,
+      redis: false,
+      env: { SHUTDOWN_DRAIN_SECONDS: "5", SHUTDOWN_GRACE_SECONDS: "30" },
     });
-    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      inFlight.once("response", (response) => {
-        let text = "";
-        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        response.once("end", () => resolve({ status: response.statusCode!, body: text }));
+    try {
+      assert.equal(await probe(`${test.base}/readyz`), ready);
+      assert.equal(
+        await statuses(test.app.grpc.port),
+        services.map(() => ServingStatus.SERVING),
+      );
+
+      // A token request whose body is half sent: it is in flight across the whole shutdown.
+      const body = "grant_type=client_credentials&client_id=nobody&client_secret=nothing";
+      const inFlight = request(`${test.base}/v1/oauth/token`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": String(Buffer.byteLength(body)),
+        },
       });
-      inFlight.once("error", reject);
-    });
-    answered.catch(() => {}); // awaited below; a failed assertion before then must not also crash the run
-    await new Promise<void>((resolve) => inFlight.once("socket", (socket) => socket.once("connect", () => resolve())));
-    inFlight.write(body.slice(0, 20));
+      const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        inFlight.once("response", (response) => {
+          let text = "";
+          response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          response.once("end", () => resolve({ status: response.statusCode!, body: text }));
+        });
+        inFlight.once("error", reject);
+      });
+      answered.catch(() => {}); // awaited below; a failed assertion before then must not also crash the run
+      await new Promise<void>((resolve) =>
+        inFlight.once("socket", (socket) => socket.once("connect", () => resolve())),
+      );
+      inFlight.write(body.slice(0, 20));
 
-    let stopped = false;
-    const stopping = test.app.stop().then(() => (stopped = true));
-    // Not ready at once, on both sites and on the internal port; liveness unchanged; everything else still served.
-    assert.equal(await probe(`${test.base}/readyz`), notReady(["shutting_down"]));
-    assert.equal(await probe(`${test.auth}/readyz`), { status: 503, body: "not ready: shutting_down\n", retryAfter: "5", cacheControl: "no-store" });
-    assert.equal(await statuses(test.app.grpc.port), services.map(() => ServingStatus.NOT_SERVING));
-    assert.is((await fetch(`${test.base}/healthz`)).status, 200);
-    const jwks = await fetch(`${test.base}/.well-known/jwks.json`);
-    assert.is(jwks.status, 200, "new connections are still served during the drain");
-    await jwks.arrayBuffer();
-    clock.advance(4_999);
-    assert.equal(await probe(`${test.base}/readyz`), notReady(["shutting_down"]));
-    assert.is(stopped, false, "the listeners stay open for the whole drain");
+      let stopped = false;
+      const stopping = test.app.stop().then(() => (stopped = true));
+      // Not ready at once, on both sites and on the internal port; liveness unchanged; everything else still served.
+      assert.equal(await probe(`${test.base}/readyz`), notReady(["shutting_down"]));
+      assert.equal(await probe(`${test.auth}/readyz`), {
+        status: 503,
+        body: "not ready: shutting_down\n",
+        retryAfter: "5",
+        cacheControl: "no-store",
+      });
+      assert.equal(
+        await statuses(test.app.grpc.port),
+        services.map(() => ServingStatus.NOT_SERVING),
+      );
+      assert.is((await fetch(`${test.base}/healthz`)).status, 200);
+      const jwks = await fetch(`${test.base}/.well-known/jwks.json`);
+      assert.is(jwks.status, 200, "new connections are still served during the drain");
+      await jwks.arrayBuffer();
+      clock.advance(4_999);
+      assert.equal(await probe(`${test.base}/readyz`), notReady(["shutting_down"]));
+      assert.is(stopped, false, "the listeners stay open for the whole drain");
 
-    // The drain is over: the listeners close; the request in flight still gets its answer.
-    clock.advance(1);
-    await refusedSoon(test.app.front.port);
-    inFlight.end(body.slice(20));
-    const answer = await answered;
-    assert.is(answer.status, 401);
-    assert.is((JSON.parse(answer.body) as { error: string }).error, "invalid_client");
-    await stopping;
-    assert.is(stopped, true);
-  } finally {
-    // Even after a failed assertion: stop, and move the clock past the drain.
-    const stopped = test.stop();
-    clock.advance(5_000);
-    await stopped;
-  }
-});
-
-Probes("a configured Redis that dies: /readyz 503 naming redis and gRPC NOT_SERVING; back: 200 and SERVING", async () => {
-  const port = await freePort();
-  let redis = await startPrivateRedis(port);
-  if (!redis) return console.log("  (skipped: no redis-server to start)");
-  const clock = createManualClock();
-  const test = await startTestApp({ clock, redis: false, env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
-  try {
-    assert.equal(await probe(`${test.base}/readyz`), ready);
-    assert.equal(await probe(`${test.auth}/readyz`), { status: 200, body: "ready\n", retryAfter: null, cacheControl: "no-store" });
-    await stopProcess(redis, "SIGKILL");
-    assert.equal(await probe(`${test.base}/readyz`), notReady(["redis"]));
-    assert.equal(await probe(`${test.auth}/readyz`), { status: 503, body: "not ready: redis\n", retryAfter: "5", cacheControl: "no-store" });
-    assert.equal(await statuses(test.app.grpc.port), services.map(() => ServingStatus.NOT_SERVING));
-    assert.is((await fetch(`${test.base}/healthz`)).status, 200, "liveness does not depend on Redis");
-
-    redis = await startPrivateRedis(port);
-    assert.ok(redis, "redis-server restarted");
-    // The client reconnects by itself (at least every second): poll, real time, bounded.
-    let last = await probe(`${test.base}/readyz`);
-    for (let attempt = 0; attempt < 150 && last.status !== 200; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      last = await probe(`${test.base}/readyz`);
+      // The drain is over: the listeners close; the request in flight still gets its answer.
+      clock.advance(1);
+      await refusedSoon(test.app.front.port);
+      inFlight.end(body.slice(20));
+      const answer = await answered;
+      assert.is(answer.status, 401);
+      assert.is((JSON.parse(answer.body) as { error: string }).error, "invalid_client");
+      await stopping;
+      assert.is(stopped, true);
+    } finally {
+      // Even after a failed assertion: stop, and move the clock past the drain.
+      const stopped = test.stop();
+      clock.advance(5_000);
+      await stopped;
     }
-    assert.equal(last, ready);
-    assert.equal(await statuses(test.app.grpc.port), services.map(() => ServingStatus.SERVING));
-  } finally {
-    await test.stop();
-    if (redis) await stopProcess(redis, "SIGKILL");
-  }
-});
+  },
+);
+
+Probes(
+  "a configured Redis that dies: /readyz 503 naming redis and gRPC NOT_SERVING; back: 200 and SERVING",
+  async () => {
+    const port = await freePort();
+    let redis = await startPrivateRedis(port);
+    if (!redis) return console.log("  (skipped: no redis-server to start)");
+    const clock = createManualClock();
+    const test = await startTestApp({ clock, redis: false, env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+    try {
+      assert.equal(await probe(`${test.base}/readyz`), ready);
+      assert.equal(await probe(`${test.auth}/readyz`), {
+        status: 200,
+        body: "ready\n",
+        retryAfter: null,
+        cacheControl: "no-store",
+      });
+      await stopProcess(redis, "SIGKILL");
+      assert.equal(await probe(`${test.base}/readyz`), notReady(["redis"]));
+      assert.equal(await probe(`${test.auth}/readyz`), {
+        status: 503,
+        body: "not ready: redis\n",
+        retryAfter: "5",
+        cacheControl: "no-store",
+      });
+      assert.equal(
+        await statuses(test.app.grpc.port),
+        services.map(() => ServingStatus.NOT_SERVING),
+      );
+      assert.is((await fetch(`${test.base}/healthz`)).status, 200, "liveness does not depend on Redis");
+
+      redis = await startPrivateRedis(port);
+      assert.ok(redis, "redis-server restarted");
+      // The client reconnects by itself (at least every second): poll, real time, bounded.
+      let last = await probe(`${test.base}/readyz`);
+      for (let attempt = 0; attempt < 150 && last.status !== 200; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        last = await probe(`${test.base}/readyz`);
+      }
+      assert.equal(last, ready);
+      assert.equal(
+        await statuses(test.app.grpc.port),
+        services.map(() => ServingStatus.SERVING),
+      );
+    } finally {
+      await test.stop();
+      if (redis) await stopProcess(redis, "SIGKILL");
+    }
+  },
+);
 
 Probes("the data role: its health follows its database's readiness and shutdown", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "pa-data-health-"));
   const databaseUrl = await freshDatabaseUrl();
   const clock = createManualClock();
   const node = await startDataRole({
-    config: loadConfig({ HOST: "127.0.0.1", GRPC_PORT: "0", REGION_GRPC_PORT: "0", DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_SECONDS: "5", SHUTDOWN_GRACE_SECONDS: "1" }),
+    config: loadConfig({
+      HOST: "127.0.0.1",
+      GRPC_PORT: "0",
+      REGION_GRPC_PORT: "0",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SHUTDOWN_DRAIN_SECONDS: "5",
+      SHUTDOWN_GRACE_SECONDS: "1",
+    }),
     logger: silentLogger,
     region: "in",
     clock,
   });
-  const check = () => Promise.all(["", "partnerapi.v1.DataService"].map((service) => grpcHealthCheck(node.grpc.port, service)));
+  const check = () =>
+    Promise.all(["", "partnerapi.v1.DataService"].map((service) => grpcHealthCheck(node.grpc.port, service)));
   try {
     assert.equal(await check(), [ServingStatus.SERVING, ServingStatus.SERVING]);
     // Its database's ping made to fail (a real outage is the PostgreSQL fault test's; here only the wiring is

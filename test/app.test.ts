@@ -49,10 +49,20 @@ App.after(async (context) => {
   await rm(context.dataDir, { recursive: true, force: true });
 });
 
-
 App("a grpc-js health check answers SERVING for the server and for each of the five services", async ({ app }) => {
-  for (const service of ["", "partnerapi.v1.TokenService", "partnerapi.v1.GrantService", "partnerapi.v1.CredentialService", "partnerapi.v1.DataService", "partnerapi.v1.ConsoleService"]) {
-    assert.is(await grpcHealthCheck(app.grpc.port, service), HealthCheckResponse_ServingStatus.SERVING, service || "(server)");
+  for (const service of [
+    "",
+    "partnerapi.v1.TokenService",
+    "partnerapi.v1.GrantService",
+    "partnerapi.v1.CredentialService",
+    "partnerapi.v1.DataService",
+    "partnerapi.v1.ConsoleService",
+  ]) {
+    assert.is(
+      await grpcHealthCheck(app.grpc.port, service),
+      HealthCheckResponse_ServingStatus.SERVING,
+      service || "(server)",
+    );
   }
 });
 
@@ -76,23 +86,28 @@ App("the consent site listens on its own port and refuses to be framed", async (
   assert.match(answer.headers.get("content-security-policy")!, "frame-ancestors 'none'");
 });
 
-App("a second start against the same database applies no migration twice, and stop closes every listener", async (context) => {
-  const first = context.logs.filter((line) => line.includes('"migrations applied"')).length;
-  assert.is(first, 5, "control and four regions on the first start");
-  await context.app.stop();
-  for (const port of [context.app.front.port, context.app.consent.port, context.app.grpc.port]) {
-    const refused = await fetch(`http://127.0.0.1:${port}/`).then(
-      () => false,
-      () => true,
+App(
+  "a second start against the same database applies no migration twice, and stop closes every listener",
+  async (context) => {
+    const first = context.logs.filter((line) => line.includes('"migrations applied"')).length;
+    assert.is(first, 5, "control and four regions on the first start");
+    await context.app.stop();
+    for (const port of [context.app.front.port, context.app.consent.port, context.app.grpc.port]) {
+      const refused = await fetch(`http://127.0.0.1:${port}/`).then(
+        () => false,
+        () => true,
+      );
+      assert.ok(refused, `port ${port} is closed after stop`);
+    }
+    context.logs.length = 0;
+    context.app = await start(context);
+    assert.is(context.logs.filter((line) => line.includes('"migrations applied"')).length, 0);
+    const rows = await context.app.control.sql`select count(*)::int as count from control.schema_migrations`;
+    const bundled = readdirSync(new URL("../src/storage/migrations/control/", import.meta.url)).filter((file) =>
+      file.endsWith(".sql"),
     );
-    assert.ok(refused, `port ${port} is closed after stop`);
-  }
-  context.logs.length = 0;
-  context.app = await start(context);
-  assert.is(context.logs.filter((line) => line.includes('"migrations applied"')).length, 0);
-  const rows = await context.app.control.sql`select count(*)::int as count from control.schema_migrations`;
-  const bundled = readdirSync(new URL("../src/storage/migrations/control/", import.meta.url)).filter((file) => file.endsWith(".sql"));
-  assert.is(rows[0]!["count"], bundled.length);
-});
+    assert.is(rows[0]!["count"], bundled.length);
+  },
+);
 
 App.run();

@@ -28,7 +28,10 @@ function run(env: Record<string, string>, args: string[] = []) {
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const line = (message: string, timeoutMs = 60_000) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "${message}" line; stdout: ${stdout} stderr: ${stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no "${message}" line; stdout: ${stdout} stderr: ${stderr}`)),
+        timeoutMs,
+      );
       const check = () => {
         const found = stdout.split("\n").find((text) => text.includes(`"msg":"${message}"`));
         if (!found) return;
@@ -60,7 +63,15 @@ Main("starts, serves, and exits 0 after SIGTERM once requests are done", async (
   const databaseUrl = await freshDatabaseUrl();
   if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   try {
-    const process = run({ HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", CONSOLE_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "" });
+    const process = run({
+      HOST: "127.0.0.1",
+      PORT: "0",
+      AUTH_PORT: "0",
+      CONSOLE_PORT: "0",
+      GRPC_PORT: "0",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? "",
+    });
     const ready = await process.line("partner API ready");
     const answer = await fetch(`${ready["front"]}/v1/oauth/token`, { method: "POST" });
     assert.is(answer.status, 400);
@@ -81,7 +92,14 @@ Main("starts, serves, and exits 0 after SIGTERM once requests are done", async (
 Main("a SIGTERM while the demo world is being written waits for it, then stops and exits 0", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
   try {
-    const process = run({ HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", CONSOLE_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir });
+    const process = run({
+      HOST: "127.0.0.1",
+      PORT: "0",
+      AUTH_PORT: "0",
+      CONSOLE_PORT: "0",
+      GRPC_PORT: "0",
+      DATA_DIR: dataDir,
+    });
     await process.line("app created");
     process.child.kill("SIGTERM");
     await process.line("stopped");
@@ -119,83 +137,111 @@ function accepting(url: string): Promise<boolean> {
 // sockets close, and the front's close did not wait for their handlers. The pool then ended with queries still
 // queued for a free connection, and postgres.js opened new connections for them after its end: the process
 // never exited. Here the requests wait on a table lock held by the test, so that state is reached every time.
-Main("exits 0 after SIGTERM while requests whose clients have gone still wait on PostgreSQL (real PostgreSQL and Redis)", async () => {
-  const databaseUrl = await freshDatabaseUrl();
-  // PGlite takes one connection: nothing else can hold a lock on it, and its pool has no queue to leave behind.
-  if (!databaseUrl) return;
-  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
-  // One connection holds the lock; another watches the service's connections (pg_stat_activity of this database).
-  const locker = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  const observer = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    const env = {
-      HOST: "127.0.0.1",
-      PORT: "0",
-      AUTH_PORT: "0",
-      CONSOLE_PORT: "0",
-      GRPC_PORT: "0",
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: process.env["TEST_REDIS_URL"] ?? "",
-    };
-    const service = run(env, ["--demo"]);
+Main(
+  "exits 0 after SIGTERM while requests whose clients have gone still wait on PostgreSQL (real PostgreSQL and Redis)",
+  async () => {
+    const databaseUrl = await freshDatabaseUrl();
+    // PGlite takes one connection: nothing else can hold a lock on it, and its pool has no queue to leave behind.
+    if (!databaseUrl) return;
+    const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
+    // One connection holds the lock; another watches the service's connections (pg_stat_activity of this database).
+    const locker = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    const observer = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     try {
-      const ready = await service.line("partner API ready", 120_000);
-      assert.is(ready["sharedLimits"], Boolean(process.env["TEST_REDIS_URL"]));
-      const demo = JSON.parse(await readFile(join(dataDir, "demo.json"), "utf8")) as {
-        apps: { full: { sandbox: { clientId: string; clientSecret: string } } };
-        merchants: { sandbox: Array<{ companyId: number }> };
+      const env = {
+        HOST: "127.0.0.1",
+        PORT: "0",
+        AUTH_PORT: "0",
+        CONSOLE_PORT: "0",
+        GRPC_PORT: "0",
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: process.env["TEST_REDIS_URL"] ?? "",
       };
-      const { clientId, clientSecret } = demo.apps.full.sandbox;
-      const body = JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret, merchant_id: demo.merchants.sandbox[0]!.companyId });
-      // A mint first: the demo's sandbox credentials work (and are verified, so the revocations below skip that).
-      assert.is((await fetch(`${ready["front"]}/v1/token`, { method: "POST", headers: { "content-type": "application/json" }, body })).status, 200);
+      const service = run(env, ["--demo"]);
+      try {
+        const ready = await service.line("partner API ready", 120_000);
+        assert.is(ready["sharedLimits"], Boolean(process.env["TEST_REDIS_URL"]));
+        const demo = JSON.parse(await readFile(join(dataDir, "demo.json"), "utf8")) as {
+          apps: { full: { sandbox: { clientId: string; clientSecret: string } } };
+          merchants: { sandbox: Array<{ companyId: number }> };
+        };
+        const { clientId, clientSecret } = demo.apps.full.sandbox;
+        const body = JSON.stringify({
+          grant_type: "client_credentials",
+          client_id: clientId,
+          client_secret: clientSecret,
+          merchant_id: demo.merchants.sandbox[0]!.companyId,
+        });
+        // A mint first: the demo's sandbox credentials work (and are verified, so the revocations below skip that).
+        assert.is(
+          (
+            await fetch(`${ready["front"]}/v1/token`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body,
+            })
+          ).status,
+          200,
+        );
 
-      // Revocations of a well-formed refresh token each open a transaction whose first read waits on the test's
-      // lock: four times the pool's ten connections of them, ten holding a connection, the rest queued for one.
-      const { promise: unlocked, resolve: unlock } = Promise.withResolvers<void>();
-      const { promise: lockHeld, resolve: locked } = Promise.withResolvers<void>();
-      const transaction = locker.begin(async (tx) => {
-        await tx`lock table control.refresh_tokens in access exclusive mode`;
-        locked();
-        await unlocked;
-      });
-      await lockHeld;
-      const revocation = new URLSearchParams({ token: `lp_rt_sb_${"A".repeat(43)}`, client_id: clientId, client_secret: clientSecret }).toString();
-      const requests = Array.from({ length: 40 }, () => {
-        const request = http.request(`${ready["front"]}/v1/oauth/revoke`, { method: "POST", agent: false, headers: { "content-type": "application/x-www-form-urlencoded" } });
-        request.on("error", () => {});
-        request.end(revocation);
-        return request;
-      });
-      await until("ten of the service's connections wait on the lock", async () => {
-        const [row] = await observer<Array<{ waiting: number }>>`
+        // Revocations of a well-formed refresh token each open a transaction whose first read waits on the test's
+        // lock: four times the pool's ten connections of them, ten holding a connection, the rest queued for one.
+        const { promise: unlocked, resolve: unlock } = Promise.withResolvers<void>();
+        const { promise: lockHeld, resolve: locked } = Promise.withResolvers<void>();
+        const transaction = locker.begin(async (tx) => {
+          await tx`lock table control.refresh_tokens in access exclusive mode`;
+          locked();
+          await unlocked;
+        });
+        await lockHeld;
+        const revocation = new URLSearchParams({
+          token: `lp_rt_sb_${"A".repeat(43)}`,
+          client_id: clientId,
+          client_secret: clientSecret,
+        }).toString();
+        const requests = Array.from({ length: 40 }, () => {
+          const request = http.request(`${ready["front"]}/v1/oauth/revoke`, {
+            method: "POST",
+            agent: false,
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+          });
+          request.on("error", () => {});
+          request.end(revocation);
+          return request;
+        });
+        await until("ten of the service's connections wait on the lock", async () => {
+          const [row] = await observer<Array<{ waiting: number }>>`
           select count(*)::int as waiting from pg_stat_activity where datname = current_database() and application_name = 'partner-api' and wait_event_type = 'Lock'`;
-        return row!.waiting >= 10;
-      });
+          return row!.waiting >= 10;
+        });
 
-      // The clients go away, the service is told to stop, and the lock goes once the front no longer listens.
-      for (const request of requests) request.destroy();
-      service.child.kill("SIGTERM");
-      await service.line("shutting down: finishing requests in flight");
-      await until("the front stops listening", async () => !(await accepting(String(ready["front"]))));
-      unlock();
-      await transaction;
+        // The clients go away, the service is told to stop, and the lock goes once the front no longer listens.
+        for (const request of requests) request.destroy();
+        service.child.kill("SIGTERM");
+        await service.line("shutting down: finishing requests in flight");
+        await until("the front stops listening", async () => !(await accepting(String(ready["front"]))));
+        unlock();
+        await transaction;
 
-      const exit = await Promise.race([service.exited, new Promise<string>((resolve) => setTimeout(() => resolve("still running 60 s after SIGTERM"), 60_000))]);
-      assert.is(exit, 0, `${service.output().stderr}\n${service.output().stdout.split("\n").slice(-5).join("\n")}`);
-      await service.line("stopped");
-      assert.not.ok(service.output().stderr.includes("still running after stop"));
+        const exit = await Promise.race([
+          service.exited,
+          new Promise<string>((resolve) => setTimeout(() => resolve("still running 60 s after SIGTERM"), 60_000)),
+        ]);
+        assert.is(exit, 0, `${service.output().stderr}\n${service.output().stdout.split("\n").slice(-5).join("\n")}`);
+        await service.line("stopped");
+        assert.not.ok(service.output().stderr.includes("still running after stop"));
+      } finally {
+        if (service.child.exitCode === null) service.child.kill("SIGKILL");
+        await service.exited;
+      }
     } finally {
-      if (service.child.exitCode === null) service.child.kill("SIGKILL");
-      await service.exited;
+      await Promise.all([locker.end({ timeout: 5 }), observer.end({ timeout: 5 })]);
+      await dropDatabase(databaseUrl);
+      await rm(dataDir, { recursive: true, force: true });
     }
-  } finally {
-    await Promise.all([locker.end({ timeout: 5 }), observer.end({ timeout: 5 })]);
-    await dropDatabase(databaseUrl);
-    await rm(dataDir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 Main("a bad configuration stops the start with a message naming the variable", async () => {
   const process = run({ PORT: "eighty" });
@@ -219,7 +265,10 @@ Main("NODE_ENV=production without DATABASE_URL stops the start with status 2, na
       MAIL_TRANSPORT: "smtp://127.0.0.1:25",
     });
     // Before the guard this process started on PGlite and kept running: stop it rather than wait forever.
-    const started = process.line("partner API ready").then(() => "started", () => "no ready line");
+    const started = process.line("partner API ready").then(
+      () => "started",
+      () => "no ready line",
+    );
     const outcome = await Promise.race([process.exited, started]);
     if (outcome === "started") process.child.kill("SIGKILL");
     assert.is(outcome, 2);
@@ -232,102 +281,157 @@ Main("NODE_ENV=production without DATABASE_URL stops the start with status 2, na
   }
 });
 
-Main("a brand-new embedded start makes an operator credential (0600) that buf curl presents; a second start reuses it", async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-embedded-"));
-  // No DATABASE_URL whatever the mode: this is `npm start` on embedded defaults.
-  const env = { HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", CONSOLE_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir };
-  try {
-    const first = run(env);
-    let credential: string;
+Main(
+  "a brand-new embedded start makes an operator credential (0600) that buf curl presents; a second start reuses it",
+  async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "partner-api-embedded-"));
+    // No DATABASE_URL whatever the mode: this is `npm start` on embedded defaults.
+    const env = { HOST: "127.0.0.1", PORT: "0", AUTH_PORT: "0", CONSOLE_PORT: "0", GRPC_PORT: "0", DATA_DIR: dataDir };
     try {
-      const ready = await first.line("partner API ready", 90_000);
-      assert.is(ready["embeddedDatabase"], true);
-      const grpcUrl = String(ready["grpc"]);
-      const generated = await first.line(generatedLine);
-      assert.is(generated["level"], "warn");
-      assert.is(generated["credentialFile"], join(dataDir, "operator-credential"));
-      assert.is(generated["credentialsFile"], join(dataDir, "internal-credentials"));
-      assert.is(
-        generated["try"],
-        `buf curl --protocol grpc --http2-prior-knowledge -H "X-Service-Credential: $(cat ${join(dataDir, "operator-credential")})" ${grpcUrl}/partnerapi.v1.TokenService/GetJwks`,
-      );
-      for (const file of ["operator-credential", "internal-credentials"]) {
-        assert.is((await stat(join(dataDir, file))).mode & 0o777, 0o600, `${file} is readable by its owner only`);
+      const first = run(env);
+      let credential: string;
+      try {
+        const ready = await first.line("partner API ready", 90_000);
+        assert.is(ready["embeddedDatabase"], true);
+        const grpcUrl = String(ready["grpc"]);
+        const generated = await first.line(generatedLine);
+        assert.is(generated["level"], "warn");
+        assert.is(generated["credentialFile"], join(dataDir, "operator-credential"));
+        assert.is(generated["credentialsFile"], join(dataDir, "internal-credentials"));
+        assert.is(
+          generated["try"],
+          `buf curl --protocol grpc --http2-prior-knowledge -H "X-Service-Credential: $(cat ${join(dataDir, "operator-credential")})" ${grpcUrl}/partnerapi.v1.TokenService/GetJwks`,
+        );
+        for (const file of ["operator-credential", "internal-credentials"]) {
+          assert.is((await stat(join(dataDir, file))).mode & 0o777, 0o600, `${file} is readable by its owner only`);
+        }
+        credential = (await readFile(join(dataDir, "operator-credential"), "utf8")).trim();
+        assert.match(credential, /^svc_operator-embedded_[A-Za-z0-9_-]{43}$/);
+        assert.not.ok(first.output().stdout.includes(credential.slice(-43)), "the credential is never logged");
+
+        const jwks = await buf([
+          "curl",
+          "--protocol",
+          "grpc",
+          "--http2-prior-knowledge",
+          "-H",
+          `X-Service-Credential: ${credential}`,
+          `${grpcUrl}/partnerapi.v1.TokenService/GetJwks`,
+        ]);
+        assert.is(jwks.code, 0, jwks.stderr);
+        const keys = (JSON.parse(jwks.stdout) as { keys: Array<Record<string, unknown>> }).keys;
+        assert.is(keys.length, 1);
+        assert.is(keys[0]!["kty"], "RSA");
+        const anonymous = await buf([
+          "curl",
+          "--protocol",
+          "grpc",
+          "--http2-prior-knowledge",
+          `${grpcUrl}/partnerapi.v1.TokenService/GetJwks`,
+        ]);
+        assert.is.not(anonymous.code, 0);
+        assert.match(anonymous.stderr, /"code":\s*"unauthenticated"/);
+        // The two commands of docs/operations.md that need no credential: the service list (by reflection) and health.
+        const services = await buf([
+          "curl",
+          "--protocol",
+          "grpc",
+          "--http2-prior-knowledge",
+          "--list-services",
+          grpcUrl,
+        ]);
+        assert.is(services.code, 0, services.stderr);
+        assert.equal(services.stdout.split("\n").filter(Boolean).sort(), [
+          "grpc.health.v1.Health",
+          "grpc.reflection.v1.ServerReflection",
+          "grpc.reflection.v1alpha.ServerReflection",
+          "partnerapi.v1.ConsoleService",
+          "partnerapi.v1.CredentialService",
+          "partnerapi.v1.DataService",
+          "partnerapi.v1.GrantService",
+          "partnerapi.v1.TokenService",
+        ]);
+        const health = await buf([
+          "curl",
+          "--protocol",
+          "grpc",
+          "--http2-prior-knowledge",
+          "-d",
+          '{"service":""}',
+          `${grpcUrl}/grpc.health.v1.Health/Check`,
+        ]);
+        assert.is(health.code, 0, health.stderr);
+        assert.equal(JSON.parse(health.stdout), { status: "SERVING" });
+
+        // The demo's staff hint, followed: `npm run credential -- staff staff-local`, its line appended to the
+        // credentials file, then the printed buf curl line with the printed credential (issue 18).
+        const credentialsPath = join(dataDir, "internal-credentials");
+        const hint = [
+          "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
+          "  npm run credential -- staff staff-local",
+          `  then append the printed "staff staff-local ..." line to ${credentialsPath} (re-read within 5 seconds)`,
+          `  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' ${grpcUrl}/partnerapi.v1.ConsoleService/ListProgramApplications`,
+        ].join("\n");
+        assert.ok(first.output().stdout.includes(hint), first.output().stdout);
+        const made = await new Promise<string>((resolve, reject) =>
+          execFile(
+            process.execPath,
+            ["--import", "tsx", "src/internal/new-credential.ts", "staff", "staff-local"],
+            (error, stdout) => (error ? reject(error) : resolve(stdout)),
+          ),
+        );
+        const [, staffCredential, staffLine] =
+          /^ {2}(svc_staff-local_\S+)$[\s\S]*^ {2}(staff staff-local [0-9a-f]{64})$/m.exec(made) ?? [];
+        assert.ok(staffCredential && staffLine, made);
+        await appendFile(credentialsPath, `${staffLine}\n`);
+        const listArgs = [
+          "curl",
+          "--protocol",
+          "grpc",
+          "--http2-prior-knowledge",
+          "-H",
+          `X-Service-Credential: ${staffCredential}`,
+          "-d",
+          "{}",
+          `${grpcUrl}/partnerapi.v1.ConsoleService/ListProgramApplications`,
+        ];
+        let listed = await buf(listArgs);
+        for (let attempt = 0; listed.code !== 0 && attempt < 30; attempt++) {
+          await new Promise((resolve) => setTimeout(resolve, 1000)); // the file is re-read within 5 seconds
+          listed = await buf(listArgs);
+        }
+        assert.is(listed.code, 0, listed.stderr);
+        assert.equal(JSON.parse(listed.stdout), {});
+      } finally {
+        first.child.kill("SIGTERM");
+        await first.exited;
       }
-      credential = (await readFile(join(dataDir, "operator-credential"), "utf8")).trim();
-      assert.match(credential, /^svc_operator-embedded_[A-Za-z0-9_-]{43}$/);
-      assert.not.ok(first.output().stdout.includes(credential.slice(-43)), "the credential is never logged");
 
-      const jwks = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-H", `X-Service-Credential: ${credential}`, `${grpcUrl}/partnerapi.v1.TokenService/GetJwks`]);
-      assert.is(jwks.code, 0, jwks.stderr);
-      const keys = (JSON.parse(jwks.stdout) as { keys: Array<Record<string, unknown>> }).keys;
-      assert.is(keys.length, 1);
-      assert.is(keys[0]!["kty"], "RSA");
-      const anonymous = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", `${grpcUrl}/partnerapi.v1.TokenService/GetJwks`]);
-      assert.is.not(anonymous.code, 0);
-      assert.match(anonymous.stderr, /"code":\s*"unauthenticated"/);
-      // The two commands of docs/operations.md that need no credential: the service list (by reflection) and health.
-      const services = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", grpcUrl]);
-      assert.is(services.code, 0, services.stderr);
-      assert.equal(services.stdout.split("\n").filter(Boolean).sort(), [
-        "grpc.health.v1.Health",
-        "grpc.reflection.v1.ServerReflection",
-        "grpc.reflection.v1alpha.ServerReflection",
-        "partnerapi.v1.ConsoleService",
-        "partnerapi.v1.CredentialService",
-        "partnerapi.v1.DataService",
-        "partnerapi.v1.GrantService",
-        "partnerapi.v1.TokenService",
-      ]);
-      const health = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-d", '{"service":""}', `${grpcUrl}/grpc.health.v1.Health/Check`]);
-      assert.is(health.code, 0, health.stderr);
-      assert.equal(JSON.parse(health.stdout), { status: "SERVING" });
-
-      // The demo's staff hint, followed: `npm run credential -- staff staff-local`, its line appended to the
-      // credentials file, then the printed buf curl line with the printed credential (issue 18).
-      const credentialsPath = join(dataDir, "internal-credentials");
-      const hint = [
-        "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
-        "  npm run credential -- staff staff-local",
-        `  then append the printed "staff staff-local ..." line to ${credentialsPath} (re-read within 5 seconds)`,
-        `  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' ${grpcUrl}/partnerapi.v1.ConsoleService/ListProgramApplications`,
-      ].join("\n");
-      assert.ok(first.output().stdout.includes(hint), first.output().stdout);
-      const made = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ["--import", "tsx", "src/internal/new-credential.ts", "staff", "staff-local"], (error, stdout) => (error ? reject(error) : resolve(stdout))),
-      );
-      const [, staffCredential, staffLine] = /^ {2}(svc_staff-local_\S+)$[\s\S]*^ {2}(staff staff-local [0-9a-f]{64})$/m.exec(made) ?? [];
-      assert.ok(staffCredential && staffLine, made);
-      await appendFile(credentialsPath, `${staffLine}\n`);
-      const listArgs = ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-H", `X-Service-Credential: ${staffCredential}`, "-d", "{}", `${grpcUrl}/partnerapi.v1.ConsoleService/ListProgramApplications`];
-      let listed = await buf(listArgs);
-      for (let attempt = 0; listed.code !== 0 && attempt < 30; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 1000)); // the file is re-read within 5 seconds
-        listed = await buf(listArgs);
+      const credentialsFile = await readFile(join(dataDir, "internal-credentials"), "utf8");
+      const second = run(env);
+      try {
+        const ready = await second.line("partner API ready", 90_000);
+        assert.not.ok(second.output().stdout.includes(generatedLine), "nothing generated on a second start");
+        assert.is((await readFile(join(dataDir, "operator-credential"), "utf8")).trim(), credential);
+        assert.is(await readFile(join(dataDir, "internal-credentials"), "utf8"), credentialsFile);
+        const jwks = await buf([
+          "curl",
+          "--protocol",
+          "grpc",
+          "--http2-prior-knowledge",
+          "-H",
+          `X-Service-Credential: ${credential}`,
+          `${String(ready["grpc"])}/partnerapi.v1.TokenService/GetJwks`,
+        ]);
+        assert.is(jwks.code, 0, jwks.stderr);
+      } finally {
+        second.child.kill("SIGTERM");
+        await second.exited;
       }
-      assert.is(listed.code, 0, listed.stderr);
-      assert.equal(JSON.parse(listed.stdout), {});
     } finally {
-      first.child.kill("SIGTERM");
-      await first.exited;
+      await rm(dataDir, { recursive: true, force: true });
     }
-
-    const credentialsFile = await readFile(join(dataDir, "internal-credentials"), "utf8");
-    const second = run(env);
-    try {
-      const ready = await second.line("partner API ready", 90_000);
-      assert.not.ok(second.output().stdout.includes(generatedLine), "nothing generated on a second start");
-      assert.is((await readFile(join(dataDir, "operator-credential"), "utf8")).trim(), credential);
-      assert.is(await readFile(join(dataDir, "internal-credentials"), "utf8"), credentialsFile);
-      const jwks = await buf(["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-H", `X-Service-Credential: ${credential}`, `${String(ready["grpc"])}/partnerapi.v1.TokenService/GetJwks`]);
-      assert.is(jwks.code, 0, jwks.stderr);
-    } finally {
-      second.child.kill("SIGTERM");
-      await second.exited;
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 Main.run();

@@ -6,5 +6,7 @@ const server = http.createServer((_request, response) => {
   response.writeHead(200, { "Content-Type": "application/json" });
   response.end(body);
 });
-server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: (server.address() as { port: number }).port }) + "\n"));
+server.listen(0, "127.0.0.1", () =>
+  process.stdout.write(JSON.stringify({ port: (server.address() as { port: number }).port }) + "\n"),
+);
 process.on("SIGTERM", () => server.close(() => process.exit(0)));

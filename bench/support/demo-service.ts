@@ -19,7 +19,10 @@ export interface DemoPair {
 export interface DemoWorld {
   redirectUri: string;
   apps: { full: { sandbox: DemoPair; production: DemoPair } };
-  merchants: { sandbox: Array<{ companyId: number }>; live: Array<{ companyId: number; region: string; owner: DemoLogin }> };
+  merchants: {
+    sandbox: Array<{ companyId: number }>;
+    live: Array<{ companyId: number; region: string; owner: DemoLogin }>;
+  };
 }
 
 export interface DemoService {
@@ -38,7 +41,12 @@ export interface DemoService {
 export async function startDemoService(extraEnv: Record<string, string> = {}): Promise<DemoService> {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-bench-"));
   // Every listener on a free port: two benchmarks (or two services of one) must never meet on a default one.
-  const [port, authPort, consolePort, grpcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [port, authPort, consolePort, grpcPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const env = {
     HOST: "127.0.0.1",
     PORT: String(port),
@@ -49,7 +57,9 @@ export async function startDemoService(extraEnv: Record<string, string> = {}): P
     ...(process.env["DATABASE_URL"] ? { DATABASE_URL: process.env["DATABASE_URL"] } : {}),
     ...(process.env["REDIS_URL"] ? { REDIS_URL: process.env["REDIS_URL"] } : {}),
     // A database used before keeps signing keys sealed under that run's key-encryption key: pass it on.
-    ...(process.env["TOKEN_KEY_ENCRYPTION_KEY"] ? { TOKEN_KEY_ENCRYPTION_KEY: process.env["TOKEN_KEY_ENCRYPTION_KEY"] } : {}),
+    ...(process.env["TOKEN_KEY_ENCRYPTION_KEY"]
+      ? { TOKEN_KEY_ENCRYPTION_KEY: process.env["TOKEN_KEY_ENCRYPTION_KEY"] }
+      : {}),
     ...unthrottled(),
     ...extraEnv,
   };

@@ -20,7 +20,13 @@ const database = await openDatabase({ url, dataDir: process.env["DATA_DIR"] ?? "
 if (!url) {
   companyId = 900_000_123;
   await migrateRegion(database.sql, region, silentLogger);
-  await seedMerchantData(database.sql, region, companyId, { storeCount: 2, itemCount: 300, salesDays: 0, onlineOrderCount: 0, now: new Date() });
+  await seedMerchantData(database.sql, region, companyId, {
+    storeCount: 2,
+    itemCount: 300,
+    salesDays: 0,
+    onlineOrderCount: 0,
+    now: new Date(),
+  });
 }
 const items = createItemQueries(database.sql, regionSchema(region));
 const server = http.createServer((_request, response) => {
@@ -46,5 +52,7 @@ const server = http.createServer((_request, response) => {
     },
   );
 });
-server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: (server.address() as { port: number }).port }) + "\n"));
+server.listen(0, "127.0.0.1", () =>
+  process.stdout.write(JSON.stringify({ port: (server.address() as { port: number }).port }) + "\n"),
+);
 process.on("SIGTERM", () => server.close(() => void database.close().then(() => process.exit(0))));

@@ -9,7 +9,10 @@ const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 // A payload the size of an access token's signing input.
 const input = Buffer.from("e".repeat(420));
 
-const signOnce = () => new Promise<void>((resolve, reject) => sign("sha256", input, privateKey, (error) => (error ? reject(error) : resolve())));
+const signOnce = () =>
+  new Promise<void>((resolve, reject) =>
+    sign("sha256", input, privateKey, (error) => (error ? reject(error) : resolve())),
+  );
 
 async function run(durationMs: number, latencies?: number[]): Promise<number> {
   const end = performance.now() + durationMs;

@@ -6,7 +6,8 @@ interface Client {
   clientSecret: string;
 }
 
-const cookieHeader = (cookies: Map<string, string>) => [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+const cookieHeader = (cookies: Map<string, string>) =>
+  [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
 
 function keepCookies(response: Response, cookies: Map<string, string>): void {
   for (const line of response.headers.getSetCookie()) {
@@ -19,7 +20,12 @@ function keepCookies(response: Response, cookies: Map<string, string>): void {
 function hidden(html: string, name: string): string {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
   if (!match) throw new Error(`no hidden ${name} in the page: ${html.slice(0, 500)}`);
-  return match[1]!.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  return match[1]!
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 }
 
 export async function prepareRefreshFamilies(options: {
@@ -40,7 +46,12 @@ export async function prepareRefreshFamilies(options: {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(cookies), origin: auth },
-    body: new URLSearchParams({ csrf: hidden(page, "csrf"), return_to: hidden(page, "return_to"), email: owner.email, password: owner.password }),
+    body: new URLSearchParams({
+      csrf: hidden(page, "csrf"),
+      return_to: hidden(page, "return_to"),
+      email: owner.email,
+      password: owner.password,
+    }),
   });
   if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}`);
   keepCookies(signedIn, cookies);
@@ -52,7 +63,16 @@ export async function prepareRefreshFamilies(options: {
     const html = await consent.text();
     if (consent.status !== 200) throw new Error(`consent answered ${consent.status}: ${html.slice(0, 500)}`);
     const form = new URLSearchParams();
-    for (const name of ["csrf", "response_type", "client_id", "redirect_uri", "state", "scope", "code_challenge", "code_challenge_method"]) {
+    for (const name of [
+      "csrf",
+      "response_type",
+      "client_id",
+      "redirect_uri",
+      "state",
+      "scope",
+      "code_challenge",
+      "code_challenge_method",
+    ]) {
       if (html.includes(`name="${name}"`)) form.set(name, hidden(html, name));
     }
     form.set("decision", "allow");
@@ -68,9 +88,16 @@ export async function prepareRefreshFamilies(options: {
     const exchanged = await fetch(`${front}/v1/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: client.clientId, client_secret: client.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri,
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+      }),
     });
-    if (exchanged.status !== 200) throw new Error(`code exchange answered ${exchanged.status}: ${await exchanged.text()}`);
+    if (exchanged.status !== 200)
+      throw new Error(`code exchange answered ${exchanged.status}: ${await exchanged.text()}`);
     const answer = (await exchanged.json()) as { access_token: string; refresh_token: string };
     tokens.push({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
   }

@@ -34,7 +34,11 @@ export async function seedMerchants(sql: postgres.Sql, region: Region, companies
  * merchant, so its own list grows too) and the rest are spread over the `companies` seeded merchants.
  * Returns how many were added.
  */
-export async function seedItems(sql: postgres.Sql, region: Region, options: { total: number; companies: number; companyId: number; ownShare: number }): Promise<number> {
+export async function seedItems(
+  sql: postgres.Sql,
+  region: Region,
+  options: { total: number; companies: number; companyId: number; ownShare: number },
+): Promise<number> {
   const items = sql(`${regionSchema(region)}.items`);
   const [existing] = await sql<Array<{ count: number }>>`select count(*)::int as count from ${items}`;
   const count = Math.max(0, options.total - existing!.count);
@@ -65,7 +69,10 @@ export interface SeededSample {
  * one of the `companies` seeded merchants (seedMerchants first) and a refresh family; returns how many were added
  * and, when any was, one app's clear credentials.
  */
-export async function seedApps(sql: postgres.Sql, options: { total: number; companies: number }): Promise<{ added: number; sample?: SeededSample }> {
+export async function seedApps(
+  sql: postgres.Sql,
+  options: { total: number; companies: number },
+): Promise<{ added: number; sample?: SeededSample }> {
   const [existing] = await sql<Array<{ count: number }>>`select count(*)::int as count from control.apps`;
   const count = Math.max(0, options.total - existing!.count);
   const seed = randomBytes(32);
@@ -76,7 +83,8 @@ export async function seedApps(sql: postgres.Sql, options: { total: number; comp
     const to = Math.min(count, from + batch) - 1;
     sample = await sql.begin(async (tx) => {
       /** 256 bits for row g and purpose `what`, SHA-256(seed || what || g), in base64url as randomToken writes them. */
-      const bits = (what: string) => tx`rtrim(translate(encode(sha256(${seed}::bytea || convert_to(${what} || g, 'UTF8')), 'base64'), '+/', '-_'), '=')`;
+      const bits = (what: string) =>
+        tx`rtrim(translate(encode(sha256(${seed}::bytea || convert_to(${what} || g, 'UTF8')), 'base64'), '+/', '-_'), '=')`;
       // The batch's values, made once: ids as the service makes them (app_ + 12 random bytes, lp_app_sb/pk + 18).
       await tx`
         create temporary table scale_batch on commit drop as
@@ -118,10 +126,22 @@ export async function seedApps(sql: postgres.Sql, options: { total: number; comp
         from families join scale_batch b on b.app_id = families.app_id`;
       const [row] = await tx<Array<{ production_client: string; production_secret: string; refresh_token: string }>>`
         select production_client, production_secret, refresh_token from scale_batch order by g desc limit 1`;
-      return { clientId: row!.production_client, clientSecret: row!.production_secret, refreshToken: row!.refresh_token };
+      return {
+        clientId: row!.production_client,
+        clientSecret: row!.production_secret,
+        refreshToken: row!.refresh_token,
+      };
     });
   }
-  for (const table of ["organizations", "apps", "client_credentials", "client_secrets", "grants", "refresh_families", "refresh_tokens"]) {
+  for (const table of [
+    "organizations",
+    "apps",
+    "client_credentials",
+    "client_secrets",
+    "grants",
+    "refresh_families",
+    "refresh_tokens",
+  ]) {
     await sql`analyze ${sql(`control.${table}`)}`;
   }
   return { added: count, ...(sample ? { sample } : {}) };

@@ -12,11 +12,21 @@ import { openSync, closeSync } from "node:fs";
  * V8 CPU profile there when it stops (node --cpu-prof, which NODE_OPTIONS does not allow).
  */
 export function serviceCommand(args: string[]): { command: string; args: string[] } {
-  const profile = process.env["BENCH_PROFILE_DIR"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`] : [];
+  const profile = process.env["BENCH_PROFILE_DIR"]
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`]
+    : [];
   // The compiled program, built first when missing or stale (scripts/run-compiled.mjs), as `npm start` runs it.
   return {
     command: process.execPath,
-    args: [...profile, "--enable-source-maps", "--require", "./src/runtime/thread-pool.cjs", "scripts/run-compiled.mjs", "src/main.js", ...args],
+    args: [
+      ...profile,
+      "--enable-source-maps",
+      "--require",
+      "./src/runtime/thread-pool.cjs",
+      "scripts/run-compiled.mjs",
+      "src/main.js",
+      ...args,
+    ],
   };
 }
 
@@ -46,7 +56,13 @@ export interface RunningService {
  * Starts the service with `args` and `env` (on top of PATH and the caller's DATABASE_URL / REDIS_URL when set),
  * logging to `<dataDir>/service-<start time>.log`; resolves when its ready line (`readyMessage`) is written.
  */
-export async function startService(options: { args: string[]; env: Record<string, string>; dataDir: string; readyMessage?: string; timeoutMs?: number }): Promise<RunningService> {
+export async function startService(options: {
+  args: string[];
+  env: Record<string, string>;
+  dataDir: string;
+  readyMessage?: string;
+  timeoutMs?: number;
+}): Promise<RunningService> {
   const readyMessage = options.readyMessage ?? "partner API ready";
   // A file per start: a restart's ready line must not be found in the previous run's log.
   const logFile = join(options.dataDir, `service-${Date.now()}.log`);
@@ -77,7 +93,8 @@ export async function startService(options: { args: string[]; env: Record<string
   const deadline = Date.now() + (options.timeoutMs ?? 180_000);
   let ready: Record<string, unknown> | undefined;
   while (!ready) {
-    if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}): ${await readFile(logFile, "utf8")}`);
+    if (child.exitCode !== null)
+      throw new Error(`the service exited (${child.exitCode}): ${await readFile(logFile, "utf8")}`);
     if (Date.now() > deadline) {
       // A start that timed out must not outlive the benchmark (it would hold its database and ports).
       child.kill("SIGKILL");
@@ -96,7 +113,9 @@ export async function startService(options: { args: string[]; env: Record<string
       if (child.exitCode === null) child.kill("SIGTERM");
       // A graceful stop logs "stopped" and exits; one that lingers past that (a handle kept open) is killed.
       const timer = setTimeout(() => {
-        process.stderr.write(`the service (pid ${child.pid}) did not exit within ${stopTimeoutMs / 1000} s of SIGTERM: killed\n`);
+        process.stderr.write(
+          `the service (pid ${child.pid}) did not exit within ${stopTimeoutMs / 1000} s of SIGTERM: killed\n`,
+        );
         child.kill("SIGKILL");
       }, stopTimeoutMs);
       await exited;
@@ -109,8 +128,14 @@ export async function startService(options: { args: string[]; env: Record<string
 const stopTimeoutMs = 20_000;
 
 /** A helper process of the benchmarks (a baseline server): `node --import tsx <script>`, resolving with the port it prints. */
-export async function startHelper(script: string, env: Record<string, string>): Promise<{ port: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], { env: { PATH: process.env["PATH"] ?? "", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+export async function startHelper(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ port: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    env: { PATH: process.env["PATH"] ?? "", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";

@@ -7,7 +7,9 @@ const settings = await loadExampleSettings();
 const redirect = new URL(settings.redirectUri);
 const server = createExampleServer(settings);
 server.listen(Number(redirect.port || 80), redirect.hostname, () => {
-  process.stdout.write(`example partner app: open ${redirect.origin}/ (redirect URI ${settings.redirectUri}, ${settings.environment} client ${settings.clientId})\n`);
+  process.stdout.write(
+    `example partner app: open ${redirect.origin}/ (redirect URI ${settings.redirectUri}, ${settings.environment} client ${settings.clientId})\n`,
+  );
 });
 const stop = () => {
   server.close(() => process.exit(0));

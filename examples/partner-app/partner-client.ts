@@ -1,5 +1,10 @@
 // The one place the example imports the partner client from. Today: the repository's source through tsx. When the
 // client is installed as the package (npm install @partner-api/client), this line becomes `from "@partner-api/client"`
 // and nothing else changes.
-export { AuthorizationCallbackError, createMemoryTokenStore, createPartnerClient, PartnerApiError } from "../../src/client/index.js";
+export {
+  AuthorizationCallbackError,
+  createMemoryTokenStore,
+  createPartnerClient,
+  PartnerApiError,
+} from "../../src/client/index.js";
 export type { PartnerClient, PendingAuthorization, TokenStore } from "../../src/client/index.js";

@@ -6,7 +6,12 @@
 // for a sandbox merchant and shows it moving: the sandbox merchant accepts it, then it becomes ready and completed.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { createMemoryTokenStore, createPartnerClient, PartnerApiError, type PendingAuthorization } from "./partner-client.js";
+import {
+  createMemoryTokenStore,
+  createPartnerClient,
+  PartnerApiError,
+  type PendingAuthorization,
+} from "./partner-client.js";
 import { formatMoney } from "./money.js";
 import type { ExampleSettings } from "./settings.js";
 
@@ -51,7 +56,9 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
         `<p>Client <code>${escapeHtml(settings.clientId)}</code> (${settings.environment}) against <code>${escapeHtml(settings.baseUrl)}</code>.</p>`,
         settings.loginHint ? `<p>On the consent screen, sign in as ${escapeHtml(settings.loginHint)}.</p>` : "",
         `<p><a id="connect" href="/connect">Connect a merchant</a></p>`,
-        orders ? `<p><a id="orders" href="/orders">Place an order</a> (the ONLINE_ORDER app, sandbox merchant ${orders.merchantId})</p>` : "",
+        orders
+          ? `<p><a id="orders" href="/orders">Place an order</a> (the ONLINE_ORDER app, sandbox merchant ${orders.merchantId})</p>`
+          : "",
       ]);
     },
     "/orders": async (request, response) => {
@@ -71,7 +78,10 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
           response.end();
         } catch (error) {
           if (!(error instanceof PartnerApiError)) throw error;
-          page(response, 400, "The order was not placed", [`<p id="error">${escape(String(error.code ?? "error"))}: ${escape(error.message)}</p>`, `<p><a href="/orders">Try again</a></p>`]);
+          page(response, 400, "The order was not placed", [
+            `<p id="error">${escape(String(error.code ?? "error"))}: ${escape(error.message)}</p>`,
+            `<p><a href="/orders">Try again</a></p>`,
+          ]);
         }
         return;
       }
@@ -107,7 +117,10 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
       pending.delete(session);
       try {
         // `error` before `code`, `state` compared, the code exchanged with the PKCE verifier: all in the client.
-        const connection = await client.completeAuthorization(new URL(request.url ?? "/", settings.redirectUri), authorization);
+        const connection = await client.completeAuthorization(
+          new URL(request.url ?? "/", settings.redirectUri),
+          authorization,
+        );
         const tokens = await tokenStore.get(connection.merchantId);
         const claims = tokens ? claimsOf(tokens.accessToken) : {};
         const { items } = await client.merchant(connection.merchantId).items.list({ limit: 5 });
@@ -159,7 +172,9 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
       return;
     }
     route(request, response).catch((error: unknown) => {
-      process.stderr.write(`example partner app: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `example partner app: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       if (!response.headersSent) page(response, 500, "Something failed", [`<p>See the example's output.</p>`]);
     });
   });
@@ -167,7 +182,10 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
 
 /** The JWT's payload, decoded for display (the API verifies tokens; the app only shows what it holds). */
 function claimsOf(accessToken: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(accessToken.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
+  return JSON.parse(Buffer.from(accessToken.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** A form body, at most 4 KiB. */
@@ -194,5 +212,7 @@ function escapeHtml(text: string): string {
 
 function page(response: http.ServerResponse, status: number, title: string, body: string[]): void {
   response.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-  response.end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(title)}</title><main><h1>${escapeHtml(title)}</h1>${body.join("")}</main></html>`);
+  response.end(
+    `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(title)}</title><main><h1>${escapeHtml(title)}</h1>${body.join("")}</main></html>`,
+  );
 }

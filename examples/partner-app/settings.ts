@@ -24,10 +24,16 @@ interface DemoFile {
   authUrl: string;
   redirectUri: string;
   apps: {
-    full: { sandbox: { clientId: string; clientSecret: string }; production: { clientId: string; clientSecret: string } };
+    full: {
+      sandbox: { clientId: string; clientSecret: string };
+      production: { clientId: string; clientSecret: string };
+    };
     onlineOrder?: { sandbox: { clientId: string; clientSecret: string } };
   };
-  merchants: { sandbox: Array<{ companyId: number; owner: { email: string } }>; live: Array<{ owner: { email: string } }> };
+  merchants: {
+    sandbox: Array<{ companyId: number; owner: { email: string } }>;
+    live: Array<{ owner: { email: string } }>;
+  };
 }
 
 /**
@@ -39,15 +45,25 @@ interface DemoFile {
 export async function loadExampleSettings(env: NodeJS.ProcessEnv = process.env): Promise<ExampleSettings> {
   const environment = env["EXAMPLE_ENVIRONMENT"] === "production" ? "production" : "sandbox";
   const path = join(env["DATA_DIR"] ?? ".data", "demo.json");
-  const demo = await readFile(path, "utf8").then((text) => JSON.parse(text) as DemoFile, () => undefined);
+  const demo = await readFile(path, "utf8").then(
+    (text) => JSON.parse(text) as DemoFile,
+    () => undefined,
+  );
   const pair = demo?.apps.full[environment];
   // The demo's owner can approve only the demo's own app: a sandbox client connects only its organization's sandbox
   // merchants (oauth.company_not_eligible otherwise), so another CLIENT_ID gets no sign-in hint from demo.json.
   const demoClient = !env["CLIENT_ID"] || env["CLIENT_ID"] === pair?.clientId;
-  const owner = !demoClient ? undefined : environment === "sandbox" ? demo?.merchants.sandbox[0]?.owner : demo?.merchants.live[0]?.owner;
+  const owner = !demoClient
+    ? undefined
+    : environment === "sandbox"
+      ? demo?.merchants.sandbox[0]?.owner
+      : demo?.merchants.live[0]?.owner;
   const value = (name: string, fallback: string | undefined): string => {
     const chosen = env[name] || fallback;
-    if (!chosen) throw new Error(`${name} is not set and ${path} does not exist: run \`npm start -- --demo\` first, or set ${name}`);
+    if (!chosen)
+      throw new Error(
+        `${name} is not set and ${path} does not exist: run \`npm start -- --demo\` first, or set ${name}`,
+      );
     return chosen;
   };
   return {
@@ -67,5 +83,7 @@ function onlineOrderOf(env: NodeJS.ProcessEnv, demo: DemoFile | undefined): Pick
   const clientId = env["ORDER_CLIENT_ID"] || demo?.apps.onlineOrder?.sandbox.clientId;
   const clientSecret = env["ORDER_CLIENT_SECRET"] || demo?.apps.onlineOrder?.sandbox.clientSecret;
   const merchantId = Number(env["ORDER_MERCHANT_ID"] || demo?.merchants.sandbox[0]?.companyId);
-  return clientId && clientSecret && Number.isSafeInteger(merchantId) && merchantId > 0 ? { onlineOrder: { clientId, clientSecret, merchantId } } : {};
+  return clientId && clientSecret && Number.isSafeInteger(merchantId) && merchantId > 0
+    ? { onlineOrder: { clientId, clientSecret, merchantId } }
+    : {};
 }

@@ -53,7 +53,8 @@ export interface AuthorizationCode {
 
 function single(params: URLSearchParams, name: string): string | undefined {
   const values = params.getAll(name);
-  if (values.length > 1) throw new AuthorizationCallbackError({ code: "client.callback_invalid", message: `the callback repeats ${name}` });
+  if (values.length > 1)
+    throw new AuthorizationCallbackError({ code: "client.callback_invalid", message: `the callback repeats ${name}` });
   return values[0];
 }
 
@@ -64,14 +65,23 @@ function single(params: URLSearchParams, name: string): string | undefined {
  * value (e.g. `access_denied`) when the merchant declined, `client.state_mismatch` when `state` is not ours (on either
  * path), `client.callback_invalid` when the callback has no usable code or merchant_id.
  */
-export function validateCallback(callback: string | URL | URLSearchParams, expectedState: string, expectedIssuer?: string): AuthorizationCode {
+export function validateCallback(
+  callback: string | URL | URLSearchParams,
+  expectedState: string,
+  expectedIssuer?: string,
+): AuthorizationCode {
   const params =
-    callback instanceof URLSearchParams ? callback
-    : callback instanceof URL ? callback.searchParams
-    : new URL(callback, "http://callback.invalid").searchParams;
+    callback instanceof URLSearchParams
+      ? callback
+      : callback instanceof URL
+        ? callback.searchParams
+        : new URL(callback, "http://callback.invalid").searchParams;
   // RFC 9207 section 2.4: simple string comparison, before the response is otherwise processed.
   if (expectedIssuer !== undefined && single(params, "iss") !== expectedIssuer) {
-    throw new AuthorizationCallbackError({ code: "client.issuer_mismatch", message: "the callback does not name this API's issuer (iss, RFC 9207)" });
+    throw new AuthorizationCallbackError({
+      code: "client.issuer_mismatch",
+      message: "the callback does not name this API's issuer (iss, RFC 9207)",
+    });
   }
   const state = single(params, "state");
   const stateMatches = state !== undefined && expectedState !== "" && constantTimeEqual(state, expectedState);
@@ -79,17 +89,36 @@ export function validateCallback(callback: string | URL | URLSearchParams, expec
   // `error` first: a declined (or failed) authorization carries no code.
   const error = single(params, "error");
   if (error !== undefined) {
-    if (!stateMatches) throw new AuthorizationCallbackError({ code: "client.state_mismatch", message: "the callback's state is not the one this authorization sent" });
+    if (!stateMatches)
+      throw new AuthorizationCallbackError({
+        code: "client.state_mismatch",
+        message: "the callback's state is not the one this authorization sent",
+      });
     const description = single(params, "error_description");
-    throw new AuthorizationCallbackError({ code: error, oauthError: error, message: description ?? `authorization failed: ${error}` });
+    throw new AuthorizationCallbackError({
+      code: error,
+      oauthError: error,
+      message: description ?? `authorization failed: ${error}`,
+    });
   }
 
   const code = single(params, "code");
-  if (code === undefined || code === "") throw new AuthorizationCallbackError({ code: "client.callback_invalid", message: "the callback has neither error nor code" });
-  if (!stateMatches) throw new AuthorizationCallbackError({ code: "client.state_mismatch", message: "the callback's state is not the one this authorization sent" });
+  if (code === undefined || code === "")
+    throw new AuthorizationCallbackError({
+      code: "client.callback_invalid",
+      message: "the callback has neither error nor code",
+    });
+  if (!stateMatches)
+    throw new AuthorizationCallbackError({
+      code: "client.state_mismatch",
+      message: "the callback's state is not the one this authorization sent",
+    });
   const merchant = single(params, "merchant_id");
   if (merchant === undefined || !/^[1-9]\d{0,15}$/.test(merchant) || !Number.isSafeInteger(Number(merchant))) {
-    throw new AuthorizationCallbackError({ code: "client.callback_invalid", message: "the callback has no valid merchant_id" });
+    throw new AuthorizationCallbackError({
+      code: "client.callback_invalid",
+      message: "the callback has no valid merchant_id",
+    });
   }
   return { code, merchantId: Number(merchant) };
 }

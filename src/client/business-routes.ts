@@ -6,8 +6,23 @@
 import { clientError } from "./errors.js";
 import type { Authenticator, HttpCall, Transport } from "./transport.js";
 import type {
-  Category, CategoryPage, ChangesStart, CreateCategoryInput, CreateItemInput, DailySalesReport, Item, ItemPage, OnlineOrder,
-  OnlineOrderPage, OnlineOrderQuery, OrderChange, PageQuery, PlaceOrderInput, ReportWindow, SalesByStoreReport, StorePage,
+  Category,
+  CategoryPage,
+  ChangesStart,
+  CreateCategoryInput,
+  CreateItemInput,
+  DailySalesReport,
+  Item,
+  ItemPage,
+  OnlineOrder,
+  OnlineOrderPage,
+  OnlineOrderQuery,
+  OrderChange,
+  PageQuery,
+  PlaceOrderInput,
+  ReportWindow,
+  SalesByStoreReport,
+  StorePage,
   UpdateItemInput,
 } from "./types.js";
 
@@ -74,7 +89,10 @@ export interface OnlineOrderRoutes {
    * time it changes, in (updatedAt, id) order, with the cursor to resume from. Ends at the first empty page, unless
    * `follow` is given: then it waits `follow.intervalMs` (default 10 s) and polls again, until `signal` aborts.
    */
-  changes(start: ChangesStart, options?: CallOptions & { limit?: number; follow?: { intervalMs?: number } }): AsyncIterable<OrderChange>;
+  changes(
+    start: ChangesStart,
+    options?: CallOptions & { limit?: number; follow?: { intervalMs?: number } },
+  ): AsyncIterable<OrderChange>;
 }
 
 /** Waits `ms`, or less when `signal` aborts (then the iterator ends). */
@@ -100,7 +118,8 @@ export interface BusinessRoutesOptions {
 
 const field = <T>(body: Record<string, unknown>, name: string, path: string): T => {
   const value = body[name];
-  if (typeof value !== "object" || value === null) throw clientError("client.bad_response", `${path} answered without ${name}`);
+  if (typeof value !== "object" || value === null)
+    throw clientError("client.bad_response", `${path} answered without ${name}`);
   return value as T;
 };
 
@@ -123,7 +142,10 @@ const pathId = (id: number, what: string) => {
 };
 
 /** Every row of a keyset-paged list, page after page, following `nextCursor` until a page has none. */
-async function* everyPage<P extends { nextCursor?: string }, T>(fetchPage: (cursor: { cursor?: string }) => Promise<P>, rows: (page: P) => T[]): AsyncIterable<T> {
+async function* everyPage<P extends { nextCursor?: string }, T>(
+  fetchPage: (cursor: { cursor?: string }) => Promise<P>,
+  rows: (page: P) => T[],
+): AsyncIterable<T> {
   let cursor: string | undefined;
   do {
     const next = await fetchPage(cursor === undefined ? {} : { cursor });
@@ -134,7 +156,12 @@ async function* everyPage<P extends { nextCursor?: string }, T>(fetchPage: (curs
 
 export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRoutes {
   const { transport, auth, companyId } = options;
-  const send = (method: HttpCall["method"], path: string, input: { query?: Record<string, string | number | undefined>; body?: Record<string, unknown> }, call: CallOptions = {}) =>
+  const send = (
+    method: HttpCall["method"],
+    path: string,
+    input: { query?: Record<string, string | number | undefined>; body?: Record<string, unknown> },
+    call: CallOptions = {},
+  ) =>
     transport.send({
       method,
       path,
@@ -150,19 +177,39 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
 
   const routes: BusinessRoutes = {
     stores: {
-      list: async (query, call) => withRows<StorePage>(await send("GET", "stores", { query: page(query) }, call), "stores", "GET /v1/stores"),
+      list: async (query, call) =>
+        withRows<StorePage>(await send("GET", "stores", { query: page(query) }, call), "stores", "GET /v1/stores"),
     },
     items: {
-      list: async (query, call) => withRows<ItemPage>(await send("GET", "items", { query: page(query) }, call), "items", "GET /v1/items"),
-      all: (query, call) => everyPage((cursor) => routes.items.list({ ...query, ...cursor }, call), (next) => next.items),
-      create: async (input, call) => field<Item>(await send("POST", "items", { body: { ...input } }, call), "item", "POST /v1/items"),
+      list: async (query, call) =>
+        withRows<ItemPage>(await send("GET", "items", { query: page(query) }, call), "items", "GET /v1/items"),
+      all: (query, call) =>
+        everyPage(
+          (cursor) => routes.items.list({ ...query, ...cursor }, call),
+          (next) => next.items,
+        ),
+      create: async (input, call) =>
+        field<Item>(await send("POST", "items", { body: { ...input } }, call), "item", "POST /v1/items"),
       update: async (id, input, call) =>
-        field<Item>(await send("PATCH", `items/${pathId(id, "item id")}`, { body: { ...input } }, call), "item", "PATCH /v1/items/{id}"),
+        field<Item>(
+          await send("PATCH", `items/${pathId(id, "item id")}`, { body: { ...input } }, call),
+          "item",
+          "PATCH /v1/items/{id}",
+        ),
     },
     categories: {
-      list: async (query, call) => withRows<CategoryPage>(await send("GET", "categories", { query: page(query) }, call), "categories", "GET /v1/categories"),
+      list: async (query, call) =>
+        withRows<CategoryPage>(
+          await send("GET", "categories", { query: page(query) }, call),
+          "categories",
+          "GET /v1/categories",
+        ),
       create: async (input, call) =>
-        field<Category>(await send("POST", "categories", { body: { ...input } }, call), "category", "POST /v1/categories"),
+        field<Category>(
+          await send("POST", "categories", { body: { ...input } }, call),
+          "category",
+          "POST /v1/categories",
+        ),
     },
     onlineOrders: {
       list: async (query = {}, call) =>
@@ -170,19 +217,45 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
           await send(
             "GET",
             "online-orders",
-            { query: { ...page(query), status: query.status, placedFrom: query.placedFrom, placedTo: query.placedTo, externalReference: query.externalReference } },
+            {
+              query: {
+                ...page(query),
+                status: query.status,
+                placedFrom: query.placedFrom,
+                placedTo: query.placedTo,
+                externalReference: query.externalReference,
+              },
+            },
             call,
           ),
           "orders",
           "GET /v1/online-orders",
         ),
-      all: (query, call) => everyPage((cursor) => routes.onlineOrders.list({ ...query, ...cursor }, call), (next) => next.orders),
+      all: (query, call) =>
+        everyPage(
+          (cursor) => routes.onlineOrders.list({ ...query, ...cursor }, call),
+          (next) => next.orders,
+        ),
       get: async (id, call) =>
-        field<OnlineOrder>(await send("GET", `online-orders/${pathId(id, "order id")}`, {}, call), "order", "GET /v1/online-orders/{id}"),
-      place: async (input, call) => field<OnlineOrder>(await send("POST", "online-orders", { body: { ...input } }, call), "order", "POST /v1/online-orders"),
+        field<OnlineOrder>(
+          await send("GET", `online-orders/${pathId(id, "order id")}`, {}, call),
+          "order",
+          "GET /v1/online-orders/{id}",
+        ),
+      place: async (input, call) =>
+        field<OnlineOrder>(
+          await send("POST", "online-orders", { body: { ...input } }, call),
+          "order",
+          "POST /v1/online-orders",
+        ),
       cancel: async (id, call) =>
-        field<OnlineOrder>(await send("POST", `online-orders/${pathId(id, "order id")}/cancel`, { body: {} }, call), "order", "POST /v1/online-orders/{id}/cancel"),
-      findByReference: async (externalReference, call) => (await routes.onlineOrders.list({ externalReference, limit: 100 }, call)).orders,
+        field<OnlineOrder>(
+          await send("POST", `online-orders/${pathId(id, "order id")}/cancel`, { body: {} }, call),
+          "order",
+          "POST /v1/online-orders/{id}/cancel",
+        ),
+      findByReference: async (externalReference, call) =>
+        (await routes.onlineOrders.list({ externalReference, limit: 100 }, call)).orders,
       changes: (start, options = {}) => feed(start, options),
     },
     get orders() {
@@ -190,7 +263,11 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
     },
     reports: {
       dailySales: async (window, call) =>
-        withRows<DailySalesReport>(await send("GET", "reports/daily-sales", { query: { from: window.from, to: window.to } }, call), "days", "GET /v1/reports/daily-sales"),
+        withRows<DailySalesReport>(
+          await send("GET", "reports/daily-sales", { query: { from: window.from, to: window.to } }, call),
+          "days",
+          "GET /v1/reports/daily-sales",
+        ),
       salesByStore: async (window, call) =>
         withRows<SalesByStoreReport>(
           await send("GET", "reports/sales-by-store", { query: { from: window.from, to: window.to } }, call),
@@ -200,14 +277,24 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
     },
   };
   /** The change feed's pages, order by order, each with the cursor to resume from once it is handled. */
-  async function* feed(start: ChangesStart, options: CallOptions & { limit?: number; follow?: { intervalMs?: number } }): AsyncIterable<OrderChange> {
+  async function* feed(
+    start: ChangesStart,
+    options: CallOptions & { limit?: number; follow?: { intervalMs?: number } },
+  ): AsyncIterable<OrderChange> {
     let asked: string | undefined = "cursor" in start ? start.cursor : undefined;
     const call = { acceptLanguage: options.acceptLanguage, signal: options.signal };
     for (;;) {
-      const query = asked === undefined ? { updatedFrom: (start as { updatedFrom: string }).updatedFrom } : { cursor: asked };
-      const next = withRows<OnlineOrderPage>(await send("GET", "online-orders", { query: { ...query, limit: options.limit } }, call), "orders", "GET /v1/online-orders");
-      if (typeof next.nextCursor !== "string") throw clientError("client.bad_response", "GET /v1/online-orders answered a feed page without nextCursor");
-      for (const [index, order] of next.orders.entries()) yield { order, cursor: index === next.orders.length - 1 ? next.nextCursor : asked };
+      const query =
+        asked === undefined ? { updatedFrom: (start as { updatedFrom: string }).updatedFrom } : { cursor: asked };
+      const next = withRows<OnlineOrderPage>(
+        await send("GET", "online-orders", { query: { ...query, limit: options.limit } }, call),
+        "orders",
+        "GET /v1/online-orders",
+      );
+      if (typeof next.nextCursor !== "string")
+        throw clientError("client.bad_response", "GET /v1/online-orders answered a feed page without nextCursor");
+      for (const [index, order] of next.orders.entries())
+        yield { order, cursor: index === next.orders.length - 1 ? next.nextCursor : asked };
       asked = next.nextCursor;
       // Aborted while the caller handled a change: the feed ends there (the caller holds its cursor).
       if (options.signal?.aborted) return;

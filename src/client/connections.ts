@@ -49,7 +49,10 @@ export function createConnections(options: ConnectionsOptions): Connections {
   function serialised<T>(merchantId: number, task: () => Promise<T>): Promise<T> {
     const previous = queues.get(merchantId) ?? Promise.resolve();
     const run = previous.then(task, task);
-    const settled = run.then(() => {}, () => {});
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
     queues.set(merchantId, settled);
     void settled.then(() => {
       if (queues.get(merchantId) === settled) queues.delete(merchantId);
@@ -75,7 +78,11 @@ export function createConnections(options: ConnectionsOptions): Connections {
       await store.put(merchantId, entry);
     } catch (error) {
       cache.delete(merchantId);
-      throw clientError("client.token_store_failed", `the token store could not save merchant ${merchantId}'s tokens; they are not used`, error);
+      throw clientError(
+        "client.token_store_failed",
+        `the token store could not save merchant ${merchantId}'s tokens; they are not used`,
+        error,
+      );
     }
     cache.set(merchantId, entry);
   }
@@ -106,7 +113,9 @@ export function createConnections(options: ConnectionsOptions): Connections {
     cache.delete(stored.merchantId);
     unsaved.delete(stored.merchantId);
     // Best effort: the mark in this process already stops every renewal; the stored one informs the others.
-    await store.put(stored.merchantId, { ...stored, refreshToken: undefined, reconnectRequired: error.code }).catch(() => {});
+    await store
+      .put(stored.merchantId, { ...stored, refreshToken: undefined, reconnectRequired: error.code })
+      .catch(() => {});
     throw error;
   }
 
@@ -119,16 +128,19 @@ export function createConnections(options: ConnectionsOptions): Connections {
       else throw clientError("client.not_connected", `merchant ${merchantId} has no refresh token; connect it again`);
     } catch (error) {
       if (error instanceof PartnerApiError && error.oauthError === "invalid_grant") {
-        return finish(stored, new ReconnectRequiredError(merchantId, {
-          code: error.code,
-          status: error.status,
-          message: error.message,
-          params: { ...error.params },
-          correlationId: error.correlationId,
-          shape: error.shape,
-          oauthError: error.oauthError,
-          cause: error,
-        }));
+        return finish(
+          stored,
+          new ReconnectRequiredError(merchantId, {
+            code: error.code,
+            status: error.status,
+            message: error.message,
+            params: { ...error.params },
+            correlationId: error.correlationId,
+            shape: error.shape,
+            oauthError: error.oauthError,
+            cause: error,
+          }),
+        );
       }
       throw error;
     }

@@ -4,20 +4,55 @@
 
 /** Codes of the spec and of docs/error-codes.md a partner call or a token call can answer with. */
 export type ServerErrorCode =
-  | "partner.scope_denied" | "partner.env_mismatch" | "partner.ip_denied" | "partner.grant_missing"
-  | "partner.rate_limited" | "partner.window_too_large" | "partner.invalid_window" | "partner.order_not_found"
-  | "partner.acting_user_unavailable" | "partner.api_key_invalid" | "partner.company_param_required"
-  | "partner.company_not_granted" | "partner.api_key_product" | "partner.api_key_unavailable"
-  | "partner.token_missing" | "partner.token_invalid" | "partner.region_unavailable"
-  | "db.duplicate" | "db.not_found" | "company.not_provisioned"
-  | "developer.invalid_client" | "developer.merchant_required" | "developer.merchant_not_found"
-  | "developer.merchant_inactive" | "developer.app_archived" | "developer.app_not_approved"
-  | "developer.grant_missing" | "developer.env_mismatch" | "developer.use_oauth" | "developer.use_api_key"
-  | "developer.region_unconfigured" | "developer.rate_limited" | "developer.invalid_request"
-  | "oauth.invalid_request" | "oauth.unsupported_grant_type" | "oauth.code_invalid" | "oauth.code_expired"
-  | "oauth.redirect_uri_mismatch" | "oauth.pkce_failed" | "oauth.refresh_invalid" | "oauth.refresh_expired"
-  | "oauth.refresh_reused" | "oauth.grant_revoked" | "oauth.rate_limited"
-  | "server.internal" | "server.unimplemented" | "server.unavailable" | "server.database_unavailable" | "server.timeout";
+  | "partner.scope_denied"
+  | "partner.env_mismatch"
+  | "partner.ip_denied"
+  | "partner.grant_missing"
+  | "partner.rate_limited"
+  | "partner.window_too_large"
+  | "partner.invalid_window"
+  | "partner.order_not_found"
+  | "partner.acting_user_unavailable"
+  | "partner.api_key_invalid"
+  | "partner.company_param_required"
+  | "partner.company_not_granted"
+  | "partner.api_key_product"
+  | "partner.api_key_unavailable"
+  | "partner.token_missing"
+  | "partner.token_invalid"
+  | "partner.region_unavailable"
+  | "db.duplicate"
+  | "db.not_found"
+  | "company.not_provisioned"
+  | "developer.invalid_client"
+  | "developer.merchant_required"
+  | "developer.merchant_not_found"
+  | "developer.merchant_inactive"
+  | "developer.app_archived"
+  | "developer.app_not_approved"
+  | "developer.grant_missing"
+  | "developer.env_mismatch"
+  | "developer.use_oauth"
+  | "developer.use_api_key"
+  | "developer.region_unconfigured"
+  | "developer.rate_limited"
+  | "developer.invalid_request"
+  | "oauth.invalid_request"
+  | "oauth.unsupported_grant_type"
+  | "oauth.code_invalid"
+  | "oauth.code_expired"
+  | "oauth.redirect_uri_mismatch"
+  | "oauth.pkce_failed"
+  | "oauth.refresh_invalid"
+  | "oauth.refresh_expired"
+  | "oauth.refresh_reused"
+  | "oauth.grant_revoked"
+  | "oauth.rate_limited"
+  | "server.internal"
+  | "server.unimplemented"
+  | "server.unavailable"
+  | "server.database_unavailable"
+  | "server.timeout";
 
 /** Codes the client itself raises, for failures that never got (or never needed) an answer from the server. */
 export type ClientErrorCode =
@@ -111,7 +146,8 @@ export function clientError(code: ClientErrorCode, message: string, cause?: unkn
   return new PartnerApiError({ code, status: 0, message, shape: "client", cause });
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 /**

@@ -82,7 +82,11 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     clock,
     renewBeforeMs: (options.renewBeforeSeconds ?? 60) * 1000,
   });
-  const connection = (entry: MerchantTokens): Connection => ({ merchantId: entry.merchantId, scope: entry.scope, apiBaseUrl: entry.apiBaseUrl });
+  const connection = (entry: MerchantTokens): Connection => ({
+    merchantId: entry.merchantId,
+    scope: entry.scope,
+    apiBaseUrl: entry.apiBaseUrl,
+  });
   const required = <K extends "authUrl" | "redirectUri" | "clientId" | "apiKey">(name: K): string => {
     const value = options[name];
     if (!value) throw clientError("client.misconfigured", `the client needs the ${name} option for this`);
@@ -91,12 +95,21 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
 
   return {
     startAuthorization: async (start = {}) =>
-      createAuthorizationRequest({ authUrl: required("authUrl"), clientId: required("clientId"), redirectUri: required("redirectUri"), scope: start.scope }),
+      createAuthorizationRequest({
+        authUrl: required("authUrl"),
+        clientId: required("clientId"),
+        redirectUri: required("redirectUri"),
+        scope: start.scope,
+      }),
     async completeAuthorization(callback, pending) {
       // The issuer is the API's base URL with its trailing slash (the metadata's `issuer`, BASE_URL), which the
       // server's redirects name as `iss` (docs/decisions.md, "RFC 9207 `iss` in authorization responses").
       const { code, merchantId } = validateCallback(callback, pending.state, options.baseUrl.replace(/\/+$/, "") + "/");
-      const response = await tokens.exchangeCode({ code, redirectUri: pending.redirectUri, codeVerifier: pending.codeVerifier });
+      const response = await tokens.exchangeCode({
+        code,
+        redirectUri: pending.redirectUri,
+        codeVerifier: pending.codeVerifier,
+      });
       // The token response names the merchant authoritatively; the callback's merchant_id is what the browser said.
       const connected = typeof response.merchant_id === "number" ? response.merchant_id : merchantId;
       return connection(await connections.connect(response, "oauth", connected));

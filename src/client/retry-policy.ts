@@ -59,7 +59,15 @@ export type RetryDecision =
   | { action: "wait"; ms: number; reason: "rate_limit" | "provisioning" | "server" | "network" };
 
 export function initialRetryState(write: boolean, renewable: boolean): RetryState {
-  return { write, renewable, renewed: false, serverRetries: 0, rateLimitWaits: 0, provisioningRetries: 0, provisioningWaitedMs: 0 };
+  return {
+    write,
+    renewable,
+    renewed: false,
+    serverRetries: 0,
+    rateLimitWaits: 0,
+    provisioningRetries: 0,
+    provisioningWaitedMs: 0,
+  };
 }
 
 /** `delay` jittered into [delay/2, delay): spread out so a fleet of clients does not retry in step. */
@@ -77,10 +85,20 @@ const jitter = (delayMs: number, random: () => number) => Math.floor(delayMs / 2
  * | 401 with a renewable token       | renew once, retry once              | same (refused, not written) |
  * | any other 4xx                    | never                               | never                       |
  */
-export function decideRetry(outcome: AttemptOutcome, state: RetryState, now: number, random: () => number, limits: RetryLimits = defaultRetryLimits): RetryDecision {
+export function decideRetry(
+  outcome: AttemptOutcome,
+  state: RetryState,
+  now: number,
+  random: () => number,
+  limits: RetryLimits = defaultRetryLimits,
+): RetryDecision {
   if (outcome.kind === "network") {
     if (state.serverRetries >= limits.serverRetries) return { action: "fail" };
-    return { action: "wait", ms: jitter(limits.serverBaseDelayMs * 2 ** state.serverRetries, random), reason: "network" };
+    return {
+      action: "wait",
+      ms: jitter(limits.serverBaseDelayMs * 2 ** state.serverRetries, random),
+      reason: "network",
+    };
   }
   const { status, code } = outcome;
   if (status === 429) {
@@ -89,16 +107,27 @@ export function decideRetry(outcome: AttemptOutcome, state: RetryState, now: num
     // clock (our clock runs ahead of the server's) or is missing; a whole minute when the answer says neither.
     const untilReset = outcome.resetAtMs === undefined ? undefined : outcome.resetAtMs - now;
     const fallback = outcome.retryAfterSeconds === undefined ? 60_000 : Math.max(1, outcome.retryAfterSeconds) * 1000;
-    return { action: "wait", ms: untilReset !== undefined && untilReset > 0 ? untilReset : fallback, reason: "rate_limit" };
+    return {
+      action: "wait",
+      ms: untilReset !== undefined && untilReset > 0 ? untilReset : fallback,
+      reason: "rate_limit",
+    };
   }
   if (status === 503 && code === "company.not_provisioned") {
-    const delay = jitter(Math.min(limits.provisioningMaxDelayMs, limits.provisioningBaseDelayMs * 2 ** state.provisioningRetries), random);
+    const delay = jitter(
+      Math.min(limits.provisioningMaxDelayMs, limits.provisioningBaseDelayMs * 2 ** state.provisioningRetries),
+      random,
+    );
     if (state.provisioningWaitedMs + delay > limits.provisioningBudgetMs) return { action: "fail" };
     return { action: "wait", ms: delay, reason: "provisioning" };
   }
   if (status >= 500) {
     if (state.write || state.serverRetries >= limits.serverRetries) return { action: "fail" };
-    return { action: "wait", ms: jitter(limits.serverBaseDelayMs * 2 ** state.serverRetries, random), reason: "server" };
+    return {
+      action: "wait",
+      ms: jitter(limits.serverBaseDelayMs * 2 ** state.serverRetries, random),
+      reason: "server",
+    };
   }
   if (status === 401 && state.renewable && !state.renewed) return { action: "renew" };
   return { action: "fail" };

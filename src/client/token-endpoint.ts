@@ -57,7 +57,10 @@ function isTokenResponse(body: Record<string, unknown>): body is Record<string, 
 
 function tokenResponse(body: Record<string, unknown>, path: string): TokenResponse {
   if (!isTokenResponse(body)) {
-    throw clientError("client.bad_response", `${path} answered without a token response (RFC 6749 5.1 and api_base_url)`);
+    throw clientError(
+      "client.bad_response",
+      `${path} answered without a token response (RFC 6749 5.1 and api_base_url)`,
+    );
   }
   return body;
 }
@@ -71,16 +74,31 @@ export function createTokenEndpoint(options: TokenEndpointOptions): TokenEndpoin
     return { client_id: options.clientId, client_secret: options.clientSecret };
   };
   const post = (path: string, body: Record<string, unknown>, write: boolean) =>
-    transport.send({ method: "POST", path: new URL(path, options.baseUrl).toString(), body, write, partner: false, acceptLanguage: options.acceptLanguage });
+    transport.send({
+      method: "POST",
+      path: new URL(path, options.baseUrl).toString(),
+      body,
+      write,
+      partner: false,
+      acceptLanguage: options.acceptLanguage,
+    });
 
   return {
     async exchangeCode({ code, redirectUri, codeVerifier }) {
-      const body: Record<string, unknown> = { grant_type: "authorization_code", code, redirect_uri: redirectUri, ...client() };
+      const body: Record<string, unknown> = {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri,
+        ...client(),
+      };
       if (codeVerifier !== undefined) body["code_verifier"] = codeVerifier;
       return tokenResponse(await post("/v1/oauth/token", body, true), "/v1/oauth/token");
     },
     async refresh(refreshToken) {
-      return tokenResponse(await post("/v1/oauth/token", { grant_type: "refresh_token", refresh_token: refreshToken, ...client() }, false), "/v1/oauth/token");
+      return tokenResponse(
+        await post("/v1/oauth/token", { grant_type: "refresh_token", refresh_token: refreshToken, ...client() }, false),
+        "/v1/oauth/token",
+      );
     },
     async revoke(refreshToken) {
       await post("/v1/oauth/revoke", { token: refreshToken, ...client() }, false);

@@ -6,7 +6,13 @@
 import { clientError, errorFromBody, type PartnerApiError } from "./errors.js";
 import type { ClientClock, RetryEvent } from "./options.js";
 import type { RateBudgetTracker } from "./rate-budget.js";
-import { afterDecision, decideRetry, initialRetryState, type AttemptOutcome, type RetryLimits } from "./retry-policy.js";
+import {
+  afterDecision,
+  decideRetry,
+  initialRetryState,
+  type AttemptOutcome,
+  type RetryLimits,
+} from "./retry-policy.js";
 
 /** What authenticates one attempt, and where partner URLs start. */
 export interface Credentials {
@@ -57,7 +63,12 @@ export interface TransportOptions {
 const noCredentials = async (): Promise<Credentials> => ({ headers: {}, apiBaseUrl: "http://invalid.invalid/" });
 
 const seconds = (value: unknown): number | undefined => {
-  const number = typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+  const number =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\d+$/.test(value.trim())
+        ? Number(value)
+        : undefined;
   return number !== undefined && Number.isFinite(number) ? number : undefined;
 };
 
@@ -116,13 +127,20 @@ export function createTransport(options: TransportOptions): Transport {
         let failure: PartnerApiError;
         if (response === undefined) {
           outcome = { kind: "network" };
-          failure = clientError("client.network", `no response from ${url.origin}: ${networkError instanceof Error ? networkError.message : String(networkError)}`, networkError);
+          failure = clientError(
+            "client.network",
+            `no response from ${url.origin}: ${networkError instanceof Error ? networkError.message : String(networkError)}`,
+            networkError,
+          );
         } else {
           if (call.partner) budget.record(response.headers);
           const body = await readJson(response);
           if (response.ok) {
             if (typeof body !== "object" || body === null || Array.isArray(body)) {
-              throw clientError("client.bad_response", `${call.method} ${url.pathname} answered ${response.status} without a JSON object`);
+              throw clientError(
+                "client.bad_response",
+                `${call.method} ${url.pathname} answered ${response.status} without a JSON object`,
+              );
             }
             return body as Record<string, unknown>;
           }

@@ -68,9 +68,16 @@ const schema = z.object({
     .string()
     .default("uk,us,in,ae")
     .transform((text, context) => {
-      const names = text.split(",").map((name) => name.trim()).filter((name) => name !== "");
+      const names = text
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== "");
       const unknown = names.filter((name) => !(regions as readonly string[]).includes(name));
-      if (unknown.length > 0) context.addIssue({ code: "custom", message: `unknown region ${unknown.join(", ")} (known: ${regions.join(", ")})` });
+      if (unknown.length > 0)
+        context.addIssue({
+          code: "custom",
+          message: `unknown region ${unknown.join(", ")} (known: ${regions.join(", ")})`,
+        });
       return regions.filter((region) => names.includes(region));
     }),
   DATA_DIR: z.string().min(1).default(".data"),
@@ -88,7 +95,10 @@ const schema = z.object({
     .string()
     .default("")
     .transform((text, context) => {
-      const entries = text.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+      const entries = text
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "");
       if (entries.some((entry) => /^\d+$/.test(entry))) {
         context.addIssue({
           code: "custom",
@@ -99,11 +109,17 @@ const schema = z.object({
         return [];
       }
       const unreadable = entries.filter((entry) => canonicalRange(entry) === undefined);
-      if (unreadable.length > 0) context.addIssue({ code: "custom", message: `not an address or CIDR range: ${unreadable.join(", ")}` });
+      if (unreadable.length > 0)
+        context.addIssue({ code: "custom", message: `not an address or CIDR range: ${unreadable.join(", ")}` });
       return [...new Set(entries.map((entry) => canonicalRange(entry) ?? entry))];
     }),
   /** Largest request body the front reads, in bytes; larger ones are a 413 and are not read further. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(64 * 1024),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** 1: human-readable colored log lines (pino-pretty) for development; default 0, JSON lines. */
   LOG_PRETTY: z.enum(["0", "1"]).default("0"),
@@ -346,7 +362,10 @@ export const environmentNames: readonly string[] = Object.keys(schema.shape);
 export type ProcessRole = { role: "all" | "front" } | { role: "data"; region: Region };
 
 /** Reads the configuration from `env` (process.env by default). Throws ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, runs: ProcessRole = { role: "all" }): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  runs: ProcessRole = { role: "all" },
+): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
@@ -368,17 +387,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return { databaseUrl: v[`REGION_DATABASE_URL_${upper}`], grpcUrl: v[`REGION_GRPC_URL_${upper}`] };
   };
   return {
-    listen: { host: v.HOST, port: v.PORT, authPort: v.AUTH_PORT, consolePort: v.CONSOLE_PORT, grpcHost: v.GRPC_HOST, grpcPort: v.GRPC_PORT, regionGrpcPort: v.REGION_GRPC_PORT },
+    listen: {
+      host: v.HOST,
+      port: v.PORT,
+      authPort: v.AUTH_PORT,
+      consolePort: v.CONSOLE_PORT,
+      grpcHost: v.GRPC_HOST,
+      grpcPort: v.GRPC_PORT,
+      regionGrpcPort: v.REGION_GRPC_PORT,
+    },
     internal: {
       credentialsFile: v.GRPC_CREDENTIALS_FILE ?? join(v.DATA_DIR, "internal-credentials"),
       credentialsFileIsDefault: v.GRPC_CREDENTIALS_FILE === undefined,
       tls: v.GRPC_TLS_CERT && v.GRPC_TLS_KEY ? { certFile: v.GRPC_TLS_CERT, keyFile: v.GRPC_TLS_KEY } : undefined,
     },
     regionHop: { credentialFile: v.REGION_GRPC_CREDENTIAL_FILE, caFile: v.REGION_GRPC_CA },
-    urls: { base, auth, console: (v.CONSOLE_URL ?? `http://${hostForUrl(v.HOST)}:${v.CONSOLE_PORT}`).replace(/\/+$/, "") },
+    urls: {
+      base,
+      auth,
+      console: (v.CONSOLE_URL ?? `http://${hostForUrl(v.HOST)}:${v.CONSOLE_PORT}`).replace(/\/+$/, ""),
+    },
     dataDir: v.DATA_DIR,
     databaseUrl: v.DATABASE_URL,
-    databaseTimeouts: { connectSeconds: v.DATABASE_CONNECT_TIMEOUT_SECONDS, querySeconds: v.DATABASE_QUERY_TIMEOUT_SECONDS },
+    databaseTimeouts: {
+      connectSeconds: v.DATABASE_CONNECT_TIMEOUT_SECONDS,
+      querySeconds: v.DATABASE_QUERY_TIMEOUT_SECONDS,
+    },
     redisUrl: v.REDIS_URL,
     redisCountTimeoutMs: v.REDIS_COUNT_TIMEOUT_MS,
     servedRegions: [...v.REGIONS],
@@ -405,7 +439,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       resetLink: v.CONSOLE_RESET_LINK_TTL_SECONDS,
       invitation: v.CONSOLE_INVITE_TTL_SECONDS,
     },
-    onlineOrders: { decisionSeconds: v.ONLINE_ORDER_DECISION_SECONDS, autopilotSeconds: v.SANDBOX_ORDER_AUTOPILOT_SECONDS },
+    onlineOrders: {
+      decisionSeconds: v.ONLINE_ORDER_DECISION_SECONDS,
+      autopilotSeconds: v.SANDBOX_ORDER_AUTOPILOT_SECONDS,
+    },
     caches: { credentialSeconds: v.CREDENTIAL_CACHE_SECONDS, gatewaySeconds: v.GATEWAY_CACHE_SECONDS },
     limits: {
       partnerPerMinute: v.PARTNER_RATE_LIMIT,
@@ -433,15 +470,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  */
 function productionProblems(v: z.output<typeof schema>): string[] {
   const problems: string[] = [];
-  if (v.DATABASE_URL === undefined) problems.push("DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)");
+  if (v.DATABASE_URL === undefined)
+    problems.push("DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)");
   if (v.REDIS_URL === undefined) {
-    problems.push("REDIS_URL: required when NODE_ENV=production (without it every process keeps its own limits and throttles)");
+    problems.push(
+      "REDIS_URL: required when NODE_ENV=production (without it every process keeps its own limits and throttles)",
+    );
   }
   if (v.TOKEN_KEY_ENCRYPTION_KEY === undefined) {
-    problems.push("TOKEN_KEY_ENCRYPTION_KEY: required when NODE_ENV=production (a key generated into DATA_DIR is for development)");
+    problems.push(
+      "TOKEN_KEY_ENCRYPTION_KEY: required when NODE_ENV=production (a key generated into DATA_DIR is for development)",
+    );
   }
   if (v.MAIL_TRANSPORT === "log") {
-    problems.push("MAIL_TRANSPORT: must be an smtp:// or smtps:// URL when NODE_ENV=production (log writes mailed links to the log)");
+    problems.push(
+      "MAIL_TRANSPORT: must be an smtp:// or smtps:// URL when NODE_ENV=production (log writes mailed links to the log)",
+    );
   }
   return problems;
 }
@@ -450,7 +494,9 @@ function productionProblems(v: z.output<typeof schema>): string[] {
 function dataRoleProductionProblems(v: z.output<typeof schema>, region: Region): string[] {
   const variable = `REGION_DATABASE_URL_${region.toUpperCase()}` as const;
   const url = v[variable as keyof typeof v] ?? v.DATABASE_URL;
-  return url === undefined ? [`${variable} or DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)`] : [];
+  return url === undefined
+    ? [`${variable} or DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)`]
+    : [];
 }
 
 /** An IPv6 literal goes in brackets inside a URL (RFC 3986 section 3.2.2). */

@@ -109,7 +109,9 @@ function ipv6Value(address: string): bigint {
   const headGroups = head ? head.split(":") : [];
   const tailGroups = tail ? tail.split(":") : [];
   const groups =
-    tail === undefined ? headGroups : [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups];
+    tail === undefined
+      ? headGroups
+      : [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups];
   return groups.reduce((value, group) => (value << 16n) | BigInt(parseInt(group, 16)), 0n);
 }
 

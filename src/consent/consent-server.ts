@@ -140,12 +140,25 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   // same-origin referrer, no-store, and HSTS behind https (RFC 6797).
   const siteHeaders: Record<string, string> = pageHeaders({ secure });
   const sessions = createSessions({ kv, ids });
-  const accessRequests = createAccessRequests({ sql: options.sql, config, clock, logger, domain: "partnerapi.v1.GrantService" });
+  const accessRequests = createAccessRequests({
+    sql: options.sql,
+    config,
+    clock,
+    logger,
+    domain: "partnerapi.v1.GrantService",
+  });
   const accessRequestPaths = ["/oauth/access-requests/decision", "/oauth/access-requests/withdraw"];
   const trustedProxies = addressRanges(config.trustProxy);
   // Fails closed: a store failure ends the sign-in with the 503 page before the password is checked, so no attempt
   // goes uncounted (and no session could be kept anyway).
-  const signInAttempts = createFixedWindowCounter({ store: kv, clock, logger, name: "consent sign-in throttle", windowMs: signInWindowMs, whenStoreFails: "throw" });
+  const signInAttempts = createFixedWindowCounter({
+    store: kv,
+    clock,
+    logger,
+    name: "consent sign-in throttle",
+    windowMs: signInWindowMs,
+    whenStoreFails: "throw",
+  });
 
   // The code's own headers too (Retry-After of server.database_unavailable, from an access-request decision).
   const error = (code: ErrorCode, context: PageContext, params: Record<string, string> = {}): Reply => ({
@@ -166,15 +179,31 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
    * The sign-in page. Its language switch leads to the page it returns to (the authorize request, whole): switching
    * language keeps the OAuth parameters, and the CSRF cookie is kept, so the form still posts.
    */
-  const signIn = (locale: Locale, cookies: Map<string, string>, returnTo: string, status = 200, failed = false, appName?: string): Reply => {
+  const signIn = (
+    locale: Locale,
+    cookies: Map<string, string>,
+    returnTo: string,
+    status = 200,
+    failed = false,
+    appName?: string,
+  ): Reply => {
     const csrf = preSessionCsrf(cookies);
     const target = new URL(returnTo, "http://consent.invalid");
     const context = { locale, here: { path: target.pathname, query: target.searchParams } };
-    return { status, html: signInPage(context, { returnTo, csrf: csrf.token, failed, appName }), cookies: csrf.set ? [csrf.set] : [] };
+    return {
+      status,
+      html: signInPage(context, { returnTo, csrf: csrf.token, failed, appName }),
+      cookies: csrf.set ? [csrf.set] : [],
+    };
   };
 
   /** The consent screen, or the error that stops it, for a checked request and a signed-in user. */
-  const consentScreen = async (request: ValidAuthorization, session: Session, context: PageContext, uiLocales: string | null): Promise<Reply> => {
+  const consentScreen = async (
+    request: ValidAuthorization,
+    session: Session,
+    context: PageContext,
+    uiLocales: string | null,
+  ): Promise<Reply> => {
     const eligible = await authorization.eligibility(request, session.companyId);
     if (!eligible.ok) return error(eligible.code, context);
     return {
@@ -208,7 +237,10 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   /** Counts the attempt of `address`; true when the address or the pair (email, address) is over its ceiling. */
   const signInThrottled = async (email: string, address: string): Promise<boolean> => {
     const [perAddress, perPair] = await onStore(() =>
-      Promise.all([signInAttempts.hit(`consent:sign-in:address:${addressKey(address)}`), signInAttempts.peek(pairKey(email, address))]),
+      Promise.all([
+        signInAttempts.hit(`consent:sign-in:address:${addressKey(address)}`),
+        signInAttempts.peek(pairKey(email, address)),
+      ]),
     );
     return perPair.count >= config.limits.consentSignIn || perAddress.count > config.limits.consentSignIn * 10;
   };
@@ -216,7 +248,9 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   /** The wait before checking a password of `email`: none up to the ceiling of failures, then doubling from 1 s. */
   const signInDelayMs = async (email: string): Promise<number> => {
     const failures = (await onStore(() => signInAttempts.peek(accountKey(email)))).count;
-    return failures < config.limits.consentSignIn ? 0 : Math.min(1_000 * 2 ** (failures - config.limits.consentSignIn), maxSignInDelayMs);
+    return failures < config.limits.consentSignIn
+      ? 0
+      : Math.min(1_000 * 2 ** (failures - config.limits.consentSignIn), maxSignInDelayMs);
   };
 
   /** A failed attempt counts for the pair and for the account. */
@@ -232,7 +266,14 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     const cookies = parseCookies(request.headers.cookie);
     // The page's language: ?lang= (the switch), then its cookie, then the app's OIDC ui_locales hint on the
     // authorize request, then Accept-Language (src/web/i18n.ts).
-    const choose = (uiLocales: string | null | undefined) => chooseLocale({ query: url.searchParams, cookies, acceptLanguage: request.headers["accept-language"], secure, uiLocales });
+    const choose = (uiLocales: string | null | undefined) =>
+      chooseLocale({
+        query: url.searchParams,
+        cookies,
+        acceptLanguage: request.headers["accept-language"],
+        secure,
+        uiLocales,
+      });
     const uiLocales = path === "/oauth/authorize" && method === "GET" ? url.searchParams.get("ui_locales") : null;
     const choice = choose(uiLocales);
     let locale = choice.locale;
@@ -307,9 +348,22 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       };
     }
 
-    const posts = ["/oauth/sign-in", "/oauth/authorize/decision", "/oauth/connections/disconnect", "/oauth/sign-out", ...accessRequestPaths];
+    const posts = [
+      "/oauth/sign-in",
+      "/oauth/authorize/decision",
+      "/oauth/connections/disconnect",
+      "/oauth/sign-out",
+      ...accessRequestPaths,
+    ];
     if (method !== "POST" || !posts.includes(path)) {
-      const known = ["/oauth/authorize", "/oauth/connections", "/oauth/access-requests", "/healthz", "/readyz", ...posts];
+      const known = [
+        "/oauth/authorize",
+        "/oauth/connections",
+        "/oauth/access-requests",
+        "/healthz",
+        "/readyz",
+        ...posts,
+      ];
       const start = { locale, here: { path: "/oauth/connections" } };
       return known.includes(path)
         ? { status: 405, html: messagePage(start, "common.methodNotAllowedTitle", "common.methodNotAllowedText") }
@@ -331,13 +385,18 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       // Printable ASCII only: it becomes the Location header, and Node throws on CR, LF or characters above U+00FF
       // (an uncaught throw there ended the whole process).
       const safeReturn = returnPaths.test(returnTo) && /^[!-~]+$/.test(returnTo) ? returnTo : "/oauth/connections";
-      if (!sameSecret(csrf, cookies.get(csrfCookie) ?? "")) return { status: 403, html: messagePage(context, "common.refusedTitle", "common.formExpired") };
+      if (!sameSecret(csrf, cookies.get(csrfCookie) ?? ""))
+        return { status: 403, html: messagePage(context, "common.refusedTitle", "common.formExpired") };
       const email = (form.get("email") ?? "").trim().toLowerCase();
       const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
       if (await signInThrottled(email, address)) {
         logger.warn("consent sign-in throttled", { address });
         const retryAfter = String(Math.ceil(signInWindowMs / 1000));
-        return { status: 429, html: errorPage("developer.too_many_attempts", context, { retryAfter }), headers: { "Retry-After": retryAfter } };
+        return {
+          status: 429,
+          html: errorPage("developer.too_many_attempts", context, { retryAfter }),
+          headers: { "Retry-After": retryAfter },
+        };
       }
       const delayMs = await signInDelayMs(email);
       if (delayMs > 0) {
@@ -351,28 +410,40 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       }
       const created = await onStore(() => sessions.create(user));
       await onStore(() => sessions.destroy(sessionId));
-      logger.info("merchant signed in to the consent site", { userId: user.userId, companyId: user.companyId, role: user.role });
+      logger.info("merchant signed in to the consent site", {
+        userId: user.userId,
+        companyId: user.companyId,
+        role: user.role,
+      });
       return {
         status: 303,
         location: safeReturn,
-        cookies: [cookie(sessionCookie, created.id, { secure, maxAge: sessionSeconds }), cookie(csrfCookie, "", { secure, maxAge: 0 })],
+        cookies: [
+          cookie(sessionCookie, created.id, { secure, maxAge: sessionSeconds }),
+          cookie(csrfCookie, "", { secure, maxAge: 0 }),
+        ],
       };
     }
 
     if (!session) return { status: 401, html: messagePage(context, "consent.signedOutTitle", "consent.sessionEnded") };
-    if (!sameSecret(csrf, session.csrf)) return { status: 403, html: messagePage(context, "common.refusedTitle", "common.formExpired") };
+    if (!sameSecret(csrf, session.csrf))
+      return { status: 403, html: messagePage(context, "common.refusedTitle", "common.formExpired") };
 
     if (path === "/oauth/sign-out") {
       await onStore(() => sessions.destroy(sessionId));
       return {
         status: 200,
-        html: messagePage(context, "consent.signedOutTitle", "consent.signedOutText", { href: "/oauth/connections", labelKey: "consent.signInAgain" }),
+        html: messagePage(context, "consent.signedOutTitle", "consent.signedOutText", {
+          href: "/oauth/connections",
+          labelKey: "consent.signInAgain",
+        }),
         cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })],
       };
     }
 
     if (path === "/oauth/connections/disconnect") {
-      if (session.role !== "OWNER") return { status: 403, html: messagePage(context, "consent.ownerOnlyTitle", "consent.ownerOnlyDisconnect") };
+      if (session.role !== "OWNER")
+        return { status: 403, html: messagePage(context, "consent.ownerOnlyTitle", "consent.ownerOnlyDisconnect") };
       await connections.disconnect(session.companyId, form.get("app_id") ?? "");
       return { status: 303, location: "/oauth/connections" };
     }
@@ -380,8 +451,11 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     if (accessRequestPaths.includes(path)) {
       // The module checks the owner again (role and company) and the request's state under its row lock.
       const back = { locale, here: { path: "/oauth/access-requests" } };
-      if (session.role !== "OWNER") return { status: 403, html: messagePage(back, "consent.ownerOnlyTitle", "consent.ownerOnlyDecide") };
-      const id = Number(/^[1-9]\d{0,15}$/.test(form.get("access_request_id") ?? "") ? form.get("access_request_id") : 0);
+      if (session.role !== "OWNER")
+        return { status: 403, html: messagePage(back, "consent.ownerOnlyTitle", "consent.ownerOnlyDecide") };
+      const id = Number(
+        /^[1-9]\d{0,15}$/.test(form.get("access_request_id") ?? "") ? form.get("access_request_id") : 0,
+      );
       const owned = id > 0 ? await accessRequests.get(id).catch(() => undefined) : undefined;
       // Another merchant's request is as unknown as a missing one.
       if (!owned || owned.company_id !== session.companyId) return error("developer.access_request_not_found", back);
@@ -392,7 +466,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
           await accessRequests.decline(id, session.userId);
         } else if (form.get("decision") === "approve") {
           const stores = form.getAll("store_ids").map((value) => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : -1));
-          if (stores.length === 0) return { status: 400, html: messagePage(back, "consent.chooseStoresTitle", "consent.chooseStoresText") };
+          if (stores.length === 0)
+            return { status: 400, html: messagePage(back, "consent.chooseStoresTitle", "consent.chooseStoresText") };
           await accessRequests.approve(id, session.userId, stores);
         } else {
           return { status: 400, html: messagePage(back, "common.badRequestTitle", "consent.chooseApproveOrDecline") };
@@ -416,63 +491,83 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     if (!eligible.ok) return error(eligible.code, screen);
     const decision = form.get("decision");
     if (decision === "deny") return { status: 302, location: authorization.deny(checked.request) };
-    if (decision !== "allow") return { status: 400, html: messagePage(screen, "common.badRequestTitle", "consent.chooseAllowOrDeny") };
-    if (session.role !== "OWNER") return { status: 403, html: messagePage(screen, "consent.ownerOnlyTitle", "consent.ownerOnlyConnect") };
+    if (decision !== "allow")
+      return { status: 400, html: messagePage(screen, "common.badRequestTitle", "consent.chooseAllowOrDeny") };
+    if (session.role !== "OWNER")
+      return { status: 403, html: messagePage(screen, "consent.ownerOnlyTitle", "consent.ownerOnlyConnect") };
     return { status: 302, location: await authorization.approve(checked.request, eligible.merchant, session.userId) };
   }
 
-  const server = http.createServer(tracedSiteRequests(ids, (request, response) => {
-    const started = performance.now();
-    let url: URL;
-    try {
-      url = siteUrl(request.url, "http://consent.invalid");
-    } catch (error) {
-      endAfterFailure(response, logger, error, "(unparsable)");
-      return;
-    }
-    // The stylesheet (hashed URL, cacheable): no session, no language, none of the page headers.
-    const asset = assetReply(request.method ?? "GET", url.pathname, request.headers["if-none-match"]);
-    if (asset) {
-      response.writeHead(asset.status, asset.headers);
-      response.end(asset.body);
-      return;
-    }
-    const state: RequestState = {};
-    const failureContext = (): PageContext => state.context ?? { locale: negotiateLocale(request.headers["accept-language"]), here: { path: "/oauth/connections" } };
-    // Counted until it settles, so that shutdown waits for it even when its client has gone.
-    const handling = route(request, url, state)
-      .catch((cause: unknown): Reply => {
-        // Its own doing, not an outage: logged at info and counted 499 below; nothing reaches the closed socket.
-        if (cause instanceof ClientGone) return { status: clientClosedStatus };
-        if (cause instanceof SessionStoreUnavailable) {
-          logger.warn("consent site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
-          const retryAfter = String(storeRetryAfterSeconds);
-          return { status: 503, html: errorPage("server.unavailable", failureContext()), headers: { "Retry-After": retryAfter } };
-        }
-        // A database that is down is no internal error: the page says so in the visitor's language, 503 with
-        // Retry-After (RFC 9110 section 10.2.3), and the visitor reloads once it is back.
-        const read = readServiceError(cause);
-        if (read.code === "server.database_unavailable") {
-          logger.warn("consent site: database unavailable", { path: url.pathname, error: cause });
-          return error(read.code, failureContext(), read.params);
-        }
-        logger.error("consent site failure", { path: url.pathname, error: cause });
-        return { status: 500, html: internalErrorPage(failureContext()) };
-      })
-      .then((reply) => {
-        const headers: Record<string, string | string[]> = { ...siteHeaders, ...reply.headers };
-        const cookies = [...(reply.cookies ?? []), ...(state.languageCookie ? [state.languageCookie] : [])];
-        if (cookies.length > 0) headers["Set-Cookie"] = cookies;
-        if (state.context && reply.html !== undefined) headers["Content-Language"] = state.context.locale;
-        if (reply.location) headers["Location"] = reply.location;
-        if (reply.html !== undefined) headers["Content-Type"] = siteContentType(url.pathname);
-        response.writeHead(reply.status, headers);
-        response.end(reply.html ?? "");
-        logger.info("consent request", { method: request.method, path: url.pathname, status: reply.status, ms: Math.round(performance.now() - started) });
-      })
-      .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
-    listener.track(handling);
-  }));
+  const server = http.createServer(
+    tracedSiteRequests(ids, (request, response) => {
+      const started = performance.now();
+      let url: URL;
+      try {
+        url = siteUrl(request.url, "http://consent.invalid");
+      } catch (error) {
+        endAfterFailure(response, logger, error, "(unparsable)");
+        return;
+      }
+      // The stylesheet (hashed URL, cacheable): no session, no language, none of the page headers.
+      const asset = assetReply(request.method ?? "GET", url.pathname, request.headers["if-none-match"]);
+      if (asset) {
+        response.writeHead(asset.status, asset.headers);
+        response.end(asset.body);
+        return;
+      }
+      const state: RequestState = {};
+      const failureContext = (): PageContext =>
+        state.context ?? {
+          locale: negotiateLocale(request.headers["accept-language"]),
+          here: { path: "/oauth/connections" },
+        };
+      // Counted until it settles, so that shutdown waits for it even when its client has gone.
+      const handling = route(request, url, state)
+        .catch((cause: unknown): Reply => {
+          // Its own doing, not an outage: logged at info and counted 499 below; nothing reaches the closed socket.
+          if (cause instanceof ClientGone) return { status: clientClosedStatus };
+          if (cause instanceof SessionStoreUnavailable) {
+            logger.warn("consent site: session store unavailable", {
+              path: url.pathname,
+              error: (cause.cause as Error | undefined)?.message,
+            });
+            const retryAfter = String(storeRetryAfterSeconds);
+            return {
+              status: 503,
+              html: errorPage("server.unavailable", failureContext()),
+              headers: { "Retry-After": retryAfter },
+            };
+          }
+          // A database that is down is no internal error: the page says so in the visitor's language, 503 with
+          // Retry-After (RFC 9110 section 10.2.3), and the visitor reloads once it is back.
+          const read = readServiceError(cause);
+          if (read.code === "server.database_unavailable") {
+            logger.warn("consent site: database unavailable", { path: url.pathname, error: cause });
+            return error(read.code, failureContext(), read.params);
+          }
+          logger.error("consent site failure", { path: url.pathname, error: cause });
+          return { status: 500, html: internalErrorPage(failureContext()) };
+        })
+        .then((reply) => {
+          const headers: Record<string, string | string[]> = { ...siteHeaders, ...reply.headers };
+          const cookies = [...(reply.cookies ?? []), ...(state.languageCookie ? [state.languageCookie] : [])];
+          if (cookies.length > 0) headers["Set-Cookie"] = cookies;
+          if (state.context && reply.html !== undefined) headers["Content-Language"] = state.context.locale;
+          if (reply.location) headers["Location"] = reply.location;
+          if (reply.html !== undefined) headers["Content-Type"] = siteContentType(url.pathname);
+          response.writeHead(reply.status, headers);
+          response.end(reply.html ?? "");
+          logger.info("consent request", {
+            method: request.method,
+            path: url.pathname,
+            status: reply.status,
+            ms: Math.round(performance.now() - started),
+          });
+        })
+        .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
+      listener.track(handling);
+    }),
+  );
   const listener = servedGracefully(server);
   return { listen: listener.listen, close: listener.close };
 }

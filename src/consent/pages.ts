@@ -33,7 +33,12 @@ export function rich(message: string, fragments: Record<string, HtmlValue>): Saf
   return html`${parts.map((part, index) => (index % 2 === 0 ? part : part in fragments ? fragments[part]! : `{${part}}`))}`;
 }
 
-function shell(context: PageContext, title: string, body: HtmlValue, options: { narrow?: boolean; signedIn?: SignedIn } = {}): string {
+function shell(
+  context: PageContext,
+  title: string,
+  body: HtmlValue,
+  options: { narrow?: boolean; signedIn?: SignedIn } = {},
+): string {
   const t = translator(context.locale);
   const signedIn = options.signedIn;
   return page({
@@ -46,8 +51,16 @@ function shell(context: PageContext, title: string, body: HtmlValue, options: { 
     narrow: options.narrow,
     nav: signedIn
       ? [
-          { href: "/oauth/connections", label: t("consent.navConnections"), current: signedIn.current === "connections" },
-          { href: "/oauth/access-requests", label: t("consent.navAccessRequests"), current: signedIn.current === "access-requests" },
+          {
+            href: "/oauth/connections",
+            label: t("consent.navConnections"),
+            current: signedIn.current === "connections",
+          },
+          {
+            href: "/oauth/access-requests",
+            label: t("consent.navAccessRequests"),
+            current: signedIn.current === "access-requests",
+          },
         ]
       : undefined,
     headerEnd: signedIn
@@ -69,9 +82,10 @@ export function errorMessage(code: ErrorCode, params: Record<string, string>, lo
   const fragments: Record<string, HtmlValue> = {};
   for (const name of template.match(/\{([A-Za-z0-9_]+)\}/g)?.map((placeholder) => placeholder.slice(1, -1)) ?? []) {
     const value = params[name] ?? "";
-    fragments[name] = identifierParams.has(name) && value !== ""
-      ? html`${value.split(/,\s*/).map((part, index) => html`${index > 0 ? ", " : ""}<code>${part}</code>`)}`
-      : value;
+    fragments[name] =
+      identifierParams.has(name) && value !== ""
+        ? html`${value.split(/,\s*/).map((part, index) => html`${index > 0 ? ", " : ""}<code>${part}</code>`)}`
+        : value;
   }
   return rich(template, fragments);
 }
@@ -92,7 +106,12 @@ export function errorPage(code: ErrorCode, context: PageContext, params: Record<
 }
 
 /** A short page: a title, a sentence, and optionally a link onwards. */
-export function messagePage(context: PageContext, titleKey: MessageKey, textKey: MessageKey, link?: { href: string; labelKey: MessageKey }): string {
+export function messagePage(
+  context: PageContext,
+  titleKey: MessageKey,
+  textKey: MessageKey,
+  link?: { href: string; labelKey: MessageKey },
+): string {
   const t = translator(context.locale);
   return shell(
     context,
@@ -105,10 +124,18 @@ export function messagePage(context: PageContext, titleKey: MessageKey, textKey:
 /** The last-resort page of an unexpected failure (500): the catalogue's words, nothing of the failure itself. */
 export function internalErrorPage(context: PageContext): string {
   const t = translator(context.locale);
-  return shell(context, t("common.internalTitle"), html`<section class="card" role="alert"><p>${messageFor("server.internal", {}, context.locale)}</p></section>`, { narrow: true });
+  return shell(
+    context,
+    t("common.internalTitle"),
+    html`<section class="card" role="alert"><p>${messageFor("server.internal", {}, context.locale)}</p></section>`,
+    { narrow: true },
+  );
 }
 
-export function signInPage(context: PageContext, options: { returnTo: string; csrf: string; failed?: boolean; appName?: string }): string {
+export function signInPage(
+  context: PageContext,
+  options: { returnTo: string; csrf: string; failed?: boolean; appName?: string },
+): string {
   const t = translator(context.locale);
   return shell(
     context,
@@ -206,7 +233,10 @@ export function consentPage(context: PageContext, view: ConsentView): string {
 </section>`
     : html`<section class="card" role="note" aria-label="${t("consent.ownerNeeded")}"><h2>${t("consent.askOwnerTitle")}</h2>
 <p>${rich(t("consent.askOwnerText"), { company: view.companyName })}</p></section>`;
-  return shell(context, t("consent.connectTitle"), html`${summary}${decision}`, { narrow: true, signedIn: { csrf: view.csrf } });
+  return shell(context, t("consent.connectTitle"), html`${summary}${decision}`, {
+    narrow: true,
+    signedIn: { csrf: view.csrf },
+  });
 }
 
 /**
@@ -226,10 +256,15 @@ export interface ConnectionView {
   since: string;
 }
 
-export function connectionsPage(context: PageContext, options: { companyName: string; owner: boolean; csrf: string; connections: ConnectionView[] }): string {
+export function connectionsPage(
+  context: PageContext,
+  options: { companyName: string; owner: boolean; csrf: string; connections: ConnectionView[] },
+): string {
   const t = translator(context.locale);
   const rows = options.connections.map(
-    (row) => html`<li class="connection"><div><p class="connection-name">${rich(t("consent.appBy"), { app: html`<strong>${row.appName}</strong>`, organization: row.organizationName })}</p>
+    (
+      row,
+    ) => html`<li class="connection"><div><p class="connection-name">${rich(t("consent.appBy"), { app: html`<strong>${row.appName}</strong>`, organization: row.organizationName })}</p>
 <p class="muted">${rich(t("consent.connectionFacts"), {
       product: productLabel(row.product, context.locale),
       environment: environmentLabel(row.environment, context.locale),
@@ -241,7 +276,9 @@ export function connectionsPage(context: PageContext, options: { companyName: st
     }</li>`,
   );
   const list =
-    options.connections.length > 0 ? html`<ul class="list" aria-label="${t("consent.connectedApps")}">${rows}</ul>` : html`<p>${t("consent.noConnections")}</p>`;
+    options.connections.length > 0
+      ? html`<ul class="list" aria-label="${t("consent.connectedApps")}">${rows}</ul>`
+      : html`<p>${t("consent.noConnections")}</p>`;
   const note = options.owner ? "" : html`<p role="note">${t("consent.ownerOnlyDisconnect")}</p>`;
   return shell(
     context,
@@ -268,10 +305,19 @@ export interface AccessRequestView {
  */
 export function accessRequestsPage(
   context: PageContext,
-  options: { companyName: string; owner: boolean; csrf: string; pending: AccessRequestView[]; approved: AccessRequestView[] },
+  options: {
+    companyName: string;
+    owner: boolean;
+    csrf: string;
+    pending: AccessRequestView[];
+    approved: AccessRequestView[];
+  },
 ): string {
   const t = translator(context.locale);
-  const who = (row: AccessRequestView) => ({ app: html`<strong>${row.appName}</strong>`, organization: row.organizationName });
+  const who = (row: AccessRequestView) => ({
+    app: html`<strong>${row.appName}</strong>`,
+    organization: row.organizationName,
+  });
   const pending = options.pending.map((row) => {
     const stores = row.storeIds.map(
       (store) =>

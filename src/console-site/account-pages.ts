@@ -14,12 +14,17 @@ export function safeReturn(value: string | null | undefined): string {
 
 const lockout = (visit: Visit) => ({ attempts: visit.rules.signInAttempts, minutes: visit.rules.lockoutMinutes });
 
-export function signInPage(visit: Visit, state: { error?: ApiError; email?: string; notice?: string } = {}, status = 200): Reply {
+export function signInPage(
+  visit: Visit,
+  state: { error?: ApiError; email?: string; notice?: string } = {},
+  status = 200,
+): Reply {
   const { t, locale } = visit;
   const error = state.error;
   const returnTo = safeReturn(visit.form.get("return_to") ?? visit.query.get("return_to"));
   let message = error ? errorText(error, locale, t) : undefined;
-  if (error?.code === "developer.too_many_attempts" || error?.code === "developer.rate_limited") message = `${message} ${t("console.lockoutRule", lockout(visit))}`;
+  if (error?.code === "developer.too_many_attempts" || error?.code === "developer.rate_limited")
+    message = `${message} ${t("console.lockoutRule", lockout(visit))}`;
   const unverified = error?.code === "developer.email_not_verified";
   const body = html`${state.notice ? alert("ok", state.notice) : ""}${message && !error?.fields.length ? alert("error", html`<p>${message}</p>${unverified ? html`<p><a href="/resend-verification">${t("console.resendVerificationLink")}</a></p>` : ""}`) : ""}
 ${postForm(
@@ -77,10 +82,18 @@ export async function verifyEmail(visit: Visit): Promise<Reply> {
       { status: result.error.status, narrow: true, query },
     );
   }
-  return visit.page(visit.t("console.verifiedTitle"), html`${alert("ok", visit.t("console.verifiedText"))}<p><a class="button" href="/sign-in">${visit.t("console.signIn")}</a></p>`, { narrow: true, query });
+  return visit.page(
+    visit.t("console.verifiedTitle"),
+    html`${alert("ok", visit.t("console.verifiedText"))}<p><a class="button" href="/sign-in">${visit.t("console.signIn")}</a></p>`,
+    { narrow: true, query },
+  );
 }
 
-export function forgotPasswordPage(visit: Visit, state: { error?: ApiError; email?: string; resend?: boolean } = {}, status = 200): Reply {
+export function forgotPasswordPage(
+  visit: Visit,
+  state: { error?: ApiError; email?: string; resend?: boolean } = {},
+  status = 200,
+): Reply {
   const { t, locale } = visit;
   const error = state.error;
   const general = error && error.fields.length === 0 ? alert("error", errorText(error, locale, t)) : "";
@@ -104,14 +117,24 @@ export async function requestReset(visit: Visit, resend: boolean): Promise<Reply
   const email = visit.form.get("email") ?? "";
   const result = await visit.api("requestPasswordReset", { email });
   if (!result.ok) return forgotPasswordPage(visit, { error: result.error, email, resend }, result.error.status);
-  return visit.page(visit.t("console.checkMailTitle"), html`${alert("ok", visit.t("console.resetSentText", { email }))}<p>${visit.t("console.resetSentNext")}</p>`, { narrow: true });
+  return visit.page(
+    visit.t("console.checkMailTitle"),
+    html`${alert("ok", visit.t("console.resetSentText", { email }))}<p>${visit.t("console.resetSentNext")}</p>`,
+    { narrow: true },
+  );
 }
 
 export function resetPasswordPage(visit: Visit, state: { error?: ApiError } = {}, status = 200): Reply {
   const { t, locale } = visit;
   const token = visit.form.get("token") ?? visit.query.get("token") ?? "";
   const error = state.error;
-  const general = error && !error.fields.includes("newPassword") ? alert("error", html`${errorText(error, locale, t)} <a href="/forgot-password">${t("console.sendResetLink")}</a>`) : "";
+  const general =
+    error && !error.fields.includes("newPassword")
+      ? alert(
+          "error",
+          html`${errorText(error, locale, t)} <a href="/forgot-password">${t("console.sendResetLink")}</a>`,
+        )
+      : "";
   const body = html`${general}
 ${postForm(
   "/reset-password",
@@ -125,9 +148,16 @@ ${postForm(
 }
 
 export async function resetPassword(visit: Visit): Promise<Reply> {
-  const result = await visit.api("resetPassword", { token: visit.form.get("token") ?? "", newPassword: visit.form.get("newPassword") ?? "" });
+  const result = await visit.api("resetPassword", {
+    token: visit.form.get("token") ?? "",
+    newPassword: visit.form.get("newPassword") ?? "",
+  });
   if (!result.ok) return resetPasswordPage(visit, { error: result.error }, result.error.status);
-  return visit.page(visit.t("console.resetDoneTitle"), html`${alert("ok", visit.t("console.resetDoneText"))}<p><a class="button" href="/sign-in">${visit.t("console.signIn")}</a></p>`, { narrow: true });
+  return visit.page(
+    visit.t("console.resetDoneTitle"),
+    html`${alert("ok", visit.t("console.resetDoneText"))}<p><a class="button" href="/sign-in">${visit.t("console.signIn")}</a></p>`,
+    { narrow: true },
+  );
 }
 
 /** The account's program state in words (the dashboard and the program page). */

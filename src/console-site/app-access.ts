@@ -31,7 +31,18 @@ export function allowlistEntries(text: string): string[] {
  * The allowlist form of one client id or API key. `label` names the credential (two lists on a page must not share
  * an accessible name), `current` is the saved list.
  */
-export function allowlistForm(visit: Visit, options: { action: string; hidden: Record<string, string>; id: string; label: string; current: string[]; state?: AllowlistState; mine: boolean }): SafeHtml {
+export function allowlistForm(
+  visit: Visit,
+  options: {
+    action: string;
+    hidden: Record<string, string>;
+    id: string;
+    label: string;
+    current: string[];
+    state?: AllowlistState;
+    mine: boolean;
+  },
+): SafeHtml {
   const { t } = visit;
   const refused = options.mine ? options.state : undefined;
   return postForm(
@@ -59,7 +70,8 @@ function refusalText(visit: Visit, error: ApiError): string {
 
 /** What a refused access request concerns: the company field, the stores field, or the form as a whole. */
 function accessFieldOf(error: ApiError | undefined): "companyId" | "storeIds" | undefined {
-  const names = error?.fields.map((name) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())) ?? [];
+  const names =
+    error?.fields.map((name) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())) ?? [];
   if (names.some((name) => name.startsWith("storeIds"))) return "storeIds";
   if (names.some((name) => name.startsWith("companyId"))) return "companyId";
   return undefined;
@@ -72,11 +84,19 @@ export interface AccessRequestForm {
 }
 
 /** The ADSR app's access requests: what they are, their states, and (for a role that may) a new one. */
-export function accessRequestsSection(visit: Visit, app: App, requests: AccessRequest[] | ApiError, canManage: boolean, form: AccessRequestForm = {}): SafeHtml {
+export function accessRequestsSection(
+  visit: Visit,
+  app: App,
+  requests: AccessRequest[] | ApiError,
+  canManage: boolean,
+  form: AccessRequestForm = {},
+): SafeHtml {
   const { t, locale } = visit;
   const rows = Array.isArray(requests)
     ? requests.map(
-        (request) => html`<tr><td class="ltr">${String(request.companyId)}</td><td class="ltr">${request.storeIds.map(String).join(", ")}</td><td class="ltr">${request.approvedStoreIds.map(String).join(", ")}</td>
+        (
+          request,
+        ) => html`<tr><td class="ltr">${String(request.companyId)}</td><td class="ltr">${request.storeIds.map(String).join(", ")}</td><td class="ltr">${request.approvedStoreIds.map(String).join(", ")}</td>
 <td><span class="badge">${accessRequestStateName(visit, request.state)}</span></td><td><time dir="ltr" datetime="${request.createdAt}">${shownTime(request.createdAt)}</time></td><td><time dir="ltr" datetime="${request.expiresAt}">${shownTime(request.expiresAt)}</time></td></tr>`,
       )
     : [];

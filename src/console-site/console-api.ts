@@ -37,7 +37,11 @@ export interface CallerOf {
 }
 
 export interface ConsoleApi {
-  call<K extends ConsoleMethod>(method: K, fields: Record<string, JsonValue>, caller: CallerOf): Promise<ApiResult<Output<K>>>;
+  call<K extends ConsoleMethod>(
+    method: K,
+    fields: Record<string, JsonValue>,
+    caller: CallerOf,
+  ): Promise<ApiResult<Output<K>>>;
 }
 
 export function createConsoleApi(service: ServiceImpl<typeof ConsoleService>, ids: IdSource): ConsoleApi {
@@ -59,12 +63,24 @@ export function createConsoleApi(service: ServiceImpl<typeof ConsoleService>, id
       const validated = schemaOf(method).validate(fields, "json", {});
       if (!validated.ok) {
         const names = [...new Set(validated.violations.map((violation) => violation.field))];
-        return { ok: false, error: { code: "developer.invalid_request", params: { fields: names.join(", ") }, fields: names, status: 400 } };
+        return {
+          ok: false,
+          error: {
+            code: "developer.invalid_request",
+            params: { fields: names.join(", ") },
+            fields: names,
+            status: 400,
+          },
+        };
       }
       const correlationId = ids.uuid();
       const headers = new Headers({ [correlationHeader]: correlationId, "accept-language": who.locale });
       if (who.accessToken) headers.set("authorization", `Bearer ${who.accessToken}`);
-      const values = createContextValues().set(callerInfoKey, { clientAddress: who.clientAddress, path: who.path, correlationId });
+      const values = createContextValues().set(callerInfoKey, {
+        clientAddress: who.clientAddress,
+        path: who.path,
+        correlationId,
+      });
       try {
         const input = fromJson(method.input, validated.value as JsonValue);
         const output = await caller.call({ method, input, headers, values });
@@ -74,7 +90,10 @@ export function createConsoleApi(service: ServiceImpl<typeof ConsoleService>, id
         // An internal failure or an outage is not the form's fault: the site's error page answers it.
         if (read.code === "server.internal" || read.code === "server.database_unavailable") throw cause;
         const params = Object.fromEntries(Object.entries(read.params).map(([key, value]) => [key, String(value)]));
-        return { ok: false, error: { code: read.code, params, fields: fieldsOf(read.details, params), status: entryOf(read.code).status } };
+        return {
+          ok: false,
+          error: { code: read.code, params, fields: fieldsOf(read.details, params), status: entryOf(read.code).status },
+        };
       }
     },
   };
@@ -83,8 +102,17 @@ export function createConsoleApi(service: ServiceImpl<typeof ConsoleService>, id
 /** The fields an error concerns: `details[].field`, else the names in its `fields` param. */
 function fieldsOf(details: unknown, params: Record<string, string>): string[] {
   if (Array.isArray(details)) {
-    const named = details.flatMap((detail) => (detail && typeof detail === "object" && typeof (detail as { field?: unknown }).field === "string" ? [(detail as { field: string }).field] : []));
+    const named = details.flatMap((detail) =>
+      detail && typeof detail === "object" && typeof (detail as { field?: unknown }).field === "string"
+        ? [(detail as { field: string }).field]
+        : [],
+    );
     if (named.length > 0) return [...new Set(named)];
   }
-  return params["fields"] ? params["fields"].split(",").map((field) => field.trim()).filter(Boolean) : [];
+  return params["fields"]
+    ? params["fields"]
+        .split(",")
+        .map((field) => field.trim())
+        .filter(Boolean)
+    : [];
 }

@@ -34,7 +34,17 @@ import { readForm } from "../web/forms.js";
 import { html, type SafeHtml } from "../web/html.js";
 import { chooseLocale, translator } from "../web/i18n.js";
 import { page, pageHeaders } from "../web/layout.js";
-import { forgotPasswordPage, requestReset, resetPassword, resetPasswordPage, safeReturn, signInPage, signUp, signUpPage, verifyEmail } from "./account-pages.js";
+import {
+  forgotPasswordPage,
+  requestReset,
+  resetPassword,
+  resetPasswordPage,
+  safeReturn,
+  signInPage,
+  signUp,
+  signUpPage,
+  verifyEmail,
+} from "./account-pages.js";
 import { createConsoleApi, type CallerOf } from "./console-api.js";
 import { firstCallPage, runFirstCall } from "./first-call.js";
 import { acceptInvitation, invitationPage } from "./invitation-pages.js";
@@ -124,23 +134,44 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
 
   function shell(locale: Locale, path: string, query: URLSearchParams, signedIn: boolean, csrf: string) {
     const t = translator(locale);
-    return (title: string, body: SafeHtml | string, opts: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams } = {}): Reply => {
+    return (
+      title: string,
+      body: SafeHtml | string,
+      opts: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams } = {},
+    ): Reply => {
       const nav = signedIn
         ? [
             { href: "/", label: t("console.navDashboard"), current: path === "/" },
             { href: "/program", label: t("console.navProgram"), current: path === "/program" },
           ]
         : [];
-      const headerEnd = signedIn ? html`<form method="post" action="/sign-out" class="inline-form"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary">${t("common.signOut")}</button></form>` : undefined;
+      const headerEnd = signedIn
+        ? html`<form method="post" action="/sign-out" class="inline-form"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary">${t("common.signOut")}</button></form>`
+        : undefined;
       return {
         status: opts.status ?? 200,
-        html: page({ locale, title, section: t("console.section"), homePath: "/", path, query: opts.query ?? query, nav, headerEnd, narrow: opts.narrow, copyScript: opts.copyScript, body: typeof body === "string" ? html`<p>${body}</p>` : body }),
+        html: page({
+          locale,
+          title,
+          section: t("console.section"),
+          homePath: "/",
+          path,
+          query: opts.query ?? query,
+          nav,
+          headerEnd,
+          narrow: opts.narrow,
+          copyScript: opts.copyScript,
+          body: typeof body === "string" ? html`<p>${body}</p>` : body,
+        }),
       };
     };
   }
 
   /** The session's tokens, renewed by RefreshSession when the access token is about to expire; undefined when over. */
-  async function liveSession(sessionId: string | undefined, caller: Omit<CallerOf, "accessToken">): Promise<WebSession | undefined> {
+  async function liveSession(
+    sessionId: string | undefined,
+    caller: Omit<CallerOf, "accessToken">,
+  ): Promise<WebSession | undefined> {
     const session = await onStore(() => sessions.read(sessionId));
     if (!session) return undefined;
     if (session.accessExpiresAt - renewBeforeMs > clock.now()) return session;
@@ -150,7 +181,12 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       return undefined;
     }
     const tokens = renewed.value.session!;
-    const next: WebSession = { ...session, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, accessExpiresAt: clock.now() + tokens.expiresIn * 1000 };
+    const next: WebSession = {
+      ...session,
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      accessExpiresAt: clock.now() + tokens.expiresIn * 1000,
+    };
     await onStore(() => sessions.update(sessionId!, next, tokens.refreshTokenExpiresIn));
     return next;
   }
@@ -161,7 +197,12 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     const probe = await probeReply(method, path, options.readiness, databaseRetryAfterSeconds);
     if (probe) return probe;
     const cookies = parseCookies(request.headers.cookie);
-    const choice = chooseLocale({ query: url.searchParams, cookies, acceptLanguage: request.headers["accept-language"], secure });
+    const choice = chooseLocale({
+      query: url.searchParams,
+      cookies,
+      acceptLanguage: request.headers["accept-language"],
+      secure,
+    });
     const locale = choice.locale;
     const t = translator(locale);
     const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
@@ -184,16 +225,19 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     if (sessionId && !session) setCookies.push(cookie(sessionCookie, "", { secure, maxAge: 0 }));
 
     const withCookies = (reply: Reply): Reply => ({ ...reply, cookies: [...setCookies, ...(reply.cookies ?? [])] });
-    const message = (title: string, text: string, status: number) => withCookies(shell(locale, path, url.searchParams, Boolean(session), csrf!)(title, text, { status }));
+    const message = (title: string, text: string, status: number) =>
+      withCookies(shell(locale, path, url.searchParams, Boolean(session), csrf!)(title, text, { status }));
 
     const isPost = method === "POST";
     let form = new URLSearchParams();
     if (isPost) {
-      if (fromAnotherSite(request.headers.origin, request.headers["sec-fetch-site"], ownOrigin)) return message(t("common.refusedTitle"), t("common.otherSite"), 403);
+      if (fromAnotherSite(request.headers.origin, request.headers["sec-fetch-site"], ownOrigin))
+        return message(t("common.refusedTitle"), t("common.otherSite"), 403);
       const read = await readForm(request);
       if (!read) return message(t("common.badRequestTitle"), t("common.formUnreadable"), 400);
       form = read;
-      if (!sameSecret(form.get("csrf") ?? "", csrf)) return message(t("common.refusedTitle"), t("common.formExpired"), 403);
+      if (!sameSecret(form.get("csrf") ?? "", csrf))
+        return message(t("common.refusedTitle"), t("common.formExpired"), 403);
     }
 
     const visit: Visit = {
@@ -203,7 +247,10 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       locale,
       t,
       signedIn: Boolean(session),
-      rules: { signInAttempts: config.limits.consoleSignIn, lockoutMinutes: Math.ceil(config.limits.consoleLockoutSeconds / 60) },
+      rules: {
+        signInAttempts: config.limits.consoleSignIn,
+        lockoutMinutes: Math.ceil(config.limits.consoleLockoutSeconds / 60),
+      },
       csrf,
       form,
       api: async (name, fields = {}) => {
@@ -218,17 +265,28 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     } catch (cause) {
       if (!(cause instanceof SessionEnded)) throw cause;
       await onStore(() => sessions.destroy(sessionId));
-      return { status: 303, location: "/sign-in", cookies: [...setCookies, cookie(sessionCookie, "", { secure, maxAge: 0 })] };
+      return {
+        status: 303,
+        location: "/sign-in",
+        cookies: [...setCookies, cookie(sessionCookie, "", { secure, maxAge: 0 })],
+      };
     }
   }
 
-  async function dispatch(visit: Visit, method: string, path: string, sessionId: string | undefined, session: WebSession | undefined): Promise<Reply> {
+  async function dispatch(
+    visit: Visit,
+    method: string,
+    path: string,
+    sessionId: string | undefined,
+    session: WebSession | undefined,
+  ): Promise<Reply> {
     const { t } = visit;
     const get = method === "GET" || method === "HEAD";
     const post = method === "POST";
 
     // Anonymous pages (a signed-in visitor may still open the mailed links).
-    if (path === "/sign-in" && get) return session ? { status: 303, location: safeReturn(visit.query.get("return_to")) } : signInPage(visit);
+    if (path === "/sign-in" && get)
+      return session ? { status: 303, location: safeReturn(visit.query.get("return_to")) } : signInPage(visit);
     if (path === "/sign-in" && post) return signIn(visit, sessionId);
     if (path === "/sign-up" && get) return signUpPage(visit);
     if (path === "/sign-up" && post) return signUp(visit);
@@ -316,7 +374,10 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       case "POST app/first-call":
         return runFirstCall(visit, params[0]!, config.urls.base);
       default:
-        return { ...visit.page(t("common.methodNotAllowedTitle"), t("common.methodNotAllowedText"), { status: 405 }), headers: { Allow: allowOf(name) } };
+        return {
+          ...visit.page(t("common.methodNotAllowedTitle"), t("common.methodNotAllowedText"), { status: 405 }),
+          headers: { Allow: allowOf(name) },
+        };
     }
   }
 
@@ -326,69 +387,114 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     if (!result.ok) return signInPage(visit, { error: result.error, email }, result.error.status);
     const tokens = result.value.session!;
     const created = await onStore(() =>
-      sessions.create({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, accessExpiresAt: clock.now() + tokens.expiresIn * 1000 }, tokens.refreshTokenExpiresIn),
+      sessions.create(
+        {
+          accessToken: tokens.accessToken,
+          refreshToken: tokens.refreshToken,
+          accessExpiresAt: clock.now() + tokens.expiresIn * 1000,
+        },
+        tokens.refreshTokenExpiresIn,
+      ),
     );
     // A new id at sign-in (no fixation); the pre-sign-in CSRF cookie is no longer needed.
     await onStore(() => sessions.destroy(oldSessionId));
     return {
       status: 303,
       location: safeReturn(visit.form.get("return_to")),
-      cookies: [cookie(sessionCookie, created.id, { secure, maxAge: Math.min(tokens.refreshTokenExpiresIn, sessionTtl) }), cookie(csrfCookie, "", { secure, maxAge: 0 })],
+      cookies: [
+        cookie(sessionCookie, created.id, { secure, maxAge: Math.min(tokens.refreshTokenExpiresIn, sessionTtl) }),
+        cookie(csrfCookie, "", { secure, maxAge: 0 }),
+      ],
     };
   }
 
-  const server = http.createServer(tracedSiteRequests(ids, (request, response) => {
-    const started = performance.now();
-    let url: URL;
-    try {
-      url = siteUrl(request.url, "http://console.invalid");
-    } catch (error) {
-      endAfterFailure(response, logger, error, "(unparsable)");
-      return;
-    }
-    const asset = url.pathname.startsWith("/assets/") ? assetReply(request.method ?? "GET", url.pathname, request.headers["if-none-match"]) : undefined;
-    if (asset) {
-      response.writeHead(asset.status, asset.headers);
-      response.end(asset.body);
-      return;
-    }
-    const failed = (status: number, code: "server.unavailable" | "server.database_unavailable" | "server.internal", params: Record<string, string> = {}): Reply => {
-      const locale = chooseLocale({ query: url.searchParams, cookies: parseCookies(request.headers.cookie), acceptLanguage: request.headers["accept-language"], secure }).locale;
-      const t = translator(locale);
-      const title = status >= 500 && code !== "server.internal" ? t("common.unavailableTitle") : t("common.internalTitle");
-      const body = html`<div class="alert error" role="alert"><p>${messageFor(code, params, locale)}</p><p>${t("common.errorCode", { code })}</p></div>`;
-      return { status, html: page({ locale, title, section: t("console.section"), path: url.pathname, query: url.searchParams, body }) };
-    };
-    // Counted until it settles, so that shutdown waits for it even when its client has gone.
-    const handling = route(request, url)
-      .catch((cause: unknown): Reply => {
-        // Its own doing, not an outage: logged at info and counted 499 below; nothing reaches the closed socket.
-        if (cause instanceof ClientGone) return { status: clientClosedStatus };
-        if (cause instanceof SessionStoreUnavailable) {
-          logger.warn("console site: session store unavailable", { path: url.pathname, error: (cause.cause as Error | undefined)?.message });
-          return { ...failed(503, "server.unavailable"), headers: { "Retry-After": String(storeRetryAfterSeconds) } };
-        }
-        const read = readServiceError(cause);
-        if (read.code === "server.database_unavailable") {
-          logger.warn("console site: database unavailable", { path: url.pathname, error: cause });
-          const params = Object.fromEntries(Object.entries(read.params).map(([k, v]) => [k, String(v)]));
-          return { ...failed(entryOf(read.code).status, read.code, params), headers: { "Retry-After": String(databaseRetryAfterSeconds) } };
-        }
-        logger.error("console site failure", { path: url.pathname, error: cause });
-        return failed(500, "server.internal");
-      })
-      .then((reply) => {
-        const out: Record<string, string | string[]> = { ...headers, ...reply.headers };
-        if (reply.cookies && reply.cookies.length > 0) out["Set-Cookie"] = reply.cookies;
-        if (reply.location) out["Location"] = reply.location;
-        if (reply.html !== undefined) out["Content-Type"] = siteContentType(url.pathname);
-        response.writeHead(reply.status, out);
-        response.end(request.method === "HEAD" ? "" : (reply.html ?? ""));
-        logger.info("console site request", { method: request.method, path: url.pathname, status: reply.status, ms: Math.round(performance.now() - started) });
-      })
-      .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
-    listener.track(handling);
-  }));
+  const server = http.createServer(
+    tracedSiteRequests(ids, (request, response) => {
+      const started = performance.now();
+      let url: URL;
+      try {
+        url = siteUrl(request.url, "http://console.invalid");
+      } catch (error) {
+        endAfterFailure(response, logger, error, "(unparsable)");
+        return;
+      }
+      const asset = url.pathname.startsWith("/assets/")
+        ? assetReply(request.method ?? "GET", url.pathname, request.headers["if-none-match"])
+        : undefined;
+      if (asset) {
+        response.writeHead(asset.status, asset.headers);
+        response.end(asset.body);
+        return;
+      }
+      const failed = (
+        status: number,
+        code: "server.unavailable" | "server.database_unavailable" | "server.internal",
+        params: Record<string, string> = {},
+      ): Reply => {
+        const locale = chooseLocale({
+          query: url.searchParams,
+          cookies: parseCookies(request.headers.cookie),
+          acceptLanguage: request.headers["accept-language"],
+          secure,
+        }).locale;
+        const t = translator(locale);
+        const title =
+          status >= 500 && code !== "server.internal" ? t("common.unavailableTitle") : t("common.internalTitle");
+        const body = html`<div class="alert error" role="alert"><p>${messageFor(code, params, locale)}</p><p>${t("common.errorCode", { code })}</p></div>`;
+        return {
+          status,
+          html: page({
+            locale,
+            title,
+            section: t("console.section"),
+            path: url.pathname,
+            query: url.searchParams,
+            body,
+          }),
+        };
+      };
+      // Counted until it settles, so that shutdown waits for it even when its client has gone.
+      const handling = route(request, url)
+        .catch((cause: unknown): Reply => {
+          // Its own doing, not an outage: logged at info and counted 499 below; nothing reaches the closed socket.
+          if (cause instanceof ClientGone) return { status: clientClosedStatus };
+          if (cause instanceof SessionStoreUnavailable) {
+            logger.warn("console site: session store unavailable", {
+              path: url.pathname,
+              error: (cause.cause as Error | undefined)?.message,
+            });
+            return { ...failed(503, "server.unavailable"), headers: { "Retry-After": String(storeRetryAfterSeconds) } };
+          }
+          const read = readServiceError(cause);
+          if (read.code === "server.database_unavailable") {
+            logger.warn("console site: database unavailable", { path: url.pathname, error: cause });
+            const params = Object.fromEntries(Object.entries(read.params).map(([k, v]) => [k, String(v)]));
+            return {
+              ...failed(entryOf(read.code).status, read.code, params),
+              headers: { "Retry-After": String(databaseRetryAfterSeconds) },
+            };
+          }
+          logger.error("console site failure", { path: url.pathname, error: cause });
+          return failed(500, "server.internal");
+        })
+        .then((reply) => {
+          const out: Record<string, string | string[]> = { ...headers, ...reply.headers };
+          if (reply.cookies && reply.cookies.length > 0) out["Set-Cookie"] = reply.cookies;
+          if (reply.location) out["Location"] = reply.location;
+          if (reply.html !== undefined) out["Content-Type"] = siteContentType(url.pathname);
+          response.writeHead(reply.status, out);
+          response.end(request.method === "HEAD" ? "" : (reply.html ?? ""));
+          logger.info("console site request", {
+            method: request.method,
+            path: url.pathname,
+            status: reply.status,
+            ms: Math.round(performance.now() - started),
+          });
+        })
+        .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
+      listener.track(handling);
+    }),
+  );
   const listener = servedGracefully(server);
   return { listen: listener.listen, close: listener.close };
 }
@@ -414,8 +520,14 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     ["app/api-keys/revoke", new RegExp(`^/apps/(${appId})/api-keys/revoke$`)],
     ["app/production-credentials", new RegExp(`^/apps/(${appId})/production-credentials$`)],
     ["organization/sandbox-merchants", new RegExp(`^/organizations/(${id})/sandbox-merchants$`)],
-    ["organization/sandbox-merchant/deactivate", new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/deactivate$`)],
-    ["organization/sandbox-merchant/activate", new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/activate$`)],
+    [
+      "organization/sandbox-merchant/deactivate",
+      new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/deactivate$`),
+    ],
+    [
+      "organization/sandbox-merchant/activate",
+      new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/activate$`),
+    ],
     ["app", new RegExp(`^/apps/(${appId})$`)],
     ["app/rename", new RegExp(`^/apps/(${appId})/rename$`)],
     ["app/submit", new RegExp(`^/apps/(${appId})/submit$`)],
@@ -429,4 +541,3 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
   }
   return undefined;
 }
-

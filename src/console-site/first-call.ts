@@ -8,8 +8,17 @@ import { alert, button, field, postForm } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
 
 /** The shell-quoted curl commands a developer can paste (single quotes: nothing in them is expanded). */
-export function firstCallCommands(baseUrl: string, clientId: string, merchantId: number | undefined): { token: string; items: string } {
-  const body = JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: "<CLIENT_SECRET>", ...(merchantId ? { merchant_id: merchantId } : {}) });
+export function firstCallCommands(
+  baseUrl: string,
+  clientId: string,
+  merchantId: number | undefined,
+): { token: string; items: string } {
+  const body = JSON.stringify({
+    grant_type: "client_credentials",
+    client_id: clientId,
+    client_secret: "<CLIENT_SECRET>",
+    ...(merchantId ? { merchant_id: merchantId } : {}),
+  });
   return {
     token: `curl -X POST '${baseUrl}v1/token' \\\n  -H 'Content-Type: application/json' \\\n  -d '${body}'`,
     items: `curl '${baseUrl}v1/items?limit=5' \\\n  -H 'Authorization: Bearer <ACCESS_TOKEN>'`,
@@ -21,21 +30,35 @@ interface Ran {
   items?: { status: number; body: string };
 }
 
-export async function firstCallPage(visit: Visit, appId: string, baseUrl: string, ran?: Ran, formError?: string): Promise<Reply> {
+export async function firstCallPage(
+  visit: Visit,
+  appId: string,
+  baseUrl: string,
+  ran?: Ran,
+  formError?: string,
+): Promise<Reply> {
   const { t, locale } = visit;
   const app = await visit.api("getDeveloperApp", { appId: appId });
-  if (!app.ok) return visit.page(t("console.firstCallTitle"), alert("error", errorText(app.error, locale, t)), { status: app.error.status });
+  if (!app.ok)
+    return visit.page(t("console.firstCallTitle"), alert("error", errorText(app.error, locale, t)), {
+      status: app.error.status,
+    });
   const sandbox = app.value.app!.credentials.find((credential) => credential.environment === Environment.SANDBOX);
-  const merchants = await visit.api("listOrganizationSandboxMerchants", { organizationId: Number(app.value.app!.organizationId) });
+  const merchants = await visit.api("listOrganizationSandboxMerchants", {
+    organizationId: Number(app.value.app!.organizationId),
+  });
   const active = merchants.ok ? merchants.value.merchants.filter((merchant) => merchant.active) : [];
-  const chosen = Number(visit.form.get("merchant_id") ?? visit.query.get("merchant_id") ?? active[0]?.companyId ?? 0) || undefined;
-  if (!sandbox) return visit.page(t("console.firstCallTitle"), alert("error", t("console.noSandboxCredential")), { status: 409 });
+  const chosen =
+    Number(visit.form.get("merchant_id") ?? visit.query.get("merchant_id") ?? active[0]?.companyId ?? 0) || undefined;
+  if (!sandbox)
+    return visit.page(t("console.firstCallTitle"), alert("error", t("console.noSandboxCredential")), { status: 409 });
   const commands = firstCallCommands(baseUrl, sandbox.clientId, chosen);
   const merchantChoice =
     active.length === 0
       ? html`<p>${t("console.firstCallNoMerchant")} <a href="/organizations/${app.value.app!.organizationId}">${t("console.provisionMerchant")}</a></p>`
       : html`<div class="field"><label for="field-merchant_id">${t("console.sandboxMerchant")}</label><select id="field-merchant_id" name="merchant_id">${active.map(
-          (merchant) => html`<option value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` selected` : ""}>${merchant.name || String(merchant.companyId)} (${String(merchant.companyId)})</option>`,
+          (merchant) =>
+            html`<option value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` selected` : ""}>${merchant.name || String(merchant.companyId)} (${String(merchant.companyId)})</option>`,
         )}</select></div>`;
   // Each command wraps in its box and has a copy button (the copy script; without it the text stays selectable).
   const command = (id: string, label: string, text: string) =>
@@ -65,22 +88,41 @@ export async function runFirstCall(visit: Visit, appId: string, baseUrl: string)
   if (!app.ok) return firstCallPage(visit, appId, baseUrl);
   const sandbox = app.value.app!.credentials.find((credential) => credential.environment === Environment.SANDBOX);
   const secret = visit.form.get("client_secret") ?? "";
-  const merchantId = Number(/^[1-9]\d{0,15}$/.test(visit.form.get("merchant_id") ?? "") ? visit.form.get("merchant_id") : 0);
-  if (!sandbox || secret === "") return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallSecretMissing"));
+  const merchantId = Number(
+    /^[1-9]\d{0,15}$/.test(visit.form.get("merchant_id") ?? "") ? visit.form.get("merchant_id") : 0,
+  );
+  if (!sandbox || secret === "")
+    return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallSecretMissing"));
   try {
-    return firstCallPage(visit, appId, baseUrl, await callApi(baseUrl, sandbox.clientId, secret, merchantId, visit.locale));
+    return firstCallPage(
+      visit,
+      appId,
+      baseUrl,
+      await callApi(baseUrl, sandbox.clientId, secret, merchantId, visit.locale),
+    );
   } catch {
     // The API did not answer (BASE_URL unreachable from here): said on the page, not a 500.
     return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallUnreachable"));
   }
 }
 
-async function callApi(baseUrl: string, clientId: string, secret: string, merchantId: number, locale: string): Promise<Ran> {
+async function callApi(
+  baseUrl: string,
+  clientId: string,
+  secret: string,
+  merchantId: number,
+  locale: string,
+): Promise<Ran> {
   const signal = AbortSignal.timeout(30_000);
   const tokenResponse = await fetch(`${baseUrl}v1/token`, {
     method: "POST",
     headers: { "content-type": "application/json", "accept-language": locale },
-    body: JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: secret, ...(merchantId ? { merchant_id: merchantId } : {}) }),
+    body: JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: secret,
+      ...(merchantId ? { merchant_id: merchantId } : {}),
+    }),
     signal,
   });
   const tokenBody = (await tokenResponse.json()) as Record<string, unknown>;
@@ -89,7 +131,10 @@ async function callApi(baseUrl: string, clientId: string, secret: string, mercha
   const shown = accessToken ? { ...tokenBody, access_token: `${accessToken.slice(0, 12)}…` } : tokenBody;
   const ran: Ran = { token: { status: tokenResponse.status, body: JSON.stringify(shown, null, 2) } };
   if (accessToken) {
-    const items = await fetch(`${baseUrl}v1/items?limit=5`, { headers: { authorization: `Bearer ${accessToken}`, "accept-language": locale }, signal });
+    const items = await fetch(`${baseUrl}v1/items?limit=5`, {
+      headers: { authorization: `Bearer ${accessToken}`, "accept-language": locale },
+      signal,
+    });
     ran.items = { status: items.status, body: JSON.stringify(await items.json(), null, 2) };
   }
   return ran;

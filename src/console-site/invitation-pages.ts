@@ -15,11 +15,20 @@ export function invitationPage(visit: Visit): Reply {
       { narrow: true },
     );
   }
-  return visit.page(t("console.invitationTitle"), html`<p>${t("console.invitationExplain")}</p>${postForm("/invitations/accept", visit.csrf, html`<div class="actions">${button(t("console.invitationAccept"))}</div>`, { hidden: { token } })}`, { narrow: true });
+  return visit.page(
+    t("console.invitationTitle"),
+    html`<p>${t("console.invitationExplain")}</p>${postForm("/invitations/accept", visit.csrf, html`<div class="actions">${button(t("console.invitationAccept"))}</div>`, { hidden: { token } })}`,
+    { narrow: true },
+  );
 }
 
 export async function acceptInvitation(visit: Visit): Promise<Reply> {
   const result = await visit.api("acceptOrganizationInvitation", { token: visit.form.get("token") ?? "" });
-  if (!result.ok) return visit.page(visit.t("console.invitationTitle"), alert("error", errorText(result.error, visit.locale, visit.t)), { status: result.error.status, narrow: true });
+  if (!result.ok)
+    return visit.page(
+      visit.t("console.invitationTitle"),
+      alert("error", errorText(result.error, visit.locale, visit.t)),
+      { status: result.error.status, narrow: true },
+    );
   return { status: 303, location: `/organizations/${result.value.organization?.organizationId ?? ""}` };
 }

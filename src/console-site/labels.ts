@@ -8,7 +8,11 @@ import type { ApiError } from "./console-api.js";
 import { alert } from "./ui.js";
 import { errorText, type Visit } from "./visit.js";
 
-const productNames = { [Product.FULL]: "console.productFull", [Product.ONLINE_ORDER]: "console.productOnlineOrder", [Product.ADSR]: "console.productAdsr" } as const;
+const productNames = {
+  [Product.FULL]: "console.productFull",
+  [Product.ONLINE_ORDER]: "console.productOnlineOrder",
+  [Product.ADSR]: "console.productAdsr",
+} as const;
 
 export function productName(visit: Visit, product: Product): string {
   return product === Product.UNSPECIFIED ? "" : visit.t(productNames[product]);

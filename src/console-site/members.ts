@@ -12,11 +12,20 @@ import { errorText, type Visit } from "./visit.js";
 export const assignableRoles = [OrganizationRole.ADMIN, OrganizationRole.DEVELOPER, OrganizationRole.VIEWER] as const;
 
 export function roleOptions(visit: Visit, selected: OrganizationRole): SafeHtml[] {
-  return assignableRoles.map((role) => html`<option value="${OrganizationRole[role]}"${role === selected ? html` selected` : ""}>${roleName(visit, role)}</option>`);
+  return assignableRoles.map(
+    (role) =>
+      html`<option value="${OrganizationRole[role]}"${role === selected ? html` selected` : ""}>${roleName(visit, role)}</option>`,
+  );
 }
 
 /** The members list; `error` (with `memberId`) is a refused change or removal, shown in that member's row. */
-export function membersList(visit: Visit, organizationId: number, members: OrganizationMember[], viewerRole: OrganizationRole, refused?: { error: ApiError; memberId: number }): SafeHtml {
+export function membersList(
+  visit: Visit,
+  organizationId: number,
+  members: OrganizationMember[],
+  viewerRole: OrganizationRole,
+  refused?: { error: ApiError; memberId: number },
+): SafeHtml {
   const { t } = visit;
   const canManage = rightsOf(viewerRole).manageMembers;
   const rows = members.map((member) => {
@@ -38,7 +47,11 @@ export function membersList(visit: Visit, organizationId: number, members: Organ
 }
 
 /** A refusal about a member no longer listed (removed meanwhile): said above the list. */
-export function orphanRefusal(visit: Visit, members: OrganizationMember[], refused?: { error: ApiError; memberId: number }): SafeHtml | string {
+export function orphanRefusal(
+  visit: Visit,
+  members: OrganizationMember[],
+  refused?: { error: ApiError; memberId: number },
+): SafeHtml | string {
   if (!refused || members.some((member) => Number(member.accountId) === refused.memberId)) return "";
   return alert("error", errorText(refused.error, visit.locale, visit.t));
 }

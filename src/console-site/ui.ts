@@ -37,11 +37,19 @@ ${options.hint ? html`<p class="hint" id="${id}-hint">${options.hint}</p>` : ""}
 }
 
 /** A POST form to our own path, carrying the CSRF token. */
-export function postForm(action: string, csrf: string, body: HtmlValue, options: { className?: string; hidden?: Record<string, string | undefined>; label?: string } = {}): SafeHtml {
+export function postForm(
+  action: string,
+  csrf: string,
+  body: HtmlValue,
+  options: { className?: string; hidden?: Record<string, string | undefined>; label?: string } = {},
+): SafeHtml {
   return html`<form method="post" action="${action}"${options.className ? html` class="${options.className}"` : ""}${options.label ? html` aria-label="${options.label}"` : ""}>${hiddenFields({ csrf, ...options.hidden })}${body}</form>`;
 }
 
-export function button(label: string, options: { kind?: "primary" | "secondary" | "danger"; name?: string; value?: string; ariaLabel?: string } = {}): SafeHtml {
+export function button(
+  label: string,
+  options: { kind?: "primary" | "secondary" | "danger"; name?: string; value?: string; ariaLabel?: string } = {},
+): SafeHtml {
   const className = options.kind && options.kind !== "primary" ? options.kind : "";
   return html`<button type="submit"${className ? html` class="${className}"` : ""}${options.name ? html` name="${options.name}" value="${options.value ?? ""}"` : ""}${options.ariaLabel ? html` aria-label="${options.ariaLabel}"` : ""}>${label}</button>`;
 }
@@ -55,7 +63,13 @@ export function alert(kind: "error" | "ok" | "info", content: HtmlValue): SafeHt
  * A value shown once (a secret, a password): selectable text, and a copy button that the script reveals (no
  * script: no dead button). The label names what is copied.
  */
-export function secretBox(options: { id: string; label: string; value: string; copy: string; copied: string }): SafeHtml {
+export function secretBox(options: {
+  id: string;
+  label: string;
+  value: string;
+  copy: string;
+  copied: string;
+}): SafeHtml {
   return html`<div class="field"><p class="label" id="${options.id}-label">${options.label}</p>
 <div class="secret-box"><code id="${options.id}">${options.value}</code>
 <button type="button" class="secondary" data-copy-target="${options.id}" data-copied-label="${options.copied}" aria-label="${options.copy}: ${options.label}" hidden>${options.copy}</button></div></div>`;

@@ -28,7 +28,11 @@ export interface Visit {
   form: URLSearchParams;
   api: <K extends ConsoleMethod>(method: K, fields?: Record<string, JsonValue>) => Promise<CallResult<K>>;
   /** A whole page in the site's shell. */
-  page: (title: string, body: SafeHtml | string, options?: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams }) => Reply;
+  page: (
+    title: string,
+    body: SafeHtml | string,
+    options?: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams },
+  ) => Reply;
 }
 
 /** The message of an API error in the page's language (the catalogue of src/errors/ is translated). */

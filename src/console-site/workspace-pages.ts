@@ -7,7 +7,14 @@ import { Environment, Product, type App, type Merchant } from "../../gen/partner
 import { html, type SafeHtml } from "../web/html.js";
 import { programStateText } from "./account-pages.js";
 import type { ApiError } from "./console-api.js";
-import { accessRequestsSection, allowlistEntries, allowlistForm, archiveConfirmation, type AccessRequestForm, type AllowlistState } from "./app-access.js";
+import {
+  accessRequestsSection,
+  allowlistEntries,
+  allowlistForm,
+  archiveConfirmation,
+  type AccessRequestForm,
+  type AllowlistState,
+} from "./app-access.js";
 import { appStateName, generalError, productName, rightsOf, roleName } from "./labels.js";
 import { membersList, orphanRefusal, roleOptions } from "./members.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
@@ -16,17 +23,34 @@ import { errorFor, errorText, type Reply, type Visit } from "./visit.js";
 /** The sandbox merchant limit the API enforces per organization (developer.sandbox_limit). */
 export const sandboxMerchantLimit = 3;
 
-const productHints = { [Product.FULL]: "console.productFullHint", [Product.ONLINE_ORDER]: "console.productOnlineOrderHint", [Product.ADSR]: "console.productAdsrHint" } as const;
+const productHints = {
+  [Product.FULL]: "console.productFullHint",
+  [Product.ONLINE_ORDER]: "console.productOnlineOrderHint",
+  [Product.ADSR]: "console.productAdsrHint",
+} as const;
 
 // ---------------------------------------------------------------- dashboard
 
-export async function dashboard(visit: Visit, state: { error?: ApiError; notice?: SafeHtml } = {}, status = 200): Promise<Reply> {
+export async function dashboard(
+  visit: Visit,
+  state: { error?: ApiError; notice?: SafeHtml } = {},
+  status = 200,
+): Promise<Reply> {
   const { t } = visit;
-  const [account, organizations] = await Promise.all([visit.api("getAccount"), visit.api("listDeveloperOrganizations")]);
-  if (!account.ok) return visit.page(t("console.dashboardTitle"), alert("error", errorText(account.error, visit.locale, t)), { status: account.error.status });
+  const [account, organizations] = await Promise.all([
+    visit.api("getAccount"),
+    visit.api("listDeveloperOrganizations"),
+  ]);
+  if (!account.ok)
+    return visit.page(t("console.dashboardTitle"), alert("error", errorText(account.error, visit.locale, t)), {
+      status: account.error.status,
+    });
   const me = account.value.account!;
   const orgs = organizations.ok ? organizations.value.organizations : [];
-  const programReady = me.programApplicationState === ProgramApplicationState.APPROVED && me.activeAgreementVersion > 0 && me.signedAgreementVersion === me.activeAgreementVersion;
+  const programReady =
+    me.programApplicationState === ProgramApplicationState.APPROVED &&
+    me.activeAgreementVersion > 0 &&
+    me.signedAgreementVersion === me.activeAgreementVersion;
   const body = html`${state.notice ?? ""}
 <section class="card" aria-labelledby="account-heading"><h2 id="account-heading">${t("console.accountHeading")}</h2>
 <dl class="facts"><dt>${t("console.email")}</dt><dd class="ltr">${me.email}</dd>
@@ -49,10 +73,17 @@ export async function createOrganization(visit: Visit): Promise<Reply> {
 
 // ---------------------------------------------------------------- partner program
 
-export async function programPage(visit: Visit, state: { error?: ApiError; notice?: string } = {}, status = 200): Promise<Reply> {
+export async function programPage(
+  visit: Visit,
+  state: { error?: ApiError; notice?: string } = {},
+  status = 200,
+): Promise<Reply> {
   const { t, locale } = visit;
   const [account, agreement] = await Promise.all([visit.api("getAccount"), visit.api("getActiveAgreement")]);
-  if (!account.ok) return visit.page(t("console.programTitle"), alert("error", errorText(account.error, locale, t)), { status: account.error.status });
+  if (!account.ok)
+    return visit.page(t("console.programTitle"), alert("error", errorText(account.error, locale, t)), {
+      status: account.error.status,
+    });
   const me = account.value.account!;
   const applied = me.programApplicationState;
   const canApply = applied === ProgramApplicationState.UNSPECIFIED || applied === ProgramApplicationState.DECLINED;
@@ -84,7 +115,11 @@ ${agreementSection}</section>`;
 }
 
 export async function applyToProgram(visit: Visit): Promise<Reply> {
-  const fields = { companyName: visit.form.get("companyName") ?? "", website: visit.form.get("website") ?? "", useCase: visit.form.get("useCase") ?? "" };
+  const fields = {
+    companyName: visit.form.get("companyName") ?? "",
+    website: visit.form.get("website") ?? "",
+    useCase: visit.form.get("useCase") ?? "",
+  };
   const result = await visit.api("submitProgramApplication", fields);
   if (!result.ok) return programPage(visit, { error: result.error }, result.error.status);
   return { status: 303, location: "/program" };
@@ -108,7 +143,12 @@ export interface OrganizationState {
   notice?: SafeHtml;
 }
 
-export async function organizationPage(visit: Visit, organizationId: number, state: OrganizationState = {}, status = 200): Promise<Reply> {
+export async function organizationPage(
+  visit: Visit,
+  organizationId: number,
+  state: OrganizationState = {},
+  status = 200,
+): Promise<Reply> {
   const { t, locale } = visit;
   const [orgs, apps, merchants, members] = await Promise.all([
     visit.api("listDeveloperOrganizations"),
@@ -116,10 +156,16 @@ export async function organizationPage(visit: Visit, organizationId: number, sta
     visit.api("listOrganizationSandboxMerchants", { organizationId: organizationId }),
     visit.api("listOrganizationMembers", { organizationId: organizationId }),
   ]);
-  const organization = orgs.ok ? orgs.value.organizations.find((org) => Number(org.organizationId) === organizationId) : undefined;
+  const organization = orgs.ok
+    ? orgs.value.organizations.find((org) => Number(org.organizationId) === organizationId)
+    : undefined;
   if (!organization || !apps.ok) {
     const error = !apps.ok ? apps.error : undefined;
-    return visit.page(t("console.organizationTitleUnknown"), alert("error", error ? errorText(error, locale, t) : t("console.organizationUnknown")), { status: error?.status ?? 404 });
+    return visit.page(
+      t("console.organizationTitleUnknown"),
+      alert("error", error ? errorText(error, locale, t) : t("console.organizationUnknown")),
+      { status: error?.status ?? 404 },
+    );
   }
   const canManage = rightsOf(organization.role).manageApps;
   const sandbox = merchants.ok ? merchants.value.merchants : [];
@@ -127,7 +173,9 @@ export async function organizationPage(visit: Visit, organizationId: number, sta
   const appError = state.form === "app" ? state.error : undefined;
   const sandboxError = state.form === "sandbox" ? state.error : undefined;
   const products = [Product.FULL, Product.ONLINE_ORDER, Product.ADSR].map(
-    (product) => html`<div class="choice"><input type="radio" id="product-${product}" name="product" value="${Product[product]}" required${product === Product.FULL ? html` checked` : ""} aria-describedby="product-${product}-hint">
+    (
+      product,
+    ) => html`<div class="choice"><input type="radio" id="product-${product}" name="product" value="${Product[product]}" required${product === Product.FULL ? html` checked` : ""} aria-describedby="product-${product}-hint">
 <div><label for="product-${product}">${productName(visit, product)}</label><p class="hint" id="product-${product}-hint">${t(productHints[product as Product.FULL])}</p></div></div>`,
   );
   const createApp = canManage
@@ -159,13 +207,17 @@ ${field({ label: t("console.country"), name: "country", required: true, value: "
   // Members and invitations: shown to every member; the role changes, removals and the invitation form only to the
   // roles that may (the server refuses the others regardless, and its refusal is shown in the member's row).
   const canInvite = rightsOf(organization.role).manageMembers;
-  const memberRefusal = state.form === "member" && state.error && state.memberId !== undefined ? { error: state.error, memberId: state.memberId } : undefined;
+  const memberRefusal =
+    state.form === "member" && state.error && state.memberId !== undefined
+      ? { error: state.error, memberId: state.memberId }
+      : undefined;
   const listed = members.ok ? members.value.members : [];
   const membersSection = html`<section class="card" aria-labelledby="members-heading"><h2 id="members-heading">${t("console.membersHeading")}</h2>
 ${orphanRefusal(visit, listed, memberRefusal)}
 ${members.ok ? membersList(visit, organizationId, listed, organization.role, memberRefusal) : alert("error", errorText(members.error, locale, t))}
-${canInvite
-  ? html`<h3>${t("console.inviteHeading")}</h3>
+${
+  canInvite
+    ? html`<h3>${t("console.inviteHeading")}</h3>
 ${generalError(visit, inviteError, ["email", "role"])}
 ${postForm(
   `/organizations/${organizationId}/invitations`,
@@ -174,7 +226,8 @@ ${postForm(
 <div class="field"><label for="field-role">${t("console.role")}</label><select id="field-role" name="role">${roleOptions(visit, OrganizationRole.DEVELOPER)}</select><p class="hint">${t("console.rolesExplain")}</p></div>
 <div class="actions">${button(t("console.sendInvitation"))}</div>`,
 )}`
-  : html`<p class="muted">${t("console.inviteRoleNote")}</p>`}</section>`;
+    : html`<p class="muted">${t("console.inviteRoleNote")}</p>`
+}</section>`;
   // A refusal of a form this role is not shown (the server refused it regardless) is said at the top; a member's
   // refusal is said in that member's row (or above the list, orphanRefusal), an invitation's beside its form when shown.
   const formHidden = state.form === "member" ? false : state.form === "invite" ? !canInvite : !canManage;
@@ -203,7 +256,10 @@ function merchantRow(visit: Visit, organizationId: number, merchant: Merchant, c
     ? postForm(
         `/organizations/${organizationId}/sandbox-merchants/${merchant.companyId}/${merchant.active ? "deactivate" : "activate"}`,
         visit.csrf,
-        button(merchant.active ? t("console.deactivate") : t("console.activate"), { kind: merchant.active ? "danger" : "secondary", ariaLabel: `${merchant.active ? t("console.deactivate") : t("console.activate")}: ${name}` }),
+        button(merchant.active ? t("console.deactivate") : t("console.activate"), {
+          kind: merchant.active ? "danger" : "secondary",
+          ariaLabel: `${merchant.active ? t("console.deactivate") : t("console.activate")}: ${name}`,
+        }),
         { className: "inline-form" },
       )
     : "";
@@ -218,7 +274,8 @@ export async function createApp(visit: Visit, organizationId: number): Promise<R
     name: visit.form.get("name") ?? "",
     product,
   });
-  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "app" }, result.error.status);
+  if (!result.ok)
+    return organizationPage(visit, organizationId, { error: result.error, form: "app" }, result.error.status);
   const app = result.value.app!;
   const sandbox = result.value.sandbox!;
   // The sandbox secret is in this answer only: shown once, with a copy button.
@@ -235,7 +292,11 @@ ${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: sand
 export async function provisionMerchant(visit: Visit, organizationId: number): Promise<Reply> {
   const { t } = visit;
   const name = visit.form.get("name") ?? "";
-  const result = await visit.api("provisionOrganizationSandboxMerchant", { organizationId: organizationId, country: (visit.form.get("country") ?? "").trim().toUpperCase(), ...(name ? { name } : {}) });
+  const result = await visit.api("provisionOrganizationSandboxMerchant", {
+    organizationId: organizationId,
+    country: (visit.form.get("country") ?? "").trim().toUpperCase(),
+    ...(name ? { name } : {}),
+  });
   if (!result.ok) {
     const error = result.error.code === "developer.sandbox_limit" ? { ...result.error } : result.error;
     return organizationPage(visit, organizationId, { error, form: "sandbox" }, result.error.status);
@@ -260,14 +321,25 @@ export async function inviteMember(visit: Visit, organizationId: number): Promis
     email,
     role,
   });
-  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "invite" }, result.error.status);
+  if (!result.ok)
+    return organizationPage(visit, organizationId, { error: result.error, form: "invite" }, result.error.status);
   return organizationPage(visit, organizationId, { notice: alert("ok", visit.t("console.invitationSent", { email })) });
 }
 
 /** A member's new role (UpdateOrganizationMember): back to the page, or the refusal in the member's row. */
 export async function updateMember(visit: Visit, organizationId: number, accountId: number): Promise<Reply> {
-  const result = await visit.api("updateOrganizationMember", { organizationId, accountId, role: visit.form.get("role") ?? "" });
-  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "member", memberId: accountId }, result.error.status);
+  const result = await visit.api("updateOrganizationMember", {
+    organizationId,
+    accountId,
+    role: visit.form.get("role") ?? "",
+  });
+  if (!result.ok)
+    return organizationPage(
+      visit,
+      organizationId,
+      { error: result.error, form: "member", memberId: accountId },
+      result.error.status,
+    );
   return { status: 303, location: `/organizations/${organizationId}` };
 }
 
@@ -275,13 +347,32 @@ export async function updateMember(visit: Visit, organizationId: number, account
 export async function removeMember(visit: Visit, organizationId: number, accountId: number): Promise<Reply> {
   const me = await visit.api("getAccount");
   const result = await visit.api("removeOrganizationMember", { organizationId, accountId });
-  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "member", memberId: accountId }, result.error.status);
-  return { status: 303, location: me.ok && Number(me.value.account?.accountId) === accountId ? "/" : `/organizations/${organizationId}` };
+  if (!result.ok)
+    return organizationPage(
+      visit,
+      organizationId,
+      { error: result.error, form: "member", memberId: accountId },
+      result.error.status,
+    );
+  return {
+    status: 303,
+    location: me.ok && Number(me.value.account?.accountId) === accountId ? "/" : `/organizations/${organizationId}`,
+  };
 }
 
-export async function setMerchantActive(visit: Visit, organizationId: number, companyId: number, active: boolean): Promise<Reply> {
-  const result = await visit.api("setOrganizationSandboxMerchantActive", { organizationId: organizationId, companyId: companyId, active });
-  if (!result.ok) return organizationPage(visit, organizationId, { error: result.error, form: "sandbox" }, result.error.status);
+export async function setMerchantActive(
+  visit: Visit,
+  organizationId: number,
+  companyId: number,
+  active: boolean,
+): Promise<Reply> {
+  const result = await visit.api("setOrganizationSandboxMerchantActive", {
+    organizationId: organizationId,
+    companyId: companyId,
+    active,
+  });
+  if (!result.ok)
+    return organizationPage(visit, organizationId, { error: result.error, form: "sandbox" }, result.error.status);
   return { status: 303, location: `/organizations/${organizationId}` };
 }
 
@@ -300,65 +391,92 @@ export interface AppState {
 
 /** The app and the viewer's role in its organization (the page offers only what the role may do). */
 async function appWithRole(visit: Visit, appId: string) {
-  const [result, orgs] = await Promise.all([visit.api("getDeveloperApp", { appId }), visit.api("listDeveloperOrganizations")]);
+  const [result, orgs] = await Promise.all([
+    visit.api("getDeveloperApp", { appId }),
+    visit.api("listDeveloperOrganizations"),
+  ]);
   if (!result.ok) return result;
-  const role = orgs.ok ? orgs.value.organizations.find((org) => org.organizationId === result.value.app!.organizationId)?.role : undefined;
+  const role = orgs.ok
+    ? orgs.value.organizations.find((org) => org.organizationId === result.value.app!.organizationId)?.role
+    : undefined;
   return { ok: true as const, app: result.value.app!, rights: rightsOf(role) };
 }
 
 export async function appPage(visit: Visit, appId: string, state: AppState = {}, status = 200): Promise<Reply> {
   const { t, locale } = visit;
   const found = await appWithRole(visit, appId);
-  if (!found.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(found.error, locale, t)), { status: found.error.status });
+  if (!found.ok)
+    return visit.page(t("console.appTitleUnknown"), alert("error", errorText(found.error, locale, t)), {
+      status: found.error.status,
+    });
   const { app, rights } = found;
   const errorOf = (form: AppState["form"]) => (state.form === form ? state.error : undefined);
   const archived = app.state === "ARCHIVED";
   // What the role may change, on an app that still changes (every change to an archived app is refused).
   const editable = !archived && rights.manageApps;
-  const environmentName = (environment: Environment) => (environment === Environment.PRODUCTION ? t("console.production") : t("console.sandbox"));
+  const environmentName = (environment: Environment) =>
+    environment === Environment.PRODUCTION ? t("console.production") : t("console.sandbox");
   const refusedList = state.allowlist;
   const credentials = app.credentials.map(
-    (credential) => html`<li><span class="badge">${environmentName(credential.environment)}</span> <code class="ltr">${credential.clientId}</code>
+    (
+      credential,
+    ) => html`<li><span class="badge">${environmentName(credential.environment)}</span> <code class="ltr">${credential.clientId}</code>
 ${editable ? postForm(`/apps/${app.appId}/rotate`, visit.csrf, button(t("console.rotateSecret"), { kind: "secondary", ariaLabel: `${t("console.rotateSecret")}: ${credential.clientId}` }), { className: "inline-form", hidden: { client_id: credential.clientId } }) : ""}
 ${allowlistView(visit, credential.allowedIps)}
-${editable
-  ? allowlistForm(visit, {
-      action: `/apps/${app.appId}/allowed-ips`,
-      hidden: { client_id: credential.clientId },
-      id: `allowlist-${credential.clientId}`,
-      label: t("console.allowlistOf", { name: `${environmentName(credential.environment)} ${credential.clientId}` }),
-      current: credential.allowedIps,
-      state: refusedList,
-      mine: refusedList !== undefined && "clientId" in refusedList.target && refusedList.target.clientId === credential.clientId,
-    })
-  : ""}</li>`,
+${
+  editable
+    ? allowlistForm(visit, {
+        action: `/apps/${app.appId}/allowed-ips`,
+        hidden: { client_id: credential.clientId },
+        id: `allowlist-${credential.clientId}`,
+        label: t("console.allowlistOf", { name: `${environmentName(credential.environment)} ${credential.clientId}` }),
+        current: credential.allowedIps,
+        state: refusedList,
+        mine:
+          refusedList !== undefined &&
+          "clientId" in refusedList.target &&
+          refusedList.target.clientId === credential.clientId,
+      })
+    : ""
+}</li>`,
   );
   const hasProduction = app.credentials.some((credential) => credential.environment === Environment.PRODUCTION);
   const keysError = errorOf("keys");
-  const accessRequests = app.product === Product.ADSR ? await visit.api("listAppAccessRequests", { appId: app.appId }) : undefined;
+  const accessRequests =
+    app.product === Product.ADSR ? await visit.api("listAppAccessRequests", { appId: app.appId }) : undefined;
   const apiKeys =
     app.product === Product.ADSR
       ? html`<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t("console.apiKeysHeading")}</h2>
 <p>${t("console.apiKeysExplain")}</p>
 ${generalError(visit, keysError, ["name"])}
-${app.apiKeys.length === 0 ? html`<p>${t("console.noApiKeys")}</p>` : html`<ul class="list">${app.apiKeys.map(
-          (key) => html`<li>${key.name} <span class="badge">${environmentName(key.environment)}</span> <span class="badge">${key.revoked ? t("console.revoked") : t("console.active")}</span>
+${
+  app.apiKeys.length === 0
+    ? html`<p>${t("console.noApiKeys")}</p>`
+    : html`<ul class="list">${app.apiKeys.map(
+        (
+          key,
+        ) => html`<li>${key.name} <span class="badge">${environmentName(key.environment)}</span> <span class="badge">${key.revoked ? t("console.revoked") : t("console.active")}</span>
 ${key.revoked || !editable ? "" : postForm(`/apps/${app.appId}/api-keys/revoke`, visit.csrf, button(t("console.revoke"), { kind: "danger", ariaLabel: `${t("console.revoke")}: ${key.name}` }), { className: "inline-form", hidden: { api_key_id: key.apiKeyId } })}
 ${key.revoked ? "" : allowlistView(visit, key.allowedIps)}
-${key.revoked || !editable
-  ? ""
-  : allowlistForm(visit, {
-      action: `/apps/${app.appId}/api-keys/allowed-ips`,
-      hidden: { api_key_id: key.apiKeyId },
-      id: `allowlist-key-${key.apiKeyId}`,
-      label: t("console.allowlistOf", { name: key.name }),
-      current: key.allowedIps,
-      state: refusedList,
-      mine: refusedList !== undefined && "apiKeyId" in refusedList.target && refusedList.target.apiKeyId === key.apiKeyId,
-    })}</li>`,
-        )}</ul>`}
-${editable
-  ? html`<h3>${t("console.createApiKey")}</h3>
+${
+  key.revoked || !editable
+    ? ""
+    : allowlistForm(visit, {
+        action: `/apps/${app.appId}/api-keys/allowed-ips`,
+        hidden: { api_key_id: key.apiKeyId },
+        id: `allowlist-key-${key.apiKeyId}`,
+        label: t("console.allowlistOf", { name: key.name }),
+        current: key.allowedIps,
+        state: refusedList,
+        mine:
+          refusedList !== undefined && "apiKeyId" in refusedList.target && refusedList.target.apiKeyId === key.apiKeyId,
+      })
+}</li>`,
+      )}</ul>`
+}
+${
+  editable
+    ? html`<h3>${t("console.createApiKey")}</h3>
 ${postForm(
   `/apps/${app.appId}/api-keys`,
   visit.csrf,
@@ -366,7 +484,8 @@ ${postForm(
 <div class="field"><label for="field-environment">${t("console.environment")}</label><select id="field-environment" name="environment"><option value="SANDBOX">${t("console.sandbox")}</option>${hasProduction ? html`<option value="PRODUCTION">${t("console.production")}</option>` : ""}</select></div>
 <div class="actions">${button(t("console.createApiKey"))}</div>`,
 )}`
-  : ""}</section>
+    : ""
+}</section>
 ${accessRequestsSection(visit, app, accessRequests === undefined || accessRequests.ok ? (accessRequests?.value.accessRequests ?? []) : accessRequests.error, rights.manageApps, state.accessRequest)}`
       : "";
   const production =
@@ -380,13 +499,21 @@ ${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div cl
   // A refused allowlist is said beside its list, when the page shows that list (else at the top too).
   const target = state.allowlist?.target;
   const listShown =
-    target !== undefined && editable && ("clientId" in target ? app.credentials.some((credential) => credential.clientId === target.clientId) : app.apiKeys.some((key) => key.apiKeyId === target.apiKeyId && !key.revoked));
-  const refusedHere = state.error && !state.accessRequest && (target ? !listShown : !offered) ? alert("error", errorText(state.error, locale, t)) : "";
-  const archive = rights.archiveApps && !archived
-    ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>
+    target !== undefined &&
+    editable &&
+    ("clientId" in target
+      ? app.credentials.some((credential) => credential.clientId === target.clientId)
+      : app.apiKeys.some((key) => key.apiKeyId === target.apiKeyId && !key.revoked));
+  const refusedHere =
+    state.error && !state.accessRequest && (target ? !listShown : !offered)
+      ? alert("error", errorText(state.error, locale, t))
+      : "";
+  const archive =
+    rights.archiveApps && !archived
+      ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>
 <p>${t("console.archiveExplain")}</p>${generalError(visit, errorOf("archive"), [])}
 <p><a class="button danger" href="/apps/${app.appId}/archive">${t("console.archiveApp")}</a></p></section>`
-    : "";
+      : "";
   const body = html`${state.notice ?? ""}${refusedHere}
 ${archived ? alert("info", t("console.archivedNote")) : ""}
 <dl class="facts"><dt>${t("console.product")}</dt><dd>${productName(visit, app.product)}</dd>
@@ -400,31 +527,37 @@ ${editable ? html`<p>${t("console.rotateExplain")}</p>` : ""}
 ${generalError(visit, errorOf("rotate"), [])}
 <ul class="list">${credentials}</ul></section>
 ${production}${apiKeys}
-${editable
-  ? html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">${t("console.editApp")}</h2>
+${
+  editable
+    ? html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">${t("console.editApp")}</h2>
 ${generalError(visit, errorOf("rename"), ["name"])}
 ${postForm(`/apps/${app.appId}/rename`, visit.csrf, html`${field({ label: t("console.appName"), name: "name", value: app.pendingName || app.name, required: true, hint: app.state === "APPROVED" ? t("console.renameApproved") : undefined, error: errorFor(errorOf("rename"), "name", locale, t) })}<p class="hint">${t("console.productOnce")}</p><div class="actions">${button(t("console.save"))}</div>`)}
 </section>`
-  : ""}
-${archived
-  ? ""
-  : html`<section class="card" aria-labelledby="review-heading"><h2 id="review-heading">${t("console.reviewHeading")}</h2>
+    : ""
+}
+${
+  archived
+    ? ""
+    : html`<section class="card" aria-labelledby="review-heading"><h2 id="review-heading">${t("console.reviewHeading")}</h2>
 <p>${t("console.reviewExplain")}</p>
 ${generalError(visit, errorOf("submit"), [])}
 <p><strong>${appStateName(visit, app.state)}</strong> · ${reviewStateText(visit, app.state)}</p>
 ${app.pendingName ? html`<p>${t("console.pendingNameExplain", { name: app.pendingName })}</p>` : ""}
 ${editable && (app.state === "DRAFT" || app.state === "REJECTED") ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : ""}
-</section>`}
-${app.product === Product.ADSR && app.redirectUris.length === 0
-  ? "" // ADSR apps use API keys, never the OAuth redirect (spec, Products); the section would only mislead.
-  : editable
-  ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2>
+</section>`
+}
+${
+  app.product === Product.ADSR && app.redirectUris.length === 0
+    ? "" // ADSR apps use API keys, never the OAuth redirect (spec, Products); the section would only mislead.
+    : editable
+      ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2>
 ${generalError(visit, errorOf("redirects"), ["redirectUris"])}
 ${postForm(`/apps/${app.appId}/redirect-uris`, visit.csrf, html`${textarea({ label: t("console.redirectUris"), name: "redirectUris", value: state.redirectValue ?? app.redirectUris.join("\n"), hint: t("console.redirectRules"), error: errorOf("redirects") ? errorText(errorOf("redirects")!, locale, t) : undefined, ltr: true })}<div class="actions">${button(t("console.save"))}</div>`)}
 </section>`
-  : app.redirectUris.length > 0
-    ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2><ul class="list">${app.redirectUris.map((uri) => html`<li class="ltr">${uri}</li>`)}</ul></section>`
-    : ""}
+      : app.redirectUris.length > 0
+        ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2><ul class="list">${app.redirectUris.map((uri) => html`<li class="ltr">${uri}</li>`)}</ul></section>`
+        : ""
+}
 ${archive}`;
   return visit.page(app.name, body, { status, copyScript: true });
 }
@@ -464,15 +597,27 @@ export async function submitApp(visit: Visit, appId: string): Promise<Reply> {
 
 export async function setRedirectUris(visit: Visit, appId: string): Promise<Reply> {
   const text = visit.form.get("redirectUris") ?? "";
-  const uris = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  const uris = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
   const result = await visit.api("setAppRedirectUris", { appId: appId, redirectUris: uris });
-  if (!result.ok) return appPage(visit, appId, { error: { ...result.error, fields: ["redirectUris"] }, form: "redirects", redirectValue: text }, result.error.status);
+  if (!result.ok)
+    return appPage(
+      visit,
+      appId,
+      { error: { ...result.error, fields: ["redirectUris"] }, form: "redirects", redirectValue: text },
+      result.error.status,
+    );
   return appPage(visit, appId, { notice: alert("ok", visit.t("console.saved")) });
 }
 
 export async function rotateSecret(visit: Visit, appId: string, clock: () => number): Promise<Reply> {
   const { t } = visit;
-  const result = await visit.api("rotateAppClientSecret", { appId: appId, clientId: visit.form.get("client_id") ?? "" });
+  const result = await visit.api("rotateAppClientSecret", {
+    appId: appId,
+    clientId: visit.form.get("client_id") ?? "",
+  });
   if (!result.ok) return appPage(visit, appId, { error: result.error, form: "rotate" }, result.error.status);
   const until = new Date(Number(result.value.previousSecretExpiresAtMs));
   const hours = Math.round((until.getTime() - clock()) / 3_600_000);
@@ -505,7 +650,10 @@ export async function revealProduction(visit: Visit, appId: string): Promise<Rep
   const { t } = visit;
   const app = await visit.api("getDeveloperApp", { appId: appId });
   if (!app.ok) return appPage(visit, appId);
-  const result = await visit.api("revealProductionCredentials", { organizationId: Number(app.value.app!.organizationId), appId: appId });
+  const result = await visit.api("revealProductionCredentials", {
+    organizationId: Number(app.value.app!.organizationId),
+    appId: appId,
+  });
   if (!result.ok) return appPage(visit, appId, { error: result.error, form: "production" }, result.error.status);
   const production = result.value.production!;
   const notice = html`<section class="card" aria-labelledby="production-secret-heading"><h2 id="production-secret-heading">${t("console.productionHeading")}</h2>
@@ -520,7 +668,13 @@ export async function setClientAllowlist(visit: Visit, appId: string): Promise<R
   const clientId = visit.form.get("client_id") ?? "";
   const text = visit.form.get("allowedIps") ?? "";
   const result = await visit.api("setAppClientIpAllowlist", { appId, clientId, allowedIps: allowlistEntries(text) });
-  if (!result.ok) return appPage(visit, appId, { error: result.error, allowlist: { target: { clientId }, error: result.error, value: text } }, result.error.status);
+  if (!result.ok)
+    return appPage(
+      visit,
+      appId,
+      { error: result.error, allowlist: { target: { clientId }, error: result.error, value: text } },
+      result.error.status,
+    );
   return appPage(visit, appId, { notice: alert("ok", visit.t("console.allowlistSaved")) });
 }
 
@@ -529,7 +683,13 @@ export async function setKeyAllowlist(visit: Visit, appId: string): Promise<Repl
   const apiKeyId = visit.form.get("api_key_id") ?? "";
   const text = visit.form.get("allowedIps") ?? "";
   const result = await visit.api("setAppApiKeyIpAllowlist", { appId, apiKeyId, allowedIps: allowlistEntries(text) });
-  if (!result.ok) return appPage(visit, appId, { error: result.error, allowlist: { target: { apiKeyId }, error: result.error, value: text } }, result.error.status);
+  if (!result.ok)
+    return appPage(
+      visit,
+      appId,
+      { error: result.error, allowlist: { target: { apiKeyId }, error: result.error, value: text } },
+      result.error.status,
+    );
   return appPage(visit, appId, { notice: alert("ok", visit.t("console.allowlistSaved")) });
 }
 
@@ -544,19 +704,38 @@ export async function createAccessRequest(visit: Visit, appId: string): Promise<
   const result = await visit.api("createAppAccessRequest", {
     appId,
     companyId: companyId === "" ? 0 : asNumber(companyId),
-    storeIds: storeIds.split(/[\s,]+/).filter(Boolean).map(asNumber),
+    storeIds: storeIds
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(asNumber),
   });
-  if (!result.ok) return appPage(visit, appId, { error: result.error, accessRequest: { error: result.error, companyId, storeIds } }, result.error.status);
-  return appPage(visit, appId, { notice: alert("ok", visit.t("console.accessRequestSent", { companyId: String(result.value.accessRequest?.companyId ?? companyId) })) });
+  if (!result.ok)
+    return appPage(
+      visit,
+      appId,
+      { error: result.error, accessRequest: { error: result.error, companyId, storeIds } },
+      result.error.status,
+    );
+  return appPage(visit, appId, {
+    notice: alert(
+      "ok",
+      visit.t("console.accessRequestSent", { companyId: String(result.value.accessRequest?.companyId ?? companyId) }),
+    ),
+  });
 }
 
 /** The archive step (GET): the consequence said first, then the button. */
 export async function archivePage(visit: Visit, appId: string, error?: ApiError, status = 200): Promise<Reply> {
   const { t, locale } = visit;
   const found = await appWithRole(visit, appId);
-  if (!found.ok) return visit.page(t("console.appTitleUnknown"), alert("error", errorText(found.error, locale, t)), { status: found.error.status });
+  if (!found.ok)
+    return visit.page(t("console.appTitleUnknown"), alert("error", errorText(found.error, locale, t)), {
+      status: found.error.status,
+    });
   if (found.app.state === "ARCHIVED") return { status: 303, location: `/apps/${appId}` };
-  return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app, error), { status });
+  return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app, error), {
+    status,
+  });
 }
 
 /** Archives the app (ArchiveDeveloperApp), only from the confirmation form; a refusal on that page. */

@@ -5,13 +5,18 @@ import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.
 import { forwardedFrom } from "../runtime/service-caller.js";
 import type { ConsoleContext } from "./console-context.js";
 
-export function createAccessRequestHandlers(shared: ConsoleContext): Pick<ServiceImpl<typeof ConsoleService>, "createAppAccessRequest" | "listAppAccessRequests"> {
+export function createAccessRequestHandlers(
+  shared: ConsoleContext,
+): Pick<ServiceImpl<typeof ConsoleService>, "createAppAccessRequest" | "listAppAccessRequests"> {
   const { authenticate, requireAppRole, grants } = shared;
   return {
     async createAppAccessRequest(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const made = await grants.createAccessRequest({ appId: request.appId, companyId: BigInt(request.companyId), storeIds: request.storeIds.map(BigInt) }, forwardedFrom(ctx));
+      const made = await grants.createAccessRequest(
+        { appId: request.appId, companyId: BigInt(request.companyId), storeIds: request.storeIds.map(BigInt) },
+        forwardedFrom(ctx),
+      );
       return { accessRequest: made.accessRequest };
     },
     async listAppAccessRequests(request, ctx) {

@@ -17,7 +17,24 @@ export function createAccountHandlers(
   ServiceImpl<typeof ConsoleService>,
   "signUp" | "verifyEmail" | "requestPasswordReset" | "resetPassword" | "getAccount"
 > {
-  const { clock, ids, config, logger, deps, sql, domain, fail, now, later, consoleUrl, normaliseEmail, checkEmail, authenticate, describeAccount, limits } = shared;
+  const {
+    clock,
+    ids,
+    config,
+    logger,
+    deps,
+    sql,
+    domain,
+    fail,
+    now,
+    later,
+    consoleUrl,
+    normaliseEmail,
+    checkEmail,
+    authenticate,
+    describeAccount,
+    limits,
+  } = shared;
   const checkPassword = (field: string, password: string, email: string) => {
     const rule = passwordWeakness(password, email);
     if (rule) throw serviceErrorWithDetails(domain, "developer.password_too_weak", { rule }, [{ field, rule }]);
@@ -32,7 +49,10 @@ export function createAccountHandlers(
     return {
       to: account.email,
       subject: purpose === "VERIFY_EMAIL" ? "Verify your email address" : "Reset your password",
-      text: purpose === "VERIFY_EMAIL" ? "Open this link to verify your developer account." : "Open this link to choose a new password.",
+      text:
+        purpose === "VERIFY_EMAIL"
+          ? "Open this link to verify your developer account."
+          : "Open this link to choose a new password.",
       link: `${consoleUrl}/${page}?token=${token}`,
     };
   }

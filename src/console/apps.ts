@@ -31,7 +31,10 @@ export function createAppHandlers(
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "manage_apps");
       await requireProgram(account.id);
-      const created = await credentials.createApp({ organizationId: BigInt(request.organizationId), name: request.name, product: request.product }, forwardedFrom(ctx));
+      const created = await credentials.createApp(
+        { organizationId: BigInt(request.organizationId), name: request.name, product: request.product },
+        forwardedFrom(ctx),
+      );
       return { app: created.app, sandbox: created.sandbox };
     },
 
@@ -39,7 +42,9 @@ export function createAppHandlers(
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "read");
       const ids = await createAppQueries(sql).idsOfOrganization(Number(request.organizationId));
-      const apps = await Promise.all(ids.map(async (appId) => (await credentials.getApp({ appId }, forwardedFrom(ctx))).app));
+      const apps = await Promise.all(
+        ids.map(async (appId) => (await credentials.getApp({ appId }, forwardedFrom(ctx))).app),
+      );
       return { apps: apps.filter((app) => app !== undefined) };
     },
 
@@ -52,7 +57,14 @@ export function createAppHandlers(
     async updateDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return { app: (await credentials.updateApp({ appId: request.appId, name: request.name, product: request.product }, forwardedFrom(ctx))).app };
+      return {
+        app: (
+          await credentials.updateApp(
+            { appId: request.appId, name: request.name, product: request.product },
+            forwardedFrom(ctx),
+          )
+        ).app,
+      };
     },
 
     async submitDeveloperApp(request, ctx) {
@@ -71,9 +83,14 @@ export function createAppHandlers(
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
       const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
-      if (!app?.credentials.some((client) => client.clientId === request.clientId)) throw fail("developer.credential_not_found");
+      if (!app?.credentials.some((client) => client.clientId === request.clientId))
+        throw fail("developer.credential_not_found");
       const rotated = await credentials.rotateClientSecret({ clientId: request.clientId }, forwardedFrom(ctx));
-      return { clientId: rotated.clientId, clientSecret: rotated.clientSecret, previousSecretExpiresAtMs: rotated.previousSecretExpiresAtMs };
+      return {
+        clientId: rotated.clientId,
+        clientSecret: rotated.clientSecret,
+        previousSecretExpiresAtMs: rotated.previousSecretExpiresAtMs,
+      };
     },
 
     async revealProductionCredentials(request, ctx) {
@@ -82,27 +99,51 @@ export function createAppHandlers(
       // The app in the path must be the organization's: any other app is unknown here.
       const app = await createAppQueries(sql).find(request.appId);
       if (!app || app.organization_id !== Number(request.organizationId)) throw fail("developer.app_not_found");
-      return { production: (await credentials.revealProductionSecret({ appId: request.appId }, forwardedFrom(ctx))).production };
+      return {
+        production: (await credentials.revealProductionSecret({ appId: request.appId }, forwardedFrom(ctx))).production,
+      };
     },
 
     async setAppRedirectUris(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return { redirectUris: (await credentials.setRedirectUris({ appId: request.appId, redirectUris: request.redirectUris }, forwardedFrom(ctx))).redirectUris };
+      return {
+        redirectUris: (
+          await credentials.setRedirectUris(
+            { appId: request.appId, redirectUris: request.redirectUris },
+            forwardedFrom(ctx),
+          )
+        ).redirectUris,
+      };
     },
 
     async setAppClientIpAllowlist(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
       const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
-      if (!app?.credentials.some((client) => client.clientId === request.clientId)) throw fail("developer.credential_not_found");
-      return { allowedIps: (await credentials.setIpAllowlist({ clientId: request.clientId, allowedIps: request.allowedIps }, forwardedFrom(ctx))).allowedIps };
+      if (!app?.credentials.some((client) => client.clientId === request.clientId))
+        throw fail("developer.credential_not_found");
+      return {
+        allowedIps: (
+          await credentials.setIpAllowlist(
+            { clientId: request.clientId, allowedIps: request.allowedIps },
+            forwardedFrom(ctx),
+          )
+        ).allowedIps,
+      };
     },
 
     async createAppApiKey(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return { apiKey: (await credentials.createApiKey({ appId: request.appId, name: request.name, environment: request.environment }, forwardedFrom(ctx))).apiKey };
+      return {
+        apiKey: (
+          await credentials.createApiKey(
+            { appId: request.appId, name: request.name, environment: request.environment },
+            forwardedFrom(ctx),
+          )
+        ).apiKey,
+      };
     },
 
     async revokeAppApiKey(request, ctx) {
@@ -118,12 +159,14 @@ export function createAppHandlers(
       await requireAppRole(account.id, request.appId, "manage_apps");
       const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
       if (!app?.apiKeys.some((key) => key.apiKeyId === request.apiKeyId)) throw fail("developer.api_key_not_found");
-      return { allowedIps: (await credentials.setIpAllowlist({ apiKeyId: request.apiKeyId, allowedIps: request.allowedIps }, forwardedFrom(ctx))).allowedIps };
+      return {
+        allowedIps: (
+          await credentials.setIpAllowlist(
+            { apiKeyId: request.apiKeyId, allowedIps: request.allowedIps },
+            forwardedFrom(ctx),
+          )
+        ).allowedIps,
+      };
     },
-
-
-
-
-
   };
 }

@@ -4,7 +4,11 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
-import { ConsoleService, ProgramApplicationState, type DeveloperAccountSchema } from "../../gen/partnerapi/v1/console_service_pb.js";
+import {
+  ConsoleService,
+  ProgramApplicationState,
+  type DeveloperAccountSchema,
+} from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { verifyConsoleToken } from "./console-tokens.js";
@@ -57,9 +61,12 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
   const { clock, config, logger } = context;
   const { sql } = deps;
   const domain = ConsoleService.typeName;
-  const fail = <C extends ErrorCode>(code: C, ...params: ParamsOf<C> extends Record<string, never> ? [] : [ParamsOf<C>]) =>
-    serviceError(domain, code, params[0] as ParamsOf<C>);
-  const invalid = (field: string, rule: string) => serviceErrorWithDetails(domain, "developer.invalid_request", { fields: field }, [{ field, rule }]);
+  const fail = <C extends ErrorCode>(
+    code: C,
+    ...params: ParamsOf<C> extends Record<string, never> ? [] : [ParamsOf<C>]
+  ) => serviceError(domain, code, params[0] as ParamsOf<C>);
+  const invalid = (field: string, rule: string) =>
+    serviceErrorWithDetails(domain, "developer.invalid_request", { fields: field }, [{ field, rule }]);
   const now = () => new Date(clock.now());
   const later = (seconds: number) => new Date(clock.now() + seconds * 1000);
   const consoleUrl = config.urls.console;
@@ -76,10 +83,15 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
   async function authenticate(ctx: HandlerContext): Promise<Caller> {
     const header = ctx.requestHeader.get("authorization") ?? "";
     const match = /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(header);
-    const claims = match ? verifyConsoleToken(match[1]!, { issuer: config.urls.base, keys: deps.publicKey, clock }) : undefined;
+    const claims = match
+      ? verifyConsoleToken(match[1]!, { issuer: config.urls.base, keys: deps.publicKey, clock })
+      : undefined;
     if (!claims) throw fail("developer.unauthenticated");
     const accounts = createDeveloperAccountQueries(sql);
-    const [account, revoked] = await Promise.all([accounts.find(Number(claims.sub)), accounts.sessionRevoked(claims.sid)]);
+    const [account, revoked] = await Promise.all([
+      accounts.find(Number(claims.sub)),
+      accounts.sessionRevoked(claims.sid),
+    ]);
     if (!account || revoked) throw fail("developer.unauthenticated");
     if (account.suspended_at) throw fail("developer.account_suspended");
     return { account, sessionId: claims.sid };
@@ -109,10 +121,13 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
     if (!application) throw fail("developer.nda_required");
     if (!(await program.hasApproved(accountId))) throw fail("developer.nda_not_approved");
     const active = await program.activeAgreement();
-    if (!active || (await program.latestSignedVersion(accountId)) !== active.version) throw fail("developer.agreement_required");
+    if (!active || (await program.latestSignedVersion(accountId)) !== active.version)
+      throw fail("developer.agreement_required");
   }
 
-  async function describeAccount(account: DeveloperAccountRow): Promise<MessageInitShape<typeof DeveloperAccountSchema>> {
+  async function describeAccount(
+    account: DeveloperAccountRow,
+  ): Promise<MessageInitShape<typeof DeveloperAccountSchema>> {
     const program = createProgramQueries(sql);
     const [application, signed, active] = await Promise.all([
       program.latestApplication(account.id),

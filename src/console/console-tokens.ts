@@ -31,14 +31,18 @@ export function signConsoleToken(key: SigningKey, claims: ConsoleClaims): string
 }
 
 /** The claims of a valid console token, or undefined (malformed, unknown key, bad signature, wrong aud/iss, expired). */
-export function verifyConsoleToken(token: string, options: { issuer: string; keys: PublicKeyLookup; clock: Clock }): ConsoleClaims | undefined {
+export function verifyConsoleToken(
+  token: string,
+  options: { issuer: string; keys: PublicKeyLookup; clock: Clock },
+): ConsoleClaims | undefined {
   const signed = verifyJwtSignature(token, options.keys);
   if (!signed.ok) return undefined;
   const { iss, aud, sub, sid, jti, exp, iat } = signed.claims;
   if (aud !== consoleTokenAudience || iss !== options.issuer) return undefined;
-  if (typeof sub !== "string" || !/^[1-9]\d{0,15}$/.test(sub) || typeof sid !== "string" || typeof jti !== "string") return undefined;
-  if (typeof exp !== "number" || !Number.isSafeInteger(exp) || typeof iat !== "number" || !Number.isSafeInteger(iat)) return undefined;
+  if (typeof sub !== "string" || !/^[1-9]\d{0,15}$/.test(sub) || typeof sid !== "string" || typeof jti !== "string")
+    return undefined;
+  if (typeof exp !== "number" || !Number.isSafeInteger(exp) || typeof iat !== "number" || !Number.isSafeInteger(iat))
+    return undefined;
   if (exp <= Math.floor(options.clock.now() / 1000)) return undefined;
   return { iss, aud, sub, sid, jti, iat, exp };
 }
-

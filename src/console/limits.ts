@@ -60,7 +60,14 @@ export function createConsoleLimits(options: ConsoleLimitsOptions): ConsoleLimit
   const { kv, clock, logger, config, domain } = options;
   // While the store fails each instance counts on its own: the ceilings hold per instance rather than not at all.
   const counter = (windowMs: number) =>
-    createFixedWindowCounter({ store: kv, clock, logger, name: "console limits", windowMs, whenStoreFails: "count-in-process" });
+    createFixedWindowCounter({
+      store: kv,
+      clock,
+      logger,
+      name: "console limits",
+      windowMs,
+      whenStoreFails: "count-in-process",
+    });
   const perHour = counter(hourMs);
   const perDay = counter(dayMs);
   const emailKey = sha256;
@@ -69,7 +76,10 @@ export function createConsoleLimits(options: ConsoleLimitsOptions): ConsoleLimit
   async function admit(ceilings: Array<[FixedWindowCounter, string, number]>) {
     const counts = await Promise.all(ceilings.map(([window, key]) => window.hit(key)));
     const passed = counts.filter((count, i) => count.count > ceilings[i]![2]);
-    if (passed.length > 0) throw serviceError(domain, "developer.rate_limited", { retryAfter: Math.max(...passed.map((count) => count.retryAfter)) });
+    if (passed.length > 0)
+      throw serviceError(domain, "developer.rate_limited", {
+        retryAfter: Math.max(...passed.map((count) => count.retryAfter)),
+      });
   }
 
   return {
@@ -91,7 +101,11 @@ export function createConsoleLimits(options: ConsoleLimitsOptions): ConsoleLimit
       ]),
     sandboxProvision: (organizationId, address) =>
       admit([
-        [perDay, `console:sandbox-provision:organization:${organizationId}`, config.limits.consoleSandboxProvisionsPerOrganization],
+        [
+          perDay,
+          `console:sandbox-provision:organization:${organizationId}`,
+          config.limits.consoleSandboxProvisionsPerOrganization,
+        ],
         [perDay, `console:sandbox-provision:address:${address}`, provisionsPerAddress],
       ]),
   };

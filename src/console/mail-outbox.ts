@@ -64,7 +64,10 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     });
   const reasonOf = (error: unknown) => {
     const failure = error as { code?: unknown; message?: unknown };
-    return { errorCode: failure?.code === undefined ? undefined : String(failure.code), message: String(failure?.message ?? error) };
+    return {
+      errorCode: failure?.code === undefined ? undefined : String(failure.code),
+      message: String(failure?.message ?? error),
+    };
   };
 
   /** Composes once (retrying until it works), then sends (retrying), within one budget of tries. */
@@ -84,7 +87,13 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
         const last = attempt > backoffMs.length || abandoned;
         if (last) {
           // Recipient and subject only: the link and the body are the recipient's secrets.
-          logger.error("console mail not sent", { what: job.what, to: mail?.to, subject: mail?.subject, tries: attempt, error: reasonOf(error) });
+          logger.error("console mail not sent", {
+            what: job.what,
+            to: mail?.to,
+            subject: mail?.subject,
+            tries: attempt,
+            error: reasonOf(error),
+          });
           return;
         }
         await pause(backoffMs[attempt - 1]!);
@@ -107,7 +116,8 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     settle();
   }
 
-  const idle = () => (queue.length === 0 && running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)));
+  const idle = () =>
+    queue.length === 0 && running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
 
   return {
     enqueue(what, compose) {

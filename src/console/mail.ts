@@ -47,11 +47,20 @@ export function createLogMailTransport(logger: Logger): MailTransport {
 export function createSmtpMailTransport(options: { url: string; from: string }, logger: Logger): MailTransport {
   const transporter = nodemailer.createTransport(options.url);
   const server = new URL(options.url);
-  logger.info("console mail goes over SMTP", { host: server.hostname, port: server.port || undefined, secure: server.protocol === "smtps:" });
+  logger.info("console mail goes over SMTP", {
+    host: server.hostname,
+    port: server.port || undefined,
+    secure: server.protocol === "smtps:",
+  });
   return {
     async send(mail) {
       try {
-        await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: `${mail.text}\n\n${mail.link}\n` });
+        await transporter.sendMail({
+          from: options.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: `${mail.text}\n\n${mail.link}\n`,
+        });
       } catch (error) {
         const failure = error as { code?: unknown; message?: unknown };
         throw Object.assign(new Error(String(failure.message)), { code: failure.code });

@@ -29,7 +29,24 @@ export function createOrganizationHandlers(
   | "createOrganizationInvitation"
   | "acceptOrganizationInvitation"
 > {
-  const { clock, ids, config, logger, deps, sql, fail, invalid, now, later, consoleUrl, normaliseEmail, checkEmail, authenticate, requireRole, limits } = shared;
+  const {
+    clock,
+    ids,
+    config,
+    logger,
+    deps,
+    sql,
+    fail,
+    invalid,
+    now,
+    later,
+    consoleUrl,
+    normaliseEmail,
+    checkEmail,
+    authenticate,
+    requireRole,
+    limits,
+  } = shared;
   return {
     async createDeveloperOrganization(request, ctx) {
       const { account } = await authenticate(ctx);
@@ -41,13 +58,25 @@ export function createOrganizationHandlers(
         return row;
       });
       logger.info("organization created", { organizationId: organization.id, accountId: account.id });
-      return { organization: { organizationId: BigInt(organization.id), name: organization.name, role: OrganizationRole.OWNER } };
+      return {
+        organization: {
+          organizationId: BigInt(organization.id),
+          name: organization.name,
+          role: OrganizationRole.OWNER,
+        },
+      };
     },
 
     async listDeveloperOrganizations(_request, ctx) {
       const { account } = await authenticate(ctx);
       const rows = await createOrganizationMemberQueries(sql).organizationsOf(account.id);
-      return { organizations: rows.map((row) => ({ organizationId: BigInt(row.id), name: row.name, role: roleNames[row.role] })) };
+      return {
+        organizations: rows.map((row) => ({
+          organizationId: BigInt(row.id),
+          name: row.name,
+          role: roleNames[row.role],
+        })),
+      };
     },
 
     async listOrganizationMembers(request, ctx) {
@@ -56,7 +85,12 @@ export function createOrganizationHandlers(
       await requireRole(account.id, organizationId, "read");
       const rows = await createOrganizationMemberQueries(sql).listMembers(organizationId);
       return {
-        members: rows.map((row) => ({ accountId: BigInt(row.account_id), email: row.email, role: roleNames[row.role], joinedAt: row.created_at.toISOString() })),
+        members: rows.map((row) => ({
+          accountId: BigInt(row.account_id),
+          email: row.email,
+          role: roleNames[row.role],
+          joinedAt: row.created_at.toISOString(),
+        })),
       };
     },
 
@@ -72,7 +106,14 @@ export function createOrganizationHandlers(
       if (target.role === "OWNER") throw fail("developer.owner_immutable");
       if (role === "OWNER") throw invalid("role", "OWNER cannot be given; an organization has one owner");
       await members.setRole(organizationId, target.account_id, role);
-      return { member: { accountId: BigInt(target.account_id), email: target.email, role: roleNames[role], joinedAt: target.created_at.toISOString() } };
+      return {
+        member: {
+          accountId: BigInt(target.account_id),
+          email: target.email,
+          role: roleNames[role],
+          joinedAt: target.created_at.toISOString(),
+        },
+      };
     },
 
     async removeOrganizationMember(request, ctx) {
@@ -98,7 +139,14 @@ export function createOrganizationHandlers(
       await limits.invitation(organizationId, email, addressKeyOf(ctx));
       const token = ids.randomToken(32);
       const invitation = await createOrganizationMemberQueries(sql).insertInvitation(
-        { tokenHash: sha256(token), organizationId, email, role, invitedBy: account.id, expiresAt: later(config.lifetimes.invitation) },
+        {
+          tokenHash: sha256(token),
+          organizationId,
+          email,
+          role,
+          invitedBy: account.id,
+          expiresAt: later(config.lifetimes.invitation),
+        },
         now(),
       );
       deps.mail.enqueue("organization invitation", async () => ({
@@ -128,13 +176,22 @@ export function createOrganizationHandlers(
       if (invitation.email !== account.email) throw fail("developer.invite_email_mismatch");
       if (await members.findMember(invitation.organization_id, account.id)) throw fail("developer.already_org_member");
       // One conditional write marks the invitation used and adds the member: of parallel redemptions, one wins.
-      const redeemed = await members.redeem(invitation.id, account.id, now()).catch((error: { constraint_name?: string }) => {
-        if (error.constraint_name === "organization_members__organization_id_account_id__pkey") throw fail("developer.already_org_member");
-        throw error;
-      });
+      const redeemed = await members
+        .redeem(invitation.id, account.id, now())
+        .catch((error: { constraint_name?: string }) => {
+          if (error.constraint_name === "organization_members__organization_id_account_id__pkey")
+            throw fail("developer.already_org_member");
+          throw error;
+        });
       if (!redeemed) throw fail("developer.invite_invalid");
       const organization = await createOrganizationQueries(sql).find(invitation.organization_id);
-      return { organization: { organizationId: BigInt(invitation.organization_id), name: organization?.name ?? "", role: roleNames[invitation.role] } };
+      return {
+        organization: {
+          organizationId: BigInt(invitation.organization_id),
+          name: organization?.name ?? "",
+          role: roleNames[invitation.role],
+        },
+      };
     },
   };
 }

@@ -5,7 +5,14 @@ export const minPasswordLength = 12;
 export const maxPasswordLength = 128;
 
 /** A few of the most common passwords of 12+ characters; the length rule already stops the shorter ones. */
-const common = new Set(["password1234", "123456789012", "qwertyuiopas", "passwordpassword", "iloveyou1234", "administrator"]);
+const common = new Set([
+  "password1234",
+  "123456789012",
+  "qwertyuiopas",
+  "passwordpassword",
+  "iloveyou1234",
+  "administrator",
+]);
 
 /** The rule a password breaks, or undefined when it is acceptable. */
 export function passwordWeakness(password: string, email: string): string | undefined {

@@ -46,7 +46,12 @@ export function createProgramHandlers(
       // One application at a time: a pending one (the partial unique index) or an approved one stands.
       if (await program.hasApproved(account.id)) throw fail("developer.nda_already_submitted");
       const row = await program.insertApplication(
-        { accountId: account.id, companyName: request.companyName.trim(), website: request.website.trim(), useCase: request.useCase.trim() },
+        {
+          accountId: account.id,
+          companyName: request.companyName.trim(),
+          website: request.website.trim(),
+          useCase: request.useCase.trim(),
+        },
         now(),
       );
       if (!row) throw fail("developer.nda_already_submitted");

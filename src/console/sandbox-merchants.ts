@@ -7,7 +7,12 @@ import { forwardedFrom } from "../runtime/service-caller.js";
 import type { ConsoleContext } from "./console-context.js";
 import { addressKeyOf } from "./limits.js";
 
-export function createSandboxMerchantHandlers(shared: ConsoleContext): Pick<ServiceImpl<typeof ConsoleService>, "provisionOrganizationSandboxMerchant" | "listOrganizationSandboxMerchants" | "setOrganizationSandboxMerchantActive"> {
+export function createSandboxMerchantHandlers(
+  shared: ConsoleContext,
+): Pick<
+  ServiceImpl<typeof ConsoleService>,
+  "provisionOrganizationSandboxMerchant" | "listOrganizationSandboxMerchants" | "setOrganizationSandboxMerchantActive"
+> {
   const { fail, authenticate, requireRole, credentials, limits } = shared;
   return {
     async provisionOrganizationSandboxMerchant(request, ctx) {
@@ -15,20 +20,34 @@ export function createSandboxMerchantHandlers(shared: ConsoleContext): Pick<Serv
       await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
       // Counted after the role check (only a member can spend the organization's allowance), before the work.
       await limits.sandboxProvision(Number(request.organizationId), addressKeyOf(ctx));
-      const made = await credentials.provisionSandboxMerchant({ organizationId: BigInt(request.organizationId), country: request.country, name: request.name }, forwardedFrom(ctx));
+      const made = await credentials.provisionSandboxMerchant(
+        { organizationId: BigInt(request.organizationId), country: request.country, name: request.name },
+        forwardedFrom(ctx),
+      );
       return { merchant: made.merchant, owner: made.owner };
     },
     async listOrganizationSandboxMerchants(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "read");
-      return { merchants: (await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx))).merchants };
+      return {
+        merchants: (
+          await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx))
+        ).merchants,
+      };
     },
     async setOrganizationSandboxMerchantActive(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "manage_sandbox");
-      const { merchants } = await credentials.listSandboxMerchants({ organizationId: BigInt(request.organizationId) }, forwardedFrom(ctx));
-      if (!merchants.some((merchant) => merchant.companyId === BigInt(request.companyId))) throw fail("developer.merchant_not_found");
-      const updated = await credentials.updateMerchantStatus({ companyId: BigInt(request.companyId), active: request.active }, forwardedFrom(ctx));
+      const { merchants } = await credentials.listSandboxMerchants(
+        { organizationId: BigInt(request.organizationId) },
+        forwardedFrom(ctx),
+      );
+      if (!merchants.some((merchant) => merchant.companyId === BigInt(request.companyId)))
+        throw fail("developer.merchant_not_found");
+      const updated = await credentials.updateMerchantStatus(
+        { companyId: BigInt(request.companyId), active: request.active },
+        forwardedFrom(ctx),
+      );
       return { merchant: updated.merchant };
     },
   };

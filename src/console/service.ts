@@ -18,8 +18,10 @@ import { createSessionHandlers } from "./sessions.js";
 import { composeSections } from "../runtime/service-sections.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 
-
-export function createConsoleService(context: ServiceContext, deps: ConsoleServiceDeps): ServiceImpl<typeof ConsoleService> {
+export function createConsoleService(
+  context: ServiceContext,
+  deps: ConsoleServiceDeps,
+): ServiceImpl<typeof ConsoleService> {
   const shared = createConsoleContext(context, deps);
   return composeSections(
     createAccountHandlers(shared),

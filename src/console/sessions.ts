@@ -16,7 +16,9 @@ const refreshPrefix = "lp_crt_";
 /** A well-formed scrypt hash no password produces: an unknown email costs the same as a wrong password. */
 const unknownAccountHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
-export function createSessionHandlers(shared: ConsoleContext): Pick<ServiceImpl<typeof ConsoleService>, "signIn" | "refreshSession" | "signOut"> {
+export function createSessionHandlers(
+  shared: ConsoleContext,
+): Pick<ServiceImpl<typeof ConsoleService>, "signIn" | "refreshSession" | "signOut"> {
   const { clock, ids, config, logger, deps, sql, domain, fail, now, later, normaliseEmail, authenticate } = shared;
   const lockout = createSignInLockout({
     kv: deps.kv,
@@ -34,7 +36,12 @@ export function createSessionHandlers(shared: ConsoleContext): Pick<ServiceImpl<
    */
   async function issueSession(db: postgres.TransactionSql, key: SigningKey, accountId: number, sessionId: string) {
     const refreshToken = refreshPrefix + ids.randomToken(32);
-    await createDeveloperAccountQueries(db).insertRefreshToken(sha256(refreshToken), sessionId, later(config.lifetimes.consoleRefresh), now());
+    await createDeveloperAccountQueries(db).insertRefreshToken(
+      sha256(refreshToken),
+      sessionId,
+      later(config.lifetimes.consoleRefresh),
+      now(),
+    );
     const iat = Math.floor(clock.now() / 1000);
     const accessToken = await signConsoleTokenAsync(key, {
       iss: config.urls.base,
@@ -86,7 +93,9 @@ export function createSessionHandlers(shared: ConsoleContext): Pick<ServiceImpl<
         const row = await accounts.findRefreshToken(hash);
         if (!row || row.revoked_at) return { code: "developer.refresh_invalid" as const };
         // Rotated out before (or by a parallel call that won the conditional write): the family ends.
-        const reused = row.used_at !== null || (row.expires_at.getTime() > clock.now() && !(await accounts.useRefreshToken(hash, now())));
+        const reused =
+          row.used_at !== null ||
+          (row.expires_at.getTime() > clock.now() && !(await accounts.useRefreshToken(hash, now())));
         if (reused) {
           await accounts.revokeSession(row.session_id, now());
           return { code: "developer.refresh_reuse_detected" as const, sessionId: row.session_id };
@@ -97,7 +106,8 @@ export function createSessionHandlers(shared: ConsoleContext): Pick<ServiceImpl<
         return { session: await issueSession(tx, key, row.account_id, row.session_id) };
       });
       if (outcome.code !== undefined) {
-        if (outcome.code === "developer.refresh_reuse_detected") logger.warn("console refresh token reused; session revoked", { sessionId: outcome.sessionId });
+        if (outcome.code === "developer.refresh_reuse_detected")
+          logger.warn("console refresh token reused; session revoked", { sessionId: outcome.sessionId });
         throw fail(outcome.code);
       }
       return { session: outcome.session! };

@@ -49,7 +49,8 @@ export function createSignInLockout(options: SignInLockoutOptions): SignInLockou
   const windowMs = windowSeconds * 1000;
   // While the store fails, every count goes on in this process (never admitted uncounted), and a lock set then holds
   // for its full period in this process: docs/decisions.md, store-failure policy.
-  const counter = (name: string) => createFixedWindowCounter({ store: kv, clock, logger, name, windowMs, whenStoreFails: "count-in-process" });
+  const counter = (name: string) =>
+    createFixedWindowCounter({ store: kv, clock, logger, name, windowMs, whenStoreFails: "count-in-process" });
   const attempts = counter("console sign-in lockout");
   const releases = counter("console sign-in lockout releases");
   // Every lock is also kept here (expiring on the injected clock), so one set or read while Redis is away still holds.
@@ -107,7 +108,10 @@ export function createSignInLockout(options: SignInLockoutOptions): SignInLockou
       if (pendingByEmail > limit || pendingByAddress > addressLimit) {
         await release();
         // Over the email's ceiling with no lock yet: the attempts in flight are about to set one, for a full period.
-        const retryAfter = Math.max(pendingByEmail > limit ? windowSeconds : 0, pendingByAddress > addressLimit ? addressCount.retryAfter : 0);
+        const retryAfter = Math.max(
+          pendingByEmail > limit ? windowSeconds : 0,
+          pendingByAddress > addressLimit ? addressCount.retryAfter : 0,
+        );
         throw tooMany(retryAfter);
       }
       return {

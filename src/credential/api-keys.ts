@@ -17,13 +17,16 @@ export const apiKeyLimit = 10;
 const requestedEnvironment = (environment: Environment): CredentialEnvironment | undefined =>
   environment === Environment.SANDBOX ? "SANDBOX" : environment === Environment.PRODUCTION ? "PRODUCTION" : undefined;
 
-export function createApiKeyHandlers(credential: CredentialContext): Pick<ServiceImpl<typeof CredentialService>, "createApiKey" | "revokeApiKey"> {
+export function createApiKeyHandlers(
+  credential: CredentialContext,
+): Pick<ServiceImpl<typeof CredentialService>, "createApiKey" | "revokeApiKey"> {
   const { sql, ids, logger, now, forget } = credential;
   return {
     async createApiKey(request) {
       const name = request.name.trim();
       const environment = requestedEnvironment(request.environment);
-      if (!name || !environment) throw invalid([!name && "name", !environment && "environment"].filter(Boolean).join(", "));
+      if (!name || !environment)
+        throw invalid([!name && "name", !environment && "environment"].filter(Boolean).join(", "));
       return sql.begin(async (tx) => {
         // The app's row lock serialises key creation, so parallel calls cannot pass the ceiling together.
         const app = await lockLiveApp(tx, request.appId);
@@ -34,10 +37,20 @@ export function createApiKeyHandlers(credential: CredentialContext): Pick<Servic
           throw serviceError(domain, "developer.api_key_limit", { limit: apiKeyLimit });
         }
         const made = newApiKey(ids, environment);
-        const id = await credentials.insertApiKey({ appId: app.id, environment, name, lookupId: made.lookupId, hash: made.hash }, now());
+        const id = await credentials.insertApiKey(
+          { appId: app.id, environment, name, lookupId: made.lookupId, hash: made.hash },
+          now(),
+        );
         logger.info("api key created", { appId: app.id, apiKeyId: id, environment });
         return {
-          apiKey: { apiKeyId: String(id), name, environment: environmentEnum(environment), apiKey: made.key, revoked: false, allowedIps: [] },
+          apiKey: {
+            apiKeyId: String(id),
+            name,
+            environment: environmentEnum(environment),
+            apiKey: made.key,
+            revoked: false,
+            allowedIps: [],
+          },
         };
       });
     },

@@ -68,7 +68,11 @@ export function createAppHandlers(
   }
 
   /** Runs a review transition under the app's row lock. */
-  async function transition(appId: string, action: AppTransition, also?: (tx: SqlClient, app: AppRow) => Promise<void>) {
+  async function transition(
+    appId: string,
+    action: AppTransition,
+    also?: (tx: SqlClient, app: AppRow) => Promise<void>,
+  ) {
     return sql.begin(async (tx) => {
       const app = await lockLiveApp(tx, appId);
       const next = nextAppState(app.state, action);
@@ -154,10 +158,11 @@ export function createAppHandlers(
       const result = await transition(request.appId, "approve", async (tx, app) => {
         // The production pair is issued once, at the first approval; the app never goes back to review after.
         const live = await createCredentialQueries(tx).liveClients(app.id);
-        if (!live.some((client) => client.environment === "PRODUCTION")) production = await issueClient(tx, app.id, "PRODUCTION");
+        if (!live.some((client) => client.environment === "PRODUCTION"))
+          production = await issueClient(tx, app.id, "PRODUCTION");
       });
       logger.info("app approved", { appId: request.appId });
-      return { app: (production ? await describeApp(sql, result.app) : result.describe), production };
+      return { app: production ? await describeApp(sql, result.app) : result.describe, production };
     },
 
     async rejectApp(request) {
@@ -175,7 +180,8 @@ export function createAppHandlers(
 
     async setRedirectUris(request) {
       const uris = request.redirectUris;
-      if (uris.length > maxRedirectUris) throw serviceError(domain, "developer.redirect_uri_limit", { limit: maxRedirectUris });
+      if (uris.length > maxRedirectUris)
+        throw serviceError(domain, "developer.redirect_uri_limit", { limit: maxRedirectUris });
       const violations = redirectUriViolations(uris);
       const [first] = violations;
       if (first) throw serviceErrorWithDetails(domain, "developer.redirect_uri_invalid", first, violations);

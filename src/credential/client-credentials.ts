@@ -10,7 +10,10 @@ import { domain, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialConte
 
 export function createClientCredentialHandlers(
   credential: CredentialContext,
-): Pick<ServiceImpl<typeof CredentialService>, "rotateClientSecret" | "revealProductionSecret" | "revokeClientCredential" | "setIpAllowlist"> {
+): Pick<
+  ServiceImpl<typeof CredentialService>,
+  "rotateClientSecret" | "revealProductionSecret" | "revokeClientCredential" | "setIpAllowlist"
+> {
   const { sql, ids, config, logger, now, forget } = credential;
   return {
     async rotateClientSecret(request) {
@@ -22,11 +25,17 @@ export function createClientCredentialHandlers(
         if (client.state === "ARCHIVED") throw fail("developer.app_archived");
         const at = now();
         const overlapEnd = new Date(at.getTime() + config.lifetimes.secretRotationOverlap * 1000);
-        const hadCurrent = (await credentials.workingSecrets(client.client_id, at)).some((secret) => secret.expires_at === null);
+        const hadCurrent = (await credentials.workingSecrets(client.client_id, at)).some(
+          (secret) => secret.expires_at === null,
+        );
         await credentials.startOverlap(client.client_id, at, overlapEnd);
         const clientSecret = newClientSecret(ids, client.environment);
         await credentials.insertSecret(client.client_id, hashSecret(clientSecret), at);
-        return { clientId: client.client_id, clientSecret, previousSecretExpiresAtMs: BigInt(hadCurrent ? overlapEnd.getTime() : 0) };
+        return {
+          clientId: client.client_id,
+          clientSecret,
+          previousSecretExpiresAtMs: BigInt(hadCurrent ? overlapEnd.getTime() : 0),
+        };
       });
       forget();
       logger.info("client secret rotated", { clientId: result.clientId });
@@ -43,7 +52,8 @@ export function createClientCredentialHandlers(
         // only secret ever means nobody in the organization has seen a production secret of it yet.
         const client = live && (await credentials.findClient(live.client_id, { lock: true }));
         if (!client) throw fail("developer.credential_not_found");
-        if ((await credentials.countSecrets(client.client_id)) !== 1) throw fail("developer.production_credentials_already_shown");
+        if ((await credentials.countSecrets(client.client_id)) !== 1)
+          throw fail("developer.production_credentials_already_shown");
         const at = now();
         await credentials.revokeSecrets(client.client_id, at);
         const clientSecret = newClientSecret(ids, "PRODUCTION");
@@ -72,7 +82,8 @@ export function createClientCredentialHandlers(
       const apiKeyId = request.apiKeyId ? parseApiKeyId(request.apiKeyId) : undefined;
       if (Boolean(request.clientId) === Boolean(request.apiKeyId)) throw invalid("client_id, api_key_id (exactly one)");
       const checked = validateAllowlist(request.allowedIps);
-      if (!checked.ok) throw serviceError(domain, "developer.ip_allowlist_invalid", { field: checked.field, value: checked.value });
+      if (!checked.ok)
+        throw serviceError(domain, "developer.ip_allowlist_invalid", { field: checked.field, value: checked.value });
       const allowedIps = await sql.begin(async (tx) => {
         const credentials = createCredentialQueries(tx);
         let target: { clientId: string } | { apiKeyId: number };

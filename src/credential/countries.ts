@@ -24,7 +24,10 @@ export const isoCountryCount = isoCountries.size;
  * The region for `country` (case-insensitive), or undefined when it is not an assigned ISO 3166-1 alpha-2 code.
  * Reserved and user-assigned codes (UK, EU, XX, ZZ) are not countries.
  */
-export function regionForCountry(country: string, defaultRegion: Region): { country: string; region: Region } | undefined {
+export function regionForCountry(
+  country: string,
+  defaultRegion: Region,
+): { country: string; region: Region } | undefined {
   const code = country.trim().toUpperCase();
   if (!isoCountries.has(code)) return undefined;
   return { country: code, region: countryRegions[code] ?? defaultRegion };

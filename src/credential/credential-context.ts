@@ -2,7 +2,11 @@
 // verification caches (every change to a credential clears them) and the helpers more than one section uses.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type postgres from "postgres";
-import { CredentialService, type MerchantSchema, type VerifiedAppSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import {
+  CredentialService,
+  type MerchantSchema,
+  type VerifiedAppSchema,
+} from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import type { MerchantRow } from "./queries/merchant-queries.js";
 import type { SandboxGrants } from "./sandbox-grants.js";
@@ -63,12 +67,15 @@ export function createCredentialContext(context: ServiceContext, deps: Credentia
 
 export const domain = CredentialService.typeName;
 
-export const fail = <C extends ErrorCode>(code: C, ...params: ParamsOf<C> extends Record<string, never> ? [] : [ParamsOf<C>]) =>
-  serviceError(domain, code, params[0] as ParamsOf<C>);
+export const fail = <C extends ErrorCode>(
+  code: C,
+  ...params: ParamsOf<C> extends Record<string, never> ? [] : [ParamsOf<C>]
+) => serviceError(domain, code, params[0] as ParamsOf<C>);
 
 export const invalid = (fields: string) => serviceError(domain, "developer.invalid_request", { fields });
 
-export const parseApiKeyId = (value: string): number | undefined => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : undefined);
+export const parseApiKeyId = (value: string): number | undefined =>
+  /^[1-9]\d{0,15}$/.test(value) ? Number(value) : undefined;
 
 /** Locks an app for a change; archived apps take no changes. */
 export async function lockLiveApp(tx: SqlClient, appId: string): Promise<AppRow> {

@@ -9,7 +9,10 @@ import { createOrganizationQueries } from "./queries/organization-queries.js";
 import { isRegion } from "../config/regions.js";
 import { describeMerchant, fail, invalid, sandboxMerchantLimit, type CredentialContext } from "./credential-context.js";
 
-const roles: Record<MerchantUserRow["role"], MerchantRole> = { OWNER: MerchantRole.OWNER, EMPLOYEE: MerchantRole.EMPLOYEE };
+const roles: Record<MerchantUserRow["role"], MerchantRole> = {
+  OWNER: MerchantRole.OWNER,
+  EMPLOYEE: MerchantRole.EMPLOYEE,
+};
 
 const roleName = (role: MerchantRole): MerchantUserRow["role"] | undefined =>
   role === MerchantRole.OWNER ? "OWNER" : role === MerchantRole.EMPLOYEE ? "EMPLOYEE" : undefined;
@@ -22,16 +25,22 @@ const unknownUserHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAA
 
 export function createMerchantHandlers(
   credential: CredentialContext,
-): Pick<ServiceImpl<typeof CredentialService>, "createMerchant" | "getMerchant" | "updateMerchantStatus" | "createMerchantUser" | "verifyMerchantUser"> {
+): Pick<
+  ServiceImpl<typeof CredentialService>,
+  "createMerchant" | "getMerchant" | "updateMerchantStatus" | "createMerchantUser" | "verifyMerchantUser"
+> {
   const { sql, ids, now } = credential;
   return {
     async createMerchant(request) {
       const name = request.name.trim();
-      if (!name || !isRegion(request.region)) throw invalid([!name && "name", !isRegion(request.region) && "region"].filter(Boolean).join(", "));
+      if (!name || !isRegion(request.region))
+        throw invalid([!name && "name", !isRegion(request.region) && "region"].filter(Boolean).join(", "));
       const row = await createMerchantQueries(sql)
         .insert({ companyId: Number(request.companyId) || undefined, name, region: request.region, demo: false }, now())
         .catch((error: { constraint_name?: string }) => {
-          throw error.constraint_name === "merchants__company_id__pkey" ? invalid("company_id (already exists)") : error;
+          throw error.constraint_name === "merchants__company_id__pkey"
+            ? invalid("company_id (already exists)")
+            : error;
         });
       return { merchant: describeMerchant(row) };
     },
@@ -54,7 +63,10 @@ export function createMerchantHandlers(
             throw fail("developer.sandbox_limit");
           }
         }
-        return merchants.updateStatus(Number(request.companyId), { active: request.active, provisioned: request.provisioned });
+        return merchants.updateStatus(Number(request.companyId), {
+          active: request.active,
+          provisioned: request.provisioned,
+        });
       });
       return { merchant: describeMerchant(row!) };
     },
@@ -62,7 +74,8 @@ export function createMerchantHandlers(
     async createMerchantUser(request) {
       const email = request.email.trim().toLowerCase();
       const role = roleName(request.role);
-      if (!emailPattern.test(email) || !role) throw invalid([!emailPattern.test(email) && "email", !role && "role"].filter(Boolean).join(", "));
+      if (!emailPattern.test(email) || !role)
+        throw invalid([!emailPattern.test(email) && "email", !role && "role"].filter(Boolean).join(", "));
       const password = newPassword(ids);
       const passwordHash = await hashPassword(password);
       const user = await sql.begin(async (tx) => {
@@ -71,10 +84,14 @@ export function createMerchantHandlers(
         return createMerchantQueries(tx)
           .insertUser({ companyId: merchant.company_id, email, passwordHash, role }, now())
           .catch((error: { constraint_name?: string }) => {
-            throw error.constraint_name === "merchant_users__email__key" ? fail("developer.merchant_user_invalid") : error;
+            throw error.constraint_name === "merchant_users__email__key"
+              ? fail("developer.merchant_user_invalid")
+              : error;
           });
       });
-      return { user: { userId: String(user.id), companyId: BigInt(user.company_id), email, role: roles[role], password } };
+      return {
+        user: { userId: String(user.id), companyId: BigInt(user.company_id), email, role: roles[role], password },
+      };
     },
 
     async verifyMerchantUser(request) {
@@ -82,7 +99,14 @@ export function createMerchantHandlers(
       // Unknown email and wrong password answer alike, and both cost one scrypt.
       const ok = await verifyPassword(request.password, user?.password_hash ?? unknownUserHash);
       if (!user || !ok) throw fail("developer.merchant_user_invalid");
-      return { user: { userId: String(user.id), companyId: BigInt(user.company_id), email: user.email, role: roles[user.role] } };
+      return {
+        user: {
+          userId: String(user.id),
+          companyId: BigInt(user.company_id),
+          email: user.email,
+          role: roles[user.role],
+        },
+      };
     },
   };
 }

@@ -4,7 +4,9 @@ import type { CredentialService } from "../../gen/partnerapi/v1/credential_servi
 import { createOrganizationQueries } from "./queries/organization-queries.js";
 import { invalid, type CredentialContext } from "./credential-context.js";
 
-export function createOrganizationHandlers(credential: CredentialContext): Pick<ServiceImpl<typeof CredentialService>, "createOrganization"> {
+export function createOrganizationHandlers(
+  credential: CredentialContext,
+): Pick<ServiceImpl<typeof CredentialService>, "createOrganization"> {
   const { sql, now } = credential;
   return {
     async createOrganization(request) {

@@ -27,14 +27,18 @@ export function createSandboxMerchantHandlers(
         const organization = await createOrganizationQueries(tx).lock(Number(request.organizationId));
         if (!organization) throw fail("developer.organization_not_found");
         const merchants = createMerchantQueries(tx);
-        if ((await merchants.countActiveSandbox(organization.id)) >= sandboxMerchantLimit) throw fail("developer.sandbox_limit");
+        if ((await merchants.countActiveSandbox(organization.id)) >= sandboxMerchantLimit)
+          throw fail("developer.sandbox_limit");
         const name = request.name.trim() || `${organization.name} sandbox ${placed.country} ${ids.randomToken(3)}`;
         const row = await merchants.insert(
           { name, region: placed.region, demo: true, sandboxOrganizationId: organization.id, country: placed.country },
           now(),
         );
         const email = `owner.${row.company_id}@sandbox.partner-api.test`;
-        const user = await merchants.insertUser({ companyId: row.company_id, email, passwordHash, role: "OWNER" }, now());
+        const user = await merchants.insertUser(
+          { companyId: row.company_id, email, passwordHash, role: "OWNER" },
+          now(),
+        );
         await sandboxGrants.grantAppsToMerchant(tx, row.company_id, organization.id, now());
         return { merchant: row, owner: user };
       });
@@ -42,12 +46,23 @@ export function createSandboxMerchantHandlers(
       const regional = regionSql?.(merchant.region);
       if (regional) {
         await seedSandboxMerchant(regional, merchant.region, merchant.company_id, now());
-        described = (await createMerchantQueries(sql).updateStatus(merchant.company_id, { provisioned: true })) ?? merchant;
+        described =
+          (await createMerchantQueries(sql).updateStatus(merchant.company_id, { provisioned: true })) ?? merchant;
       }
-      logger.info("sandbox merchant provisioned", { companyId: merchant.company_id, organizationId: Number(request.organizationId), region: merchant.region });
+      logger.info("sandbox merchant provisioned", {
+        companyId: merchant.company_id,
+        organizationId: Number(request.organizationId),
+        region: merchant.region,
+      });
       return {
         merchant: describeMerchant(described),
-        owner: { userId: String(owner.id), companyId: BigInt(owner.company_id), email: owner.email, role: MerchantRole.OWNER, password },
+        owner: {
+          userId: String(owner.id),
+          companyId: BigInt(owner.company_id),
+          email: owner.email,
+          role: MerchantRole.OWNER,
+          password,
+        },
       };
     },
 

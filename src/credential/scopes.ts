@@ -4,7 +4,15 @@
 import type { Product } from "./products.js";
 
 const bundles: Readonly<Record<Product, readonly string[]>> = {
-  FULL: ["stores.read", "items.read", "items.write", "categories.read", "categories.write", "orders.read", "reports.read"],
+  FULL: [
+    "stores.read",
+    "items.read",
+    "items.write",
+    "categories.read",
+    "categories.write",
+    "orders.read",
+    "reports.read",
+  ],
   ONLINE_ORDER: ["stores.read", "items.read", "categories.read", "orders.read", "orders.write"],
   ADSR: ["stores.read", "reports.read"],
 };

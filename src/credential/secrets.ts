@@ -59,14 +59,19 @@ export function clientSecretEnvironment(secret: string): CredentialEnvironment |
 }
 
 /** A new API key: prefix, a public lookup id (to find the row), then 256 random bits (only hashed). */
-export function newApiKey(ids: IdSource, environment: CredentialEnvironment): { key: string; lookupId: string; hash: Buffer } {
+export function newApiKey(
+  ids: IdSource,
+  environment: CredentialEnvironment,
+): { key: string; lookupId: string; hash: Buffer } {
   const lookupId = ids.randomToken(lookupBytes);
   const secret = ids.randomToken(secretBytes);
   return { key: prefixes.apiKey[environment] + lookupId + secret, lookupId, hash: hashSecret(secret) };
 }
 
 /** The parts of a well-formed API key; undefined when malformed (wrong prefix or length). */
-export function parseApiKey(key: string): { environment: CredentialEnvironment; lookupId: string; secret: string } | undefined {
+export function parseApiKey(
+  key: string,
+): { environment: CredentialEnvironment; lookupId: string; secret: string } | undefined {
   const environment = key.startsWith(prefixes.apiKey.SANDBOX)
     ? "SANDBOX"
     : key.startsWith(prefixes.apiKey.PRODUCTION)

@@ -18,7 +18,10 @@ export { apiKeyLimit } from "./api-keys.js";
 export { sandboxMerchantLimit, type CredentialServiceDeps } from "./credential-context.js";
 
 /** Builds the CredentialService over the control database; every RPC comes from exactly one section. */
-export function createCredentialService(context: ServiceContext, deps: CredentialServiceDeps): ServiceImpl<typeof CredentialService> {
+export function createCredentialService(
+  context: ServiceContext,
+  deps: CredentialServiceDeps,
+): ServiceImpl<typeof CredentialService> {
   const shared = createCredentialContext(context, deps);
   return composeSections(
     createVerificationHandlers(shared),

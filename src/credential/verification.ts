@@ -27,7 +27,8 @@ export function createVerificationHandlers(
       const credentials = createCredentialQueries(sql);
       const client = await credentials.findClient(clientId);
       const presented = hashSecret(clientSecret);
-      const secrets = client && client.environment === environment ? await credentials.workingSecrets(clientId, now()) : [];
+      const secrets =
+        client && client.environment === environment ? await credentials.workingSecrets(clientId, now()) : [];
       // Compare against every working secret (at most two) without stopping early.
       let matched: (typeof secrets)[number] | undefined;
       for (const secret of secrets) if (hashesEqual(presented, secret.secret_hash)) matched = secret;

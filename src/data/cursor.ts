@@ -22,7 +22,10 @@ export function decodeCursor(cursor: string | undefined): number | undefined {
 }
 
 /** The first `limit` rows and the cursor of the next page, from a query that fetched `limit + 1` rows. */
-export function pageOf<T extends { id: number }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | undefined } {
+export function pageOf<T extends { id: number }>(
+  rows: T[],
+  limit: number,
+): { rows: T[]; nextCursor: string | undefined } {
   if (rows.length <= limit) return { rows, nextCursor: undefined };
   const page = rows.slice(0, limit);
   return { rows: page, nextCursor: encodeCursor(page[page.length - 1]!.id) };
@@ -56,7 +59,10 @@ export function decodeTimeCursor(cursor: string | undefined): TimeKey | null | u
 }
 
 /** The first `limit` rows and the time cursor of the next page, from a query that fetched `limit + 1` rows. */
-export function timePageOf<T extends { id: number; placed_key: string }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | undefined } {
+export function timePageOf<T extends { id: number; placed_key: string }>(
+  rows: T[],
+  limit: number,
+): { rows: T[]; nextCursor: string | undefined } {
   if (rows.length <= limit) return { rows, nextCursor: undefined };
   const page = rows.slice(0, limit);
   const last = page[page.length - 1]!;

@@ -8,7 +8,14 @@ const pattern = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?
 export function parseDateTime(text: string): number | undefined {
   const match = pattern.exec(text);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   // Year 0000 is not a timestamptz; RFC 3339 section 5.7: month, day within the month, no leap second we could store.
   if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
   if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;

@@ -4,12 +4,28 @@
 // can try orders and reports in the sandbox without a live merchant.
 import type { Region } from "../config/regions.js";
 import type postgres from "postgres";
-import { createRegionSeedQueries, type SeedItem, type SeedOrder, type SeedSale } from "./queries/region-seed-queries.js";
+import {
+  createRegionSeedQueries,
+  type SeedItem,
+  type SeedOrder,
+  type SeedSale,
+} from "./queries/region-seed-queries.js";
 
 /** The currency of each region's merchants. */
 export const regionCurrency: Readonly<Record<Region, string>> = { uk: "GBP", us: "USD", in: "INR", ae: "AED" };
 
-const categoryNames = ["Coffee", "Tea", "Bakery", "Sandwiches", "Salads", "Soft drinks", "Snacks", "Desserts", "Breakfast", "Merchandise"];
+const categoryNames = [
+  "Coffee",
+  "Tea",
+  "Bakery",
+  "Sandwiches",
+  "Salads",
+  "Soft drinks",
+  "Snacks",
+  "Desserts",
+  "Breakfast",
+  "Merchandise",
+];
 const adjectives = ["Classic", "Large", "Small", "Iced", "Spiced", "Vegan", "Double", "House", "Seasonal", "Organic"];
 
 /** A small deterministic pseudo-random sequence (mulberry32): demo data without Math.random. */
@@ -41,7 +57,12 @@ export interface SeedOptions {
  * Writes a merchant's starting data unless it has stores already (idempotent); returns its store ids.
  * Runs in one transaction of the region's database.
  */
-export async function seedMerchantData(sql: postgres.Sql, region: Region, companyId: number, options: SeedOptions): Promise<number[]> {
+export async function seedMerchantData(
+  sql: postgres.Sql,
+  region: Region,
+  companyId: number,
+  options: SeedOptions,
+): Promise<number[]> {
   return sql.begin(async (tx) => {
     const seed = createRegionSeedQueries(tx, region);
     const existing = await seed.storeIds(companyId);
@@ -109,6 +130,11 @@ export function richMerchantProfile(now: Date, employee?: SeedOptions["employee"
 }
 
 /** A sandbox merchant's data set: as rich as the demo's live merchants (richMerchantProfile). */
-export function seedSandboxMerchant(sql: postgres.Sql, region: Region, companyId: number, now = new Date()): Promise<number[]> {
+export function seedSandboxMerchant(
+  sql: postgres.Sql,
+  region: Region,
+  companyId: number,
+  now = new Date(),
+): Promise<number[]> {
   return seedMerchantData(sql, region, companyId, richMerchantProfile(now));
 }

@@ -23,7 +23,13 @@ import { merchantReasons, posMoveTo, type OrderMoveName } from "./order-lifecycl
 import { isSandboxCall, partnerAppOf } from "./partner-call.js";
 import { createEmployeeQueries } from "./queries/employee-queries.js";
 import { createItemQueries, type ItemRow } from "./queries/item-queries.js";
-import { createOrderQueries, type MoveColumns, type OnlineOrderRow, type OrderEventRow, type StoredOrderLine } from "./queries/order-queries.js";
+import {
+  createOrderQueries,
+  type MoveColumns,
+  type OnlineOrderRow,
+  type OrderEventRow,
+  type StoredOrderLine,
+} from "./queries/order-queries.js";
 import { violatedConstraint } from "./queries/region-tables.js";
 import { createReportQueries } from "./queries/report-queries.js";
 import { checkReportWindow } from "./report-window.js";
@@ -73,7 +79,13 @@ function companyOf(request: { companyId?: bigint }): number {
 
 /** Whether a move ends the order's story (the autopilot has nothing left to do). */
 function isFinalMove(move: OrderMoveName): boolean {
-  return move === "reject" || move === "complete" || move === "cancelByMerchant" || move === "cancelByPartner" || move === "timeOut";
+  return (
+    move === "reject" ||
+    move === "complete" ||
+    move === "cancelByMerchant" ||
+    move === "cancelByPartner" ||
+    move === "timeOut"
+  );
 }
 
 /** The id of a request path, or 0 (never a row) when it is beyond what our ids can be. */
@@ -114,7 +126,12 @@ function itemOf(row: ItemRow): MessageInitShape<typeof ItemSchema> {
 
 /** The reason column's text (OnlineOrderReason without its prefix) as the enum; UNSPECIFIED when none. */
 function reasonOf(text: string | null): OnlineOrderReason {
-  const value = text === null ? undefined : OnlineOrderReasonSchema.values.find((candidate) => wireEnumName(OnlineOrderReasonSchema, candidate.number) === text);
+  const value =
+    text === null
+      ? undefined
+      : OnlineOrderReasonSchema.values.find(
+          (candidate) => wireEnumName(OnlineOrderReasonSchema, candidate.number) === text,
+        );
   return value === undefined ? OnlineOrderReason.UNSPECIFIED : (value.number as OnlineOrderReason);
 }
 
@@ -151,7 +168,8 @@ function orderOf(row: OnlineOrderRow): MessageInitShape<typeof OnlineOrderSchema
             type: row.fulfilment_type === "DELIVERY" ? FulfilmentType.DELIVERY : FulfilmentType.PICKUP,
             deliveryAddress: row.delivery_address ?? undefined,
           },
-    customer: row.customer_name === null ? undefined : { name: row.customer_name, phone: row.customer_phone ?? undefined },
+    customer:
+      row.customer_name === null ? undefined : { name: row.customer_name, phone: row.customer_phone ?? undefined },
     externalReference: row.external_reference ?? undefined,
     note: row.note ?? undefined,
     requestedFor: row.requested_for?.toISOString(),
@@ -203,7 +221,14 @@ export function createDataService(context: ServiceContext, options: DataServiceO
   const later = (seconds: number) => new Date(context.clock.now() + seconds * 1000).toISOString();
 
   /** One move of the lifecycle with the columns every such move sets, by `actor`. */
-  const makeMove = async (companyId: number, id: number, name: OrderMoveName, set: MoveColumns, actor: string, check?: (order: OnlineOrderRow) => void) => {
+  const makeMove = async (
+    companyId: number,
+    id: number,
+    name: OrderMoveName,
+    set: MoveColumns,
+    actor: string,
+    check?: (order: OnlineOrderRow) => void,
+  ) => {
     const leavesPending = name === "accept" || name === "reject" || name === "cancelByPartner" || name === "timeOut";
     const columns: MoveColumns = { ...set, ...(leavesPending ? { decideBy: null } : {}) };
     return { order: orderOf(await changes.move(companyId, id, name, columns, actor, now(), check)) };
@@ -222,18 +247,34 @@ export function createDataService(context: ServiceContext, options: DataServiceO
   const priceOrder = async (companyId: number, request: PlaceOnlineOrderRequest, scope: number[] | undefined) => {
     const storeId = idOf(request.storeId);
     if (scope && !scope.includes(storeId)) throw fail("partner.store_not_in_scope", undefined, { field: "storeId" });
-    if ((await stores.countAmong(companyId, [storeId])) !== 1) throw fail("partner.store_not_found", undefined, { field: "storeId" });
-    const found = new Map((await items.findMany(companyId, request.lines.map((line) => idOf(line.itemId)))).map((row) => [row.id, row]));
+    if ((await stores.countAmong(companyId, [storeId])) !== 1)
+      throw fail("partner.store_not_found", undefined, { field: "storeId" });
+    const found = new Map(
+      (
+        await items.findMany(
+          companyId,
+          request.lines.map((line) => idOf(line.itemId)),
+        )
+      ).map((row) => [row.id, row]),
+    );
     const currency = regionCurrency[region];
     const lines: StoredOrderLine[] = [];
     let totalMinor = 0;
     for (const [index, line] of request.lines.entries()) {
       const item = found.get(idOf(line.itemId));
       if (!item) throw fail("partner.item_not_found", undefined, { field: `lines.${index}.itemId` });
-      if (item.currency !== currency) throw fail("partner.item_currency_mismatch", undefined, { field: `lines.${index}.itemId` });
+      if (item.currency !== currency)
+        throw fail("partner.item_currency_mismatch", undefined, { field: `lines.${index}.itemId` });
       const priceMinor = Number(item.price_minor);
       totalMinor += priceMinor * line.quantity;
-      lines.push({ itemId: item.id, itemCode: item.code ?? "", name: item.name, quantity: line.quantity, priceMinor, ...(line.note !== undefined ? { note: line.note } : {}) });
+      lines.push({
+        itemId: item.id,
+        itemCode: item.code ?? "",
+        name: item.name,
+        quantity: line.quantity,
+        priceMinor,
+        ...(line.note !== undefined ? { note: line.note } : {}),
+      });
     }
     return { storeId, currency, lines, totalMinor };
   };
@@ -255,7 +296,10 @@ export function createDataService(context: ServiceContext, options: DataServiceO
     async listStores(request, context) {
       const companyId = companyOf(request);
       const limit = request.limit ?? defaultPageSize;
-      const page = pageOf(await stores.list(companyId, afterIdOf(request.cursor), limit + 1, storeScopeOf(context)), limit);
+      const page = pageOf(
+        await stores.list(companyId, afterIdOf(request.cursor), limit + 1, storeScopeOf(context)),
+        limit,
+      );
       return { stores: page.rows.map((row) => ({ id: BigInt(row.id), name: row.name })), nextCursor: page.nextCursor };
     },
 
@@ -347,15 +391,18 @@ export function createDataService(context: ServiceContext, options: DataServiceO
       const after = feed ? null : decodeTimeCursor(request.cursor);
       const invalid: string[] = [];
       if (!feed && after === undefined) invalid.push("cursor");
-      if (feed && request.cursor !== undefined && request.cursor !== "" && feedAfter === undefined) invalid.push("cursor");
+      if (feed && request.cursor !== undefined && request.cursor !== "" && feedAfter === undefined)
+        invalid.push("cursor");
       const from = request.placedFrom === undefined ? undefined : parseDateTime(request.placedFrom);
       const to = request.placedTo === undefined ? undefined : parseDateTime(request.placedTo);
       const updatedFrom = request.updatedFrom === undefined ? undefined : microsecondsUtc(request.updatedFrom);
       if (request.placedFrom !== undefined && from === undefined) invalid.push("placedFrom");
       if (request.placedTo !== undefined && to === undefined) invalid.push("placedTo");
       if (request.updatedFrom !== undefined && updatedFrom === undefined) invalid.push("updatedFrom");
-      if (invalid.length === 0 && from !== undefined && to !== undefined && to < from) invalid.push("placedFrom", "placedTo");
-      if (invalid.length > 0) throw serviceError(DataService.typeName, "request.invalid_fields", { fields: invalid.join(", ") });
+      if (invalid.length === 0 && from !== undefined && to !== undefined && to < from)
+        invalid.push("placedFrom", "placedTo");
+      if (invalid.length > 0)
+        throw serviceError(DataService.typeName, "request.invalid_fields", { fields: invalid.join(", ") });
       const filter = {
         status: request.status,
         placedFrom: request.placedFrom,
@@ -373,7 +420,10 @@ export function createDataService(context: ServiceContext, options: DataServiceO
       const start = feedAfter ?? { time: updatedFrom!, id: 0 };
       const rows = await orders.changes(companyId, start, filter, limit);
       const last = rows[rows.length - 1];
-      return { orders: rows.map(orderOf), nextCursor: encodeFeedCursor(last ? { time: last.updated_key, id: last.id } : start) };
+      return {
+        orders: rows.map(orderOf),
+        nextCursor: encodeFeedCursor(last ? { time: last.updated_key, id: last.id } : start),
+      };
     },
 
     async getOnlineOrder(request) {
@@ -389,10 +439,14 @@ export function createDataService(context: ServiceContext, options: DataServiceO
       // Only a partner's call (through the gateway, which names its app) places an order: the app is who may cancel it.
       if (appId === undefined) throw fail("internal.permission_denied");
       const { fulfilment, customer } = request;
-      if (fulfilment!.type === FulfilmentType.DELIVERY && !fulfilment!.deliveryAddress) throw invalidField("fulfilment.deliveryAddress", "is required for DELIVERY");
-      if (fulfilment!.type === FulfilmentType.PICKUP && fulfilment!.deliveryAddress) throw invalidField("fulfilment.deliveryAddress", "must be absent for PICKUP");
-      const requestedFor = request.requestedFor === undefined ? null : dateTimeField("requestedFor", request.requestedFor);
-      if (requestedFor !== null && Date.parse(requestedFor) < now().getTime()) throw invalidField("requestedFor", "must not be in the past");
+      if (fulfilment!.type === FulfilmentType.DELIVERY && !fulfilment!.deliveryAddress)
+        throw invalidField("fulfilment.deliveryAddress", "is required for DELIVERY");
+      if (fulfilment!.type === FulfilmentType.PICKUP && fulfilment!.deliveryAddress)
+        throw invalidField("fulfilment.deliveryAddress", "must be absent for PICKUP");
+      const requestedFor =
+        request.requestedFor === undefined ? null : dateTimeField("requestedFor", request.requestedFor);
+      if (requestedFor !== null && Date.parse(requestedFor) < now().getTime())
+        throw invalidField("requestedFor", "must not be in the past");
       const priced = await priceOrder(companyId, request, storeScopeOf(context));
       const address = fulfilment!.deliveryAddress;
       const sandboxAutopilot = isSandboxCall(context.requestHeader) && autopilotSeconds > 0;
@@ -428,22 +482,34 @@ export function createDataService(context: ServiceContext, options: DataServiceO
     async cancelOnlineOrder(request, context) {
       const companyId = companyOf(request);
       const appId = partnerAppOf(context.requestHeader);
-      return makeMove(companyId, idOf(request.id), "cancelByPartner", { reason: "PARTNER_CANCELLED", autopilotAt: null }, `app:${appId ?? "unknown"}`, (order) => {
-        if (appId === undefined || order.app_id !== appId) throw fail("partner.order_not_owned");
-      });
+      return makeMove(
+        companyId,
+        idOf(request.id),
+        "cancelByPartner",
+        { reason: "PARTNER_CANCELLED", autopilotAt: null },
+        `app:${appId ?? "unknown"}`,
+        (order) => {
+          if (appId === undefined || order.app_id !== appId) throw fail("partner.order_not_owned");
+        },
+      );
     },
 
     async moveSandboxOnlineOrder(request, context) {
       const companyId = companyOf(request);
       if (!isSandboxCall(context.requestHeader)) throw fail("partner.env_mismatch");
       const move = posMoveTo(request.status);
-      if (move === undefined) throw invalidField("status", "must be one of ACCEPTED, REJECTED, READY, COMPLETED, CANCELLED");
+      if (move === undefined)
+        throw invalidField("status", "must be one of ACCEPTED, REJECTED, READY, COMPLETED, CANCELLED");
       const takesReason = move === "reject" || move === "cancelByMerchant";
-      if (!takesReason && request.reason !== OnlineOrderReason.UNSPECIFIED) throw invalidField("reason", "is only for REJECTED and CANCELLED");
-      if (move !== "accept" && request.promisedFor !== undefined) throw invalidField("promisedFor", "is only for ACCEPTED");
+      if (!takesReason && request.reason !== OnlineOrderReason.UNSPECIFIED)
+        throw invalidField("reason", "is only for REJECTED and CANCELLED");
+      if (move !== "accept" && request.promisedFor !== undefined)
+        throw invalidField("promisedFor", "is only for ACCEPTED");
       const set: MoveColumns = {};
-      if (takesReason) set.reason = request.reason === OnlineOrderReason.UNSPECIFIED ? "OTHER" : merchantReason(request.reason);
-      if (move === "accept" && request.promisedFor !== undefined) set.promisedFor = dateTimeField("promisedFor", request.promisedFor);
+      if (takesReason)
+        set.reason = request.reason === OnlineOrderReason.UNSPECIFIED ? "OTHER" : merchantReason(request.reason);
+      if (move === "accept" && request.promisedFor !== undefined)
+        set.promisedFor = dateTimeField("promisedFor", request.promisedFor);
       if (isFinalMove(move)) set.autopilotAt = null;
       if (move === "accept" && set.promisedFor === undefined) {
         // The default promise: the customer's requested time (which never changes), else twenty minutes from now.
@@ -456,12 +522,24 @@ export function createDataService(context: ServiceContext, options: DataServiceO
 
     async acceptOnlineOrder(request) {
       const companyId = companyOf(request);
-      return makeMove(companyId, idOf(request.id), "accept", { promisedFor: dateTimeField("promisedFor", request.promisedFor) }, "pos");
+      return makeMove(
+        companyId,
+        idOf(request.id),
+        "accept",
+        { promisedFor: dateTimeField("promisedFor", request.promisedFor) },
+        "pos",
+      );
     },
 
     async rejectOnlineOrder(request) {
       const companyId = companyOf(request);
-      return makeMove(companyId, idOf(request.id), "reject", { reason: merchantReason(request.reason), autopilotAt: null }, "pos");
+      return makeMove(
+        companyId,
+        idOf(request.id),
+        "reject",
+        { reason: merchantReason(request.reason), autopilotAt: null },
+        "pos",
+      );
     },
 
     async markOnlineOrderReady(request) {
@@ -474,7 +552,13 @@ export function createDataService(context: ServiceContext, options: DataServiceO
 
     async cancelOnlineOrderAsMerchant(request) {
       const companyId = companyOf(request);
-      return makeMove(companyId, idOf(request.id), "cancelByMerchant", { reason: merchantReason(request.reason), autopilotAt: null }, "pos");
+      return makeMove(
+        companyId,
+        idOf(request.id),
+        "cancelByMerchant",
+        { reason: merchantReason(request.reason), autopilotAt: null },
+        "pos",
+      );
     },
 
     async listOnlineOrderEvents(request) {

@@ -87,7 +87,11 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
   const clock = options.clock ?? systemClock;
   const impl = createCredentialService(
     { config, logger, clock, ids: options.ids ?? cryptoIds },
-    { sql: options.control, regionSql: (region) => options.regionDatabases.get(region)?.sql, sandboxGrants: createSandboxGrants() },
+    {
+      sql: options.control,
+      regionSql: (region) => options.regionDatabases.get(region)?.sql,
+      sandboxGrants: createSandboxGrants(),
+    },
   );
   const client = createInProcessClient(CredentialService, impl);
   const path = demoFilePath(config);
@@ -126,7 +130,8 @@ export async function refreshDemoUrls(config: Config): Promise<boolean> {
   const existing = await readWorld(path);
   if (!existing) return false;
   const urls = demoUrlsOf(config);
-  if (existing.baseUrl === urls.baseUrl && existing.authUrl === urls.authUrl && existing.grpcUrl === urls.grpcUrl) return false;
+  if (existing.baseUrl === urls.baseUrl && existing.authUrl === urls.authUrl && existing.grpcUrl === urls.grpcUrl)
+    return false;
   await writeWorld(path, { ...existing, ...urls });
   return true;
 }
@@ -136,7 +141,11 @@ export async function refreshDemoUrls(config: Config): Promise<boolean> {
  * (the console walkthrough's program decisions need a staff credential; only an operator one is generated).
  * `internal.grpcUrl` is the internal port as bound (GRPC_PORT=0 picks one), else demo.json's.
  */
-export function describeDemo(world: DemoWorld, path: string, internal: { credentialsFile: string; grpcUrl?: string }): string {
+export function describeDemo(
+  world: DemoWorld,
+  path: string,
+  internal: { credentialsFile: string; grpcUrl?: string },
+): string {
   const sandbox = world.apps.full.sandbox;
   const merchant = world.merchants.sandbox[0]!;
   return [
@@ -158,7 +167,11 @@ type CredentialClient = InProcessClient<typeof CredentialService>;
  * Makes the ADSR app's access request for every store of `merchant` and approves it as the merchant's owner, unless
  * an approved one exists already. Through the same module the GrantService and the consent site use.
  */
-async function grantDemoAccess(options: ProvisionDemoOptions, appId: string, merchant: DemoWorld["merchants"]["live"][number]): Promise<void> {
+async function grantDemoAccess(
+  options: ProvisionDemoOptions,
+  appId: string,
+  merchant: DemoWorld["merchants"]["live"][number],
+): Promise<void> {
   if (merchant.storeIds.length === 0) return;
   const requests = createAccessRequests({
     sql: options.control,
@@ -171,12 +184,19 @@ async function grantDemoAccess(options: ProvisionDemoOptions, appId: string, mer
   if (await requests.access(appId, merchant.companyId)) return;
   const owner = await createMerchantQueries(options.control).findUserByEmail(merchant.owner.email);
   if (!owner) throw new Error(`demo: no owner login ${merchant.owner.email}`);
-  const open = (await requests.listForApp(appId)).find((row) => row.company_id === merchant.companyId && row.state === "PENDING");
-  const request = open ?? (await requests.create({ appId, companyId: merchant.companyId, storeIds: merchant.storeIds }));
+  const open = (await requests.listForApp(appId)).find(
+    (row) => row.company_id === merchant.companyId && row.state === "PENDING",
+  );
+  const request =
+    open ?? (await requests.create({ appId, companyId: merchant.companyId, storeIds: merchant.storeIds }));
   await requests.approve(request.id, owner.id, []);
 }
 
-async function provisionWorld(client: CredentialClient, options: ProvisionDemoOptions, now: Date): Promise<Omit<DemoWorld, "baseUrl" | "authUrl" | "grpcUrl">> {
+async function provisionWorld(
+  client: CredentialClient,
+  options: ProvisionDemoOptions,
+  now: Date,
+): Promise<Omit<DemoWorld, "baseUrl" | "authUrl" | "grpcUrl">> {
   const { organization } = await client.createOrganization({ name: "Demo organization" });
   const organizationId = organization!.organizationId;
 
@@ -196,7 +216,13 @@ async function provisionWorld(client: CredentialClient, options: ProvisionDemoOp
   const onlineOrder = await approvedApp("Demo Online Order", Product.ONLINE_ORDER);
   const adsrApp = await approvedApp("Demo ADSR", Product.ADSR);
   const key = async (environment: Environment) =>
-    (await client.createApiKey({ appId: adsrApp.appId, name: `demo ${Environment[environment].toLowerCase()}`, environment })).apiKey!.apiKey;
+    (
+      await client.createApiKey({
+        appId: adsrApp.appId,
+        name: `demo ${Environment[environment].toLowerCase()}`,
+        environment,
+      })
+    ).apiKey!.apiKey;
   const adsr: DemoAdsrApp = {
     appId: adsrApp.appId,
     sandbox: { ...adsrApp.sandbox, apiKey: await key(Environment.SANDBOX) },
@@ -208,7 +234,10 @@ async function provisionWorld(client: CredentialClient, options: ProvisionDemoOp
 
   // Two sandbox merchants, so merchant_id cannot be inferred at POST /v1/token.
   const sandbox: DemoWorld["merchants"]["sandbox"] = [];
-  for (const [country, name] of [["GB", "Demo Sandbox London"], ["US", "Demo Sandbox Austin"]] as const) {
+  for (const [country, name] of [
+    ["GB", "Demo Sandbox London"],
+    ["US", "Demo Sandbox Austin"],
+  ] as const) {
     const provisioned = await client.provisionSandboxMerchant({ organizationId, country, name });
     sandbox.push({
       companyId: Number(provisioned.merchant!.companyId),
@@ -218,11 +247,18 @@ async function provisionWorld(client: CredentialClient, options: ProvisionDemoOp
   }
 
   const live: DemoWorld["merchants"]["live"] = [];
-  for (const [region, name] of [["us", "Demo Diner New York"], ["in", "Demo Cafe Bengaluru"]] as const) {
+  for (const [region, name] of [
+    ["us", "Demo Diner New York"],
+    ["in", "Demo Cafe Bengaluru"],
+  ] as const) {
     const { merchant } = await client.createMerchant({ name, region });
     const companyId = merchant!.companyId;
     const user = async (role: MerchantRole, who: string) => {
-      const made = await client.createMerchantUser({ companyId, email: `${who}.${companyId}@demo.partner-api.test`, role });
+      const made = await client.createMerchantUser({
+        companyId,
+        email: `${who}.${companyId}@demo.partner-api.test`,
+        role,
+      });
       return { email: made.user!.email, password: made.user!.password };
     };
     const owner = await user(MerchantRole.OWNER, "owner");
@@ -230,7 +266,12 @@ async function provisionWorld(client: CredentialClient, options: ProvisionDemoOp
     const regional = options.regionDatabases.get(region);
     let storeIds: number[] = [];
     if (regional) {
-      storeIds = await seedMerchantData(regional.sql, region, Number(companyId), richMerchantProfile(now, { name: "Demo Employee", email: employee.email }));
+      storeIds = await seedMerchantData(
+        regional.sql,
+        region,
+        Number(companyId),
+        richMerchantProfile(now, { name: "Demo Employee", email: employee.email }),
+      );
       await client.updateMerchantStatus({ companyId, provisioned: true });
     }
     live.push({ companyId: Number(companyId), region, owner, employee, storeIds });
@@ -258,12 +299,22 @@ async function provisionWorld(client: CredentialClient, options: ProvisionDemoOp
 async function stillWorks(client: CredentialClient, world: DemoWorld): Promise<boolean> {
   try {
     const pairs = [
-      world.apps.full.sandbox, world.apps.full.production, world.apps.onlineOrder.sandbox, world.apps.onlineOrder.production,
-      world.apps.adsr.sandbox, world.apps.adsr.production, world.apps.inReview.sandbox,
+      world.apps.full.sandbox,
+      world.apps.full.production,
+      world.apps.onlineOrder.sandbox,
+      world.apps.onlineOrder.production,
+      world.apps.adsr.sandbox,
+      world.apps.adsr.production,
+      world.apps.inReview.sandbox,
     ];
-    for (const pair of pairs) await client.verifyClientCredentials({ clientId: pair.clientId, clientSecret: pair.clientSecret });
-    for (const key of [world.apps.adsr.sandbox.apiKey, world.apps.adsr.production.apiKey]) await client.verifyApiKey({ apiKey: key });
-    const logins = [...world.merchants.sandbox.map((m) => m.owner), ...world.merchants.live.flatMap((m) => [m.owner, m.employee])];
+    for (const pair of pairs)
+      await client.verifyClientCredentials({ clientId: pair.clientId, clientSecret: pair.clientSecret });
+    for (const key of [world.apps.adsr.sandbox.apiKey, world.apps.adsr.production.apiKey])
+      await client.verifyApiKey({ apiKey: key });
+    const logins = [
+      ...world.merchants.sandbox.map((m) => m.owner),
+      ...world.merchants.live.flatMap((m) => [m.owner, m.employee]),
+    ];
     for (const login of logins) await client.verifyMerchantUser(login);
     return true;
   } catch {

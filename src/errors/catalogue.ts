@@ -463,7 +463,11 @@ export const catalogue = {
   "developer.program_application_not_found": {
     status: 404,
     grpc: Code.NotFound,
-    messages: { en: "Program application not found.", ar: "طلب الانضمام إلى البرنامج غير موجود.", hi: "प्रोग्राम आवेदन नहीं मिला।" },
+    messages: {
+      en: "Program application not found.",
+      ar: "طلب الانضمام إلى البرنامج غير موجود.",
+      hi: "प्रोग्राम आवेदन नहीं मिला।",
+    },
   },
   "developer.program_application_not_pending": {
     status: 409,
@@ -487,7 +491,11 @@ export const catalogue = {
   "developer.member_not_found": {
     status: 404,
     grpc: Code.NotFound,
-    messages: { en: "Member not found in this organization.", ar: "العضو غير موجود في هذه المؤسسة.", hi: "इस संगठन में सदस्य नहीं मिला।" },
+    messages: {
+      en: "Member not found in this organization.",
+      ar: "العضو غير موجود في هذه المؤسسة.",
+      hi: "इस संगठन में सदस्य नहीं मिला।",
+    },
   },
   "developer.already_org_member": {
     status: 409,
@@ -663,9 +671,9 @@ export const catalogue = {
     grpc: Code.InvalidArgument,
     params: { field: "string", value: "string" },
     messages: {
-      en: "\"{value}\" in {field} is not a valid IP address or range.",
-      ar: "القيمة \"{value}\" في {field} ليست عنوان IP أو نطاقًا صالحًا.",
-      hi: "{field} में \"{value}\" एक मान्य IP पता या रेंज नहीं है।",
+      en: '"{value}" in {field} is not a valid IP address or range.',
+      ar: 'القيمة "{value}" في {field} ليست عنوان IP أو نطاقًا صالحًا.',
+      hi: '{field} में "{value}" एक मान्य IP पता या रेंज नहीं है।',
     },
   },
   "developer.merchant_user_invalid": {
@@ -788,9 +796,9 @@ export const catalogue = {
     oauth: "unsupported_grant_type",
     params: { grantType: "string" },
     messages: {
-      en: "grant_type \"{grantType}\" is not supported here; only client_credentials is accepted.",
-      ar: "نوع المنح \"{grantType}\" غير مدعوم هنا؛ يُقبل client_credentials فقط.",
-      hi: "यहाँ grant_type \"{grantType}\" समर्थित नहीं है; केवल client_credentials स्वीकार किया जाता है।",
+      en: 'grant_type "{grantType}" is not supported here; only client_credentials is accepted.',
+      ar: 'نوع المنح "{grantType}" غير مدعوم هنا؛ يُقبل client_credentials فقط.',
+      hi: 'यहाँ grant_type "{grantType}" समर्थित नहीं है; केवल client_credentials स्वीकार किया जाता है।',
     },
   },
   "developer.ip_denied": {
@@ -1103,9 +1111,9 @@ export const catalogue = {
     oauth: "invalid_request",
     params: { contentType: "string" },
     messages: {
-      en: "Content type \"{contentType}\" is not supported for this route.",
-      ar: "نوع المحتوى \"{contentType}\" غير مدعوم لهذا المسار.",
-      hi: "इस रूट के लिए कंटेंट टाइप \"{contentType}\" समर्थित नहीं है।",
+      en: 'Content type "{contentType}" is not supported for this route.',
+      ar: 'نوع المحتوى "{contentType}" غير مدعوم لهذا المسار.',
+      hi: 'इस रूट के लिए कंटेंट टाइप "{contentType}" समर्थित नहीं है।',
     },
   },
   "request.body_too_large": {

@@ -13,7 +13,10 @@ export function templateParams(template: string): string[] {
  * Fills `{name}` placeholders from `params`. A param that was not supplied (or is undefined) becomes the empty string, so a
  * placeholder's name never reaches a reader; the catalogue test makes sure every template's params exist.
  */
-export function interpolate(template: string, params: Readonly<Record<string, string | number | undefined>> = {}): string {
+export function interpolate(
+  template: string,
+  params: Readonly<Record<string, string | number | undefined>> = {},
+): string {
   return template.replace(placeholder, (_, name: string) => {
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
     return value === undefined ? "" : String(value);

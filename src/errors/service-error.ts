@@ -87,7 +87,8 @@ export function databaseUnavailable(): ReadServiceError {
  * Never throws.
  */
 export function readServiceError(err: unknown): ReadServiceError {
-  if (!(err instanceof ConnectError)) return isDatabaseUnavailable(err) ? databaseUnavailable() : { code: "server.internal", params: {} };
+  if (!(err instanceof ConnectError))
+    return isDatabaseUnavailable(err) ? databaseUnavailable() : { code: "server.internal", params: {} };
   const info = err.findDetails(ErrorInfoSchema).find((detail) => isErrorCode(detail.reason));
   if (!info || !isErrorCode(info.reason)) {
     return isDatabaseUnavailable(err.cause) ? databaseUnavailable() : { code: codeForGrpcStatus(err.code), params: {} };

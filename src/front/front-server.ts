@@ -22,7 +22,12 @@ import { collectParams, readBody, maxRequestFields, tooManyFields } from "./requ
 import { parseUrlEncoded } from "../runtime/urlencoded.js";
 import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
 import { summarizeViolations } from "./violation-summary.js";
-import { createRequestSchema, type FieldViolation, type InputKind, type RequestSchema } from "../runtime/request-schema.js";
+import {
+  createRequestSchema,
+  type FieldViolation,
+  type InputKind,
+  type RequestSchema,
+} from "../runtime/request-schema.js";
 import { renderError, validationCode } from "./render-error.js";
 import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
@@ -105,9 +110,17 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   }
 
   /** Bounded label values only: a route template, a probe's fixed path, or "unmatched"; never the raw path. */
-  const count = (labels: { family: string; route: string; method: string | undefined; status: number }, seconds: number) => {
+  const count = (
+    labels: { family: string; route: string; method: string | undefined; status: number },
+    seconds: number,
+  ) => {
     if (!options.metrics) return;
-    const values = { family: labels.family, route: labels.route, method: knownMethods.has(labels.method ?? "") ? labels.method! : "other", status: String(labels.status) };
+    const values = {
+      family: labels.family,
+      route: labels.route,
+      method: knownMethods.has(labels.method ?? "") ? labels.method! : "other",
+      status: String(labels.status),
+    };
     options.metrics.httpRequests.inc(values);
     options.metrics.httpRequestDuration.observe(values, seconds);
   };
@@ -115,11 +128,23 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   // Every line logged while serving a request (here, in the gateway, in the services) carries its correlation and
   // trace ids, and its route, app and company once known (src/runtime/log-context.ts).
   const handle = (request: http.IncomingMessage, response: http.ServerResponse) => {
-    const trace = traceContextOf({ requestId: headerValue(request.headers[requestIdHeader]), traceparent: headerValue(request.headers[traceparentHeader]) }, options.ids.uuid);
-    return runWithLogContext({ correlationId: trace.correlationId, traceId: trace.traceId }, () => handleTraced(request, response, trace));
+    const trace = traceContextOf(
+      {
+        requestId: headerValue(request.headers[requestIdHeader]),
+        traceparent: headerValue(request.headers[traceparentHeader]),
+      },
+      options.ids.uuid,
+    );
+    return runWithLogContext({ correlationId: trace.correlationId, traceId: trace.traceId }, () =>
+      handleTraced(request, response, trace),
+    );
   };
 
-  const handleTraced = async (request: http.IncomingMessage, response: http.ServerResponse, trace: ReturnType<typeof traceContextOf>) => {
+  const handleTraced = async (
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    trace: ReturnType<typeof traceContextOf>,
+  ) => {
     const started = performance.now();
     const { correlationId } = trace;
     const url = new URL(request.url ?? "/", "http://front.invalid");
@@ -135,7 +160,13 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       if (response.headersSent || response.destroyed) return;
       clearTimeout(deadline);
       // nosniff: every answer is JSON and must never be read as HTML or script, errors and 404s included.
-      response.writeHead(status, { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff", "X-Correlation-Id": correlationId, ...callHeaders, ...headers });
+      response.writeHead(status, {
+        "Content-Type": "application/json",
+        "X-Content-Type-Options": "nosniff",
+        "X-Correlation-Id": correlationId,
+        ...callHeaders,
+        ...headers,
+      });
       response.end(JSON.stringify(body));
       const seconds = (performance.now() - started) / 1000;
       // The request line: correlation and trace ids, route, app and company come from the log context.
@@ -151,11 +182,22 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     };
     // The reference page and its files: HTML, script, style, image, with their own type, cache and CSP headers.
     const answerFile = (file: ReferenceFile) => {
-      response.writeHead(200, { "X-Correlation-Id": correlationId, "Content-Length": String(file.body.length), ...file.headers });
+      response.writeHead(200, {
+        "X-Correlation-Id": correlationId,
+        "Content-Length": String(file.body.length),
+        ...file.headers,
+      });
       response.end(file.body);
       const seconds = (performance.now() - started) / 1000;
       // The file's path is one of the reference page's fixed set: a bounded label.
-      options.logger.info("request", { method: request.method, path: url.pathname, family: "reference", route: url.pathname, status: 200, ms: Math.round(seconds * 10_000) / 10 });
+      options.logger.info("request", {
+        method: request.method,
+        path: url.pathname,
+        family: "reference",
+        route: url.pathname,
+        status: 200,
+        ms: Math.round(seconds * 10_000) / 10,
+      });
       count({ family: "reference", route: url.pathname, method: request.method, status: 200 }, seconds);
     };
     // The client closing before its answer is written aborts the service call; it is counted and logged as what it
@@ -212,18 +254,26 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     try {
       // 0. Probes, before any route, limit or authentication: /healthz is liveness (the process answers), /readyz
       // readiness (its databases answer; 503 naming those that do not, so a balancer sends traffic elsewhere).
-      if (url.pathname === "/healthz" || url.pathname === "/readyz") [familyLabel, routeLabel] = ["probe", url.pathname];
-      if (request.method === "GET" && url.pathname === "/healthz") return answer(200, { "Cache-Control": "no-store" }, { status: "ok" });
+      if (url.pathname === "/healthz" || url.pathname === "/readyz")
+        [familyLabel, routeLabel] = ["probe", url.pathname];
+      if (request.method === "GET" && url.pathname === "/healthz")
+        return answer(200, { "Cache-Control": "no-store" }, { status: "ok" });
       if (request.method === "GET" && url.pathname === "/readyz" && options.readiness) {
         const { ready, down } = await options.readiness();
         return ready
           ? answer(200, { "Cache-Control": "no-store" }, { status: "ready" })
-          : answer(503, { "Cache-Control": "no-store", "Retry-After": String(databaseRetryAfterSeconds) }, { status: "not_ready", down });
+          : answer(
+              503,
+              { "Cache-Control": "no-store", "Retry-After": String(databaseRetryAfterSeconds) },
+              { status: "not_ready", down },
+            );
       }
 
       // The OpenAPI document, built at start from this route table: anonymous, not a partner call, not limited.
-      if (request.method === "GET" && url.pathname === openApiPath && openApiDocument) [familyLabel, routeLabel] = ["openapi", openApiPath];
-      if (request.method === "GET" && url.pathname === openApiPath && openApiDocument) return answer(200, { "Cache-Control": "public, max-age=300" }, openApiDocument);
+      if (request.method === "GET" && url.pathname === openApiPath && openApiDocument)
+        [familyLabel, routeLabel] = ["openapi", openApiPath];
+      if (request.method === "GET" && url.pathname === openApiPath && openApiDocument)
+        return answer(200, { "Cache-Control": "public, max-age=300" }, openApiDocument);
       const referenceFile = request.method === "GET" ? options.reference?.get(url.pathname) : undefined;
       if (referenceFile) return answerFile(referenceFile);
 
@@ -273,7 +323,10 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         const body = await readBody(request, options.bodyLimitBytes);
         if (body.kind === "error") return fail({ code: body.code, params: paramsOfBodyError(body) });
         if (body.kind === "invalid") return invalid(body.violations);
-        if (body.kind === "json" && (typeof body.value !== "object" || body.value === null || Array.isArray(body.value))) {
+        if (
+          body.kind === "json" &&
+          (typeof body.value !== "object" || body.value === null || Array.isArray(body.value))
+        ) {
           return fail({ code: "request.malformed_body", params: {} });
         }
         fields = body.kind === "empty" ? {} : (body.value as Record<string, unknown>);
@@ -281,13 +334,15 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         if (body.kind === "form") notUtf8 = body.invalidUtf8;
         // Parameters of a body route travel in the body only (RFC 6749 section 3.2 for the token endpoint).
         const inQuery = [...new Set(queryPairs.map(([name]) => name))];
-        if (inQuery.length > 0) return invalid(inQuery.map((field) => ({ field, rule: "must be sent in the body, not the query string" })));
+        if (inQuery.length > 0)
+          return invalid(inQuery.map((field) => ({ field, rule: "must be sent in the body, not the query string" })));
       } else {
         fields = collectParams(queryPairs);
         kind = "text";
         notUtf8 = query.kind === "pairs" ? query.notUtf8 : [];
       }
-      if (notUtf8.length > 0) return invalid(notUtf8.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" })));
+      if (notUtf8.length > 0)
+        return invalid(notUtf8.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" })));
 
       // 4. Client authentication by HTTP Basic (RFC 6749 section 2.3.1), never together with body credentials.
       if (takesClientCredentials) {
@@ -322,7 +377,14 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         path: url.pathname,
         correlationId,
       });
-      const output = await (admitted?.caller ?? caller).call({ method: route.method, input, headers, values, signal: abort.signal, url: url.href });
+      const output = await (admitted?.caller ?? caller).call({
+        method: route.method,
+        input,
+        headers,
+        values,
+        signal: abort.signal,
+        url: url.href,
+      });
 
       // 7. Render.
       const successHeaders: Record<string, string> = { "Content-Type": route.contentType };
@@ -338,7 +400,11 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   };
 
   const server = http.createServer((request, response) => {
-    listener.track(handle(request, response).catch((error: unknown) => endAfterFailure(response, options.logger, error, request.url ?? "")));
+    listener.track(
+      handle(request, response).catch((error: unknown) =>
+        endAfterFailure(response, options.logger, error, request.url ?? ""),
+      ),
+    );
   });
   const listener = servedGracefully(server);
   // A request line and headers over Node's limit (16 KiB: a huge query string) never reach `handle`; Node would
@@ -354,13 +420,39 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     const matched = requestLine ? table.match(requestLine[1]!, requestLine[2]!) : undefined;
     const family: Family = matched ? (matched.kind === "found" ? matched.route.family : matched.family) : "partner";
     const { correlationId, traceId } = traceContextOf(requestIdsOf(error.rawPacket), options.ids.uuid);
-    const context = { family, acceptLanguage: undefined, path: requestLine?.[2] ?? "/", timestamp: new Date(options.clock.now()).toISOString(), correlationId };
+    const context = {
+      family,
+      acceptLanguage: undefined,
+      path: requestLine?.[2] ?? "/",
+      timestamp: new Date(options.clock.now()).toISOString(),
+      correlationId,
+    };
     const rendered = renderError({ code: "request.headers_too_large", params: {} }, context);
     const body = JSON.stringify(rendered.body);
-    const headers = { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), "X-Content-Type-Options": "nosniff", "X-Correlation-Id": correlationId, ...rendered.headers, Connection: "close" };
-    socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`);
+    const headers = {
+      "Content-Type": "application/json",
+      "Content-Length": String(Buffer.byteLength(body)),
+      "X-Content-Type-Options": "nosniff",
+      "X-Correlation-Id": correlationId,
+      ...rendered.headers,
+      Connection: "close",
+    };
+    socket.end(
+      `HTTP/1.1 431 Request Header Fields Too Large\r\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join("\r\n")}\r\n\r\n${body}`,
+    );
     const route = matched?.kind === "found" ? matched.route.template.source : "unmatched";
-    options.logger.info("request", { method: requestLine?.[1], path: context.path, family, route, status: 431, ms: 0, correlationId, traceId });
+    options.logger.info("request", {
+      method: requestLine?.[1],
+      path: context.path,
+      family,
+      route,
+      status: 431,
+      ms: 0,
+      correlationId,
+      traceId,
+    });
     count({ family, route, method: requestLine?.[1], status: 431 }, 0);
   });
   return { handle, listen: listener.listen, close: listener.close, routes: table.routes };
@@ -384,7 +476,11 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-function paramsOfBodyError(body: { code: string; contentType?: string; limit?: number }): Record<string, string | number> {
+function paramsOfBodyError(body: {
+  code: string;
+  contentType?: string;
+  limit?: number;
+}): Record<string, string | number> {
   if (body.code === "request.unsupported_media_type") return { contentType: body.contentType! };
   if (body.code === "request.body_too_large") return { limit: body.limit! };
   return {};

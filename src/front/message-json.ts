@@ -1,7 +1,15 @@
 // Renders a response message as the JSON of the spec: protobuf JSON names (lowerCamel), fields with implicit presence
 // always present, 64-bit integers as JSON numbers (the spec's ids and amounts are numbers; ours stay below 2^53),
 // and enum values in the spec's spellings (FULL, SANDBOX, OWNER: ../runtime/wire-enums.ts), the zero value absent.
-import { ScalarType, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import {
+  ScalarType,
+  toJson,
+  type DescField,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+} from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence as FieldPresence } from "@bufbuild/protobuf/wkt";
 import { wireEnumNameOf, wireEnumValues } from "../runtime/wire-enums.js";
 
@@ -10,7 +18,13 @@ export function messageToJson(schema: DescMessage, message: Message): JsonObject
   return numbersForInt64(schema, json);
 }
 
-const int64Scalars = new Set<ScalarType>([ScalarType.INT64, ScalarType.UINT64, ScalarType.FIXED64, ScalarType.SFIXED64, ScalarType.SINT64]);
+const int64Scalars = new Set<ScalarType>([
+  ScalarType.INT64,
+  ScalarType.UINT64,
+  ScalarType.FIXED64,
+  ScalarType.SFIXED64,
+  ScalarType.SINT64,
+]);
 
 function numbersForInt64(schema: DescMessage, json: JsonObject): JsonObject {
   for (const field of schema.fields) {
@@ -34,8 +48,10 @@ function convertField(field: DescField, value: JsonValue): JsonValue | undefined
       return numbersForInt64(field.message, value as JsonObject);
     case "list":
       if (field.listKind === "scalar" && int64Scalars.has(field.scalar)) return (value as JsonValue[]).map(Number);
-      if (field.listKind === "message") return (value as JsonObject[]).map((item) => numbersForInt64(field.message, item));
-      if (field.listKind === "enum") return (value as string[]).flatMap((item) => wireEnumNameOf(field.enum, item) ?? []);
+      if (field.listKind === "message")
+        return (value as JsonObject[]).map((item) => numbersForInt64(field.message, item));
+      if (field.listKind === "enum")
+        return (value as string[]).flatMap((item) => wireEnumNameOf(field.enum, item) ?? []);
       return value;
     default:
       return value;
@@ -48,7 +64,11 @@ function convertField(field: DescField, value: JsonValue): JsonValue | undefined
  * explicit presence (`optional`, a message, a oneof member) only when set; 64-bit integers are numbers.
  * `ref(typeName)` says how one message schema points at another (an OpenAPI component reference).
  */
-export function responseJsonSchemas(schema: DescMessage, ref: (typeName: string) => string, into: Record<string, JsonObject> = {}): Record<string, JsonObject> {
+export function responseJsonSchemas(
+  schema: DescMessage,
+  ref: (typeName: string) => string,
+  into: Record<string, JsonObject> = {},
+): Record<string, JsonObject> {
   if (Object.hasOwn(into, schema.typeName)) return into;
   const properties: JsonObject = {};
   const required: string[] = [];
@@ -56,18 +76,28 @@ export function responseJsonSchemas(schema: DescMessage, ref: (typeName: string)
   for (const field of schema.fields) {
     properties[field.jsonName] = fieldResponseSchema(field, ref, into);
     // An enum is absent at its zero value, so never required.
-    const alwaysWritten = field.fieldKind === "list" || field.fieldKind === "map" || (field.presence === FieldPresence.IMPLICIT && field.fieldKind !== "enum");
+    const alwaysWritten =
+      field.fieldKind === "list" ||
+      field.fieldKind === "map" ||
+      (field.presence === FieldPresence.IMPLICIT && field.fieldKind !== "enum");
     if (alwaysWritten) required.push(field.jsonName);
   }
   return into;
 }
 
-function fieldResponseSchema(field: DescField, ref: (typeName: string) => string, into: Record<string, JsonObject>): JsonObject {
+function fieldResponseSchema(
+  field: DescField,
+  ref: (typeName: string) => string,
+  into: Record<string, JsonObject>,
+): JsonObject {
   const message = (descriptor: DescMessage): JsonObject => {
     responseJsonSchemas(descriptor, ref, into);
     return { $ref: ref(descriptor.typeName) };
   };
-  const enumSchema = (descriptor: Parameters<typeof wireEnumValues>[0]): JsonObject => ({ type: "string", enum: wireEnumValues(descriptor) });
+  const enumSchema = (descriptor: Parameters<typeof wireEnumValues>[0]): JsonObject => ({
+    type: "string",
+    enum: wireEnumValues(descriptor),
+  });
   switch (field.fieldKind) {
     case "scalar":
       return isTimestamp(field) ? { type: "string", format: "date-time" } : scalarResponseSchema(field.scalar);
@@ -78,12 +108,22 @@ function fieldResponseSchema(field: DescField, ref: (typeName: string) => string
     case "list":
       return {
         type: "array",
-        items: field.listKind === "scalar" ? scalarResponseSchema(field.scalar) : field.listKind === "enum" ? enumSchema(field.enum) : message(field.message),
+        items:
+          field.listKind === "scalar"
+            ? scalarResponseSchema(field.scalar)
+            : field.listKind === "enum"
+              ? enumSchema(field.enum)
+              : message(field.message),
       };
     case "map":
       return {
         type: "object",
-        additionalProperties: field.mapKind === "scalar" ? scalarResponseSchema(field.scalar) : field.mapKind === "enum" ? enumSchema(field.enum) : message(field.message),
+        additionalProperties:
+          field.mapKind === "scalar"
+            ? scalarResponseSchema(field.scalar)
+            : field.mapKind === "enum"
+              ? enumSchema(field.enum)
+              : message(field.message),
       };
   }
 }

@@ -7,7 +7,13 @@
 // is the real endpoint.
 import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { field as fieldOption, type ServiceCheckedRules } from "../../gen/partnerapi/v1/options_pb.js";
-import { errorCodes, oauthErrorOf, renderDeveloperError, renderOAuthError, renderPartnerError } from "../errors/index.js";
+import {
+  errorCodes,
+  oauthErrorOf,
+  renderDeveloperError,
+  renderOAuthError,
+  renderPartnerError,
+} from "../errors/index.js";
 import { fieldJsonSchema, isRequiredField, requestJsonSchema, type JsonSchema } from "../runtime/request-schema.js";
 import { responseJsonSchemas } from "./message-json.js";
 import type { Family, Route, RouteTable } from "./route-table.js";
@@ -118,7 +124,10 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
     };
     if (route.bodyIsRequest) {
       // Form and JSON bodies carry the same fields (request-body.ts); form values are text of the same types.
-      const schema = withServiceCheckedRules(route.method.input, requestJsonSchema(route.method.input, (field) => !pathFields.has(field.name)));
+      const schema = withServiceCheckedRules(
+        route.method.input,
+        requestJsonSchema(route.method.input, (field) => !pathFields.has(field.name)),
+      );
       const required = Array.isArray(schema["required"]) && schema["required"].length > 0;
       operation["requestBody"] = {
         required,
@@ -128,7 +137,11 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
       for (const field of route.method.input.fields) {
         if (pathFields.has(field.name) || !sendableInQuery(field)) continue;
         const rule = ruleOf(field);
-        const parameter: Record<string, unknown> = { name: field.jsonName, in: "query", schema: withRule(fieldJsonSchema(field), rule) };
+        const parameter: Record<string, unknown> = {
+          name: field.jsonName,
+          in: "query",
+          schema: withRule(fieldJsonSchema(field), rule),
+        };
         if (isRequiredField(field) || rule?.required) parameter["required"] = true;
         parameters.push(parameter);
       }
@@ -145,12 +158,19 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
       "200": {
         description: `${route.method.output.name}`,
         ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders } : {}),
-        content: { [route.contentType]: { schema: { $ref: componentRef(route.method.output.typeName) }, ...(example ? { example } : {}) } },
+        content: {
+          [route.contentType]: {
+            schema: { $ref: componentRef(route.method.output.typeName) },
+            ...(example ? { example } : {}),
+          },
+        },
       },
     };
     const error = route.partnerCall ? "PartnerCallError" : errorResponseOf[route.family];
     for (const status of [...namedStatuses[route.family], "4XX", "5XX"]) {
-      responses[status] = { $ref: `#/components/responses/${status === "429" || status === "503" ? `${error}Retry` : error}` };
+      responses[status] = {
+        $ref: `#/components/responses/${status === "429" || status === "503" ? `${error}Retry` : error}`,
+      };
     }
     operation["responses"] = responses;
     const security = securityOf(route);
@@ -170,7 +190,13 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
         "The partner API of the point-of-sale platform: OAuth 2.0 token endpoints, the developer console and the partner business routes. Built from the route table the service routes with.",
     },
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
-    servers: [{ url: origin, description: "BASE_URL: the API host. Partner calls build their URLs from the token answer's api_base_url, this host with /v1/." }],
+    servers: [
+      {
+        url: origin,
+        description:
+          "BASE_URL: the API host. Partner calls build their URLs from the token answer's api_base_url, this host with /v1/.",
+      },
+    ],
     paths,
     components: {
       schemas: { ...errorSchemas(), ...schemas },
@@ -250,17 +276,29 @@ function securitySchemes(options: OpenApiOptions, scopes: string[]): Record<stri
         clientCredentials: { tokenUrl: `${options.baseUrl}v1/token`, scopes: scopeMap },
       },
     },
-    bearerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "An access token from the OAuth or sandbox token endpoint." },
-    apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An ADSR API key; every request then carries companyId." },
+    bearerToken: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "JWT",
+      description: "An access token from the OAuth or sandbox token endpoint.",
+    },
+    apiKey: {
+      type: "apiKey",
+      in: "header",
+      name: "X-API-Key",
+      description: "An ADSR API key; every request then carries companyId.",
+    },
     clientSecretBasic: {
       type: "http",
       scheme: "basic",
-      description: "client_secret_basic (RFC 6749 section 2.3.1); or client_secret_post: client_id and client_secret in the body instead, never both.",
+      description:
+        "client_secret_basic (RFC 6749 section 2.3.1); or client_secret_post: client_id and client_secret in the body instead, never both.",
     },
     consoleSession: {
       type: "http",
       scheme: "bearer",
-      description: "A console session access token (from /v1/console/session/sign-in); the routes that start a session or an account need none.",
+      description:
+        "A console session access token (from /v1/console/session/sign-in); the routes that start a session or an account need none.",
     },
   };
 }
@@ -272,7 +310,11 @@ function errorSchemas(): Record<string, JsonSchema> {
     OAuthError: {
       type: "object",
       description: "RFC 6749 section 5.2 error body, with the service's code.",
-      properties: { error: { type: "string", enum: [...new Set(errorCodes.map(oauthErrorOf))] }, error_description: { type: "string" }, code },
+      properties: {
+        error: { type: "string", enum: [...new Set(errorCodes.map(oauthErrorOf))] },
+        error_description: { type: "string" },
+        code,
+      },
       required: ["error", "error_description", "code"],
       additionalProperties: false,
     },
@@ -292,7 +334,8 @@ function errorSchemas(): Record<string, JsonSchema> {
     },
     PartnerError: {
       type: "object",
-      description: "The partner envelope of the business routes; code is absent for unclassified failures (validation, unexpected).",
+      description:
+        "The partner envelope of the business routes; code is absent for unclassified failures (validation, unexpected).",
       properties: {
         status: { const: "error" },
         statusCode: { type: "integer" },
@@ -314,7 +357,10 @@ function errorResponses(): Record<string, unknown> {
     const family: Family = schema === "partnerCall" ? "partner" : schema;
     const headers: Record<string, unknown> = { "Content-Language": { $ref: "#/components/headers/Content-Language" } };
     if (family === "oauth") {
-      headers["WWW-Authenticate"] = { description: "Basic, on 401 invalid_client (RFC 6749 section 5.2).", schema: { type: "string" } };
+      headers["WWW-Authenticate"] = {
+        description: "Basic, on 401 invalid_client (RFC 6749 section 5.2).",
+        schema: { type: "string" },
+      };
       headers["Cache-Control"] = { schema: { type: "string", const: "no-store" } };
     }
     if (family === "partner") headers["X-Correlation-Id"] = { $ref: "#/components/headers/X-Correlation-Id" };
@@ -323,7 +369,9 @@ function errorResponses(): Record<string, unknown> {
     return {
       description: `An error in the ${family === "oauth" ? "OAuth" : family} shape.`,
       headers,
-      content: { "application/json": { schema: { $ref: componentRef(errorResponseOf[family]) }, example: errorExamples[family] } },
+      content: {
+        "application/json": { schema: { $ref: componentRef(errorResponseOf[family]) }, example: errorExamples[family] },
+      },
     };
   };
   return {
@@ -345,7 +393,13 @@ function headerComponents(): Record<string, unknown> {
     "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: integer },
     "X-RateLimit-Reset": { description: "Unix time in seconds when the window rolls over.", schema: integer },
     "Retry-After": { description: "Seconds to wait before retrying (RFC 9110 section 10.2.3).", schema: integer },
-    "Content-Language": { description: "The locale of the message, negotiated from Accept-Language.", schema: { type: "string" } },
-    "X-Correlation-Id": { description: "The request's correlation id, also in the body.", schema: { type: "string", format: "uuid" } },
+    "Content-Language": {
+      description: "The locale of the message, negotiated from Accept-Language.",
+      schema: { type: "string" },
+    },
+    "X-Correlation-Id": {
+      description: "The request's correlation id, also in the body.",
+      schema: { type: "string", format: "uuid" },
+    },
   };
 }

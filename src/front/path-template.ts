@@ -27,7 +27,10 @@ export function parsePathTemplate(source: string): PathTemplate {
  * Matches already split, percent-decoded path segments; returns the bound variables, or undefined when the path
  * does not fit the template.
  */
-export function matchPathTemplate(template: PathTemplate, parts: readonly string[]): Record<string, string> | undefined {
+export function matchPathTemplate(
+  template: PathTemplate,
+  parts: readonly string[],
+): Record<string, string> | undefined {
   if (parts.length !== template.segments.length) return undefined;
   const bound: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {

@@ -79,10 +79,18 @@ export async function loadReferenceFiles(): Promise<ReferenceFiles> {
   // Relative to the page (/v1/reference): /v1/reference/swagger-ui-<version>/...
   const assets = `reference/swagger-ui-${version}`;
   const files = new Map<string, ReferenceFile>();
-  const pageHeaders = { "Content-Security-Policy": referenceContentSecurityPolicy, "X-Content-Type-Options": "nosniff" };
+  const pageHeaders = {
+    "Content-Security-Policy": referenceContentSecurityPolicy,
+    "X-Content-Type-Options": "nosniff",
+  };
   files.set(referencePath, {
     body: Buffer.from(page(assets)),
-    headers: { ...pageHeaders, "Content-Type": "text/html; charset=utf-8", "Cache-Control": shortCache, "Referrer-Policy": "no-referrer" },
+    headers: {
+      ...pageHeaders,
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": shortCache,
+      "Referrer-Policy": "no-referrer",
+    },
   });
   files.set(`${referencePath}/start.js`, {
     body: Buffer.from(startScript),

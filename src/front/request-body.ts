@@ -72,11 +72,14 @@ function charsetOf(contentType: string): string | undefined {
   for (const parameter of contentType.split(";").slice(1)) {
     const index = parameter.indexOf("=");
     if (index < 0 || parameter.slice(0, index).trim().toLowerCase() !== "charset") continue;
-    return parameter.slice(index + 1).trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+    return parameter
+      .slice(index + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1")
+      .toLowerCase();
   }
   return undefined;
 }
-
 
 /** Stops reading: the rest of the body is discarded by closing the connection after the answer. */
 function tooLarge(request: BodySource, limit: number): BodyResult {
@@ -91,9 +94,16 @@ function parseJson(text: string): BodyResult {
   } catch {
     return { kind: "error", code: "request.malformed_body" };
   }
-  if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > maxRequestFields) return tooManyFields("(body)");
+  if (
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    Object.keys(value).length > maxRequestFields
+  )
+    return tooManyFields("(body)");
   const duplicate = firstDuplicateKey(text);
-  if (duplicate !== undefined) return { kind: "invalid", violations: [{ field: duplicate, rule: "must not be sent more than once" }] };
+  if (duplicate !== undefined)
+    return { kind: "invalid", violations: [{ field: duplicate, rule: "must not be sent more than once" }] };
   return { kind: "json", value };
 }
 

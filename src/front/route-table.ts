@@ -3,7 +3,13 @@
 import { getOption, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { http } from "../../gen/google/api/annotations_pb.js";
 import { route as routeOption, RouteFamily } from "../../gen/partnerapi/v1/options_pb.js";
-import { matchPathTemplate, parsePathTemplate, sharedPrefixLength, splitPath, type PathTemplate } from "./path-template.js";
+import {
+  matchPathTemplate,
+  parsePathTemplate,
+  sharedPrefixLength,
+  splitPath,
+  type PathTemplate,
+} from "./path-template.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -57,9 +63,12 @@ export function createRouteTable(services: readonly DescService[]): RouteTable {
       const rule = getOption(method, http);
       const pattern = rule.pattern;
       if (pattern.case === undefined) continue; // internal-only RPC
-      if (method.methodKind !== "unary") throw new Error(`${method.parent.typeName}.${method.name}: only unary RPCs can be routed`);
-      if (pattern.case === "custom") throw new Error(`${method.parent.typeName}.${method.name}: custom HTTP patterns are not supported`);
-      if (rule.body !== "" && rule.body !== "*") throw new Error(`${method.parent.typeName}.${method.name}: body must be "*" or empty`);
+      if (method.methodKind !== "unary")
+        throw new Error(`${method.parent.typeName}.${method.name}: only unary RPCs can be routed`);
+      if (pattern.case === "custom")
+        throw new Error(`${method.parent.typeName}.${method.name}: custom HTTP patterns are not supported`);
+      if (rule.body !== "" && rule.body !== "*")
+        throw new Error(`${method.parent.typeName}.${method.name}: body must be "*" or empty`);
       const options = getOption(method, routeOption);
       const family = familyOf[options.family];
       if (!family) throw new Error(`${method.parent.typeName}.${method.name}: missing (partnerapi.v1.route).family`);

@@ -113,7 +113,11 @@ class Unavailable extends Error {}
 export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
   const { verifyApiKey, clock, logger } = options;
   const requests = createAccessRequestQueries(options.controlSql);
-  const accessCache = createTtlCache<number[] | undefined>({ clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries });
+  const accessCache = createTtlCache<number[] | undefined>({
+    clock,
+    ttlMs: options.cacheSeconds * 1000,
+    maxEntries: maxCacheEntries,
+  });
   const adsrScopes = new Set(scopesForProduct("ADSR"));
 
   /** Runs a control-database read; its failure becomes Unavailable (logged once per call, without secrets). */
@@ -153,12 +157,14 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     const appId = key.appId;
     addToLogContext({ appId });
     const refuse = (error: ErrorToRender): ApiKeyAdmission => ({ ok: false, error, appId });
-    if (request.companyId === undefined || !/^[1-9]\d{0,15}$/.test(request.companyId)) return refuse({ code: "partner.company_param_required" });
+    if (request.companyId === undefined || !/^[1-9]\d{0,15}$/.test(request.companyId))
+      return refuse({ code: "partner.company_param_required" });
     const companyId = Number(request.companyId);
     addToLogContext({ companyId });
     if (key.product !== "ADSR") return refuse({ code: "partner.api_key_product" });
     // An empty list is no allowlist (as a token without the allowedIps claim).
-    if (key.allowedIps.length > 0 && !addressAllowed(key.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
+    if (key.allowedIps.length > 0 && !addressAllowed(key.allowedIps, request.clientAddress))
+      return refuse({ code: "partner.ip_denied" });
 
     const merchant = await merchantOf(companyId);
     if (!merchant?.active) return refuse({ code: "partner.company_not_granted" });
@@ -168,7 +174,8 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     let storeIds: readonly number[] | undefined;
     if (key.environment === "SANDBOX") {
       // Granted automatically: the organization's own sandbox merchants, every store.
-      if (merchant.sandbox_organization_id !== key.organizationId) return refuse({ code: "partner.company_not_granted" });
+      if (merchant.sandbox_organization_id !== key.organizationId)
+        return refuse({ code: "partner.company_not_granted" });
     } else {
       storeIds = await approvedStores(appId, companyId);
       if (!storeIds) return refuse({ code: "partner.company_not_granted" });
@@ -183,7 +190,10 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
       } catch (error) {
         if (error instanceof Unavailable) {
           options.metrics?.apiKeyFailClosed.inc({ step: error.message.replaceAll(" ", "_") });
-          return { ok: false, error: { code: "partner.api_key_unavailable", params: { retryAfter: databaseRetryAfterSeconds } } };
+          return {
+            ok: false,
+            error: { code: "partner.api_key_unavailable", params: { retryAfter: databaseRetryAfterSeconds } },
+          };
         }
         throw error;
       }

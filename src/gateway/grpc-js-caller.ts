@@ -32,8 +32,10 @@ export function grpcTarget(url: URL): string {
 
 export function createGrpcJsCaller(url: string, options: GrpcJsCallerOptions = {}): GrpcJsCaller {
   const parsed = new URL(url);
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`a region URL is http: or https:, not ${parsed.protocol}`);
-  const credentials = parsed.protocol === "https:" ? grpc.credentials.createSsl(options.ca ?? null) : grpc.credentials.createInsecure();
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new Error(`a region URL is http: or https:, not ${parsed.protocol}`);
+  const credentials =
+    parsed.protocol === "https:" ? grpc.credentials.createSsl(options.ca ?? null) : grpc.credentials.createInsecure();
   const open = () =>
     new grpc.Client(grpcTarget(parsed), credentials, {
       "grpc.initial_reconnect_backoff_ms": 200,
@@ -55,7 +57,10 @@ export function createGrpcJsCaller(url: string, options: GrpcJsCallerOptions = {
     }
     return client;
   };
-  const serializers = new Map<DescMethodUnary, { serialize: (value: object) => Buffer; deserialize: (bytes: Buffer) => unknown }>();
+  const serializers = new Map<
+    DescMethodUnary,
+    { serialize: (value: object) => Buffer; deserialize: (bytes: Buffer) => unknown }
+  >();
   const codecOf = (method: DescMethodUnary) => {
     let codec = serializers.get(method);
     if (!codec) {
@@ -65,7 +70,12 @@ export function createGrpcJsCaller(url: string, options: GrpcJsCallerOptions = {
     return codec;
   };
   return {
-    call<M extends DescMethodUnary>({ method, input, headers, signal }: UnaryCall<M>): Promise<MessageShape<M["output"]>> {
+    call<M extends DescMethodUnary>({
+      method,
+      input,
+      headers,
+      signal,
+    }: UnaryCall<M>): Promise<MessageShape<M["output"]>> {
       const metadata = headers ? metadataOf(headers) : new grpc.Metadata();
       if (options.credential) metadata.set(serviceCredentialHeader, options.credential);
       const codec = codecOf(method);
@@ -74,13 +84,22 @@ export function createGrpcJsCaller(url: string, options: GrpcJsCallerOptions = {
           reject(new ConnectError("the call was canceled before it was sent", Code.Canceled));
           return;
         }
-        const callOptions: grpc.CallOptions = options.timeoutMs === undefined ? {} : { deadline: Date.now() + options.timeoutMs };
+        const callOptions: grpc.CallOptions =
+          options.timeoutMs === undefined ? {} : { deadline: Date.now() + options.timeoutMs };
         const onAbort = () => call.cancel();
-        const call = channel().makeUnaryRequest(grpcPath(method), codec.serialize, codec.deserialize, input as object, metadata, callOptions, (error, response) => {
-          signal?.removeEventListener("abort", onAbort);
-          if (error) reject(connectErrorOf(error));
-          else resolve(response as MessageShape<M["output"]>);
-        });
+        const call = channel().makeUnaryRequest(
+          grpcPath(method),
+          codec.serialize,
+          codec.deserialize,
+          input as object,
+          metadata,
+          callOptions,
+          (error, response) => {
+            signal?.removeEventListener("abort", onAbort);
+            if (error) reject(connectErrorOf(error));
+            else resolve(response as MessageShape<M["output"]>);
+          },
+        );
         signal?.addEventListener("abort", onAbort, { once: true });
       });
     },

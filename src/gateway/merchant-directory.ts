@@ -14,9 +14,17 @@ export interface MerchantDirectory {
   find(companyId: number): Promise<MerchantRow | undefined>;
 }
 
-export function createMerchantDirectory(options: { controlSql: SqlClient; clock: Clock; cacheSeconds: number }): MerchantDirectory {
+export function createMerchantDirectory(options: {
+  controlSql: SqlClient;
+  clock: Clock;
+  cacheSeconds: number;
+}): MerchantDirectory {
   const merchants = createMerchantQueries(options.controlSql);
-  const cache = createTtlCache<MerchantRow | undefined>({ clock: options.clock, ttlMs: options.cacheSeconds * 1000, maxEntries });
+  const cache = createTtlCache<MerchantRow | undefined>({
+    clock: options.clock,
+    ttlMs: options.cacheSeconds * 1000,
+    maxEntries,
+  });
   return {
     find: (companyId) => cache.get(String(companyId), () => merchants.find(companyId)),
   };

@@ -69,7 +69,11 @@ const maxCacheEntries = 50_000;
 export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGateway {
   const { verifier, rateLimiter, regions, clock, logger } = options;
   const grants = createGrantQueries(options.controlSql);
-  const grantCache = createTtlCache<boolean>({ clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries });
+  const grantCache = createTtlCache<boolean>({
+    clock,
+    ttlMs: options.cacheSeconds * 1000,
+    maxEntries: maxCacheEntries,
+  });
   const liveGrant = (appId: string, companyId: number) =>
     grantCache.get(`${appId}\u0000${companyId}`, async () => (await grants.findLive(appId, companyId)) !== undefined);
 
@@ -91,13 +95,22 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
   };
 
   /** Steps 6 and 7, shared by tokens and keys: the per-app limit, then the merchant's region. */
-  const limitAndRoute = async (
-    call: { appId: string; companyId: number; region: string; provisioned: boolean; claims?: AccessTokenClaims; storeIds?: readonly number[] },
-  ): Promise<AdmittedPartnerCall | RefusedCall> => {
+  const limitAndRoute = async (call: {
+    appId: string;
+    companyId: number;
+    region: string;
+    provisioned: boolean;
+    claims?: AccessTokenClaims;
+    storeIds?: readonly number[];
+  }): Promise<AdmittedPartnerCall | RefusedCall> => {
     const decision = await rateLimiter.hit(call.appId);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
-      return { ok: false, error: { code: "partner.rate_limited", params: { retryAfter: decision.retryAfter } }, headers };
+      return {
+        ok: false,
+        error: { code: "partner.rate_limited", params: { retryAfter: decision.retryAfter } },
+        headers,
+      };
     }
     const region = call.region;
     const caller = isRegion(region) ? regions.get(region) : undefined;
@@ -107,7 +120,15 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
     }
     if (!call.provisioned) return { ok: false, error: { code: "company.not_provisioned" }, headers };
     const env = call.claims?.env === "SANDBOX" ? "SANDBOX" : "PRODUCTION";
-    const admitted: AdmittedPartnerCall = { ok: true, appId: call.appId, companyId: call.companyId, region, caller, headers, env };
+    const admitted: AdmittedPartnerCall = {
+      ok: true,
+      appId: call.appId,
+      companyId: call.companyId,
+      region,
+      caller,
+      headers,
+      env,
+    };
     if (call.claims) admitted.claims = call.claims;
     if (call.storeIds) admitted.storeIds = call.storeIds;
     return admitted;
@@ -122,9 +143,19 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
           clientAddress: request.clientAddress,
           scope: request.scope,
         });
-        if (!keyed.ok) return { ok: false, error: keyed.error, headers: keyed.appId ? rateLimitHeaders(await rateLimiter.peek(keyed.appId)) : {} };
+        if (!keyed.ok)
+          return {
+            ok: false,
+            error: keyed.error,
+            headers: keyed.appId ? rateLimitHeaders(await rateLimiter.peek(keyed.appId)) : {},
+          };
         // An API key is a production credential: a sandbox test helper is not for it.
-        if (request.sandboxOnly) return { ok: false, error: { code: "partner.env_mismatch" }, headers: rateLimitHeaders(await rateLimiter.peek(keyed.appId)) };
+        if (request.sandboxOnly)
+          return {
+            ok: false,
+            error: { code: "partner.env_mismatch" },
+            headers: rateLimitHeaders(await rateLimiter.peek(keyed.appId)),
+          };
         return limitAndRoute(keyed);
       }
       const authenticated = authenticate(request);
@@ -152,7 +183,13 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
 
       if (!(await liveGrant(appId, claims.companyId))) return refuse({ code: "partner.grant_missing" });
 
-      return limitAndRoute({ appId, companyId: claims.companyId, region: claims.region, provisioned: merchant.provisioned, claims });
+      return limitAndRoute({
+        appId,
+        companyId: claims.companyId,
+        region: claims.region,
+        provisioned: merchant.provisioned,
+        claims,
+      });
     },
 
     /**
@@ -162,7 +199,8 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
     bind(call, message, serviceHeaders) {
       const fields = message as { companyId?: bigint };
       const companyId = BigInt(call.companyId);
-      if (fields.companyId !== undefined && fields.companyId !== companyId) return { code: "partner.company_not_granted" };
+      if (fields.companyId !== undefined && fields.companyId !== companyId)
+        return { code: "partner.company_not_granted" };
       fields.companyId = companyId;
       if (call.storeIds) serviceHeaders.set(storeScopeHeader, formatStoreScope(call.storeIds));
       serviceHeaders.set(partnerAppHeader, call.appId);

@@ -50,7 +50,14 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { store, limit, clock, logger } = options;
-  const counter = createFixedWindowCounter({ store, clock, logger, name: "partner rate limits", windowMs: rateWindowMs, whenStoreFails: "count-in-process" });
+  const counter = createFixedWindowCounter({
+    store,
+    clock,
+    logger,
+    name: "partner rate limits",
+    windowMs: rateWindowMs,
+    whenStoreFails: "count-in-process",
+  });
   const decide = ({ count, endsAtMs, retryAfter }: WindowCount): RateDecision => ({
     allowed: count <= limit,
     limit,

@@ -22,13 +22,27 @@ import { createGrpcJsCaller, type GrpcJsCaller } from "./grpc-js-caller.js";
  * The only request headers that cross the hop: what a DataService reads, the call's correlation id and its W3C
  * trace context. The one list every hop transport sends (a region's data role logs with the same ids).
  */
-export const hopHeaders = ["accept-language", correlationHeader, traceparentHeader, storeScopeHeader, partnerAppHeader, partnerEnvironmentHeader] as const;
+export const hopHeaders = [
+  "accept-language",
+  correlationHeader,
+  traceparentHeader,
+  storeScopeHeader,
+  partnerAppHeader,
+  partnerEnvironmentHeader,
+] as const;
 
 /** Calls a remote server through a Connect transport (gRPC, gRPC-Web or Connect), with the same headers and values. */
 export function createRemoteCaller(transport: Transport, timeoutMs?: number): ServiceCaller {
   return {
     async call<M extends DescMethodUnary>({ method, input, headers, values, signal }: UnaryCall<M>) {
-      const response = await transport.unary(method, signal, timeoutMs, headers, input as MessageInitShape<M["input"]>, values);
+      const response = await transport.unary(
+        method,
+        signal,
+        timeoutMs,
+        headers,
+        input as MessageInitShape<M["input"]>,
+        values,
+      );
       return response.message as MessageShape<M["output"]>;
     },
   };
@@ -39,7 +53,12 @@ export function createRemoteCaller(transport: Transport, timeoutMs?: number): Se
  * credential (unauthenticated, or a role it does not admit) is a misconfigured deployment the partner cannot fix,
  * so it answers partner.region_unavailable (503) and the detail goes to the log, never a pass and never a 500.
  */
-export function createRegionCaller(region: Region, remote: ServiceCaller, logger: Logger, metrics?: Metrics): ServiceCaller {
+export function createRegionCaller(
+  region: Region,
+  remote: ServiceCaller,
+  logger: Logger,
+  metrics?: Metrics,
+): ServiceCaller {
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {
     if (!metrics) return work();
     const started = performance.now();
@@ -64,8 +83,15 @@ export function createRegionCaller(region: Region, remote: ServiceCaller, logger
       try {
         return await counted(() => remote.call({ ...call, headers }));
       } catch (error) {
-        if (error instanceof ConnectError && (error.code === Code.Unauthenticated || error.code === Code.PermissionDenied)) {
-          logger.error("region refused this front's service credential", { region, grpcCode: Code[error.code], correlationId: headers.get(correlationHeader) ?? undefined });
+        if (
+          error instanceof ConnectError &&
+          (error.code === Code.Unauthenticated || error.code === Code.PermissionDenied)
+        ) {
+          logger.error("region refused this front's service credential", {
+            region,
+            grpcCode: Code[error.code],
+            correlationId: headers.get(correlationHeader) ?? undefined,
+          });
           throw serviceError(DataService.typeName, "partner.region_unavailable", {}, error);
         }
         // A stream or connection reset this front did not ask for (e.g. h2c against a TLS-only port: RST_STREAM CANCEL,
@@ -74,14 +100,23 @@ export function createRegionCaller(region: Region, remote: ServiceCaller, logger
         const uncoded = error instanceof ConnectError && error.findDetails(ErrorInfoSchema).length === 0;
         const reset = uncoded && (error.code === Code.Canceled || error.code === Code.Aborted);
         if (reset && !call.signal?.aborted) {
-          logger.error("region hop failed: the connection was reset", { region, grpcCode: Code[error.code], error: error.rawMessage, correlationId: headers.get(correlationHeader) ?? undefined });
+          logger.error("region hop failed: the connection was reset", {
+            region,
+            grpcCode: Code[error.code],
+            error: error.rawMessage,
+            correlationId: headers.get(correlationHeader) ?? undefined,
+          });
           throw serviceError(DataService.typeName, "server.unavailable", {}, error);
         }
         // A data role that is not there (connection refused, host unreachable) is Unavailable with the socket error as
         // its cause. Coded here: read bare, that cause (ECONNREFUSED) would pass for this front's own database being
         // down (server.database_unavailable, Retry-After), which it is not (docs/decisions.md, "Regions").
         if (uncoded && error.code === Code.Unavailable) {
-          logger.error("region hop failed: the region is unreachable", { region, error: error.rawMessage, correlationId: headers.get(correlationHeader) ?? undefined });
+          logger.error("region hop failed: the region is unreachable", {
+            region,
+            error: error.rawMessage,
+            correlationId: headers.get(correlationHeader) ?? undefined,
+          });
           throw serviceError(DataService.typeName, "server.unavailable", {}, error);
         }
         throw error;
@@ -119,14 +154,22 @@ export interface RemoteRegionOptions {
  * when this process has one (`local`). A region with neither is left out: its partner calls answer
  * partner.region_unavailable.
  */
-export function createRegionalCallers(config: Config, local: ReadonlyMap<Region, DataServiceImpl>, remote: RemoteRegionOptions): RegionalCallers {
+export function createRegionalCallers(
+  config: Config,
+  local: ReadonlyMap<Region, DataServiceImpl>,
+  remote: RemoteRegionOptions,
+): RegionalCallers {
   const callers = new Map<Region, ServiceCaller>();
   const channels: GrpcJsCaller[] = [];
   for (const region of config.servedRegions) {
     const url = remoteDataUrl(config, region);
     if (url) {
       // One channel per region for the life of the process, closed on shutdown.
-      const channel = createGrpcJsCaller(url, { credential: remote.credential, ca: remote.ca, timeoutMs: remoteDataTimeoutMs });
+      const channel = createGrpcJsCaller(url, {
+        credential: remote.credential,
+        ca: remote.ca,
+        timeoutMs: remoteDataTimeoutMs,
+      });
       channels.push(channel);
       callers.set(region, createRegionCaller(region, channel, remote.logger, remote.metrics));
       continue;

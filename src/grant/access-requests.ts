@@ -66,19 +66,24 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
   const { sql, config, clock, logger, domain } = deps;
   const now = () => new Date(clock.now());
   const invalid = (fields: string) => serviceError(domain, "developer.invalid_request", { fields });
-  const withState = <R extends AccessRequestRow>(row: R, at: Date): R & { state: AccessRequestState } => ({ ...row, state: effectiveState(row, at) });
+  const withState = <R extends AccessRequestRow>(row: R, at: Date): R & { state: AccessRequestState } => ({
+    ...row,
+    state: effectiveState(row, at),
+  });
 
   /** Every requested store exists in the merchant's region (when this process holds that region's database). */
   async function checkStores(region: Region, companyId: number, storeIds: number[]): Promise<void> {
     const regional = deps.regionSql?.(region);
     if (!regional) return;
-    if (!(await companyHasStores(regional, region, companyId, storeIds))) throw invalid("store_ids (unknown stores of this merchant)");
+    if (!(await companyHasStores(regional, region, companyId, storeIds)))
+      throw invalid("store_ids (unknown stores of this merchant)");
   }
 
   /** The signed-in user deciding must be the owner of the request's merchant. */
   async function checkOwner(tx: SqlClient, userId: number, companyId: number): Promise<void> {
     const user = await createMerchantQueries(tx).findUser(userId);
-    if (!user || user.company_id !== companyId || user.role !== "OWNER") throw serviceError(domain, "developer.merchant_owner_required");
+    if (!user || user.company_id !== companyId || user.role !== "OWNER")
+      throw serviceError(domain, "developer.merchant_owner_required");
   }
 
   /** Locks the request, checks the decider, and runs `change`; a failed conditional update tells the state. */
@@ -137,7 +142,11 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
         if (!row) throw serviceError(domain, "developer.access_request_exists");
         return row;
       });
-      logger.info("access request created", { accessRequestId: created.id, appId: created.app_id, companyId: created.company_id });
+      logger.info("access request created", {
+        accessRequestId: created.id,
+        appId: created.app_id,
+        companyId: created.company_id,
+      });
       return withState(created, at);
     },
 
@@ -164,23 +173,38 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
         async (tx, row, at) => {
           const chosen = storeIds.length === 0 ? row.store_ids : [...new Set(storeIds)];
           const requested = new Set(row.store_ids);
-          if (!chosen.every((store) => requested.has(store))) throw invalid("store_ids (only stores the app requested)");
+          if (!chosen.every((store) => requested.has(store)))
+            throw invalid("store_ids (only stores the app requested)");
           return createAccessRequestQueries(tx).approve(row.id, chosen, userId, at);
         },
         "developer.access_request_not_pending",
       );
-      logger.info("access request approved", { accessRequestId: id, userId, stores: approved.approved_store_ids?.length });
+      logger.info("access request approved", {
+        accessRequestId: id,
+        userId,
+        stores: approved.approved_store_ids?.length,
+      });
       return approved;
     },
 
     async decline(id, userId) {
-      const declined = await decide(id, userId, (tx, row, at) => createAccessRequestQueries(tx).decline(row.id, userId, at), "developer.access_request_not_pending");
+      const declined = await decide(
+        id,
+        userId,
+        (tx, row, at) => createAccessRequestQueries(tx).decline(row.id, userId, at),
+        "developer.access_request_not_pending",
+      );
       logger.info("access request declined", { accessRequestId: id, userId });
       return declined;
     },
 
     async withdraw(id, userId) {
-      const withdrawn = await decide(id, userId, (tx, row, at) => createAccessRequestQueries(tx).withdraw(row.id, userId, at), "developer.access_request_not_approved");
+      const withdrawn = await decide(
+        id,
+        userId,
+        (tx, row, at) => createAccessRequestQueries(tx).withdraw(row.id, userId, at),
+        "developer.access_request_not_approved",
+      );
       logger.info("access request approval withdrawn", { accessRequestId: id, userId });
       return withdrawn;
     },

@@ -59,10 +59,18 @@ export interface ValidAuthorization {
 
 export type AuthorizationCheck =
   | { ok: true; request: ValidAuthorization }
-  | { ok: false; code: ErrorCode; fields?: string; /** Whether the redirect URI was validated (never redirected to anyway). */ redirectUri?: string };
+  | {
+      ok: false;
+      code: ErrorCode;
+      fields?: string /** Whether the redirect URI was validated (never redirected to anyway). */;
+      redirectUri?: string;
+    };
 
 /** The known parameters of a query string, and the names that appeared more than once (RFC 6749 section 3.1). */
-export function readAuthorizationParams(query: URLSearchParams): { params: AuthorizationParams; repeated: AuthorizationParameter[] } {
+export function readAuthorizationParams(query: URLSearchParams): {
+  params: AuthorizationParams;
+  repeated: AuthorizationParameter[];
+} {
   const params: AuthorizationParams = {};
   const repeated: AuthorizationParameter[] = [];
   for (const name of authorizationParameters) {
@@ -104,23 +112,31 @@ export function createAuthorization(deps: AuthorizationDeps) {
       const { params, repeated } = readAuthorizationParams(query);
       // 0. A NUL can be in no client id or registered URI, and PostgreSQL refuses it in a query: the request is
       // malformed before anything is looked up, and nothing unchecked is redirected to.
-      const withNul = authorizationParameters.filter((name) => query.getAll(name).some((value) => value.includes("\u0000")));
+      const withNul = authorizationParameters.filter((name) =>
+        query.getAll(name).some((value) => value.includes("\u0000")),
+      );
       if (withNul.length > 0) return { ok: false, code: "oauth.invalid_request", fields: withNul.join(", ") };
       // 1. client_id: a live client id of the environment its prefix names.
       const clientId = params.client_id ?? "";
       const environment = clientIdEnvironment(clientId);
-      const client = environment && !repeated.includes("client_id") ? await createCredentialQueries(sql).findClient(clientId) : undefined;
+      const client =
+        environment && !repeated.includes("client_id")
+          ? await createCredentialQueries(sql).findClient(clientId)
+          : undefined;
       if (!client || client.environment !== environment) return { ok: false, code: "oauth.client_not_found" };
       // 2. redirect_uri: an exact match of a registered one.
       const redirectUri = params.redirect_uri ?? "";
       const registered = await createAppQueries(sql).redirectUris(client.app_id);
-      if (repeated.includes("redirect_uri") || !registered.includes(redirectUri)) return { ok: false, code: "oauth.redirect_uri_mismatch" };
+      if (repeated.includes("redirect_uri") || !registered.includes(redirectUri))
+        return { ok: false, code: "oauth.redirect_uri_mismatch" };
       // 3. state.
       if (!params.state || repeated.includes("state")) return { ok: false, code: "oauth.state_required", redirectUri };
       // 4. response_type, then any other repeated parameter.
-      if (params.response_type !== "code") return { ok: false, code: "oauth.invalid_request", fields: "response_type", redirectUri };
+      if (params.response_type !== "code")
+        return { ok: false, code: "oauth.invalid_request", fields: "response_type", redirectUri };
       const others = repeated.filter((name) => name !== "client_id" && name !== "redirect_uri" && name !== "state");
-      if (others.length > 0) return { ok: false, code: "oauth.invalid_request", fields: others.join(", "), redirectUri };
+      if (others.length > 0)
+        return { ok: false, code: "oauth.invalid_request", fields: others.join(", "), redirectUri };
       // 5. PKCE: S256 only; a challenge needs its method, and a method its challenge.
       const method = params.code_challenge_method;
       const challenge = params.code_challenge;
@@ -132,9 +148,11 @@ export function createAuthorization(deps: AuthorizationDeps) {
       }
       // 5b. response_mode: `query` or absent (OAuth 2.0 Multiple Response Types section 2.1); the code flow answers
       // in the query, and a mode we would ignore is refused rather than silently changed (issue 27).
-      if (params.response_mode !== undefined && params.response_mode !== "query") return { ok: false, code: "oauth.unsupported_response_mode", redirectUri };
+      if (params.response_mode !== undefined && params.response_mode !== "query")
+        return { ok: false, code: "oauth.unsupported_response_mode", redirectUri };
       // 6. The app: a production client needs an APPROVED app; archived apps connect nothing; ADSR uses API keys.
-      if (environment === "PRODUCTION" && client.state !== "APPROVED") return { ok: false, code: "oauth.app_not_published", redirectUri };
+      if (environment === "PRODUCTION" && client.state !== "APPROVED")
+        return { ok: false, code: "oauth.app_not_published", redirectUri };
       if (client.state === "ARCHIVED") return { ok: false, code: "developer.app_archived", redirectUri };
       if (client.product === "ADSR") return { ok: false, code: "developer.use_api_key", redirectUri };
       const app = await createAppQueries(sql).find(client.app_id);
@@ -162,7 +180,10 @@ export function createAuthorization(deps: AuthorizationDeps) {
      * Whether the company may be connected in the client's environment: sandbox clients reach only their
      * organization's own active sandbox (demo) merchants, production clients only active live ones.
      */
-    async eligibility(request: ValidAuthorization, companyId: number): Promise<{ ok: true; merchant: MerchantRow } | { ok: false; code: ErrorCode }> {
+    async eligibility(
+      request: ValidAuthorization,
+      companyId: number,
+    ): Promise<{ ok: true; merchant: MerchantRow } | { ok: false; code: ErrorCode }> {
       const merchant = await createMerchantQueries(sql).find(companyId);
       const eligible =
         merchant?.active &&
@@ -177,7 +198,12 @@ export function createAuthorization(deps: AuthorizationDeps) {
       const code = newAuthorizationCode(ids);
       const now = new Date(clock.now());
       await sql.begin(async (tx: SqlClient) => {
-        const grantId = await createGrantQueries(tx).ensureLive(request.appId, merchant.company_id, request.environment, now);
+        const grantId = await createGrantQueries(tx).ensureLive(
+          request.appId,
+          merchant.company_id,
+          request.environment,
+          now,
+        );
         await createCodeQueries(tx).insert({
           hash: hashSecret(code),
           appId: request.appId,
@@ -192,7 +218,12 @@ export function createAuthorization(deps: AuthorizationDeps) {
         });
       });
       logger.info("consent approved", { clientId: request.clientId, companyId: merchant.company_id, userId });
-      return redirectTo(request.redirectUri, { code, state: request.state, merchant_id: String(merchant.company_id), iss: config.urls.base });
+      return redirectTo(request.redirectUri, {
+        code,
+        state: request.state,
+        merchant_id: String(merchant.company_id),
+        iss: config.urls.base,
+      });
     },
 
     /** Decline: error=access_denied, the state and the issuer (RFC 9207), no code. */

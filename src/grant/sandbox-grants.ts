@@ -6,7 +6,9 @@ import { createGrantQueries } from "./queries/grant-queries.js";
 /** The sandbox grants over the grant queries, on whichever `sql` (pool or transaction) each call is given. */
 export function createSandboxGrants(): SandboxGrants {
   return {
-    grantMerchantsToApp: (sql, appId, organizationId, now) => createGrantQueries(sql).grantSandboxMerchantsToApp(appId, organizationId, now),
-    grantAppsToMerchant: (sql, companyId, organizationId, now) => createGrantQueries(sql).grantSandboxAppsToMerchant(companyId, organizationId, now),
+    grantMerchantsToApp: (sql, appId, organizationId, now) =>
+      createGrantQueries(sql).grantSandboxMerchantsToApp(appId, organizationId, now),
+    grantAppsToMerchant: (sql, companyId, organizationId, now) =>
+      createGrantQueries(sql).grantSandboxAppsToMerchant(companyId, organizationId, now),
   };
 }

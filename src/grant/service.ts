@@ -41,7 +41,14 @@ function describe(row: AccessRequest): MessageInitShape<typeof AccessRequestSche
 export function createGrantService(context: ServiceContext, deps: GrantServiceDeps): ServiceImpl<typeof GrantService> {
   const domain = GrantService.typeName;
   const connections = createConnections({ sql: deps.sql, clock: context.clock, logger: context.logger });
-  const requests = createAccessRequests({ sql: deps.sql, config: context.config, clock: context.clock, logger: context.logger, regionSql: deps.regionSql, domain });
+  const requests = createAccessRequests({
+    sql: deps.sql,
+    config: context.config,
+    clock: context.clock,
+    logger: context.logger,
+    regionSql: deps.regionSql,
+    domain,
+  });
   return {
     async listGrants(request) {
       const rows = await connections.list(Number(request.companyId));
@@ -63,7 +70,11 @@ export function createGrantService(context: ServiceContext, deps: GrantServiceDe
     },
 
     async createAccessRequest(request) {
-      const row = await requests.create({ appId: request.appId, companyId: Number(request.companyId), storeIds: request.storeIds.map(Number) });
+      const row = await requests.create({
+        appId: request.appId,
+        companyId: Number(request.companyId),
+        storeIds: request.storeIds.map(Number),
+      });
       return { accessRequest: describe(row) };
     },
     async getAccessRequest(request) {
@@ -73,11 +84,17 @@ export function createGrantService(context: ServiceContext, deps: GrantServiceDe
       if (Boolean(request.appId) === (request.companyId !== 0n)) {
         throw serviceError(domain, "developer.invalid_request", { fields: "app_id, company_id (exactly one)" });
       }
-      const rows = request.appId ? await requests.listForApp(request.appId) : await requests.listForCompany(Number(request.companyId));
+      const rows = request.appId
+        ? await requests.listForApp(request.appId)
+        : await requests.listForCompany(Number(request.companyId));
       return { accessRequests: rows.map(describe) };
     },
     async approveAccessRequest(request) {
-      const row = await requests.approve(idOf(request.accessRequestId), idOf(request.userId), request.storeIds.map(Number));
+      const row = await requests.approve(
+        idOf(request.accessRequestId),
+        idOf(request.userId),
+        request.storeIds.map(Number),
+      );
       return { accessRequest: describe(row) };
     },
     async declineAccessRequest(request) {

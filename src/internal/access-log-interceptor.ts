@@ -21,14 +21,25 @@ export function createAccessLogInterceptor(options: { logger: Logger; ids: IdSou
     return runWithLogContext({ correlationId, traceId }, () => logged(next, request, correlationId));
   };
 
-  async function logged(next: Parameters<Interceptor>[0], request: Parameters<ReturnType<Interceptor>>[0], correlationId: string) {
+  async function logged(
+    next: Parameters<Interceptor>[0],
+    request: Parameters<ReturnType<Interceptor>>[0],
+    correlationId: string,
+  ) {
     const started = performance.now();
     const call: InternalCall = { correlationId };
     request.contextValues.set(internalCallKey, call);
     // Names only, never values: which metadata crossed a hop is what propagation problems need to see.
-    logger.debug("internal call headers", { method: `/${request.service.typeName}/${request.method.name}`, names: [...request.header.keys()], correlationId: call.correlationId });
+    logger.debug("internal call headers", {
+      method: `/${request.service.typeName}/${request.method.name}`,
+      names: [...request.header.keys()],
+      correlationId: call.correlationId,
+    });
     const line = (code: Code | "ok", reason?: string) => {
-      metrics?.internalCalls.inc({ method: `/${request.service.typeName}/${request.method.name}`, grpc_code: code === "ok" ? "OK" : Code[code] });
+      metrics?.internalCalls.inc({
+        method: `/${request.service.typeName}/${request.method.name}`,
+        grpc_code: code === "ok" ? "OK" : Code[code],
+      });
       logger.info("internal call", {
         method: `/${request.service.typeName}/${request.method.name}`,
         caller: call.caller?.id,

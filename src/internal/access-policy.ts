@@ -167,8 +167,10 @@ export function checkAccessPolicy(services: readonly DescService[], policy: Acce
   for (const service of services) {
     const entries = policy[service.typeName] ?? {};
     const names = new Set(service.methods.map((method) => method.name));
-    for (const name of names) if (!Object.hasOwn(entries, name)) problems.push(`${service.typeName}/${name} has no entry`);
-    for (const name of Object.keys(entries)) if (!names.has(name)) problems.push(`${service.typeName}/${name} is not an RPC`);
+    for (const name of names)
+      if (!Object.hasOwn(entries, name)) problems.push(`${service.typeName}/${name} has no entry`);
+    for (const name of Object.keys(entries))
+      if (!names.has(name)) problems.push(`${service.typeName}/${name} is not an RPC`);
   }
   if (problems.length > 0) throw new AccessPolicyError(`internal access policy: ${problems.join("; ")}`);
 }

@@ -38,7 +38,12 @@ export function createAuthInterceptor(options: AuthInterceptorOptions): Intercep
     }
     if (call) call.caller = caller;
     if (!admission.includes(caller.role)) {
-      logger.warn("internal call refused: role not admitted", { method, caller: caller.id, role: caller.role, correlationId: call?.correlationId });
+      logger.warn("internal call refused: role not admitted", {
+        method,
+        caller: caller.id,
+        role: caller.role,
+        correlationId: call?.correlationId,
+      });
       throw serviceError(request.service.typeName, "internal.permission_denied");
     }
     return next(request);

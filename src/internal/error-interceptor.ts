@@ -22,8 +22,17 @@ export function createErrorInterceptor(options: { logger: Logger }): Interceptor
       if (known && reason !== "server.internal") throw error;
       if (!known && error instanceof ConnectError && ownCodes.has(error.code)) throw error;
       if (!known && readServiceError(error).code === "server.database_unavailable") {
-        options.logger.warn("database unavailable", { method: `/${request.service.typeName}/${request.method.name}`, correlationId, error });
-        throw serviceError(request.service.typeName, "server.database_unavailable", { retryAfter: databaseUnavailable().params["retryAfter"]! }, error);
+        options.logger.warn("database unavailable", {
+          method: `/${request.service.typeName}/${request.method.name}`,
+          correlationId,
+          error,
+        });
+        throw serviceError(
+          request.service.typeName,
+          "server.database_unavailable",
+          { retryAfter: databaseUnavailable().params["retryAfter"]! },
+          error,
+        );
       }
       options.logger.error("internal call failed unexpectedly", {
         method: `/${request.service.typeName}/${request.method.name}`,

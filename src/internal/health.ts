@@ -40,7 +40,9 @@ export function createHealthService(
   const watchers = new Map<string, Set<(status: ServingStatus) => void>>();
   let shutDown = false;
   let ready = true;
-  let poll: { readiness: () => Promise<{ ready: boolean }>; clock: Clock; intervalMs: number; stop: AbortController } | undefined;
+  let poll:
+    | { readiness: () => Promise<{ ready: boolean }>; clock: Clock; intervalMs: number; stop: AbortController }
+    | undefined;
 
   const reported = (service: string): ServingStatus | undefined => {
     const status = statuses.get(service);

@@ -12,6 +12,5 @@ export interface InternalCall {
 
 export const internalCallKey = createContextKey<InternalCall | undefined>(undefined, { description: "internal call" });
 
-
 /** What an incoming correlation id may look like to be reused (a UUID, a W3C trace id, an id of the caller's). */
 export const correlationIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -34,12 +34,29 @@ export interface InternalPort extends InternalServer {
 export async function createInternalPort(options: InternalPortOptions): Promise<InternalPort> {
   const { config, logger } = options;
   const { credentialsFile, credentialsFileIsDefault, tls } = config.internal;
-  const made = options.embedded && credentialsFileIsDefault ? await ensureEmbeddedOperatorCredential({ credentialsFile, dataDir: config.dataDir }) : undefined;
+  const made =
+    options.embedded && credentialsFileIsDefault
+      ? await ensureEmbeddedOperatorCredential({ credentialsFile, dataDir: config.dataDir })
+      : undefined;
   const credentials = await loadServiceCredentials({ file: credentialsFile, clock: options.clock, logger });
   const tlsFiles = tls ? { cert: await readFile(tls.certFile), key: await readFile(tls.keyFile) } : undefined;
-  const server = createInternalServer({ routes: options.routes, credentials, tls: tlsFiles, logger, ids: options.ids, metrics: options.metrics });
+  const server = createInternalServer({
+    routes: options.routes,
+    credentials,
+    tls: tlsFiles,
+    logger,
+    ids: options.ids,
+    metrics: options.metrics,
+  });
   const hop = options.hop
-    ? createRegionGrpcServer({ ...options.hop, credentials, tls: tlsFiles, logger, ids: options.ids, metrics: options.metrics })
+    ? createRegionGrpcServer({
+        ...options.hop,
+        credentials,
+        tls: tlsFiles,
+        logger,
+        ids: options.ids,
+        metrics: options.metrics,
+      })
     : undefined;
   return {
     ...server,

@@ -65,7 +65,11 @@ export function internalInterceptors(
     createAccessLogInterceptor({ logger: options.logger, ids: options.ids, metrics: options.metrics }),
     createErrorInterceptor({ logger: options.logger }),
     createAuthInterceptor({ credentials: options.credentials, logger: options.logger, policy: options.policy }),
-    createValidationInterceptor({ services: services.filter((service) => service.typeName.startsWith("partnerapi.")).map((service) => service.typeName) }),
+    createValidationInterceptor({
+      services: services
+        .filter((service) => service.typeName.startsWith("partnerapi."))
+        .map((service) => service.typeName),
+    }),
   ];
 }
 
@@ -74,7 +78,10 @@ export function createInternalServer(options: InternalServerOptions): InternalSe
   const services = servicesOf(options.routes);
   const policy = options.policy ?? accessPolicy;
   checkAccessPolicy(services, policy);
-  const rpc = connectNodeAdapter({ routes: options.routes, interceptors: internalInterceptors({ ...options, policy }, services) });
+  const rpc = connectNodeAdapter({
+    routes: options.routes,
+    interceptors: internalInterceptors({ ...options, policy }, services),
+  });
   const metrics = options.metrics;
   const handler: typeof rpc = metrics
     ? (request, response) => {
@@ -114,8 +121,14 @@ export function createInternalServer(options: InternalServerOptions): InternalSe
 }
 
 /** TLS only: node:http2's secure server answers HTTP/1.1 too (allowHTTP1), the protocol chosen by ALPN. */
-function secureServer(handler: ReturnType<typeof connectNodeAdapter>, tls: { cert: Buffer; key: Buffer }): InternalServer {
-  const server = http2.createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: true, minVersion: "TLSv1.2" }, handler);
+function secureServer(
+  handler: ReturnType<typeof connectNodeAdapter>,
+  tls: { cert: Buffer; key: Buffer },
+): InternalServer {
+  const server = http2.createSecureServer(
+    { cert: tls.cert, key: tls.key, allowHTTP1: true, minVersion: "TLSv1.2" },
+    handler,
+  );
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);

@@ -13,14 +13,20 @@ import type { SqlClient } from "../storage/sql-client.js";
  * The DataService of the internal port when this process runs several regions: each call goes to the region of
  * the request's `company_id` in the merchant directory. A region not served here is partner.region_unavailable.
  */
-export function createRegionDispatcher(local: ReadonlyMap<Region, DataServiceImpl>, controlSql: SqlClient): DataServiceImpl {
+export function createRegionDispatcher(
+  local: ReadonlyMap<Region, DataServiceImpl>,
+  controlSql: SqlClient,
+): DataServiceImpl {
   const merchants = createMerchantQueries(controlSql);
   const dispatch = (method: DescMethod) => async (request: { companyId?: bigint }, context: HandlerContext) => {
     if (request.companyId === undefined) throw serviceError(DataService.typeName, "partner.company_param_required");
     const merchant = await merchants.find(Number(request.companyId));
     const impl = merchant && local.get(merchant.region);
     if (!impl) throw serviceError(DataService.typeName, "partner.region_unavailable");
-    const handler = impl[method.localName as keyof DataServiceImpl] as (request: unknown, context: HandlerContext) => unknown;
+    const handler = impl[method.localName as keyof DataServiceImpl] as (
+      request: unknown,
+      context: HandlerContext,
+    ) => unknown;
     return handler(request, context);
   };
   const impl: Record<string, unknown> = {};

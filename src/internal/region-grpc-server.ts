@@ -7,7 +7,13 @@
 // status with google.rpc.Status in grpc-status-details-bin, as connect writes them (src/runtime/grpc-js-wire.ts).
 import type { AddressInfo } from "node:net";
 import { isIPv6 } from "node:net";
-import { create, type DescMessage, type DescMethodUnary, type DescService, type MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  type DescMessage,
+  type DescMethodUnary,
+  type DescService,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
@@ -18,7 +24,14 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import * as grpc from "@grpc/grpc-js";
-import { deserializerOf, grpcPath, grpcStatusOf, headersOf, metadataOf, serializerOf } from "../runtime/grpc-js-wire.js";
+import {
+  deserializerOf,
+  grpcPath,
+  grpcStatusOf,
+  headersOf,
+  metadataOf,
+  serializerOf,
+} from "../runtime/grpc-js-wire.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import type { Metrics } from "../runtime/metrics.js";
@@ -64,7 +77,10 @@ export function createRegionGrpcServer(options: RegionGrpcServerOptions): Intern
       responseSerialize: serializerOf(unary.output),
       responseDeserialize: deserializerOf(unary.output),
     };
-    const chain = interceptors.reduceRight<Next>((next, interceptor) => (interceptor as (next: Next) => Next)(next), invoke(unary, handler));
+    const chain = interceptors.reduceRight<Next>(
+      (next, interceptor) => (interceptor as (next: Next) => Next)(next),
+      invoke(unary, handler),
+    );
     implementation[method.localName] = serve(unary, chain);
   }
   const server = new grpc.Server({
@@ -138,7 +154,8 @@ class HopContext implements HandlerContext {
     return this.responseTrailers;
   }
   /** What is left of the caller's deadline, if it sent one. */
-  readonly timeoutMs = (): number | undefined => (this.deadline === undefined ? undefined : Math.max(0, this.deadline - Date.now()));
+  readonly timeoutMs = (): number | undefined =>
+    this.deadline === undefined ? undefined : Math.max(0, this.deadline - Date.now());
 }
 
 /** The innermost step: the implementation, with the call's context (deadline, signal, headers). */
@@ -161,12 +178,18 @@ function invoke(method: DescMethodUnary, handler: AnyHandler): Next {
 const deadlines = new WeakMap<UnaryRequest, number>();
 
 /** The grpc-js handler: the call as connect's request, through the interceptors, answered as connect would. */
-function serve(method: DescMethodUnary, chain: Next): grpc.handleUnaryCall<MessageShape<DescMessage>, MessageShape<DescMessage>> {
+function serve(
+  method: DescMethodUnary,
+  chain: Next,
+): grpc.handleUnaryCall<MessageShape<DescMessage>, MessageShape<DescMessage>> {
   return (call, callback) => {
     const aborted = new AbortController();
     let answered = false;
     // grpc-js reports every ended call as cancelled, answered or not: only an unanswered one is aborted.
-    call.on("cancelled", () => answered || aborted.abort(new ConnectError("the call was canceled or its deadline passed", Code.Canceled)));
+    call.on(
+      "cancelled",
+      () => answered || aborted.abort(new ConnectError("the call was canceled or its deadline passed", Code.Canceled)),
+    );
     const request: UnaryRequest = {
       stream: false,
       service: method.parent,

@@ -31,10 +31,15 @@ export function claimedId(credential: string): string | undefined {
   return credentialPattern.exec(credential)?.[1];
 }
 
-
 /** A new credential for `role` and the credentials-file line that accepts it. */
-export function newServiceCredential(role: ServiceRole, id = `${role}-${randomBytes(4).toString("hex")}`): { credential: string; line: string } {
-  if (!idPattern.test(id)) throw new Error(`a credential id is 1 to 40 of a-z, 0-9 and "-", starting with a letter or digit: ${JSON.stringify(id)}`);
+export function newServiceCredential(
+  role: ServiceRole,
+  id = `${role}-${randomBytes(4).toString("hex")}`,
+): { credential: string; line: string } {
+  if (!idPattern.test(id))
+    throw new Error(
+      `a credential id is 1 to 40 of a-z, 0-9 and "-", starting with a letter or digit: ${JSON.stringify(id)}`,
+    );
   const credential = `svc_${id}_${randomBytes(32).toString("base64url")}`;
   return { credential, line: `${role} ${id} ${hashSecret(credential).toString("hex")}` };
 }
@@ -57,8 +62,10 @@ export function parseCredentialsFile(text: string, source: string): Map<string, 
     if (line === "" || line.startsWith("#")) return;
     const where = `${source} line ${index + 1}`;
     const [role, id, hash, ...rest] = line.split(/\s+/);
-    if (rest.length > 0 || !role || !id || !hash) throw new CredentialsFileError(`${where}: expected "<role> <id> <sha256 hex>"`);
-    if (!(serviceRoles as readonly string[]).includes(role)) throw new CredentialsFileError(`${where}: unknown role ${role} (roles: ${serviceRoles.join(", ")})`);
+    if (rest.length > 0 || !role || !id || !hash)
+      throw new CredentialsFileError(`${where}: expected "<role> <id> <sha256 hex>"`);
+    if (!(serviceRoles as readonly string[]).includes(role))
+      throw new CredentialsFileError(`${where}: unknown role ${role} (roles: ${serviceRoles.join(", ")})`);
     if (!idPattern.test(id)) throw new CredentialsFileError(`${where}: malformed id`);
     if (!hashPattern.test(hash)) throw new CredentialsFileError(`${where}: the hash must be 64 lowercase hex digits`);
     if (entries.has(id)) throw new CredentialsFileError(`${where}: id ${id} appears twice`);
@@ -97,7 +104,10 @@ export async function loadServiceCredentials(options: ServiceCredentialsOptions)
   /** Re-reads the file when its size or modification time changed; a malformed new version keeps the old one. */
   const refresh = async (initial: boolean) => {
     checkedAt = clock.now();
-    const version = await stat(file).then((info) => `${info.mtimeMs}:${info.size}`, () => "missing");
+    const version = await stat(file).then(
+      (info) => `${info.mtimeMs}:${info.size}`,
+      () => "missing",
+    );
     if (version === loadedVersion) return;
     try {
       entries = version === "missing" ? new Map() : parseCredentialsFile(await readFile(file, "utf8"), file);
@@ -105,12 +115,16 @@ export async function loadServiceCredentials(options: ServiceCredentialsOptions)
       if (!initial) logger.info("internal credentials reloaded", { file, ...countsOf(entries) });
     } catch (error) {
       if (initial) throw error;
-      logger.error("internal credentials file not reloaded: keeping the previous version", { file, error: (error as Error).message });
+      logger.error("internal credentials file not reloaded: keeping the previous version", {
+        file,
+        error: (error as Error).message,
+      });
       loadedVersion = version;
     }
   };
   await refresh(true);
-  if (entries.size === 0) logger.warn("no internal credentials: the internal port refuses every RPC but health and reflection", { file });
+  if (entries.size === 0)
+    logger.warn("no internal credentials: the internal port refuses every RPC but health and reflection", { file });
 
   return {
     async verify(credential) {
@@ -140,14 +154,21 @@ export function operatorCredentialPath(dataDir: string): string {
  * credential: the credential into DATA_DIR/operator-credential and its line into the credentials file, both
  * readable by the owner only (0600). Returns the credential's path when it made one.
  */
-export async function ensureEmbeddedOperatorCredential(options: { credentialsFile: string; dataDir: string }): Promise<string | undefined> {
-  const exists = await stat(options.credentialsFile).then(() => true, () => false);
+export async function ensureEmbeddedOperatorCredential(options: {
+  credentialsFile: string;
+  dataDir: string;
+}): Promise<string | undefined> {
+  const exists = await stat(options.credentialsFile).then(
+    () => true,
+    () => false,
+  );
   if (exists) return undefined;
   const { credential, line } = newServiceCredential("operator", "operator-embedded");
   const credentialFile = operatorCredentialPath(options.dataDir);
   await writeFile(credentialFile, credential + "\n", { mode: 0o600 });
   await chmod(credentialFile, 0o600);
-  const header = "# Internal port credentials: <role> <id> <sha256 hex of the credential> (docs/operations.md, \"The internal port\")\n";
+  const header =
+    '# Internal port credentials: <role> <id> <sha256 hex of the credential> (docs/operations.md, "The internal port")\n';
   await writeFile(options.credentialsFile, header + line + "\n", { mode: 0o600, flag: "wx" });
   return credentialFile;
 }
@@ -155,6 +176,7 @@ export async function ensureEmbeddedOperatorCredential(options: { credentialsFil
 /** Reads a credential this process presents (REGION_GRPC_CREDENTIAL_FILE); throws naming the file when malformed. */
 export async function readPresentedCredential(file: string): Promise<string> {
   const credential = (await readFile(file, "utf8")).trim();
-  if (!credentialPattern.test(credential)) throw new CredentialsFileError(`${file}: not a service credential (svc_<id>_<secret>)`);
+  if (!credentialPattern.test(credential))
+    throw new CredentialsFileError(`${file}: not a service credential (svc_<id>_<secret>)`);
   return credential;
 }

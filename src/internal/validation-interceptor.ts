@@ -31,7 +31,13 @@ export function createValidationInterceptor(options: { services: readonly string
   };
 }
 
-const int64Kinds = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
+const int64Kinds = new Set([
+  ScalarType.INT64,
+  ScalarType.UINT64,
+  ScalarType.SINT64,
+  ScalarType.FIXED64,
+  ScalarType.SFIXED64,
+]);
 
 /**
  * The request as the front's schema reads it (the public wire): protobuf JSON writes 64-bit integers as strings, which
@@ -53,7 +59,8 @@ function asWireJson(message: DescMessage, json: JsonValue): JsonValue {
       if (field.fieldKind === "enum" || (field.fieldKind === "list" && field.listKind === "enum")) {
         return typeof item === "string" ? (wireEnumNameOf(field.enum!, item) ?? item) : item;
       }
-      if (field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message")) return asWireJson(field.message!, item);
+      if (field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message"))
+        return asWireJson(field.message!, item);
       return item;
     };
     out[field.jsonName] = Array.isArray(value) && field.fieldKind === "list" ? value.map(convert) : convert(value);

@@ -5,7 +5,11 @@
 // cannot be made safe, because it reads the header even from a request that reached the listener directly.
 import { normalizeAddress, type AddressRanges } from "../config/ip-addresses.js";
 
-export function clientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trustedProxies: AddressRanges): string {
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  trustedProxies: AddressRanges,
+): string {
   const peer = readable(socketAddress ?? "");
   if (forwardedFor === undefined || !trustedProxies.has(peer)) return peer;
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor)

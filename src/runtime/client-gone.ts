@@ -16,7 +16,11 @@ export class ClientGone extends Error {
 }
 
 /** Collects a request's body, at most `limit` bytes: the chunks, or "too_large" past it; throws ClientGone. */
-export async function readChunks(request: AsyncIterable<unknown>, limit: number, onTooLarge: () => void): Promise<Buffer[] | "too_large"> {
+export async function readChunks(
+  request: AsyncIterable<unknown>,
+  limit: number,
+  onTooLarge: () => void,
+): Promise<Buffer[] | "too_large"> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {

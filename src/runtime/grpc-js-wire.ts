@@ -3,7 +3,14 @@
 // payloads, grpc-js metadata as fetch Headers, and errors as connect's gRPC protocol writes and reads them
 // (grpc-status, grpc-message and google.rpc.Status with its ErrorInfo in grpc-status-details-bin), so an error crosses
 // the grpc-js hop exactly as it crossed connect-node's.
-import { create, fromBinary, toBinary, type DescMessage, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type DescMethodUnary,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { findTrailerError, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import * as grpc from "@grpc/grpc-js";
@@ -28,7 +35,16 @@ export function deserializerOf<S extends DescMessage>(schema: S): (bytes: Buffer
 
 const statusDetailsBin = "grpc-status-details-bin";
 /** Set by the gRPC wire itself, never carried as metadata (grpc-js refuses or ignores them). */
-const protocolKeys = new Set(["grpc-status", "grpc-message", "grpc-timeout", "grpc-encoding", "grpc-accept-encoding", "content-type", "te", "user-agent"]);
+const protocolKeys = new Set([
+  "grpc-status",
+  "grpc-message",
+  "grpc-timeout",
+  "grpc-encoding",
+  "grpc-accept-encoding",
+  "content-type",
+  "te",
+  "user-agent",
+]);
 
 /** Text metadata as Headers; binary (`-bin`) entries are left out: no service reads one. */
 export function headersOf(metadata: grpc.Metadata): Headers {
@@ -55,7 +71,11 @@ export function metadataOf(headers: Headers): grpc.Metadata {
 export function grpcStatusOf(error: unknown): grpc.StatusObject {
   const connectError = ConnectError.from(error);
   const trailer = setTrailerStatus(new Headers(), connectError);
-  return { code: connectError.code as number as grpc.status, details: connectError.rawMessage, metadata: metadataOf(trailer) };
+  return {
+    code: connectError.code as number as grpc.status,
+    details: connectError.rawMessage,
+    metadata: metadataOf(trailer),
+  };
 }
 
 /**
@@ -67,7 +87,8 @@ export function grpcStatusOf(error: unknown): grpc.StatusObject {
 export function connectErrorOf(error: grpc.ServiceError): ConnectError {
   const trailer = new Headers();
   const details = error.metadata?.get(statusDetailsBin)[0];
-  if (details !== undefined) trailer.set(statusDetailsBin, Buffer.isBuffer(details) ? details.toString("base64") : details);
+  if (details !== undefined)
+    trailer.set(statusDetailsBin, Buffer.isBuffer(details) ? details.toString("base64") : details);
   if (error.metadata) {
     for (const [key, values] of Object.entries(error.metadata.toJSON())) {
       if (key.endsWith("-bin")) continue;
@@ -77,7 +98,8 @@ export function connectErrorOf(error: grpc.ServiceError): ConnectError {
   trailer.set("grpc-status", String(error.code));
   trailer.set("grpc-message", encodeURIComponent(error.details ?? ""));
   const found = findTrailerError(trailer) ?? new ConnectError(error.details ?? "", Code.Unknown);
-  if (details === undefined && isReset(error)) return new ConnectError(found.rawMessage, Code.Aborted, found.metadata, undefined, error);
+  if (details === undefined && isReset(error))
+    return new ConnectError(found.rawMessage, Code.Aborted, found.metadata, undefined, error);
   if (details === undefined) return new ConnectError(found.rawMessage, found.code, found.metadata, undefined, error);
   return found;
 }
@@ -90,6 +112,7 @@ export function connectErrorOf(error: grpc.ServiceError): ConnectError {
 function isReset(error: grpc.ServiceError): boolean {
   const details = error.details ?? "";
   if (error.code === grpc.status.INTERNAL) return /^Received RST_STREAM with code \d+/.test(details);
-  if (error.code === grpc.status.UNAVAILABLE) return /^Connection dropped|ECONNRESET|Last error: Failed to connect \(/.test(details);
+  if (error.code === grpc.status.UNAVAILABLE)
+    return /^Connection dropped|ECONNRESET|Last error: Failed to connect \(/.test(details);
   return false;
 }

@@ -59,7 +59,13 @@ export function workInFlight(): WorkInFlight {
  * `drain` asks open connections to finish (HTTP/1.1 idle sockets closed, HTTP/2 sessions sent GOAWAY); after
  * `graceMs` the remaining sockets are destroyed and work still running is no longer waited for.
  */
-export function closeGracefully(server: NetServer, sockets: Set<Socket>, graceMs: number, drain: () => void, work?: WorkInFlight): Promise<void> {
+export function closeGracefully(
+  server: NetServer,
+  sockets: Set<Socket>,
+  graceMs: number,
+  drain: () => void,
+  work?: WorkInFlight,
+): Promise<void> {
   return new Promise((resolve) => {
     let graceOver: () => void = () => {};
     const grace = new Promise<void>((over) => (graceOver = over));

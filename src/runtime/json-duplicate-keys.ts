@@ -38,17 +38,19 @@ export function firstDuplicateKey(text: string): string | undefined {
   return undefined;
 }
 
-type Frame = { kind: "object"; keys: Set<string>; key: string; expectingKey: boolean } | { kind: "array"; index: number };
+type Frame =
+  | { kind: "object"; keys: Set<string>; key: string; expectingKey: boolean }
+  | { kind: "array"; index: number };
 
-const [quote, backslash, openBrace, closeBrace, openBracket, closeBracket, comma] = ['"', "\\", "{", "}", "[", "]", ","].map((c) => c.charCodeAt(0)) as [
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-];
+const [quote, backslash, openBrace, closeBrace, openBracket, closeBracket, comma] = [
+  '"',
+  "\\",
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+].map((c) => c.charCodeAt(0)) as [number, number, number, number, number, number, number];
 
 /** The index of the quote that closes the string opening at `start`. */
 function stringEnd(text: string, start: number): number {

@@ -11,7 +11,11 @@ export function endAfterFailure(response: ServerResponse, logger: Logger, error:
     return;
   }
   try {
-    response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+    response.writeHead(500, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    });
     response.end("Internal server error\n");
   } catch {
     response.destroy();

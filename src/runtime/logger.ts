@@ -22,7 +22,8 @@ export interface Logger {
 
 /** Field names whose values are secrets and never reach a log line, whatever their nesting. */
 // Matches whole names (`apiKey`, `refresh_token`, `client_secret`), not ids of such things (`apiKeyId`, `tokenType`).
-const secretField = /(secret|password|passphrase|token|authorization|^(x[-_])?api[-_]?key|cookie|code[-_]?verifier|^code)$/i;
+const secretField =
+  /(secret|password|passphrase|token|authorization|^(x[-_])?api[-_]?key|cookie|code[-_]?verifier|^code)$/i;
 
 /** Deeper than this, a value is replaced whole: a line never carries a structure redaction did not walk. */
 const maxDepth = 12;
@@ -128,7 +129,9 @@ function destinationFor(options: LoggerOptions): DestinationStream {
       pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
     } catch {
       // A production install (npm ci --omit=dev) has no pino-pretty: say so rather than crash on a require.
-      throw new Error("LOG_PRETTY=1 needs pino-pretty, a development dependency: run `npm install` (with dev dependencies) or unset LOG_PRETTY");
+      throw new Error(
+        "LOG_PRETTY=1 needs pino-pretty, a development dependency: run `npm install` (with dev dependencies) or unset LOG_PRETTY",
+      );
     }
     return pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l" });
   }

@@ -39,7 +39,11 @@ export interface Metrics {
    * Sets the availability gauges from a probe asked at scrape time (the readiness probe /readyz uses): each name in
    * `databases` is 1 unless the probe says it is down; Redis only counts when one is configured.
    */
-  followAvailability(options: { databases: readonly string[]; redis: boolean; probe: () => Promise<{ down: readonly string[] }> }): void;
+  followAvailability(options: {
+    databases: readonly string[];
+    redis: boolean;
+    probe: () => Promise<{ down: readonly string[] }>;
+  }): void;
 }
 
 export interface MetricsOptions {
@@ -61,11 +65,27 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     });
     return pending;
   };
-  const databaseUp = new Gauge({ name: "partnerapi_database_up", help: "Whether each database this process uses answers (1) or not (0).", labelNames: ["database"], registers, collect: collectAvailability });
-  const redisUp = new Gauge({ name: "partnerapi_redis_up", help: "Whether the configured Redis answers (1) or not (0).", registers, collect: collectAvailability });
+  const databaseUp = new Gauge({
+    name: "partnerapi_database_up",
+    help: "Whether each database this process uses answers (1) or not (0).",
+    labelNames: ["database"],
+    registers,
+    collect: collectAvailability,
+  });
+  const redisUp = new Gauge({
+    name: "partnerapi_redis_up",
+    help: "Whether the configured Redis answers (1) or not (0).",
+    registers,
+    collect: collectAvailability,
+  });
   return {
     registry,
-    httpRequests: new Counter({ name: "partnerapi_http_requests_total", help: "Requests answered by the public front.", labelNames: ["family", "route", "method", "status"], registers }),
+    httpRequests: new Counter({
+      name: "partnerapi_http_requests_total",
+      help: "Requests answered by the public front.",
+      labelNames: ["family", "route", "method", "status"],
+      registers,
+    }),
     httpRequestDuration: new Histogram({
       name: "partnerapi_http_request_duration_seconds",
       help: "Time from a request's arrival at the front to its answer.",
@@ -73,21 +93,67 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       buckets: latencyBuckets,
       registers,
     }),
-    rateLimitDecisions: new Counter({ name: "partnerapi_rate_limit_decisions_total", help: "Per-app partner rate limit decisions.", labelNames: ["decision"], registers }),
-    tokensMinted: new Counter({ name: "partnerapi_tokens_minted_total", help: "Access tokens issued, by grant type.", labelNames: ["grant_type"], registers }),
-    refreshReuseDetections: new Counter({ name: "partnerapi_refresh_reuse_detections_total", help: "Rotated-out refresh tokens presented again.", registers }),
-    familyRevocations: new Counter({ name: "partnerapi_refresh_family_revocations_total", help: "Refresh-token families revoked by the token service, by reason.", labelNames: ["reason"], registers }),
-    throttleRefusals: new Counter({ name: "partnerapi_throttle_refusals_total", help: "Calls refused by the token endpoints' throttles.", labelNames: ["throttle"], registers }),
-    apiKeyFailClosed: new Counter({ name: "partnerapi_api_key_fail_closed_total", help: "API-key verifications failed closed: the control database did not answer.", labelNames: ["step"], registers }),
+    rateLimitDecisions: new Counter({
+      name: "partnerapi_rate_limit_decisions_total",
+      help: "Per-app partner rate limit decisions.",
+      labelNames: ["decision"],
+      registers,
+    }),
+    tokensMinted: new Counter({
+      name: "partnerapi_tokens_minted_total",
+      help: "Access tokens issued, by grant type.",
+      labelNames: ["grant_type"],
+      registers,
+    }),
+    refreshReuseDetections: new Counter({
+      name: "partnerapi_refresh_reuse_detections_total",
+      help: "Rotated-out refresh tokens presented again.",
+      registers,
+    }),
+    familyRevocations: new Counter({
+      name: "partnerapi_refresh_family_revocations_total",
+      help: "Refresh-token families revoked by the token service, by reason.",
+      labelNames: ["reason"],
+      registers,
+    }),
+    throttleRefusals: new Counter({
+      name: "partnerapi_throttle_refusals_total",
+      help: "Calls refused by the token endpoints' throttles.",
+      labelNames: ["throttle"],
+      registers,
+    }),
+    apiKeyFailClosed: new Counter({
+      name: "partnerapi_api_key_fail_closed_total",
+      help: "API-key verifications failed closed: the control database did not answer.",
+      labelNames: ["step"],
+      registers,
+    }),
     databaseUp,
     redisUp,
-    regionHopCalls: new Counter({ name: "partnerapi_region_hop_calls_total", help: "Calls to remote regions' DataServices.", labelNames: ["region", "grpc_code"], registers }),
-    regionHopDuration: new Histogram({ name: "partnerapi_region_hop_duration_seconds", help: "Latency of calls to remote regions' DataServices.", labelNames: ["region"], buckets: latencyBuckets, registers }),
-    internalCalls: new Counter({ name: "partnerapi_internal_calls_total", help: "Calls answered by the internal port.", labelNames: ["method", "grpc_code"], registers }),
+    regionHopCalls: new Counter({
+      name: "partnerapi_region_hop_calls_total",
+      help: "Calls to remote regions' DataServices.",
+      labelNames: ["region", "grpc_code"],
+      registers,
+    }),
+    regionHopDuration: new Histogram({
+      name: "partnerapi_region_hop_duration_seconds",
+      help: "Latency of calls to remote regions' DataServices.",
+      labelNames: ["region"],
+      buckets: latencyBuckets,
+      registers,
+    }),
+    internalCalls: new Counter({
+      name: "partnerapi_internal_calls_total",
+      help: "Calls answered by the internal port.",
+      labelNames: ["method", "grpc_code"],
+      registers,
+    }),
     followAvailability({ databases, redis, probe }) {
       availability = async () => {
         const { down } = await probe();
-        for (const name of databases) databaseUp.set({ database: name.replace(/^database:/, "") }, down.includes(name) ? 0 : 1);
+        for (const name of databases)
+          databaseUp.set({ database: name.replace(/^database:/, "") }, down.includes(name) ? 0 : 1);
         redisUp.set(redis && down.includes("redis") ? 0 : 1);
       };
     },
@@ -95,7 +161,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
 }
 
 /** Answers GET /metrics with the registry in the Prometheus text format; false when the request is not that. */
-export async function answerMetrics(metrics: Metrics, request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> {
+export async function answerMetrics(
+  metrics: Metrics,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+): Promise<boolean> {
   const path = (request.url ?? "/").split("?")[0];
   if (path !== "/metrics") return false;
   if (request.method !== "GET" && request.method !== "HEAD") {
@@ -128,5 +198,8 @@ export async function listenForMetrics(metrics: Metrics, port: number, host: str
   });
   const sockets = trackSockets(server);
   const address = await listen(server, port, host);
-  return { address, close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()) };
+  return {
+    address,
+    close: (graceMs) => closeGracefully(server, sockets, graceMs, () => server.closeIdleConnections()),
+  };
 }

@@ -36,7 +36,8 @@ export interface RequestSchema {
 export function createRequestSchema(message: DescMessage, pathFields: readonly string[] = []): RequestSchema {
   const bound = new Set(pathFields);
   for (const name of bound) {
-    if (!message.fields.some((field) => field.name === name)) throw new Error(`${message.typeName} has no field ${name} for its path`);
+    if (!message.fields.some((field) => field.name === name))
+      throw new Error(`${message.typeName} has no field ${name} for its path`);
   }
   const fromPath = (field: DescField) => bound.has(field.name);
   const schemas = {
@@ -49,18 +50,28 @@ export function createRequestSchema(message: DescMessage, pathFields: readonly s
   return {
     validate(fields, kind, pathParams) {
       const body = schemas[kind].safeParse(fields);
-      const byJsonName = Object.fromEntries(Object.entries(pathParams).map(([name, value]) => [jsonNameOf.get(name) ?? name, value]));
+      const byJsonName = Object.fromEntries(
+        Object.entries(pathParams).map(([name, value]) => [jsonNameOf.get(name) ?? name, value]),
+      );
       const path = pathSchema.safeParse(byJsonName);
-      if (body.success && path.success) return { ok: true, value: { ...(body.data as object), ...(path.data as object) } };
+      if (body.success && path.success)
+        return { ok: true, value: { ...(body.data as object), ...(path.data as object) } };
       return {
         ok: false,
-        violations: [...(body.success ? [] : violationsOf(body.error, fields)), ...(path.success ? [] : violationsOf(path.error, byJsonName))],
+        violations: [
+          ...(body.success ? [] : violationsOf(body.error, fields)),
+          ...(path.success ? [] : violationsOf(path.error, byJsonName)),
+        ],
       };
     },
   };
 }
 
-function objectSchema(message: DescMessage, kind: InputKind, include: (field: DescField) => boolean = () => true): z.ZodType {
+function objectSchema(
+  message: DescMessage,
+  kind: InputKind,
+  include: (field: DescField) => boolean = () => true,
+): z.ZodType {
   const shape: Record<string, z.ZodType> = {};
   for (const field of message.fields) {
     if (!include(field)) continue;
@@ -91,7 +102,8 @@ function fieldSchema(field: DescField, kind: InputKind, rules: FieldRules): z.Zo
               : z.never();
       let list = z.array(element);
       if (rules.required) list = list.min(1, { error: "must hold at least 1 element" });
-      if (rules.maxItems !== undefined) list = list.max(rules.maxItems, { error: `must hold at most ${rules.maxItems} elements` });
+      if (rules.maxItems !== undefined)
+        list = list.max(rules.maxItems, { error: `must hold at most ${rules.maxItems} elements` });
       return list;
     }
     case "map":
@@ -113,7 +125,10 @@ export type JsonSchema = Record<string, unknown>;
  * ones for a route), each from the same descriptor and (partnerapi.v1.field) rules the zod schema above enforces;
  * unknown properties refused (strict). What zod checks by code (valid Unicode, the text kinds) is described.
  */
-export function requestJsonSchema(message: DescMessage, include: (field: DescField) => boolean = () => true): JsonSchema {
+export function requestJsonSchema(
+  message: DescMessage,
+  include: (field: DescField) => boolean = () => true,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of message.fields) {
@@ -146,7 +161,12 @@ export function fieldJsonSchema(field: DescField, rules: FieldRules = getOption(
           : field.listKind === "enum"
             ? { type: "string", enum: wireEnumValues(field.enum) }
             : requestJsonSchema(field.message);
-      return { type: "array", items, ...(rules.required ? { minItems: 1 } : {}), ...(rules.maxItems !== undefined ? { maxItems: rules.maxItems } : {}) };
+      return {
+        type: "array",
+        items,
+        ...(rules.required ? { minItems: 1 } : {}),
+        ...(rules.maxItems !== undefined ? { maxItems: rules.maxItems } : {}),
+      };
     }
     case "map":
       throw new Error(`${field.parent.typeName}.${field.name}: map fields are not supported in routed requests`);
@@ -155,7 +175,8 @@ export function fieldJsonSchema(field: DescField, rules: FieldRules = getOption(
 
 const textKindNote: Record<TextKind, string> = {
   [TextKind.UNSPECIFIED]: "Valid Unicode on one line: no NUL, control or bidirectional control characters.",
-  [TextKind.MULTILINE]: "Valid Unicode: no NUL, control (tab and line breaks allowed) or bidirectional control characters.",
+  [TextKind.MULTILINE]:
+    "Valid Unicode: no NUL, control (tab and line breaks allowed) or bidirectional control characters.",
   [TextKind.SECRET]: "Valid Unicode without NUL.",
 };
 
@@ -178,8 +199,16 @@ function scalarJsonSchema(scalar: ScalarType, rules: FieldRules): JsonSchema {
       return { type: "string", contentEncoding: "base64" };
     default: {
       // int64 ids are JSON numbers on our wire, limited to the safe integers like the zod schema.
-      const wide = scalar === ScalarType.INT64 || scalar === ScalarType.UINT64 || scalar === ScalarType.FIXED64 || scalar === ScalarType.SFIXED64 || scalar === ScalarType.SINT64;
-      const lowest = [isUnsigned(scalar) ? 0 : -Number.MAX_SAFE_INTEGER, ...(rules.min !== undefined ? [Number(rules.min)] : [])];
+      const wide =
+        scalar === ScalarType.INT64 ||
+        scalar === ScalarType.UINT64 ||
+        scalar === ScalarType.FIXED64 ||
+        scalar === ScalarType.SFIXED64 ||
+        scalar === ScalarType.SINT64;
+      const lowest = [
+        isUnsigned(scalar) ? 0 : -Number.MAX_SAFE_INTEGER,
+        ...(rules.min !== undefined ? [Number(rules.min)] : []),
+      ];
       const highest = [Number.MAX_SAFE_INTEGER, ...(rules.max !== undefined ? [Number(rules.max)] : [])];
       const format = wide ? { format: "int64" } : isUnsigned(scalar) ? {} : { format: "int32" };
       return { type: "integer", ...format, minimum: Math.max(...lowest), maximum: Math.min(...highest) };
@@ -200,9 +229,12 @@ function scalarSchema(scalar: ScalarType, kind: InputKind, rules: FieldRules): z
         abort: true,
       });
       if (rules.required) schema = schema.min(1, { error: "is required" });
-      if (rules.minLength !== undefined) schema = schema.min(rules.minLength, { error: `must be at least ${rules.minLength} characters` });
-      if (rules.maxLength !== undefined) schema = schema.max(rules.maxLength, { error: `must be at most ${rules.maxLength} characters` });
-      if (rules.pattern) schema = schema.regex(new RegExp(`^(?:${rules.pattern})$`), { error: "has an invalid format" });
+      if (rules.minLength !== undefined)
+        schema = schema.min(rules.minLength, { error: `must be at least ${rules.minLength} characters` });
+      if (rules.maxLength !== undefined)
+        schema = schema.max(rules.maxLength, { error: `must be at most ${rules.maxLength} characters` });
+      if (rules.pattern)
+        schema = schema.regex(new RegExp(`^(?:${rules.pattern})$`), { error: "has an invalid format" });
       return schema;
     }
     case ScalarType.BOOL:
@@ -220,9 +252,14 @@ function scalarSchema(scalar: ScalarType, kind: InputKind, rules: FieldRules): z
       return z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, { error: "must be base64" });
     default: {
       // Every integer kind. int64 ids are JSON numbers on our wire (jstype = JS_NUMBER), so they must stay safe.
-      let integer = z.number().int({ error: "must be an integer" }).refine(Number.isSafeInteger, { error: "is out of range" });
-      if (rules.min !== undefined) integer = integer.refine((n) => n >= Number(rules.min), { error: `must be at least ${rules.min}` });
-      if (rules.max !== undefined) integer = integer.refine((n) => n <= Number(rules.max), { error: `must be at most ${rules.max}` });
+      let integer = z
+        .number()
+        .int({ error: "must be an integer" })
+        .refine(Number.isSafeInteger, { error: "is out of range" });
+      if (rules.min !== undefined)
+        integer = integer.refine((n) => n >= Number(rules.min), { error: `must be at least ${rules.min}` });
+      if (rules.max !== undefined)
+        integer = integer.refine((n) => n <= Number(rules.max), { error: `must be at most ${rules.max}` });
       if (isUnsigned(scalar)) integer = integer.refine((n) => n >= 0, { error: "must not be negative" });
       return kind === "json"
         ? integer
@@ -254,13 +291,19 @@ export function textProblem(value: string, kind: TextKind = TextKind.UNSPECIFIED
   if (loneSurrogate.test(value)) return "must not contain lone surrogates (invalid Unicode)";
   if (value.includes("\u0000")) return "must not contain NUL characters";
   if (kind === TextKind.SECRET) return undefined;
-  if ((kind === TextKind.MULTILINE ? controlsBesideLines : controls).test(value)) return "must not contain control characters";
+  if ((kind === TextKind.MULTILINE ? controlsBesideLines : controls).test(value))
+    return "must not contain control characters";
   if (bidiControls.test(value)) return "must not contain bidirectional control characters";
   return undefined;
 }
 
 function isUnsigned(scalar: ScalarType): boolean {
-  return scalar === ScalarType.UINT32 || scalar === ScalarType.UINT64 || scalar === ScalarType.FIXED32 || scalar === ScalarType.FIXED64;
+  return (
+    scalar === ScalarType.UINT32 ||
+    scalar === ScalarType.UINT64 ||
+    scalar === ScalarType.FIXED32 ||
+    scalar === ScalarType.FIXED64
+  );
 }
 
 /** One violation per offending field, in the order the fields were found. */
@@ -268,12 +311,17 @@ function violationsOf(error: z.ZodError, input: unknown): FieldViolation[] {
   const violations: FieldViolation[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) violations.push({ field: [...issue.path, key].join("."), rule: "is not a known field" });
+      for (const key of issue.keys)
+        violations.push({ field: [...issue.path, key].join("."), rule: "is not a known field" });
       continue;
     }
     const field = issue.path.join(".") || "(body)";
     const rule =
-      issue.code !== "invalid_type" ? issue.message : valueAt(input, issue.path) === undefined ? "is required" : `must be ${expected(issue)}`;
+      issue.code !== "invalid_type"
+        ? issue.message
+        : valueAt(input, issue.path) === undefined
+          ? "is required"
+          : `must be ${expected(issue)}`;
     violations.push({ field, rule });
   }
   return violations;

@@ -113,7 +113,10 @@ export function createInProcessCaller<S extends DescService>(service: S, impl: S
 /** connect's `Client` shape over an in-process caller: one async function per unary method of the service. */
 export type InProcessClient<S extends DescService> = {
   [K in keyof S["method"] as S["method"][K] extends DescMethodUnary ? K : never]: S["method"][K] extends DescMethodUnary
-    ? (input: MessageInitShape<S["method"][K]["input"]>, options?: CallOptions) => Promise<MessageShape<S["method"][K]["output"]>>
+    ? (
+        input: MessageInitShape<S["method"][K]["input"]>,
+        options?: CallOptions,
+      ) => Promise<MessageShape<S["method"][K]["output"]>>
     : never;
 };
 

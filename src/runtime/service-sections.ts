@@ -3,9 +3,13 @@
 // compile; an RPC two sections both define would silently keep the later one, so that stops the start instead.
 
 /** The type holding every section's members: what the caller's declared ServiceImpl is checked against. */
-type AllOf<Sections extends object[]> = (Sections[number] extends infer S ? (S extends object ? (section: S) => void : never) : never) extends (
-  section: infer All,
-) => void
+type AllOf<Sections extends object[]> = (
+  Sections[number] extends infer S
+    ? S extends object
+      ? (section: S) => void
+      : never
+    : never
+) extends (section: infer All) => void
   ? All
   : never;
 

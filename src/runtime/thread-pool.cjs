@@ -4,4 +4,5 @@
 // for the signatures plus libuv's default four for the rest. An operator's UV_THREADPOOL_SIZE wins.
 "use strict";
 const { availableParallelism } = require("node:os");
-if (!process.env.UV_THREADPOOL_SIZE) process.env.UV_THREADPOOL_SIZE = String(Math.min(1024, availableParallelism() + 4));
+if (!process.env.UV_THREADPOOL_SIZE)
+  process.env.UV_THREADPOOL_SIZE = String(Math.min(1024, availableParallelism() + 4));

@@ -39,7 +39,9 @@ export function requestIdBits(value: string | undefined): string | undefined {
  * ff; for version 00 exactly `00-<32 hex trace-id>-<16 hex parent-id>-<2 hex flags>`, lowercase; a later version
  * may append `-...` after those fields (section 4.3, "parse the known fields"); trace-id and parent-id not all zero.
  */
-export function parseTraceparent(value: string | undefined): { traceId: string; parentId: string; flags: string } | undefined {
+export function parseTraceparent(
+  value: string | undefined,
+): { traceId: string; parentId: string; flags: string } | undefined {
   if (value === undefined) return undefined;
   const match = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/.exec(value.trim());
   if (!match) return undefined;
@@ -58,11 +60,18 @@ export function asUuid(hex: string): string {
 }
 
 /** The request's correlation and trace ids from its headers (see the top of this file); `newId` makes a UUID. */
-export function traceContextOf(headers: { requestId?: string | undefined; traceparent?: string | undefined }, newId: () => string): TraceContext {
+export function traceContextOf(
+  headers: { requestId?: string | undefined; traceparent?: string | undefined },
+  newId: () => string,
+): TraceContext {
   const requested = requestIdBits(headers.requestId);
   const parent = parseTraceparent(headers.traceparent);
   const correlationHex = requested ?? parent?.traceId ?? newId().toLowerCase().replaceAll("-", "");
-  return { correlationId: asUuid(correlationHex), traceId: parent?.traceId ?? correlationHex, flags: parent?.flags ?? "00" };
+  return {
+    correlationId: asUuid(correlationHex),
+    traceId: parent?.traceId ?? correlationHex,
+    flags: parent?.flags ?? "00",
+  };
 }
 
 /** The `traceparent` a hop sends: this trace, a new parent-id for the hop's span, the caller's flags. */

@@ -34,7 +34,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (!inMemory) await mkdir(dir, { recursive: true });
   const startedAt = performance.now();
   const db = await PGlite.create(dir);
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: options.maxConnections ?? 1 });
+  const server = new PGLiteSocketServer({
+    db,
+    host: "127.0.0.1",
+    port: 0,
+    maxConnections: options.maxConnections ?? 1,
+  });
   try {
     await server.start();
   } catch (error) {

@@ -59,7 +59,10 @@ export function createFixedWindowCounter(options: FixedWindowCounterOptions): Fi
     const endsAtMs = (index + 1) * windowMs;
     return { index, endsAtMs, retryAfter: Math.max(1, Math.ceil((endsAtMs - now) / 1000)) };
   };
-  const count = async (key: string, operation: (kv: KeyValueStore, key: string, endsAtMs: number) => Promise<number>) => {
+  const count = async (
+    key: string,
+    operation: (kv: KeyValueStore, key: string, endsAtMs: number) => Promise<number>,
+  ) => {
     const window = windowNow();
     const stored = `${key}:${window.index}`;
     // The window's index in the key, not the key's expiry, decides which window a hit counts in, so the key may
@@ -75,7 +78,9 @@ export function createFixedWindowCounter(options: FixedWindowCounterOptions): Fi
 }
 
 /** Runs a count on the store, answering as `whenStoreFails` says when the store fails. */
-function failurePolicy(options: FixedWindowCounterOptions): (operation: (kv: KeyValueStore) => Promise<number>) => Promise<number> {
+function failurePolicy(
+  options: FixedWindowCounterOptions,
+): (operation: (kv: KeyValueStore) => Promise<number>) => Promise<number> {
   const { store, clock, logger, name } = options;
   switch (options.whenStoreFails) {
     case "throw":
@@ -101,7 +106,9 @@ function failurePolicy(options: FixedWindowCounterOptions): (operation: (kv: Key
         } catch (error) {
           if (!degraded) {
             degraded = true;
-            logger.warn(`${name} fall back to per-process windows until the shared store answers`, { error: messageOf(error) });
+            logger.warn(`${name} fall back to per-process windows until the shared store answers`, {
+              error: messageOf(error),
+            });
           }
           return operation(local);
         } finally {

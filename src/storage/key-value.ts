@@ -216,7 +216,14 @@ export interface OpenKeyValueStoreOptions {
 
 /** Redis when a URL is configured, otherwise the in-process store (and a one-time warning about what that means). */
 export async function openKeyValueStore(options: OpenKeyValueStoreOptions): Promise<KeyValueStore> {
-  if (options.url) return createRedisStore({ url: options.url, logger: options.logger, prefix: options.prefix, clock: options.clock, countTimeoutMs: options.countTimeoutMs });
+  if (options.url)
+    return createRedisStore({
+      url: options.url,
+      logger: options.logger,
+      prefix: options.prefix,
+      clock: options.clock,
+      countTimeoutMs: options.countTimeoutMs,
+    });
   options.logger.warn("no Redis configured: rate limits and throttles are counted per process, not shared");
   return createMemoryStore({ clock: options.clock });
 }

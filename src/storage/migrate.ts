@@ -76,7 +76,12 @@ export async function migrateSchema(
         applied_at timestamptz not null default now()
       )`;
     const recorded = await tx<{ name: string; checksum: string }[]>`select name, checksum from schema_migrations`;
-    const pending = pendingMigrations(schema, migrations, new Map(recorded.map((row) => [row.name, row.checksum])), logger);
+    const pending = pendingMigrations(
+      schema,
+      migrations,
+      new Map(recorded.map((row) => [row.name, row.checksum])),
+      logger,
+    );
     for (const migration of pending) {
       await tx.unsafe(migration.text);
       await tx`insert into schema_migrations (name, checksum) values (${migration.name}, ${migration.checksum})`;

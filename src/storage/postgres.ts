@@ -155,7 +155,9 @@ function createClient(url: string, max: number, logger: Logger, timeouts: Databa
     // postgres.js takes a `socket` factory that its type declarations do not list: passed by spread, not cast.
     ...{
       socket: (options: { host: string[]; port: number[]; path?: string | false }) =>
-        openWatchedSocket(options.path ? { path: options.path } : { host: options.host[0]!, port: options.port[0]! }, { replyMs: timeouts.querySeconds * 1000 + replyMarginMs }),
+        openWatchedSocket(options.path ? { path: options.path } : { host: options.host[0]!, port: options.port[0]! }, {
+          replyMs: timeouts.querySeconds * 1000 + replyMarginMs,
+        }),
     },
   });
 }
@@ -167,11 +169,16 @@ export interface Readiness {
 }
 
 /** Pings every named database at once, each within `timeoutMs`; a database named twice is pinged once. */
-export function readinessOf(databases: ReadonlyArray<readonly [string, Database]>, timeoutMs: number): () => Promise<Readiness> {
+export function readinessOf(
+  databases: ReadonlyArray<readonly [string, Database]>,
+  timeoutMs: number,
+): () => Promise<Readiness> {
   const byDatabase = new Map<Database, string[]>();
   for (const [name, database] of databases) byDatabase.set(database, [...(byDatabase.get(database) ?? []), name]);
   return async () => {
-    const answers = await Promise.all([...byDatabase].map(async ([database, names]) => ((await database.ping(timeoutMs)) ? [] : names)));
+    const answers = await Promise.all(
+      [...byDatabase].map(async ([database, names]) => ((await database.ping(timeoutMs)) ? [] : names)),
+    );
     const down = answers.flat();
     return { ready: down.length === 0, down };
   };

@@ -18,7 +18,10 @@ export interface ReplyDeadline {
  * reaches postgres.js as the socket's `error` and `close` (so its reconnect and error paths are the usual ones),
  * and its connect_timeout, started as soon as it has the socket, bounds the TCP connect with the startup.
  */
-export function openWatchedSocket(target: { host: string; port: number } | { path: string }, deadline: ReplyDeadline): Socket {
+export function openWatchedSocket(
+  target: { host: string; port: number } | { path: string },
+  deadline: ReplyDeadline,
+): Socket {
   const socket = "path" in target ? connect(target.path) : connect(target.port, target.host);
   // postgres.js reads `host` off its socket for TLS's server name (SNI and the certificate's name check).
   if ("host" in target) Object.assign(socket, { host: target.host, port: target.port });

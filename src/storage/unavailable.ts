@@ -6,7 +6,16 @@
 export const databaseRetryAfterSeconds = 5;
 
 /** Socket errors: the server's port is closed, the peer reset or vanished, or its name does not resolve. */
-const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
+const socketCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 
 /** postgres.js's own connection errors (node_modules/postgres/src/errors.js). */
 const clientCodes = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
@@ -27,6 +36,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     // Only a PostgresError carries a five-character SQLSTATE; class 08 is a connection exception.
     if ((error as { name?: unknown }).name === "PostgresError" && code.startsWith("08")) return true;
   }
-  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1)))
+    return true;
   return "cause" in error && isDatabaseUnavailable((error as { cause?: unknown }).cause, depth + 1);
 }

@@ -40,7 +40,8 @@ export interface SigningKey {
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-const signingInputOf = (key: SigningKey, claims: object) => `${encode({ alg: "RS256", typ: "at+jwt", kid: key.kid })}.${encode(claims)}`;
+const signingInputOf = (key: SigningKey, claims: object) =>
+  `${encode({ alg: "RS256", typ: "at+jwt", kid: key.kid })}.${encode(claims)}`;
 
 /**
  * Signs any claims set as an RS256 JWT with header `{alg: RS256, typ: at+jwt, kid}` (app and console tokens), on the
@@ -75,7 +76,15 @@ export function signAccessToken(key: SigningKey, claims: AccessTokenClaims): str
 }
 
 /** Why a token was refused; for the log only (the caller sees one code, partner.token_invalid). */
-export type TokenRejection = "malformed" | "unknown_key" | "bad_signature" | "wrong_type" | "wrong_issuer" | "wrong_audience" | "expired" | "bad_claims";
+export type TokenRejection =
+  | "malformed"
+  | "unknown_key"
+  | "bad_signature"
+  | "wrong_type"
+  | "wrong_issuer"
+  | "wrong_audience"
+  | "expired"
+  | "bad_claims";
 
 export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: TokenRejection };
 
@@ -190,7 +199,12 @@ export function verifyJwtSignature(
   if (header["typ"] !== "at+jwt") return { ok: false, reason: "wrong_type" };
   const key = keys(header["kid"]);
   if (!key) return { ok: false, reason: "unknown_key" };
-  const valid = rsaVerify("sha256", Buffer.from(`${headerPart}.${payloadPart}`), key, Buffer.from(signaturePart, "base64url"));
+  const valid = rsaVerify(
+    "sha256",
+    Buffer.from(`${headerPart}.${payloadPart}`),
+    key,
+    Buffer.from(signaturePart, "base64url"),
+  );
   if (!valid) return { ok: false, reason: "bad_signature" };
   const claims = parseSegment(payloadPart);
   return claims ? { ok: true, claims, kid: header["kid"] } : { ok: false, reason: "bad_claims" };
@@ -199,7 +213,9 @@ export function verifyJwtSignature(
 function parseSegment(segment: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, "base64url").toString("utf8"));
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -221,7 +237,8 @@ function hasClaimTypes(claims: Record<string, unknown>): claims is Record<string
     Array.isArray(claims["scopes"]) &&
     claims["scopes"].every(isString) &&
     (claims["env"] === "SANDBOX" || claims["env"] === "PRODUCTION") &&
-    (claims["allowedIps"] === undefined || (Array.isArray(claims["allowedIps"]) && claims["allowedIps"].every(isString))) &&
+    (claims["allowedIps"] === undefined ||
+      (Array.isArray(claims["allowedIps"]) && claims["allowedIps"].every(isString))) &&
     isString(claims["jti"]) &&
     isInteger(claims["iat"]) &&
     isInteger(claims["exp"])

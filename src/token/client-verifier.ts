@@ -3,7 +3,13 @@
 // This module turns its answer into the plain record the grants use.
 import type { ServiceImpl } from "@connectrpc/connect";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { addressAllowed, environmentName, productName, type CredentialEnvironment, type Product } from "../credential/index.js";
+import {
+  addressAllowed,
+  environmentName,
+  productName,
+  type CredentialEnvironment,
+  type Product,
+} from "../credential/index.js";
 import { createInProcessClient } from "../runtime/service-caller.js";
 
 /** An authenticated client and what a token is minted from. */

@@ -7,7 +7,13 @@ import type { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_
 import type { Config } from "../config/config.js";
 import { epochSeconds, type Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
-import { appTokenAudience, signAccessToken, signAccessTokenAsync, type AccessTokenClaims, type SigningKey } from "./access-token.js";
+import {
+  appTokenAudience,
+  signAccessToken,
+  signAccessTokenAsync,
+  type AccessTokenClaims,
+  type SigningKey,
+} from "./access-token.js";
 import { scopesForProduct } from "../credential/index.js";
 import type { SigningKeyStore } from "./signing-keys.js";
 import type { VerifiedClient } from "./client-verifier.js";
@@ -42,7 +48,12 @@ export interface TokenIssuer {
   response(accessToken: string, client: VerifiedClient, merchant: TokenMerchant, refreshToken: string): TokenResponse;
 }
 
-export function createTokenIssuer(options: { keys: SigningKeyStore; config: Config; clock: Clock; ids: IdSource }): TokenIssuer {
+export function createTokenIssuer(options: {
+  keys: SigningKeyStore;
+  config: Config;
+  clock: Clock;
+  ids: IdSource;
+}): TokenIssuer {
   const { keys, config, clock, ids } = options;
   const commonFields = (accessToken: string, client: VerifiedClient): CommonTokenFields => ({
     accessToken,

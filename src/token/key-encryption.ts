@@ -54,7 +54,9 @@ export async function loadKeyEncryptionKey(options: LoadKekOptions): Promise<Buf
   if (existing !== undefined) {
     const parsed = parseKek(existing);
     if (!parsed) throw new Error(`${path} does not hold a 32-byte key-encryption key`);
-    options.logger.warn("TOKEN_KEY_ENCRYPTION_KEY is not set: using the key-encryption key generated in DATA_DIR", { path });
+    options.logger.warn("TOKEN_KEY_ENCRYPTION_KEY is not set: using the key-encryption key generated in DATA_DIR", {
+      path,
+    });
     return parsed;
   }
   await mkdir(options.dataDir, { recursive: true });
@@ -66,7 +68,10 @@ export async function loadKeyEncryptionKey(options: LoadKekOptions): Promise<Buf
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return loadKeyEncryptionKey(options);
     throw error;
   }
-  options.logger.warn("TOKEN_KEY_ENCRYPTION_KEY is not set: generated a key-encryption key into DATA_DIR; set the variable in production", { path });
+  options.logger.warn(
+    "TOKEN_KEY_ENCRYPTION_KEY is not set: generated a key-encryption key into DATA_DIR; set the variable in production",
+    { path },
+  );
   return generated;
 }
 

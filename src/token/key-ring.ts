@@ -47,7 +47,8 @@ export function createKeyRing(options: KeyRingOptions): KeyRing {
         const at = clock.now();
         const rows = await createSigningKeyQueries(sql).unretired(new Date(at));
         const next = new Map<string, KeyObject>();
-        for (const row of rows) next.set(row.kid, keys.get(row.kid) ?? createPublicKey({ key: { ...row.public_jwk }, format: "jwk" }));
+        for (const row of rows)
+          next.set(row.kid, keys.get(row.kid) ?? createPublicKey({ key: { ...row.public_jwk }, format: "jwk" }));
         keys = next;
         loadedAt = at;
       } catch (error) {

@@ -6,7 +6,9 @@ import type { Config } from "../config/config.js";
 import { allScopes } from "../credential/index.js";
 
 /** The metadata document. client_credentials is listed: the endpoint accepts it with sandbox credentials. */
-export function authorizationServerMetadata(config: Config): MessageInitShape<typeof GetAuthorizationServerMetadataResponseSchema> {
+export function authorizationServerMetadata(
+  config: Config,
+): MessageInitShape<typeof GetAuthorizationServerMetadataResponseSchema> {
   const authMethods = ["client_secret_basic", "client_secret_post"];
   return {
     issuer: config.urls.base,

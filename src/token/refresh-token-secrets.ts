@@ -21,7 +21,11 @@ export function newRefreshToken(ids: IdSource, environment: CredentialEnvironmen
 export function refreshTokenEnvironment(token: string): CredentialEnvironment | undefined {
   for (const environment of ["SANDBOX", "PRODUCTION"] as const) {
     const prefix = refreshTokenPrefixes[environment];
-    if (token.startsWith(prefix) && token.length === prefix.length + secretLength && tokenBody.test(token.slice(prefix.length))) {
+    if (
+      token.startsWith(prefix) &&
+      token.length === prefix.length + secretLength &&
+      tokenBody.test(token.slice(prefix.length))
+    ) {
       return environment;
     }
   }

@@ -26,10 +26,15 @@ export interface RevocationDeps {
 export function createRevocation(deps: RevocationDeps) {
   return {
     /** `clientAddress`: the caller's address as the front saw it, for the credential's IP allowlist. */
-    async revoke(request: { token: string; clientId: string; clientSecret: string }, clientAddress: string): Promise<{ ok: true }> {
+    async revoke(
+      request: { token: string; clientId: string; clientSecret: string },
+      clientAddress: string,
+    ): Promise<{ ok: true }> {
       // 1. Authenticate the client, from an address its allowlist admits (the only failures a caller can see).
       if (!request.clientId || !request.clientSecret) {
-        const fields = [!request.clientId && "client_id", !request.clientSecret && "client_secret"].filter(Boolean).join(", ");
+        const fields = [!request.clientId && "client_id", !request.clientSecret && "client_secret"]
+          .filter(Boolean)
+          .join(", ");
         throw serviceError(deps.domain, "oauth.invalid_request", { fields });
       }
       const client = await deps.verifyClient(request.clientId, request.clientSecret);

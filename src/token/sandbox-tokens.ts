@@ -64,7 +64,8 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
   /** Production credentials never use client credentials; ADSR authenticates with API keys in both environments. */
   const checkClientMayMint = (client: VerifiedClient) => {
     if (client.appState === "ARCHIVED") throw serviceError(domain, "developer.app_archived");
-    if (client.environment === "PRODUCTION" && client.appState !== "APPROVED") throw serviceError(domain, "developer.app_not_approved");
+    if (client.environment === "PRODUCTION" && client.appState !== "APPROVED")
+      throw serviceError(domain, "developer.app_not_approved");
     if (client.product === "ADSR") throw serviceError(domain, "developer.use_api_key");
     if (client.environment === "PRODUCTION") throw serviceError(domain, "developer.use_oauth");
   };
@@ -73,9 +74,14 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
    * The named merchant (read with whether the app holds a live grant for it: one round trip), or the organization's
    * only active sandbox merchant (whose grant is looked up when checked).
    */
-  const resolveMerchant = async (client: VerifiedClient, merchantId: number | undefined): Promise<{ merchant: MerchantRow; granted?: boolean }> => {
+  const resolveMerchant = async (
+    client: VerifiedClient,
+    merchantId: number | undefined,
+  ): Promise<{ merchant: MerchantRow; granted?: boolean }> => {
     if (merchantId === undefined) {
-      const active = (await createMerchantQueries(sql).listSandbox(client.organizationId)).filter((row) => row.demo && row.active);
+      const active = (await createMerchantQueries(sql).listSandbox(client.organizationId)).filter(
+        (row) => row.demo && row.active,
+      );
       if (active.length !== 1) throw serviceError(domain, "developer.merchant_required");
       return { merchant: active[0]! };
     }
@@ -91,19 +97,26 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
    * organization's own sandbox merchant is granted again here: the developer reconnects without a browser. Another
    * organization's sandbox merchant stays developer.grant_missing. Decisions: "Sandbox reconnect without a browser".
    */
-  const checkMerchant = async (client: VerifiedClient, { merchant, granted }: { merchant: MerchantRow; granted?: boolean }) => {
+  const checkMerchant = async (
+    client: VerifiedClient,
+    { merchant, granted }: { merchant: MerchantRow; granted?: boolean },
+  ) => {
     if (!merchant.demo) throw serviceError(domain, "developer.env_mismatch");
     if (!merchant.active) throw serviceError(domain, "developer.merchant_inactive");
     const grants = createGrantQueries(sql);
-    if (granted ?? ((await grants.findLive(client.appId, merchant.company_id)) !== undefined)) return;
-    if (merchant.sandbox_organization_id !== client.organizationId) throw serviceError(domain, "developer.grant_missing");
+    if (granted ?? (await grants.findLive(client.appId, merchant.company_id)) !== undefined) return;
+    if (merchant.sandbox_organization_id !== client.organizationId)
+      throw serviceError(domain, "developer.grant_missing");
     await grants.ensureLive(client.appId, merchant.company_id, "SANDBOX", new Date(clock.now()));
     logger.info("sandbox grant restored", { clientId: client.clientId, companyId: merchant.company_id });
   };
 
   const checkRegionServed = (merchant: MerchantRow) => {
     if (served.has(merchant.region)) return;
-    logger.warn("sandbox token refused: the merchant's region is not served here", { companyId: merchant.company_id, region: merchant.region });
+    logger.warn("sandbox token refused: the merchant's region is not served here", {
+      companyId: merchant.company_id,
+      region: merchant.region,
+    });
     throw serviceError(domain, "developer.region_unconfigured");
   };
 
@@ -123,7 +136,10 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
       const { merchant } = resolved;
       checkRegionServed(merchant);
       const key = await issuer.signingKey();
-      const accessToken = await issuer.mintAccessToken(key, client, { companyId: merchant.company_id, region: merchant.region });
+      const accessToken = await issuer.mintAccessToken(key, client, {
+        companyId: merchant.company_id,
+        region: merchant.region,
+      });
       logger.info("sandbox token minted", { clientId: client.clientId, companyId: merchant.company_id });
       return { accessToken, merchant };
     },

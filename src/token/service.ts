@@ -32,13 +32,40 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
   const { config, clock, ids, logger, metrics } = context;
   const domain = TokenService.typeName;
   const issuer = createTokenIssuer({ keys: deps.keys, config, clock, ids });
-  const sandbox = createSandboxMinter({ sql: deps.sql, config, clock, logger, issuer, keyValue: deps.keyValue, domain, metrics });
+  const sandbox = createSandboxMinter({
+    sql: deps.sql,
+    config,
+    clock,
+    logger,
+    issuer,
+    keyValue: deps.keyValue,
+    domain,
+    metrics,
+  });
   const endpoint = createTokenEndpoint({
-    grants: { sql: deps.sql, config, clock, ids, logger, issuer, successorKey: successorKey(deps.kek), domain, sandbox, metrics },
+    grants: {
+      sql: deps.sql,
+      config,
+      clock,
+      ids,
+      logger,
+      issuer,
+      successorKey: successorKey(deps.kek),
+      domain,
+      sandbox,
+      metrics,
+    },
     verifyClient: deps.verifyClient,
     throttle: createTokenThrottle({ kv: deps.keyValue, clock, logger, config, domain, metrics }),
   });
-  const revocation = createRevocation({ sql: deps.sql, clock, logger, verifyClient: deps.verifyClient, domain, metrics });
+  const revocation = createRevocation({
+    sql: deps.sql,
+    clock,
+    logger,
+    verifyClient: deps.verifyClient,
+    domain,
+    metrics,
+  });
   return {
     async exchangeToken(request, handlerContext) {
       // The caller's address as the front saw it; internal callers without one share a single throttle bucket.
@@ -66,8 +93,12 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       if (missing.length > 0) throw serviceError(domain, "developer.invalid_request", { fields: missing.join(", ") });
       const client = await deps.verifyClient(request.clientId, request.clientSecret);
       // The credential's IP allowlist, as on partner routes; an internal caller has no address and fails closed.
-      if (!clientAddressAllowed(client, caller?.clientAddress ?? "internal")) throw serviceError(domain, "developer.ip_denied");
-      const minted = await sandbox.mint(client, request.merchantId === undefined ? undefined : Number(request.merchantId));
+      if (!clientAddressAllowed(client, caller?.clientAddress ?? "internal"))
+        throw serviceError(domain, "developer.ip_denied");
+      const minted = await sandbox.mint(
+        client,
+        request.merchantId === undefined ? undefined : Number(request.merchantId),
+      );
       // Exactly the common fields: POST /v1/token has no refresh_token, refresh_token_expires_in or merchant_id.
       metrics?.tokensMinted.inc({ grant_type: "sandbox_client_credentials" });
       return issuer.commonFields(minted.accessToken, client);

@@ -124,7 +124,14 @@ export function createSigningKeyStore(options: SigningKeyStoreOptions): SigningK
     const publicJwk = await publicJwkOf(publicKey);
     const kid = publicJwk.kid;
     const der = privateKey.export({ format: "der", type: "pkcs8" });
-    await createSigningKeyQueries(tx).insert({ kid, publicJwk, sealedPrivateKey: seal(kek, der, kid), publishAt: at, signFrom, now: at });
+    await createSigningKeyQueries(tx).insert({
+      kid,
+      publicJwk,
+      sealedPrivateKey: seal(kek, der, kid),
+      publishAt: at,
+      signFrom,
+      now: at,
+    });
     privateKeys.set(kid, privateKey);
     return kid;
   }
@@ -138,7 +145,9 @@ export function createSigningKeyStore(options: SigningKeyStoreOptions): SigningK
     try {
       der = unseal(kek, sealed, kid);
     } catch {
-      throw new Error(`signing key ${kid} cannot be decrypted: this instance's TOKEN_KEY_ENCRYPTION_KEY differs from the one that sealed it`);
+      throw new Error(
+        `signing key ${kid} cannot be decrypted: this instance's TOKEN_KEY_ENCRYPTION_KEY differs from the one that sealed it`,
+      );
     }
     const key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
     privateKeys.set(kid, key);
@@ -158,7 +167,12 @@ export function createSigningKeyStore(options: SigningKeyStoreOptions): SigningK
         const kid = await newKey(at, at, tx);
         // A rotation that is still pending keeps its start: the immediate key hands over to it then.
         const pending = current.find((row) => row.sign_from.getTime() > at.getTime());
-        if (pending) await queries.scheduleEnd(kid, pending.sign_from, new Date(pending.sign_from.getTime() + timing.retireAfterSeconds * 1000));
+        if (pending)
+          await queries.scheduleEnd(
+            kid,
+            pending.sign_from,
+            new Date(pending.sign_from.getTime() + timing.retireAfterSeconds * 1000),
+          );
         logger.info("signing key created", { kid });
       });
       await load();

@@ -47,7 +47,8 @@ export function createTokenThrottle(options: TokenThrottleOptions): TokenThrottl
   // A store outage must not stop token refreshes, nor open the throttle: each process counts on its own until the
   // store answers again (a ceiling per instance rather than none; docs/decisions.md, store-failure policy).
   const whenStoreFails: WhenStoreFails = "count-in-process";
-  const counter = (windowMs: number) => createFixedWindowCounter({ store: kv, clock, logger, name: "token throttle", windowMs, whenStoreFails });
+  const counter = (windowMs: number) =>
+    createFixedWindowCounter({ store: kv, clock, logger, name: "token throttle", windowMs, whenStoreFails });
   const perMinute = counter(minuteMs);
   const invalidGrants = counter(invalidGrantWindowMs);
   const limited = (retryAfter: number, throttle: "oauth_address" | "oauth_client" | "oauth_credential") => {
@@ -56,7 +57,8 @@ export function createTokenThrottle(options: TokenThrottleOptions): TokenThrottl
   };
   // The credential's SHA-256 (as stored), never the credential, goes into a key; with the client id, so another
   // client presenting someone's code (it travels in a redirect URL) cannot slow it down.
-  const credentialKey = (clientId: string, credential: string) => `${clientId}:${hashToken(credential).toString("base64url")}`;
+  const credentialKey = (clientId: string, credential: string) =>
+    `${clientId}:${hashToken(credential).toString("base64url")}`;
   return {
     async admitAddress(address) {
       const perAddress = await perMinute.hit(`oauth:token:address:${addressKey(address)}`);

@@ -27,7 +27,8 @@ export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
   const throttleAddress = (address: string) => deps.throttle.admitAddress(address);
 
   /** The code or refresh token the request presents, if its grant has one. */
-  const presented = (request: ExchangeTokenRequest, grant: GrantType) => (grant.credential ? request[parameterFields[grant.credential]] : undefined);
+  const presented = (request: ExchangeTokenRequest, grant: GrantType) =>
+    grant.credential ? request[parameterFields[grant.credential]] : undefined;
 
   const throttleClient = (client: VerifiedClient, request: ExchangeTokenRequest, grant: GrantType) =>
     deps.throttle.admitClient(client.clientId, presented(request, grant));
@@ -46,7 +47,8 @@ export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
     if (missing.length > 0) throw serviceError(domain, "oauth.invalid_request", { fields: missing.join(", ") });
   };
 
-  const authenticateClient = (request: ExchangeTokenRequest) => deps.verifyClient(request.clientId, request.clientSecret);
+  const authenticateClient = (request: ExchangeTokenRequest) =>
+    deps.verifyClient(request.clientId, request.clientSecret);
 
   /** The credential's allowlist, as on partner routes (oauth.ip_denied: 401 invalid_client in the OAuth body). */
   const checkAddress = (client: VerifiedClient, address: string) => {
@@ -56,13 +58,20 @@ export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
   /** Archived apps mint nothing; a production credential needs an approved app (it only exists after approval). */
   const checkClientMayUseOAuth = (client: VerifiedClient) => {
     if (client.appState === "ARCHIVED") throw serviceError(domain, "developer.app_archived");
-    if (client.environment === "PRODUCTION" && client.appState !== "APPROVED") throw serviceError(domain, "developer.app_not_approved");
+    if (client.environment === "PRODUCTION" && client.appState !== "APPROVED")
+      throw serviceError(domain, "developer.app_not_approved");
   };
 
-  const countInvalidGrant = async (client: VerifiedClient, request: ExchangeTokenRequest, grant: GrantType, error: unknown) => {
+  const countInvalidGrant = async (
+    client: VerifiedClient,
+    request: ExchangeTokenRequest,
+    grant: GrantType,
+    error: unknown,
+  ) => {
     const { code } = readServiceError(error);
     const credential = presented(request, grant);
-    if (entryOf(code).oauth === "invalid_grant" && credential !== undefined) await deps.throttle.invalidGrant(client.clientId, credential);
+    if (entryOf(code).oauth === "invalid_grant" && credential !== undefined)
+      await deps.throttle.invalidGrant(client.clientId, credential);
   };
 
   return {

@@ -39,14 +39,25 @@ export interface AssetReply {
 export function assetReply(method: string, path: string, ifNoneMatch: string | undefined): AssetReply | undefined {
   const asset = assets.get(path);
   if (!asset) return undefined;
-  if (method !== "GET" && method !== "HEAD") return { status: 405, headers: { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" }, body: "method not allowed\n" };
+  if (method !== "GET" && method !== "HEAD")
+    return {
+      status: 405,
+      headers: { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" },
+      body: "method not allowed\n",
+    };
   const headers = {
     "Content-Type": asset.contentType,
     "Cache-Control": "public, max-age=31536000, immutable",
     ETag: asset.etag,
     "X-Content-Type-Options": "nosniff",
   };
-  const matches = (ifNoneMatch ?? "").split(",").some((tag) => tag.trim() === asset.etag || tag.trim() === `W/${asset.etag}` || tag.trim() === "*");
+  const matches = (ifNoneMatch ?? "")
+    .split(",")
+    .some((tag) => tag.trim() === asset.etag || tag.trim() === `W/${asset.etag}` || tag.trim() === "*");
   if (matches) return { status: 304, headers, body: "" };
-  return { status: 200, headers: { ...headers, "Content-Length": String(asset.body.length) }, body: method === "HEAD" ? "" : asset.body };
+  return {
+    status: 200,
+    headers: { ...headers, "Content-Length": String(asset.body.length) },
+    body: method === "HEAD" ? "" : asset.body,
+  };
 }

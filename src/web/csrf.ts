@@ -18,7 +18,11 @@ export function sameSecret(a: string, b: string): boolean {
  * which browsers set and pages cannot) other than `same-origin` or `none` (`same-site` is a sibling host, which is
  * not us either). Either header may be absent in older browsers; then the CSRF token alone decides.
  */
-export function fromAnotherSite(origin: string | undefined, fetchSite: string | string[] | undefined, ownOrigin: string): boolean {
+export function fromAnotherSite(
+  origin: string | undefined,
+  fetchSite: string | string[] | undefined,
+  ownOrigin: string,
+): boolean {
   if (origin !== undefined && origin !== ownOrigin) return true;
   if (fetchSite === undefined) return false;
   const site = typeof fetchSite === "string" ? fetchSite.trim().toLowerCase() : "";

@@ -20,7 +20,10 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * hold them (PostgreSQL refuses NUL in text), so such a form is a bad request, not a failed query. Also undefined for
  * more than formPairLimit pairs. Linear in the bytes whatever they are (src/runtime/urlencoded.ts).
  */
-export async function readForm(request: http.IncomingMessage, limitBytes = formLimitBytes): Promise<URLSearchParams | undefined> {
+export async function readForm(
+  request: http.IncomingMessage,
+  limitBytes = formLimitBytes,
+): Promise<URLSearchParams | undefined> {
   const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") return undefined;
   // A client that closes mid-body throws ClientGone (src/runtime/client-gone.ts): its doing, not an outage.

@@ -13,7 +13,14 @@ export class SafeHtml {
   }
 }
 
-const replacements: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" };
+const replacements: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+  "`": "&#96;",
+};
 
 /**
  * Escapes text for an HTML text node or a quoted attribute value (double or single quotes): `&<>"'` and the

@@ -74,7 +74,9 @@ export function chooseLocale(request: {
   const name = cookieName("lp_lang", request.secure);
   const asked = request.query.get("lang");
   if (asked !== null && isLocale(asked)) {
-    return asked === request.cookies.get(name) ? { locale: asked } : { locale: asked, setCookie: cookie(name, asked, { secure: request.secure, maxAge: languageCookieSeconds }) };
+    return asked === request.cookies.get(name)
+      ? { locale: asked }
+      : { locale: asked, setCookie: cookie(name, asked, { secure: request.secure, maxAge: languageCookieSeconds }) };
   }
   const remembered = request.cookies.get(name);
   if (remembered !== undefined && isLocale(remembered)) return { locale: remembered };

@@ -50,7 +50,8 @@ export function page(options: ShellOptions): string {
   const nav =
     options.nav && options.nav.length > 0
       ? html`<nav class="site-nav" aria-label="${t("common.siteNavigation")}"><ul>${options.nav.map(
-          (item) => html`<li><a href="${item.href}"${item.current ? raw(' aria-current="page"') : ""}>${item.label}</a></li>`,
+          (item) =>
+            html`<li><a href="${item.href}"${item.current ? raw(' aria-current="page"') : ""}>${item.label}</a></li>`,
         )}</ul></nav>`
       : "";
   const document = html`<!doctype html>

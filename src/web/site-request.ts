@@ -20,9 +20,14 @@ const single = (value: string | string[] | undefined): string | undefined => (Ar
 /** Wraps a site's request listener: the request's correlation id is on every line it logs and in its answer. */
 export function tracedSiteRequests(ids: IdSource, listener: http.RequestListener): http.RequestListener {
   return (request, response) => {
-    const trace = traceContextOf({ requestId: single(request.headers[requestIdHeader]), traceparent: single(request.headers[traceparentHeader]) }, ids.uuid);
+    const trace = traceContextOf(
+      { requestId: single(request.headers[requestIdHeader]), traceparent: single(request.headers[traceparentHeader]) },
+      ids.uuid,
+    );
     response.setHeader("X-Correlation-Id", trace.correlationId);
-    runWithLogContext({ correlationId: trace.correlationId, traceId: trace.traceId }, () => listener(request, response));
+    runWithLogContext({ correlationId: trace.correlationId, traceId: trace.traceId }, () =>
+      listener(request, response),
+    );
   };
 }
 
@@ -40,7 +45,9 @@ export async function probeReply(
   if (path === "/healthz") return { status: 200, html: "ok\n" };
   if (path === "/readyz" && readiness) {
     const { ready, down } = await readiness();
-    return ready ? { status: 200, html: "ready\n" } : { status: 503, headers: { "Retry-After": String(retryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
+    return ready
+      ? { status: 200, html: "ready\n" }
+      : { status: 503, headers: { "Retry-After": String(retryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
   }
   return undefined;
 }

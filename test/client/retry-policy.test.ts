@@ -8,7 +8,11 @@ const Policy = suite("client/retry-policy");
 const now = 1_800_000_000_000;
 const half = () => 0.5;
 
-const response = (status: number, code?: string, extra: Partial<Extract<AttemptOutcome, { kind: "response" }>> = {}): AttemptOutcome => ({ kind: "response", status, code, ...extra });
+const response = (
+  status: number,
+  code?: string,
+  extra: Partial<Extract<AttemptOutcome, { kind: "response" }>> = {},
+): AttemptOutcome => ({ kind: "response", status, code, ...extra });
 
 /** Runs the policy until it stops retrying; the decisions it made. */
 function run(outcome: AttemptOutcome, write: boolean, renewable = true, random = half): RetryDecision[] {
@@ -33,8 +37,18 @@ Policy("other 5xx: three jittered retries for a read, none for a write", () => {
   assert.equal(run(response(503, "server.unavailable"), true), [{ action: "fail" }]);
   assert.equal(run(response(502), true), [{ action: "fail" }]);
   // Jitter stays within [delay/2, delay).
-  assert.equal(run(response(500), false, true, () => 0).slice(0, 3).map((d) => (d as { ms: number }).ms), [250, 500, 1000]);
-  assert.equal(run(response(500), false, true, () => 0.999999).slice(0, 3).map((d) => (d as { ms: number }).ms), [499, 999, 1999]);
+  assert.equal(
+    run(response(500), false, true, () => 0)
+      .slice(0, 3)
+      .map((d) => (d as { ms: number }).ms),
+    [250, 500, 1000],
+  );
+  assert.equal(
+    run(response(500), false, true, () => 0.999999)
+      .slice(0, 3)
+      .map((d) => (d as { ms: number }).ms),
+    [499, 999, 1999],
+  );
 });
 
 Policy("network error (no response): three jittered retries, for writes too", () => {
@@ -52,9 +66,15 @@ Policy("503 company.not_provisioned: exponential backoff for about a minute, rea
   for (const write of [false, true]) {
     const decisions = run(response(503, "company.not_provisioned"), write);
     const waits = decisions.filter((d): d is Extract<RetryDecision, { action: "wait" }> => d.action === "wait");
-    assert.equal(waits.map((d) => d.ms), [750, 1500, 3000, 6000, 12000, 12000, 12000, 12000]);
+    assert.equal(
+      waits.map((d) => d.ms),
+      [750, 1500, 3000, 6000, 12000, 12000, 12000, 12000],
+    );
     assert.ok(waits.every((d) => d.reason === "provisioning"));
-    assert.is(waits.reduce((sum, d) => sum + d.ms, 0), 59250);
+    assert.is(
+      waits.reduce((sum, d) => sum + d.ms, 0),
+      59250,
+    );
     assert.equal(decisions.at(-1), { action: "fail" });
   }
   // With the longest jitter the minute is used up sooner; the total never exceeds it.
@@ -72,9 +92,21 @@ Policy("429: wait until X-RateLimit-Reset, never inside the window; at most thre
     { action: "fail" },
   ]);
   // A reset that our clock already shows as past (clock ahead of the server's): Retry-After, never 0.
-  assert.equal(decideRetry(response(429, "partner.rate_limited", { resetAtMs: now - 1000, retryAfterSeconds: 7 }), initialRetryState(false, true), now, half), { action: "wait", ms: 7000, reason: "rate_limit" });
+  assert.equal(
+    decideRetry(
+      response(429, "partner.rate_limited", { resetAtMs: now - 1000, retryAfterSeconds: 7 }),
+      initialRetryState(false, true),
+      now,
+      half,
+    ),
+    { action: "wait", ms: 7000, reason: "rate_limit" },
+  );
   // Neither header: a whole window.
-  assert.equal(decideRetry(response(429, "oauth.rate_limited"), initialRetryState(false, false), now, half), { action: "wait", ms: 60_000, reason: "rate_limit" });
+  assert.equal(decideRetry(response(429, "oauth.rate_limited"), initialRetryState(false, false), now, half), {
+    action: "wait",
+    ms: 60_000,
+    reason: "rate_limit",
+  });
 });
 
 Policy("401: renew once and retry once on a renewable call; never with an API key", () => {
@@ -84,7 +116,14 @@ Policy("401: renew once and retry once on a renewable call; never with an API ke
 });
 
 Policy("other 4xx: never retried", () => {
-  for (const [status, code] of [[400, undefined], [400, "partner.invalid_window"], [403, "partner.scope_denied"], [404, "partner.order_not_found"], [409, "db.duplicate"], [400, "oauth.grant_revoked"]] as const) {
+  for (const [status, code] of [
+    [400, undefined],
+    [400, "partner.invalid_window"],
+    [403, "partner.scope_denied"],
+    [404, "partner.order_not_found"],
+    [409, "db.duplicate"],
+    [400, "oauth.grant_revoked"],
+  ] as const) {
     assert.equal(run(response(status, code), false), [{ action: "fail" }], `${status} ${code}`);
   }
 });

@@ -26,7 +26,9 @@ let worlds = 0;
 function notBuilt(error: unknown, what: string): boolean {
   if (!(error instanceof PartnerApiError) || error.code !== "server.unimplemented") return false;
   assert.is(error.status, 501);
-  console.log(`  (${what}: the server answers server.unimplemented; the client's side is unit-tested in client/transport)`);
+  console.log(
+    `  (${what}: the server answers server.unimplemented; the client's side is unit-tested in client/transport)`,
+  );
   return true;
 }
 
@@ -40,7 +42,11 @@ Keys("sandbox: connectSandbox mints at POST /v1/token; parallel calls near exp m
     if (notBuilt(error, "POST /v1/token")) return;
     throw error;
   }
-  assert.equal(connection, { merchantId: w.companyId, scope: "stores.read items.read items.write categories.read categories.write orders.read reports.read", apiBaseUrl: `${test.base}/v1/` });
+  assert.equal(connection, {
+    merchantId: w.companyId,
+    scope: "stores.read items.read items.write categories.read categories.write orders.read reports.read",
+    apiBaseUrl: `${test.base}/v1/`,
+  });
   const stored = (await store.get(w.companyId))!;
   assert.is(stored.kind, "sandbox");
   assert.is(stored.refreshToken, undefined);
@@ -49,7 +55,10 @@ Keys("sandbox: connectSandbox mints at POST /v1/token; parallel calls near exp m
   const pages = await Promise.all(Array.from({ length: 5 }, () => merchant.items.list({ limit: 1 })));
   for (const page of pages) assert.is(page.items.length, 1);
   assert.equal(wire(), ["POST /v1/token 200", "POST /v1/token 200", ...Array<string>(5).fill("GET /v1/items 200")]);
-  const unknown = await client.connectSandbox(999_999_999).then(() => undefined, (error: unknown) => error as PartnerApiError);
+  const unknown = await client.connectSandbox(999_999_999).then(
+    () => undefined,
+    (error: unknown) => error as PartnerApiError,
+  );
   assert.equal([unknown?.code, unknown?.status, unknown?.shape], ["developer.merchant_not_found", 404, "developer"]);
 });
 
@@ -65,10 +74,19 @@ Keys("API key: companyId on every call; the ADSR bundle reads reports, not items
     throw error;
   }
   assert.is(report.days.length, 3);
-  const denied = await company.items.list().then(() => undefined, (error: unknown) => error as PartnerApiError);
+  const denied = await company.items.list().then(
+    () => undefined,
+    (error: unknown) => error as PartnerApiError,
+  );
   assert.equal([denied?.code, denied?.status], ["partner.scope_denied", 403]);
   assert.equal(wire(), ["GET /v1/reports/daily-sales 200", "GET /v1/items 403"]);
-  const other = await client.company(w.companyId + 1_000_000).stores.list().then(() => undefined, (error: unknown) => error as PartnerApiError);
+  const other = await client
+    .company(w.companyId + 1_000_000)
+    .stores.list()
+    .then(
+      () => undefined,
+      (error: unknown) => error as PartnerApiError,
+    );
   assert.is(other?.status, 403);
 });
 

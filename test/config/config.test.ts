@@ -30,34 +30,51 @@ Config("defaults are the spec's values and the embedded setup", () => {
 });
 
 Config("BASE_URL gains a trailing slash and AUTH_URL loses one; empty variables mean unset", () => {
-  const config = loadConfig({ BASE_URL: "https://api.example.com", AUTH_URL: "https://auth.example.com/", DATABASE_URL: "" });
+  const config = loadConfig({
+    BASE_URL: "https://api.example.com",
+    AUTH_URL: "https://auth.example.com/",
+    DATABASE_URL: "",
+  });
   assert.is(config.urls.base, "https://api.example.com/");
   assert.is(config.urls.auth, "https://auth.example.com");
   assert.is(config.databaseUrl, undefined);
 });
 
-Config("the internal port binds GRPC_HOST, not HOST; its credentials file defaults into DATA_DIR; TLS goes in pairs", () => {
-  const defaults = loadConfig({ HOST: "0.0.0.0", DATA_DIR: "/var/lib/pa" });
-  assert.is(defaults.listen.host, "0.0.0.0");
-  assert.is(defaults.listen.grpcHost, "127.0.0.1");
-  assert.equal(defaults.internal, { credentialsFile: "/var/lib/pa/internal-credentials", credentialsFileIsDefault: true, tls: undefined });
-  assert.equal(defaults.regionHop, { credentialFile: undefined, caFile: undefined });
-  const set = loadConfig({
-    GRPC_HOST: "10.0.0.5",
-    GRPC_CREDENTIALS_FILE: "/etc/pa/credentials",
-    GRPC_TLS_CERT: "/etc/pa/tls.crt",
-    GRPC_TLS_KEY: "/etc/pa/tls.key",
-    REGION_GRPC_CREDENTIAL_FILE: "/etc/pa/front-credential",
-    REGION_GRPC_CA: "/etc/pa/ca.pem",
-  });
-  assert.is(set.listen.grpcHost, "10.0.0.5");
-  assert.equal(set.internal, { credentialsFile: "/etc/pa/credentials", credentialsFileIsDefault: false, tls: { certFile: "/etc/pa/tls.crt", keyFile: "/etc/pa/tls.key" } });
-  assert.equal(set.regionHop, { credentialFile: "/etc/pa/front-credential", caFile: "/etc/pa/ca.pem" });
-  assert.throws(
-    () => loadConfig({ GRPC_TLS_CERT: "/etc/pa/tls.crt" }),
-    (error: Error) => error instanceof ConfigError && error.message === "invalid configuration: GRPC_TLS_CERT and GRPC_TLS_KEY go together: set both or neither",
-  );
-});
+Config(
+  "the internal port binds GRPC_HOST, not HOST; its credentials file defaults into DATA_DIR; TLS goes in pairs",
+  () => {
+    const defaults = loadConfig({ HOST: "0.0.0.0", DATA_DIR: "/var/lib/pa" });
+    assert.is(defaults.listen.host, "0.0.0.0");
+    assert.is(defaults.listen.grpcHost, "127.0.0.1");
+    assert.equal(defaults.internal, {
+      credentialsFile: "/var/lib/pa/internal-credentials",
+      credentialsFileIsDefault: true,
+      tls: undefined,
+    });
+    assert.equal(defaults.regionHop, { credentialFile: undefined, caFile: undefined });
+    const set = loadConfig({
+      GRPC_HOST: "10.0.0.5",
+      GRPC_CREDENTIALS_FILE: "/etc/pa/credentials",
+      GRPC_TLS_CERT: "/etc/pa/tls.crt",
+      GRPC_TLS_KEY: "/etc/pa/tls.key",
+      REGION_GRPC_CREDENTIAL_FILE: "/etc/pa/front-credential",
+      REGION_GRPC_CA: "/etc/pa/ca.pem",
+    });
+    assert.is(set.listen.grpcHost, "10.0.0.5");
+    assert.equal(set.internal, {
+      credentialsFile: "/etc/pa/credentials",
+      credentialsFileIsDefault: false,
+      tls: { certFile: "/etc/pa/tls.crt", keyFile: "/etc/pa/tls.key" },
+    });
+    assert.equal(set.regionHop, { credentialFile: "/etc/pa/front-credential", caFile: "/etc/pa/ca.pem" });
+    assert.throws(
+      () => loadConfig({ GRPC_TLS_CERT: "/etc/pa/tls.crt" }),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        error.message === "invalid configuration: GRPC_TLS_CERT and GRPC_TLS_KEY go together: set both or neither",
+    );
+  },
+);
 
 Config("regions, limits, caches and mail read into named options; the console URL defaults under BASE_URL", () => {
   const config = loadConfig({
@@ -96,8 +113,16 @@ Config("regions, limits, caches and mail read into named options; the console UR
 
 Config("database timeouts: 2 s to connect and 5 s a statement by default, set in whole seconds, zero refused", () => {
   assert.equal(loadConfig({}).databaseTimeouts, { connectSeconds: 2, querySeconds: 5 });
-  assert.equal(loadConfig({ DATABASE_CONNECT_TIMEOUT_SECONDS: "3", DATABASE_QUERY_TIMEOUT_SECONDS: "30" }).databaseTimeouts, { connectSeconds: 3, querySeconds: 30 });
-  for (const [name, value] of [["DATABASE_CONNECT_TIMEOUT_SECONDS", "0"], ["DATABASE_CONNECT_TIMEOUT_SECONDS", "31"], ["DATABASE_QUERY_TIMEOUT_SECONDS", "0"], ["DATABASE_QUERY_TIMEOUT_SECONDS", "1.5"]] as const) {
+  assert.equal(
+    loadConfig({ DATABASE_CONNECT_TIMEOUT_SECONDS: "3", DATABASE_QUERY_TIMEOUT_SECONDS: "30" }).databaseTimeouts,
+    { connectSeconds: 3, querySeconds: 30 },
+  );
+  for (const [name, value] of [
+    ["DATABASE_CONNECT_TIMEOUT_SECONDS", "0"],
+    ["DATABASE_CONNECT_TIMEOUT_SECONDS", "31"],
+    ["DATABASE_QUERY_TIMEOUT_SECONDS", "0"],
+    ["DATABASE_QUERY_TIMEOUT_SECONDS", "1.5"],
+  ] as const) {
     assert.match(configError({ [name]: value }), name);
   }
 });
@@ -116,7 +141,12 @@ Config("bad configuration stops the start with a message naming each variable", 
 });
 
 Config("TRUST_PROXY: trusted proxies' addresses and CIDR ranges, IPv4 and IPv6, comma separated, canonical", () => {
-  assert.equal(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 2001:DB8::/32,127.0.0.1 , ::1" }).trustProxy, ["10.0.0.0/8", "2001:db8::/32", "127.0.0.1", "::1"]);
+  assert.equal(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 2001:DB8::/32,127.0.0.1 , ::1" }).trustProxy, [
+    "10.0.0.0/8",
+    "2001:db8::/32",
+    "127.0.0.1",
+    "::1",
+  ]);
   assert.equal(loadConfig({ TRUST_PROXY: "" }).trustProxy, []);
   assert.equal(loadConfig({ TRUST_PROXY: "10.0.0.1,10.0.0.1" }).trustProxy, ["10.0.0.1"]);
 });
@@ -125,7 +155,8 @@ Config("SHUTDOWN_DRAIN_SECONDS: 5 by default, 0 to 300 whole seconds, anything e
   assert.is(loadConfig({}).shutdownDrainSeconds, 5);
   assert.is(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "0" }).shutdownDrainSeconds, 0);
   assert.is(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "300" }).shutdownDrainSeconds, 300);
-  for (const value of ["-1", "301", "1.5", "soon"]) assert.match(configError({ SHUTDOWN_DRAIN_SECONDS: value }), "SHUTDOWN_DRAIN_SECONDS");
+  for (const value of ["-1", "301", "1.5", "soon"])
+    assert.match(configError({ SHUTDOWN_DRAIN_SECONDS: value }), "SHUTDOWN_DRAIN_SECONDS");
 });
 
 /** The message of the ConfigError `env` raises. */
@@ -140,17 +171,23 @@ function configError(env: Record<string, string | undefined>): string {
   return "";
 }
 
-Config("TRUST_PROXY: the old hop count stops the start, saying what to write instead; so does anything not a range", () => {
-  for (const count of ["0", "1", "2"]) {
+Config(
+  "TRUST_PROXY: the old hop count stops the start, saying what to write instead; so does anything not a range",
+  () => {
+    for (const count of ["0", "1", "2"]) {
+      assert.is(
+        configError({ TRUST_PROXY: count }),
+        "invalid configuration: TRUST_PROXY: a hop count is no longer accepted (it trusted X-Forwarded-For even on requests " +
+          "that reached us directly); list the trusted proxies' addresses or CIDR ranges, comma separated " +
+          "(e.g. 10.0.0.0/8,::1), or leave it unset to trust none",
+      );
+    }
     assert.is(
-      configError({ TRUST_PROXY: count }),
-      "invalid configuration: TRUST_PROXY: a hop count is no longer accepted (it trusted X-Forwarded-For even on requests " +
-        "that reached us directly); list the trusted proxies' addresses or CIDR ranges, comma separated " +
-        "(e.g. 10.0.0.0/8,::1), or leave it unset to trust none",
+      configError({ TRUST_PROXY: "10.0.0.0/8, proxy.internal, 10.0.0.1/8" }),
+      "invalid configuration: TRUST_PROXY: not an address or CIDR range: proxy.internal, 10.0.0.1/8",
     );
-  }
-  assert.is(configError({ TRUST_PROXY: "10.0.0.0/8, proxy.internal, 10.0.0.1/8" }), "invalid configuration: TRUST_PROXY: not an address or CIDR range: proxy.internal, 10.0.0.1/8");
-});
+  },
+);
 
 /** A production environment with every setting production needs. */
 const production = {
@@ -169,30 +206,54 @@ Config("NODE_ENV=production starts on production settings", () => {
 
 Config("NODE_ENV=production refuses each development-only setting, naming its variable", () => {
   const cases: Array<[string, Record<string, string | undefined>, string]> = [
-    ["DATABASE_URL", { DATABASE_URL: undefined }, "DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)"],
-    ["REDIS_URL", { REDIS_URL: "" }, "REDIS_URL: required when NODE_ENV=production (without it every process keeps its own limits and throttles)"],
+    [
+      "DATABASE_URL",
+      { DATABASE_URL: undefined },
+      "DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)",
+    ],
+    [
+      "REDIS_URL",
+      { REDIS_URL: "" },
+      "REDIS_URL: required when NODE_ENV=production (without it every process keeps its own limits and throttles)",
+    ],
     [
       "TOKEN_KEY_ENCRYPTION_KEY",
       { TOKEN_KEY_ENCRYPTION_KEY: undefined },
       "TOKEN_KEY_ENCRYPTION_KEY: required when NODE_ENV=production (a key generated into DATA_DIR is for development)",
     ],
-    ["MAIL_TRANSPORT", { MAIL_TRANSPORT: "log" }, "MAIL_TRANSPORT: must be an smtp:// or smtps:// URL when NODE_ENV=production (log writes mailed links to the log)"],
-    ["MAIL_TRANSPORT", { MAIL_TRANSPORT: undefined }, "MAIL_TRANSPORT: must be an smtp:// or smtps:// URL when NODE_ENV=production (log writes mailed links to the log)"],
+    [
+      "MAIL_TRANSPORT",
+      { MAIL_TRANSPORT: "log" },
+      "MAIL_TRANSPORT: must be an smtp:// or smtps:// URL when NODE_ENV=production (log writes mailed links to the log)",
+    ],
+    [
+      "MAIL_TRANSPORT",
+      { MAIL_TRANSPORT: undefined },
+      "MAIL_TRANSPORT: must be an smtp:// or smtps:// URL when NODE_ENV=production (log writes mailed links to the log)",
+    ],
   ];
   for (const [variable, change, problem] of cases) {
     assert.is(configError({ ...production, ...change }), `invalid configuration: ${problem}`, variable);
   }
   // Every problem at once, and none outside production.
   const bare = configError({ NODE_ENV: "production" });
-  for (const variable of ["DATABASE_URL", "REDIS_URL", "TOKEN_KEY_ENCRYPTION_KEY", "MAIL_TRANSPORT"]) assert.match(bare, `${variable}: `);
-  for (const env of ["development", "test", "", undefined]) assert.is(loadConfig({ NODE_ENV: env }).databaseUrl, undefined);
+  for (const variable of ["DATABASE_URL", "REDIS_URL", "TOKEN_KEY_ENCRYPTION_KEY", "MAIL_TRANSPORT"])
+    assert.match(bare, `${variable}: `);
+  for (const env of ["development", "test", "", undefined])
+    assert.is(loadConfig({ NODE_ENV: env }).databaseUrl, undefined);
 });
 
 Config("NODE_ENV=production for a data role needs only its region's PostgreSQL: no Redis, token key or mail", () => {
   const data = { role: "data", region: "uk" } as const;
-  const regional = loadConfig({ NODE_ENV: "production", REGION_DATABASE_URL_UK: "postgres://uk-db.internal/partner" }, data);
+  const regional = loadConfig(
+    { NODE_ENV: "production", REGION_DATABASE_URL_UK: "postgres://uk-db.internal/partner" },
+    data,
+  );
   assert.is(regional.regions.uk.databaseUrl, "postgres://uk-db.internal/partner");
-  assert.is(loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db.internal/partner" }, data).databaseUrl, "postgres://db.internal/partner");
+  assert.is(
+    loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db.internal/partner" }, data).databaseUrl,
+    "postgres://db.internal/partner",
+  );
   let message = "";
   try {
     loadConfig({ NODE_ENV: "production", REGION_DATABASE_URL_US: "postgres://us-db.internal/partner" }, data);
@@ -200,7 +261,10 @@ Config("NODE_ENV=production for a data role needs only its region's PostgreSQL: 
     assert.instance(error, ConfigError);
     message = (error as Error).message;
   }
-  assert.is(message, "invalid configuration: REGION_DATABASE_URL_UK or DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)");
+  assert.is(
+    message,
+    "invalid configuration: REGION_DATABASE_URL_UK or DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)",
+  );
   // A front is held to every production setting, as an all-roles process is.
   assert.match(configError({ NODE_ENV: "production", DATABASE_URL: "postgres://db.internal/partner" }), "REDIS_URL: ");
 });

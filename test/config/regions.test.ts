@@ -15,7 +15,8 @@ Regions("isRegion: true for each region", () => {
 });
 
 Regions("isRegion: false for other strings: case, spaces, country codes that are not regions, empty, a list", () => {
-  for (const value of ["UK", "Uk", " uk", "uk ", "gb", "eu", "", "uk,us", "u"]) assert.is(isRegion(value), false, JSON.stringify(value));
+  for (const value of ["UK", "Uk", " uk", "uk ", "gb", "eu", "", "uk,us", "u"])
+    assert.is(isRegion(value), false, JSON.stringify(value));
 });
 
 Regions("isRegion: false for values that are not strings, even ones that print as a region", () => {

@@ -39,8 +39,14 @@ async function launch(): Promise<BrowserContext> {
     headless: true,
     timeout,
     args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
     ],
   });
 }
@@ -57,7 +63,9 @@ if (!available) {
       const url = new URL(request.url ?? "/", callbackBase);
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       if (url.pathname === "/frame") {
-        response.end(`<!doctype html><title>framer</title><iframe title="consent" src="${url.searchParams.get("src")!.replace(/"/g, "&quot;")}"></iframe>`);
+        response.end(
+          `<!doctype html><title>framer</title><iframe title="consent" src="${url.searchParams.get("src")!.replace(/"/g, "&quot;")}"></iframe>`,
+        );
       } else {
         response.end("<!doctype html><title>callback</title><p>back at the app</p>");
       }
@@ -65,7 +73,10 @@ if (!available) {
     await new Promise<void>((resolve) => callback.listen(port, "127.0.0.1", resolve));
     world = await newWorld(test, clock, `${callbackBase}/callback`);
     const issuer = new URL(`${test.base}/`);
-    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
+    as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }),
+    );
     browser = await launch();
   });
 
@@ -94,7 +105,11 @@ async function authorizationUrl() {
   return { url, codeVerifier, state };
 }
 
-async function signInAndDecide(user: { email: string; password: string }, url: URL, decision: "Allow" | "Deny" | undefined) {
+async function signInAndDecide(
+  user: { email: string; password: string },
+  url: URL,
+  decision: "Allow" | "Deny" | undefined,
+) {
   const page = await browser.newPage();
   page.setDefaultTimeout(timeout);
   await page.goto(url.href);
@@ -103,7 +118,10 @@ async function signInAndDecide(user: { email: string; password: string }, url: U
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "Connect an app" }).waitFor();
   if (decision) {
-    await Promise.all([page.waitForURL((target) => target.href.startsWith(world.redirectUri)), page.getByRole("button", { name: decision }).click()]);
+    await Promise.all([
+      page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
+      page.getByRole("button", { name: decision }).click(),
+    ]);
   }
   return page;
 }
@@ -121,7 +139,10 @@ it("oauth4webapi: PKCE + state, consent in chromium, callback, exchange, JWT val
   assert.match(text, "oauth test");
   assert.match(text, "See and change your categories");
   assert.match(text, `company ${world.companyId}`);
-  await Promise.all([page.waitForURL((target) => target.href.startsWith(world.redirectUri)), page.getByRole("button", { name: "Allow" }).click()]);
+  await Promise.all([
+    page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
+    page.getByRole("button", { name: "Allow" }).click(),
+  ]);
   const callbackUrl = new URL(page.url());
   await page.close();
   assert.is(callbackUrl.searchParams.get("merchant_id"), String(world.companyId));
@@ -136,19 +157,30 @@ it("oauth4webapi: PKCE + state, consent in chromium, callback, exchange, JWT val
   assert.is(exchanged.expires_in, 900);
   assert.is(exchanged["merchant_id"], world.companyId);
 
-  const resource = (token: string) => new Request(`${test.base}/v1/items`, { headers: { authorization: `Bearer ${token}` } });
+  const resource = (token: string) =>
+    new Request(`${test.base}/v1/items`, { headers: { authorization: `Bearer ${token}` } });
   const claims = await oauth.validateJwtAccessToken(as, resource(exchanged.access_token), "partnerapi-app", insecure);
   assert.is(claims.client_id, world.clientId);
   assert.is(claims.sub, world.appId);
   assert.is(claims["companyId"], world.companyId);
 
-  const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, exchanged.refresh_token!, insecure));
+  const refreshed = await oauth.processRefreshTokenResponse(
+    as,
+    client,
+    await oauth.refreshTokenGrantRequest(as, client, auth, exchanged.refresh_token!, insecure),
+  );
   assert.is.not(refreshed.refresh_token, exchanged.refresh_token);
   await oauth.validateJwtAccessToken(as, resource(refreshed.access_token), "partnerapi-app", insecure);
 
-  await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, refreshed.refresh_token!, insecure));
+  await oauth.processRevocationResponse(
+    await oauth.revocationRequest(as, client, auth, refreshed.refresh_token!, insecure),
+  );
   try {
-    await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, refreshed.refresh_token!, insecure));
+    await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, refreshed.refresh_token!, insecure),
+    );
     assert.unreachable("a revoked grant must not refresh");
   } catch (error) {
     assert.instance(error, oauth.ResponseBodyError);
@@ -169,7 +201,7 @@ it("an employee sees the owner card and no Allow button; the owner's Deny redire
     await page.getByLabel("Email").fill(world.employee.email);
     await page.getByLabel("Password").fill(world.employee.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Connect an app" }).waitFor();
+    await page.getByRole("heading", { name: "Connect an app" }).waitFor();
     await page.getByRole("heading", { name: "Ask your account owner" }).waitFor();
     assert.is(await page.getByRole("button", { name: "Allow" }).count(), 0);
   } finally {
@@ -180,7 +212,10 @@ it("an employee sees the owner card and no Allow button; the owner's Deny redire
   const page = await browser.newPage();
   page.setDefaultTimeout(timeout);
   await page.goto(denied.url.href); // the owner's session from the first test is still there
-  await Promise.all([page.waitForURL((target) => target.href.startsWith(world.redirectUri)), page.getByRole("button", { name: "Deny" }).click()]);
+  await Promise.all([
+    page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
+    page.getByRole("button", { name: "Deny" }).click(),
+  ]);
   const back = new URL(page.url());
   await page.close();
   assert.is(back.searchParams.get("error"), "access_denied");

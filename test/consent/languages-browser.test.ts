@@ -47,7 +47,16 @@ if (!available) {
       executablePath: chromiumPath,
       headless: true,
       timeout,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   });
   Languages.after(async () => {
@@ -64,7 +73,11 @@ const it = available ? Languages : Languages.skip;
  * script our CSP rightly refuses); the CSP itself is pinned by the server-level tests.
  */
 async function newBrowserPage(acceptLanguage: string): Promise<Page> {
-  const context = await chromiumBrowser.newContext({ locale: acceptLanguage, bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  const context = await chromiumBrowser.newContext({
+    locale: acceptLanguage,
+    bypassCSP: true,
+    viewport: { width: 1280, height: 900 },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(timeout);
   return page;
@@ -75,7 +88,11 @@ async function checkPage(page: Page, locale: Locale, name: string): Promise<void
   assert.is(await page.locator("html").getAttribute("lang"), locale, `${name}: lang`);
   assert.is(await page.locator("html").getAttribute("dir"), directionOf(locale), `${name}: dir`);
   // The stylesheet is loaded (a page that lost it would be the browser-default page the issue describes).
-  assert.is(String(await page.evaluate("getComputedStyle(document.body).fontFamily")).includes("system-ui"), true, `${name}: site.css applied`);
+  assert.is(
+    String(await page.evaluate("getComputedStyle(document.body).fontFamily")).includes("system-ui"),
+    true,
+    `${name}: site.css applied`,
+  );
   const text = String(await page.evaluate("document.body.innerText"));
   assert.equal(englishLeftIn(text, locale), [], `${name}: English left on the ${locale} page`);
   await page.addScriptTag({ path: axePath });
@@ -85,11 +102,16 @@ async function checkPage(page: Page, locale: Locale, name: string): Promise<void
     const found = (await page.evaluate(
       "axe.run(document).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))",
     )) as { id: string; impact: string; targets: string[] }[];
-    const violations = found.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.targets.join(", ")}`);
+    const violations = found
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id}: ${violation.targets.join(", ")}`);
     assert.equal(violations, [], `${name} (${locale}, ${scheme}): axe serious/critical violations`);
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `${scheme === "dark" ? darkScreenshots : screenshots}${name}-${locale}-${width}.png`, fullPage: true });
+      await page.screenshot({
+        path: `${scheme === "dark" ? darkScreenshots : screenshots}${name}-${locale}-${width}.png`,
+        fullPage: true,
+      });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
@@ -113,10 +135,14 @@ async function flow(locale: Locale, acceptLanguage: string, switchTo: boolean): 
     await page.goto(authorize);
     if (switchTo) {
       // The switch names the language in its own script; following it keeps every OAuth parameter.
-      await page.getByRole("navigation", { name: translator("en")("common.language") }).getByRole("link", { name: t("common.languageName") }).click();
+      await page
+        .getByRole("navigation", { name: translator("en")("common.language") })
+        .getByRole("link", { name: t("common.languageName") })
+        .click();
       await page.getByRole("heading", { name: t("consent.signInTitle") }).waitFor();
       const switched = new URL(page.url());
-      for (const [name, value] of new URL(authorize).searchParams) assert.is(switched.searchParams.get(name), value, `switch keeps ${name}`);
+      for (const [name, value] of new URL(authorize).searchParams)
+        assert.is(switched.searchParams.get(name), value, `switch keeps ${name}`);
       assert.is(switched.searchParams.get("lang"), locale);
     }
     await page.getByRole("heading", { name: t("consent.signInTitle") }).waitFor();
@@ -146,7 +172,6 @@ async function flow(locale: Locale, acceptLanguage: string, switchTo: boolean): 
     const back = new URL(page.url());
     assert.is(back.searchParams.get("state"), `state-${locale}`);
     assert.match(back.searchParams.get("code") ?? "", /^[A-Za-z0-9_-]{43}$/);
-
 
     await page.goto(authorizeUrl(test, world, { response_type: "token" }));
     await page.getByRole("heading", { name: t("consent.cannotConnectTitle") }).waitFor();
@@ -198,7 +223,10 @@ it("OIDC ui_locales from the app beats the browser's English; the switch then be
     await page.goto(authorize);
     await page.getByRole("heading", { name: hindi("consent.signInTitle") }).waitFor();
     assert.is(await page.locator("html").getAttribute("lang"), "hi");
-    await page.getByRole("navigation", { name: hindi("common.language") }).getByRole("link", { name: "English" }).click();
+    await page
+      .getByRole("navigation", { name: hindi("common.language") })
+      .getByRole("link", { name: "English" })
+      .click();
     const english = translator("en");
     await page.getByRole("heading", { name: english("consent.signInTitle") }).waitFor();
     assert.is(new URL(page.url()).searchParams.get("ui_locales"), "fr-CA hi-IN ar", "the switch keeps ui_locales");

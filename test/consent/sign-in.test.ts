@@ -8,7 +8,14 @@ import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { maxSignInDelayMs } from "../../src/consent/consent-server.js";
 import { hiddenValue, startTestApp, type TestApp, type World } from "../support/test-app.js";
-import { assertErrorPage, assertNotFramable, createBrowser, newSandboxWorld, randomAddress, type Page } from "../support/consent.js";
+import {
+  assertErrorPage,
+  assertNotFramable,
+  createBrowser,
+  newSandboxWorld,
+  randomAddress,
+  type Page,
+} from "../support/consent.js";
 
 const SignIn = suite("consent/sign-in");
 const clock = createManualClock(Date.now());
@@ -23,7 +30,11 @@ let secure: TestApp;
 let worlds = 0;
 
 SignIn.before(async () => {
-  test = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", CONSENT_SIGN_IN_LIMIT: String(limit) } });
+  test = await startTestApp({
+    clock,
+    redis: true,
+    env: { TRUST_PROXY: "127.0.0.1", CONSENT_SIGN_IN_LIMIT: String(limit) },
+  });
 });
 SignIn.after(async () => {
   await test.stop();
@@ -45,10 +56,15 @@ function cookieLine(page: Page, name: string): string {
 
 /** The attributes of a Set-Cookie line, lower-cased names. */
 function attributes(line: string): Map<string, string> {
-  return new Map(line.split(";").slice(1).map((part) => {
-    const [name, value = ""] = part.trim().split("=");
-    return [name!.toLowerCase(), value];
-  }));
+  return new Map(
+    line
+      .split(";")
+      .slice(1)
+      .map((part) => {
+        const [name, value = ""] = part.trim().split("=");
+        return [name!.toLowerCase(), value];
+      }),
+  );
 }
 
 /**
@@ -69,7 +85,10 @@ SignIn("signed out: the sign-in form; after signing in, 303 back to the very sam
   assert.match(form.html, `App `);
   assert.match(form.html, "wants to connect to your business. Sign in to continue.");
   assert.match(form.html, '<label for="email">Email</label> <input id="email" name="email"');
-  assert.match(form.html, '<label for="password">Password</label> <input id="password" name="password" type="password"');
+  assert.match(
+    form.html,
+    '<label for="password">Password</label> <input id="password" name="password" type="password"',
+  );
   assert.match(form.html, '<button type="submit">Sign in</button>');
   const requested = new URL(target);
   assert.is(hiddenValue(form.html, "return_to"), requested.pathname + requested.search);
@@ -96,7 +115,10 @@ SignIn("a failed attempt keeps the consent request: the next, right one still re
   const world = await fresh();
   const browser = createBrowser(test);
   const target = new URL(authorizeUrl(test, world, "st-retry"));
-  const failed = await browser.signIn(await browser.get(target.href), { email: world.owner.email, password: "wrong password" });
+  const failed = await browser.signIn(await browser.get(target.href), {
+    email: world.owner.email,
+    password: "wrong password",
+  });
   assert.is(failed.status, 401);
   assert.is(hiddenValue(failed.html, "return_to"), target.pathname + target.search);
   const signedIn = await browser.signIn(failed, world.owner);
@@ -119,54 +141,71 @@ SignIn("cookies over http: no prefix, HttpOnly, SameSite=Lax, Path=/, no Secure;
   }
   assert.is(session.get("max-age"), "3600");
   assert.is(attributes(cookieLine(signedIn, "lp_consent_csrf")).get("max-age"), "0");
-  assert.equal(form.setCookie, [`lp_consent_csrf=${hiddenValue(form.html, "csrf")}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600`]);
+  assert.equal(form.setCookie, [
+    `lp_consent_csrf=${hiddenValue(form.html, "csrf")}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600`,
+  ]);
   for (const page of [form, signedIn]) assert.is(page.headers.get("strict-transport-security"), null);
 });
 
-SignIn("AUTH_URL https (the listener itself stays http): __Host- cookies, Secure, HSTS on every page; the POST must come from that origin", async () => {
-  const origin = "https://consent.example.test";
-  secure = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", AUTH_URL: origin } });
-  assert.is(secure.config.urls.auth, origin);
-  const w = await newSandboxWorld(secure, clock, "https://app.example.test/callback");
-  const browser = createBrowser(secure);
-  const target = `${secure.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: w.clientId, redirect_uri: w.redirectUri, state: "s" })}`;
-  const form = await browser.get(target);
-  assert.is(form.status, 200);
-  assert.is(form.headers.get("strict-transport-security"), "max-age=31536000");
-  const token = hiddenValue(form.html, "csrf");
-  assert.equal(form.setCookie, [`__Host-lp_consent_csrf=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure`]);
-  // The listener's own http origin is not the site's origin.
-  const refused = await browser.post("/oauth/sign-in", { csrf: token, return_to: hiddenValue(form.html, "return_to"), ...w.owner }, { origin: secure.auth });
-  assert.is(refused.status, 403);
-  assert.is(refused.headers.get("strict-transport-security"), "max-age=31536000");
-  const signedIn = await browser.signIn(form, w.owner); // Origin: AUTH_URL
-  assert.is(signedIn.status, 303, signedIn.html);
-  assert.is(signedIn.headers.get("strict-transport-security"), "max-age=31536000");
-  const session = browser.cookies.get("__Host-lp_consent_session")!;
-  assert.match(session, /^[A-Za-z0-9_-]{43}$/);
-  assert.equal(signedIn.setCookie, [
-    `__Host-lp_consent_session=${session}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure`,
-    "__Host-lp_consent_csrf=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure",
-  ]);
-  // The session is read from the __Host- cookie: the consent screen, not the sign-in form.
-  const consent = await browser.get(target);
-  assert.is(consent.status, 200);
-  assert.match(consent.html, "Connect an app");
-  // A cookie without the prefix is not the session (a sibling host could have set it).
-  const unprefixed = createBrowser(secure, browser.address);
-  unprefixed.cookies.set("lp_consent_session", session);
-  assert.match((await unprefixed.get(target)).html, "Sign in to continue.");
-  for (const path of ["/nowhere", "/healthz", "/oauth/connections"]) {
-    assert.is((await browser.get(path)).headers.get("strict-transport-security"), "max-age=31536000", path);
-  }
-});
+SignIn(
+  "AUTH_URL https (the listener itself stays http): __Host- cookies, Secure, HSTS on every page; the POST must come from that origin",
+  async () => {
+    const origin = "https://consent.example.test";
+    secure = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", AUTH_URL: origin } });
+    assert.is(secure.config.urls.auth, origin);
+    const w = await newSandboxWorld(secure, clock, "https://app.example.test/callback");
+    const browser = createBrowser(secure);
+    const target = `${secure.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: w.clientId, redirect_uri: w.redirectUri, state: "s" })}`;
+    const form = await browser.get(target);
+    assert.is(form.status, 200);
+    assert.is(form.headers.get("strict-transport-security"), "max-age=31536000");
+    const token = hiddenValue(form.html, "csrf");
+    assert.equal(form.setCookie, [
+      `__Host-lp_consent_csrf=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure`,
+    ]);
+    // The listener's own http origin is not the site's origin.
+    const refused = await browser.post(
+      "/oauth/sign-in",
+      { csrf: token, return_to: hiddenValue(form.html, "return_to"), ...w.owner },
+      { origin: secure.auth },
+    );
+    assert.is(refused.status, 403);
+    assert.is(refused.headers.get("strict-transport-security"), "max-age=31536000");
+    const signedIn = await browser.signIn(form, w.owner); // Origin: AUTH_URL
+    assert.is(signedIn.status, 303, signedIn.html);
+    assert.is(signedIn.headers.get("strict-transport-security"), "max-age=31536000");
+    const session = browser.cookies.get("__Host-lp_consent_session")!;
+    assert.match(session, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(signedIn.setCookie, [
+      `__Host-lp_consent_session=${session}; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure`,
+      "__Host-lp_consent_csrf=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure",
+    ]);
+    // The session is read from the __Host- cookie: the consent screen, not the sign-in form.
+    const consent = await browser.get(target);
+    assert.is(consent.status, 200);
+    assert.match(consent.html, "Connect an app");
+    // A cookie without the prefix is not the session (a sibling host could have set it).
+    const unprefixed = createBrowser(secure, browser.address);
+    unprefixed.cookies.set("lp_consent_session", session);
+    assert.match((await unprefixed.get(target)).html, "Sign in to continue.");
+    for (const path of ["/nowhere", "/healthz", "/oauth/connections"]) {
+      assert.is((await browser.get(path)).headers.get("strict-transport-security"), "max-age=31536000", path);
+    }
+  },
+);
 
 SignIn("AUTH_URL with an upper-case HTTPS scheme is https all the same: Secure cookies", async () => {
-  const upper = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1", AUTH_URL: "HTTPS://Consent.Example.Test" } });
+  const upper = await startTestApp({
+    clock,
+    redis: true,
+    env: { TRUST_PROXY: "127.0.0.1", AUTH_URL: "HTTPS://Consent.Example.Test" },
+  });
   try {
     const w = await newSandboxWorld(upper, clock, "https://app.example.test/upper");
     const browser = createBrowser(upper);
-    const form = await browser.get(`${upper.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: w.clientId, redirect_uri: w.redirectUri, state: "s" })}`);
+    const form = await browser.get(
+      `${upper.auth}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: w.clientId, redirect_uri: w.redirectUri, state: "s" })}`,
+    );
     assert.ok(attributes(cookieLine(form, "__Host-lp_consent_csrf")).has("secure"));
     // Browsers send the serialized origin: lower case.
     const fields = { csrf: hiddenValue(form.html, "csrf"), return_to: hiddenValue(form.html, "return_to"), ...w.owner };
@@ -192,7 +231,10 @@ SignIn("a wrong password and an unknown email get the same 401 page, no session,
     assert.is(answer.headers.get("location"), null);
     assert.match(answer.html, '<p role="alert">The email or password is not correct.</p>');
     assert.not.match(answer.html, "@");
-    assert.equal(answer.setCookie.filter((line) => line.startsWith("lp_consent_session=")), []);
+    assert.equal(
+      answer.setCookie.filter((line) => line.startsWith("lp_consent_session=")),
+      [],
+    );
     assertNotFramable(answer);
   }
   assert.is(answers[1]!.html, answers[0]!.html, "unknown email and wrong password: identical pages");
@@ -223,74 +265,118 @@ async function advancing<T>(answer: Promise<T>): Promise<{ value: T; movedMs: nu
   return { value: await value, movedMs };
 }
 
-SignIn("failures of one account from one address: that pair gets 429 until its window ends; from elsewhere the owner is slowed, never locked", async () => {
-  const world = await fresh();
-  const address = randomAddress();
-  startOfWindow();
-  for (let i = 0; i < limit; i++) assert.is((await attempt(world, { email: world.employee.email, password: "guess " + i }, address)).status, 401);
-  const refused = await attempt(world, world.employee, address);
-  assertErrorPage(refused, 429, "developer.too_many_attempts");
-  assert.is(refused.headers.get("retry-after"), "900");
-  assert.equal(refused.setCookie.filter((line) => line.startsWith("lp_consent_session=")), []);
-  // The same email, differently spelled, is the same pair.
-  const respelled = { email: `  ${world.employee.email.toUpperCase()} `, password: world.employee.password };
-  assertErrorPage(await attempt(world, respelled, address), 429, "developer.too_many_attempts");
-  // Another account from this address is not affected.
-  assert.is((await attempt(world, world.owner, address)).status, 303);
-  // From another address the account signs in: slowed (the clock must move a second first), not refused.
-  const elsewhere = await advancing(attempt(world, world.employee, randomAddress()));
-  assert.is(elsewhere.value.status, 303, elsewhere.value.html);
-  assert.ok(elsewhere.movedMs >= 1000, "waited for the delay");
-  assert.ok(test.logs.some((line) => line.includes('"consent sign-in slowed"') && line.includes('"ms":1000')));
-  clock.set((Math.floor(clock.now() / windowMs) + 1) * windowMs + 1000); // the next window
-  const admitted = await attempt(world, respelled, address);
-  assert.is(admitted.status, 303, admitted.html);
-});
+SignIn(
+  "failures of one account from one address: that pair gets 429 until its window ends; from elsewhere the owner is slowed, never locked",
+  async () => {
+    const world = await fresh();
+    const address = randomAddress();
+    startOfWindow();
+    for (let i = 0; i < limit; i++)
+      assert.is((await attempt(world, { email: world.employee.email, password: "guess " + i }, address)).status, 401);
+    const refused = await attempt(world, world.employee, address);
+    assertErrorPage(refused, 429, "developer.too_many_attempts");
+    assert.is(refused.headers.get("retry-after"), "900");
+    assert.equal(
+      refused.setCookie.filter((line) => line.startsWith("lp_consent_session=")),
+      [],
+    );
+    // The same email, differently spelled, is the same pair.
+    const respelled = { email: `  ${world.employee.email.toUpperCase()} `, password: world.employee.password };
+    assertErrorPage(await attempt(world, respelled, address), 429, "developer.too_many_attempts");
+    // Another account from this address is not affected.
+    assert.is((await attempt(world, world.owner, address)).status, 303);
+    // From another address the account signs in: slowed (the clock must move a second first), not refused.
+    const elsewhere = await advancing(attempt(world, world.employee, randomAddress()));
+    assert.is(elsewhere.value.status, 303, elsewhere.value.html);
+    assert.ok(elsewhere.movedMs >= 1000, "waited for the delay");
+    assert.ok(test.logs.some((line) => line.includes('"consent sign-in slowed"') && line.includes('"ms":1000')));
+    clock.set((Math.floor(clock.now() / windowMs) + 1) * windowMs + 1000); // the next window
+    const admitted = await attempt(world, respelled, address);
+    assert.is(admitted.status, 303, admitted.html);
+  },
+);
 
-SignIn("a stranger's failures from many addresses slow the account with growing delays, capped; successful sign-ins count for nothing", async () => {
-  const world = await fresh();
-  startOfWindow();
-  // Successful sign-ins, more than the ceiling, from one address: none is slowed or refused.
-  const own = randomAddress();
-  for (let i = 0; i < limit + 3; i++) assert.is((await attempt(world, world.owner, own)).status, 303);
-  // limit + 2 failures, each from a new address: past the ceiling each waits longer (1 s, then 2 s).
-  for (let i = 0; i < limit; i++) assert.is((await attempt(world, { email: world.owner.email, password: "guess " + i }, randomAddress())).status, 401);
-  const first = await advancing(attempt(world, { email: world.owner.email, password: "guess again" }, randomAddress()));
-  assert.is(first.value.status, 401);
-  const second = await advancing(attempt(world, { email: world.owner.email, password: "and again" }, randomAddress()));
-  assert.is(second.value.status, 401);
-  assert.ok(second.movedMs >= 2000, `the second delay is longer (${second.movedMs} ms)`);
-  // The owner, from their own address, still signs in, after the delay.
-  const owner = await advancing(attempt(world, world.owner, own));
-  assert.is(owner.value.status, 303, owner.value.html);
-  assert.ok(owner.movedMs >= 4000, `slowed by the third doubling (${owner.movedMs} ms)`);
-  assert.ok(test.logs.some((line) => line.includes('"consent sign-in slowed"') && line.includes('"ms":4000')));
-  assert.is(maxSignInDelayMs, 30_000);
-});
+SignIn(
+  "a stranger's failures from many addresses slow the account with growing delays, capped; successful sign-ins count for nothing",
+  async () => {
+    const world = await fresh();
+    startOfWindow();
+    // Successful sign-ins, more than the ceiling, from one address: none is slowed or refused.
+    const own = randomAddress();
+    for (let i = 0; i < limit + 3; i++) assert.is((await attempt(world, world.owner, own)).status, 303);
+    // limit + 2 failures, each from a new address: past the ceiling each waits longer (1 s, then 2 s).
+    for (let i = 0; i < limit; i++)
+      assert.is(
+        (await attempt(world, { email: world.owner.email, password: "guess " + i }, randomAddress())).status,
+        401,
+      );
+    const first = await advancing(
+      attempt(world, { email: world.owner.email, password: "guess again" }, randomAddress()),
+    );
+    assert.is(first.value.status, 401);
+    const second = await advancing(
+      attempt(world, { email: world.owner.email, password: "and again" }, randomAddress()),
+    );
+    assert.is(second.value.status, 401);
+    assert.ok(second.movedMs >= 2000, `the second delay is longer (${second.movedMs} ms)`);
+    // The owner, from their own address, still signs in, after the delay.
+    const owner = await advancing(attempt(world, world.owner, own));
+    assert.is(owner.value.status, 303, owner.value.html);
+    assert.ok(owner.movedMs >= 4000, `slowed by the third doubling (${owner.movedMs} ms)`);
+    assert.ok(test.logs.some((line) => line.includes('"consent sign-in slowed"') && line.includes('"ms":4000')));
+    assert.is(maxSignInDelayMs, 30_000);
+  },
+);
 
-SignIn("throttle per address: ten times the per-email ceiling, over any emails; another address is not affected", async () => {
-  const world = await fresh();
-  const address = randomAddress();
-  startOfWindow();
-  for (let i = 0; i < limit * 10; i++) {
-    assert.is((await attempt(world, { email: `stranger.${i}.${process.pid}@shop.test`, password: "x" }, address)).status, 401);
-  }
-  assertErrorPage(await attempt(world, world.owner, address), 429, "developer.too_many_attempts");
-  assert.is((await attempt(world, world.owner, randomAddress())).status, 303);
-  clock.advance(windowMs - 1000);
-  assert.is((await attempt(world, world.owner, address)).status, 303);
-});
+SignIn(
+  "throttle per address: ten times the per-email ceiling, over any emails; another address is not affected",
+  async () => {
+    const world = await fresh();
+    const address = randomAddress();
+    startOfWindow();
+    for (let i = 0; i < limit * 10; i++) {
+      assert.is(
+        (await attempt(world, { email: `stranger.${i}.${process.pid}@shop.test`, password: "x" }, address)).status,
+        401,
+      );
+    }
+    assertErrorPage(await attempt(world, world.owner, address), 429, "developer.too_many_attempts");
+    assert.is((await attempt(world, world.owner, randomAddress())).status, 303);
+    clock.advance(windowMs - 1000);
+    assert.is((await attempt(world, world.owner, address)).status, 303);
+  },
+);
 
-SignIn("throttle per address: an IPv6 source counts by its /64, so fresh addresses of one subnet share the ceiling", async () => {
-  const world = await fresh();
-  const subnet = `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}`;
-  startOfWindow();
-  for (let i = 0; i < limit * 10; i++) {
-    assert.is((await attempt(world, { email: `stranger.${i}.${process.pid}@shop.test`, password: "x" }, `${subnet}::${(i + 1).toString(16)}`)).status, 401);
-  }
-  assertErrorPage(await attempt(world, world.owner, `${subnet}:ffff:ffff:ffff:ffff`), 429, "developer.too_many_attempts");
-  assert.is((await attempt(world, world.owner, `2001:db8:${randomBytes(2).toString("hex")}:ffff::1`)).status, 303, "another /64");
-});
+SignIn(
+  "throttle per address: an IPv6 source counts by its /64, so fresh addresses of one subnet share the ceiling",
+  async () => {
+    const world = await fresh();
+    const subnet = `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}`;
+    startOfWindow();
+    for (let i = 0; i < limit * 10; i++) {
+      assert.is(
+        (
+          await attempt(
+            world,
+            { email: `stranger.${i}.${process.pid}@shop.test`, password: "x" },
+            `${subnet}::${(i + 1).toString(16)}`,
+          )
+        ).status,
+        401,
+      );
+    }
+    assertErrorPage(
+      await attempt(world, world.owner, `${subnet}:ffff:ffff:ffff:ffff`),
+      429,
+      "developer.too_many_attempts",
+    );
+    assert.is(
+      (await attempt(world, world.owner, `2001:db8:${randomBytes(2).toString("hex")}:ffff::1`)).status,
+      303,
+      "another /64",
+    );
+  },
+);
 
 SignIn("the sign-in POST needs the CSRF token of its cookie, and no foreign Origin", async () => {
   const world = await fresh();
@@ -302,7 +388,10 @@ SignIn("the sign-in POST needs the CSRF token of its cookie, and no foreign Orig
     ["no token", await browser.post("/oauth/sign-in", fields)],
     ["an empty token", await browser.post("/oauth/sign-in", { ...fields, csrf: "" })],
     ["another token", await browser.post("/oauth/sign-in", { ...fields, csrf: "A".repeat(43) })],
-    ["another site", await browser.post("/oauth/sign-in", { ...fields, csrf: token }, { origin: "https://evil.example" })],
+    [
+      "another site",
+      await browser.post("/oauth/sign-in", { ...fields, csrf: token }, { origin: "https://evil.example" }),
+    ],
     ["an opaque origin", await browser.post("/oauth/sign-in", { ...fields, csrf: token }, { origin: "null" })],
   ];
   const cookieless = createBrowser(test);
@@ -310,51 +399,81 @@ SignIn("the sign-in POST needs the CSRF token of its cookie, and no foreign Orig
   for (const [name, page] of refusals) {
     assert.is(page.status, 403, name);
     assert.is(page.headers.get("location"), null, name);
-    assert.equal(page.setCookie.filter((line) => line.startsWith("lp_consent_session=")), [], name);
+    assert.equal(
+      page.setCookie.filter((line) => line.startsWith("lp_consent_session=")),
+      [],
+      name,
+    );
     assertNotFramable(page);
   }
   assert.match(refusals[0]![1].html, "The form expired. Go back and try again.");
   assert.match(refusals[3]![1].html, "This form was sent from another site.");
   // Not a form at all.
-  const json = await fetch(`${test.auth}/oauth/sign-in`, { method: "POST", headers: { "content-type": "application/json", origin: test.config.urls.auth }, body: "{}" });
+  const json = await fetch(`${test.auth}/oauth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: test.config.urls.auth },
+    body: "{}",
+  });
   assert.is(json.status, 400);
   // Without an Origin header (older browsers), the token alone decides.
   assert.is((await browser.post("/oauth/sign-in", { ...fields, csrf: token }, { origin: null })).status, 303);
 });
 
-SignIn("Sec-Fetch-Site beside Origin: cross-site and same-site POSTs are refused like a foreign Origin; same-origin, none and absent pass", async () => {
-  const world = await fresh();
-  const browser = createBrowser(test);
-  const form = await browser.get(authorizeUrl(test, world));
-  const fields = { csrf: hiddenValue(form.html, "csrf"), return_to: hiddenValue(form.html, "return_to"), ...world.owner };
-  for (const site of ["cross-site", "same-site", "CROSS-SITE"]) {
-    // With our own Origin, and without any (a browser that sends Sec-Fetch-Site always sends Origin on a POST).
-    for (const origin of [undefined, null]) {
-      const refused = await browser.post("/oauth/sign-in", fields, { origin, headers: { "sec-fetch-site": site } });
-      assert.is(refused.status, 403, site);
-      assert.match(refused.html, "This form was sent from another site.");
-      assert.equal(refused.setCookie, [], site);
-      assertNotFramable(refused);
+SignIn(
+  "Sec-Fetch-Site beside Origin: cross-site and same-site POSTs are refused like a foreign Origin; same-origin, none and absent pass",
+  async () => {
+    const world = await fresh();
+    const browser = createBrowser(test);
+    const form = await browser.get(authorizeUrl(test, world));
+    const fields = {
+      csrf: hiddenValue(form.html, "csrf"),
+      return_to: hiddenValue(form.html, "return_to"),
+      ...world.owner,
+    };
+    for (const site of ["cross-site", "same-site", "CROSS-SITE"]) {
+      // With our own Origin, and without any (a browser that sends Sec-Fetch-Site always sends Origin on a POST).
+      for (const origin of [undefined, null]) {
+        const refused = await browser.post("/oauth/sign-in", fields, { origin, headers: { "sec-fetch-site": site } });
+        assert.is(refused.status, 403, site);
+        assert.match(refused.html, "This form was sent from another site.");
+        assert.equal(refused.setCookie, [], site);
+        assertNotFramable(refused);
+      }
     }
-  }
-  // Two accepted sign-ins per email at most (the suite's ceiling): one as the owner, one as the employee.
-  for (const [site, user] of [["same-origin", world.owner], ["none", world.employee]] as const) {
-    const other = createBrowser(test, browser.address);
-    const page = await other.get(authorizeUrl(test, world));
-    const accepted = await other.post("/oauth/sign-in", { csrf: hiddenValue(page.html, "csrf"), return_to: hiddenValue(page.html, "return_to"), ...user }, { headers: { "sec-fetch-site": site } });
-    assert.is(accepted.status, 303, site);
-    const out = await other.post("/oauth/sign-out", { csrf: hiddenValue((await other.get("/oauth/connections")).html, "csrf") }, { headers: { "sec-fetch-site": site } });
-    assert.is(out.status, 200, site);
-  }
-  // Absent (older browsers): the Origin and the token decide, as before.
-  assert.is((await browser.post("/oauth/sign-in", fields)).status, 303);
-});
+    // Two accepted sign-ins per email at most (the suite's ceiling): one as the owner, one as the employee.
+    for (const [site, user] of [
+      ["same-origin", world.owner],
+      ["none", world.employee],
+    ] as const) {
+      const other = createBrowser(test, browser.address);
+      const page = await other.get(authorizeUrl(test, world));
+      const accepted = await other.post(
+        "/oauth/sign-in",
+        { csrf: hiddenValue(page.html, "csrf"), return_to: hiddenValue(page.html, "return_to"), ...user },
+        { headers: { "sec-fetch-site": site } },
+      );
+      assert.is(accepted.status, 303, site);
+      const out = await other.post(
+        "/oauth/sign-out",
+        { csrf: hiddenValue((await other.get("/oauth/connections")).html, "csrf") },
+        { headers: { "sec-fetch-site": site } },
+      );
+      assert.is(out.status, 200, site);
+    }
+    // Absent (older browsers): the Origin and the token decide, as before.
+    assert.is((await browser.post("/oauth/sign-in", fields)).status, 303);
+  },
+);
 
 SignIn("after signing in, the return path stays on this site; signed-in POSTs need the session's token", async () => {
   const world = await fresh();
   const browser = createBrowser(test);
   const form = await browser.get(authorizeUrl(test, world));
-  const away = await browser.post("/oauth/sign-in", { csrf: hiddenValue(form.html, "csrf"), return_to: "https://evil.example/oauth/authorize?x", ...world.owner });
+  const away = await browser.post("/oauth/sign-in", {
+    csrf: hiddenValue(form.html, "csrf"),
+    return_to: "https://evil.example/oauth/authorize?x",
+    ...world.owner,
+  });
   assert.is(away.status, 303);
   assert.is(away.headers.get("location"), "/oauth/connections");
   // A return path that cannot be a header value (CR/LF, a character above U+00FF) is not followed, and the site
@@ -362,7 +481,11 @@ SignIn("after signing in, the return path stays on this site; signed-in POSTs ne
   for (const returnTo of ["/oauth/authorize?a\r\nSet-Cookie: x=y", "/oauth/authorize?state=\u20ac"]) {
     const other = createBrowser(test, browser.address);
     const form = await other.get(authorizeUrl(test, world));
-    const answer = await other.post("/oauth/sign-in", { csrf: hiddenValue(form.html, "csrf"), return_to: returnTo, ...world.employee });
+    const answer = await other.post("/oauth/sign-in", {
+      csrf: hiddenValue(form.html, "csrf"),
+      return_to: returnTo,
+      ...world.employee,
+    });
     assert.is(answer.status, 303);
     assert.is(answer.headers.get("location"), "/oauth/connections");
   }
@@ -376,17 +499,34 @@ SignIn("after signing in, the return path stays on this site; signed-in POSTs ne
   assert.match((await browser.get(authorizeUrl(test, world))).html, "Sign in to continue.");
 });
 
-SignIn("every answer names its correlation id, reused from a well-formed X-Request-Id, and the request line logs it", async () => {
-  const requestId = "0af7651916cd43dd8448eb211c80319c";
-  const given = await fetch(`${test.auth}/oauth/connections`, { headers: { "X-Request-Id": requestId }, redirect: "manual" });
-  assert.is(given.headers.get("x-correlation-id"), "0af76519-16cd-43dd-8448-eb211c80319c");
-  const line = test.logs.map((entry) => JSON.parse(entry) as Record<string, unknown>).find((entry) => entry["msg"] === "consent request" && entry["correlationId"] === "0af76519-16cd-43dd-8448-eb211c80319c");
-  assert.equal([line?.["path"], line?.["status"], typeof line?.["ms"]], ["/oauth/connections", given.status, "number"]);
-  const probe = await fetch(`${test.auth}/healthz`, { headers: { "X-Request-Id": "not an id" } });
-  assert.is(probe.status, 200);
-  assert.match(probe.headers.get("x-correlation-id") ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-  assert.is.not(probe.headers.get("x-correlation-id"), "not an id");
-  assert.is(probe.headers.get("content-type"), "text/plain; charset=utf-8");
-});
+SignIn(
+  "every answer names its correlation id, reused from a well-formed X-Request-Id, and the request line logs it",
+  async () => {
+    const requestId = "0af7651916cd43dd8448eb211c80319c";
+    const given = await fetch(`${test.auth}/oauth/connections`, {
+      headers: { "X-Request-Id": requestId },
+      redirect: "manual",
+    });
+    assert.is(given.headers.get("x-correlation-id"), "0af76519-16cd-43dd-8448-eb211c80319c");
+    const line = test.logs
+      .map((entry) => JSON.parse(entry) as Record<string, unknown>)
+      .find(
+        (entry) =>
+          entry["msg"] === "consent request" && entry["correlationId"] === "0af76519-16cd-43dd-8448-eb211c80319c",
+      );
+    assert.equal(
+      [line?.["path"], line?.["status"], typeof line?.["ms"]],
+      ["/oauth/connections", given.status, "number"],
+    );
+    const probe = await fetch(`${test.auth}/healthz`, { headers: { "X-Request-Id": "not an id" } });
+    assert.is(probe.status, 200);
+    assert.match(
+      probe.headers.get("x-correlation-id") ?? "",
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
+    assert.is.not(probe.headers.get("x-correlation-id"), "not an id");
+    assert.is(probe.headers.get("content-type"), "text/plain; charset=utf-8");
+  },
+);
 
 SignIn.run();

@@ -18,7 +18,16 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { supportedLocales, translator, type Locale } from "../../src/web/i18n.js";
-import { assertAccessible, assertInLanguage, browserTestTimeoutMs, chromiumAvailable, chromiumPath, launchChromium, newPerson, screenshots } from "../support/browser.js";
+import {
+  assertAccessible,
+  assertInLanguage,
+  browserTestTimeoutMs,
+  chromiumAvailable,
+  chromiumPath,
+  launchChromium,
+  newPerson,
+  screenshots,
+} from "../support/browser.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -42,7 +51,12 @@ async function person(options: Parameters<typeof newPerson>[1] = {}): Promise<Pa
 }
 
 /** Sign up on the pages in `locale` (the page's own language), follow the mailed link, sign in: the dashboard. */
-async function signUpAndSignIn(page: Page, email: string, locale: Locale = "en", check?: (label: string) => Promise<void>): Promise<void> {
+async function signUpAndSignIn(
+  page: Page,
+  email: string,
+  locale: Locale = "en",
+  check?: (label: string) => Promise<void>,
+): Promise<void> {
   const t = translator(locale);
   const checked = check ?? (async () => {});
   await page.goto(`${test.console}/sign-up`);
@@ -56,7 +70,12 @@ async function signUpAndSignIn(page: Page, email: string, locale: Locale = "en",
   await verifyAndSignIn(page, email, locale, checked);
 }
 
-async function verifyAndSignIn(page: Page, email: string, locale: Locale, check: (label: string) => Promise<void>): Promise<void> {
+async function verifyAndSignIn(
+  page: Page,
+  email: string,
+  locale: Locale,
+  check: (label: string) => Promise<void>,
+): Promise<void> {
   const t = translator(locale);
   const link = await mailedLink(test, email);
   assert.ok(link.startsWith(`${test.console}/verify-email?token=`), link);
@@ -74,7 +93,11 @@ async function verifyAndSignIn(page: Page, email: string, locale: Locale, check:
 }
 
 /** The partner program on its page, staff approving through the internal port as staff would, the agreement signed. */
-async function joinProgram(page: Page, locale: Locale = "en", check: (label: string) => Promise<void> = async () => {}): Promise<void> {
+async function joinProgram(
+  page: Page,
+  locale: Locale = "en",
+  check: (label: string) => Promise<void> = async () => {},
+): Promise<void> {
   const t = translator(locale);
   await page.getByRole("link", { name: t("console.programCta") }).click();
   await page.getByRole("heading", { name: t("console.programTitle") }).waitFor();
@@ -84,7 +107,10 @@ async function joinProgram(page: Page, locale: Locale = "en", check: (label: str
   await page.getByRole("button", { name: t("console.applyButton") }).click();
   await page.getByText(t("console.programPendingExplain")).waitFor();
   const applications = await staff.listProgramApplications({});
-  await staff.decideProgramApplication({ applicationId: applications.applications.filter((application) => application.state === 1).at(-1)!.applicationId, approve: true });
+  await staff.decideProgramApplication({
+    applicationId: applications.applications.filter((application) => application.state === 1).at(-1)!.applicationId,
+    approve: true,
+  });
   await page.reload();
   await page.getByRole("button", { name: t("console.agreementSign", { version: 1 }) }).click();
   await page.getByText(t("console.agreementSigned", { version: 1 })).waitFor();
@@ -103,7 +129,13 @@ async function createOrganization(page: Page, name: string, locale: Locale = "en
 }
 
 /** An app of `product` from the organization page, opened: its page's path. */
-async function createApp(page: Page, name: string, product: "console.productFull" | "console.productAdsr", locale: Locale = "en", check: (label: string) => Promise<void> = async () => {}): Promise<string> {
+async function createApp(
+  page: Page,
+  name: string,
+  product: "console.productFull" | "console.productAdsr",
+  locale: Locale = "en",
+  check: (label: string) => Promise<void> = async () => {},
+): Promise<string> {
   const t = translator(locale);
   await page.getByLabel(t("console.appName")).fill(name);
   await page.getByRole("radio", { name: t(product) }).check();
@@ -125,7 +157,9 @@ async function provisionMerchant(page: Page): Promise<number> {
 }
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core)`);
+  console.log(
+    `  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core)`,
+  );
 } else {
   Flows.before(async () => {
     test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]) });
@@ -175,7 +209,9 @@ if (!chromiumAvailable) {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
     const [refused] = await Promise.all([
-      page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/sign-in"),
+      page.waitForResponse(
+        (response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/sign-in",
+      ),
       page.getByRole("button", { name: "Sign in" }).click(),
     ]);
     assert.is(refused.status(), 401);
@@ -189,179 +225,220 @@ if (!chromiumAvailable) {
     assert.is(await page.getByText(email).count(), 1);
   });
 
-  Flows("an invitation accepted by a new person who signs up on the way; a developer sees no invite form and a forged owner-only POST is refused", async () => {
-    const owner = await person();
-    const ownerEmail = emailOf("owner");
-    await signUpAndSignIn(owner, ownerEmail);
-    const organization = await createOrganization(owner, "Invite test org");
-    const invitedEmail = emailOf("invited");
-    await owner.getByLabel("Email").fill(invitedEmail);
-    await owner.getByLabel("Role").selectOption({ label: "Developer" });
-    await owner.getByRole("button", { name: "Send the invitation" }).click();
-    await owner.getByText(`An invitation is on its way to ${invitedEmail}.`).waitFor();
-    await assertAccessible(owner, "invitation sent");
+  Flows(
+    "an invitation accepted by a new person who signs up on the way; a developer sees no invite form and a forged owner-only POST is refused",
+    async () => {
+      const owner = await person();
+      const ownerEmail = emailOf("owner");
+      await signUpAndSignIn(owner, ownerEmail);
+      const organization = await createOrganization(owner, "Invite test org");
+      const invitedEmail = emailOf("invited");
+      await owner.getByLabel("Email").fill(invitedEmail);
+      await owner.getByLabel("Role").selectOption({ label: "Developer" });
+      await owner.getByRole("button", { name: "Send the invitation" }).click();
+      await owner.getByText(`An invitation is on its way to ${invitedEmail}.`).waitFor();
+      await assertAccessible(owner, "invitation sent");
 
-    // The second person follows the mailed link, signed out and new: sign up first, then the link again.
-    const invited = await person();
-    const link = await mailedLink(test, invitedEmail);
-    assert.ok(link.startsWith(`${test.console}/invitations/accept?token=`), link);
-    await invited.goto(link);
-    await invited.getByRole("heading", { name: "Invitation to an organization" }).waitFor();
-    await assertAccessible(invited, "invitation, signed out");
-    await invited.getByRole("link", { name: "Sign up" }).click();
-    await invited.getByRole("heading", { name: "Create a developer account" }).waitFor();
-    await invited.getByLabel("Email").fill(invitedEmail);
-    await invited.getByLabel("Password").fill(password);
-    await invited.getByRole("button", { name: "Create account" }).click();
-    await invited.getByRole("heading", { name: "Check your email" }).waitFor();
-    await verifyAndSignIn(invited, invitedEmail, "en", (label) => assertAccessible(invited, `invited: ${label}`));
-    await invited.goto(link);
-    await invited.getByRole("heading", { name: "Invitation to an organization" }).waitFor();
-    await assertAccessible(invited, "invitation, signed in");
-    await invited.getByRole("button", { name: "Accept the invitation" }).click();
-    await invited.getByRole("heading", { name: "Organization Invite test org" }).waitFor();
-    assert.is(new URL(invited.url()).pathname, organization);
-    await assertAccessible(invited, "organization as a developer");
+      // The second person follows the mailed link, signed out and new: sign up first, then the link again.
+      const invited = await person();
+      const link = await mailedLink(test, invitedEmail);
+      assert.ok(link.startsWith(`${test.console}/invitations/accept?token=`), link);
+      await invited.goto(link);
+      await invited.getByRole("heading", { name: "Invitation to an organization" }).waitFor();
+      await assertAccessible(invited, "invitation, signed out");
+      await invited.getByRole("link", { name: "Sign up" }).click();
+      await invited.getByRole("heading", { name: "Create a developer account" }).waitFor();
+      await invited.getByLabel("Email").fill(invitedEmail);
+      await invited.getByLabel("Password").fill(password);
+      await invited.getByRole("button", { name: "Create account" }).click();
+      await invited.getByRole("heading", { name: "Check your email" }).waitFor();
+      await verifyAndSignIn(invited, invitedEmail, "en", (label) => assertAccessible(invited, `invited: ${label}`));
+      await invited.goto(link);
+      await invited.getByRole("heading", { name: "Invitation to an organization" }).waitFor();
+      await assertAccessible(invited, "invitation, signed in");
+      await invited.getByRole("button", { name: "Accept the invitation" }).click();
+      await invited.getByRole("heading", { name: "Organization Invite test org" }).waitFor();
+      assert.is(new URL(invited.url()).pathname, organization);
+      await assertAccessible(invited, "organization as a developer");
 
-    // What a developer sees: the members and their role, the app and sandbox forms (a developer may), no invite form.
-    const members = invited.getByRole("region", { name: "Members" });
-    await members.getByText(ownerEmail).waitFor();
-    await members.getByText(invitedEmail).waitFor();
-    assert.is(await invited.getByRole("button", { name: "Send the invitation" }).count(), 0);
-    assert.is(await invited.getByLabel("Role").count(), 0);
-    await invited.getByText("Only owners and admins can invite members.").waitFor();
-    assert.is(await invited.getByRole("button", { name: "Create app" }).count(), 1);
-    await owner.reload();
-    await owner.getByRole("region", { name: "Members" }).getByText(invitedEmail).waitFor();
+      // What a developer sees: the members and their role, the app and sandbox forms (a developer may), no invite form.
+      const members = invited.getByRole("region", { name: "Members" });
+      await members.getByText(ownerEmail).waitFor();
+      await members.getByText(invitedEmail).waitFor();
+      assert.is(await invited.getByRole("button", { name: "Send the invitation" }).count(), 0);
+      assert.is(await invited.getByLabel("Role").count(), 0);
+      await invited.getByText("Only owners and admins can invite members.").waitFor();
+      assert.is(await invited.getByRole("button", { name: "Create app" }).count(), 1);
+      await owner.reload();
+      await owner.getByRole("region", { name: "Members" }).getByText(invitedEmail).waitFor();
 
-    // A forged POST of the owner-only invitation, with the developer's own session and CSRF token: refused by the server.
-    const csrf = await invited.locator('input[name="csrf"]').first().inputValue();
-    const [forged] = await Promise.all([
-      invited.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === `${organization}/invitations`),
-      invited.evaluate(
-        `(() => { const form = document.createElement("form"); form.method = "post"; form.action = ${JSON.stringify(`${organization}/invitations`)};
+      // A forged POST of the owner-only invitation, with the developer's own session and CSRF token: refused by the server.
+      const csrf = await invited.locator('input[name="csrf"]').first().inputValue();
+      const [forged] = await Promise.all([
+        invited.waitForResponse(
+          (response) =>
+            response.request().method() === "POST" &&
+            new URL(response.url()).pathname === `${organization}/invitations`,
+        ),
+        invited.evaluate(
+          `(() => { const form = document.createElement("form"); form.method = "post"; form.action = ${JSON.stringify(`${organization}/invitations`)};
           for (const [name, value] of Object.entries(${JSON.stringify({ csrf, email: emailOf("forged"), role: "ADMIN" })})) {
             const input = document.createElement("input"); input.type = "hidden"; input.name = name; input.value = value; form.append(input); }
           document.body.append(form); form.submit(); })()`,
-      ),
-    ]);
-    assert.is(forged.status(), 403);
-    await invited.getByRole("alert").filter({ hasText: messageFor("developer.insufficient_org_role", {}, "en") }).waitFor();
-    assert.is(await invited.getByRole("button", { name: "Send the invitation" }).count(), 0);
-    await assertAccessible(invited, "forged invitation refused");
-  });
+        ),
+      ]);
+      assert.is(forged.status(), 403);
+      await invited
+        .getByRole("alert")
+        .filter({ hasText: messageFor("developer.insufficient_org_role", {}, "en") })
+        .waitFor();
+      assert.is(await invited.getByRole("button", { name: "Send the invitation" }).count(), 0);
+      await assertAccessible(invited, "forged invitation refused");
+    },
+  );
 
-  Flows("an ADSR app's API key: created on its page and shown once, 200 from the API with X-API-Key, revoked on the page, then 401 partner.api_key_invalid", async () => {
-    const page = await person();
-    await signUpAndSignIn(page, emailOf("adsr"));
-    await joinProgram(page);
-    await createOrganization(page, "Reports org");
-    const companyId = await provisionMerchant(page);
-    const appPath = await createApp(page, "Daily sales reader", "console.productAdsr");
-    await assertAccessible(page, "ADSR app");
-    const keys = page.getByRole("region", { name: "API keys" });
-    await keys.getByText("No API keys yet.").waitFor();
-    await keys.getByLabel("Key name").fill("reporting server");
-    await keys.getByLabel("Environment").selectOption("SANDBOX");
-    await keys.getByRole("button", { name: "Create API key" }).click();
-    await page.getByRole("heading", { name: "New API key" }).waitFor();
-    await assertAccessible(page, "API key created");
-    const apiKey = (await page.locator("#api-key").textContent())!;
-    assert.match(apiKey, /^lp_ak_sb_/);
-    // Shown once: the app's page, opened again, lists the key by name only.
-    await page.goto(`${test.console}${appPath}`);
-    await page.getByRole("region", { name: "API keys" }).getByText("reporting server").waitFor();
-    assert.is(await page.locator("#api-key").count(), 0);
-    assert.not.match(await page.content(), apiKey);
+  Flows(
+    "an ADSR app's API key: created on its page and shown once, 200 from the API with X-API-Key, revoked on the page, then 401 partner.api_key_invalid",
+    async () => {
+      const page = await person();
+      await signUpAndSignIn(page, emailOf("adsr"));
+      await joinProgram(page);
+      await createOrganization(page, "Reports org");
+      const companyId = await provisionMerchant(page);
+      const appPath = await createApp(page, "Daily sales reader", "console.productAdsr");
+      await assertAccessible(page, "ADSR app");
+      const keys = page.getByRole("region", { name: "API keys" });
+      await keys.getByText("No API keys yet.").waitFor();
+      await keys.getByLabel("Key name").fill("reporting server");
+      await keys.getByLabel("Environment").selectOption("SANDBOX");
+      await keys.getByRole("button", { name: "Create API key" }).click();
+      await page.getByRole("heading", { name: "New API key" }).waitFor();
+      await assertAccessible(page, "API key created");
+      const apiKey = (await page.locator("#api-key").textContent())!;
+      assert.match(apiKey, /^lp_ak_sb_/);
+      // Shown once: the app's page, opened again, lists the key by name only.
+      await page.goto(`${test.console}${appPath}`);
+      await page.getByRole("region", { name: "API keys" }).getByText("reporting server").waitFor();
+      assert.is(await page.locator("#api-key").count(), 0);
+      assert.not.match(await page.content(), apiKey);
 
-    const day = (offset: number) => new Date(clock.now() - offset * 86_400_000).toISOString().slice(0, 10);
-    const path = "/v1/reports/daily-sales";
-    const call = () => fetch(`${test.base}${path}?companyId=${companyId}&from=${day(6)}&to=${day(0)}`, { headers: { "x-api-key": apiKey } });
-    const answered = await call();
-    assert.is(answered.status, 200, await answered.clone().text());
+      const day = (offset: number) => new Date(clock.now() - offset * 86_400_000).toISOString().slice(0, 10);
+      const path = "/v1/reports/daily-sales";
+      const call = () =>
+        fetch(`${test.base}${path}?companyId=${companyId}&from=${day(6)}&to=${day(0)}`, {
+          headers: { "x-api-key": apiKey },
+        });
+      const answered = await call();
+      assert.is(answered.status, 200, await answered.clone().text());
 
-    await page.getByRole("button", { name: "Revoke: reporting server" }).click();
-    await page.getByRole("region", { name: "API keys" }).getByText("Revoked").waitFor();
-    await assertAccessible(page, "API key revoked");
-    // Verification results are cached for a bounded time (docs/decisions.md): past it, the key is refused.
-    clock.advance(Math.max(test.config.caches.gatewaySeconds, test.config.caches.credentialSeconds) * 1000);
-    const refused = await call();
-    assert.is(refused.status, 401);
-    assert.equal(await refused.json(), {
-      status: "error",
-      statusCode: 401,
-      timestamp: new Date(clock.now()).toISOString(),
-      path,
-      message: messageFor("partner.api_key_invalid"),
-      code: "partner.api_key_invalid",
-      params: {},
-      correlationId: refused.headers.get("x-correlation-id"),
-    });
-  });
+      await page.getByRole("button", { name: "Revoke: reporting server" }).click();
+      await page.getByRole("region", { name: "API keys" }).getByText("Revoked").waitFor();
+      await assertAccessible(page, "API key revoked");
+      // Verification results are cached for a bounded time (docs/decisions.md): past it, the key is refused.
+      clock.advance(Math.max(test.config.caches.gatewaySeconds, test.config.caches.credentialSeconds) * 1000);
+      const refused = await call();
+      assert.is(refused.status, 401);
+      assert.equal(await refused.json(), {
+        status: "error",
+        statusCode: 401,
+        timestamp: new Date(clock.now()).toISOString(),
+        path,
+        message: messageFor("partner.api_key_invalid"),
+        code: "partner.api_key_invalid",
+        params: {},
+        correlationId: refused.headers.get("x-correlation-id"),
+      });
+    },
+  );
 
-  Flows("the journey in Arabic from the browser's Accept-Language: sign-up to the app, every page rtl, no English left, accessible", async () => {
-    const page = await person({ acceptLanguage: "ar-SA" });
-    const t = translator("ar");
-    const visited: string[] = [];
-    const check = async (label: string) => {
-      visited.push(label);
-      await assertInLanguage(page, "ar", "console", label);
-      await assertAccessible(page, `${label} (ar)`);
-    };
-    await signUpAndSignIn(page, emailOf("arabic"), "ar", check);
-    await joinProgram(page, "ar", check);
-    const organization = await createOrganization(page, "مؤسسة النخيل", "ar");
-    await check("organization");
-    await createApp(page, "مزامنة المخزون", "console.productFull", "ar", check);
-    await check("app");
-    await page.getByRole("link", { name: t("console.firstCallTitle") }).first().click();
-    await page.getByRole("heading", { name: t("console.firstCallTitle"), level: 1 }).waitFor();
-    await check("first call");
-    await page.goto(`${test.console}${organization}`);
-    await check("organization again");
-    assert.equal(visited, ["sign-up", "check your email", "verified", "sign-in", "dashboard", "program", "program signed", "organization", "app created", "app", "first call", "organization again"]);
-  });
+  Flows(
+    "the journey in Arabic from the browser's Accept-Language: sign-up to the app, every page rtl, no English left, accessible",
+    async () => {
+      const page = await person({ acceptLanguage: "ar-SA" });
+      const t = translator("ar");
+      const visited: string[] = [];
+      const check = async (label: string) => {
+        visited.push(label);
+        await assertInLanguage(page, "ar", "console", label);
+        await assertAccessible(page, `${label} (ar)`);
+      };
+      await signUpAndSignIn(page, emailOf("arabic"), "ar", check);
+      await joinProgram(page, "ar", check);
+      const organization = await createOrganization(page, "مؤسسة النخيل", "ar");
+      await check("organization");
+      await createApp(page, "مزامنة المخزون", "console.productFull", "ar", check);
+      await check("app");
+      await page
+        .getByRole("link", { name: t("console.firstCallTitle") })
+        .first()
+        .click();
+      await page.getByRole("heading", { name: t("console.firstCallTitle"), level: 1 }).waitFor();
+      await check("first call");
+      await page.goto(`${test.console}${organization}`);
+      await check("organization again");
+      assert.equal(visited, [
+        "sign-up",
+        "check your email",
+        "verified",
+        "sign-in",
+        "dashboard",
+        "program",
+        "program signed",
+        "organization",
+        "app created",
+        "app",
+        "first call",
+        "organization again",
+      ]);
+    },
+  );
 
-  Flows("the main pages in Hindi pass axe; dark-mode screenshots of every main page at 375 and 1280 in en, ar and hi", async () => {
-    const page = await person();
-    await signUpAndSignIn(page, emailOf("dark"));
-    await joinProgram(page);
-    const organization = await createOrganization(page, "Dark org");
-    await provisionMerchant(page);
-    const app = await createApp(page, "Night sync", "console.productFull");
-    const main = [
-      ["dashboard", "/"],
-      ["program", "/program"],
-      ["organization", organization],
-      ["app", app],
-      ["first-call", `${app}/first-call`],
-    ] as const;
-    for (const [name, path] of main) {
-      await page.goto(`${test.console}${path}?lang=hi`);
-      await assertInLanguage(page, "hi", "console", `${name} (hi)`);
-      await assertAccessible(page, `${name} (hi)`);
-    }
-
-    // The same session in a dark context (prefers-color-scheme: dark), and a signed-out one for the account pages.
-    const dark = await person({ colorScheme: "dark" });
-    await dark.context().addCookies(await page.context().cookies());
-    const signedOut = await person({ colorScheme: "dark" });
-    for (const locale of supportedLocales) {
-      for (const [name, path] of [["sign-in", "/sign-in"], ["sign-up", "/sign-up"]] as const) {
-        await signedOut.goto(`${test.console}${path}?lang=${locale}`);
-        await assertInLanguage(signedOut, locale, "console", `${name} (${locale}, dark)`);
-        await assertAccessible(signedOut, `${name} (${locale}, dark)`);
-        await screenshots(signedOut, "console/dark", `${name}-${locale}`);
-      }
+  Flows(
+    "the main pages in Hindi pass axe; dark-mode screenshots of every main page at 375 and 1280 in en, ar and hi",
+    async () => {
+      const page = await person();
+      await signUpAndSignIn(page, emailOf("dark"));
+      await joinProgram(page);
+      const organization = await createOrganization(page, "Dark org");
+      await provisionMerchant(page);
+      const app = await createApp(page, "Night sync", "console.productFull");
+      const main = [
+        ["dashboard", "/"],
+        ["program", "/program"],
+        ["organization", organization],
+        ["app", app],
+        ["first-call", `${app}/first-call`],
+      ] as const;
       for (const [name, path] of main) {
-        await dark.goto(`${test.console}${path}?lang=${locale}`);
-        assert.is(await dark.evaluate("matchMedia('(prefers-color-scheme: dark)').matches"), true);
-        await assertInLanguage(dark, locale, "console", `${name} (${locale}, dark)`);
-        await assertAccessible(dark, `${name} (${locale}, dark)`);
-        await screenshots(dark, "console/dark", `${name}-${locale}`);
+        await page.goto(`${test.console}${path}?lang=hi`);
+        await assertInLanguage(page, "hi", "console", `${name} (hi)`);
+        await assertAccessible(page, `${name} (hi)`);
       }
-    }
-  });
+
+      // The same session in a dark context (prefers-color-scheme: dark), and a signed-out one for the account pages.
+      const dark = await person({ colorScheme: "dark" });
+      await dark.context().addCookies(await page.context().cookies());
+      const signedOut = await person({ colorScheme: "dark" });
+      for (const locale of supportedLocales) {
+        for (const [name, path] of [
+          ["sign-in", "/sign-in"],
+          ["sign-up", "/sign-up"],
+        ] as const) {
+          await signedOut.goto(`${test.console}${path}?lang=${locale}`);
+          await assertInLanguage(signedOut, locale, "console", `${name} (${locale}, dark)`);
+          await assertAccessible(signedOut, `${name} (${locale}, dark)`);
+          await screenshots(signedOut, "console/dark", `${name}-${locale}`);
+        }
+        for (const [name, path] of main) {
+          await dark.goto(`${test.console}${path}?lang=${locale}`);
+          assert.is(await dark.evaluate("matchMedia('(prefers-color-scheme: dark)').matches"), true);
+          await assertInLanguage(dark, locale, "console", `${name} (${locale}, dark)`);
+          await assertAccessible(dark, `${name} (${locale}, dark)`);
+          await screenshots(dark, "console/dark", `${name}-${locale}`);
+        }
+      }
+    },
+  );
 
   Flows.run();
 }

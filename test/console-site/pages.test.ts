@@ -13,7 +13,15 @@ import { translator } from "../../src/web/i18n.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
 import { hiddenValue, startTestApp, type TestApp } from "../support/test-app.js";
-import { admittedDeveloper, createSiteBrowser, shownValue, signedUpDeveloper, strongPassword, textOf, type SiteBrowser } from "../support/console-site.js";
+import {
+  admittedDeveloper,
+  createSiteBrowser,
+  shownValue,
+  signedUpDeveloper,
+  strongPassword,
+  textOf,
+  type SiteBrowser,
+} from "../support/console-site.js";
 
 const Site = suite("console-site/pages");
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
@@ -25,7 +33,11 @@ const ar = translator("ar");
 const newEmail = (who = "dev") => `${who}.${process.pid}.${Date.now()}.${++serial}@partner.test`;
 
 Site.before(async () => {
-  test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]), env: { TRUST_PROXY: "127.0.0.1" } });
+  test = await startTestApp({
+    clock,
+    redis: Boolean(process.env["TEST_REDIS_URL"]),
+    env: { TRUST_PROXY: "127.0.0.1" },
+  });
   staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
   await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/v1" });
 });
@@ -40,31 +52,40 @@ async function organizationOf(browser: SiteBrowser): Promise<number> {
   return Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
 }
 
-Site("every page: its language, the hashed stylesheet, a CSP without inline script, no framing, no caching", async () => {
-  const page = await createSiteBrowser(test).get("/sign-up");
-  assert.is(page.status, 200);
-  assert.is(page.headers.get("content-security-policy"), "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  assert.is(page.headers.get("x-frame-options"), "DENY");
-  assert.is(page.headers.get("cache-control"), "no-store");
-  assert.match(page.html, '<html lang="en" dir="ltr">');
-  assert.match(page.html, `<link rel="stylesheet" href="${stylesheetPath}">`);
-  assert.match(page.html, `<h1>${en("console.signUpTitle")}</h1>`);
-  assert.match(page.html, '<label for="field-email">Email</label>');
-  const css = await fetch(test.console + stylesheetPath);
-  assert.is(css.status, 200);
-  assert.is(css.headers.get("cache-control"), "public, max-age=31536000, immutable");
-  assert.is(css.headers.get("content-type"), "text/css; charset=utf-8");
-  const etag = css.headers.get("etag")!;
-  assert.is((await fetch(test.console + stylesheetPath, { headers: { "if-none-match": etag } })).status, 304);
-  const arabic = await createSiteBrowser(test, "ar-AE,ar;q=0.9").get("/sign-in");
-  assert.match(arabic.html, '<html lang="ar" dir="rtl">');
-  assert.match(arabic.html, `<h1>${ar("console.signInTitle")}</h1>`);
-  const switched = await createSiteBrowser(test, "ar").get("/sign-in?lang=hi");
-  assert.match(switched.html, '<html lang="hi" dir="ltr">');
-  assert.ok(switched.setCookie.includes("lp_lang=hi; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"), switched.setCookie.join("\n"));
-  assert.is((await createSiteBrowser(test).get("/nowhere")).status, 404);
-  assert.is((await createSiteBrowser(test).get("/organizations")).status, 303);
-});
+Site(
+  "every page: its language, the hashed stylesheet, a CSP without inline script, no framing, no caching",
+  async () => {
+    const page = await createSiteBrowser(test).get("/sign-up");
+    assert.is(page.status, 200);
+    assert.is(
+      page.headers.get("content-security-policy"),
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    assert.is(page.headers.get("x-frame-options"), "DENY");
+    assert.is(page.headers.get("cache-control"), "no-store");
+    assert.match(page.html, '<html lang="en" dir="ltr">');
+    assert.match(page.html, `<link rel="stylesheet" href="${stylesheetPath}">`);
+    assert.match(page.html, `<h1>${en("console.signUpTitle")}</h1>`);
+    assert.match(page.html, '<label for="field-email">Email</label>');
+    const css = await fetch(test.console + stylesheetPath);
+    assert.is(css.status, 200);
+    assert.is(css.headers.get("cache-control"), "public, max-age=31536000, immutable");
+    assert.is(css.headers.get("content-type"), "text/css; charset=utf-8");
+    const etag = css.headers.get("etag")!;
+    assert.is((await fetch(test.console + stylesheetPath, { headers: { "if-none-match": etag } })).status, 304);
+    const arabic = await createSiteBrowser(test, "ar-AE,ar;q=0.9").get("/sign-in");
+    assert.match(arabic.html, '<html lang="ar" dir="rtl">');
+    assert.match(arabic.html, `<h1>${ar("console.signInTitle")}</h1>`);
+    const switched = await createSiteBrowser(test, "ar").get("/sign-in?lang=hi");
+    assert.match(switched.html, '<html lang="hi" dir="ltr">');
+    assert.ok(
+      switched.setCookie.includes("lp_lang=hi; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"),
+      switched.setCookie.join("\n"),
+    );
+    assert.is((await createSiteBrowser(test).get("/nowhere")).status, 404);
+    assert.is((await createSiteBrowser(test).get("/organizations")).status, 303);
+  },
+);
 
 Site("a POST without the page's CSRF token, or from another origin, is refused and changes nothing", async () => {
   const browser = createSiteBrowser(test);
@@ -77,12 +98,19 @@ Site("a POST without the page's CSRF token, or from another origin, is refused a
   const crossSite = await fetch(test.console + "/sign-up", {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example", cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: "https://evil.example",
+      cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+    },
     body: new URLSearchParams({ email, password: strongPassword, csrf: hiddenValue(page.html, "csrf") }),
   });
   assert.is(crossSite.status, 403);
   await test.app.mail.idle();
-  assert.not.ok(test.logs.some((line) => line.includes(email)), "no mail was sent");
+  assert.not.ok(
+    test.logs.some((line) => line.includes(email)),
+    "no mail was sent",
+  );
 });
 
 Site("API errors are shown beside their field, in the page's language, with the rules that bite", async () => {
@@ -95,7 +123,10 @@ Site("API errors are shown beside their field, in the page's language, with the 
   assert.match(weak.html, ar("console.passwordRules"));
   const badEmail = await browser.post("/sign-up", { email: "not-an-email", password: strongPassword }, form);
   assert.is(badEmail.status, 400);
-  assert.match(badEmail.html, `id="field-email-error">${messageFor("developer.invalid_request", { fields: "email" }, "ar")}</p>`);
+  assert.match(
+    badEmail.html,
+    `id="field-email-error">${messageFor("developer.invalid_request", { fields: "email" }, "ar")}</p>`,
+  );
   const signIn = await browser.get("/sign-in");
   const wrong = await browser.post("/sign-in", { email: newEmail("nobody"), password: strongPassword }, signIn);
   assert.is(wrong.status, 401);
@@ -103,90 +134,123 @@ Site("API errors are shown beside their field, in the page's language, with the 
   assert.match(wrong.html, ar("console.lockoutRule", { attempts: 5, minutes: 15 }));
 });
 
-Site("a new partner: sign-up, mailed link, sign-in, program, organization, FULL app, sandbox merchant, first call 200", async () => {
-  const browser = createSiteBrowser(test);
-  const email = newEmail("journey");
-  await signedUpDeveloper(test, browser, email);
-  const session = [...browser.cookies.keys()].find((name) => name === "lp_console_session");
-  assert.ok(session, "the session cookie is set");
-  const dashboard = await browser.get("/");
-  assert.is(dashboard.status, 200);
-  assert.match(dashboard.html, email);
-  assert.match(dashboard.html, en("console.programNone"));
-  // Before the program, creating an app is refused with the API's own message.
-  const organizationId = await organizationOf(browser);
-  const early = await browser.post(`/organizations/${organizationId}/apps`, { name: "Too early", product: "FULL" }, await browser.get(`/organizations/${organizationId}`));
-  assert.is(early.status, 403);
-  assert.match(early.html, messageFor("developer.nda_required", {}, "en"));
+Site(
+  "a new partner: sign-up, mailed link, sign-in, program, organization, FULL app, sandbox merchant, first call 200",
+  async () => {
+    const browser = createSiteBrowser(test);
+    const email = newEmail("journey");
+    await signedUpDeveloper(test, browser, email);
+    const session = [...browser.cookies.keys()].find((name) => name === "lp_console_session");
+    assert.ok(session, "the session cookie is set");
+    const dashboard = await browser.get("/");
+    assert.is(dashboard.status, 200);
+    assert.match(dashboard.html, email);
+    assert.match(dashboard.html, en("console.programNone"));
+    // Before the program, creating an app is refused with the API's own message.
+    const organizationId = await organizationOf(browser);
+    const early = await browser.post(
+      `/organizations/${organizationId}/apps`,
+      { name: "Too early", product: "FULL" },
+      await browser.get(`/organizations/${organizationId}`),
+    );
+    assert.is(early.status, 403);
+    assert.match(early.html, messageFor("developer.nda_required", {}, "en"));
 
-  await admittedDeveloper(browser, staff);
-  const program = await browser.get("/program");
-  assert.match(program.html, en("console.programApproved"));
-  assert.match(program.html, en("console.agreementSigned", { version: 1 }));
+    await admittedDeveloper(browser, staff);
+    const program = await browser.get("/program");
+    assert.match(program.html, en("console.programApproved"));
+    assert.match(program.html, en("console.agreementSigned", { version: 1 }));
 
-  const orgPage = await browser.get(`/organizations/${organizationId}`);
-  assert.match(orgPage.html, en("console.productOnce"));
-  const created = await browser.post(`/organizations/${organizationId}/apps`, { name: "Stock sync", product: "FULL" }, orgPage);
-  assert.is(created.status, 200, created.html);
-  assert.is(created.headers.get("cache-control"), "no-store");
-  const clientId = shownValue(created.html, "client-id");
-  const secret = shownValue(created.html, "client-secret");
-  assert.match(clientId, /^lp_app_sb/);
-  assert.match(secret, /^lp_sk_sb_/);
-  assert.match(created.html, 'data-copy-target="client-secret"');
-  assert.match(created.html, /<script src="\/assets\/copy\.[0-9a-f]{16}\.js" defer><\/script>/);
-  const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
-  // Shown once: the app's page lists the client id, never the secret.
-  const appPage = await browser.get(`/apps/${appId}`);
-  assert.match(appPage.html, clientId);
-  assert.not.match(appPage.html, secret);
-  assert.match(appPage.html, en("console.appStateDraft"));
+    const orgPage = await browser.get(`/organizations/${organizationId}`);
+    assert.match(orgPage.html, en("console.productOnce"));
+    const created = await browser.post(
+      `/organizations/${organizationId}/apps`,
+      { name: "Stock sync", product: "FULL" },
+      orgPage,
+    );
+    assert.is(created.status, 200, created.html);
+    assert.is(created.headers.get("cache-control"), "no-store");
+    const clientId = shownValue(created.html, "client-id");
+    const secret = shownValue(created.html, "client-secret");
+    assert.match(clientId, /^lp_app_sb/);
+    assert.match(secret, /^lp_sk_sb_/);
+    assert.match(created.html, 'data-copy-target="client-secret"');
+    assert.match(created.html, /<script src="\/assets\/copy\.[0-9a-f]{16}\.js" defer><\/script>/);
+    const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
+    // Shown once: the app's page lists the client id, never the secret.
+    const appPage = await browser.get(`/apps/${appId}`);
+    assert.match(appPage.html, clientId);
+    assert.not.match(appPage.html, secret);
+    assert.match(appPage.html, en("console.appStateDraft"));
 
-  const withMerchant = await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { name: "Corner shop", country: "gb" }, orgPage);
-  assert.is(withMerchant.status, 200, withMerchant.html);
-  assert.match(shownValue(withMerchant.html, "owner-email"), /@/);
-  assert.ok(shownValue(withMerchant.html, "owner-password").length >= 12);
-  assert.match(withMerchant.html, en("console.sandboxLimitRule", { limit: 3, active: 1 }));
+    const withMerchant = await browser.post(
+      `/organizations/${organizationId}/sandbox-merchants`,
+      { name: "Corner shop", country: "gb" },
+      orgPage,
+    );
+    assert.is(withMerchant.status, 200, withMerchant.html);
+    assert.match(shownValue(withMerchant.html, "owner-email"), /@/);
+    assert.ok(shownValue(withMerchant.html, "owner-password").length >= 12);
+    assert.match(withMerchant.html, en("console.sandboxLimitRule", { limit: 3, active: 1 }));
 
-  const firstCall = await browser.get(`/apps/${appId}/first-call`);
-  assert.is(firstCall.status, 200);
-  const commands = textOf(firstCall.html);
-  assert.match(commands, `curl -X POST '${test.config.urls.base}v1/token'`);
-  assert.match(commands, `"client_id":"${clientId}","client_secret":"<CLIENT_SECRET>"`);
-  assert.match(commands, `curl '${test.config.urls.base}v1/items?limit=5' \\ -H 'Authorization: Bearer <ACCESS_TOKEN>'`);
-  assert.not.match(firstCall.html, secret);
-  const ran = await browser.post(`/apps/${appId}/first-call`, { client_secret: secret, merchant_id: hiddenSelected(firstCall.html) }, firstCall);
-  assert.is(ran.status, 200);
-  assert.equal([...ran.html.matchAll(/data-testid="status">(\d+)</g)].map((m) => m[1]), ["200", "200"]);
-  assert.match(ran.html, "&quot;items&quot;");
-  assert.not.match(ran.html, secret);
+    const firstCall = await browser.get(`/apps/${appId}/first-call`);
+    assert.is(firstCall.status, 200);
+    const commands = textOf(firstCall.html);
+    assert.match(commands, `curl -X POST '${test.config.urls.base}v1/token'`);
+    assert.match(commands, `"client_id":"${clientId}","client_secret":"<CLIENT_SECRET>"`);
+    assert.match(
+      commands,
+      `curl '${test.config.urls.base}v1/items?limit=5' \\ -H 'Authorization: Bearer <ACCESS_TOKEN>'`,
+    );
+    assert.not.match(firstCall.html, secret);
+    const ran = await browser.post(
+      `/apps/${appId}/first-call`,
+      { client_secret: secret, merchant_id: hiddenSelected(firstCall.html) },
+      firstCall,
+    );
+    assert.is(ran.status, 200);
+    assert.equal(
+      [...ran.html.matchAll(/data-testid="status">(\d+)</g)].map((m) => m[1]),
+      ["200", "200"],
+    );
+    assert.match(ran.html, "&quot;items&quot;");
+    assert.not.match(ran.html, secret);
 
-  // Rotation: a new secret once, and the previous one's 24-hour overlap said.
-  const rotated = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId }, appPage);
-  assert.is(rotated.status, 200, rotated.html);
-  const newSecret = shownValue(rotated.html, "client-secret");
-  assert.ok(newSecret !== secret && newSecret.startsWith("lp_sk_sb_"));
-  const until = new Date(clock.now() + 24 * 3_600_000).toISOString().replace("T", " ").slice(0, 16) + " UTC";
-  assert.match(rotated.html, en("console.rotationOverlap", { until, hours: 24 }));
+    // Rotation: a new secret once, and the previous one's 24-hour overlap said.
+    const rotated = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId }, appPage);
+    assert.is(rotated.status, 200, rotated.html);
+    const newSecret = shownValue(rotated.html, "client-secret");
+    assert.ok(newSecret !== secret && newSecret.startsWith("lp_sk_sb_"));
+    const until = new Date(clock.now() + 24 * 3_600_000).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+    assert.match(rotated.html, en("console.rotationOverlap", { until, hours: 24 }));
 
-  // Redirect URIs: the spec's rules on error, beside the field.
-  const badUri = await browser.post(`/apps/${appId}/redirect-uris`, { redirectUris: "http://app.example/cb" }, appPage);
-  assert.is(badUri.status, 400);
-  assert.match(badUri.html, 'id="field-redirectUris-error"');
-  assert.match(badUri.html, en("console.redirectRules"));
-  const goodUri = await browser.post(`/apps/${appId}/redirect-uris`, { redirectUris: "https://app.example/cb\nhttp://localhost:3000/cb" }, appPage);
-  assert.is(goodUri.status, 200);
-  assert.match(goodUri.html, "https://app.example/cb\nhttp://localhost:3000/cb</textarea>");
+    // Redirect URIs: the spec's rules on error, beside the field.
+    const badUri = await browser.post(
+      `/apps/${appId}/redirect-uris`,
+      { redirectUris: "http://app.example/cb" },
+      appPage,
+    );
+    assert.is(badUri.status, 400);
+    assert.match(badUri.html, 'id="field-redirectUris-error"');
+    assert.match(badUri.html, en("console.redirectRules"));
+    const goodUri = await browser.post(
+      `/apps/${appId}/redirect-uris`,
+      { redirectUris: "https://app.example/cb\nhttp://localhost:3000/cb" },
+      appPage,
+    );
+    assert.is(goodUri.status, 200);
+    assert.match(goodUri.html, "https://app.example/cb\nhttp://localhost:3000/cb</textarea>");
 
-  const submitted = await browser.post(`/apps/${appId}/submit`, {}, appPage);
-  assert.is(submitted.status, 303);
-  assert.match((await browser.get(`/apps/${appId}`)).html, en("console.appStateInReview"));
+    const submitted = await browser.post(`/apps/${appId}/submit`, {}, appPage);
+    assert.is(submitted.status, 303);
+    assert.match((await browser.get(`/apps/${appId}`)).html, en("console.appStateInReview"));
 
-  const signedOut = await browser.post("/sign-out", {}, appPage);
-  assert.is(signedOut.status, 303);
-  assert.is(signedOut.location, "/sign-in");
-  assert.is((await browser.get("/")).status, 303);
-});
+    const signedOut = await browser.post("/sign-out", {}, appPage);
+    assert.is(signedOut.status, 303);
+    assert.is(signedOut.location, "/sign-in");
+    assert.is((await browser.get("/")).status, 303);
+  },
+);
 
 Site("the session cookie: HttpOnly, SameSite=Lax, a random id; the tokens stay on the server", async () => {
   const browser = createSiteBrowser(test);
@@ -215,10 +279,18 @@ Site("a password reset through the mailed link: the new password signs in, the o
   assert.ok(link.startsWith(`${test.console}/reset-password?token=`), link);
   const resetPage = await other.get(link.slice(test.console.length));
   assert.is(resetPage.status, 200);
-  const weak = await other.post("/reset-password", { token: hiddenValue(resetPage.html, "token"), newPassword: "short" }, resetPage);
+  const weak = await other.post(
+    "/reset-password",
+    { token: hiddenValue(resetPage.html, "token"), newPassword: "short" },
+    resetPage,
+  );
   assert.is(weak.status, 400);
   assert.match(weak.html, translator("hi")("console.passwordTooWeak"));
-  const done = await other.post("/reset-password", { token: hiddenValue(resetPage.html, "token"), newPassword: "another long passphrase" }, resetPage);
+  const done = await other.post(
+    "/reset-password",
+    { token: hiddenValue(resetPage.html, "token"), newPassword: "another long passphrase" },
+    resetPage,
+  );
   assert.is(done.status, 200, done.html);
   // Every session ended: the first browser's next page asks to sign in again.
   assert.is((await browser.get("/")).status, 303);
@@ -226,7 +298,11 @@ Site("a password reset through the mailed link: the new password signs in, the o
   assert.is((await other.post("/sign-in", { email, password: strongPassword }, signIn)).status, 401);
   assert.is((await other.post("/sign-in", { email, password: "another long passphrase" }, signIn)).status, 303);
   // The link is single use.
-  const again = await other.post("/reset-password", { token: hiddenValue(resetPage.html, "token"), newPassword: "yet another passphrase" }, await other.get(link.slice(test.console.length)));
+  const again = await other.post(
+    "/reset-password",
+    { token: hiddenValue(resetPage.html, "token"), newPassword: "yet another passphrase" },
+    await other.get(link.slice(test.console.length)),
+  );
   assert.is(again.status, 400);
   assert.match(again.html, messageFor("developer.link_invalid", {}, "hi"));
 });
@@ -236,57 +312,82 @@ Site("the sandbox merchant limit of three is explained where it bites; deactivat
   await signedUpDeveloper(test, browser, newEmail("limit"));
   const organizationId = await organizationOf(browser);
   const page = await browser.get(`/organizations/${organizationId}`);
-  for (let i = 0; i < 3; i++) assert.is((await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { country: "US" }, page)).status, 200);
+  for (let i = 0; i < 3; i++)
+    assert.is(
+      (await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { country: "US" }, page)).status,
+      200,
+    );
   const fourth = await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { country: "US" }, page);
   assert.is(fourth.status, 409);
   assert.match(fourth.html, messageFor("developer.sandbox_limit", {}, "en"));
   assert.match(fourth.html, en("console.sandboxLimitRule", { limit: 3, active: 3 }));
   const companyId = /sandbox-merchants\/(\d+)\/deactivate/.exec(fourth.html)![1];
-  assert.is((await browser.post(`/organizations/${organizationId}/sandbox-merchants/${companyId}/deactivate`, {}, page)).status, 303);
-  assert.is((await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { country: "US" }, page)).status, 200);
+  assert.is(
+    (await browser.post(`/organizations/${organizationId}/sandbox-merchants/${companyId}/deactivate`, {}, page)).status,
+    303,
+  );
+  assert.is(
+    (await browser.post(`/organizations/${organizationId}/sandbox-merchants`, { country: "US" }, page)).status,
+    200,
+  );
 });
 
-Site("members: an invitation mailed to a second person, accepted through the link, who then sees only what a viewer may", async () => {
-  const owner = createSiteBrowser(test);
-  await signedUpDeveloper(test, owner, newEmail("owner"));
-  const organizationId = await organizationOf(owner);
-  const orgPage = await owner.get(`/organizations/${organizationId}`);
-  const guestEmail = newEmail("guest");
-  const bad = await owner.post(`/organizations/${organizationId}/invitations`, { email: "nope", role: "VIEWER" }, orgPage);
-  assert.is(bad.status, 400);
-  assert.match(bad.html, 'id="field-email-error"');
-  const invited = await owner.post(`/organizations/${organizationId}/invitations`, { email: guestEmail, role: "VIEWER" }, orgPage);
-  assert.is(invited.status, 200, invited.html);
-  assert.match(invited.html, en("console.invitationSent", { email: guestEmail }));
-  const link = await mailedLink(test, guestEmail);
-  assert.ok(link.startsWith(`${test.console}/invitations/accept?token=`), link);
+Site(
+  "members: an invitation mailed to a second person, accepted through the link, who then sees only what a viewer may",
+  async () => {
+    const owner = createSiteBrowser(test);
+    await signedUpDeveloper(test, owner, newEmail("owner"));
+    const organizationId = await organizationOf(owner);
+    const orgPage = await owner.get(`/organizations/${organizationId}`);
+    const guestEmail = newEmail("guest");
+    const bad = await owner.post(
+      `/organizations/${organizationId}/invitations`,
+      { email: "nope", role: "VIEWER" },
+      orgPage,
+    );
+    assert.is(bad.status, 400);
+    assert.match(bad.html, 'id="field-email-error"');
+    const invited = await owner.post(
+      `/organizations/${organizationId}/invitations`,
+      { email: guestEmail, role: "VIEWER" },
+      orgPage,
+    );
+    assert.is(invited.status, 200, invited.html);
+    assert.match(invited.html, en("console.invitationSent", { email: guestEmail }));
+    const link = await mailedLink(test, guestEmail);
+    assert.ok(link.startsWith(`${test.console}/invitations/accept?token=`), link);
 
-  const guest = createSiteBrowser(test);
-  const landing = await guest.get(link.slice(test.console.length));
-  assert.is(landing.status, 200);
-  assert.match(landing.html, en("console.invitationSignIn"));
-  await signedUpDeveloper(test, guest, guestEmail);
-  const accept = await guest.get(link.slice(test.console.length));
-  const accepted = await guest.post("/invitations/accept", { token: hiddenValue(accept.html, "token") }, accept);
-  assert.is(accepted.status, 303, accepted.html);
-  assert.is(accepted.location, `/organizations/${organizationId}`);
-  const viewer = await guest.get(`/organizations/${organizationId}`);
-  assert.match(viewer.html, en("console.roleViewer"));
-  assert.match(viewer.html, en("console.viewerNote"));
-  assert.not.match(viewer.html, `action="/organizations/${organizationId}/apps"`);
-  assert.not.match(viewer.html, `action="/organizations/${organizationId}/invitations"`);
-  // Refused by the server regardless of the page.
-  const forced = await guest.post(`/organizations/${organizationId}/sandbox-merchants`, { country: "GB" }, viewer);
-  assert.is(forced.status, 403);
-  assert.match(textOf(forced.html), messageFor("developer.insufficient_org_role", {}, "en"));
-});
+    const guest = createSiteBrowser(test);
+    const landing = await guest.get(link.slice(test.console.length));
+    assert.is(landing.status, 200);
+    assert.match(landing.html, en("console.invitationSignIn"));
+    await signedUpDeveloper(test, guest, guestEmail);
+    const accept = await guest.get(link.slice(test.console.length));
+    const accepted = await guest.post("/invitations/accept", { token: hiddenValue(accept.html, "token") }, accept);
+    assert.is(accepted.status, 303, accepted.html);
+    assert.is(accepted.location, `/organizations/${organizationId}`);
+    const viewer = await guest.get(`/organizations/${organizationId}`);
+    assert.match(viewer.html, en("console.roleViewer"));
+    assert.match(viewer.html, en("console.viewerNote"));
+    assert.not.match(viewer.html, `action="/organizations/${organizationId}/apps"`);
+    assert.not.match(viewer.html, `action="/organizations/${organizationId}/invitations"`);
+    // Refused by the server regardless of the page.
+    const forced = await guest.post(`/organizations/${organizationId}/sandbox-merchants`, { country: "GB" }, viewer);
+    assert.is(forced.status, 403);
+    assert.match(textOf(forced.html), messageFor("developer.insufficient_org_role", {}, "en"));
+  },
+);
 
 Site("an ADSR app: an API key shown once, listed by name, revoked", async () => {
   const browser = createSiteBrowser(test);
   await signedUpDeveloper(test, browser, newEmail("adsr"));
   await admittedDeveloper(browser, staff);
   const organizationId = await organizationOf(browser);
-  const created = await browser.post(`/organizations/${organizationId}/apps`, { name: "Reports", product: "ADSR" }, await browser.get(`/organizations/${organizationId}`));
+  const created = await browser.post(
+    `/organizations/${organizationId}/apps`,
+    { name: "Reports", product: "ADSR" },
+    await browser.get(`/organizations/${organizationId}`),
+  );
   assert.is(created.status, 200, created.html);
   const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
   const appPage = await browser.get(`/apps/${appId}`);
@@ -308,13 +409,18 @@ function hiddenSelected(html: string): string {
   return /<option value="(\d+)" selected>/.exec(html)![1]!;
 }
 
-Site("every answer names its correlation id, reused from a well-formed X-Request-Id, and the request line logs it", async () => {
-  const requestId = "4bf92f35-77b3-4da6-a3ce-929d0e0e4736";
-  const page = await fetch(`${test.console}/sign-in`, { headers: { "X-Request-Id": requestId } });
-  assert.is(page.status, 200);
-  assert.is(page.headers.get("x-correlation-id"), requestId);
-  const line = test.logs.map((entry) => JSON.parse(entry) as Record<string, unknown>).find((entry) => entry["msg"] === "console site request" && entry["correlationId"] === requestId);
-  assert.equal([line?.["path"], line?.["status"], typeof line?.["ms"]], ["/sign-in", 200, "number"]);
-});
+Site(
+  "every answer names its correlation id, reused from a well-formed X-Request-Id, and the request line logs it",
+  async () => {
+    const requestId = "4bf92f35-77b3-4da6-a3ce-929d0e0e4736";
+    const page = await fetch(`${test.console}/sign-in`, { headers: { "X-Request-Id": requestId } });
+    assert.is(page.status, 200);
+    assert.is(page.headers.get("x-correlation-id"), requestId);
+    const line = test.logs
+      .map((entry) => JSON.parse(entry) as Record<string, unknown>)
+      .find((entry) => entry["msg"] === "console site request" && entry["correlationId"] === requestId);
+    assert.equal([line?.["path"], line?.["status"], typeof line?.["ms"]], ["/sign-in", 200, "number"]);
+  },
+);
 
 Site.run();

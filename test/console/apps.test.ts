@@ -33,7 +33,10 @@ SelfService.before(async () => {
   staff = createClient(ConsoleService, transport);
   reviews = createClient(CredentialService, transport);
   credentials = credentialServiceOf(test, clock);
-  await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/self-service" });
+  await staff.publishAgreementVersion({
+    title: "Developer agreement",
+    url: "https://partner.test/agreement/self-service",
+  });
 });
 SelfService.after(async () => {
   await test.stop();
@@ -43,24 +46,33 @@ const newEmail = (who = "dev") => `${who}.${process.pid}.${++serial}@self-servic
 
 // Each call from an address of its own: the per-address limits (console/limits, console/sign-in-lockout) never bind
 // here, and runs sharing one Redis never share a counter.
-const api = (method: string, path: string, body?: unknown, token?: string): Promise<Answer> => consoleCall(test.base, method, path, body, token, randomAddress());
+const api = (method: string, path: string, body?: unknown, token?: string): Promise<Answer> =>
+  consoleCall(test.base, method, path, body, token, randomAddress());
 
 function ok(answer: Answer): Record<string, unknown> {
   assert.is(answer.status, 200, JSON.stringify(answer.body));
   return answer.body;
 }
 
-
 /** A verified, signed-in developer with the program approved and the active agreement signed. */
 async function admitted(who: string) {
   const email = newEmail(who);
   ok(await api("POST", "/v1/console/account/sign-up", { email, password }));
   ok(await api("POST", "/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, email)) }));
-  const session = ok(await api("POST", "/v1/console/session/sign-in", { email, password }))["session"] as Record<string, unknown>;
+  const session = ok(await api("POST", "/v1/console/session/sign-in", { email, password }))["session"] as Record<
+    string,
+    unknown
+  >;
   const token = String(session["accessToken"]);
   const applied = ok(await api("POST", "/v1/console/program/applications", { companyName: "Acme Ltd" }, token));
-  await staff.decideProgramApplication({ applicationId: BigInt((applied["application"] as Record<string, number>)["applicationId"]!), approve: true });
-  const agreement = ok(await api("GET", "/v1/console/program/agreement", undefined, token))["agreement"] as Record<string, number>;
+  await staff.decideProgramApplication({
+    applicationId: BigInt((applied["application"] as Record<string, number>)["applicationId"]!),
+    approve: true,
+  });
+  const agreement = ok(await api("GET", "/v1/console/program/agreement", undefined, token))["agreement"] as Record<
+    string,
+    number
+  >;
   ok(await api("POST", "/v1/console/program/agreement/signatures", { version: agreement["version"] }, token));
   return { email, token };
 }
@@ -72,8 +84,22 @@ async function team() {
   const organizationId = Number((made["organization"] as Record<string, number>)["organizationId"]);
   const join = async (who: string, role: string) => {
     const member = await admitted(who);
-    ok(await api("POST", `/v1/console/organizations/${organizationId}/invitations`, { email: member.email, role }, owner.token));
-    ok(await api("POST", "/v1/console/invitations/accept", { token: tokenOf(await mailedLink(test, member.email)) }, member.token));
+    ok(
+      await api(
+        "POST",
+        `/v1/console/organizations/${organizationId}/invitations`,
+        { email: member.email, role },
+        owner.token,
+      ),
+    );
+    ok(
+      await api(
+        "POST",
+        "/v1/console/invitations/accept",
+        { token: tokenOf(await mailedLink(test, member.email)) },
+        member.token,
+      ),
+    );
     return member;
   };
   const dev = await join("developer", "DEVELOPER");
@@ -83,79 +109,162 @@ async function team() {
 }
 
 async function newApp(organizationId: number, token: string, product: "FULL" | "ADSR" = "FULL") {
-  const made = ok(await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: `App ${++serial}`, product }, token));
+  const made = ok(
+    await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: `App ${++serial}`, product }, token),
+  );
   const app = made["app"] as Record<string, unknown>;
   return { appId: String(app["appId"]), sandbox: made["sandbox"] as Record<string, string> };
 }
 
-const mint = (clientId: string, clientSecret: string) => api("POST", "/v1/token", { grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret });
+const mint = (clientId: string, clientSecret: string) =>
+  api("POST", "/v1/token", { grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret });
 
-SelfService("update, submit for review, archive: the right role acts; a viewer and a non-member are refused", async () => {
-  const { organizationId, owner, dev, viewer, outsider } = await team();
-  const { appId } = await newApp(organizationId, dev.token);
+SelfService(
+  "update, submit for review, archive: the right role acts; a viewer and a non-member are refused",
+  async () => {
+    const { organizationId, owner, dev, viewer, outsider } = await team();
+    const { appId } = await newApp(organizationId, dev.token);
 
-  const renamed = ok(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Renamed app" }, dev.token))["app"] as Record<string, unknown>;
-  assert.is(renamed["name"], "Renamed app");
-  expectError(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Other", product: "ADSR" }, dev.token), 409, "developer.product_immutable");
-  expectError(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Viewer's name" }, viewer.token), 403, "developer.insufficient_org_role");
-  expectError(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Outsider's name" }, outsider.token), 403, "developer.not_org_member");
-  expectError(await api("GET", `/v1/console/apps/${appId}`, undefined, outsider.token), 403, "developer.not_org_member");
-  assert.is((ok(await api("GET", `/v1/console/apps/${appId}`, undefined, viewer.token))["app"] as Record<string, unknown>)["name"], "Renamed app");
+    const renamed = ok(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Renamed app" }, dev.token))[
+      "app"
+    ] as Record<string, unknown>;
+    assert.is(renamed["name"], "Renamed app");
+    expectError(
+      await api("PATCH", `/v1/console/apps/${appId}`, { name: "Other", product: "ADSR" }, dev.token),
+      409,
+      "developer.product_immutable",
+    );
+    expectError(
+      await api("PATCH", `/v1/console/apps/${appId}`, { name: "Viewer's name" }, viewer.token),
+      403,
+      "developer.insufficient_org_role",
+    );
+    expectError(
+      await api("PATCH", `/v1/console/apps/${appId}`, { name: "Outsider's name" }, outsider.token),
+      403,
+      "developer.not_org_member",
+    );
+    expectError(
+      await api("GET", `/v1/console/apps/${appId}`, undefined, outsider.token),
+      403,
+      "developer.not_org_member",
+    );
+    assert.is(
+      (ok(await api("GET", `/v1/console/apps/${appId}`, undefined, viewer.token))["app"] as Record<string, unknown>)[
+        "name"
+      ],
+      "Renamed app",
+    );
 
-  expectError(await api("POST", `/v1/console/apps/${appId}/submit`, {}, viewer.token), 403, "developer.insufficient_org_role");
-  expectError(await api("POST", `/v1/console/apps/${appId}/submit`, {}, outsider.token), 403, "developer.not_org_member");
-  const submitted = ok(await api("POST", `/v1/console/apps/${appId}/submit`, {}, dev.token))["app"] as Record<string, unknown>;
-  assert.is(submitted["state"], "IN_REVIEW");
-  expectError(await api("POST", `/v1/console/apps/${appId}/submit`, {}, dev.token), 409, "developer.review_not_in_review");
+    expectError(
+      await api("POST", `/v1/console/apps/${appId}/submit`, {}, viewer.token),
+      403,
+      "developer.insufficient_org_role",
+    );
+    expectError(
+      await api("POST", `/v1/console/apps/${appId}/submit`, {}, outsider.token),
+      403,
+      "developer.not_org_member",
+    );
+    const submitted = ok(await api("POST", `/v1/console/apps/${appId}/submit`, {}, dev.token))["app"] as Record<
+      string,
+      unknown
+    >;
+    assert.is(submitted["state"], "IN_REVIEW");
+    expectError(
+      await api("POST", `/v1/console/apps/${appId}/submit`, {}, dev.token),
+      409,
+      "developer.review_not_in_review",
+    );
 
-  // Archiving needs admin or owner: a developer-role member is refused.
-  expectError(await api("POST", `/v1/console/apps/${appId}/archive`, {}, dev.token), 403, "developer.insufficient_org_role");
-  expectError(await api("POST", `/v1/console/apps/${appId}/archive`, {}, viewer.token), 403, "developer.insufficient_org_role");
-  const archived = ok(await api("POST", `/v1/console/apps/${appId}/archive`, {}, owner.token))["app"] as Record<string, unknown>;
-  assert.is(archived["state"], "ARCHIVED");
-  expectError(await api("PATCH", `/v1/console/apps/${appId}`, { name: "Too late" }, dev.token), 403, "developer.app_archived");
-  expectError(await api("GET", "/v1/console/apps/app_unknown", undefined, dev.token), 404, "developer.app_not_found");
-});
+    // Archiving needs admin or owner: a developer-role member is refused.
+    expectError(
+      await api("POST", `/v1/console/apps/${appId}/archive`, {}, dev.token),
+      403,
+      "developer.insufficient_org_role",
+    );
+    expectError(
+      await api("POST", `/v1/console/apps/${appId}/archive`, {}, viewer.token),
+      403,
+      "developer.insufficient_org_role",
+    );
+    const archived = ok(await api("POST", `/v1/console/apps/${appId}/archive`, {}, owner.token))["app"] as Record<
+      string,
+      unknown
+    >;
+    assert.is(archived["state"], "ARCHIVED");
+    expectError(
+      await api("PATCH", `/v1/console/apps/${appId}`, { name: "Too late" }, dev.token),
+      403,
+      "developer.app_archived",
+    );
+    expectError(await api("GET", "/v1/console/apps/app_unknown", undefined, dev.token), 404, "developer.app_not_found");
+  },
+);
 
-SelfService("rotate the client secret: the new one shown once and minting at once, the old one still working", async () => {
-  const { organizationId, dev, viewer, outsider } = await team();
-  const { appId, sandbox } = await newApp(organizationId, dev.token);
-  // A sandbox token needs the organization's one active sandbox merchant.
-  ok(await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants`, { country: "GB" }, dev.token));
-  const path = `/v1/console/apps/${appId}/credentials/${sandbox["clientId"]}/rotate-secret`;
-  expectError(await api("POST", path, {}, viewer.token), 403, "developer.insufficient_org_role");
-  expectError(await api("POST", path, {}, outsider.token), 403, "developer.not_org_member");
+SelfService(
+  "rotate the client secret: the new one shown once and minting at once, the old one still working",
+  async () => {
+    const { organizationId, dev, viewer, outsider } = await team();
+    const { appId, sandbox } = await newApp(organizationId, dev.token);
+    // A sandbox token needs the organization's one active sandbox merchant.
+    ok(
+      await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants`, { country: "GB" }, dev.token),
+    );
+    const path = `/v1/console/apps/${appId}/credentials/${sandbox["clientId"]}/rotate-secret`;
+    expectError(await api("POST", path, {}, viewer.token), 403, "developer.insufficient_org_role");
+    expectError(await api("POST", path, {}, outsider.token), 403, "developer.not_org_member");
 
-  const rotated = await api("POST", path, {}, dev.token);
-  const body = ok(rotated);
-  assert.is(rotated.headers.get("cache-control"), "no-store");
-  assert.is(body["clientId"], sandbox["clientId"]);
-  const secret = String(body["clientSecret"]);
-  assert.match(secret, /^lp_sk_sb_/);
-  assert.is.not(secret, sandbox["clientSecret"]);
-  assert.ok(Number(body["previousSecretExpiresAtMs"]) > clock.now());
+    const rotated = await api("POST", path, {}, dev.token);
+    const body = ok(rotated);
+    assert.is(rotated.headers.get("cache-control"), "no-store");
+    assert.is(body["clientId"], sandbox["clientId"]);
+    const secret = String(body["clientSecret"]);
+    assert.match(secret, /^lp_sk_sb_/);
+    assert.is.not(secret, sandbox["clientSecret"]);
+    assert.ok(Number(body["previousSecretExpiresAtMs"]) > clock.now());
 
-  const minted = await mint(sandbox["clientId"]!, secret);
-  assert.is(minted.status, 200, JSON.stringify(minted.body));
-  const old = await mint(sandbox["clientId"]!, sandbox["clientSecret"]!);
-  assert.is(old.status, 200, JSON.stringify(old.body));
-  // Shown once: reading the app shows client ids, never a secret.
-  const app = ok(await api("GET", `/v1/console/apps/${appId}`, undefined, dev.token))["app"] as Record<string, unknown>;
-  assert.not.match(JSON.stringify(app), /lp_sk_/);
+    const minted = await mint(sandbox["clientId"]!, secret);
+    assert.is(minted.status, 200, JSON.stringify(minted.body));
+    const old = await mint(sandbox["clientId"]!, sandbox["clientSecret"]!);
+    assert.is(old.status, 200, JSON.stringify(old.body));
+    // Shown once: reading the app shows client ids, never a secret.
+    const app = ok(await api("GET", `/v1/console/apps/${appId}`, undefined, dev.token))["app"] as Record<
+      string,
+      unknown
+    >;
+    assert.not.match(JSON.stringify(app), /lp_sk_/);
 
-  // A client id of another app is not this app's.
-  const other = await newApp(organizationId, dev.token);
-  expectError(await api("POST", `/v1/console/apps/${appId}/credentials/${other.sandbox["clientId"]}/rotate-secret`, {}, dev.token), 404, "developer.credential_not_found");
-});
+    // A client id of another app is not this app's.
+    const other = await newApp(organizationId, dev.token);
+    expectError(
+      await api(
+        "POST",
+        `/v1/console/apps/${appId}/credentials/${other.sandbox["clientId"]}/rotate-secret`,
+        {},
+        dev.token,
+      ),
+      404,
+      "developer.credential_not_found",
+    );
+  },
+);
 
 SelfService("redirect URIs and IP allowlists: violations in the developer envelope", async () => {
   const { organizationId, dev, viewer, outsider } = await team();
   const { appId, sandbox } = await newApp(organizationId, dev.token);
   const uris = `/v1/console/apps/${appId}/redirect-uris`;
-  const set = ok(await api("PUT", uris, { redirectUris: ["https://partner.test/callback", "http://localhost:8080/cb"] }, dev.token));
+  const set = ok(
+    await api("PUT", uris, { redirectUris: ["https://partner.test/callback", "http://localhost:8080/cb"] }, dev.token),
+  );
   assert.equal(set["redirectUris"], ["https://partner.test/callback", "http://localhost:8080/cb"]);
   expectError(
-    await api("PUT", uris, { redirectUris: ["https://partner.test/ok", "http://partner.test/plain", "https://partner.test/x#frag"] }, dev.token),
+    await api(
+      "PUT",
+      uris,
+      { redirectUris: ["https://partner.test/ok", "http://partner.test/plain", "https://partner.test/x#frag"] },
+      dev.token,
+    ),
     400,
     "developer.redirect_uri_invalid",
     { field: "redirect_uris[1]", rule: "https_required" },
@@ -166,83 +275,136 @@ SelfService("redirect URIs and IP allowlists: violations in the developer envelo
   );
   expectError(await api("PUT", uris, { redirectUris: [] }, viewer.token), 403, "developer.insufficient_org_role");
   expectError(await api("PUT", uris, { redirectUris: [] }, outsider.token), 403, "developer.not_org_member");
-  const app = ok(await api("GET", `/v1/console/apps/${appId}`, undefined, viewer.token))["app"] as Record<string, unknown>;
+  const app = ok(await api("GET", `/v1/console/apps/${appId}`, undefined, viewer.token))["app"] as Record<
+    string,
+    unknown
+  >;
   assert.equal(app["redirectUris"], ["https://partner.test/callback", "http://localhost:8080/cb"]);
 
   const ips = `/v1/console/apps/${appId}/credentials/${sandbox["clientId"]}/allowed-ips`;
   const allowed = ok(await api("PUT", ips, { allowedIps: ["127.0.0.1", "10.0.0.0/8"] }, dev.token));
   assert.equal(allowed["allowedIps"], ["127.0.0.1", "10.0.0.0/8"]);
-  expectError(await api("PUT", ips, { allowedIps: ["10.0.0.0/8", "not-an-ip"] }, dev.token), 400, "developer.ip_allowlist_invalid", {
-    field: "allowed_ips[1]",
-    value: "not-an-ip",
-  });
+  expectError(
+    await api("PUT", ips, { allowedIps: ["10.0.0.0/8", "not-an-ip"] }, dev.token),
+    400,
+    "developer.ip_allowlist_invalid",
+    {
+      field: "allowed_ips[1]",
+      value: "not-an-ip",
+    },
+  );
   expectError(await api("PUT", ips, { allowedIps: [] }, viewer.token), 403, "developer.insufficient_org_role");
   expectError(await api("PUT", ips, { allowedIps: [] }, outsider.token), 403, "developer.not_org_member");
 });
 
-SelfService("ADSR API keys: create (shown once), revoke; sandbox merchant deactivated; access request to a live merchant", async () => {
-  const { organizationId, dev, viewer, outsider } = await team();
-  const { appId } = await newApp(organizationId, dev.token, "ADSR");
-  const keys = `/v1/console/apps/${appId}/api-keys`;
-  expectError(await api("POST", keys, { name: "ci", environment: "SANDBOX" }, viewer.token), 403, "developer.insufficient_org_role");
-  expectError(await api("POST", keys, { name: "ci", environment: "SANDBOX" }, outsider.token), 403, "developer.not_org_member");
-  expectError(await api("POST", keys, { name: "live", environment: "PRODUCTION" }, dev.token), 403, "developer.app_not_approved");
-  const created = await api("POST", keys, { name: "ci", environment: "SANDBOX" }, dev.token);
-  assert.is(created.headers.get("cache-control"), "no-store");
-  const apiKey = ok(created)["apiKey"] as Record<string, unknown>;
-  assert.is(apiKey["name"], "ci");
-  assert.ok(String(apiKey["apiKey"]).length > 20);
-  const keyId = String(apiKey["apiKeyId"]);
-  const listed = ok(await api("GET", `/v1/console/apps/${appId}`, undefined, dev.token))["app"] as Record<string, Record<string, unknown>[]>;
-  assert.equal(listed["apiKeys"]!.map((key) => key["apiKeyId"]), [keyId]);
-  assert.not.ok(listed["apiKeys"]![0]!["apiKey"]);
+SelfService(
+  "ADSR API keys: create (shown once), revoke; sandbox merchant deactivated; access request to a live merchant",
+  async () => {
+    const { organizationId, dev, viewer, outsider } = await team();
+    const { appId } = await newApp(organizationId, dev.token, "ADSR");
+    const keys = `/v1/console/apps/${appId}/api-keys`;
+    expectError(
+      await api("POST", keys, { name: "ci", environment: "SANDBOX" }, viewer.token),
+      403,
+      "developer.insufficient_org_role",
+    );
+    expectError(
+      await api("POST", keys, { name: "ci", environment: "SANDBOX" }, outsider.token),
+      403,
+      "developer.not_org_member",
+    );
+    expectError(
+      await api("POST", keys, { name: "live", environment: "PRODUCTION" }, dev.token),
+      403,
+      "developer.app_not_approved",
+    );
+    const created = await api("POST", keys, { name: "ci", environment: "SANDBOX" }, dev.token);
+    assert.is(created.headers.get("cache-control"), "no-store");
+    const apiKey = ok(created)["apiKey"] as Record<string, unknown>;
+    assert.is(apiKey["name"], "ci");
+    assert.ok(String(apiKey["apiKey"]).length > 20);
+    const keyId = String(apiKey["apiKeyId"]);
+    const listed = ok(await api("GET", `/v1/console/apps/${appId}`, undefined, dev.token))["app"] as Record<
+      string,
+      Record<string, unknown>[]
+    >;
+    assert.equal(
+      listed["apiKeys"]!.map((key) => key["apiKeyId"]),
+      [keyId],
+    );
+    assert.not.ok(listed["apiKeys"]![0]!["apiKey"]);
 
-  expectError(await api("DELETE", `${keys}/${keyId}`, undefined, viewer.token), 403, "developer.insufficient_org_role");
-  expectError(await api("DELETE", `${keys}/${keyId}`, undefined, outsider.token), 403, "developer.not_org_member");
-  assert.equal(ok(await api("DELETE", `${keys}/${keyId}`, undefined, dev.token)), { revoked: true });
-  expectError(await api("DELETE", `${keys}/${keyId}`, undefined, dev.token), 404, "developer.api_key_not_found");
+    expectError(
+      await api("DELETE", `${keys}/${keyId}`, undefined, viewer.token),
+      403,
+      "developer.insufficient_org_role",
+    );
+    expectError(await api("DELETE", `${keys}/${keyId}`, undefined, outsider.token), 403, "developer.not_org_member");
+    assert.equal(ok(await api("DELETE", `${keys}/${keyId}`, undefined, dev.token)), { revoked: true });
+    expectError(await api("DELETE", `${keys}/${keyId}`, undefined, dev.token), 404, "developer.api_key_not_found");
 
-  // A sandbox merchant of the organization, deactivated by a developer-role member.
-  const provisioned = ok(await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants`, { country: "GB" }, dev.token));
-  const companyId = Number((provisioned["merchant"] as Record<string, number>)["companyId"]);
-  const active = `/v1/console/organizations/${organizationId}/sandbox-merchants/${companyId}/active`;
-  expectError(await api("POST", active, { active: false }, viewer.token), 403, "developer.insufficient_org_role");
-  expectError(await api("POST", active, { active: false }, outsider.token), 403, "developer.not_org_member");
-  const deactivated = ok(await api("POST", active, { active: false }, dev.token))["merchant"] as Record<string, unknown>;
-  assert.is(deactivated["companyId"], companyId);
-  assert.not.ok(deactivated["active"]);
-  const merchants = ok(await api("GET", `/v1/console/organizations/${organizationId}/sandbox-merchants`, undefined, viewer.token))["merchants"] as Record<string, unknown>[];
-  assert.not.ok(merchants.find((merchant) => merchant["companyId"] === companyId)!["active"]);
-  expectError(await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants/987654321/active`, { active: false }, dev.token), 404, "developer.merchant_not_found");
+    // A sandbox merchant of the organization, deactivated by a developer-role member.
+    const provisioned = ok(
+      await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants`, { country: "GB" }, dev.token),
+    );
+    const companyId = Number((provisioned["merchant"] as Record<string, number>)["companyId"]);
+    const active = `/v1/console/organizations/${organizationId}/sandbox-merchants/${companyId}/active`;
+    expectError(await api("POST", active, { active: false }, viewer.token), 403, "developer.insufficient_org_role");
+    expectError(await api("POST", active, { active: false }, outsider.token), 403, "developer.not_org_member");
+    const deactivated = ok(await api("POST", active, { active: false }, dev.token))["merchant"] as Record<
+      string,
+      unknown
+    >;
+    assert.is(deactivated["companyId"], companyId);
+    assert.not.ok(deactivated["active"]);
+    const merchants = ok(
+      await api("GET", `/v1/console/organizations/${organizationId}/sandbox-merchants`, undefined, viewer.token),
+    )["merchants"] as Record<string, unknown>[];
+    assert.not.ok(merchants.find((merchant) => merchant["companyId"] === companyId)!["active"]);
+    expectError(
+      await api(
+        "POST",
+        `/v1/console/organizations/${organizationId}/sandbox-merchants/987654321/active`,
+        { active: false },
+        dev.token,
+      ),
+      404,
+      "developer.merchant_not_found",
+    );
 
-  // Access requests are for approved ADSR apps: submitted by the member, approved by staff on the internal port.
-  const live = await newLiveMerchant(credentials, "us");
-  const storeIds = await seedMerchantData(test.app.regionDatabases.get("us")!.sql, "us", live.companyId, {
-    storeCount: 2,
-    itemCount: 1,
-    salesDays: 0,
-    onlineOrderCount: 0,
-    now: new Date(clock.now()),
-  });
-  const requests = `/v1/console/apps/${appId}/access-requests`;
-  const ask = { companyId: live.companyId, storeIds };
-  expectError(await api("POST", requests, ask, dev.token), 403, "developer.app_not_approved");
-  ok(await api("POST", `/v1/console/apps/${appId}/submit`, {}, dev.token));
-  await reviews.approveApp({ appId });
-  expectError(await api("POST", requests, ask, viewer.token), 403, "developer.insufficient_org_role");
-  expectError(await api("POST", requests, ask, outsider.token), 403, "developer.not_org_member");
-  const made = ok(await api("POST", requests, ask, dev.token))["accessRequest"] as Record<string, unknown>;
-  assert.is(made["state"], "PENDING");
-  assert.equal(made["storeIds"], storeIds);
-  const list = ok(await api("GET", requests, undefined, viewer.token))["accessRequests"] as Record<string, unknown>[];
-  assert.equal(list.map((row) => row["accessRequestId"]), [made["accessRequestId"]]);
-  expectError(await api("POST", requests, ask, dev.token), 409, "developer.access_request_exists");
-});
+    // Access requests are for approved ADSR apps: submitted by the member, approved by staff on the internal port.
+    const live = await newLiveMerchant(credentials, "us");
+    const storeIds = await seedMerchantData(test.app.regionDatabases.get("us")!.sql, "us", live.companyId, {
+      storeCount: 2,
+      itemCount: 1,
+      salesDays: 0,
+      onlineOrderCount: 0,
+      now: new Date(clock.now()),
+    });
+    const requests = `/v1/console/apps/${appId}/access-requests`;
+    const ask = { companyId: live.companyId, storeIds };
+    expectError(await api("POST", requests, ask, dev.token), 403, "developer.app_not_approved");
+    ok(await api("POST", `/v1/console/apps/${appId}/submit`, {}, dev.token));
+    await reviews.approveApp({ appId });
+    expectError(await api("POST", requests, ask, viewer.token), 403, "developer.insufficient_org_role");
+    expectError(await api("POST", requests, ask, outsider.token), 403, "developer.not_org_member");
+    const made = ok(await api("POST", requests, ask, dev.token))["accessRequest"] as Record<string, unknown>;
+    assert.is(made["state"], "PENDING");
+    assert.equal(made["storeIds"], storeIds);
+    const list = ok(await api("GET", requests, undefined, viewer.token))["accessRequests"] as Record<string, unknown>[];
+    assert.equal(
+      list.map((row) => row["accessRequestId"]),
+      [made["accessRequestId"]],
+    );
+    expectError(await api("POST", requests, ask, dev.token), 409, "developer.access_request_exists");
+  },
+);
 
 SelfService("production credentials: shown once to the organization after a staff approval", async () => {
   const { organizationId, owner, dev, viewer, outsider } = await team();
   const { appId } = await newApp(organizationId, dev.token);
-  const reveal = (token: string, org = organizationId, app = appId) => api("POST", `/v1/console/organizations/${org}/apps/${app}/production-credentials`, {}, token);
+  const reveal = (token: string, org = organizationId, app = appId) =>
+    api("POST", `/v1/console/organizations/${org}/apps/${app}/production-credentials`, {}, token);
   expectError(await reveal(dev.token), 403, "developer.app_not_approved");
   ok(await api("POST", `/v1/console/apps/${appId}/submit`, {}, dev.token));
   expectError(await reveal(dev.token), 403, "developer.app_not_approved");
@@ -266,19 +428,35 @@ SelfService("production credentials: shown once to the organization after a staf
   // The organization's secret authenticates the client at once; the one the staff caller saw at approval no longer
   // does. (A production FULL app then mints through the authorization code flow: /v1/token's client_credentials
   // answers developer.use_oauth after authenticating the client, invalid_client before.)
-  const verified = await credentials.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: production["clientSecret"]! });
+  const verified = await credentials.verifyClientCredentials({
+    clientId: production["clientId"]!,
+    clientSecret: production["clientSecret"]!,
+  });
   assert.is(verified.app!.appId, appId);
   await credentials.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: staffSecret }).then(
     () => assert.unreachable("the secret shown at approval still works"),
     (error: unknown) => assert.is(readServiceError(error).code, "developer.invalid_client"),
   );
   const minted = await mint(production["clientId"]!, production["clientSecret"]!);
-  assert.is((minted.body["error"] as Record<string, unknown>)["code"], "developer.use_oauth", JSON.stringify(minted.body));
+  assert.is(
+    (minted.body["error"] as Record<string, unknown>)["code"],
+    "developer.use_oauth",
+    JSON.stringify(minted.body),
+  );
   assert.is((await mint(production["clientId"]!, staffSecret)).status, 401);
   // Once: a second call, by anyone, is refused; rotating remains the way to a new secret.
   expectError(await reveal(owner.token), 409, "developer.production_credentials_already_shown");
-  const rotated = ok(await api("POST", `/v1/console/apps/${appId}/credentials/${production["clientId"]}/rotate-secret`, {}, dev.token));
-  assert.ok((await credentials.verifyClientCredentials({ clientId: production["clientId"]!, clientSecret: String(rotated["clientSecret"]) })).app);
+  const rotated = ok(
+    await api("POST", `/v1/console/apps/${appId}/credentials/${production["clientId"]}/rotate-secret`, {}, dev.token),
+  );
+  assert.ok(
+    (
+      await credentials.verifyClientCredentials({
+        clientId: production["clientId"]!,
+        clientSecret: String(rotated["clientSecret"]),
+      })
+    ).app,
+  );
 });
 
 SelfService.run();

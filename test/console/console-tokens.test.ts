@@ -4,7 +4,12 @@
 import { generateKeyPairSync } from "node:crypto";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { consoleTokenAudience, signConsoleToken, verifyConsoleToken, type ConsoleClaims } from "../../src/console/console-tokens.js";
+import {
+  consoleTokenAudience,
+  signConsoleToken,
+  verifyConsoleToken,
+  type ConsoleClaims,
+} from "../../src/console/console-tokens.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { appTokenAudience, signAccessToken, signJwt, type AccessTokenClaims } from "../../src/token/access-token.js";
 
@@ -28,7 +33,8 @@ const claims: ConsoleClaims = {
   exp: iat + 900,
 };
 
-const decode = (segment: string): Record<string, unknown> => JSON.parse(Buffer.from(segment, "base64url").toString("utf8"));
+const decode = (segment: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(segment, "base64url").toString("utf8"));
 
 ConsoleTokens("the audience is partnerapi-console, distinct from the app tokens' partnerapi-app", () => {
   assert.is(consoleTokenAudience, "partnerapi-console");
@@ -61,15 +67,29 @@ ConsoleTokens("expiry on the manual clock: valid one second before exp, refused 
   assert.is(verifyConsoleToken(token, { issuer, keys, clock }), undefined);
 });
 
-ConsoleTokens("a validly signed token whose claims miss one or carry the wrong type is refused: the verified claims are what ConsoleClaims says", () => {
-  const clock = createManualClock(start);
-  const { jti: _jti, ...withoutJti } = claims;
-  const { sid: _sid, ...withoutSid } = claims;
-  for (const bad of [withoutJti, withoutSid, { ...claims, jti: 7 }, { ...claims, sub: 42 }, { ...claims, iat: String(iat) }, { ...claims, exp: claims.exp + 0.5 }]) {
-    assert.is(verifyConsoleToken(signJwt(key, bad), { issuer, keys, clock }), undefined, JSON.stringify(bad));
-  }
-  assert.equal(verifyConsoleToken(signJwt(key, { ...claims, extra: "x" }), { issuer, keys, clock }), claims, "an unknown claim is not carried along");
-});
+ConsoleTokens(
+  "a validly signed token whose claims miss one or carry the wrong type is refused: the verified claims are what ConsoleClaims says",
+  () => {
+    const clock = createManualClock(start);
+    const { jti: _jti, ...withoutJti } = claims;
+    const { sid: _sid, ...withoutSid } = claims;
+    for (const bad of [
+      withoutJti,
+      withoutSid,
+      { ...claims, jti: 7 },
+      { ...claims, sub: 42 },
+      { ...claims, iat: String(iat) },
+      { ...claims, exp: claims.exp + 0.5 },
+    ]) {
+      assert.is(verifyConsoleToken(signJwt(key, bad), { issuer, keys, clock }), undefined, JSON.stringify(bad));
+    }
+    assert.equal(
+      verifyConsoleToken(signJwt(key, { ...claims, extra: "x" }), { issuer, keys, clock }),
+      claims,
+      "an unknown claim is not carried along",
+    );
+  },
+);
 
 ConsoleTokens("a partner app token (aud partnerapi-app), validly signed by the same key, is refused", () => {
   const clock = createManualClock(start);
@@ -90,21 +110,39 @@ ConsoleTokens("a partner app token (aud partnerapi-app), validly signed by the s
   };
   assert.is(verifyConsoleToken(signAccessToken(key, app), { issuer, keys, clock }), undefined);
   // The same claims with the console audience would pass: it is the audience that refuses it.
-  assert.ok(verifyConsoleToken(signConsoleToken(key, { ...claims, aud: consoleTokenAudience }), { issuer, keys, clock }));
-  assert.is(verifyConsoleToken(signConsoleToken(key, { ...claims, aud: appTokenAudience }), { issuer, keys, clock }), undefined);
+  assert.ok(
+    verifyConsoleToken(signConsoleToken(key, { ...claims, aud: consoleTokenAudience }), { issuer, keys, clock }),
+  );
+  assert.is(
+    verifyConsoleToken(signConsoleToken(key, { ...claims, aud: appTokenAudience }), { issuer, keys, clock }),
+    undefined,
+  );
 });
 
 ConsoleTokens("another issuer is refused", () => {
   const clock = createManualClock(start);
   const token = signConsoleToken(key, { ...claims, iss: "http://evil.example/" });
   assert.is(verifyConsoleToken(token, { issuer, keys, clock }), undefined);
-  assert.is(verifyConsoleToken(signConsoleToken(key, claims), { issuer: "https://api.example/", keys, clock }), undefined);
+  assert.is(
+    verifyConsoleToken(signConsoleToken(key, claims), { issuer: "https://api.example/", keys, clock }),
+    undefined,
+  );
 });
 
 ConsoleTokens("an unknown kid, another key's signature or an altered payload is refused", () => {
   const clock = createManualClock(start);
-  assert.is(verifyConsoleToken(signConsoleToken({ kid: "nope", privateKey }, claims), { issuer, keys, clock }), undefined);
-  assert.is(verifyConsoleToken(signConsoleToken({ kid: "console-k1", privateKey: other.privateKey }, claims), { issuer, keys, clock }), undefined);
+  assert.is(
+    verifyConsoleToken(signConsoleToken({ kid: "nope", privateKey }, claims), { issuer, keys, clock }),
+    undefined,
+  );
+  assert.is(
+    verifyConsoleToken(signConsoleToken({ kid: "console-k1", privateKey: other.privateKey }, claims), {
+      issuer,
+      keys,
+      clock,
+    }),
+    undefined,
+  );
   const [header, , signature] = signConsoleToken(key, claims).split(".");
   const forged = Buffer.from(JSON.stringify({ ...claims, sub: "43" })).toString("base64url");
   assert.is(verifyConsoleToken(`${header}.${forged}.${signature}`, { issuer, keys, clock }), undefined);
@@ -117,17 +155,22 @@ ConsoleTokens("malformed tokens are refused, not thrown on", () => {
   }
 });
 
-ConsoleTokens("claims of the wrong shape are refused: sub not a decimal account id, sid missing, iat/exp not integers", () => {
-  const clock = createManualClock(start);
-  const verify = (changed: Record<string, unknown>) => verifyConsoleToken(signConsoleToken(key, { ...claims, ...changed }), { issuer, keys, clock });
-  for (const sub of ["0", "042", "abc", "-1", "1".repeat(17), 42]) assert.is(verify({ sub }), undefined, `sub ${JSON.stringify(sub)}`);
-  assert.ok(verify({ sub: "1" }));
-  assert.ok(verify({ sub: "9".repeat(16) }));
-  assert.is(verify({ sid: undefined }), undefined);
-  assert.is(verify({ sid: 7 }), undefined);
-  assert.is(verify({ exp: claims.exp + 0.5 }), undefined);
-  assert.is(verify({ exp: String(claims.exp) }), undefined);
-  assert.is(verify({ iat: undefined }), undefined);
-});
+ConsoleTokens(
+  "claims of the wrong shape are refused: sub not a decimal account id, sid missing, iat/exp not integers",
+  () => {
+    const clock = createManualClock(start);
+    const verify = (changed: Record<string, unknown>) =>
+      verifyConsoleToken(signConsoleToken(key, { ...claims, ...changed }), { issuer, keys, clock });
+    for (const sub of ["0", "042", "abc", "-1", "1".repeat(17), 42])
+      assert.is(verify({ sub }), undefined, `sub ${JSON.stringify(sub)}`);
+    assert.ok(verify({ sub: "1" }));
+    assert.ok(verify({ sub: "9".repeat(16) }));
+    assert.is(verify({ sid: undefined }), undefined);
+    assert.is(verify({ sid: 7 }), undefined);
+    assert.is(verify({ exp: claims.exp + 0.5 }), undefined);
+    assert.is(verify({ exp: String(claims.exp) }), undefined);
+    assert.is(verify({ iat: undefined }), undefined);
+  },
+);
 
 ConsoleTokens.run();

@@ -17,7 +17,12 @@ import { startTestApp, type TestApp } from "../support/test-app.js";
 const Outbox = suite("console/mail-outbox");
 
 const link = "http://127.0.0.1:8080/console/reset-password?token=Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5d2FsZG8";
-const mailTo = (to: string): Mail => ({ to, subject: "Reset your password", text: "Open this link to choose a new password.", link });
+const mailTo = (to: string): Mail => ({
+  to,
+  subject: "Reset your password",
+  text: "Open this link to choose a new password.",
+  link,
+});
 
 function capturedLogger() {
   const lines: string[] = [];
@@ -127,35 +132,49 @@ Outbox("bounded: beyond its capacity a mail is dropped and logged, never queued"
   const held = heldTransport();
   held.hold();
   const outbox = createMailOutbox({ transport: held.transport, logger, capacity: 2, concurrency: 1, backoffMs: [] });
-  for (const to of ["a@partner.test", "b@partner.test", "c@partner.test"]) outbox.enqueue("invitation", async () => mailTo(to));
+  for (const to of ["a@partner.test", "b@partner.test", "c@partner.test"])
+    outbox.enqueue("invitation", async () => mailTo(to));
   const dropped = entries().filter((entry) => entry["msg"] === "console mail dropped: the outbox is full");
-  assert.equal(dropped.map((entry) => [entry["what"], entry["capacity"]]), [["invitation", 2]]);
+  assert.equal(
+    dropped.map((entry) => [entry["what"], entry["capacity"]]),
+    [["invitation", 2]],
+  );
   assert.is((await held.pending()).to, "a@partner.test");
   held.release();
   await outbox.idle();
-  assert.equal(held.delivered.map((mail) => mail.to), ["a@partner.test", "b@partner.test"]);
+  assert.equal(
+    held.delivered.map((mail) => mail.to),
+    ["a@partner.test", "b@partner.test"],
+  );
 });
 
-Outbox("close drains what is queued; past the grace the rest is logged as unsent, and later work is dropped", async () => {
-  const { entries, logger } = capturedLogger();
-  const held = heldTransport();
-  const drained = createMailOutbox({ transport: held.transport, logger });
-  for (const to of ["a@partner.test", "b@partner.test", "c@partner.test", "d@partner.test", "e@partner.test"]) drained.enqueue("invitation", async () => mailTo(to));
-  await drained.close(10_000);
-  assert.is(held.delivered.length, 5);
-  assert.equal(entries(), []);
+Outbox(
+  "close drains what is queued; past the grace the rest is logged as unsent, and later work is dropped",
+  async () => {
+    const { entries, logger } = capturedLogger();
+    const held = heldTransport();
+    const drained = createMailOutbox({ transport: held.transport, logger });
+    for (const to of ["a@partner.test", "b@partner.test", "c@partner.test", "d@partner.test", "e@partner.test"])
+      drained.enqueue("invitation", async () => mailTo(to));
+    await drained.close(10_000);
+    assert.is(held.delivered.length, 5);
+    assert.equal(entries(), []);
 
-  held.hold();
-  const stuck = createMailOutbox({ transport: held.transport, logger, concurrency: 1 });
-  stuck.enqueue("invitation", async () => mailTo("f@partner.test"));
-  stuck.enqueue("invitation", async () => mailTo("g@partner.test"));
-  await held.pending();
-  await stuck.close(1);
-  assert.equal(entries().map((entry) => [entry["msg"], entry["unsent"]]), [["console mail outbox closed with mail unsent", 2]]);
-  stuck.enqueue("invitation", async () => mailTo("h@partner.test"));
-  assert.is(entries().at(-1)!["msg"], "console mail dropped: the outbox is closed");
-  held.release();
-});
+    held.hold();
+    const stuck = createMailOutbox({ transport: held.transport, logger, concurrency: 1 });
+    stuck.enqueue("invitation", async () => mailTo("f@partner.test"));
+    stuck.enqueue("invitation", async () => mailTo("g@partner.test"));
+    await held.pending();
+    await stuck.close(1);
+    assert.equal(
+      entries().map((entry) => [entry["msg"], entry["unsent"]]),
+      [["console mail outbox closed with mail unsent", 2]],
+    );
+    stuck.enqueue("invitation", async () => mailTo("h@partner.test"));
+    assert.is(entries().at(-1)!["msg"], "console mail dropped: the outbox is closed");
+    held.release();
+  },
+);
 
 // Over HTTP: the real app with a transport the test holds.
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000 + 15_000);
@@ -168,42 +187,65 @@ Outbox.after(async () => {
   await app?.stop();
 });
 
-Outbox("the reset answer for a known email arrives while the mail is held; released, the mail goes out and its link works", async () => {
-  app = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" }, mailTransport: held.transport });
-  const test = app;
-  const api = (path: string, body: unknown) => consoleCall(test.base, "POST", path, body, undefined, randomAddress());
-  const email = `outbox.${process.pid}.${Date.now()}@partner.test`;
-  assert.is((await api("/v1/console/account/sign-up", { email, password })).status, 200);
-  await test.app.mail.idle();
-  assert.is((await api("/v1/console/account/verify-email", { token: tokenOf(held.delivered.at(-1)!.link) })).status, 200);
+Outbox(
+  "the reset answer for a known email arrives while the mail is held; released, the mail goes out and its link works",
+  async () => {
+    app = await startTestApp({ clock, redis: true, env: { TRUST_PROXY: "127.0.0.1" }, mailTransport: held.transport });
+    const test = app;
+    const api = (path: string, body: unknown) => consoleCall(test.base, "POST", path, body, undefined, randomAddress());
+    const email = `outbox.${process.pid}.${Date.now()}@partner.test`;
+    assert.is((await api("/v1/console/account/sign-up", { email, password })).status, 200);
+    await test.app.mail.idle();
+    assert.is(
+      (await api("/v1/console/account/verify-email", { token: tokenOf(held.delivered.at(-1)!.link) })).status,
+      200,
+    );
 
-  held.hold();
-  // The signal only turns a hang (an answer that waits for the mail) into a failure; no time is asserted.
-  const response = await fetch(`${test.base}/v1/console/account/password-reset`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": randomAddress() },
-    body: JSON.stringify({ email }),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const answer = await answerOf(response);
-  assert.is(answer.status, 200);
-  assert.equal(answer.body, {});
-  const waiting = await held.pending();
-  assert.is(waiting.to, email);
-  assert.is(held.delivered.filter((mail) => mail.subject === "Reset your password").length, 0, "not sent before the release");
-  held.release();
-  await test.app.mail.idle();
-  const sent = held.delivered.filter((mail) => mail.subject === "Reset your password");
-  assert.equal(sent.map((mail) => mail.to), [email]);
-  assert.is((await api("/v1/console/account/password-reset/confirm", { token: tokenOf(sent[0]!.link), newPassword: "a brand new passphrase here" })).status, 200);
+    held.hold();
+    // The signal only turns a hang (an answer that waits for the mail) into a failure; no time is asserted.
+    const response = await fetch(`${test.base}/v1/console/account/password-reset`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": randomAddress() },
+      body: JSON.stringify({ email }),
+      signal: AbortSignal.timeout(20_000),
+    });
+    const answer = await answerOf(response);
+    assert.is(answer.status, 200);
+    assert.equal(answer.body, {});
+    const waiting = await held.pending();
+    assert.is(waiting.to, email);
+    assert.is(
+      held.delivered.filter((mail) => mail.subject === "Reset your password").length,
+      0,
+      "not sent before the release",
+    );
+    held.release();
+    await test.app.mail.idle();
+    const sent = held.delivered.filter((mail) => mail.subject === "Reset your password");
+    assert.equal(
+      sent.map((mail) => mail.to),
+      [email],
+    );
+    assert.is(
+      (
+        await api("/v1/console/account/password-reset/confirm", {
+          token: tokenOf(sent[0]!.link),
+          newPassword: "a brand new passphrase here",
+        })
+      ).status,
+      200,
+    );
 
-  // An unknown email: the same answer, and no mail.
-  const before = held.delivered.length;
-  const unknown = await api("/v1/console/account/password-reset", { email: `nobody.${process.pid}.${Date.now()}@partner.test` });
-  assert.is(unknown.status, answer.status);
-  assert.equal(unknown.body, answer.body);
-  await test.app.mail.idle();
-  assert.is(held.delivered.length, before);
-});
+    // An unknown email: the same answer, and no mail.
+    const before = held.delivered.length;
+    const unknown = await api("/v1/console/account/password-reset", {
+      email: `nobody.${process.pid}.${Date.now()}@partner.test`,
+    });
+    assert.is(unknown.status, answer.status);
+    assert.equal(unknown.body, answer.body);
+    await test.app.mail.idle();
+    assert.is(held.delivered.length, before);
+  },
+);
 
 Outbox.run();

@@ -57,7 +57,9 @@ function parse(raw: string) {
   }
   let body = raw.slice(split + 4);
   if (headers.get("content-transfer-encoding")?.toLowerCase() === "quoted-printable") {
-    body = body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    body = body
+      .replace(/=\r\n/g, "")
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   }
   return { headers, body };
 }
@@ -75,65 +77,80 @@ const verification = {
   link,
 };
 
-Smtp("MAIL_TRANSPORT=smtp:// sends the verification mail over SMTP; the log never holds the link or the body", async () => {
-  const smtp = await startSmtpServer();
-  try {
+Smtp(
+  "MAIL_TRANSPORT=smtp:// sends the verification mail over SMTP; the log never holds the link or the body",
+  async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const { lines, logger } = capturedLogger();
+      const config = loadConfig({ MAIL_TRANSPORT: `smtp://127.0.0.1:${smtp.port}` });
+      const transport = createMailTransport(config, logger);
+      await transport.send(verification);
+
+      assert.is(smtp.received.length, 1);
+      const [mail] = smtp.received;
+      assert.equal(mail!.to, ["new.developer@partner.test"]);
+      assert.is(mail!.from, "no-reply@localhost");
+      const { headers, body } = parse(mail!.raw);
+      assert.is(headers.get("to"), "new.developer@partner.test");
+      assert.is(headers.get("subject"), "Verify your email address");
+      assert.match(headers.get("from") ?? "", "Partner API");
+      assert.ok(body.includes(link), "the body holds the link");
+      assert.ok(body.includes(verification.text), "the body holds the text");
+
+      const log = lines.join("\n");
+      assert.not.match(log, "token=");
+      assert.not.match(log, verification.text);
+      assert.not.match(log, "console mail goes to the log");
+    } finally {
+      await smtp.close();
+    }
+  },
+);
+
+Smtp(
+  "a failure to send rejects with the SMTP error's code and message only, for the outbox to retry; nothing is logged",
+  async () => {
+    const smtp = await startSmtpServer();
+    await smtp.close(); // nothing listens on this port any more
     const { lines, logger } = capturedLogger();
-    const config = loadConfig({ MAIL_TRANSPORT: `smtp://127.0.0.1:${smtp.port}` });
-    const transport = createMailTransport(config, logger);
-    await transport.send(verification);
-
-    assert.is(smtp.received.length, 1);
-    const [mail] = smtp.received;
-    assert.equal(mail!.to, ["new.developer@partner.test"]);
-    assert.is(mail!.from, "no-reply@localhost");
-    const { headers, body } = parse(mail!.raw);
-    assert.is(headers.get("to"), "new.developer@partner.test");
-    assert.is(headers.get("subject"), "Verify your email address");
-    assert.match(headers.get("from") ?? "", "Partner API");
-    assert.ok(body.includes(link), "the body holds the link");
-    assert.ok(body.includes(verification.text), "the body holds the text");
-
+    const transport = createMailTransport(
+      { mail: { transport: `smtp://127.0.0.1:${smtp.port}`, from: "Partner API <no-reply@localhost>" } },
+      logger,
+    );
+    const failure = await transport.send(verification).then(
+      (): Error & { code?: unknown } => assert.unreachable("must reject") as never,
+      (error: unknown) => error as Error & { code?: unknown },
+    );
+    assert.is(failure.code, "ESOCKET");
+    assert.match(failure.message, "ECONNREFUSED");
+    assert.not.match(failure.message, "token=");
     const log = lines.join("\n");
     assert.not.match(log, "token=");
     assert.not.match(log, verification.text);
-    assert.not.match(log, "console mail goes to the log");
-  } finally {
-    await smtp.close();
-  }
-});
+    assert.not.match(log, "console mail not sent");
+  },
+);
 
-Smtp("a failure to send rejects with the SMTP error's code and message only, for the outbox to retry; nothing is logged", async () => {
-  const smtp = await startSmtpServer();
-  await smtp.close(); // nothing listens on this port any more
-  const { lines, logger } = capturedLogger();
-  const transport = createMailTransport({ mail: { transport: `smtp://127.0.0.1:${smtp.port}`, from: "Partner API <no-reply@localhost>" } }, logger);
-  const failure = await transport.send(verification).then(
-    (): Error & { code?: unknown } => assert.unreachable("must reject") as never,
-    (error: unknown) => error as Error & { code?: unknown },
-  );
-  assert.is(failure.code, "ESOCKET");
-  assert.match(failure.message, "ECONNREFUSED");
-  assert.not.match(failure.message, "token=");
-  const log = lines.join("\n");
-  assert.not.match(log, "token=");
-  assert.not.match(log, verification.text);
-  assert.not.match(log, "console mail not sent");
-});
-
-Smtp("MAIL_TRANSPORT accepts log and smtp(s) URLs, defaults to log, and refuses anything else naming the variable", () => {
-  assert.is(loadConfig({}).mail.transport, "log");
-  assert.is(loadConfig({}).mail.from, "Partner API <no-reply@localhost>");
-  assert.is(loadConfig({ MAIL_TRANSPORT: "smtps://user:pass@mail.example.com:465" }).mail.transport, "smtps://user:pass@mail.example.com:465");
-  for (const bad of ["ftp://x", "smtp", "sendmail", "smtp://"]) {
-    try {
-      loadConfig({ MAIL_TRANSPORT: bad });
-      assert.unreachable(`${bad} must be refused`);
-    } catch (error) {
-      assert.instance(error, ConfigError);
-      assert.match((error as Error).message, "MAIL_TRANSPORT");
+Smtp(
+  "MAIL_TRANSPORT accepts log and smtp(s) URLs, defaults to log, and refuses anything else naming the variable",
+  () => {
+    assert.is(loadConfig({}).mail.transport, "log");
+    assert.is(loadConfig({}).mail.from, "Partner API <no-reply@localhost>");
+    assert.is(
+      loadConfig({ MAIL_TRANSPORT: "smtps://user:pass@mail.example.com:465" }).mail.transport,
+      "smtps://user:pass@mail.example.com:465",
+    );
+    for (const bad of ["ftp://x", "smtp", "sendmail", "smtp://"]) {
+      try {
+        loadConfig({ MAIL_TRANSPORT: bad });
+        assert.unreachable(`${bad} must be refused`);
+      } catch (error) {
+        assert.instance(error, ConfigError);
+        assert.match((error as Error).message, "MAIL_TRANSPORT");
+      }
     }
-  }
-});
+  },
+);
 
 Smtp.run();

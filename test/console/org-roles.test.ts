@@ -11,18 +11,42 @@ const roles: OrgRole[] = ["OWNER", "ADMIN", "DEVELOPER", "VIEWER"];
 
 OrgRoles("every role reads; only OWNER and ADMIN archive apps and manage members", () => {
   for (const role of roles) assert.ok(roleMay(role, "read"), role);
-  assert.equal(roles.filter((role) => roleMay(role, "archive_apps")), ["OWNER", "ADMIN"]);
-  assert.equal(roles.filter((role) => roleMay(role, "manage_members")), ["OWNER", "ADMIN"]);
+  assert.equal(
+    roles.filter((role) => roleMay(role, "archive_apps")),
+    ["OWNER", "ADMIN"],
+  );
+  assert.equal(
+    roles.filter((role) => roleMay(role, "manage_members")),
+    ["OWNER", "ADMIN"],
+  );
 });
 
 OrgRoles("DEVELOPER manages apps and sandbox merchants; VIEWER does nothing but read", () => {
-  assert.equal(roles.filter((role) => roleMay(role, "manage_apps")), ["OWNER", "ADMIN", "DEVELOPER"]);
-  assert.equal(roles.filter((role) => roleMay(role, "manage_sandbox")), ["OWNER", "ADMIN", "DEVELOPER"]);
+  assert.equal(
+    roles.filter((role) => roleMay(role, "manage_apps")),
+    ["OWNER", "ADMIN", "DEVELOPER"],
+  );
+  assert.equal(
+    roles.filter((role) => roleMay(role, "manage_sandbox")),
+    ["OWNER", "ADMIN", "DEVELOPER"],
+  );
   const actions: OrgAction[] = ["read", "manage_apps", "manage_sandbox", "archive_apps", "manage_members"];
-  assert.equal(actions.filter((action) => roleMay("VIEWER", action)), ["read"]);
-  assert.equal(actions.filter((action) => roleMay("DEVELOPER", action)), ["read", "manage_apps", "manage_sandbox"]);
-  assert.equal(actions.filter((action) => roleMay("OWNER", action)), actions);
-  assert.equal(actions.filter((action) => roleMay("ADMIN", action)), actions);
+  assert.equal(
+    actions.filter((action) => roleMay("VIEWER", action)),
+    ["read"],
+  );
+  assert.equal(
+    actions.filter((action) => roleMay("DEVELOPER", action)),
+    ["read", "manage_apps", "manage_sandbox"],
+  );
+  assert.equal(
+    actions.filter((action) => roleMay("OWNER", action)),
+    actions,
+  );
+  assert.equal(
+    actions.filter((action) => roleMay("ADMIN", action)),
+    actions,
+  );
 });
 
 OrgRoles.run();

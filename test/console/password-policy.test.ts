@@ -31,7 +31,15 @@ PasswordPolicy("fewer than 5 different characters is refused", () => {
 });
 
 PasswordPolicy("common passwords are refused whatever their case", () => {
-  for (const common of ["password1234", "Password1234", "123456789012", "QWERTYUIOPAS", "passwordpassword", "iloveyou1234", "Administrator"]) {
+  for (const common of [
+    "password1234",
+    "Password1234",
+    "123456789012",
+    "QWERTYUIOPAS",
+    "passwordpassword",
+    "iloveyou1234",
+    "Administrator",
+  ]) {
     assert.is(passwordWeakness(common, email), "not a common password", common);
   }
 });
@@ -40,7 +48,11 @@ PasswordPolicy("the email's local part (4 characters or more) may not appear in 
   assert.is(passwordWeakness("my jane.doe secret", email), "must not contain your email address");
   assert.is(passwordWeakness("MY JANE.DOE SECRET", email), "must not contain your email address");
   assert.is(passwordWeakness("my jane.doe secret", "JANE.DOE@EXAMPLE.COM"), "must not contain your email address");
-  assert.is(passwordWeakness("bob is my uncle", "bob@example.com"), undefined, "a local part under 4 characters is ignored");
+  assert.is(
+    passwordWeakness("bob is my uncle", "bob@example.com"),
+    undefined,
+    "a local part under 4 characters is ignored",
+  );
   assert.is(passwordWeakness("example.com rules", email), undefined, "only the local part counts");
 });
 

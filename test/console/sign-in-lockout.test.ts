@@ -32,13 +32,18 @@ Lockout.after(async () => {
 });
 
 const newEmail = () => `lockout.${process.pid}.${Date.now()}.${++serial}@partner.test`;
-const api = (method: string, path: string, body: unknown, address = randomAddress()): Promise<Answer> => consoleCall(test.base, method, path, body, undefined, address);
-const signIn = (email: string, pass: string, address?: string) => api("POST", "/v1/console/session/sign-in", { email, password: pass }, address);
+const api = (method: string, path: string, body: unknown, address = randomAddress()): Promise<Answer> =>
+  consoleCall(test.base, method, path, body, undefined, address);
+const signIn = (email: string, pass: string, address?: string) =>
+  api("POST", "/v1/console/session/sign-in", { email, password: pass }, address);
 
 async function verifiedAccount(): Promise<string> {
   const email = newEmail();
   assert.is((await api("POST", "/v1/console/account/sign-up", { email, password })).status, 200);
-  assert.is((await api("POST", "/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, email)) })).status, 200);
+  assert.is(
+    (await api("POST", "/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, email)) })).status,
+    200,
+  );
   return email;
 }
 
@@ -50,54 +55,63 @@ function expectLocked(answer: Answer, retryAfter: number) {
 /** Whole seconds to the end of the current 15-minute window (the per-address ceiling's Retry-After). */
 const toWindowEnd = () => Math.ceil(((Math.floor(clock.now() / windowMs) + 1) * windowMs - clock.now()) / 1000);
 
-Lockout("50 parallel wrong passwords: five 401s, 45 429s with Retry-After; locked 15 minutes from the failure, the right password included", async () => {
-  const email = await verifiedAccount();
-  // From 50 addresses: only the per-email count stands between them and the password check.
-  const answers = await Promise.all(Array.from({ length: 50 }, () => signIn(email, "wrong password, clearly")));
-  const failed = answers.filter((answer) => answer.status === 401);
-  const refused = answers.filter((answer) => answer.status !== 401);
-  assert.is(failed.length, 5, `statuses: ${answers.map((answer) => answer.status).join(",")}`);
-  for (const answer of failed) expectError(answer, 401, "developer.sign_in_failed");
-  assert.is(refused.length, 45);
-  for (const answer of refused) expectLocked(answer, 900);
+Lockout(
+  "50 parallel wrong passwords: five 401s, 45 429s with Retry-After; locked 15 minutes from the failure, the right password included",
+  async () => {
+    const email = await verifiedAccount();
+    // From 50 addresses: only the per-email count stands between them and the password check.
+    const answers = await Promise.all(Array.from({ length: 50 }, () => signIn(email, "wrong password, clearly")));
+    const failed = answers.filter((answer) => answer.status === 401);
+    const refused = answers.filter((answer) => answer.status !== 401);
+    assert.is(failed.length, 5, `statuses: ${answers.map((answer) => answer.status).join(",")}`);
+    for (const answer of failed) expectError(answer, 401, "developer.sign_in_failed");
+    assert.is(refused.length, 45);
+    for (const answer of refused) expectLocked(answer, 900);
 
-  expectLocked(await signIn(email, password), 900);
-  // The lock outlives the fixed window it was set in (that one ended at the half hour).
-  clock.advance(600_000);
-  expectLocked(await signIn(email, password), 300);
-  clock.advance(300_000 - 1);
-  expectLocked(await signIn(email, password), 1);
-  clock.advance(1);
-  assert.is((await signIn(email, password)).status, 200);
-});
+    expectLocked(await signIn(email, password), 900);
+    // The lock outlives the fixed window it was set in (that one ended at the half hour).
+    clock.advance(600_000);
+    expectLocked(await signIn(email, password), 300);
+    clock.advance(300_000 - 1);
+    expectLocked(await signIn(email, password), 1);
+    clock.advance(1);
+    assert.is((await signIn(email, password)).status, 200);
+  },
+);
 
 Lockout("successes never count: four failures and any number of successes, then the fifth failure locks", async () => {
   const email = await verifiedAccount();
-  for (let i = 0; i < 4; i++) expectError(await signIn(email, "wrong password, clearly"), 401, "developer.sign_in_failed");
+  for (let i = 0; i < 4; i++)
+    expectError(await signIn(email, "wrong password, clearly"), 401, "developer.sign_in_failed");
   for (let i = 0; i < 6; i++) assert.is((await signIn(email, password)).status, 200, `success ${i + 1}`);
   expectError(await signIn(email, "wrong password, clearly"), 401, "developer.sign_in_failed");
   expectLocked(await signIn(email, password), 900);
   // An unknown email locks alike: the lock says nothing about who has an account.
   const unknown = newEmail();
-  for (let i = 0; i < 5; i++) expectError(await signIn(unknown, "wrong password, clearly"), 401, "developer.sign_in_failed");
+  for (let i = 0; i < 5; i++)
+    expectError(await signIn(unknown, "wrong password, clearly"), 401, "developer.sign_in_failed");
   expectLocked(await signIn(unknown, "wrong password, clearly"), 900);
   clock.advance(900_000);
 });
 
-Lockout("per address: 20 failures over any emails, then 429 until the window ends; successes do not count; other addresses unaffected", async () => {
-  const email = await verifiedAccount();
-  const address = randomAddress();
-  for (let i = 0; i < 19; i++) expectError(await signIn(newEmail(), "wrong password, clearly", address), 401, "developer.sign_in_failed");
-  for (let i = 0; i < 3; i++) assert.is((await signIn(email, password, address)).status, 200);
-  expectError(await signIn(newEmail(), "wrong password, clearly", address), 401, "developer.sign_in_failed");
-  expectLocked(await signIn(newEmail(), "wrong password, clearly", address), toWindowEnd());
-  // The right password from that address waits too; from another address the account signs in.
-  expectLocked(await signIn(email, password, address), toWindowEnd());
-  assert.is((await signIn(email, password, randomAddress())).status, 200);
-  // Refused attempts were not counted as failures: the account itself is not locked.
-  clock.advance(toWindowEnd() * 1000);
-  assert.is((await signIn(email, password, address)).status, 200);
-});
+Lockout(
+  "per address: 20 failures over any emails, then 429 until the window ends; successes do not count; other addresses unaffected",
+  async () => {
+    const email = await verifiedAccount();
+    const address = randomAddress();
+    for (let i = 0; i < 19; i++)
+      expectError(await signIn(newEmail(), "wrong password, clearly", address), 401, "developer.sign_in_failed");
+    for (let i = 0; i < 3; i++) assert.is((await signIn(email, password, address)).status, 200);
+    expectError(await signIn(newEmail(), "wrong password, clearly", address), 401, "developer.sign_in_failed");
+    expectLocked(await signIn(newEmail(), "wrong password, clearly", address), toWindowEnd());
+    // The right password from that address waits too; from another address the account signs in.
+    expectLocked(await signIn(email, password, address), toWindowEnd());
+    assert.is((await signIn(email, password, randomAddress())).status, 200);
+    // Refused attempts were not counted as failures: the account itself is not locked.
+    clock.advance(toWindowEnd() * 1000);
+    assert.is((await signIn(email, password, address)).status, 200);
+  },
+);
 
 Lockout.run();
 
@@ -122,7 +136,11 @@ function lockoutOn(at: number) {
 }
 
 /** The retryAfter of the developer.too_many_attempts `begin` throws, or undefined when it admits. */
-async function refusedFor(lockout: ReturnType<typeof createSignInLockout>, email: string, address: string): Promise<number | undefined> {
+async function refusedFor(
+  lockout: ReturnType<typeof createSignInLockout>,
+  email: string,
+  address: string,
+): Promise<number | undefined> {
   try {
     await lockout.begin(email, address);
     return undefined;
@@ -133,36 +151,50 @@ async function refusedFor(lockout: ReturnType<typeof createSignInLockout>, email
   }
 }
 
-Outage("Redis away: five failures, then the lock (Retry-After 900), the right password included; held 900 s from the failure across the window's end", async () => {
-  // The fifth failure comes 10 s before the fixed window ends: the lock must not end with the window.
-  const windowEnd = Math.ceil(Date.now() / windowMs) * windowMs + windowMs;
-  const { lockout, state, clock: at } = lockoutOn(windowEnd - 10_000);
-  state.down = true;
-  for (let i = 0; i < 5; i++) await (await lockout.begin("a@partner.test", `addr-${i}`)).failed();
-  assert.is(await refusedFor(lockout, "a@partner.test", "addr-x"), 900, "locked for the full period");
-  at.advance(20_000);
-  assert.is(await refusedFor(lockout, "a@partner.test", "addr-y"), 880, "the next window: still locked, from the failure");
-  at.advance(879_000);
-  assert.is(await refusedFor(lockout, "a@partner.test", "addr-z"), 1);
-  at.advance(1_000);
-  const attempt = await lockout.begin("a@partner.test", "addr-z");
-  await attempt.succeeded();
-});
+Outage(
+  "Redis away: five failures, then the lock (Retry-After 900), the right password included; held 900 s from the failure across the window's end",
+  async () => {
+    // The fifth failure comes 10 s before the fixed window ends: the lock must not end with the window.
+    const windowEnd = Math.ceil(Date.now() / windowMs) * windowMs + windowMs;
+    const { lockout, state, clock: at } = lockoutOn(windowEnd - 10_000);
+    state.down = true;
+    for (let i = 0; i < 5; i++) await (await lockout.begin("a@partner.test", `addr-${i}`)).failed();
+    assert.is(await refusedFor(lockout, "a@partner.test", "addr-x"), 900, "locked for the full period");
+    at.advance(20_000);
+    assert.is(
+      await refusedFor(lockout, "a@partner.test", "addr-y"),
+      880,
+      "the next window: still locked, from the failure",
+    );
+    at.advance(879_000);
+    assert.is(await refusedFor(lockout, "a@partner.test", "addr-z"), 1);
+    at.advance(1_000);
+    const attempt = await lockout.begin("a@partner.test", "addr-z");
+    await attempt.succeeded();
+  },
+);
 
-Outage("a lock set while Redis is away holds in this process after Redis returns; one set with Redis holds while it is away", async () => {
-  const { lockout, state, clock: at, lines } = lockoutOn(Math.ceil(Date.now() / windowMs) * windowMs + 60_000);
-  state.down = true;
-  for (let i = 0; i < 5; i++) await (await lockout.begin("b@partner.test", `addr-${i}`)).failed();
-  state.down = false;
-  at.advance(60_000);
-  assert.is(await refusedFor(lockout, "b@partner.test", "addr-x"), 840, "Redis never saw the lock; this process did");
-  assert.ok(lines.some((line) => line.includes("console sign-in lock kept in this process only")));
+Outage(
+  "a lock set while Redis is away holds in this process after Redis returns; one set with Redis holds while it is away",
+  async () => {
+    const { lockout, state, clock: at, lines } = lockoutOn(Math.ceil(Date.now() / windowMs) * windowMs + 60_000);
+    state.down = true;
+    for (let i = 0; i < 5; i++) await (await lockout.begin("b@partner.test", `addr-${i}`)).failed();
+    state.down = false;
+    at.advance(60_000);
+    assert.is(await refusedFor(lockout, "b@partner.test", "addr-x"), 840, "Redis never saw the lock; this process did");
+    assert.ok(lines.some((line) => line.includes("console sign-in lock kept in this process only")));
 
-  for (let i = 0; i < 5; i++) await (await lockout.begin("c@partner.test", `addr-${i}`)).failed();
-  state.down = true;
-  at.advance(100_000);
-  assert.is(await refusedFor(lockout, "c@partner.test", "addr-x"), 800, "the lock outlives the outage of the store that holds it");
-});
+    for (let i = 0; i < 5; i++) await (await lockout.begin("c@partner.test", `addr-${i}`)).failed();
+    state.down = true;
+    at.advance(100_000);
+    assert.is(
+      await refusedFor(lockout, "c@partner.test", "addr-x"),
+      800,
+      "the lock outlives the outage of the store that holds it",
+    );
+  },
+);
 
 Outage("Redis away: 50 parallel wrong passwords, exactly five reach the password check", async () => {
   const { lockout, state } = lockoutOn(Math.ceil(Date.now() / windowMs) * windowMs + 60_000);

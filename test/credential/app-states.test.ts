@@ -6,17 +6,20 @@ import { nextAppState, type AppState, type AppTransition } from "../../src/crede
 
 const AppStates = suite("credential/app-states");
 
-AppStates("app states: submit from DRAFT/REJECTED, approve and reject from IN_REVIEW, archive from all but ARCHIVED", () => {
-  assert.is(nextAppState("DRAFT", "submit"), "IN_REVIEW");
-  assert.is(nextAppState("REJECTED", "submit"), "IN_REVIEW");
-  assert.is(nextAppState("APPROVED", "submit"), undefined);
-  assert.is(nextAppState("IN_REVIEW", "approve"), "APPROVED");
-  assert.is(nextAppState("DRAFT", "approve"), undefined);
-  assert.is(nextAppState("IN_REVIEW", "reject"), "REJECTED");
-  assert.is(nextAppState("APPROVED", "reject"), undefined);
-  assert.is(nextAppState("APPROVED", "archive"), "ARCHIVED");
-  assert.is(nextAppState("ARCHIVED", "archive"), undefined);
-});
+AppStates(
+  "app states: submit from DRAFT/REJECTED, approve and reject from IN_REVIEW, archive from all but ARCHIVED",
+  () => {
+    assert.is(nextAppState("DRAFT", "submit"), "IN_REVIEW");
+    assert.is(nextAppState("REJECTED", "submit"), "IN_REVIEW");
+    assert.is(nextAppState("APPROVED", "submit"), undefined);
+    assert.is(nextAppState("IN_REVIEW", "approve"), "APPROVED");
+    assert.is(nextAppState("DRAFT", "approve"), undefined);
+    assert.is(nextAppState("IN_REVIEW", "reject"), "REJECTED");
+    assert.is(nextAppState("APPROVED", "reject"), undefined);
+    assert.is(nextAppState("APPROVED", "archive"), "ARCHIVED");
+    assert.is(nextAppState("ARCHIVED", "archive"), undefined);
+  },
+);
 
 AppStates("the whole table: every state against every transition", () => {
   const states: AppState[] = ["DRAFT", "IN_REVIEW", "APPROVED", "REJECTED", "ARCHIVED"];

@@ -5,13 +5,17 @@ import { isoCountryCount, regionForCountry } from "../../src/credential/countrie
 
 const Countries = suite("credential/countries");
 
-Countries("countries: 249 ISO codes; GB, US, IN, AE have regions, others the default; reserved codes are unknown", () => {
-  assert.is(isoCountryCount, 249);
-  assert.equal(regionForCountry("gb", "us"), { country: "GB", region: "uk" });
-  assert.equal(regionForCountry("AE", "us"), { country: "AE", region: "ae" });
-  assert.equal(regionForCountry("JP", "in"), { country: "JP", region: "in" });
-  for (const code of ["UK", "EU", "XX", "ZZ", "G", "GBR", ""]) assert.is(regionForCountry(code, "us"), undefined, code);
-});
+Countries(
+  "countries: 249 ISO codes; GB, US, IN, AE have regions, others the default; reserved codes are unknown",
+  () => {
+    assert.is(isoCountryCount, 249);
+    assert.equal(regionForCountry("gb", "us"), { country: "GB", region: "uk" });
+    assert.equal(regionForCountry("AE", "us"), { country: "AE", region: "ae" });
+    assert.equal(regionForCountry("JP", "in"), { country: "JP", region: "in" });
+    for (const code of ["UK", "EU", "XX", "ZZ", "G", "GBR", ""])
+      assert.is(regionForCountry(code, "us"), undefined, code);
+  },
+);
 
 Countries("the four regional countries ignore the default; the code is trimmed and upper-cased", () => {
   assert.equal(regionForCountry("US", "uk"), { country: "US", region: "us" });

@@ -3,7 +3,12 @@
 // an address against a list (addresses and CIDR ranges, IPv4 and IPv6, IPv4-mapped client addresses).
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { addressAllowed, canonicalAllowlistEntry, maxAllowlistEntries, validateAllowlist } from "../../src/credential/ip-allowlist.js";
+import {
+  addressAllowed,
+  canonicalAllowlistEntry,
+  maxAllowlistEntries,
+  validateAllowlist,
+} from "../../src/credential/ip-allowlist.js";
 
 const Allowlist = suite("credential/ip-allowlist");
 
@@ -11,7 +16,17 @@ Allowlist("allowlist entries: IPv4 and IPv6 addresses and ranges, canonical; hos
   assert.is(canonicalAllowlistEntry("2001:0DB8:0000::1"), "2001:db8::1");
   assert.is(canonicalAllowlistEntry("192.168.0.0/16"), "192.168.0.0/16");
   assert.is(canonicalAllowlistEntry("::/0"), "::/0");
-  for (const bad of ["192.168.0.1/16", "1.2.3.4/", "1.2.3.4/x", "256.0.0.1", "01.2.3.4", "::1/129", "fe80::1%1", "a/b/c", "localhost"]) {
+  for (const bad of [
+    "192.168.0.1/16",
+    "1.2.3.4/",
+    "1.2.3.4/x",
+    "256.0.0.1",
+    "01.2.3.4",
+    "::1/129",
+    "fe80::1%1",
+    "a/b/c",
+    "localhost",
+  ]) {
     assert.is(canonicalAllowlistEntry(bad), undefined, bad);
   }
 });
@@ -31,7 +46,11 @@ Allowlist("a list: canonical and deduplicated, or the first bad entry; at most 5
   assert.equal(validateAllowlist(["2001:DB8::1", "2001:db8::1"]), { ok: true, entries: ["2001:db8::1"] });
   assert.equal(validateAllowlist(["10.0.0.0/8", "nope"]), { ok: false, field: "allowed_ips[1]", value: "nope" });
   assert.is(validateAllowlist(Array(51).fill("1.1.1.1")).ok, false);
-  assert.equal(validateAllowlist(Array(51).fill("1.1.1.1")), { ok: false, field: "allowed_ips", value: "51 entries (at most 50)" });
+  assert.equal(validateAllowlist(Array(51).fill("1.1.1.1")), {
+    ok: false,
+    field: "allowed_ips",
+    value: "51 entries (at most 50)",
+  });
   assert.equal(validateAllowlist(Array(50).fill("1.1.1.1")), { ok: true, entries: ["1.1.1.1"] });
 });
 
@@ -42,7 +61,14 @@ Allowlist("no allowlist allows everyone; an empty one nobody", () => {
 
 Allowlist("addresses and ranges, v4 and v6", () => {
   const list = ["203.0.113.9", "10.0.0.0/8", "2001:db8::/32", "fe80::1"];
-  for (const address of ["203.0.113.9", "10.255.0.1", "2001:db8:ffff::1", "fe80::1", "::ffff:10.1.2.3", "2001:DB8::7"]) {
+  for (const address of [
+    "203.0.113.9",
+    "10.255.0.1",
+    "2001:db8:ffff::1",
+    "fe80::1",
+    "::ffff:10.1.2.3",
+    "2001:DB8::7",
+  ]) {
     assert.ok(addressAllowed(list, address), address);
   }
   for (const address of ["203.0.113.10", "11.0.0.1", "2001:db9::1", "fe80::2", "::1", "garbage", ""]) {

@@ -6,15 +6,18 @@ import { hashPassword, verifyPassword } from "../../src/credential/passwords.js"
 
 const Passwords = suite("credential/passwords");
 
-Passwords("passwords: scrypt with a salt, verified in constant time; malformed stored values never verify", async () => {
-  const stored = await hashPassword("correct horse");
-  assert.match(stored, /^scrypt\$32768\$8\$1\$/);
-  assert.not.ok(stored.includes("correct horse"));
-  assert.is.not(await hashPassword("correct horse"), stored, "salted");
-  assert.ok(await verifyPassword("correct horse", stored));
-  assert.not.ok(await verifyPassword("correct horse!", stored));
-  assert.not.ok(await verifyPassword("x", "plain"));
-});
+Passwords(
+  "passwords: scrypt with a salt, verified in constant time; malformed stored values never verify",
+  async () => {
+    const stored = await hashPassword("correct horse");
+    assert.match(stored, /^scrypt\$32768\$8\$1\$/);
+    assert.not.ok(stored.includes("correct horse"));
+    assert.is.not(await hashPassword("correct horse"), stored, "salted");
+    assert.ok(await verifyPassword("correct horse", stored));
+    assert.not.ok(await verifyPassword("correct horse!", stored));
+    assert.not.ok(await verifyPassword("x", "plain"));
+  },
+);
 
 Passwords("the stored form: six $-separated parts, a 16-byte salt and a 32-byte key in base64url", async () => {
   const parts = (await hashPassword("correct horse")).split("$");
@@ -32,7 +35,10 @@ Passwords("a stored value with another scheme, or without salt or hash, never ve
   assert.not.ok(await verifyPassword("correct horse", ["bcrypt", n, r, p, salt, hash].join("$")));
   assert.not.ok(await verifyPassword("correct horse", ["scrypt", n, r, p, "", hash].join("$")));
   assert.not.ok(await verifyPassword("correct horse", ["scrypt", n, r, p, salt].join("$")));
-  assert.not.ok(await verifyPassword("correct horse", ["scrypt", n, r, p, salt, hash!.slice(0, -2)].join("$")), "a shorter key");
+  assert.not.ok(
+    await verifyPassword("correct horse", ["scrypt", n, r, p, salt, hash!.slice(0, -2)].join("$")),
+    "a shorter key",
+  );
 });
 
 Passwords.run();

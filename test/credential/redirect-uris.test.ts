@@ -2,7 +2,12 @@
 // at most 512 characters) and the per-entry violations of a proposed set, duplicates included.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { maxRedirectUriLength, maxRedirectUris, redirectUriRuleBroken, redirectUriViolations } from "../../src/credential/redirect-uris.js";
+import {
+  maxRedirectUriLength,
+  maxRedirectUris,
+  redirectUriRuleBroken,
+  redirectUriViolations,
+} from "../../src/credential/redirect-uris.js";
 
 const RedirectUris = suite("credential/redirect-uris");
 
@@ -12,7 +17,13 @@ RedirectUris("spec limits: five URIs per app, 512 characters each", () => {
 });
 
 RedirectUris("redirect URIs: https anywhere, http only on localhost and 127.0.0.1, no fragment, 512 characters", () => {
-  for (const ok of ["https://example.com/cb", "http://localhost/cb", "http://localhost:8080/cb", "http://127.0.0.1:9999/callback", "https://x.test/a?b=c"]) {
+  for (const ok of [
+    "https://example.com/cb",
+    "http://localhost/cb",
+    "http://localhost:8080/cb",
+    "http://127.0.0.1:9999/callback",
+    "https://x.test/a?b=c",
+  ]) {
     assert.is(redirectUriRuleBroken(ok), undefined, ok);
   }
   const cases: Array<[string, string]> = [

@@ -19,7 +19,13 @@ Scopes("FULL reads everything and writes items and categories, not orders", () =
 });
 
 Scopes("ONLINE_ORDER reads the menu and reads and writes orders; ADSR reads stores and reports", () => {
-  assert.equal(scopesForProduct("ONLINE_ORDER"), ["stores.read", "items.read", "categories.read", "orders.read", "orders.write"]);
+  assert.equal(scopesForProduct("ONLINE_ORDER"), [
+    "stores.read",
+    "items.read",
+    "categories.read",
+    "orders.read",
+    "orders.write",
+  ]);
   assert.equal(scopesForProduct("ADSR"), ["stores.read", "reports.read"]);
 });
 

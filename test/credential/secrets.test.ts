@@ -48,7 +48,13 @@ Secrets("formats: prefixes select the environment; secrets carry 256 random bits
   assert.equal(parsed && [parsed.environment, parsed.lookupId], ["SANDBOX", key.lookupId]);
   assert.ok(hashesEqual(hashSecret(parsed!.secret), key.hash));
   assert.not.ok(key.hash.equals(hashSecret(key.key)), "only the random part is hashed");
-  for (const bad of ["", "lp_ak_sb_", key.key + "x", key.key.replace("lp_ak_sb_", "lp_ak_xx_"), key.key.slice(0, -1) + "!"]) {
+  for (const bad of [
+    "",
+    "lp_ak_sb_",
+    key.key + "x",
+    key.key.replace("lp_ak_sb_", "lp_ak_xx_"),
+    key.key.slice(0, -1) + "!",
+  ]) {
     assert.is(parseApiKey(bad), undefined, bad);
   }
   assert.not.ok(hashesEqual(hashSecret("a"), hashSecret("b")));
@@ -83,21 +89,29 @@ Secrets("client secrets: the prefix and 32 random bytes; the prefix names the en
   }
 });
 
-Secrets("API keys: prefix, 12-character lookup id (9 bytes), 43-character secret (32 bytes); only the secret is hashed", () => {
-  const ids = fixedIds();
-  const key = newApiKey(ids, "PRODUCTION");
-  assert.equal(ids.sizes, [9, 32]);
-  assert.is(key.key, "lp_ak_pk_" + "A".repeat(12) + "B".repeat(43));
-  assert.is(key.lookupId, "A".repeat(12));
-  assert.ok(key.hash.equals(createHash("sha256").update("B".repeat(43)).digest()));
-  assert.equal(parseApiKey(key.key), { environment: "PRODUCTION", lookupId: "A".repeat(12), secret: "B".repeat(43) });
-  assert.is(parseApiKey(key.key.slice(0, -1)), undefined, "one character short");
-  assert.is(parseApiKey("lp_ak_pk_" + "A".repeat(12) + "B".repeat(42) + "="), undefined, "padding is not base64url");
-});
+Secrets(
+  "API keys: prefix, 12-character lookup id (9 bytes), 43-character secret (32 bytes); only the secret is hashed",
+  () => {
+    const ids = fixedIds();
+    const key = newApiKey(ids, "PRODUCTION");
+    assert.equal(ids.sizes, [9, 32]);
+    assert.is(key.key, "lp_ak_pk_" + "A".repeat(12) + "B".repeat(43));
+    assert.is(key.lookupId, "A".repeat(12));
+    assert.ok(key.hash.equals(createHash("sha256").update("B".repeat(43)).digest()));
+    assert.equal(parseApiKey(key.key), { environment: "PRODUCTION", lookupId: "A".repeat(12), secret: "B".repeat(43) });
+    assert.is(parseApiKey(key.key.slice(0, -1)), undefined, "one character short");
+    assert.is(parseApiKey("lp_ak_pk_" + "A".repeat(12) + "B".repeat(42) + "="), undefined, "padding is not base64url");
+  },
+);
 
 Secrets("hashSecret is SHA-256 of the UTF-8 text; hashesEqual refuses different lengths", () => {
   assert.is(hashSecret("abc").toString("hex"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  assert.is(hashSecret("é").toString("hex"), createHash("sha256").update(Buffer.from([0xc3, 0xa9])).digest("hex"));
+  assert.is(
+    hashSecret("é").toString("hex"),
+    createHash("sha256")
+      .update(Buffer.from([0xc3, 0xa9]))
+      .digest("hex"),
+  );
   assert.ok(hashesEqual(hashSecret("abc"), hashSecret("abc")));
   assert.not.ok(hashesEqual(hashSecret("abc"), hashSecret("abc").subarray(0, 31)));
 });

@@ -50,7 +50,10 @@ function connect(overrides: Record<string, string> = {}): Client<typeof Credenti
     { config: { ...config, ...loadConfig({ DATA_DIR: ":memory:", ...overrides }) }, clock, ids: cryptoIds, logger },
     { sql: database().sql, sandboxGrants: createSandboxGrants() },
   );
-  return createClient(CredentialService, createRouterTransport(({ service }) => service(CredentialService, impl)));
+  return createClient(
+    CredentialService,
+    createRouterTransport(({ service }) => service(CredentialService, impl)),
+  );
 }
 
 /** The catalogue code a call fails with, or "ok". */
@@ -85,7 +88,11 @@ async function approved(client: Client<typeof CredentialService>, product = Prod
 }
 
 /** The naming fields of an app. */
-const pick = (app: { name: string; pendingName: string; state: string }) => ({ name: app.name, pendingName: app.pendingName, state: app.state });
+const pick = (app: { name: string; pendingName: string; state: string }) => ({
+  name: app.name,
+  pendingName: app.pendingName,
+  state: app.state,
+});
 
 const works = (client: Client<typeof CredentialService>, clientId: string, clientSecret: string) =>
   codeOf(client.verifyClientCredentials({ clientId, clientSecret }));
@@ -97,75 +104,116 @@ Credentials("an app starts in DRAFT with a sandbox pair: prefixes, 256-bit secre
   assert.match(sandbox.clientId, /^lp_app_sb[A-Za-z0-9_-]{24}$/);
   // 43 base64url characters = 32 bytes = 256 bits.
   assert.match(sandbox.clientSecret, /^lp_sk_sb_[A-Za-z0-9_-]{43}$/);
-  const verified = await client.verifyClientCredentials({ clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
+  const verified = await client.verifyClientCredentials({
+    clientId: sandbox.clientId,
+    clientSecret: sandbox.clientSecret,
+  });
   assert.is(verified.app?.appId, app.appId);
   assert.is(verified.app?.organizationId, organizationId);
   assert.is(verified.app?.environment, Environment.SANDBOX);
   assert.is(verified.app?.product, Product.FULL);
   const read = await client.getApp({ appId: app.appId });
-  assert.equal(read.app?.credentials.map((c) => [c.clientId, c.clientSecret]), [[sandbox.clientId, ""]]);
+  assert.equal(
+    read.app?.credentials.map((c) => [c.clientId, c.clientSecret]),
+    [[sandbox.clientId, ""]],
+  );
 });
 
-Credentials("the product never changes: developer.product_immutable; a rename with the same product is fine", async () => {
-  const client = connect();
-  const { app } = await newApp(client, Product.ONLINE_ORDER);
-  assert.is(await codeOf(client.updateApp({ appId: app.appId, product: Product.FULL })), "developer.product_immutable");
-  const renamed = await client.updateApp({ appId: app.appId, name: "Renamed", product: Product.ONLINE_ORDER });
-  assert.is(renamed.app?.name, "Renamed");
-  assert.is(renamed.app?.product, Product.ONLINE_ORDER);
-});
+Credentials(
+  "the product never changes: developer.product_immutable; a rename with the same product is fine",
+  async () => {
+    const client = connect();
+    const { app } = await newApp(client, Product.ONLINE_ORDER);
+    assert.is(
+      await codeOf(client.updateApp({ appId: app.appId, product: Product.FULL })),
+      "developer.product_immutable",
+    );
+    const renamed = await client.updateApp({ appId: app.appId, name: "Renamed", product: Product.ONLINE_ORDER });
+    assert.is(renamed.app?.name, "Renamed");
+    assert.is(renamed.app?.product, Product.ONLINE_ORDER);
+  },
+);
 
-Credentials("review: submit, reject, resubmit, approve issues the production pair; wrong states are review_not_in_review", async () => {
-  const client = connect();
-  const { app } = await newApp(client);
-  assert.is(await codeOf(client.approveApp({ appId: app.appId })), "developer.review_not_in_review");
-  assert.is(await codeOf(client.rejectApp({ appId: app.appId })), "developer.review_not_in_review");
-  assert.is((await client.submitApp({ appId: app.appId })).app?.state, "IN_REVIEW");
-  assert.is(await codeOf(client.submitApp({ appId: app.appId })), "developer.review_not_in_review");
-  assert.is((await client.rejectApp({ appId: app.appId })).app?.state, "REJECTED");
-  assert.is((await client.submitApp({ appId: app.appId })).app?.state, "IN_REVIEW");
-  const approval = await client.approveApp({ appId: app.appId });
-  assert.is(approval.app?.state, "APPROVED");
-  assert.match(approval.production!.clientId, /^lp_app_pk/);
-  assert.match(approval.production!.clientSecret, /^lp_sk_pk_[A-Za-z0-9_-]{43}$/);
-  const verified = await client.verifyClientCredentials({
-    clientId: approval.production!.clientId,
-    clientSecret: approval.production!.clientSecret,
-  });
-  assert.is(verified.app?.environment, Environment.PRODUCTION);
-  assert.is(verified.app?.appState, "APPROVED");
-  assert.is(await codeOf(client.rejectApp({ appId: app.appId })), "developer.review_not_in_review");
-  assert.is(await codeOf(client.submitApp({ appId: app.appId })), "developer.review_not_in_review");
-});
+Credentials(
+  "review: submit, reject, resubmit, approve issues the production pair; wrong states are review_not_in_review",
+  async () => {
+    const client = connect();
+    const { app } = await newApp(client);
+    assert.is(await codeOf(client.approveApp({ appId: app.appId })), "developer.review_not_in_review");
+    assert.is(await codeOf(client.rejectApp({ appId: app.appId })), "developer.review_not_in_review");
+    assert.is((await client.submitApp({ appId: app.appId })).app?.state, "IN_REVIEW");
+    assert.is(await codeOf(client.submitApp({ appId: app.appId })), "developer.review_not_in_review");
+    assert.is((await client.rejectApp({ appId: app.appId })).app?.state, "REJECTED");
+    assert.is((await client.submitApp({ appId: app.appId })).app?.state, "IN_REVIEW");
+    const approval = await client.approveApp({ appId: app.appId });
+    assert.is(approval.app?.state, "APPROVED");
+    assert.match(approval.production!.clientId, /^lp_app_pk/);
+    assert.match(approval.production!.clientSecret, /^lp_sk_pk_[A-Za-z0-9_-]{43}$/);
+    const verified = await client.verifyClientCredentials({
+      clientId: approval.production!.clientId,
+      clientSecret: approval.production!.clientSecret,
+    });
+    assert.is(verified.app?.environment, Environment.PRODUCTION);
+    assert.is(verified.app?.appState, "APPROVED");
+    assert.is(await codeOf(client.rejectApp({ appId: app.appId })), "developer.review_not_in_review");
+    assert.is(await codeOf(client.submitApp({ appId: app.appId })), "developer.review_not_in_review");
+  },
+);
 
-Credentials("names after review: a rename of an APPROVED app is pending until ApproveApp takes it or RejectApp drops it; other states rename at once", async () => {
-  const client = connect();
-  const { app } = await newApp(client);
-  const reviewed = app.name;
-  assert.is(app.pendingName, "");
-  // DRAFT (and REJECTED, IN_REVIEW): the name changes at once; nothing was reviewed yet.
-  assert.equal(pick((await client.updateApp({ appId: app.appId, name: "Acme Reports" })).app!), { name: "Acme Reports", pendingName: "", state: "DRAFT" });
-  await client.submitApp({ appId: app.appId });
-  const approval = await client.approveApp({ appId: app.appId });
-  assert.equal(pick(approval.app!), { name: "Acme Reports", pendingName: "", state: "APPROVED" });
-  // APPROVED: the new name is kept aside; GetApp shows both, the reviewed one as the name.
-  assert.equal(pick((await client.updateApp({ appId: app.appId, name: " Platform Security Update " })).app!), { name: "Acme Reports", pendingName: "Platform Security Update", state: "APPROVED" });
-  assert.equal(pick((await client.getApp({ appId: app.appId })).app!), { name: "Acme Reports", pendingName: "Platform Security Update", state: "APPROVED" });
-  // RejectApp drops the pending name (the app stays approved); with nothing pending it is review_not_in_review.
-  assert.equal(pick((await client.rejectApp({ appId: app.appId })).app!), { name: "Acme Reports", pendingName: "", state: "APPROVED" });
-  assert.is(await codeOf(client.rejectApp({ appId: app.appId })), "developer.review_not_in_review");
-  assert.is(await codeOf(client.approveApp({ appId: app.appId })), "developer.review_not_in_review");
-  // Renaming back to the reviewed name withdraws a pending one.
-  await client.updateApp({ appId: app.appId, name: "Acme Reports 2" });
-  assert.equal(pick((await client.updateApp({ appId: app.appId, name: "Acme Reports" })).app!), { name: "Acme Reports", pendingName: "", state: "APPROVED" });
-  // ApproveApp takes the pending name, issues nothing new, and the app stays APPROVED.
-  await client.updateApp({ appId: app.appId, name: "Acme Reports Pro" });
-  const named = await client.approveApp({ appId: app.appId });
-  assert.equal(pick(named.app!), { name: "Acme Reports Pro", pendingName: "", state: "APPROVED" });
-  assert.is(named.production, undefined);
-  assert.equal(named.app!.credentials.map((c) => c.environment).sort(), approval.app!.credentials.map((c) => c.environment).sort());
-  assert.is.not(reviewed, "Acme Reports Pro");
-});
+Credentials(
+  "names after review: a rename of an APPROVED app is pending until ApproveApp takes it or RejectApp drops it; other states rename at once",
+  async () => {
+    const client = connect();
+    const { app } = await newApp(client);
+    const reviewed = app.name;
+    assert.is(app.pendingName, "");
+    // DRAFT (and REJECTED, IN_REVIEW): the name changes at once; nothing was reviewed yet.
+    assert.equal(pick((await client.updateApp({ appId: app.appId, name: "Acme Reports" })).app!), {
+      name: "Acme Reports",
+      pendingName: "",
+      state: "DRAFT",
+    });
+    await client.submitApp({ appId: app.appId });
+    const approval = await client.approveApp({ appId: app.appId });
+    assert.equal(pick(approval.app!), { name: "Acme Reports", pendingName: "", state: "APPROVED" });
+    // APPROVED: the new name is kept aside; GetApp shows both, the reviewed one as the name.
+    assert.equal(pick((await client.updateApp({ appId: app.appId, name: " Platform Security Update " })).app!), {
+      name: "Acme Reports",
+      pendingName: "Platform Security Update",
+      state: "APPROVED",
+    });
+    assert.equal(pick((await client.getApp({ appId: app.appId })).app!), {
+      name: "Acme Reports",
+      pendingName: "Platform Security Update",
+      state: "APPROVED",
+    });
+    // RejectApp drops the pending name (the app stays approved); with nothing pending it is review_not_in_review.
+    assert.equal(pick((await client.rejectApp({ appId: app.appId })).app!), {
+      name: "Acme Reports",
+      pendingName: "",
+      state: "APPROVED",
+    });
+    assert.is(await codeOf(client.rejectApp({ appId: app.appId })), "developer.review_not_in_review");
+    assert.is(await codeOf(client.approveApp({ appId: app.appId })), "developer.review_not_in_review");
+    // Renaming back to the reviewed name withdraws a pending one.
+    await client.updateApp({ appId: app.appId, name: "Acme Reports 2" });
+    assert.equal(pick((await client.updateApp({ appId: app.appId, name: "Acme Reports" })).app!), {
+      name: "Acme Reports",
+      pendingName: "",
+      state: "APPROVED",
+    });
+    // ApproveApp takes the pending name, issues nothing new, and the app stays APPROVED.
+    await client.updateApp({ appId: app.appId, name: "Acme Reports Pro" });
+    const named = await client.approveApp({ appId: app.appId });
+    assert.equal(pick(named.app!), { name: "Acme Reports Pro", pendingName: "", state: "APPROVED" });
+    assert.is(named.production, undefined);
+    assert.equal(
+      named.app!.credentials.map((c) => c.environment).sort(),
+      approval.app!.credentials.map((c) => c.environment).sort(),
+    );
+    assert.is.not(reviewed, "Acme Reports Pro");
+  },
+);
 
 Credentials("archive is final: further actions are developer.app_archived; verification reports ARCHIVED", async () => {
   const client = connect();
@@ -180,52 +228,75 @@ Credentials("archive is final: further actions are developer.app_archived; verif
   ]) {
     assert.is(await codeOf(call()), "developer.app_archived");
   }
-  const verified = await client.verifyClientCredentials({ clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
+  const verified = await client.verifyClientCredentials({
+    clientId: sandbox.clientId,
+    clientSecret: sandbox.clientSecret,
+  });
   assert.is(verified.app?.appState, "ARCHIVED");
   assert.is(await codeOf(client.getApp({ appId: "app_nope" })), "developer.app_not_found");
 });
 
-Credentials("wrong id, wrong secret, other environment and revoked credential are all the same invalid_client", async () => {
-  const client = connect();
-  const { sandbox } = await newApp(client);
-  const other = await newApp(client);
-  const settle = (call: Promise<unknown>) => call.then(() => undefined, (error: Error) => error);
-  const attempts = [
-    client.verifyClientCredentials({ clientId: sandbox.clientId.slice(0, -1) + "A", clientSecret: sandbox.clientSecret }),
-    client.verifyClientCredentials({ clientId: sandbox.clientId, clientSecret: other.sandbox.clientSecret }),
-    client.verifyClientCredentials({ clientId: sandbox.clientId, clientSecret: sandbox.clientSecret.replace("lp_sk_sb_", "lp_sk_pk_") }),
-    client.verifyClientCredentials({ clientId: "nonsense", clientSecret: "" }),
-  ].map(settle);
-  await client.revokeClientCredential({ clientId: other.sandbox.clientId });
-  attempts.push(settle(client.verifyClientCredentials({ clientId: other.sandbox.clientId, clientSecret: other.sandbox.clientSecret })));
-  const errors = await Promise.all(attempts);
-  for (const error of errors) {
-    assert.is(readServiceError(error).code, "developer.invalid_client");
-    assert.is(error?.message, errors[0]?.message);
-  }
-});
+Credentials(
+  "wrong id, wrong secret, other environment and revoked credential are all the same invalid_client",
+  async () => {
+    const client = connect();
+    const { sandbox } = await newApp(client);
+    const other = await newApp(client);
+    const settle = (call: Promise<unknown>) =>
+      call.then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    const attempts = [
+      client.verifyClientCredentials({
+        clientId: sandbox.clientId.slice(0, -1) + "A",
+        clientSecret: sandbox.clientSecret,
+      }),
+      client.verifyClientCredentials({ clientId: sandbox.clientId, clientSecret: other.sandbox.clientSecret }),
+      client.verifyClientCredentials({
+        clientId: sandbox.clientId,
+        clientSecret: sandbox.clientSecret.replace("lp_sk_sb_", "lp_sk_pk_"),
+      }),
+      client.verifyClientCredentials({ clientId: "nonsense", clientSecret: "" }),
+    ].map(settle);
+    await client.revokeClientCredential({ clientId: other.sandbox.clientId });
+    attempts.push(
+      settle(
+        client.verifyClientCredentials({ clientId: other.sandbox.clientId, clientSecret: other.sandbox.clientSecret }),
+      ),
+    );
+    const errors = await Promise.all(attempts);
+    for (const error of errors) {
+      assert.is(readServiceError(error).code, "developer.invalid_client");
+      assert.is(error?.message, errors[0]?.message);
+    }
+  },
+);
 
-Credentials("rotation: the new secret works at once, the previous until the overlap ends, never more than two", async () => {
-  const client = connect();
-  const { sandbox } = await newApp(client);
-  const first = sandbox.clientSecret;
-  const rotated = await client.rotateClientSecret({ clientId: sandbox.clientId });
-  assert.match(rotated.clientSecret, /^lp_sk_sb_[A-Za-z0-9_-]{43}$/);
-  assert.is(rotated.previousSecretExpiresAtMs, BigInt(clock.now() + config.lifetimes.secretRotationOverlap * 1000));
-  assert.is(await works(client, sandbox.clientId, rotated.clientSecret), "ok");
-  assert.is(await works(client, sandbox.clientId, first), "ok");
-  clock.advance(config.lifetimes.secretRotationOverlap * 1000 - 1000);
-  assert.is(await works(client, sandbox.clientId, first), "ok");
-  clock.advance(1000);
-  assert.is(await works(client, sandbox.clientId, first), "developer.invalid_client");
-  assert.is(await works(client, sandbox.clientId, rotated.clientSecret), "ok");
-  // A second rotation inside an overlap ends the older one at once: three secrets never work together.
-  const second = await client.rotateClientSecret({ clientId: sandbox.clientId });
-  const third = await client.rotateClientSecret({ clientId: sandbox.clientId });
-  assert.is(await works(client, sandbox.clientId, rotated.clientSecret), "developer.invalid_client");
-  assert.is(await works(client, sandbox.clientId, second.clientSecret), "ok");
-  assert.is(await works(client, sandbox.clientId, third.clientSecret), "ok");
-});
+Credentials(
+  "rotation: the new secret works at once, the previous until the overlap ends, never more than two",
+  async () => {
+    const client = connect();
+    const { sandbox } = await newApp(client);
+    const first = sandbox.clientSecret;
+    const rotated = await client.rotateClientSecret({ clientId: sandbox.clientId });
+    assert.match(rotated.clientSecret, /^lp_sk_sb_[A-Za-z0-9_-]{43}$/);
+    assert.is(rotated.previousSecretExpiresAtMs, BigInt(clock.now() + config.lifetimes.secretRotationOverlap * 1000));
+    assert.is(await works(client, sandbox.clientId, rotated.clientSecret), "ok");
+    assert.is(await works(client, sandbox.clientId, first), "ok");
+    clock.advance(config.lifetimes.secretRotationOverlap * 1000 - 1000);
+    assert.is(await works(client, sandbox.clientId, first), "ok");
+    clock.advance(1000);
+    assert.is(await works(client, sandbox.clientId, first), "developer.invalid_client");
+    assert.is(await works(client, sandbox.clientId, rotated.clientSecret), "ok");
+    // A second rotation inside an overlap ends the older one at once: three secrets never work together.
+    const second = await client.rotateClientSecret({ clientId: sandbox.clientId });
+    const third = await client.rotateClientSecret({ clientId: sandbox.clientId });
+    assert.is(await works(client, sandbox.clientId, rotated.clientSecret), "developer.invalid_client");
+    assert.is(await works(client, sandbox.clientId, second.clientSecret), "ok");
+    assert.is(await works(client, sandbox.clientId, third.clientSecret), "ok");
+  },
+);
 
 Credentials("two parallel rotations leave at most two working secrets", async () => {
   const client = connect();
@@ -252,159 +323,253 @@ Credentials("a revoked credential stops working within CREDENTIAL_CACHE_SECONDS 
   await writer.revokeClientCredential({ clientId: sandbox.clientId });
   assert.is(await works(writer, sandbox.clientId, sandbox.clientSecret), "developer.invalid_client");
   clock.advance(config.caches.credentialSeconds * 1000 - 1);
-  assert.is(await works(reader, sandbox.clientId, sandbox.clientSecret), "ok", "served from the cache inside the bound");
+  assert.is(
+    await works(reader, sandbox.clientId, sandbox.clientSecret),
+    "ok",
+    "served from the cache inside the bound",
+  );
   clock.advance(1);
   assert.is(await works(reader, sandbox.clientId, sandbox.clientSecret), "developer.invalid_client");
 });
 
-Credentials("API keys: ADSR only, lp_ak_sb_/lp_ak_pk_, production after approval, shown once, revocation within the bound", async () => {
-  const writer = connect();
-  const reader = connect();
-  const full = await newApp(writer, Product.FULL);
-  assert.is(
-    await codeOf(writer.createApiKey({ appId: full.app.appId, name: "k", environment: Environment.SANDBOX })),
-    "developer.invalid_request",
-  );
-  const adsr = await newApp(writer, Product.ADSR);
-  assert.is(
-    await codeOf(writer.createApiKey({ appId: adsr.app.appId, name: "k", environment: Environment.PRODUCTION })),
-    "developer.app_not_approved",
-  );
-  const { apiKey } = await writer.createApiKey({ appId: adsr.app.appId, name: "reporting", environment: Environment.SANDBOX });
-  assert.match(apiKey!.apiKey, /^lp_ak_sb_[A-Za-z0-9_-]{55}$/);
-  const read = await writer.getApp({ appId: adsr.app.appId });
-  assert.equal(read.app?.apiKeys.map((key) => [key.name, key.apiKey, key.revoked]), [["reporting", "", false]]);
-  const verified = await reader.verifyApiKey({ apiKey: apiKey!.apiKey });
-  assert.is(verified.app?.appId, adsr.app.appId);
-  assert.is(verified.apiKeyId, apiKey!.apiKeyId);
-  assert.is(verified.app?.environment, Environment.SANDBOX);
-  assert.is(await codeOf(reader.verifyApiKey({ apiKey: apiKey!.apiKey.slice(0, -2) + "AA" })), "partner.api_key_invalid");
-  assert.is(await codeOf(reader.verifyApiKey({ apiKey: "lp_ak_sb_short" })), "partner.api_key_invalid");
-  await writer.revokeApiKey({ apiKeyId: apiKey!.apiKeyId });
-  assert.is(await codeOf(writer.verifyApiKey({ apiKey: apiKey!.apiKey })), "partner.api_key_invalid");
-  assert.is(await codeOf(reader.verifyApiKey({ apiKey: apiKey!.apiKey })), "ok", "cached inside the bound");
-  clock.advance(config.caches.credentialSeconds * 1000);
-  assert.is(await codeOf(reader.verifyApiKey({ apiKey: apiKey!.apiKey })), "partner.api_key_invalid");
-  assert.is(await codeOf(writer.revokeApiKey({ apiKeyId: apiKey!.apiKeyId })), "developer.api_key_not_found");
-  await writer.submitApp({ appId: adsr.app.appId });
-  await writer.approveApp({ appId: adsr.app.appId });
-  const production = await writer.createApiKey({ appId: adsr.app.appId, name: "live", environment: Environment.PRODUCTION });
-  assert.match(production.apiKey!.apiKey, /^lp_ak_pk_/);
-  assert.is((await writer.verifyApiKey({ apiKey: production.apiKey!.apiKey })).app?.environment, Environment.PRODUCTION);
-});
+Credentials(
+  "API keys: ADSR only, lp_ak_sb_/lp_ak_pk_, production after approval, shown once, revocation within the bound",
+  async () => {
+    const writer = connect();
+    const reader = connect();
+    const full = await newApp(writer, Product.FULL);
+    assert.is(
+      await codeOf(writer.createApiKey({ appId: full.app.appId, name: "k", environment: Environment.SANDBOX })),
+      "developer.invalid_request",
+    );
+    const adsr = await newApp(writer, Product.ADSR);
+    assert.is(
+      await codeOf(writer.createApiKey({ appId: adsr.app.appId, name: "k", environment: Environment.PRODUCTION })),
+      "developer.app_not_approved",
+    );
+    const { apiKey } = await writer.createApiKey({
+      appId: adsr.app.appId,
+      name: "reporting",
+      environment: Environment.SANDBOX,
+    });
+    assert.match(apiKey!.apiKey, /^lp_ak_sb_[A-Za-z0-9_-]{55}$/);
+    const read = await writer.getApp({ appId: adsr.app.appId });
+    assert.equal(
+      read.app?.apiKeys.map((key) => [key.name, key.apiKey, key.revoked]),
+      [["reporting", "", false]],
+    );
+    const verified = await reader.verifyApiKey({ apiKey: apiKey!.apiKey });
+    assert.is(verified.app?.appId, adsr.app.appId);
+    assert.is(verified.apiKeyId, apiKey!.apiKeyId);
+    assert.is(verified.app?.environment, Environment.SANDBOX);
+    assert.is(
+      await codeOf(reader.verifyApiKey({ apiKey: apiKey!.apiKey.slice(0, -2) + "AA" })),
+      "partner.api_key_invalid",
+    );
+    assert.is(await codeOf(reader.verifyApiKey({ apiKey: "lp_ak_sb_short" })), "partner.api_key_invalid");
+    await writer.revokeApiKey({ apiKeyId: apiKey!.apiKeyId });
+    assert.is(await codeOf(writer.verifyApiKey({ apiKey: apiKey!.apiKey })), "partner.api_key_invalid");
+    assert.is(await codeOf(reader.verifyApiKey({ apiKey: apiKey!.apiKey })), "ok", "cached inside the bound");
+    clock.advance(config.caches.credentialSeconds * 1000);
+    assert.is(await codeOf(reader.verifyApiKey({ apiKey: apiKey!.apiKey })), "partner.api_key_invalid");
+    assert.is(await codeOf(writer.revokeApiKey({ apiKeyId: apiKey!.apiKeyId })), "developer.api_key_not_found");
+    await writer.submitApp({ appId: adsr.app.appId });
+    await writer.approveApp({ appId: adsr.app.appId });
+    const production = await writer.createApiKey({
+      appId: adsr.app.appId,
+      name: "live",
+      environment: Environment.PRODUCTION,
+    });
+    assert.match(production.apiKey!.apiKey, /^lp_ak_pk_/);
+    assert.is(
+      (await writer.verifyApiKey({ apiKey: production.apiKey!.apiKey })).app?.environment,
+      Environment.PRODUCTION,
+    );
+  },
+);
 
 Credentials(`at most ${apiKeyLimit} live API keys per app, even when created in parallel`, async () => {
   const client = connect();
   const { app } = await newApp(client, Product.ADSR);
   const results = await Promise.all(
-    Array.from({ length: apiKeyLimit + 3 }, (_, n) => codeOf(client.createApiKey({ appId: app.appId, name: `k${n}`, environment: Environment.SANDBOX }))),
+    Array.from({ length: apiKeyLimit + 3 }, (_, n) =>
+      codeOf(client.createApiKey({ appId: app.appId, name: `k${n}`, environment: Environment.SANDBOX })),
+    ),
   );
   assert.is(results.filter((code) => code === "ok").length, apiKeyLimit);
   assert.ok(results.filter((code) => code !== "ok").every((code) => code === "developer.api_key_limit"));
-  const error = await client.createApiKey({ appId: app.appId, name: "more", environment: Environment.SANDBOX }).catch((e) => e);
+  const error = await client
+    .createApiKey({ appId: app.appId, name: "more", environment: Environment.SANDBOX })
+    .catch((e) => e);
   assert.equal(readServiceError(error).params, { limit: String(apiKeyLimit) });
   const keys = (await client.getApp({ appId: app.appId })).app!.apiKeys;
   await client.revokeApiKey({ apiKeyId: keys[0]!.apiKeyId });
-  assert.is(await codeOf(client.createApiKey({ appId: app.appId, name: "again", environment: Environment.SANDBOX })), "ok");
+  assert.is(
+    await codeOf(client.createApiKey({ appId: app.appId, name: "again", environment: Environment.SANDBOX })),
+    "ok",
+  );
 });
 
-Credentials("IP allowlists: addresses and CIDR ranges, v4 and v6, canonical; anything else ip_allowlist_invalid", async () => {
-  const client = connect();
-  const { sandbox } = await newApp(client);
-  const set = await client.setIpAllowlist({ clientId: sandbox.clientId, allowedIps: ["203.0.113.7", "10.0.0.0/8", "2001:DB8::/32", "::1"] });
-  assert.equal(set.allowedIps, ["203.0.113.7", "10.0.0.0/8", "2001:db8::/32", "::1"]);
-  const verified = await client.verifyClientCredentials({ clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
-  assert.equal(verified.app?.allowedIps, ["203.0.113.7", "10.0.0.0/8", "2001:db8::/32", "::1"]);
-  for (const bad of ["10.0.0.1/8", "300.1.1.1", "1.2.3.4/33", "example.com", "fe80::1%eth0", "2001:db8::/129", ""]) {
-    const error = await client.setIpAllowlist({ clientId: sandbox.clientId, allowedIps: ["1.1.1.1", bad] }).catch((e) => e);
-    assert.is(readServiceError(error).code, "developer.ip_allowlist_invalid", bad);
-    assert.equal(readServiceError(error).params, { field: "allowed_ips[1]", value: bad });
-  }
-  assert.equal((await client.getApp({ appId: verified.app!.appId })).app?.credentials[0]?.allowedIps.length, 4);
-  const adsr = await newApp(client, Product.ADSR);
-  const { apiKey } = await client.createApiKey({ appId: adsr.app.appId, name: "k", environment: Environment.SANDBOX });
-  await client.setIpAllowlist({ apiKeyId: apiKey!.apiKeyId, allowedIps: ["192.0.2.0/24"] });
-  assert.equal((await client.verifyApiKey({ apiKey: apiKey!.apiKey })).app?.allowedIps, ["192.0.2.0/24"]);
-  assert.is(await codeOf(client.setIpAllowlist({ allowedIps: [] })), "developer.invalid_request");
-});
+Credentials(
+  "IP allowlists: addresses and CIDR ranges, v4 and v6, canonical; anything else ip_allowlist_invalid",
+  async () => {
+    const client = connect();
+    const { sandbox } = await newApp(client);
+    const set = await client.setIpAllowlist({
+      clientId: sandbox.clientId,
+      allowedIps: ["203.0.113.7", "10.0.0.0/8", "2001:DB8::/32", "::1"],
+    });
+    assert.equal(set.allowedIps, ["203.0.113.7", "10.0.0.0/8", "2001:db8::/32", "::1"]);
+    const verified = await client.verifyClientCredentials({
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+    });
+    assert.equal(verified.app?.allowedIps, ["203.0.113.7", "10.0.0.0/8", "2001:db8::/32", "::1"]);
+    for (const bad of ["10.0.0.1/8", "300.1.1.1", "1.2.3.4/33", "example.com", "fe80::1%eth0", "2001:db8::/129", ""]) {
+      const error = await client
+        .setIpAllowlist({ clientId: sandbox.clientId, allowedIps: ["1.1.1.1", bad] })
+        .catch((e) => e);
+      assert.is(readServiceError(error).code, "developer.ip_allowlist_invalid", bad);
+      assert.equal(readServiceError(error).params, { field: "allowed_ips[1]", value: bad });
+    }
+    assert.equal((await client.getApp({ appId: verified.app!.appId })).app?.credentials[0]?.allowedIps.length, 4);
+    const adsr = await newApp(client, Product.ADSR);
+    const { apiKey } = await client.createApiKey({
+      appId: adsr.app.appId,
+      name: "k",
+      environment: Environment.SANDBOX,
+    });
+    await client.setIpAllowlist({ apiKeyId: apiKey!.apiKeyId, allowedIps: ["192.0.2.0/24"] });
+    assert.equal((await client.verifyApiKey({ apiKey: apiKey!.apiKey })).app?.allowedIps, ["192.0.2.0/24"]);
+    assert.is(await codeOf(client.setIpAllowlist({ allowedIps: [] })), "developer.invalid_request");
+  },
+);
 
-Credentials("redirect URIs: at most five, https or loopback http, no fragment, 512 characters; details name field and rule", async () => {
-  const client = connect();
-  const { app } = await newApp(client);
-  const good = ["https://example.com/cb", "http://localhost:3000/cb", "http://127.0.0.1:9999/callback", "http://localhost/", "https://example.com/cb?x=1"];
-  assert.equal((await client.setRedirectUris({ appId: app.appId, redirectUris: good })).redirectUris, good);
-  assert.equal((await client.getApp({ appId: app.appId })).app?.redirectUris, good);
-  const six = await client.setRedirectUris({ appId: app.appId, redirectUris: [...good, "https://example.com/6"] }).catch((e) => e);
-  assert.equal(readServiceError(six), { code: "developer.redirect_uri_limit", params: { limit: "5" } });
-  const cases: Array<[string, string]> = [
-    ["http://example.com/cb", "https_required"],
-    ["http://127.0.0.1.evil.test/cb", "https_required"],
-    ["ftp://example.com/", "https_required"],
-    ["https://example.com/cb#frag", "fragment_not_allowed"],
-    [`https://example.com/${"a".repeat(493)}`, "max_length_512"],
-    ["not a url", "not_a_url"],
-  ];
-  for (const [uri, rule] of cases) {
-    const error = await client.setRedirectUris({ appId: app.appId, redirectUris: ["https://ok.example/", uri] }).catch((e) => e);
-    assert.equal(readServiceError(error), {
-      code: "developer.redirect_uri_invalid",
-      params: { field: "redirect_uris[1]", rule },
-      details: [{ field: "redirect_uris[1]", rule }],
-    }, uri);
-  }
-  // Exactly 512 characters is allowed.
-  const longest = `https://example.com/${"a".repeat(492)}`;
-  assert.is(longest.length, 512);
-  assert.is(await codeOf(client.setRedirectUris({ appId: app.appId, redirectUris: [longest] })), "ok");
-  const twice = await client.setRedirectUris({ appId: app.appId, redirectUris: ["https://a.example/", "https://a.example/"] }).catch((e) => e);
-  assert.equal(readServiceError(twice).details, [{ field: "redirect_uris[1]", rule: "duplicate" }]);
-});
+Credentials(
+  "redirect URIs: at most five, https or loopback http, no fragment, 512 characters; details name field and rule",
+  async () => {
+    const client = connect();
+    const { app } = await newApp(client);
+    const good = [
+      "https://example.com/cb",
+      "http://localhost:3000/cb",
+      "http://127.0.0.1:9999/callback",
+      "http://localhost/",
+      "https://example.com/cb?x=1",
+    ];
+    assert.equal((await client.setRedirectUris({ appId: app.appId, redirectUris: good })).redirectUris, good);
+    assert.equal((await client.getApp({ appId: app.appId })).app?.redirectUris, good);
+    const six = await client
+      .setRedirectUris({ appId: app.appId, redirectUris: [...good, "https://example.com/6"] })
+      .catch((e) => e);
+    assert.equal(readServiceError(six), { code: "developer.redirect_uri_limit", params: { limit: "5" } });
+    const cases: Array<[string, string]> = [
+      ["http://example.com/cb", "https_required"],
+      ["http://127.0.0.1.evil.test/cb", "https_required"],
+      ["ftp://example.com/", "https_required"],
+      ["https://example.com/cb#frag", "fragment_not_allowed"],
+      [`https://example.com/${"a".repeat(493)}`, "max_length_512"],
+      ["not a url", "not_a_url"],
+    ];
+    for (const [uri, rule] of cases) {
+      const error = await client
+        .setRedirectUris({ appId: app.appId, redirectUris: ["https://ok.example/", uri] })
+        .catch((e) => e);
+      assert.equal(
+        readServiceError(error),
+        {
+          code: "developer.redirect_uri_invalid",
+          params: { field: "redirect_uris[1]", rule },
+          details: [{ field: "redirect_uris[1]", rule }],
+        },
+        uri,
+      );
+    }
+    // Exactly 512 characters is allowed.
+    const longest = `https://example.com/${"a".repeat(492)}`;
+    assert.is(longest.length, 512);
+    assert.is(await codeOf(client.setRedirectUris({ appId: app.appId, redirectUris: [longest] })), "ok");
+    const twice = await client
+      .setRedirectUris({ appId: app.appId, redirectUris: ["https://a.example/", "https://a.example/"] })
+      .catch((e) => e);
+    assert.equal(readServiceError(twice).details, [{ field: "redirect_uris[1]", rule: "duplicate" }]);
+  },
+);
 
-Credentials("sandbox merchants: country to region, default region knob, unknown country, owner login shown once", async () => {
-  const client = connect();
-  const organizationId = await newOrganization(client);
-  const expected: Array<[string, string]> = [["GB", "uk"], ["us", "us"], ["IN", "in"]];
-  for (const [country, region] of expected) {
-    const { merchant, owner } = await client.provisionSandboxMerchant({ organizationId, country });
-    assert.is(merchant?.region, region, country);
-    assert.ok(merchant?.demo && merchant.active);
-    assert.is(merchant?.sandboxOrganizationId, organizationId);
-    assert.is(owner?.role, MerchantRole.OWNER);
-    const signedIn = await client.verifyMerchantUser({ email: owner!.email, password: owner!.password });
-    assert.is(signedIn.user?.companyId, merchant?.companyId);
-    assert.is(signedIn.user?.password, "");
-    assert.is(await codeOf(client.verifyMerchantUser({ email: owner!.email, password: owner!.password + "x" })), "developer.merchant_user_invalid");
-  }
-  const other = await newOrganization(client);
-  assert.is((await client.provisionSandboxMerchant({ organizationId: other, country: "AE" })).merchant?.region, "ae");
-  assert.is((await client.provisionSandboxMerchant({ organizationId: other, country: "FR" })).merchant?.region, "us");
-  const elsewhere = connect({ SANDBOX_DEFAULT_REGION: "uk" });
-  assert.is((await elsewhere.provisionSandboxMerchant({ organizationId: other, country: "DE" })).merchant?.region, "uk");
-  for (const country of ["XX", "UK", "EU", "GBR", ""]) {
-    assert.is(await codeOf(client.provisionSandboxMerchant({ organizationId: other, country })), "developer.sandbox_country_unknown", country);
-  }
-});
+Credentials(
+  "sandbox merchants: country to region, default region knob, unknown country, owner login shown once",
+  async () => {
+    const client = connect();
+    const organizationId = await newOrganization(client);
+    const expected: Array<[string, string]> = [
+      ["GB", "uk"],
+      ["us", "us"],
+      ["IN", "in"],
+    ];
+    for (const [country, region] of expected) {
+      const { merchant, owner } = await client.provisionSandboxMerchant({ organizationId, country });
+      assert.is(merchant?.region, region, country);
+      assert.ok(merchant?.demo && merchant.active);
+      assert.is(merchant?.sandboxOrganizationId, organizationId);
+      assert.is(owner?.role, MerchantRole.OWNER);
+      const signedIn = await client.verifyMerchantUser({ email: owner!.email, password: owner!.password });
+      assert.is(signedIn.user?.companyId, merchant?.companyId);
+      assert.is(signedIn.user?.password, "");
+      assert.is(
+        await codeOf(client.verifyMerchantUser({ email: owner!.email, password: owner!.password + "x" })),
+        "developer.merchant_user_invalid",
+      );
+    }
+    const other = await newOrganization(client);
+    assert.is((await client.provisionSandboxMerchant({ organizationId: other, country: "AE" })).merchant?.region, "ae");
+    assert.is((await client.provisionSandboxMerchant({ organizationId: other, country: "FR" })).merchant?.region, "us");
+    const elsewhere = connect({ SANDBOX_DEFAULT_REGION: "uk" });
+    assert.is(
+      (await elsewhere.provisionSandboxMerchant({ organizationId: other, country: "DE" })).merchant?.region,
+      "uk",
+    );
+    for (const country of ["XX", "UK", "EU", "GBR", ""]) {
+      assert.is(
+        await codeOf(client.provisionSandboxMerchant({ organizationId: other, country })),
+        "developer.sandbox_country_unknown",
+        country,
+      );
+    }
+  },
+);
 
 Credentials("at most three active sandbox merchants; deactivating one frees a place", async () => {
   const client = connect();
   const organizationId = await newOrganization(client);
   const made = [];
-  for (let n = 0; n < 3; n++) made.push((await client.provisionSandboxMerchant({ organizationId, country: "GB" })).merchant!);
-  assert.is(await codeOf(client.provisionSandboxMerchant({ organizationId, country: "GB" })), "developer.sandbox_limit");
+  for (let n = 0; n < 3; n++)
+    made.push((await client.provisionSandboxMerchant({ organizationId, country: "GB" })).merchant!);
+  assert.is(
+    await codeOf(client.provisionSandboxMerchant({ organizationId, country: "GB" })),
+    "developer.sandbox_limit",
+  );
   await client.updateMerchantStatus({ companyId: made[0]!.companyId, active: false });
   assert.is(await codeOf(client.provisionSandboxMerchant({ organizationId, country: "GB" })), "ok");
-  assert.is(await codeOf(client.updateMerchantStatus({ companyId: made[0]!.companyId, active: true })), "developer.sandbox_limit");
+  assert.is(
+    await codeOf(client.updateMerchantStatus({ companyId: made[0]!.companyId, active: true })),
+    "developer.sandbox_limit",
+  );
   assert.is((await client.listSandboxMerchants({ organizationId })).merchants.filter((m) => m.active).length, 3);
 });
 
-Credentials("ten parallel provisioning calls for one organization leave exactly three active sandbox merchants", async () => {
-  const client = connect();
-  const organizationId = await newOrganization(client);
-  const results = await Promise.all(Array.from({ length: 10 }, () => codeOf(client.provisionSandboxMerchant({ organizationId, country: "US" }))));
-  assert.is(results.filter((code) => code === "ok").length, 3);
-  assert.is(results.filter((code) => code === "developer.sandbox_limit").length, 7);
-  assert.is((await client.listSandboxMerchants({ organizationId })).merchants.filter((m) => m.active).length, 3);
-});
+Credentials(
+  "ten parallel provisioning calls for one organization leave exactly three active sandbox merchants",
+  async () => {
+    const client = connect();
+    const organizationId = await newOrganization(client);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => codeOf(client.provisionSandboxMerchant({ organizationId, country: "US" }))),
+    );
+    assert.is(results.filter((code) => code === "ok").length, 3);
+    assert.is(results.filter((code) => code === "developer.sandbox_limit").length, 7);
+    assert.is((await client.listSandboxMerchants({ organizationId })).merchants.filter((m) => m.active).length, 3);
+  },
+);
 
 Credentials("the organization's sandbox apps are granted its sandbox merchants, whichever came first", async () => {
   const client = connect();
@@ -414,7 +579,13 @@ Credentials("the organization's sandbox apps are granted its sandbox merchants, 
   const stranger = (await newApp(client)).app;
   const rows = await database().sql`
     select app_id, environment from control.grants where company_id = ${Number(merchant!.companyId)} and revoked_at is null order by app_id`;
-  assert.equal(rows.map((row) => [row.app_id, row.environment]).sort(), [[before.appId, "SANDBOX"], [after.appId, "SANDBOX"]].sort());
+  assert.equal(
+    rows.map((row) => [row.app_id, row.environment]).sort(),
+    [
+      [before.appId, "SANDBOX"],
+      [after.appId, "SANDBOX"],
+    ].sort(),
+  );
   assert.not.ok(rows.some((row) => row.app_id === stranger.appId));
 });
 
@@ -424,10 +595,17 @@ Credentials("merchant directory: live merchants and users; bad region, duplicate
   assert.equal([merchant?.region, merchant?.demo, merchant?.active, merchant?.provisioned], ["in", false, true, false]);
   assert.is(await codeOf(client.createMerchant({ name: "x", region: "eu" })), "developer.invalid_request");
   const email = `${unique("staff").replace(/\W/g, "")}@example.com`;
-  const { user } = await client.createMerchantUser({ companyId: merchant!.companyId, email: email.toUpperCase(), role: MerchantRole.EMPLOYEE });
+  const { user } = await client.createMerchantUser({
+    companyId: merchant!.companyId,
+    email: email.toUpperCase(),
+    role: MerchantRole.EMPLOYEE,
+  });
   assert.is(user?.email, email.toLowerCase());
   assert.ok(user!.password.length >= 24);
-  assert.is(await codeOf(client.createMerchantUser({ companyId: merchant!.companyId, email, role: MerchantRole.OWNER })), "developer.merchant_user_invalid");
+  assert.is(
+    await codeOf(client.createMerchantUser({ companyId: merchant!.companyId, email, role: MerchantRole.OWNER })),
+    "developer.merchant_user_invalid",
+  );
   assert.is(await codeOf(client.getMerchant({ companyId: 1n })), "developer.merchant_not_found");
   const updated = await client.updateMerchantStatus({ companyId: merchant!.companyId, provisioned: true });
   assert.equal([updated.merchant?.active, updated.merchant?.provisioned], [true, true]);
@@ -470,12 +648,28 @@ const grpcDatabase = useTestDatabase(OverGrpc);
 let operator: grpc.Metadata;
 
 OverGrpc.before(async (context) => {
-  const impl = createCredentialService({ config, clock, ids: cryptoIds, logger }, { sql: grpcDatabase().sql, sandboxGrants: createSandboxGrants() });
+  const impl = createCredentialService(
+    { config, clock, ids: cryptoIds, logger },
+    { sql: grpcDatabase().sql, sandboxGrants: createSandboxGrants() },
+  );
   // The verification RPCs are in-process only in the app (src/internal/access-policy.ts); this suite admits the
   // operator to them so their errors can be checked on the wire.
-  const policy = { ...accessPolicy, [CredentialService.typeName]: { ...accessPolicy[CredentialService.typeName], VerifyClientCredentials: ["operator"], VerifyApiKey: ["operator"] } } as const;
+  const policy = {
+    ...accessPolicy,
+    [CredentialService.typeName]: {
+      ...accessPolicy[CredentialService.typeName],
+      VerifyClientCredentials: ["operator"],
+      VerifyApiKey: ["operator"],
+    },
+  } as const;
   const { credentials, tokens } = await testServiceCredentials();
-  context.server = createInternalServer({ logger, routes: (router) => router.service(CredentialService, impl), credentials, ids: cryptoIds, policy });
+  context.server = createInternalServer({
+    logger,
+    routes: (router) => router.service(CredentialService, impl),
+    credentials,
+    ids: cryptoIds,
+    policy,
+  });
   const address = await context.server.listen(0, "127.0.0.1");
   operator = grpcMetadata(tokens.operator);
   context.client = new grpc.Client(`127.0.0.1:${address.port}`, grpc.credentials.createInsecure());
@@ -514,28 +708,68 @@ function reasonOf(error: grpc.ServiceError): { status: grpc.status; reason: stri
   return { status: error.code, reason: info?.reason };
 }
 
-OverGrpc("create, verify, rotate and verify again; bad secrets are UNAUTHENTICATED developer.invalid_client", async ({ client }) => {
-  const { organization } = await call(client, "CreateOrganization", CreateOrganizationRequestSchema, CreateOrganizationResponseSchema,
-    create(CreateOrganizationRequestSchema, { name: unique("grpc org") }));
-  const created = await call(client, "CreateApp", CreateAppRequestSchema, CreateAppResponseSchema,
-    create(CreateAppRequestSchema, { organizationId: organization!.organizationId, name: unique("grpc app"), product: Product.FULL }));
-  const { clientId, clientSecret } = created.sandbox!;
-  const verify = (secret: string) =>
-    call(client, "VerifyClientCredentials", VerifyClientCredentialsRequestSchema, VerifyClientCredentialsResponseSchema,
-      create(VerifyClientCredentialsRequestSchema, { clientId, clientSecret: secret }));
-  assert.is((await verify(clientSecret)).app?.appId, created.app?.appId);
-  const rotated = await call(client, "RotateClientSecret", RotateClientSecretRequestSchema, RotateClientSecretResponseSchema,
-    create(RotateClientSecretRequestSchema, { clientId }));
-  assert.is((await verify(rotated.clientSecret)).app?.environment, Environment.SANDBOX);
-  assert.is((await verify(clientSecret)).clientId, clientId, "the previous secret works during the overlap");
-  const failure = await verify("lp_sk_sb_" + "A".repeat(43)).catch((error: grpc.ServiceError) => error);
-  assert.equal(reasonOf(failure as grpc.ServiceError), { status: grpc.status.UNAUTHENTICATED, reason: "developer.invalid_client" });
-  const product = await call(client, "CreateApp", CreateAppRequestSchema, CreateAppResponseSchema,
-    create(CreateAppRequestSchema, { organizationId: 999_999_999_999n, name: "x", product: Product.FULL })).catch((error) => error);
-  assert.equal(reasonOf(product), { status: grpc.status.NOT_FOUND, reason: "developer.organization_not_found" });
-  const key = await call(client, "VerifyApiKey", VerifyApiKeyRequestSchema, VerifyApiKeyResponseSchema,
-    create(VerifyApiKeyRequestSchema, { apiKey: "lp_ak_pk_nope" })).catch((error) => error);
-  assert.equal(reasonOf(key), { status: grpc.status.UNAUTHENTICATED, reason: "partner.api_key_invalid" });
-});
+OverGrpc(
+  "create, verify, rotate and verify again; bad secrets are UNAUTHENTICATED developer.invalid_client",
+  async ({ client }) => {
+    const { organization } = await call(
+      client,
+      "CreateOrganization",
+      CreateOrganizationRequestSchema,
+      CreateOrganizationResponseSchema,
+      create(CreateOrganizationRequestSchema, { name: unique("grpc org") }),
+    );
+    const created = await call(
+      client,
+      "CreateApp",
+      CreateAppRequestSchema,
+      CreateAppResponseSchema,
+      create(CreateAppRequestSchema, {
+        organizationId: organization!.organizationId,
+        name: unique("grpc app"),
+        product: Product.FULL,
+      }),
+    );
+    const { clientId, clientSecret } = created.sandbox!;
+    const verify = (secret: string) =>
+      call(
+        client,
+        "VerifyClientCredentials",
+        VerifyClientCredentialsRequestSchema,
+        VerifyClientCredentialsResponseSchema,
+        create(VerifyClientCredentialsRequestSchema, { clientId, clientSecret: secret }),
+      );
+    assert.is((await verify(clientSecret)).app?.appId, created.app?.appId);
+    const rotated = await call(
+      client,
+      "RotateClientSecret",
+      RotateClientSecretRequestSchema,
+      RotateClientSecretResponseSchema,
+      create(RotateClientSecretRequestSchema, { clientId }),
+    );
+    assert.is((await verify(rotated.clientSecret)).app?.environment, Environment.SANDBOX);
+    assert.is((await verify(clientSecret)).clientId, clientId, "the previous secret works during the overlap");
+    const failure = await verify("lp_sk_sb_" + "A".repeat(43)).catch((error: grpc.ServiceError) => error);
+    assert.equal(reasonOf(failure as grpc.ServiceError), {
+      status: grpc.status.UNAUTHENTICATED,
+      reason: "developer.invalid_client",
+    });
+    const product = await call(
+      client,
+      "CreateApp",
+      CreateAppRequestSchema,
+      CreateAppResponseSchema,
+      create(CreateAppRequestSchema, { organizationId: 999_999_999_999n, name: "x", product: Product.FULL }),
+    ).catch((error) => error);
+    assert.equal(reasonOf(product), { status: grpc.status.NOT_FOUND, reason: "developer.organization_not_found" });
+    const key = await call(
+      client,
+      "VerifyApiKey",
+      VerifyApiKeyRequestSchema,
+      VerifyApiKeyResponseSchema,
+      create(VerifyApiKeyRequestSchema, { apiKey: "lp_ak_pk_nope" }),
+    ).catch((error) => error);
+    assert.equal(reasonOf(key), { status: grpc.status.UNAUTHENTICATED, reason: "partner.api_key_invalid" });
+  },
+);
 
 OverGrpc.run();

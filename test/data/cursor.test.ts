@@ -14,7 +14,14 @@ Cursor("round trips the last id; no cursor means the first page", () => {
 });
 
 Cursor("anything else is not a cursor", () => {
-  for (const text of ["42", "djE6", Buffer.from("v1:0").toString("base64url"), Buffer.from("v1:1e3").toString("base64url"), "a+b/", Buffer.from("v1:1234567890123456").toString("base64url")]) {
+  for (const text of [
+    "42",
+    "djE6",
+    Buffer.from("v1:0").toString("base64url"),
+    Buffer.from("v1:1e3").toString("base64url"),
+    "a+b/",
+    Buffer.from("v1:1234567890123456").toString("base64url"),
+  ]) {
     assert.is(decodeCursor(text), undefined, text);
   }
 });

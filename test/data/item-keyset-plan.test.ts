@@ -41,17 +41,25 @@ Plan("a last page is one range of the (company_id, id) index, not a walk of the 
   const [index] = await sql<Array<{ name: string }>>`
     select indexname as name from pg_indexes where schemaname = ${schema} and indexdef like '%(company_id, id)'`;
   assert.ok(index, "the copy has the (company_id, id) index");
-  const [last] = await sql<Array<{ id: number }>>`select id from ${sql(`${schema}.items`)} where company_id = ${busy} order by id desc offset 3 limit 1`;
+  const [last] = await sql<
+    Array<{ id: number }>
+  >`select id from ${sql(`${schema}.items`)} where company_id = ${busy} order by id desc offset 3 limit 1`;
   // The statement the DataService sends (limit + 1 rows), planned with its parameters.
   const { string } = await createItemQueries(sql, schema).list(busy, last!.id, 11).describe();
-  const [row] = await sql.unsafe<Array<{ "QUERY PLAN": Array<{ Plan: Record<string, unknown> }> }>>(`explain (format json) ${string}`, [busy, last!.id, 11]);
+  const [row] = await sql.unsafe<Array<{ "QUERY PLAN": Array<{ Plan: Record<string, unknown> }> }>>(
+    `explain (format json) ${string}`,
+    [busy, last!.id, 11],
+  );
   const plan = nodes(row!["QUERY PLAN"][0]!.Plan);
   const scans = plan.filter((node) => String(node["Node Type"]).includes("Scan"));
   assert.equal(
     scans.map((node) => [node["Node Type"], node["Index Name"]]),
     [["Index Scan", index!.name]],
   );
-  assert.not.ok(plan.some((node) => String(node["Node Type"]).includes("Sort")), "no sort: the index gives the order");
+  assert.not.ok(
+    plan.some((node) => String(node["Node Type"]).includes("Sort")),
+    "no sort: the index gives the order",
+  );
   // And the page itself: the merchant's last three items.
   assert.is((await createItemQueries(sql, schema).list(busy, last!.id, 11)).length, 3);
 });

@@ -26,7 +26,10 @@ function client(region: "uk" | "in" = "in"): Client<typeof DataService> {
     { config: loadConfig({}), clock, ids: cryptoIds, logger: silentLogger },
     { region, sql: database().sql },
   );
-  return createClient(DataService, createRouterTransport(({ service }) => service(DataService, impl)));
+  return createClient(
+    DataService,
+    createRouterTransport(({ service }) => service(DataService, impl)),
+  );
 }
 
 /** The catalogue code a call failed with. */
@@ -67,7 +70,10 @@ Data("items come ten by default in id order, and the cursor walks every page exa
     cursor = page.nextCursor;
   }
   assert.is(seen.length, 25);
-  assert.equal(seen.map((item) => item.code), Array.from({ length: 25 }, (_, index) => `ITEM${String(index + 1).padStart(4, "0")}`));
+  assert.equal(
+    seen.map((item) => item.code),
+    Array.from({ length: 25 }, (_, index) => `ITEM${String(index + 1).padStart(4, "0")}`),
+  );
   const exact = await data.listItems({ companyId, limit: 25 });
   assert.is(exact.items.length, 25);
   assert.is(exact.nextCursor, undefined, "no cursor when the page holds the last row");
@@ -99,9 +105,15 @@ Data("stores and categories page the same way", async () => {
   const { companyId, storeIds } = await seeded(1);
   const data = client();
   const stores = await data.listStores({ companyId, limit: 1 });
-  assert.equal(stores.stores.map((store) => [Number(store.id), store.name]), [[storeIds[0], "Store 1"]]);
+  assert.equal(
+    stores.stores.map((store) => [Number(store.id), store.name]),
+    [[storeIds[0], "Store 1"]],
+  );
   const rest = await data.listStores({ companyId, cursor: stores.nextCursor! });
-  assert.equal(rest.stores.map((store) => Number(store.id)), [storeIds[1]]);
+  assert.equal(
+    rest.stores.map((store) => Number(store.id)),
+    [storeIds[1]],
+  );
   assert.is(rest.nextCursor, undefined);
   const categories = await data.listCategories({ companyId });
   assert.is(categories.categories.length, 10);
@@ -114,7 +126,14 @@ Data("creating an item: attributed, currency defaulted, duplicates and foreign c
   const other = await seeded(0);
   const data = client();
   const category = (await data.listCategories({ companyId, limit: 1 })).categories[0]!;
-  const created = await data.createItem({ companyId, name: "Masala chai", code: "CHAI", barcode: "890100", categoryId: category.id, priceMinor: 4500n });
+  const created = await data.createItem({
+    companyId,
+    name: "Masala chai",
+    code: "CHAI",
+    barcode: "890100",
+    categoryId: category.id,
+    priceMinor: 4500n,
+  });
   assert.equal(
     { ...created.item, $typeName: undefined, id: undefined },
     {
@@ -130,15 +149,35 @@ Data("creating an item: attributed, currency defaulted, duplicates and foreign c
       updatedAt: "2026-11-21T12:00:00.000Z",
     },
   );
-  const [row] = await database().sql`select created_by_employee_id from region_in.items where id = ${Number(created.item!.id)}`;
+  const [row] = await database()
+    .sql`select created_by_employee_id from region_in.items where id = ${Number(created.item!.id)}`;
   assert.ok(row!["created_by_employee_id"], "attributed to an employee");
   assert.is(await codeOf(data.createItem({ companyId, name: "Other", code: "CHAI", priceMinor: 1n })), "db.duplicate");
-  assert.is(await codeOf(data.createItem({ companyId, name: "Other", code: "C2", barcode: "890100", priceMinor: 1n })), "db.duplicate");
+  assert.is(
+    await codeOf(data.createItem({ companyId, name: "Other", code: "C2", barcode: "890100", priceMinor: 1n })),
+    "db.duplicate",
+  );
   const foreignCategory = (await data.listCategories({ companyId: other.companyId, limit: 1 })).categories[0]!;
-  assert.is(await codeOf(data.createItem({ companyId, name: "Other", code: "C3", categoryId: foreignCategory.id, priceMinor: 1n })), "db.not_found");
-  assert.is(await codeOf(data.createItem({ companyId, name: "Other", code: "C4", categoryId: 999_999_999_999n, priceMinor: 1n })), "db.not_found");
+  assert.is(
+    await codeOf(
+      data.createItem({ companyId, name: "Other", code: "C3", categoryId: foreignCategory.id, priceMinor: 1n }),
+    ),
+    "db.not_found",
+  );
+  assert.is(
+    await codeOf(
+      data.createItem({ companyId, name: "Other", code: "C4", categoryId: 999_999_999_999n, priceMinor: 1n }),
+    ),
+    "db.not_found",
+  );
   // A retried POST is a second record (no idempotency keys): only the unique code stops it.
-  const again = await data.createItem({ companyId, name: "Masala chai", code: "CHAI2", priceMinor: 4500n, currency: "USD" });
+  const again = await data.createItem({
+    companyId,
+    name: "Masala chai",
+    code: "CHAI2",
+    priceMinor: 4500n,
+    currency: "USD",
+  });
   assert.is(again.item!.currency, "USD");
 });
 
@@ -187,21 +226,41 @@ Data("db.duplicate names the field that clashed in params.field", async () => {
   };
   const duplicate = (field: string) => ({ code: "db.duplicate", params: { field } });
   const pick = ({ code, params }: { code: string; params: unknown }) => ({ code, params });
-  assert.equal(pick(await paramsOf(data.createItem({ companyId, name: "x", code: "ITEM0001", priceMinor: 1n }))), duplicate("code"));
+  assert.equal(
+    pick(await paramsOf(data.createItem({ companyId, name: "x", code: "ITEM0001", priceMinor: 1n }))),
+    duplicate("code"),
+  );
   const [first] = (await data.listItems({ companyId })).items;
-  assert.equal(pick(await paramsOf(data.createItem({ companyId, name: "x", code: "NEW1", barcode: first!.barcode!, priceMinor: 1n }))), duplicate("barcode"));
+  assert.equal(
+    pick(
+      await paramsOf(data.createItem({ companyId, name: "x", code: "NEW1", barcode: first!.barcode!, priceMinor: 1n })),
+    ),
+    duplicate("barcode"),
+  );
   await data.createCategory({ companyId, name: "Once", code: "ONCE" });
   assert.equal(pick(await paramsOf(data.createCategory({ companyId, name: "Once" }))), duplicate("name"));
-  assert.equal(pick(await paramsOf(data.createCategory({ companyId, name: "Twice", code: "ONCE" }))), duplicate("code"));
+  assert.equal(
+    pick(await paramsOf(data.createCategory({ companyId, name: "Twice", code: "ONCE" }))),
+    duplicate("code"),
+  );
 });
 
 Data("a merchant without an employee record cannot write: partner.acting_user_unavailable", async () => {
   const companyId = uniqueCompanyId();
   await createRegionSeedQueries(database().sql, "in").insertStores(companyId, ["Lonely store"]);
   const data = client();
-  assert.is(await codeOf(data.createItem({ companyId: BigInt(companyId), name: "x", code: "x", priceMinor: 1n })), "partner.acting_user_unavailable");
-  assert.is(await codeOf(data.createCategory({ companyId: BigInt(companyId), name: "x" })), "partner.acting_user_unavailable");
-  assert.is(await codeOf(data.updateItem({ companyId: BigInt(companyId), id: 1n, name: "x" })), "partner.acting_user_unavailable");
+  assert.is(
+    await codeOf(data.createItem({ companyId: BigInt(companyId), name: "x", code: "x", priceMinor: 1n })),
+    "partner.acting_user_unavailable",
+  );
+  assert.is(
+    await codeOf(data.createCategory({ companyId: BigInt(companyId), name: "x" })),
+    "partner.acting_user_unavailable",
+  );
+  assert.is(
+    await codeOf(data.updateItem({ companyId: BigInt(companyId), id: 1n, name: "x" })),
+    "partner.acting_user_unavailable",
+  );
 });
 
 Data("an online order is found by id within its merchant only", async () => {
@@ -218,7 +277,10 @@ Data("an online order is found by id within its merchant only", async () => {
   assert.is(line.totalMinor, line.unitPriceMinor * BigInt(line.quantity));
   assert.is(line.totalMinor, order!.totalMinor);
   const other = await seeded(0);
-  assert.is(await codeOf(data.getOnlineOrder({ companyId: other.companyId, id: BigInt(row!.id) })), "partner.order_not_found");
+  assert.is(
+    await codeOf(data.getOnlineOrder({ companyId: other.companyId, id: BigInt(row!.id) })),
+    "partner.order_not_found",
+  );
   assert.is(await codeOf(data.getOnlineOrder({ companyId, id: 999_999_999_999n })), "partner.order_not_found");
 });
 
@@ -228,7 +290,10 @@ Data("daily sales: one row per UTC day of the window, totals equal to the rows s
   const report = await data.getDailySalesReport({ companyId, from: "2026-11-10", to: "2026-11-21" });
   assert.is(report.currency, "INR");
   assert.is(report.from, "2026-11-10");
-  assert.equal(report.days.map((day) => day.date), Array.from({ length: 12 }, (_, index) => `2026-11-${String(10 + index).padStart(2, "0")}`));
+  assert.equal(
+    report.days.map((day) => day.date),
+    Array.from({ length: 12 }, (_, index) => `2026-11-${String(10 + index).padStart(2, "0")}`),
+  );
   const [sums] = await database().sql<{ count: number; total: number; items: number }[]>`
     select count(*)::int as count, sum(total_minor)::bigint as total, sum(item_count)::bigint as items
     from region_in.sales where company_id = ${Number(companyId)}
@@ -244,23 +309,49 @@ Data("sales by store: every store, totals matching the daily report over the sam
   const { companyId, storeIds } = await seeded(5);
   const data = client();
   const byStore = await data.getSalesByStoreReport({ companyId, from: "2026-11-01", to: "2026-11-30" });
-  assert.equal(byStore.stores.map((store) => [Number(store.storeId), store.storeName]), [[storeIds[0], "Store 1"], [storeIds[1], "Store 2"]]);
+  assert.equal(
+    byStore.stores.map((store) => [Number(store.storeId), store.storeName]),
+    [
+      [storeIds[0], "Store 1"],
+      [storeIds[1], "Store 2"],
+    ],
+  );
   const daily = await data.getDailySalesReport({ companyId, from: "2026-11-01", to: "2026-11-30" });
   const sum = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
   assert.is(sum(byStore.stores.map((store) => store.totalMinor)), sum(daily.days.map((day) => day.totalMinor)));
   assert.is(sum(byStore.stores.map((store) => store.saleCount)), sum(daily.days.map((day) => day.saleCount)));
   const empty = await data.getSalesByStoreReport({ companyId, from: "2025-01-01", to: "2025-01-31" });
-  assert.equal(empty.stores.map((store) => store.totalMinor), [0n, 0n]);
+  assert.equal(
+    empty.stores.map((store) => store.totalMinor),
+    [0n, 0n],
+  );
 });
 
 Data("report windows: missing, malformed, reversed and too long", async () => {
   const { companyId } = await seeded(0);
   const data = client();
-  for (const [from, to] of [["", "2026-01-02"], ["2026-01-01", ""], ["2026-1-01", "2026-01-02"], ["2026-02-30", "2026-03-01"], ["2026-01-02", "2026-01-01"]]) {
-    assert.is(await codeOf(data.getDailySalesReport({ companyId, from: from!, to: to! })), "partner.invalid_window", `${from}..${to}`);
-    assert.is(await codeOf(data.getSalesByStoreReport({ companyId, from: from!, to: to! })), "partner.invalid_window", `${from}..${to}`);
+  for (const [from, to] of [
+    ["", "2026-01-02"],
+    ["2026-01-01", ""],
+    ["2026-1-01", "2026-01-02"],
+    ["2026-02-30", "2026-03-01"],
+    ["2026-01-02", "2026-01-01"],
+  ]) {
+    assert.is(
+      await codeOf(data.getDailySalesReport({ companyId, from: from!, to: to! })),
+      "partner.invalid_window",
+      `${from}..${to}`,
+    );
+    assert.is(
+      await codeOf(data.getSalesByStoreReport({ companyId, from: from!, to: to! })),
+      "partner.invalid_window",
+      `${from}..${to}`,
+    );
   }
-  assert.is(await codeOf(data.getDailySalesReport({ companyId, from: "2026-01-01", to: "2026-02-01" })), "partner.window_too_large");
+  assert.is(
+    await codeOf(data.getDailySalesReport({ companyId, from: "2026-01-01", to: "2026-02-01" })),
+    "partner.window_too_large",
+  );
   assert.is((await data.getDailySalesReport({ companyId, from: "2026-01-01", to: "2026-01-31" })).days.length, 31);
   assert.is((await data.getDailySalesReport({ companyId, from: "2026-01-01", to: "2026-01-01" })).days.length, 1);
 });

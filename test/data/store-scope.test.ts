@@ -25,7 +25,21 @@ StoreScope("an absent header is every store (undefined); an empty list stays no 
 });
 
 StoreScope("a malformed value is an empty scope, never a wider one", () => {
-  for (const bad of ["0", "-1", "01", "1,", ",1", "1,,2", "1, 2", " 1", "1;2", "a", "1.5", "1e3", "12345678901234567"]) {
+  for (const bad of [
+    "0",
+    "-1",
+    "01",
+    "1,",
+    ",1",
+    "1,,2",
+    "1, 2",
+    " 1",
+    "1;2",
+    "a",
+    "1.5",
+    "1e3",
+    "12345678901234567",
+  ]) {
     assert.equal(parseStoreScope(bad), [], JSON.stringify(bad));
   }
   assert.equal(parseStoreScope("1234567890123456"), [1234567890123456], "16 digits are read");

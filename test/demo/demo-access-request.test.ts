@@ -20,17 +20,32 @@ Demo.after(async () => {
 });
 
 Demo("the demo's production ADSR key reads the first live merchant's daily sales; not the second's", async () => {
-  const options = { config: test.config, logger: silentLogger, control: test.app.control.sql, regionDatabases: test.app.regionDatabases, clock };
+  const options = {
+    config: test.config,
+    logger: silentLogger,
+    control: test.app.control.sql,
+    regionDatabases: test.app.regionDatabases,
+    clock,
+  };
   const world = await provisionDemo(options);
   const [first, second] = world.merchants.live;
   const day = (offset: number) => new Date(clock.now() - offset * 86_400_000).toISOString().slice(0, 10);
-  const url = (companyId: number) => `${test.base}/v1/reports/daily-sales?companyId=${companyId}&from=${day(6)}&to=${day(0)}`;
+  const url = (companyId: number) =>
+    `${test.base}/v1/reports/daily-sales?companyId=${companyId}&from=${day(6)}&to=${day(0)}`;
   const headers = { "x-api-key": world.apps.adsr.production.apiKey };
   const answer = await fetch(url(first!.companyId), { headers });
-  const body = (await answer.json()) as { from: string; to: string; currency: string; days: Array<{ date: string; saleCount: number; totalMinor: number }> };
+  const body = (await answer.json()) as {
+    from: string;
+    to: string;
+    currency: string;
+    days: Array<{ date: string; saleCount: number; totalMinor: number }>;
+  };
   assert.is(answer.status, 200, JSON.stringify(body));
   assert.is(body.currency, "USD");
-  assert.equal(body.days.map((row) => row.date), [6, 5, 4, 3, 2, 1, 0].map(day));
+  assert.equal(
+    body.days.map((row) => row.date),
+    [6, 5, 4, 3, 2, 1, 0].map(day),
+  );
   assert.ok(body.days.reduce((sum, row) => sum + row.saleCount, 0) > 0, "ninety days of sales: the last week has some");
   const other = await fetch(url(second!.companyId), { headers });
   assert.is(other.status, 403);
@@ -39,7 +54,10 @@ Demo("the demo's production ADSR key reads the first live merchant's daily sales
   await provisionDemo(options);
   const rows = await test.app.control.sql`
     select state from control.access_requests where app_id = ${world.apps.adsr.appId} and company_id = ${first!.companyId}`;
-  assert.equal(rows.map((row) => row["state"]), ["APPROVED"]);
+  assert.equal(
+    rows.map((row) => row["state"]),
+    ["APPROVED"],
+  );
 });
 
 Demo.run();

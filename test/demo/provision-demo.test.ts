@@ -6,7 +6,14 @@ import { join } from "node:path";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { loadConfig } from "../../src/config/config.js";
-import { demoFilePath, demoRedirectUri, describeDemo, provisionDemo, refreshDemoUrls, type ProvisionDemoOptions } from "../../src/demo/provision-demo.js";
+import {
+  demoFilePath,
+  demoRedirectUri,
+  describeDemo,
+  provisionDemo,
+  refreshDemoUrls,
+  type ProvisionDemoOptions,
+} from "../../src/demo/provision-demo.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { regions } from "../../src/config/regions.js";
 import { regionSchema } from "../../src/storage/schemas.js";
@@ -62,8 +69,14 @@ Demo("writes demo.json with exactly the contract's keys, and a second run return
   assert.is(world.apps.inReview.product, "FULL");
   assert.is(world.merchants.sandbox.length, 2);
   for (const merchant of world.merchants.sandbox) assert.equal(keys(merchant), ["companyId", "owner", "region"]);
-  assert.equal(world.merchants.sandbox.map((m) => m.region), ["uk", "us"]);
-  assert.equal(world.merchants.live.map((m) => m.region), ["us", "in"]);
+  assert.equal(
+    world.merchants.sandbox.map((m) => m.region),
+    ["uk", "us"],
+  );
+  assert.equal(
+    world.merchants.live.map((m) => m.region),
+    ["us", "in"],
+  );
   for (const merchant of world.merchants.live) {
     assert.equal(keys(merchant), ["companyId", "employee", "owner", "region", "storeIds"]);
     assert.equal(keys(merchant.owner), ["email", "password"]);
@@ -74,91 +87,134 @@ Demo("writes demo.json with exactly the contract's keys, and a second run return
   // Each secret the printed calls leave out is named by its JSON path in demo.json (the file holds nine secrets).
   const placeholders = [...described.matchAll(/<([^<>]+) from demo\.json>/g)].map((match) => match[1]!);
   assert.equal(placeholders, ["apps.full.sandbox.clientSecret", "apps.adsr.production.apiKey"]);
-  const at = (path: string) => path.split(".").reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], world);
+  const at = (path: string) =>
+    path.split(".").reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], world);
   assert.is(at("apps.full.sandbox.clientSecret"), world.apps.full.sandbox.clientSecret);
-  assert.match(described, `client_id=${world.apps.full.sandbox.clientId} -d client_secret=<apps.full.sandbox.clientSecret from demo.json>`);
+  assert.match(
+    described,
+    `client_id=${world.apps.full.sandbox.clientId} -d client_secret=<apps.full.sandbox.clientSecret from demo.json>`,
+  );
   assert.match(at("apps.adsr.production.apiKey") as string, /^lp_ak_pk_/);
   assert.ok(
-    described.endsWith([
-      "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
-      "  npm run credential -- staff staff-local",
-      '  then append the printed "staff staff-local ..." line to /data/internal-credentials (re-read within 5 seconds)',
-      "  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' http://127.0.0.1:8090/partnerapi.v1.ConsoleService/ListProgramApplications",
-    ].join("\n")),
+    described.endsWith(
+      [
+        "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
+        "  npm run credential -- staff staff-local",
+        '  then append the printed "staff staff-local ..." line to /data/internal-credentials (re-read within 5 seconds)',
+        "  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' http://127.0.0.1:8090/partnerapi.v1.ConsoleService/ListProgramApplications",
+      ].join("\n"),
+    ),
     described,
   );
 
   const again = await provisionDemo(options());
   assert.equal(again, world);
-  const [count] = await database().sql`select count(*)::int as count from control.organizations where id >= ${world.organizationId}`;
+  const [count] = await database()
+    .sql`select count(*)::int as count from control.organizations where id >= ${world.organizationId}`;
   assert.ok(count!.count >= 1);
-  const apps = await database().sql`select id, state, product from control.apps where organization_id = ${world.organizationId} order by id`;
+  const apps = await database()
+    .sql`select id, state, product from control.apps where organization_id = ${world.organizationId} order by id`;
   assert.is(apps.length, 4, "the second run made nothing new");
   assert.equal(apps.map((app) => app.state).sort(), ["APPROVED", "APPROVED", "APPROVED", "IN_REVIEW"]);
 });
 
-Demo("a start without --demo makes demo.json name its own URLs (the example app follows the real ports); nothing else changes", async () => {
-  const path = demoFilePath(options().config);
-  const before = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
-  const moved = loadConfig({ DATA_DIR: dataDir, PORT: "18080", AUTH_PORT: "18081", GRPC_PORT: "18090" });
-  assert.is(await refreshDemoUrls(moved), true);
-  const after = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
-  assert.equal(after, { ...before, baseUrl: "http://127.0.0.1:18080/", authUrl: "http://127.0.0.1:18081", grpcUrl: "http://127.0.0.1:18090" });
-  assert.is(await refreshDemoUrls(moved), false, "unchanged URLs: the file is left alone");
-  assert.is(await refreshDemoUrls(loadConfig({ DATA_DIR: join(dataDir, "no-demo-here") })), false);
-  assert.is(await refreshDemoUrls(options().config), true);
-  assert.equal(JSON.parse(await readFile(path, "utf8")), before);
-});
+Demo(
+  "a start without --demo makes demo.json name its own URLs (the example app follows the real ports); nothing else changes",
+  async () => {
+    const path = demoFilePath(options().config);
+    const before = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    const moved = loadConfig({ DATA_DIR: dataDir, PORT: "18080", AUTH_PORT: "18081", GRPC_PORT: "18090" });
+    assert.is(await refreshDemoUrls(moved), true);
+    const after = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    assert.equal(after, {
+      ...before,
+      baseUrl: "http://127.0.0.1:18080/",
+      authUrl: "http://127.0.0.1:18081",
+      grpcUrl: "http://127.0.0.1:18090",
+    });
+    assert.is(await refreshDemoUrls(moved), false, "unchanged URLs: the file is left alone");
+    assert.is(await refreshDemoUrls(loadConfig({ DATA_DIR: join(dataDir, "no-demo-here") })), false);
+    assert.is(await refreshDemoUrls(options().config), true);
+    assert.equal(JSON.parse(await readFile(path, "utf8")), before);
+  },
+);
 
-Demo("live merchants have stores, a few hundred items, online orders and ninety days of sales in their regions", async () => {
-  const world = await provisionDemo(options());
-  const { sql } = database();
-  for (const merchant of world.merchants.live) {
-    const schema = regionSchema(merchant.region);
-    const [items] = await sql`select count(*)::int as count from ${sql(`${schema}.items`)} where company_id = ${merchant.companyId}`;
-    const [orders] = await sql`select count(*)::int as count from ${sql(`${schema}.online_orders`)} where company_id = ${merchant.companyId}`;
-    const [days] = await sql`
+Demo(
+  "live merchants have stores, a few hundred items, online orders and ninety days of sales in their regions",
+  async () => {
+    const world = await provisionDemo(options());
+    const { sql } = database();
+    for (const merchant of world.merchants.live) {
+      const schema = regionSchema(merchant.region);
+      const [items] =
+        await sql`select count(*)::int as count from ${sql(`${schema}.items`)} where company_id = ${merchant.companyId}`;
+      const [orders] =
+        await sql`select count(*)::int as count from ${sql(`${schema}.online_orders`)} where company_id = ${merchant.companyId}`;
+      const [days] = await sql`
       select count(distinct date_trunc('day', sold_at))::int as count from ${sql(`${schema}.sales`)} where company_id = ${merchant.companyId}`;
-    assert.ok(items!.count >= 200, `items ${items!.count}`);
-    assert.ok(orders!.count > 0);
-    assert.ok(days!.count >= 89, `days ${days!.count}`);
-    const [row] = await sql`select demo, active, provisioned, region from control.merchants where company_id = ${merchant.companyId}`;
-    assert.equal(row, { demo: false, active: true, provisioned: true, region: merchant.region });
-  }
-  for (const merchant of world.merchants.sandbox) {
-    const [row] = await sql`select demo, provisioned, sandbox_organization_id from control.merchants where company_id = ${merchant.companyId}`;
-    assert.equal(row, { demo: true, provisioned: true, sandbox_organization_id: world.organizationId });
-  }
-});
+      assert.ok(items!.count >= 200, `items ${items!.count}`);
+      assert.ok(orders!.count > 0);
+      assert.ok(days!.count >= 89, `days ${days!.count}`);
+      const [row] =
+        await sql`select demo, active, provisioned, region from control.merchants where company_id = ${merchant.companyId}`;
+      assert.equal(row, { demo: false, active: true, provisioned: true, region: merchant.region });
+    }
+    for (const merchant of world.merchants.sandbox) {
+      const [row] =
+        await sql`select demo, provisioned, sandbox_organization_id from control.merchants where company_id = ${merchant.companyId}`;
+      assert.equal(row, { demo: true, provisioned: true, sandbox_organization_id: world.organizationId });
+    }
+  },
+);
 
-Demo("sandbox merchants are seeded as richly as the live ones: two stores, 300 items, orders in five states, 90 days of sales", async () => {
-  const world = await provisionDemo(options());
-  const { sql } = database();
-  const profile = async (merchant: { companyId: number; region: (typeof regions)[number] }) => {
-    const schema = regionSchema(merchant.region);
-    const [stores] = await sql`select count(*)::int as count from ${sql(`${schema}.stores`)} where company_id = ${merchant.companyId}`;
-    const [items] = await sql`select count(*)::int as count from ${sql(`${schema}.items`)} where company_id = ${merchant.companyId}`;
-    const states = await sql<{ status: string; count: number }[]>`
+Demo(
+  "sandbox merchants are seeded as richly as the live ones: two stores, 300 items, orders in five states, 90 days of sales",
+  async () => {
+    const world = await provisionDemo(options());
+    const { sql } = database();
+    const profile = async (merchant: { companyId: number; region: (typeof regions)[number] }) => {
+      const schema = regionSchema(merchant.region);
+      const [stores] =
+        await sql`select count(*)::int as count from ${sql(`${schema}.stores`)} where company_id = ${merchant.companyId}`;
+      const [items] =
+        await sql`select count(*)::int as count from ${sql(`${schema}.items`)} where company_id = ${merchant.companyId}`;
+      const states = await sql<{ status: string; count: number }[]>`
       select status, count(*)::int as count from ${sql(`${schema}.online_orders`)} where company_id = ${merchant.companyId}
       group by status order by status`;
-    const [days] = await sql`
+      const [days] = await sql`
       select count(distinct date_trunc('day', sold_at))::int as count from ${sql(`${schema}.sales`)} where company_id = ${merchant.companyId}`;
-    return { stores: stores!.count, items: items!.count, states: states.map((row) => [row.status, row.count]), days: days!.count >= 89 };
-  };
-  const expected = {
-    stores: 2,
-    items: 300,
-    states: [["ACCEPTED", 12], ["CANCELLED", 12], ["COMPLETED", 12], ["PENDING", 12], ["READY", 12]],
-    days: true,
-  };
-  for (const merchant of [...world.merchants.sandbox, ...world.merchants.live]) assert.equal(await profile(merchant), expected, `merchant ${merchant.companyId}`);
-});
+      return {
+        stores: stores!.count,
+        items: items!.count,
+        states: states.map((row) => [row.status, row.count]),
+        days: days!.count >= 89,
+      };
+    };
+    const expected = {
+      stores: 2,
+      items: 300,
+      states: [
+        ["ACCEPTED", 12],
+        ["CANCELLED", 12],
+        ["COMPLETED", 12],
+        ["PENDING", 12],
+        ["READY", 12],
+      ],
+      days: true,
+    };
+    for (const merchant of [...world.merchants.sandbox, ...world.merchants.live])
+      assert.equal(await profile(merchant), expected, `merchant ${merchant.companyId}`);
+  },
+);
 
 Demo("no secret, key or password of the demo is in any table or any log line", async () => {
   const world = await provisionDemo(options());
   const { sql } = database();
   const secrets = [
-    ...[world.apps.full, world.apps.onlineOrder, world.apps.adsr].flatMap((app) => [app.sandbox.clientSecret, app.production.clientSecret]),
+    ...[world.apps.full, world.apps.onlineOrder, world.apps.adsr].flatMap((app) => [
+      app.sandbox.clientSecret,
+      app.production.clientSecret,
+    ]),
     world.apps.inReview.sandbox.clientSecret,
     world.apps.adsr.sandbox.apiKey,
     world.apps.adsr.production.apiKey,

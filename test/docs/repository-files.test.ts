@@ -24,49 +24,69 @@ const read = (path: string) => readFile(join(root, path), "utf8");
 
 async function markdownFiles(): Promise<string[]> {
   const inFolder = async (folder: string): Promise<string[]> =>
-    (await readdir(join(root, folder), { recursive: true })).filter((name) => name.endsWith(".md")).map((name) => join(folder, name));
+    (await readdir(join(root, folder), { recursive: true }))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => join(folder, name));
   return ["README.md", ...(await inFolder("docs")), ...(await inFolder("examples"))];
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-const slugOf = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
+const slugOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
 
 async function anchorsOf(path: string): Promise<Set<string>> {
   const text = (await read(path)).replace(/```[\s\S]*?```/g, "");
   return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((match) => slugOf(match[1]!)));
 }
 
-Files("every relative link of the README, docs/ and examples/ points at a file (and heading) inside the repository", async () => {
-  const files = await markdownFiles();
-  assert.ok(files.includes("docs/api-guide.md") && files.includes("docs/console-walkthrough.md") && files.includes("examples/partner-app/README.md"));
-  const broken: string[] = [];
-  let checked = 0;
-  for (const file of files) {
-    const text = (await read(file)).replace(/```[\s\S]*?```/g, "");
-    for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      const target = match[1]!;
-      if (/^[a-z]+:/i.test(target)) continue; // https:, mailto:
-      checked += 1;
-      const [path, anchor] = target.split("#");
-      const resolved = path ? resolve(root, dirname(file), path) : join(root, file);
-      const inside = relative(root, resolved);
-      if (inside.startsWith("..")) broken.push(`${file}: ${target} leaves the repository`);
-      else if (!existsSync(resolved)) broken.push(`${file}: ${target} does not exist`);
-      else if (anchor && resolved.endsWith(".md") && !(await anchorsOf(inside)).has(anchor)) broken.push(`${file}: ${target} names no heading`);
+Files(
+  "every relative link of the README, docs/ and examples/ points at a file (and heading) inside the repository",
+  async () => {
+    const files = await markdownFiles();
+    assert.ok(
+      files.includes("docs/api-guide.md") &&
+        files.includes("docs/console-walkthrough.md") &&
+        files.includes("examples/partner-app/README.md"),
+    );
+    const broken: string[] = [];
+    let checked = 0;
+    for (const file of files) {
+      const text = (await read(file)).replace(/```[\s\S]*?```/g, "");
+      for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = match[1]!;
+        if (/^[a-z]+:/i.test(target)) continue; // https:, mailto:
+        checked += 1;
+        const [path, anchor] = target.split("#");
+        const resolved = path ? resolve(root, dirname(file), path) : join(root, file);
+        const inside = relative(root, resolved);
+        if (inside.startsWith("..")) broken.push(`${file}: ${target} leaves the repository`);
+        else if (!existsSync(resolved)) broken.push(`${file}: ${target} does not exist`);
+        else if (anchor && resolved.endsWith(".md") && !(await anchorsOf(inside)).has(anchor))
+          broken.push(`${file}: ${target} names no heading`);
+      }
     }
-  }
-  assert.equal(broken, []);
-  assert.ok(checked >= 20, `only ${checked} links checked`);
-  assert.not.match(await read("README.md"), "../shared");
-});
+    assert.equal(broken, []);
+    assert.ok(checked >= 20, `only ${checked} links checked`);
+    assert.not.match(await read("README.md"), "../shared");
+  },
+);
 
 Files("the README leads: at most about 200 lines, and it links every page of docs/", async () => {
   const readme = await read("README.md");
   const lines = readme.split("\n").length;
   assert.ok(lines <= 200, `the README has ${lines} lines: move reference material to a page under docs/ and link it`);
-  const pages = (await readdir(join(root, "docs"))).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`);
+  const pages = (await readdir(join(root, "docs")))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`);
   assert.ok(pages.length >= 10, `${pages.length} pages under docs/`);
-  assert.equal(pages.filter((page) => !readme.includes(`](${page}`)), []);
+  assert.equal(
+    pages.filter((page) => !readme.includes(`](${page}`)),
+    [],
+  );
 });
 
 /**
@@ -85,46 +105,82 @@ function documentedNames(markdown: string): Map<string, string> {
   return rows;
 }
 
-Files("docs/configuration.md: every variable the configuration reads has a row with its default, and every row is read", async () => {
-  const page = await read("docs/configuration.md");
-  const service = page.slice(page.indexOf("## The service's variables"), page.indexOf("## Outside the service"));
-  assert.ok(service.length > 1000, "the page has its sections: ## The service's variables, then ## Outside the service");
-  const rows = documentedNames(service);
-  // NODE_ENV is read by the production checks, UV_THREADPOOL_SIZE by src/runtime/thread-pool.cjs before the program.
-  const readByTheService = [...environmentNames, "NODE_ENV", "UV_THREADPOOL_SIZE"];
-  assert.equal(readByTheService.filter((name) => !rows.has(name)), [], "variables without a row");
-  assert.equal([...rows.keys()].filter((name) => !readByTheService.includes(name)), [], "rows of variables nothing reads");
-  const withoutDefault = [...rows].filter(([, row]) => (row.split(" | ")[1] ?? "").trim() === "").map(([name]) => name);
-  assert.equal(withoutDefault, [], "rows without a default");
-});
+Files(
+  "docs/configuration.md: every variable the configuration reads has a row with its default, and every row is read",
+  async () => {
+    const page = await read("docs/configuration.md");
+    const service = page.slice(page.indexOf("## The service's variables"), page.indexOf("## Outside the service"));
+    assert.ok(
+      service.length > 1000,
+      "the page has its sections: ## The service's variables, then ## Outside the service",
+    );
+    const rows = documentedNames(service);
+    // NODE_ENV is read by the production checks, UV_THREADPOOL_SIZE by src/runtime/thread-pool.cjs before the program.
+    const readByTheService = [...environmentNames, "NODE_ENV", "UV_THREADPOOL_SIZE"];
+    assert.equal(
+      readByTheService.filter((name) => !rows.has(name)),
+      [],
+      "variables without a row",
+    );
+    assert.equal(
+      [...rows.keys()].filter((name) => !readByTheService.includes(name)),
+      [],
+      "rows of variables nothing reads",
+    );
+    const withoutDefault = [...rows]
+      .filter(([, row]) => (row.split(" | ")[1] ?? "").trim() === "")
+      .map(([name]) => name);
+    assert.equal(withoutDefault, [], "rows without a default");
+  },
+);
 
 Files("docs/endpoints.md lists every annotated route with its RPC, and no route that is not one", async () => {
   const page = await read("docs/endpoints.md");
   // Path variables are named on the wire by their JSON names ({organization_id} is {organizationId}).
-  const lowerCamel = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => `{${name.replace(/_(\w)/g, (__, c: string) => c.toUpperCase())}}`);
+  const lowerCamel = (path: string) =>
+    path.replace(/\{(\w+)\}/g, (_, name: string) => `{${name.replace(/_(\w)/g, (__, c: string) => c.toUpperCase())}}`);
   const annotated = [TokenService, DataService, ConsoleService, CredentialService, GrantService].flatMap((service) =>
     service.methods.flatMap((method) => {
       const pattern = getOption(method, http).pattern;
       if (pattern.case === undefined || pattern.case === "custom") return [];
-      return [`| ${pattern.case.toUpperCase()} | \`${lowerCamel(pattern.value)}\` | \`${service.name}.${method.name}\``];
+      return [
+        `| ${pattern.case.toUpperCase()} | \`${lowerCamel(pattern.value)}\` | \`${service.name}.${method.name}\``,
+      ];
     }),
   );
   assert.ok(annotated.length >= 50, `${annotated.length} annotated routes`);
-  assert.equal(annotated.filter((row) => !page.includes(row)), [], "routes missing from docs/endpoints.md");
-  const listed = [...page.matchAll(/^\| (?:GET|POST|PUT|PATCH|DELETE) \| `[^`]+` \| `[A-Z]\w*Service\.[A-Z]\w*`/gm)].map((match) => match[0]);
-  assert.equal(listed.filter((row) => !annotated.includes(row)), [], "rows of docs/endpoints.md that no RPC serves");
+  assert.equal(
+    annotated.filter((row) => !page.includes(row)),
+    [],
+    "routes missing from docs/endpoints.md",
+  );
+  const listed = [
+    ...page.matchAll(/^\| (?:GET|POST|PUT|PATCH|DELETE) \| `[^`]+` \| `[A-Z]\w*Service\.[A-Z]\w*`/gm),
+  ].map((match) => match[0]);
+  assert.equal(
+    listed.filter((row) => !annotated.includes(row)),
+    [],
+    "rows of docs/endpoints.md that no RPC serves",
+  );
 });
 
 Files("the API guide names every console route of docs/endpoints.md and every staff-only RPC", async () => {
   const guide = await read("docs/api-guide.md");
-  const routes = [...(await read("docs/endpoints.md")).matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `(\/v1\/console\/[^`]+)` \|/gm)].map((match) => `${match[1]} ${match[2]}`);
+  const routes = [
+    ...(await read("docs/endpoints.md")).matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `(\/v1\/console\/[^`]+)` \|/gm),
+  ].map((match) => `${match[1]} ${match[2]}`);
   assert.ok(routes.length >= 35, `${routes.length} console routes in docs/endpoints.md`);
-  assert.equal(routes.filter((route) => !guide.includes(`\`${route}\``)), []);
+  assert.equal(
+    routes.filter((route) => !guide.includes(`\`${route}\``)),
+    [],
+  );
   const staffOnly = [ConsoleService, CredentialService, GrantService, TokenService].flatMap((service) =>
-    service.methods.filter((method) => {
-      const admission = admissionOf(service.typeName, method.name);
-      return admission !== "anonymous" && admission.length === 1 && admission[0] === "staff";
-    }).map((method) => `${service.typeName}/${method.name}`),
+    service.methods
+      .filter((method) => {
+        const admission = admissionOf(service.typeName, method.name);
+        return admission !== "anonymous" && admission.length === 1 && admission[0] === "staff";
+      })
+      .map((method) => `${service.typeName}/${method.name}`),
   );
   assert.equal(staffOnly.sort(), [
     "partnerapi.v1.ConsoleService/DecideProgramApplication",
@@ -134,12 +190,19 @@ Files("the API guide names every console route of docs/endpoints.md and every st
     "partnerapi.v1.CredentialService/ApproveApp",
     "partnerapi.v1.CredentialService/RejectApp",
   ]);
-  assert.equal(staffOnly.filter((rpc) => !guide.includes(`\`${rpc}\``)), []);
+  assert.equal(
+    staffOnly.filter((rpc) => !guide.includes(`\`${rpc}\``)),
+    [],
+  );
 });
 
 Files("LICENSE: the MIT license, copyright 2026 the partner-api authors", async () => {
   const license = await read("LICENSE");
-  assert.ok(license.startsWith("MIT License\n\nCopyright (c) 2026 the partner-api authors\n\nPermission is hereby granted, free of charge,"));
+  assert.ok(
+    license.startsWith(
+      "MIT License\n\nCopyright (c) 2026 the partner-api authors\n\nPermission is hereby granted, free of charge,",
+    ),
+  );
   assert.match(license, 'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND');
   assert.match(await read("README.md"), "[`LICENSE`](LICENSE)");
 });

@@ -33,15 +33,30 @@ Message("interpolate: a template that is not a placeholder is left as it is, and
 });
 
 Message("messageFor: English by default, params filled in", () => {
-  assert.is(messageFor("partner.rate_limited", { retryAfter: 39 }), "Rate limit exceeded. Wait 39 seconds before sending more requests.");
-  assert.is(messageFor("request.method_not_allowed", { allow: "GET, POST" }), "This method is not allowed here. Allowed methods: GET, POST.");
+  assert.is(
+    messageFor("partner.rate_limited", { retryAfter: 39 }),
+    "Rate limit exceeded. Wait 39 seconds before sending more requests.",
+  );
+  assert.is(
+    messageFor("request.method_not_allowed", { allow: "GET, POST" }),
+    "This method is not allowed here. Allowed methods: GET, POST.",
+  );
   assert.is(messageFor("partner.window_too_large"), "The report window is longer than the maximum allowed.");
 });
 
 Message("messageFor: the message of the locale asked for (ar, hi), params filled in", () => {
-  assert.is(messageFor("oauth.rate_limited", { retryAfter: 12 }, "ar"), "طلبات رموز كثيرة جدًا. انتظر 12 ثانية قبل المحاولة مرة أخرى.");
-  assert.is(messageFor("oauth.rate_limited", { retryAfter: 12 }, "hi"), "बहुत अधिक टोकन अनुरोध। फिर से प्रयास करने से पहले 12 सेकंड प्रतीक्षा करें।");
-  assert.is(messageFor("oauth.rate_limited", { retryAfter: 12 }, "en"), "Too many token requests. Wait 12 seconds before trying again.");
+  assert.is(
+    messageFor("oauth.rate_limited", { retryAfter: 12 }, "ar"),
+    "طلبات رموز كثيرة جدًا. انتظر 12 ثانية قبل المحاولة مرة أخرى.",
+  );
+  assert.is(
+    messageFor("oauth.rate_limited", { retryAfter: 12 }, "hi"),
+    "बहुत अधिक टोकन अनुरोध। फिर से प्रयास करने से पहले 12 सेकंड प्रतीक्षा करें।",
+  );
+  assert.is(
+    messageFor("oauth.rate_limited", { retryAfter: 12 }, "en"),
+    "Too many token requests. Wait 12 seconds before trying again.",
+  );
 });
 
 Message("messageFor: a missing param never shows its name, in any locale", () => {
@@ -59,7 +74,10 @@ Message("interpolate: fills params, and a missing param never shows its name", (
   assert.is(interpolate("{a}{b}{a}", { a: "x", b: 0 }), "x0x");
   assert.is(interpolate("no params", { a: 1 }), "no params");
   assert.is(interpolate("{toString}", {}), "", "inherited properties are not params");
-  assert.is(messageFor("request.body_too_large", { limit: 1048576 }), "The request body is larger than the limit of 1048576 bytes.");
+  assert.is(
+    messageFor("request.body_too_large", { limit: 1048576 }),
+    "The request body is larger than the limit of 1048576 bytes.",
+  );
 });
 
 Message.run();

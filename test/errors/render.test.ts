@@ -65,7 +65,11 @@ Render("developer envelope: code, message, details, params", () => {
   const details = [{ field: "redirect_uris[0]", rule: "https_required" }];
   assert.equal(
     renderDeveloperError(
-      { code: "developer.redirect_uri_invalid", params: { field: "redirect_uris[0]", rule: "https_required" }, details },
+      {
+        code: "developer.redirect_uri_invalid",
+        params: { field: "redirect_uris[0]", rule: "https_required" },
+        details,
+      },
       "en",
     ),
     {
@@ -108,7 +112,10 @@ Render("developer envelope: number params from the wire become numbers, undeclar
   );
   assert.is(rendered.status, 409);
   assert.equal(rendered.body.error.params, { limit: 5 });
-  assert.is(rendered.body.error.message, "The app already has the maximum of 5 API keys. Revoke one before creating another.");
+  assert.is(
+    rendered.body.error.message,
+    "The app already has the maximum of 5 API keys. Revoke one before creating another.",
+  );
 });
 
 Render("partner envelope: classified code, params and correlation id", () => {

@@ -45,7 +45,11 @@ ServiceError("serviceError: gRPC code, English message, ErrorInfo with reason, d
 
 ServiceError("round trip in process, over Connect JSON and over gRPC trailers", () => {
   const raised = serviceError(domain, "developer.api_key_limit", { limit: 5 });
-  for (const [how, err] of [["in process", raised], ["connect", overConnect(raised)], ["grpc", overGrpc(raised)]] as const) {
+  for (const [how, err] of [
+    ["in process", raised],
+    ["connect", overConnect(raised)],
+    ["grpc", overGrpc(raised)],
+  ] as const) {
     assert.equal(readServiceError(err), { code: "developer.api_key_limit", params: { limit: "5" } }, how);
     assert.is(err.code, Code.ResourceExhausted, how);
     // Rendered the same whichever way it travelled: the number param is a number again.
@@ -121,38 +125,57 @@ ServiceError("anything that is not a ConnectError is server.internal, rendered g
   assert.not.match(JSON.stringify(rendered.body), /secret detail/);
 });
 
-ServiceError("a database that is unavailable reads as 503 server.database_unavailable with Retry-After, in every shape", () => {
-  const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-  const shutdown = Object.assign(new Error("terminating connection due to administrator command"), { name: "PostgresError", code: "57P01" });
-  const wrapped = new ConnectError("internal", Code.Internal, undefined, undefined, refused);
-  for (const thrown of [refused, shutdown, wrapped]) {
-    assert.equal(readServiceError(thrown), { code: "server.database_unavailable", params: { retryAfter: "5" } });
-  }
-  const error = readServiceError(refused);
-  const context = { path: "/v1/items", timestamp: "2026-01-01T00:00:00.000Z", correlationId: "c0ffee00-0000-4000-8000-000000000000" };
-  const partner = renderPartnerError(error, "en", context);
-  assert.is(partner.status, 503);
-  assert.is(partner.headers["Retry-After"], "5");
-  assert.equal(partner.body, {
-    status: "error",
-    statusCode: 503,
-    timestamp: context.timestamp,
-    path: "/v1/items",
-    message: "The service is temporarily unavailable. Try again in 5 seconds.",
-    code: "server.database_unavailable",
-    params: { retryAfter: 5 },
-    correlationId: context.correlationId,
-  });
-  assert.not.match(JSON.stringify(partner.body), /ECONNREFUSED|5432/);
-  const developer = renderDeveloperError(error, "en");
-  assert.is(developer.status, 503);
-  assert.is(developer.headers["Retry-After"], "5");
-  assert.equal(developer.body.error, { code: "server.database_unavailable", message: "The service is temporarily unavailable. Try again in 5 seconds.", details: [], params: { retryAfter: 5 } });
-  const oauth = renderOAuthError(error, "en");
-  assert.is(oauth.status, 503);
-  assert.is(oauth.headers["Retry-After"], "5");
-  assert.equal(oauth.body, { error: "temporarily_unavailable", error_description: "The service is temporarily unavailable. Try again in 5 seconds.", code: "server.database_unavailable" });
-});
+ServiceError(
+  "a database that is unavailable reads as 503 server.database_unavailable with Retry-After, in every shape",
+  () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const shutdown = Object.assign(new Error("terminating connection due to administrator command"), {
+      name: "PostgresError",
+      code: "57P01",
+    });
+    const wrapped = new ConnectError("internal", Code.Internal, undefined, undefined, refused);
+    for (const thrown of [refused, shutdown, wrapped]) {
+      assert.equal(readServiceError(thrown), { code: "server.database_unavailable", params: { retryAfter: "5" } });
+    }
+    const error = readServiceError(refused);
+    const context = {
+      path: "/v1/items",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      correlationId: "c0ffee00-0000-4000-8000-000000000000",
+    };
+    const partner = renderPartnerError(error, "en", context);
+    assert.is(partner.status, 503);
+    assert.is(partner.headers["Retry-After"], "5");
+    assert.equal(partner.body, {
+      status: "error",
+      statusCode: 503,
+      timestamp: context.timestamp,
+      path: "/v1/items",
+      message: "The service is temporarily unavailable. Try again in 5 seconds.",
+      code: "server.database_unavailable",
+      params: { retryAfter: 5 },
+      correlationId: context.correlationId,
+    });
+    assert.not.match(JSON.stringify(partner.body), /ECONNREFUSED|5432/);
+    const developer = renderDeveloperError(error, "en");
+    assert.is(developer.status, 503);
+    assert.is(developer.headers["Retry-After"], "5");
+    assert.equal(developer.body.error, {
+      code: "server.database_unavailable",
+      message: "The service is temporarily unavailable. Try again in 5 seconds.",
+      details: [],
+      params: { retryAfter: 5 },
+    });
+    const oauth = renderOAuthError(error, "en");
+    assert.is(oauth.status, 503);
+    assert.is(oauth.headers["Retry-After"], "5");
+    assert.equal(oauth.body, {
+      error: "temporarily_unavailable",
+      error_description: "The service is temporarily unavailable. Try again in 5 seconds.",
+      code: "server.database_unavailable",
+    });
+  },
+);
 
 ServiceError("params and codes are checked by the compiler (tsc --noEmit checks this body)", () => {
   const neverCalled = (): ConnectError[] => [

@@ -62,7 +62,16 @@ Example.before(async () => {
       executablePath: chromiumPath,
       headless: true,
       timeout,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   } else {
     console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
@@ -79,69 +88,82 @@ Example.after(async () => {
 
 const inBrowser = available ? Example : Example.skip;
 
-inBrowser("start page, consent in chromium, Allow: the example exchanged the code, shows the claims and five items", async () => {
-  const page = await browser!.newPage();
-  page.setDefaultTimeout(timeout);
-  await page.goto(`${exampleBase}/`);
-  assert.match(await page.locator("main").innerText(), `sign in as ${merchant.owner.email}`);
-  await page.getByRole("link", { name: "Connect a merchant" }).click();
-  await page.getByLabel("Email").fill(merchant.owner.email);
-  await page.getByLabel("Password").fill(merchant.owner.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Connect an app" }).waitFor();
-  await Promise.all([page.waitForURL((url) => url.href.startsWith(`${exampleBase}/callback?`)), page.getByRole("button", { name: "Allow" }).click()]);
-  await page.getByRole("heading", { name: `Connected merchant ${merchant.companyId}` }).waitFor();
-  const claims = JSON.parse(await page.locator("#claims").innerText()) as Record<string, unknown>;
-  assert.is(claims["companyId"], merchant.companyId);
-  assert.is(claims["client_id"], clientId);
-  assert.is(claims["env"], "SANDBOX");
-  assert.is(claims["product"], "FULL");
-  assert.is(claims["aud"], "partnerapi-app");
-  assert.is(await page.locator("#items li").count(), 5);
-  // Prices as people read them: the UK sandbox merchant's minor units as pounds and pence (£6.22, never "622 GBP").
-  for (const line of await page.locator("#items li").allInnerTexts()) assert.match(line, /^.+ \(.+\): £[0-9,]+\.[0-9]{2}$/, line);
-  // The code is spent and the pending authorization gone: reloading the callback starts nothing again.
-  const again = await page.reload();
-  assert.is(again?.status(), 400);
-  await page.getByRole("heading", { name: "No authorization in progress" }).waitFor();
-  await page.close();
-});
+inBrowser(
+  "start page, consent in chromium, Allow: the example exchanged the code, shows the claims and five items",
+  async () => {
+    const page = await browser!.newPage();
+    page.setDefaultTimeout(timeout);
+    await page.goto(`${exampleBase}/`);
+    assert.match(await page.locator("main").innerText(), `sign in as ${merchant.owner.email}`);
+    await page.getByRole("link", { name: "Connect a merchant" }).click();
+    await page.getByLabel("Email").fill(merchant.owner.email);
+    await page.getByLabel("Password").fill(merchant.owner.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Connect an app" }).waitFor();
+    await Promise.all([
+      page.waitForURL((url) => url.href.startsWith(`${exampleBase}/callback?`)),
+      page.getByRole("button", { name: "Allow" }).click(),
+    ]);
+    await page.getByRole("heading", { name: `Connected merchant ${merchant.companyId}` }).waitFor();
+    const claims = JSON.parse(await page.locator("#claims").innerText()) as Record<string, unknown>;
+    assert.is(claims["companyId"], merchant.companyId);
+    assert.is(claims["client_id"], clientId);
+    assert.is(claims["env"], "SANDBOX");
+    assert.is(claims["product"], "FULL");
+    assert.is(claims["aud"], "partnerapi-app");
+    assert.is(await page.locator("#items li").count(), 5);
+    // Prices as people read them: the UK sandbox merchant's minor units as pounds and pence (£6.22, never "622 GBP").
+    for (const line of await page.locator("#items li").allInnerTexts())
+      assert.match(line, /^.+ \(.+\): £[0-9,]+\.[0-9]{2}$/, line);
+    // The code is spent and the pending authorization gone: reloading the callback starts nothing again.
+    const again = await page.reload();
+    assert.is(again?.status(), 400);
+    await page.getByRole("heading", { name: "No authorization in progress" }).waitFor();
+    await page.close();
+  },
+);
 
 inBrowser("Deny on the consent screen: the example says access_denied", async () => {
   const page = await browser!.newPage();
   page.setDefaultTimeout(timeout);
   await page.goto(`${exampleBase}/connect`); // the consent site remembers the owner's sign-in from the first test
   await page.getByRole("heading", { name: "Connect an app" }).waitFor();
-  await Promise.all([page.waitForURL((url) => url.href.startsWith(`${exampleBase}/callback?`)), page.getByRole("button", { name: "Deny" }).click()]);
+  await Promise.all([
+    page.waitForURL((url) => url.href.startsWith(`${exampleBase}/callback?`)),
+    page.getByRole("button", { name: "Deny" }).click(),
+  ]);
   await page.getByRole("heading", { name: "The merchant was not connected" }).waitFor();
   assert.match(await page.locator("#error").innerText(), /^access_denied: /);
   await page.close();
 });
 
-Example("place an order: the ONLINE_ORDER app's form, the order placed, and the order seen moving as the sandbox merchant accepts it", async () => {
-  const form = await fetch(`${exampleBase}/orders`);
-  assert.is(form.status, 200);
-  const html = await form.text();
-  const storeId = /name="storeId"><option value="(\d+)"/.exec(html)?.[1];
-  const itemId = /name="itemId"><option value="(\d+)"/.exec(html)?.[1];
-  assert.ok(storeId && itemId, html);
-  const placed = await fetch(`${exampleBase}/orders`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ storeId, itemId, quantity: "2", customer: "Example test" }).toString(),
-    redirect: "manual",
-  });
-  assert.is(placed.status, 303);
-  const location = placed.headers.get("location")!;
-  assert.match(location, /^\/orders\/\d+$/);
-  const pending = await (await fetch(`${exampleBase}${location}`)).text();
-  assert.match(pending, '<strong id="status">PENDING</strong>');
-  assert.match(pending, '<meta http-equiv="refresh" content="3">');
-  // The automatic sandbox merchant's step (10 s by default) on the test's clock: the page then shows it accepted.
-  clock.advance(10_000);
-  await test.app.orderTimers.get(merchant.region as never)!.runDue();
-  assert.match(await (await fetch(`${exampleBase}${location}`)).text(), '<strong id="status">ACCEPTED</strong>');
-});
+Example(
+  "place an order: the ONLINE_ORDER app's form, the order placed, and the order seen moving as the sandbox merchant accepts it",
+  async () => {
+    const form = await fetch(`${exampleBase}/orders`);
+    assert.is(form.status, 200);
+    const html = await form.text();
+    const storeId = /name="storeId"><option value="(\d+)"/.exec(html)?.[1];
+    const itemId = /name="itemId"><option value="(\d+)"/.exec(html)?.[1];
+    assert.ok(storeId && itemId, html);
+    const placed = await fetch(`${exampleBase}/orders`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ storeId, itemId, quantity: "2", customer: "Example test" }).toString(),
+      redirect: "manual",
+    });
+    assert.is(placed.status, 303);
+    const location = placed.headers.get("location")!;
+    assert.match(location, /^\/orders\/\d+$/);
+    const pending = await (await fetch(`${exampleBase}${location}`)).text();
+    assert.match(pending, '<strong id="status">PENDING</strong>');
+    assert.match(pending, '<meta http-equiv="refresh" content="3">');
+    // The automatic sandbox merchant's step (10 s by default) on the test's clock: the page then shows it accepted.
+    clock.advance(10_000);
+    await test.app.orderTimers.get(merchant.region as never)!.runDue();
+    assert.match(await (await fetch(`${exampleBase}${location}`)).text(), '<strong id="status">ACCEPTED</strong>');
+  },
+);
 
 Example("a callback without an authorization in progress is 400; an unknown path 404", async () => {
   const callback = await fetch(`${exampleBase}/callback?code=x&state=y&merchant_id=1`);
@@ -156,64 +178,96 @@ Example("a callback without an authorization in progress is 400; an unknown path
   assert.is(location.searchParams.get("client_id"), clientId);
   assert.is(location.searchParams.get("redirect_uri"), `${exampleBase}/callback`);
   assert.is(location.searchParams.get("code_challenge_method"), "S256");
-  assert.match(connect.headers.get("set-cookie")!, /^example_session=[A-Za-z0-9_-]{32}; Path=\/; HttpOnly; SameSite=Lax$/);
+  assert.match(
+    connect.headers.get("set-cookie")!,
+    /^example_session=[A-Za-z0-9_-]{32}; Path=\/; HttpOnly; SameSite=Lax$/,
+  );
 });
 
-Example("settings: demo.json's FULL app (sandbox pair by default, production on request) and redirect URI; the environment overrides", async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), "pa-example-settings-"));
-  try {
-    const pair = (name: string) => ({ clientId: `lp_app_${name}`, clientSecret: `lp_sk_${name}` });
-    const login = (email: string) => ({ email, password: "secret" });
-    const demo: DemoWorld = {
-      baseUrl: "http://127.0.0.1:8080/",
-      authUrl: "http://127.0.0.1:8081",
-      grpcUrl: "http://127.0.0.1:8090",
-      redirectUri: demoRedirectUri,
-      organizationId: 1,
-      apps: {
-        full: { appId: "app_full", sandbox: pair("sbfull"), production: pair("pkfull") },
-        onlineOrder: { appId: "app_oo", sandbox: pair("sboo"), production: pair("pkoo") },
-        adsr: { appId: "app_adsr", sandbox: { ...pair("sbadsr"), apiKey: "k1" }, production: { ...pair("pkadsr"), apiKey: "k2" } },
-        inReview: { appId: "app_review", product: "FULL", sandbox: pair("sbreview") },
-      },
-      merchants: {
-        sandbox: [{ companyId: 7, region: "uk", owner: login("owner.7@sandbox.test") }],
-        live: [{ companyId: 9, region: "us", owner: login("owner.9@demo.test"), employee: login("employee.9@demo.test"), storeIds: [1] }],
-      },
-    };
-    await writeFile(join(dataDir, "demo.json"), JSON.stringify(demo));
-    const path = join(dataDir, "demo.json");
-    assert.equal(await loadExampleSettings({ DATA_DIR: dataDir }), {
-      baseUrl: "http://127.0.0.1:8080",
-      authUrl: "http://127.0.0.1:8081",
-      clientId: "lp_app_sbfull",
-      clientSecret: "lp_sk_sbfull",
-      redirectUri: "http://127.0.0.1:9999/callback",
-      environment: "sandbox",
-      loginHint: `owner.7@sandbox.test (its password is in ${path})`,
-      // The "place an order" page: the ONLINE_ORDER app's sandbox pair and the first sandbox merchant.
-      onlineOrder: { clientId: "lp_app_sboo", clientSecret: "lp_sk_sboo", merchantId: 7 },
-    });
-    const overridden = await loadExampleSettings({ DATA_DIR: dataDir, ORDER_CLIENT_ID: "lp_app_mine", ORDER_CLIENT_SECRET: "lp_sk_mine", ORDER_MERCHANT_ID: "42" });
-    assert.equal(overridden.onlineOrder, { clientId: "lp_app_mine", clientSecret: "lp_sk_mine", merchantId: 42 });
-    const production = await loadExampleSettings({ DATA_DIR: dataDir, EXAMPLE_ENVIRONMENT: "production", BASE_URL: "https://api.example.test/" });
-    assert.equal([production.clientId, production.clientSecret, production.baseUrl, production.loginHint], [
-      "lp_app_pkfull", "lp_sk_pkfull", "https://api.example.test", `owner.9@demo.test (its password is in ${path})`,
-    ]);
-    // Another app's client id: the demo's owner could not approve it (another organization), so no hint is shown.
-    const ownApp = await loadExampleSettings({ DATA_DIR: dataDir, CLIENT_ID: "lp_app_sbmine", CLIENT_SECRET: "lp_sk_sbmine" });
-    assert.equal([ownApp.clientId, ownApp.loginHint], ["lp_app_sbmine", undefined]);
-    const sameApp = await loadExampleSettings({ DATA_DIR: dataDir, CLIENT_ID: "lp_app_sbfull" });
-    assert.is(sameApp.loginHint, `owner.7@sandbox.test (its password is in ${path})`);
+Example(
+  "settings: demo.json's FULL app (sandbox pair by default, production on request) and redirect URI; the environment overrides",
+  async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "pa-example-settings-"));
     try {
-      await loadExampleSettings({ DATA_DIR: join(dataDir, "none") });
-      assert.unreachable("no demo.json and no BASE_URL must stop the start");
-    } catch (error) {
-      assert.match((error as Error).message, "BASE_URL is not set");
+      const pair = (name: string) => ({ clientId: `lp_app_${name}`, clientSecret: `lp_sk_${name}` });
+      const login = (email: string) => ({ email, password: "secret" });
+      const demo: DemoWorld = {
+        baseUrl: "http://127.0.0.1:8080/",
+        authUrl: "http://127.0.0.1:8081",
+        grpcUrl: "http://127.0.0.1:8090",
+        redirectUri: demoRedirectUri,
+        organizationId: 1,
+        apps: {
+          full: { appId: "app_full", sandbox: pair("sbfull"), production: pair("pkfull") },
+          onlineOrder: { appId: "app_oo", sandbox: pair("sboo"), production: pair("pkoo") },
+          adsr: {
+            appId: "app_adsr",
+            sandbox: { ...pair("sbadsr"), apiKey: "k1" },
+            production: { ...pair("pkadsr"), apiKey: "k2" },
+          },
+          inReview: { appId: "app_review", product: "FULL", sandbox: pair("sbreview") },
+        },
+        merchants: {
+          sandbox: [{ companyId: 7, region: "uk", owner: login("owner.7@sandbox.test") }],
+          live: [
+            {
+              companyId: 9,
+              region: "us",
+              owner: login("owner.9@demo.test"),
+              employee: login("employee.9@demo.test"),
+              storeIds: [1],
+            },
+          ],
+        },
+      };
+      await writeFile(join(dataDir, "demo.json"), JSON.stringify(demo));
+      const path = join(dataDir, "demo.json");
+      assert.equal(await loadExampleSettings({ DATA_DIR: dataDir }), {
+        baseUrl: "http://127.0.0.1:8080",
+        authUrl: "http://127.0.0.1:8081",
+        clientId: "lp_app_sbfull",
+        clientSecret: "lp_sk_sbfull",
+        redirectUri: "http://127.0.0.1:9999/callback",
+        environment: "sandbox",
+        loginHint: `owner.7@sandbox.test (its password is in ${path})`,
+        // The "place an order" page: the ONLINE_ORDER app's sandbox pair and the first sandbox merchant.
+        onlineOrder: { clientId: "lp_app_sboo", clientSecret: "lp_sk_sboo", merchantId: 7 },
+      });
+      const overridden = await loadExampleSettings({
+        DATA_DIR: dataDir,
+        ORDER_CLIENT_ID: "lp_app_mine",
+        ORDER_CLIENT_SECRET: "lp_sk_mine",
+        ORDER_MERCHANT_ID: "42",
+      });
+      assert.equal(overridden.onlineOrder, { clientId: "lp_app_mine", clientSecret: "lp_sk_mine", merchantId: 42 });
+      const production = await loadExampleSettings({
+        DATA_DIR: dataDir,
+        EXAMPLE_ENVIRONMENT: "production",
+        BASE_URL: "https://api.example.test/",
+      });
+      assert.equal(
+        [production.clientId, production.clientSecret, production.baseUrl, production.loginHint],
+        ["lp_app_pkfull", "lp_sk_pkfull", "https://api.example.test", `owner.9@demo.test (its password is in ${path})`],
+      );
+      // Another app's client id: the demo's owner could not approve it (another organization), so no hint is shown.
+      const ownApp = await loadExampleSettings({
+        DATA_DIR: dataDir,
+        CLIENT_ID: "lp_app_sbmine",
+        CLIENT_SECRET: "lp_sk_sbmine",
+      });
+      assert.equal([ownApp.clientId, ownApp.loginHint], ["lp_app_sbmine", undefined]);
+      const sameApp = await loadExampleSettings({ DATA_DIR: dataDir, CLIENT_ID: "lp_app_sbfull" });
+      assert.is(sameApp.loginHint, `owner.7@sandbox.test (its password is in ${path})`);
+      try {
+        await loadExampleSettings({ DATA_DIR: join(dataDir, "none") });
+        assert.unreachable("no demo.json and no BASE_URL must stop the start");
+      } catch (error) {
+        assert.match((error as Error).message, "BASE_URL is not set");
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 Example.run();

@@ -15,10 +15,16 @@ ClientCredentials("RFC 6749 2.3.1: the example header decodes to s6BhdRkqt3 and 
   });
 });
 
-ClientCredentials("RFC 6749 2.3.1: id and secret are form-urlencoded: '+' is a space, %XX is decoded, %3A is a colon", () => {
-  assert.equal(parseBasicCredentials(basic("my+client:p%3Ass+word%21")), { clientId: "my client", clientSecret: "p:ss word!" });
-  assert.equal(parseBasicCredentials(basic("caf%C3%A9:s%2Bcret")), { clientId: "café", clientSecret: "s+cret" });
-});
+ClientCredentials(
+  "RFC 6749 2.3.1: id and secret are form-urlencoded: '+' is a space, %XX is decoded, %3A is a colon",
+  () => {
+    assert.equal(parseBasicCredentials(basic("my+client:p%3Ass+word%21")), {
+      clientId: "my client",
+      clientSecret: "p:ss word!",
+    });
+    assert.equal(parseBasicCredentials(basic("caf%C3%A9:s%2Bcret")), { clientId: "café", clientSecret: "s+cret" });
+  },
+);
 
 ClientCredentials("the first colon separates; an empty secret is still a pair", () => {
   assert.equal(parseBasicCredentials(basic("id:se:cret")), { clientId: "id", clientSecret: "se:cret" });
@@ -47,7 +53,10 @@ ClientCredentials("Basic that does not decode: malformed", () => {
   assert.is(parseBasicCredentials("Basic "), "malformed");
   assert.is(parseBasicCredentials("Basic !!!!"), "malformed");
   assert.is(parseBasicCredentials("Basic a b"), "malformed");
-  assert.is(parseBasicCredentials("Basic " + Buffer.from("a:b").toString("base64url").replace(/=+$/, "") + "==="), "malformed");
+  assert.is(
+    parseBasicCredentials("Basic " + Buffer.from("a:b").toString("base64url").replace(/=+$/, "") + "==="),
+    "malformed",
+  );
   assert.is(parseBasicCredentials(basic("no-colon-here")), "malformed");
   assert.is(parseBasicCredentials(basic("id:%zz")), "malformed", "a broken percent escape");
   assert.is(parseBasicCredentials(basic("%E0%A4%A:secret")), "malformed");

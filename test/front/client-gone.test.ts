@@ -24,7 +24,9 @@ async function closeMidBody(base: string, path: string): Promise<void> {
   const { hostname, port } = new URL(base);
   const socket = connect(Number(port), hostname);
   await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\ngrant_type=client_credentials&client_id=`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\ngrant_type=client_credentials&client_id=`,
+  );
   // The server has the head and is reading the body when the client goes.
   await new Promise((resolve) => setTimeout(resolve, 50));
   socket.destroy();
@@ -48,18 +50,52 @@ Gone("front: a client closing mid-body is logged as gone and counted 499, never 
   assert.is(line["reason"], "closed while sending its request");
   assert.is(line["level"], "info");
   const metrics = await scrape(test.app.grpc.port);
-  assert.is(sample(metrics, "partnerapi_http_requests_total", { family: "oauth", route: "/v1/oauth/token", method: "POST", status: "499" }), 1);
-  assert.is(sample(metrics, "partnerapi_http_requests_total", { family: "oauth", route: "/v1/oauth/token", method: "POST", status: "503" }), undefined);
-  assert.is(total(metrics.split("\n").filter((l) => l.includes('status="503"')).join("\n"), "partnerapi_http_requests_total"), 0);
-  assert.not.ok(test.logs.some((entry) => entry.includes("database unavailable")), "no outage logged");
+  assert.is(
+    sample(metrics, "partnerapi_http_requests_total", {
+      family: "oauth",
+      route: "/v1/oauth/token",
+      method: "POST",
+      status: "499",
+    }),
+    1,
+  );
+  assert.is(
+    sample(metrics, "partnerapi_http_requests_total", {
+      family: "oauth",
+      route: "/v1/oauth/token",
+      method: "POST",
+      status: "503",
+    }),
+    undefined,
+  );
+  assert.is(
+    total(
+      metrics
+        .split("\n")
+        .filter((l) => l.includes('status="503"'))
+        .join("\n"),
+      "partnerapi_http_requests_total",
+    ),
+    0,
+  );
+  assert.not.ok(
+    test.logs.some((entry) => entry.includes("database unavailable")),
+    "no outage logged",
+  );
 });
 
 Gone("consent site: a client closing mid-form is logged 499, not as a database outage", async () => {
   await closeMidBody(test.auth, "/oauth/sign-in");
   const line = JSON.parse(await logged(/"status":499.*"msg":"consent request"/)) as Record<string, unknown>;
   assert.is(line["path"], "/oauth/sign-in");
-  assert.not.ok(test.logs.some((entry) => entry.includes("database unavailable")), "no outage logged");
-  assert.not.ok(test.logs.some((entry) => entry.includes('"status":503')), "no 503");
+  assert.not.ok(
+    test.logs.some((entry) => entry.includes("database unavailable")),
+    "no outage logged",
+  );
+  assert.not.ok(
+    test.logs.some((entry) => entry.includes('"status":503')),
+    "no 503",
+  );
 });
 
 Gone.run();

@@ -78,11 +78,14 @@ Fuzz.before(async () => {
     },
   });
   key = await appSigningKey(test.app.control.sql, test.config.dataDir, clock);
-  fixture = await createFixture(test.app.control.sql, (region) => test.app.regionDatabases.get(region)?.sql, clock, { region: "uk" });
+  fixture = await createFixture(test.app.control.sql, (region) => test.app.regionDatabases.get(region)?.sql, clock, {
+    region: "uk",
+  });
   known = await consoleWorld();
 });
 Fuzz.after(async () => {
-  if (process.env["FUZZ_VERBOSE"]) for (const [name, seen] of statuses) console.log(name, JSON.stringify([...seen].sort()));
+  if (process.env["FUZZ_VERBOSE"])
+    for (const [name, seen] of statuses) console.log(name, JSON.stringify([...seen].sort()));
   await test.stop();
 });
 
@@ -99,17 +102,44 @@ async function consoleWorld(): Promise<Known> {
   await api("POST", "/v1/console/account/sign-up", { email, password });
   await api("POST", "/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, email)) });
   const spare = (await api("POST", "/v1/console/session/sign-in", { email, password }))["session"]!;
-  const token = String((await api("POST", "/v1/console/session/sign-in", { email, password }))["session"]!["accessToken"]);
+  const token = String(
+    (await api("POST", "/v1/console/session/sign-in", { email, password }))["session"]!["accessToken"],
+  );
   const applied = await api("POST", "/v1/console/program/applications", { companyName: "Fuzz Ltd" }, token);
-  await staff.decideProgramApplication({ applicationId: BigInt(Number(applied["application"]!["applicationId"])), approve: true });
+  await staff.decideProgramApplication({
+    applicationId: BigInt(Number(applied["application"]!["applicationId"])),
+    approve: true,
+  });
   const agreement = (await api("GET", "/v1/console/program/agreement", undefined, token))["agreement"]!;
   await api("POST", "/v1/console/program/agreement/signatures", { version: agreement["version"] }, token);
-  const organizationId = Number((await api("POST", "/v1/console/organizations", { name: "Fuzz org" }, token))["organization"]!["organizationId"]);
-  const created = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz app", product: "FULL" }, token);
+  const organizationId = Number(
+    (await api("POST", "/v1/console/organizations", { name: "Fuzz org" }, token))["organization"]!["organizationId"],
+  );
+  const created = await api(
+    "POST",
+    `/v1/console/organizations/${organizationId}/apps`,
+    { name: "Fuzz app", product: "FULL" },
+    token,
+  );
   const appId = String(created["app"]!["appId"]);
-  const adsr = await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: "Fuzz ADSR app", product: "ADSR" }, token);
-  const apiKey = await api("POST", `/v1/console/apps/${String(adsr["app"]!["appId"])}/api-keys`, { name: "fuzz", environment: "SANDBOX" }, token);
-  const merchant = await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants`, { country: "GB", name: "Fuzz shop" }, token);
+  const adsr = await api(
+    "POST",
+    `/v1/console/organizations/${organizationId}/apps`,
+    { name: "Fuzz ADSR app", product: "ADSR" },
+    token,
+  );
+  const apiKey = await api(
+    "POST",
+    `/v1/console/apps/${String(adsr["app"]!["appId"])}/api-keys`,
+    { name: "fuzz", environment: "SANDBOX" },
+    token,
+  );
+  const merchant = await api(
+    "POST",
+    `/v1/console/organizations/${organizationId}/sandbox-merchants`,
+    { country: "GB", name: "Fuzz shop" },
+    token,
+  );
   return {
     consoleToken: token,
     spareToken: String(spare["accessToken"]),
@@ -127,14 +157,48 @@ async function consoleWorld(): Promise<Known> {
 
 /** Strings that have broken something somewhere: each alone, or inside an otherwise fine value. */
 const nasty = [
-  "\ud800", "\udfff", "\udc00\ud800", "\u0000", "%00", "\u0007", "\u001b[31m", "\r\n", "\t", "\u0085", "\u007f",
-  "\u202e", "\u2066", "\u200f", "\ufeff", "\ufffd", "\uffff", "😀", "e\u0301", "'", "\"", "\\", "<script>", "../",
-  "%", "%FF", "null", "undefined", "NaN", "-0", "1e309", "９", "__proto__", " ", "",
+  "\ud800",
+  "\udfff",
+  "\udc00\ud800",
+  "\u0000",
+  "%00",
+  "\u0007",
+  "\u001b[31m",
+  "\r\n",
+  "\t",
+  "\u0085",
+  "\u007f",
+  "\u202e",
+  "\u2066",
+  "\u200f",
+  "\ufeff",
+  "\ufffd",
+  "\uffff",
+  "😀",
+  "e\u0301",
+  "'",
+  '"',
+  "\\",
+  "<script>",
+  "../",
+  "%",
+  "%FF",
+  "null",
+  "undefined",
+  "NaN",
+  "-0",
+  "1e309",
+  "９",
+  "__proto__",
+  " ",
+  "",
 ];
 
 const nastyString = fc.oneof(
   fc.constantFrom(...nasty),
-  fc.tuple(fc.string({ maxLength: 8 }), fc.constantFrom(...nasty), fc.string({ maxLength: 8 })).map(([a, b, c]) => a + b + c),
+  fc
+    .tuple(fc.string({ maxLength: 8 }), fc.constantFrom(...nasty), fc.string({ maxLength: 8 }))
+    .map(([a, b, c]) => a + b + c),
 );
 
 /** A string within the field's rules, or a known id when the field names one. */
@@ -177,7 +241,23 @@ function fineInteger(field: DescField): fc.Arbitrary<number> {
   return id ? fc.oneof(id(), range) : range;
 }
 
-const boundaryNumbers = fc.constantFrom(0, -1, 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, -(2 ** 53), 2 ** 64, 1e308, -1e308, 0.5, 1e-7, 100, 101, 1_000_000_000_001);
+const boundaryNumbers = fc.constantFrom(
+  0,
+  -1,
+  1,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 53,
+  -(2 ** 53),
+  2 ** 64,
+  1e308,
+  -1e308,
+  0.5,
+  1e-7,
+  100,
+  101,
+  1_000_000_000_001,
+);
 const wrongType = fc.oneof(
   fc.constant(null),
   fc.constant({}),
@@ -191,7 +271,11 @@ const wrongType = fc.oneof(
 /** A JSON value for `field`: mostly right, sometimes mutated. */
 function jsonValue(field: DescField): fc.Arbitrary<unknown> {
   const fine = fineValue(field);
-  return fc.oneof({ weight: 5, arbitrary: fine }, { weight: 2, arbitrary: mutated(field) }, { weight: 1, arbitrary: wrongType });
+  return fc.oneof(
+    { weight: 5, arbitrary: fine },
+    { weight: 2, arbitrary: mutated(field) },
+    { weight: 1, arbitrary: wrongType },
+  );
 }
 
 function fineValue(field: DescField): fc.Arbitrary<unknown> {
@@ -200,12 +284,21 @@ function fineValue(field: DescField): fc.Arbitrary<unknown> {
       return fineScalar(field, field.scalar);
     case "enum":
       // The wire spellings (FULL, SANDBOX, OWNER); a proto name (PRODUCT_FULL) sometimes, which must be refused.
-      return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...wireEnumValues(field.enum)) }, { weight: 1, arbitrary: fc.constantFrom(...field.enum.values.map((value) => value.name)) });
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...wireEnumValues(field.enum)) },
+        { weight: 1, arbitrary: fc.constantFrom(...field.enum.values.map((value) => value.name)) },
+      );
     case "list": {
       const element: fc.Arbitrary<unknown> =
-        field.listKind === "scalar" ? fineScalar(field, field.scalar) : field.listKind === "enum" ? fc.constantFrom(...wireEnumValues(field.enum)) : fc.constant({});
+        field.listKind === "scalar"
+          ? fineScalar(field, field.scalar)
+          : field.listKind === "enum"
+            ? fc.constantFrom(...wireEnumValues(field.enum))
+            : fc.constant({});
       const lists: Record<string, fc.Arbitrary<unknown>> = {
-        redirect_uris: fc.array(fc.oneof(fc.constant("https://fuzz.test/callback"), fc.webUrl(), nastyString), { maxLength: 3 }),
+        redirect_uris: fc.array(fc.oneof(fc.constant("https://fuzz.test/callback"), fc.webUrl(), nastyString), {
+          maxLength: 3,
+        }),
         allowed_ips: fc.array(fc.oneof(fc.ipV4(), fc.ipV6(), fc.constant("10.0.0.0/8"), nastyString), { maxLength: 3 }),
         store_ids: fc.array(fc.oneof(fc.integer({ min: -1, max: 1000 }), boundaryNumbers), { maxLength: 3 }),
       };
@@ -251,16 +344,23 @@ function mutated(field: DescField): fc.Arbitrary<unknown> {
     );
     return field.fieldKind === "list" ? fc.array(edge, { minLength: 1, maxLength: 3 }) : edge;
   }
-  if (field.fieldKind === "enum") return fc.oneof(fc.constantFrom("X", "", field.enum.values[0]!.name.toLowerCase()), fc.integer({ min: -1, max: 9 }), nastyString);
+  if (field.fieldKind === "enum")
+    return fc.oneof(
+      fc.constantFrom("X", "", field.enum.values[0]!.name.toLowerCase()),
+      fc.integer({ min: -1, max: 9 }),
+      nastyString,
+    );
   const min = rules.min === undefined ? undefined : Number(rules.min);
   const max = rules.max === undefined ? undefined : Number(rules.max);
-  const edges = [min, max, min === undefined ? undefined : min - 1, max === undefined ? undefined : max + 1].filter((n): n is number => n !== undefined);
+  const edges = [min, max, min === undefined ? undefined : min - 1, max === undefined ? undefined : max + 1].filter(
+    (n): n is number => n !== undefined,
+  );
   return fc.oneof(boundaryNumbers, fc.constantFrom(...edges, 0), fc.constantFrom("1", "0x10", "1.0", "١٢"));
 }
 
 /** The text of a value in a form or query string; objects and arrays as JSON, as a confused client would. */
 function asText(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? "");
 }
 
 /**
@@ -271,7 +371,9 @@ function percentEncode(text: string): string {
   return text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\s\S]/g, (unit) => {
     const code = unit.charCodeAt(0);
     if (unit.length === 1 && code >= 0xd800 && code <= 0xdfff) {
-      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join("");
     }
     return encodeURIComponent(unit);
   });
@@ -284,17 +386,31 @@ interface FuzzRequest {
   body: string | undefined;
 }
 
-const prototypeKeys = fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "0", "", "a.b", "fields[0]");
+const prototypeKeys = fc.constantFrom(
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "0",
+  "",
+  "a.b",
+  "fields[0]",
+);
 const credentialKinds = fc.constantFrom("right", "right", "right", "none", "garbage");
 const rawPercent = fc.constantFrom("%00", "%FF", "%ED%A0%80", "%C0%AF", "%E2%80%AE", "%zz", "%", "%2F", "+", "%0D%0A");
 
 /** One request for `route`: its fields generated and mutated, encoded one way or another, with some credential. */
 function requestFor(route: Route): fc.Arbitrary<FuzzRequest> {
-  const pathNames = new Set(route.template.segments.flatMap((segment) => ("variable" in segment ? [segment.variable] : [])));
+  const pathNames = new Set(
+    route.template.segments.flatMap((segment) => ("variable" in segment ? [segment.variable] : [])),
+  );
   const fields = route.method.input.fields.filter((field) => !pathNames.has(field.name));
   const pathFields = route.method.input.fields.filter((field) => pathNames.has(field.name));
 
-  const fieldRecord = fc.record(Object.fromEntries(fields.map((field) => [field.jsonName, jsonValue(field)])), { requiredKeys: [] });
+  const fieldRecord = fc.record(Object.fromEntries(fields.map((field) => [field.jsonName, jsonValue(field)])), {
+    requiredKeys: [],
+  });
   const extras = fc.array(fc.tuple(fc.oneof(prototypeKeys, fc.string({ maxLength: 6 })), wrongType), { maxLength: 2 });
   const duplicate = fc.option(fc.constantFrom(...fields.map((field) => field.jsonName), "unknown"), { nil: undefined });
   const pathValues = fc.tuple(
@@ -310,17 +426,38 @@ function requestFor(route: Route): fc.Arbitrary<FuzzRequest> {
     ? fc.oneof(
         { weight: 6, arbitrary: fc.constant("json") },
         { weight: 3, arbitrary: fc.constant("form") },
-        { weight: 2, arbitrary: fc.constantFrom("text/plain", "application/json; charset=utf-16", "application/json;charset=\"UTF-8\"", "multipart/form-data; boundary=x", "", "application/JSON", "application/x-www-form-urlencoded; charset=latin1") },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom(
+            "text/plain",
+            "application/json; charset=utf-16",
+            'application/json;charset="UTF-8"',
+            "multipart/form-data; boundary=x",
+            "",
+            "application/JSON",
+            "application/x-www-form-urlencoded; charset=latin1",
+          ),
+        },
       )
     : fc.constant("query");
-  const oddBody = fc.option(fc.constantFrom("", "{", "[]", "null", "\"s\"", "{\"a\":1}garbage", "\ufeff{}", "a=1&a=2&a", "=&&="), { nil: undefined, freq: 8 });
-  const rawTail = fc.option(fc.tuple(fc.oneof(prototypeKeys, fc.constant("name")), rawPercent), { nil: undefined, freq: 4 });
+  const oddBody = fc.option(
+    fc.constantFrom("", "{", "[]", "null", '"s"', '{"a":1}garbage', "\ufeff{}", "a=1&a=2&a", "=&&="),
+    { nil: undefined, freq: 8 },
+  );
+  const rawTail = fc.option(fc.tuple(fc.oneof(prototypeKeys, fc.constant("name")), rawPercent), {
+    nil: undefined,
+    freq: 4,
+  });
 
   // A third of the runs send a well-formed request with the right credential, so the services behind validation
   // are reached as often as the validation itself.
-  const cleanPath = fc.tuple(...pathFields.map((field) => fineValue(field).map((value) => percentEncode(asText(value)))));
+  const cleanPath = fc.tuple(
+    ...pathFields.map((field) => fineValue(field).map((value) => percentEncode(asText(value)))),
+  );
   const clean = fc.record({
-    values: fc.record(Object.fromEntries(fields.map((field) => [field.jsonName, fineValue(field)])), { requiredKeys: [] }),
+    values: fc.record(Object.fromEntries(fields.map((field) => [field.jsonName, fineValue(field)])), {
+      requiredKeys: [],
+    }),
     extras: fc.constant([] as Array<[string, unknown]>),
     duplicate: fc.constant(undefined),
     pathValues: cleanPath,
@@ -329,20 +466,39 @@ function requestFor(route: Route): fc.Arbitrary<FuzzRequest> {
     rawTail: fc.constant(undefined),
     credential: fc.constant("right"),
   });
-  const mutatedRequest = fc.record({ values: fieldRecord, extras, duplicate, pathValues, encoding, oddBody, rawTail, credential: credentialKinds });
+  const mutatedRequest = fc.record({
+    values: fieldRecord,
+    extras,
+    duplicate,
+    pathValues,
+    encoding,
+    oddBody,
+    rawTail,
+    credential: credentialKinds,
+  });
   return fc
     .oneof({ weight: 1, arbitrary: clean }, { weight: 2, arbitrary: mutatedRequest })
     .map(({ values, extras, duplicate, pathValues, encoding, oddBody, rawTail, credential }) => {
       let index = 0;
       const path =
         "/" +
-        route.template.segments.map((segment) => ("literal" in segment ? segment.literal : pathValues[index++] || "x")).join("/");
+        route.template.segments
+          .map((segment) => ("literal" in segment ? segment.literal : pathValues[index++] || "x"))
+          .join("/");
       const entries: Array<[string, unknown]> = [...Object.entries(values), ...extras];
       if (duplicate !== undefined) entries.push([duplicate, "dup"]);
-      const headers: Record<string, string> = { "x-forwarded-for": randomAddress(), ...credentialHeaders(route, credential) };
+      const headers: Record<string, string> = {
+        "x-forwarded-for": randomAddress(),
+        ...credentialHeaders(route, credential),
+      };
       let body: string | undefined;
       let query = "";
-      const pairs = (): Array<[string, string]> => entries.flatMap(([name, value]) => (Array.isArray(value) ? value.map((item): [string, string] => [name, asText(item)]) : [[name, asText(value)] as [string, string]]));
+      const pairs = (): Array<[string, string]> =>
+        entries.flatMap(([name, value]) =>
+          Array.isArray(value)
+            ? value.map((item): [string, string] => [name, asText(item)])
+            : [[name, asText(value)] as [string, string]],
+        );
       const tail = rawTail ? `${percentEncode(rawTail[0])}=${rawTail[1]}` : "";
       if (encoding === "query") {
         query = [new URLSearchParams(pairs()).toString(), tail].filter(Boolean).join("&");
@@ -352,7 +508,9 @@ function requestFor(route: Route): fc.Arbitrary<FuzzRequest> {
       } else {
         // Written by hand so duplicated and prototype keys survive (JSON.stringify of an object would merge them).
         headers["content-type"] = encoding === "json" ? "application/json" : encoding;
-        body = oddBody ?? `{${entries.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value) ?? "null"}`).join(",")}}`;
+        body =
+          oddBody ??
+          `{${entries.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value) ?? "null"}`).join(",")}}`;
         if (encoding === "") delete headers["content-type"];
       }
       return { method: route.httpMethod, path: path + (query ? `?${query}` : ""), headers, body };
@@ -364,11 +522,20 @@ function credentialHeaders(route: Route, credential: string): Record<string, str
   if (credential === "none") return {};
   if (credential === "garbage") return { authorization: "Bearer \u00e9\u00ff.x", "x-api-key": "lp_key_%00" };
   // The fixture's FULL token for every partner route but the orders.write ones, which take an ONLINE_ORDER token.
-  if (route.partnerCall) return { authorization: `Bearer ${tokenFor(key, test.config, clock, route.scope === "orders.write" ? { ...fixture, product: "ONLINE_ORDER" } : fixture)}` };
+  if (route.partnerCall)
+    return {
+      authorization: `Bearer ${tokenFor(key, test.config, clock, route.scope === "orders.write" ? { ...fixture, product: "ONLINE_ORDER" } : fixture)}`,
+    };
   if (route.template.source.startsWith("/v1/console/session/")) return { authorization: `Bearer ${known.spareToken}` };
   if (route.template.source.startsWith("/v1/console/")) return { authorization: `Bearer ${known.consoleToken}` };
-  if (route.template.source === "/v1/oauth/token" || route.template.source === "/v1/token" || route.template.source === "/v1/oauth/revoke") {
-    return { authorization: `Basic ${Buffer.from(`${encodeURIComponent(known.clientId)}:${encodeURIComponent(known.clientSecret)}`).toString("base64")}` };
+  if (
+    route.template.source === "/v1/oauth/token" ||
+    route.template.source === "/v1/token" ||
+    route.template.source === "/v1/oauth/revoke"
+  ) {
+    return {
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(known.clientId)}:${encodeURIComponent(known.clientSecret)}`).toString("base64")}`,
+    };
   }
   return {};
 }
@@ -415,12 +582,28 @@ async function rowCounts(route: Route): Promise<number[]> {
 /** Whether `body` is the error shape of `route`'s family (src/errors/render.ts). */
 function inFamilyShape(route: Route, status: number, body: Record<string, unknown>): boolean {
   const family = route.family;
-  if (family === "oauth") return typeof body["error"] === "string" && typeof body["error_description"] === "string" && typeof body["code"] === "string";
+  if (family === "oauth")
+    return (
+      typeof body["error"] === "string" &&
+      typeof body["error_description"] === "string" &&
+      typeof body["code"] === "string"
+    );
   if (family === "developer") {
     const error = body["error"] as Record<string, unknown> | undefined;
-    return !!error && typeof error["code"] === "string" && typeof error["message"] === "string" && Array.isArray(error["details"]) && typeof error["params"] === "object";
+    return (
+      !!error &&
+      typeof error["code"] === "string" &&
+      typeof error["message"] === "string" &&
+      Array.isArray(error["details"]) &&
+      typeof error["params"] === "object"
+    );
   }
-  return body["status"] === "error" && body["statusCode"] === status && typeof body["message"] === "string" && typeof body["correlationId"] === "string";
+  return (
+    body["status"] === "error" &&
+    body["statusCode"] === status &&
+    typeof body["message"] === "string" &&
+    typeof body["correlationId"] === "string"
+  );
 }
 
 /** A long text cut for a readable failure, saying how long it was. */
@@ -431,7 +614,11 @@ const statuses = new Map<string, Map<number, number>>();
 
 async function check(route: Route, request: FuzzRequest): Promise<void> {
   const before = await rowCounts(route);
-  const response = await fetch(test.base + request.path, { method: request.method, headers: request.headers, body: request.body });
+  const response = await fetch(test.base + request.path, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
   const seen = statuses.get(route.template.source + " " + route.httpMethod) ?? new Map<number, number>();
   seen.set(response.status, (seen.get(response.status) ?? 0) + 1);
   statuses.set(route.template.source + " " + route.httpMethod, seen);
@@ -457,7 +644,8 @@ async function check(route: Route, request: FuzzRequest): Promise<void> {
 // route table must be the same set, so a service or route added to the front and not to this list fails here.
 Fuzz("the routes fuzzed are the front's own route table, every route of it and no other", () => {
   if (onlyRoute !== undefined) return;
-  const key = (route: { httpMethod: string; template: { source: string } }) => `${route.httpMethod} ${route.template.source}`;
+  const key = (route: { httpMethod: string; template: { source: string } }) =>
+    `${route.httpMethod} ${route.template.source}`;
   assert.equal(new Set(routes.map(key)), new Set(test.app.frontRoutes.map(key)));
 });
 
@@ -476,7 +664,11 @@ for (const route of routes) {
     if (result.failed) {
       const counterexample = result.counterexample?.[0] as FuzzRequest | undefined;
       const reproduction = counterexample
-        ? `curl -i -X ${counterexample.method} ${Object.entries(counterexample.headers).map(([header, value]) => `-H ${JSON.stringify(`${header}: ${value}`)}`).join(" ")}${counterexample.body === undefined ? "" : ` --data-binary ${JSON.stringify(shown(counterexample.body))}`} "$BASE${shown(counterexample.path)}"`
+        ? `curl -i -X ${counterexample.method} ${Object.entries(counterexample.headers)
+            .map(([header, value]) => `-H ${JSON.stringify(`${header}: ${value}`)}`)
+            .join(
+              " ",
+            )}${counterexample.body === undefined ? "" : ` --data-binary ${JSON.stringify(shown(counterexample.body))}`} "$BASE${shown(counterexample.path)}"`
         : "(no counterexample)";
       assert.unreachable(
         `${name}: ${String(result.errorInstance instanceof Error ? result.errorInstance.message : result.errorInstance)}\n` +

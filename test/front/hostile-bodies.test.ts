@@ -37,7 +37,9 @@ function hostileBodies(): Sent[] {
   const surrogates = "%ED%A0%80&".repeat(6_553);
   // Under the pair limit, so decoded in full: long values of bytes that are not UTF-8.
   const longValues = Array.from({ length: 900 }, (_, n) => `f${n}=${"%FF".repeat(22)}`).join("&");
-  const unknownJson = JSON.stringify(Object.fromEntries(Array.from({ length: 2_500 }, (_, n) => [`unknown_field_${n}`, 1])));
+  const unknownJson = JSON.stringify(
+    Object.fromEntries(Array.from({ length: 2_500 }, (_, n) => [`unknown_field_${n}`, 1])),
+  );
   return [
     { url: `${test.base}/v1/oauth/token`, contentType: form, body: ff },
     { url: `${test.base}/v1/oauth/token`, contentType: form, body: surrogates },
@@ -58,8 +60,16 @@ function ordinaryBodies(): Sent[] {
   return [
     ...Array.from({ length: 4 }, () => ({ url: `${test.base}/v1/oauth/token`, contentType: form, body: credentials })),
     ...Array.from({ length: 3 }, () => ({ url: `${test.base}/v1/token`, contentType: form, body: credentials })),
-    { url: `${test.base}/v1/oauth/revoke`, contentType: form, body: "token=abc&client_id=app_nobody&client_secret=wrong" },
-    ...Array.from({ length: 2 }, () => ({ url: `${test.auth}/oauth/sign-in`, contentType: form, body: "email=a%40b.test&password=wrong&csrf=x" })),
+    {
+      url: `${test.base}/v1/oauth/revoke`,
+      contentType: form,
+      body: "token=abc&client_id=app_nobody&client_secret=wrong",
+    },
+    ...Array.from({ length: 2 }, () => ({
+      url: `${test.auth}/oauth/sign-in`,
+      contentType: form,
+      body: "email=a%40b.test&password=wrong&csrf=x",
+    })),
   ];
 }
 
@@ -67,7 +77,9 @@ function ordinaryBodies(): Sent[] {
  * Sends `bodies` in parallel and, while they are in flight, probes /healthz every 10 ms; the slowest probe's
  * latency and every answer.
  */
-async function burst(bodies: Sent[]): Promise<{ slowestProbeMs: number; answers: Array<{ status: number; text: string }> }> {
+async function burst(
+  bodies: Sent[],
+): Promise<{ slowestProbeMs: number; answers: Array<{ status: number; text: string }> }> {
   let done = false;
   let slowest = 0;
   const probing = (async () => {
@@ -81,7 +93,11 @@ async function burst(bodies: Sent[]): Promise<{ slowestProbeMs: number; answers:
   })();
   const answers = await Promise.all(
     bodies.map(async ({ url, contentType, body }) => {
-      const response = await fetch(url, { method: "POST", headers: { "content-type": contentType, "x-forwarded-for": nextAddress() }, body });
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": contentType, "x-forwarded-for": nextAddress() },
+        body,
+      });
       return { status: response.status, text: await response.text() };
     }),
   );
@@ -90,57 +106,86 @@ async function burst(bodies: Sent[]): Promise<{ slowestProbeMs: number; answers:
   return { slowestProbeMs: slowest, answers };
 }
 
-Hostile("ten hostile bodies in parallel hold /healthz no longer than a generous multiple of ten ordinary ones", async () => {
-  // Warm both paths once, so neither round pays for compiling the code the other already ran.
-  await burst(ordinaryBodies());
-  await burst(hostileBodies());
-  const ordinary = await burst(ordinaryBodies());
-  const hostile = await burst(hostileBodies());
-  // Generous: five times the ordinary round's slowest probe, and never under a second. Parsing these bodies used
-  // to take 0.25 to 0.97 s each, all of it on the event loop: ten of them held every probe for seconds.
-  const bound = Math.max(1_000, 5 * ordinary.slowestProbeMs);
-  assert.ok(hostile.slowestProbeMs < bound, `slowest probe ${Math.round(hostile.slowestProbeMs)} ms during the hostile bodies; bound ${Math.round(bound)} ms (ordinary ${Math.round(ordinary.slowestProbeMs)} ms)`);
-  for (const answer of hostile.answers) assert.is(answer.status, 400, answer.text.slice(0, 300));
-  for (const answer of hostile.answers) assert.ok(answer.text.length < 4_096, `an answer of ${answer.text.length} bytes`);
-});
+Hostile(
+  "ten hostile bodies in parallel hold /healthz no longer than a generous multiple of ten ordinary ones",
+  async () => {
+    // Warm both paths once, so neither round pays for compiling the code the other already ran.
+    await burst(ordinaryBodies());
+    await burst(hostileBodies());
+    const ordinary = await burst(ordinaryBodies());
+    const hostile = await burst(hostileBodies());
+    // Generous: five times the ordinary round's slowest probe, and never under a second. Parsing these bodies used
+    // to take 0.25 to 0.97 s each, all of it on the event loop: ten of them held every probe for seconds.
+    const bound = Math.max(1_000, 5 * ordinary.slowestProbeMs);
+    assert.ok(
+      hostile.slowestProbeMs < bound,
+      `slowest probe ${Math.round(hostile.slowestProbeMs)} ms during the hostile bodies; bound ${Math.round(bound)} ms (ordinary ${Math.round(ordinary.slowestProbeMs)} ms)`,
+    );
+    for (const answer of hostile.answers) assert.is(answer.status, 400, answer.text.slice(0, 300));
+    for (const answer of hostile.answers)
+      assert.ok(answer.text.length < 4_096, `an answer of ${answer.text.length} bytes`);
+  },
+);
 
-Hostile("more pairs than any route accepts: 400 in the family's shape naming the limit, before anything is decoded", async () => {
-  const oauth = await fetch(`${test.base}/v1/oauth/token`, { method: "POST", headers: { "content-type": form, "x-forwarded-for": nextAddress() }, body: "%FF&".repeat(16_384) });
-  assert.is(oauth.status, 400);
-  assert.equal(await oauth.json(), { error: "invalid_request", error_description: messageFor("oauth.invalid_request", { fields: "(body)" }), code: "oauth.invalid_request" });
-  const developer = await fetch(`${test.base}/v1/token`, { method: "POST", headers: { "content-type": form, "x-forwarded-for": nextAddress() }, body: "a=1&".repeat(maxRequestFields + 1) });
-  assert.is(developer.status, 400);
-  assert.equal(await developer.json(), {
-    error: {
-      code: "developer.invalid_request",
-      message: messageFor("developer.invalid_request", { fields: "(body)" }),
-      details: [{ field: "(body)", rule: `must have at most ${maxRequestFields} fields` }],
-      params: { fields: "(body)" },
-    },
-  });
-  const partner = await fetch(`${test.base}/v1/items?${"x=1&".repeat(maxRequestFields + 1)}`);
-  assert.is(partner.status, 401, "authentication still comes first for a partner call");
-  await partner.body?.cancel();
-});
+Hostile(
+  "more pairs than any route accepts: 400 in the family's shape naming the limit, before anything is decoded",
+  async () => {
+    const oauth = await fetch(`${test.base}/v1/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": form, "x-forwarded-for": nextAddress() },
+      body: "%FF&".repeat(16_384),
+    });
+    assert.is(oauth.status, 400);
+    assert.equal(await oauth.json(), {
+      error: "invalid_request",
+      error_description: messageFor("oauth.invalid_request", { fields: "(body)" }),
+      code: "oauth.invalid_request",
+    });
+    const developer = await fetch(`${test.base}/v1/token`, {
+      method: "POST",
+      headers: { "content-type": form, "x-forwarded-for": nextAddress() },
+      body: "a=1&".repeat(maxRequestFields + 1),
+    });
+    assert.is(developer.status, 400);
+    assert.equal(await developer.json(), {
+      error: {
+        code: "developer.invalid_request",
+        message: messageFor("developer.invalid_request", { fields: "(body)" }),
+        details: [{ field: "(body)", rule: `must have at most ${maxRequestFields} fields` }],
+        params: { fields: "(body)" },
+      },
+    });
+    const partner = await fetch(`${test.base}/v1/items?${"x=1&".repeat(maxRequestFields + 1)}`);
+    assert.is(partner.status, 401, "authentication still comes first for a partner call");
+    await partner.body?.cancel();
+  },
+);
 
-Hostile("a thousand unknown fields, form or JSON: the first ten named and the rest counted; the answer stays small", async () => {
-  const names = Array.from({ length: 1_000 }, (_, n) => `unknown_${n}`);
-  const formBody = names.map((name) => `${name}=1`).join("&");
-  const jsonBody = JSON.stringify(Object.fromEntries(names.map((name) => [name, 1])));
-  for (const [contentType, body] of [
-    [form, formBody],
-    ["application/json", jsonBody],
-  ] as const) {
-    const response = await fetch(`${test.base}/v1/token`, { method: "POST", headers: { "content-type": contentType, "x-forwarded-for": nextAddress() }, body });
-    const text = await response.text();
-    assert.is(response.status, 400);
-    assert.ok(text.length < 2_048, `${text.length} bytes`);
-    const { error } = JSON.parse(text) as { error: { code: string; params: { fields: string }; details: unknown[] } };
-    assert.is(error.code, "developer.invalid_request");
-    assert.is(error.params.fields, `${names.slice(0, 10).join(", ")}, … (+${names.length - 10})`);
-    assert.is(error.details.length, 10);
-  }
-});
+Hostile(
+  "a thousand unknown fields, form or JSON: the first ten named and the rest counted; the answer stays small",
+  async () => {
+    const names = Array.from({ length: 1_000 }, (_, n) => `unknown_${n}`);
+    const formBody = names.map((name) => `${name}=1`).join("&");
+    const jsonBody = JSON.stringify(Object.fromEntries(names.map((name) => [name, 1])));
+    for (const [contentType, body] of [
+      [form, formBody],
+      ["application/json", jsonBody],
+    ] as const) {
+      const response = await fetch(`${test.base}/v1/token`, {
+        method: "POST",
+        headers: { "content-type": contentType, "x-forwarded-for": nextAddress() },
+        body,
+      });
+      const text = await response.text();
+      assert.is(response.status, 400);
+      assert.ok(text.length < 2_048, `${text.length} bytes`);
+      const { error } = JSON.parse(text) as { error: { code: string; params: { fields: string }; details: unknown[] } };
+      assert.is(error.code, "developer.invalid_request");
+      assert.is(error.params.fields, `${names.slice(0, 10).join(", ")}, … (+${names.length - 10})`);
+      assert.is(error.details.length, 10);
+    }
+  },
+);
 
 Hostile("a JSON member name sent twice: 400 naming it, as an unknown field is named", async () => {
   const response = await fetch(`${test.base}/v1/token`, {

@@ -7,7 +7,13 @@ import { GetOnlineOrderResponseSchema, ListStoresResponseSchema } from "../../ge
 import { GetAccessRequestResponseSchema } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { messageToJson, responseJsonSchemas } from "../../src/front/message-json.js";
-import { CreateDeveloperOrganizationResponseSchema, GetAccountResponseSchema, GetDeveloperAppResponseSchema, OrganizationRole, ProgramApplicationState } from "../../gen/partnerapi/v1/console_service_pb.js";
+import {
+  CreateDeveloperOrganizationResponseSchema,
+  GetAccountResponseSchema,
+  GetDeveloperAppResponseSchema,
+  OrganizationRole,
+  ProgramApplicationState,
+} from "../../gen/partnerapi/v1/console_service_pb.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 
 const MessageJson = suite("front/message-json");
@@ -35,12 +41,15 @@ MessageJson("token response: the spec's snake_case names; optional int64 merchan
   });
 });
 
-MessageJson("implicit-presence fields are always present, with their zero values; unset optional fields are absent", () => {
-  const json = messageToJson(ExchangeTokenResponseSchema, create(ExchangeTokenResponseSchema));
-  assert.equal(json, { access_token: "", token_type: "", expires_in: 0, scope: "", api_base_url: "" });
-  assert.not.ok("merchant_id" in json);
-  assert.not.ok("refresh_token" in json);
-});
+MessageJson(
+  "implicit-presence fields are always present, with their zero values; unset optional fields are absent",
+  () => {
+    const json = messageToJson(ExchangeTokenResponseSchema, create(ExchangeTokenResponseSchema));
+    assert.equal(json, { access_token: "", token_type: "", expires_in: 0, scope: "", api_base_url: "" });
+    assert.not.ok("merchant_id" in json);
+    assert.not.ok("refresh_token" in json);
+  },
+);
 
 MessageJson("repeated messages: an empty list is present; int64 ids inside list items are numbers", () => {
   assert.equal(messageToJson(ListStoresResponseSchema, create(ListStoresResponseSchema)), { stores: [] });
@@ -62,7 +71,14 @@ MessageJson("repeated messages: an empty list is present; int64 ids inside list 
 
 MessageJson("nested messages and their lists: every int64 at every depth is a number, zero included", () => {
   const message = create(GetOnlineOrderResponseSchema, {
-    order: { id: 3n, storeId: 7n, status: "PAID", totalMinor: 1250n, currency: "GBP", lines: [{ name: "Tea", quantity: 2, totalMinor: 500n, itemCode: "T1", unitPriceMinor: 250n }] },
+    order: {
+      id: 3n,
+      storeId: 7n,
+      status: "PAID",
+      totalMinor: 1250n,
+      currency: "GBP",
+      lines: [{ name: "Tea", quantity: 2, totalMinor: 500n, itemCode: "T1", unitPriceMinor: 250n }],
+    },
   });
   assert.equal(messageToJson(GetOnlineOrderResponseSchema, message), {
     order: {
@@ -97,24 +113,52 @@ MessageJson("repeated int64 scalars are lists of numbers; an unset message field
   });
   // Unset optional times are absent, never "" (docs/decisions.md, "One wire, spelled one way").
   const decided = create(GetAccessRequestResponseSchema, { accessRequest: { decidedAt: "2026-11-20T00:00:00.000Z" } });
-  assert.is((messageToJson(GetAccessRequestResponseSchema, decided)["accessRequest"] as Record<string, unknown>)["decidedAt"], "2026-11-20T00:00:00.000Z");
+  assert.is(
+    (messageToJson(GetAccessRequestResponseSchema, decided)["accessRequest"] as Record<string, unknown>)["decidedAt"],
+    "2026-11-20T00:00:00.000Z",
+  );
   assert.equal(messageToJson(GetAccessRequestResponseSchema, create(GetAccessRequestResponseSchema)), {});
 });
 
-MessageJson("enums in the spec's spellings (FULL, SANDBOX, OWNER, PENDING); the zero value absent; schemas agree", () => {
-  const app = create(GetDeveloperAppResponseSchema, { app: { appId: "a", product: Product.FULL } });
-  const json = messageToJson(GetDeveloperAppResponseSchema, app)["app"] as Record<string, unknown>;
-  assert.is(json["product"], "FULL");
-  const org = create(CreateDeveloperOrganizationResponseSchema, { organization: { organizationId: 1n, name: "o", role: OrganizationRole.OWNER } });
-  assert.equal(messageToJson(CreateDeveloperOrganizationResponseSchema, org), { organization: { organizationId: 1, name: "o", role: "OWNER" } });
-  const unset = create(CreateDeveloperOrganizationResponseSchema, { organization: { organizationId: 1n, name: "o" } });
-  assert.equal(messageToJson(CreateDeveloperOrganizationResponseSchema, unset), { organization: { organizationId: 1, name: "o" } });
-  const account = create(GetAccountResponseSchema, { account: { programApplicationState: ProgramApplicationState.PENDING } });
-  assert.is((messageToJson(GetAccountResponseSchema, account)["account"] as Record<string, unknown>)["programApplicationState"], "PENDING");
-  const schemas = responseJsonSchemas(CreateDeveloperOrganizationResponseSchema, (name) => name);
-  const organization = schemas["partnerapi.v1.DeveloperOrganization"] as { properties: Record<string, unknown>; required: string[] };
-  assert.equal(organization.properties["role"], { type: "string", enum: ["OWNER", "ADMIN", "DEVELOPER", "VIEWER"] });
-  assert.equal(organization.required, ["organizationId", "name"], "an enum is absent at its zero value, so not required");
-});
+MessageJson(
+  "enums in the spec's spellings (FULL, SANDBOX, OWNER, PENDING); the zero value absent; schemas agree",
+  () => {
+    const app = create(GetDeveloperAppResponseSchema, { app: { appId: "a", product: Product.FULL } });
+    const json = messageToJson(GetDeveloperAppResponseSchema, app)["app"] as Record<string, unknown>;
+    assert.is(json["product"], "FULL");
+    const org = create(CreateDeveloperOrganizationResponseSchema, {
+      organization: { organizationId: 1n, name: "o", role: OrganizationRole.OWNER },
+    });
+    assert.equal(messageToJson(CreateDeveloperOrganizationResponseSchema, org), {
+      organization: { organizationId: 1, name: "o", role: "OWNER" },
+    });
+    const unset = create(CreateDeveloperOrganizationResponseSchema, {
+      organization: { organizationId: 1n, name: "o" },
+    });
+    assert.equal(messageToJson(CreateDeveloperOrganizationResponseSchema, unset), {
+      organization: { organizationId: 1, name: "o" },
+    });
+    const account = create(GetAccountResponseSchema, {
+      account: { programApplicationState: ProgramApplicationState.PENDING },
+    });
+    assert.is(
+      (messageToJson(GetAccountResponseSchema, account)["account"] as Record<string, unknown>)[
+        "programApplicationState"
+      ],
+      "PENDING",
+    );
+    const schemas = responseJsonSchemas(CreateDeveloperOrganizationResponseSchema, (name) => name);
+    const organization = schemas["partnerapi.v1.DeveloperOrganization"] as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    assert.equal(organization.properties["role"], { type: "string", enum: ["OWNER", "ADMIN", "DEVELOPER", "VIEWER"] });
+    assert.equal(
+      organization.required,
+      ["organizationId", "name"],
+      "an enum is absent at its zero value, so not required",
+    );
+  },
+);
 
 MessageJson.run();

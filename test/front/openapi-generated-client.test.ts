@@ -30,7 +30,10 @@ interface Document {
  * The GETs of the document a client can call with nothing filled in, and whether the document asks for a credential.
  * (The types openapi-typescript generates are for a partner's compiler; the paths are taken here from the document.)
  */
-type NoParameters = { parameters: { query?: never; header?: never; path?: never; cookie?: never }; responses: Record<number, unknown> };
+type NoParameters = {
+  parameters: { query?: never; header?: never; path?: never; cookie?: never };
+  responses: Record<number, unknown>;
+};
 type ParameterlessGets = Record<string, { get: NoParameters }>;
 
 let test: TestApp;
@@ -44,32 +47,44 @@ GeneratedClient.after(async () => {
   await test.stop();
 });
 
-GeneratedClient("openapi-typescript generates the paths from the served document, whole (/v1/..., /.well-known/...)", async () => {
-  const types = astToString(await openapiTS(new URL(`${test.base}/v1/openapi.json`)));
-  assert.match(types, /"\/\.well-known\/jwks\.json": \{/);
-  assert.match(types, /"\/\.well-known\/oauth-authorization-server": \{/);
-  assert.match(types, /"\/v1\/items": \{/);
-  assert.match(types, /"\/v1\/console\/account": \{/);
-  assert.not.match(types, /"\/items": \{/);
-});
+GeneratedClient(
+  "openapi-typescript generates the paths from the served document, whole (/v1/..., /.well-known/...)",
+  async () => {
+    const types = astToString(await openapiTS(new URL(`${test.base}/v1/openapi.json`)));
+    assert.match(types, /"\/\.well-known\/jwks\.json": \{/);
+    assert.match(types, /"\/\.well-known\/oauth-authorization-server": \{/);
+    assert.match(types, /"\/v1\/items": \{/);
+    assert.match(types, /"\/v1\/console\/account": \{/);
+    assert.not.match(types, /"\/items": \{/);
+  },
+);
 
-GeneratedClient("openapi-fetch on the document's server: every parameterless GET reaches its endpoint (200 anonymous, 401 without the credential)", async () => {
-  assert.is(doc.servers.length, 1);
-  const client = createClient<ParameterlessGets>({ baseUrl: doc.servers[0]!.url });
-  const called: string[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    const operation = item["get"];
-    if (!operation || path.includes("{") || (operation.parameters ?? []).some((parameter) => parameter.required)) continue;
-    const { response } = await client.GET(path, { parseAs: "text" });
-    const expected = operation.security ? 401 : 200;
-    assert.is(response.status, expected, `GET ${path} (${response.url})`);
-    assert.ok(Object.hasOwn(operation.responses, String(expected)), `GET ${path} documents ${expected}`);
-    called.push(path);
-  }
-  // The two the issue names, and a partner and a console route, are among them.
-  for (const path of ["/.well-known/jwks.json", "/.well-known/oauth-authorization-server", "/v1/items", "/v1/console/account"]) {
-    assert.ok(called.includes(path), path);
-  }
-});
+GeneratedClient(
+  "openapi-fetch on the document's server: every parameterless GET reaches its endpoint (200 anonymous, 401 without the credential)",
+  async () => {
+    assert.is(doc.servers.length, 1);
+    const client = createClient<ParameterlessGets>({ baseUrl: doc.servers[0]!.url });
+    const called: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const operation = item["get"];
+      if (!operation || path.includes("{") || (operation.parameters ?? []).some((parameter) => parameter.required))
+        continue;
+      const { response } = await client.GET(path, { parseAs: "text" });
+      const expected = operation.security ? 401 : 200;
+      assert.is(response.status, expected, `GET ${path} (${response.url})`);
+      assert.ok(Object.hasOwn(operation.responses, String(expected)), `GET ${path} documents ${expected}`);
+      called.push(path);
+    }
+    // The two the issue names, and a partner and a console route, are among them.
+    for (const path of [
+      "/.well-known/jwks.json",
+      "/.well-known/oauth-authorization-server",
+      "/v1/items",
+      "/v1/console/account",
+    ]) {
+      assert.ok(called.includes(path), path);
+    }
+  },
+);
 
 GeneratedClient.run();

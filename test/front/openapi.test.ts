@@ -43,29 +43,46 @@ const operationOf = (route: Route): Json | undefined => {
   const path = route.template.source.replace(/\{([a-z0-9_]+)\}/g, (_, name: string) => `{${jsonNames.get(name)}}`);
   return doc["paths"][path]?.[route.httpMethod.toLowerCase()];
 };
-const pathVariables = (route: Route) => route.template.segments.flatMap((segment) => ("variable" in segment ? [segment.variable] : []));
-const pathJsonNames = (route: Route) => pathVariables(route).map((name) => route.method.input.fields.find((field) => field.name === name)!.jsonName);
+const pathVariables = (route: Route) =>
+  route.template.segments.flatMap((segment) => ("variable" in segment ? [segment.variable] : []));
+const pathJsonNames = (route: Route) =>
+  pathVariables(route).map((name) => route.method.input.fields.find((field) => field.name === name)!.jsonName);
 
-OpenApi("one wire: console paths and fields in lowerCamel, enums in the spec's spellings; GET /v1/online-orders with its filters", () => {
-  assert.ok(doc["paths"]["/v1/console/organizations/{organizationId}/apps"]["post"]);
-  assert.is(doc["paths"]["/v1/console/organizations/{organization_id}/apps"], undefined);
-  const createApp = doc["paths"]["/v1/console/organizations/{organizationId}/apps"]["post"];
-  assert.equal(createApp["requestBody"]["content"]["application/json"]["schema"]["properties"]["product"], { type: "string", enum: ["FULL", "ONLINE_ORDER", "ADSR"] });
-  const list = doc["paths"]["/v1/online-orders"]["get"];
-  assert.equal(list["parameters"].map((p: Json) => p["name"]), ["companyId", "limit", "cursor", "status", "placedFrom", "placedTo", "updatedFrom", "externalReference"]);
-  assert.equal(list["security"], [{ partnerOAuth: ["orders.read"] }, { bearerToken: [] }, { apiKey: [] }]);
-  // Placing an order: its body as the front validates it (1 to 50 lines, quantity 1 to 99, the fulfilment enum).
-  const placing = doc["paths"]["/v1/online-orders"]["post"];
-  assert.is(placing["summary"], "PlaceOnlineOrder");
-  assert.equal(placing["security"], [{ partnerOAuth: ["orders.write"] }, { bearerToken: [] }, { apiKey: [] }]);
-  const body = placing["requestBody"]["content"]["application/json"]["schema"];
-  assert.equal(body["required"], ["storeId", "lines", "fulfilment", "customer", "externalReference"]);
-  assert.equal([body["properties"]["lines"]["minItems"], body["properties"]["lines"]["maxItems"]], [1, 50]);
-  assert.equal([body["properties"]["lines"]["items"]["properties"]["quantity"]["minimum"], body["properties"]["lines"]["items"]["properties"]["quantity"]["maximum"]], [1, 99]);
-  assert.equal(body["properties"]["fulfilment"]["properties"]["type"]["enum"], ["PICKUP", "DELIVERY"]);
-  assert.ok(doc["paths"]["/v1/online-orders/{id}/cancel"]["post"]);
-  assert.ok(doc["paths"]["/v1/sandbox/online-orders/{id}/status"]["post"]);
-});
+OpenApi(
+  "one wire: console paths and fields in lowerCamel, enums in the spec's spellings; GET /v1/online-orders with its filters",
+  () => {
+    assert.ok(doc["paths"]["/v1/console/organizations/{organizationId}/apps"]["post"]);
+    assert.is(doc["paths"]["/v1/console/organizations/{organization_id}/apps"], undefined);
+    const createApp = doc["paths"]["/v1/console/organizations/{organizationId}/apps"]["post"];
+    assert.equal(createApp["requestBody"]["content"]["application/json"]["schema"]["properties"]["product"], {
+      type: "string",
+      enum: ["FULL", "ONLINE_ORDER", "ADSR"],
+    });
+    const list = doc["paths"]["/v1/online-orders"]["get"];
+    assert.equal(
+      list["parameters"].map((p: Json) => p["name"]),
+      ["companyId", "limit", "cursor", "status", "placedFrom", "placedTo", "updatedFrom", "externalReference"],
+    );
+    assert.equal(list["security"], [{ partnerOAuth: ["orders.read"] }, { bearerToken: [] }, { apiKey: [] }]);
+    // Placing an order: its body as the front validates it (1 to 50 lines, quantity 1 to 99, the fulfilment enum).
+    const placing = doc["paths"]["/v1/online-orders"]["post"];
+    assert.is(placing["summary"], "PlaceOnlineOrder");
+    assert.equal(placing["security"], [{ partnerOAuth: ["orders.write"] }, { bearerToken: [] }, { apiKey: [] }]);
+    const body = placing["requestBody"]["content"]["application/json"]["schema"];
+    assert.equal(body["required"], ["storeId", "lines", "fulfilment", "customer", "externalReference"]);
+    assert.equal([body["properties"]["lines"]["minItems"], body["properties"]["lines"]["maxItems"]], [1, 50]);
+    assert.equal(
+      [
+        body["properties"]["lines"]["items"]["properties"]["quantity"]["minimum"],
+        body["properties"]["lines"]["items"]["properties"]["quantity"]["maximum"],
+      ],
+      [1, 99],
+    );
+    assert.equal(body["properties"]["fulfilment"]["properties"]["type"]["enum"], ["PICKUP", "DELIVERY"]);
+    assert.ok(doc["paths"]["/v1/online-orders/{id}/cancel"]["post"]);
+    assert.ok(doc["paths"]["/v1/sandbox/online-orders/{id}/status"]["post"]);
+  },
+);
 
 OpenApi("GET /v1/openapi.json: 200 JSON, cacheable, anonymous, not a partner call (no rate-limit headers)", () => {
   assert.is(response.status, 200);
@@ -89,22 +106,35 @@ OpenApi("the validator does refuse a broken document (a path parameter that is n
   assert.is((await new Validator().validate(broken)).valid, false);
 });
 
-OpenApi("info.version is the package version; one server, BASE_URL's origin, and whole paths under it (/v1/..., /.well-known/...)", async () => {
-  const manifest = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-  assert.is(doc["info"]["version"], manifest.version);
-  assert.equal(doc["servers"].map((server: Json) => server["url"]), [test.config.urls.base.replace(/\/$/, "")]);
-  assert.equal(Object.keys(doc["paths"]).filter((path) => !path.startsWith("/v1/") && !path.startsWith("/.well-known/")), []);
-  assert.ok(doc["paths"]["/.well-known/jwks.json"]["get"]);
-  assert.ok(doc["paths"]["/v1/items"]["get"]);
-  // No path or operation names servers of its own: generators that ignore them (openapi-fetch) resolve the same URLs.
-  for (const [path, item] of Object.entries(doc["paths"] as Json)) {
-    assert.is(item["servers"], undefined, path);
-    for (const operation of Object.values(item as Json)) assert.is((operation as Json)["servers"], undefined, path);
-  }
-});
+OpenApi(
+  "info.version is the package version; one server, BASE_URL's origin, and whole paths under it (/v1/..., /.well-known/...)",
+  async () => {
+    const manifest = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    assert.is(doc["info"]["version"], manifest.version);
+    assert.equal(
+      doc["servers"].map((server: Json) => server["url"]),
+      [test.config.urls.base.replace(/\/$/, "")],
+    );
+    assert.equal(
+      Object.keys(doc["paths"]).filter((path) => !path.startsWith("/v1/") && !path.startsWith("/.well-known/")),
+      [],
+    );
+    assert.ok(doc["paths"]["/.well-known/jwks.json"]["get"]);
+    assert.ok(doc["paths"]["/v1/items"]["get"]);
+    // No path or operation names servers of its own: generators that ignore them (openapi-fetch) resolve the same URLs.
+    for (const [path, item] of Object.entries(doc["paths"] as Json)) {
+      assert.is(item["servers"], undefined, path);
+      for (const operation of Object.values(item as Json)) assert.is((operation as Json)["servers"], undefined, path);
+    }
+  },
+);
 
 OpenApi("every route of the route table is in paths, and nothing else is", () => {
-  const operations = Object.values(doc["paths"] as Json).flatMap((item) => Object.keys(item).filter((key) => key !== "servers"));
+  const operations = Object.values(doc["paths"] as Json).flatMap((item) =>
+    Object.keys(item).filter((key) => key !== "servers"),
+  );
   assert.is(operations.length, table.routes.length);
   for (const route of table.routes) {
     const operation = operationOf(route);
@@ -113,33 +143,56 @@ OpenApi("every route of the route table is in paths, and nothing else is", () =>
   }
 });
 
-OpenApi("each route: its path parameters, its query parameters (GET) or its body fields, required as the rules say", () => {
-  for (const route of table.routes) {
-    const operation = operationOf(route)!;
-    const where = `${route.httpMethod} ${route.template.source}`;
-    const parameters = (operation["parameters"] ?? []) as Json[];
-    const variables = pathVariables(route);
-    assert.equal(parameters.filter((p) => p["in"] === "path").map((p) => [p["name"], p["required"]]), pathJsonNames(route).map((name) => [name, true]), where);
-    const free = route.method.input.fields.filter((field) => !variables.includes(field.name));
-    // Required by the front, or by the service with its own code (service_checked: report windows).
-    const required = free.filter((field) => getOption(field, fieldOption).required || getOption(field, fieldOption).serviceChecked?.required).map((field) => field.jsonName);
-    if (route.bodyIsRequest) {
-      assert.is(parameters.filter((p) => p["in"] === "query").length, 0, where);
-      for (const mediaType of ["application/json", "application/x-www-form-urlencoded"]) {
-        const schema = operation["requestBody"]["content"][mediaType]["schema"];
-        assert.equal(Object.keys(schema["properties"]), free.map((field) => field.jsonName), where);
-        assert.equal(schema["required"] ?? [], required, where);
-        assert.is(schema["additionalProperties"], false, where);
+OpenApi(
+  "each route: its path parameters, its query parameters (GET) or its body fields, required as the rules say",
+  () => {
+    for (const route of table.routes) {
+      const operation = operationOf(route)!;
+      const where = `${route.httpMethod} ${route.template.source}`;
+      const parameters = (operation["parameters"] ?? []) as Json[];
+      const variables = pathVariables(route);
+      assert.equal(
+        parameters.filter((p) => p["in"] === "path").map((p) => [p["name"], p["required"]]),
+        pathJsonNames(route).map((name) => [name, true]),
+        where,
+      );
+      const free = route.method.input.fields.filter((field) => !variables.includes(field.name));
+      // Required by the front, or by the service with its own code (service_checked: report windows).
+      const required = free
+        .filter(
+          (field) => getOption(field, fieldOption).required || getOption(field, fieldOption).serviceChecked?.required,
+        )
+        .map((field) => field.jsonName);
+      if (route.bodyIsRequest) {
+        assert.is(parameters.filter((p) => p["in"] === "query").length, 0, where);
+        for (const mediaType of ["application/json", "application/x-www-form-urlencoded"]) {
+          const schema = operation["requestBody"]["content"][mediaType]["schema"];
+          assert.equal(
+            Object.keys(schema["properties"]),
+            free.map((field) => field.jsonName),
+            where,
+          );
+          assert.equal(schema["required"] ?? [], required, where);
+          assert.is(schema["additionalProperties"], false, where);
+        }
+        assert.is(operation["requestBody"]["required"], required.length > 0, where);
+      } else {
+        assert.is(operation["requestBody"], undefined, where);
+        const query = parameters.filter((p) => p["in"] === "query");
+        assert.equal(
+          query.map((p) => p["name"]),
+          free.map((field) => field.jsonName),
+          where,
+        );
+        assert.equal(
+          query.filter((p) => p["required"]).map((p) => p["name"]),
+          required,
+          where,
+        );
       }
-      assert.is(operation["requestBody"]["required"], required.length > 0, where);
-    } else {
-      assert.is(operation["requestBody"], undefined, where);
-      const query = parameters.filter((p) => p["in"] === "query");
-      assert.equal(query.map((p) => p["name"]), free.map((field) => field.jsonName), where);
-      assert.equal(query.filter((p) => p["required"]).map((p) => p["name"]), required, where);
     }
-  }
-});
+  },
+);
 
 OpenApi("each route: 200 with its output message, its family's error shape for 4XX and 5XX, its security", () => {
   const errorOf = { oauth: "OAuthError", developer: "DeveloperError", partner: "PartnerError" } as const;
@@ -147,23 +200,42 @@ OpenApi("each route: 200 with its output message, its family's error shape for 4
     const operation = operationOf(route)!;
     const where = `${route.httpMethod} ${route.template.source}`;
     const ok = operation["responses"]["200"];
-    assert.equal(ok["content"][route.contentType]["schema"], { $ref: `#/components/schemas/${route.method.output.typeName}` }, where);
+    assert.equal(
+      ok["content"][route.contentType]["schema"],
+      { $ref: `#/components/schemas/${route.method.output.typeName}` },
+      where,
+    );
     assert.ok(doc["components"]["schemas"][route.method.output.typeName], where);
     const error = route.partnerCall ? "PartnerCallError" : errorOf[route.family];
     assert.equal(operation["responses"]["4XX"], { $ref: `#/components/responses/${error}` }, where);
     assert.equal(operation["responses"]["5XX"], { $ref: `#/components/responses/${error}` }, where);
     const component = doc["components"]["responses"][error];
-    assert.equal(component["content"]["application/json"]["schema"], { $ref: `#/components/schemas/${errorOf[route.family]}` }, where);
+    assert.equal(
+      component["content"]["application/json"]["schema"],
+      { $ref: `#/components/schemas/${errorOf[route.family]}` },
+      where,
+    );
     const security = operation["security"];
     if (route.partnerCall) {
       assert.equal(security, [{ partnerOAuth: [route.scope] }, { bearerToken: [] }, { apiKey: [] }], where);
-      assert.equal(Object.keys(ok["headers"]).filter((name) => name.startsWith("X-RateLimit")), ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"], where);
+      assert.equal(
+        Object.keys(ok["headers"]).filter((name) => name.startsWith("X-RateLimit")),
+        ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
+        where,
+      );
       const limited = doc["components"]["responses"][operation["responses"]["429"]["$ref"].split("/").pop()];
       assert.ok(limited["headers"]["Retry-After"], where);
       assert.ok(limited["headers"]["X-RateLimit-Reset"], where);
     } else if (route.template.source.startsWith("/v1/console/")) {
       // A session is never optional: the routes that start one need none, every other needs one.
-      const sessionFree = ["SignUp", "VerifyEmail", "RequestPasswordReset", "ResetPassword", "SignIn", "RefreshSession"].includes(route.method.name);
+      const sessionFree = [
+        "SignUp",
+        "VerifyEmail",
+        "RequestPasswordReset",
+        "ResetPassword",
+        "SignIn",
+        "RefreshSession",
+      ].includes(route.method.name);
       assert.equal(security, sessionFree ? undefined : [{ consoleSession: [] }], where);
     } else if (route.template.source.startsWith("/.well-known/")) {
       assert.equal(security, undefined, where);
@@ -173,88 +245,125 @@ OpenApi("each route: 200 with its output message, its family's error shape for 4
   }
 });
 
-OpenApi("field rules reach the schemas: limit 1..100, code_verifier 43..128 with its pattern, int64 ids as integers", () => {
-  const limit = (doc["paths"]["/v1/items"]["get"]["parameters"] as Json[]).find((p) => p["name"] === "limit")!;
-  assert.equal(limit["schema"], { type: "integer", format: "int32", minimum: 1, maximum: 100 });
-  const token = doc["paths"]["/v1/oauth/token"]["post"]["requestBody"]["content"]["application/json"]["schema"];
-  assert.is(token["properties"]["code_verifier"]["minLength"], 43);
-  assert.is(token["properties"]["code_verifier"]["maxLength"], 128);
-  assert.is(token["properties"]["code_verifier"]["pattern"], "^(?:[A-Za-z0-9._~-]+)$");
-  const exchanged = doc["components"]["schemas"]["partnerapi.v1.ExchangeTokenResponse"];
-  assert.equal(exchanged["properties"]["merchant_id"], { type: "integer", format: "int64" });
-  assert.is(doc["paths"]["/v1/oauth/token"]["post"]["responses"]["200"]["content"]["application/json"]["example"]["expires_in"], 900);
-});
+OpenApi(
+  "field rules reach the schemas: limit 1..100, code_verifier 43..128 with its pattern, int64 ids as integers",
+  () => {
+    const limit = (doc["paths"]["/v1/items"]["get"]["parameters"] as Json[]).find((p) => p["name"] === "limit")!;
+    assert.equal(limit["schema"], { type: "integer", format: "int32", minimum: 1, maximum: 100 });
+    const token = doc["paths"]["/v1/oauth/token"]["post"]["requestBody"]["content"]["application/json"]["schema"];
+    assert.is(token["properties"]["code_verifier"]["minLength"], 43);
+    assert.is(token["properties"]["code_verifier"]["maxLength"], 128);
+    assert.is(token["properties"]["code_verifier"]["pattern"], "^(?:[A-Za-z0-9._~-]+)$");
+    const exchanged = doc["components"]["schemas"]["partnerapi.v1.ExchangeTokenResponse"];
+    assert.equal(exchanged["properties"]["merchant_id"], { type: "integer", format: "int64" });
+    assert.is(
+      doc["paths"]["/v1/oauth/token"]["post"]["responses"]["200"]["content"]["application/json"]["example"][
+        "expires_in"
+      ],
+      900,
+    );
+  },
+);
 
-OpenApi("what the services check themselves is stated too: report windows required dates, passwords of 12, date-time bounds", () => {
-  for (const path of ["/v1/reports/daily-sales", "/v1/reports/sales-by-store"]) {
-    const parameters = doc["paths"][path]["get"]["parameters"] as Json[];
-    for (const name of ["from", "to"]) {
-      const parameter = parameters.find((p) => p["name"] === name)!;
-      assert.is(parameter["required"], true, `${path} ${name}`);
-      assert.equal(parameter["schema"], { type: "string", description: parameter["schema"]["description"], maxLength: 32, format: "date" }, `${path} ${name}`);
-    }
-  }
-  const orders = doc["paths"]["/v1/online-orders"]["get"]["parameters"] as Json[];
-  for (const name of ["placedFrom", "placedTo"]) {
-    const parameter = orders.find((p) => p["name"] === name)!;
-    assert.is(parameter["schema"]["format"], "date-time", name);
-    assert.is(parameter["required"], undefined, name);
-  }
-  const body = (path: string) => doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"];
-  assert.is(body("/v1/console/account/sign-up")["properties"]["password"]["minLength"], minPasswordLength);
-  assert.is(minPasswordLength, 12);
-  assert.is(body("/v1/console/account/password-reset/confirm")["properties"]["newPassword"]["minLength"], 12);
-  // Sign-in keeps accepting any stored password: no minimum stated there.
-  assert.is(body("/v1/console/session/sign-in")["properties"]["password"]["minLength"], 1);
-});
-
-OpenApi("every timestamp of every response is format: date-time (the ..._at fields, and the partner envelope's)", () => {
-  const stamps: string[] = [];
-  for (const [name, schema] of Object.entries(doc["components"]["schemas"] as Json)) {
-    for (const [property, value] of Object.entries((schema["properties"] ?? {}) as Json)) {
-      if (/At$/.test(property) || property === "timestamp") {
-        stamps.push(`${name}.${property}`);
-        assert.equal(value, { type: "string", format: "date-time" }, `${name}.${property}`);
+OpenApi(
+  "what the services check themselves is stated too: report windows required dates, passwords of 12, date-time bounds",
+  () => {
+    for (const path of ["/v1/reports/daily-sales", "/v1/reports/sales-by-store"]) {
+      const parameters = doc["paths"][path]["get"]["parameters"] as Json[];
+      for (const name of ["from", "to"]) {
+        const parameter = parameters.find((p) => p["name"] === name)!;
+        assert.is(parameter["required"], true, `${path} ${name}`);
+        assert.equal(
+          parameter["schema"],
+          { type: "string", description: parameter["schema"]["description"], maxLength: 32, format: "date" },
+          `${path} ${name}`,
+        );
       }
     }
-  }
-  for (const expected of ["partnerapi.v1.Item.createdAt", "partnerapi.v1.Item.updatedAt", "partnerapi.v1.OnlineOrder.placedAt", "PartnerError.timestamp"]) {
-    assert.ok(stamps.includes(expected), expected);
-  }
-});
+    const orders = doc["paths"]["/v1/online-orders"]["get"]["parameters"] as Json[];
+    for (const name of ["placedFrom", "placedTo"]) {
+      const parameter = orders.find((p) => p["name"] === name)!;
+      assert.is(parameter["schema"]["format"], "date-time", name);
+      assert.is(parameter["required"], undefined, name);
+    }
+    const body = (path: string) => doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"];
+    assert.is(body("/v1/console/account/sign-up")["properties"]["password"]["minLength"], minPasswordLength);
+    assert.is(minPasswordLength, 12);
+    assert.is(body("/v1/console/account/password-reset/confirm")["properties"]["newPassword"]["minLength"], 12);
+    // Sign-in keeps accepting any stored password: no minimum stated there.
+    assert.is(body("/v1/console/session/sign-in")["properties"]["password"]["minLength"], 1);
+  },
+);
 
-OpenApi("a console route without a session is 401 developer.unauthenticated; a session-free one is reached without it", async () => {
-  const account = await fetch(`${test.base}/v1/console/account`);
-  assert.is(account.status, 401);
-  assert.is(((await account.json()) as Json)["error"]["code"], "developer.unauthenticated");
-  const signIn = await fetch(`${test.base}/v1/console/session/sign-in`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "nobody@example.com", password: "not the password" }),
-  });
-  assert.is(signIn.status, 401);
-  assert.is(((await signIn.json()) as Json)["error"]["code"], "developer.sign_in_failed");
-});
+OpenApi(
+  "every timestamp of every response is format: date-time (the ..._at fields, and the partner envelope's)",
+  () => {
+    const stamps: string[] = [];
+    for (const [name, schema] of Object.entries(doc["components"]["schemas"] as Json)) {
+      for (const [property, value] of Object.entries((schema["properties"] ?? {}) as Json)) {
+        if (/At$/.test(property) || property === "timestamp") {
+          stamps.push(`${name}.${property}`);
+          assert.equal(value, { type: "string", format: "date-time" }, `${name}.${property}`);
+        }
+      }
+    }
+    for (const expected of [
+      "partnerapi.v1.Item.createdAt",
+      "partnerapi.v1.Item.updatedAt",
+      "partnerapi.v1.OnlineOrder.placedAt",
+      "PartnerError.timestamp",
+    ]) {
+      assert.ok(stamps.includes(expected), expected);
+    }
+  },
+);
 
-OpenApi("security schemes: authorization code (PKCE) and client credentials flows, bearer, X-API-Key, Basic, console", () => {
-  const schemes = doc["components"]["securitySchemes"];
-  const flows = schemes["partnerOAuth"]["flows"];
-  assert.is(flows["authorizationCode"]["authorizationUrl"], `${test.auth}/oauth/authorize`);
-  assert.is(flows["authorizationCode"]["tokenUrl"], `${test.config.urls.base}v1/oauth/token`);
-  assert.is(flows["clientCredentials"]["tokenUrl"], `${test.config.urls.base}v1/token`);
-  assert.ok(Object.keys(flows["authorizationCode"]["scopes"]).includes("items.read"));
-  assert.equal(schemes["apiKey"], { type: "apiKey", in: "header", name: "X-API-Key", description: schemes["apiKey"]["description"] });
-  assert.is(schemes["bearerToken"]["bearerFormat"], "JWT");
-  assert.is(schemes["clientSecretBasic"]["scheme"], "basic");
-  assert.is(schemes["consoleSession"]["scheme"], "bearer");
-});
+OpenApi(
+  "a console route without a session is 401 developer.unauthenticated; a session-free one is reached without it",
+  async () => {
+    const account = await fetch(`${test.base}/v1/console/account`);
+    assert.is(account.status, 401);
+    assert.is(((await account.json()) as Json)["error"]["code"], "developer.unauthenticated");
+    const signIn = await fetch(`${test.base}/v1/console/session/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "nobody@example.com", password: "not the password" }),
+    });
+    assert.is(signIn.status, 401);
+    assert.is(((await signIn.json()) as Json)["error"]["code"], "developer.sign_in_failed");
+  },
+);
+
+OpenApi(
+  "security schemes: authorization code (PKCE) and client credentials flows, bearer, X-API-Key, Basic, console",
+  () => {
+    const schemes = doc["components"]["securitySchemes"];
+    const flows = schemes["partnerOAuth"]["flows"];
+    assert.is(flows["authorizationCode"]["authorizationUrl"], `${test.auth}/oauth/authorize`);
+    assert.is(flows["authorizationCode"]["tokenUrl"], `${test.config.urls.base}v1/oauth/token`);
+    assert.is(flows["clientCredentials"]["tokenUrl"], `${test.config.urls.base}v1/token`);
+    assert.ok(Object.keys(flows["authorizationCode"]["scopes"]).includes("items.read"));
+    assert.equal(schemes["apiKey"], {
+      type: "apiKey",
+      in: "header",
+      name: "X-API-Key",
+      description: schemes["apiKey"]["description"],
+    });
+    assert.is(schemes["bearerToken"]["bearerFormat"], "JWT");
+    assert.is(schemes["clientSecretBasic"]["scheme"], "basic");
+    assert.is(schemes["consoleSession"]["scheme"], "bearer");
+  },
+);
 
 OpenApi("the error examples are what the renderer answers: the partner 429 names partner.rate_limited", () => {
   const example = doc["components"]["responses"]["PartnerCallErrorRetry"]["content"]["application/json"]["example"];
   assert.is(example["code"], "partner.rate_limited");
   assert.is(example["statusCode"], 429);
   assert.equal(example["params"], { retryAfter: 18 });
-  assert.is(doc["components"]["responses"]["OAuthError"]["content"]["application/json"]["example"]["error"], "invalid_client");
+  assert.is(
+    doc["components"]["responses"]["OAuthError"]["content"]["application/json"]["example"]["error"],
+    "invalid_client",
+  );
 });
 
 OpenApi.run();

@@ -35,7 +35,8 @@ Reference.after(async () => {
 });
 
 /** Every src and href in the page, as written. */
-const linksOf = (text: string) => [...text.matchAll(/\b(?:src|href|data-document)="([^"]*)"/g)].map((match) => match[1]!);
+const linksOf = (text: string) =>
+  [...text.matchAll(/\b(?:src|href|data-document)="([^"]*)"/g)].map((match) => match[1]!);
 
 Reference("GET /v1/reference: 200 HTML, cacheable for five minutes, with a CSP allowing this origin only", () => {
   assert.is(page.status, 200);
@@ -62,31 +63,51 @@ Reference("the page names no other origin, has no inline script, and its documen
     "reference/start.js",
   ]);
   assert.not.match(html, /https?:|\/\//, "no absolute or protocol-relative URL");
-  assert.is([...html.matchAll(/<script\b[^>]*>\s*<\/script>/g)].length, [...html.matchAll(/<script\b/g)].length, "scripts are files");
+  assert.is(
+    [...html.matchAll(/<script\b[^>]*>\s*<\/script>/g)].length,
+    [...html.matchAll(/<script\b/g)].length,
+    "scripts are files",
+  );
   assert.is(new URL("openapi.json", `${test.base}/v1/reference`).pathname, "/v1/openapi.json");
 });
 
-Reference("every file the page loads is served from here with its type; the renderer's files cached for a year", async () => {
-  const expected: Record<string, { type: string; cache: string; file?: string }> = {
-    "reference/swagger-ui-5.35.0/swagger-ui.css": { type: "text/css; charset=utf-8", cache: "public, max-age=31536000, immutable", file: "swagger-ui.css" },
-    "reference/swagger-ui-5.35.0/favicon-32x32.png": { type: "image/png", cache: "public, max-age=31536000, immutable", file: "favicon-32x32.png" },
-    "reference/swagger-ui-5.35.0/swagger-ui-bundle.js": { type: "text/javascript; charset=utf-8", cache: "public, max-age=31536000, immutable", file: "swagger-ui-bundle.js" },
-    "reference/start.js": { type: "text/javascript; charset=utf-8", cache: "public, max-age=300" },
-    "openapi.json": { type: "application/json", cache: "public, max-age=300" },
-  };
-  for (const link of linksOf(html)) {
-    const want = expected[link];
-    assert.ok(want, `${link} is expected`);
-    const answer = await fetch(new URL(link, `${test.base}/v1/reference`));
-    assert.is(answer.status, 200, link);
-    assert.is(answer.headers.get("content-type"), want.type, link);
-    assert.is(answer.headers.get("cache-control"), want.cache, link);
-    const body = Buffer.from(await answer.arrayBuffer());
-    if (want.file) assert.ok(body.equals(await readFile(join(renderer, want.file))), `${link} is the renderer's own file`);
-  }
-  const start = await (await fetch(`${test.base}/v1/reference/start.js`)).text();
-  assert.match(start, "validatorUrl: null");
-});
+Reference(
+  "every file the page loads is served from here with its type; the renderer's files cached for a year",
+  async () => {
+    const expected: Record<string, { type: string; cache: string; file?: string }> = {
+      "reference/swagger-ui-5.35.0/swagger-ui.css": {
+        type: "text/css; charset=utf-8",
+        cache: "public, max-age=31536000, immutable",
+        file: "swagger-ui.css",
+      },
+      "reference/swagger-ui-5.35.0/favicon-32x32.png": {
+        type: "image/png",
+        cache: "public, max-age=31536000, immutable",
+        file: "favicon-32x32.png",
+      },
+      "reference/swagger-ui-5.35.0/swagger-ui-bundle.js": {
+        type: "text/javascript; charset=utf-8",
+        cache: "public, max-age=31536000, immutable",
+        file: "swagger-ui-bundle.js",
+      },
+      "reference/start.js": { type: "text/javascript; charset=utf-8", cache: "public, max-age=300" },
+      "openapi.json": { type: "application/json", cache: "public, max-age=300" },
+    };
+    for (const link of linksOf(html)) {
+      const want = expected[link];
+      assert.ok(want, `${link} is expected`);
+      const answer = await fetch(new URL(link, `${test.base}/v1/reference`));
+      assert.is(answer.status, 200, link);
+      assert.is(answer.headers.get("content-type"), want.type, link);
+      assert.is(answer.headers.get("cache-control"), want.cache, link);
+      const body = Buffer.from(await answer.arrayBuffer());
+      if (want.file)
+        assert.ok(body.equals(await readFile(join(renderer, want.file))), `${link} is the renderer's own file`);
+    }
+    const start = await (await fetch(`${test.base}/v1/reference/start.js`)).text();
+    assert.match(start, "validatorUrl: null");
+  },
+);
 
 Reference("a file the reference does not have is the front's 404, and the page answers GET only", async () => {
   const missing = await fetch(`${test.base}/v1/reference/swagger-ui-5.35.0/index.html`);
@@ -98,38 +119,55 @@ Reference("a file the reference does not have is the front's 404, and the page a
 });
 
 if (!existsSync(chromiumPath)) {
-  console.log(`  (reference browser test skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  console.log(
+    `  (reference browser test skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`,
+  );
 } else {
-  Reference("in chromium the page renders the routes from the document, with no CSP violation and no other origin", async () => {
-    const userDataDir = await mkdtemp(join(tmpdir(), "pa-chromium-"));
-    const browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath,
-      headless: true,
-      timeout,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-    try {
-      const tab = browser.pages()[0] ?? (await browser.newPage());
-      const requested: string[] = [];
-      const problems: string[] = [];
-      tab.on("request", (request) => requested.push(request.url()));
-      tab.on("console", (message) => {
-        if (message.type() === "error") problems.push(message.text());
+  Reference(
+    "in chromium the page renders the routes from the document, with no CSP violation and no other origin",
+    async () => {
+      const userDataDir = await mkdtemp(join(tmpdir(), "pa-chromium-"));
+      const browser = await chromium.launchPersistentContext(userDataDir, {
+        executablePath: chromiumPath,
+        headless: true,
+        timeout,
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+        ],
       });
-      tab.on("pageerror", (error) => problems.push(error.message));
-      await tab.goto(`${test.base}/v1/reference`, { timeout });
-      // An operation's summary is its RPC's name (src/front/openapi.ts); its path is shown beside it.
-      await tab.getByText("GetDailySalesReport", { exact: true }).waitFor({ state: "visible", timeout });
-      await tab.getByText("ExchangeToken", { exact: true }).waitFor({ state: "visible", timeout });
-      assert.ok(await tab.locator('[data-path="/v1/reports/daily-sales"]').first().isVisible());
-      assert.equal(problems, []);
-      assert.equal(requested.filter((url) => !url.startsWith(`${test.base}/`) && !url.startsWith("data:")), []);
-      assert.ok(requested.includes(`${test.base}/v1/openapi.json`));
-    } finally {
-      await browser.close();
-      await rm(userDataDir, { recursive: true, force: true });
-    }
-  });
+      try {
+        const tab = browser.pages()[0] ?? (await browser.newPage());
+        const requested: string[] = [];
+        const problems: string[] = [];
+        tab.on("request", (request) => requested.push(request.url()));
+        tab.on("console", (message) => {
+          if (message.type() === "error") problems.push(message.text());
+        });
+        tab.on("pageerror", (error) => problems.push(error.message));
+        await tab.goto(`${test.base}/v1/reference`, { timeout });
+        // An operation's summary is its RPC's name (src/front/openapi.ts); its path is shown beside it.
+        await tab.getByText("GetDailySalesReport", { exact: true }).waitFor({ state: "visible", timeout });
+        await tab.getByText("ExchangeToken", { exact: true }).waitFor({ state: "visible", timeout });
+        assert.ok(await tab.locator('[data-path="/v1/reports/daily-sales"]').first().isVisible());
+        assert.equal(problems, []);
+        assert.equal(
+          requested.filter((url) => !url.startsWith(`${test.base}/`) && !url.startsWith("data:")),
+          [],
+        );
+        assert.ok(requested.includes(`${test.base}/v1/openapi.json`));
+      } finally {
+        await browser.close();
+        await rm(userDataDir, { recursive: true, force: true });
+      }
+    },
+  );
 }
 
 Reference.run();

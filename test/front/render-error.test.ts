@@ -31,13 +31,20 @@ RenderError("oauth family: invalid_client is 401 with WWW-Authenticate: Basic (R
   const rendered = renderError({ code: "developer.invalid_client" }, { ...base, family: "oauth" });
   assert.is(rendered.status, 401);
   assert.is(rendered.headers["WWW-Authenticate"], "Basic");
-  assert.equal(rendered.body, { error: "invalid_client", error_description: "Client authentication failed.", code: "developer.invalid_client" });
+  assert.equal(rendered.body, {
+    error: "invalid_client",
+    error_description: "Client authentication failed.",
+    code: "developer.invalid_client",
+  });
 });
 
 RenderError("developer family: the envelope { error: { code, message, details, params } }", () => {
   const details = [{ field: "redirect_uri", rule: "https_required" }];
   assert.equal(
-    renderError({ code: "developer.invalid_request", params: { fields: "redirect_uri" }, details }, { ...base, family: "developer" }),
+    renderError(
+      { code: "developer.invalid_request", params: { fields: "redirect_uri" }, details },
+      { ...base, family: "developer" },
+    ),
     {
       status: 400,
       headers: { "Content-Language": "en" },
@@ -53,34 +60,61 @@ RenderError("developer family: the envelope { error: { code, message, details, p
   );
 });
 
-RenderError("partner family: the envelope with the context's path, timestamp and correlation id, and X-Correlation-Id", () => {
-  assert.equal(renderError({ code: "partner.rate_limited", params: { retryAfter: "39" } }, { ...base, family: "partner" }), {
-    status: 429,
-    headers: { "Retry-After": "39", "Content-Language": "en", "X-Correlation-Id": base.correlationId },
-    body: {
-      status: "error",
-      statusCode: 429,
-      timestamp: "2026-01-01T00:00:00.000Z",
-      path: "/v1/items",
-      message: "Rate limit exceeded. Wait 39 seconds before sending more requests.",
-      code: "partner.rate_limited",
-      params: { retryAfter: 39 },
-      correlationId: base.correlationId,
-    },
-  });
-});
+RenderError(
+  "partner family: the envelope with the context's path, timestamp and correlation id, and X-Correlation-Id",
+  () => {
+    assert.equal(
+      renderError({ code: "partner.rate_limited", params: { retryAfter: "39" } }, { ...base, family: "partner" }),
+      {
+        status: 429,
+        headers: { "Retry-After": "39", "Content-Language": "en", "X-Correlation-Id": base.correlationId },
+        body: {
+          status: "error",
+          statusCode: 429,
+          timestamp: "2026-01-01T00:00:00.000Z",
+          path: "/v1/items",
+          message: "Rate limit exceeded. Wait 39 seconds before sending more requests.",
+          code: "partner.rate_limited",
+          params: { retryAfter: 39 },
+          correlationId: base.correlationId,
+        },
+      },
+    );
+  },
+);
 
-RenderError("the locale comes from Accept-Language in every family (RFC 9110 §12.5.4): ar-AE → ar, hi;q=0.9 → hi", () => {
-  const oauth = renderError({ code: "oauth.code_expired" }, { ...base, family: "oauth", acceptLanguage: "ar-AE, en;q=0.5" });
-  assert.is(oauth.headers["Content-Language"], "ar");
-  assert.is((oauth.body as { error_description: string }).error_description, "انتهت صلاحية رمز التفويض. ابدأ عملية التفويض من جديد.");
-  const partner = renderError({ code: "partner.rate_limited", params: { retryAfter: 5 } }, { ...base, family: "partner", acceptLanguage: "fr, hi;q=0.9" });
-  assert.is(partner.headers["Content-Language"], "hi");
-  assert.is((partner.body as { message: string }).message, "अनुरोध सीमा पार हो गई है। और अनुरोध भेजने से पहले 5 सेकंड प्रतीक्षा करें।");
-  const developer = renderError({ code: "developer.invalid_request", params: { fields: "name" } }, { ...base, family: "developer", acceptLanguage: "ar" });
-  assert.is(developer.headers["Content-Language"], "ar");
-  assert.is((developer.body as { error: { message: string } }).error.message, "بعض الحقول مفقودة أو غير صالحة: name.");
-});
+RenderError(
+  "the locale comes from Accept-Language in every family (RFC 9110 §12.5.4): ar-AE → ar, hi;q=0.9 → hi",
+  () => {
+    const oauth = renderError(
+      { code: "oauth.code_expired" },
+      { ...base, family: "oauth", acceptLanguage: "ar-AE, en;q=0.5" },
+    );
+    assert.is(oauth.headers["Content-Language"], "ar");
+    assert.is(
+      (oauth.body as { error_description: string }).error_description,
+      "انتهت صلاحية رمز التفويض. ابدأ عملية التفويض من جديد.",
+    );
+    const partner = renderError(
+      { code: "partner.rate_limited", params: { retryAfter: 5 } },
+      { ...base, family: "partner", acceptLanguage: "fr, hi;q=0.9" },
+    );
+    assert.is(partner.headers["Content-Language"], "hi");
+    assert.is(
+      (partner.body as { message: string }).message,
+      "अनुरोध सीमा पार हो गई है। और अनुरोध भेजने से पहले 5 सेकंड प्रतीक्षा करें।",
+    );
+    const developer = renderError(
+      { code: "developer.invalid_request", params: { fields: "name" } },
+      { ...base, family: "developer", acceptLanguage: "ar" },
+    );
+    assert.is(developer.headers["Content-Language"], "ar");
+    assert.is(
+      (developer.body as { error: { message: string } }).error.message,
+      "بعض الحقول مفقودة أو غير صالحة: name.",
+    );
+  },
+);
 
 RenderError("no Accept-Language, or only unsupported languages, renders in English", () => {
   for (const acceptLanguage of [undefined, "", "fr-FR, de;q=0.8"]) {
@@ -91,7 +125,11 @@ RenderError("no Accept-Language, or only unsupported languages, renders in Engli
 });
 
 RenderError("validationCode: oauth.invalid_request, developer.invalid_request, request.invalid_fields", () => {
-  assert.equal(validationCode, { oauth: "oauth.invalid_request", developer: "developer.invalid_request", partner: "request.invalid_fields" });
+  assert.equal(validationCode, {
+    oauth: "oauth.invalid_request",
+    developer: "developer.invalid_request",
+    partner: "request.invalid_fields",
+  });
   for (const code of Object.values(validationCode)) assert.ok(isErrorCode(code), `${code} is in the catalogue`);
   assert.is(oauthErrorOf(validationCode.oauth), "invalid_request");
   assert.is(isClassified(validationCode.partner), false);

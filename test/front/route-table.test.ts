@@ -36,17 +36,26 @@ RouteTable("every annotated RPC is a route: 5 token, 13 data, 36 console; intern
   assert.is(table.routes.filter((route) => route.service === DataService).length, 13);
   // The point of sale's moves have no HTTP annotation: they are not routes of the public front.
   assert.not.ok(table.routes.some((route) => route.method.name === "AcceptOnlineOrder"));
-  assert.equal(table.routes.filter((route) => route.sandboxOnly).map((route) => `${route.httpMethod} ${route.template.source}`), ["POST /v1/sandbox/online-orders/{id}/status"]);
+  assert.equal(
+    table.routes.filter((route) => route.sandboxOnly).map((route) => `${route.httpMethod} ${route.template.source}`),
+    ["POST /v1/sandbox/online-orders/{id}/status"],
+  );
   assert.is(table.routes.filter((route) => route.service === ConsoleService).length, 36);
   assert.not.ok(table.routes.some((route) => route.method.name === "RotateSigningKey"));
   assert.is(createRouteTable([CredentialService, GrantService]).routes.length, 0);
 });
 
 RouteTable("session_free: exactly the console routes that create an account or start a session", () => {
-  const free = table.routes.filter((route) => route.sessionFree).map((route) => `${route.service.name}.${route.method.name}`);
+  const free = table.routes
+    .filter((route) => route.sessionFree)
+    .map((route) => `${route.service.name}.${route.method.name}`);
   assert.equal(free.sort(), [
-    "ConsoleService.RefreshSession", "ConsoleService.RequestPasswordReset", "ConsoleService.ResetPassword",
-    "ConsoleService.SignIn", "ConsoleService.SignUp", "ConsoleService.VerifyEmail",
+    "ConsoleService.RefreshSession",
+    "ConsoleService.RequestPasswordReset",
+    "ConsoleService.ResetPassword",
+    "ConsoleService.SignIn",
+    "ConsoleService.SignUp",
+    "ConsoleService.VerifyEmail",
   ]);
 });
 
@@ -75,7 +84,10 @@ RouteTable("PATCH /v1/items/{id}: the id bound from the path, the request from t
     scope: "items.write",
   });
   const order = table.match("GET", "/v1/online-orders/a%20b");
-  assert.equal(order.kind === "found" && [order.route.method.name, order.pathParams], ["GetOnlineOrder", { id: "a b" }]);
+  assert.equal(order.kind === "found" && [order.route.method.name, order.pathParams], [
+    "GetOnlineOrder",
+    { id: "a b" },
+  ]);
 });
 
 RouteTable("RFC 6749 5.1: POST /v1/oauth/token answers no-store in the OAuth family, not a partner call", () => {
@@ -90,26 +102,32 @@ RouteTable("RFC 6749 5.1: POST /v1/oauth/token answers no-store in the OAuth fam
     scope: "",
   });
   const sandbox = table.match("POST", "/v1/token");
-  assert.equal(sandbox.kind === "found" && [sandbox.route.method.name, sandbox.route.family], ["MintSandboxToken", "developer"]);
-});
-
-RouteTable("RFC 7517 8.5: GET /.well-known/jwks.json is application/jwk-set+json, cached 300 s, in the generic envelope", () => {
-  assert.equal(summary(table.match("GET", "/.well-known/jwks.json")), {
-    rpc: "TokenService.GetJwks",
-    pathParams: {},
-    family: "partner",
-    partnerCall: false,
-    bodyIsRequest: false,
-    contentType: "application/jwk-set+json",
-    cacheControl: "public, max-age=300",
-    scope: "",
-  });
-  const metadata = table.match("GET", "/.well-known/oauth-authorization-server");
-  assert.equal(metadata.kind === "found" && [metadata.route.method.name, metadata.route.cacheControl], [
-    "GetAuthorizationServerMetadata",
-    "public, max-age=3600",
+  assert.equal(sandbox.kind === "found" && [sandbox.route.method.name, sandbox.route.family], [
+    "MintSandboxToken",
+    "developer",
   ]);
 });
+
+RouteTable(
+  "RFC 7517 8.5: GET /.well-known/jwks.json is application/jwk-set+json, cached 300 s, in the generic envelope",
+  () => {
+    assert.equal(summary(table.match("GET", "/.well-known/jwks.json")), {
+      rpc: "TokenService.GetJwks",
+      pathParams: {},
+      family: "partner",
+      partnerCall: false,
+      bodyIsRequest: false,
+      contentType: "application/jwk-set+json",
+      cacheControl: "public, max-age=300",
+      scope: "",
+    });
+    const metadata = table.match("GET", "/.well-known/oauth-authorization-server");
+    assert.equal(metadata.kind === "found" && [metadata.route.method.name, metadata.route.cacheControl], [
+      "GetAuthorizationServerMetadata",
+      "public, max-age=3600",
+    ]);
+  },
+);
 
 RouteTable("console routes bind several variables and answer in the developer family", () => {
   assert.equal(summary(table.match("PATCH", "/v1/console/organizations/org_1/members/acc_2")), {
@@ -130,17 +148,32 @@ RouteTable("console routes bind several variables and answer in the developer fa
   ]);
 });
 
-RouteTable("a known path with another method: method_not_allowed with every allowed method, in the path's family", () => {
-  assert.equal(table.match("DELETE", "/v1/items"), { kind: "method_not_allowed", allow: ["GET", "POST"], family: "partner" });
-  assert.equal(table.match("GET", "/v1/items/42"), { kind: "method_not_allowed", allow: ["PATCH"], family: "partner" });
-  assert.equal(table.match("GET", "/v1/oauth/token"), { kind: "method_not_allowed", allow: ["POST"], family: "oauth" });
-  assert.equal(table.match("POST", "/v1/console/organizations/org_1/members/acc_2"), {
-    kind: "method_not_allowed",
-    allow: ["PATCH", "DELETE"],
-    family: "developer",
-  });
-  assert.equal(table.match("HEAD", "/v1/stores"), { kind: "method_not_allowed", allow: ["GET"], family: "partner" });
-});
+RouteTable(
+  "a known path with another method: method_not_allowed with every allowed method, in the path's family",
+  () => {
+    assert.equal(table.match("DELETE", "/v1/items"), {
+      kind: "method_not_allowed",
+      allow: ["GET", "POST"],
+      family: "partner",
+    });
+    assert.equal(table.match("GET", "/v1/items/42"), {
+      kind: "method_not_allowed",
+      allow: ["PATCH"],
+      family: "partner",
+    });
+    assert.equal(table.match("GET", "/v1/oauth/token"), {
+      kind: "method_not_allowed",
+      allow: ["POST"],
+      family: "oauth",
+    });
+    assert.equal(table.match("POST", "/v1/console/organizations/org_1/members/acc_2"), {
+      kind: "method_not_allowed",
+      allow: ["PATCH", "DELETE"],
+      family: "developer",
+    });
+    assert.equal(table.match("HEAD", "/v1/stores"), { kind: "method_not_allowed", allow: ["GET"], family: "partner" });
+  },
+);
 
 RouteTable("RFC 9110 9.1: method names are case-sensitive, so 'get' is not GET", () => {
   assert.equal(table.match("get", "/v1/stores"), { kind: "method_not_allowed", allow: ["GET"], family: "partner" });
@@ -160,17 +193,23 @@ RouteTable("sharing only /v1, or nothing, falls back to the partner envelope", (
   assert.equal(table.match("GET", "/.well-known/other"), { kind: "not_found", family: "partner" });
 });
 
-RouteTable("trailing slashes, empty variables and malformed escapes match nothing; a bad escape answers in the family of its literal prefix", () => {
-  assert.equal(table.match("GET", "/v1/stores/"), { kind: "not_found", family: "partner" });
-  assert.equal(table.match("PATCH", "/v1/items/"), { kind: "not_found", family: "partner" });
-  assert.equal(table.match("PATCH", "/v1/items/%zz"), { kind: "not_found", family: "partner" });
-  assert.equal(table.match("POST", "/v1/oauth/%zz"), { kind: "not_found", family: "oauth" });
-  assert.equal(table.match("GET", "/v1/console/apps/%FF"), { kind: "not_found", family: "developer" });
-  assert.equal(table.match("GET", "/v1/console/apps/%ED%A0%80/submit"), { kind: "not_found", family: "developer" });
-});
+RouteTable(
+  "trailing slashes, empty variables and malformed escapes match nothing; a bad escape answers in the family of its literal prefix",
+  () => {
+    assert.equal(table.match("GET", "/v1/stores/"), { kind: "not_found", family: "partner" });
+    assert.equal(table.match("PATCH", "/v1/items/"), { kind: "not_found", family: "partner" });
+    assert.equal(table.match("PATCH", "/v1/items/%zz"), { kind: "not_found", family: "partner" });
+    assert.equal(table.match("POST", "/v1/oauth/%zz"), { kind: "not_found", family: "oauth" });
+    assert.equal(table.match("GET", "/v1/console/apps/%FF"), { kind: "not_found", family: "developer" });
+    assert.equal(table.match("GET", "/v1/console/apps/%ED%A0%80/submit"), { kind: "not_found", family: "developer" });
+  },
+);
 
 RouteTable("two RPCs on one method and path stop the start", () => {
-  assert.throws(() => createRouteTable([TokenService, TokenService]), (error: Error) => error.message === "two RPCs map onto POST /v1/oauth/token");
+  assert.throws(
+    () => createRouteTable([TokenService, TokenService]),
+    (error: Error) => error.message === "two RPCs map onto POST /v1/oauth/token",
+  );
 });
 
 RouteTable.run();

@@ -25,7 +25,9 @@ Shutdown("close() lets the request in flight finish and refuses new connections"
     },
   };
   const front = createFrontServer({
-    services: [{ service: TokenService, caller: createInProcessCaller(TokenService, token as ServiceImpl<typeof TokenService>) }],
+    services: [
+      { service: TokenService, caller: createInProcessCaller(TokenService, token as ServiceImpl<typeof TokenService>) },
+    ],
     bodyLimitBytes: 1024,
     trustProxy: [],
     clock: createManualClock(),
@@ -64,7 +66,9 @@ Shutdown("close() waits for the handler of a request whose client has gone", asy
     },
   };
   const front = createFrontServer({
-    services: [{ service: TokenService, caller: createInProcessCaller(TokenService, token as ServiceImpl<typeof TokenService>) }],
+    services: [
+      { service: TokenService, caller: createInProcessCaller(TokenService, token as ServiceImpl<typeof TokenService>) },
+    ],
     bodyLimitBytes: 1024,
     trustProxy: [],
     clock: createManualClock(),

@@ -13,15 +13,21 @@ Summary("a few violations: every field named, every violation kept", () => {
   assert.equal(summarizeViolations(violations), { fields: "name, code", details: violations });
 });
 
-Summary("16,716 unknown fields: the first ten named, the rest counted; the answer's size does not grow with them", () => {
-  const many = Array.from({ length: 16_716 }, (_, n) => ({ field: `f${n}`, rule: "is not a known field" }));
-  const summary = summarizeViolations(many);
-  assert.is(namedFieldsLimit, 10);
-  assert.is(summary.fields, "f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, … (+16706)");
-  assert.equal(summary.details, many.slice(0, 10));
-  const longNames = Array.from({ length: 16_716 }, (_, n) => ({ field: `${n}`.padEnd(4000, "x"), rule: "is not a known field" }));
-  assert.ok(JSON.stringify(summarizeViolations(longNames)).length < 4_000, "bounded whatever the names' length");
-});
+Summary(
+  "16,716 unknown fields: the first ten named, the rest counted; the answer's size does not grow with them",
+  () => {
+    const many = Array.from({ length: 16_716 }, (_, n) => ({ field: `f${n}`, rule: "is not a known field" }));
+    const summary = summarizeViolations(many);
+    assert.is(namedFieldsLimit, 10);
+    assert.is(summary.fields, "f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, … (+16706)");
+    assert.equal(summary.details, many.slice(0, 10));
+    const longNames = Array.from({ length: 16_716 }, (_, n) => ({
+      field: `${n}`.padEnd(4000, "x"),
+      rule: "is not a known field",
+    }));
+    assert.ok(JSON.stringify(summarizeViolations(longNames)).length < 4_000, "bounded whatever the names' length");
+  },
+);
 
 Summary("a long name is cut to the limit, ending with …, never inside a surrogate pair", () => {
   const cut = summarizeViolations([{ field: "a".repeat(200), rule: "r" }]);

@@ -52,7 +52,8 @@ async function setDatabaseReachable(databaseUrl: string, reachable: boolean): Pr
   const admin = postgres(serverUrl!, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`alter database "${name.replace(/"/g, '""')}" with allow_connections ${reachable}`);
-    if (!reachable) await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`;
+    if (!reachable)
+      await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`;
   } finally {
     await admin.end();
   }
@@ -67,11 +68,24 @@ Http("the database goes away: 503 partner.api_key_unavailable for every key; bac
   const organizationId = await newOrganization(credentials);
   const app = await newApp(credentials, organizationId, Product.ADSR, true);
   const merchant = await newLiveMerchant(credentials, "us");
-  const storeIds = await seedMerchantData(test.app.regionDatabases.get("us")!.sql, "us", merchant.companyId, { storeCount: 2, itemCount: 2, salesDays: 0, onlineOrderCount: 0, now: new Date(clock.now()) });
+  const storeIds = await seedMerchantData(test.app.regionDatabases.get("us")!.sql, "us", merchant.companyId, {
+    storeCount: 2,
+    itemCount: 2,
+    salesDays: 0,
+    onlineOrderCount: 0,
+    now: new Date(clock.now()),
+  });
   await credentials.updateMerchantStatus({ companyId: BigInt(merchant.companyId), provisioned: true });
   const key = await newApiKey(credentials, app.appId, Environment.PRODUCTION);
-  const { accessRequest } = await grants.createAccessRequest({ appId: app.appId, companyId: BigInt(merchant.companyId), storeIds: storeIds.map(BigInt) });
-  await grants.approveAccessRequest({ accessRequestId: accessRequest!.accessRequestId, userId: String(merchant.owner.userId) });
+  const { accessRequest } = await grants.createAccessRequest({
+    appId: app.appId,
+    companyId: BigInt(merchant.companyId),
+    storeIds: storeIds.map(BigInt),
+  });
+  await grants.approveAccessRequest({
+    accessRequestId: accessRequest!.accessRequestId,
+    userId: String(merchant.owner.userId),
+  });
   const path = `/v1/stores?companyId=${merchant.companyId}`;
   const call = () => fetch(`${test!.base}${path}`, { headers: { "x-api-key": key } });
   assert.is((await call()).status, 200);
@@ -91,7 +105,10 @@ Http("the database goes away: 503 partner.api_key_unavailable for every key; bac
       assert.equal(body["params"], { retryAfter: 5 });
     }
     assert.ok(test.logs.some((line) => line.includes("failing closed")));
-    assert.not.ok(test.logs.some((line) => line.includes(key)), "the key is never logged");
+    assert.not.ok(
+      test.logs.some((line) => line.includes(key)),
+      "the key is never logged",
+    );
   } finally {
     await setDatabaseReachable(databaseUrl, true);
   }
@@ -120,7 +137,12 @@ Embedded.before(async () => {
   port = await freePort();
   await startSocket();
   // The app's own client (bigint as number), with one connection: the socket accepts one.
-  database = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, dataDir: ":memory:", logger: silentLogger, poolSize: 1 });
+  database = await openDatabase({
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dataDir: ":memory:",
+    logger: silentLogger,
+    poolSize: 1,
+  });
   sql = database.sql;
   await migrateControl(sql, silentLogger);
 });
@@ -133,13 +155,24 @@ Embedded.after(async () => {
 Embedded("the socket stops: api_key_unavailable, never a pass; it starts again: the same key works", async () => {
   const embeddedClock = createManualClock(Date.now());
   const config = loadConfig({});
-  const impl = createCredentialService({ config, clock: embeddedClock, ids: cryptoIds, logger: silentLogger }, { sql, sandboxGrants: createSandboxGrants() });
+  const impl = createCredentialService(
+    { config, clock: embeddedClock, ids: cryptoIds, logger: silentLogger },
+    { sql, sandboxGrants: createSandboxGrants() },
+  );
   // Provision through the implementation directly (the same calls the console makes).
   const { organization } = await call(impl.createOrganization, { name: "outage org" });
   const organizationId = organization!.organizationId!;
   const app = await call(impl.createApp, { organizationId, name: "outage app", product: Product.ADSR });
-  const sandboxMerchant = await call(impl.provisionSandboxMerchant, { organizationId, country: "GB", name: "outage shop" });
-  const created = await call(impl.createApiKey, { appId: app.app!.appId!, name: "k", environment: Environment.SANDBOX });
+  const sandboxMerchant = await call(impl.provisionSandboxMerchant, {
+    organizationId,
+    country: "GB",
+    name: "outage shop",
+  });
+  const created = await call(impl.createApiKey, {
+    appId: app.app!.appId!,
+    name: "k",
+    environment: Environment.SANDBOX,
+  });
   const key = created.apiKey!.apiKey!;
   const logs: string[] = [];
   const metrics = createMetrics({ processMetrics: false });
@@ -152,7 +185,12 @@ Embedded("the socket stops: api_key_unavailable, never a pass; it starts again: 
     logger: createLogger({ level: "debug", write: (line) => logs.push(line) }),
     cacheSeconds: 5,
   });
-  const request = { apiKey: key, companyId: String(sandboxMerchant.merchant!.companyId), clientAddress: "127.0.0.1", scope: "stores.read" };
+  const request = {
+    apiKey: key,
+    companyId: String(sandboxMerchant.merchant!.companyId),
+    clientAddress: "127.0.0.1",
+    scope: "stores.read",
+  };
   const first = await auth.admit(request);
   assert.is(first.ok, true, JSON.stringify(first));
 
@@ -160,7 +198,11 @@ Embedded("the socket stops: api_key_unavailable, never a pass; it starts again: 
   embeddedClock.advance(6_000);
   const refused = await auth.admit(request);
   assert.equal(refused, { ok: false, error: { code: "partner.api_key_unavailable", params: { retryAfter: 5 } } });
-  assert.is(total(await metrics.registry.metrics(), "partnerapi_api_key_fail_closed_total"), 1, "one verification failed closed");
+  assert.is(
+    total(await metrics.registry.metrics(), "partnerapi_api_key_fail_closed_total"),
+    1,
+    "one verification failed closed",
+  );
   assert.ok(logs.some((line) => line.includes("failing closed")));
   assert.not.ok(logs.some((line) => line.includes(key)));
 

@@ -13,41 +13,74 @@ const minute = Date.UTC(2026, 10, 21, 12, 0, 0);
 
 Limiter("counts per app in fixed minute windows that reset on the boundary", async () => {
   const clock = createManualClock(minute + 15_000);
-  const limiter = createRateLimiter({ store: createMemoryStore({ clock }), limit: 2, clock, logger: createLogger({ write: () => {} }) });
+  const limiter = createRateLimiter({
+    store: createMemoryStore({ clock }),
+    limit: 2,
+    clock,
+    logger: createLogger({ write: () => {} }),
+  });
   const first = await limiter.hit("app_a");
   assert.equal(first, { allowed: true, limit: 2, remaining: 1, reset: minute / 1000 + 60, retryAfter: 45 });
-  assert.equal(rateLimitHeaders(first), { "X-RateLimit-Limit": "2", "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": String(minute / 1000 + 60) });
+  assert.equal(rateLimitHeaders(first), {
+    "X-RateLimit-Limit": "2",
+    "X-RateLimit-Remaining": "1",
+    "X-RateLimit-Reset": String(minute / 1000 + 60),
+  });
   assert.is((await limiter.hit("app_a")).allowed, true);
   clock.advance(44_500);
   const third = await limiter.hit("app_a");
   assert.equal(third, { allowed: false, limit: 2, remaining: 0, reset: minute / 1000 + 60, retryAfter: 1 });
   assert.is((await limiter.hit("app_b")).remaining, 1, "another app has its own window");
-  assert.equal(await limiter.peek("app_a"), { allowed: false, limit: 2, remaining: 0, reset: minute / 1000 + 60, retryAfter: 1 });
+  assert.equal(await limiter.peek("app_a"), {
+    allowed: false,
+    limit: 2,
+    remaining: 0,
+    reset: minute / 1000 + 60,
+    retryAfter: 1,
+  });
   clock.advance(500);
-  assert.equal(await limiter.hit("app_a"), { allowed: true, limit: 2, remaining: 1, reset: minute / 1000 + 120, retryAfter: 60 });
+  assert.equal(await limiter.hit("app_a"), {
+    allowed: true,
+    limit: 2,
+    remaining: 1,
+    reset: minute / 1000 + 120,
+    retryAfter: 60,
+  });
 });
 
-Limiter("while the shared store fails, calls are counted per process; logged once; shared again by itself", async () => {
-  const clock = createManualClock(minute);
-  const lines: string[] = [];
-  const { store, state } = flakyStore(clock);
-  const limiter = createRateLimiter({ store, limit: 3, clock, logger: createLogger({ write: (line) => lines.push(line) }) });
-  assert.is((await limiter.hit("app")).remaining, 2, "shared");
-  state.down = true;
-  const local = [];
-  for (let n = 0; n < 4; n++) local.push(await limiter.hit("app"));
-  assert.equal(local.map((decision) => decision.allowed), [true, true, true, false], "the local window admits the full limit");
-  assert.is((await limiter.peek("app")).remaining, 0);
-  const warnings = lines.filter((line) => line.includes("fall back to per-process windows"));
-  assert.is(warnings.length, 1, "one line per outage, not one per call");
-  assert.match(warnings[0]!, "ECONNREFUSED");
-  state.down = false;
-  assert.is((await limiter.hit("app")).remaining, 1, "the shared count again (2 of 3)");
-  assert.is(lines.filter((line) => line.includes("shared again")).length, 1);
-  state.down = true;
-  await limiter.hit("app");
-  assert.is(lines.filter((line) => line.includes("fall back")).length, 2, "a second outage is logged again, once");
-});
+Limiter(
+  "while the shared store fails, calls are counted per process; logged once; shared again by itself",
+  async () => {
+    const clock = createManualClock(minute);
+    const lines: string[] = [];
+    const { store, state } = flakyStore(clock);
+    const limiter = createRateLimiter({
+      store,
+      limit: 3,
+      clock,
+      logger: createLogger({ write: (line) => lines.push(line) }),
+    });
+    assert.is((await limiter.hit("app")).remaining, 2, "shared");
+    state.down = true;
+    const local = [];
+    for (let n = 0; n < 4; n++) local.push(await limiter.hit("app"));
+    assert.equal(
+      local.map((decision) => decision.allowed),
+      [true, true, true, false],
+      "the local window admits the full limit",
+    );
+    assert.is((await limiter.peek("app")).remaining, 0);
+    const warnings = lines.filter((line) => line.includes("fall back to per-process windows"));
+    assert.is(warnings.length, 1, "one line per outage, not one per call");
+    assert.match(warnings[0]!, "ECONNREFUSED");
+    state.down = false;
+    assert.is((await limiter.hit("app")).remaining, 1, "the shared count again (2 of 3)");
+    assert.is(lines.filter((line) => line.includes("shared again")).length, 1);
+    state.down = true;
+    await limiter.hit("app");
+    assert.is(lines.filter((line) => line.includes("fall back")).length, 2, "a second outage is logged again, once");
+  },
+);
 
 Limiter("a shared store that does not answer is given up on after a bounded wait", async () => {
   const clock = createManualClock(minute);

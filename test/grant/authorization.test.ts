@@ -9,7 +9,9 @@ const Authorization = suite("grant/authorization");
 
 Authorization("codes carry 256 random bits (43 base64url characters)", () => {
   const sizes: number[] = [];
-  const ids: IdSource = { uuid: () => "00000000-0000-4000-8000-000000000000", randomToken: (bytes) => {
+  const ids: IdSource = {
+    uuid: () => "00000000-0000-4000-8000-000000000000",
+    randomToken: (bytes) => {
       sizes.push(bytes);
       return "C".repeat(43);
     },
@@ -28,8 +30,14 @@ Authorization("the known parameters are read once each; repeated ones are named;
 });
 
 Authorization("the redirect keeps the registered URI's own query and spelling, and adds ours after it", () => {
-  assert.is(redirectTo("https://app.example/cb", { code: "c", state: "s t" }), "https://app.example/cb?code=c&state=s+t");
-  assert.is(redirectTo("https://app.example/cb?tenant=A%20B", { error: "access_denied", state: "s" }), "https://app.example/cb?tenant=A%20B&error=access_denied&state=s");
+  assert.is(
+    redirectTo("https://app.example/cb", { code: "c", state: "s t" }),
+    "https://app.example/cb?code=c&state=s+t",
+  );
+  assert.is(
+    redirectTo("https://app.example/cb?tenant=A%20B", { error: "access_denied", state: "s" }),
+    "https://app.example/cb?tenant=A%20B&error=access_denied&state=s",
+  );
 });
 
 Authorization.run();

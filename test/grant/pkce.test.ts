@@ -36,17 +36,21 @@ Pkce("RFC 7636 4.1: a verifier is 43 to 128 characters", () => {
 Pkce("RFC 7636 4.1: a verifier uses only the unreserved characters A-Z a-z 0-9 - . _ ~", () => {
   const base = "a".repeat(42);
   for (const ok of ["-", ".", "_", "~", "Z", "9"]) assert.ok(isCodeVerifier(base + ok), ok);
-  for (const bad of ["+", "/", "=", " ", "%", "é", "\n"]) assert.not.ok(isCodeVerifier(base + bad), JSON.stringify(bad));
+  for (const bad of ["+", "/", "=", " ", "%", "é", "\n"])
+    assert.not.ok(isCodeVerifier(base + bad), JSON.stringify(bad));
 });
 
-Pkce("an S256 challenge is exactly 43 base64url characters: padding, base64 '+' '/' and other lengths are refused", () => {
-  assert.not.ok(isS256Challenge(appendixB.challenge + "="));
-  assert.not.ok(isS256Challenge(appendixB.challenge.slice(0, 42)));
-  assert.not.ok(isS256Challenge(appendixB.challenge + "A"));
-  assert.not.ok(isS256Challenge(appendixB.challenge.replace("-", "+")));
-  assert.not.ok(isS256Challenge(appendixB.challenge.replace("-", "/")));
-  assert.not.ok(isS256Challenge(""));
-  assert.not.ok(isS256Challenge(appendixB.verifier.slice(0, 42) + "."), "a plain verifier-like value with '.'");
-});
+Pkce(
+  "an S256 challenge is exactly 43 base64url characters: padding, base64 '+' '/' and other lengths are refused",
+  () => {
+    assert.not.ok(isS256Challenge(appendixB.challenge + "="));
+    assert.not.ok(isS256Challenge(appendixB.challenge.slice(0, 42)));
+    assert.not.ok(isS256Challenge(appendixB.challenge + "A"));
+    assert.not.ok(isS256Challenge(appendixB.challenge.replace("-", "+")));
+    assert.not.ok(isS256Challenge(appendixB.challenge.replace("-", "/")));
+    assert.not.ok(isS256Challenge(""));
+    assert.not.ok(isS256Challenge(appendixB.verifier.slice(0, 42) + "."), "a plain verifier-like value with '.'");
+  },
+);
 
 Pkce.run();

@@ -25,7 +25,10 @@ type Context = { health: HealthService; client: grpc.Client; close: () => Promis
 const HealthSuite = suite<Context>("internal/health", {} as Context);
 
 HealthSuite.before(async (context) => {
-  const health = createHealthService({ "": ServingStatus.SERVING, "partnerapi.v1.TokenService": ServingStatus.SERVING });
+  const health = createHealthService({
+    "": ServingStatus.SERVING,
+    "partnerapi.v1.TokenService": ServingStatus.SERVING,
+  });
   const routes = (router: ConnectRouter): void => {
     router.service(TokenService, {});
     router.service(Health, health.impl);
@@ -153,28 +156,34 @@ HealthSuite("Watch sees SERVING, then NOT_SERVING when the server shuts down", a
   assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
 });
 
-HealthSuite("Check and List follow readiness: NOT_SERVING for the server and each service while not ready, SERVING when back", async (context) => {
-  const state = { ready: true, asked: 0 };
-  context.health.followReadiness(
-    async () => {
-      state.asked += 1;
-      return { ready: state.ready };
-    },
-    { clock: createManualClock(), intervalMs: 2000 },
-  );
-  assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
-  state.ready = false;
-  // Asked afresh on each Check: no poll has run (the manual clock has not moved).
-  assert.equal(await check(context.client, ""), { status: ServingStatus.NOT_SERVING });
-  assert.equal(await check(context.client, "partnerapi.v1.TokenService"), { status: ServingStatus.NOT_SERVING });
-  assert.equal(await check(context.client, "partnerapi.v1.Unknown"), { code: grpc.status.NOT_FOUND });
-  assert.equal(await list(context.client), { "": ServingStatus.NOT_SERVING, "partnerapi.v1.TokenService": ServingStatus.NOT_SERVING });
-  assert.is(context.health.getStatus(""), ServingStatus.NOT_SERVING);
-  state.ready = true;
-  assert.equal(await check(context.client, "partnerapi.v1.TokenService"), { status: ServingStatus.SERVING });
-  assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
-  assert.is(state.asked, 7, "once per Check and List");
-});
+HealthSuite(
+  "Check and List follow readiness: NOT_SERVING for the server and each service while not ready, SERVING when back",
+  async (context) => {
+    const state = { ready: true, asked: 0 };
+    context.health.followReadiness(
+      async () => {
+        state.asked += 1;
+        return { ready: state.ready };
+      },
+      { clock: createManualClock(), intervalMs: 2000 },
+    );
+    assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
+    state.ready = false;
+    // Asked afresh on each Check: no poll has run (the manual clock has not moved).
+    assert.equal(await check(context.client, ""), { status: ServingStatus.NOT_SERVING });
+    assert.equal(await check(context.client, "partnerapi.v1.TokenService"), { status: ServingStatus.NOT_SERVING });
+    assert.equal(await check(context.client, "partnerapi.v1.Unknown"), { code: grpc.status.NOT_FOUND });
+    assert.equal(await list(context.client), {
+      "": ServingStatus.NOT_SERVING,
+      "partnerapi.v1.TokenService": ServingStatus.NOT_SERVING,
+    });
+    assert.is(context.health.getStatus(""), ServingStatus.NOT_SERVING);
+    state.ready = true;
+    assert.equal(await check(context.client, "partnerapi.v1.TokenService"), { status: ServingStatus.SERVING });
+    assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
+    assert.is(state.asked, 7, "once per Check and List");
+  },
+);
 
 HealthSuite("a readiness that throws counts as not ready", async (context) => {
   context.health.followReadiness(
@@ -188,41 +197,44 @@ HealthSuite("a readiness that throws counts as not ready", async (context) => {
   assert.equal(await check(context.client, ""), { status: ServingStatus.SERVING });
 });
 
-HealthSuite("Watch streams follow readiness through the poll on the injected clock, and the poll ends at shutdown", async (context) => {
-  const clock = createManualClock();
-  const state = { ready: true, asked: 0 };
-  context.health.followReadiness(
-    async () => {
-      state.asked += 1;
-      return { ready: state.ready };
-    },
-    { clock, intervalMs: 2000 },
-  );
-  const server = watch(context.client, "");
-  const token = watch(context.client, "partnerapi.v1.TokenService");
-  assert.is(await server.next(), ServingStatus.SERVING);
-  assert.is(await token.next(), ServingStatus.SERVING);
-  state.ready = false;
-  clock.advance(1999);
-  assert.is(state.asked, 0, "no poll before the interval has passed");
-  clock.advance(1);
-  assert.is(await server.next(), ServingStatus.NOT_SERVING);
-  assert.is(await token.next(), ServingStatus.NOT_SERVING);
-  assert.is(state.asked, 1);
-  state.ready = true;
-  clock.advance(2000);
-  assert.is(await server.next(), ServingStatus.SERVING);
-  assert.is(await token.next(), ServingStatus.SERVING);
-  assert.is(state.asked, 2);
-  context.health.shutdown();
-  assert.is(await server.next(), ServingStatus.NOT_SERVING);
-  clock.advance(10_000);
-  assert.is(state.asked, 2, "no poll after shutdown");
-  // Ready or not, a shut-down server stays NOT_SERVING.
-  assert.equal(await check(context.client, ""), { status: ServingStatus.NOT_SERVING });
-  assert.is(state.asked, 2, "Check does not ask readiness after shutdown");
-  server.cancel();
-  token.cancel();
-});
+HealthSuite(
+  "Watch streams follow readiness through the poll on the injected clock, and the poll ends at shutdown",
+  async (context) => {
+    const clock = createManualClock();
+    const state = { ready: true, asked: 0 };
+    context.health.followReadiness(
+      async () => {
+        state.asked += 1;
+        return { ready: state.ready };
+      },
+      { clock, intervalMs: 2000 },
+    );
+    const server = watch(context.client, "");
+    const token = watch(context.client, "partnerapi.v1.TokenService");
+    assert.is(await server.next(), ServingStatus.SERVING);
+    assert.is(await token.next(), ServingStatus.SERVING);
+    state.ready = false;
+    clock.advance(1999);
+    assert.is(state.asked, 0, "no poll before the interval has passed");
+    clock.advance(1);
+    assert.is(await server.next(), ServingStatus.NOT_SERVING);
+    assert.is(await token.next(), ServingStatus.NOT_SERVING);
+    assert.is(state.asked, 1);
+    state.ready = true;
+    clock.advance(2000);
+    assert.is(await server.next(), ServingStatus.SERVING);
+    assert.is(await token.next(), ServingStatus.SERVING);
+    assert.is(state.asked, 2);
+    context.health.shutdown();
+    assert.is(await server.next(), ServingStatus.NOT_SERVING);
+    clock.advance(10_000);
+    assert.is(state.asked, 2, "no poll after shutdown");
+    // Ready or not, a shut-down server stays NOT_SERVING.
+    assert.equal(await check(context.client, ""), { status: ServingStatus.NOT_SERVING });
+    assert.is(state.asked, 2, "Check does not ask readiness after shutdown");
+    server.cancel();
+    token.cancel();
+  },
+);
 
 HealthSuite.run();

@@ -30,7 +30,11 @@ Reflection.before(async (context) => {
     router.service(TokenService, {});
     router.service(GrantService, {});
     router.service(Health, health.impl);
-    registerReflection(router, [TokenService, GrantService, ...reflectionServices, Health], [file_google_rpc_error_details]);
+    registerReflection(
+      router,
+      [TokenService, GrantService, ...reflectionServices, Health],
+      [file_google_rpc_error_details],
+    );
   };
   const server = http2.createServer(connectNodeAdapter({ routes }));
   const sessions = new Set<http2.ServerHttp2Session>();
@@ -67,7 +71,10 @@ function bufCurl(args: string[]): Promise<{ code: number; stdout: string; stderr
 }
 
 function lines(text: string): string[] {
-  return text.split("\n").filter((line) => line.length > 0).sort();
+  return text
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .sort();
 }
 
 const allServices = [
@@ -91,14 +98,17 @@ for (const protocol of ["grpc-v1", "grpc-v1alpha"]) {
 Reflection("buf curl --list-methods resolves TokenService", async ({ baseUrl }) => {
   const result = await bufCurl(["--list-methods", baseUrl]);
   assert.is(result.code, 0, result.stderr);
-  assert.equal(lines(result.stdout).filter((line) => line.startsWith("partnerapi.v1.TokenService/")), [
-    "partnerapi.v1.TokenService/ExchangeToken",
-    "partnerapi.v1.TokenService/GetAuthorizationServerMetadata",
-    "partnerapi.v1.TokenService/GetJwks",
-    "partnerapi.v1.TokenService/MintSandboxToken",
-    "partnerapi.v1.TokenService/RevokeToken",
-    "partnerapi.v1.TokenService/RotateSigningKey",
-  ]);
+  assert.equal(
+    lines(result.stdout).filter((line) => line.startsWith("partnerapi.v1.TokenService/")),
+    [
+      "partnerapi.v1.TokenService/ExchangeToken",
+      "partnerapi.v1.TokenService/GetAuthorizationServerMetadata",
+      "partnerapi.v1.TokenService/GetJwks",
+      "partnerapi.v1.TokenService/MintSandboxToken",
+      "partnerapi.v1.TokenService/RevokeToken",
+      "partnerapi.v1.TokenService/RotateSigningKey",
+    ],
+  );
 });
 
 Reflection("buf curl calls GetJwks with the schema from reflection: unimplemented", async ({ baseUrl }) => {
@@ -125,7 +135,9 @@ Reflection("v1 file_containing_symbol answers token_service.proto and its import
     assert.is(response.messageResponse.case, "fileDescriptorResponse");
     if (response.messageResponse.case !== "fileDescriptorResponse") return;
     names.push(
-      response.messageResponse.value.fileDescriptorProto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes).name),
+      response.messageResponse.value.fileDescriptorProto.map(
+        (bytes) => fromBinary(FileDescriptorProtoSchema, bytes).name,
+      ),
     );
   }
   assert.is(names.length, 2);
@@ -153,20 +165,23 @@ Reflection("v1 unknown symbol: error_response NOT_FOUND, request echoed", async 
   }
 });
 
-Reflection("extra files: error details resolve with their imports, and stay out of list_services", async ({ baseUrl }) => {
-  const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl }));
-  const requests = async function* () {
-    yield { messageRequest: { case: "fileContainingSymbol" as const, value: "google.rpc.ErrorInfo" } };
-  };
-  for await (const response of client.serverReflectionInfo(requests())) {
-    assert.equal(
-      response.messageResponse.case === "fileDescriptorResponse"
-        ? response.messageResponse.value.fileDescriptorProto.map((b) => fromBinary(FileDescriptorProtoSchema, b).name)
-        : [],
-      ["google/rpc/error_details.proto", "google/protobuf/duration.proto"],
-    );
-  }
-});
+Reflection(
+  "extra files: error details resolve with their imports, and stay out of list_services",
+  async ({ baseUrl }) => {
+    const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl }));
+    const requests = async function* () {
+      yield { messageRequest: { case: "fileContainingSymbol" as const, value: "google.rpc.ErrorInfo" } };
+    };
+    for await (const response of client.serverReflectionInfo(requests())) {
+      assert.equal(
+        response.messageResponse.case === "fileDescriptorResponse"
+          ? response.messageResponse.value.fileDescriptorProto.map((b) => fromBinary(FileDescriptorProtoSchema, b).name)
+          : [],
+        ["google/rpc/error_details.proto", "google/protobuf/duration.proto"],
+      );
+    }
+  },
+);
 
 Reflection("v1alpha answers list_services, files by name and unknown files", async ({ baseUrl }) => {
   const client = createClient(v1alpha.ServerReflection, createGrpcTransport({ baseUrl }));
@@ -190,10 +205,7 @@ Reflection("v1alpha answers list_services, files by name and unknown files", asy
       : [],
     ["grpc/health/v1/health.proto"],
   );
-  assert.equal(
-    missing?.messageResponse.case === "errorResponse" ? missing.messageResponse.value.errorCode : 0,
-    5,
-  );
+  assert.equal(missing?.messageResponse.case === "errorResponse" ? missing.messageResponse.value.errorCode : 0, 5);
 });
 
 Reflection("extensions: by number, all numbers of a type, unknown ones", () => {
@@ -210,7 +222,10 @@ Reflection("extensions: by number, all numbers of a type, unknown ones", () => {
   );
   assert.is(byNumber.case, "fileDescriptorResponse");
   if (byNumber.case === "fileDescriptorResponse") {
-    assert.is(fromBinary(FileDescriptorProtoSchema, byNumber.value.fileDescriptorProto[0]!).name, "google/api/annotations.proto");
+    assert.is(
+      fromBinary(FileDescriptorProtoSchema, byNumber.value.fileDescriptorProto[0]!).name,
+      "google/api/annotations.proto",
+    );
   }
   const numbers = index.answer(
     { messageRequest: { case: "allExtensionNumbersOfType", value: "google.protobuf.MethodOptions" } },

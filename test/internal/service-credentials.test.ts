@@ -29,17 +29,20 @@ async function scratch<T>(use: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-Credentials("a credential is svc_<id>_<43 base64url chars>; its line is role, id and the SHA-256 of the whole credential", () => {
-  const { credential, line } = newServiceCredential("staff", "review-desk");
-  assert.match(credential, /^svc_review-desk_[A-Za-z0-9_-]{43}$/);
-  const [role, id, hash] = line.split(" ");
-  assert.equal([role, id], ["staff", "review-desk"]);
-  assert.match(hash!, /^[0-9a-f]{64}$/);
-  assert.is(claimedId(credential), "review-desk");
-  assert.is(claimedId("svc_review-desk_short"), undefined);
-  assert.match(newServiceCredential("front").credential, /^svc_front-[0-9a-f]{8}_/);
-  assert.throws(() => newServiceCredential("front", "Not_Valid"), /a credential id is 1 to 40/);
-});
+Credentials(
+  "a credential is svc_<id>_<43 base64url chars>; its line is role, id and the SHA-256 of the whole credential",
+  () => {
+    const { credential, line } = newServiceCredential("staff", "review-desk");
+    assert.match(credential, /^svc_review-desk_[A-Za-z0-9_-]{43}$/);
+    const [role, id, hash] = line.split(" ");
+    assert.equal([role, id], ["staff", "review-desk"]);
+    assert.match(hash!, /^[0-9a-f]{64}$/);
+    assert.is(claimedId(credential), "review-desk");
+    assert.is(claimedId("svc_review-desk_short"), undefined);
+    assert.match(newServiceCredential("front").credential, /^svc_front-[0-9a-f]{8}_/);
+    assert.throws(() => newServiceCredential("front", "Not_Valid"), /a credential id is 1 to 40/);
+  },
+);
 
 Credentials("a credentials file skips blanks and comments and refuses anything else, naming the line", () => {
   const good = newServiceCredential("operator", "op-1").line;
@@ -63,27 +66,37 @@ Credentials("a credentials file skips blanks and comments and refuses anything e
   assert.is(refused(`operator Op_2 ${hash}`), "creds line 1: malformed id");
 });
 
-Credentials("verification: the right credential gives its caller; a wrong secret, an unknown id or junk give none", async () => {
-  await scratch(async (dir) => {
-    const operator = newServiceCredential("operator", "op-1");
-    const front = newServiceCredential("front", "fr-1");
-    const file = join(dir, "creds");
-    await writeFile(file, `${operator.line}\n${front.line}\n`);
-    const credentials = await loadServiceCredentials({ file, clock, logger: silentLogger });
-    assert.equal(await credentials.verify(operator.credential), { id: "op-1", role: "operator" });
-    assert.equal(await credentials.verify(front.credential), { id: "fr-1", role: "front" });
-    assert.is(await credentials.verify(operator.credential.slice(0, -1) + (operator.credential.endsWith("A") ? "B" : "A")), undefined);
-    assert.is(await credentials.verify(operator.credential.replace("op-1", "op-9")), undefined);
-    assert.is(await credentials.verify(""), undefined);
-    assert.is(await credentials.verify("svc_op-1_" + "x".repeat(500)), undefined);
-    assert.equal(credentials.counts(), { operator: 1, staff: 0, front: 1, pos: 0 });
-  });
-});
+Credentials(
+  "verification: the right credential gives its caller; a wrong secret, an unknown id or junk give none",
+  async () => {
+    await scratch(async (dir) => {
+      const operator = newServiceCredential("operator", "op-1");
+      const front = newServiceCredential("front", "fr-1");
+      const file = join(dir, "creds");
+      await writeFile(file, `${operator.line}\n${front.line}\n`);
+      const credentials = await loadServiceCredentials({ file, clock, logger: silentLogger });
+      assert.equal(await credentials.verify(operator.credential), { id: "op-1", role: "operator" });
+      assert.equal(await credentials.verify(front.credential), { id: "fr-1", role: "front" });
+      assert.is(
+        await credentials.verify(operator.credential.slice(0, -1) + (operator.credential.endsWith("A") ? "B" : "A")),
+        undefined,
+      );
+      assert.is(await credentials.verify(operator.credential.replace("op-1", "op-9")), undefined);
+      assert.is(await credentials.verify(""), undefined);
+      assert.is(await credentials.verify("svc_op-1_" + "x".repeat(500)), undefined);
+      assert.equal(credentials.counts(), { operator: 1, staff: 0, front: 1, pos: 0 });
+    });
+  },
+);
 
 Credentials("a missing file accepts nobody, with a warning; a malformed one stops the start", async () => {
   await scratch(async (dir) => {
     const logs: string[] = [];
-    const credentials = await loadServiceCredentials({ file: join(dir, "absent"), clock, logger: createLogger({ write: (line) => logs.push(line) }) });
+    const credentials = await loadServiceCredentials({
+      file: join(dir, "absent"),
+      clock,
+      logger: createLogger({ write: (line) => logs.push(line) }),
+    });
     assert.equal(credentials.counts(), { operator: 0, staff: 0, front: 0, pos: 0 });
     assert.ok(logs.some((line) => line.includes("no internal credentials")));
     await writeFile(join(dir, "bad"), "operator\n");
@@ -96,22 +109,25 @@ Credentials("a missing file accepts nobody, with a warning; a malformed one stop
   });
 });
 
-Credentials("a brand-new embedded start makes an operator credential and its line, both 0600; a second start makes none", async () => {
-  await scratch(async (dir) => {
-    const credentialsFile = join(dir, "internal-credentials");
-    const made = await ensureEmbeddedOperatorCredential({ credentialsFile, dataDir: dir });
-    assert.is(made, join(dir, "operator-credential"));
-    assert.is((await stat(made!)).mode & 0o777, 0o600);
-    assert.is((await stat(credentialsFile)).mode & 0o777, 0o600);
-    const credential = await readPresentedCredential(made!);
-    const credentials = await loadServiceCredentials({ file: credentialsFile, clock, logger: silentLogger });
-    assert.equal(await credentials.verify(credential), { id: "operator-embedded", role: "operator" });
-    const before = await readFile(credentialsFile, "utf8");
-    assert.is(await ensureEmbeddedOperatorCredential({ credentialsFile, dataDir: dir }), undefined);
-    assert.is(await readFile(credentialsFile, "utf8"), before);
-    assert.is(await readPresentedCredential(made!), credential);
-  });
-});
+Credentials(
+  "a brand-new embedded start makes an operator credential and its line, both 0600; a second start makes none",
+  async () => {
+    await scratch(async (dir) => {
+      const credentialsFile = join(dir, "internal-credentials");
+      const made = await ensureEmbeddedOperatorCredential({ credentialsFile, dataDir: dir });
+      assert.is(made, join(dir, "operator-credential"));
+      assert.is((await stat(made!)).mode & 0o777, 0o600);
+      assert.is((await stat(credentialsFile)).mode & 0o777, 0o600);
+      const credential = await readPresentedCredential(made!);
+      const credentials = await loadServiceCredentials({ file: credentialsFile, clock, logger: silentLogger });
+      assert.equal(await credentials.verify(credential), { id: "operator-embedded", role: "operator" });
+      const before = await readFile(credentialsFile, "utf8");
+      assert.is(await ensureEmbeddedOperatorCredential({ credentialsFile, dataDir: dir }), undefined);
+      assert.is(await readFile(credentialsFile, "utf8"), before);
+      assert.is(await readPresentedCredential(made!), credential);
+    });
+  },
+);
 
 Credentials("a presented-credential file holding anything but one credential is refused, naming the file", async () => {
   await scratch(async (dir) => {

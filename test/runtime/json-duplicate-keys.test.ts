@@ -19,7 +19,8 @@ Duplicates("escapes are read: \\u0061 is a; escaped quotes and braces inside str
 });
 
 Duplicates("no object, or no repeat: undefined", () => {
-  for (const text of ["1", '"s"', "[]", "{}", "null", '{"a":[],"b":{},"c":""}']) assert.is(firstDuplicateKey(text), undefined, text);
+  for (const text of ["1", '"s"', "[]", "{}", "null", '{"a":[],"b":{},"c":""}'])
+    assert.is(firstDuplicateKey(text), undefined, text);
 });
 
 Duplicates.run();

@@ -11,29 +11,70 @@ Metrics("two apps' registries are separate; counters and histograms render with 
   const [one, two] = [createMetrics({ processMetrics: false }), createMetrics({ processMetrics: false })];
   one.tokensMinted.inc({ grant_type: "refresh_token" });
   one.tokensMinted.inc({ grant_type: "refresh_token" });
-  one.httpRequestDuration.observe({ family: "partner", route: "/v1/items/{id}", method: "PATCH", status: "200" }, 0.003);
+  one.httpRequestDuration.observe(
+    { family: "partner", route: "/v1/items/{id}", method: "PATCH", status: "200" },
+    0.003,
+  );
   const text = await one.registry.metrics();
   assert.is(sample(text, "partnerapi_tokens_minted_total", { grant_type: "refresh_token" }), 2);
-  assert.is(sample(text, "partnerapi_http_request_duration_seconds_bucket", { family: "partner", route: "/v1/items/{id}", method: "PATCH", status: "200", le: "0.005" }), 1);
-  assert.is(sample(text, "partnerapi_http_request_duration_seconds_bucket", { family: "partner", route: "/v1/items/{id}", method: "PATCH", status: "200", le: "0.0025" }), 0);
-  assert.is(sample(await two.registry.metrics(), "partnerapi_tokens_minted_total", { grant_type: "refresh_token" }), undefined);
+  assert.is(
+    sample(text, "partnerapi_http_request_duration_seconds_bucket", {
+      family: "partner",
+      route: "/v1/items/{id}",
+      method: "PATCH",
+      status: "200",
+      le: "0.005",
+    }),
+    1,
+  );
+  assert.is(
+    sample(text, "partnerapi_http_request_duration_seconds_bucket", {
+      family: "partner",
+      route: "/v1/items/{id}",
+      method: "PATCH",
+      status: "200",
+      le: "0.0025",
+    }),
+    0,
+  );
+  assert.is(
+    sample(await two.registry.metrics(), "partnerapi_tokens_minted_total", { grant_type: "refresh_token" }),
+    undefined,
+  );
 });
 
 Metrics("availability gauges ask the probe at each scrape: down databases and Redis are 0, the others 1", async () => {
   const metrics = createMetrics({ processMetrics: false });
   let down: string[] = [];
   let probes = 0;
-  metrics.followAvailability({ databases: ["database:control", "database:region_us"], redis: true, probe: async () => {
+  metrics.followAvailability({
+    databases: ["database:control", "database:region_us"],
+    redis: true,
+    probe: async () => {
       probes++;
       return { down };
     },
   });
   let text = await metrics.registry.metrics();
-  assert.equal([sample(text, "partnerapi_database_up", { database: "control" }), sample(text, "partnerapi_database_up", { database: "region_us" }), sample(text, "partnerapi_redis_up")], [1, 1, 1]);
+  assert.equal(
+    [
+      sample(text, "partnerapi_database_up", { database: "control" }),
+      sample(text, "partnerapi_database_up", { database: "region_us" }),
+      sample(text, "partnerapi_redis_up"),
+    ],
+    [1, 1, 1],
+  );
   assert.is(probes, 1, "one probe serves both gauges of a scrape");
   down = ["database:region_us", "redis"];
   text = await metrics.registry.metrics();
-  assert.equal([sample(text, "partnerapi_database_up", { database: "control" }), sample(text, "partnerapi_database_up", { database: "region_us" }), sample(text, "partnerapi_redis_up")], [1, 0, 0]);
+  assert.equal(
+    [
+      sample(text, "partnerapi_database_up", { database: "control" }),
+      sample(text, "partnerapi_database_up", { database: "region_us" }),
+      sample(text, "partnerapi_redis_up"),
+    ],
+    [1, 0, 0],
+  );
 });
 
 Metrics("process metrics are collected into the app's registry", async () => {

@@ -21,34 +21,46 @@ RequestSchema("a multi-word path variable ({app_id}) binds to its field and vali
 RequestSchema("a path integer is parsed from text, and a body cannot set it again", () => {
   const schema = createRequestSchema(UpdateItemRequestSchema, ["id"]);
   assert.equal(schema.validate({ name: "Tea" }, "json", { id: "7" }), { ok: true, value: { name: "Tea", id: 7 } });
-  assert.equal(schema.validate({}, "json", { id: "x" }), { ok: false, violations: [{ field: "id", rule: "must be an integer" }] });
+  assert.equal(schema.validate({}, "json", { id: "x" }), {
+    ok: false,
+    violations: [{ field: "id", rule: "must be an integer" }],
+  });
 });
 
-RequestSchema("what a string may hold, by kind: every string valid Unicode without NUL; names also without control or bidirectional controls; free text keeps lines; secrets only the first rule", () => {
-  for (const kind of [TextKind.UNSPECIFIED, TextKind.MULTILINE, TextKind.SECRET]) {
-    assert.is(textProblem("a\ud800", kind), "must not contain lone surrogates (invalid Unicode)");
-    assert.is(textProblem("\udc00a", kind), "must not contain lone surrogates (invalid Unicode)");
-    assert.is(textProblem("a\u0000", kind), "must not contain NUL characters");
-    assert.is(textProblem("Tea 😀 \u200F", kind), undefined);
-  }
-  for (const control of ["\u0001", "\u001F", "\u007F", "\u0080", "\u009F", "\u000B"]) {
-    assert.is(textProblem(`a${control}`), "must not contain control characters", JSON.stringify(control));
-    assert.is(textProblem(`a${control}`, TextKind.MULTILINE), "must not contain control characters");
-    assert.is(textProblem(`a${control}`, TextKind.SECRET), undefined);
-  }
-  for (const line of ["\n", "\r", "\t"]) {
-    assert.is(textProblem(`a${line}b`), "must not contain control characters");
-    assert.is(textProblem(`a${line}b`, TextKind.MULTILINE), undefined);
-  }
-  for (const bidi of ["\u202A", "\u202E", "\u2066", "\u2069"]) {
-    assert.is(textProblem(`a${bidi}`), "must not contain bidirectional control characters");
-    assert.is(textProblem(`a${bidi}`, TextKind.MULTILINE), "must not contain bidirectional control characters");
-    assert.is(textProblem(`a${bidi}`, TextKind.SECRET), undefined);
-  }
-  // The check stops the others: one violation per field, not also "must be at most 64 characters".
-  const schema = createRequestSchema(GetDeveloperAppRequestSchema);
-  assert.equal(schema.validate({ appId: "x".repeat(100) }, "json", {}), { ok: false, violations: [{ field: "appId", rule: "must be at most 64 characters" }] });
-  assert.equal(schema.validate({ appId: `${"x".repeat(100)}\u0000` }, "json", {}), { ok: false, violations: [{ field: "appId", rule: "must not contain NUL characters" }] });
-});
+RequestSchema(
+  "what a string may hold, by kind: every string valid Unicode without NUL; names also without control or bidirectional controls; free text keeps lines; secrets only the first rule",
+  () => {
+    for (const kind of [TextKind.UNSPECIFIED, TextKind.MULTILINE, TextKind.SECRET]) {
+      assert.is(textProblem("a\ud800", kind), "must not contain lone surrogates (invalid Unicode)");
+      assert.is(textProblem("\udc00a", kind), "must not contain lone surrogates (invalid Unicode)");
+      assert.is(textProblem("a\u0000", kind), "must not contain NUL characters");
+      assert.is(textProblem("Tea 😀 \u200F", kind), undefined);
+    }
+    for (const control of ["\u0001", "\u001F", "\u007F", "\u0080", "\u009F", "\u000B"]) {
+      assert.is(textProblem(`a${control}`), "must not contain control characters", JSON.stringify(control));
+      assert.is(textProblem(`a${control}`, TextKind.MULTILINE), "must not contain control characters");
+      assert.is(textProblem(`a${control}`, TextKind.SECRET), undefined);
+    }
+    for (const line of ["\n", "\r", "\t"]) {
+      assert.is(textProblem(`a${line}b`), "must not contain control characters");
+      assert.is(textProblem(`a${line}b`, TextKind.MULTILINE), undefined);
+    }
+    for (const bidi of ["\u202A", "\u202E", "\u2066", "\u2069"]) {
+      assert.is(textProblem(`a${bidi}`), "must not contain bidirectional control characters");
+      assert.is(textProblem(`a${bidi}`, TextKind.MULTILINE), "must not contain bidirectional control characters");
+      assert.is(textProblem(`a${bidi}`, TextKind.SECRET), undefined);
+    }
+    // The check stops the others: one violation per field, not also "must be at most 64 characters".
+    const schema = createRequestSchema(GetDeveloperAppRequestSchema);
+    assert.equal(schema.validate({ appId: "x".repeat(100) }, "json", {}), {
+      ok: false,
+      violations: [{ field: "appId", rule: "must be at most 64 characters" }],
+    });
+    assert.equal(schema.validate({ appId: `${"x".repeat(100)}\u0000` }, "json", {}), {
+      ok: false,
+      violations: [{ field: "appId", rule: "must not contain NUL characters" }],
+    });
+  },
+);
 
 RequestSchema.run();

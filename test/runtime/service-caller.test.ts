@@ -4,7 +4,14 @@
 // through unchanged; a method of another service is refused. Also createInProcessClient, forwardedFrom and
 // inProcessContext on their own.
 import { create, isMessage } from "@bufbuild/protobuf";
-import { Code, ConnectError, createContextKey, createContextValues, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  createContextKey,
+  createContextValues,
+  type HandlerContext,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import {
@@ -16,7 +23,12 @@ import {
   type HealthCheckRequest,
 } from "../../gen/grpc/health/v1/health_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
-import { createInProcessCaller, createInProcessClient, forwardedFrom, inProcessContext } from "../../src/runtime/service-caller.js";
+import {
+  createInProcessCaller,
+  createInProcessClient,
+  forwardedFrom,
+  inProcessContext,
+} from "../../src/runtime/service-caller.js";
 
 const Caller = suite("runtime/service-caller");
 
@@ -36,7 +48,12 @@ function recordingHealth(answer: () => unknown = () => ({ status: ServingStatus.
       return answer() as never;
     },
     list() {
-      return { statuses: { "": { status: ServingStatus.SERVING }, "partnerapi.v1.DataService": { status: ServingStatus.NOT_SERVING } } };
+      return {
+        statuses: {
+          "": { status: ServingStatus.SERVING },
+          "partnerapi.v1.DataService": { status: ServingStatus.NOT_SERVING },
+        },
+      };
     },
     async *watch() {},
   };
@@ -45,7 +62,10 @@ function recordingHealth(answer: () => unknown = () => ({ status: ServingStatus.
 
 Caller("the handler receives a message built from the init shape", async () => {
   const { impl, seen } = recordingHealth();
-  await createInProcessCaller(Health, impl).call({ method: Health.method.check, input: { service: "partnerapi.v1.TokenService" } });
+  await createInProcessCaller(Health, impl).call({
+    method: Health.method.check,
+    input: { service: "partnerapi.v1.TokenService" },
+  });
   assert.is(seen.length, 1);
   const request = seen[0]!.request;
   assert.ok(isMessage(request, HealthCheckRequestSchema));
@@ -118,17 +138,29 @@ Caller("an answer given as an init shape is normalised to a message of the outpu
   assert.is(answer.status, ServingStatus.NOT_SERVING);
 });
 
-Caller("an empty answer becomes the output message with its defaults; a message answer is returned as it is", async () => {
-  const empty = await createInProcessCaller(Health, recordingHealth(() => ({})).impl).call({ method: Health.method.check, input: {} });
-  assert.is(empty.$typeName, "grpc.health.v1.HealthCheckResponse");
-  assert.is(empty.status, ServingStatus.UNKNOWN);
-  const message = create(HealthCheckResponseSchema, { status: ServingStatus.SERVING });
-  const same = await createInProcessCaller(Health, recordingHealth(() => message).impl).call({ method: Health.method.check, input: {} });
-  assert.is(same, message);
-});
+Caller(
+  "an empty answer becomes the output message with its defaults; a message answer is returned as it is",
+  async () => {
+    const empty = await createInProcessCaller(Health, recordingHealth(() => ({})).impl).call({
+      method: Health.method.check,
+      input: {},
+    });
+    assert.is(empty.$typeName, "grpc.health.v1.HealthCheckResponse");
+    assert.is(empty.status, ServingStatus.UNKNOWN);
+    const message = create(HealthCheckResponseSchema, { status: ServingStatus.SERVING });
+    const same = await createInProcessCaller(Health, recordingHealth(() => message).impl).call({
+      method: Health.method.check,
+      input: {},
+    });
+    assert.is(same, message);
+  },
+);
 
 Caller("nested init shapes in the answer become messages too (map values of List)", async () => {
-  const answer = await createInProcessCaller(Health, recordingHealth().impl).call({ method: Health.method.list, input: {} });
+  const answer = await createInProcessCaller(Health, recordingHealth().impl).call({
+    method: Health.method.list,
+    input: {},
+  });
   assert.ok(isMessage(answer, HealthListResponseSchema));
   assert.equal(Object.keys(answer.statuses).sort(), ["", "partnerapi.v1.DataService"]);
   assert.ok(isMessage(answer.statuses[""], HealthCheckResponseSchema));
@@ -170,7 +202,10 @@ Caller("a method of another service is refused, even when the implementation has
     },
   } as ServiceImpl<typeof Health>;
   try {
-    await createInProcessCaller(Health, impl).call({ method: GrantService.method.listGrants, input: { companyId: 1n } });
+    await createInProcessCaller(Health, impl).call({
+      method: GrantService.method.listGrants,
+      input: { companyId: 1n },
+    });
     assert.unreachable("a GrantService method must not be called on Health");
   } catch (error) {
     assert.instance(error, Error);
@@ -182,7 +217,10 @@ Caller("a method of another service is refused, even when the implementation has
 Caller("a method of the service without a handler is refused naming it", async () => {
   const { list: _list, ...withoutList } = recordingHealth().impl;
   try {
-    await createInProcessCaller(Health, withoutList as ServiceImpl<typeof Health>).call({ method: Health.method.list, input: {} });
+    await createInProcessCaller(Health, withoutList as ServiceImpl<typeof Health>).call({
+      method: Health.method.list,
+      input: {},
+    });
     assert.unreachable("a missing handler must be refused");
   } catch (error) {
     assert.is((error as Error).message, "grpc.health.v1.Health has no method grpc.health.v1.Health/List");
@@ -195,20 +233,23 @@ Caller("createInProcessClient: one function per unary method (check, list; not t
   assert.is((client as Record<string, unknown>)["watch"], undefined);
 });
 
-Caller("createInProcessClient: calls the handler with the init shape as a message and the options as context", async () => {
-  const { impl, seen } = recordingHealth(() => ({ status: ServingStatus.SERVING }));
-  const client = createInProcessClient(Health, impl);
-  const values = createContextValues().set(tenant, "org-9");
-  const answer = await client.check({ service: "s" }, { headers: new Headers({ "X-API-Key": "k" }), values });
-  assert.is(answer.$typeName, "grpc.health.v1.HealthCheckResponse");
-  assert.is(answer.status, ServingStatus.SERVING);
-  assert.is(seen[0]!.request.service, "s");
-  assert.is(seen[0]!.context.method, Health.method.check);
-  assert.is(seen[0]!.context.requestHeader.get("x-api-key"), "k");
-  assert.is(seen[0]!.context.values.get(tenant), "org-9");
-  await client.check({});
-  assert.equal([...seen[1]!.context.requestHeader.keys()], []);
-});
+Caller(
+  "createInProcessClient: calls the handler with the init shape as a message and the options as context",
+  async () => {
+    const { impl, seen } = recordingHealth(() => ({ status: ServingStatus.SERVING }));
+    const client = createInProcessClient(Health, impl);
+    const values = createContextValues().set(tenant, "org-9");
+    const answer = await client.check({ service: "s" }, { headers: new Headers({ "X-API-Key": "k" }), values });
+    assert.is(answer.$typeName, "grpc.health.v1.HealthCheckResponse");
+    assert.is(answer.status, ServingStatus.SERVING);
+    assert.is(seen[0]!.request.service, "s");
+    assert.is(seen[0]!.context.method, Health.method.check);
+    assert.is(seen[0]!.context.requestHeader.get("x-api-key"), "k");
+    assert.is(seen[0]!.context.values.get(tenant), "org-9");
+    await client.check({});
+    assert.equal([...seen[1]!.context.requestHeader.keys()], []);
+  },
+);
 
 Caller("forwardedFrom: a nested call carries the incoming headers, values and signal", () => {
   const controller = new AbortController();

@@ -20,28 +20,39 @@ async function builtProject() {
   await writeFile(join(root, "tsconfig.json"), "{}\n");
   const outDir = join(root, "dist");
   await mkdir(outDir);
-  const stamp = async () => writeFile(join(outDir, stampFileName), JSON.stringify({ inputsDigest: inputsDigest(root) }));
+  const stamp = async () =>
+    writeFile(join(outDir, stampFileName), JSON.stringify({ inputsDigest: inputsDigest(root) }));
   return { root, outDir, stamp };
 }
 
 BuildState("the inputs are the sources, the generated code and what configures the build", () => {
-  assert.equal(buildInputs, ["src", "gen", "tsconfig.json", "tsconfig.build.json", "package.json", "scripts/build.mjs"]);
+  assert.equal(buildInputs, [
+    "src",
+    "gen",
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "package.json",
+    "scripts/build.mjs",
+  ]);
 });
 
-BuildState("the partner client's package (src/client: its sources, manifest and build) is not an input of the program", async () => {
-  const project = await builtProject();
-  try {
-    await project.stamp();
-    await mkdir(join(project.root, "src", "client", "dist"), { recursive: true });
-    await writeFile(join(project.root, "src", "client", "index.ts"), "export {};\n");
-    await writeFile(join(project.root, "src", "client", "dist", "index.js"), "export {};\n");
-    assert.is(buildState(project.root, project.outDir), "fresh");
-    await writeFile(join(project.root, "src", "clientele.ts"), "export {};\n");
-    assert.is(buildState(project.root, project.outDir), "stale");
-  } finally {
-    await rm(project.root, { recursive: true, force: true });
-  }
-});
+BuildState(
+  "the partner client's package (src/client: its sources, manifest and build) is not an input of the program",
+  async () => {
+    const project = await builtProject();
+    try {
+      await project.stamp();
+      await mkdir(join(project.root, "src", "client", "dist"), { recursive: true });
+      await writeFile(join(project.root, "src", "client", "index.ts"), "export {};\n");
+      await writeFile(join(project.root, "src", "client", "dist", "index.js"), "export {};\n");
+      assert.is(buildState(project.root, project.outDir), "fresh");
+      await writeFile(join(project.root, "src", "clientele.ts"), "export {};\n");
+      assert.is(buildState(project.root, project.outDir), "stale");
+    } finally {
+      await rm(project.root, { recursive: true, force: true });
+    }
+  },
+);
 
 BuildState("no stamp is missing; a stamp of the inputs as they are is fresh", async () => {
   const project = await builtProject();

@@ -26,75 +26,86 @@ CompiledProgram.after(async () => {
   await rm(outDir, { recursive: true, force: true });
 });
 
-CompiledProgram("the build holds the program with source maps, its migrations, the client with declarations, a fresh stamp", async () => {
-  for (const file of [
-    "src/main.js",
-    "src/main.js.map",
-    "src/internal/new-credential.js",
-    "gen/partnerapi/v1/token_service_pb.js",
-    "src/storage/migrations/control/0001_initial.sql",
-    "src/storage/migrations/region/0001_initial.sql",
-    "client/index.js",
-    "client/index.d.ts",
-  ]) {
-    await access(join(outDir, file)).catch(() => assert.unreachable(`${file} is not in the build`));
-  }
-  const map = JSON.parse(await readFile(join(outDir, "src", "main.js.map"), "utf8")) as { sources: string[] };
-  assert.equal(map.sources, ["../../src/main.ts"]);
-  assert.is(buildState(root, outDir), "fresh");
-});
+CompiledProgram(
+  "the build holds the program with source maps, its migrations, the client with declarations, a fresh stamp",
+  async () => {
+    for (const file of [
+      "src/main.js",
+      "src/main.js.map",
+      "src/internal/new-credential.js",
+      "gen/partnerapi/v1/token_service_pb.js",
+      "src/storage/migrations/control/0001_initial.sql",
+      "src/storage/migrations/region/0001_initial.sql",
+      "client/index.js",
+      "client/index.d.ts",
+    ]) {
+      await access(join(outDir, file)).catch(() => assert.unreachable(`${file} is not in the build`));
+    }
+    const map = JSON.parse(await readFile(join(outDir, "src", "main.js.map"), "utf8")) as { sources: string[] };
+    assert.equal(map.sources, ["../../src/main.ts"]);
+    assert.is(buildState(root, outDir), "fresh");
+  },
+);
 
-CompiledProgram("the compiled main starts, answers /readyz 200 and its version, and exits 0 after SIGTERM", async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-compiled-"));
-  const databaseUrl = await freshDatabaseUrl();
-  const child = spawn(process.execPath, ["--enable-source-maps", join(outDir, "src", "main.js")], {
-    env: {
-      PATH: process.env["PATH"] ?? "",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      AUTH_PORT: "0",
-      GRPC_PORT: "0",
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl ?? "",
-      SHUTDOWN_DRAIN_SECONDS: "0",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const line = (message: string) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "${message}" line; stdout: ${stdout} stderr: ${stderr}`)), 120_000);
-      const check = () => {
-        const found = stdout.split("\n").find((text) => text.includes(`"msg":"${message}"`));
-        if (!found) return;
-        clearTimeout(timer);
-        child.stdout.off("data", check);
-        resolve(JSON.parse(found) as Record<string, unknown>);
-      };
-      child.stdout.on("data", check);
-      check();
+CompiledProgram(
+  "the compiled main starts, answers /readyz 200 and its version, and exits 0 after SIGTERM",
+  async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "partner-api-compiled-"));
+    const databaseUrl = await freshDatabaseUrl();
+    const child = spawn(process.execPath, ["--enable-source-maps", join(outDir, "src", "main.js")], {
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOST: "127.0.0.1",
+        PORT: "0",
+        AUTH_PORT: "0",
+        GRPC_PORT: "0",
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl ?? "",
+        SHUTDOWN_DRAIN_SECONDS: "0",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     });
-  try {
-    const ready = await line("partner API ready");
-    const readiness = await fetch(`${ready["front"]}/readyz`);
-    assert.is(readiness.status, 200);
-    assert.equal(await readiness.json(), { status: "ready" });
-    const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { version: string };
-    const openapi = (await (await fetch(`${ready["front"]}/v1/openapi.json`)).json()) as { info: { version: string } };
-    assert.is(openapi.info.version, manifest.version);
-    child.kill("SIGTERM");
-    await line("stopped");
-    assert.is(await exited, 0);
-  } finally {
-    if (child.exitCode === null) child.kill("SIGKILL");
-    if (databaseUrl) await dropDatabase(databaseUrl);
-    await rm(dataDir, { recursive: true, force: true });
-  }
-});
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const line = (message: string) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no "${message}" line; stdout: ${stdout} stderr: ${stderr}`)),
+          120_000,
+        );
+        const check = () => {
+          const found = stdout.split("\n").find((text) => text.includes(`"msg":"${message}"`));
+          if (!found) return;
+          clearTimeout(timer);
+          child.stdout.off("data", check);
+          resolve(JSON.parse(found) as Record<string, unknown>);
+        };
+        child.stdout.on("data", check);
+        check();
+      });
+    try {
+      const ready = await line("partner API ready");
+      const readiness = await fetch(`${ready["front"]}/readyz`);
+      assert.is(readiness.status, 200);
+      assert.equal(await readiness.json(), { status: "ready" });
+      const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { version: string };
+      const openapi = (await (await fetch(`${ready["front"]}/v1/openapi.json`)).json()) as {
+        info: { version: string };
+      };
+      assert.is(openapi.info.version, manifest.version);
+      child.kill("SIGTERM");
+      await line("stopped");
+      assert.is(await exited, 0);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      if (databaseUrl) await dropDatabase(databaseUrl);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+);
 
 CompiledProgram("with --enable-source-maps a compiled module's stack trace names its .ts source", async () => {
   const config = pathToFileURL(join(outDir, "src", "config", "config.js")).href;

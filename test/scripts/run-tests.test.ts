@@ -30,7 +30,11 @@ function runner(args: string[], env: Record<string, string> = {}): Promise<{ cod
     execFile(
       process.execPath,
       ["scripts/run-tests.mjs", ...args],
-      { cwd: root, env: { ...process.env, TEST_TIMINGS_FILE: join(scratch, "timings.json"), ...env }, timeout: 120_000 },
+      {
+        cwd: root,
+        env: { ...process.env, TEST_TIMINGS_FILE: join(scratch, "timings.json"), ...env },
+        timeout: 120_000,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
         resolve({ code, output: `${stdout}${stderr}`.replace(/\x1b\[[0-9;]*m/g, "") });
@@ -41,27 +45,35 @@ function runner(args: string[], env: Record<string, string> = {}): Promise<{ cod
 
 const lastLine = (output: string) => output.trimEnd().split("\n").at(-1);
 
-Runner("a passing file: its tests counted, the slowest files listed, and last of all 'N passed, 0 failed'", async () => {
-  const { code, output } = await runner([`${fixtures}/passes.ts`]);
-  assert.is(code, 0, output);
-  assert.match(output, /✓ test\/support\/runner-fixtures\/passes\.ts {2}2 passed {2}\d+\.\d s \(\d+\.\d s CPU\)/);
-  assert.match(output, /Slowest files:\n +\d+\.\d s {2}test\/support\/runner-fixtures\/passes\.ts/);
-  assert.is(lastLine(output), "2 passed, 0 failed");
-  assert.equal(Object.keys(JSON.parse(readFileSync(join(scratch, "timings.json"), "utf8"))), [`${fixtures}/passes.ts`]);
-});
+Runner(
+  "a passing file: its tests counted, the slowest files listed, and last of all 'N passed, 0 failed'",
+  async () => {
+    const { code, output } = await runner([`${fixtures}/passes.ts`]);
+    assert.is(code, 0, output);
+    assert.match(output, /✓ test\/support\/runner-fixtures\/passes\.ts {2}2 passed {2}\d+\.\d s \(\d+\.\d s CPU\)/);
+    assert.match(output, /Slowest files:\n +\d+\.\d s {2}test\/support\/runner-fixtures\/passes\.ts/);
+    assert.is(lastLine(output), "2 passed, 0 failed");
+    assert.equal(Object.keys(JSON.parse(readFileSync(join(scratch, "timings.json"), "utf8"))), [
+      `${fixtures}/passes.ts`,
+    ]);
+  },
+);
 
-Runner("a failed assertion and a timed-out test: both named with their file in the failures, and the next test still runs", async () => {
-  const { code, output } = await runner([`${fixtures}/fails.ts`, `${fixtures}/passes.ts`]);
-  assert.is(code, 1, output);
-  assert.is(lastLine(output), "4 passed, 2 failed");
-  const failures = output.slice(output.indexOf("=== failures"), output.indexOf("=== end of failures"));
-  assert.match(failures, "--- test/support/runner-fixtures/fails.ts");
-  assert.match(failures, /FAIL +fixture\/fails +"compares the answer"/);
-  assert.match(failures, "the answer is forty-one");
-  assert.match(failures, /FAIL +fixture\/fails +"waits for nothing that comes"/);
-  assert.match(failures, "fixture/fails › waits for nothing that comes timed out after 0.3 s");
-  assert.not.match(failures, "passes.ts");
-});
+Runner(
+  "a failed assertion and a timed-out test: both named with their file in the failures, and the next test still runs",
+  async () => {
+    const { code, output } = await runner([`${fixtures}/fails.ts`, `${fixtures}/passes.ts`]);
+    assert.is(code, 1, output);
+    assert.is(lastLine(output), "4 passed, 2 failed");
+    const failures = output.slice(output.indexOf("=== failures"), output.indexOf("=== end of failures"));
+    assert.match(failures, "--- test/support/runner-fixtures/fails.ts");
+    assert.match(failures, /FAIL +fixture\/fails +"compares the answer"/);
+    assert.match(failures, "the answer is forty-one");
+    assert.match(failures, /FAIL +fixture\/fails +"waits for nothing that comes"/);
+    assert.match(failures, "fixture/fails › waits for nothing that comes timed out after 0.3 s");
+    assert.not.match(failures, "passes.ts");
+  },
+);
 
 Runner("a file over its limit is killed with the processes it started, and named with the test it was in", async () => {
   const pidFile = join(scratch, "sleep.pid");
@@ -73,20 +85,26 @@ Runner("a file over its limit is killed with the processes it started, and named
   // The `sleep 600` the test started went with it: the runner kills the file's whole process group.
   const sleeper = Number(readFileSync(pidFile, "utf8"));
   assert.ok(sleeper > 0);
-  assert.is(existsSync(`/proc/${sleeper}`) && !readFileSync(`/proc/${sleeper}/stat`, "utf8").includes(") Z "), false, `sleep ${sleeper} is still running`);
+  assert.is(
+    existsSync(`/proc/${sleeper}`) && !readFileSync(`/proc/${sleeper}/stat`, "utf8").includes(") Z "),
+    false,
+    `sleep ${sleeper} is still running`,
+  );
 });
 
 Runner("a test file importing `suite` from uvu directly is refused before anything runs", async () => {
   const { code, output } = await runner([`${fixtures}/imports-uvu.ts`, `${fixtures}/passes.ts`]);
   assert.is(code, 1, output);
-  assert.match(output, "import from \"uvu\" directly");
+  assert.match(output, 'import from "uvu" directly');
   assert.match(output, `  ${fixtures}/imports-uvu.ts`);
   assert.not.match(output, "passes.ts");
   assert.is(lastLine(output), "0 passed, 1 failed");
 });
 
 Runner("the repository's own test files all take `suite` from test/support/suite.ts, none from uvu", () => {
-  const files = readdirSync(join(root, "test"), { recursive: true, encoding: "utf8" }).filter((name) => /\.(test|topology)\.ts$/.test(name));
+  const files = readdirSync(join(root, "test"), { recursive: true, encoding: "utf8" }).filter((name) =>
+    /\.(test|topology)\.ts$/.test(name),
+  );
   assert.ok(files.length > 100, `only ${files.length} test files found`);
   const direct = files.filter((name) => /from\s+["']uvu["']/.test(readFileSync(join(root, "test", name), "utf8")));
   assert.equal(direct, []);

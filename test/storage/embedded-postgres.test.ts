@@ -40,10 +40,13 @@ test("open, migrate, write, close, reopen: the data is there and migrations appl
     await second.close();
 
     const starting = lines.filter((line) => line.msg.startsWith("embedded PostgreSQL (PGlite) starting"));
-    assert.equal(starting.map((line) => line.msg), [
-      `embedded PostgreSQL (PGlite) starting under ${join(dataDir, "pg")}; this takes a few seconds`,
-      `embedded PostgreSQL (PGlite) starting under ${join(dataDir, "pg")}; this takes a few seconds`,
-    ]);
+    assert.equal(
+      starting.map((line) => line.msg),
+      [
+        `embedded PostgreSQL (PGlite) starting under ${join(dataDir, "pg")}; this takes a few seconds`,
+        `embedded PostgreSQL (PGlite) starting under ${join(dataDir, "pg")}; this takes a few seconds`,
+      ],
+    );
     // The second run's "already exists, skipping" notices went to the logger at debug level.
     assert.ok(lines.some((line) => line.level === "debug" && line.msg === "postgres notice"));
   } finally {

@@ -65,7 +65,10 @@ memory("openKeyValueStore without a URL is the per-process store and says so onc
   const store = await openKeyValueStore({ clock: createManualClock(), logger });
   assert.is(store.shared, false);
   assert.is(lines.length, 1);
-  assert.is(JSON.parse(lines[0]!).msg, "no Redis configured: rate limits and throttles are counted per process, not shared");
+  assert.is(
+    JSON.parse(lines[0]!).msg,
+    "no Redis configured: rate limits and throttles are counted per process, not shared",
+  );
   await store.close();
 });
 
@@ -162,10 +165,16 @@ redis("a store pointed at a closed port rejects quickly, logs the outage once, a
   const started = Date.now();
   const store = await createRedisStore({ url: `redis://127.0.0.1:${port}`, logger });
   for (let i = 0; i < 3; i++) {
-    const error = await store.hit("w", Date.now() + 1000).then(() => undefined, (caught: unknown) => caught);
+    const error = await store.hit("w", Date.now() + 1000).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     assert.instance(error, Error);
   }
-  const error = await store.get("k").then(() => undefined, (caught: unknown) => caught);
+  const error = await store.get("k").then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   assert.instance(error, Error);
   assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
   await new Promise((resolve) => setTimeout(resolve, 200)); // let it try to reconnect a few times
@@ -180,7 +189,11 @@ redis("ping answers true while Redis answers, false within its bound on a closed
     assert.is(await store.ping(1000), true);
     await store.close();
   }
-  const store = await createRedisStore({ url: `redis://127.0.0.1:${await closedPort()}`, logger: silentLogger, connectTimeoutMs: 200 });
+  const store = await createRedisStore({
+    url: `redis://127.0.0.1:${await closedPort()}`,
+    logger: silentLogger,
+    connectTimeoutMs: 200,
+  });
   assert.is(await store.ping(1000), false);
   await store.close();
 });
@@ -191,7 +204,11 @@ redis("ping gives up after its bound on a Redis that accepts the connection and 
   const silent = createServer((socket) => void accepted.push(socket));
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
   const { port } = silent.address() as { port: number };
-  const store = await createRedisStore({ url: `redis://127.0.0.1:${port}`, logger: silentLogger, connectTimeoutMs: 100 });
+  const store = await createRedisStore({
+    url: `redis://127.0.0.1:${port}`,
+    logger: silentLogger,
+    connectTimeoutMs: 100,
+  });
   assert.is(await store.ping(50), false);
   await store.close();
   for (const socket of accepted) socket.destroy();

@@ -32,9 +32,15 @@ test("the bundled sets are applied once: a second run applies none", async () =>
   assert.equal(await migrateControl(sql, silentLogger), []);
   for (const region of regions) assert.equal(await migrateRegion(sql, region, silentLogger), []);
   const control = await sql`select name from control.schema_migrations order by name`;
-  assert.equal(control.map((row) => row.name), controlMigrations);
+  assert.equal(
+    control.map((row) => row.name),
+    controlMigrations,
+  );
   const uk = await sql`select name from region_uk.schema_migrations order by name`;
-  assert.equal(uk.map((row) => row.name), ["0001_initial", "0002_online_orders_keyset"]);
+  assert.equal(
+    uk.map((row) => row.name),
+    ["0001_initial", "0002_online_orders_keyset"],
+  );
 });
 
 test("applies missing files in order, records them, and applies only new ones later", async () => {
@@ -52,8 +58,16 @@ test("applies missing files in order, records them, and applies only new ones la
     // Unqualified names landed in the schema, not in public.
     const rows = await sql`select id, label from ${sql(schema + ".things")}`;
     assert.equal([...rows], [{ id: 1, label: "one" }]);
-    const recorded = await sql`select name, length(checksum) as length from ${sql(schema + ".schema_migrations")} order by name`;
-    assert.equal(recorded.map((row) => [row.name, row.length]), [["0001_first", 64], ["0002_second", 64], ["0003_third", 64]]);
+    const recorded =
+      await sql`select name, length(checksum) as length from ${sql(schema + ".schema_migrations")} order by name`;
+    assert.equal(
+      recorded.map((row) => [row.name, row.length]),
+      [
+        ["0001_first", 64],
+        ["0002_second", 64],
+        ["0003_third", 64],
+      ],
+    );
   } finally {
     await rm(directory, { recursive: true });
   }
@@ -64,7 +78,10 @@ test("the same region set gives each region schema its own tables", async () => 
   const rows = await sql`
     select table_schema from information_schema.tables
     where table_name = 'items' and table_schema like 'region\\_%' order by table_schema`;
-  assert.equal(rows.map((row) => row.table_schema), ["region_ae", "region_in", "region_uk", "region_us"]);
+  assert.equal(
+    rows.map((row) => row.table_schema),
+    ["region_ae", "region_in", "region_uk", "region_us"],
+  );
 });
 
 test("a migration edited after it was applied stops the start", async () => {
@@ -90,7 +107,8 @@ test("a failing migration leaves nothing behind, not even the earlier files of t
   try {
     const error = await migrateSchema(sql, { schema, directory, logger: silentLogger }).catch((caught) => caught);
     assert.match(String(error.message), /no_such_type/);
-    const [row] = await sql`select to_regclass(${schema + ".things"})::text as things, to_regnamespace(${schema})::text as ns`;
+    const [row] =
+      await sql`select to_regclass(${schema + ".things"})::text as things, to_regnamespace(${schema})::text as ns`;
     assert.equal(row, { things: null, ns: null });
   } finally {
     await rm(directory, { recursive: true });
@@ -131,10 +149,16 @@ test("two instances racing on separate pools migrate a fresh database exactly on
       return applied;
     };
     const [a, b] = await Promise.all([migrateAll(first.sql), migrateAll(second.sql)]);
-    assert.equal([...a, ...b].sort(), [
-      ...["ae", "in", "uk", "us"].flatMap((region) => [`${region}/0001_initial`, `${region}/0002_online_orders_keyset`]),
-      ...controlMigrations.map((name) => `control/${name}`),
-    ].sort());
+    assert.equal(
+      [...a, ...b].sort(),
+      [
+        ...["ae", "in", "uk", "us"].flatMap((region) => [
+          `${region}/0001_initial`,
+          `${region}/0002_online_orders_keyset`,
+        ]),
+        ...controlMigrations.map((name) => `control/${name}`),
+      ].sort(),
+    );
     const [row] = await first.sql`select count(*)::int as count from control.schema_migrations`;
     assert.equal(row, { count: controlMigrations.length });
   } finally {
@@ -147,14 +171,27 @@ test("two instances racing on separate pools migrate a fresh database exactly on
 test("a migration is not cut by DATABASE_QUERY_TIMEOUT_SECONDS: it runs at start, not on a call (real Postgres only)", async () => {
   const url = await freshDatabaseUrl();
   if (!url) {
-    console.log("  (skipped the statement timeout: TEST_DATABASE_URL is not set; PGlite has no statement_timeout timer)");
+    console.log(
+      "  (skipped the statement timeout: TEST_DATABASE_URL is not set; PGlite has no statement_timeout timer)",
+    );
     return;
   }
-  const database = await openDatabase({ url, dataDir: ":memory:", logger: silentLogger, poolSize: 2, timeouts: { connectSeconds: 2, querySeconds: 1 } });
-  const { directory, schema } = await scratch({ "0001_slow.sql": "select pg_sleep(1.5); create table things (id int);" });
+  const database = await openDatabase({
+    url,
+    dataDir: ":memory:",
+    logger: silentLogger,
+    poolSize: 2,
+    timeouts: { connectSeconds: 2, querySeconds: 1 },
+  });
+  const { directory, schema } = await scratch({
+    "0001_slow.sql": "select pg_sleep(1.5); create table things (id int);",
+  });
   try {
     // The pool's statements are bounded: the same sleep outside a migration is cancelled (57014).
-    const cancelled = await database.sql`select pg_sleep(1.5)`.then(() => undefined, (caught: unknown) => caught);
+    const cancelled = await database.sql`select pg_sleep(1.5)`.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     assert.is((cancelled as { code?: string }).code, "57014");
     assert.equal(await migrateSchema(database.sql, { schema, directory, logger: silentLogger }), ["0001_slow"]);
     const [row] = await database.sql`select to_regclass(${schema + ".things"})::text as things`;

@@ -65,12 +65,17 @@ async function mintToken(): Promise<Answer> {
     await fetch(`${test!.base}/v1/token`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": nextAddress() },
-      body: JSON.stringify({ grant_type: "client_credentials", client_id: full.clientId, client_secret: full.clientSecret }),
+      body: JSON.stringify({
+        grant_type: "client_credentials",
+        client_id: full.clientId,
+        client_secret: full.clientSecret,
+      }),
     }),
   );
 }
 
-const partnerGet = async (path: string) => answerOf(await fetch(`${test!.base}${path}`, { headers: { authorization: `Bearer ${token}` } }));
+const partnerGet = async (path: string) =>
+  answerOf(await fetch(`${test!.base}${path}`, { headers: { authorization: `Bearer ${token}` } }));
 
 async function createItem(code: string): Promise<Answer> {
   return answerOf(
@@ -119,7 +124,9 @@ function assertPartner503(answer: Answer, path: string): void {
 function assertDeveloper503(answer: Answer): void {
   assert.is(answer.status, 503, JSON.stringify(answer.body));
   assert.is(answer.headers.get("retry-after"), "5");
-  assert.equal(answer.body, { error: { code: "server.database_unavailable", message: unavailableMessage, details: [], params: { retryAfter: 5 } } });
+  assert.equal(answer.body, {
+    error: { code: "server.database_unavailable", message: unavailableMessage, details: [], params: { retryAfter: 5 } },
+  });
 }
 
 /** One round of traffic against the stopped database: every family, the probes, the internal port. */
@@ -136,7 +143,11 @@ async function assertDown(round: number): Promise<void> {
   assertPartner503(write, "/v1/items");
   assertPartner503(stores, "/v1/stores");
 
-  const keyed = await bounded("API key", async () => answerOf(await fetch(`${test!.base}/v1/stores?companyId=${adsr.companyId}`, { headers: { "x-api-key": adsr.apiKey! } })));
+  const keyed = await bounded("API key", async () =>
+    answerOf(
+      await fetch(`${test!.base}/v1/stores?companyId=${adsr.companyId}`, { headers: { "x-api-key": adsr.apiKey! } }),
+    ),
+  );
   assert.is(keyed.status, 503, JSON.stringify(keyed.body));
   assert.is(keyed.body["code"], "partner.api_key_unavailable");
   assert.is(keyed.headers.get("retry-after"), "5");
@@ -159,16 +170,29 @@ async function assertDown(round: number): Promise<void> {
       await fetch(`${test!.base}/v1/oauth/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": nextAddress() },
-        body: new URLSearchParams({ grant_type: "client_credentials", client_id: full.clientId, client_secret: full.clientSecret }),
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: full.clientId,
+          client_secret: full.clientSecret,
+        }),
       }),
     ),
   );
   assert.is(oauth.status, 503, JSON.stringify(oauth.body));
   assert.is(oauth.headers.get("retry-after"), "5");
   assert.is(oauth.headers.get("cache-control"), "no-store");
-  assert.equal(oauth.body, { error: "temporarily_unavailable", error_description: unavailableMessage, code: "server.database_unavailable" });
+  assert.equal(oauth.body, {
+    error: "temporarily_unavailable",
+    error_description: unavailableMessage,
+    code: "server.database_unavailable",
+  });
 
-  const query = new URLSearchParams({ response_type: "code", client_id: full.clientId, redirect_uri: full.redirectUri, state: "s1" });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: full.clientId,
+    redirect_uri: full.redirectUri,
+    state: "s1",
+  });
   const page = await bounded("consent page", () => fetch(`${test!.auth}/oauth/authorize?${query}`));
   const html = await page.text();
   assert.is(page.status, 503, html);
@@ -176,7 +200,12 @@ async function assertDown(round: number): Promise<void> {
   assert.match(html, "Error code: <code>server.database_unavailable</code>");
   assert.match(html, unavailableMessage);
 
-  const internal = await bounded("internal port", () => grants.getAccessRequest({ accessRequestId: "1" }).then(() => undefined, (error: unknown) => error));
+  const internal = await bounded("internal port", () =>
+    grants.getAccessRequest({ accessRequestId: "1" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
   assert.instance(internal, ConnectError);
   assert.is((internal as ConnectError).code, Code.Unavailable);
   const info = (internal as ConnectError).findDetails(ErrorInfoSchema)[0];
@@ -192,7 +221,10 @@ async function assertDown(round: number): Promise<void> {
   });
   const consentReady = await bounded("consent /readyz", () => fetch(`${test!.auth}/readyz`));
   assert.is(consentReady.status, 503);
-  assert.is(await consentReady.text(), "not ready: database:control, database:region_uk, database:region_us, database:region_in, database:region_ae\n");
+  assert.is(
+    await consentReady.text(),
+    "not ready: database:control, database:region_uk, database:region_us, database:region_in, database:region_ae\n",
+  );
   const live = await fetch(`${test!.base}/healthz`);
   assert.is(live.status, 200);
   assert.equal(await live.json(), { status: "ok" });
@@ -227,9 +259,13 @@ async function untilOk(call: () => Promise<Answer>): Promise<Answer> {
 async function writeItems(round: string): Promise<void> {
   const answers = await Promise.all([1, 2, 3, 4, 5].map((n) => createItem(`${round}-${n}`)));
   answers.forEach((answer, n) => {
-    if (assertOkOrReplay(answer)) written.push({ itemId: String((answer.body["item"] as { id: string }).id), code: `${round}-${n + 1}` });
+    if (assertOkOrReplay(answer))
+      written.push({ itemId: String((answer.body["item"] as { id: string }).id), code: `${round}-${n + 1}` });
   });
-  assert.ok(written.some((item) => item.code.startsWith(`${round}-`)), `no item of ${round} written`);
+  assert.ok(
+    written.some((item) => item.code.startsWith(`${round}-`)),
+    `no item of ${round} written`,
+  );
 }
 
 /**
@@ -239,7 +275,10 @@ async function writeItems(round: string): Promise<void> {
 async function assertRecovers(): Promise<void> {
   const deadline = performance.now() + 20_000;
   for (;;) {
-    const [ready, ...items] = await Promise.all([fetch(`${test!.base}/readyz`), ...Array.from({ length: 12 }, () => partnerGet("/v1/items"))]);
+    const [ready, ...items] = await Promise.all([
+      fetch(`${test!.base}/readyz`),
+      ...Array.from({ length: 12 }, () => partnerGet("/v1/items")),
+    ]);
     const ok = items.map(assertOkOrReplay).every(Boolean);
     if (ready.status === 200 && ok) {
       assert.equal(await ready.json(), { status: "ready" });
@@ -266,55 +305,80 @@ Outage("up: /healthz and /readyz 200, calls succeed; the ready probe is not behi
   assert.is((await partnerGet("/v1/items")).status, 200);
 });
 
-Outage("only the first connection reads the array types: a connection killed during that read crashed the process", async () => {
-  // A TCP relay in front of the private server that keeps what each connection sent.
-  const sent: string[] = [];
-  const sockets = new Set<Socket>();
-  const relay = createServer((client) => {
-    const index = sent.push("") - 1;
-    const upstream = connect(pg!.port, "127.0.0.1");
-    sockets.add(client).add(upstream);
-    client.on("data", (chunk: Buffer) => {
-      sent[index] += chunk.toString("latin1");
-      upstream.write(chunk);
+Outage(
+  "only the first connection reads the array types: a connection killed during that read crashed the process",
+  async () => {
+    // A TCP relay in front of the private server that keeps what each connection sent.
+    const sent: string[] = [];
+    const sockets = new Set<Socket>();
+    const relay = createServer((client) => {
+      const index = sent.push("") - 1;
+      const upstream = connect(pg!.port, "127.0.0.1");
+      sockets.add(client).add(upstream);
+      client.on("data", (chunk: Buffer) => {
+        sent[index] += chunk.toString("latin1");
+        upstream.write(chunk);
+      });
+      upstream.on("data", (chunk: Buffer) => client.write(chunk));
+      client.on("close", () => upstream.destroy());
+      upstream.on("close", () => client.destroy());
+      client.on("error", () => {});
+      upstream.on("error", () => {});
     });
-    upstream.on("data", (chunk: Buffer) => client.write(chunk));
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-    client.on("error", () => {});
-    upstream.on("error", () => {});
-  });
-  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-  const { port } = relay.address() as { port: number };
-  const database = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, dataDir: ":memory:", logger: silentLogger, poolSize: 3 });
-  try {
-    // Three statements at once open two more connections; arrays still parse on them.
-    const rows = await Promise.all([1, 2, 3].map((n) => database.sql`select pg_sleep(0.2), ${[n, 2 ** 40]}::bigint[] as ids`));
-    assert.equal(rows.map(([row]) => row!["ids"]), [[1, 2 ** 40], [2, 2 ** 40], [3, 2 ** 40]]);
-    assert.is(sent.length, 3);
-    assert.equal(sent.map((bytes) => bytes.includes("typarray")), [true, false, false]);
-  } finally {
-    await database.close();
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => relay.close(resolve));
-  }
-});
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const { port } = relay.address() as { port: number };
+    const database = await openDatabase({
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      dataDir: ":memory:",
+      logger: silentLogger,
+      poolSize: 3,
+    });
+    try {
+      // Three statements at once open two more connections; arrays still parse on them.
+      const rows = await Promise.all(
+        [1, 2, 3].map((n) => database.sql`select pg_sleep(0.2), ${[n, 2 ** 40]}::bigint[] as ids`),
+      );
+      assert.equal(
+        rows.map(([row]) => row!["ids"]),
+        [
+          [1, 2 ** 40],
+          [2, 2 ** 40],
+          [3, 2 ** 40],
+        ],
+      );
+      assert.is(sent.length, 3);
+      assert.equal(
+        sent.map((bytes) => bytes.includes("typarray")),
+        [true, false, false],
+      );
+    } finally {
+      await database.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    }
+  },
+);
 
 for (const mode of ["fast", "immediate"] as const) {
-  Outage(`pg_ctl stop -m ${mode} under traffic: 503 with codes and Retry-After within the bound; back: recovered, nothing lost`, async () => {
-    await writeItems(mode);
-    // Traffic in flight while the server stops: each answer is a 200 or a 503 of the catalogue, never a 500.
-    const inFlight = Promise.all(Array.from({ length: 6 }, (_, n) => (n % 2 ? partnerGet("/v1/items") : createItem(`${mode}-flight-${n}`))));
-    await pg!.stop(mode);
-    for (const answer of await inFlight) {
-      assert.ok(answer.status === 200 || answer.status === 503, `${answer.status} ${JSON.stringify(answer.body)}`);
-      if (answer.status === 503) assert.is(answer.body["code"], "server.database_unavailable");
-    }
-    // Several rounds: the reconnect pause must not grow with the failures (it used to reach 10 to 20 seconds).
-    for (const round of [1, 2, 3]) await assertDown(round);
-    await pg!.start();
-    await assertRecovers();
-  });
+  Outage(
+    `pg_ctl stop -m ${mode} under traffic: 503 with codes and Retry-After within the bound; back: recovered, nothing lost`,
+    async () => {
+      await writeItems(mode);
+      // Traffic in flight while the server stops: each answer is a 200 or a 503 of the catalogue, never a 500.
+      const inFlight = Promise.all(
+        Array.from({ length: 6 }, (_, n) => (n % 2 ? partnerGet("/v1/items") : createItem(`${mode}-flight-${n}`))),
+      );
+      await pg!.stop(mode);
+      for (const answer of await inFlight) {
+        assert.ok(answer.status === 200 || answer.status === 503, `${answer.status} ${JSON.stringify(answer.body)}`);
+        if (answer.status === 503) assert.is(answer.body["code"], "server.database_unavailable");
+      }
+      // Several rounds: the reconnect pause must not grow with the failures (it used to reach 10 to 20 seconds).
+      for (const round of [1, 2, 3]) await assertDown(round);
+      await pg!.start();
+      await assertRecovers();
+    },
+  );
 }
 
 Outage.run();

@@ -39,7 +39,11 @@ Silent.before(async () => {
   });
   forwarder = await startTcpForwarder("127.0.0.1", { host: "127.0.0.1", port: pg.port });
   const url = `postgres://postgres@127.0.0.1:${forwarder.port}/postgres`;
-  test = await startTestApp({ clock, redis: false, env: { DATABASE_URL: url, TRUST_PROXY: "127.0.0.1", DATABASE_QUERY_TIMEOUT_SECONDS: String(querySeconds) } });
+  test = await startTestApp({
+    clock,
+    redis: false,
+    env: { DATABASE_URL: url, TRUST_PROXY: "127.0.0.1", DATABASE_QUERY_TIMEOUT_SECONDS: String(querySeconds) },
+  });
   full = await newSeededWorld(test, clock, "https://app.example/callback");
   const minted = await mintToken();
   assert.is(minted.status, 200, JSON.stringify(minted.body));
@@ -61,13 +65,18 @@ async function mintToken(): Promise<Answer> {
     await fetch(`${test!.base}/v1/token`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": nextAddress() },
-      body: JSON.stringify({ grant_type: "client_credentials", client_id: full.clientId, client_secret: full.clientSecret }),
+      body: JSON.stringify({
+        grant_type: "client_credentials",
+        client_id: full.clientId,
+        client_secret: full.clientSecret,
+      }),
       signal: signal(),
     }),
   );
 }
 
-const partnerGet = async (path: string) => answerOf(await fetch(`${test!.base}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: signal() }));
+const partnerGet = async (path: string) =>
+  answerOf(await fetch(`${test!.base}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: signal() }));
 
 async function createItem(code: string): Promise<Answer> {
   return answerOf(
@@ -104,64 +113,77 @@ async function bounded<T>(what: string, call: () => Promise<T>): Promise<T> {
 
 const unavailableMessage = messageFor("server.database_unavailable", { retryAfter: "5" });
 
-Silent("the path to PostgreSQL freezes: every call answers 503 with its code and Retry-After within the bound; it thaws: recovered, nothing lost", async () => {
-  const before = await createItem("before-freeze");
-  assert.is(before.status, 200, JSON.stringify(before.body));
-  const beforeId = String((before.body["item"] as { id: string }).id);
-  // Past every in-process cache (merchant routing, verified secrets): each answer needs the database. Then calls in
-  // parallel, so that each pool holds several open connections when the path freezes: the calls below go to those
-  // (a pool prefers an idle open connection), which is where they hung; a new connection was always bounded by
-  // DATABASE_CONNECT_TIMEOUT_SECONDS.
-  const pastCaches = () => clock.advance(Math.max(test!.config.caches.gatewaySeconds, test!.config.caches.credentialSeconds) * 1000 + 1000);
-  pastCaches();
-  const warm = await Promise.all(Array.from({ length: 24 }, (_, n) => (n % 3 === 0 ? mintToken() : partnerGet("/v1/items"))));
-  for (const answer of warm) assert.is(answer.status, 200, JSON.stringify(answer.body));
-  pastCaches();
+Silent(
+  "the path to PostgreSQL freezes: every call answers 503 with its code and Retry-After within the bound; it thaws: recovered, nothing lost",
+  async () => {
+    const before = await createItem("before-freeze");
+    assert.is(before.status, 200, JSON.stringify(before.body));
+    const beforeId = String((before.body["item"] as { id: string }).id);
+    // Past every in-process cache (merchant routing, verified secrets): each answer needs the database. Then calls in
+    // parallel, so that each pool holds several open connections when the path freezes: the calls below go to those
+    // (a pool prefers an idle open connection), which is where they hung; a new connection was always bounded by
+    // DATABASE_CONNECT_TIMEOUT_SECONDS.
+    const pastCaches = () =>
+      clock.advance(Math.max(test!.config.caches.gatewaySeconds, test!.config.caches.credentialSeconds) * 1000 + 1000);
+    pastCaches();
+    const warm = await Promise.all(
+      Array.from({ length: 24 }, (_, n) => (n % 3 === 0 ? mintToken() : partnerGet("/v1/items"))),
+    );
+    for (const answer of warm) assert.is(answer.status, 200, JSON.stringify(answer.body));
+    pastCaches();
 
-  forwarder!.freeze();
-  const [items, write, minted] = await Promise.all([
-    bounded("partner GET", () => partnerGet("/v1/items")),
-    bounded("partner POST", () => createItem("during-freeze")),
-    bounded("/v1/token", mintToken),
-  ]);
-  for (const [answer, path] of [
-    [items, "/v1/items"],
-    [write, "/v1/items"],
-  ] as const) {
-    assert.is(answer.status, 503, JSON.stringify(answer.body));
-    assert.is(answer.headers.get("retry-after"), "5");
-    assert.is(answer.body["code"], "server.database_unavailable");
-    assert.is(answer.body["path"], path);
-    assert.is(answer.body["message"], unavailableMessage);
-  }
-  assert.is(minted.status, 503, JSON.stringify(minted.body));
-  assert.is(minted.headers.get("retry-after"), "5");
-  assert.equal(minted.body, { error: { code: "server.database_unavailable", message: unavailableMessage, details: [], params: { retryAfter: 5 } } });
-  // A second round: the connections the first round held were freed, and the pool does not wait on them.
-  const again = await bounded("partner GET again", () => partnerGet("/v1/stores"));
-  assert.is(again.status, 503, JSON.stringify(again.body));
-  const ready = await bounded("/readyz", () => fetch(`${test!.base}/readyz`, { signal: signal() }));
-  assert.is(ready.status, 503);
-  await ready.body?.cancel();
-  const live = await fetch(`${test!.base}/healthz`, { signal: signal() });
-  assert.is(live.status, 200);
-  await live.body?.cancel();
-  const logs = test!.logs.join("\n");
-  assert.not.match(logs, /"unexpected failure"/);
-
-  forwarder!.thaw();
-  const deadline = performance.now() + 30_000;
-  for (;;) {
-    const answer = await partnerGet("/v1/items?limit=100");
-    if (answer.status === 200) {
-      assert.ok((await itemIds()).has(beforeId), "the item written before the freeze is there");
-      break;
+    forwarder!.freeze();
+    const [items, write, minted] = await Promise.all([
+      bounded("partner GET", () => partnerGet("/v1/items")),
+      bounded("partner POST", () => createItem("during-freeze")),
+      bounded("/v1/token", mintToken),
+    ]);
+    for (const [answer, path] of [
+      [items, "/v1/items"],
+      [write, "/v1/items"],
+    ] as const) {
+      assert.is(answer.status, 503, JSON.stringify(answer.body));
+      assert.is(answer.headers.get("retry-after"), "5");
+      assert.is(answer.body["code"], "server.database_unavailable");
+      assert.is(answer.body["path"], path);
+      assert.is(answer.body["message"], unavailableMessage);
     }
-    assert.is(answer.status, 503, JSON.stringify(answer.body));
-    assert.ok(performance.now() < deadline, "not recovered after the thaw");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  assert.is((await mintToken()).status, 200);
-});
+    assert.is(minted.status, 503, JSON.stringify(minted.body));
+    assert.is(minted.headers.get("retry-after"), "5");
+    assert.equal(minted.body, {
+      error: {
+        code: "server.database_unavailable",
+        message: unavailableMessage,
+        details: [],
+        params: { retryAfter: 5 },
+      },
+    });
+    // A second round: the connections the first round held were freed, and the pool does not wait on them.
+    const again = await bounded("partner GET again", () => partnerGet("/v1/stores"));
+    assert.is(again.status, 503, JSON.stringify(again.body));
+    const ready = await bounded("/readyz", () => fetch(`${test!.base}/readyz`, { signal: signal() }));
+    assert.is(ready.status, 503);
+    await ready.body?.cancel();
+    const live = await fetch(`${test!.base}/healthz`, { signal: signal() });
+    assert.is(live.status, 200);
+    await live.body?.cancel();
+    const logs = test!.logs.join("\n");
+    assert.not.match(logs, /"unexpected failure"/);
+
+    forwarder!.thaw();
+    const deadline = performance.now() + 30_000;
+    for (;;) {
+      const answer = await partnerGet("/v1/items?limit=100");
+      if (answer.status === 200) {
+        assert.ok((await itemIds()).has(beforeId), "the item written before the freeze is there");
+        break;
+      }
+      assert.is(answer.status, 503, JSON.stringify(answer.body));
+      assert.ok(performance.now() < deadline, "not recovered after the thaw");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.is((await mintToken()).status, 200);
+  },
+);
 
 Silent.run();

@@ -17,7 +17,14 @@ import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { storeRetryAfterSeconds } from "../../src/consent/consent-server.js";
-import { assertErrorPage, createBrowser, newSandboxWorld, randomAddress, type Browser, type Page } from "../support/consent.js";
+import {
+  assertErrorPage,
+  createBrowser,
+  newSandboxWorld,
+  randomAddress,
+  type Browser,
+  type Page,
+} from "../support/consent.js";
 import { consoleCall, expectError, mailedLink, tokenOf } from "../support/console.js";
 import { answerOf, newApp, newOrganization, newSandboxMerchant, type Answer } from "../support/sandbox.js";
 import { credentialServiceOf, freePort, startTestApp, type TestApp, type World } from "../support/test-app.js";
@@ -74,7 +81,10 @@ Outage.after(async () => {
 /** A fetch that gives up after answerBoundMs (a timer that keeps the process alive, unlike AbortSignal.timeout's). */
 async function bounded(url: string, init: RequestInit = {}): Promise<Response> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`no answer from ${url} within ${answerBoundMs} ms`)), answerBoundMs);
+  const timer = setTimeout(
+    () => controller.abort(new Error(`no answer from ${url} within ${answerBoundMs} ms`)),
+    answerBoundMs,
+  );
   try {
     const response = await fetch(url, { ...init, signal: controller.signal });
     await response.clone().arrayBuffer();
@@ -103,17 +113,25 @@ async function partnerCall(token: string): Promise<number> {
 }
 
 async function sandboxToken(): Promise<string> {
-  const minted = await post("/v1/token", { grant_type: "client_credentials", client_id: partner.clientId, client_secret: partner.clientSecret }, randomAddress());
+  const minted = await post(
+    "/v1/token",
+    { grant_type: "client_credentials", client_id: partner.clientId, client_secret: partner.clientSecret },
+    randomAddress(),
+  );
   assert.is(minted.status, 200, JSON.stringify(minted.body));
   return minted.body["access_token"] as string;
 }
 
-const console_ = (path: string, body: unknown, address = randomAddress()) => consoleCall(test.base, "POST", path, body, undefined, address);
+const console_ = (path: string, body: unknown, address = randomAddress()) =>
+  consoleCall(test.base, "POST", path, body, undefined, address);
 
 async function verifiedAccount(): Promise<string> {
   const email = `redis-outage.${process.pid}.${Date.now()}.${++serial}@partner.test`;
   assert.is((await console_("/v1/console/account/sign-up", { email, password })).status, 200);
-  assert.is((await console_("/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, email)) })).status, 200);
+  assert.is(
+    (await console_("/v1/console/account/verify-email", { token: tokenOf(await mailedLink(test, email)) })).status,
+    200,
+  );
   return email;
 }
 
@@ -133,14 +151,22 @@ async function oauthJunk(): Promise<void> {
     const response = await bounded(`${test.base}/v1/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": address },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: "lp_app_sb" + randomBytes(12).toString("base64url"), client_secret: "lp_sk_sb_x" }),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: "lp_app_sb" + randomBytes(12).toString("base64url"),
+        client_secret: "lp_sk_sb_x",
+      }),
     });
     const body = (await response.json()) as Record<string, unknown>;
     statuses.push(response.status);
     if (response.status === 429) {
       const retryAfter = toMinuteEnd();
       assert.is(response.headers.get("retry-after"), String(retryAfter));
-      assert.equal(body, { error: "invalid_request", error_description: messageFor("oauth.rate_limited", { retryAfter }), code: "oauth.rate_limited" });
+      assert.equal(body, {
+        error: "invalid_request",
+        error_description: messageFor("oauth.rate_limited", { retryAfter }),
+        code: "oauth.rate_limited",
+      });
     } else {
       assert.is(body["code"], "developer.invalid_client", JSON.stringify(body));
     }
@@ -153,10 +179,19 @@ async function sandboxJunk(): Promise<void> {
   const address = randomAddress();
   const statuses: number[] = [];
   for (let i = 0; i < sandboxLimit + 2; i++) {
-    const answer = await post("/v1/token", { grant_type: "client_credentials", client_id: partner.clientId, client_secret: "wrong" }, address);
+    const answer = await post(
+      "/v1/token",
+      { grant_type: "client_credentials", client_id: partner.clientId, client_secret: "wrong" },
+      address,
+    );
     statuses.push(answer.status);
     if (answer.status === 429) assert.is(answer.headers.get("retry-after"), String(toMinuteEnd()));
-    else assert.is((answer.body["error"] as Record<string, unknown>)["code"], "developer.invalid_client", JSON.stringify(answer.body));
+    else
+      assert.is(
+        (answer.body["error"] as Record<string, unknown>)["code"],
+        "developer.invalid_client",
+        JSON.stringify(answer.body),
+      );
   }
   assert.equal(statuses, [...Array(sandboxLimit).fill(401), 429, 429]);
 }
@@ -203,106 +238,131 @@ async function untilSharedAgain(token: string): Promise<void> {
 }
 
 for (const signal of ["SIGKILL", "SIGTERM"] as const) {
-  Outage(`Redis stopped by ${signal} under traffic: nothing opens, nothing answers 500 or hangs; shared again once it is back`, async () => {
-    if (!redis) {
-      console.warn("storage/redis-outage: no redis-server on PATH; the fault test needs one");
-      return;
-    }
-    clock.advance(60_000); // a fresh minute for this run's windows
-    const token = await sandboxToken();
-    const before = await partnerCall(token);
-    const email = await verifiedAccount();
-    const merchant = await signedInMerchant();
-    assert.is((await merchant.browser.get(merchant.authorize)).status, 200, "the consent screen, with Redis");
+  Outage(
+    `Redis stopped by ${signal} under traffic: nothing opens, nothing answers 500 or hangs; shared again once it is back`,
+    async () => {
+      if (!redis) {
+        console.warn("storage/redis-outage: no redis-server on PATH; the fault test needs one");
+        return;
+      }
+      clock.advance(60_000); // a fresh minute for this run's windows
+      const token = await sandboxToken();
+      const before = await partnerCall(token);
+      const email = await verifiedAccount();
+      const merchant = await signedInMerchant();
+      assert.is((await merchant.browser.get(merchant.authorize)).status, 200, "the consent screen, with Redis");
 
-    await stopRedis(signal);
+      await stopRedis(signal);
 
-    // Partner calls go on, counted in this process: a fresh window, whatever the shared one had.
-    const remaining = [await partnerCall(token), await partnerCall(token), await partnerCall(token)];
-    assert.equal(remaining, [partnerLimit - 1, partnerLimit - 2, partnerLimit - 3], `before the stop: ${before}`);
-    assert.is(await sandboxToken().then(() => "minted"), "minted", "minting goes on");
+      // Partner calls go on, counted in this process: a fresh window, whatever the shared one had.
+      const remaining = [await partnerCall(token), await partnerCall(token), await partnerCall(token)];
+      assert.equal(remaining, [partnerLimit - 1, partnerLimit - 2, partnerLimit - 3], `before the stop: ${before}`);
+      assert.is(await sandboxToken().then(() => "minted"), "minted", "minting goes on");
 
-    // Console: nine wrong passwords from nine addresses: five reach the password check, then the lock.
-    const wrong = [];
-    for (let i = 0; i < 9; i++) wrong.push(await console_("/v1/console/session/sign-in", { email, password: "wrong password, clearly" }));
-    for (const answer of wrong.slice(0, 5)) expectError(answer, 401, "developer.sign_in_failed");
-    for (const answer of wrong.slice(5)) expectLocked(answer, 900);
-    expectLocked(await console_("/v1/console/session/sign-in", { email, password }), 900);
+      // Console: nine wrong passwords from nine addresses: five reach the password check, then the lock.
+      const wrong = [];
+      for (let i = 0; i < 9; i++)
+        wrong.push(await console_("/v1/console/session/sign-in", { email, password: "wrong password, clearly" }));
+      for (const answer of wrong.slice(0, 5)) expectError(answer, 401, "developer.sign_in_failed");
+      for (const answer of wrong.slice(5)) expectLocked(answer, 900);
+      expectLocked(await console_("/v1/console/session/sign-in", { email, password }), 900);
 
-    await oauthJunk();
-    await sandboxJunk();
+      await oauthJunk();
+      await sandboxJunk();
 
-    // Consent site, signed in: every page that needs the session answers 503 with Retry-After.
-    const { browser, world, authorize } = merchant;
-    for (const path of [authorize, "/oauth/connections", "/oauth/access-requests"]) assertUnavailable(await within(browser.get(path)));
-    const csrf = "x".repeat(43);
-    const posts: Array<[string, Record<string, string>]> = [
-      ["/oauth/authorize/decision", { csrf, decision: "allow", response_type: "code", client_id: world.clientId, redirect_uri: world.redirectUri }],
-      ["/oauth/connections/disconnect", { csrf, app_id: world.appId }],
-      ["/oauth/access-requests/decision", { csrf, access_request_id: "1", decision: "decline" }],
-      ["/oauth/access-requests/withdraw", { csrf, access_request_id: "1" }],
-      ["/oauth/sign-out", { csrf }],
-    ];
-    for (const [path, form] of posts) assertUnavailable(await within(browser.post(path, form)));
-    // Signed out: the authorize and connections pages still show the sign-in form; signing in is 503 (never
-    // unthrottled, and there is nowhere to keep the session).
-    const stranger = createBrowser(test);
-    const signInPage = await within(stranger.get(authorize));
-    assert.is(signInPage.status, 200);
-    assert.match(signInPage.html, 'action="/oauth/sign-in"');
-    assert.is((await within(stranger.get("/oauth/connections"))).status, 200);
-    assertUnavailable(await within(stranger.signIn(signInPage, world.owner)));
+      // Consent site, signed in: every page that needs the session answers 503 with Retry-After.
+      const { browser, world, authorize } = merchant;
+      for (const path of [authorize, "/oauth/connections", "/oauth/access-requests"])
+        assertUnavailable(await within(browser.get(path)));
+      const csrf = "x".repeat(43);
+      const posts: Array<[string, Record<string, string>]> = [
+        [
+          "/oauth/authorize/decision",
+          {
+            csrf,
+            decision: "allow",
+            response_type: "code",
+            client_id: world.clientId,
+            redirect_uri: world.redirectUri,
+          },
+        ],
+        ["/oauth/connections/disconnect", { csrf, app_id: world.appId }],
+        ["/oauth/access-requests/decision", { csrf, access_request_id: "1", decision: "decline" }],
+        ["/oauth/access-requests/withdraw", { csrf, access_request_id: "1" }],
+        ["/oauth/sign-out", { csrf }],
+      ];
+      for (const [path, form] of posts) assertUnavailable(await within(browser.post(path, form)));
+      // Signed out: the authorize and connections pages still show the sign-in form; signing in is 503 (never
+      // unthrottled, and there is nowhere to keep the session).
+      const stranger = createBrowser(test);
+      const signInPage = await within(stranger.get(authorize));
+      assert.is(signInPage.status, 200);
+      assert.match(signInPage.html, 'action="/oauth/sign-in"');
+      assert.is((await within(stranger.get("/oauth/connections"))).status, 200);
+      assertUnavailable(await within(stranger.signIn(signInPage, world.owner)));
 
-    const restarted = await startPrivateRedis(redis.port);
-    assert.ok(restarted, "redis-server restarts on the same port");
-    redis.process = restarted!;
-    await untilSharedAgain(token);
+      const restarted = await startPrivateRedis(redis.port);
+      assert.ok(restarted, "redis-server restarts on the same port");
+      redis.process = restarted!;
+      await untilSharedAgain(token);
 
-    // The lock set while Redis was away still holds in this process, for its full period from the failure.
-    expectLocked(await console_("/v1/console/session/sign-in", { email, password }), 900);
-    clock.advance(899_000);
-    expectLocked(await console_("/v1/console/session/sign-in", { email, password }), 1);
-    clock.advance(1_000);
-    assert.is((await console_("/v1/console/session/sign-in", { email, password })).status, 200, "the lock ended 900 s after the failure that set it");
+      // The lock set while Redis was away still holds in this process, for its full period from the failure.
+      expectLocked(await console_("/v1/console/session/sign-in", { email, password }), 900);
+      clock.advance(899_000);
+      expectLocked(await console_("/v1/console/session/sign-in", { email, password }), 1);
+      clock.advance(1_000);
+      assert.is(
+        (await console_("/v1/console/session/sign-in", { email, password })).status,
+        200,
+        "the lock ended 900 s after the failure that set it",
+      );
 
-    // The restarted Redis (no persistence) lost the session: the authorize page asks to sign in again, and it works.
-    const again = await browser.get(authorize);
-    assert.is(again.status, 200);
-    assert.match(again.html, 'action="/oauth/sign-in"');
-    assert.is((await browser.signIn(again, world.owner)).status, 303);
-    const consent = await browser.get(authorize);
-    assert.is(consent.status, 200);
-    assert.match(consent.html, 'name="decision"');
-    // Throttles count in Redis again: a fresh address has its full ceiling there.
-    await oauthJunk();
-  });
+      // The restarted Redis (no persistence) lost the session: the authorize page asks to sign in again, and it works.
+      const again = await browser.get(authorize);
+      assert.is(again.status, 200);
+      assert.match(again.html, 'action="/oauth/sign-in"');
+      assert.is((await browser.signIn(again, world.owner)).status, 303);
+      const consent = await browser.get(authorize);
+      assert.is(consent.status, 200);
+      assert.match(consent.html, 'name="decision"');
+      // Throttles count in Redis again: a fresh address has its full ceiling there.
+      await oauthJunk();
+    },
+  );
 }
 
-Outage("Redis stopped (SIGSTOP: connected but silent): partner calls 200 per process, signed-in consent pages 503 after the command timeout, nothing hangs; after SIGCONT the session is there", async () => {
-  if (!redis) return;
-  clock.advance(60_000);
-  const token = await sandboxToken();
-  const merchant = await signedInMerchant();
-  redis.process.kill("SIGSTOP");
-  try {
-    assert.equal([await partnerCall(token), await partnerCall(token)], [partnerLimit - 1, partnerLimit - 2], "a window of this process");
-    assertUnavailable(await within(merchant.browser.get(merchant.authorize)));
-    assertUnavailable(await within(merchant.browser.post("/oauth/sign-out", { csrf: "x".repeat(43) })));
-  } finally {
-    redis.process.kill("SIGCONT");
-  }
-  // Nothing was lost: the session written before the stop signs the merchant in again once Redis answers.
-  const deadline = Date.now() + recoveryBoundMs;
-  for (;;) {
-    const page = await within(merchant.browser.get(merchant.authorize));
-    if (page.status === 200) {
-      assert.match(page.html, 'name="decision"');
-      break;
+Outage(
+  "Redis stopped (SIGSTOP: connected but silent): partner calls 200 per process, signed-in consent pages 503 after the command timeout, nothing hangs; after SIGCONT the session is there",
+  async () => {
+    if (!redis) return;
+    clock.advance(60_000);
+    const token = await sandboxToken();
+    const merchant = await signedInMerchant();
+    redis.process.kill("SIGSTOP");
+    try {
+      assert.equal(
+        [await partnerCall(token), await partnerCall(token)],
+        [partnerLimit - 1, partnerLimit - 2],
+        "a window of this process",
+      );
+      assertUnavailable(await within(merchant.browser.get(merchant.authorize)));
+      assertUnavailable(await within(merchant.browser.post("/oauth/sign-out", { csrf: "x".repeat(43) })));
+    } finally {
+      redis.process.kill("SIGCONT");
     }
-    assertUnavailable(page);
-    if (Date.now() > deadline) assert.unreachable(`Redis not in use again within ${recoveryBoundMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-});
+    // Nothing was lost: the session written before the stop signs the merchant in again once Redis answers.
+    const deadline = Date.now() + recoveryBoundMs;
+    for (;;) {
+      const page = await within(merchant.browser.get(merchant.authorize));
+      if (page.status === 200) {
+        assert.match(page.html, 'name="decision"');
+        break;
+      }
+      assertUnavailable(page);
+      if (Date.now() > deadline) assert.unreachable(`Redis not in use again within ${recoveryBoundMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  },
+);
 
 Outage.run();

@@ -33,21 +33,24 @@ Deadline("a peer that never answers: destroyed with ETIMEDOUT after the reply de
   }
 });
 
-Deadline("a peer that answers: kept, however long it then stays idle; a later unanswered write is given up", async () => {
-  const { server, port } = await listening((socket) => socket.once("data", () => socket.write("answer")));
-  try {
-    const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
-    socket.write("query");
-    await new Promise((resolve) => socket.once("data", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.is(socket.destroyed, false, "idle after its answer: kept");
-    const ended = outcome(socket);
-    socket.write("second query");
-    assert.equal(await ended, { code: "ETIMEDOUT", destroyed: true });
-  } finally {
-    server.close();
-  }
-});
+Deadline(
+  "a peer that answers: kept, however long it then stays idle; a later unanswered write is given up",
+  async () => {
+    const { server, port } = await listening((socket) => socket.once("data", () => socket.write("answer")));
+    try {
+      const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
+      socket.write("query");
+      await new Promise((resolve) => socket.once("data", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.is(socket.destroyed, false, "idle after its answer: kept");
+      const ended = outcome(socket);
+      socket.write("second query");
+      assert.equal(await ended, { code: "ETIMEDOUT", destroyed: true });
+    } finally {
+      server.close();
+    }
+  },
+);
 
 Deadline("a refused connection is the socket's error event, never a throw", async () => {
   const { server, port } = await listening(() => {});

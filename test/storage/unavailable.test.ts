@@ -19,9 +19,16 @@ function postgresError(code: string): Error {
 
 Unavailable("a closed port: postgres.js rejects with ECONNREFUSED, which is unavailability", async () => {
   const port = await freePort();
-  const sql = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1, connect_timeout: 2, onnotice: () => {} });
+  const sql = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, {
+    max: 1,
+    connect_timeout: 2,
+    onnotice: () => {},
+  });
   try {
-    const error = await sql`select 1`.then(() => undefined, (caught: unknown) => caught);
+    const error = await sql`select 1`.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     assert.is((error as { code?: string }).code, "ECONNREFUSED");
     assert.ok(isDatabaseUnavailable(error));
   } finally {
@@ -30,7 +37,15 @@ Unavailable("a closed port: postgres.js rejects with ECONNREFUSED, which is unav
 });
 
 Unavailable("postgres.js's connection errors and the shutdown SQLSTATEs are unavailability", () => {
-  for (const code of ["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT", "ECONNRESET", "ETIMEDOUT", "EPIPE"]) {
+  for (const code of [
+    "CONNECTION_CLOSED",
+    "CONNECTION_ENDED",
+    "CONNECTION_DESTROYED",
+    "CONNECT_TIMEOUT",
+    "ECONNRESET",
+    "ETIMEDOUT",
+    "EPIPE",
+  ]) {
     assert.ok(isDatabaseUnavailable(Object.assign(new Error(code), { code })), code);
   }
   for (const state of ["57P01", "57P02", "57P03", "53300", "57014", "08006", "08001"]) {
@@ -46,12 +61,23 @@ Unavailable("found through a cause or an AggregateError (connect's wrapping, a d
 
 Unavailable("a query's own failure is not: syntax, constraint, a bug, and non-errors", async () => {
   const { sql } = database();
-  const syntax = await sql`selec 1`.then(() => undefined, (caught: unknown) => caught);
+  const syntax = await sql`selec 1`.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   assert.is((syntax as { code?: string }).code, "42601");
   assert.not.ok(isDatabaseUnavailable(syntax));
   // A five-character code starting 08 that is not a PostgresError is somebody else's code.
   assert.not.ok(isDatabaseUnavailable(Object.assign(new Error("x"), { code: "08123" })));
-  for (const other of [postgresError("23505"), new Error("boom"), new RangeError("bigint"), "ECONNREFUSED", undefined, null, { code: 57 }]) {
+  for (const other of [
+    postgresError("23505"),
+    new Error("boom"),
+    new RangeError("bigint"),
+    "ECONNREFUSED",
+    undefined,
+    null,
+    { code: 57 },
+  ]) {
     assert.not.ok(isDatabaseUnavailable(other), String(other));
   }
 });

@@ -18,7 +18,16 @@ export const browserTimeout = 90_000;
 export const browserTestTimeoutMs = 600_000;
 export const screenshotsRoot = new URL("../../test-output/screenshots/", import.meta.url).pathname;
 
-const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const flags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, headless: true, timeout: browserTimeout, args: flags });
@@ -30,7 +39,10 @@ let axeSource: string | undefined;
  * A new person: a fresh context (no cookies) speaking `acceptLanguage`, in `colorScheme`, from a source address of
  * its own (X-Forwarded-For: the test apps trust 127.0.0.1 as a proxy), so per-address limits never join two people.
  */
-export async function newPerson(browser: Browser, options: { acceptLanguage?: string; colorScheme?: "light" | "dark"; address?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPerson(
+  browser: Browser,
+  options: { acceptLanguage?: string; colorScheme?: "light" | "dark"; address?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     locale: options.acceptLanguage ?? "en-GB",
     colorScheme: options.colorScheme ?? "light",

@@ -19,7 +19,10 @@ export function englishPieces(locale: Locale, site: Site = "consent"): { key: Me
     if (!key.startsWith(`${site}.`) && !key.startsWith("common.")) continue;
     if (shownInEveryLanguage.has(key) || english[key] === local[key]) continue;
     for (const piece of english[key].split(/\{[a-zA-Z]+\}/)) {
-      const trimmed = piece.trim().replace(/^[(·:,.;]+|[)·:,.;]+$/g, "").trim();
+      const trimmed = piece
+        .trim()
+        .replace(/^[(·:,.;]+|[)·:,.;]+$/g, "")
+        .trim();
       if (/[A-Za-z]{3}/.test(trimmed)) pieces.push({ key, piece: trimmed });
     }
   }
@@ -38,15 +41,17 @@ export function englishLeftIn(text: string, locale: Locale, site: Site = "consen
 /** The visible text of a server-rendered page: the body without tags, entities decoded (no script on our pages). */
 export function visibleText(html: string): string {
   const body = html.replace(/^[\s\S]*?<body[^>]*>/, "").replace(/<\/body>[\s\S]*$/, "");
-  return body
-    // <code> holds identifiers (scope names, error codes), never catalogue text: "stores.read" is not English prose.
-    .replace(/<code>[^<]*<\/code>/g, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&#96;/g, "`")
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
+  return (
+    body
+      // <code> holds identifiers (scope names, error codes), never catalogue text: "stores.read" is not English prose.
+      .replace(/<code>[^<]*<\/code>/g, " ")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&#96;/g, "`")
+      .replace(/&amp;/g, "&")
+      .replace(/\s+/g, " ")
+  );
 }

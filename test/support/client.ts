@@ -21,12 +21,21 @@ let serial = 0;
  * is seeded (one store, ten categories, twenty items, an employee to attribute writes to) and marked provisioned,
  * because the CredentialService here reaches the region's database. The world has no employee login.
  */
-export async function newSeededWorld(test: TestApp, clock: ManualClock, redirectUri: string, product: Product = Product.FULL): Promise<World & { apiKey?: string }> {
+export async function newSeededWorld(
+  test: TestApp,
+  clock: ManualClock,
+  redirectUri: string,
+  product: Product = Product.FULL,
+): Promise<World & { apiKey?: string }> {
   const credentials = credentialServiceOf(test, clock);
   const name = `client test ${process.pid} ${++serial}`;
   const { organization } = await credentials.createOrganization({ name });
   const organizationId = organization!.organizationId!;
-  const { merchant, owner } = await credentials.provisionSandboxMerchant({ organizationId, country: "GB", name: `Client shop ${serial}` });
+  const { merchant, owner } = await credentials.provisionSandboxMerchant({
+    organizationId,
+    country: "GB",
+    name: `Client shop ${serial}`,
+  });
   const created = await credentials.createApp({ organizationId, name: `Client app ${serial}`, product });
   const appId = created.app!.appId!;
   let apiKey: string | undefined;
@@ -70,7 +79,13 @@ export function recordingFetch(events: Array<WireEvent | StoreEvent>): typeof fe
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const headers = new Headers(init?.headers);
-    const event: WireEvent = { kind: "fetch", method: init?.method ?? "GET", path: url.pathname, authorization: headers.get("authorization") ?? undefined, status: "network" };
+    const event: WireEvent = {
+      kind: "fetch",
+      method: init?.method ?? "GET",
+      path: url.pathname,
+      authorization: headers.get("authorization") ?? undefined,
+      status: "network",
+    };
     events.push(event);
     const response = await fetch(input, init);
     event.status = response.status;
@@ -79,7 +94,9 @@ export function recordingFetch(events: Array<WireEvent | StoreEvent>): typeof fe
 }
 
 /** The in-memory store, recording every put; `failPuts` makes put reject (as a database outage would). */
-export function recordingStore(events: Array<WireEvent | StoreEvent>): TokenStore & { failPuts: boolean; inner: TokenStore } {
+export function recordingStore(
+  events: Array<WireEvent | StoreEvent>,
+): TokenStore & { failPuts: boolean; inner: TokenStore } {
   const inner = createMemoryTokenStore();
   const store = {
     failPuts: false,
@@ -105,7 +122,12 @@ export interface ClientHarness {
 }
 
 /** A client of `world`'s sandbox app against `test`, on `clock`: its sleep advances the clock by what it asks. */
-export function clientFor(test: TestApp, world: World, clock: ManualClock, extra: Partial<PartnerClientOptions> = {}): ClientHarness {
+export function clientFor(
+  test: TestApp,
+  world: World,
+  clock: ManualClock,
+  extra: Partial<PartnerClientOptions> = {},
+): ClientHarness {
   const events: Array<WireEvent | StoreEvent> = [];
   const store = recordingStore(events);
   const sleeps: number[] = [];
@@ -125,7 +147,8 @@ export function clientFor(test: TestApp, world: World, clock: ManualClock, extra
     random: () => 0.5,
     ...extra,
   });
-  const wire = () => events.flatMap((event) => (event.kind === "fetch" ? [`${event.method} ${event.path} ${event.status}`] : []));
+  const wire = () =>
+    events.flatMap((event) => (event.kind === "fetch" ? [`${event.method} ${event.path} ${event.status}`] : []));
   return { client, events, store, sleeps, wire };
 }
 
@@ -137,7 +160,12 @@ export async function connect(test: TestApp, world: World, client: PartnerClient
 }
 
 /** Moves the clock so the merchant's access token has `secondsLeft` before its `exp`. */
-export async function expireSoon(store: TokenStore, merchantId: number, clock: ManualClock, secondsLeft: number): Promise<void> {
+export async function expireSoon(
+  store: TokenStore,
+  merchantId: number,
+  clock: ManualClock,
+  secondsLeft: number,
+): Promise<void> {
   const stored = await store.get(merchantId);
   if (!stored) throw new Error(`merchant ${merchantId} is not connected`);
   clock.set(stored.accessTokenExpiresAt - secondsLeft * 1000);

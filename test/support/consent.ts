@@ -27,7 +27,11 @@ export interface Browser {
   address: string;
   get(pathOrUrl: string): Promise<Page>;
   /** A form POST; `origin` defaults to the site's own (AUTH_URL), `null` sends none; `headers` are added. */
-  post(path: string, form: Record<string, string>, options?: { origin?: string | null; headers?: Record<string, string> }): Promise<Page>;
+  post(
+    path: string,
+    form: Record<string, string>,
+    options?: { origin?: string | null; headers?: Record<string, string> },
+  ): Promise<Page>;
   /** Fills the sign-in form of `page` (whose hidden csrf and return_to are used) and posts it. */
   signIn(page: Page, user: { email: string; password: string }): Promise<Page>;
 }
@@ -66,7 +70,14 @@ export function createBrowser(test: TestApp, address = randomAddress()): Browser
       const extra: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
       if (origin !== null) extra["origin"] = origin;
       Object.assign(extra, options.headers);
-      return read(await fetch(test.auth + path, { method: "POST", redirect: "manual", headers: { ...headers(browser), ...extra }, body: new URLSearchParams(form) }));
+      return read(
+        await fetch(test.auth + path, {
+          method: "POST",
+          redirect: "manual",
+          headers: { ...headers(browser), ...extra },
+          body: new URLSearchParams(form),
+        }),
+      );
     },
     signIn(page, user) {
       return browser.post("/oauth/sign-in", {
@@ -123,7 +134,8 @@ export async function newProductionWorld(test: TestApp, clock: Clock, redirectUr
   const approved = await credentials.approveApp({ appId });
   const { merchant } = await credentials.createMerchant({ name: `Live shop ${serial}`, region: "uk" });
   const companyId = merchant!.companyId!;
-  const user = async (role: MerchantRole, who: string) => (await credentials.createMerchantUser({ companyId, email: uniqueEmail(who), role })).user!;
+  const user = async (role: MerchantRole, who: string) =>
+    (await credentials.createMerchantUser({ companyId, email: uniqueEmail(who), role })).user!;
   const owner = await user(MerchantRole.OWNER, "owner");
   const employee = await user(MerchantRole.EMPLOYEE, "employee");
   return {
@@ -148,14 +160,27 @@ export function uniqueEmail(who: string): string {
 }
 
 /** A sandbox world (the OAuth support's) whose owner and employee have emails of their own (see uniqueEmail). */
-export async function newSandboxWorld(test: TestApp, clock: Clock, redirectUri: string, product = Product.FULL): Promise<World> {
+export async function newSandboxWorld(
+  test: TestApp,
+  clock: Clock,
+  redirectUri: string,
+  product = Product.FULL,
+): Promise<World> {
   const world = await newWorld(test, clock, redirectUri, product);
   const credentials = credentialServiceOf(test, clock);
   const login = async (role: MerchantRole, who: string) => {
-    const { user } = await credentials.createMerchantUser({ companyId: BigInt(world.companyId), email: uniqueEmail(who), role });
+    const { user } = await credentials.createMerchantUser({
+      companyId: BigInt(world.companyId),
+      email: uniqueEmail(who),
+      role,
+    });
     return { email: user!.email!, password: user!.password! };
   };
-  return { ...world, owner: await login(MerchantRole.OWNER, "owner"), employee: await login(MerchantRole.EMPLOYEE, "employee") };
+  return {
+    ...world,
+    owner: await login(MerchantRole.OWNER, "owner"),
+    employee: await login(MerchantRole.EMPLOYEE, "employee"),
+  };
 }
 
 /** An authorize URL from explicit parameters (undefined leaves one out), in the order given. */

@@ -42,7 +42,13 @@ export function createSiteBrowser(test: TestApp, language?: string): SiteBrowser
       if (value === "" || /Max-Age=0(;|$)/.test(line)) cookies.delete(name);
       else cookies.set(name, value);
     }
-    return { status: response.status, headers: response.headers, html: await response.text(), location: response.headers.get("location"), setCookie };
+    return {
+      status: response.status,
+      headers: response.headers,
+      html: await response.text(),
+      location: response.headers.get("location"),
+      setCookie,
+    };
   };
   const browser: SiteBrowser = {
     cookies,
@@ -56,7 +62,11 @@ export function createSiteBrowser(test: TestApp, language?: string): SiteBrowser
         await fetch(test.console + path, {
           method: "POST",
           redirect: "manual",
-          headers: { ...headers(), "content-type": "application/x-www-form-urlencoded", origin: test.config.urls.console },
+          headers: {
+            ...headers(),
+            "content-type": "application/x-www-form-urlencoded",
+            origin: test.config.urls.console,
+          },
           body: new URLSearchParams({ ...form, csrf }),
         }),
       );
@@ -103,7 +113,16 @@ export async function signedUpDeveloper(test: TestApp, browser: SiteBrowser, ema
 /** Applies to the program through the page, has staff approve it (internal port), signs the agreement on the page. */
 export async function admittedDeveloper(browser: SiteBrowser, staff: Client<typeof ConsoleService>): Promise<void> {
   const program = await browser.get("/program");
-  assert.is((await browser.post("/program/apply", { companyName: "Acme Ltd", website: "https://acme.test", useCase: "stock sync" }, program)).status, 303);
+  assert.is(
+    (
+      await browser.post(
+        "/program/apply",
+        { companyName: "Acme Ltd", website: "https://acme.test", useCase: "stock sync" },
+        program,
+      )
+    ).status,
+    303,
+  );
   const pending = await staff.listProgramApplications({});
   const mine = pending.applications.filter((application) => application.state === 1).at(-1)!;
   await staff.decideProgramApplication({ applicationId: mine.applicationId, approve: true });

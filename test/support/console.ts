@@ -9,22 +9,48 @@ import type { TestApp } from "./test-app.js";
  * `method path` on the front at `base`, with a JSON body when given and the console access token when given. With
  * `address`, the call comes from that source address (X-Forwarded-For: the test apps trust their own 127.0.0.1 as a proxy, TRUST_PROXY=127.0.0.1).
  */
-export async function consoleCall(base: string, method: string, path: string, body?: unknown, token?: string, address?: string): Promise<Answer> {
+export async function consoleCall(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+  address?: string,
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers["authorization"] = `Bearer ${token}`;
   if (address) headers["x-forwarded-for"] = address;
-  const response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return answerOf(response);
 }
 
 /** The developer envelope of `code`: its English message with `params` filled in, the details and params as sent. */
-export const developerError = (code: ErrorCode, params: Record<string, string | number> = {}, details: unknown = []) => ({
-  error: { code, message: messageFor(code, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))), details, params },
+export const developerError = (
+  code: ErrorCode,
+  params: Record<string, string | number> = {},
+  details: unknown = [],
+) => ({
+  error: {
+    code,
+    message: messageFor(code, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))),
+    details,
+    params,
+  },
 });
 
 /** Asserts the exact status and developer envelope of an error answer. */
-export function expectError(answer: Answer, status: number, code: ErrorCode, params: Record<string, string | number> = {}, details: unknown = []) {
+export function expectError(
+  answer: Answer,
+  status: number,
+  code: ErrorCode,
+  params: Record<string, string | number> = {},
+  details: unknown = [],
+) {
   assert.is(answer.status, status, `${code}: ${JSON.stringify(answer.body)}`);
   assert.equal(answer.body, developerError(code, params, details));
 }
@@ -35,7 +61,9 @@ export function expectError(answer: Answer, status: number, code: ErrorCode, par
  */
 export async function mailedLink(test: TestApp, email: string): Promise<string> {
   await test.app.mail.idle();
-  const mails = test.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry["msg"] === "console mail" && entry["to"] === email);
+  const mails = test.logs
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry["msg"] === "console mail" && entry["to"] === email);
   const last = mails.at(-1);
   if (!last) throw new Error(`no mail to ${email}`);
   return String(last["link"]);

@@ -81,7 +81,10 @@ export function embeddedTemplate(): Promise<string> {
       } catch {
         const owner = Number(readFileSafely(join(lock, "pid")));
         if (owner && !alive(owner)) await rm(lock, { recursive: true, force: true });
-        else if (Date.now() > deadline) throw new Error(`the embedded template ${key} is still being built by pid ${owner} after ${buildWaitMs / 1000} s`);
+        else if (Date.now() > deadline)
+          throw new Error(
+            `the embedded template ${key} is still being built by pid ${owner} after ${buildWaitMs / 1000} s`,
+          );
         else await new Promise((resolve) => setTimeout(resolve, 250));
         continue;
       }

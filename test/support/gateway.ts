@@ -16,7 +16,12 @@ import type { SqlClient } from "../../src/storage/sql-client.js";
 import type { Region } from "../../src/config/regions.js";
 import type { Product } from "../../src/credential/products.js";
 import { scopesForProduct } from "../../src/credential/scopes.js";
-import { appTokenAudience, signAccessToken, type AccessTokenClaims, type SigningKey } from "../../src/token/access-token.js";
+import {
+  appTokenAudience,
+  signAccessToken,
+  type AccessTokenClaims,
+  type SigningKey,
+} from "../../src/token/access-token.js";
 import { loadKeyEncryptionKey } from "../../src/token/key-encryption.js";
 import { createSigningKeyStore } from "../../src/token/signing-keys.js";
 import { seedEmbeddedDatabase } from "./embedded-template.js";
@@ -36,7 +41,13 @@ export function gatewayClock(): ManualClock {
 /** The signing key the app made at its first start, read with the same key-encryption key. */
 export async function appSigningKey(sql: SqlClient, dataDir: string, clock: ManualClock): Promise<SigningKey> {
   const kek = await loadKeyEncryptionKey({ configured: testKek, dataDir, logger: silentLogger });
-  return createSigningKeyStore({ sql: sql as never, kek, clock, logger: silentLogger, accessTokenTtlSeconds: 900 }).signingKey();
+  return createSigningKeyStore({
+    sql: sql as never,
+    kek,
+    clock,
+    logger: silentLogger,
+    accessTokenTtlSeconds: 900,
+  }).signingKey();
 }
 
 export interface Fixture {
@@ -72,13 +83,18 @@ export async function createFixture(
   const region = options.region ?? "in";
   const demo = options.demo ?? false;
   const now = new Date(clock.now());
-  const [organization] = await control<{ id: number }[]>`insert into control.organizations (name) values ('Gateway test') returning id`;
+  const [organization] = await control<
+    { id: number }[]
+  >`insert into control.organizations (name) values ('Gateway test') returning id`;
   const appId = `app_gw_${Math.random().toString(36).slice(2, 12)}`;
   await control`
     insert into control.apps (id, organization_id, name, product, state)
     values (${appId}, ${organization!.id}, 'Gateway test app', ${product}, 'APPROVED')`;
   const merchants = createMerchantQueries(control);
-  const merchant = await merchants.insert({ companyId: options.companyId, name: "Gateway test merchant", region, demo }, now);
+  const merchant = await merchants.insert(
+    { companyId: options.companyId, name: "Gateway test merchant", region, demo },
+    now,
+  );
   await merchants.updateStatus(merchant.company_id, { provisioned: options.provisioned ?? true });
   const env = demo ? "SANDBOX" : "PRODUCTION";
   if (options.grant ?? true) await createGrantQueries(control).ensureLive(appId, merchant.company_id, env, now);
@@ -159,7 +175,12 @@ export async function startGatewayApp(env: Record<string, string> = {}): Promise
   const logs: string[] = [];
   // Its own key prefix in TEST_REDIS_URL: no counter is shared with an app of another test file running beside it.
   const keyValuePrefix = `pa_test_${process.pid}_${randomBytes(4).toString("hex")}:`;
-  const app = await startApp({ config, logger: createLogger({ write: (line) => logs.push(line) }), clock, keyValuePrefix });
+  const app = await startApp({
+    config,
+    logger: createLogger({ write: (line) => logs.push(line) }),
+    clock,
+    keyValuePrefix,
+  });
   const key = await appSigningKey(app.control.sql, dataDir, clock);
   return {
     app,
@@ -168,7 +189,8 @@ export async function startGatewayApp(env: Record<string, string> = {}): Promise
     key,
     base: `http://127.0.0.1:${app.front.port}`,
     logs,
-    fixture: (options) => createFixture(app.control.sql, (region) => app.regionDatabases.get(region)?.sql, clock, options),
+    fixture: (options) =>
+      createFixture(app.control.sql, (region) => app.regionDatabases.get(region)?.sql, clock, options),
     token: (fixture, overrides) => tokenFor(key, config, clock, fixture, overrides),
     stop: async () => {
       await app.stop();

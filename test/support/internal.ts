@@ -27,7 +27,10 @@ import { silentLogger } from "../../src/runtime/logger.js";
 export type InternalCredentials = Record<ServiceRole, string> & { file: string };
 
 /** Writes a credentials file accepting a new operator, staff, front and pos credential; DATA_DIR's default name in `dir`. */
-export async function writeInternalCredentials(dir: string, name = "internal-credentials"): Promise<InternalCredentials> {
+export async function writeInternalCredentials(
+  dir: string,
+  name = "internal-credentials",
+): Promise<InternalCredentials> {
   const operator = newServiceCredential("operator", "test-operator");
   const staff = newServiceCredential("staff", "test-staff");
   const front = newServiceCredential("front", "test-front");
@@ -47,12 +50,19 @@ export function presenting(credential: string): Interceptor {
 
 /** gRPC over h2c to the internal port at `port`, presenting `credential` (none when undefined). */
 export function grpcTransport(port: number, credential: string | undefined): Transport {
-  return createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, interceptors: credential ? [presenting(credential)] : [] });
+  return createGrpcTransport({
+    baseUrl: `http://127.0.0.1:${port}`,
+    interceptors: credential ? [presenting(credential)] : [],
+  });
 }
 
 /** The Connect protocol over HTTP/1.1 to the internal port at `port`, presenting `credential`. */
 export function connectTransport(port: number, credential: string | undefined): Transport {
-  return createConnectTransport({ baseUrl: `http://127.0.0.1:${port}`, httpVersion: "1.1", interceptors: credential ? [presenting(credential)] : [] });
+  return createConnectTransport({
+    baseUrl: `http://127.0.0.1:${port}`,
+    httpVersion: "1.1",
+    interceptors: credential ? [presenting(credential)] : [],
+  });
 }
 
 /** grpc-js call metadata presenting `credential`. */
@@ -63,7 +73,10 @@ export function grpcMetadata(credential: string): grpc.Metadata {
 }
 
 /** A loaded credentials store accepting one new credential per role (for suites that build an InternalServer). */
-export async function testServiceCredentials(): Promise<{ credentials: ServiceCredentials; tokens: InternalCredentials }> {
+export async function testServiceCredentials(): Promise<{
+  credentials: ServiceCredentials;
+  tokens: InternalCredentials;
+}> {
   const dir = await mkdtemp(join(tmpdir(), "pa-internal-"));
   const tokens = await writeInternalCredentials(dir);
   const credentials = await loadServiceCredentials({ file: tokens.file, clock: systemClock, logger: silentLogger });
@@ -75,10 +88,27 @@ export async function testServiceCredentials(): Promise<{ credentials: ServiceCr
 export function selfSignedCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, "internal.crt");
   const key = join(dir, "internal.key");
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", cert,
-  ], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdio: "ignore" },
+  );
   return { cert, key };
 }
 

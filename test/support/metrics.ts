@@ -6,8 +6,11 @@ export function sample(text: string, name: string, labels: Record<string, string
   for (const line of text.split("\n")) {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const got = Object.fromEntries([...(match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]));
-    if (Object.keys(got).length === wanted.length && wanted.every(([key, value]) => got[key] === value)) return Number(match[3]);
+    const got = Object.fromEntries(
+      [...(match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]),
+    );
+    if (Object.keys(got).length === wanted.length && wanted.every(([key, value]) => got[key] === value))
+      return Number(match[3]);
   }
   return undefined;
 }

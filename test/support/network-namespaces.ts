@@ -126,7 +126,10 @@ async function sweepDeadRuns(): Promise<void> {
     const match = /^pt([0-9a-f]{6})[0-9a-f]{2}/.exec(name);
     return match !== null && !alive(parseInt(match[1]!, 16));
   };
-  const namespaces = (await ip("netns", "list").catch(() => "")).split("\n").map((text) => text.split(" ")[0]!).filter(dead);
+  const namespaces = (await ip("netns", "list").catch(() => ""))
+    .split("\n")
+    .map((text) => text.split(" ")[0]!)
+    .filter(dead);
   for (const netns of namespaces) {
     const pids = await ip("netns", "pids", netns).catch(() => "");
     for (const pid of pids.split("\n").filter((text) => /^\d+$/.test(text))) {
@@ -138,7 +141,9 @@ async function sweepDeadRuns(): Promise<void> {
     }
     await ip("netns", "del", netns).catch(() => {});
   }
-  const links = [...(await ip("-o", "link").catch(() => "")).matchAll(/^\d+: ([^:@\s]+)/gm)].map((match) => match[1]!).filter(dead);
+  const links = [...(await ip("-o", "link").catch(() => "")).matchAll(/^\d+: ([^:@\s]+)/gm)]
+    .map((match) => match[1]!)
+    .filter(dead);
   for (const link of links) await ip("link", "del", link).catch(() => {});
 }
 
@@ -154,7 +159,9 @@ export async function createTopologyNetwork(): Promise<TopologyNetwork> {
     return await namespaceNetwork();
   } catch (error) {
     if (wanted === "namespaces") throw error;
-    console.warn(`  (network namespaces unavailable: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}; using loopback)`);
+    console.warn(
+      `  (network namespaces unavailable: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}; using loopback)`,
+    );
     return loopbackNetwork();
   }
 }

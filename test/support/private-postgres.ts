@@ -67,7 +67,19 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const onExit = () => {
     if (running) {
       try {
-        execFileSync(asRoot ? "runuser" : join(bin, "pg_ctl"), [...(asRoot ? ["-u", "postgres", "--", join(bin, "pg_ctl")] : []), "-D", data, "-m", "immediate", "-w", "stop"], { stdio: "ignore" });
+        execFileSync(
+          asRoot ? "runuser" : join(bin, "pg_ctl"),
+          [
+            ...(asRoot ? ["-u", "postgres", "--", join(bin, "pg_ctl")] : []),
+            "-D",
+            data,
+            "-m",
+            "immediate",
+            "-w",
+            "stop",
+          ],
+          { stdio: "ignore" },
+        );
       } catch {
         // Already gone.
       }

@@ -6,7 +6,11 @@ import { connect } from "node:net";
 
 /** Starts redis-server on `port` and resolves once it accepts connections; undefined when there is none to start. */
 export async function startPrivateRedis(port: number): Promise<ChildProcess | undefined> {
-  const server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const server = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
   const started = await new Promise<boolean>((resolve) => {
     server.once("error", () => resolve(false));
     const probe = (attempt: number) => {

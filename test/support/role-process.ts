@@ -37,7 +37,9 @@ export interface RoleProcess {
  */
 export function startRole(args: string[], env: Record<string, string>, options: { netns?: string } = {}): RoleProcess {
   const program = programCommand(args);
-  const [command, argv] = options.netns ? ["ip", ["netns", "exec", options.netns, program.command, ...program.argv]] : [program.command, program.argv];
+  const [command, argv] = options.netns
+    ? ["ip", ["netns", "exec", options.netns, program.command, ...program.argv]]
+    : [program.command, program.argv];
   const child: ChildProcess = spawn(command, argv, {
     cwd: repositoryRoot,
     env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },

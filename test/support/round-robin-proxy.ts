@@ -69,7 +69,12 @@ export async function startRoundRobinProxy(address: string, backends: Backend[])
 
   const server = http.createServer((request, response) => {
     const backend = pick();
-    const record: Routed = { backend: backend?.name ?? "none", method: request.method ?? "", path: request.url ?? "", status: 0 };
+    const record: Routed = {
+      backend: backend?.name ?? "none",
+      method: request.method ?? "",
+      path: request.url ?? "",
+      status: 0,
+    };
     routed.push(record);
     if (!backend) {
       record.status = 503;

@@ -20,7 +20,11 @@ export async function newOrganization(credentials: Credentials): Promise<bigint>
 /** A sandbox merchant of the organization (GB: region uk unless another country is given) and its owner login. */
 export async function newSandboxMerchant(credentials: Credentials, organizationId: bigint, country = "GB") {
   const made = await credentials.provisionSandboxMerchant({ organizationId, country, name: unique("sandbox shop") });
-  return { companyId: Number(made.merchant!.companyId), region: made.merchant!.region, owner: { email: made.owner!.email, password: made.owner!.password } };
+  return {
+    companyId: Number(made.merchant!.companyId),
+    region: made.merchant!.region,
+    owner: { email: made.owner!.email, password: made.owner!.password },
+  };
 }
 
 /** An app of the organization with its sandbox pair; `approve` also gives the production pair. */
@@ -39,10 +43,19 @@ export async function newLiveMerchant(credentials: Credentials, region = "us") {
   const { merchant } = await credentials.createMerchant({ name: unique("live shop"), region });
   const companyId = merchant!.companyId;
   const user = async (role: MerchantRole, who: string) => {
-    const made = await credentials.createMerchantUser({ companyId, email: `${who}.${companyId}.${process.pid}.${++serial}@live.test`, role });
+    const made = await credentials.createMerchantUser({
+      companyId,
+      email: `${who}.${companyId}.${process.pid}.${++serial}@live.test`,
+      role,
+    });
     return { email: made.user!.email, password: made.user!.password, userId: Number(made.user!.userId) };
   };
-  return { companyId: Number(companyId), region, owner: await user(MerchantRole.OWNER, "owner"), employee: await user(MerchantRole.EMPLOYEE, "employee") };
+  return {
+    companyId: Number(companyId),
+    region,
+    owner: await user(MerchantRole.OWNER, "owner"),
+    employee: await user(MerchantRole.EMPLOYEE, "employee"),
+  };
 }
 
 export async function newApiKey(credentials: Credentials, appId: string, environment: Environment): Promise<string> {
@@ -63,5 +76,9 @@ export interface Answer {
 
 export async function answerOf(response: Response): Promise<Answer> {
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 }

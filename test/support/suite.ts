@@ -53,11 +53,17 @@ const progressFd = progressFile ? openSync(progressFile, "a") : undefined;
 if (progressFd !== undefined) process.once("exit", () => closeSync(progressFd));
 
 function progress(...fields: Array<string | number>): void {
-  if (progressFd !== undefined) writeSync(progressFd, `${fields.map((field) => String(field).replace(/[\t\n]/g, " ")).join("\t")}\n`);
+  if (progressFd !== undefined)
+    writeSync(progressFd, `${fields.map((field) => String(field).replace(/[\t\n]/g, " ")).join("\t")}\n`);
 }
 
 /** Runs `handler(context)` but rejects with a TestTimeoutError naming `label` once `timeoutMs` has passed. */
-async function withTimeout<T>(label: string, timeoutMs: number, handler: Callback<T>, context: Parameters<Callback<T>>[0]): Promise<void> {
+async function withTimeout<T>(
+  label: string,
+  timeoutMs: number,
+  handler: Callback<T>,
+  context: Parameters<Callback<T>>[0],
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   // The timer is deliberately not unref'd: a test waiting on nothing at all must still end with this failure rather
   // than with uvu's anonymous "Exiting early before testing is finished".
@@ -114,12 +120,17 @@ export function suite<T = Context>(title = "", context?: T, options: TestOptions
   const inner = uvuSuite<T>(title, context);
   const limit = (own: TestOptions | undefined): TestOptions => ({ timeoutMs: own?.timeoutMs ?? options.timeoutMs });
   const label = (name: string) => (title ? `${title} › ${name}` : name);
-  const hook = (register: (hook: Callback<T>) => void, name: string) => (handler: Callback<T>, own?: TestOptions) => register(timedHook(label(name), handler, limit(own)));
-  const before = Object.assign(hook(inner.before, "before hook"), { each: hook(inner.before.each, "before.each hook") });
+  const hook = (register: (hook: Callback<T>) => void, name: string) => (handler: Callback<T>, own?: TestOptions) =>
+    register(timedHook(label(name), handler, limit(own)));
+  const before = Object.assign(hook(inner.before, "before hook"), {
+    each: hook(inner.before.each, "before.each hook"),
+  });
   const after = Object.assign(hook(inner.after, "after hook"), { each: hook(inner.after.each, "after.each hook") });
-  const test = (name: string, handler: Callback<T>, own?: TestOptions) => inner(name, timedTest(label(name), handler, limit(own)));
+  const test = (name: string, handler: Callback<T>, own?: TestOptions) =>
+    inner(name, timedTest(label(name), handler, limit(own)));
   return Object.assign(test, {
-    only: (name: string, handler: Callback<T>, own?: TestOptions) => inner.only(name, timedTest(label(name), handler, limit(own))),
+    only: (name: string, handler: Callback<T>, own?: TestOptions) =>
+      inner.only(name, timedTest(label(name), handler, limit(own))),
     skip: (name?: string, handler?: Callback<T>) => inner.skip(name, handler),
     before,
     after,

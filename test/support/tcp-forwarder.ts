@@ -14,7 +14,10 @@ export interface TcpForwarder {
 }
 
 /** Forwards connections on `address` (a free port) to `target`; a failure on either side closes both. */
-export async function startTcpForwarder(address: string, target: { host: string; port: number }): Promise<TcpForwarder> {
+export async function startTcpForwarder(
+  address: string,
+  target: { host: string; port: number },
+): Promise<TcpForwarder> {
   const sockets = new Set<Socket>();
   const pairs = new Set<[Socket, Socket]>();
   let frozen = false;

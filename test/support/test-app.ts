@@ -124,7 +124,8 @@ export type Credentials = InProcessClient<typeof CredentialService>;
  * and marked provisioned; `regions: false` leaves the region databases out, so it stays unprovisioned (newWorld).
  */
 export function credentialServiceOf(test: TestApp, clock: Clock, options: { regions?: boolean } = {}): Credentials {
-  const regionSql = options.regions === false ? undefined : (region: Region) => test.app.regionDatabases.get(region)?.sql;
+  const regionSql =
+    options.regions === false ? undefined : (region: Region) => test.app.regionDatabases.get(region)?.sql;
   const impl = createCredentialService(
     { config: test.config, clock, ids: cryptoIds, logger: silentLogger },
     { sql: test.app.control.sql, regionSql, sandboxGrants: createSandboxGrants() },
@@ -135,16 +136,29 @@ export function credentialServiceOf(test: TestApp, clock: Clock, options: { regi
 let serial = 0;
 
 /** Provisions a world through the CredentialService (in process, on the app's control database and clock only). */
-export async function newWorld(test: TestApp, clock: Clock, redirectUri: string, product = Product.FULL): Promise<World> {
+export async function newWorld(
+  test: TestApp,
+  clock: Clock,
+  redirectUri: string,
+  product = Product.FULL,
+): Promise<World> {
   const credentials = credentialServiceOf(test, clock, { regions: false });
   const name = `oauth test ${process.pid} ${++serial}`;
   const { organization } = await credentials.createOrganization({ name });
   const organizationId = organization!.organizationId!;
-  const { merchant, owner } = await credentials.provisionSandboxMerchant({ organizationId, country: "GB", name: `Shop ${serial}` });
+  const { merchant, owner } = await credentials.provisionSandboxMerchant({
+    organizationId,
+    country: "GB",
+    name: `Shop ${serial}`,
+  });
   const created = await credentials.createApp({ organizationId, name: `App ${serial}`, product });
   const appId = created.app!.appId!;
   await credentials.setRedirectUris({ appId, redirectUris: [redirectUri] });
-  const employee = await credentials.createMerchantUser({ companyId: merchant!.companyId, email: `employee.${process.pid}.${serial}@shop.test`, role: MerchantRole.EMPLOYEE });
+  const employee = await credentials.createMerchantUser({
+    companyId: merchant!.companyId,
+    email: `employee.${process.pid}.${serial}@shop.test`,
+    role: MerchantRole.EMPLOYEE,
+  });
   return {
     organizationId: Number(organizationId),
     appId,
@@ -161,7 +175,12 @@ export async function newWorld(test: TestApp, clock: Clock, redirectUri: string,
 export function hiddenValue(html: string, name: string): string {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
   if (!match) throw new Error(`no hidden ${name} in the page`);
-  return match[1]!.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  return match[1]!
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 }
 
 /** name=value pairs of a response's Set-Cookie headers. */
@@ -175,14 +194,27 @@ export function setCookies(response: Response): Map<string, string> {
   return out;
 }
 
-export const cookieHeader = (cookies: Map<string, string>) => [...cookies].filter(([, value]) => value !== "").map(([name, value]) => `${name}=${value}`).join("; ");
+export const cookieHeader = (cookies: Map<string, string>) =>
+  [...cookies]
+    .filter(([, value]) => value !== "")
+    .map(([name, value]) => `${name}=${value}`)
+    .join("; ");
 
 /** Signs in on the consent site as `user`, over plain HTTP; the cookies of the session. */
-export async function signIn(test: TestApp, user: { email: string; password: string }, authorizeUrl: string): Promise<Map<string, string>> {
+export async function signIn(
+  test: TestApp,
+  user: { email: string; password: string },
+  authorizeUrl: string,
+): Promise<Map<string, string>> {
   const page = await fetch(authorizeUrl);
   const cookies = setCookies(page);
   const html = await page.text();
-  const form = new URLSearchParams({ csrf: hiddenValue(html, "csrf"), return_to: hiddenValue(html, "return_to"), email: user.email, password: user.password });
+  const form = new URLSearchParams({
+    csrf: hiddenValue(html, "csrf"),
+    return_to: hiddenValue(html, "return_to"),
+    email: user.email,
+    password: user.password,
+  });
   const signedIn = await fetch(`${test.auth}/oauth/sign-in`, {
     method: "POST",
     redirect: "manual",
@@ -195,19 +227,42 @@ export async function signIn(test: TestApp, user: { email: string; password: str
 }
 
 export function authorizeUrl(test: TestApp, world: World, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams({ response_type: "code", client_id: world.clientId, redirect_uri: world.redirectUri, state: "st-1", ...extra });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: world.clientId,
+    redirect_uri: world.redirectUri,
+    state: "st-1",
+    ...extra,
+  });
   return `${test.auth}/oauth/authorize?${query}`;
 }
 
 /** Approves (or denies) a consent request over plain HTTP as `user`; the 302's Location. */
-export async function decide(test: TestApp, world: World, options: { user?: { email: string; password: string }; extra?: Record<string, string>; decision?: "allow" | "deny" } = {}): Promise<URL> {
+export async function decide(
+  test: TestApp,
+  world: World,
+  options: {
+    user?: { email: string; password: string };
+    extra?: Record<string, string>;
+    decision?: "allow" | "deny";
+  } = {},
+): Promise<URL> {
   const url = authorizeUrl(test, world, options.extra);
   const cookies = await signIn(test, options.user ?? world.owner, url);
   const consent = await fetch(url, { headers: { cookie: cookieHeader(cookies) } });
   const html = await consent.text();
   if (consent.status !== 200) throw new Error(`consent answered ${consent.status}: ${html}`);
   const form = new URLSearchParams();
-  for (const name of ["csrf", "response_type", "client_id", "redirect_uri", "state", "scope", "code_challenge", "code_challenge_method"]) {
+  for (const name of [
+    "csrf",
+    "response_type",
+    "client_id",
+    "redirect_uri",
+    "state",
+    "scope",
+    "code_challenge",
+    "code_challenge_method",
+  ]) {
     if (html.includes(`name="${name}"`)) form.set(name, hiddenValue(html, name));
   }
   form.set("decision", options.decision ?? "allow");

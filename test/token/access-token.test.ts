@@ -19,7 +19,12 @@ const clock = createManualClock(Date.UTC(2026, 10, 21, 12, 0, 0));
 const now = Math.floor(clock.now() / 1000);
 const issuer = "http://127.0.0.1:8080/";
 const key = { kid: "k1", privateKey };
-const verifier = createAccessTokenVerifier({ issuer, audience: appTokenAudience, clock, keys: (kid) => (kid === "k1" ? publicKey : undefined) });
+const verifier = createAccessTokenVerifier({
+  issuer,
+  audience: appTokenAudience,
+  clock,
+  keys: (kid) => (kid === "k1" ? publicKey : undefined),
+});
 
 const claims: AccessTokenClaims = {
   iss: issuer,

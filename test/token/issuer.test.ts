@@ -63,7 +63,8 @@ function setup(env: Record<string, string> = {}) {
   return { config, clock, keys, issuer };
 }
 
-const decode = (segment: string): Record<string, unknown> => JSON.parse(Buffer.from(segment, "base64url").toString("utf8"));
+const decode = (segment: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(segment, "base64url").toString("utf8"));
 
 Issuer("signingKey: the store's current key, asked on every call", async () => {
   const { issuer, keys } = setup();
@@ -78,26 +79,29 @@ Issuer("access token: header RS256, typ at+jwt (RFC 9068 §2.1) and the signing 
   assert.equal(decode(header!), { alg: "RS256", typ: "at+jwt", kid: "kid-issuer-1" });
 });
 
-Issuer("access token: exactly the spec's claims plus iss and client_id (RFC 9068 §2.2), no allowedIps without an allowlist", () => {
-  const { issuer } = setup();
-  const payload = decode(issuer.accessToken(key, client, merchant).split(".")[1]!);
-  assert.equal(payload, {
-    iss: "http://127.0.0.1:8080/",
-    aud: "partnerapi-app",
-    sub: "app_01",
-    client_id: "lp_app_sb1",
-    orgId: 17,
-    companyId: 900000001,
-    region: "ae",
-    product: "ONLINE_ORDER",
-    scopes: ["stores.read", "items.read", "categories.read", "orders.read", "orders.write"],
-    env: "SANDBOX",
-    jti: "00000000-0000-4000-8000-000000000001",
-    iat: startSeconds,
-    exp: startSeconds + 900,
-  });
-  assert.not.ok("allowedIps" in payload);
-});
+Issuer(
+  "access token: exactly the spec's claims plus iss and client_id (RFC 9068 §2.2), no allowedIps without an allowlist",
+  () => {
+    const { issuer } = setup();
+    const payload = decode(issuer.accessToken(key, client, merchant).split(".")[1]!);
+    assert.equal(payload, {
+      iss: "http://127.0.0.1:8080/",
+      aud: "partnerapi-app",
+      sub: "app_01",
+      client_id: "lp_app_sb1",
+      orgId: 17,
+      companyId: 900000001,
+      region: "ae",
+      product: "ONLINE_ORDER",
+      scopes: ["stores.read", "items.read", "categories.read", "orders.read", "orders.write"],
+      env: "SANDBOX",
+      jti: "00000000-0000-4000-8000-000000000001",
+      iat: startSeconds,
+      exp: startSeconds + 900,
+    });
+    assert.not.ok("allowedIps" in payload);
+  },
+);
 
 Issuer("access token: the credential's allowlist travels as allowedIps", () => {
   const { issuer } = setup();
@@ -107,16 +111,19 @@ Issuer("access token: the credential's allowlist travels as allowedIps", () => {
   assert.is(payload["env"], "PRODUCTION");
 });
 
-Issuer("access token: iat and exp follow the manual clock and ACCESS_TOKEN_TTL_SECONDS; each token has a new jti", () => {
-  const { issuer, clock } = setup({ ACCESS_TOKEN_TTL_SECONDS: "600" });
-  const first = decode(issuer.accessToken(key, client, merchant).split(".")[1]!);
-  clock.advance(61_000);
-  const second = decode(issuer.accessToken(key, client, merchant).split(".")[1]!);
-  assert.equal([first["iat"], first["exp"]], [startSeconds, startSeconds + 600]);
-  assert.equal([second["iat"], second["exp"]], [startSeconds + 61, startSeconds + 661]);
-  assert.is(first["jti"], "00000000-0000-4000-8000-000000000001");
-  assert.is(second["jti"], "00000000-0000-4000-8000-000000000002");
-});
+Issuer(
+  "access token: iat and exp follow the manual clock and ACCESS_TOKEN_TTL_SECONDS; each token has a new jti",
+  () => {
+    const { issuer, clock } = setup({ ACCESS_TOKEN_TTL_SECONDS: "600" });
+    const first = decode(issuer.accessToken(key, client, merchant).split(".")[1]!);
+    clock.advance(61_000);
+    const second = decode(issuer.accessToken(key, client, merchant).split(".")[1]!);
+    assert.equal([first["iat"], first["exp"]], [startSeconds, startSeconds + 600]);
+    assert.equal([second["iat"], second["exp"]], [startSeconds + 61, startSeconds + 661]);
+    assert.is(first["jti"], "00000000-0000-4000-8000-000000000001");
+    assert.is(second["jti"], "00000000-0000-4000-8000-000000000002");
+  },
+);
 
 Issuer("access token: iss is the configured BASE_URL, the same as the metadata's issuer (RFC 8414 §3.3)", () => {
   const { issuer } = setup({ BASE_URL: "https://api.example.com" });

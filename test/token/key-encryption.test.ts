@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { silentLogger } from "../../src/runtime/logger.js";
-import { generatedKekFile, kekBytes, loadKeyEncryptionKey, parseKek, seal, unseal } from "../../src/token/key-encryption.js";
+import {
+  generatedKekFile,
+  kekBytes,
+  loadKeyEncryptionKey,
+  parseKek,
+  seal,
+  unseal,
+} from "../../src/token/key-encryption.js";
 
 const Kek = suite("token/key-encryption");
 const kek = Buffer.alloc(32, 7);
@@ -16,7 +23,10 @@ const kek = Buffer.alloc(32, 7);
 /** A logger that keeps its warnings. */
 function warningLogger() {
   const warnings: { message: string; fields: Record<string, unknown> | undefined }[] = [];
-  const logger = { ...silentLogger, warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }) };
+  const logger = {
+    ...silentLogger,
+    warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }),
+  };
   return { logger, warnings };
 }
 
@@ -137,7 +147,10 @@ Kek("loadKeyEncryptionKey: a configured value that is not 32 bytes stops the sta
     await loadKeyEncryptionKey({ configured: "short", dataDir: ":memory:", logger: silentLogger });
     assert.unreachable("a bad TOKEN_KEY_ENCRYPTION_KEY must be refused");
   } catch (error) {
-    assert.is((error as Error).message, "TOKEN_KEY_ENCRYPTION_KEY must be 32 bytes: 64 hex digits, or base64 / base64url");
+    assert.is(
+      (error as Error).message,
+      "TOKEN_KEY_ENCRYPTION_KEY must be 32 bytes: 64 hex digits, or base64 / base64url",
+    );
   }
 });
 
@@ -153,48 +166,61 @@ Kek("loadKeyEncryptionKey: DATA_DIR :memory: gives a random key for this process
   );
 });
 
-Kek("loadKeyEncryptionKey: generated once into DATA_DIR with mode 0600, then read back, each time with a warning", async () => {
-  await withTempDir(async (dir) => {
-    const { logger, warnings } = warningLogger();
-    const made = await loadKeyEncryptionKey({ configured: undefined, dataDir: dir, logger });
-    const file = join(dir, generatedKekFile);
-    assert.is(generatedKekFile, "token-key-encryption-key");
-    assert.is((await stat(file)).mode & 0o777, 0o600);
-    assert.is(await readFile(file, "utf8"), made.toString("base64url") + "\n");
-    assert.equal(parseKek(await readFile(file, "utf8")), made);
-    assert.equal(await loadKeyEncryptionKey({ configured: undefined, dataDir: dir, logger }), made);
-    assert.equal(
-      warnings.map((w) => w.message),
-      [
-        "TOKEN_KEY_ENCRYPTION_KEY is not set: generated a key-encryption key into DATA_DIR; set the variable in production",
-        "TOKEN_KEY_ENCRYPTION_KEY is not set: using the key-encryption key generated in DATA_DIR",
-      ],
-    );
-    assert.equal(warnings.map((w) => w.fields), [{ path: file }, { path: file }]);
-  });
-});
+Kek(
+  "loadKeyEncryptionKey: generated once into DATA_DIR with mode 0600, then read back, each time with a warning",
+  async () => {
+    await withTempDir(async (dir) => {
+      const { logger, warnings } = warningLogger();
+      const made = await loadKeyEncryptionKey({ configured: undefined, dataDir: dir, logger });
+      const file = join(dir, generatedKekFile);
+      assert.is(generatedKekFile, "token-key-encryption-key");
+      assert.is((await stat(file)).mode & 0o777, 0o600);
+      assert.is(await readFile(file, "utf8"), made.toString("base64url") + "\n");
+      assert.equal(parseKek(await readFile(file, "utf8")), made);
+      assert.equal(await loadKeyEncryptionKey({ configured: undefined, dataDir: dir, logger }), made);
+      assert.equal(
+        warnings.map((w) => w.message),
+        [
+          "TOKEN_KEY_ENCRYPTION_KEY is not set: generated a key-encryption key into DATA_DIR; set the variable in production",
+          "TOKEN_KEY_ENCRYPTION_KEY is not set: using the key-encryption key generated in DATA_DIR",
+        ],
+      );
+      assert.equal(
+        warnings.map((w) => w.fields),
+        [{ path: file }, { path: file }],
+      );
+    });
+  },
+);
 
 Kek("loadKeyEncryptionKey: a configured KEK wins over the file in DATA_DIR", async () => {
   await withTempDir(async (dir) => {
     await writeFile(join(dir, generatedKekFile), Buffer.alloc(32, 1).toString("base64url") + "\n");
-    const loaded = await loadKeyEncryptionKey({ configured: Buffer.alloc(32, 2).toString("base64"), dataDir: dir, logger: silentLogger });
+    const loaded = await loadKeyEncryptionKey({
+      configured: Buffer.alloc(32, 2).toString("base64"),
+      dataDir: dir,
+      logger: silentLogger,
+    });
     assert.equal(loaded, Buffer.alloc(32, 2));
   });
 });
 
-Kek("loadKeyEncryptionKey: a DATA_DIR file that does not hold 32 bytes is refused naming the file, and left alone", async () => {
-  await withTempDir(async (dir) => {
-    const file = join(dir, generatedKekFile);
-    await writeFile(file, "not a key\n");
-    try {
-      await loadKeyEncryptionKey({ configured: undefined, dataDir: dir, logger: silentLogger });
-      assert.unreachable("a bad key file must be refused");
-    } catch (error) {
-      assert.is((error as Error).message, `${file} does not hold a 32-byte key-encryption key`);
-    }
-    assert.is(await readFile(file, "utf8"), "not a key\n");
-  });
-});
+Kek(
+  "loadKeyEncryptionKey: a DATA_DIR file that does not hold 32 bytes is refused naming the file, and left alone",
+  async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, generatedKekFile);
+      await writeFile(file, "not a key\n");
+      try {
+        await loadKeyEncryptionKey({ configured: undefined, dataDir: dir, logger: silentLogger });
+        assert.unreachable("a bad key file must be refused");
+      } catch (error) {
+        assert.is((error as Error).message, `${file} does not hold a 32-byte key-encryption key`);
+      }
+      assert.is(await readFile(file, "utf8"), "not a key\n");
+    });
+  },
+);
 
 Kek("loadKeyEncryptionKey: a missing DATA_DIR is created", async () => {
   await withTempDir(async (dir) => {

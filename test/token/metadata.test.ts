@@ -10,7 +10,16 @@ import { authorizationServerMetadata } from "../../src/token/metadata.js";
 
 const Metadata = suite("token/metadata");
 
-const scopes = ["stores.read", "items.read", "items.write", "categories.read", "categories.write", "orders.read", "reports.read", "orders.write"];
+const scopes = [
+  "stores.read",
+  "items.read",
+  "items.write",
+  "categories.read",
+  "categories.write",
+  "orders.read",
+  "reports.read",
+  "orders.write",
+];
 
 Metadata("RFC 8414 §2: every field from the default configuration", () => {
   assert.equal(authorizationServerMetadata(loadConfig({})), {
@@ -31,7 +40,9 @@ Metadata("RFC 8414 §2: every field from the default configuration", () => {
 });
 
 Metadata("the URLs follow BASE_URL (a trailing slash added) and AUTH_URL (trailing slashes dropped)", () => {
-  const metadata = authorizationServerMetadata(loadConfig({ BASE_URL: "https://api.example.com", AUTH_URL: "https://auth.example.com/" }));
+  const metadata = authorizationServerMetadata(
+    loadConfig({ BASE_URL: "https://api.example.com", AUTH_URL: "https://auth.example.com/" }),
+  );
   assert.is(metadata.issuer, "https://api.example.com/");
   assert.is(metadata.authorizationEndpoint, "https://auth.example.com/oauth/authorize");
   assert.is(metadata.tokenEndpoint, "https://api.example.com/v1/oauth/token");
@@ -59,7 +70,10 @@ Metadata("scopes_supported is the union of every product's bundle, each scope on
 });
 
 Metadata("as JSON the members carry the RFC 8414 §2 names (and RFC 9207 §3's), iss support as the literal true", () => {
-  const json = toJson(GetAuthorizationServerMetadataResponseSchema, create(GetAuthorizationServerMetadataResponseSchema, authorizationServerMetadata(loadConfig({}))));
+  const json = toJson(
+    GetAuthorizationServerMetadataResponseSchema,
+    create(GetAuthorizationServerMetadataResponseSchema, authorizationServerMetadata(loadConfig({}))),
+  );
   assert.equal(Object.keys(json as object).sort(), [
     "authorization_endpoint",
     "authorization_response_iss_parameter_supported",

@@ -18,7 +18,9 @@ const RefreshTokenSecrets = suite("token/refresh-token-secrets");
 
 /** Ids that record the sizes asked for and answer one letter repeated to the base64url length. */
 function fixedIds(letter: string, sizes: number[]): IdSource {
-  return { uuid: () => "00000000-0000-4000-8000-000000000000", randomToken: (bytes) => {
+  return {
+    uuid: () => "00000000-0000-4000-8000-000000000000",
+    randomToken: (bytes) => {
       sizes.push(bytes);
       return letter.repeat(Math.ceil((bytes * 8) / 6));
     },
@@ -66,24 +68,31 @@ RefreshTokenSecrets("successor key: 32 bytes derived from the KEK, stable for on
   assert.not.ok(key.equals(successorKey(Buffer.alloc(32, 2))));
 });
 
-RefreshTokenSecrets("successor: HMAC-SHA256(key, token) with the same prefix; deterministic, itself a well-formed token", () => {
-  const key = successorKey(Buffer.alloc(32, 7));
-  const successor = successorOf(key, sandboxToken);
-  assert.is(successor, "lp_rt_sb_" + createHmac("sha256", key).update(sandboxToken).digest("base64url"));
-  assert.is(successorOf(key, sandboxToken), successor, "a grace replay gets the very same successor");
-  assert.is(refreshTokenEnvironment(successor), "SANDBOX");
-  assert.is.not(successor, sandboxToken);
-  assert.is.not(successorOf(successorKey(Buffer.alloc(32, 8)), sandboxToken), successor, "another server key");
-  assert.is(refreshTokenEnvironment(successorOf(key, successor)), "SANDBOX", "successors chain");
-  const production = "lp_rt_pk_" + "A".repeat(43);
-  assert.match(successorOf(key, production), /^lp_rt_pk_[A-Za-z0-9_-]{43}$/);
-  assert.is.not(successorOf(key, production).slice(9), successor.slice(9), "the prefix is part of the HMAC input");
-});
+RefreshTokenSecrets(
+  "successor: HMAC-SHA256(key, token) with the same prefix; deterministic, itself a well-formed token",
+  () => {
+    const key = successorKey(Buffer.alloc(32, 7));
+    const successor = successorOf(key, sandboxToken);
+    assert.is(successor, "lp_rt_sb_" + createHmac("sha256", key).update(sandboxToken).digest("base64url"));
+    assert.is(successorOf(key, sandboxToken), successor, "a grace replay gets the very same successor");
+    assert.is(refreshTokenEnvironment(successor), "SANDBOX");
+    assert.is.not(successor, sandboxToken);
+    assert.is.not(successorOf(successorKey(Buffer.alloc(32, 8)), sandboxToken), successor, "another server key");
+    assert.is(refreshTokenEnvironment(successorOf(key, successor)), "SANDBOX", "successors chain");
+    const production = "lp_rt_pk_" + "A".repeat(43);
+    assert.match(successorOf(key, production), /^lp_rt_pk_[A-Za-z0-9_-]{43}$/);
+    assert.is.not(successorOf(key, production).slice(9), successor.slice(9), "the prefix is part of the HMAC input");
+  },
+);
 
 RefreshTokenSecrets("successor of anything but a refresh token throws", () => {
   const key = successorKey(Buffer.alloc(32, 7));
   for (const bad of ["", "lp_sk_sb_" + "A".repeat(43), sandboxToken.slice(0, -1)]) {
-    assert.throws(() => successorOf(key, bad), (error: Error) => error.message === "not a refresh token", bad);
+    assert.throws(
+      () => successorOf(key, bad),
+      (error: Error) => error.message === "not a refresh token",
+      bad,
+    );
   }
 });
 

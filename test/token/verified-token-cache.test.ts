@@ -49,14 +49,18 @@ function setup(cacheEntries?: number) {
   return { clock, ring, verifier, claims };
 }
 
-const reason = (result: ReturnType<ReturnType<typeof createAccessTokenVerifier>["verify"]>) => (result.ok ? "ok" : result.reason);
+const reason = (result: ReturnType<ReturnType<typeof createAccessTokenVerifier>["verify"]>) =>
+  result.ok ? "ok" : result.reason;
 
-Cache("a token signed on the thread pool is byte for byte the one signed on the calling thread, and verifies", async () => {
-  const { verifier, claims } = setup();
-  const token = await signAccessTokenAsync(key, claims("j-async"));
-  assert.is(token, signAccessToken(key, claims("j-async")));
-  assert.equal(verifier.verify(token), { ok: true, claims: claims("j-async") });
-});
+Cache(
+  "a token signed on the thread pool is byte for byte the one signed on the calling thread, and verifies",
+  async () => {
+    const { verifier, claims } = setup();
+    const token = await signAccessTokenAsync(key, claims("j-async"));
+    assert.is(token, signAccessToken(key, claims("j-async")));
+    assert.equal(verifier.verify(token), { ok: true, claims: claims("j-async") });
+  },
+);
 
 Cache("a failed signature rejects the promise (a key that cannot sign RS256)", async () => {
   const { claims } = setup();

@@ -111,7 +111,12 @@ const tokens = new Map<Region, { access: string; refresh: string }>();
 let deadline: NodeJS.Timeout | undefined;
 
 /** Polls `condition` every `intervalMs` until it holds; fails after `timeoutMs` with `what`. */
-async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000, intervalMs = 100): Promise<void> {
+async function until(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+  intervalMs = 100,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -146,7 +151,10 @@ async function teardown(): Promise<void> {
   await browser?.close().catch(() => {});
   browser = undefined;
   // A data node whose process never started (the start failed earlier) has none to stop.
-  await Promise.all([...fronts.map((front) => front.process.stop(15_000)), ...[...dataNodes.values()].map((node) => node.process?.stop(15_000))]);
+  await Promise.all([
+    ...fronts.map((front) => front.process.stop(15_000)),
+    ...[...dataNodes.values()].map((node) => node.process?.stop(15_000)),
+  ]);
   for (const proxy of proxies.splice(0)) await proxy.close();
   for (const forwarder of forwarders.splice(0)) await forwarder.close();
   if (callback) await new Promise((resolve) => callback!.close(resolve));
@@ -181,19 +189,30 @@ async function buildTopology(): Promise<void> {
   const started = performance.now();
   assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing; install it with: apt-get install -y chromium`);
   network = await createTopologyNetwork();
-  console.log(`  topology network: ${network.mode}${network.mode === "namespaces" ? ` (host ${network.hostAddress})` : ""}`);
+  console.log(
+    `  topology network: ${network.mode}${network.mode === "namespaces" ? ` (host ${network.hostAddress})` : ""}`,
+  );
   root = await mkdtemp(join(tmpdir(), "pa-topology-"));
 
   // Databases: the control plane both fronts share, and one per region for its data role.
   const [controlUrl, ukUrl, usUrl] = [await freshDatabaseUrl(), await freshDatabaseUrl(), await freshDatabaseUrl()];
   databaseUrls.push(controlUrl!, ukUrl!, usUrl!);
-  const regionUrls = new Map<Region, string>([["uk", ukUrl!], ["us", usUrl!]]);
+  const regionUrls = new Map<Region, string>([
+    ["uk", ukUrl!],
+    ["us", usUrl!],
+  ]);
   control = await openDatabase({ url: controlUrl, dataDir: root, logger: silentLogger });
   openDatabases.push(control);
   await migrateControl(control.sql, silentLogger);
   // The first signing key, made once here rather than raced by two fronts starting together.
   const kek = await loadKeyEncryptionKey({ configured: testKek, dataDir: root, logger: silentLogger });
-  await createSigningKeyStore({ sql: control.sql, kek, clock: systemClock, logger: silentLogger, accessTokenTtlSeconds: 900 }).ensure();
+  await createSigningKeyStore({
+    sql: control.sql,
+    kek,
+    clock: systemClock,
+    logger: silentLogger,
+    accessTokenTtlSeconds: 900,
+  }).ensure();
   regionDatabases = new Map();
   for (const region of regionsServed) {
     const database = await openDatabase({ url: regionUrls.get(region), dataDir: root, logger: silentLogger });
@@ -206,7 +225,10 @@ async function buildTopology(): Promise<void> {
   let postgresForwarder: TcpForwarder | undefined;
   let redisForwarder: TcpForwarder | undefined;
   if (network.mode === "namespaces") {
-    const target = (url: string, port: number) => ({ host: new URL(url).hostname, port: Number(new URL(url).port || port) });
+    const target = (url: string, port: number) => ({
+      host: new URL(url).hostname,
+      port: Number(new URL(url).port || port),
+    });
     postgresForwarder = await startTcpForwarder(network.hostAddress, target(process.env["TEST_DATABASE_URL"]!, 5432));
     redisForwarder = await startTcpForwarder(network.hostAddress, target(process.env["TEST_REDIS_URL"]!, 6379));
     forwarders.push(postgresForwarder, redisForwarder);
@@ -220,9 +242,21 @@ async function buildTopology(): Promise<void> {
   const frontHosts = [await network.addHost("front-a"), await network.addHost("front-b")];
   for (const region of regionsServed) {
     const host = await network.addHost(`data-${region}`);
-    dataNodes.set(region, { region, host, port: await portFor(8090), hopPort: await portFor(8091), process: undefined });
+    dataNodes.set(region, {
+      region,
+      host,
+      port: await portFor(8090),
+      hopPort: await portFor(8091),
+      process: undefined,
+    });
   }
-  const frontPorts = await Promise.all(frontHosts.map(async () => ({ port: await portFor(8080), authPort: await portFor(8081), grpcPort: await portFor(8090) })));
+  const frontPorts = await Promise.all(
+    frontHosts.map(async () => ({
+      port: await portFor(8080),
+      authPort: await portFor(8081),
+      grpcPort: await portFor(8090),
+    })),
+  );
   const origins = frontHosts.map((host, index) => ({
     origin: `http://${host.address}:${frontPorts[index]!.port}`,
     consentOrigin: `http://${host.address}:${frontPorts[index]!.authPort}`,
@@ -230,8 +264,14 @@ async function buildTopology(): Promise<void> {
   }));
 
   // The load balancers the partner and the merchant's browser reach: the API, and the consent site.
-  api = await startRoundRobinProxy("127.0.0.1", frontHosts.map((host, index) => ({ name: host.name, origin: origins[index]!.origin })));
-  consentSite = await startRoundRobinProxy("127.0.0.1", frontHosts.map((host, index) => ({ name: host.name, origin: origins[index]!.consentOrigin })));
+  api = await startRoundRobinProxy(
+    "127.0.0.1",
+    frontHosts.map((host, index) => ({ name: host.name, origin: origins[index]!.origin })),
+  );
+  consentSite = await startRoundRobinProxy(
+    "127.0.0.1",
+    frontHosts.map((host, index) => ({ name: host.name, origin: origins[index]!.consentOrigin })),
+  );
   proxies.push(api, consentSite);
 
   dataEnv = (region) => {
@@ -279,7 +319,12 @@ async function buildTopology(): Promise<void> {
       const node = dataNodes.get(region)!;
       env[`REGION_GRPC_URL_${region.toUpperCase()}`] = `http://${node.host.address}:${node.hopPort}`;
     }
-    fronts.push({ name: host.name, host, ...origins[index]!, process: startRole(["--role", "front"], env, { netns: host.netns }) });
+    fronts.push({
+      name: host.name,
+      host,
+      ...origins[index]!,
+      process: startRole(["--role", "front"], env, { netns: host.netns }),
+    });
   });
   await Promise.all([
     ...fronts.map((front) => front.process.line("partner API ready")),
@@ -302,11 +347,18 @@ async function buildTopology(): Promise<void> {
   // owner) and staff approve the app through front B's. Each region's business data is seeded straight into that
   // region's database.
   const internalClient = (front: FrontNode, credential: string): Client<typeof CredentialService> =>
-    createClient(CredentialService, createGrpcTransport({ baseUrl: front.grpcOrigin, interceptors: [presenting(credential)] }));
+    createClient(
+      CredentialService,
+      createGrpcTransport({ baseUrl: front.grpcOrigin, interceptors: [presenting(credential)] }),
+    );
   const operator = internalClient(fronts[0]!, credentials.operator);
   const staff = internalClient(fronts[1]!, credentials.staff);
   const { organization } = await operator.createOrganization({ name: `Topology partner ${process.pid}` });
-  const created = await operator.createApp({ organizationId: organization!.organizationId, name: "Topology app", product: Product.FULL });
+  const created = await operator.createApp({
+    organizationId: organization!.organizationId,
+    name: "Topology app",
+    product: Product.FULL,
+  });
   const appId = created.app!.appId;
   const redirectUri = `${callbackBase}/callback`;
   await operator.setRedirectUris({ appId, redirectUris: [redirectUri] });
@@ -316,7 +368,11 @@ async function buildTopology(): Promise<void> {
   for (const region of ["uk", "us"] as const) {
     const { merchant } = await operator.createMerchant({ name: `Topology shop ${region}`, region });
     const companyId = merchant!.companyId;
-    const { user } = await operator.createMerchantUser({ companyId, email: uniqueEmail(`owner-${region}`), role: MerchantRole.OWNER });
+    const { user } = await operator.createMerchantUser({
+      companyId,
+      email: uniqueEmail(`owner-${region}`),
+      role: MerchantRole.OWNER,
+    });
     await operator.updateMerchantStatus({ companyId, provisioned: true });
     await seedMerchantData(regionDatabases.get(region)!.sql, region, Number(companyId), {
       storeCount: 1,
@@ -327,15 +383,33 @@ async function buildTopology(): Promise<void> {
     });
     merchants.push({ region, companyId: Number(companyId), owner: { email: user!.email, password: user!.password } });
   }
-  world = { appId, clientId: approved.production!.clientId, clientSecret: approved.production!.clientSecret, redirectUri, merchants };
+  world = {
+    appId,
+    clientId: approved.production!.clientId,
+    clientSecret: approved.production!.clientSecret,
+    redirectUri,
+    merchants,
+  };
 
   const issuer = new URL(`${api.url}/`);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
+  as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }),
+  );
   browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     timeout: browserTimeout,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
@@ -359,7 +433,8 @@ async function consentInChromium(merchant: Merchant): Promise<oauth.TokenEndpoin
     state,
     code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
     code_challenge_method: "S256",
-  })) url.searchParams.set(name, value);
+  }))
+    url.searchParams.set(name, value);
   const context = await browser!.newContext();
   try {
     const page = await context.newPage();
@@ -370,12 +445,23 @@ async function consentInChromium(merchant: Merchant): Promise<oauth.TokenEndpoin
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Connect an app" }).waitFor();
     assert.match(await page.locator("main").innerText(), `company ${merchant.companyId}`);
-    await Promise.all([page.waitForURL((target) => target.href.startsWith(world.redirectUri)), page.getByRole("button", { name: "Allow" }).click()]);
+    await Promise.all([
+      page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
+      page.getByRole("button", { name: "Allow" }).click(),
+    ]);
     const params = oauth.validateAuthResponse(as, client(), new URL(page.url()), state);
     return await oauth.processAuthorizationCodeResponse(
       as,
       client(),
-      await oauth.authorizationCodeGrantRequest(as, client(), clientAuth(), params, world.redirectUri, codeVerifier, insecure),
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        client(),
+        clientAuth(),
+        params,
+        world.redirectUri,
+        codeVerifier,
+        insecure,
+      ),
     );
   } finally {
     await context.close();
@@ -390,149 +476,199 @@ async function call(path: string, token: string): Promise<{ status: number; head
 
 const accessOf = (region: Region) => tokens.get(region)!.access;
 
-Topology("an owner per region consents in chromium; the partner's refreshes alternate fronts behind the balancer", async () => {
-  for (const merchant of world.merchants) {
-    const exchanged = await consentInChromium(merchant);
-    assert.is(exchanged.token_type, "bearer");
-    assert.is(exchanged.expires_in, 900);
-    assert.is(exchanged["merchant_id"], merchant.companyId);
-    tokens.set(merchant.region, { access: exchanged.access_token, refresh: exchanged.refresh_token! });
-  }
-  const tokenPath = new URL(as.token_endpoint!).pathname;
-  const mark = api.routed.length;
-  for (let refresh = 0; refresh < 4; refresh++) {
-    const current = tokens.get("uk")!;
-    const refreshed = await oauth.processRefreshTokenResponse(as, client(), await oauth.refreshTokenGrantRequest(as, client(), clientAuth(), current.refresh, insecure));
-    assert.is.not(refreshed.refresh_token, current.refresh);
-    assert.is(refreshed["merchant_id"], world.merchants[0]!.companyId);
-    tokens.set("uk", { access: refreshed.access_token, refresh: refreshed.refresh_token! });
-  }
-  const refreshes = api.routed.slice(mark).filter((routed) => routed.path === tokenPath);
-  assert.equal(refreshes.map((routed) => routed.status), [200, 200, 200, 200]);
-  const [first, second] = [refreshes[0]!.backend, refreshes[1]!.backend];
-  assert.is.not(first, second, "consecutive refreshes reach different fronts");
-  assert.equal(refreshes.map((routed) => routed.backend), [first, second, first, second]);
-});
-
-Topology("business calls for merchants in both regions answer from each region's data role, on either front", async () => {
-  const mark = api.routed.length;
-  for (const region of ["uk", "uk", "us", "us"] as const) {
-    const answer = await call("/v1/items?limit=100", accessOf(region));
-    assert.is(answer.status, 200, JSON.stringify(answer.body));
-    assert.is(answer.body.items!.length, itemCounts[region], `the ${region} database's rows`);
-    assert.ok(answer.body.items!.every((item) => item.currency === currencies[region]), `${region} prices in ${currencies[region]}`);
-  }
-  const backends = api.routed.slice(mark).map((routed) => routed.backend);
-  assert.equal(new Set(backends.slice(0, 2)).size, 2, "uk served by both fronts");
-  assert.equal(new Set(backends.slice(2, 4)).size, 2, "us served by both fronts");
-});
-
-Topology("the per-app limit is exact across both fronts: PARTNER_RATE_LIMIT pass in one window, the rest 429", async () => {
-  // An app of its own (its window untouched by the rest of the day), with a live grant for a us merchant.
-  const clock = createManualClock(Math.max(systemClock.now(), Date.now()));
-  const fixture = await createFixture(control.sql, () => undefined, clock, { region: "us", seed: false });
-  await seedMerchantData(regionDatabases.get("us")!.sql, "us", fixture.companyId, { storeCount: 1, itemCount: 2, salesDays: 0, onlineOrderCount: 0, now: new Date() });
-  const kek = await loadKeyEncryptionKey({ configured: testKek, dataDir: root!, logger: silentLogger });
-  const key = await createSigningKeyStore({ sql: control.sql, kek, clock: systemClock, logger: silentLogger, accessTokenTtlSeconds: 900 }).signingKey();
-  const token = tokenFor(key, loadConfig({ BASE_URL: `${api.url}/` }), clock, fixture);
-  const excess = 5;
-  // All in one real minute: start right after a boundary when the current one is nearly over.
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
-  const mark = api.routed.length;
-  const answers: Array<{ status: number; headers: Headers; body: Json }> = [];
-  let sent = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (sent < partnerLimit + excess) {
-        sent++;
-        answers.push(await call("/v1/items", token));
-      }
-    }),
-  );
-  const passed = answers.filter((answer) => answer.status === 200);
-  const limited = answers.filter((answer) => answer.status === 429);
-  assert.is(answers.length, partnerLimit + excess);
-  assert.is(passed.length, partnerLimit, `statuses: ${[...new Set(answers.map((answer) => answer.status))].join(",")}`);
-  assert.is(limited.length, excess);
-  // One counter for both fronts: the passes saw every remaining count from limit - 1 down to 0 exactly once (the
-  // fronts wait for Redis up to REDIS_COUNT_TIMEOUT_MS, so a loaded machine cannot push a call onto a front's own window).
-  const remaining = passed.map((answer) => Number(answer.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
-  assert.equal(remaining, Array.from({ length: partnerLimit }, (_, n) => n));
-  const reset = answers[0]!.headers.get("x-ratelimit-reset");
-  assert.match(reset ?? "", /^\d+$/);
-  for (const answer of answers) {
-    assert.is(answer.headers.get("x-ratelimit-limit"), String(partnerLimit));
-    assert.is(answer.headers.get("x-ratelimit-reset"), reset, "one window");
-  }
-  for (const answer of limited) {
-    assert.is(answer.headers.get("x-ratelimit-remaining"), "0");
-    assert.is(answer.body.code, "partner.rate_limited");
-    assert.is(answer.body.statusCode, 429);
-    assert.match(answer.body.message!, /\d+ second/);
-  }
-  const perFront = new Map<string, number>();
-  for (const routed of api.routed.slice(mark)) perFront.set(routed.backend, (perFront.get(routed.backend) ?? 0) + 1);
-  assert.equal([...perFront.keys()].sort(), fronts.map((front) => front.name).sort(), "split over both fronts");
-  for (const [name, count] of perFront) assert.ok(count >= (partnerLimit + excess) / 3, `${name} got ${count}`);
-});
-
-Topology("a data role stopped: its region answers 503 server.unavailable, the other 200; restarted, it recovers without restarting the fronts", async () => {
-  const frontPids = fronts.map((front) => front.process.child.pid);
-  const uk = dataNodes.get("uk")!;
-  await uk.process!.stop(30_000);
-  assert.is(await uk.process!.exited, 0, "a clean stop");
-
-  for (const region of ["uk", "uk", "us", "us"] as const) {
-    const answer = await call("/v1/items", accessOf(region));
-    if (region === "us") {
-      assert.is(answer.status, 200, JSON.stringify(answer.body));
-      assert.is(answer.body.items!.length, itemCounts.us);
-      continue;
+Topology(
+  "an owner per region consents in chromium; the partner's refreshes alternate fronts behind the balancer",
+  async () => {
+    for (const merchant of world.merchants) {
+      const exchanged = await consentInChromium(merchant);
+      assert.is(exchanged.token_type, "bearer");
+      assert.is(exchanged.expires_in, 900);
+      assert.is(exchanged["merchant_id"], merchant.companyId);
+      tokens.set(merchant.region, { access: exchanged.access_token, refresh: exchanged.refresh_token! });
     }
-    assert.is(answer.status, 503, JSON.stringify(answer.body));
-    assert.is(answer.headers.get("content-type"), "application/json");
-    // docs/decisions.md, "Regions": a remote DataService that does not answer is server.unavailable, without the
-    // Retry-After of server.database_unavailable (the front's own database is fine).
-    assert.is(answer.headers.get("retry-after"), null);
-    const { timestamp, ...rest } = answer.body;
-    assert.ok(!Number.isNaN(Date.parse(timestamp!)), "an ISO timestamp");
-    assert.equal(rest, {
-      status: "error",
-      statusCode: 503,
-      path: "/v1/items",
-      message: messageFor("server.unavailable"),
-      code: "server.unavailable",
-      params: {},
-      correlationId: answer.headers.get("x-correlation-id"),
-    });
-  }
+    const tokenPath = new URL(as.token_endpoint!).pathname;
+    const mark = api.routed.length;
+    for (let refresh = 0; refresh < 4; refresh++) {
+      const current = tokens.get("uk")!;
+      const refreshed = await oauth.processRefreshTokenResponse(
+        as,
+        client(),
+        await oauth.refreshTokenGrantRequest(as, client(), clientAuth(), current.refresh, insecure),
+      );
+      assert.is.not(refreshed.refresh_token, current.refresh);
+      assert.is(refreshed["merchant_id"], world.merchants[0]!.companyId);
+      tokens.set("uk", { access: refreshed.access_token, refresh: refreshed.refresh_token! });
+    }
+    const refreshes = api.routed.slice(mark).filter((routed) => routed.path === tokenPath);
+    assert.equal(
+      refreshes.map((routed) => routed.status),
+      [200, 200, 200, 200],
+    );
+    const [first, second] = [refreshes[0]!.backend, refreshes[1]!.backend];
+    assert.is.not(first, second, "consecutive refreshes reach different fronts");
+    assert.equal(
+      refreshes.map((routed) => routed.backend),
+      [first, second, first, second],
+    );
+  },
+);
 
-  uk.process = startData("uk");
-  await uk.process.line("data service ready");
-  // The fronts reconnect on their own: poll (bounded) until a uk call passes; meanwhile only the clean 503.
-  await until(
-    "the uk region to answer again",
-    async () => {
-      const answer = await call("/v1/items", accessOf("uk"));
-      if (answer.status === 503) {
-        assert.is(answer.body.code, "server.unavailable");
-        return false;
-      }
+Topology(
+  "business calls for merchants in both regions answer from each region's data role, on either front",
+  async () => {
+    const mark = api.routed.length;
+    for (const region of ["uk", "uk", "us", "us"] as const) {
+      const answer = await call("/v1/items?limit=100", accessOf(region));
       assert.is(answer.status, 200, JSON.stringify(answer.body));
-      return true;
-    },
-    60_000,
-    250,
-  );
-  for (let n = 0; n < 2; n++) {
-    const answer = await call("/v1/items?limit=100", accessOf("uk"));
-    assert.is(answer.status, 200, "on both fronts");
-    assert.is(answer.body.items!.length, itemCounts.uk);
-  }
-  assert.equal(fronts.map((front) => front.process.child.pid), frontPids);
-  assert.ok(fronts.every((front) => front.process.child.exitCode === null), "the fronts were never restarted");
-});
+      assert.is(answer.body.items!.length, itemCounts[region], `the ${region} database's rows`);
+      assert.ok(
+        answer.body.items!.every((item) => item.currency === currencies[region]),
+        `${region} prices in ${currencies[region]}`,
+      );
+    }
+    const backends = api.routed.slice(mark).map((routed) => routed.backend);
+    assert.equal(new Set(backends.slice(0, 2)).size, 2, "uk served by both fronts");
+    assert.equal(new Set(backends.slice(2, 4)).size, 2, "us served by both fronts");
+  },
+);
+
+Topology(
+  "the per-app limit is exact across both fronts: PARTNER_RATE_LIMIT pass in one window, the rest 429",
+  async () => {
+    // An app of its own (its window untouched by the rest of the day), with a live grant for a us merchant.
+    const clock = createManualClock(Math.max(systemClock.now(), Date.now()));
+    const fixture = await createFixture(control.sql, () => undefined, clock, { region: "us", seed: false });
+    await seedMerchantData(regionDatabases.get("us")!.sql, "us", fixture.companyId, {
+      storeCount: 1,
+      itemCount: 2,
+      salesDays: 0,
+      onlineOrderCount: 0,
+      now: new Date(),
+    });
+    const kek = await loadKeyEncryptionKey({ configured: testKek, dataDir: root!, logger: silentLogger });
+    const key = await createSigningKeyStore({
+      sql: control.sql,
+      kek,
+      clock: systemClock,
+      logger: silentLogger,
+      accessTokenTtlSeconds: 900,
+    }).signingKey();
+    const token = tokenFor(key, loadConfig({ BASE_URL: `${api.url}/` }), clock, fixture);
+    const excess = 5;
+    // All in one real minute: start right after a boundary when the current one is nearly over.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const mark = api.routed.length;
+    const answers: Array<{ status: number; headers: Headers; body: Json }> = [];
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (sent < partnerLimit + excess) {
+          sent++;
+          answers.push(await call("/v1/items", token));
+        }
+      }),
+    );
+    const passed = answers.filter((answer) => answer.status === 200);
+    const limited = answers.filter((answer) => answer.status === 429);
+    assert.is(answers.length, partnerLimit + excess);
+    assert.is(
+      passed.length,
+      partnerLimit,
+      `statuses: ${[...new Set(answers.map((answer) => answer.status))].join(",")}`,
+    );
+    assert.is(limited.length, excess);
+    // One counter for both fronts: the passes saw every remaining count from limit - 1 down to 0 exactly once (the
+    // fronts wait for Redis up to REDIS_COUNT_TIMEOUT_MS, so a loaded machine cannot push a call onto a front's own window).
+    const remaining = passed.map((answer) => Number(answer.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
+    assert.equal(
+      remaining,
+      Array.from({ length: partnerLimit }, (_, n) => n),
+    );
+    const reset = answers[0]!.headers.get("x-ratelimit-reset");
+    assert.match(reset ?? "", /^\d+$/);
+    for (const answer of answers) {
+      assert.is(answer.headers.get("x-ratelimit-limit"), String(partnerLimit));
+      assert.is(answer.headers.get("x-ratelimit-reset"), reset, "one window");
+    }
+    for (const answer of limited) {
+      assert.is(answer.headers.get("x-ratelimit-remaining"), "0");
+      assert.is(answer.body.code, "partner.rate_limited");
+      assert.is(answer.body.statusCode, 429);
+      assert.match(answer.body.message!, /\d+ second/);
+    }
+    const perFront = new Map<string, number>();
+    for (const routed of api.routed.slice(mark)) perFront.set(routed.backend, (perFront.get(routed.backend) ?? 0) + 1);
+    assert.equal([...perFront.keys()].sort(), fronts.map((front) => front.name).sort(), "split over both fronts");
+    for (const [name, count] of perFront) assert.ok(count >= (partnerLimit + excess) / 3, `${name} got ${count}`);
+  },
+);
+
+Topology(
+  "a data role stopped: its region answers 503 server.unavailable, the other 200; restarted, it recovers without restarting the fronts",
+  async () => {
+    const frontPids = fronts.map((front) => front.process.child.pid);
+    const uk = dataNodes.get("uk")!;
+    await uk.process!.stop(30_000);
+    assert.is(await uk.process!.exited, 0, "a clean stop");
+
+    for (const region of ["uk", "uk", "us", "us"] as const) {
+      const answer = await call("/v1/items", accessOf(region));
+      if (region === "us") {
+        assert.is(answer.status, 200, JSON.stringify(answer.body));
+        assert.is(answer.body.items!.length, itemCounts.us);
+        continue;
+      }
+      assert.is(answer.status, 503, JSON.stringify(answer.body));
+      assert.is(answer.headers.get("content-type"), "application/json");
+      // docs/decisions.md, "Regions": a remote DataService that does not answer is server.unavailable, without the
+      // Retry-After of server.database_unavailable (the front's own database is fine).
+      assert.is(answer.headers.get("retry-after"), null);
+      const { timestamp, ...rest } = answer.body;
+      assert.ok(!Number.isNaN(Date.parse(timestamp!)), "an ISO timestamp");
+      assert.equal(rest, {
+        status: "error",
+        statusCode: 503,
+        path: "/v1/items",
+        message: messageFor("server.unavailable"),
+        code: "server.unavailable",
+        params: {},
+        correlationId: answer.headers.get("x-correlation-id"),
+      });
+    }
+
+    uk.process = startData("uk");
+    await uk.process.line("data service ready");
+    // The fronts reconnect on their own: poll (bounded) until a uk call passes; meanwhile only the clean 503.
+    await until(
+      "the uk region to answer again",
+      async () => {
+        const answer = await call("/v1/items", accessOf("uk"));
+        if (answer.status === 503) {
+          assert.is(answer.body.code, "server.unavailable");
+          return false;
+        }
+        assert.is(answer.status, 200, JSON.stringify(answer.body));
+        return true;
+      },
+      60_000,
+      250,
+    );
+    for (let n = 0; n < 2; n++) {
+      const answer = await call("/v1/items?limit=100", accessOf("uk"));
+      assert.is(answer.status, 200, "on both fronts");
+      assert.is(answer.body.items!.length, itemCounts.uk);
+    }
+    assert.equal(
+      fronts.map((front) => front.process.child.pid),
+      frontPids,
+    );
+    assert.ok(
+      fronts.every((front) => front.process.child.exitCode === null),
+      "the fronts were never restarted",
+    );
+  },
+);
 
 /** Whether a new TCP connection to `origin` is refused (its listener closed). */
 function refuses(origin: string): Promise<boolean> {
@@ -547,78 +683,97 @@ function refuses(origin: string): Promise<boolean> {
   });
 }
 
-Topology("a front stopped mid-traffic: its in-flight requests finish 200, the balancer moves to the other front", async () => {
-  const [survivor, stopping] = [fronts[0]!, fronts[1]!];
-  const mark = api.routed.length;
-  // Steady partner traffic through the balancer, both merchants, until told to stop.
-  const statuses: number[] = [];
-  let trafficOn = true;
-  const traffic = Promise.all(
-    Array.from({ length: 2 }, async (_, worker) => {
-      for (let n = 0; trafficOn; n++) {
-        const answer = await call("/v1/items", accessOf((n + worker) % 2 === 0 ? "uk" : "us"));
-        statuses.push(answer.status);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }),
-  );
-  try {
-    const servedBy = (name: string) => api.routed.slice(mark).filter((routed) => routed.backend === name && routed.status === 200).length;
-    await until("traffic on both fronts", () => servedBy(survivor.name) >= 3 && servedBy(stopping.name) >= 3);
+Topology(
+  "a front stopped mid-traffic: its in-flight requests finish 200, the balancer moves to the other front",
+  async () => {
+    const [survivor, stopping] = [fronts[0]!, fronts[1]!];
+    const mark = api.routed.length;
+    // Steady partner traffic through the balancer, both merchants, until told to stop.
+    const statuses: number[] = [];
+    let trafficOn = true;
+    const traffic = Promise.all(
+      Array.from({ length: 2 }, async (_, worker) => {
+        for (let n = 0; trafficOn; n++) {
+          const answer = await call("/v1/items", accessOf((n + worker) % 2 === 0 ? "uk" : "us"));
+          statuses.push(answer.status);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }),
+    );
+    try {
+      const servedBy = (name: string) =>
+        api.routed.slice(mark).filter((routed) => routed.backend === name && routed.status === 200).length;
+      await until("traffic on both fronts", () => servedBy(survivor.name) >= 3 && servedBy(stopping.name) >= 3);
 
-    // A refresh in flight at the stopping front: its headers and half its body sent before SIGTERM, the rest after
-    // the front has stopped accepting connections.
-    const body = new URLSearchParams({
-      grant_type: "refresh_token",
-      refresh_token: tokens.get("us")!.refresh,
-      client_id: world.clientId,
-      client_secret: world.clientSecret,
-    }).toString();
-    const tokenPath = new URL(as.token_endpoint!).pathname;
-    const inFlight = http.request(`${stopping.origin}${tokenPath}`, {
-      method: "POST",
-      agent: false,
-      headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) },
-    });
-    const answered = new Promise<{ status: number; body: Json }>((resolve, reject) => {
-      inFlight.on("response", (response) => {
-        let text = "";
-        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Json }));
+      // A refresh in flight at the stopping front: its headers and half its body sent before SIGTERM, the rest after
+      // the front has stopped accepting connections.
+      const body = new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: tokens.get("us")!.refresh,
+        client_id: world.clientId,
+        client_secret: world.clientSecret,
+      }).toString();
+      const tokenPath = new URL(as.token_endpoint!).pathname;
+      const inFlight = http.request(`${stopping.origin}${tokenPath}`, {
+        method: "POST",
+        agent: false,
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": String(Buffer.byteLength(body)),
+        },
       });
-      inFlight.on("error", reject);
-    });
-    await new Promise<void>((resolve) => inFlight.write(body.slice(0, 20), () => resolve()));
-    const stopped = stopping.process.stop(60_000);
-    await stopping.process.line("shutting down: finishing requests in flight", 30_000);
-    await until("the stopping front to refuse new connections", () => refuses(stopping.origin), 30_000);
-    inFlight.end(body.slice(20));
-    const refreshed = await answered;
-    assert.is(refreshed.status, 200, JSON.stringify(refreshed.body));
-    assert.type(refreshed.body.access_token, "string");
-    assert.type(refreshed.body.refresh_token, "string");
-    await stopped;
-    assert.is(await stopping.process.exited, 0, "a clean exit");
-    tokens.set("us", { access: refreshed.body.access_token!, refresh: refreshed.body.refresh_token! });
+      const answered = new Promise<{ status: number; body: Json }>((resolve, reject) => {
+        inFlight.on("response", (response) => {
+          let text = "";
+          response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Json }));
+        });
+        inFlight.on("error", reject);
+      });
+      await new Promise<void>((resolve) => inFlight.write(body.slice(0, 20), () => resolve()));
+      const stopped = stopping.process.stop(60_000);
+      await stopping.process.line("shutting down: finishing requests in flight", 30_000);
+      await until("the stopping front to refuse new connections", () => refuses(stopping.origin), 30_000);
+      inFlight.end(body.slice(20));
+      const refreshed = await answered;
+      assert.is(refreshed.status, 200, JSON.stringify(refreshed.body));
+      assert.type(refreshed.body.access_token, "string");
+      assert.type(refreshed.body.refresh_token, "string");
+      await stopped;
+      assert.is(await stopping.process.exited, 0, "a clean exit");
+      tokens.set("us", { access: refreshed.body.access_token!, refresh: refreshed.body.refresh_token! });
 
-    // Traffic goes on, on the survivor alone.
-    const afterStop = statuses.length;
-    await until("traffic after the stop", () => statuses.length >= afterStop + 6);
-  } finally {
-    trafficOn = false;
-    await traffic;
-  }
-  assert.ok(statuses.length > 0);
-  assert.equal(statuses.filter((status) => status !== 200), [], "every request of the traffic answered 200");
-  assert.equal(api.routed.slice(mark).filter((routed) => routed.status !== 200), [], "no request reached a closed front");
-  assert.ok(!api.healthy(stopping.name), "the balancer took the stopped front out");
+      // Traffic goes on, on the survivor alone.
+      const afterStop = statuses.length;
+      await until("traffic after the stop", () => statuses.length >= afterStop + 6);
+    } finally {
+      trafficOn = false;
+      await traffic;
+    }
+    assert.ok(statuses.length > 0);
+    assert.equal(
+      statuses.filter((status) => status !== 200),
+      [],
+      "every request of the traffic answered 200",
+    );
+    assert.equal(
+      api.routed.slice(mark).filter((routed) => routed.status !== 200),
+      [],
+      "no request reached a closed front",
+    );
+    assert.ok(!api.healthy(stopping.name), "the balancer took the stopped front out");
 
-  // The refresh token the stopping front issued works on the survivor (one control plane).
-  const last = await oauth.processRefreshTokenResponse(as, client(), await oauth.refreshTokenGrantRequest(as, client(), clientAuth(), tokens.get("us")!.refresh, insecure));
-  assert.is(last["merchant_id"], world.merchants[1]!.companyId);
-  const usCall = await call("/v1/items", last.access_token);
-  assert.is(usCall.status, 200);
-  assert.is(api.routed.at(-1)!.backend, survivor.name);
-});
+    // The refresh token the stopping front issued works on the survivor (one control plane).
+    const last = await oauth.processRefreshTokenResponse(
+      as,
+      client(),
+      await oauth.refreshTokenGrantRequest(as, client(), clientAuth(), tokens.get("us")!.refresh, insecure),
+    );
+    assert.is(last["merchant_id"], world.merchants[1]!.companyId);
+    const usCall = await call("/v1/items", last.access_token);
+    assert.is(usCall.status, 200);
+    assert.is(api.routed.at(-1)!.backend, survivor.name);
+  },
+);
 
 Topology.run();

@@ -27,9 +27,22 @@ Csrf("fromAnotherSite: a foreign Origin or a cross-site Sec-Fetch-Site is refuse
 });
 
 Csrf("cookies: HttpOnly, SameSite=Lax, __Host- and Secure over https", () => {
-  assert.is(cookie(cookieName("s", true), "v", { secure: true, maxAge: 60 }), "__Host-s=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=60; Secure");
-  assert.is(cookie(cookieName("s", false), "v", { secure: false, maxAge: 0 }), "s=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
-  assert.equal([...parseCookies("a=1; b = 2;c=x=y; junk")], [["a", "1"], ["b", "2"], ["c", "x=y"]]);
+  assert.is(
+    cookie(cookieName("s", true), "v", { secure: true, maxAge: 60 }),
+    "__Host-s=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=60; Secure",
+  );
+  assert.is(
+    cookie(cookieName("s", false), "v", { secure: false, maxAge: 0 }),
+    "s=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=0",
+  );
+  assert.equal(
+    [...parseCookies("a=1; b = 2;c=x=y; junk")],
+    [
+      ["a", "1"],
+      ["b", "2"],
+      ["c", "x=y"],
+    ],
+  );
 });
 
 Csrf("readForm: urlencoded UTF-8 within the limit only", async () => {

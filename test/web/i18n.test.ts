@@ -2,12 +2,26 @@
 // then Accept-Language; Arabic right to left; every language has every key with the same placeholders.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { catalogueOf, chooseLocale, directionOf, format, localeOfUiLocales, supportedLocales, translator, withLanguage } from "../../src/web/i18n.js";
+import {
+  catalogueOf,
+  chooseLocale,
+  directionOf,
+  format,
+  localeOfUiLocales,
+  supportedLocales,
+  translator,
+  withLanguage,
+} from "../../src/web/i18n.js";
 
 const I18n = suite("web/i18n");
 
 const choose = (query: string, cookie: string | undefined, acceptLanguage: string | undefined, secure = false) =>
-  chooseLocale({ query: new URLSearchParams(query), cookies: new Map(cookie ? [[secure ? "__Host-lp_lang" : "lp_lang", cookie]] : []), acceptLanguage, secure });
+  chooseLocale({
+    query: new URLSearchParams(query),
+    cookies: new Map(cookie ? [[secure ? "__Host-lp_lang" : "lp_lang", cookie]] : []),
+    acceptLanguage,
+    secure,
+  });
 
 I18n("Accept-Language decides when nothing was chosen", () => {
   assert.equal(choose("", undefined, "ar-AE,ar;q=0.9,en;q=0.5"), { locale: "ar" });
@@ -17,26 +31,49 @@ I18n("Accept-Language decides when nothing was chosen", () => {
 });
 
 I18n("?lang= wins and is remembered in an HttpOnly cookie; the cookie then wins over Accept-Language", () => {
-  assert.equal(choose("lang=hi", undefined, "ar"), { locale: "hi", setCookie: "lp_lang=hi; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000" });
-  assert.equal(choose("lang=hi", undefined, "ar", true), { locale: "hi", setCookie: "__Host-lp_lang=hi; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000; Secure" });
+  assert.equal(choose("lang=hi", undefined, "ar"), {
+    locale: "hi",
+    setCookie: "lp_lang=hi; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000",
+  });
+  assert.equal(choose("lang=hi", undefined, "ar", true), {
+    locale: "hi",
+    setCookie: "__Host-lp_lang=hi; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000; Secure",
+  });
   assert.equal(choose("lang=hi", "hi", "ar"), { locale: "hi" });
   assert.equal(choose("", "ar", "en"), { locale: "ar" });
 });
 
-I18n("ui_locales (OIDC Core 1.0 §3.1.2.1): the first supported tag by its language; above Accept-Language, below ?lang= and the cookie", () => {
-  assert.is(localeOfUiLocales("fr-CA ar-EG hi"), "ar");
-  assert.is(localeOfUiLocales("HI-in"), "hi");
-  assert.is(localeOfUiLocales("fr de_DE  en-GB"), "en");
-  assert.is(localeOfUiLocales("fr-CA x"), undefined);
-  assert.is(localeOfUiLocales(""), undefined);
-  assert.is(localeOfUiLocales(null), undefined);
-  const withHint = (query: string, cookie: string | undefined, acceptLanguage: string | undefined, uiLocales: string) =>
-    chooseLocale({ query: new URLSearchParams(query), cookies: new Map(cookie ? [["lp_lang", cookie]] : []), acceptLanguage, secure: false, uiLocales });
-  assert.equal(withHint("", undefined, "en-GB", "ar"), { locale: "ar" });
-  assert.equal(withHint("", undefined, "hi", "fr"), { locale: "hi" });
-  assert.equal(withHint("", "en", "hi", "ar"), { locale: "en" });
-  assert.equal(withHint("lang=hi", undefined, "en", "ar"), { locale: "hi", setCookie: "lp_lang=hi; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000" });
-});
+I18n(
+  "ui_locales (OIDC Core 1.0 §3.1.2.1): the first supported tag by its language; above Accept-Language, below ?lang= and the cookie",
+  () => {
+    assert.is(localeOfUiLocales("fr-CA ar-EG hi"), "ar");
+    assert.is(localeOfUiLocales("HI-in"), "hi");
+    assert.is(localeOfUiLocales("fr de_DE  en-GB"), "en");
+    assert.is(localeOfUiLocales("fr-CA x"), undefined);
+    assert.is(localeOfUiLocales(""), undefined);
+    assert.is(localeOfUiLocales(null), undefined);
+    const withHint = (
+      query: string,
+      cookie: string | undefined,
+      acceptLanguage: string | undefined,
+      uiLocales: string,
+    ) =>
+      chooseLocale({
+        query: new URLSearchParams(query),
+        cookies: new Map(cookie ? [["lp_lang", cookie]] : []),
+        acceptLanguage,
+        secure: false,
+        uiLocales,
+      });
+    assert.equal(withHint("", undefined, "en-GB", "ar"), { locale: "ar" });
+    assert.equal(withHint("", undefined, "hi", "fr"), { locale: "hi" });
+    assert.equal(withHint("", "en", "hi", "ar"), { locale: "en" });
+    assert.equal(withHint("lang=hi", undefined, "en", "ar"), {
+      locale: "hi",
+      setCookie: "lp_lang=hi; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000",
+    });
+  },
+);
 
 I18n("an unknown ?lang= or cookie value is ignored", () => {
   assert.equal(choose("lang=fr", undefined, "hi"), { locale: "hi" });

@@ -14,7 +14,13 @@ const css = readFileSync(new URL("../../src/web/site.css", import.meta.url));
 const cssHash = createHash("sha256").update(css).digest("hex").slice(0, 16);
 
 Layout("the shell names its language and direction, links the hashed stylesheet, and has one main and one h1", () => {
-  const ar = page({ locale: "ar", title: "<Apps>", path: "/apps", query: new URLSearchParams("org=2"), body: html`<p>x</p>` });
+  const ar = page({
+    locale: "ar",
+    title: "<Apps>",
+    path: "/apps",
+    query: new URLSearchParams("org=2"),
+    body: html`<p>x</p>`,
+  });
   assert.match(ar, '<html lang="ar" dir="rtl">');
   assert.match(ar, `<link rel="stylesheet" href="/assets/site.${cssHash}.css">`);
   assert.match(ar, '<a class="skip-link" href="#main">انتقل إلى المحتوى الرئيسي</a>');
@@ -32,7 +38,10 @@ Layout("the shell names its language and direction, links the hashed stylesheet,
 });
 
 Layout("hidden fields are escaped and skip undefined values", () => {
-  assert.is(hiddenFields({ csrf: 'a"b', skip: undefined }).toString(), '<input type="hidden" name="csrf" value="a&quot;b">');
+  assert.is(
+    hiddenFields({ csrf: 'a"b', skip: undefined }).toString(),
+    '<input type="hidden" name="csrf" value="a&quot;b">',
+  );
 });
 
 Layout("the CSP allows only our own files, no inline script, no framing; extra form targets are added", () => {

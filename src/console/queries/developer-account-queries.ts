@@ -40,11 +40,15 @@ export function createDeveloperAccountQueries(sql: SqlClient) {
       return row;
     },
     async findByEmail(email: string): Promise<DeveloperAccountRow | undefined> {
-      const [row] = await sql<DeveloperAccountRow[]>`select ${sql.unsafe(accountColumns)} from control.developer_accounts where email = ${email}`;
+      const [row] = await sql<
+        DeveloperAccountRow[]
+      >`select ${sql.unsafe(accountColumns)} from control.developer_accounts where email = ${email}`;
       return row;
     },
     async find(id: number): Promise<DeveloperAccountRow | undefined> {
-      const [row] = await sql<DeveloperAccountRow[]>`select ${sql.unsafe(accountColumns)} from control.developer_accounts where id = ${id}`;
+      const [row] = await sql<
+        DeveloperAccountRow[]
+      >`select ${sql.unsafe(accountColumns)} from control.developer_accounts where id = ${id}`;
       return row;
     },
     async markVerified(id: number, now: Date): Promise<void> {
@@ -59,7 +63,13 @@ export function createDeveloperAccountQueries(sql: SqlClient) {
       return row;
     },
 
-    async insertLink(tokenHash: string, accountId: number, purpose: LinkPurpose, expiresAt: Date, now: Date): Promise<void> {
+    async insertLink(
+      tokenHash: string,
+      accountId: number,
+      purpose: LinkPurpose,
+      expiresAt: Date,
+      now: Date,
+    ): Promise<void> {
       await sql`
         insert into control.developer_links (token_hash, account_id, purpose, expires_at, created_at)
         values (${tokenHash}, ${accountId}, ${purpose}, ${expiresAt}, ${now})`;
@@ -81,7 +91,9 @@ export function createDeveloperAccountQueries(sql: SqlClient) {
       await sql`insert into control.console_sessions (id, account_id, created_at) values (${id}, ${accountId}, ${now})`;
     },
     async sessionRevoked(id: string): Promise<boolean> {
-      const [row] = await sql<{ revoked_at: Date | null }[]>`select revoked_at from control.console_sessions where id = ${id}`;
+      const [row] = await sql<
+        { revoked_at: Date | null }[]
+      >`select revoked_at from control.console_sessions where id = ${id}`;
       return !row || row.revoked_at !== null;
     },
     async revokeSession(id: string, now: Date): Promise<void> {

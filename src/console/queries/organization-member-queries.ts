@@ -53,7 +53,14 @@ export function createOrganizationMemberQueries(sql: SqlClient) {
     },
 
     async insertInvitation(
-      input: { tokenHash: string; organizationId: number; email: string; role: Exclude<OrgRole, "OWNER">; invitedBy: number; expiresAt: Date },
+      input: {
+        tokenHash: string;
+        organizationId: number;
+        email: string;
+        role: Exclude<OrgRole, "OWNER">;
+        invitedBy: number;
+        expiresAt: Date;
+      },
       now: Date,
     ): Promise<InvitationRow> {
       const [row] = await sql<InvitationRow[]>`

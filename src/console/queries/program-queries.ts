@@ -45,7 +45,8 @@ export function createProgramQueries(sql: SqlClient) {
       return row;
     },
     async hasApproved(accountId: number): Promise<boolean> {
-      const rows = await sql`select 1 from control.program_applications where account_id = ${accountId} and state = 'APPROVED' limit 1`;
+      const rows =
+        await sql`select 1 from control.program_applications where account_id = ${accountId} and state = 'APPROVED' limit 1`;
       return rows.length > 0;
     },
     async listApplications(): Promise<ApplicationRow[]> {
@@ -54,7 +55,9 @@ export function createProgramQueries(sql: SqlClient) {
         order by (state = 'PENDING') desc, id desc limit 500`;
     },
     async findApplication(id: number): Promise<ApplicationRow | undefined> {
-      const [row] = await sql<ApplicationRow[]>`select ${sql.unsafe(applicationColumns)} from control.program_applications where id = ${id}`;
+      const [row] = await sql<
+        ApplicationRow[]
+      >`select ${sql.unsafe(applicationColumns)} from control.program_applications where id = ${id}`;
       return row;
     },
     /** Decides a pending application: one conditional write; undefined when it was not pending. */
@@ -66,7 +69,9 @@ export function createProgramQueries(sql: SqlClient) {
     },
 
     async activeAgreement(): Promise<AgreementRow | undefined> {
-      const [row] = await sql<AgreementRow[]>`select version, title, url, published_at from control.agreement_versions order by version desc limit 1`;
+      const [row] = await sql<
+        AgreementRow[]
+      >`select version, title, url, published_at from control.agreement_versions order by version desc limit 1`;
       return row;
     },
     /** Publishes the next version (one more than the newest) under a table lock, so versions never collide. */
@@ -87,11 +92,15 @@ export function createProgramQueries(sql: SqlClient) {
         on conflict on constraint agreement_signatures__account_id_version__pkey do nothing
         returning 1`;
       if (rows.length === 1) return true;
-      const [active] = await sql<{ version: number | null }[]>`select max(version) as version from control.agreement_versions`;
+      const [active] = await sql<
+        { version: number | null }[]
+      >`select max(version) as version from control.agreement_versions`;
       return active?.version === version; // signed before: fine
     },
     async latestSignedVersion(accountId: number): Promise<number> {
-      const [row] = await sql<{ version: number | null }[]>`select max(version) as version from control.agreement_signatures where account_id = ${accountId}`;
+      const [row] = await sql<
+        { version: number | null }[]
+      >`select max(version) as version from control.agreement_signatures where account_id = ${accountId}`;
       return row?.version ?? 0;
     },
   };

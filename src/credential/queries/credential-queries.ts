@@ -75,7 +75,9 @@ export function createCredentialQueries(sql: SqlClient) {
     },
     /** How many secrets a client id has ever had, revoked and expired ones included. */
     async countSecrets(clientId: string): Promise<number> {
-      const [row] = await sql<{ count: number }[]>`select count(*)::int as count from control.client_secrets where client_id = ${clientId}`;
+      const [row] = await sql<
+        { count: number }[]
+      >`select count(*)::int as count from control.client_secrets where client_id = ${clientId}`;
       return row?.count ?? 0;
     },
     /** Revokes every secret of a client id at once (the client id itself stays). */
@@ -94,14 +96,19 @@ export function createCredentialQueries(sql: SqlClient) {
         select count(*)::int as count from control.api_keys where app_id = ${appId} and revoked_at is null`;
       return row!.count;
     },
-    async insertApiKey(key: { appId: string; environment: EnvironmentName; name: string; lookupId: string; hash: Uint8Array }, now: Date): Promise<number> {
+    async insertApiKey(
+      key: { appId: string; environment: EnvironmentName; name: string; lookupId: string; hash: Uint8Array },
+      now: Date,
+    ): Promise<number> {
       const [row] = await sql<{ id: number }[]>`
         insert into control.api_keys (app_id, environment, name, lookup_id, key_hash, created_at)
         values (${key.appId}, ${key.environment}, ${key.name}, ${key.lookupId}, ${key.hash}, ${now}) returning id`;
       return row!.id;
     },
     /** A live API key by its lookup id, with its app. */
-    async findApiKeyByLookup(lookupId: string): Promise<(ApiKeyRow & Omit<ClientWithApp, "client_id" | "environment">) | undefined> {
+    async findApiKeyByLookup(
+      lookupId: string,
+    ): Promise<(ApiKeyRow & Omit<ClientWithApp, "client_id" | "environment">) | undefined> {
       const [row] = await sql<(ApiKeyRow & Omit<ClientWithApp, "client_id" | "environment">)[]>`
         select k.id, k.app_id, k.environment, k.name, k.key_hash, k.revoked_at, a.organization_id, a.product, a.state
         from control.api_keys k join control.apps a on a.id = k.app_id
@@ -118,19 +125,28 @@ export function createCredentialQueries(sql: SqlClient) {
         select id, app_id, environment, name, revoked_at from control.api_keys where app_id = ${appId} order by id`;
     },
     async revokeApiKey(id: number, now: Date): Promise<boolean> {
-      const rows = await sql`update control.api_keys set revoked_at = ${now} where id = ${id} and revoked_at is null returning id`;
+      const rows =
+        await sql`update control.api_keys set revoked_at = ${now} where id = ${id} and revoked_at is null returning id`;
       return rows.length > 0;
     },
 
     async allowlist(credential: { clientId: string } | { apiKeyId: number }): Promise<string[]> {
       const rows =
         "clientId" in credential
-          ? await sql<{ cidr: string }[]>`select cidr from control.credential_ip_allowlist where client_id = ${credential.clientId} order by id`
-          : await sql<{ cidr: string }[]>`select cidr from control.credential_ip_allowlist where api_key_id = ${credential.apiKeyId} order by id`;
+          ? await sql<
+              { cidr: string }[]
+            >`select cidr from control.credential_ip_allowlist where client_id = ${credential.clientId} order by id`
+          : await sql<
+              { cidr: string }[]
+            >`select cidr from control.credential_ip_allowlist where api_key_id = ${credential.apiKeyId} order by id`;
       return rows.map((row) => row.cidr);
     },
     /** Replaces a credential's allowlist; run inside a transaction so readers never see it half written. */
-    async replaceAllowlist(credential: { clientId: string } | { apiKeyId: number }, entries: readonly string[], now: Date): Promise<void> {
+    async replaceAllowlist(
+      credential: { clientId: string } | { apiKeyId: number },
+      entries: readonly string[],
+      now: Date,
+    ): Promise<void> {
       if ("clientId" in credential) {
         await sql`delete from control.credential_ip_allowlist where client_id = ${credential.clientId}`;
       } else {

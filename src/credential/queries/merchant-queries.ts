@@ -28,7 +28,14 @@ const merchantColumns = "company_id, name, region, demo, active, provisioned, sa
 export function createMerchantQueries(sql: SqlClient) {
   return {
     async insert(
-      merchant: { companyId?: number; name: string; region: Region; demo: boolean; sandboxOrganizationId?: number; country?: string },
+      merchant: {
+        companyId?: number;
+        name: string;
+        region: Region;
+        demo: boolean;
+        sandboxOrganizationId?: number;
+        country?: string;
+      },
       now: Date,
     ): Promise<MerchantRow> {
       const values = {
@@ -49,7 +56,10 @@ export function createMerchantQueries(sql: SqlClient) {
         select ${sql.unsafe(merchantColumns)} from control.merchants where company_id = ${companyId}`;
       return row;
     },
-    async updateStatus(companyId: number, status: { active?: boolean; provisioned?: boolean }): Promise<MerchantRow | undefined> {
+    async updateStatus(
+      companyId: number,
+      status: { active?: boolean; provisioned?: boolean },
+    ): Promise<MerchantRow | undefined> {
       const [row] = await sql<MerchantRow[]>`
         update control.merchants
         set active = coalesce(${status.active ?? null}::boolean, active),
@@ -70,7 +80,10 @@ export function createMerchantQueries(sql: SqlClient) {
         where sandbox_organization_id = ${organizationId} order by company_id`;
     },
 
-    async insertUser(user: { companyId: number; email: string; passwordHash: string; role: MerchantUserRow["role"] }, now: Date): Promise<MerchantUserRow> {
+    async insertUser(
+      user: { companyId: number; email: string; passwordHash: string; role: MerchantUserRow["role"] },
+      now: Date,
+    ): Promise<MerchantUserRow> {
       const [row] = await sql<MerchantUserRow[]>`
         insert into control.merchant_users (company_id, email, password_hash, role, created_at)
         values (${user.companyId}, ${user.email}, ${user.passwordHash}, ${user.role}, ${now})

@@ -23,7 +23,9 @@ export function createOrganizationQueries(sql: SqlClient) {
      * organization (active sandbox merchants), so concurrent provisioning cannot overshoot a limit.
      */
     async lock(id: number): Promise<OrganizationRow | undefined> {
-      const [row] = await sql<OrganizationRow[]>`select id, name from control.organizations where id = ${id} for update`;
+      const [row] = await sql<
+        OrganizationRow[]
+      >`select id, name from control.organizations where id = ${id} for update`;
       return row;
     },
   };

@@ -113,7 +113,7 @@ export interface DueOrderRow {
 }
 
 /** updated_at to the microsecond in UTC, as the feed's cursor holds it. */
-const microsecondsUtc = "'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'";
+const microsecondsUtc = '\'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\'';
 
 /** The online-order queries of one region schema, over `sql` (the pool, or a transaction's client). */
 export function createOrderQueries(sql: SqlClient, schema: string) {
@@ -127,7 +127,9 @@ export function createOrderQueries(sql: SqlClient, schema: string) {
   return {
     /** One order of the company; undefined when the company has no order with this id (another company's included). */
     async find(companyId: number, id: number): Promise<OnlineOrderRow | undefined> {
-      const [row] = await sql<OnlineOrderRow[]>`select ${columns} from ${orders} where company_id = ${companyId} and id = ${id}`;
+      const [row] = await sql<
+        OnlineOrderRow[]
+      >`select ${columns} from ${orders} where company_id = ${companyId} and id = ${id}`;
       return row;
     },
     /**
@@ -193,7 +195,14 @@ export function createOrderQueries(sql: SqlClient, schema: string) {
      * The conditional write of a move: the order becomes `to` only if it is in one of `from` now; undefined when it
      * is not (or does not exist), and nothing changed.
      */
-    async move(companyId: number, id: number, from: readonly string[], to: string, set: MoveColumns, stamp: string): Promise<OnlineOrderRow | undefined> {
+    async move(
+      companyId: number,
+      id: number,
+      from: readonly string[],
+      to: string,
+      set: MoveColumns,
+      stamp: string,
+    ): Promise<OnlineOrderRow | undefined> {
       const [row] = await sql<OnlineOrderRow[]>`
         update ${orders} set status = ${to}, updated_at = ${stamp}::text::timestamptz
           ${set.reason !== undefined ? sql`, reason = ${set.reason}` : sql``}
@@ -206,11 +215,23 @@ export function createOrderQueries(sql: SqlClient, schema: string) {
     },
     /** The status of one order of the company now; undefined when it has none with this id. */
     async statusOf(companyId: number, id: number): Promise<string | undefined> {
-      const [row] = await sql<{ status: string }[]>`select status from ${orders} where company_id = ${companyId} and id = ${id}`;
+      const [row] = await sql<
+        { status: string }[]
+      >`select status from ${orders} where company_id = ${companyId} and id = ${id}`;
       return row?.status;
     },
     /** Records a creation or a move in the order's history. */
-    async insertEvent(event: { companyId: number; storeId: number; orderId: number; type: string; fromStatus: string | null; status: string; actor: string; reason: string | null; occurredAt: string }): Promise<void> {
+    async insertEvent(event: {
+      companyId: number;
+      storeId: number;
+      orderId: number;
+      type: string;
+      fromStatus: string | null;
+      status: string;
+      actor: string;
+      reason: string | null;
+      occurredAt: string;
+    }): Promise<void> {
       await sql`
         insert into ${events} (company_id, store_id, order_id, type, from_status, status, actor, reason, occurred_at)
         values (${event.companyId}, ${event.storeId}, ${event.orderId}, ${event.type}, ${event.fromStatus}, ${event.status},

@@ -37,7 +37,11 @@ const chunk = 500;
 /** The seed queries of one region over `sql` (that region's database client, or a transaction's `sql`). */
 export function createRegionSeedQueries(sql: SqlClient, region: Region) {
   const table = (name: string) => sql(`${regionSchema(region)}.${name}`);
-  async function insertMany<T extends Record<string, unknown>>(name: string, rows: T[], returning = false): Promise<number[]> {
+  async function insertMany<T extends Record<string, unknown>>(
+    name: string,
+    rows: T[],
+    returning = false,
+  ): Promise<number[]> {
     const idsOut: number[] = [];
     for (let start = 0; start < rows.length; start += chunk) {
       const part = rows.slice(start, start + chunk);
@@ -53,15 +57,29 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
   return {
     /** The ids of the company's stores, oldest first: non-empty means the merchant was seeded already. */
     async storeIds(companyId: number): Promise<number[]> {
-      const rows = await sql<{ id: number }[]>`select id from ${table("stores")} where company_id = ${companyId} order by id`;
+      const rows = await sql<
+        { id: number }[]
+      >`select id from ${table("stores")} where company_id = ${companyId} order by id`;
       return rows.map((row) => row.id);
     },
     insertStores: (companyId: number, names: string[]) =>
-      insertMany("stores", names.map((name) => ({ company_id: companyId, name })), true),
+      insertMany(
+        "stores",
+        names.map((name) => ({ company_id: companyId, name })),
+        true,
+      ),
     insertEmployees: (companyId: number, people: { name: string; email: string | null }[]) =>
-      insertMany("employees", people.map((person) => ({ company_id: companyId, name: person.name, email: person.email })), true),
+      insertMany(
+        "employees",
+        people.map((person) => ({ company_id: companyId, name: person.name, email: person.email })),
+        true,
+      ),
     insertCategories: (companyId: number, categories: { name: string; code: string }[]) =>
-      insertMany("categories", categories.map((category) => ({ company_id: companyId, ...category })), true),
+      insertMany(
+        "categories",
+        categories.map((category) => ({ company_id: companyId, ...category })),
+        true,
+      ),
     insertItems: (companyId: number, items: SeedItem[], employeeId: number | null) =>
       insertMany(
         "items",

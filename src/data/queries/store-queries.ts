@@ -36,6 +36,13 @@ export function createStoreQueries(sql: SqlClient, schema: string) {
 }
 
 /** Whether every one of `storeIds` is a store of the company, in `region`'s database (for other owners' checks). */
-export async function companyHasStores(sql: SqlClient, region: Region, companyId: number, storeIds: readonly number[]): Promise<boolean> {
-  return (await createStoreQueries(sql, regionSchema(region)).countAmong(companyId, storeIds)) === new Set(storeIds).size;
+export async function companyHasStores(
+  sql: SqlClient,
+  region: Region,
+  companyId: number,
+  storeIds: readonly number[],
+): Promise<boolean> {
+  return (
+    (await createStoreQueries(sql, regionSchema(region)).countAmong(companyId, storeIds)) === new Set(storeIds).size
+  );
 }

@@ -49,7 +49,13 @@ export function createAccessRequestQueries(sql: SqlClient) {
      * Inserts a pending request; undefined when the app already has a pending or approved one for the company
      * (the unique index access_requests__app_id_company_id__open_key decides, also under parallel inserts).
      */
-    async insert(request: { appId: string; companyId: number; storeIds: number[]; now: Date; expiresAt: Date }): Promise<AccessRequestRow | undefined> {
+    async insert(request: {
+      appId: string;
+      companyId: number;
+      storeIds: number[];
+      now: Date;
+      expiresAt: Date;
+    }): Promise<AccessRequestRow | undefined> {
       const rows = await sql<AccessRequestRow[]>`
         insert into control.access_requests as r (app_id, company_id, store_ids, state, created_at, expires_at)
         values (${request.appId}, ${request.companyId}, ${request.storeIds}::bigint[], 'PENDING', ${request.now}, ${request.expiresAt})
@@ -59,8 +65,12 @@ export function createAccessRequestQueries(sql: SqlClient) {
     },
     async find(id: number, options: { lock?: boolean } = {}): Promise<AccessRequestRow | undefined> {
       const [row] = options.lock
-        ? await sql<AccessRequestRow[]>`select ${sql.unsafe(columns)} from control.access_requests r where r.id = ${id} for update`
-        : await sql<AccessRequestRow[]>`select ${sql.unsafe(columns)} from control.access_requests r where r.id = ${id}`;
+        ? await sql<
+            AccessRequestRow[]
+          >`select ${sql.unsafe(columns)} from control.access_requests r where r.id = ${id} for update`
+        : await sql<
+            AccessRequestRow[]
+          >`select ${sql.unsafe(columns)} from control.access_requests r where r.id = ${id}`;
       return row;
     },
     /** The app's open (pending or approved) request for the company, if any; the caller applies effectiveState. */

@@ -43,7 +43,13 @@ export function createCodeQueries(sql: SqlClient) {
      * tells which). `challenge` is S256 of the presented verifier, or null when none was sent: a code bound to a
      * challenge needs it, and a code without one refuses a verifier (RFC 9700 section 4.8.2, PKCE downgrade).
      */
-    async consume(check: { hash: Uint8Array; clientId: string; redirectUri: string; challenge: string | null; now: Date }): Promise<CodeRow | undefined> {
+    async consume(check: {
+      hash: Uint8Array;
+      clientId: string;
+      redirectUri: string;
+      challenge: string | null;
+      now: Date;
+    }): Promise<CodeRow | undefined> {
       const [row] = await sql<CodeRow[]>`
         update control.authorization_codes set consumed_at = ${check.now}
         where code_hash = ${check.hash} and consumed_at is null and expires_at > ${check.now}
@@ -53,7 +59,9 @@ export function createCodeQueries(sql: SqlClient) {
       return row;
     },
     async find(hash: Uint8Array): Promise<CodeRow | undefined> {
-      const [row] = await sql<CodeRow[]>`select ${sql.unsafe(columns)} from control.authorization_codes where code_hash = ${hash}`;
+      const [row] = await sql<
+        CodeRow[]
+      >`select ${sql.unsafe(columns)} from control.authorization_codes where code_hash = ${hash}`;
       return row;
     },
     /** Deletes codes that expired before `before` (housekeeping; an expired code can no longer be exchanged). */

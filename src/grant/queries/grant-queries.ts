@@ -82,7 +82,8 @@ export function createGrantQueries(sql: SqlClient) {
     },
     /** Revokes one grant (if live). True when it was live. */
     async revoke(grantId: number, now: Date): Promise<boolean> {
-      const revoked = await sql`update control.grants set revoked_at = ${now} where id = ${grantId} and revoked_at is null returning id`;
+      const revoked =
+        await sql`update control.grants set revoked_at = ${now} where id = ${grantId} and revoked_at is null returning id`;
       return revoked.length > 0;
     },
     /** Grants one app every active sandbox merchant of its organization (spec: granted automatically). */

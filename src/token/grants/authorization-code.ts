@@ -17,7 +17,10 @@ export const credential = "code";
 export const parameters = ["code", "redirect_uri"] as const;
 
 /** Why a code that did not consume failed, told from its row; the order is the spec's table. */
-function diagnose(row: CodeRow | undefined, check: { clientId: string; redirectUri: string; challenge: string | null; now: Date }) {
+function diagnose(
+  row: CodeRow | undefined,
+  check: { clientId: string; redirectUri: string; challenge: string | null; now: Date },
+) {
   if (!row || row.client_id !== check.clientId || row.consumed_at !== null) return "oauth.code_invalid" as const;
   if (row.expires_at.getTime() <= check.now.getTime()) return "oauth.code_expired" as const;
   if (row.redirect_uri !== check.redirectUri) return "oauth.redirect_uri_mismatch" as const;
@@ -39,48 +42,58 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     now,
   };
   let replayed: number | undefined;
-  const outcome = await sql.begin(async (tx: SqlClient): Promise<Outcome<{ response: TokenResponse; familyId: number; companyId: number }>> => {
-    const codes = createCodeQueries(tx);
-    const code = await codes.consume(check);
-    if (!code) {
-      const row = await codes.find(hash);
-      // A replay: the code was consumed (by an exchange that committed its family with it) and its own client
-      // presents it again. Another client's presentation proves nothing about this connection and ends nothing.
-      // The revocation commits with the error answer: it is the point of detection.
-      if (row && row.consumed_at !== null && row.client_id === client.clientId) {
-        replayed = await createRefreshQueries(tx).revokeFamilyOfCode(hash, now, "code_replayed");
+  const outcome = await sql.begin(
+    async (tx: SqlClient): Promise<Outcome<{ response: TokenResponse; familyId: number; companyId: number }>> => {
+      const codes = createCodeQueries(tx);
+      const code = await codes.consume(check);
+      if (!code) {
+        const row = await codes.find(hash);
+        // A replay: the code was consumed (by an exchange that committed its family with it) and its own client
+        // presents it again. Another client's presentation proves nothing about this connection and ends nothing.
+        // The revocation commits with the error answer: it is the point of detection.
+        if (row && row.consumed_at !== null && row.client_id === client.clientId) {
+          replayed = await createRefreshQueries(tx).revokeFamilyOfCode(hash, now, "code_replayed");
+        }
+        return { ok: false, code: diagnose(row, check) };
       }
-      return { ok: false, code: diagnose(row, check) };
-    }
-    const grant = code.grant_id === null ? undefined : await createGrantQueries(tx).find(code.grant_id);
-    // A disconnect after the approval: the code died with its grant. Rolling back leaves it unconsumed (and dead).
-    if (!grant || grant.revoked_at !== null) throw serviceError(domain, "oauth.grant_revoked");
-    const merchant = await createMerchantQueries(tx).find(code.company_id);
-    if (!merchant?.active) throw serviceError(domain, "developer.merchant_inactive");
-    const familyId = await createRefreshQueries(tx).insertFamily({
-      grantId: grant.id,
-      appId: code.app_id,
-      companyId: code.company_id,
-      clientId: client.clientId,
-      codeHash: hash,
-      now,
-    });
-    const refreshToken = newRefreshToken(ids, client.environment);
-    await createRefreshQueries(tx).insertToken({
-      hash: hashToken(refreshToken),
-      familyId,
-      generation: 1,
-      now,
-      expiresAt: new Date(now.getTime() + config.lifetimes.refreshToken * 1000),
-    });
-    const target = { companyId: merchant.company_id, region: merchant.region };
-    const response = issuer.response(await issuer.mintAccessToken(key, client, target), client, target, refreshToken);
-    return { ok: true, value: { response, familyId, companyId: merchant.company_id } };
-  });
+      const grant = code.grant_id === null ? undefined : await createGrantQueries(tx).find(code.grant_id);
+      // A disconnect after the approval: the code died with its grant. Rolling back leaves it unconsumed (and dead).
+      if (!grant || grant.revoked_at !== null) throw serviceError(domain, "oauth.grant_revoked");
+      const merchant = await createMerchantQueries(tx).find(code.company_id);
+      if (!merchant?.active) throw serviceError(domain, "developer.merchant_inactive");
+      const familyId = await createRefreshQueries(tx).insertFamily({
+        grantId: grant.id,
+        appId: code.app_id,
+        companyId: code.company_id,
+        clientId: client.clientId,
+        codeHash: hash,
+        now,
+      });
+      const refreshToken = newRefreshToken(ids, client.environment);
+      await createRefreshQueries(tx).insertToken({
+        hash: hashToken(refreshToken),
+        familyId,
+        generation: 1,
+        now,
+        expiresAt: new Date(now.getTime() + config.lifetimes.refreshToken * 1000),
+      });
+      const target = { companyId: merchant.company_id, region: merchant.region };
+      const response = issuer.response(await issuer.mintAccessToken(key, client, target), client, target, refreshToken);
+      return { ok: true, value: { response, familyId, companyId: merchant.company_id } };
+    },
+  );
   if (replayed !== undefined) context.metrics?.familyRevocations.inc({ reason: "code_replayed" });
-  if (replayed !== undefined) context.logger.warn("authorization code replayed: family revoked", { clientId: client.clientId, familyId: replayed });
+  if (replayed !== undefined)
+    context.logger.warn("authorization code replayed: family revoked", {
+      clientId: client.clientId,
+      familyId: replayed,
+    });
   if (!outcome.ok) throw serviceError(domain, outcome.code);
-  context.logger.info("authorization code exchanged", { clientId: client.clientId, companyId: outcome.value.companyId, familyId: outcome.value.familyId });
+  context.logger.info("authorization code exchanged", {
+    clientId: client.clientId,
+    companyId: outcome.value.companyId,
+    familyId: outcome.value.familyId,
+  });
   return outcome.value.response;
 };
 

@@ -109,7 +109,8 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     // window, only while that successor is live; the share lock keeps it from rotating while we hand it out again.
     const inGrace = now.getTime() < row.rotated_at!.getTime() + config.lifetimes.refreshGrace * 1000;
     const successorMatches = row.successor_hash !== null && hashesEqual(row.successor_hash, successorHash);
-    if (inGrace && successorMatches && (await tokens.holdLive(successorHash, now))) return { ok: true, value: await answer(true) };
+    if (inGrace && successorMatches && (await tokens.holdLive(successorHash, now)))
+      return { ok: true, value: await answer(true) };
     // Reuse: the family ends for good, and that write commits (it is the point of detection).
     await tokens.revokeFamily(row.family_id, now, "refresh_reused");
     reused = row.family_id;
@@ -120,7 +121,8 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     context.metrics?.refreshReuseDetections.inc();
     context.metrics?.familyRevocations.inc({ reason: "refresh_reused" });
   }
-  if (reused !== undefined) logger.warn("refresh token reuse: family revoked", { clientId: client.clientId, familyId: reused });
+  if (reused !== undefined)
+    logger.warn("refresh token reuse: family revoked", { clientId: client.clientId, familyId: reused });
   if (!outcome.ok) throw serviceError(domain, outcome.code);
   logger.info(outcome.value.replay ? "refresh replayed inside the grace window" : "refresh token rotated", {
     clientId: client.clientId,

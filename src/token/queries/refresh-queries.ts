@@ -38,14 +38,27 @@ export interface PresentedTokenWithMerchant extends PresentedTokenRow {
 /** The refresh-token queries over `sql` (the pool, or a transaction's `sql`). */
 export function createRefreshQueries(sql: SqlClient) {
   return {
-    async insertFamily(family: { grantId: number; appId: string; companyId: number; clientId: string; codeHash: Uint8Array | null; now: Date }): Promise<number> {
+    async insertFamily(family: {
+      grantId: number;
+      appId: string;
+      companyId: number;
+      clientId: string;
+      codeHash: Uint8Array | null;
+      now: Date;
+    }): Promise<number> {
       const [row] = await sql<{ id: number }[]>`
         insert into control.refresh_families (grant_id, app_id, company_id, client_id, code_hash, created_at)
         values (${family.grantId}, ${family.appId}, ${family.companyId}, ${family.clientId}, ${family.codeHash}, ${family.now})
         returning id`;
       return row!.id;
     },
-    async insertToken(token: { hash: Uint8Array; familyId: number; generation: number; now: Date; expiresAt: Date }): Promise<void> {
+    async insertToken(token: {
+      hash: Uint8Array;
+      familyId: number;
+      generation: number;
+      now: Date;
+      expiresAt: Date;
+    }): Promise<void> {
       await sql`
         insert into control.refresh_tokens (token_hash, family_id, generation, created_at, expires_at)
         values (${token.hash}, ${token.familyId}, ${token.generation}, ${token.now}, ${token.expiresAt})`;
@@ -86,7 +99,12 @@ export function createRefreshQueries(sql: SqlClient) {
      * `rotated_at is null`, re-checked by PostgreSQL after a concurrent update). Returns the family and the rotated
      * token's generation when this call rotated it.
      */
-    async rotateWithSuccessor(hash: Uint8Array, successorHash: Uint8Array, now: Date, expiresAt: Date): Promise<{ family_id: number; generation: number } | undefined> {
+    async rotateWithSuccessor(
+      hash: Uint8Array,
+      successorHash: Uint8Array,
+      now: Date,
+      expiresAt: Date,
+    ): Promise<{ family_id: number; generation: number } | undefined> {
       const [row] = await sql<{ family_id: number; generation: number }[]>`
         with rotated as (
           update control.refresh_tokens t set rotated_at = ${now}, successor_hash = ${successorHash}
@@ -106,7 +124,11 @@ export function createRefreshQueries(sql: SqlClient) {
      * Rotates the token out in one conditional write: only when it is live (not rotated, not expired) and its
      * family and grant are not revoked. Returns the family and generation when this call rotated it.
      */
-    async rotate(hash: Uint8Array, successorHash: Uint8Array, now: Date): Promise<{ family_id: number; generation: number } | undefined> {
+    async rotate(
+      hash: Uint8Array,
+      successorHash: Uint8Array,
+      now: Date,
+    ): Promise<{ family_id: number; generation: number } | undefined> {
       const [row] = await sql<{ family_id: number; generation: number }[]>`
         update control.refresh_tokens t set rotated_at = ${now}, successor_hash = ${successorHash}
         where t.token_hash = ${hash} and t.rotated_at is null and t.expires_at > ${now}

@@ -44,7 +44,14 @@ export function createSigningKeyQueries(sql: SqlClient) {
         where retire_at is null or retire_at > ${now}
         order by sign_from, kid`;
     },
-    async insert(key: { kid: string; publicJwk: PublicJwk; sealedPrivateKey: Uint8Array; publishAt: Date; signFrom: Date; now: Date }): Promise<void> {
+    async insert(key: {
+      kid: string;
+      publicJwk: PublicJwk;
+      sealedPrivateKey: Uint8Array;
+      publishAt: Date;
+      signFrom: Date;
+      now: Date;
+    }): Promise<void> {
       await sql`
         insert into control.signing_keys (kid, algorithm, public_jwk, private_key_encrypted, created_at, publish_at, sign_from)
         values (${key.kid}, 'RS256', ${sql.json(key.publicJwk)}, ${key.sealedPrivateKey},

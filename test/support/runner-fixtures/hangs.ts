@@ -7,10 +7,14 @@ import { suite } from "../suite.js";
 const Hangs = suite("fixture/hangs");
 
 Hangs("starts quickly", () => {});
-Hangs("never finishes", async () => {
-  const child = spawn("sleep", ["600"], { stdio: "ignore" });
-  writeFileSync(process.env["HANGS_PID_FILE"]!, String(child.pid));
-  await new Promise<void>(() => setTimeout(() => {}, 600_000));
-}, { timeoutMs: 600_000 });
+Hangs(
+  "never finishes",
+  async () => {
+    const child = spawn("sleep", ["600"], { stdio: "ignore" });
+    writeFileSync(process.env["HANGS_PID_FILE"]!, String(child.pid));
+    await new Promise<void>(() => setTimeout(() => {}, 600_000));
+  },
+  { timeoutMs: 600_000 },
+);
 
 Hangs.run();
