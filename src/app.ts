@@ -53,7 +53,7 @@ import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
 import { createMetrics, listenForMetrics, type Metrics } from "./runtime/metrics.js";
 import { createCredentialService } from "./credential/index.js";
-import { createDataService, type DataServiceImpl } from "./data/index.js";
+import { createDataService, createOrderTimers, type DataServiceImpl, type OrderTimers } from "./data/index.js";
 import type { ServiceContext } from "./runtime/service-context.js";
 import { openKeyValueStore, type KeyValueStore } from "./storage/key-value.js";
 import { migrateControl, migrateRegion } from "./storage/migrate.js";
@@ -100,6 +100,8 @@ export interface RunningApp {
   grpc: AddressInfo;
   control: Database;
   regionDatabases: ReadonlyMap<Region, Database>;
+  /** The online orders' timers of each region served in process (tests run them on their clock with runDue). */
+  orderTimers: ReadonlyMap<Region, OrderTimers>;
   keyValue: KeyValueStore;
   /** The console's outbox (mail leaves off the request path). */
   mail: MailOutbox;
@@ -200,9 +202,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     });
     // Each region's DataService on that region's database; the internal port dispatches by the merchant's region.
     const localData = new Map<Region, DataServiceImpl>();
+    const orderTimers = new Map<Region, OrderTimers>();
     for (const region of config.servedRegions) {
       const database = regionDatabases.get(region);
-      if (database) localData.set(region, createDataService(context, { region, sql: database.sql }));
+      if (!database) continue;
+      localData.set(region, createDataService(context, { region, sql: database.sql }));
+      // The decision timeout and the sandbox autopilot run where the region's data is; stopped before its pool closes.
+      const timers = createOrderTimers(context, { region, sql: database.sql });
+      orderTimers.set(region, timers);
+      closers.push(timers.start());
     }
     const data = createRegionDispatcher(localData, control.sql);
     const regional = createRegionalCallers(config, localData, await remoteRegionOptions(config, logger, metrics));
@@ -431,6 +439,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       grpc: grpcAddress,
       control,
       regionDatabases,
+      orderTimers,
       keyValue,
       mail,
       webhooks,
@@ -451,6 +460,8 @@ export interface RunningDataRole {
   regionGrpc: AddressInfo;
   region: Region;
   database: Database;
+  /** The region's online-order timers (the decision timeout, the sandbox autopilot). */
+  orderTimers: OrderTimers;
   metrics: Metrics;
   metricsAddress: AddressInfo | undefined;
   stop(): Promise<void>;
@@ -479,6 +490,8 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
     closers.push(() => database.close());
     await migrateRegion(database.sql, region, logger);
     const data = createDataService(context, { region, sql: database.sql });
+    const orderTimers = createOrderTimers(context, { region, sql: database.sql });
+    closers.push(orderTimers.start());
     const health = createHealthService();
     const routes = (router: ConnectRouter) => {
       router.service(DataService, data);
@@ -515,6 +528,7 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
       regionGrpc,
       region,
       database,
+      orderTimers,
       metrics,
       metricsAddress: metricsListener?.address,
       stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),

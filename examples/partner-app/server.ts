@@ -2,7 +2,8 @@
 // merchant; `/connect` starts the consent (PKCE and state, by the partner client) and sends the browser to the consent
 // site; the redirect URI's path receives the code, exchanges it, shows the access token's claims and makes a first
 // call (GET /v1/items). The pending authorization is kept server side, keyed by a session cookie, so the callback is
-// only accepted in the browser that started it.
+// only accepted in the browser that started it. `/orders` (with the ONLINE_ORDER app's sandbox pair) places an order
+// for a sandbox merchant and shows it moving: the sandbox merchant accepts it, then it becomes ready and completed.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import {
@@ -27,6 +28,25 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
     tokenStore,
   });
   const callbackPath = new URL(settings.redirectUri).pathname;
+  // The ONLINE_ORDER app: sandbox credentials mint without a browser (POST /v1/token), for one sandbox merchant.
+  const orders = settings.onlineOrder
+    ? {
+        merchantId: settings.onlineOrder.merchantId,
+        client: createPartnerClient({
+          baseUrl: settings.baseUrl,
+          authUrl: settings.authUrl,
+          clientId: settings.onlineOrder.clientId,
+          clientSecret: settings.onlineOrder.clientSecret,
+          redirectUri: settings.redirectUri,
+          tokenStore: createMemoryTokenStore(),
+        }),
+      }
+    : undefined;
+  const orderingMerchant = async () => {
+    if (!orders) throw new Error("no ONLINE_ORDER app configured");
+    await orders.client.connectSandbox(orders.merchantId);
+    return orders.client.merchant(orders.merchantId);
+  };
   /** Authorizations in progress, by session id (one per browser; a new /connect replaces it). */
   const pending = new Map<string, PendingAuthorization>();
 
@@ -36,6 +56,44 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
         `<p>Client <code>${escapeHtml(settings.clientId)}</code> (${settings.environment}) against <code>${escapeHtml(settings.baseUrl)}</code>.</p>`,
         settings.loginHint ? `<p>On the consent screen, sign in as ${escapeHtml(settings.loginHint)}.</p>` : "",
         `<p><a id="connect" href="/connect">Connect a merchant</a></p>`,
+        orders
+          ? `<p><a id="orders" href="/orders">Place an order</a> (the ONLINE_ORDER app, sandbox merchant ${orders.merchantId})</p>`
+          : "",
+      ]);
+    },
+    "/orders": async (request, response) => {
+      const merchant = await orderingMerchant();
+      if (request.method === "POST") {
+        const form = new URLSearchParams(await bodyOf(request));
+        try {
+          const order = await merchant.orders.place({
+            storeId: Number(form.get("storeId")),
+            lines: [{ itemId: Number(form.get("itemId")), quantity: Number(form.get("quantity")) }],
+            fulfilment: { type: "PICKUP" },
+            customer: { name: form.get("customer") || "Example customer" },
+            // Our own id of the order: after a network error, merchant.orders.findByReference finds it again.
+            externalReference: `example-${randomBytes(6).toString("hex")}`,
+          });
+          response.writeHead(303, { location: `/orders/${order.id}`, "cache-control": "no-store" });
+          response.end();
+        } catch (error) {
+          if (!(error instanceof PartnerApiError)) throw error;
+          page(response, 400, "The order was not placed", [
+            `<p id="error">${escape(String(error.code ?? "error"))}: ${escape(error.message)}</p>`,
+            `<p><a href="/orders">Try again</a></p>`,
+          ]);
+        }
+        return;
+      }
+      const [{ stores }, { items }] = await Promise.all([merchant.stores.list(), merchant.items.list({ limit: 5 })]);
+      page(response, 200, "Place an order", [
+        `<form id="order" method="post" action="/orders">`,
+        `<label>Store <select name="storeId">${stores.map((store) => `<option value="${store.id}">${escape(store.name)}</option>`).join("")}</select></label> `,
+        `<label>Item <select name="itemId">${items.map((item) => `<option value="${item.id}">${escape(item.name)}: ${item.priceMinor} ${escape(item.currency)}</option>`).join("")}</select></label> `,
+        `<label>Quantity <input name="quantity" type="number" min="1" max="99" value="1"></label> `,
+        `<label>Customer <input name="customer" value="Example customer"></label> `,
+        `<button type="submit">Place the order</button></form>`,
+        `<p>A customer named REJECT is rejected by the sandbox merchant; any other is accepted, then ready, then completed.</p>`,
       ]);
     },
     "/connect": async (_request, response) => {
@@ -84,9 +142,31 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
     },
   };
 
+  /** One order, as it is now; the page reloads itself until the order's story is over, so it is seen moving. */
+  const orderPage = async (id: number, response: http.ServerResponse) => {
+    const order = await (await orderingMerchant()).orders.get(id);
+    const final = ["REJECTED", "COMPLETED", "CANCELLED"].includes(order.status);
+    page(response, 200, `Order ${order.id}`, [
+      final ? "" : `<meta http-equiv="refresh" content="3">`,
+      `<p>Status: <strong id="status">${escape(order.status)}</strong>${order.reason ? ` (${escape(order.reason)})` : ""}; updated ${escape(order.updatedAt)}.</p>`,
+      order.promisedFor ? `<p>Promised for ${escape(order.promisedFor)}.</p>` : "",
+      `<ul id="lines">${order.lines.map((line) => `<li>${line.quantity} × ${escape(line.name)}: ${line.totalMinor} ${escape(order.currency)}</li>`).join("")}</ul>`,
+      `<p>Total <span id="total">${order.totalMinor} ${escape(order.currency)}</span>.</p>`,
+      `<p><a href="/orders">Place another order</a></p>`,
+    ]);
+  };
+
   return http.createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://example.invalid").pathname;
-    const route = request.method === "GET" ? routes[path] : undefined;
+    const orderId = /^\/orders\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
+    const route =
+      orders && orderId && request.method === "GET"
+        ? (_: http.IncomingMessage, answer: http.ServerResponse) => orderPage(Number(orderId), answer)
+        : path === "/orders" && !orders
+          ? undefined
+          : request.method === "GET" || (request.method === "POST" && path === "/orders")
+            ? routes[path]
+            : undefined;
     if (!route) {
       page(response, 404, "Not found", []);
       return;
@@ -106,6 +186,16 @@ function claimsOf(accessToken: string): Record<string, unknown> {
     string,
     unknown
   >;
+}
+
+/** A form body, at most 4 KiB. */
+async function bodyOf(request: http.IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of request) {
+    text += String(chunk);
+    if (text.length > 4096) throw new Error("form body too large");
+  }
+  return text;
 }
 
 function cookieOf(request: http.IncomingMessage, name: string): string | undefined {

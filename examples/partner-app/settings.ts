@@ -15,6 +15,8 @@ export interface ExampleSettings {
   environment: "sandbox" | "production";
   /** Who can sign in on the consent screen (shown on the start page; the password stays in demo.json). */
   loginHint?: string;
+  /** The ONLINE_ORDER app's sandbox pair and the sandbox merchant it orders from: the "place an order" page. */
+  onlineOrder?: { clientId: string; clientSecret: string; merchantId: number };
 }
 
 interface DemoFile {
@@ -26,13 +28,19 @@ interface DemoFile {
       sandbox: { clientId: string; clientSecret: string };
       production: { clientId: string; clientSecret: string };
     };
+    onlineOrder?: { sandbox: { clientId: string; clientSecret: string } };
   };
-  merchants: { sandbox: Array<{ owner: { email: string } }>; live: Array<{ owner: { email: string } }> };
+  merchants: {
+    sandbox: Array<{ companyId: number; owner: { email: string } }>;
+    live: Array<{ owner: { email: string } }>;
+  };
 }
 
 /**
  * Reads demo.json from DATA_DIR (default `.data`) and overrides each value from the environment: BASE_URL,
- * AUTH_URL, CLIENT_ID, CLIENT_SECRET, REDIRECT_URI. Without demo.json every one of them is required.
+ * AUTH_URL, CLIENT_ID, CLIENT_SECRET, REDIRECT_URI. Without demo.json every one of them is required. The "place an
+ * order" page uses the ONLINE_ORDER app's sandbox pair and the first sandbox merchant (ORDER_CLIENT_ID,
+ * ORDER_CLIENT_SECRET, ORDER_MERCHANT_ID override them); without them the page is not offered.
  */
 export async function loadExampleSettings(env: NodeJS.ProcessEnv = process.env): Promise<ExampleSettings> {
   const environment = env["EXAMPLE_ENVIRONMENT"] === "production" ? "production" : "sandbox";
@@ -66,5 +74,16 @@ export async function loadExampleSettings(env: NodeJS.ProcessEnv = process.env):
     redirectUri: value("REDIRECT_URI", demo?.redirectUri),
     environment,
     ...(owner ? { loginHint: `${owner.email} (its password is in ${path})` } : {}),
+    ...onlineOrderOf(env, demo),
   };
+}
+
+/** The ONLINE_ORDER app's sandbox pair and merchant, from the environment or demo.json; nothing when either is missing. */
+function onlineOrderOf(env: NodeJS.ProcessEnv, demo: DemoFile | undefined): Pick<ExampleSettings, "onlineOrder"> {
+  const clientId = env["ORDER_CLIENT_ID"] || demo?.apps.onlineOrder?.sandbox.clientId;
+  const clientSecret = env["ORDER_CLIENT_SECRET"] || demo?.apps.onlineOrder?.sandbox.clientSecret;
+  const merchantId = Number(env["ORDER_MERCHANT_ID"] || demo?.merchants.sandbox[0]?.companyId);
+  return clientId && clientSecret && Number.isSafeInteger(merchantId) && merchantId > 0
+    ? { onlineOrder: { clientId, clientSecret, merchantId } }
+    : {};
 }

@@ -8,6 +8,7 @@ import type { Authenticator, HttpCall, Transport } from "./transport.js";
 import type {
   Category,
   CategoryPage,
+  ChangesStart,
   CreateCategoryInput,
   CreateItemInput,
   DailySalesReport,
@@ -16,7 +17,9 @@ import type {
   OnlineOrder,
   OnlineOrderPage,
   OnlineOrderQuery,
+  OrderChange,
   PageQuery,
+  PlaceOrderInput,
   ReportWindow,
   SalesByStoreReport,
   StorePage,
@@ -53,20 +56,57 @@ export interface BusinessRoutes {
     /** POST /v1/categories. Not idempotent. */
     create(input: CreateCategoryInput, options?: CallOptions): Promise<Category>;
   };
-  onlineOrders: {
-    /** GET /v1/online-orders: oldest placed first (keyset on placedAt, id), optionally one status and a window of `placedAt`. */
-    list(query?: OnlineOrderQuery, options?: CallOptions): Promise<OnlineOrderPage>;
-    /** Every order the query matches, page after page (GET /v1/online-orders with `cursor`). */
-    all(query?: Omit<OnlineOrderQuery, "cursor">, options?: CallOptions): AsyncIterable<OnlineOrder>;
-    /** GET /v1/online-orders/{id}; `partner.order_not_found` when the merchant has no such order. */
-    get(id: number, options?: CallOptions): Promise<OnlineOrder>;
-  };
+  onlineOrders: OnlineOrderRoutes;
+  /** The online-order routes (the same object as onlineOrders). */
+  orders: OnlineOrderRoutes;
   reports: {
     /** GET /v1/reports/daily-sales */
     dailySales(window: ReportWindow, options?: CallOptions): Promise<DailySalesReport>;
     /** GET /v1/reports/sales-by-store */
     salesByStore(window: ReportWindow, options?: CallOptions): Promise<SalesByStoreReport>;
   };
+}
+
+/** The online orders of one merchant: read, place, cancel, follow. */
+export interface OnlineOrderRoutes {
+  /** GET /v1/online-orders: oldest placed first (keyset on placedAt, id), optionally one status and a window of `placedAt`. */
+  list(query?: OnlineOrderQuery, options?: CallOptions): Promise<OnlineOrderPage>;
+  /** Every order the query matches, page after page (GET /v1/online-orders with `cursor`). */
+  all(query?: Omit<OnlineOrderQuery, "cursor">, options?: CallOptions): AsyncIterable<OnlineOrder>;
+  /** GET /v1/online-orders/{id}; `partner.order_not_found` when the merchant has no such order. */
+  get(id: number, options?: CallOptions): Promise<OnlineOrder>;
+  /**
+   * POST /v1/online-orders: places an order (PENDING), priced from the catalogue. Not idempotent and never retried
+   * once it may have reached the server: after a network error, call findByReference before placing it again.
+   */
+  place(input: PlaceOrderInput, options?: CallOptions): Promise<OnlineOrder>;
+  /** POST /v1/online-orders/{id}/cancel: your own PENDING order (409 partner.order_status_conflict otherwise). */
+  cancel(id: number, options?: CallOptions): Promise<OnlineOrder>;
+  /** Your app's orders with this externalReference (GET /v1/online-orders?externalReference=...): how to reconcile. */
+  findByReference(externalReference: string, options?: CallOptions): Promise<OnlineOrder[]>;
+  /**
+   * The change feed (GET /v1/online-orders?updatedFrom=... then ?cursor=...): every order changed since `start`, each
+   * time it changes, in (updatedAt, id) order, with the cursor to resume from. Ends at the first empty page, unless
+   * `follow` is given: then it waits `follow.intervalMs` (default 10 s) and polls again, until `signal` aborts.
+   */
+  changes(
+    start: ChangesStart,
+    options?: CallOptions & { limit?: number; follow?: { intervalMs?: number } },
+  ): AsyncIterable<OrderChange>;
+}
+
+/** Waits `ms`, or less when `signal` aborts (then the iterator ends). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done);
+  });
 }
 
 export interface BusinessRoutesOptions {
@@ -177,7 +217,15 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
           await send(
             "GET",
             "online-orders",
-            { query: { ...page(query), status: query.status, placedFrom: query.placedFrom, placedTo: query.placedTo } },
+            {
+              query: {
+                ...page(query),
+                status: query.status,
+                placedFrom: query.placedFrom,
+                placedTo: query.placedTo,
+                externalReference: query.externalReference,
+              },
+            },
             call,
           ),
           "orders",
@@ -194,6 +242,24 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
           "order",
           "GET /v1/online-orders/{id}",
         ),
+      place: async (input, call) =>
+        field<OnlineOrder>(
+          await send("POST", "online-orders", { body: { ...input } }, call),
+          "order",
+          "POST /v1/online-orders",
+        ),
+      cancel: async (id, call) =>
+        field<OnlineOrder>(
+          await send("POST", `online-orders/${pathId(id, "order id")}/cancel`, { body: {} }, call),
+          "order",
+          "POST /v1/online-orders/{id}/cancel",
+        ),
+      findByReference: async (externalReference, call) =>
+        (await routes.onlineOrders.list({ externalReference, limit: 100 }, call)).orders,
+      changes: (start, options = {}) => feed(start, options),
+    },
+    get orders() {
+      return routes.onlineOrders;
     },
     reports: {
       dailySales: async (window, call) =>
@@ -210,5 +276,33 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
         ),
     },
   };
+  /** The change feed's pages, order by order, each with the cursor to resume from once it is handled. */
+  async function* feed(
+    start: ChangesStart,
+    options: CallOptions & { limit?: number; follow?: { intervalMs?: number } },
+  ): AsyncIterable<OrderChange> {
+    let asked: string | undefined = "cursor" in start ? start.cursor : undefined;
+    const call = { acceptLanguage: options.acceptLanguage, signal: options.signal };
+    for (;;) {
+      const query =
+        asked === undefined ? { updatedFrom: (start as { updatedFrom: string }).updatedFrom } : { cursor: asked };
+      const next = withRows<OnlineOrderPage>(
+        await send("GET", "online-orders", { query: { ...query, limit: options.limit } }, call),
+        "orders",
+        "GET /v1/online-orders",
+      );
+      if (typeof next.nextCursor !== "string")
+        throw clientError("client.bad_response", "GET /v1/online-orders answered a feed page without nextCursor");
+      for (const [index, order] of next.orders.entries())
+        yield { order, cursor: index === next.orders.length - 1 ? next.nextCursor : asked };
+      asked = next.nextCursor;
+      // Aborted while the caller handled a change: the feed ends there (the caller holds its cursor).
+      if (options.signal?.aborted) return;
+      if (next.orders.length > 0) continue;
+      if (!options.follow || options.signal?.aborted) return;
+      await pause(options.follow.intervalMs ?? 10_000, options.signal);
+      if (options.signal?.aborted) return;
+    }
+  }
   return routes;
 }

@@ -86,6 +86,29 @@ export interface OrderLine {
   totalMinor: number;
   itemCode: string;
   unitPriceMinor: number;
+  note?: string;
+}
+
+/** PENDING, ACCEPTED, REJECTED, READY, COMPLETED or CANCELLED (docs/api-guide.md, "Online orders"). */
+export type OnlineOrderStatus = "PENDING" | "ACCEPTED" | "REJECTED" | "READY" | "COMPLETED" | "CANCELLED";
+
+export interface DeliveryAddress {
+  line1: string;
+  line2?: string;
+  city: string;
+  postcode: string;
+  instructions?: string;
+}
+
+export interface Fulfilment {
+  type: "PICKUP" | "DELIVERY";
+  /** Required for DELIVERY, absent for PICKUP. */
+  deliveryAddress?: DeliveryAddress;
+}
+
+export interface Customer {
+  name: string;
+  phone?: string;
 }
 
 export interface OnlineOrder {
@@ -96,6 +119,47 @@ export interface OnlineOrder {
   currency: string;
   placedAt: string;
   lines: OrderLine[];
+  /** When it last changed (RFC 3339, microseconds): the change feed's order. */
+  updatedAt: string;
+  /** Absent on orders from before online ordering took orders (the seeded ones). */
+  fulfilment?: Fulfilment;
+  customer?: Customer;
+  externalReference?: string;
+  note?: string;
+  requestedFor?: string;
+  promisedFor?: string;
+  /** Why it was REJECTED or CANCELLED (TOO_BUSY, TIMED_OUT, PARTNER_CANCELLED, ...). */
+  reason?: string;
+  /** While PENDING: when the platform rejects it (TIMED_OUT) unless the merchant decides first. */
+  decideBy?: string;
+}
+
+/** POST /v1/online-orders: what the customer chose; the platform prices it from the catalogue. */
+export interface PlaceOrderInput {
+  storeId: number;
+  /** 1 to 50 lines; quantity 1 to 99. */
+  lines: Array<{ itemId: number; quantity: number; note?: string }>;
+  fulfilment: Fulfilment;
+  customer: Customer;
+  note?: string;
+  /** RFC 3339, not in the past; absent: as soon as possible. */
+  requestedFor?: string;
+  /** Your own id of the order: how you find it again after a network error (orders.findByReference). */
+  externalReference: string;
+}
+
+/** Where orders.changes starts: a time (the feed's updatedFrom, inclusive), or a cursor you kept. */
+export type ChangesStart = { updatedFrom: string } | { cursor: string };
+
+/** One change the feed gave: the order as it is now, and where to resume once it is handled. */
+export interface OrderChange {
+  order: OnlineOrder;
+  /**
+   * Save this once the order is handled and pass it back ({ cursor }) to resume: nothing after it is missed. Within
+   * a page it is the cursor the page was asked with (undefined on the very first page: resume from your updatedFrom),
+   * so a resumed feed may give the rest of that page again; handle changes idempotently, by id and updatedAt.
+   */
+  cursor: string | undefined;
 }
 
 /** GET /v1/online-orders: a page of `PageQuery`, narrowed by status and by when the order was placed. */
@@ -106,6 +170,8 @@ export interface OnlineOrderQuery extends PageQuery {
   placedFrom?: string;
   /** RFC 3339 date-time with an offset: only orders placed before it (exclusive). */
   placedTo?: string;
+  /** Only your app's orders with this externalReference. */
+  externalReference?: string;
 }
 
 export interface OnlineOrderPage {

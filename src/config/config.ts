@@ -144,6 +144,13 @@ const schema = z.object({
   /** Region of a sandbox merchant whose country is not GB, US, IN or AE. */
   SANDBOX_DEFAULT_REGION: z.enum(regions).default("us"),
   ACCESS_REQUEST_TTL_SECONDS: seconds.default(2_592_000),
+  /** A PENDING online order with no decision this long after it was placed is REJECTED with reason TIMED_OUT. */
+  ONLINE_ORDER_DECISION_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  /**
+   * The automatic sandbox merchant's step: an order placed on a sandbox merchant is accepted (or, for customer name
+   * REJECT, rejected) this long after it was placed, then becomes READY and COMPLETED a step apart. 0 turns it off.
+   */
+  SANDBOX_ORDER_AUTOPILOT_SECONDS: z.coerce.number().int().min(0).max(3_600).default(10),
   /**
    * How long the gateway serves a merchant's routing facts (region, demo, active, provisioned) and an app's live
    * grant from its in-process cache: a revoked grant or deactivated merchant is refused within this bound.
@@ -342,6 +349,13 @@ export interface Config {
     resetLink: number;
     invitation: number;
   };
+  /** The online orders' timers, in seconds (docs/decisions.md, "Online orders: lifecycle and change feed"). */
+  onlineOrders: {
+    /** ONLINE_ORDER_DECISION_SECONDS: how long a PENDING order waits for the merchant before it times out. */
+    decisionSeconds: number;
+    /** SANDBOX_ORDER_AUTOPILOT_SECONDS: the automatic sandbox merchant's step; 0: off. */
+    autopilotSeconds: number;
+  };
   /** How long in-process caches serve an answer, in seconds: the bound on how late a revocation shows. */
   caches: {
     credentialSeconds: number;
@@ -467,6 +481,10 @@ export function loadConfig(
       verifyLink: v.CONSOLE_VERIFY_LINK_TTL_SECONDS,
       resetLink: v.CONSOLE_RESET_LINK_TTL_SECONDS,
       invitation: v.CONSOLE_INVITE_TTL_SECONDS,
+    },
+    onlineOrders: {
+      decisionSeconds: v.ONLINE_ORDER_DECISION_SECONDS,
+      autopilotSeconds: v.SANDBOX_ORDER_AUTOPILOT_SECONDS,
     },
     caches: { credentialSeconds: v.CREDENTIAL_CACHE_SECONDS, gatewaySeconds: v.GATEWAY_CACHE_SECONDS },
     requestLog: { flushMs: v.REQUEST_LOG_FLUSH_MS },

@@ -68,3 +68,22 @@ export function timePageOf<T extends { id: number; placed_key: string }>(
   const last = page[page.length - 1]!;
   return { rows: page, nextCursor: encodeTimeCursor({ time: last.placed_key, id: last.id }) };
 }
+
+const feedPrefix = "v1f:";
+const feedKeyPattern = /^v1f:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z):(0|[1-9][0-9]{0,14})$/;
+
+/**
+ * The change feed's cursor (GET /v1/online-orders?updatedFrom=...): the (updated_at, id) of the last order a page
+ * gave, or (updatedFrom, 0) for an empty first page. A prefix of its own, so a feed cursor sent alone continues the feed.
+ */
+export function encodeFeedCursor(key: TimeKey): string {
+  return Buffer.from(`${feedPrefix}${key.time}:${key.id}`).toString("base64url");
+}
+
+/** The key a feed cursor continues after; undefined when the text is absent or not a feed cursor we issued. */
+export function decodeFeedCursor(cursor: string | undefined): TimeKey | undefined {
+  if (cursor === undefined || cursor === "" || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const match = feedKeyPattern.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!match || Number.isNaN(Date.parse(match[1]!))) return undefined;
+  return { time: match[1]!, id: Number(match[2]) };
+}

@@ -23,3 +23,15 @@ export function parseDateTime(text: string): number | undefined {
   const millis = Date.parse(text.toUpperCase());
   return Number.isNaN(millis) ? undefined : millis;
 }
+
+/**
+ * The instant `text` names (RFC 3339, as parseDateTime reads it) in UTC to the microsecond, as the change feed's
+ * cursor holds times (YYYY-MM-DDTHH:MM:SS.ffffffZ): the offset moves whole minutes, so the fraction is kept as sent.
+ * Undefined when it is not an RFC 3339 date-time.
+ */
+export function microsecondsUtc(text: string): string | undefined {
+  const millis = parseDateTime(text);
+  if (millis === undefined) return undefined;
+  const fraction = (pattern.exec(text)![7] ?? ".").slice(1).padEnd(6, "0");
+  return `${new Date(Math.floor(millis / 1000) * 1000).toISOString().slice(0, 19)}.${fraction}Z`;
+}

@@ -3,3 +3,5 @@ export { richMerchantProfile, seededOrderStates, seedMerchantData, seedSandboxMe
 export { createDataService, type DataServiceImpl } from "./service.js";
 export { companyHasStores } from "./queries/store-queries.js";
 export { formatStoreScope, storeScopeHeader } from "./store-scope.js";
+export { isSandboxCall, partnerAppHeader, partnerEnvironmentHeader, type PartnerEnvironment } from "./partner-call.js";
+export { createOrderTimers, type OrderTimers } from "./order-timers.js";

@@ -976,6 +976,66 @@ export const catalogue = {
       hi: "ऑनलाइन ऑर्डर नहीं मिला।",
     },
   },
+  "partner.order_status_conflict": {
+    // A move the lifecycle does not allow from the order's current status (a racing move that lost included).
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { status: "string", target: "string" },
+    messages: {
+      en: "The online order is {status}; it cannot become {target}.",
+      ar: "حالة الطلب الإلكتروني {status}؛ ولا يمكن أن يصبح {target}.",
+      hi: "ऑनलाइन ऑर्डर की स्थिति {status} है; यह {target} नहीं हो सकता।",
+    },
+  },
+  "partner.order_not_owned": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    messages: {
+      en: "Only the app that placed this online order may cancel it.",
+      ar: "لا يمكن إلغاء هذا الطلب الإلكتروني إلا من التطبيق الذي قدّمه.",
+      hi: "इस ऑनलाइन ऑर्डर को केवल वही ऐप रद्द कर सकता है जिसने इसे दिया था।",
+    },
+  },
+  "partner.store_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    params: { field: "string" },
+    messages: {
+      en: "The store in {field} is not one of the merchant's stores.",
+      ar: "المتجر في {field} ليس من متاجر التاجر.",
+      hi: "{field} में दिया गया स्टोर इस व्यापारी का स्टोर नहीं है।",
+    },
+  },
+  "partner.store_not_in_scope": {
+    status: 403,
+    grpc: Code.PermissionDenied,
+    params: { field: "string" },
+    messages: {
+      en: "The store in {field} is outside the stores this access covers.",
+      ar: "المتجر في {field} خارج المتاجر التي يشملها هذا الوصول.",
+      hi: "{field} में दिया गया स्टोर इस पहुँच में शामिल स्टोरों से बाहर है।",
+    },
+  },
+  "partner.item_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    params: { field: "string" },
+    messages: {
+      en: "The item in {field} is not in the merchant's catalogue.",
+      ar: "الصنف في {field} غير موجود في كتالوج التاجر.",
+      hi: "{field} में दिया गया आइटम व्यापारी के कैटलॉग में नहीं है।",
+    },
+  },
+  "partner.item_currency_mismatch": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { field: "string" },
+    messages: {
+      en: "The item in {field} is priced in another currency than the store's.",
+      ar: "الصنف في {field} مسعّر بعملة غير عملة المتجر.",
+      hi: "{field} में दिया गया आइटम स्टोर की मुद्रा के बजाय किसी अन्य मुद्रा में मूल्यांकित है।",
+    },
+  },
   "partner.acting_user_unavailable": {
     status: 409,
     grpc: Code.FailedPrecondition,

@@ -332,6 +332,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
           companyId: queryPairs.find(([name]) => name === "companyId")?.[1],
           clientAddress: clientIp,
           scope: route.scope,
+          sandboxOnly: route.sandboxOnly,
         });
         callHeaders = outcome.headers;
         partnerOf = outcome.partner;

@@ -14,6 +14,8 @@ export interface PartnerRequest {
   clientAddress: string;
   /** The scope the route needs (its `(partnerapi.v1.route).scope`). */
   scope: string;
+  /** Whether the route is a sandbox test helper (its `(partnerapi.v1.route).sandbox_only`). */
+  sandboxOnly?: boolean;
 }
 
 /** Who a partner call is from, once the admission knows: the request log records the call under it. */

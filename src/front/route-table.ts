@@ -32,6 +32,8 @@ export interface Route {
   scope: string;
   /** A console route reached without a console session (sign-up, sign-in, ...): (partnerapi.v1.route).session_free. */
   sessionFree: boolean;
+  /** A sandbox test helper: the partner gateway refuses production callers (partner.env_mismatch). */
+  sandboxOnly: boolean;
 }
 
 export type RouteMatch =
@@ -82,6 +84,7 @@ export function createRouteTable(services: readonly DescService[]): RouteTable {
         cacheControl: options.cacheControl || undefined,
         scope: options.scope,
         sessionFree: options.sessionFree,
+        sandboxOnly: options.sandboxOnly,
       });
     }
   }

@@ -4,14 +4,14 @@
 //                     own steps 1-7 stand for steps 1-5 here, and fail closed when the control database is down)
 //   2. ip allowlist   the token's allowedIps against the client address
 //   3. environment    the token's env against the merchant's demo flag (merchant directory, cached)
-//   4. scope          the route's scope among the token's scopes
+//   4. scope          the route's scope among the token's scopes; a sandbox test helper admits sandbox tokens only
 //   5. grant          a live grant of the app for the merchant (control.grants, cached)
 //   6. rate limit     PARTNER_RATE_LIMIT per app per fixed minute, one shared-store round trip
 //   7. route          the DataService of the token's region; the merchant's data must be provisioned
 // Every answer after step 1 carries the app's X-RateLimit-* headers: counted at step 6, read without counting
 // when an earlier step refuses the call (a refused call does not use the app's budget).
 import { addressAllowed } from "../credential/index.js";
-import { formatStoreScope, storeScopeHeader } from "../data/index.js";
+import { formatStoreScope, partnerAppHeader, partnerEnvironmentHeader, storeScopeHeader } from "../data/index.js";
 import type { ErrorToRender } from "../errors/index.js";
 import type {
   AdmittedCall,
@@ -42,6 +42,8 @@ export interface AdmittedPartnerCall extends AdmittedCall {
   /** The stores the call may read (an ADSR key's approved access request); undefined for every store. */
   storeIds?: readonly number[];
   region: Region;
+  /** The token's environment; an API key is PRODUCTION (ADSR keys are production credentials). */
+  env: "SANDBOX" | "PRODUCTION";
 }
 
 /** The front's partner admission, as the gateway implements it. */
@@ -126,6 +128,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
       return { ok: false, error: { code: "partner.region_unavailable" }, headers, partner };
     }
     if (!call.provisioned) return { ok: false, error: { code: "company.not_provisioned" }, headers, partner };
+    const env = call.claims?.env === "SANDBOX" ? "SANDBOX" : "PRODUCTION";
     const admitted: AdmittedPartnerCall = {
       ok: true,
       appId: call.appId,
@@ -134,6 +137,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
       caller,
       headers,
       partner,
+      env,
     };
     if (call.claims) admitted.claims = call.claims;
     if (call.storeIds) admitted.storeIds = call.storeIds;
@@ -165,6 +169,13 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
             ...(partner ? { partner } : {}),
           };
         }
+        // An API key is a production credential: a sandbox test helper is not for it.
+        if (request.sandboxOnly)
+          return {
+            ok: false,
+            error: { code: "partner.env_mismatch" },
+            headers: rateLimitHeaders(await rateLimiter.peek(keyed.appId)),
+          };
         return limitAndRoute(keyed);
       }
       const authenticated = authenticate(request);
@@ -189,6 +200,8 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
       if ((claims.env === "SANDBOX") !== merchant.demo) return refuse({ code: "partner.env_mismatch" });
 
       if (!claims.scopes.includes(request.scope)) return refuse({ code: "partner.scope_denied" });
+      // A sandbox test helper (POST /v1/sandbox/...): a production token meets the same code as a wrong merchant.
+      if (request.sandboxOnly && claims.env !== "SANDBOX") return refuse({ code: "partner.env_mismatch" });
 
       if (!(await liveGrant(appId, claims.companyId))) return refuse({ code: "partner.grant_missing" });
 
@@ -213,6 +226,8 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
         return { code: "partner.company_not_granted" };
       fields.companyId = companyId;
       if (call.storeIds) serviceHeaders.set(storeScopeHeader, formatStoreScope(call.storeIds));
+      serviceHeaders.set(partnerAppHeader, call.appId);
+      serviceHeaders.set(partnerEnvironmentHeader, call.env);
       return undefined;
     },
   };

@@ -8,7 +8,7 @@ import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import type { Config } from "../config/config.js";
-import { storeScopeHeader, type DataServiceImpl } from "../data/index.js";
+import { partnerAppHeader, partnerEnvironmentHeader, storeScopeHeader, type DataServiceImpl } from "../data/index.js";
 import { serviceError } from "../errors/index.js";
 import { correlationHeader } from "../runtime/caller-context.js";
 import type { Logger } from "../runtime/logger.js";
@@ -22,7 +22,14 @@ import { createGrpcJsCaller, type GrpcJsCaller } from "./grpc-js-caller.js";
  * The only request headers that cross the hop: what a DataService reads, the call's correlation id and its W3C
  * trace context. The one list every hop transport sends (a region's data role logs with the same ids).
  */
-export const hopHeaders = ["accept-language", correlationHeader, traceparentHeader, storeScopeHeader] as const;
+export const hopHeaders = [
+  "accept-language",
+  correlationHeader,
+  traceparentHeader,
+  storeScopeHeader,
+  partnerAppHeader,
+  partnerEnvironmentHeader,
+] as const;
 
 /** Calls a remote server through a Connect transport (gRPC, gRPC-Web or Connect), with the same headers and values. */
 export function createRemoteCaller(transport: Transport, timeoutMs?: number): ServiceCaller {

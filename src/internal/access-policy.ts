@@ -5,6 +5,7 @@
 //   operator  provisioning and key rotation: organizations, apps and their credentials, merchants, signing keys
 //   staff     program and app review, suspensions, and the reads those decisions need
 //   front     what a front needs of a remote region's DataService, and nothing else
+//   pos       a region's point-of-sale gateway: reads the merchants' online orders and makes the merchant's moves
 //
 // `none`: reached only in process (the public front, the consent site, the console) and never over this port: the
 // partner flows that authenticate a client secret in the message, the verification oracles (secrets, passwords),
@@ -27,6 +28,12 @@ const operatorOrStaff: readonly ServiceRole[] = ["operator", "staff"];
 const everyRole: readonly ServiceRole[] = ["operator", "staff", "front"];
 /** A remote region's DataService: the front's hop, and operators (support reads, data repair). */
 const regionData: readonly ServiceRole[] = ["front", "operator"];
+/** What only a partner does (place, cancel, the sandbox helper): the front's hop carries the partner's app. */
+const partnerOnly: readonly ServiceRole[] = ["front"];
+/** The merchant's moves of an online order: the point of sale's, no one else's (a front cannot accept an order). */
+const pointOfSale: readonly ServiceRole[] = ["pos"];
+/** Orders as the point of sale reads them, beside the front's hop and operators. */
+const orderReaders: readonly ServiceRole[] = ["front", "operator", "pos"];
 
 /** Service full name → method name (as in the proto) → who may call it. */
 export type AccessPolicy = Readonly<Record<string, Readonly<Record<string, Admission>>>>;
@@ -85,8 +92,17 @@ export const accessPolicy: AccessPolicy = {
     UpdateItem: regionData,
     ListCategories: regionData,
     CreateCategory: regionData,
-    ListOnlineOrders: regionData,
-    GetOnlineOrder: regionData,
+    ListOnlineOrders: orderReaders,
+    GetOnlineOrder: orderReaders,
+    PlaceOnlineOrder: partnerOnly,
+    CancelOnlineOrder: partnerOnly,
+    MoveSandboxOnlineOrder: partnerOnly,
+    AcceptOnlineOrder: pointOfSale,
+    RejectOnlineOrder: pointOfSale,
+    MarkOnlineOrderReady: pointOfSale,
+    CompleteOnlineOrder: pointOfSale,
+    CancelOnlineOrderAsMerchant: pointOfSale,
+    ListOnlineOrderEvents: ["pos", "operator"],
     GetDailySalesReport: regionData,
     GetSalesByStoreReport: regionData,
   },

@@ -13,7 +13,7 @@ import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 
 /** The roles of internal callers; each RPC admits some of them (./access-policy.ts). */
-export const serviceRoles = ["operator", "staff", "front"] as const;
+export const serviceRoles = ["operator", "staff", "front", "pos"] as const;
 export type ServiceRole = (typeof serviceRoles)[number];
 
 /** Who called, once authenticated: what the access log and the audit of refusals show (never the credential). */
@@ -139,7 +139,7 @@ export async function loadServiceCredentials(options: ServiceCredentialsOptions)
 }
 
 function countsOf(entries: Map<string, Entry>): Record<ServiceRole, number> {
-  const counts = { operator: 0, staff: 0, front: 0 };
+  const counts = { operator: 0, staff: 0, front: 0, pos: 0 };
   for (const entry of entries.values()) counts[entry.role] += 1;
   return counts;
 }

@@ -100,8 +100,11 @@ function fieldSchema(field: DescField, kind: InputKind, rules: FieldRules): z.Zo
             : kind === "json"
               ? objectSchema(field.message, kind)
               : z.never();
-      const list = z.array(element);
-      return rules.required ? list.min(1) : list;
+      let list = z.array(element);
+      if (rules.required) list = list.min(1, { error: "must hold at least 1 element" });
+      if (rules.maxItems !== undefined)
+        list = list.max(rules.maxItems, { error: `must hold at most ${rules.maxItems} elements` });
+      return list;
     }
     case "map":
       throw new Error(`${field.parent.typeName}.${field.name}: map fields are not supported in routed requests`);
@@ -158,7 +161,12 @@ export function fieldJsonSchema(field: DescField, rules: FieldRules = getOption(
           : field.listKind === "enum"
             ? { type: "string", enum: wireEnumValues(field.enum) }
             : requestJsonSchema(field.message);
-      return { type: "array", items, ...(rules.required ? { minItems: 1 } : {}) };
+      return {
+        type: "array",
+        items,
+        ...(rules.required ? { minItems: 1 } : {}),
+        ...(rules.maxItems !== undefined ? { maxItems: rules.maxItems } : {}),
+      };
     }
     case "map":
       throw new Error(`${field.parent.typeName}.${field.name}: map fields are not supported in routed requests`);

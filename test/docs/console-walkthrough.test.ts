@@ -86,10 +86,10 @@ const valueAt = (body: unknown, path: string): unknown =>
   path.split(".").reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body);
 
 Walkthrough(
-  "the page's fifteen steps, from a staff agreement and a sign-up to a sandbox token and a first GET /v1/items",
+  "the page's steps, from a staff agreement and a sign-up to a sandbox token, a first GET /v1/items and an online order followed in the feed",
   async () => {
     const steps = stepsOf(await readFile(page, "utf8"));
-    assert.is(steps.length, 15, "every step of the page is a request or the mail");
+    assert.is(steps.length, 22, "every step of the page is a request or the mail");
     const pathOf = (url: string) => url.replace(/^http:\/\/127\.0\.0\.1:\d+/, "").replace(/\?.*$/, "");
     assert.equal(
       steps.map((step) => (step.kind === "http" ? `${step.method} ${pathOf(step.url)}` : "mail")),
@@ -109,6 +109,13 @@ Walkthrough(
         "POST /v1/console/organizations/{{organizationId}}/sandbox-merchants",
         "POST /v1/token",
         "GET /v1/items",
+        "POST /v1/console/organizations/{{organizationId}}/apps",
+        "POST /v1/token",
+        "GET /v1/stores",
+        "GET /v1/items",
+        "POST /v1/online-orders",
+        "POST /v1/sandbox/online-orders/{{orderId}}/status",
+        "GET /v1/online-orders",
       ],
     );
     const kept = new Map<string, string>([["staffCredential", test.internal.staff]]);
@@ -146,11 +153,11 @@ Walkthrough(
         kept.set(keep.name, String(value));
       }
     }
-    // What the last two steps promise: a sandbox token of the FULL app for the merchant, and its items.
-    const token = answers.at(-2)!.body as Record<string, unknown>;
+    // What steps 14 and 15 promise: a sandbox token of the FULL app for the merchant, and its items.
+    const token = answers.at(-9)!.body as Record<string, unknown>;
     assert.is(token["token_type"], "Bearer");
     assert.is(token["expires_in"], 900);
-    const items = (answers.at(-1)!.body as { items: Array<Record<string, unknown>> }).items;
+    const items = (answers.at(-8)!.body as { items: Array<Record<string, unknown>> }).items;
     assert.is(items.length, 5);
     const claims = JSON.parse(
       Buffer.from(String(token["access_token"]).split(".")[1]!, "base64url").toString(),
@@ -158,6 +165,15 @@ Walkthrough(
     assert.is(claims["companyId"], Number(kept.get("companyId")));
     assert.is(claims["env"], "SANDBOX");
     assert.is(claims["product"], "FULL");
+    // And the online order: placed PENDING, accepted by the helper, in the feed as it is now, with a cursor to keep.
+    const placed = (answers.at(-3)!.body as { order: Record<string, unknown> }).order;
+    assert.equal([placed["status"], placed["externalReference"]], ["PENDING", "walkthrough-1"]);
+    const feed = answers.at(-1)!.body as { orders: Array<Record<string, unknown>>; nextCursor: string };
+    assert.equal(
+      feed.orders.map((order) => [order["id"], order["status"]]),
+      [[placed["id"], "ACCEPTED"]],
+    );
+    assert.type(feed.nextCursor, "string");
   },
 );
 

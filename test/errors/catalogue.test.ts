@@ -200,6 +200,13 @@ Catalogue("the spec's status tables, code by code", () => {
     "partner.token_missing": 401,
     "partner.token_invalid": 401,
     "partner.region_unavailable": 503,
+    // online orders' (docs/error-codes.md)
+    "partner.order_status_conflict": 409,
+    "partner.order_not_owned": 403,
+    "partner.store_not_found": 404,
+    "partner.store_not_in_scope": 403,
+    "partner.item_not_found": 404,
+    "partner.item_currency_mismatch": 409,
     // the internal port's (docs/error-codes.md)
     "internal.unauthenticated": 401,
     "internal.permission_denied": 403,

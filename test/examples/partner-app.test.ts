@@ -45,6 +45,7 @@ Example.before(async () => {
   exampleBase = `http://127.0.0.1:${port}`;
   const redirectUri = `${exampleBase}/callback`;
   await credentials.setRedirectUris({ appId: app.appId, redirectUris: [redirectUri] });
+  const ordering = await newApp(credentials, organizationId, Product.ONLINE_ORDER);
   example = createExampleServer({
     baseUrl: test.base,
     authUrl: test.auth,
@@ -52,6 +53,7 @@ Example.before(async () => {
     redirectUri,
     environment: "sandbox",
     loginHint: merchant.owner.email,
+    onlineOrder: { ...ordering.sandbox, merchantId: merchant.companyId },
   });
   await new Promise<void>((resolve) => example.listen(port, "127.0.0.1", resolve));
   if (available) {
@@ -135,6 +137,34 @@ inBrowser("Deny on the consent screen: the example says access_denied", async ()
   await page.close();
 });
 
+Example(
+  "place an order: the ONLINE_ORDER app's form, the order placed, and the order seen moving as the sandbox merchant accepts it",
+  async () => {
+    const form = await fetch(`${exampleBase}/orders`);
+    assert.is(form.status, 200);
+    const html = await form.text();
+    const storeId = /name="storeId"><option value="(\d+)"/.exec(html)?.[1];
+    const itemId = /name="itemId"><option value="(\d+)"/.exec(html)?.[1];
+    assert.ok(storeId && itemId, html);
+    const placed = await fetch(`${exampleBase}/orders`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ storeId, itemId, quantity: "2", customer: "Example test" }).toString(),
+      redirect: "manual",
+    });
+    assert.is(placed.status, 303);
+    const location = placed.headers.get("location")!;
+    assert.match(location, /^\/orders\/\d+$/);
+    const pending = await (await fetch(`${exampleBase}${location}`)).text();
+    assert.match(pending, '<strong id="status">PENDING</strong>');
+    assert.match(pending, '<meta http-equiv="refresh" content="3">');
+    // The automatic sandbox merchant's step (10 s by default) on the test's clock: the page then shows it accepted.
+    clock.advance(10_000);
+    await test.app.orderTimers.get(merchant.region as never)!.runDue();
+    assert.match(await (await fetch(`${exampleBase}${location}`)).text(), '<strong id="status">ACCEPTED</strong>');
+  },
+);
+
 Example("a callback without an authorization in progress is 400; an unknown path 404", async () => {
   const callback = await fetch(`${exampleBase}/callback?code=x&state=y&merchant_id=1`);
   assert.is(callback.status, 400);
@@ -200,7 +230,16 @@ Example(
         redirectUri: "http://127.0.0.1:9999/callback",
         environment: "sandbox",
         loginHint: `owner.7@sandbox.test (its password is in ${path})`,
+        // The "place an order" page: the ONLINE_ORDER app's sandbox pair and the first sandbox merchant.
+        onlineOrder: { clientId: "lp_app_sboo", clientSecret: "lp_sk_sboo", merchantId: 7 },
       });
+      const overridden = await loadExampleSettings({
+        DATA_DIR: dataDir,
+        ORDER_CLIENT_ID: "lp_app_mine",
+        ORDER_CLIENT_SECRET: "lp_sk_mine",
+        ORDER_MERCHANT_ID: "42",
+      });
+      assert.equal(overridden.onlineOrder, { clientId: "lp_app_mine", clientSecret: "lp_sk_mine", merchantId: 42 });
       const production = await loadExampleSettings({
         DATA_DIR: dataDir,
         EXAMPLE_ENVIRONMENT: "production",

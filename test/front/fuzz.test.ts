@@ -522,7 +522,11 @@ function requestFor(route: Route): fc.Arbitrary<FuzzRequest> {
 function credentialHeaders(route: Route, credential: string): Record<string, string> {
   if (credential === "none") return {};
   if (credential === "garbage") return { authorization: "Bearer \u00e9\u00ff.x", "x-api-key": "lp_key_%00" };
-  if (route.partnerCall) return { authorization: `Bearer ${tokenFor(key, test.config, clock, fixture)}` };
+  // The fixture's FULL token for every partner route but the orders.write ones, which take an ONLINE_ORDER token.
+  if (route.partnerCall)
+    return {
+      authorization: `Bearer ${tokenFor(key, test.config, clock, route.scope === "orders.write" ? { ...fixture, product: "ONLINE_ORDER" } : fixture)}`,
+    };
   if (route.template.source.startsWith("/v1/console/session/")) return { authorization: `Bearer ${known.spareToken}` };
   if (route.template.source.startsWith("/v1/console/")) return { authorization: `Bearer ${known.consoleToken}` };
   if (
@@ -543,6 +547,9 @@ function credentialHeaders(route: Route, credential: string): Record<string, str
 const writes: Record<string, string[]> = {
   "POST /v1/items": ["region_uk.items", "region_in.items", "region_us.items"],
   "POST /v1/categories": ["region_uk.categories", "region_in.categories", "region_us.categories"],
+  "POST /v1/online-orders": ["region_uk.online_orders", "region_uk.online_order_events"],
+  "POST /v1/online-orders/{id}/cancel": ["region_uk.online_order_events"],
+  "POST /v1/sandbox/online-orders/{id}/status": ["region_uk.online_order_events"],
   "POST /v1/oauth/token": ["control.refresh_tokens"],
   "POST /v1/console/account/sign-up": ["control.developer_accounts"],
   "POST /v1/console/session/sign-in": ["control.console_sessions"],

@@ -62,9 +62,26 @@ OpenApi(
     const list = doc["paths"]["/v1/online-orders"]["get"];
     assert.equal(
       list["parameters"].map((p: Json) => p["name"]),
-      ["companyId", "limit", "cursor", "status", "placedFrom", "placedTo"],
+      ["companyId", "limit", "cursor", "status", "placedFrom", "placedTo", "updatedFrom", "externalReference"],
     );
     assert.equal(list["security"], [{ partnerOAuth: ["orders.read"] }, { bearerToken: [] }, { apiKey: [] }]);
+    // Placing an order: its body as the front validates it (1 to 50 lines, quantity 1 to 99, the fulfilment enum).
+    const placing = doc["paths"]["/v1/online-orders"]["post"];
+    assert.is(placing["summary"], "PlaceOnlineOrder");
+    assert.equal(placing["security"], [{ partnerOAuth: ["orders.write"] }, { bearerToken: [] }, { apiKey: [] }]);
+    const body = placing["requestBody"]["content"]["application/json"]["schema"];
+    assert.equal(body["required"], ["storeId", "lines", "fulfilment", "customer", "externalReference"]);
+    assert.equal([body["properties"]["lines"]["minItems"], body["properties"]["lines"]["maxItems"]], [1, 50]);
+    assert.equal(
+      [
+        body["properties"]["lines"]["items"]["properties"]["quantity"]["minimum"],
+        body["properties"]["lines"]["items"]["properties"]["quantity"]["maximum"],
+      ],
+      [1, 99],
+    );
+    assert.equal(body["properties"]["fulfilment"]["properties"]["type"]["enum"], ["PICKUP", "DELIVERY"]);
+    assert.ok(doc["paths"]["/v1/online-orders/{id}/cancel"]["post"]);
+    assert.ok(doc["paths"]["/v1/sandbox/online-orders/{id}/status"]["post"]);
   },
 );
 

@@ -404,6 +404,7 @@ Gateway(
       "status",
       "storeId",
       "totalMinor",
+      "updatedAt",
     ]);
     const second = (await (
       await call(gw, `${path}?limit=1&placedTo=2999-01-01T00:00:00Z&cursor=${page.nextCursor}`, { token })

@@ -44,6 +44,8 @@ function hop(failure?: unknown) {
         "x-correlation-id": "corr-1",
         traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
         "x-partner-store-scope": "11,12",
+        "x-partner-app-id": "app_123",
+        "x-partner-environment": "SANDBOX",
         cookie: "a=b",
       }),
       signal,
@@ -57,7 +59,7 @@ function hop(failure?: unknown) {
 }
 
 Hop(
-  "only Accept-Language, the correlation id, the trace context and the store scope cross; never Authorization or X-API-Key",
+  "only Accept-Language, the correlation id, the trace context, the store scope and the partner's app and environment cross; never Authorization or X-API-Key",
   async () => {
     const { call, seen } = hop();
     assert.is(await call(), undefined);
@@ -65,6 +67,8 @@ Hop(
       "accept-language",
       "traceparent",
       "x-correlation-id",
+      "x-partner-app-id",
+      "x-partner-environment",
       "x-partner-store-scope",
     ]);
     assert.is(seen[0]!.get("traceparent"), "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");

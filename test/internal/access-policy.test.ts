@@ -122,7 +122,7 @@ Policy("rows pinned by hand: the table says what the design says", () => {
 });
 
 type Caller = "none" | ServiceRole;
-const callers: readonly Caller[] = ["none", "operator", "staff", "front"];
+const callers: readonly Caller[] = ["none", "operator", "staff", "front", "pos"];
 
 /** What the table says `caller` gets from `method`: refused before the handler, or let through. */
 function expected(
@@ -260,14 +260,21 @@ Policy("the hand-pinned rows hold on the wire too", async () => {
   };
   try {
     const rows: Array<[DescService, string, Record<ServiceRole, "denied" | "admitted">]> = [
-      [CredentialService, "CreateMerchantUser", { operator: "admitted", staff: "denied", front: "denied" }],
-      [CredentialService, "ApproveApp", { operator: "denied", staff: "admitted", front: "denied" }],
-      [DataService, "ListItems", { operator: "admitted", staff: "denied", front: "admitted" }],
-      [ConsoleService, "SignIn", { operator: "denied", staff: "denied", front: "denied" }],
-      [TokenService, "GetJwks", { operator: "admitted", staff: "admitted", front: "admitted" }],
+      [
+        CredentialService,
+        "CreateMerchantUser",
+        { operator: "admitted", staff: "denied", front: "denied", pos: "denied" },
+      ],
+      [CredentialService, "ApproveApp", { operator: "denied", staff: "admitted", front: "denied", pos: "denied" }],
+      [DataService, "ListItems", { operator: "admitted", staff: "denied", front: "admitted", pos: "denied" }],
+      [DataService, "AcceptOnlineOrder", { operator: "denied", staff: "denied", front: "denied", pos: "admitted" }],
+      [DataService, "PlaceOnlineOrder", { operator: "denied", staff: "denied", front: "admitted", pos: "denied" }],
+      [DataService, "GetOnlineOrder", { operator: "admitted", staff: "denied", front: "admitted", pos: "admitted" }],
+      [ConsoleService, "SignIn", { operator: "denied", staff: "denied", front: "denied", pos: "denied" }],
+      [TokenService, "GetJwks", { operator: "admitted", staff: "admitted", front: "admitted", pos: "denied" }],
     ];
     for (const [service, name, want] of rows) {
-      for (const caller of ["operator", "staff", "front"] as const)
+      for (const caller of ["operator", "staff", "front", "pos"] as const)
         assert.is(await call(service, name, caller), want[caller], `${name} as ${caller}`);
     }
   } finally {

@@ -477,7 +477,7 @@ Internal("a served RPC without a row in the access policy stops the start, namin
   assert.throws(
     () =>
       createInternalServer({
-        credentials: { verify: async () => undefined, counts: () => ({ operator: 0, staff: 0, front: 0 }) },
+        credentials: { verify: async () => undefined, counts: () => ({ operator: 0, staff: 0, front: 0, pos: 0 }) },
         logger: createLogger({ write: () => {} }),
         ids: cryptoIds,
         policy: { ...rest, [DataService.typeName]: others },

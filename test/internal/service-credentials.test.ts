@@ -58,7 +58,7 @@ Credentials("a credentials file skips blanks and comments and refuses anything e
       return (error as Error).message;
     }
   };
-  assert.is(refused(`root op-2 ${hash}`), "creds line 1: unknown role root (roles: operator, staff, front)");
+  assert.is(refused(`root op-2 ${hash}`), "creds line 1: unknown role root (roles: operator, staff, front, pos)");
   assert.is(refused(`${good}\noperator op-1 ${hash}`), "creds line 2: id op-1 appears twice");
   assert.is(refused(`operator op-2 ${hash!.toUpperCase()}`), "creds line 1: the hash must be 64 lowercase hex digits");
   assert.is(refused(`operator op-2`), 'creds line 1: expected "<role> <id> <sha256 hex>"');
@@ -84,7 +84,7 @@ Credentials(
       assert.is(await credentials.verify(operator.credential.replace("op-1", "op-9")), undefined);
       assert.is(await credentials.verify(""), undefined);
       assert.is(await credentials.verify("svc_op-1_" + "x".repeat(500)), undefined);
-      assert.equal(credentials.counts(), { operator: 1, staff: 0, front: 1 });
+      assert.equal(credentials.counts(), { operator: 1, staff: 0, front: 1, pos: 0 });
     });
   },
 );
@@ -97,7 +97,7 @@ Credentials("a missing file accepts nobody, with a warning; a malformed one stop
       clock,
       logger: createLogger({ write: (line) => logs.push(line) }),
     });
-    assert.equal(credentials.counts(), { operator: 0, staff: 0, front: 0 });
+    assert.equal(credentials.counts(), { operator: 0, staff: 0, front: 0, pos: 0 });
     assert.ok(logs.some((line) => line.includes("no internal credentials")));
     await writeFile(join(dir, "bad"), "operator\n");
     try {

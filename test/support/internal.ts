@@ -26,7 +26,7 @@ import { silentLogger } from "../../src/runtime/logger.js";
 /** One credential per role, and the credentials file that accepts them. */
 export type InternalCredentials = Record<ServiceRole, string> & { file: string };
 
-/** Writes a credentials file accepting a new operator, staff and front credential; DATA_DIR's default name in `dir`. */
+/** Writes a credentials file accepting a new operator, staff, front and pos credential; DATA_DIR's default name in `dir`. */
 export async function writeInternalCredentials(
   dir: string,
   name = "internal-credentials",
@@ -34,9 +34,10 @@ export async function writeInternalCredentials(
   const operator = newServiceCredential("operator", "test-operator");
   const staff = newServiceCredential("staff", "test-staff");
   const front = newServiceCredential("front", "test-front");
+  const pos = newServiceCredential("pos", "test-pos");
   const file = join(dir, name);
-  await writeFile(file, [operator.line, staff.line, front.line].join("\n") + "\n", { mode: 0o600 });
-  return { operator: operator.credential, staff: staff.credential, front: front.credential, file };
+  await writeFile(file, [operator.line, staff.line, front.line, pos.line].join("\n") + "\n", { mode: 0o600 });
+  return { operator: operator.credential, staff: staff.credential, front: front.credential, pos: pos.credential, file };
 }
 
 /** Presents `credential` as the service credential (X-Service-Credential) on every call. */

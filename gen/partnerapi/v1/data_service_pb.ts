@@ -6,8 +6,8 @@
 // @generated from file partnerapi/v1/data_service.proto (package partnerapi.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
 import { file_partnerapi_v1_options } from "./options_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/data_service.proto.
  */
 export const file_partnerapi_v1_data_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIhCgVTdG9yZRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJIpQBChFMaXN0U3RvcmVzUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLJAQoESXRlbRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEgwKBGNvZGUYAyABKAkSFAoHYmFyY29kZRgEIAEoCUgAiAEBEhgKC2NhdGVnb3J5X2lkGAUgASgDSAGIAQESEwoLcHJpY2VfbWlub3IYBiABKAMSEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKTAQoQTGlzdEl0ZW1zUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJhChFMaXN0SXRlbXNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLnBhcnRuZXJhcGkudjEuSXRlbRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKsAgoRQ3JlYXRlSXRlbVJlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESFwoEbmFtZRgCIAEoCUIJqrsYBQgBKMgBEhYKBGNvZGUYAyABKAlCCKq7GAQIAShAEh4KB2JhcmNvZGUYBCABKAlCCKq7GAQgAShASAGIAQESIAoLY2F0ZWdvcnlfaWQYBSABKANCBqq7GAIQAUgCiAEBEiQKC3ByaWNlX21pbm9yGAYgASgDQg+quxgLCAEQABiAoJSljR0SJQoIY3VycmVuY3kYByABKAlCDqq7GAoyCFtBLVpdezN9SAOIAQFCDQoLX2NvbXBhbnlfaWRCCgoIX2JhcmNvZGVCDgoMX2NhdGVnb3J5X2lkQgsKCV9jdXJyZW5jeSI3ChJDcmVhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSLxAgoRVXBkYXRlSXRlbVJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBEhwKBG5hbWUYAyABKAlCCaq7GAUgASjIAUgBiAEBEhsKBGNvZGUYBCABKAlCCKq7GAQgAShASAKIAQESHgoHYmFyY29kZRgFIAEoCUIIqrsYBCABKEBIA4gBARIgCgtjYXRlZ29yeV9pZBgGIAEoA0IGqrsYAhABSASIAQESJwoLcHJpY2VfbWlub3IYByABKANCDaq7GAkQABiAoJSljR1IBYgBARIlCghjdXJyZW5jeRgIIAEoCUIOqrsYCjIIW0EtWl17M31IBogBAUINCgtfY29tcGFueV9pZEIHCgVfbmFtZUIHCgVfY29kZUIKCghfYmFyY29kZUIOCgxfY2F0ZWdvcnlfaWRCDgoMX3ByaWNlX21pbm9yQgsKCV9jdXJyZW5jeSI3ChJVcGRhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSJACghDYXRlZ29yeRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEhEKBGNvZGUYAyABKAlIAIgBAUIHCgVfY29kZSKYAQoVTGlzdENhdGVnb3JpZXNSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhwKBWxpbWl0GAIgASgFQgiquxgEEAEYZEgBiAEBEhwKBmN1cnNvchgDIAEoCUIHqrsYAyiAAkgCiAEBQg0KC19jb21wYW55X2lkQggKBl9saW1pdEIJCgdfY3Vyc29yIm8KFkxpc3RDYXRlZ29yaWVzUmVzcG9uc2USKwoKY2F0ZWdvcmllcxgBIAMoCzIXLnBhcnRuZXJhcGkudjEuQ2F0ZWdvcnkSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IihgEKFUNyZWF0ZUNhdGVnb3J5UmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIXCgRuYW1lGAIgASgJQgmquxgFCAEoyAESGwoEY29kZRgDIAEoCUIIqrsYBCABKEBIAYgBAUINCgtfY29tcGFueV9pZEIHCgVfY29kZSJDChZDcmVhdGVDYXRlZ29yeVJlc3BvbnNlEikKCGNhdGVnb3J5GAEgASgLMhcucGFydG5lcmFwaS52MS5DYXRlZ29yeSJ8CglPcmRlckxpbmUSDAoEbmFtZRgCIAEoCRIQCghxdWFudGl0eRgDIAEoBRITCgt0b3RhbF9taW5vchgEIAEoAxIRCglpdGVtX2NvZGUYBSABKAkSGAoQdW5pdF9wcmljZV9taW5vchgGIAEoA0oECAEQAlIHaXRlbV9pZCKeAQoLT25saW5lT3JkZXISCgoCaWQYASABKAMSEAoIc3RvcmVfaWQYAiABKAMSDgoGc3RhdHVzGAMgASgJEhMKC3RvdGFsX21pbm9yGAQgASgDEhAKCGN1cnJlbmN5GAUgASgJEhEKCXBsYWNlZF9hdBgGIAEoCRInCgVsaW5lcxgHIAMoCzIYLnBhcnRuZXJhcGkudjEuT3JkZXJMaW5lIsoCChdMaXN0T25saW5lT3JkZXJzUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBARIpCgZzdGF0dXMYBCABKAlCFKq7GBAoIDIMW0EtWl1bQS1aX10qSAOIAQESLQoLcGxhY2VkX2Zyb20YBSABKAlCE6q7GA8oQEILEglkYXRlLXRpbWVIBIgBARIrCglwbGFjZWRfdG8YBiABKAlCE6q7GA8oQEILEglkYXRlLXRpbWVIBYgBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvckIJCgdfc3RhdHVzQg4KDF9wbGFjZWRfZnJvbUIMCgpfcGxhY2VkX3RvInAKGExpc3RPbmxpbmVPcmRlcnNSZXNwb25zZRIqCgZvcmRlcnMYASADKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIl0KFUdldE9ubGluZU9yZGVyUmVxdWVzdBIUCgJpZBgBIAEoA0IIqrsYBAgBEAESHwoKY29tcGFueV9pZBgCIAEoA0IGqrsYAhABSACIAQFCDQoLX2NvbXBhbnlfaWQiQwoWR2V0T25saW5lT3JkZXJSZXNwb25zZRIpCgVvcmRlchgBIAEoCzIaLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXIiigEKGkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEh4KBGZyb20YAiABKAlCEKq7GAwoIEIICAESBGRhdGUSHAoCdG8YAyABKAlCEKq7GAwoIEIICAESBGRhdGVCDQoLX2NvbXBhbnlfaWQiVwoKRGFpbHlTYWxlcxIMCgRkYXRlGAEgASgJEhIKCnNhbGVfY291bnQYAiABKAMSEwoLdG90YWxfbWlub3IYAyABKAMSEgoKaXRlbV9jb3VudBgEIAEoAyJyChtHZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRInCgRkYXlzGAQgAygLMhkucGFydG5lcmFwaS52MS5EYWlseVNhbGVzIowBChxHZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEh4KBGZyb20YAiABKAlCEKq7GAwoIEIICAESBGRhdGUSHAoCdG8YAyABKAlCEKq7GAwoIEIICAESBGRhdGVCDQoLX2NvbXBhbnlfaWQibwoKU3RvcmVTYWxlcxIQCghzdG9yZV9pZBgBIAEoAxISCgpzdG9yZV9uYW1lGAIgASgJEhIKCnNhbGVfY291bnQYAyABKAMSEgoKaXRlbV9jb3VudBgEIAEoAxITCgt0b3RhbF9taW5vchgFIAEoAyJ2Ch1HZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXNwb25zZRIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEikKBnN0b3JlcxgEIAMoCzIZLnBhcnRuZXJhcGkudjEuU3RvcmVTYWxlczKTCwoLRGF0YVNlcnZpY2USeAoKTGlzdFN0b3JlcxIgLnBhcnRuZXJhcGkudjEuTGlzdFN0b3Jlc1JlcXVlc3QaIS5wYXJ0bmVyYXBpLnYxLkxpc3RTdG9yZXNSZXNwb25zZSIlorsYDwgDIgtzdG9yZXMucmVhZILT5JMCDBIKL3YxL3N0b3JlcxJzCglMaXN0SXRlbXMSHy5wYXJ0bmVyYXBpLnYxLkxpc3RJdGVtc1JlcXVlc3QaIC5wYXJ0bmVyYXBpLnYxLkxpc3RJdGVtc1Jlc3BvbnNlIiOiuxgOCAMiCml0ZW1zLnJlYWSC0+STAgsSCS92MS9pdGVtcxJ6CgpDcmVhdGVJdGVtEiAucGFydG5lcmFwaS52MS5DcmVhdGVJdGVtUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuQ3JlYXRlSXRlbVJlc3BvbnNlIieiuxgPCAMiC2l0ZW1zLndyaXRlgtPkkwIOOgEqIgkvdjEvaXRlbXMSfwoKVXBkYXRlSXRlbRIgLnBhcnRuZXJhcGkudjEuVXBkYXRlSXRlbVJlcXVlc3QaIS5wYXJ0bmVyYXBpLnYxLlVwZGF0ZUl0ZW1SZXNwb25zZSIsorsYDwgDIgtpdGVtcy53cml0ZYLT5JMCEzoBKjIOL3YxL2l0ZW1zL3tpZH0SjAEKDkxpc3RDYXRlZ29yaWVzEiQucGFydG5lcmFwaS52MS5MaXN0Q2F0ZWdvcmllc1JlcXVlc3QaJS5wYXJ0bmVyYXBpLnYxLkxpc3RDYXRlZ29yaWVzUmVzcG9uc2UiLaK7GBMIAyIPY2F0ZWdvcmllcy5yZWFkgtPkkwIQEg4vdjEvY2F0ZWdvcmllcxKQAQoOQ3JlYXRlQ2F0ZWdvcnkSJC5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUNhdGVnb3J5UmVxdWVzdBolLnBhcnRuZXJhcGkudjEuQ3JlYXRlQ2F0ZWdvcnlSZXNwb25zZSIxorsYFAgDIhBjYXRlZ29yaWVzLndyaXRlgtPkkwITOgEqIg4vdjEvY2F0ZWdvcmllcxKRAQoQTGlzdE9ubGluZU9yZGVycxImLnBhcnRuZXJhcGkudjEuTGlzdE9ubGluZU9yZGVyc1JlcXVlc3QaJy5wYXJ0bmVyYXBpLnYxLkxpc3RPbmxpbmVPcmRlcnNSZXNwb25zZSIsorsYDwgDIgtvcmRlcnMucmVhZILT5JMCExIRL3YxL29ubGluZS1vcmRlcnMSkAEKDkdldE9ubGluZU9yZGVyEiQucGFydG5lcmFwaS52MS5HZXRPbmxpbmVPcmRlclJlcXVlc3QaJS5wYXJ0bmVyYXBpLnYxLkdldE9ubGluZU9yZGVyUmVzcG9uc2UiMaK7GA8IAyILb3JkZXJzLnJlYWSC0+STAhgSFi92MS9vbmxpbmUtb3JkZXJzL3tpZH0SoQEKE0dldERhaWx5U2FsZXNSZXBvcnQSKS5wYXJ0bmVyYXBpLnYxLkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0GioucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2UiM6K7GBAIAyIMcmVwb3J0cy5yZWFkgtPkkwIZEhcvdjEvcmVwb3J0cy9kYWlseS1zYWxlcxKqAQoVR2V0U2FsZXNCeVN0b3JlUmVwb3J0EisucGFydG5lcmFwaS52MS5HZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXF1ZXN0GiwucGFydG5lcmFwaS52MS5HZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXNwb25zZSI2orsYEAgDIgxyZXBvcnRzLnJlYWSC0+STAhwSGi92MS9yZXBvcnRzL3NhbGVzLWJ5LXN0b3JlYgZwcm90bzM", [file_google_api_annotations, file_partnerapi_v1_options]);
+  fileDesc("CiBwYXJ0bmVyYXBpL3YxL2RhdGFfc2VydmljZS5wcm90bxINcGFydG5lcmFwaS52MSIhCgVTdG9yZRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJIpQBChFMaXN0U3RvcmVzUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJkChJMaXN0U3RvcmVzUmVzcG9uc2USJAoGc3RvcmVzGAEgAygLMhQucGFydG5lcmFwaS52MS5TdG9yZRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciLJAQoESXRlbRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEgwKBGNvZGUYAyABKAkSFAoHYmFyY29kZRgEIAEoCUgAiAEBEhgKC2NhdGVnb3J5X2lkGAUgASgDSAGIAQESEwoLcHJpY2VfbWlub3IYBiABKAMSEAoIY3VycmVuY3kYByABKAkSEgoKY3JlYXRlZF9hdBgIIAEoCRISCgp1cGRhdGVkX2F0GAkgASgJQgoKCF9iYXJjb2RlQg4KDF9jYXRlZ29yeV9pZCKTAQoQTGlzdEl0ZW1zUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIcCgVsaW1pdBgCIAEoBUIIqrsYBBABGGRIAYgBARIcCgZjdXJzb3IYAyABKAlCB6q7GAMogAJIAogBAUINCgtfY29tcGFueV9pZEIICgZfbGltaXRCCQoHX2N1cnNvciJhChFMaXN0SXRlbXNSZXNwb25zZRIiCgVpdGVtcxgBIAMoCzITLnBhcnRuZXJhcGkudjEuSXRlbRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciKsAgoRQ3JlYXRlSXRlbVJlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESFwoEbmFtZRgCIAEoCUIJqrsYBQgBKMgBEhYKBGNvZGUYAyABKAlCCKq7GAQIAShAEh4KB2JhcmNvZGUYBCABKAlCCKq7GAQgAShASAGIAQESIAoLY2F0ZWdvcnlfaWQYBSABKANCBqq7GAIQAUgCiAEBEiQKC3ByaWNlX21pbm9yGAYgASgDQg+quxgLCAEQABiAoJSljR0SJQoIY3VycmVuY3kYByABKAlCDqq7GAoyCFtBLVpdezN9SAOIAQFCDQoLX2NvbXBhbnlfaWRCCgoIX2JhcmNvZGVCDgoMX2NhdGVnb3J5X2lkQgsKCV9jdXJyZW5jeSI3ChJDcmVhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSLxAgoRVXBkYXRlSXRlbVJlcXVlc3QSFAoCaWQYASABKANCCKq7GAQIARABEh8KCmNvbXBhbnlfaWQYAiABKANCBqq7GAIQAUgAiAEBEhwKBG5hbWUYAyABKAlCCaq7GAUgASjIAUgBiAEBEhsKBGNvZGUYBCABKAlCCKq7GAQgAShASAKIAQESHgoHYmFyY29kZRgFIAEoCUIIqrsYBCABKEBIA4gBARIgCgtjYXRlZ29yeV9pZBgGIAEoA0IGqrsYAhABSASIAQESJwoLcHJpY2VfbWlub3IYByABKANCDaq7GAkQABiAoJSljR1IBYgBARIlCghjdXJyZW5jeRgIIAEoCUIOqrsYCjIIW0EtWl17M31IBogBAUINCgtfY29tcGFueV9pZEIHCgVfbmFtZUIHCgVfY29kZUIKCghfYmFyY29kZUIOCgxfY2F0ZWdvcnlfaWRCDgoMX3ByaWNlX21pbm9yQgsKCV9jdXJyZW5jeSI3ChJVcGRhdGVJdGVtUmVzcG9uc2USIQoEaXRlbRgBIAEoCzITLnBhcnRuZXJhcGkudjEuSXRlbSJACghDYXRlZ29yeRIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEhEKBGNvZGUYAyABKAlIAIgBAUIHCgVfY29kZSKYAQoVTGlzdENhdGVnb3JpZXNSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEhwKBWxpbWl0GAIgASgFQgiquxgEEAEYZEgBiAEBEhwKBmN1cnNvchgDIAEoCUIHqrsYAyiAAkgCiAEBQg0KC19jb21wYW55X2lkQggKBl9saW1pdEIJCgdfY3Vyc29yIm8KFkxpc3RDYXRlZ29yaWVzUmVzcG9uc2USKwoKY2F0ZWdvcmllcxgBIAMoCzIXLnBhcnRuZXJhcGkudjEuQ2F0ZWdvcnkSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IihgEKFUNyZWF0ZUNhdGVnb3J5UmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIXCgRuYW1lGAIgASgJQgmquxgFCAEoyAESGwoEY29kZRgDIAEoCUIIqrsYBCABKEBIAYgBAUINCgtfY29tcGFueV9pZEIHCgVfY29kZSJDChZDcmVhdGVDYXRlZ29yeVJlc3BvbnNlEikKCGNhdGVnb3J5GAEgASgLMhcucGFydG5lcmFwaS52MS5DYXRlZ29yeSKYAQoJT3JkZXJMaW5lEgwKBG5hbWUYAiABKAkSEAoIcXVhbnRpdHkYAyABKAUSEwoLdG90YWxfbWlub3IYBCABKAMSEQoJaXRlbV9jb2RlGAUgASgJEhgKEHVuaXRfcHJpY2VfbWlub3IYBiABKAMSEQoEbm90ZRgHIAEoCUgAiAEBQgcKBV9ub3RlSgQIARACUgdpdGVtX2lkIsEBCg9EZWxpdmVyeUFkZHJlc3MSGAoFbGluZTEYASABKAlCCaq7GAUIASjIARIdCgVsaW5lMhgCIAEoCUIJqrsYBSABKMgBSACIAQESFgoEY2l0eRgDIAEoCUIIqrsYBAgBKGQSGgoIcG9zdGNvZGUYBCABKAlCCKq7GAQIASgUEiYKDGluc3RydWN0aW9ucxgFIAEoCUILqrsYByABKPQDOAFIAYgBAUIICgZfbGluZTJCDwoNX2luc3RydWN0aW9ucyJ7CgpGdWxmaWxtZW50EjMKBHR5cGUYASABKA4yHS5wYXJ0bmVyYXBpLnYxLkZ1bGZpbG1lbnRUeXBlQgaquxgCCAESOAoQZGVsaXZlcnlfYWRkcmVzcxgCIAEoCzIeLnBhcnRuZXJhcGkudjEuRGVsaXZlcnlBZGRyZXNzIlwKCEN1c3RvbWVyEhYKBG5hbWUYASABKAlCCKq7GAQIAShkEi4KBXBob25lGAIgASgJQhqquxgWKCAyElwrP1swLTkgKCktXXszLDMxfUgAiAEBQggKBl9waG9uZSKSBAoLT25saW5lT3JkZXISCgoCaWQYASABKAMSEAoIc3RvcmVfaWQYAiABKAMSDgoGc3RhdHVzGAMgASgJEhMKC3RvdGFsX21pbm9yGAQgASgDEhAKCGN1cnJlbmN5GAUgASgJEhEKCXBsYWNlZF9hdBgGIAEoCRInCgVsaW5lcxgHIAMoCzIYLnBhcnRuZXJhcGkudjEuT3JkZXJMaW5lEhIKCnVwZGF0ZWRfYXQYCCABKAkSLQoKZnVsZmlsbWVudBgJIAEoCzIZLnBhcnRuZXJhcGkudjEuRnVsZmlsbWVudBIpCghjdXN0b21lchgKIAEoCzIXLnBhcnRuZXJhcGkudjEuQ3VzdG9tZXISHwoSZXh0ZXJuYWxfcmVmZXJlbmNlGAsgASgJSACIAQESEQoEbm90ZRgMIAEoCUgBiAEBEhoKDXJlcXVlc3RlZF9mb3IYDSABKAlIAogBARIZCgxwcm9taXNlZF9mb3IYDiABKAlIA4gBARIwCgZyZWFzb24YDyABKA4yIC5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyUmVhc29uEhYKCWRlY2lkZV9ieRgQIAEoCUgEiAEBQhUKE19leHRlcm5hbF9yZWZlcmVuY2VCBwoFX25vdGVCEAoOX3JlcXVlc3RlZF9mb3JCDwoNX3Byb21pc2VkX2ZvckIMCgpfZGVjaWRlX2J5InYKFE9ubGluZU9yZGVyTGluZUlucHV0EhkKB2l0ZW1faWQYASABKANCCKq7GAQIARABEhwKCHF1YW50aXR5GAIgASgFQgqquxgGCAEQARhjEhwKBG5vdGUYAyABKAlCCaq7GAUgASjIAUgAiAEBQgcKBV9ub3RlIp8DChdQbGFjZU9ubGluZU9yZGVyUmVxdWVzdBIfCgpjb21wYW55X2lkGAEgASgDQgaquxgCEAFIAIgBARIaCghzdG9yZV9pZBgCIAEoA0IIqrsYBAgBEAESPAoFbGluZXMYAyADKAsyIy5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyTGluZUlucHV0QgiquxgECAFIMhI1CgpmdWxmaWxtZW50GAQgASgLMhkucGFydG5lcmFwaS52MS5GdWxmaWxtZW50QgaquxgCCAESMQoIY3VzdG9tZXIYBSABKAsyFy5wYXJ0bmVyYXBpLnYxLkN1c3RvbWVyQgaquxgCCAESHgoEbm90ZRgGIAEoCUILqrsYByABKPQDOAFIAYgBARIvCg1yZXF1ZXN0ZWRfZm9yGAcgASgJQhOquxgPKEBCCxIJZGF0ZS10aW1lSAKIAQESJAoSZXh0ZXJuYWxfcmVmZXJlbmNlGAggASgJQgiquxgECAEoZEINCgtfY29tcGFueV9pZEIHCgVfbm90ZUIQCg5fcmVxdWVzdGVkX2ZvciJFChhQbGFjZU9ubGluZU9yZGVyUmVzcG9uc2USKQoFb3JkZXIYASABKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyImAKGENhbmNlbE9ubGluZU9yZGVyUmVxdWVzdBIUCgJpZBgBIAEoA0IIqrsYBAgBEAESHwoKY29tcGFueV9pZBgCIAEoA0IGqrsYAhABSACIAQFCDQoLX2NvbXBhbnlfaWQiRgoZQ2FuY2VsT25saW5lT3JkZXJSZXNwb25zZRIpCgVvcmRlchgBIAEoCzIaLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXIigAIKHU1vdmVTYW5kYm94T25saW5lT3JkZXJSZXF1ZXN0EhQKAmlkGAEgASgDQgiquxgECAEQARIfCgpjb21wYW55X2lkGAIgASgDQgaquxgCEAFIAIgBARImCgZzdGF0dXMYAyABKAlCFqq7GBIIASggMgxbQS1aXVtBLVpfXSoSMAoGcmVhc29uGAQgASgOMiAucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlclJlYXNvbhIuCgxwcm9taXNlZF9mb3IYBSABKAlCE6q7GA8oQEILEglkYXRlLXRpbWVIAYgBAUINCgtfY29tcGFueV9pZEIPCg1fcHJvbWlzZWRfZm9yIksKHk1vdmVTYW5kYm94T25saW5lT3JkZXJSZXNwb25zZRIpCgVvcmRlchgBIAEoCzIaLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXIiewoYQWNjZXB0T25saW5lT3JkZXJSZXF1ZXN0EhwKCmNvbXBhbnlfaWQYASABKANCCKq7GAQIARABEhQKAmlkGAIgASgDQgiquxgECAEQARIrCgxwcm9taXNlZF9mb3IYAyABKAlCFaq7GBEIAShAQgsSCWRhdGUtdGltZSJGChlBY2NlcHRPbmxpbmVPcmRlclJlc3BvbnNlEikKBW9yZGVyGAEgASgLMhoucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlciKIAQoYUmVqZWN0T25saW5lT3JkZXJSZXF1ZXN0EhwKCmNvbXBhbnlfaWQYASABKANCCKq7GAQIARABEhQKAmlkGAIgASgDQgiquxgECAEQARI4CgZyZWFzb24YAyABKA4yIC5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyUmVhc29uQgaquxgCCAEiRgoZUmVqZWN0T25saW5lT3JkZXJSZXNwb25zZRIpCgVvcmRlchgBIAEoCzIaLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXIiUQobTWFya09ubGluZU9yZGVyUmVhZHlSZXF1ZXN0EhwKCmNvbXBhbnlfaWQYASABKANCCKq7GAQIARABEhQKAmlkGAIgASgDQgiquxgECAEQASJJChxNYXJrT25saW5lT3JkZXJSZWFkeVJlc3BvbnNlEikKBW9yZGVyGAEgASgLMhoucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlciJQChpDb21wbGV0ZU9ubGluZU9yZGVyUmVxdWVzdBIcCgpjb21wYW55X2lkGAEgASgDQgiquxgECAEQARIUCgJpZBgCIAEoA0IIqrsYBAgBEAEiSAobQ29tcGxldGVPbmxpbmVPcmRlclJlc3BvbnNlEikKBW9yZGVyGAEgASgLMhoucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlciKSAQoiQ2FuY2VsT25saW5lT3JkZXJBc01lcmNoYW50UmVxdWVzdBIcCgpjb21wYW55X2lkGAEgASgDQgiquxgECAEQARIUCgJpZBgCIAEoA0IIqrsYBAgBEAESOAoGcmVhc29uGAMgASgOMiAucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlclJlYXNvbkIGqrsYAggBIlAKI0NhbmNlbE9ubGluZU9yZGVyQXNNZXJjaGFudFJlc3BvbnNlEikKBW9yZGVyGAEgASgLMhoucGFydG5lcmFwaS52MS5PbmxpbmVPcmRlciKqAQoQT25saW5lT3JkZXJFdmVudBIKCgJpZBgBIAEoAxIMCgR0eXBlGAIgASgJEhMKC2Zyb21fc3RhdHVzGAMgASgJEhEKCXRvX3N0YXR1cxgEIAEoCRINCgVhY3RvchgFIAEoCRIwCgZyZWFzb24YBiABKA4yIC5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyUmVhc29uEhMKC29jY3VycmVkX2F0GAcgASgJIlIKHExpc3RPbmxpbmVPcmRlckV2ZW50c1JlcXVlc3QSHAoKY29tcGFueV9pZBgBIAEoA0IIqrsYBAgBEAESFAoCaWQYAiABKANCCKq7GAQIARABIlAKHUxpc3RPbmxpbmVPcmRlckV2ZW50c1Jlc3BvbnNlEi8KBmV2ZW50cxgBIAMoCzIfLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXJFdmVudCLNAwoXTGlzdE9ubGluZU9yZGVyc1JlcXVlc3QSHwoKY29tcGFueV9pZBgBIAEoA0IGqrsYAhABSACIAQESHAoFbGltaXQYAiABKAVCCKq7GAQQARhkSAGIAQESHAoGY3Vyc29yGAMgASgJQgequxgDKIACSAKIAQESKQoGc3RhdHVzGAQgASgJQhSquxgQKCAyDFtBLVpdW0EtWl9dKkgDiAEBEi0KC3BsYWNlZF9mcm9tGAUgASgJQhOquxgPKEBCCxIJZGF0ZS10aW1lSASIAQESKwoJcGxhY2VkX3RvGAYgASgJQhOquxgPKEBCCxIJZGF0ZS10aW1lSAWIAQESLgoMdXBkYXRlZF9mcm9tGAcgASgJQhOquxgPKEBCCxIJZGF0ZS10aW1lSAaIAQESKQoSZXh0ZXJuYWxfcmVmZXJlbmNlGAggASgJQgiquxgEIAEoZEgHiAEBQg0KC19jb21wYW55X2lkQggKBl9saW1pdEIJCgdfY3Vyc29yQgkKB19zdGF0dXNCDgoMX3BsYWNlZF9mcm9tQgwKCl9wbGFjZWRfdG9CDwoNX3VwZGF0ZWRfZnJvbUIVChNfZXh0ZXJuYWxfcmVmZXJlbmNlInAKGExpc3RPbmxpbmVPcmRlcnNSZXNwb25zZRIqCgZvcmRlcnMYASADKAsyGi5wYXJ0bmVyYXBpLnYxLk9ubGluZU9yZGVyEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIl0KFUdldE9ubGluZU9yZGVyUmVxdWVzdBIUCgJpZBgBIAEoA0IIqrsYBAgBEAESHwoKY29tcGFueV9pZBgCIAEoA0IGqrsYAhABSACIAQFCDQoLX2NvbXBhbnlfaWQiQwoWR2V0T25saW5lT3JkZXJSZXNwb25zZRIpCgVvcmRlchgBIAEoCzIaLnBhcnRuZXJhcGkudjEuT25saW5lT3JkZXIiigEKGkdldERhaWx5U2FsZXNSZXBvcnRSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEh4KBGZyb20YAiABKAlCEKq7GAwoIEIICAESBGRhdGUSHAoCdG8YAyABKAlCEKq7GAwoIEIICAESBGRhdGVCDQoLX2NvbXBhbnlfaWQiVwoKRGFpbHlTYWxlcxIMCgRkYXRlGAEgASgJEhIKCnNhbGVfY291bnQYAiABKAMSEwoLdG90YWxfbWlub3IYAyABKAMSEgoKaXRlbV9jb3VudBgEIAEoAyJyChtHZXREYWlseVNhbGVzUmVwb3J0UmVzcG9uc2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRInCgRkYXlzGAQgAygLMhkucGFydG5lcmFwaS52MS5EYWlseVNhbGVzIowBChxHZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXF1ZXN0Eh8KCmNvbXBhbnlfaWQYASABKANCBqq7GAIQAUgAiAEBEh4KBGZyb20YAiABKAlCEKq7GAwoIEIICAESBGRhdGUSHAoCdG8YAyABKAlCEKq7GAwoIEIICAESBGRhdGVCDQoLX2NvbXBhbnlfaWQibwoKU3RvcmVTYWxlcxIQCghzdG9yZV9pZBgBIAEoAxISCgpzdG9yZV9uYW1lGAIgASgJEhIKCnNhbGVfY291bnQYAyABKAMSEgoKaXRlbV9jb3VudBgEIAEoAxITCgt0b3RhbF9taW5vchgFIAEoAyJ2Ch1HZXRTYWxlc0J5U3RvcmVSZXBvcnRSZXNwb25zZRIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEikKBnN0b3JlcxgEIAMoCzIZLnBhcnRuZXJhcGkudjEuU3RvcmVTYWxlcyprCg5GdWxmaWxtZW50VHlwZRIfChtGVUxGSUxNRU5UX1RZUEVfVU5TUEVDSUZJRUQQABIaChZGVUxGSUxNRU5UX1RZUEVfUElDS1VQEAESHAoYRlVMRklMTUVOVF9UWVBFX0RFTElWRVJZEAIqkwMKEU9ubGluZU9yZGVyUmVhc29uEiMKH09OTElORV9PUkRFUl9SRUFTT05fVU5TUEVDSUZJRUQQABIoCiRPTkxJTkVfT1JERVJfUkVBU09OX0lURU1fVU5BVkFJTEFCTEUQARIkCiBPTkxJTkVfT1JERVJfUkVBU09OX1NUT1JFX0NMT1NFRBACEiAKHE9OTElORV9PUkRFUl9SRUFTT05fVE9PX0JVU1kQAxImCiJPTkxJTkVfT1JERVJfUkVBU09OX0NBTk5PVF9ERUxJVkVSEAQSKAokT05MSU5FX09SREVSX1JFQVNPTl9DVVNUT01FUl9SRVFVRVNUEAUSKAokT05MSU5FX09SREVSX1JFQVNPTl9DVVNUT01FUl9OT19TSE9XEAYSHQoZT05MSU5FX09SREVSX1JFQVNPTl9PVEhFUhAHEiEKHU9OTElORV9PUkRFUl9SRUFTT05fVElNRURfT1VUEAgSKQolT05MSU5FX09SREVSX1JFQVNPTl9QQVJUTkVSX0NBTkNFTExFRBAJMrwUCgtEYXRhU2VydmljZRJ4CgpMaXN0U3RvcmVzEiAucGFydG5lcmFwaS52MS5MaXN0U3RvcmVzUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuTGlzdFN0b3Jlc1Jlc3BvbnNlIiWiuxgPCAMiC3N0b3Jlcy5yZWFkgtPkkwIMEgovdjEvc3RvcmVzEnMKCUxpc3RJdGVtcxIfLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVxdWVzdBogLnBhcnRuZXJhcGkudjEuTGlzdEl0ZW1zUmVzcG9uc2UiI6K7GA4IAyIKaXRlbXMucmVhZILT5JMCCxIJL3YxL2l0ZW1zEnoKCkNyZWF0ZUl0ZW0SIC5wYXJ0bmVyYXBpLnYxLkNyZWF0ZUl0ZW1SZXF1ZXN0GiEucGFydG5lcmFwaS52MS5DcmVhdGVJdGVtUmVzcG9uc2UiJ6K7GA8IAyILaXRlbXMud3JpdGWC0+STAg46ASoiCS92MS9pdGVtcxJ/CgpVcGRhdGVJdGVtEiAucGFydG5lcmFwaS52MS5VcGRhdGVJdGVtUmVxdWVzdBohLnBhcnRuZXJhcGkudjEuVXBkYXRlSXRlbVJlc3BvbnNlIiyiuxgPCAMiC2l0ZW1zLndyaXRlgtPkkwITOgEqMg4vdjEvaXRlbXMve2lkfRKMAQoOTGlzdENhdGVnb3JpZXMSJC5wYXJ0bmVyYXBpLnYxLkxpc3RDYXRlZ29yaWVzUmVxdWVzdBolLnBhcnRuZXJhcGkudjEuTGlzdENhdGVnb3JpZXNSZXNwb25zZSItorsYEwgDIg9jYXRlZ29yaWVzLnJlYWSC0+STAhASDi92MS9jYXRlZ29yaWVzEpABCg5DcmVhdGVDYXRlZ29yeRIkLnBhcnRuZXJhcGkudjEuQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0GiUucGFydG5lcmFwaS52MS5DcmVhdGVDYXRlZ29yeVJlc3BvbnNlIjGiuxgUCAMiEGNhdGVnb3JpZXMud3JpdGWC0+STAhM6ASoiDi92MS9jYXRlZ29yaWVzEpEBChBMaXN0T25saW5lT3JkZXJzEiYucGFydG5lcmFwaS52MS5MaXN0T25saW5lT3JkZXJzUmVxdWVzdBonLnBhcnRuZXJhcGkudjEuTGlzdE9ubGluZU9yZGVyc1Jlc3BvbnNlIiyiuxgPCAMiC29yZGVycy5yZWFkgtPkkwITEhEvdjEvb25saW5lLW9yZGVycxKQAQoOR2V0T25saW5lT3JkZXISJC5wYXJ0bmVyYXBpLnYxLkdldE9ubGluZU9yZGVyUmVxdWVzdBolLnBhcnRuZXJhcGkudjEuR2V0T25saW5lT3JkZXJSZXNwb25zZSIxorsYDwgDIgtvcmRlcnMucmVhZILT5JMCGBIWL3YxL29ubGluZS1vcmRlcnMve2lkfRKVAQoQUGxhY2VPbmxpbmVPcmRlchImLnBhcnRuZXJhcGkudjEuUGxhY2VPbmxpbmVPcmRlclJlcXVlc3QaJy5wYXJ0bmVyYXBpLnYxLlBsYWNlT25saW5lT3JkZXJSZXNwb25zZSIworsYEAgDIgxvcmRlcnMud3JpdGWC0+STAhY6ASoiES92MS9vbmxpbmUtb3JkZXJzEqQBChFDYW5jZWxPbmxpbmVPcmRlchInLnBhcnRuZXJhcGkudjEuQ2FuY2VsT25saW5lT3JkZXJSZXF1ZXN0GigucGFydG5lcmFwaS52MS5DYW5jZWxPbmxpbmVPcmRlclJlc3BvbnNlIjyiuxgQCAMiDG9yZGVycy53cml0ZYLT5JMCIjoBKiIdL3YxL29ubGluZS1vcmRlcnMve2lkfS9jYW5jZWwSvQEKFk1vdmVTYW5kYm94T25saW5lT3JkZXISLC5wYXJ0bmVyYXBpLnYxLk1vdmVTYW5kYm94T25saW5lT3JkZXJSZXF1ZXN0Gi0ucGFydG5lcmFwaS52MS5Nb3ZlU2FuZGJveE9ubGluZU9yZGVyUmVzcG9uc2UiRqK7GBIIAyIMb3JkZXJzLndyaXRlMAGC0+STAio6ASoiJS92MS9zYW5kYm94L29ubGluZS1vcmRlcnMve2lkfS9zdGF0dXMSZgoRQWNjZXB0T25saW5lT3JkZXISJy5wYXJ0bmVyYXBpLnYxLkFjY2VwdE9ubGluZU9yZGVyUmVxdWVzdBooLnBhcnRuZXJhcGkudjEuQWNjZXB0T25saW5lT3JkZXJSZXNwb25zZRJmChFSZWplY3RPbmxpbmVPcmRlchInLnBhcnRuZXJhcGkudjEuUmVqZWN0T25saW5lT3JkZXJSZXF1ZXN0GigucGFydG5lcmFwaS52MS5SZWplY3RPbmxpbmVPcmRlclJlc3BvbnNlEm8KFE1hcmtPbmxpbmVPcmRlclJlYWR5EioucGFydG5lcmFwaS52MS5NYXJrT25saW5lT3JkZXJSZWFkeVJlcXVlc3QaKy5wYXJ0bmVyYXBpLnYxLk1hcmtPbmxpbmVPcmRlclJlYWR5UmVzcG9uc2USbAoTQ29tcGxldGVPbmxpbmVPcmRlchIpLnBhcnRuZXJhcGkudjEuQ29tcGxldGVPbmxpbmVPcmRlclJlcXVlc3QaKi5wYXJ0bmVyYXBpLnYxLkNvbXBsZXRlT25saW5lT3JkZXJSZXNwb25zZRKEAQobQ2FuY2VsT25saW5lT3JkZXJBc01lcmNoYW50EjEucGFydG5lcmFwaS52MS5DYW5jZWxPbmxpbmVPcmRlckFzTWVyY2hhbnRSZXF1ZXN0GjIucGFydG5lcmFwaS52MS5DYW5jZWxPbmxpbmVPcmRlckFzTWVyY2hhbnRSZXNwb25zZRJyChVMaXN0T25saW5lT3JkZXJFdmVudHMSKy5wYXJ0bmVyYXBpLnYxLkxpc3RPbmxpbmVPcmRlckV2ZW50c1JlcXVlc3QaLC5wYXJ0bmVyYXBpLnYxLkxpc3RPbmxpbmVPcmRlckV2ZW50c1Jlc3BvbnNlEqEBChNHZXREYWlseVNhbGVzUmVwb3J0EikucGFydG5lcmFwaS52MS5HZXREYWlseVNhbGVzUmVwb3J0UmVxdWVzdBoqLnBhcnRuZXJhcGkudjEuR2V0RGFpbHlTYWxlc1JlcG9ydFJlc3BvbnNlIjOiuxgQCAMiDHJlcG9ydHMucmVhZILT5JMCGRIXL3YxL3JlcG9ydHMvZGFpbHktc2FsZXMSqgEKFUdldFNhbGVzQnlTdG9yZVJlcG9ydBIrLnBhcnRuZXJhcGkudjEuR2V0U2FsZXNCeVN0b3JlUmVwb3J0UmVxdWVzdBosLnBhcnRuZXJhcGkudjEuR2V0U2FsZXNCeVN0b3JlUmVwb3J0UmVzcG9uc2UiNqK7GBAIAyIMcmVwb3J0cy5yZWFkgtPkkwIcEhovdjEvcmVwb3J0cy9zYWxlcy1ieS1zdG9yZWIGcHJvdG8z", [file_google_api_annotations, file_partnerapi_v1_options]);
 
 /**
  * A point of sale location of the merchant.
@@ -493,6 +493,13 @@ export type OrderLine = Message<"partnerapi.v1.OrderLine"> & {
    * @generated from field: int64 unit_price_minor = 6;
    */
   unitPriceMinor: bigint;
+
+  /**
+   * The customer's note on this line ("no onions").
+   *
+   * @generated from field: optional string note = 7;
+   */
+  note?: string | undefined;
 };
 
 /**
@@ -503,7 +510,99 @@ export const OrderLineSchema: GenMessage<OrderLine> = /*@__PURE__*/
   messageDesc(file_partnerapi_v1_data_service, 15);
 
 /**
- * An order placed online for pickup or delivery.
+ * Where a delivery goes.
+ *
+ * @generated from message partnerapi.v1.DeliveryAddress
+ */
+export type DeliveryAddress = Message<"partnerapi.v1.DeliveryAddress"> & {
+  /**
+   * @generated from field: string line1 = 1;
+   */
+  line1: string;
+
+  /**
+   * @generated from field: optional string line2 = 2;
+   */
+  line2?: string | undefined;
+
+  /**
+   * @generated from field: string city = 3;
+   */
+  city: string;
+
+  /**
+   * @generated from field: string postcode = 4;
+   */
+  postcode: string;
+
+  /**
+   * Directions for the courier ("ring twice").
+   *
+   * @generated from field: optional string instructions = 5;
+   */
+  instructions?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.DeliveryAddress.
+ * Use `create(DeliveryAddressSchema)` to create a new message.
+ */
+export const DeliveryAddressSchema: GenMessage<DeliveryAddress> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 16);
+
+/**
+ * How an order reaches the customer: PICKUP, or DELIVERY with the address.
+ *
+ * @generated from message partnerapi.v1.Fulfilment
+ */
+export type Fulfilment = Message<"partnerapi.v1.Fulfilment"> & {
+  /**
+   * @generated from field: partnerapi.v1.FulfilmentType type = 1;
+   */
+  type: FulfilmentType;
+
+  /**
+   * Required for DELIVERY, refused for PICKUP.
+   *
+   * @generated from field: partnerapi.v1.DeliveryAddress delivery_address = 2;
+   */
+  deliveryAddress?: DeliveryAddress | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.Fulfilment.
+ * Use `create(FulfilmentSchema)` to create a new message.
+ */
+export const FulfilmentSchema: GenMessage<Fulfilment> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 17);
+
+/**
+ * Who ordered.
+ *
+ * @generated from message partnerapi.v1.Customer
+ */
+export type Customer = Message<"partnerapi.v1.Customer"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string phone = 2;
+   */
+  phone?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.Customer.
+ * Use `create(CustomerSchema)` to create a new message.
+ */
+export const CustomerSchema: GenMessage<Customer> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 18);
+
+/**
+ * An order placed online for pickup or delivery. Statuses: PENDING, ACCEPTED, REJECTED, READY, COMPLETED, CANCELLED
+ * (docs/api-guide.md, "Online orders", has the table of moves).
  *
  * @generated from message partnerapi.v1.OnlineOrder
  */
@@ -542,6 +641,65 @@ export type OnlineOrder = Message<"partnerapi.v1.OnlineOrder"> & {
    * @generated from field: repeated partnerapi.v1.OrderLine lines = 7;
    */
   lines: OrderLine[];
+
+  /**
+   * When the order last changed (placed, or moved); RFC 3339 with microseconds. The change feed's order.
+   *
+   * @generated from field: string updated_at = 8;
+   */
+  updatedAt: string;
+
+  /**
+   * Absent on orders placed before online ordering took orders (the seeded ones).
+   *
+   * @generated from field: partnerapi.v1.Fulfilment fulfilment = 9;
+   */
+  fulfilment?: Fulfilment | undefined;
+
+  /**
+   * @generated from field: partnerapi.v1.Customer customer = 10;
+   */
+  customer?: Customer | undefined;
+
+  /**
+   * The placing partner's own reference.
+   *
+   * @generated from field: optional string external_reference = 11;
+   */
+  externalReference?: string | undefined;
+
+  /**
+   * @generated from field: optional string note = 12;
+   */
+  note?: string | undefined;
+
+  /**
+   * When the customer wants it; absent: as soon as possible.
+   *
+   * @generated from field: optional string requested_for = 13;
+   */
+  requestedFor?: string | undefined;
+
+  /**
+   * When the merchant promised it (set on acceptance).
+   *
+   * @generated from field: optional string promised_for = 14;
+   */
+  promisedFor?: string | undefined;
+
+  /**
+   * Why it was REJECTED or CANCELLED.
+   *
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 15;
+   */
+  reason: OnlineOrderReason;
+
+  /**
+   * While PENDING: when the platform rejects it (TIMED_OUT) unless the merchant decides first.
+   *
+   * @generated from field: optional string decide_by = 16;
+   */
+  decideBy?: string | undefined;
 };
 
 /**
@@ -549,7 +707,514 @@ export type OnlineOrder = Message<"partnerapi.v1.OnlineOrder"> & {
  * Use `create(OnlineOrderSchema)` to create a new message.
  */
 export const OnlineOrderSchema: GenMessage<OnlineOrder> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 16);
+  messageDesc(file_partnerapi_v1_data_service, 19);
+
+/**
+ * One line a partner orders: an item of the merchant's catalogue, by id.
+ *
+ * @generated from message partnerapi.v1.OnlineOrderLineInput
+ */
+export type OnlineOrderLineInput = Message<"partnerapi.v1.OnlineOrderLineInput"> & {
+  /**
+   * @generated from field: int64 item_id = 1;
+   */
+  itemId: bigint;
+
+  /**
+   * @generated from field: int32 quantity = 2;
+   */
+  quantity: number;
+
+  /**
+   * @generated from field: optional string note = 3;
+   */
+  note?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.OnlineOrderLineInput.
+ * Use `create(OnlineOrderLineInputSchema)` to create a new message.
+ */
+export const OnlineOrderLineInputSchema: GenMessage<OnlineOrderLineInput> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 20);
+
+/**
+ * @generated from message partnerapi.v1.PlaceOnlineOrderRequest
+ */
+export type PlaceOnlineOrderRequest = Message<"partnerapi.v1.PlaceOnlineOrderRequest"> & {
+  /**
+   * @generated from field: optional int64 company_id = 1;
+   */
+  companyId?: bigint | undefined;
+
+  /**
+   * @generated from field: int64 store_id = 2;
+   */
+  storeId: bigint;
+
+  /**
+   * 1 to 50 lines.
+   *
+   * @generated from field: repeated partnerapi.v1.OnlineOrderLineInput lines = 3;
+   */
+  lines: OnlineOrderLineInput[];
+
+  /**
+   * @generated from field: partnerapi.v1.Fulfilment fulfilment = 4;
+   */
+  fulfilment?: Fulfilment | undefined;
+
+  /**
+   * @generated from field: partnerapi.v1.Customer customer = 5;
+   */
+  customer?: Customer | undefined;
+
+  /**
+   * @generated from field: optional string note = 6;
+   */
+  note?: string | undefined;
+
+  /**
+   * RFC 3339 date-time with an offset, not in the past; absent: as soon as possible.
+   *
+   * @generated from field: optional string requested_for = 7;
+   */
+  requestedFor?: string | undefined;
+
+  /**
+   * The partner's own reference of the order (its id in the partner's system), to find it again after a network error.
+   *
+   * @generated from field: string external_reference = 8;
+   */
+  externalReference: string;
+};
+
+/**
+ * Describes the message partnerapi.v1.PlaceOnlineOrderRequest.
+ * Use `create(PlaceOnlineOrderRequestSchema)` to create a new message.
+ */
+export const PlaceOnlineOrderRequestSchema: GenMessage<PlaceOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 21);
+
+/**
+ * @generated from message partnerapi.v1.PlaceOnlineOrderResponse
+ */
+export type PlaceOnlineOrderResponse = Message<"partnerapi.v1.PlaceOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.PlaceOnlineOrderResponse.
+ * Use `create(PlaceOnlineOrderResponseSchema)` to create a new message.
+ */
+export const PlaceOnlineOrderResponseSchema: GenMessage<PlaceOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 22);
+
+/**
+ * @generated from message partnerapi.v1.CancelOnlineOrderRequest
+ */
+export type CancelOnlineOrderRequest = Message<"partnerapi.v1.CancelOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: optional int64 company_id = 2;
+   */
+  companyId?: bigint | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CancelOnlineOrderRequest.
+ * Use `create(CancelOnlineOrderRequestSchema)` to create a new message.
+ */
+export const CancelOnlineOrderRequestSchema: GenMessage<CancelOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 23);
+
+/**
+ * @generated from message partnerapi.v1.CancelOnlineOrderResponse
+ */
+export type CancelOnlineOrderResponse = Message<"partnerapi.v1.CancelOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CancelOnlineOrderResponse.
+ * Use `create(CancelOnlineOrderResponseSchema)` to create a new message.
+ */
+export const CancelOnlineOrderResponseSchema: GenMessage<CancelOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 24);
+
+/**
+ * @generated from message partnerapi.v1.MoveSandboxOnlineOrderRequest
+ */
+export type MoveSandboxOnlineOrderRequest = Message<"partnerapi.v1.MoveSandboxOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: optional int64 company_id = 2;
+   */
+  companyId?: bigint | undefined;
+
+  /**
+   * The status to move to, as the point of sale would: ACCEPTED, REJECTED, READY, COMPLETED or CANCELLED.
+   *
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * REJECTED and CANCELLED: why (default OTHER); refused for the other statuses.
+   *
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 4;
+   */
+  reason: OnlineOrderReason;
+
+  /**
+   * ACCEPTED: the promised time, RFC 3339 (default: the requested time, else 20 minutes from now).
+   *
+   * @generated from field: optional string promised_for = 5;
+   */
+  promisedFor?: string | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.MoveSandboxOnlineOrderRequest.
+ * Use `create(MoveSandboxOnlineOrderRequestSchema)` to create a new message.
+ */
+export const MoveSandboxOnlineOrderRequestSchema: GenMessage<MoveSandboxOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 25);
+
+/**
+ * @generated from message partnerapi.v1.MoveSandboxOnlineOrderResponse
+ */
+export type MoveSandboxOnlineOrderResponse = Message<"partnerapi.v1.MoveSandboxOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.MoveSandboxOnlineOrderResponse.
+ * Use `create(MoveSandboxOnlineOrderResponseSchema)` to create a new message.
+ */
+export const MoveSandboxOnlineOrderResponseSchema: GenMessage<MoveSandboxOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 26);
+
+/**
+ * @generated from message partnerapi.v1.AcceptOnlineOrderRequest
+ */
+export type AcceptOnlineOrderRequest = Message<"partnerapi.v1.AcceptOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+
+  /**
+   * RFC 3339 date-time with an offset: when the order will be ready (pickup) or delivered.
+   *
+   * @generated from field: string promised_for = 3;
+   */
+  promisedFor: string;
+};
+
+/**
+ * Describes the message partnerapi.v1.AcceptOnlineOrderRequest.
+ * Use `create(AcceptOnlineOrderRequestSchema)` to create a new message.
+ */
+export const AcceptOnlineOrderRequestSchema: GenMessage<AcceptOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 27);
+
+/**
+ * @generated from message partnerapi.v1.AcceptOnlineOrderResponse
+ */
+export type AcceptOnlineOrderResponse = Message<"partnerapi.v1.AcceptOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.AcceptOnlineOrderResponse.
+ * Use `create(AcceptOnlineOrderResponseSchema)` to create a new message.
+ */
+export const AcceptOnlineOrderResponseSchema: GenMessage<AcceptOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 28);
+
+/**
+ * @generated from message partnerapi.v1.RejectOnlineOrderRequest
+ */
+export type RejectOnlineOrderRequest = Message<"partnerapi.v1.RejectOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 3;
+   */
+  reason: OnlineOrderReason;
+};
+
+/**
+ * Describes the message partnerapi.v1.RejectOnlineOrderRequest.
+ * Use `create(RejectOnlineOrderRequestSchema)` to create a new message.
+ */
+export const RejectOnlineOrderRequestSchema: GenMessage<RejectOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 29);
+
+/**
+ * @generated from message partnerapi.v1.RejectOnlineOrderResponse
+ */
+export type RejectOnlineOrderResponse = Message<"partnerapi.v1.RejectOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.RejectOnlineOrderResponse.
+ * Use `create(RejectOnlineOrderResponseSchema)` to create a new message.
+ */
+export const RejectOnlineOrderResponseSchema: GenMessage<RejectOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 30);
+
+/**
+ * @generated from message partnerapi.v1.MarkOnlineOrderReadyRequest
+ */
+export type MarkOnlineOrderReadyRequest = Message<"partnerapi.v1.MarkOnlineOrderReadyRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+};
+
+/**
+ * Describes the message partnerapi.v1.MarkOnlineOrderReadyRequest.
+ * Use `create(MarkOnlineOrderReadyRequestSchema)` to create a new message.
+ */
+export const MarkOnlineOrderReadyRequestSchema: GenMessage<MarkOnlineOrderReadyRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 31);
+
+/**
+ * @generated from message partnerapi.v1.MarkOnlineOrderReadyResponse
+ */
+export type MarkOnlineOrderReadyResponse = Message<"partnerapi.v1.MarkOnlineOrderReadyResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.MarkOnlineOrderReadyResponse.
+ * Use `create(MarkOnlineOrderReadyResponseSchema)` to create a new message.
+ */
+export const MarkOnlineOrderReadyResponseSchema: GenMessage<MarkOnlineOrderReadyResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 32);
+
+/**
+ * @generated from message partnerapi.v1.CompleteOnlineOrderRequest
+ */
+export type CompleteOnlineOrderRequest = Message<"partnerapi.v1.CompleteOnlineOrderRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+};
+
+/**
+ * Describes the message partnerapi.v1.CompleteOnlineOrderRequest.
+ * Use `create(CompleteOnlineOrderRequestSchema)` to create a new message.
+ */
+export const CompleteOnlineOrderRequestSchema: GenMessage<CompleteOnlineOrderRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 33);
+
+/**
+ * @generated from message partnerapi.v1.CompleteOnlineOrderResponse
+ */
+export type CompleteOnlineOrderResponse = Message<"partnerapi.v1.CompleteOnlineOrderResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CompleteOnlineOrderResponse.
+ * Use `create(CompleteOnlineOrderResponseSchema)` to create a new message.
+ */
+export const CompleteOnlineOrderResponseSchema: GenMessage<CompleteOnlineOrderResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 34);
+
+/**
+ * @generated from message partnerapi.v1.CancelOnlineOrderAsMerchantRequest
+ */
+export type CancelOnlineOrderAsMerchantRequest = Message<"partnerapi.v1.CancelOnlineOrderAsMerchantRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 3;
+   */
+  reason: OnlineOrderReason;
+};
+
+/**
+ * Describes the message partnerapi.v1.CancelOnlineOrderAsMerchantRequest.
+ * Use `create(CancelOnlineOrderAsMerchantRequestSchema)` to create a new message.
+ */
+export const CancelOnlineOrderAsMerchantRequestSchema: GenMessage<CancelOnlineOrderAsMerchantRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 35);
+
+/**
+ * @generated from message partnerapi.v1.CancelOnlineOrderAsMerchantResponse
+ */
+export type CancelOnlineOrderAsMerchantResponse = Message<"partnerapi.v1.CancelOnlineOrderAsMerchantResponse"> & {
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrder order = 1;
+   */
+  order?: OnlineOrder | undefined;
+};
+
+/**
+ * Describes the message partnerapi.v1.CancelOnlineOrderAsMerchantResponse.
+ * Use `create(CancelOnlineOrderAsMerchantResponseSchema)` to create a new message.
+ */
+export const CancelOnlineOrderAsMerchantResponseSchema: GenMessage<CancelOnlineOrderAsMerchantResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 36);
+
+/**
+ * One row of an order's history: its creation (status PENDING, no from_status) or one move.
+ *
+ * @generated from message partnerapi.v1.OnlineOrderEvent
+ */
+export type OnlineOrderEvent = Message<"partnerapi.v1.OnlineOrderEvent"> & {
+  /**
+   * @generated from field: int64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * online_order.created or online_order.updated.
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string from_status = 3;
+   */
+  fromStatus: string;
+
+  /**
+   * @generated from field: string to_status = 4;
+   */
+  toStatus: string;
+
+  /**
+   * Who: app:<app id>, pos, platform, sandbox.
+   *
+   * @generated from field: string actor = 5;
+   */
+  actor: string;
+
+  /**
+   * @generated from field: partnerapi.v1.OnlineOrderReason reason = 6;
+   */
+  reason: OnlineOrderReason;
+
+  /**
+   * @generated from field: string occurred_at = 7;
+   */
+  occurredAt: string;
+};
+
+/**
+ * Describes the message partnerapi.v1.OnlineOrderEvent.
+ * Use `create(OnlineOrderEventSchema)` to create a new message.
+ */
+export const OnlineOrderEventSchema: GenMessage<OnlineOrderEvent> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 37);
+
+/**
+ * @generated from message partnerapi.v1.ListOnlineOrderEventsRequest
+ */
+export type ListOnlineOrderEventsRequest = Message<"partnerapi.v1.ListOnlineOrderEventsRequest"> & {
+  /**
+   * @generated from field: int64 company_id = 1;
+   */
+  companyId: bigint;
+
+  /**
+   * @generated from field: int64 id = 2;
+   */
+  id: bigint;
+};
+
+/**
+ * Describes the message partnerapi.v1.ListOnlineOrderEventsRequest.
+ * Use `create(ListOnlineOrderEventsRequestSchema)` to create a new message.
+ */
+export const ListOnlineOrderEventsRequestSchema: GenMessage<ListOnlineOrderEventsRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 38);
+
+/**
+ * @generated from message partnerapi.v1.ListOnlineOrderEventsResponse
+ */
+export type ListOnlineOrderEventsResponse = Message<"partnerapi.v1.ListOnlineOrderEventsResponse"> & {
+  /**
+   * @generated from field: repeated partnerapi.v1.OnlineOrderEvent events = 1;
+   */
+  events: OnlineOrderEvent[];
+};
+
+/**
+ * Describes the message partnerapi.v1.ListOnlineOrderEventsResponse.
+ * Use `create(ListOnlineOrderEventsResponseSchema)` to create a new message.
+ */
+export const ListOnlineOrderEventsResponseSchema: GenMessage<ListOnlineOrderEventsResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_data_service, 39);
 
 /**
  * Paging as every list (limit, cursor), but ordered by (placed_at, id): the cursor holds both. An order is created
@@ -593,6 +1258,21 @@ export type ListOnlineOrdersRequest = Message<"partnerapi.v1.ListOnlineOrdersReq
    * @generated from field: optional string placed_to = 6;
    */
   placedTo?: string | undefined;
+
+  /**
+   * The change feed: orders changed at or after this RFC 3339 date-time, in (updated_at, id) order, with a
+   * next_cursor on every page (the last included) that a poller keeps and sends back later to see only later changes.
+   *
+   * @generated from field: optional string updated_from = 7;
+   */
+  updatedFrom?: string | undefined;
+
+  /**
+   * Only the order(s) the placing app gave this reference (to reconcile after a network error).
+   *
+   * @generated from field: optional string external_reference = 8;
+   */
+  externalReference?: string | undefined;
 };
 
 /**
@@ -600,7 +1280,7 @@ export type ListOnlineOrdersRequest = Message<"partnerapi.v1.ListOnlineOrdersReq
  * Use `create(ListOnlineOrdersRequestSchema)` to create a new message.
  */
 export const ListOnlineOrdersRequestSchema: GenMessage<ListOnlineOrdersRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 17);
+  messageDesc(file_partnerapi_v1_data_service, 40);
 
 /**
  * @generated from message partnerapi.v1.ListOnlineOrdersResponse
@@ -612,6 +1292,8 @@ export type ListOnlineOrdersResponse = Message<"partnerapi.v1.ListOnlineOrdersRe
   orders: OnlineOrder[];
 
   /**
+   * Present when more rows may follow; in the change feed (updated_from, or a feed cursor), on every page.
+   *
    * @generated from field: optional string next_cursor = 2;
    */
   nextCursor?: string | undefined;
@@ -622,7 +1304,7 @@ export type ListOnlineOrdersResponse = Message<"partnerapi.v1.ListOnlineOrdersRe
  * Use `create(ListOnlineOrdersResponseSchema)` to create a new message.
  */
 export const ListOnlineOrdersResponseSchema: GenMessage<ListOnlineOrdersResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 18);
+  messageDesc(file_partnerapi_v1_data_service, 41);
 
 /**
  * @generated from message partnerapi.v1.GetOnlineOrderRequest
@@ -644,7 +1326,7 @@ export type GetOnlineOrderRequest = Message<"partnerapi.v1.GetOnlineOrderRequest
  * Use `create(GetOnlineOrderRequestSchema)` to create a new message.
  */
 export const GetOnlineOrderRequestSchema: GenMessage<GetOnlineOrderRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 19);
+  messageDesc(file_partnerapi_v1_data_service, 42);
 
 /**
  * @generated from message partnerapi.v1.GetOnlineOrderResponse
@@ -661,7 +1343,7 @@ export type GetOnlineOrderResponse = Message<"partnerapi.v1.GetOnlineOrderRespon
  * Use `create(GetOnlineOrderResponseSchema)` to create a new message.
  */
 export const GetOnlineOrderResponseSchema: GenMessage<GetOnlineOrderResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 20);
+  messageDesc(file_partnerapi_v1_data_service, 43);
 
 /**
  * @generated from message partnerapi.v1.GetDailySalesReportRequest
@@ -690,7 +1372,7 @@ export type GetDailySalesReportRequest = Message<"partnerapi.v1.GetDailySalesRep
  * Use `create(GetDailySalesReportRequestSchema)` to create a new message.
  */
 export const GetDailySalesReportRequestSchema: GenMessage<GetDailySalesReportRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 21);
+  messageDesc(file_partnerapi_v1_data_service, 44);
 
 /**
  * One UTC day of sales, totals in the minor unit; every day of the window is present, zero when nothing sold.
@@ -724,7 +1406,7 @@ export type DailySales = Message<"partnerapi.v1.DailySales"> & {
  * Use `create(DailySalesSchema)` to create a new message.
  */
 export const DailySalesSchema: GenMessage<DailySales> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 22);
+  messageDesc(file_partnerapi_v1_data_service, 45);
 
 /**
  * @generated from message partnerapi.v1.GetDailySalesReportResponse
@@ -756,7 +1438,7 @@ export type GetDailySalesReportResponse = Message<"partnerapi.v1.GetDailySalesRe
  * Use `create(GetDailySalesReportResponseSchema)` to create a new message.
  */
 export const GetDailySalesReportResponseSchema: GenMessage<GetDailySalesReportResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 23);
+  messageDesc(file_partnerapi_v1_data_service, 46);
 
 /**
  * @generated from message partnerapi.v1.GetSalesByStoreReportRequest
@@ -785,7 +1467,7 @@ export type GetSalesByStoreReportRequest = Message<"partnerapi.v1.GetSalesByStor
  * Use `create(GetSalesByStoreReportRequestSchema)` to create a new message.
  */
 export const GetSalesByStoreReportRequestSchema: GenMessage<GetSalesByStoreReportRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 24);
+  messageDesc(file_partnerapi_v1_data_service, 47);
 
 /**
  * One store's sales over the window; every store of the merchant is present, zero when nothing sold.
@@ -824,7 +1506,7 @@ export type StoreSales = Message<"partnerapi.v1.StoreSales"> & {
  * Use `create(StoreSalesSchema)` to create a new message.
  */
 export const StoreSalesSchema: GenMessage<StoreSales> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 25);
+  messageDesc(file_partnerapi_v1_data_service, 48);
 
 /**
  * @generated from message partnerapi.v1.GetSalesByStoreReportResponse
@@ -856,14 +1538,130 @@ export type GetSalesByStoreReportResponse = Message<"partnerapi.v1.GetSalesBySto
  * Use `create(GetSalesByStoreReportResponseSchema)` to create a new message.
  */
 export const GetSalesByStoreReportResponseSchema: GenMessage<GetSalesByStoreReportResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_data_service, 26);
+  messageDesc(file_partnerapi_v1_data_service, 49);
+
+/**
+ * How the customer gets the order.
+ *
+ * @generated from enum partnerapi.v1.FulfilmentType
+ */
+export enum FulfilmentType {
+  /**
+   * @generated from enum value: FULFILMENT_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The customer collects it at the store.
+   *
+   * @generated from enum value: FULFILMENT_TYPE_PICKUP = 1;
+   */
+  PICKUP = 1,
+
+  /**
+   * It is taken to the customer's address.
+   *
+   * @generated from enum value: FULFILMENT_TYPE_DELIVERY = 2;
+   */
+  DELIVERY = 2,
+}
+
+/**
+ * Describes the enum partnerapi.v1.FulfilmentType.
+ */
+export const FulfilmentTypeSchema: GenEnum<FulfilmentType> = /*@__PURE__*/
+  enumDesc(file_partnerapi_v1_data_service, 0);
+
+/**
+ * Why an order was rejected or cancelled.
+ *
+ * @generated from enum partnerapi.v1.OnlineOrderReason
+ */
+export enum OnlineOrderReason {
+  /**
+   * @generated from enum value: ONLINE_ORDER_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * An item of the order cannot be made.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_ITEM_UNAVAILABLE = 1;
+   */
+  ITEM_UNAVAILABLE = 1,
+
+  /**
+   * The store is closed.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_STORE_CLOSED = 2;
+   */
+  STORE_CLOSED = 2,
+
+  /**
+   * The kitchen cannot take it now.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_TOO_BUSY = 3;
+   */
+  TOO_BUSY = 3,
+
+  /**
+   * The address is outside what the store delivers to.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_CANNOT_DELIVER = 4;
+   */
+  CANNOT_DELIVER = 4,
+
+  /**
+   * The customer asked the merchant to cancel it.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_CUSTOMER_REQUEST = 5;
+   */
+  CUSTOMER_REQUEST = 5,
+
+  /**
+   * The customer never came for it.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_CUSTOMER_NO_SHOW = 6;
+   */
+  CUSTOMER_NO_SHOW = 6,
+
+  /**
+   * Anything else.
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_OTHER = 7;
+   */
+  OTHER = 7,
+
+  /**
+   * Set by the platform only: no decision within the decision time (REJECTED).
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_TIMED_OUT = 8;
+   */
+  TIMED_OUT = 8,
+
+  /**
+   * Set by the platform only: the partner cancelled it (CANCELLED).
+   *
+   * @generated from enum value: ONLINE_ORDER_REASON_PARTNER_CANCELLED = 9;
+   */
+  PARTNER_CANCELLED = 9,
+}
+
+/**
+ * Describes the enum partnerapi.v1.OnlineOrderReason.
+ */
+export const OnlineOrderReasonSchema: GenEnum<OnlineOrderReason> = /*@__PURE__*/
+  enumDesc(file_partnerapi_v1_data_service, 1);
 
 /**
  * The merchant of every call is its request's `company_id` (the front sets it from the token or the API key).
  * Request metadata a DataService reads: `x-partner-store-scope`, comma-separated store ids the caller may read (an ADSR
  * key whose approved access request names fewer stores than the merchant has; absent: every store; unreadable: none);
- * `accept-language`; `x-correlation-id`. On the internal port the caller needs a `front` or `operator` service
- * credential in `x-service-credential`.
+ * `accept-language`; `x-correlation-id`; `x-partner-app-id`, the app of a partner call (who places an order, and the
+ * only app that may cancel it); `x-partner-environment`, SANDBOX or PRODUCTION (a sandbox order moves by itself, and
+ * the sandbox helper refuses anything else). On the internal port the caller needs the service credential
+ * (`x-service-credential`) of a role the RPC admits: `front` or `operator` for the partner routes, `pos` (the region's
+ * point-of-sale gateway) for the moves of an online order (src/internal/access-policy.ts).
  *
  * @generated from service partnerapi.v1.DataService
  */
@@ -948,6 +1746,99 @@ export const DataService: GenService<{
     methodKind: "unary";
     input: typeof GetOnlineOrderRequestSchema;
     output: typeof GetOnlineOrderResponseSchema;
+  },
+  /**
+   * POST /v1/online-orders: places an order for one of the merchant's stores, priced from the catalogue at this
+   * moment; it starts PENDING. Not idempotent (spec, Retry rules): after a network error, look for the order by
+   * `externalReference` (GET /v1/online-orders?externalReference=...) before placing it again.
+   *
+   * @generated from rpc partnerapi.v1.DataService.PlaceOnlineOrder
+   */
+  placeOnlineOrder: {
+    methodKind: "unary";
+    input: typeof PlaceOnlineOrderRequestSchema;
+    output: typeof PlaceOnlineOrderResponseSchema;
+  },
+  /**
+   * POST /v1/online-orders/{id}/cancel: the app that placed a PENDING order cancels it.
+   *
+   * @generated from rpc partnerapi.v1.DataService.CancelOnlineOrder
+   */
+  cancelOnlineOrder: {
+    methodKind: "unary";
+    input: typeof CancelOnlineOrderRequestSchema;
+    output: typeof CancelOnlineOrderResponseSchema;
+  },
+  /**
+   * POST /v1/sandbox/online-orders/{id}/status: a sandbox test helper that makes the move the point of sale would
+   * make (same rules, same history), for sandbox tokens only (partner.env_mismatch otherwise).
+   *
+   * @generated from rpc partnerapi.v1.DataService.MoveSandboxOnlineOrder
+   */
+  moveSandboxOnlineOrder: {
+    methodKind: "unary";
+    input: typeof MoveSandboxOnlineOrderRequestSchema;
+    output: typeof MoveSandboxOnlineOrderResponseSchema;
+  },
+  /**
+   * The point of sale accepts a PENDING order, promising a time (internal port only, role `pos`).
+   *
+   * @generated from rpc partnerapi.v1.DataService.AcceptOnlineOrder
+   */
+  acceptOnlineOrder: {
+    methodKind: "unary";
+    input: typeof AcceptOnlineOrderRequestSchema;
+    output: typeof AcceptOnlineOrderResponseSchema;
+  },
+  /**
+   * The point of sale rejects a PENDING order with a reason.
+   *
+   * @generated from rpc partnerapi.v1.DataService.RejectOnlineOrder
+   */
+  rejectOnlineOrder: {
+    methodKind: "unary";
+    input: typeof RejectOnlineOrderRequestSchema;
+    output: typeof RejectOnlineOrderResponseSchema;
+  },
+  /**
+   * The food of an ACCEPTED order is ready.
+   *
+   * @generated from rpc partnerapi.v1.DataService.MarkOnlineOrderReady
+   */
+  markOnlineOrderReady: {
+    methodKind: "unary";
+    input: typeof MarkOnlineOrderReadyRequestSchema;
+    output: typeof MarkOnlineOrderReadyResponseSchema;
+  },
+  /**
+   * A READY order was handed over.
+   *
+   * @generated from rpc partnerapi.v1.DataService.CompleteOnlineOrder
+   */
+  completeOnlineOrder: {
+    methodKind: "unary";
+    input: typeof CompleteOnlineOrderRequestSchema;
+    output: typeof CompleteOnlineOrderResponseSchema;
+  },
+  /**
+   * The merchant cancels an ACCEPTED or READY order with a reason.
+   *
+   * @generated from rpc partnerapi.v1.DataService.CancelOnlineOrderAsMerchant
+   */
+  cancelOnlineOrderAsMerchant: {
+    methodKind: "unary";
+    input: typeof CancelOnlineOrderAsMerchantRequestSchema;
+    output: typeof CancelOnlineOrderAsMerchantResponseSchema;
+  },
+  /**
+   * An order's history: its creation and every move, oldest first (internal port: `pos`, `operator`).
+   *
+   * @generated from rpc partnerapi.v1.DataService.ListOnlineOrderEvents
+   */
+  listOnlineOrderEvents: {
+    methodKind: "unary";
+    input: typeof ListOnlineOrderEventsRequestSchema;
+    output: typeof ListOnlineOrderEventsResponseSchema;
   },
   /**
    * GET /v1/reports/daily-sales (spec: from, to as YYYY-MM-DD, span at most 31 days)

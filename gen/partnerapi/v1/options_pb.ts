@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/options.proto.
  */
 export const file_partnerapi_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEijAEKDFJvdXRlT3B0aW9ucxIqCgZmYW1pbHkYASABKA4yGi5wYXJ0bmVyYXBpLnYxLlJvdXRlRmFtaWx5EhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIVCg1jYWNoZV9jb250cm9sGAMgASgJEg0KBXNjb3BlGAQgASgJEhQKDHNlc3Npb25fZnJlZRgFIAEoCCKXAgoKRmllbGRSdWxlcxIQCghyZXF1aXJlZBgBIAEoCBIQCgNtaW4YAiABKANIAIgBARIQCgNtYXgYAyABKANIAYgBARIXCgptaW5fbGVuZ3RoGAQgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgFIAEoDUgDiAEBEg8KB3BhdHRlcm4YBiABKAkSJQoEdGV4dBgHIAEoDjIXLnBhcnRuZXJhcGkudjEuVGV4dEtpbmQSOwoPc2VydmljZV9jaGVja2VkGAggASgLMiIucGFydG5lcmFwaS52MS5TZXJ2aWNlQ2hlY2tlZFJ1bGVzQgYKBF9taW5CBgoEX21heEINCgtfbWluX2xlbmd0aEINCgtfbWF4X2xlbmd0aCJfChNTZXJ2aWNlQ2hlY2tlZFJ1bGVzEhAKCHJlcXVpcmVkGAEgASgIEg4KBmZvcm1hdBgCIAEoCRIXCgptaW5fbGVuZ3RoGAMgASgNSACIAQFCDQoLX21pbl9sZW5ndGgqlgEKC1JvdXRlRmFtaWx5EhwKGFJPVVRFX0ZBTUlMWV9VTlNQRUNJRklFRBAAEhYKElJPVVRFX0ZBTUlMWV9PQVVUSBABEhoKFlJPVVRFX0ZBTUlMWV9ERVZFTE9QRVIQAhIYChRST1VURV9GQU1JTFlfUEFSVE5FUhADEhsKF1JPVVRFX0ZBTUlMWV9XRUxMX0tOT1dOEAQqVAoIVGV4dEtpbmQSGQoVVEVYVF9LSU5EX1VOU1BFQ0lGSUVEEAASFwoTVEVYVF9LSU5EX01VTFRJTElORRABEhQKEFRFWFRfS0lORF9TRUNSRVQQAjpTCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLSHAyABKAsyGy5wYXJ0bmVyYXBpLnYxLlJvdXRlT3B0aW9uc1IFcm91dGU6UAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLWHAyABKAsyGS5wYXJ0bmVyYXBpLnYxLkZpZWxkUnVsZXNSBWZpZWxkYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChtwYXJ0bmVyYXBpL3YxL29wdGlvbnMucHJvdG8SDXBhcnRuZXJhcGkudjEiogEKDFJvdXRlT3B0aW9ucxIqCgZmYW1pbHkYASABKA4yGi5wYXJ0bmVyYXBpLnYxLlJvdXRlRmFtaWx5EhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIVCg1jYWNoZV9jb250cm9sGAMgASgJEg0KBXNjb3BlGAQgASgJEhQKDHNlc3Npb25fZnJlZRgFIAEoCBIUCgxzYW5kYm94X29ubHkYBiABKAgivQIKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDbWluGAIgASgDSACIAQESEAoDbWF4GAMgASgDSAGIAQESFwoKbWluX2xlbmd0aBgEIAEoDUgCiAEBEhcKCm1heF9sZW5ndGgYBSABKA1IA4gBARIPCgdwYXR0ZXJuGAYgASgJEiUKBHRleHQYByABKA4yFy5wYXJ0bmVyYXBpLnYxLlRleHRLaW5kEjsKD3NlcnZpY2VfY2hlY2tlZBgIIAEoCzIiLnBhcnRuZXJhcGkudjEuU2VydmljZUNoZWNrZWRSdWxlcxIWCgltYXhfaXRlbXMYCSABKA1IBIgBAUIGCgRfbWluQgYKBF9tYXhCDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGhCDAoKX21heF9pdGVtcyJfChNTZXJ2aWNlQ2hlY2tlZFJ1bGVzEhAKCHJlcXVpcmVkGAEgASgIEg4KBmZvcm1hdBgCIAEoCRIXCgptaW5fbGVuZ3RoGAMgASgNSACIAQFCDQoLX21pbl9sZW5ndGgqlgEKC1JvdXRlRmFtaWx5EhwKGFJPVVRFX0ZBTUlMWV9VTlNQRUNJRklFRBAAEhYKElJPVVRFX0ZBTUlMWV9PQVVUSBABEhoKFlJPVVRFX0ZBTUlMWV9ERVZFTE9QRVIQAhIYChRST1VURV9GQU1JTFlfUEFSVE5FUhADEhsKF1JPVVRFX0ZBTUlMWV9XRUxMX0tOT1dOEAQqVAoIVGV4dEtpbmQSGQoVVEVYVF9LSU5EX1VOU1BFQ0lGSUVEEAASFwoTVEVYVF9LSU5EX01VTFRJTElORRABEhQKEFRFWFRfS0lORF9TRUNSRVQQAjpTCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLSHAyABKAsyGy5wYXJ0bmVyYXBpLnYxLlJvdXRlT3B0aW9uc1IFcm91dGU6UAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLWHAyABKAsyGS5wYXJ0bmVyYXBpLnYxLkZpZWxkUnVsZXNSBWZpZWxkYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * How the public front exposes a method.
@@ -58,6 +58,13 @@ export type RouteOptions = Message<"partnerapi.v1.RouteOptions"> & {
    * @generated from field: bool session_free = 5;
    */
   sessionFree: boolean;
+
+  /**
+   * A test helper of the sandbox: a production token or an API key is refused with partner.env_mismatch.
+   *
+   * @generated from field: bool sandbox_only = 6;
+   */
+  sandboxOnly: boolean;
 };
 
 /**
@@ -126,6 +133,13 @@ export type FieldRules = Message<"partnerapi.v1.FieldRules"> & {
    * @generated from field: partnerapi.v1.ServiceCheckedRules service_checked = 8;
    */
   serviceChecked?: ServiceCheckedRules | undefined;
+
+  /**
+   * The most elements a repeated field may hold.
+   *
+   * @generated from field: optional uint32 max_items = 9;
+   */
+  maxItems?: number | undefined;
 };
 
 /**

@@ -63,6 +63,11 @@ export function createItemQueries(sql: SqlClient, schema: string) {
         where company_id = any(array[(select ${companyId}::bigint)]) and id > (select ${afterId}::bigint)
         order by company_id, id limit (select ${count}::bigint)`;
     },
+    /** The company's items among `ids` (an id of another company's item, or none, is simply absent). */
+    findMany(companyId: number, ids: readonly number[]): Promise<ItemRow[]> {
+      return sql<ItemRow[]>`
+        select ${sql.unsafe(columns)} from ${items} where company_id = ${companyId} and id = any(${[...ids]}::bigint[])`;
+    },
     /**
      * Inserts an item. A repeated code or barcode raises the unique violation of items__company_id_{code,barcode}__key;
      * a category of another company (or none) the foreign-key violation of items__company_id_category_id__fkey.

@@ -104,6 +104,8 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
           total_minor: order.totalMinor,
           currency: order.currency,
           placed_at: order.placedAt,
+          // A seeded order last changed when it was placed.
+          updated_at: order.placedAt,
           lines: sql.json(order.lines as postgres.JSONValue),
         })),
       ),

@@ -1,0 +1,102 @@
+// Every change of an online order, in ONE place: placing it and each move of ./order-lifecycle.ts. A change is one
+// transaction that (1) takes the merchant's feed stamp (locking its feed head row until commit, so the merchant's
+// changes commit in updated_at order: the change feed's guarantee), (2) writes the order (an insert, or the
+// conditional update of a move: one of two racing moves wins, the other finds the new status and is refused), and
+// (3) records the event in online_order_events. Webhooks (issue 26) record their outbox row in step (3), in the
+// same transaction, so an event is delivered if and only if its change committed.
+import { serviceError } from "../errors/index.js";
+import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
+import type { SqlClient } from "../storage/sql-client.js";
+import { orderMoves, type OrderMoveName } from "./order-lifecycle.js";
+import {
+  createOrderQueries,
+  type MoveColumns,
+  type NewOrderRow,
+  type OnlineOrderRow,
+} from "./queries/order-queries.js";
+
+/** The webhook event types of the lifecycle (issue 26): a creation, and every later change. */
+export const orderEventTypes = { created: "online_order.created", updated: "online_order.updated" } as const;
+
+/** Who made a change, as the history records it: `app:<app id>`, `pos`, `platform`, `sandbox`. */
+export type Actor = string;
+
+export interface OrderChanges {
+  /** Places an order (PENDING) and records its creation. */
+  place(order: NewOrderRow, actor: Actor, now: Date): Promise<OnlineOrderRow>;
+  /**
+   * Makes `move` on the company's order `id`, with the columns it sets: partner.order_not_found when there is no such
+   * order, partner.order_status_conflict (naming the current status) when the move does not start from it. `check`
+   * runs first, on the order as it is inside the transaction (who may make the move).
+   */
+  move(
+    companyId: number,
+    id: number,
+    move: OrderMoveName,
+    set: MoveColumns,
+    actor: Actor,
+    now: Date,
+    check?: (order: OnlineOrderRow) => void,
+  ): Promise<OnlineOrderRow>;
+}
+
+const fail = (code: Parameters<typeof serviceError>[1], params: Record<string, string> = {}) =>
+  serviceError(DataService.typeName, code, params as never);
+
+export function createOrderChanges(sql: SqlClient, schema: string): OrderChanges {
+  /** One change: the stamp, the write, the event, committed together or not at all. */
+  const change = (
+    companyId: number,
+    now: Date,
+    write: (
+      orders: ReturnType<typeof createOrderQueries>,
+      stamp: string,
+    ) => Promise<{ order: OnlineOrderRow; fromStatus: string | null; actor: Actor }>,
+  ) =>
+    (sql as { begin: <T>(run: (tx: SqlClient) => Promise<T>) => Promise<T> }).begin(async (tx) => {
+      const orders = createOrderQueries(tx, schema);
+      const stamp = await orders.stampChange(companyId, now.toISOString());
+      const { order, fromStatus, actor } = await write(orders, stamp);
+      await orders.insertEvent({
+        companyId,
+        storeId: order.store_id,
+        orderId: order.id,
+        type: fromStatus === null ? orderEventTypes.created : orderEventTypes.updated,
+        fromStatus,
+        status: order.status,
+        actor,
+        reason: order.reason,
+        occurredAt: stamp,
+      });
+      // Issue 26 (webhooks): record the outbox row of this event here, on `tx`.
+      return order;
+    });
+
+  return {
+    place: (order, actor, now) =>
+      change(order.companyId, now, async (orders, stamp) => ({
+        order: await orders.insert(order, stamp),
+        fromStatus: null,
+        actor,
+      })),
+
+    move: (companyId, id, name, set, actor, now, check) =>
+      change(companyId, now, async (orders, stamp) => {
+        const move = orderMoves[name];
+        // Under the feed head lock no other change of this merchant runs, so the status read here is the one the
+        // conditional write below meets; the write keeps its condition all the same (one atomic conditional write).
+        const current = await orders.find(companyId, id);
+        if (!current) throw fail("partner.order_not_found");
+        check?.(current);
+        if (!(move.from as readonly string[]).includes(current.status))
+          throw fail("partner.order_status_conflict", { status: current.status, target: move.to });
+        const moved = await orders.move(companyId, id, move.from, move.to, set, stamp);
+        if (!moved)
+          throw fail("partner.order_status_conflict", {
+            status: (await orders.statusOf(companyId, id)) ?? current.status,
+            target: move.to,
+          });
+        return { order: moved, fromStatus: current.status, actor };
+      }),
+  };
+}
