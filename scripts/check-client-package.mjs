@@ -203,12 +203,19 @@ async function main() {
     const clientManifest = JSON.parse(await readFile(join(clientDir, "package.json"), "utf8"));
     const rootManifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
     step(`npm pack ${clientManifest.name}@${clientManifest.version} (prepack builds it)`);
-    // The one runtime dependency, in a range that holds the version the service and the tests run with.
-    assert.deepEqual(Object.keys(clientManifest.dependencies), ["jose"], "the client's runtime dependencies");
-    assert.ok(
-      semver.satisfies(rootManifest.dependencies.jose, clientManifest.dependencies.jose),
-      `jose ${rootManifest.dependencies.jose} (root) is outside the client's range ${clientManifest.dependencies.jose}`,
+    // The runtime dependencies (jose for tokens, standardwebhooks for verifying webhooks), each in a range that
+    // holds the version the service and the tests run with.
+    assert.deepEqual(
+      Object.keys(clientManifest.dependencies),
+      ["jose", "standardwebhooks"],
+      "the client's runtime dependencies",
     );
+    for (const name of Object.keys(clientManifest.dependencies)) {
+      assert.ok(
+        semver.satisfies(rootManifest.dependencies[name], clientManifest.dependencies[name]),
+        `${name} ${rootManifest.dependencies[name]} (root) is outside the client's range ${clientManifest.dependencies[name]}`,
+      );
+    }
     const packed = JSON.parse(
       (await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: clientDir })).stdout,
     );
@@ -229,9 +236,13 @@ async function main() {
       JSON.stringify({ name: "a-partner-app", version: "1.0.0", private: true, type: "module" }, null, 2) + "\n",
     );
     await run("npm", ["install", "--no-audit", "--no-fund", tarball], { cwd: project });
-    // What installing the client pulls in: itself and jose, nothing else.
+    // What installing the client pulls in: itself, jose, and standardwebhooks with its two dependencies.
     const installed = (await readdir(join(project, "node_modules"))).filter((name) => !name.startsWith("."));
-    assert.deepEqual(installed.sort(), ["@partner-api", "jose"], "packages installed with the client");
+    assert.deepEqual(
+      installed.sort(),
+      ["@partner-api", "@stablelib", "fast-sha256", "jose", "standardwebhooks"],
+      "packages installed with the client",
+    );
     await run(
       "npm",
       [
