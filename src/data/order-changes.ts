@@ -2,11 +2,13 @@
 // transaction that (1) takes the merchant's feed stamp (locking its feed head row until commit, so the merchant's
 // changes commit in updated_at order: the change feed's guarantee), (2) writes the order (an insert, or the
 // conditional update of a move: one of two racing moves wins, the other finds the new status and is refused), and
-// (3) records the event in online_order_events. Webhooks (issue 26) record their outbox row in step (3), in the
-// same transaction, so an event is delivered if and only if its change committed.
+// (3) records the event in online_order_events and the webhook event in the region's outbox, in the same
+// transaction, so an event is delivered if and only if its change committed.
 import { serviceError } from "../errors/index.js";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import type { SqlClient } from "../storage/sql-client.js";
+import { recordEvent } from "../events/index.js";
+import { orderJson } from "./order-message.js";
 import { orderMoves, type OrderMoveName } from "./order-lifecycle.js";
 import {
   createOrderQueries,
@@ -68,7 +70,19 @@ export function createOrderChanges(sql: SqlClient, schema: string): OrderChanges
         reason: order.reason,
         occurredAt: stamp,
       });
-      // Issue 26 (webhooks): record the outbox row of this event here, on `tx`.
+      // The webhook event, in the same transaction (the region's outbox): delivered if and only if the change
+      // committed. It reaches the apps that may see this store's orders (the relay decides: src/webhook/relay.ts).
+      await recordEvent(
+        tx,
+        {
+          type: fromStatus === null ? orderEventTypes.created : orderEventTypes.updated,
+          companyId,
+          audience: { kind: "store", storeId: order.store_id },
+          data: { companyId, order: orderJson(order) },
+          occurredAt: now,
+        },
+        schema,
+      );
       return order;
     });
 

@@ -10,7 +10,6 @@ import {
   OnlineOrderReasonSchema,
   type ItemSchema,
   type OnlineOrderEventSchema,
-  type OnlineOrderSchema,
   type PlaceOnlineOrderRequest,
 } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { parseStoreScope, storeScopeHeader } from "./store-scope.js";
@@ -19,6 +18,7 @@ import { createCategoryQueries } from "./queries/category-queries.js";
 import { decodeCursor, decodeFeedCursor, decodeTimeCursor, encodeFeedCursor, pageOf, timePageOf } from "./cursor.js";
 import { microsecondsUtc, parseDateTime } from "./date-time.js";
 import { createOrderChanges } from "./order-changes.js";
+import { orderOf, reasonOf } from "./order-message.js";
 import { merchantReasons, posMoveTo, type OrderMoveName } from "./order-lifecycle.js";
 import { isSandboxCall, partnerAppOf } from "./partner-call.js";
 import { createEmployeeQueries } from "./queries/employee-queries.js";
@@ -124,59 +124,9 @@ function itemOf(row: ItemRow): MessageInitShape<typeof ItemSchema> {
   };
 }
 
-/** The reason column's text (OnlineOrderReason without its prefix) as the enum; UNSPECIFIED when none. */
-function reasonOf(text: string | null): OnlineOrderReason {
-  const value =
-    text === null
-      ? undefined
-      : OnlineOrderReasonSchema.values.find(
-          (candidate) => wireEnumName(OnlineOrderReasonSchema, candidate.number) === text,
-        );
-  return value === undefined ? OnlineOrderReason.UNSPECIFIED : (value.number as OnlineOrderReason);
-}
-
 /** The enum as the reason column stores it; undefined for UNSPECIFIED. */
 function reasonText(reason: OnlineOrderReason): string | undefined {
   return wireEnumName(OnlineOrderReasonSchema, reason);
-}
-
-function orderOf(row: OnlineOrderRow): MessageInitShape<typeof OnlineOrderSchema> {
-  return {
-    id: BigInt(row.id),
-    storeId: BigInt(row.store_id),
-    status: row.status,
-    totalMinor: BigInt(row.total_minor),
-    currency: row.currency,
-    placedAt: row.placed_at.toISOString(),
-    updatedAt: row.updated_key,
-    lines: (Array.isArray(row.lines) ? row.lines : []).map((line) => {
-      const quantity = Number.isSafeInteger(line.quantity) ? line.quantity! : 0;
-      const unit = Number.isSafeInteger(line.priceMinor) ? line.priceMinor! : 0;
-      return {
-        itemCode: line.itemCode ?? "",
-        name: line.name ?? "",
-        quantity,
-        unitPriceMinor: BigInt(unit),
-        totalMinor: BigInt(unit * quantity),
-        note: typeof line.note === "string" ? line.note : undefined,
-      };
-    }),
-    fulfilment:
-      row.fulfilment_type === null
-        ? undefined
-        : {
-            type: row.fulfilment_type === "DELIVERY" ? FulfilmentType.DELIVERY : FulfilmentType.PICKUP,
-            deliveryAddress: row.delivery_address ?? undefined,
-          },
-    customer:
-      row.customer_name === null ? undefined : { name: row.customer_name, phone: row.customer_phone ?? undefined },
-    externalReference: row.external_reference ?? undefined,
-    note: row.note ?? undefined,
-    requestedFor: row.requested_for?.toISOString(),
-    promisedFor: row.promised_for?.toISOString(),
-    reason: reasonOf(row.reason),
-    decideBy: row.status === "PENDING" ? row.decide_by?.toISOString() : undefined,
-  };
 }
 
 function eventOf(row: OrderEventRow): MessageInitShape<typeof OnlineOrderEventSchema> {

@@ -17,7 +17,7 @@ import { callerInfoKey, correlationHeader } from "../runtime/caller-context.js";
 import { clientAddress } from "../runtime/client-address.js";
 import { addressRanges } from "../config/ip-addresses.js";
 import { parseBasicCredentials } from "./client-credentials.js";
-import { messageToJson } from "./message-json.js";
+import { messageToJson } from "../runtime/message-json.js";
 import { collectParams, readBody, maxRequestFields, tooManyFields } from "./request-body.js";
 import { parseUrlEncoded } from "../runtime/urlencoded.js";
 import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";

@@ -15,7 +15,7 @@ import {
   renderPartnerError,
 } from "../errors/index.js";
 import { fieldJsonSchema, isRequiredField, requestJsonSchema, type JsonSchema } from "../runtime/request-schema.js";
-import { responseJsonSchemas } from "./message-json.js";
+import { responseJsonSchemas } from "../runtime/message-json.js";
 import type { Family, Route, RouteTable } from "./route-table.js";
 
 export interface OpenApiOptions {

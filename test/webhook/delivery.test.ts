@@ -81,7 +81,13 @@ test.before(async () => {
   app = await startTestApp({
     clock: systemClock,
     redis: false,
-    env: { WEBHOOK_TIMEOUT_SECONDS: "2", WEBHOOK_RETRY_SCHEDULE_SECONDS: "1", WEBHOOK_ALLOW_LOOPBACK: "1" },
+    env: {
+      WEBHOOK_TIMEOUT_SECONDS: "2",
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: "1",
+      WEBHOOK_ALLOW_LOOPBACK: "1",
+      // Orders move only when a test moves them.
+      SANDBOX_ORDER_AUTOPILOT_SECONDS: "0",
+    },
     webhookResolver: async (hostname) => (hostname === "rebind.test" ? rebindAnswers : []),
   });
   const credentials = credentialServiceOf(app, systemClock);
@@ -179,6 +185,51 @@ test("webhook.test reaches the receiver signed as Standard Webhooks says, and th
     404,
     "developer.webhook_delivery_not_found",
   );
+});
+
+test("online_order.created and online_order.updated carry the order as the partner API answers it, from the move's own transaction", async () => {
+  const credentials = credentialServiceOf(app, systemClock);
+  const ordering = await newApp(credentials, organizationId, Product.ONLINE_ORDER);
+  const target = await receiver();
+  await register(ordering.sandbox, target, { events: ["online_order.created", "online_order.updated"] });
+  const merchant = await newSandboxMerchant(credentials, organizationId);
+  const minted = await answerOf(
+    await fetch(`${app.base}/v1/token`, {
+      method: "POST",
+      headers: { authorization: basic(ordering.sandbox), "content-type": "application/json" },
+      body: JSON.stringify({ merchant_id: merchant.companyId }),
+    }),
+  );
+  assert.is(minted.status, 200);
+  const bearer = { authorization: `Bearer ${minted.body["access_token"] as string}` };
+  const partner = async (method: string, path: string, body?: unknown) =>
+    answerOf(
+      await fetch(app.base + path, {
+        method,
+        headers: body === undefined ? bearer : { ...bearer, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+  const stores = (await partner("GET", "/v1/stores")).body["stores"] as Array<{ id: number }>;
+  const items = (await partner("GET", "/v1/items?limit=1")).body["items"] as Array<{ id: number }>;
+  const placed = await partner("POST", "/v1/online-orders", {
+    storeId: stores[0]!.id,
+    lines: [{ itemId: items[0]!.id, quantity: 2 }],
+    fulfilment: { type: "PICKUP" },
+    customer: { name: "Asha Rao" },
+    externalReference: "webhook-order-1",
+  });
+  assert.is(placed.status, 200, JSON.stringify(placed.body));
+  const order = placed.body["order"] as Record<string, unknown>;
+  const cancelled = await partner("POST", `/v1/online-orders/${order["id"] as number}/cancel`, {});
+  assert.is(cancelled.status, 200, JSON.stringify(cancelled.body));
+  const [created, updated] = await target.waitFor(2);
+  assert.is(created!.verified?.type, "online_order.created");
+  assert.equal(created!.verified?.data, { companyId: merchant.companyId, order });
+  assert.is(updated!.verified?.type, "online_order.updated");
+  assert.equal(updated!.verified?.data, { companyId: merchant.companyId, order: cancelled.body["order"] });
+  assert.is((updated!.verified!.data["order"] as Record<string, unknown>)["status"], "CANCELLED");
+  assert.is.not(created!.headers["webhook-id"], updated!.headers["webhook-id"]);
 });
 
 test("a rotated secret signs beside the previous one, so a receiver holding either verifies", async () => {

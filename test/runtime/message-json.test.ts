@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import { GetOnlineOrderResponseSchema, ListStoresResponseSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { GetAccessRequestResponseSchema } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
-import { messageToJson, responseJsonSchemas } from "../../src/front/message-json.js";
+import { messageToJson, responseJsonSchemas } from "../../src/runtime/message-json.js";
 import {
   CreateDeveloperOrganizationResponseSchema,
   GetAccountResponseSchema,

@@ -11,7 +11,7 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence as FieldPresence } from "@bufbuild/protobuf/wkt";
-import { wireEnumNameOf, wireEnumValues } from "../runtime/wire-enums.js";
+import { wireEnumNameOf, wireEnumValues } from "./wire-enums.js";
 
 export function messageToJson(schema: DescMessage, message: Message): JsonObject {
   const json = toJson(schema, message, { alwaysEmitImplicit: true }) as JsonObject;
