@@ -15,6 +15,7 @@ import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
+import { WebhookService } from "../../gen/partnerapi/v1/webhook_service_pb.js";
 import { environmentNames } from "../../src/config/config.js";
 import { admissionOf } from "../../src/internal/access-policy.js";
 
@@ -139,7 +140,14 @@ Files("docs/endpoints.md lists every annotated route with its RPC, and no route 
   // Path variables are named on the wire by their JSON names ({organization_id} is {organizationId}).
   const lowerCamel = (path: string) =>
     path.replace(/\{(\w+)\}/g, (_, name: string) => `{${name.replace(/_(\w)/g, (__, c: string) => c.toUpperCase())}}`);
-  const annotated = [TokenService, DataService, ConsoleService, CredentialService, GrantService].flatMap((service) =>
+  const annotated = [
+    TokenService,
+    DataService,
+    ConsoleService,
+    CredentialService,
+    GrantService,
+    WebhookService,
+  ].flatMap((service) =>
     service.methods.flatMap((method) => {
       const pattern = getOption(method, http).pattern;
       if (pattern.case === undefined || pattern.case === "custom") return [];

@@ -238,6 +238,7 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.webhook_url_invalid": 400,
     "developer.webhook_event_unknown": 400,
     "developer.webhook_endpoint_limit": 409,
+    "developer.request_log_entry_not_found": 404,
   };
   for (const [code, status] of Object.entries(statuses)) {
     assert.ok(isErrorCode(code), `${code} missing from the catalogue`);
