@@ -325,7 +325,7 @@ export interface Config {
   shutdownDrainSeconds: number;
   /** Key-encryption key of the signing keys' private parts; unset: read from (or generated into) dataDir. */
   tokenKeyEncryptionKey: string | undefined;
-  /** Events and webhooks (docs/decisions.md, "Events and webhooks"). */
+  /** Events and webhooks (docs/decisions.md, "Events and webhooks (the webhook owner)"). */
   webhooks: {
     /** Sandbox endpoints may be loopback addresses (WEBHOOK_ALLOW_LOOPBACK). */
     allowLoopback: boolean;
@@ -349,7 +349,7 @@ export interface Config {
     resetLink: number;
     invitation: number;
   };
-  /** The online orders' timers, in seconds (docs/decisions.md, "Online orders: lifecycle and change feed"). */
+  /** The online orders' timers, in seconds (docs/decisions.md, "Online orders (the data owner)"). */
   onlineOrders: {
     /** ONLINE_ORDER_DECISION_SECONDS: how long a PENDING order waits for the merchant before it times out. */
     decisionSeconds: number;

@@ -1,4 +1,4 @@
-// The delivery queue: pg-boss (docs/decisions.md, "Events and webhooks": why pg-boss) in the control database's
+// The delivery queue: pg-boss (docs/decisions.md, "Events and webhooks (the webhook owner)": why pg-boss) in the control database's
 // schema `webhook_queue`, through our own postgres.js client: on the embedded PGlite (one connection behind a
 // loopback socket) exactly as on a PostgreSQL pool. A job is one attempt of one delivery; it is enqueued in the
 // transaction that makes it due (the relay's fan-out, a failed attempt's retry, a resend), fetched by exactly one
