@@ -97,7 +97,7 @@ Runner("a file over its limit is killed with the processes it started, and named
 Runner("a test file importing `suite` from uvu directly is refused before anything runs", async () => {
   const { code, output } = await runner([`${fixtures}/imports-uvu.ts`, `${fixtures}/passes.ts`]);
   assert.is(code, 1, output);
-  assert.match(output, 'import from "uvu" directly');
+  assert.match(output, /import from .uvu. directly/); // not spelled out: this file would import uvu to the check
   assert.match(output, `  ${fixtures}/imports-uvu.ts`);
   assert.not.match(output, "passes.ts");
   assert.is(lastLine(output), "0 passed, 1 failed");
