@@ -449,7 +449,7 @@ export const en = {
   "console.usageChartHeading": "Last 24 hours",
   "console.usageChartTitle":
     "Requests a minute and 429s over the last 24 hours; the limit is {limit} a minute. The table below gives the same by hour.",
-  "console.usageLimitLine": "limit {limit}/min",
+  "console.usageLimitLine": "Limit {limit}/min",
   "console.usageLegendRequests": "Requests a minute",
   "console.usageLegendLimited": "429: over the limit",
   "console.usageLegendLimit": "The limit",
