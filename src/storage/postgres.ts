@@ -96,7 +96,7 @@ async function readArrayTypesOnce(sql: postgres.Sql): Promise<void> {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const timeouts = options.timeouts ?? defaultDatabaseTimeouts;
   if (options.url) {
-    const sql = createClient(options.url, options.poolSize ?? 10, options.logger, timeouts);
+    const sql = createClient(options.url, options.poolSize ?? 10, options.logger, timeouts, true);
     await readArrayTypesOnce(sql).catch(async (error: unknown) => {
       await sql.end({ timeout: 0 });
       throw error;
@@ -105,7 +105,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
   const server = await startEmbeddedPostgres({ dataDir: options.dataDir, logger: options.logger, maxConnections: 1 });
   // One connection: PGlite serialises queries anyway, and statements from several connections interleave badly.
-  const sql = createClient(server.url, 1, options.logger, timeouts);
+  // No reply deadline on the socket: the embedded database runs in this process over loopback, so no network can
+  // go silent between them, and a slow answer only means this process is busy (a migration on a loaded machine
+  // took longer than the deadline and failed the start). statement_timeout still bounds every statement.
+  const sql = createClient(server.url, 1, options.logger, timeouts, false);
   await readArrayTypesOnce(sql);
   return {
     sql,
@@ -135,7 +138,13 @@ async function ping(sql: postgres.Sql, timeoutMs: number): Promise<boolean> {
   }
 }
 
-function createClient(url: string, max: number, logger: Logger, timeouts: DatabaseTimeouts): postgres.Sql {
+function createClient(
+  url: string,
+  max: number,
+  logger: Logger,
+  timeouts: DatabaseTimeouts,
+  watchReplies: boolean,
+): postgres.Sql {
   return postgres(url, {
     max,
     types: { int8: int8AsNumber },
@@ -153,12 +162,12 @@ function createClient(url: string, max: number, logger: Logger, timeouts: Databa
     },
     // Our own socket, destroyed when a reply is overdue (reply-deadline.ts): postgres.js has no client-side deadline.
     // postgres.js takes a `socket` factory that its type declarations do not list: passed by spread, not cast.
-    ...{
+    ...(watchReplies && {
       socket: (options: { host: string[]; port: number[]; path?: string | false }) =>
         openWatchedSocket(options.path ? { path: options.path } : { host: options.host[0]!, port: options.port[0]! }, {
           replyMs: timeouts.querySeconds * 1000 + replyMarginMs,
         }),
-    },
+    }),
   });
 }
 
