@@ -110,6 +110,9 @@ Runner("the repository's own test files all take `suite` from test/support/suite
   assert.ok(files.length > 100, `only ${files.length} test files found`);
   const direct = files.filter((name) => /from\s+["']uvu["']/.test(readFileSync(join(root, "test", name), "utf8")));
   assert.equal(direct, []);
+  // suite.ts passes uvu's `.only` through for local debugging; one left in a test file would narrow every CI run to it.
+  const narrowed = files.filter((name) => /^\s*\w+\.only\(/m.test(readFileSync(join(root, "test", name), "utf8")));
+  assert.equal(narrowed, [], "test files calling .only");
 });
 
 Runner.run();
