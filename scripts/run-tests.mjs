@@ -1,10 +1,12 @@
 // `npm test`: every test file in a uvu process of its own, several at a time. Test files mostly wait (on the
 // database, chromium, timers), so a 2-core machine runs a few of them at once well; uvu stays the runner of each
 // file. Longest files start first (their times from the last run, in test-output/test-timings.json), a file that
-// outlives its limit is killed with every process it started and named with the test it was in, and the end of the
+// outlives its limit is killed with every process it started and named with the test it was in, one still alive
+// --exit-grace seconds (default 30) after its last test is killed and counted failed, and the end of the
 // output is the slowest ten files, the failures again, and last of all "N passed, M failed".
 //
-//   node scripts/run-tests.mjs [--concurrency N] [--file-timeout SECONDS] [--pattern REGEX] [--verbose] [--list] [PATH...]
+//   node scripts/run-tests.mjs [--concurrency N] [--file-timeout SECONDS] [--exit-grace SECONDS] [--pattern REGEX]
+//                              [--verbose] [--list] [PATH...]
 //
 // PATHs are files or directories (default: test); in directories the files whose path matches --pattern
 // (default \.test\.ts$) run. Environment: TEST_CONCURRENCY, TEST_FILE_TIMEOUT_MS, TEST_TIMEOUT_MS (one test's limit,
@@ -35,6 +37,7 @@ function parseArguments(argv) {
   const options = {
     concurrency: Number(process.env.TEST_CONCURRENCY) || Math.max(2, availableParallelism() * 2),
     fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS) || 15 * 60_000,
+    exitGraceMs: 30_000,
     pattern: /\.test\.ts$/,
     verbose: false,
     list: false,
@@ -49,6 +52,7 @@ function parseArguments(argv) {
     };
     if (argument === "--concurrency" || argument === "-j") options.concurrency = Number(value());
     else if (argument === "--file-timeout") options.fileTimeoutMs = Number(value()) * 1000;
+    else if (argument === "--exit-grace") options.exitGraceMs = Number(value()) * 1000;
     else if (argument === "--pattern") options.pattern = new RegExp(value());
     else if (argument === "--verbose" || argument === "-v") options.verbose = true;
     else if (argument === "--list") options.list = true;
@@ -58,6 +62,7 @@ function parseArguments(argv) {
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
     throw new Error("--concurrency must be a whole number of at least 1");
   if (!(options.fileTimeoutMs > 0)) throw new Error("--file-timeout must be a positive number of seconds");
+  if (!(options.exitGraceMs > 0)) throw new Error("--exit-grace must be a positive number of seconds");
   if (options.paths.length === 0) options.paths.push("test");
   return options;
 }
@@ -183,9 +188,23 @@ function runFile(file, progressDir) {
     });
     children.add(child);
     let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
     let killedAfterMs;
+    let lingeredMs;
+    // uvu prints "Duration:" last, after the file's last test; a process still alive well after that is held open
+    // by something a test left behind (a server, a pool, a timer), and would otherwise run into the file's limit.
+    let lingering;
+    const onOutput = (chunk) => {
+      output += chunk;
+      if (lingering === undefined && /^\s*Duration:/m.test(strip(output))) {
+        const endedAt = performance.now();
+        lingering = setTimeout(() => {
+          lingeredMs = performance.now() - endedAt;
+          killGroup(child.pid);
+        }, options.exitGraceMs);
+      }
+    };
+    child.stdout.on("data", onOutput);
+    child.stderr.on("data", onOutput);
     const timer = setTimeout(() => {
       killedAfterMs = performance.now() - startedAt;
       killGroup(child.pid);
@@ -194,6 +213,7 @@ function runFile(file, progressDir) {
     let cpuSeconds;
     const finish = () => {
       clearTimeout(timer);
+      clearTimeout(lingering);
       children.delete(child);
       resolvePromise({
         file,
@@ -202,6 +222,7 @@ function runFile(file, progressDir) {
         output,
         exit,
         killedAfterMs,
+        lingeredMs,
         unfinished: killedAfterMs === undefined ? undefined : unfinishedTest(progressPath),
       });
     };
@@ -227,7 +248,8 @@ function runFile(file, progressDir) {
 /** What a finished file counts: uvu's totals, or one failure for a file that crashed, hung or exited non-zero. */
 function outcomeOf(result) {
   const totals = totalsOf(result.output);
-  const exitedCleanly = result.exit?.code === 0 && result.killedAfterMs === undefined;
+  const exitedCleanly =
+    result.exit?.code === 0 && result.killedAfterMs === undefined && result.lingeredMs === undefined;
   if (!totals) return { passed: 0, failed: 1, skipped: 0, ok: false };
   let failed = totals.total - totals.passed;
   if (!exitedCleanly && failed === 0) failed = 1;
@@ -241,6 +263,11 @@ function failureReport(result) {
     lines.push(
       `killed after ${seconds(result.killedAfterMs)} (the file's limit, --file-timeout / TEST_FILE_TIMEOUT_MS)` +
         (result.unfinished ? `, in: ${result.unfinished}` : ""),
+    );
+  } else if (result.lingeredMs !== undefined) {
+    lines.push(
+      `killed ${seconds(result.lingeredMs)} after its last test ended: something it opened (a server, a pool, a ` +
+        "timer) kept the process alive",
     );
   } else if (result.exit && result.exit.code !== 0 && !totalsOf(result.output)) {
     lines.push(`exited with ${result.exit.signal ?? `code ${result.exit.code}`} before uvu's totals`);

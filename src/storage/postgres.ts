@@ -110,13 +110,16 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   // took longer than the deadline and failed the start). statement_timeout still bounds every statement.
   const sql = createClient(server.url, 1, options.logger, timeouts, false);
   await readArrayTypesOnce(sql);
+  let closing: Promise<void> | undefined;
   return {
     sql,
     embedded: true,
-    close: async () => {
-      await sql.end({ timeout: 5 });
-      await server.close();
-    },
+    // Once however often called, as sql.end() is.
+    close: () =>
+      (closing ??= (async () => {
+        await sql.end({ timeout: 5 });
+        await server.close();
+      })()),
     ping: (timeoutMs) => ping(sql, timeoutMs),
   };
 }

@@ -94,6 +94,13 @@ Runner("a file over its limit is killed with the processes it started, and named
   );
 });
 
+Runner("a file whose process outlives its last test is killed after --exit-grace and counted failed", async () => {
+  const { code, output } = await runner(["--exit-grace", "1", `${fixtures}/lingers.ts`]);
+  assert.is(code, 1, output);
+  assert.match(output, /killed \d+\.\d s after its last test ended: something it opened/);
+  assert.is(lastLine(output), "1 passed, 1 failed");
+});
+
 Runner("a test file importing `suite` from uvu directly is refused before anything runs", async () => {
   const { code, output } = await runner([`${fixtures}/imports-uvu.ts`, `${fixtures}/passes.ts`]);
   assert.is(code, 1, output);

@@ -12,25 +12,32 @@ import { openDatabase } from "../../src/storage/postgres.js";
 
 const test = suite("storage/embedded-postgres");
 
+/** The names of the migrations shipped for `schema`, in the order they apply. */
+const bundledMigrations = (schema: "control" | "region"): string[] =>
+  readdirSync(new URL(`../../src/storage/migrations/${schema}/`, import.meta.url))
+    .filter((file) => file.endsWith(".sql"))
+    .map((file) => file.slice(0, -4))
+    .sort();
+
 test("open, migrate, write, close, reopen: the data is there and migrations apply nothing", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "pa-embedded-"));
   const lines: { level: string; msg: string }[] = [];
   const logger = createLogger({ level: "debug", write: (line) => lines.push(JSON.parse(line)) });
+  // Closed on a failure too: an open PGlite keeps the test process alive.
+  const opened: { close(): Promise<void> }[] = [];
   try {
     const first = await openDatabase({ dataDir, logger });
     assert.is(first.embedded, true);
-    const bundled = readdirSync(new URL("../../src/storage/migrations/control/", import.meta.url))
-      .filter((file) => file.endsWith(".sql"))
-      .map((file) => file.slice(0, -4))
-      .sort();
-    assert.equal(await migrateControl(first.sql, logger), bundled);
-    assert.equal(await migrateRegion(first.sql, "uk", logger), ["0001_initial", "0002_online_orders_keyset"]);
+    opened.push(first);
+    assert.equal(await migrateControl(first.sql, logger), bundledMigrations("control"));
+    assert.equal(await migrateRegion(first.sql, "uk", logger), bundledMigrations("region"));
     const [org] = await first.sql`insert into control.organizations (name) values ('Acme') returning id, name`;
     await first.sql`insert into region_uk.stores (company_id, name) values (${900_000_001}, 'High Street')`;
     await first.close();
     assert.ok((await stat(join(dataDir, "pg"))).isDirectory());
 
     const second = await openDatabase({ dataDir, logger });
+    opened.push(second);
     assert.equal(await migrateControl(second.sql, logger), []);
     assert.equal(await migrateRegion(second.sql, "uk", logger), []);
     const organizations = await second.sql`select id, name from control.organizations`;
@@ -50,6 +57,7 @@ test("open, migrate, write, close, reopen: the data is there and migrations appl
     // The second run's "already exists, skipping" notices went to the logger at debug level.
     assert.ok(lines.some((line) => line.level === "debug" && line.msg === "postgres notice"));
   } finally {
+    await Promise.allSettled(opened.map((database) => database.close()));
     await rm(dataDir, { recursive: true, force: true });
   }
 });
