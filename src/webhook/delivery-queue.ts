@@ -11,6 +11,7 @@ import type { Logger } from "../runtime/logger.js";
 
 export const deliveryQueueName = "webhook-delivery";
 export const queueSchema = "webhook_queue";
+const startAttempts = 5;
 
 /** One attempt of one delivery. */
 export interface AttemptJob {
@@ -33,6 +34,11 @@ export function pgBossDatabase(sql: SqlClient, pool: boolean): IDatabase {
       const reserved = await (sql as postgres.Sql).reserve();
       try {
         return { rows: flatten(await reserved.unsafe(text)) };
+      } catch (error) {
+        // A statement failed inside the text's own BEGIN: the connection goes back to the pool in an aborted
+        // transaction unless it is rolled back here (a ROLLBACK outside a transaction only warns).
+        await reserved.unsafe("rollback").catch(() => {});
+        throw error;
       } finally {
         reserved.release();
       }
@@ -68,7 +74,10 @@ export async function startDeliveryQueue(options: {
     schedule: false,
   });
   boss.on("error", (error: unknown) => options.logger.error("delivery queue error", { error }));
-  await boss.start();
+  // Processes starting together on a fresh database all find pg-boss not installed and all run its install; the
+  // first commits and the others fail on what it created (a schema, a type). A retry finds it installed and goes
+  // on, so a start is tried up to five times (1, 2, 4, 8 s apart; pg-boss's own start({ attempts })).
+  await boss.start({ attempts: startAttempts });
   // A job that stays active past expireInSeconds (its worker died mid-attempt) is retried by pg-boss: the attempt
   // claim (delivery-attempts.ts) lets that retry send the attempt again, so it is delivered at least once.
   await boss.createQueue(deliveryQueueName, {
