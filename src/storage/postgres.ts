@@ -120,15 +120,21 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         await sql.end({ timeout: 5 });
         await server.close();
       })()),
-    ping: (timeoutMs) => ping(sql, timeoutMs),
+    ping: (timeoutMs) => ping(sql, timeoutMs, () => closing === undefined),
   };
 }
 
-/** `select 1` raced against a timer: the query may stay queued in postgres.js, the answer does not wait for it. */
-async function ping(sql: postgres.Sql, timeoutMs: number): Promise<boolean> {
+/**
+ * `select 1` raced against a timer: the query may stay queued in postgres.js, the answer does not wait for it.
+ * `whenLate` is the answer when the timer wins: false for a server over the network (silent is down), the embedded
+ * database's own state for PGlite (it runs in this process, one query at a time: a late answer means queued behind
+ * this process's own work, and a stuck PGlite would have stopped this process answering anything at all; a closed
+ * or broken connection still fails the query, and that is down).
+ */
+async function ping(sql: postgres.Sql, timeoutMs: number, whenLate: () => boolean = () => false): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
+    timer = setTimeout(() => resolve(whenLate()), timeoutMs);
   });
   const answered = sql`select 1`.then(
     () => true,

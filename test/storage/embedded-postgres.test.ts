@@ -62,4 +62,27 @@ test("open, migrate, write, close, reopen: the data is there and migrations appl
   }
 });
 
+test("readiness: a ping queued behind this process's own work is busy, not down; a closed database is down", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "pa-embedded-"));
+  const database = await openDatabase({ dataDir, logger: createLogger({ level: "error" }) });
+  try {
+    assert.is(await database.ping(1000), true);
+    // A transaction holds the one connection: the ping waits in line past its timeout, and still says ready.
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    const transaction = database.sql.begin(async (tx) => {
+      await tx`select 1`;
+      await held;
+    });
+    assert.is(await database.ping(50), true);
+    finish();
+    await transaction;
+    await database.close();
+    assert.is(await database.ping(1000), false);
+  } finally {
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
 test.run();
