@@ -228,9 +228,12 @@ const schema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /** Where the console's web pages live; mailed links point here. Unset: the console listener, http://HOST:CONSOLE_PORT. */
   CONSOLE_URL: optional(url),
-  /** Failed console sign-ins per email per fixed window; the one that reaches it locks the email for CONSOLE_LOCKOUT_SECONDS. */
+  /**
+   * Failed console sign-ins per (email, source address) per fixed window, the one that reaches it locks that pair for
+   * CONSOLE_LOCKOUT_SECONDS; past as many failures of an email from everywhere, its sign-ins are slowed, never locked.
+   */
   CONSOLE_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(5),
-  /** The console's sign-in window, and how long a lock lasts from the failure that set it. */
+  /** The console's sign-in window, and how long a pair's lock lasts from the failure that set it. */
   CONSOLE_LOCKOUT_SECONDS: seconds.default(900),
   /** Failed console sign-ins per source address per CONSOLE_LOCKOUT_SECONDS window (any emails). */
   CONSOLE_SIGN_IN_ADDRESS_LIMIT: z.coerce.number().int().positive().default(20),

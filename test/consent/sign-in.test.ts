@@ -3,6 +3,7 @@
 // password and an unknown email answer alike; the sign-in rule (a hard limit per address and per account and address,
 // the account slowed rather than locked, successes not counted) and the end of its window on the manual clock (IPv6 sources by their /64); CSRF token and Origin checks on the POST.
 import { randomBytes } from "node:crypto";
+import { advancing } from "../support/advancing.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -302,23 +303,6 @@ async function attempt(world: World, user: { email: string; password: string }, 
   return browser.signIn(await browser.get(authorizeUrl(test, world)), user);
 }
 
-/**
- * Resolves `answer` while moving the manual clock a second at a time: a slowed sign-in waits on the clock, and the
- * test cannot know when the server starts waiting. Returns the answer and how far the clock moved.
- */
-async function advancing<T>(answer: Promise<T>): Promise<{ value: T; movedMs: number }> {
-  let settled = false;
-  let movedMs = 0;
-  const value = answer.finally(() => (settled = true));
-  while (!settled) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    if (settled) break;
-    clock.advance(1000);
-    movedMs += 1000;
-  }
-  return { value: await value, movedMs };
-}
-
 SignIn(
   "failures of one account from one address: that pair gets 429 until its window ends; from elsewhere the owner is slowed, never locked",
   async () => {
@@ -340,7 +324,7 @@ SignIn(
     // Another account from this address is not affected.
     assert.is((await attempt(world, world.owner, address)).status, 303);
     // From another address the account signs in: slowed (the clock must move a second first), not refused.
-    const elsewhere = await advancing(attempt(world, world.employee, randomAddress()));
+    const elsewhere = await advancing(clock, attempt(world, world.employee, randomAddress()));
     assert.is(elsewhere.value.status, 303, elsewhere.value.html);
     assert.ok(elsewhere.movedMs >= 1000, "waited for the delay");
     assert.ok(test.logs.some((line) => line.includes('"consent sign-in slowed"') && line.includes('"ms":1000')));
@@ -365,16 +349,18 @@ SignIn(
         401,
       );
     const first = await advancing(
+      clock,
       attempt(world, { email: world.owner.email, password: "guess again" }, randomAddress()),
     );
     assert.is(first.value.status, 401);
     const second = await advancing(
+      clock,
       attempt(world, { email: world.owner.email, password: "and again" }, randomAddress()),
     );
     assert.is(second.value.status, 401);
     assert.ok(second.movedMs >= 2000, `the second delay is longer (${second.movedMs} ms)`);
     // The owner, from their own address, still signs in, after the delay.
-    const owner = await advancing(attempt(world, world.owner, own));
+    const owner = await advancing(clock, attempt(world, world.owner, own));
     assert.is(owner.value.status, 303, owner.value.html);
     assert.ok(owner.movedMs >= 4000, `slowed by the third doubling (${owner.movedMs} ms)`);
     assert.ok(test.logs.some((line) => line.includes('"consent sign-in slowed"') && line.includes('"ms":4000')));

@@ -1,8 +1,10 @@
 // src/console/sign-in-lockout.ts over HTTP against the real app: each attempt is counted before its password is
-// checked, so 50 parallel wrong passwords get exactly five 401s and 429s with Retry-After for the rest; the lock
-// lasts CONSOLE_LOCKOUT_SECONDS from the failure that set it, the right password included; successes never count;
-// the per-address ceiling counts failures over any emails until its window ends. Time moves on the manual clock;
+// checked, so 50 parallel wrong passwords from one address get exactly five 401s and 429s with Retry-After for the
+// rest; the pair's lock lasts CONSOLE_LOCKOUT_SECONDS from the failure that set it, the right password included;
+// from other addresses the email is slowed, never locked; successes never count; the per-address ceiling counts
+// failures over any emails until its window ends. Time moves on the manual clock;
 // each run uses fresh emails and addresses (the test apps trust 127.0.0.1 as a proxy), so runs sharing one Redis never share a counter.
+import { advancing } from "../support/advancing.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createSignInLockout } from "../../src/console/sign-in-lockout.js";
@@ -56,11 +58,13 @@ function expectLocked(answer: Answer, retryAfter: number) {
 const toWindowEnd = () => Math.ceil(((Math.floor(clock.now() / windowMs) + 1) * windowMs - clock.now()) / 1000);
 
 Lockout(
-  "50 parallel wrong passwords: five 401s, 45 429s with Retry-After; locked 15 minutes from the failure, the right password included",
+  "50 parallel wrong passwords from one address: five 401s, 45 429s with Retry-After; that pair locked 15 minutes from the failure, the right password included",
   async () => {
     const email = await verifiedAccount();
-    // From 50 addresses: only the per-email count stands between them and the password check.
-    const answers = await Promise.all(Array.from({ length: 50 }, () => signIn(email, "wrong password, clearly")));
+    const address = randomAddress();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => signIn(email, "wrong password, clearly", address)),
+    );
     const failed = answers.filter((answer) => answer.status === 401);
     const refused = answers.filter((answer) => answer.status !== 401);
     assert.is(failed.length, 5, `statuses: ${answers.map((answer) => answer.status).join(",")}`);
@@ -68,29 +72,64 @@ Lockout(
     assert.is(refused.length, 45);
     for (const answer of refused) expectLocked(answer, 900);
 
-    expectLocked(await signIn(email, password), 900);
+    expectLocked(await signIn(email, password, address), 900);
     // The lock outlives the fixed window it was set in (that one ended at the half hour).
     clock.advance(600_000);
-    expectLocked(await signIn(email, password), 300);
+    expectLocked(await signIn(email, password, address), 300);
     clock.advance(300_000 - 1);
-    expectLocked(await signIn(email, password), 1);
+    expectLocked(await signIn(email, password, address), 1);
     clock.advance(1);
-    assert.is((await signIn(email, password)).status, 200);
+    assert.is((await signIn(email, password, address)).status, 200);
+  },
+);
+
+Lockout(
+  "a stranger's failures lock the stranger's address only: the owner, from elsewhere, signs in slowed (1 s, 2 s, 4 s, capped at 8 s), never refused",
+  async () => {
+    const email = await verifiedAccount();
+    const stranger = randomAddress();
+    for (let i = 0; i < 5; i++)
+      expectError(await signIn(email, "wrong password, clearly", stranger), 401, "developer.sign_in_failed");
+    expectLocked(await signIn(email, password, stranger), 900);
+    // The email has five failures: the owner's next attempt waits 1 s on the clock, then signs in.
+    const own = randomAddress();
+    const first = await advancing(clock, signIn(email, password, own));
+    assert.is(first.value.status, 200);
+    assert.ok(first.movedMs >= 1000, `slowed (${first.movedMs} ms)`);
+    assert.ok(test.logs.some((line) => line.includes('"console sign-in slowed"') && line.includes('"ms":1000')));
+    // More strangers, from addresses of their own: each waits longer; none is refused.
+    for (let i = 0; i < 4; i++) {
+      const wrong = await advancing(clock, signIn(email, "wrong password, clearly", randomAddress()));
+      expectError(wrong.value, 401, "developer.sign_in_failed");
+    }
+    assert.ok(test.logs.some((line) => line.includes('"console sign-in slowed"') && line.includes('"ms":8000')));
+    // Nine failures now: the owner waits the cap, 8 s, and signs in; the success counts for nothing.
+    const owner = await advancing(clock, signIn(email, password, own));
+    assert.is(owner.value.status, 200);
+    assert.ok(owner.movedMs >= 8000, `slowed by the cap (${owner.movedMs} ms)`);
+    // The cap: no wait longer than 8 s was ever asked for.
+    const waits = test.logs
+      .filter((line) => line.includes('"console sign-in slowed"'))
+      .map((line) => JSON.parse(line).ms as number);
+    assert.ok(Math.max(...waits) === 8000, `waits: ${waits.join(", ")}`);
+    clock.advance(windowMs);
   },
 );
 
 Lockout("successes never count: four failures and any number of successes, then the fifth failure locks", async () => {
   const email = await verifiedAccount();
+  const address = randomAddress();
   for (let i = 0; i < 4; i++)
-    expectError(await signIn(email, "wrong password, clearly"), 401, "developer.sign_in_failed");
-  for (let i = 0; i < 6; i++) assert.is((await signIn(email, password)).status, 200, `success ${i + 1}`);
-  expectError(await signIn(email, "wrong password, clearly"), 401, "developer.sign_in_failed");
-  expectLocked(await signIn(email, password), 900);
+    expectError(await signIn(email, "wrong password, clearly", address), 401, "developer.sign_in_failed");
+  for (let i = 0; i < 6; i++) assert.is((await signIn(email, password, address)).status, 200, `success ${i + 1}`);
+  expectError(await signIn(email, "wrong password, clearly", address), 401, "developer.sign_in_failed");
+  expectLocked(await signIn(email, password, address), 900);
   // An unknown email locks alike: the lock says nothing about who has an account.
   const unknown = newEmail();
+  const other = randomAddress();
   for (let i = 0; i < 5; i++)
-    expectError(await signIn(unknown, "wrong password, clearly"), 401, "developer.sign_in_failed");
-  expectLocked(await signIn(unknown, "wrong password, clearly"), 900);
+    expectError(await signIn(unknown, "wrong password, clearly", other), 401, "developer.sign_in_failed");
+  expectLocked(await signIn(unknown, "wrong password, clearly", other), 900);
   clock.advance(900_000);
 });
 
@@ -158,18 +197,19 @@ Outage(
     const windowEnd = Math.ceil(Date.now() / windowMs) * windowMs + windowMs;
     const { lockout, state, clock: at } = lockoutOn(windowEnd - 10_000);
     state.down = true;
-    for (let i = 0; i < 5; i++) await (await lockout.begin("a@partner.test", `addr-${i}`)).failed();
-    assert.is(await refusedFor(lockout, "a@partner.test", "addr-x"), 900, "locked for the full period");
+    for (let i = 0; i < 5; i++) await (await lockout.begin("a@partner.test", "addr-a")).failed();
+    assert.is(await refusedFor(lockout, "a@partner.test", "addr-a"), 900, "locked for the full period");
     at.advance(20_000);
     assert.is(
-      await refusedFor(lockout, "a@partner.test", "addr-y"),
+      await refusedFor(lockout, "a@partner.test", "addr-a"),
       880,
       "the next window: still locked, from the failure",
     );
     at.advance(879_000);
-    assert.is(await refusedFor(lockout, "a@partner.test", "addr-z"), 1);
+    assert.is(await refusedFor(lockout, "a@partner.test", "addr-a"), 1);
     at.advance(1_000);
-    const attempt = await lockout.begin("a@partner.test", "addr-z");
+    // Unlocked, and not slowed: the email's failures were counted in the window before this one.
+    const attempt = await lockout.begin("a@partner.test", "addr-a");
     await attempt.succeeded();
   },
 );
@@ -179,30 +219,30 @@ Outage(
   async () => {
     const { lockout, state, clock: at, lines } = lockoutOn(Math.ceil(Date.now() / windowMs) * windowMs + 60_000);
     state.down = true;
-    for (let i = 0; i < 5; i++) await (await lockout.begin("b@partner.test", `addr-${i}`)).failed();
+    for (let i = 0; i < 5; i++) await (await lockout.begin("b@partner.test", "addr-a")).failed();
     state.down = false;
     at.advance(60_000);
-    assert.is(await refusedFor(lockout, "b@partner.test", "addr-x"), 840, "Redis never saw the lock; this process did");
+    assert.is(await refusedFor(lockout, "b@partner.test", "addr-a"), 840, "Redis never saw the lock; this process did");
     assert.ok(lines.some((line) => line.includes("console sign-in lock kept in this process only")));
 
-    for (let i = 0; i < 5; i++) await (await lockout.begin("c@partner.test", `addr-${i}`)).failed();
+    for (let i = 0; i < 5; i++) await (await lockout.begin("c@partner.test", "addr-a")).failed();
     state.down = true;
     at.advance(100_000);
     assert.is(
-      await refusedFor(lockout, "c@partner.test", "addr-x"),
+      await refusedFor(lockout, "c@partner.test", "addr-a"),
       800,
       "the lock outlives the outage of the store that holds it",
     );
   },
 );
 
-Outage("Redis away: 50 parallel wrong passwords, exactly five reach the password check", async () => {
+Outage("Redis away: 50 parallel wrong passwords from one address, exactly five reach the password check", async () => {
   const { lockout, state } = lockoutOn(Math.ceil(Date.now() / windowMs) * windowMs + 60_000);
   state.down = true;
   const outcomes = await Promise.all(
-    Array.from({ length: 50 }, async (_, i) => {
+    Array.from({ length: 50 }, async () => {
       try {
-        const attempt = await lockout.begin("d@partner.test", `addr-${i}`);
+        const attempt = await lockout.begin("d@partner.test", "addr-a");
         await attempt.failed();
         return "checked";
       } catch (error) {

@@ -13,8 +13,9 @@ const Queue = suite("webhook/delivery-queue");
 
 Queue("four processes' queues starting at once on an empty database all start, and share one queue", async () => {
   // The machine's server when the run has one, else a server of the test's own: the race needs separate sessions.
-  let server: PrivatePostgres | undefined;
-  const url = (await freshDatabaseUrl()) ?? (server = await startPrivatePostgres()).url;
+  const shared = await freshDatabaseUrl();
+  const server: PrivatePostgres | undefined = shared ? undefined : await startPrivatePostgres();
+  const url = shared ?? server!.url;
   const pools = Array.from({ length: 4 }, () => postgres(url, { max: 3, onnotice: () => {} }));
   const queues: DeliveryQueue[] = [];
   try {
