@@ -16,6 +16,7 @@ import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
 import { createRequestLogQueries, createRequestRecorder } from "./request-log/index.js";
 import { createConsoleSite } from "./console-site/console-server.js";
+import { createVouchedClients } from "./runtime/vouched-client.js";
 import {
   createMailOutbox,
   createMailTransport,
@@ -345,6 +346,10 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       redis: keyValue.shared,
       probe: readiness,
     });
+    // The console's first call speaks for a developer to this front (src/runtime/vouched-client.ts); its URL is
+    // known once the front listens.
+    const vouchedClients = createVouchedClients();
+    let frontUrl: string | undefined;
     const front = createFrontServer({
       services: [
         { service: TokenService, caller: createInProcessCaller(TokenService, token) },
@@ -362,6 +367,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       bodyLimitBytes: config.bodyLimitBytes,
       requestTimeoutMs: config.requestTimeoutMs,
       trustProxy: config.trustProxy,
+      vouchedClients,
       clock: context.clock,
       ids: context.ids,
       logger,
@@ -413,6 +419,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       kv: keyValue,
       console: consoleService,
       readiness,
+      // The first call goes to this process's own front, vouching for the developer's address.
+      firstCall: { apiUrl: () => frontUrl, vouchedClients },
     });
 
     const grace = config.shutdownGraceSeconds * 1000;
@@ -421,6 +429,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     closers.push(() => internal.close(grace));
     const frontAddress = await front.listen(config.listen.port, config.listen.host);
     closers.push(() => front.close(grace));
+    frontUrl = `http://${loopbackOf(frontAddress)}/`;
     const consentAddress = await consent.listen(config.listen.authPort, config.listen.host);
     closers.push(() => consent.close(grace));
     const metricsListener =
@@ -706,4 +715,10 @@ async function packageVersion(): Promise<string> {
     if (text !== undefined) return (JSON.parse(text) as { version: string }).version;
     if (new URL("../", folder).href === folder.href) throw new Error("no package.json above the program");
   }
+}
+
+/** Where this process reaches a listener of its own: loopback when it listens on every address. */
+function loopbackOf(address: AddressInfo): string {
+  const host = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "::1" : address.address;
+  return host.includes(":") ? `[${host}]:${address.port}` : `${host}:${address.port}`;
 }

@@ -47,7 +47,7 @@ import {
   verifyEmail,
 } from "./account-pages.js";
 import { createConsoleApi, type CallerOf } from "./console-api.js";
-import { firstCallPage, runFirstCall } from "./first-call.js";
+import { createFirstCallLimits, firstCallPage, runFirstCall, type FirstCallRoute } from "./first-call.js";
 import { requestEntryPage, requestLogPage, usagePage } from "./request-log-pages.js";
 import { acceptInvitation, invitationPage } from "./invitation-pages.js";
 import { createWebSessions, type WebSession } from "./web-sessions.js";
@@ -88,6 +88,11 @@ export interface ConsoleSiteOptions {
   kv: KeyValueStore;
   console: ServiceImpl<typeof ConsoleService>;
   readiness?: () => Promise<{ ready: boolean; down: string[] }>;
+  /**
+   * Where the first call reaches the API: the front of this process (its loopback URL, once it listens), vouching
+   * for the developer's address. Absent: BASE_URL, from the console server's own address.
+   */
+  firstCall?: FirstCallRoute;
 }
 
 export interface ConsoleSite {
@@ -133,6 +138,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
   const api = createConsoleApi(options.console, ids);
   const sessions = createWebSessions({ kv, ids });
   const trustedProxies = addressRanges(config.trustProxy);
+  const firstCallLimits = createFirstCallLimits({ kv, clock, logger });
   const headers = pageHeaders({ secure });
   const sessionTtl = config.lifetimes.consoleRefresh;
 
@@ -251,6 +257,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       locale,
       t,
       signedIn: Boolean(session),
+      clientAddress: address,
       rules: {
         signInAttempts: config.limits.consoleSignIn,
         lockoutMinutes: Math.ceil(config.limits.consoleLockoutSeconds / 60),
@@ -385,7 +392,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       case "HEAD app/first-call":
         return firstCallPage(visit, params[0]!, config.urls.base);
       case "POST app/first-call":
-        return runFirstCall(visit, params[0]!, config.urls.base);
+        return runFirstCall(visit, params[0]!, config.urls.base, firstCallLimits, options.firstCall);
       default:
         return {
           ...visit.page(t("common.methodNotAllowedTitle"), t("common.methodNotAllowedText"), { status: 405 }),

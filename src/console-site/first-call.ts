@@ -1,8 +1,15 @@
 // The first call of a sandbox app: the exact curl for POST /v1/token (client credentials) and GET /v1/items with
 // the app's sandbox client id (the secret is a placeholder: the site does not have it, it was shown once), and a
 // form that runs both from the server (the developer pastes the secret; it is used for this request and kept
-// nowhere) and shows the API's answers as they came.
+// nowhere) and shows the API's answers as they came. The runs are counted per developer and per organization here,
+// and reach the front of this process vouching for the developer's address (src/runtime/vouched-client.ts), so the
+// API's per-address budget is the developer's own, never the console server's shared by every developer.
 import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Logger } from "../runtime/logger.js";
+import { vouchedClientHeader, type VouchedClients } from "../runtime/vouched-client.js";
+import { createFixedWindowCounter } from "../storage/fixed-window.js";
+import type { KeyValueStore } from "../storage/key-value.js";
 import { html } from "../web/html.js";
 import { alert, button, field, postForm } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
@@ -36,6 +43,7 @@ export async function firstCallPage(
   baseUrl: string,
   ran?: Ran,
   formError?: string,
+  status = 200,
 ): Promise<Reply> {
   const { t, locale } = visit;
   const app = await visit.api("getDeveloperApp", { appId: appId });
@@ -79,13 +87,55 @@ ${postForm(
 <div class="actions">${button(t("console.firstCallRunButton"))}</div>`,
 )}</section>
 ${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="polite"><h2 id="result-heading">${t("console.firstCallResult")}</h2>${answer("POST /v1/token", ran.token)}${ran.items ? answer("GET /v1/items", ran.items) : ""}</section>` : ""}`;
-  return visit.page(t("console.firstCallTitle"), body, { copyScript: true });
+  return visit.page(t("console.firstCallTitle"), body, { copyScript: true, status });
 }
 
-/** Runs the two calls against the API as a developer would (over HTTP, at BASE_URL) and shows the answers. */
-export async function runFirstCall(visit: Visit, appId: string, baseUrl: string): Promise<Reply> {
-  const app = await visit.api("getDeveloperApp", { appId: appId });
-  if (!app.ok) return firstCallPage(visit, appId, baseUrl);
+/** Where the runs go: the front of this process, vouching for the developer's address. */
+export interface FirstCallRoute {
+  /** The front's own URL (with a trailing slash), once it listens. */
+  apiUrl: () => string | undefined;
+  vouchedClients: VouchedClients;
+}
+
+/** Runs of the first call per developer account, and per organization, in a minute. */
+export const firstCallsPerDeveloper = 10;
+export const firstCallsPerOrganization = 30;
+
+export interface FirstCallLimits {
+  /** Counts a run; false when the developer's or the organization's minute is spent. */
+  admit(accountId: number, organizationId: number): Promise<boolean>;
+}
+
+export function createFirstCallLimits(options: { kv: KeyValueStore; clock: Clock; logger: Logger }): FirstCallLimits {
+  const perMinute = createFixedWindowCounter({
+    store: options.kv,
+    clock: options.clock,
+    logger: options.logger,
+    name: "console first call",
+    windowMs: 60_000,
+    whenStoreFails: "count-in-process",
+  });
+  return {
+    async admit(accountId, organizationId) {
+      const [developer, organization] = await Promise.all([
+        perMinute.hit(`console-first-call:account:${accountId}`),
+        perMinute.hit(`console-first-call:organization:${organizationId}`),
+      ]);
+      return developer.count <= firstCallsPerDeveloper && organization.count <= firstCallsPerOrganization;
+    },
+  };
+}
+
+/** Runs the two calls against the API as a developer would (over HTTP) and shows the answers. */
+export async function runFirstCall(
+  visit: Visit,
+  appId: string,
+  baseUrl: string,
+  limits: FirstCallLimits,
+  route?: FirstCallRoute,
+): Promise<Reply> {
+  const [app, account] = await Promise.all([visit.api("getDeveloperApp", { appId: appId }), visit.api("getAccount")]);
+  if (!app.ok || !account.ok) return firstCallPage(visit, appId, baseUrl);
   const sandbox = app.value.app!.credentials.find((credential) => credential.environment === Environment.SANDBOX);
   const secret = visit.form.get("client_secret") ?? "";
   const merchantId = Number(
@@ -93,12 +143,18 @@ export async function runFirstCall(visit: Visit, appId: string, baseUrl: string)
   );
   if (!sandbox || secret === "")
     return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallSecretMissing"));
+  if (!(await limits.admit(Number(account.value.account!.accountId), Number(app.value.app!.organizationId))))
+    return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallTooMany"), 429);
+  const apiUrl = route?.apiUrl() ?? baseUrl;
+  const vouch: Record<string, string> = route
+    ? { [vouchedClientHeader]: route.vouchedClients.vouch(visit.clientAddress) }
+    : {};
   try {
     return firstCallPage(
       visit,
       appId,
       baseUrl,
-      await callApi(baseUrl, sandbox.clientId, secret, merchantId, visit.locale),
+      await callApi(apiUrl, sandbox.clientId, secret, merchantId, visit.locale, vouch),
     );
   } catch {
     // The API did not answer (BASE_URL unreachable from here): said on the page, not a 500.
@@ -112,11 +168,12 @@ async function callApi(
   secret: string,
   merchantId: number,
   locale: string,
+  vouch: Record<string, string>,
 ): Promise<Ran> {
   const signal = AbortSignal.timeout(30_000);
   const tokenResponse = await fetch(`${baseUrl}v1/token`, {
     method: "POST",
-    headers: { "content-type": "application/json", "accept-language": locale },
+    headers: { "content-type": "application/json", "accept-language": locale, ...vouch },
     body: JSON.stringify({
       grant_type: "client_credentials",
       client_id: clientId,
@@ -132,7 +189,7 @@ async function callApi(
   const ran: Ran = { token: { status: tokenResponse.status, body: JSON.stringify(shown, null, 2) } };
   if (accessToken) {
     const items = await fetch(`${baseUrl}v1/items?limit=5`, {
-      headers: { authorization: `Bearer ${accessToken}`, "accept-language": locale },
+      headers: { authorization: `Bearer ${accessToken}`, "accept-language": locale, ...vouch },
       signal,
     });
     ran.items = { status: items.status, body: JSON.stringify(await items.json(), null, 2) };

@@ -21,6 +21,8 @@ export interface Visit {
   locale: Locale;
   t: Translate;
   signedIn: boolean;
+  /** The developer's address as the site saw it (after TRUST_PROXY). */
+  clientAddress: string;
   /** The console's limits as configured, for the pages that explain them. */
   rules: { signInAttempts: number; lockoutMinutes: number };
   /** The token every form of this page carries (the session's, or the pre-sign-in double-submit one). */

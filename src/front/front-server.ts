@@ -15,6 +15,7 @@ import { readServiceError, type ErrorToRender } from "../errors/index.js";
 import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import { callerInfoKey, correlationHeader } from "../runtime/caller-context.js";
 import { clientAddress } from "../runtime/client-address.js";
+import { vouchedClientHeader, type VouchedClients } from "../runtime/vouched-client.js";
 import { addressRanges } from "../config/ip-addresses.js";
 import { parseBasicCredentials } from "./client-credentials.js";
 import { messageToJson } from "../runtime/message-json.js";
@@ -56,6 +57,8 @@ export interface FrontOptions {
   requestTimeoutMs?: number;
   /** Trusted proxies (TRUST_PROXY: addresses and CIDR ranges); X-Forwarded-For is read only from them. */
   trustProxy: readonly string[];
+  /** Callers of this process that speak for a client, with proof (the console's first call): src/runtime/vouched-client.ts. */
+  vouchedClients?: VouchedClients;
   clock: Clock;
   ids: IdSource;
   logger: Logger;
@@ -317,7 +320,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         return fail(rendered);
       }
       const { route, schema, caller, forwarded, takesClientCredentials } = prepared.get(match.route)!;
-      const clientIp = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
+      const clientIp =
+        options.vouchedClients?.addressOf(request.headers[vouchedClientHeader]) ??
+        clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
       // The query string, decoded once in time linear in its length (src/runtime/urlencoded.ts); its problems are
       // answered after authentication, like those of a body.
       const query = parseUrlEncoded(url.search.slice(1), maxRequestFields);

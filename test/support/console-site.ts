@@ -18,6 +18,8 @@ export interface SitePage {
 
 export interface SiteBrowser {
   readonly cookies: Map<string, string>;
+  /** The source address it browses from (X-Forwarded-For; the test apps trust 127.0.0.1 as a proxy). */
+  readonly address: string;
   language?: string;
   get(path: string): Promise<SitePage>;
   /** A form POST with the CSRF token of `from` (a page with a form) unless `form.csrf` is given. */
@@ -52,6 +54,7 @@ export function createSiteBrowser(test: TestApp, language?: string): SiteBrowser
   };
   const browser: SiteBrowser = {
     cookies,
+    address,
     language,
     async get(path) {
       return read(await fetch(test.console + path, { redirect: "manual", headers: headers() }));

@@ -312,6 +312,8 @@ export const ar: Catalogue = {
   "console.firstCallNoMerchant": "تحتاج أولًا إلى تاجر اختبار نشط.",
   "console.firstCallSecretMissing": "أدخل سر العميل لتشغيل الاستدعاء.",
   "console.firstCallUnreachable": "تعذّر الوصول إلى الواجهة البرمجية من وحدة التحكم. جرّب أوامر curl بدلًا من ذلك.",
+  "console.firstCallTooMany":
+    "عدد كبير جدًا من التشغيلات في الدقيقة الأخيرة، منك أو من مؤسستك. انتظر دقيقة، ثم شغّله مرة أخرى.",
   "console.noSandboxCredential": "لا توجد بيانات اعتماد اختبار لهذا التطبيق.",
   "console.invitationTitle": "دعوة إلى مؤسسة",
   "console.invitationSignIn":

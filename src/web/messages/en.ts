@@ -317,6 +317,8 @@ export const en = {
   "console.firstCallNoMerchant": "You need an active sandbox merchant first.",
   "console.firstCallSecretMissing": "Enter the client secret to run the call.",
   "console.firstCallUnreachable": "The API could not be reached from the console. Try the curl commands instead.",
+  "console.firstCallTooMany":
+    "Too many runs in the last minute, by you or your organization. Wait a minute, then run it again.",
   "console.noSandboxCredential": "This app has no sandbox credential.",
   "console.invitationTitle": "Invitation to an organization",
   "console.invitationSignIn":

@@ -311,6 +311,7 @@ export const hi: Catalogue = {
   "console.firstCallNoMerchant": "पहले आपको एक सक्रिय सैंडबॉक्स व्यापारी चाहिए।",
   "console.firstCallSecretMissing": "कॉल चलाने के लिए क्लाइंट सीक्रेट डालें।",
   "console.firstCallUnreachable": "कंसोल से API तक नहीं पहुँचा जा सका। इसके बजाय curl कमांड आज़माएँ।",
+  "console.firstCallTooMany": "पिछले एक मिनट में आपने या आपके संगठन ने बहुत बार चलाया। एक मिनट रुकें, फिर दोबारा चलाएँ।",
   "console.noSandboxCredential": "इस ऐप का कोई सैंडबॉक्स क्रेडेंशियल नहीं है।",
   "console.invitationTitle": "संगठन में आमंत्रण",
   "console.invitationSignIn":
