@@ -444,7 +444,10 @@ async function consentInChromium(merchant: Merchant): Promise<oauth.TokenEndpoin
     await page.getByLabel("Password").fill(merchant.owner.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Connect an app" }).waitFor();
-    assert.match(await page.locator("main").innerText(), `company ${merchant.companyId}`);
+    // The company by its name, never by its number (the consent screen's second pass).
+    const consent = await page.locator("main").innerText();
+    assert.match(consent, `Topology shop ${merchant.region}`);
+    assert.not.match(consent, `company ${merchant.companyId}`);
     await Promise.all([
       page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
       page.getByRole("button", { name: "Allow" }).click(),
