@@ -14,8 +14,8 @@
 //   returned.
 // - The receivers: a process of their own (bench/support/webhook-receiver.ts), verifying every delivery with the
 //   `standardwebhooks` npm package; receipt time: when a delivery's body had arrived.
-// - Two phases per worker count: steady (BENCH_RATE, 10, events/s offered for BENCH_SECONDS, 20: the latency under
-//   load) and burst (BENCH_BURST, 500, events committed by 8 writers as fast as they go: the delivery capacity,
+// - Two phases per worker count: steady (BENCH_RATE, 2, events/s offered for BENCH_SECONDS, 20: the latency under
+//   load) and burst (BENCH_BURST, 250, events committed by 8 writers as fast as they go: the delivery capacity,
 //   deliveries / (last receipt - first commit)). CPU per delivery read from /proc for the worker processes and the
 //   database's backends (every connection to the bench's database: the commits' and the delivery's); Redis is not
 //   on the path (the worker role never opens it).
@@ -37,8 +37,8 @@ import { exitOnErrors, figureLine, machine, type Figure } from "./support/measur
 import { freePort, startService, type RunningService } from "./support/service.js";
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 20);
-const rate = Number(process.env["BENCH_RATE"] ?? 10);
-const burst = Number(process.env["BENCH_BURST"] ?? 500);
+const rate = Number(process.env["BENCH_RATE"] ?? 2);
+const burst = Number(process.env["BENCH_BURST"] ?? 250);
 const manyWorkers = Number(process.env["BENCH_WORKERS"] ?? 3);
 const endpoints = Number(process.env["BENCH_ENDPOINTS"] ?? 4);
 const writers = 8;
@@ -51,6 +51,7 @@ const now = () => performance.timeOrigin + performance.now();
 interface Receipt {
   receiver: number;
   webhookId: string;
+  companyId?: number;
   type: string;
   orderId?: string;
   status?: string;
@@ -58,7 +59,7 @@ interface Receipt {
   verified: boolean;
 }
 
-/** The receivers' process: their URLs, every receipt so far by `receiver|orderId:status`, and the secrets. */
+/** The receivers' process: their URLs, every receipt so far by `receiver|companyId:orderId:status`, the secrets. */
 async function startReceiverProcess() {
   const child = spawn(process.execPath, ["--import", "tsx", "bench/support/webhook-receiver.ts"], {
     env: { PATH: process.env["PATH"] ?? "", RECEIVERS: String(endpoints) },
@@ -76,7 +77,7 @@ async function startReceiverProcess() {
       const receipt = parsed as Receipt;
       stats.total += 1;
       if (!receipt.verified) stats.unverified += 1;
-      const key = `${receipt.receiver}|${receipt.orderId}:${receipt.status}`;
+      const key = `${receipt.receiver}|${receipt.companyId}:${receipt.orderId}:${receipt.status}`;
       if (receipts.has(key)) stats.duplicates += 1;
       else receipts.set(key, receipt);
     });
@@ -116,7 +117,7 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /**
- * Waits until each event of `commits` (by `orderId:status`) has a receipt at each of `receivers` or `drainMs`
+ * Waits until each event of `commits` (by `companyId:orderId:status`) has a receipt at each of `receivers` or `drainMs`
  * passed; the figure of those deliveries (deliveries a second from the first commit to the last receipt).
  */
 async function figureOf(
@@ -233,9 +234,10 @@ async function main(): Promise<void> {
         "sandbox",
         at,
       );
-      commits.set(`${placed.id}:PENDING`, now());
+      // Order ids are per region: the key names the merchant too.
+      commits.set(`${shop.companyId}:${placed.id}:PENDING`, now());
       const accepted = await shop.changes.move(shop.companyId, placed.id, "accept", {}, "pos", new Date());
-      commits.set(`${accepted.id}:ACCEPTED`, now());
+      commits.set(`${shop.companyId}:${accepted.id}:ACCEPTED`, now());
     };
 
     /** A failed order: its first error is printed; both its events count as errors. */
@@ -337,7 +339,10 @@ async function main(): Promise<void> {
     let bareErrors = 0;
     const post = (target: URL, key: Buffer, index: number) =>
       new Promise<void>((resolve) => {
-        const body = eventBody("online_order.created", new Date(), { order: { id: `bare-${index}`, status: "SENT" } });
+        const body = eventBody("online_order.created", new Date(), {
+          companyId: 0,
+          order: { id: `bare-${index}`, status: "SENT" },
+        });
         const headers = signedHeaders(`msg_bare${index}`, Math.floor(Date.now() / 1000), body, [key]);
         const request = http.request(target, {
           method: "POST",
@@ -358,7 +363,7 @@ async function main(): Promise<void> {
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         for (let index = next++; index < burst; index = next++) {
-          bareCommits.set(`bare-${index}:SENT`, now());
+          bareCommits.set(`0:bare-${index}:SENT`, now());
           await Promise.all(receiver.urls.map((url, at) => post(new URL(url), keys[at]!, index)));
         }
       }),

@@ -1,8 +1,8 @@
 // The partner's receivers of `npm run bench:webhooks`, in a process of their own: RECEIVERS (1) receivers of
 // test/support/webhook-receiver.ts on ports of their own, one per webhook endpoint (each verifies every delivery
 // with the `standardwebhooks` npm package and answers 204). Prints `{"urls"}` once listening, then one JSON line
-// per request received (the receiver's index, its webhook-id, the event's type, the order's id and status, when
-// its body had arrived, whether it verified); reads `<index> <whsec_ secret>` lines from stdin.
+// per request received (the receiver's index, its webhook-id, the event's type, the merchant, the order's id and
+// status, when its body had arrived, whether it verified); reads `<index> <whsec_ secret>` lines from stdin.
 import { createInterface } from "node:readline";
 import { startReceiver, type Receiver } from "../../test/support/webhook-receiver.js";
 
@@ -22,9 +22,14 @@ const report = () => {
       const request = receiver.received[reported[index]!]!;
       let order: { id?: unknown; status?: unknown } = {};
       let type: unknown;
+      let companyId: unknown;
       try {
-        const payload = JSON.parse(request.body) as { type?: unknown; data?: { order?: typeof order } };
+        const payload = JSON.parse(request.body) as {
+          type?: unknown;
+          data?: { companyId?: unknown; order?: typeof order };
+        };
         type = payload.type;
+        companyId = payload.data?.companyId;
         order = payload.data?.order ?? {};
       } catch {
         // not JSON: reported without them (the bench counts it as missing)
@@ -34,6 +39,7 @@ const report = () => {
           receiver: index,
           webhookId: request.headers["webhook-id"],
           type,
+          companyId,
           orderId: order.id === undefined ? undefined : String(order.id),
           status: order.status,
           at: request.receivedAt,
