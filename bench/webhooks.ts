@@ -160,7 +160,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const receiver = await startReceiverProcess();
-  const running = await startDemoService({ WEBHOOK_ALLOW_LOOPBACK: "1" });
+  // A service that fails to start must not leave the receivers' process behind.
+  const running = await startDemoService({ WEBHOOK_ALLOW_LOOPBACK: "1" }).catch(async (error: unknown) => {
+    await receiver.stop();
+    throw error;
+  });
   const { demo, front, dataDir, env } = running;
   const workers: RunningService[] = [];
   // The writers' statements get 30 s rather than the service's 5 s: on a machine shared with other work, a
