@@ -6,6 +6,7 @@
 // resolves them the same way (openapi-fetch, for one, ignores path-level servers), so each documented operation
 // is the real endpoint.
 import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { OnlineOrderSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { field as fieldOption, type ServiceCheckedRules } from "../../gen/partnerapi/v1/options_pb.js";
 import {
   errorCodes,
@@ -16,6 +17,14 @@ import {
 } from "../errors/index.js";
 import { fieldJsonSchema, isRequiredField, requestJsonSchema, type JsonSchema } from "../runtime/request-schema.js";
 import { responseJsonSchemas } from "../runtime/message-json.js";
+import {
+  eventDataSchemaNames,
+  eventDataSchemas,
+  eventDescriptions,
+  eventTypes,
+  webhookHeaders,
+  type EventType,
+} from "../events/index.js";
 import type { Family, Route, RouteTable } from "./route-table.js";
 
 export interface OpenApiOptions {
@@ -180,6 +189,8 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
   for (const typeName of Object.keys(responseExamples)) {
     if (!usedExamples.has(typeName)) throw new Error(`OpenAPI example for ${typeName}, which no route returns`);
   }
+  // The order events carry the order as the routes answer it: the same component.
+  responseJsonSchemas(OnlineOrderSchema, componentRef, schemas as Record<string, never>);
 
   return {
     openapi: "3.1.1",
@@ -198,11 +209,59 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
       },
     ],
     paths,
+    webhooks: Object.fromEntries(eventTypes.map((type) => [type, webhookOperation(type)])),
     components: {
-      schemas: { ...errorSchemas(), ...schemas },
+      schemas: { ...errorSchemas(), ...schemas, ...eventDataSchemas(componentRef) },
       responses: errorResponses(),
+      parameters: Object.fromEntries(
+        Object.entries(webhookHeaders).map(([name, header]) => [
+          name,
+          { name, in: "header", required: true, ...header },
+        ]),
+      ),
       headers: headerComponents(),
       securitySchemes: securitySchemes(options, scopes),
+    },
+  };
+}
+
+/**
+ * An event as the service sends it to a partner's endpoint (OpenAPI 3.1 `webhooks`): a POST of the Standard
+ * Webhooks payload (`type`, `timestamp`, `data`) with its three signed headers; a 2xx within
+ * WEBHOOK_TIMEOUT_SECONDS acknowledges it, anything else is retried on the schedule.
+ */
+function webhookOperation(type: EventType): Record<string, unknown> {
+  return {
+    post: {
+      operationId: `webhook.${type}`,
+      summary: type,
+      description: `${eventDescriptions[type]} Verify the signature with a Standard Webhooks library (standardwebhooks.com); deduplicate by webhook-id; no order is promised between events (compare updatedAt).`,
+      tags: ["Webhooks"],
+      parameters: Object.keys(webhookHeaders).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              properties: {
+                type: { type: "string", const: type },
+                timestamp: { type: "string", format: "date-time", description: "When the change happened." },
+                data: { $ref: componentRef(eventDataSchemaNames[type]) },
+              },
+              required: ["type", "timestamp", "data"],
+              additionalProperties: false,
+            },
+          },
+        },
+      },
+      responses: {
+        "2XX": { description: "Received: the delivery succeeded (the body is not read beyond 4 KiB)." },
+        default: {
+          description:
+            "Any other status, a redirect (never followed) or no answer within the timeout: the attempt failed and is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default).",
+        },
+      },
     },
   };
 }

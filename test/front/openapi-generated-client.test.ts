@@ -56,6 +56,10 @@ GeneratedClient(
     assert.match(types, /"\/v1\/items": \{/);
     assert.match(types, /"\/v1\/console\/account": \{/);
     assert.not.match(types, /"\/items": \{/);
+    // The events (OpenAPI 3.1 webhooks): a partner's receiver gets their payload types too.
+    assert.match(types, /export interface webhooks \{/);
+    assert.match(types, /"grant\.revoked": \{/);
+    assert.match(types, /"webhook-signature": string;/);
   },
 );
 

@@ -15,6 +15,8 @@ import { createRouteTable, type Route } from "../../src/front/route-table.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { minPasswordLength } from "../../src/console/password-policy.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
+import { recordAccessRequestEvent, recordGrantEvent } from "../../src/grant/grant-events.js";
+import type { SqlClient } from "../../src/storage/sql-client.js";
 
 const OpenApi = suite("front/openapi");
 const clock = createManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
@@ -101,11 +103,18 @@ OpenApi("the served document is valid OpenAPI 3.1 (@seriousme/openapi-schema-val
   assert.is(validator.version, "3.1");
 });
 
-OpenApi("the validator does refuse a broken document (a path parameter that is not required)", async () => {
-  const broken = structuredClone(doc);
-  broken["paths"]["/v1/items/{id}"]["patch"]["parameters"][0]["required"] = false;
-  assert.is((await new Validator().validate(broken)).valid, false);
-});
+OpenApi(
+  "the validator does refuse a broken document (a path parameter that is not required; a webhook header in no valid place)",
+  async () => {
+    const broken = structuredClone(doc);
+    broken["paths"]["/v1/items/{id}"]["patch"]["parameters"][0]["required"] = false;
+    assert.is((await new Validator().validate(broken)).valid, false);
+    // And a webhook whose header parameter is in no valid place.
+    const brokenWebhook = structuredClone(doc);
+    brokenWebhook["components"]["parameters"]["webhook-id"]["in"] = "body";
+    assert.is((await new Validator().validate(brokenWebhook)).valid, false);
+  },
+);
 
 OpenApi(
   "info.version is the package version; one server, BASE_URL's origin, and whole paths under it (/v1/..., /.well-known/...)",
@@ -353,6 +362,168 @@ OpenApi(
     assert.is(schemes["bearerToken"]["bearerFormat"], "JWT");
     assert.is(schemes["clientSecretBasic"]["scheme"], "basic");
     assert.is(schemes["consoleSession"]["scheme"], "bearer");
+  },
+);
+
+/** An object's keys in sorted order (jsonb keeps keys in an order of its own). */
+const sortedKeys = (value: Json) => Object.keys(value).sort();
+
+/**
+ * The `data` a writer records: its outbox row, read back inside the writer's transaction on the test app's control
+ * database, which is then rolled back (nothing is sent).
+ */
+async function recordedData(write: (tx: SqlClient) => Promise<void>): Promise<Json> {
+  const rolledBack = new Error("rolled back");
+  let data: Json | undefined;
+  await test.app.control.sql
+    .begin(async (tx) => {
+      await write(tx);
+      const rows = await tx<{ data: Json }[]>`select data from control.webhook_outbox order by id desc limit 1`;
+      data = rows[0]!.data;
+      throw rolledBack;
+    })
+    .catch((error: unknown) => {
+      if (error !== rolledBack) throw error;
+    });
+  return data!;
+}
+
+OpenApi(
+  "webhooks: one POST per event type with the Standard Webhooks headers, the payload (type, timestamp, data) and 2XX",
+  () => {
+    const webhooks = doc["webhooks"] as Json;
+    assert.equal(Object.keys(webhooks), [
+      "online_order.created",
+      "online_order.updated",
+      "grant.created",
+      "grant.revoked",
+      "access_request.approved",
+      "access_request.declined",
+      "access_request.withdrawn",
+      "access_request.expired",
+      "webhook.test",
+    ]);
+    const dataOf: Record<string, string> = {
+      "online_order.created": "OnlineOrderEventData",
+      "online_order.updated": "OnlineOrderEventData",
+      "grant.created": "GrantEventData",
+      "grant.revoked": "GrantEventData",
+      "access_request.approved": "AccessRequestEventData",
+      "access_request.declined": "AccessRequestEventData",
+      "access_request.withdrawn": "AccessRequestEventData",
+      "access_request.expired": "AccessRequestEventData",
+      "webhook.test": "TestEventData",
+    };
+    for (const [type, item] of Object.entries(webhooks)) {
+      assert.equal(Object.keys(item), ["post"], type);
+      const operation = item["post"];
+      assert.is(operation["operationId"], `webhook.${type}`);
+      assert.equal(operation["tags"], ["Webhooks"]);
+      assert.equal(operation["parameters"], [
+        { $ref: "#/components/parameters/webhook-id" },
+        { $ref: "#/components/parameters/webhook-timestamp" },
+        { $ref: "#/components/parameters/webhook-signature" },
+      ]);
+      assert.is(operation["requestBody"]["required"], true);
+      assert.equal(Object.keys(operation["requestBody"]["content"]), ["application/json"]);
+      assert.equal(operation["requestBody"]["content"]["application/json"]["schema"], {
+        type: "object",
+        properties: {
+          type: { type: "string", const: type },
+          timestamp: { type: "string", format: "date-time", description: "When the change happened." },
+          data: { $ref: `#/components/schemas/${dataOf[type]}` },
+        },
+        required: ["type", "timestamp", "data"],
+        additionalProperties: false,
+      });
+      assert.equal(Object.keys(operation["responses"]), ["2XX", "default"]);
+      assert.is(operation["security"], undefined, "a partner's receiver is called, not calling");
+    }
+    const parameters = doc["components"]["parameters"];
+    assert.equal(Object.keys(parameters), ["webhook-id", "webhook-timestamp", "webhook-signature"]);
+    for (const [name, parameter] of Object.entries(parameters as Json)) {
+      assert.equal([parameter["name"], parameter["in"], parameter["required"]], [name, "header", true]);
+    }
+    assert.equal(parameters["webhook-id"]["schema"], { type: "string", pattern: "^msg_[A-Za-z0-9_-]{22}$" });
+    assert.equal(parameters["webhook-timestamp"]["schema"], { type: "string", pattern: "^[0-9]+$" });
+    const signature = new RegExp(parameters["webhook-signature"]["schema"]["pattern"] as string);
+    assert.ok(signature.test("v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="));
+    assert.ok(
+      signature.test("v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= v1,3Fv9b0ywbTk1MWWMqE6b6y+d0cPAZTiAsmQexN2wwa8="),
+    );
+    assert.not.ok(signature.test("v2,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="));
+  },
+);
+
+OpenApi(
+  "webhooks: each data schema names exactly the fields its writer records; an order is the routes' OnlineOrder",
+  async () => {
+    const schemas = doc["components"]["schemas"];
+    const at = new Date(clock.now());
+    const grant = await recordedData((tx) =>
+      recordGrantEvent(
+        tx,
+        { id: 7, appId: "app_1", companyId: 4211, environment: "PRODUCTION", createdAt: at, revokedAt: at },
+        "merchant_disconnected",
+        at,
+      ),
+    );
+    assert.equal(sortedKeys(schemas["GrantEventData"]["properties"]), sortedKeys(grant));
+    assert.equal(
+      sortedKeys(schemas["GrantEventData"]["properties"]["grant"]["properties"]),
+      sortedKeys(grant["grant"]),
+    );
+    assert.equal([...schemas["GrantEventData"]["properties"]["grant"]["required"]].sort(), sortedKeys(grant["grant"]));
+    assert.equal(schemas["GrantEventData"]["properties"]["grant"]["properties"]["environment"], {
+      type: "string",
+      enum: ["sandbox", "production"],
+    });
+    assert.equal(schemas["GrantEventData"]["properties"]["grant"]["properties"]["revokedAt"], {
+      type: ["string", "null"],
+      format: "date-time",
+    });
+    const request = await recordedData((tx) =>
+      recordAccessRequestEvent(
+        tx,
+        {
+          id: 3,
+          app_id: "app_2",
+          company_id: 4211,
+          store_ids: [1, 2],
+          approved_store_ids: [1],
+          state: "APPROVED",
+          created_at: at,
+          expires_at: at,
+          decided_at: at,
+          decided_by_user_id: 9,
+          withdrawn_at: null,
+          withdrawn_by_user_id: null,
+        } as Parameters<typeof recordAccessRequestEvent>[1],
+        "APPROVED",
+        at,
+      ),
+    );
+    const accessRequest = schemas["AccessRequestEventData"]["properties"]["accessRequest"];
+    assert.equal(sortedKeys(schemas["AccessRequestEventData"]["properties"]), sortedKeys(request));
+    assert.equal(sortedKeys(accessRequest["properties"]), sortedKeys(request["accessRequest"]));
+    assert.equal([...accessRequest["required"]].sort(), sortedKeys(request["accessRequest"]));
+    assert.equal(accessRequest["properties"]["state"]["enum"], ["APPROVED", "DECLINED", "WITHDRAWN", "EXPIRED"]);
+    assert.equal(schemas["TestEventData"], {
+      type: "object",
+      description: "The endpoint tested and its app.",
+      properties: { endpointId: { type: "string" }, appId: { type: "string" } },
+      required: ["endpointId", "appId"],
+      additionalProperties: false,
+    });
+    assert.equal(schemas["OnlineOrderEventData"]["properties"], {
+      companyId: { type: "integer" },
+      order: { $ref: "#/components/schemas/partnerapi.v1.OnlineOrder" },
+    });
+    assert.equal(schemas["OnlineOrderEventData"]["required"], ["companyId", "order"]);
+    assert.equal(schemas["partnerapi.v1.GetOnlineOrderResponse"]["properties"]["order"], {
+      $ref: "#/components/schemas/partnerapi.v1.OnlineOrder",
+    });
+    assert.ok(schemas["partnerapi.v1.OnlineOrder"]["properties"]["status"]);
   },
 );
 

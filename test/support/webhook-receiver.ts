@@ -12,6 +12,8 @@ export interface ReceivedWebhook {
   body: string;
   /** The payload when `standardwebhooks` verified the signature with the receiver's secret; undefined otherwise. */
   verified: { type: string; timestamp: string; data: Record<string, unknown> } | undefined;
+  /** When its body had arrived (epoch milliseconds, sub-millisecond: performance.timeOrigin + performance.now()). */
+  receivedAt: number;
 }
 
 export interface Receiver {
@@ -61,6 +63,7 @@ export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"):
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
+      const receivedAt = performance.timeOrigin + performance.now();
       const body = Buffer.concat(chunks).toString("utf8");
       let verified: ReceivedWebhook["verified"];
       for (const secret of receiver.secrets) {
@@ -74,7 +77,7 @@ export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"):
           // not this secret
         }
       }
-      received.push({ headers: request.headers, body, verified });
+      received.push({ headers: request.headers, body, verified, receivedAt });
       for (const waiter of [...waiters]) waiter();
       switch (receiver.mode) {
         case "ok":
