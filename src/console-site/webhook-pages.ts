@@ -77,7 +77,7 @@ function deliveryRow(
         visit.csrf,
         button(t("console.webhookResend"), {
           kind: "secondary",
-          ariaLabel: t("console.webhookResendOf", { type: delivery.eventType, id: delivery.eventId }),
+          ariaLabel: `${t("console.webhookResend")}: ${delivery.eventType} ${delivery.eventId}`,
         }),
         { className: "inline-form", hidden: { environment } },
       )
@@ -110,15 +110,15 @@ function endpointCard(
       ? t("console.webhookAllEvents")
       : html`${endpoint.events.map((event, index) => html`${index > 0 ? ", " : ""}<code class="ltr">${event}</code>`)}`;
   const actions = canManage
-    ? html`<div class="actions">${postForm(`${base}/${endpoint.id}/test`, visit.csrf, button(t("console.webhookSendTest"), { kind: "secondary", ariaLabel: t("console.webhookSendTestTo", { url: endpoint.url }) }), { className: "inline-form", hidden: { environment } })}
-${postForm(`${base}/${endpoint.id}/rotate`, visit.csrf, button(t("console.webhookRotate"), { kind: "secondary", ariaLabel: t("console.webhookRotateOf", { url: endpoint.url }) }), { className: "inline-form", hidden: { environment } })}
-${postForm(`${base}/${endpoint.id}/delete`, visit.csrf, button(t("console.webhookDelete"), { kind: "danger", ariaLabel: t("console.webhookDeleteOf", { url: endpoint.url }) }), { className: "inline-form", hidden: { environment } })}</div>`
+    ? html`<div class="actions">${postForm(`${base}/${endpoint.id}/test`, visit.csrf, button(t("console.webhookSendTest"), { kind: "secondary", ariaLabel: `${t("console.webhookSendTest")}: ${endpoint.url}` }), { className: "inline-form", hidden: { environment } })}
+${postForm(`${base}/${endpoint.id}/rotate`, visit.csrf, button(t("console.webhookRotate"), { kind: "secondary", ariaLabel: `${t("console.webhookRotate")}: ${endpoint.url}` }), { className: "inline-form", hidden: { environment } })}
+${postForm(`${base}/${endpoint.id}/delete`, visit.csrf, button(t("console.webhookDelete"), { kind: "danger", ariaLabel: `${t("console.webhookDelete")}: ${endpoint.url}` }), { className: "inline-form", hidden: { environment } })}</div>`
     : "";
   let table: SafeHtml;
   if (!Array.isArray(deliveries)) table = alert("error", errorText(deliveries, locale, t));
   else if (deliveries.length === 0) table = html`<p>${t("console.webhookNoDeliveries")}</p>`;
   else
-    table = html`<div class="table-wrap" role="region" aria-labelledby="${captionId}" tabindex="0"><table><caption id="${captionId}">${t("console.webhookDeliveriesCaption", { url: endpoint.url })}</caption>
+    table = html`<div class="table-wrap" role="region" aria-labelledby="${captionId}" tabindex="0"><table class="deliveries"><caption id="${captionId}">${t("console.webhookDeliveriesCaption")}<span class="visually-hidden">: ${endpoint.url}</span></caption>
 <thead><tr><th scope="col">${t("console.webhookColEvent")}</th><th scope="col">${t("console.webhookColId")}</th><th scope="col">${t("console.webhookColStatus")}</th><th scope="col">${t("console.webhookColAttempts")}</th><th scope="col">${t("console.webhookColLastAttempt")}</th><th scope="col">${canManage ? html`<span class="visually-hidden">${t("console.webhookResend")}</span>` : ""}</th></tr></thead>
 <tbody>${deliveries.map((delivery) => deliveryRow(visit, base, environment, endpoint, delivery, canManage))}</tbody></table></div>`;
   return html`<section class="card" aria-labelledby="${headingId}"><h3 id="${headingId}"><bdi dir="ltr">${endpoint.url}</bdi></h3>
@@ -292,7 +292,7 @@ export async function webhookEndpointAction(
     return webhooksPage(visit, appId, {
       notice: alert(
         "ok",
-        html`${t("console.webhookTestSent")} <code class="ltr">${sent.value.eventId}</code>. ${t("console.webhookRefreshHint")}`,
+        html`<p>${t("console.webhookTestSent")} <code class="ltr">${sent.value.eventId}</code></p><p>${t("console.webhookRefreshHint")}</p>`,
       ),
     });
   }
@@ -334,7 +334,7 @@ export async function resendWebhookDelivery(
   return webhooksPage(visit, appId, {
     notice: alert(
       "ok",
-      html`${t("console.webhookResent")} <code class="ltr">${resent.value.delivery!.eventId}</code>. ${t("console.webhookRefreshHint")}`,
+      html`<p>${t("console.webhookResent")} <code class="ltr">${resent.value.delivery!.eventId}</code></p><p>${t("console.webhookRefreshHint")}</p>`,
     ),
   });
 }

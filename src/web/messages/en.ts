@@ -443,7 +443,7 @@ export const en = {
   "console.noErrorBody": "This call succeeded; the body of a successful call is not kept.",
   "console.backToLog": "Back to the request log",
   "console.backToApp": "Back to {name}",
-  "console.webhooksHeading": "Webhooks",
+  "console.webhooksHeading": "Event webhooks",
   "console.webhooksExplain":
     "Your app can be told of new orders, connections and access decisions as they happen: we send a signed POST to the addresses you register, one list for the sandbox and one for production.",
   "console.webhooksLink": "{environment} webhooks",
@@ -468,13 +468,10 @@ export const en = {
   "console.webhookEndpointId": "Endpoint id",
   "console.webhookPreviousSecret": "Previous secret signs until",
   "console.webhookSendTest": "Send test event",
-  "console.webhookSendTestTo": "Send a test event to {url}",
   "console.webhookRotate": "Rotate secret",
-  "console.webhookRotateOf": "Rotate the signing secret of {url}",
   "console.webhookDelete": "Delete",
-  "console.webhookDeleteOf": "Delete the endpoint {url}",
   "console.webhookDeliveriesHeading": "Latest deliveries",
-  "console.webhookDeliveriesCaption": "Events sent to {url}, newest first",
+  "console.webhookDeliveriesCaption": "Events sent, newest first",
   "console.webhookNoDeliveries": "No event sent yet. Send a test event to try the endpoint.",
   "console.webhookColEvent": "Event type",
   "console.webhookColId": "webhook-id",
@@ -493,7 +490,6 @@ export const en = {
   "console.webhookOutcomeAddress": "Address not allowed",
   "console.webhookOutcomeDisabled": "Endpoint disabled",
   "console.webhookResend": "Resend",
-  "console.webhookResendOf": "Resend {type} {id}",
   "console.webhookAddHeading": "Add an endpoint",
   "console.webhookUrl": "Endpoint URL",
   "console.webhookUrlHintSandbox":
@@ -508,8 +504,8 @@ export const en = {
   "console.webhookRotationOverlap":
     "The previous secret keeps signing beside the new one until {until} (UTC): deploy the new one before then.",
   "console.webhookDeleted": "The endpoint was deleted: it receives no more events.",
-  "console.webhookTestSent": "A webhook.test event was sent, webhook-id",
-  "console.webhookResent": "The event is being sent again, webhook-id",
+  "console.webhookTestSent": "A webhook.test event was sent. Its webhook-id:",
+  "console.webhookResent": "The event is being sent again. Its webhook-id:",
   "console.webhookRefreshHint": "Reload the page in a few seconds to see the attempt in the table.",
   "console.usageTitle": "Usage of {name}",
   "console.usageIntro":
