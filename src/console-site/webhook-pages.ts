@@ -134,6 +134,24 @@ ${actions}
 ${table}</section>`;
 }
 
+/** The WebhookService's URL rules (src/webhook/endpoint-url.ts) in the page's language: its `rule` is English. */
+const urlRules: Array<[RegExp, MessageKey]> = [
+  [/absolute URL/, "console.webhookRuleAbsolute"],
+  [/https/, "console.webhookRuleHttps"],
+  [/credentials/, "console.webhookRuleCredentials"],
+  [/fragment/, "console.webhookRuleFragment"],
+  [/public addresses/, "console.webhookRulePublic"],
+  [/resolve to an address/, "console.webhookRuleResolve"],
+];
+
+function refusalText(visit: Visit, error: ApiError): string {
+  if (error.code === "developer.webhook_url_invalid") {
+    const rule = urlRules.find(([pattern]) => pattern.test(error.params["rule"] ?? ""));
+    if (rule) return visit.t(rule[1]);
+  }
+  return errorText(error, visit.locale, visit.t);
+}
+
 /** Which field of the add form a refusal concerns. */
 function createFieldOf(error: ApiError | undefined): "url" | "events" | undefined {
   if (!error) return undefined;
@@ -145,10 +163,10 @@ function createFieldOf(error: ApiError | undefined): "url" | "events" | undefine
 }
 
 function createForm(visit: Visit, base: string, environment: EnvironmentName, state: WebhookState): SafeHtml {
-  const { t, locale } = visit;
+  const { t } = visit;
   const refused = state.endpointId === undefined ? state.error : undefined;
   const concerned = createFieldOf(refused);
-  const message = refused ? errorText(refused, locale, t) : undefined;
+  const message = refused ? refusalText(visit, refused) : undefined;
   const chosen = new Set(state.typed?.events ?? []);
   const eventsError = concerned === "events" ? message : undefined;
   const boxes = eventTypes.map(

@@ -486,6 +486,13 @@ export const ar: Catalogue = {
   "console.webhookUrlHintSandbox":
     "https:// وعنوان عام؛ أو http://127.0.0.1 أو localhost لجهازك إذا سمح هذا الخادم بذلك.",
   "console.webhookUrlHintProduction": "https:// وعنوان عام (لا عنوان خاص أو محلي أبدًا).",
+  "console.webhookRuleAbsolute": "أدخل عنوانًا كاملًا يبدأ بـ https://.",
+  "console.webhookRuleHttps": "يجب أن يبدأ العنوان بـ https:// (ولا يُقبل http:// إلا لجهازك، في البيئة التجريبية).",
+  "console.webhookRuleCredentials": "احذف اسم المستخدم وكلمة المرور من العنوان.",
+  "console.webhookRuleFragment": "احذف الجزء الذي يلي # من العنوان.",
+  "console.webhookRuleResolve": "لم نجد عنوانًا لاسم المضيف هذا: تحقّق من كتابته الصحيحة ومن أنه عام.",
+  "console.webhookRulePublic":
+    "يؤدي هذا العنوان إلى شبكة خاصة أو محلية أو محجوزة. استخدم عنوانًا عامًا (وفي البيئة التجريبية يُقبل أيضًا 127.0.0.1 أو localhost إذا سمح هذا الخادم بذلك).",
   "console.webhookEventsHint": "اختر الأحداث التي تريد تلقّيها؛ لا تختر شيئًا لتلقّي كل الأحداث.",
   "console.webhookAdd": "إضافة نقطة الاستقبال",
   "console.webhookCreatedHeading": "أُضيفت نقطة الاستقبال: {url}",

@@ -495,6 +495,14 @@ export const en = {
   "console.webhookUrlHintSandbox":
     "https:// and a public address; http://127.0.0.1 or localhost for your own machine when this server allows it.",
   "console.webhookUrlHintProduction": "https:// and a public address (never a private or local one).",
+  "console.webhookRuleAbsolute": "Enter a full address, starting with https://.",
+  "console.webhookRuleHttps":
+    "The address must start with https:// (http:// only for your own machine, in the sandbox).",
+  "console.webhookRuleCredentials": "Remove the user name and password from the address.",
+  "console.webhookRuleFragment": "Remove the part after # from the address.",
+  "console.webhookRuleResolve": "We found no address for this host name: check that it is spelled right and public.",
+  "console.webhookRulePublic":
+    "This address leads to a private, local or reserved network. Use a public address (in the sandbox, also 127.0.0.1 or localhost when this server allows it).",
   "console.webhookEventsHint": "Choose the events to receive; choose none to receive every event.",
   "console.webhookAdd": "Add endpoint",
   "console.webhookCreatedHeading": "Endpoint added: {url}",

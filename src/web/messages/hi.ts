@@ -486,6 +486,13 @@ export const hi: Catalogue = {
   "console.webhookUrlHintSandbox":
     "https:// और सार्वजनिक पता; यह सर्वर अनुमति दे तो अपनी मशीन के लिए http://127.0.0.1 या localhost।",
   "console.webhookUrlHintProduction": "https:// और सार्वजनिक पता (कभी निजी या लोकल नहीं)।",
+  "console.webhookRuleAbsolute": "पूरा पता लिखें, जो https:// से शुरू हो।",
+  "console.webhookRuleHttps": "पता https:// से शुरू होना चाहिए (http:// सिर्फ़ आपकी अपनी मशीन के लिए, सैंडबॉक्स में)।",
+  "console.webhookRuleCredentials": "पते से उपयोगकर्ता नाम और पासवर्ड हटाएँ।",
+  "console.webhookRuleFragment": "पते से # के बाद का हिस्सा हटाएँ।",
+  "console.webhookRuleResolve": "इस होस्ट नाम का कोई पता नहीं मिला: जाँचें कि वर्तनी सही है और वह सार्वजनिक है।",
+  "console.webhookRulePublic":
+    "यह पता किसी निजी, लोकल या आरक्षित नेटवर्क की ओर जाता है। सार्वजनिक पता दें (सैंडबॉक्स में, यह सर्वर अनुमति दे तो 127.0.0.1 या localhost भी)।",
   "console.webhookEventsHint": "पाने के लिए इवेंट चुनें; सभी इवेंट पाने के लिए कोई न चुनें।",
   "console.webhookAdd": "एंडपॉइंट जोड़ें",
   "console.webhookCreatedHeading": "एंडपॉइंट जोड़ा गया: {url}",
