@@ -269,16 +269,6 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     });
     closers.push(() => requestLog.close());
     const requestLogQueries = createRequestLogQueries(control.sql);
-    const consoleService = createConsoleService(context, {
-      sql: control.sql,
-      kv: keyValue,
-      signingKey: () => signingKeys.signingKey(),
-      publicKey: (kid) => keyRing.publicKey(kid),
-      mail,
-      credential,
-      grant,
-      requestLog: { beforeRead: () => requestLog.flush() },
-    });
     // Webhooks: the queue in the control database; an all-roles process also relays every outbox and delivers.
     // The internal port's bound port joins the forbidden ones once it listens (GRPC_PORT=0 picks one).
     const forbiddenPorts = forbiddenLoopbackPorts(config);
@@ -303,6 +293,17 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       forbiddenLoopbackPorts: forbiddenPorts,
       nudge: webhooks.nudge,
       queue: webhooks.queue,
+    });
+    const consoleService = createConsoleService(context, {
+      sql: control.sql,
+      kv: keyValue,
+      signingKey: () => signingKeys.signingKey(),
+      publicKey: (kid) => keyRing.publicKey(kid),
+      mail,
+      credential,
+      grant,
+      webhooks: webhookService,
+      requestLog: { beforeRead: () => requestLog.flush() },
     });
     const health = createHealthService();
 

@@ -10,7 +10,9 @@
 //   .../api-keys/revoke, .../api-keys/allowed-ips, .../access-requests, .../production-credentials; GET/POST
 //   /apps/{id}/archive (the confirmation step, then the archive); GET/POST /apps/{id}/first-call; GET /assets/*
 //   (the stylesheet and the copy script). GET /apps/{id}/requests (the request log), /apps/{id}/requests/{call}
-//   (one call), /apps/{id}/usage (the usage chart): ./request-log-pages.ts.
+//   (one call), /apps/{id}/usage (the usage chart): ./request-log-pages.ts. GET/POST /apps/{id}/webhooks (the
+//   endpoints of one environment, their deliveries; POST adds one), POST .../webhooks/{endpoint}/test, .../rotate,
+//   .../delete, .../webhooks/{endpoint}/deliveries/{delivery}/resend: ./webhook-pages.ts.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -50,6 +52,7 @@ import { createConsoleApi, type CallerOf } from "./console-api.js";
 import { createFirstCallLimits, firstCallPage, runFirstCall, type FirstCallRoute } from "./first-call.js";
 import { requestEntryPage, requestLogPage, usagePage } from "./request-log-pages.js";
 import { acceptInvitation, invitationPage } from "./invitation-pages.js";
+import { createWebhookEndpoint, resendWebhookDelivery, webhookEndpointAction, webhooksPage } from "./webhook-pages.js";
 import { createWebSessions, type WebSession } from "./web-sessions.js";
 import type { Reply, Visit } from "./visit.js";
 import {
@@ -122,7 +125,7 @@ const id = "[1-9]\\d{0,15}";
 const appId = "[A-Za-z0-9_-]{1,64}";
 /** The methods a signed-in route answers (the Allow header of a 405, RFC 9110 §15.5.6). */
 function allowOf(name: string): string {
-  if (name === "app/first-call" || name === "app/archive") return "GET, HEAD, POST";
+  if (name === "app/first-call" || name === "app/archive" || name === "app/webhooks") return "GET, HEAD, POST";
   return ["dashboard", "program", "organization", "app", "app/requests", "app/request", "app/usage"].includes(name)
     ? "GET, HEAD"
     : "POST";
@@ -388,6 +391,19 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       case "GET app/usage":
       case "HEAD app/usage":
         return usagePage(visit, params[0]!);
+      case "GET app/webhooks":
+      case "HEAD app/webhooks":
+        return webhooksPage(visit, params[0]!);
+      case "POST app/webhooks":
+        return createWebhookEndpoint(visit, params[0]!);
+      case "POST app/webhook/test":
+        return webhookEndpointAction(visit, params[0]!, params[1]!, "test");
+      case "POST app/webhook/rotate":
+        return webhookEndpointAction(visit, params[0]!, params[1]!, "rotate");
+      case "POST app/webhook/delete":
+        return webhookEndpointAction(visit, params[0]!, params[1]!, "delete");
+      case "POST app/webhook/resend":
+        return resendWebhookDelivery(visit, params[0]!, params[1]!, params[2]!);
       case "GET app/first-call":
       case "HEAD app/first-call":
         return firstCallPage(visit, params[0]!, config.urls.base);
@@ -557,6 +573,11 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     ["app/requests", new RegExp(`^/apps/(${appId})/requests$`)],
     ["app/request", new RegExp(`^/apps/(${appId})/requests/(${id})$`)],
     ["app/usage", new RegExp(`^/apps/(${appId})/usage$`)],
+    ["app/webhooks", new RegExp(`^/apps/(${appId})/webhooks$`)],
+    ["app/webhook/test", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/test$`)],
+    ["app/webhook/rotate", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/rotate$`)],
+    ["app/webhook/delete", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/delete$`)],
+    ["app/webhook/resend", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/deliveries/(${appId})/resend$`)],
   ];
   for (const [name, pattern] of routes) {
     const match = pattern.exec(path);

@@ -10,7 +10,7 @@ import type { Locale } from "../web/i18n.js";
 import { alert } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
 
-type EnvironmentName = "sandbox" | "production";
+export type EnvironmentName = "sandbox" | "production";
 const statusFilters = ["", "2xx", "4xx", "429", "5xx"] as const;
 
 function environmentOf(visit: Visit): EnvironmentName {
@@ -20,7 +20,7 @@ function environmentOf(visit: Visit): EnvironmentName {
 const wire = (environment: EnvironmentName) => (environment === "production" ? "PRODUCTION" : "SANDBOX");
 
 /** A moment in the reader's language (Intl), UTC said as such: the log's times are the server's. */
-function moment(ms: number, locale: Locale, withSeconds = true): SafeHtml {
+export function moment(ms: number, locale: Locale, withSeconds = true): SafeHtml {
   const text = new Intl.DateTimeFormat(locale, {
     month: "short",
     day: "numeric",
@@ -38,7 +38,7 @@ function number(value: number, locale: Locale): string {
 }
 
 /** Sandbox / Production as two links, the current one marked (each keeps the other filters). */
-function environmentSwitch(visit: Visit, base: string, environment: EnvironmentName): SafeHtml {
+export function environmentSwitch(visit: Visit, base: string, environment: EnvironmentName): SafeHtml {
   const { t } = visit;
   const link = (name: EnvironmentName, label: string) => {
     const query = new URLSearchParams(visit.query);

@@ -390,7 +390,7 @@ export interface AppState {
 }
 
 /** The app and the viewer's role in its organization (the page offers only what the role may do). */
-async function appWithRole(visit: Visit, appId: string) {
+export async function appWithRole(visit: Visit, appId: string) {
   const [result, orgs] = await Promise.all([
     visit.api("getDeveloperApp", { appId }),
     visit.api("listDeveloperOrganizations"),
@@ -525,6 +525,9 @@ ${rights.manageApps ? "" : html`<p class="muted">${t("console.appViewerNote")}</
 <section class="card" aria-labelledby="activity-heading"><h2 id="activity-heading">${t("console.activityHeading")}</h2>
 <p>${t("console.activityExplain")}</p>
 <ul class="app-links"><li><a href="/apps/${app.appId}/requests">${t("console.requestLogLink")}</a></li><li><a href="/apps/${app.appId}/usage">${t("console.usageLink")}</a></li></ul></section>
+<section class="card" aria-labelledby="webhooks-heading"><h2 id="webhooks-heading">${t("console.webhooksHeading")}</h2>
+<p>${t("console.webhooksExplain")}</p>
+<ul class="app-links"><li><a href="/apps/${app.appId}/webhooks?environment=sandbox">${t("console.webhooksLink", { environment: t("console.sandbox") })}</a></li><li><a href="/apps/${app.appId}/webhooks?environment=production">${t("console.webhooksLink", { environment: t("console.production") })}</a></li></ul></section>
 <section class="card" aria-labelledby="credentials-heading"><h2 id="credentials-heading">${t("console.credentialsHeading")}</h2>
 ${editable ? html`<p>${t("console.rotateExplain")}</p>` : ""}
 ${generalError(visit, errorOf("rotate"), [])}

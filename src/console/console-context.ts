@@ -11,6 +11,7 @@ import {
 } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
+import type { WebhookService } from "../../gen/partnerapi/v1/webhook_service_pb.js";
 import { verifyConsoleToken } from "./console-tokens.js";
 import { createConsoleLimits } from "./limits.js";
 import type { MailOutbox } from "./mail-outbox.js";
@@ -48,6 +49,8 @@ export interface ConsoleServiceDeps {
   mail: MailOutbox;
   credential: ServiceImpl<typeof CredentialService>;
   grant: ServiceImpl<typeof GrantService>;
+  /** The WebhookService implementation the /v1/webhook-endpoints routes call (src/console/webhooks.ts). */
+  webhooks?: ServiceImpl<typeof WebhookService>;
   /** The partner request log's reader side: `beforeRead` flushes this process's recorder (src/request-log/). */
   requestLog?: { beforeRead?: () => Promise<void> };
 }

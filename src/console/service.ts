@@ -9,6 +9,7 @@ import { createAccessRequestHandlers } from "./access-requests.js";
 import { createAccountHandlers } from "./accounts.js";
 import { createAppHandlers } from "./apps.js";
 import { createRequestLogHandlers } from "./request-log.js";
+import { createWebhookHandlers } from "./webhooks.js";
 import { createConsoleContext, type ConsoleServiceDeps } from "./console-context.js";
 
 export type { ConsoleServiceDeps };
@@ -33,5 +34,6 @@ export function createConsoleService(
     createSandboxMerchantHandlers(shared),
     createAccessRequestHandlers(shared),
     createRequestLogHandlers(shared),
+    createWebhookHandlers(shared),
   );
 }

@@ -5,6 +5,11 @@ export {
   startWebhookDelivery,
   type WebhookDelivery,
 } from "./delivery-runtime.js";
-export { createWebhookService, type WebhookServiceDeps } from "./service.js";
+export {
+  createWebhookService,
+  webhookConsoleActorKey,
+  type WebhookActor,
+  type WebhookServiceDeps,
+} from "./service.js";
 export { systemResolver, type ResolveHost } from "./endpoint-url.js";
 export type { EndpointDisabledNotice } from "./delivery-attempts.js";

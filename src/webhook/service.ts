@@ -2,8 +2,11 @@
 // the credential's environment decides which endpoints it sees and whose events they get). Every RPC is a short
 // list of steps: authenticate the client (and its IP allowlist), find the endpoint of that app and environment,
 // change it in one transaction. Secrets are shown once and stored sealed (endpoint-secrets.ts).
+// The console (ConsoleService, src/console/webhooks.ts) calls this same implementation in process for a member of the
+// app's organization: it names the app and environment in the call's context values (webhookConsoleActorKey), which
+// only an in-process caller can set, in place of the client credentials; every other step is the same.
 import { randomBytes } from "node:crypto";
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { createContextKey, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import {
   WebhookService,
   type WebhookDelivery,
@@ -37,6 +40,21 @@ export interface WebhookServiceDeps {
   /** Enqueues a resend's attempt; absent where this process runs no queue (answers unimplemented then). */
   queue?: DeliveryQueue;
 }
+
+/** Whose endpoints an RPC manages: the app and the credential environment (a client's, or the console's choice). */
+export interface WebhookActor {
+  appId: string;
+  environment: VerifiedClient["environment"];
+}
+
+/**
+ * Set by the ConsoleService only, after it checked the developer's organization role for the app: the RPC then acts
+ * for that app and environment without client credentials (and without a client's IP allowlist, which guards the
+ * credential, not the console). A context value cannot come from the network: the front builds its own.
+ */
+export const webhookConsoleActorKey = createContextKey<WebhookActor | undefined>(undefined, {
+  description: "the app and environment the console acts for",
+});
 
 export function newEndpointId(): string {
   return `we_${randomBytes(12).toString("base64url")}`;
@@ -114,16 +132,18 @@ export function createWebhookService(
 ): ServiceImpl<typeof WebhookService> {
   const { config, clock, logger } = context;
   const now = () => new Date(clock.now());
-  const policyFor = (client: VerifiedClient): AddressPolicy => ({
+  const policyFor = (client: WebhookActor): AddressPolicy => ({
     allowLoopback: client.environment === "SANDBOX" && config.webhooks.allowLoopback,
     forbiddenLoopbackPorts: deps.forbiddenLoopbackPorts,
   });
 
-  /** Step 1 of every RPC: the client's id and secret, from an address its allowlist admits. */
+  /** Step 1 of every RPC: the client's id and secret, from an address its allowlist admits (or the console's actor). */
   async function authenticate(
     request: { clientId: string; clientSecret: string },
     handlerContext: HandlerContext,
-  ): Promise<VerifiedClient> {
+  ): Promise<WebhookActor> {
+    const actor = handlerContext.values.get(webhookConsoleActorKey);
+    if (actor) return actor;
     const missing = [!request.clientId && "client_id", !request.clientSecret && "client_secret"].filter(Boolean);
     if (missing.length > 0) throw serviceError(domain, "developer.invalid_request", { fields: missing.join(", ") });
     const client = await deps.verifyClient(request.clientId, request.clientSecret);
@@ -133,13 +153,13 @@ export function createWebhookService(
     return client;
   }
 
-  async function endpointOf(client: VerifiedClient, endpointId: string): Promise<EndpointRow> {
+  async function endpointOf(client: WebhookActor, endpointId: string): Promise<EndpointRow> {
     const row = await createEndpointQueries(deps.sql).find(endpointId, client.appId, client.environment);
     if (!row) throw serviceError(domain, "developer.webhook_endpoint_not_found");
     return row;
   }
 
-  async function checkUrl(url: string, client: VerifiedClient): Promise<void> {
+  async function checkUrl(url: string, client: WebhookActor): Promise<void> {
     const refusal = await checkEndpointUrl(url, policyFor(client), deps.resolve);
     if (refusal) throw serviceError(domain, "developer.webhook_url_invalid", { rule: refusal });
   }
