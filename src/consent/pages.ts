@@ -3,7 +3,7 @@
 // or style. The accessible names are part of the contract, in each language ("Allow" / "السماح" / "अनुमति दें").
 import { entryOf, messageFor, type ErrorCode } from "../errors/index.js";
 import { html, raw, type HtmlValue, type SafeHtml } from "../web/html.js";
-import { catalogueOf, translator, type Locale, type MessageKey } from "../web/i18n.js";
+import { catalogueOf, dayText, momentText, translator, type Locale, type MessageKey } from "../web/i18n.js";
 import { hiddenFields, page } from "../web/layout.js";
 
 /** Where the page is (path and query): its language switch links to the same place in another language. */
@@ -340,22 +340,12 @@ ${
 
 /** A day in the reader's language and calendar conventions (Intl), kept whole inside a sentence of any direction. */
 export function formatDay(date: Date, locale: Locale): SafeHtml {
-  const text = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(date);
-  return html`<time datetime="${date.toISOString().slice(0, 10)}"><bdi>${text}</bdi></time>`;
+  return html`<time datetime="${date.toISOString().slice(0, 10)}"><bdi>${dayText(locale, date)}</bdi></time>`;
 }
 
 /** A moment (day and time, UTC said as such) in the reader's language (Intl). */
 export function formatMoment(date: Date, locale: Locale): SafeHtml {
-  const text = new Intl.DateTimeFormat(locale, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  }).format(date);
-  return html`<time datetime="${date.toISOString()}"><bdi>${text}</bdi></time>`;
+  return html`<time datetime="${date.toISOString()}"><bdi>${momentText(locale, date)}</bdi></time>`;
 }
 
 export interface ConnectionView {

@@ -97,14 +97,14 @@ export function accessRequestsSection(
         (
           request,
         ) => html`<tr><td class="ltr">${String(request.companyId)}</td><td class="ltr">${request.storeIds.map(String).join(", ")}</td><td class="ltr">${request.approvedStoreIds.map(String).join(", ")}</td>
-<td><span class="badge">${accessRequestStateName(visit, request.state)}</span></td><td><time dir="ltr" datetime="${request.createdAt}">${shownTime(request.createdAt)}</time></td><td><time dir="ltr" datetime="${request.expiresAt}">${shownTime(request.expiresAt)}</time></td></tr>`,
+<td><span class="badge">${accessRequestStateName(visit, request.state)}</span></td><td><time datetime="${request.createdAt}"><bdi>${shownTime(request.createdAt, locale)}</bdi></time></td><td><time datetime="${request.expiresAt}"><bdi>${shownTime(request.expiresAt, locale)}</bdi></time></td></tr>`,
       )
     : [];
   const list = !Array.isArray(requests)
     ? alert("error", errorText(requests, locale, t))
     : requests.length === 0
       ? html`<p>${t("console.noAccessRequests")}</p>`
-      : html`<div class="table-wrap"><table><caption>${t("console.accessRequestsCaption")}</caption><thead><tr><th scope="col">${t("console.companyId")}</th><th scope="col">${t("console.requestedStores")}</th><th scope="col">${t("console.approvedStores")}</th><th scope="col">${t("console.state")}</th><th scope="col">${t("console.requestedAt")}</th><th scope="col">${t("console.expiresAt")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+      : html`<div class="table-wrap" role="region" aria-labelledby="access-caption" tabindex="0"><table><caption id="access-caption">${t("console.accessRequestsCaption")}</caption><thead><tr><th scope="col">${t("console.companyId")}</th><th scope="col">${t("console.requestedStores")}</th><th scope="col">${t("console.approvedStores")}</th><th scope="col">${t("console.state")}</th><th scope="col">${t("console.requestedAt")}</th><th scope="col">${t("console.expiresAt")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   const concerned = accessFieldOf(form.error);
   const message = form.error ? errorText(form.error, locale, t) : undefined;
   let create: SafeHtml | string = "";

@@ -2,7 +2,7 @@
 // language, and a form's general (not field) error as an alert.
 import { OrganizationRole } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import type { MessageKey } from "../web/i18n.js";
+import { momentText, type Locale, type MessageKey } from "../web/i18n.js";
 import type { SafeHtml } from "../web/html.js";
 import type { ApiError } from "./console-api.js";
 import { alert } from "./ui.js";
@@ -62,9 +62,9 @@ export function generalError(visit: Visit, error: ApiError | undefined, fields: 
   return alert("error", errorText(error, visit.locale, visit.t));
 }
 
-/** An RFC 3339 time as the pages show it: "2026-11-23 16:05 UTC", read left to right in every language. */
-export function shownTime(value: string | undefined): string {
+/** An RFC 3339 time as the pages show it: in the reader's language (Intl), UTC said as such. */
+export function shownTime(value: string | undefined, locale: Locale): string {
   if (!value) return "";
   const at = new Date(value);
-  return Number.isNaN(at.getTime()) ? value : at.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  return Number.isNaN(at.getTime()) ? value : momentText(locale, at);
 }

@@ -6,7 +6,7 @@
 import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { GetAppUsageResponse, RequestLogEntry } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { html, raw, type SafeHtml } from "../web/html.js";
-import type { Locale } from "../web/i18n.js";
+import { formatNumber, millisecondsText, momentText, type Locale } from "../web/i18n.js";
 import { alert } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
 
@@ -21,20 +21,12 @@ const wire = (environment: EnvironmentName) => (environment === "production" ? "
 
 /** A moment in the reader's language (Intl), UTC said as such: the log's times are the server's. */
 export function moment(ms: number, locale: Locale, withSeconds = true): SafeHtml {
-  const text = new Intl.DateTimeFormat(locale, {
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    ...(withSeconds ? { second: "2-digit" } : {}),
-    timeZone: "UTC",
-    timeZoneName: "short",
-  }).format(ms);
+  const text = momentText(locale, ms, { seconds: withSeconds, year: false });
   return html`<time datetime="${new Date(ms).toISOString()}"><bdi>${text}</bdi></time>`;
 }
 
 function number(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(locale).format(value);
+  return formatNumber(locale, value);
 }
 
 /** Sandbox / Production as two links, the current one marked (each keeps the other filters). */
@@ -95,16 +87,16 @@ ${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merch
     (entry) => html`<tr>
 <td>${moment(Number(entry.atMs), locale)}</td>
 <td class="ltr"><code>${entry.method}</code> <code>${entry.path}</code></td>
-<td><span class="status ${statusClass(entry.status)}">${entry.status}</span>${entry.errorCode ? html` <code class="ltr">${entry.errorCode}</code>` : ""}</td>
+<td><span class="status ${statusClass(entry.status)}">${entry.status}</span>${entry.errorCode ? html` <code class="ltr error-code">${entry.errorCode}</code>` : ""}</td>
 <td class="ltr">${Number(entry.companyId) > 0 ? String(entry.companyId) : "–"}</td>
-<td class="ltr"><bdi>${t("console.latencyMs", { ms: number(entry.latencyMs, locale) })}</bdi></td>
+<td class="ltr"><bdi>${millisecondsText(locale, entry.latencyMs)}</bdi></td>
 <td><a href="${base}/${String(entry.id)}" aria-label="${t("console.detailsOf", { id: String(entry.id) })}">${t("console.details")}</a></td>
 </tr>`,
   );
   const table =
     entries.length === 0
       ? html`<p>${t("console.noRequests")}</p>`
-      : html`<div class="table-wrap" role="region" aria-labelledby="log-caption" tabindex="0"><table class="log-table"><caption id="log-caption">${t("console.requestLogCaption", { count: number(entries.length, locale) })}</caption>
+      : html`<div class="table-wrap" role="region" aria-labelledby="log-caption" tabindex="0"><table class="log-table"><caption id="log-caption">${t("console.requestLogCaption", { count: entries.length })}</caption>
 <thead><tr><th scope="col">${t("console.colTime")}</th><th scope="col">${t("console.colRequest")}</th><th scope="col">${t("console.colStatus")}</th><th scope="col">${t("console.colMerchant")}</th><th scope="col">${t("console.colLatency")}</th><th scope="col"><span class="visually-hidden">${t("console.details")}</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
   const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/usage?environment=${environment}">${t("console.usageLink")}</a></p>
@@ -143,7 +135,7 @@ export async function requestEntryPage(visit: Visit, appId: string, id: string):
 <dt>${t("console.colStatus")}</dt><dd><span class="status ${statusClass(entry.status)}">${entry.status}</span>${entry.errorCode ? html` <code class="ltr">${entry.errorCode}</code>` : ""}</dd>
 <dt>${t("console.colMerchant")}</dt><dd class="ltr">${Number(entry.companyId) > 0 ? String(entry.companyId) : "–"}</dd>
 <dt>${t("console.colCorrelation")}</dt><dd class="ltr"><code>${entry.correlationId}</code></dd>
-<dt>${t("console.colLatency")}</dt><dd><bdi>${t("console.latencyMs", { ms: number(entry.latencyMs, locale) })}</bdi></dd>
+<dt>${t("console.colLatency")}</dt><dd><bdi>${millisecondsText(locale, entry.latencyMs)}</bdi></dd>
 </dl></section>
 <section class="card" aria-labelledby="body-heading"><h2 id="body-heading">${t("console.errorBody")}</h2>
 ${pretty ? html`<pre tabindex="0" aria-labelledby="body-heading"><code>${pretty}</code></pre>` : html`<p>${t("console.noErrorBody")}</p>`}</section>`;
@@ -226,15 +218,7 @@ export async function usagePage(visit: Visit, appId: string): Promise<Reply> {
     (sum, minute) => ({ requests: sum.requests + minute.requests, limited: sum.limited + minute.limited }),
     { requests: 0, limited: 0 },
   );
-  const hourText = (ms: number) =>
-    new Intl.DateTimeFormat(locale, {
-      month: "short",
-      day: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      timeZone: "UTC",
-      timeZoneName: "short",
-    }).format(ms);
+  const hourText = (ms: number) => momentText(locale, ms, { year: false });
   const table =
     hours.size === 0
       ? html`<p>${t("console.noUsage")}</p>`

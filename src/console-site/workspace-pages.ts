@@ -5,6 +5,7 @@
 import { OrganizationRole, ProgramApplicationState } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { Environment, Product, type App, type Merchant } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { html, type SafeHtml } from "../web/html.js";
+import { momentText } from "../web/i18n.js";
 import { programStateText } from "./account-pages.js";
 import type { ApiError } from "./console-api.js";
 import {
@@ -619,7 +620,7 @@ export async function setRedirectUris(visit: Visit, appId: string): Promise<Repl
 }
 
 export async function rotateSecret(visit: Visit, appId: string, clock: () => number): Promise<Reply> {
-  const { t } = visit;
+  const { t, locale } = visit;
   const result = await visit.api("rotateAppClientSecret", {
     appId: appId,
     clientId: visit.form.get("client_id") ?? "",
@@ -630,7 +631,7 @@ export async function rotateSecret(visit: Visit, appId: string, clock: () => num
   const notice = html`<section class="card" aria-labelledby="rotated-heading"><h2 id="rotated-heading">${t("console.newSecretHeading")}</h2>
 <p>${t("common.shownOnce")}</p>
 ${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: result.value.clientSecret, copy: t("common.copy"), copied: t("common.copied") })}
-${alert("info", t("console.rotationOverlap", { until: until.toISOString().replace("T", " ").slice(0, 16) + " UTC", hours }))}</section>`;
+${alert("info", t("console.rotationOverlap", { until: momentText(locale, until), hours }))}</section>`;
   return appPage(visit, appId, { notice });
 }
 

@@ -3,7 +3,7 @@
 // the decision within the first screen of a 375×812 phone; a failed sign-in keeps the email and the app's context
 // with the error focused; Cancel returns access_denied to the app; a disconnect asks first, then says it happened
 // with focus moved to the message; an error page in plain words with the developer's detail below. Every page:
-// lang and dir, no English left, axe (no serious or critical violation) in light and dark, and screenshots at 375
+// lang and dir, no English left, axe (no critical, serious or moderate violation) in light and dark, and screenshots at 375
 // and 1280 px in test-output/screenshots/consent/second-pass/ (light) and .../second-pass/dark/.
 import http from "node:http";
 import type { Browser, Page } from "playwright-core";

@@ -1,5 +1,5 @@
 // The console's other journeys in Debian's chromium (playwright-core), every control found by its accessible name
-// and every page checked by axe-core (zero serious or critical violations). Each test is a new person in a fresh
+// and every page checked by axe-core (zero critical, serious or moderate violations). Each test is a new person in a fresh
 // browser context (no cookies, an address of its own) who signs up through the pages:
 //   - a password reset through the mailed link: the new password signs in, the old one is refused;
 //   - an invitation accepted by a second, new person (signed up on the way), who then sees only what a developer may

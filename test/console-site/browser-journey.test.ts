@@ -2,7 +2,7 @@
 // person signs up, follows the mailed link (read from the mail transport), signs in, applies to the program (staff
 // approve through the internal port, as staff would) and signs the agreement, creates an organization and a FULL
 // app, copies the secret with the copy button, provisions a sandbox merchant and runs the first call to a 200.
-// Every visited page is checked by axe-core (zero serious or critical violations), and the main pages are then
+// Every visited page is checked by axe-core (zero critical, serious or moderate violations), and the main pages are then
 // shown in en, ar and hi: axe again, no English string left on the Arabic pages, and screenshots at 375 and 1280
 // pixels written to test-output/screenshots/console/. Without /usr/bin/chromium the suite says it is skipped.
 import { existsSync } from "node:fs";

@@ -12,7 +12,7 @@ import { seedMerchantData } from "../../src/data/sandbox-data.js";
 import { messageFor } from "../../src/errors/index.js";
 import { escapeHtml } from "../../src/web/html.js";
 import { createManualClock } from "../../src/runtime/clock.js";
-import { catalogueOf, translator, type Locale } from "../../src/web/i18n.js";
+import { catalogueOf, momentText, translator, type Locale } from "../../src/web/i18n.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
 import { newLiveMerchant } from "../support/sandbox.js";
@@ -415,7 +415,7 @@ Pages(
       `<td class="ltr">${live.companyId}</td><td class="ltr">${storeIds.join(", ")}</td><td class="ltr"></td>`,
     );
     assert.match(row, `<span class="badge">${en("console.accessStatePending")}</span>`);
-    const expires = new Date(clock.now() + 30 * 24 * 3_600_000).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+    const expires = momentText("en", clock.now() + 30 * 24 * 3_600_000);
     assert.match(row, expires);
     // A second one for the same merchant: the API's 409, said on the page.
     const twice = await browser.post(

@@ -9,7 +9,7 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { stylesheetPath } from "../../src/web/assets.js";
-import { translator } from "../../src/web/i18n.js";
+import { momentText, translator } from "../../src/web/i18n.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
 import { hiddenValue, startTestApp, type TestApp } from "../support/test-app.js";
@@ -221,7 +221,7 @@ Site(
     assert.is(rotated.status, 200, rotated.html);
     const newSecret = shownValue(rotated.html, "client-secret");
     assert.ok(newSecret !== secret && newSecret.startsWith("lp_sk_sb_"));
-    const until = new Date(clock.now() + 24 * 3_600_000).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+    const until = momentText("en", clock.now() + 24 * 3_600_000);
     assert.match(rotated.html, en("console.rotationOverlap", { until, hours: 24 }));
 
     // Redirect URIs: the spec's rules on error, beside the field.

@@ -1,6 +1,6 @@
 // The request log, one call's detail and the usage chart in chromium, in en, ar and hi, after real traffic through
 // the front (successes, a validation refusal, a 429): found by accessible names, lang and dir, no English left, axe
-// (no serious or critical violation) light and dark, and screenshots at 375 and 1280 px in
+// (no critical, serious or moderate violation) light and dark, and screenshots at 375 and 1280 px in
 // test-output/screenshots/console/request-log/ (and .../dark/).
 import type { Browser, Page } from "playwright-core";
 import { suite } from "../support/suite.js";
@@ -95,6 +95,29 @@ async function look(page: Page, locale: Locale, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: "light" });
 }
 
+/**
+ * At 375 px the log's table sits in its own box (a region named by the caption, focusable, that scrolls when the
+ * table is wider), the page itself does not scroll sideways, and an error code stays on one line (it once stood one letter a line in Arabic).
+ */
+async function phoneFit(page: Page, locale: Locale, caption: string): Promise<void> {
+  await page.setViewportSize({ width: 375, height: 812 });
+  try {
+    const region = page.getByRole("region", { name: caption });
+    assert.is(await region.getAttribute("tabindex"), "0", `${locale}: the table's box is focusable`);
+    assert.is(Number(await page.evaluate("document.documentElement.scrollWidth")), 375, `${locale}: page width`);
+    // Against the status beside it (one line, same cell): a wrapped code would be at least twice its height.
+    const lines = Number(
+      await page.evaluate(`(() => {
+        const cell = [...document.querySelectorAll("td")].find((td) => td.textContent.includes("request.invalid_fields"));
+        return cell.querySelector("code").getBoundingClientRect().height / cell.querySelector(".status").getBoundingClientRect().height;
+      })()`),
+    );
+    assert.ok(lines < 1.5, `${locale}: the error code on one line (${lines} lines)`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+}
+
 async function walk(locale: Locale): Promise<void> {
   {
     const t = translator(locale);
@@ -106,6 +129,7 @@ async function walk(locale: Locale): Promise<void> {
       await page.getByRole("link", { name: t("console.requestLogLink"), exact: true }).click();
       await page.getByRole("heading", { name: t("console.requestLogTitle", { name: "Stock sync" }) }).waitFor();
       assert.is(await page.getByRole("table").getByRole("row").count(), 5);
+      await phoneFit(page, locale, t("console.requestLogCaption", { count: 4 }));
       await look(page, locale, "request-log");
       await page.getByLabel(t("console.filterStatus")).selectOption("429");
       await page.getByRole("button", { name: t("console.applyFilters") }).click();

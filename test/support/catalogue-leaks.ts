@@ -1,5 +1,6 @@
 // "No English string left" on a page in another language, checked against the catalogue rather than a word list:
-// every English message that the page's language translates differently is cut at its placeholders, and no piece
+// every English message that the page's language translates differently is cut at its placeholders (and plural
+// forms), and no piece
 // of it (three letters or more) may appear in the page's visible text. Data (app, shop and people's names) is
 // not in the catalogue, so it never counts; the language switch names each language in its own script on purpose.
 import { catalogueOf, type Locale, type MessageKey } from "../../src/web/i18n.js";
@@ -18,7 +19,11 @@ export function englishPieces(locale: Locale, site: Site = "consent"): { key: Me
   for (const key of Object.keys(english) as MessageKey[]) {
     if (!key.startsWith(`${site}.`) && !key.startsWith("common.")) continue;
     if (shownInEveryLanguage.has(key) || english[key] === local[key]) continue;
-    for (const piece of english[key].split(/\{[a-zA-Z]+\}/)) {
+    // Cut at placeholders, and at a plural's syntax (`{count, plural, one {# call} other {# calls}}`): each form's
+    // words are pieces of their own.
+    for (const piece of english[key].split(
+      /\{[a-zA-Z]+\}|\{[a-zA-Z]+, plural,|(?:zero|one|two|few|many|other|=\d+) \{|[{}#]/,
+    )) {
       const trimmed = piece
         .trim()
         .replace(/^[(·:,.;]+|[)·:,.;]+$/g, "")

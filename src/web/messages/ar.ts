@@ -168,7 +168,7 @@ export const ar: Catalogue = {
     "12 حرفًا على الأقل، منها 5 أحرف مختلفة على الأقل؛ ألا تكون كلمة مرور شائعة، وألا تحتوي على بريدك الإلكتروني.",
   "console.passwordTooWeak": "كلمة المرور هذه ضعيفة جدًا. اتبع القواعد المكتوبة أسفل الحقل.",
   "console.lockoutRule":
-    "بعد {attempts} محاولات بكلمة مرور خاطئة، يتوقف تسجيل الدخول بهذا البريد لمدة {minutes} دقيقة.",
+    "بعد {attempts, plural, zero {# محاولة} one {محاولة واحدة} two {محاولتين} few {# محاولات} many {# محاولة} other {# محاولة}} بكلمة مرور خاطئة، يتوقف تسجيل الدخول بهذا البريد لمدة {minutes, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}.",
   "console.signIn": "تسجيل الدخول",
   "console.signInTitle": "تسجيل الدخول إلى وحدة تحكم المطورين",
   "console.signUp": "إنشاء حساب",
@@ -257,7 +257,7 @@ export const ar: Catalogue = {
   "console.noMerchants": "لا يوجد تجار اختبار بعد.",
   "console.provisionMerchant": "أنشئ تاجر اختبار",
   "console.sandboxLimitRule":
-    "يمكن أن يكون للمؤسسة {limit} تجار اختبار نشطين كحد أقصى (النشطون الآن: {active}). عطّل أحدهم لإفساح المجال لآخر.",
+    "يمكن أن يكون للمؤسسة {limit, plural, zero {# تاجر اختبار نشط} one {تاجر اختبار نشط واحد} two {تاجرا اختبار نشطان} few {# تجار اختبار نشطين} many {# تاجر اختبار نشطًا} other {# تاجر اختبار نشط}} كحد أقصى (النشطون الآن: {active}). عطّل أحدهم لإفساح المجال لآخر.",
   "console.merchantName": "اسم التاجر (اختياري)",
   "console.country": "رمز الدولة",
   "console.countryHint": "حرفان، مثل GB أو US أو IN أو AE: يحدد المنطقة التي تُحفظ فيها البيانات.",
@@ -284,7 +284,8 @@ export const ar: Catalogue = {
     "التدوير يمنحك سرًا جديدًا يُعرض مرة واحدة. يبقى السر السابق صالحًا لمدة 24 ساعة، لتتمكن من نشر الجديد دون انقطاع.",
   "console.rotateSecret": "دوّر السر",
   "console.newSecretHeading": "سر العميل الجديد",
-  "console.rotationOverlap": "يبقى السر السابق صالحًا حتى {until} (نحو {hours} ساعة)، ثم يتوقف.",
+  "console.rotationOverlap":
+    "يبقى السر السابق صالحًا حتى {until} (نحو {hours, plural, zero {# ساعة} one {ساعة واحدة} two {ساعتين} few {# ساعات} many {# ساعة} other {# ساعة}})، ثم يتوقف.",
   "console.production": "الإنتاج",
   "console.sandbox": "الاختبار",
   "console.editApp": "تعديل التطبيق",
@@ -409,7 +410,8 @@ export const ar: Catalogue = {
   "console.requestLogIntro":
     "آخر 1000 استدعاء شريك لهذا التطبيق في كل بيئة، الأحدث أولًا. يُحفظ الاستدعاء الناجح دون محتواه؛ ويحتفظ المرفوض بمحتوى الخطأ الذي تلقّاه التطبيق.",
   "console.requestLogHeading": "الاستدعاءات في {environment}",
-  "console.requestLogCaption": "استدعاءات الشركاء، الأحدث أولًا: المعروض {count}",
+  "console.requestLogCaption":
+    "استدعاءات الشركاء، الأحدث أولًا: {count, plural, zero {لا استدعاءات معروضة} one {استدعاء واحد معروض} two {استدعاءان معروضان} few {# استدعاءات معروضة} many {# استدعاءً معروضًا} other {# استدعاء معروض}}",
   "console.filters": "تصفية الاستدعاءات",
   "console.filterStatus": "الحالة",
   "console.filterMerchant": "التاجر (رقم الشركة)",
@@ -427,7 +429,6 @@ export const ar: Catalogue = {
   "console.colMerchant": "التاجر",
   "console.colLatency": "زمن الاستجابة",
   "console.colCorrelation": "معرّف الارتباط",
-  "console.latencyMs": "{ms} ms",
   "console.details": "التفاصيل",
   "console.detailsOf": "تفاصيل الاستدعاء {id}",
   "console.requestTitle": "الاستدعاء {id}",

@@ -169,7 +169,7 @@ export const en = {
     "At least 12 characters, with at least 5 different characters; not a common password, and not containing your email address.",
   "console.passwordTooWeak": "This password is too weak. Follow the rules under the field.",
   "console.lockoutRule":
-    "After {attempts} wrong passwords, signing in with this email is paused for {minutes} minutes.",
+    "After {attempts, plural, one {# wrong password} other {# wrong passwords}}, signing in with this email is paused for {minutes, plural, one {# minute} other {# minutes}}.",
   "console.signIn": "Sign in",
   "console.signInTitle": "Sign in to the developer console",
   "console.signUp": "Sign up",
@@ -262,7 +262,7 @@ export const en = {
   "console.noMerchants": "No sandbox merchants yet.",
   "console.provisionMerchant": "Create a sandbox merchant",
   "console.sandboxLimitRule":
-    "An organization can have at most {limit} active sandbox merchants ({active} active now). Deactivate one to make room for another.",
+    "An organization can have at most {limit, plural, one {# active sandbox merchant} other {# active sandbox merchants}} ({active} active now). Deactivate one to make room for another.",
   "console.merchantName": "Merchant name (optional)",
   "console.country": "Country code",
   "console.countryHint": "Two letters, for example GB, US, IN or AE: it decides the region the data lives in.",
@@ -289,7 +289,8 @@ export const en = {
     "Rotating gives a new secret, shown once. The previous secret keeps working for 24 hours, so you can deploy the new one without downtime.",
   "console.rotateSecret": "Rotate secret",
   "console.newSecretHeading": "New client secret",
-  "console.rotationOverlap": "The previous secret keeps working until {until} (about {hours} hours), then stops.",
+  "console.rotationOverlap":
+    "The previous secret keeps working until {until} (about {hours, plural, one {# hour} other {# hours}}), then stops.",
   "console.production": "Production",
   "console.sandbox": "Sandbox",
   "console.editApp": "Edit app",
@@ -418,7 +419,7 @@ export const en = {
   "console.requestLogIntro":
     "The last 1,000 partner calls of this app in each environment, newest first. A successful call is kept without its body; a refused one keeps the error body the app received.",
   "console.requestLogHeading": "Calls in {environment}",
-  "console.requestLogCaption": "Partner calls, newest first: {count} shown",
+  "console.requestLogCaption": "Partner calls, newest first: {count, plural, one {# call shown} other {# calls shown}}",
   "console.filters": "Filter the calls",
   "console.filterStatus": "Status",
   "console.filterMerchant": "Merchant (company id)",
@@ -436,7 +437,6 @@ export const en = {
   "console.colMerchant": "Merchant",
   "console.colLatency": "Latency",
   "console.colCorrelation": "Correlation id",
-  "console.latencyMs": "{ms} ms",
   "console.details": "Details",
   "console.detailsOf": "Details of call {id}",
   "console.requestTitle": "Call {id}",

@@ -166,7 +166,8 @@ export const hi: Catalogue = {
   "console.passwordRules":
     "कम से कम 12 अक्षर, जिनमें कम से कम 5 अलग-अलग अक्षर हों; कोई आम पासवर्ड नहीं, और उसमें आपका ईमेल पता न हो।",
   "console.passwordTooWeak": "यह पासवर्ड बहुत कमज़ोर है। फ़ील्ड के नीचे लिखे नियमों का पालन करें।",
-  "console.lockoutRule": "{attempts} बार गलत पासवर्ड डालने पर, इस ईमेल से साइन इन {minutes} मिनट के लिए रोक दिया जाता है।",
+  "console.lockoutRule":
+    "{attempts, plural, one {# बार} other {# बार}} गलत पासवर्ड डालने पर, इस ईमेल से साइन इन {minutes, plural, one {# मिनट} other {# मिनट}} के लिए रोक दिया जाता है।",
   "console.signIn": "साइन इन करें",
   "console.signInTitle": "डेवलपर कंसोल में साइन इन करें",
   "console.signUp": "साइन अप करें",
@@ -257,7 +258,7 @@ export const hi: Catalogue = {
   "console.noMerchants": "अभी कोई सैंडबॉक्स व्यापारी नहीं है।",
   "console.provisionMerchant": "सैंडबॉक्स व्यापारी बनाएँ",
   "console.sandboxLimitRule":
-    "एक संगठन में अधिकतम {limit} सक्रिय सैंडबॉक्स व्यापारी हो सकते हैं (अभी सक्रिय: {active})। दूसरे के लिए जगह बनाने हेतु किसी एक को निष्क्रिय करें।",
+    "एक संगठन में अधिकतम {limit, plural, one {# सक्रिय सैंडबॉक्स व्यापारी हो सकता है} other {# सक्रिय सैंडबॉक्स व्यापारी हो सकते हैं}} (अभी सक्रिय: {active})। दूसरे के लिए जगह बनाने हेतु किसी एक को निष्क्रिय करें।",
   "console.merchantName": "व्यापारी का नाम (वैकल्पिक)",
   "console.country": "देश कोड",
   "console.countryHint": "दो अक्षर, जैसे GB, US, IN या AE: इससे तय होता है कि डेटा किस क्षेत्र में रहेगा।",
@@ -284,7 +285,8 @@ export const hi: Catalogue = {
     "रोटेट करने पर नया सीक्रेट मिलता है, जो एक बार दिखाया जाता है। पिछला सीक्रेट 24 घंटे तक काम करता रहता है, ताकि आप बिना रुकावट नया लगा सकें।",
   "console.rotateSecret": "सीक्रेट रोटेट करें",
   "console.newSecretHeading": "नया क्लाइंट सीक्रेट",
-  "console.rotationOverlap": "पिछला सीक्रेट {until} तक (लगभग {hours} घंटे) काम करता रहेगा, फिर बंद हो जाएगा।",
+  "console.rotationOverlap":
+    "पिछला सीक्रेट {until} तक (लगभग {hours, plural, one {# घंटा} other {# घंटे}}) काम करता रहेगा, फिर बंद हो जाएगा।",
   "console.production": "प्रोडक्शन",
   "console.sandbox": "सैंडबॉक्स",
   "console.editApp": "ऐप संपादित करें",
@@ -408,7 +410,7 @@ export const hi: Catalogue = {
   "console.requestLogIntro":
     "हर परिवेश में इस ऐप की पिछली 1,000 पार्टनर कॉल, नई पहले। सफल कॉल उसकी सामग्री के बिना रखी जाती है; अस्वीकृत कॉल वह त्रुटि सामग्री रखती है जो ऐप को मिली।",
   "console.requestLogHeading": "{environment} में कॉल",
-  "console.requestLogCaption": "पार्टनर कॉल, नई पहले: {count} दिखाई गईं",
+  "console.requestLogCaption": "पार्टनर कॉल, नई पहले: {count, plural, one {# दिखाई गई} other {# दिखाई गईं}}",
   "console.filters": "कॉल छाँटें",
   "console.filterStatus": "स्थिति",
   "console.filterMerchant": "व्यापारी (कंपनी आईडी)",
@@ -426,7 +428,6 @@ export const hi: Catalogue = {
   "console.colMerchant": "व्यापारी",
   "console.colLatency": "विलंब",
   "console.colCorrelation": "सहसंबंध आईडी",
-  "console.latencyMs": "{ms} ms",
   "console.details": "विवरण",
   "console.detailsOf": "कॉल {id} का विवरण",
   "console.requestTitle": "कॉल {id}",
