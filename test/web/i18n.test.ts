@@ -168,7 +168,7 @@ I18n("the catalogues' counted messages in each language", () => {
   );
   assert.is(
     translator("en")("console.lockoutRule", { attempts: 1, minutes: 15 }),
-    "After 1 wrong password, signing in with this email is paused for 15 minutes.",
+    "After 1 wrong password, signing in with this email from the same network is paused for 15 minutes; from elsewhere it only waits a few seconds.",
   );
 });
 

@@ -169,7 +169,7 @@ export const en = {
     "At least 12 characters, with at least 5 different characters; not a common password, and not containing your email address.",
   "console.passwordTooWeak": "This password is too weak. Follow the rules under the field.",
   "console.lockoutRule":
-    "After {attempts, plural, one {# wrong password} other {# wrong passwords}}, signing in with this email is paused for {minutes, plural, one {# minute} other {# minutes}}.",
+    "After {attempts, plural, one {# wrong password} other {# wrong passwords}}, signing in with this email from the same network is paused for {minutes, plural, one {# minute} other {# minutes}}; from elsewhere it only waits a few seconds.",
   "console.signIn": "Sign in",
   "console.signInTitle": "Sign in to the developer console",
   "console.signUp": "Sign up",
