@@ -144,8 +144,9 @@ export function createWebhookService(
   ): Promise<WebhookActor> {
     const actor = handlerContext.values.get(webhookConsoleActorKey);
     if (actor) return actor;
-    const missing = [!request.clientId && "client_id", !request.clientSecret && "client_secret"].filter(Boolean);
-    if (missing.length > 0) throw serviceError(domain, "developer.invalid_request", { fields: missing.join(", ") });
+    // No client authentication included is invalid_client (RFC 6749 section 5.2): 401 with WWW-Authenticate: Basic,
+    // as the OpenAPI document's `security` says, not a 400 that reads as a malformed request.
+    if (!request.clientId || !request.clientSecret) throw serviceError(domain, "developer.invalid_client");
     const client = await deps.verifyClient(request.clientId, request.clientSecret);
     const caller = handlerContext.values.get(callerInfoKey);
     if (!clientAddressAllowed(client, caller?.clientAddress ?? "internal"))

@@ -146,6 +146,10 @@ test("an endpoint is created with Basic client credentials, its whsec_ secret sh
     401,
     "developer.invalid_client",
   );
+  // No credential at all: client authentication failed too (RFC 6749 section 5.2), with the scheme to use.
+  const anonymous = await answerOf(await fetch(`${app.base}/v1/webhook-endpoints`));
+  expectError(anonymous, 401, "developer.invalid_client");
+  assert.is(anonymous.headers.get("www-authenticate"), "Basic");
   expectError(
     await call(sandbox, "POST", "/v1/webhook-endpoints", { url: target.url, events: ["order.shipped"] }),
     400,
