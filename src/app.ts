@@ -16,6 +16,7 @@ import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
 import { createRequestLogQueries, createRequestRecorder } from "./request-log/index.js";
 import { createConsoleSite } from "./console-site/console-server.js";
+import { createSandboxOrderDesk } from "./console-site/sandbox-orders.js";
 import {
   createMailOutbox,
   createMailTransport,
@@ -412,6 +413,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       ids: context.ids,
       kv: keyValue,
       console: consoleService,
+      // The sandbox merchant page reads and moves orders in the merchant's region, through the gateway's callers.
+      sandboxOrders: createSandboxOrderDesk({ callers: regional.callers, ids: context.ids, clock: context.clock }),
       readiness,
     });
 

@@ -20,7 +20,7 @@ function environmentOf(visit: Visit): EnvironmentName {
 const wire = (environment: EnvironmentName) => (environment === "production" ? "PRODUCTION" : "SANDBOX");
 
 /** A moment in the reader's language (Intl), UTC said as such: the log's times are the server's. */
-function moment(ms: number, locale: Locale, withSeconds = true): SafeHtml {
+export function moment(ms: number, locale: Locale, withSeconds = true): SafeHtml {
   const text = new Intl.DateTimeFormat(locale, {
     month: "short",
     day: "numeric",
