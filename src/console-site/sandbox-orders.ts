@@ -149,12 +149,12 @@ function refusal(code: ErrorCode, params: Record<string, string> = {}): { ok: fa
 
 /** The console's words for a move: the form's `move` value, the lifecycle's move, the status it reaches. */
 const pageMoves = {
-  accept: { move: "accept", label: "console.orderAccept", named: "console.orderAcceptNamed" },
-  reject: { move: "reject", label: "console.orderReject", named: "console.orderRejectNamed" },
-  ready: { move: "markReady", label: "console.orderMarkReady", named: "console.orderMarkReadyNamed" },
-  complete: { move: "complete", label: "console.orderComplete", named: "console.orderCompleteNamed" },
-  cancel: { move: "cancelByMerchant", label: "console.orderCancel", named: "console.orderCancelNamed" },
-} as const satisfies Record<string, { move: OrderMoveName; label: MessageKey; named: MessageKey }>;
+  accept: { move: "accept", label: "console.orderAccept" },
+  reject: { move: "reject", label: "console.orderReject" },
+  ready: { move: "markReady", label: "console.orderMarkReady" },
+  complete: { move: "complete", label: "console.orderComplete" },
+  cancel: { move: "cancelByMerchant", label: "console.orderCancel" },
+} as const satisfies Record<string, { move: OrderMoveName; label: MessageKey }>;
 type PageMove = keyof typeof pageMoves;
 const isPageMove = (value: string): value is PageMove => Object.hasOwn(pageMoves, value);
 
@@ -320,7 +320,8 @@ function orderCard(
       visit.csrf,
       html`${extra}<div class="actions">${button(t(words.label), {
         kind: move === "reject" || move === "cancel" ? "danger" : move === "accept" ? "primary" : "secondary",
-        ariaLabel: t(words.named, { id }),
+        // The visible words first, then the order (WCAG 2.5.3: the name contains the label as shown).
+        ariaLabel: `${t(words.label)}: ${t("console.orderHeading", { id })}`,
       })}</div>`,
       { className: "order-move", hidden: { move } },
     );

@@ -87,13 +87,18 @@ async function signedIn(locale: Locale) {
 
 async function walk(locale: Locale, customer: string): Promise<void> {
   const t = translator(locale);
+  // A move's button: its visible words, then the order.
+  const named = (
+    key: "console.orderAccept" | "console.orderReject" | "console.orderMarkReady" | "console.orderComplete",
+    id: string,
+  ) => `${t(key)}: ${t("console.orderHeading", { id })}`;
   const id = String(await setup.place(customer, `web-${locale}`));
   const { context, page } = await signedIn(locale);
   try {
     await page.goto(`${test.console}/organizations/${setup.organizationId}`);
     await page.getByRole("link", { name: t("console.merchantOrdersNamed", { name: "Corner cafe" }) }).click();
     await page.getByRole("heading", { name: t("console.sandboxMerchantTitle", { name: "Corner cafe" }) }).waitFor();
-    const card = page.getByRole("article", { name: t("console.orderHeading", { id }) });
+    const card = page.getByRole("article", { name: t("console.orderHeading", { id, exact: true }) });
     assert.match(await card.innerText(), customer);
     assert.match(await card.innerText(), t("console.orderStatusPending"));
     await look(page, locale, "merchant-orders");
@@ -102,16 +107,18 @@ async function walk(locale: Locale, customer: string): Promise<void> {
     const stale = await context.newPage();
     await stale.goto(page.url());
     await card.getByLabel(t("console.orderPromiseMinutes")).fill("30");
-    await card.getByRole("button", { name: t("console.orderAcceptNamed", { id }) }).click();
+    await card.getByRole("button", { name: named("console.orderAccept", id), exact: true }).click();
     await page.waitForURL((target) => target.hash === `#order-${id}`);
-    const accepted = page.getByRole("article", { name: t("console.orderHeading", { id }) });
-    await accepted.getByRole("button", { name: t("console.orderMarkReadyNamed", { id }) }).waitFor();
+    const accepted = page.getByRole("article", { name: t("console.orderHeading", { id, exact: true }) });
+    await accepted.getByRole("button", { name: named("console.orderMarkReady", id), exact: true }).waitFor();
     assert.match(await accepted.innerText(), t("console.orderStatusAccepted"));
 
-    const staleCard = stale.getByRole("article", { name: t("console.orderHeading", { id }) });
+    const staleCard = stale.getByRole("article", { name: t("console.orderHeading", { id, exact: true }) });
     await staleCard.getByLabel(t("console.orderReasonLabel")).selectOption("TOO_BUSY");
-    await staleCard.getByRole("button", { name: t("console.orderRejectNamed", { id }) }).click();
-    const refusal = stale.getByRole("article", { name: t("console.orderHeading", { id }) }).getByRole("alert");
+    await staleCard.getByRole("button", { name: named("console.orderReject", id), exact: true }).click();
+    const refusal = stale
+      .getByRole("article", { name: t("console.orderHeading", { id, exact: true }) })
+      .getByRole("alert");
     await refusal.waitFor();
     const words = t("console.orderMoveRefused", {
       status: t("console.orderStatusAccepted"),
@@ -121,9 +128,9 @@ async function walk(locale: Locale, customer: string): Promise<void> {
     await look(stale, locale, "move-refused");
     await stale.close();
 
-    await accepted.getByRole("button", { name: t("console.orderMarkReadyNamed", { id }) }).click();
-    const ready = page.getByRole("article", { name: t("console.orderHeading", { id }) });
-    await ready.getByRole("button", { name: t("console.orderCompleteNamed", { id }) }).waitFor();
+    await accepted.getByRole("button", { name: named("console.orderMarkReady", id), exact: true }).click();
+    const ready = page.getByRole("article", { name: t("console.orderHeading", { id, exact: true }) });
+    await ready.getByRole("button", { name: named("console.orderComplete", id), exact: true }).waitFor();
     assert.match(await ready.innerText(), t("console.orderStatusReady"));
     await look(page, locale, "order-ready");
   } finally {

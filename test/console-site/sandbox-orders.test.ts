@@ -84,16 +84,16 @@ Orders(
     for (const text of [`Order ${id}`, "Status Pending", "Customer Ada Lovelace", "Reference web-1001", "Total £"])
       assert.ok(card.includes(text), `${text} in: ${card}`);
     const buttons = (html: string) => [...html.matchAll(/aria-label="([^"]+)">/g)].map((match) => match[1]);
-    assert.equal(buttons(cardOf(page.html, id)), [`Accept order ${id}`, `Reject order ${id}`]);
+    assert.equal(buttons(cardOf(page.html, id)), [`Accept: Order ${id}`, `Reject: Order ${id}`]);
     // Seeded orders in the other states: the point of sale's moves from each, none from a final one.
     const statuses = await test.app.control.sql<{ id: number; status: string }[]>`
     select id, status from region_uk.online_orders where company_id = ${setup.companyId} and id = any(${cards})`;
     for (const row of statuses) {
       const expected =
         {
-          PENDING: [`Accept order ${row.id}`, `Reject order ${row.id}`],
-          ACCEPTED: [`Mark order ${row.id} ready`, `Cancel order ${row.id}`],
-          READY: [`Complete order ${row.id}`, `Cancel order ${row.id}`],
+          PENDING: [`Accept: Order ${row.id}`, `Reject: Order ${row.id}`],
+          ACCEPTED: [`Mark ready: Order ${row.id}`, `Cancel order: Order ${row.id}`],
+          READY: [`Complete: Order ${row.id}`, `Cancel order: Order ${row.id}`],
         }[row.status] ?? [];
       assert.equal(buttons(cardOf(page.html, Number(row.id))), expected, `${row.status} order ${row.id}`);
       if (expected.length === 0)
@@ -127,7 +127,7 @@ Orders(
     const after = await browser.get(setup.merchantPath);
     assert.equal(
       [...cardOf(after.html, id).matchAll(/aria-label="([^"]+)">/g)].map((match) => match[1]),
-      [`Mark order ${id} ready`, `Cancel order ${id}`],
+      [`Mark ready: Order ${id}`, `Cancel order: Order ${id}`],
     );
     const ready = await browser.post(`${setup.merchantPath}/orders/${id}/move`, { move: "ready" }, after);
     assert.is(ready.status, 303);
