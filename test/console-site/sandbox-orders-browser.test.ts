@@ -98,7 +98,7 @@ async function walk(locale: Locale, customer: string): Promise<void> {
     await page.goto(`${test.console}/organizations/${setup.organizationId}`);
     await page.getByRole("link", { name: t("console.merchantOrdersNamed", { name: "Corner cafe" }) }).click();
     await page.getByRole("heading", { name: t("console.sandboxMerchantTitle", { name: "Corner cafe" }) }).waitFor();
-    const card = page.getByRole("article", { name: t("console.orderHeading", { id, exact: true }) });
+    const card = page.getByRole("article", { name: t("console.orderHeading", { id }), exact: true });
     assert.match(await card.innerText(), customer);
     assert.match(await card.innerText(), t("console.orderStatusPending"));
     await look(page, locale, "merchant-orders");
@@ -109,15 +109,15 @@ async function walk(locale: Locale, customer: string): Promise<void> {
     await card.getByLabel(t("console.orderPromiseMinutes")).fill("30");
     await card.getByRole("button", { name: named("console.orderAccept", id), exact: true }).click();
     await page.waitForURL((target) => target.hash === `#order-${id}`);
-    const accepted = page.getByRole("article", { name: t("console.orderHeading", { id, exact: true }) });
+    const accepted = page.getByRole("article", { name: t("console.orderHeading", { id }), exact: true });
     await accepted.getByRole("button", { name: named("console.orderMarkReady", id), exact: true }).waitFor();
     assert.match(await accepted.innerText(), t("console.orderStatusAccepted"));
 
-    const staleCard = stale.getByRole("article", { name: t("console.orderHeading", { id, exact: true }) });
+    const staleCard = stale.getByRole("article", { name: t("console.orderHeading", { id }), exact: true });
     await staleCard.getByLabel(t("console.orderReasonLabel")).selectOption("TOO_BUSY");
     await staleCard.getByRole("button", { name: named("console.orderReject", id), exact: true }).click();
     const refusal = stale
-      .getByRole("article", { name: t("console.orderHeading", { id, exact: true }) })
+      .getByRole("article", { name: t("console.orderHeading", { id }), exact: true })
       .getByRole("alert");
     await refusal.waitFor();
     const words = t("console.orderMoveRefused", {
@@ -129,7 +129,7 @@ async function walk(locale: Locale, customer: string): Promise<void> {
     await stale.close();
 
     await accepted.getByRole("button", { name: named("console.orderMarkReady", id), exact: true }).click();
-    const ready = page.getByRole("article", { name: t("console.orderHeading", { id, exact: true }) });
+    const ready = page.getByRole("article", { name: t("console.orderHeading", { id }), exact: true });
     await ready.getByRole("button", { name: named("console.orderComplete", id), exact: true }).waitFor();
     assert.match(await ready.innerText(), t("console.orderStatusReady"));
     await look(page, locale, "order-ready");
