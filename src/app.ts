@@ -17,6 +17,7 @@ import { createConsentServer } from "./consent/consent-server.js";
 import { createRequestLogQueries, createRequestRecorder } from "./request-log/index.js";
 import { createConsoleSite } from "./console-site/console-server.js";
 import { createVouchedClients } from "./runtime/vouched-client.js";
+import { createSandboxOrderDesk } from "./console-site/sandbox-orders.js";
 import {
   createMailOutbox,
   createMailTransport,
@@ -419,6 +420,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       ids: context.ids,
       kv: keyValue,
       console: consoleService,
+      // The sandbox merchant page reads and moves orders in the merchant's region, through the gateway's callers.
+      sandboxOrders: createSandboxOrderDesk({ callers: regional.callers, ids: context.ids, clock: context.clock }),
       readiness,
       // The first call goes to this process's own front, vouching for the developer's address.
       firstCall: { apiUrl: () => frontUrl, vouchedClients },

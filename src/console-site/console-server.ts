@@ -6,6 +6,8 @@
 //   mailed links land there); POST /sign-out; GET / (dashboard), POST /organizations; GET /program, POST
 //   /program/apply, /program/sign; GET /organizations/{id}, POST .../apps, .../sandbox-merchants,
 //   .../sandbox-merchants/{company}/(de)activate, .../members/{account}/role, .../members/{account}/remove; GET
+//   /organizations/{id}/sandbox-merchants/{company} (the merchant's recent online orders), POST
+//   .../sandbox-merchants/{company}/orders/{order}/move (./sandbox-orders.ts); GET
 //   /apps/{id}, POST .../rename, .../submit, .../redirect-uris, .../rotate, .../allowed-ips, .../api-keys,
 //   .../api-keys/revoke, .../api-keys/allowed-ips, .../access-requests, .../production-credentials; GET/POST
 //   /apps/{id}/archive (the confirmation step, then the archive); GET/POST /apps/{id}/first-call; GET /assets/*
@@ -54,6 +56,7 @@ import { requestEntryPage, requestLogPage, usagePage } from "./request-log-pages
 import { acceptInvitation, invitationPage } from "./invitation-pages.js";
 import { createWebhookEndpoint, resendWebhookDelivery, webhookEndpointAction, webhooksPage } from "./webhook-pages.js";
 import { createWebSessions, type WebSession } from "./web-sessions.js";
+import { moveSandboxOrder, sandboxMerchantPage, type SandboxOrderDesk } from "./sandbox-orders.js";
 import type { Reply, Visit } from "./visit.js";
 import {
   appPage,
@@ -90,6 +93,8 @@ export interface ConsoleSiteOptions {
   ids: IdSource;
   kv: KeyValueStore;
   console: ServiceImpl<typeof ConsoleService>;
+  /** The sandbox merchants' online orders in their regions (the sandbox merchant page); absent: that page answers 404. */
+  sandboxOrders?: SandboxOrderDesk;
   readiness?: () => Promise<{ ready: boolean; down: string[] }>;
   /**
    * Where the first call reaches the API: the front of this process (its loopback URL, once it listens), vouching
@@ -126,7 +131,16 @@ const appId = "[A-Za-z0-9_-]{1,64}";
 /** The methods a signed-in route answers (the Allow header of a 405, RFC 9110 §15.5.6). */
 function allowOf(name: string): string {
   if (name === "app/first-call" || name === "app/archive" || name === "app/webhooks") return "GET, HEAD, POST";
-  return ["dashboard", "program", "organization", "app", "app/requests", "app/request", "app/usage"].includes(name)
+  return [
+    "dashboard",
+    "program",
+    "organization",
+    "organization/sandbox-merchant",
+    "app",
+    "app/requests",
+    "app/request",
+    "app/usage",
+  ].includes(name)
     ? "GET, HEAD"
     : "POST";
 }
@@ -371,6 +385,15 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         return setMerchantActive(visit, org, Number(params[1]), false);
       case "POST organization/sandbox-merchant/activate":
         return setMerchantActive(visit, org, Number(params[1]), true);
+      case "GET organization/sandbox-merchant":
+      case "HEAD organization/sandbox-merchant":
+        return options.sandboxOrders
+          ? sandboxMerchantPage(visit, options.sandboxOrders, org, Number(params[1]))
+          : visit.page(t("common.notFoundTitle"), t("common.notFoundText"), { status: 404 });
+      case "POST organization/sandbox-merchant/order-move":
+        return options.sandboxOrders
+          ? moveSandboxOrder(visit, options.sandboxOrders, clock, org, Number(params[1]), Number(params[2]))
+          : visit.page(t("common.notFoundTitle"), t("common.notFoundText"), { status: 404 });
       case "GET app":
       case "HEAD app":
         return appPage(visit, params[0]!);
@@ -563,6 +586,11 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     [
       "organization/sandbox-merchant/activate",
       new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/activate$`),
+    ],
+    ["organization/sandbox-merchant", new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})$`)],
+    [
+      "organization/sandbox-merchant/order-move",
+      new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/orders/(${id})/move$`),
     ],
     ["app", new RegExp(`^/apps/(${appId})$`)],
     ["app/rename", new RegExp(`^/apps/(${appId})/rename$`)],

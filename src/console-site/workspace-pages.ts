@@ -264,7 +264,8 @@ function merchantRow(visit: Visit, organizationId: number, merchant: Merchant, c
         { className: "inline-form" },
       )
     : "";
-  return html`<li>${name} · ${t("console.companyId")} <span class="ltr">${String(merchant.companyId)}</span> · <span class="ltr">${merchant.country}</span> <span class="badge">${merchant.active ? t("console.active") : t("console.inactive")}</span> ${toggle}</li>`;
+  const orders = html`<a href="/organizations/${organizationId}/sandbox-merchants/${merchant.companyId}" aria-label="${t("console.merchantOrdersNamed", { name })}">${t("console.merchantOrdersLink")}</a>`;
+  return html`<li>${name} · ${t("console.companyId")} <span class="ltr">${String(merchant.companyId)}</span> · <span class="ltr">${merchant.country}</span> <span class="badge">${merchant.active ? t("console.active") : t("console.inactive")}</span> ${orders} ${toggle}</li>`;
 }
 
 export async function createApp(visit: Visit, organizationId: number): Promise<Reply> {

@@ -2,3 +2,4 @@
 export { createMailTransport, type MailTransport } from "./mail.js";
 export { createMailOutbox, type MailOutbox } from "./mail-outbox.js";
 export { createConsoleService } from "./service.js";
+export { ensureOrganizationOwner, type OwnerLogin } from "./owner-account.js";

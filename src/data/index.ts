@@ -5,3 +5,4 @@ export { companyHasStores } from "./queries/store-queries.js";
 export { formatStoreScope, storeScopeHeader } from "./store-scope.js";
 export { isSandboxCall, partnerAppHeader, partnerEnvironmentHeader, type PartnerEnvironment } from "./partner-call.js";
 export { createOrderTimers, type OrderTimers } from "./order-timers.js";
+export { merchantReasons, orderMoves, orderStatuses, type OrderMoveName } from "./order-lifecycle.js";

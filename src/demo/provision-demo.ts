@@ -1,6 +1,7 @@
 // The demo world: an organization with one approved app per product, one app in review, two sandbox
-// merchants and two live merchants with business data, provisioned through the CredentialService and written to
-// $DATA_DIR/demo.json (secrets included: the file is created readable by its owner only).
+// merchants and two live merchants with business data, provisioned through the CredentialService, and the console
+// account that owns the organization; written to $DATA_DIR/demo.json (secrets included: the file is created
+// readable by its owner only).
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type postgres from "postgres";
@@ -19,6 +20,7 @@ import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { createInProcessClient, type InProcessClient } from "../runtime/service-caller.js";
 import { createCredentialService, createMerchantQueries } from "../credential/index.js";
+import { ensureOrganizationOwner } from "../console/index.js";
 import type { Region } from "../config/regions.js";
 
 /** Where the demo's OAuth client sends the browser back; registered on every app of the demo. */
@@ -50,6 +52,8 @@ export interface DemoWorld {
   grpcUrl: string;
   redirectUri: string;
   organizationId: number;
+  /** The console login of the organization's owner (a verified developer account, OWNER of organizationId). */
+  console: DemoLogin;
   apps: {
     full: DemoApp;
     onlineOrder: DemoApp;
@@ -101,11 +105,18 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
     const world = { ...existing, ...urls };
     // A world provisioned before access requests existed gets its approval now (idempotent).
     await grantDemoAccess(options, world.apps.adsr.appId, world.merchants.live[0]!);
+    // A world provisioned before it had a console login gets one now (kept when it still signs in).
+    world.console = await consoleOwner(options, world.organizationId, existing.console, clock);
     await writeWorld(path, world);
     logger.info("demo world already provisioned", { path, organizationId: world.organizationId });
     return world;
   }
-  const world = { ...urls, ...(await provisionWorld(client, options, new Date(clock.now()))) };
+  const provisioned = await provisionWorld(client, options, new Date(clock.now()));
+  const world = {
+    ...urls,
+    ...provisioned,
+    console: await consoleOwner(options, provisioned.organizationId, undefined, clock),
+  };
   await writeWorld(path, world);
   logger.info("demo world provisioned", { path, organizationId: world.organizationId });
   return world;
@@ -192,11 +203,36 @@ async function grantDemoAccess(
   await requests.approve(request.id, owner.id, []);
 }
 
+/** The console account that owns the demo organization: `owner.<organization>@demo-console.partner-api.test`. */
+export function demoConsoleEmail(organizationId: number): string {
+  return `owner.${organizationId}@demo-console.partner-api.test`;
+}
+
+/**
+ * The demo organization's console owner (`owner.<organization>@demo-console.partner-api.test`), so a newcomer can
+ * sign in to the console as the organization that owns the demo apps; demo.json's login is kept while it works.
+ */
+function consoleOwner(
+  options: ProvisionDemoOptions,
+  organizationId: number,
+  known: DemoLogin | undefined,
+  clock: Clock,
+): Promise<DemoLogin> {
+  return ensureOrganizationOwner({
+    sql: options.control,
+    organizationId,
+    email: demoConsoleEmail(organizationId),
+    known,
+    now: new Date(clock.now()),
+    ids: options.ids ?? cryptoIds,
+  });
+}
+
 async function provisionWorld(
   client: CredentialClient,
   options: ProvisionDemoOptions,
   now: Date,
-): Promise<Omit<DemoWorld, "baseUrl" | "authUrl" | "grpcUrl">> {
+): Promise<Omit<DemoWorld, "baseUrl" | "authUrl" | "grpcUrl" | "console">> {
   const { organization } = await client.createOrganization({ name: "Demo organization" });
   const organizationId = organization!.organizationId;
 

@@ -1,11 +1,13 @@
 // The demo world's ADSR production key, right after provisioning (what `npm start -- --demo` does): it reads the
 // first live merchant's daily sales through an approved access request, over HTTP against the running app, and a
-// second provisioning run leaves that one approval in place.
+// second provisioning run leaves that one approval in place. The demo's console login opens the console as the
+// organization that owns the demo apps.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { provisionDemo } from "../../src/demo/provision-demo.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
+import { createSiteBrowser, textOf } from "../support/console-site.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
 const Demo = suite("demo/demo-access-request");
@@ -59,5 +61,40 @@ Demo("the demo's production ADSR key reads the first live merchant's daily sales
     ["APPROVED"],
   );
 });
+
+Demo(
+  "demo.json's console login signs in to the console as the owner of the organization that holds the demo apps",
+  async () => {
+    const world = await provisionDemo({
+      config: test.config,
+      logger: silentLogger,
+      control: test.app.control.sql,
+      regionDatabases: test.app.regionDatabases,
+      clock,
+    });
+    const browser = createSiteBrowser(test);
+    const form = await browser.get("/sign-in");
+    const signedIn = await browser.post("/sign-in", { ...world.console }, form);
+    assert.is(signedIn.status, 303, signedIn.html);
+    assert.is(signedIn.location, "/");
+    const dashboard = await browser.get("/");
+    assert.is(dashboard.status, 200);
+    assert.match(
+      dashboard.html,
+      `<a href="/organizations/${world.organizationId}">Demo organization</a> <span class="badge">Owner</span>`,
+    );
+    const organization = await browser.get(`/organizations/${world.organizationId}`);
+    assert.is(organization.status, 200);
+    const text = textOf(organization.html);
+    for (const app of [world.apps.full, world.apps.onlineOrder, world.apps.adsr, world.apps.inReview])
+      assert.match(organization.html, `<a href="/apps/${app.appId}">`);
+    for (const name of ["Demo Full", "Demo Online Order", "Demo ADSR", "Demo In Review", "Demo Sandbox London"])
+      assert.ok(text.includes(name), name);
+    // The owner may manage the apps: the redirect URIs of the ONLINE_ORDER app are a form, not a read-only list.
+    const app = await browser.get(`/apps/${world.apps.onlineOrder.appId}`);
+    assert.is(app.status, 200);
+    assert.match(app.html, `<form method="post" action="/apps/${world.apps.onlineOrder.appId}/redirect-uris">`);
+  },
+);
 
 Demo.run();

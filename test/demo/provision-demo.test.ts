@@ -1,6 +1,6 @@
 // The demo world: the exact keys of demo.json, idempotence, business data in the live merchants' regions, and no
 // secret of it in any table or log line.
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite } from "../support/suite.js";
@@ -49,7 +49,19 @@ Demo("writes demo.json with exactly the contract's keys, and a second run return
   const written = JSON.parse(await readFile(path, "utf8"));
   assert.equal(written, world);
   assert.is((await stat(path)).mode & 0o777, 0o600);
-  assert.equal(keys(world), ["apps", "authUrl", "baseUrl", "grpcUrl", "merchants", "organizationId", "redirectUri"]);
+  assert.equal(keys(world), [
+    "apps",
+    "authUrl",
+    "baseUrl",
+    "console",
+    "grpcUrl",
+    "merchants",
+    "organizationId",
+    "redirectUri",
+  ]);
+  assert.equal(keys(world.console), ["email", "password"]);
+  assert.is(world.console.email, `owner.${world.organizationId}@demo-console.partner-api.test`);
+  assert.match(world.console.password, /^[A-Za-z0-9_-]{24}$/);
   assert.is(world.baseUrl, "http://127.0.0.1:8080/");
   assert.is(world.authUrl, "http://127.0.0.1:8081");
   assert.is(world.grpcUrl, "http://127.0.0.1:8090");
@@ -207,6 +219,31 @@ Demo(
   },
 );
 
+Demo(
+  "the console owner: a verified OWNER of the demo organization, its password only hashed; a demo.json without it (written before) gets one, a lost one a new password",
+  async () => {
+    const world = await provisionDemo(options());
+    const { sql } = database();
+    const [account] = await sql`
+      select a.password_hash, a.verified_at is not null as verified, m.role from control.developer_accounts a
+      join control.organization_members m on m.account_id = a.id
+      where a.email = ${world.console.email} and m.organization_id = ${world.organizationId}`;
+    assert.is(account!["verified"], true);
+    assert.is(account!["role"], "OWNER");
+    assert.match(String(account!["password_hash"]), /^scrypt\$/);
+    const path = demoFilePath(options().config);
+    const { console: _login, ...before } = JSON.parse(await readFile(path, "utf8")) as typeof world;
+    await writeFile(path, JSON.stringify(before));
+    const again = await provisionDemo(options());
+    assert.equal({ ...again, console: undefined }, { ...world, console: undefined }, "nothing else changes");
+    assert.is(again.console.email, world.console.email);
+    assert.is.not(again.console.password, world.console.password, "the lost password is replaced, never recovered");
+    const [hash] = await sql`select password_hash from control.developer_accounts where email = ${world.console.email}`;
+    assert.is.not(hash!["password_hash"], account!["password_hash"]);
+    assert.equal(await provisionDemo(options()), again, "a working login is kept");
+  },
+);
+
 Demo("no secret, key or password of the demo is in any table or any log line", async () => {
   const world = await provisionDemo(options());
   const { sql } = database();
@@ -220,6 +257,7 @@ Demo("no secret, key or password of the demo is in any table or any log line", a
     world.apps.adsr.production.apiKey,
     ...world.merchants.sandbox.map((m) => m.owner.password),
     ...world.merchants.live.flatMap((m) => [m.owner.password, m.employee.password]),
+    world.console.password,
   ];
   const needles = [...secrets, ...secrets.map((secret) => secret.slice(-24))];
   const tables = await sql<{ table_schema: string; table_name: string }[]>`

@@ -197,6 +197,7 @@ Example(
         grpcUrl: "http://127.0.0.1:8090",
         redirectUri: demoRedirectUri,
         organizationId: 1,
+        console: login("owner.1@demo-console.partner-api.test"),
         apps: {
           full: { appId: "app_full", sandbox: pair("sbfull"), production: pair("pkfull") },
           onlineOrder: { appId: "app_oo", sandbox: pair("sboo"), production: pair("pkoo") },

@@ -133,3 +133,80 @@ export async function admittedDeveloper(browser: SiteBrowser, staff: Client<type
   const version = hiddenValue(signPage.html, "version");
   assert.is((await browser.post("/program/sign", { version }, signPage)).status, 303);
 }
+
+/** A developer's organization with an ONLINE_ORDER app and a sandbox merchant, as the console pages made them. */
+export interface SandboxOrdersSetup {
+  organizationId: number;
+  companyId: number;
+  /** The merchant's page: `/organizations/{org}/sandbox-merchants/{company}`. */
+  merchantPath: string;
+  /** A sandbox token of the app for the merchant. */
+  token: string;
+  /** Places an order (a pickup of one catalogue item) through POST /v1/online-orders; answers its id. */
+  place(customer: string, externalReference: string): Promise<number>;
+}
+
+/** Makes the organization, the ONLINE_ORDER app and a GB sandbox merchant through the pages of a signed-in `browser`. */
+export async function sandboxOrdersSetup(
+  test: TestApp,
+  browser: SiteBrowser,
+  name: string,
+): Promise<SandboxOrdersSetup> {
+  const made = await browser.post("/organizations", { name }, await browser.get("/"));
+  const organizationId = Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
+  const orgPage = await browser.get(`/organizations/${organizationId}`);
+  const created = await browser.post(
+    `/organizations/${organizationId}/apps`,
+    { name: "Web shop", product: "ONLINE_ORDER" },
+    orgPage,
+  );
+  assert.is(created.status, 200, created.html);
+  const merchant = await browser.post(
+    `/organizations/${organizationId}/sandbox-merchants`,
+    { name: "Corner cafe", country: "GB" },
+    orgPage,
+  );
+  const companyId = Number(/\(company (\d+)\) is ready/.exec(merchant.html)![1]);
+  const answer = await fetch(`${test.base}/v1/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: shownValue(created.html, "client-id"),
+      client_secret: shownValue(created.html, "client-secret"),
+      merchant_id: companyId,
+    }),
+  });
+  const token = ((await answer.json()) as { access_token: string }).access_token;
+  const read = async (path: string, key: string) =>
+    (
+      (await (await fetch(`${test.base}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<
+        string,
+        Array<{ id: number }>
+      >
+    )[key]![0]!;
+  const store = await read("/v1/stores?limit=1", "stores");
+  const item = await read("/v1/items?limit=1", "items");
+  return {
+    organizationId,
+    companyId,
+    merchantPath: `/organizations/${organizationId}/sandbox-merchants/${companyId}`,
+    token,
+    async place(customer, externalReference) {
+      const placed = await fetch(`${test.base}/v1/online-orders`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          storeId: store.id,
+          lines: [{ itemId: item.id, quantity: 2 }],
+          fulfilment: { type: "PICKUP" },
+          customer: { name: customer },
+          externalReference,
+        }),
+      });
+      const body = (await placed.json()) as { order: { id: number } };
+      assert.is(placed.status, 200, JSON.stringify(body));
+      return body.order.id;
+    },
+  };
+}

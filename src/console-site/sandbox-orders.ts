@@ -1,0 +1,397 @@
+// A sandbox merchant's page in the console: the merchant, its recent online orders, and per order the moves its
+// status allows (accept with a promised time, reject with a reason, ready, complete, cancel). A move is the sandbox
+// helper's (POST /v1/sandbox/online-orders/{id}/status): DataService.MoveSandboxOnlineOrder of the merchant's region,
+// called as a sandbox call, so it takes the one write path (src/data/order-changes.ts) with the same rules, history
+// (actor `sandbox`) and webhook events. The region is reached through the same callers as the gateway's (in process,
+// or the region's data role over gRPC). Who may see and move: the ConsoleService decides it (the merchant must be
+// one of the organization's sandbox merchants as ListOrganizationSandboxMerchants answers the caller; moving needs a
+// role that manages sandbox merchants). docs/decisions.md, "Online orders (the data owner)".
+import type { DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import type { OrganizationRole } from "../../gen/partnerapi/v1/console_service_pb.js";
+import type { Merchant } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import {
+  DataService,
+  OnlineOrderReason,
+  OnlineOrderReasonSchema,
+  type OnlineOrder,
+} from "../../gen/partnerapi/v1/data_service_pb.js";
+import { isRegion, type Region } from "../config/regions.js";
+import { merchantReasons, orderMoves, partnerEnvironmentHeader, type OrderMoveName } from "../data/index.js";
+import { entryOf, messageFor, readServiceError, type ErrorCode } from "../errors/index.js";
+import { correlationHeader } from "../runtime/caller-context.js";
+import type { Clock } from "../runtime/clock.js";
+import type { IdSource } from "../runtime/ids.js";
+import type { ServiceCaller } from "../runtime/service-caller.js";
+import { wireEnumName } from "../runtime/wire-enums.js";
+import { html, type SafeHtml } from "../web/html.js";
+import type { Locale, MessageKey } from "../web/i18n.js";
+import { rightsOf } from "./labels.js";
+import { moment } from "./request-log-pages.js";
+import { alert, button, field, postForm } from "./ui.js";
+import { errorText, type Reply, type Visit } from "./visit.js";
+
+/** How many orders the page shows: the newest placed. */
+export const recentOrderCount = 20;
+/** The placed-at windows searched in turn (days back; undefined: every order) until one holds enough orders. */
+const windowsDays = [1, 30, undefined] as const;
+/** Pages of 100 read per window at most: the page never reads more than this many orders of one window. */
+const maxPages = 10;
+/** The promised time of an accept: minutes from now (default, and the bounds of the field). */
+const promiseMinutes = { initial: 20, min: 1, max: 1440 } as const;
+
+/** A refusal of the region's DataService, as the page says it. */
+export interface OrderError {
+  code: ErrorCode;
+  params: Record<string, string>;
+  status: number;
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: OrderError };
+
+/** The sandbox orders of the merchants, in their regions: what the console site asks of the DataService. */
+export interface SandboxOrderDesk {
+  /** The newest `recentOrderCount` orders placed with the merchant, newest first. */
+  recent(region: string, companyId: number, locale: Locale): Promise<Outcome<OnlineOrder[]>>;
+  /** The point of sale's move to `status`, as the sandbox helper makes it. */
+  move(
+    region: string,
+    companyId: number,
+    orderId: number,
+    change: { status: string; reason?: string; promisedFor?: string },
+    locale: Locale,
+  ): Promise<Outcome<OnlineOrder>>;
+}
+
+export function createSandboxOrderDesk(options: {
+  callers: ReadonlyMap<Region, ServiceCaller>;
+  ids: IdSource;
+  clock: Clock;
+}): SandboxOrderDesk {
+  const call = async <M extends DescMethodUnary>(
+    region: string,
+    method: M,
+    input: MessageInitShape<M["input"]>,
+    locale: Locale,
+  ): Promise<Outcome<MessageShape<M["output"]>>> => {
+    const caller = isRegion(region) ? options.callers.get(region) : undefined;
+    if (!caller) return refusal("partner.region_unavailable");
+    // A sandbox call, as the gateway marks one: the DataService refuses the helper's move to anything else.
+    const headers = new Headers({
+      [partnerEnvironmentHeader]: "SANDBOX",
+      [correlationHeader]: options.ids.uuid(),
+      "accept-language": locale,
+    });
+    try {
+      return { ok: true, value: await caller.call({ method, input, headers }) };
+    } catch (cause) {
+      const read = readServiceError(cause);
+      // An internal failure or this process's database being away: the site's error page answers it.
+      if (read.code === "server.internal" || read.code === "server.database_unavailable") throw cause;
+      const params = Object.fromEntries(Object.entries(read.params).map(([key, value]) => [key, String(value)]));
+      return { ok: false, error: { code: read.code, params, status: entryOf(read.code).status } };
+    }
+  };
+  return {
+    async recent(region, companyId, locale) {
+      const now = options.clock.now();
+      for (const days of windowsDays) {
+        let kept: OnlineOrder[] = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < maxPages; page++) {
+          const listed = await call(
+            region,
+            DataService.method.listOnlineOrders,
+            {
+              companyId: BigInt(companyId),
+              limit: 100,
+              ...(days === undefined ? {} : { placedFrom: new Date(now - days * 86_400_000).toISOString() }),
+              ...(cursor ? { cursor } : {}),
+            },
+            locale,
+          );
+          if (!listed.ok) return listed;
+          kept = [...kept, ...listed.value.orders].slice(-recentOrderCount);
+          cursor = listed.value.nextCursor || undefined;
+          if (!cursor) break;
+        }
+        if (kept.length >= recentOrderCount || days === undefined) return { ok: true, value: kept.reverse() };
+      }
+      return { ok: true, value: [] };
+    },
+    async move(region, companyId, orderId, change, locale) {
+      const reason = change.reason
+        ? (OnlineOrderReasonSchema.values.find(
+            (value) => wireEnumName(OnlineOrderReasonSchema, value.number) === change.reason,
+          )?.number as OnlineOrderReason | undefined)
+        : undefined;
+      const moved = await call(
+        region,
+        DataService.method.moveSandboxOnlineOrder,
+        {
+          companyId: BigInt(companyId),
+          id: BigInt(orderId),
+          status: change.status,
+          reason: reason ?? OnlineOrderReason.UNSPECIFIED,
+          ...(change.promisedFor ? { promisedFor: change.promisedFor } : {}),
+        },
+        locale,
+      );
+      return moved.ok ? { ok: true, value: moved.value.order! } : moved;
+    },
+  };
+}
+
+function refusal(code: ErrorCode, params: Record<string, string> = {}): { ok: false; error: OrderError } {
+  return { ok: false, error: { code, params, status: entryOf(code).status } };
+}
+
+// ---------------------------------------------------------------- the page
+
+/** The console's words for a move: the form's `move` value, the lifecycle's move, the status it reaches. */
+const pageMoves = {
+  accept: { move: "accept", label: "console.orderAccept" },
+  reject: { move: "reject", label: "console.orderReject" },
+  ready: { move: "markReady", label: "console.orderMarkReady" },
+  complete: { move: "complete", label: "console.orderComplete" },
+  cancel: { move: "cancelByMerchant", label: "console.orderCancel" },
+} as const satisfies Record<string, { move: OrderMoveName; label: MessageKey }>;
+type PageMove = keyof typeof pageMoves;
+const isPageMove = (value: string): value is PageMove => Object.hasOwn(pageMoves, value);
+
+const statusKeys: Record<string, MessageKey> = {
+  PENDING: "console.orderStatusPending",
+  ACCEPTED: "console.orderStatusAccepted",
+  REJECTED: "console.orderStatusRejected",
+  READY: "console.orderStatusReady",
+  COMPLETED: "console.orderStatusCompleted",
+  CANCELLED: "console.orderStatusCancelled",
+};
+const reasonKeys: Record<string, MessageKey> = {
+  ITEM_UNAVAILABLE: "console.reasonItemUnavailable",
+  STORE_CLOSED: "console.reasonStoreClosed",
+  TOO_BUSY: "console.reasonTooBusy",
+  CANNOT_DELIVER: "console.reasonCannotDeliver",
+  CUSTOMER_REQUEST: "console.reasonCustomerRequest",
+  CUSTOMER_NO_SHOW: "console.reasonCustomerNoShow",
+  OTHER: "console.reasonOther",
+  TIMED_OUT: "console.reasonTimedOut",
+  PARTNER_CANCELLED: "console.reasonPartnerCancelled",
+};
+
+export function orderStatusName(visit: Visit, status: string): string {
+  return statusKeys[status] ? visit.t(statusKeys[status]!) : status;
+}
+
+function reasonName(visit: Visit, reason: OnlineOrderReason): string {
+  const text = wireEnumName(OnlineOrderReasonSchema, reason);
+  return text === undefined ? "" : reasonKeys[text] ? visit.t(reasonKeys[text]!) : text;
+}
+
+/** The moves the lifecycle allows the point of sale from `status`, in the page's order. */
+function movesFrom(status: string): PageMove[] {
+  return (Object.keys(pageMoves) as PageMove[]).filter((name) =>
+    (orderMoves[pageMoves[name].move].from as readonly string[]).includes(status),
+  );
+}
+
+/** An amount in minor units, in the currency's own decimals and the reader's language. */
+function amount(minor: bigint, currency: string, locale: Locale): string {
+  try {
+    const format = new Intl.NumberFormat(locale, { style: "currency", currency });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    return format.format(Number(minor) / 10 ** digits);
+  } catch {
+    return `${minor} ${currency}`;
+  }
+}
+
+/** A refused move, said in the order's card. */
+export interface MoveRefusal {
+  orderId: number;
+  error: OrderError;
+}
+
+interface MerchantFound {
+  merchant: Merchant;
+  role: OrganizationRole;
+  organizationName: string;
+}
+
+/** The organization's sandbox merchant `companyId` and the caller's role, or the page that says why not. */
+async function merchantOf(visit: Visit, organizationId: number, companyId: number): Promise<MerchantFound | Reply> {
+  const { t, locale } = visit;
+  const [orgs, merchants] = await Promise.all([
+    visit.api("listDeveloperOrganizations"),
+    visit.api("listOrganizationSandboxMerchants", { organizationId }),
+  ]);
+  if (!merchants.ok)
+    return visit.page(t("console.organizationTitleUnknown"), alert("error", errorText(merchants.error, locale, t)), {
+      status: merchants.error.status,
+    });
+  const organization = orgs.ok
+    ? orgs.value.organizations.find((org) => Number(org.organizationId) === organizationId)
+    : undefined;
+  const merchant = merchants.value.merchants.find((candidate) => Number(candidate.companyId) === companyId);
+  if (!organization || !merchant)
+    return visit.page(t("console.merchantUnknownTitle"), alert("error", t("console.merchantUnknown")), {
+      status: 404,
+    });
+  return { merchant, role: organization.role, organizationName: organization.name };
+}
+
+const isReply = (value: MerchantFound | Reply): value is Reply => "status" in value;
+
+/** GET /organizations/{id}/sandbox-merchants/{company}: the merchant and its recent orders, each with its moves. */
+export async function sandboxMerchantPage(
+  visit: Visit,
+  desk: SandboxOrderDesk,
+  organizationId: number,
+  companyId: number,
+  refused?: MoveRefusal,
+): Promise<Reply> {
+  const { t, locale } = visit;
+  const found = await merchantOf(visit, organizationId, companyId);
+  if (isReply(found)) return found;
+  const { merchant, role } = found;
+  const canMove = rightsOf(role).manageApps;
+  const name = merchant.name || String(merchant.companyId);
+  const orders = await desk.recent(merchant.region, companyId, locale);
+  const base = `/organizations/${organizationId}/sandbox-merchants/${companyId}`;
+  const list = !orders.ok
+    ? alert("error", messageFor(orders.error.code, orders.error.params, locale))
+    : orders.value.length === 0
+      ? html`<p>${t("console.noOrders")}</p>`
+      : html`<ul class="list orders">${orders.value.map((order) => orderCard(visit, base, order, canMove, refused))}</ul>`;
+  // A refusal about an order the list no longer shows is said above the list.
+  const orphan =
+    refused && (!orders.ok || !orders.value.some((order) => Number(order.id) === refused.orderId))
+      ? alert("error", refusalText(visit, refused.error))
+      : "";
+  const body = html`<dl class="facts"><dt>${t("console.companyId")}</dt><dd class="ltr">${String(merchant.companyId)}</dd>
+<dt>${t("console.country")}</dt><dd class="ltr">${merchant.country}</dd>
+<dt>${t("console.state")}</dt><dd><span class="badge">${merchant.active ? t("console.active") : t("console.inactive")}</span></dd></dl>
+<p><a href="/organizations/${organizationId}">${t("console.backToOrganization")}</a></p>
+<section class="card" aria-labelledby="orders-heading"><h2 id="orders-heading">${t("console.ordersHeading")}</h2>
+<p>${t("console.ordersExplain", { count: recentOrderCount })}</p>
+${canMove ? "" : html`<p class="muted">${t("console.ordersViewerNote")}</p>`}
+${orphan}${list}</section>`;
+  return visit.page(t("console.sandboxMerchantTitle", { name }), body, {
+    status: refused ? refused.error.status : 200,
+  });
+}
+
+function orderCard(
+  visit: Visit,
+  base: string,
+  order: OnlineOrder,
+  canMove: boolean,
+  refused: MoveRefusal | undefined,
+): SafeHtml {
+  const { t, locale } = visit;
+  const id = String(order.id);
+  const moves = canMove ? movesFrom(order.status) : [];
+  const error = refused && refused.orderId === Number(order.id) ? refused.error : undefined;
+  const action = `${base}/orders/${id}/move`;
+  const reasonSelect = (move: "reject" | "cancel") => {
+    const fieldId = `${move}-reason-${id}`;
+    return html`<div class="field"><label for="${fieldId}">${t("console.orderReasonLabel")}</label><select id="${fieldId}" name="reason">${merchantReasons.map(
+      (reason) =>
+        html`<option value="${reason}"${reason === "OTHER" ? html` selected` : ""}>${t(reasonKeys[reason]!)}</option>`,
+    )}</select></div>`;
+  };
+  const form = (move: PageMove) => {
+    const words = pageMoves[move];
+    const extra =
+      move === "accept"
+        ? field({
+            label: t("console.orderPromiseMinutes"),
+            name: "minutes",
+            type: "number",
+            value: String(promiseMinutes.initial),
+            id: `accept-minutes-${id}`,
+            hint: t("console.orderPromiseHint"),
+            required: true,
+          })
+        : move === "reject" || move === "cancel"
+          ? reasonSelect(move)
+          : "";
+    return postForm(
+      action,
+      visit.csrf,
+      html`${extra}<div class="actions">${button(t(words.label), {
+        kind: move === "reject" || move === "cancel" ? "danger" : move === "accept" ? "primary" : "secondary",
+        // The visible words first, then the order (WCAG 2.5.3: the name contains the label as shown).
+        ariaLabel: `${t(words.label)}: ${t("console.orderHeading", { id })}`,
+      })}</div>`,
+      { className: "order-move", hidden: { move } },
+    );
+  };
+  const facts = html`<dl class="facts">
+<dt>${t("console.orderStatus")}</dt><dd><span class="badge">${orderStatusName(visit, order.status)}</span>${order.reason !== OnlineOrderReason.UNSPECIFIED ? html` · ${reasonName(visit, order.reason)}` : ""}</dd>
+<dt>${t("console.orderTotal")}</dt><dd><bdi>${amount(order.totalMinor, order.currency, locale)}</bdi></dd>
+<dt>${t("console.orderCustomer")}</dt><dd>${order.customer?.name ? html`<bdi>${order.customer.name}</bdi>` : "—"}</dd>
+${order.externalReference ? html`<dt>${t("console.orderReference")}</dt><dd class="ltr">${order.externalReference}</dd>` : ""}
+${order.promisedFor && order.status !== "PENDING" ? html`<dt>${t("console.orderPromised")}</dt><dd>${moment(Date.parse(order.promisedFor), locale, false)}</dd>` : ""}
+<dt>${t("console.orderUpdated")}</dt><dd>${moment(Date.parse(order.updatedAt || order.placedAt), locale)}</dd></dl>`;
+  const next =
+    moves.length > 0
+      ? html`<div class="order-moves">${moves.map(form)}</div>`
+      : canMove
+        ? html`<p class="muted">${t("console.orderFinal")}</p>`
+        : "";
+  return html`<li id="order-${id}"><article aria-labelledby="order-${id}-heading"><h3 id="order-${id}-heading">${t("console.orderHeading", { id })}</h3>
+${error ? alert("error", refusalText(visit, error)) : ""}${facts}${next}</article></li>`;
+}
+
+/** A refusal in words: a move the order's status no longer allows names both statuses in the page's language. */
+function refusalText(visit: Visit, error: OrderError): SafeHtml {
+  const { t, locale } = visit;
+  const words =
+    error.code === "partner.order_status_conflict"
+      ? t("console.orderMoveRefused", {
+          status: orderStatusName(visit, error.params["status"] ?? ""),
+          target: orderStatusName(visit, error.params["target"] ?? ""),
+        })
+      : messageFor(error.code, error.params, locale);
+  return html`<p>${words}</p><p class="hint">${t("common.errorCode", { code: error.code })}</p>`;
+}
+
+/** POST .../orders/{order}/move: the move the form names, then back to the page (or the refusal in the order's card). */
+export async function moveSandboxOrder(
+  visit: Visit,
+  desk: SandboxOrderDesk,
+  clock: Clock,
+  organizationId: number,
+  companyId: number,
+  orderId: number,
+): Promise<Reply> {
+  const { t } = visit;
+  const found = await merchantOf(visit, organizationId, companyId);
+  if (isReply(found)) return found;
+  const refuse = (error: OrderError) => sandboxMerchantPage(visit, desk, organizationId, companyId, { orderId, error });
+  // The ConsoleService's rule for sandbox merchants (manage_sandbox): a viewer sees the orders, never moves them.
+  if (!rightsOf(found.role).manageApps) return refuse(refusal("developer.insufficient_org_role").error);
+  const name = visit.form.get("move") ?? "";
+  const reason = visit.form.get("reason") ?? "";
+  const minutes = visit.form.get("minutes") ?? "";
+  const invalid = () =>
+    visit.page(t("common.badRequestTitle"), alert("error", t("console.orderMoveInvalid")), { status: 400 });
+  if (!isPageMove(name)) return invalid();
+  const move = orderMoves[pageMoves[name].move];
+  const change: { status: string; reason?: string; promisedFor?: string } = { status: move.to };
+  if (name === "reject" || name === "cancel") {
+    if (!(merchantReasons as readonly string[]).includes(reason)) return invalid();
+    change.reason = reason;
+  }
+  if (name === "accept") {
+    const count = /^\d{1,4}$/.test(minutes.trim()) ? Number(minutes.trim()) : Number.NaN;
+    if (!(count >= promiseMinutes.min && count <= promiseMinutes.max)) return invalid();
+    change.promisedFor = new Date(clock.now() + count * 60_000).toISOString();
+  }
+  const moved = await desk.move(found.merchant.region, companyId, orderId, change, visit.locale);
+  if (!moved.ok) return refuse(moved.error);
+  return {
+    status: 303,
+    location: `/organizations/${organizationId}/sandbox-merchants/${companyId}#order-${orderId}`,
+  };
+}

@@ -1,0 +1,52 @@
+// A console account made by the platform rather than signed up: the demo organization's owner (src/demo/), whose
+// login demo.json records so a newcomer can open the console as the organization that owns the demo apps.
+import type postgres from "postgres";
+import { hashPassword, verifyPassword } from "../credential/index.js";
+import type { IdSource } from "../runtime/ids.js";
+import { createDeveloperAccountQueries } from "./queries/developer-account-queries.js";
+import { createOrganizationMemberQueries } from "./queries/organization-member-queries.js";
+
+export interface OwnerLogin {
+  email: string;
+  password: string;
+}
+
+/**
+ * A verified developer account with `email`, OWNER of the organization, and its login. `known` (the login recorded
+ * before) is returned as it is while it still signs in and owns the organization; otherwise the account is made,
+ * or given a new password when it exists (the record was lost), verified, unsuspended and made OWNER. The password
+ * is random (144 bits, base64url: the console's password policy holds) and stored scrypt-hashed as every console
+ * account's; only the caller sees it.
+ */
+export async function ensureOrganizationOwner(options: {
+  sql: postgres.Sql;
+  organizationId: number;
+  email: string;
+  known: OwnerLogin | undefined;
+  now: Date;
+  ids: IdSource;
+}): Promise<OwnerLogin> {
+  const { sql, organizationId, email, known, now } = options;
+  const accounts = createDeveloperAccountQueries(sql);
+  const members = createOrganizationMemberQueries(sql);
+  const existing = await accounts.findByEmail(email);
+  if (existing && known?.email === email && (await verifyPassword(known.password, existing.password_hash))) {
+    const member = await members.findMember(organizationId, existing.id);
+    if (member?.role === "OWNER" && existing.verified_at && !existing.suspended_at) return known;
+  }
+  const password = options.ids.randomToken(18);
+  const passwordHash = await hashPassword(password);
+  await sql.begin(async (tx) => {
+    const accountsTx = createDeveloperAccountQueries(tx);
+    const membersTx = createOrganizationMemberQueries(tx);
+    const account = existing ?? (await accountsTx.insert(email, passwordHash, now));
+    if (!account) throw new Error(`console: the account ${email} could not be created`);
+    if (existing) await accountsTx.setPassword(existing.id, passwordHash);
+    await accountsTx.markVerified(account.id, now);
+    if (account.suspended_at) await accountsTx.setSuspended(account.id, null);
+    const member = await membersTx.findMember(organizationId, account.id);
+    if (!member) await membersTx.insertMember(organizationId, account.id, "OWNER", now);
+    else if (member.role !== "OWNER") await membersTx.setRole(organizationId, account.id, "OWNER");
+  });
+  return { email, password };
+}
