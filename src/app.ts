@@ -17,6 +17,13 @@ import { createConsentServer } from "./consent/consent-server.js";
 import { createRequestLogQueries, createRequestRecorder } from "./request-log/index.js";
 import { createConsoleSite } from "./console-site/console-server.js";
 import { createVouchedClients } from "./runtime/vouched-client.js";
+import {
+  eventDataSchemaNames,
+  eventDataSchemas,
+  eventDescriptions,
+  eventTypes,
+  webhookHeaders,
+} from "./events/index.js";
 import { createSandboxOrderDesk } from "./console-site/sandbox-orders.js";
 import {
   createMailOutbox,
@@ -375,7 +382,18 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       logger,
       readiness,
       metrics,
-      openapi: { baseUrl: config.urls.base, authUrl: config.urls.auth, version: await packageVersion() },
+      openapi: {
+        baseUrl: config.urls.base,
+        authUrl: config.urls.auth,
+        version: await packageVersion(),
+        events: {
+          types: eventTypes,
+          descriptions: eventDescriptions,
+          dataSchemaNames: eventDataSchemaNames,
+          dataSchemas: eventDataSchemas,
+          headers: webhookHeaders,
+        },
+      },
       reference: await loadReferenceFiles(),
     });
     const consent = createConsentServer({

@@ -17,14 +17,6 @@ import {
 } from "../errors/index.js";
 import { fieldJsonSchema, isRequiredField, requestJsonSchema, type JsonSchema } from "../runtime/request-schema.js";
 import { responseJsonSchemas } from "../runtime/message-json.js";
-import {
-  eventDataSchemaNames,
-  eventDataSchemas,
-  eventDescriptions,
-  eventTypes,
-  webhookHeaders,
-  type EventType,
-} from "../events/index.js";
 import type { Family, Route, RouteTable } from "./route-table.js";
 
 export interface OpenApiOptions {
@@ -34,6 +26,25 @@ export interface OpenApiOptions {
   authUrl: string;
   /** The version of this deployment (package.json), the document's info.version. */
   version: string;
+  /** The events the service sends to partners' endpoints (the document's `webhooks`), as the events owner has them. */
+  events?: WebhookEventsDescription;
+}
+
+/**
+ * The events as the events owner (src/events/) describes them, handed in by the composition root: the front only
+ * transcodes and knows no owner (.dependency-cruiser.cjs, front-imports-no-owner).
+ */
+export interface WebhookEventsDescription {
+  /** Every event type, in the order the document lists them. */
+  types: readonly string[];
+  /** One sentence per type. */
+  descriptions: Readonly<Record<string, string>>;
+  /** The component name of each type's `data` schema. */
+  dataSchemaNames: Readonly<Record<string, string>>;
+  /** The `data` schemas, by component name; `ref` names another component. */
+  dataSchemas(ref: (typeName: string) => string): Record<string, JsonSchema>;
+  /** The Standard Webhooks headers every delivery carries. */
+  headers: Readonly<Record<string, { description: string; schema: JsonSchema }>>;
 }
 
 /** The path of the document itself, answered by the front outside the route table. */
@@ -113,6 +124,7 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
   const scopes = [...new Set(table.routes.map((route) => route.scope).filter((scope) => scope !== ""))].sort();
   const paths: Record<string, Record<string, unknown>> = {};
   const origin = options.baseUrl.replace(/\/+$/, "");
+  const { events } = options;
 
   for (const route of table.routes) {
     const path = documentPathOf(route);
@@ -209,12 +221,12 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
       },
     ],
     paths,
-    webhooks: Object.fromEntries(eventTypes.map((type) => [type, webhookOperation(type)])),
+    webhooks: Object.fromEntries((events?.types ?? []).map((type) => [type, webhookOperation(events!, type)])),
     components: {
-      schemas: { ...errorSchemas(), ...schemas, ...eventDataSchemas(componentRef) },
+      schemas: { ...errorSchemas(), ...schemas, ...(events?.dataSchemas(componentRef) ?? {}) },
       responses: errorResponses(),
       parameters: Object.fromEntries(
-        Object.entries(webhookHeaders).map(([name, header]) => [
+        Object.entries(events?.headers ?? {}).map(([name, header]) => [
           name,
           { name, in: "header", required: true, ...header },
         ]),
@@ -230,14 +242,14 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
  * Webhooks payload (`type`, `timestamp`, `data`) with its three signed headers; a 2xx within
  * WEBHOOK_TIMEOUT_SECONDS acknowledges it, anything else is retried on the schedule.
  */
-function webhookOperation(type: EventType): Record<string, unknown> {
+function webhookOperation(events: WebhookEventsDescription, type: string): Record<string, unknown> {
   return {
     post: {
       operationId: `webhook.${type}`,
       summary: type,
-      description: `${eventDescriptions[type]} Verify the signature with a Standard Webhooks library (standardwebhooks.com); deduplicate by webhook-id; no order is promised between events (compare updatedAt).`,
+      description: `${events.descriptions[type]} Verify the signature with a Standard Webhooks library (standardwebhooks.com); deduplicate by webhook-id; no order is promised between events (compare updatedAt).`,
       tags: ["Webhooks"],
-      parameters: Object.keys(webhookHeaders).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+      parameters: Object.keys(events.headers).map((name) => ({ $ref: `#/components/parameters/${name}` })),
       requestBody: {
         required: true,
         content: {
@@ -247,7 +259,7 @@ function webhookOperation(type: EventType): Record<string, unknown> {
               properties: {
                 type: { type: "string", const: type },
                 timestamp: { type: "string", format: "date-time", description: "When the change happened." },
-                data: { $ref: componentRef(eventDataSchemaNames[type]) },
+                data: { $ref: componentRef(events.dataSchemaNames[type]!) },
               },
               required: ["type", "timestamp", "data"],
               additionalProperties: false,
