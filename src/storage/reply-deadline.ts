@@ -3,7 +3,8 @@
 // freeing its place in the pool. The server's statement_timeout cannot do this when the server, or the path to it,
 // stops answering with the TCP connection still open (a partition, a frozen host, a stopped proxy): partner calls
 // waited 74 s, the whole outage (issue 27). TCP keep-alive does not either, since a frozen process's kernel still
-// answers its probes. The rule looks at bytes only, so it holds under TLS as well.
+// answers its probes. In plain text a reply counts as complete at its ReadyForQuery, so one that stalls half-way is
+// given up too; under TLS any byte received counts as the answer (see watchReplies).
 import { connect, type Socket } from "node:net";
 
 export interface ReplyDeadline {
@@ -29,11 +30,33 @@ export function openWatchedSocket(
   return socket;
 }
 
-/** Destroys `socket` when, after a write, nothing has been read for `replyMs`. */
+/** The SSLRequest message (length 8, code 80877103): what follows it on this socket is TLS, unreadable here. */
+const sslRequest = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
+
+/** Whether `tail` (the last six bytes received) is a ReadyForQuery message: 'Z', length 5, a transaction status. */
+function endsWithReadyForQuery(tail: Buffer): boolean {
+  return (
+    tail.length === 6 &&
+    tail[0] === 0x5a &&
+    tail.readUInt32BE(1) === 5 &&
+    (tail[5] === 0x49 || tail[5] === 0x54 || tail[5] === 0x45) // 'I', 'T', 'E'
+  );
+}
+
+/**
+ * Destroys `socket` when something written waits longer than `replyMs` for its reply. In plain text the reply is
+ * complete at its ReadyForQuery message (PostgreSQL protocol, section 55.2): until then every byte received only
+ * restarts the wait, so a reply that starts and then stalls (a server frozen mid-result) is given up too. Once the
+ * connection asks for TLS, the bytes are ciphertext: any byte received then answers what was written before it.
+ * Bytes received while nothing waits (a notice, a notification) change nothing.
+ */
 export function watchReplies(socket: Socket, replyMs: number): void {
-  // When the oldest unanswered write was made, or undefined when nothing written is waiting for an answer.
+  // When the wait for the oldest unanswered write began (or last saw progress), or undefined when nothing waits.
   let waitingSince: number | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let encrypted = false;
+  let receivedAny = false;
+  let tail = Buffer.alloc(0);
   const check = () => {
     timer = undefined;
     if (waitingSince === undefined || socket.destroyed) return;
@@ -47,6 +70,10 @@ export function watchReplies(socket: Socket, replyMs: number): void {
   };
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
   socket.write = ((...args: unknown[]) => {
+    const [chunk] = args;
+    // TLS asked for (SSLRequest), or begun at once (sslnegotiation=direct: a handshake record, 0x16, where a startup
+    // message's length would begin with 0).
+    if (!receivedAny && Buffer.isBuffer(chunk) && (chunk.equals(sslRequest) || chunk[0] === 0x16)) encrypted = true;
     if (waitingSince === undefined) {
       waitingSince = performance.now();
       if (!timer) {
@@ -56,9 +83,16 @@ export function watchReplies(socket: Socket, replyMs: number): void {
     }
     return write(...args);
   }) as Socket["write"];
-  // Any byte received answers what was written before it; a reply still arriving keeps the connection alive.
-  socket.on("data", () => {
-    waitingSince = undefined;
+  socket.on("data", (chunk: Buffer) => {
+    receivedAny = true;
+    if (encrypted) {
+      waitingSince = undefined;
+      return;
+    }
+    tail = Buffer.concat([tail, chunk.subarray(Math.max(0, chunk.length - 6))]);
+    tail = tail.subarray(Math.max(0, tail.length - 6));
+    if (endsWithReadyForQuery(tail)) waitingSince = undefined;
+    else if (waitingSince !== undefined) waitingSince = performance.now();
   });
   socket.once("close", () => clearTimeout(timer));
 }

@@ -13,11 +13,14 @@ import { regions } from "../../src/config/regions.js";
 import { dropDatabase, freshDatabaseUrl, useTestDatabase } from "../support/storage.js";
 
 const test = suite("storage/migrate");
-/** The bundled control-plane migrations, by name, in order (the set grows; the tests do not list it by hand). */
-const controlMigrations = readdirSync(new URL("../../src/storage/migrations/control/", import.meta.url))
-  .filter((file) => file.endsWith(".sql"))
-  .map((file) => file.slice(0, -4))
-  .sort();
+/** The bundled migrations of `set`, by name, in order (the sets grow; the tests do not list them by hand). */
+const bundled = (set: "control" | "region") =>
+  readdirSync(new URL(`../../src/storage/migrations/${set}/`, import.meta.url))
+    .filter((file) => file.endsWith(".sql"))
+    .map((file) => file.slice(0, -4))
+    .sort();
+const controlMigrations = bundled("control");
+const regionMigrations = bundled("region");
 const database = useTestDatabase(test);
 
 /** A temporary migrations directory holding `files`, and a schema name nobody else uses. */
@@ -39,7 +42,7 @@ test("the bundled sets are applied once: a second run applies none", async () =>
   const uk = await sql`select name from region_uk.schema_migrations order by name`;
   assert.equal(
     uk.map((row) => row.name),
-    ["0001_initial", "0002_online_orders_keyset"],
+    regionMigrations,
   );
 });
 
@@ -152,10 +155,7 @@ test("two instances racing on separate pools migrate a fresh database exactly on
     assert.equal(
       [...a, ...b].sort(),
       [
-        ...["ae", "in", "uk", "us"].flatMap((region) => [
-          `${region}/0001_initial`,
-          `${region}/0002_online_orders_keyset`,
-        ]),
+        ...["ae", "in", "uk", "us"].flatMap((region) => regionMigrations.map((name) => `${region}/${name}`)),
         ...controlMigrations.map((name) => `control/${name}`),
       ].sort(),
     );

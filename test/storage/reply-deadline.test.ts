@@ -1,6 +1,7 @@
 // src/storage/reply-deadline.ts on real sockets: a peer that accepts and never answers is given up after the reply
-// deadline (ETIMEDOUT, the socket destroyed); one that answers keeps the connection however long it stays idle
-// afterwards; a refused connection is the socket's own error event, as postgres.js expects of its socket.
+// deadline (ETIMEDOUT, the socket destroyed); one whose reply ends (ReadyForQuery, even split across chunks) keeps
+// the connection however long it stays idle afterwards; one whose reply starts and stalls is given up; after an
+// SSLRequest any byte is the answer; a refused connection is the socket's own error event, as postgres.js expects.
 import { createServer, type Server, type Socket } from "node:net";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
@@ -13,6 +14,11 @@ async function listening(onConnection: (socket: Socket) => void): Promise<{ serv
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, port: (server.address() as { port: number }).port };
 }
+
+/** A reply as PostgreSQL ends one: CommandComplete ("SELECT 1"), then ReadyForQuery, idle. */
+const commandComplete = Buffer.concat([Buffer.from([0x43, 0, 0, 0, 13]), Buffer.from("SELECT 1\0")]);
+const readyForQuery = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+const wholeReply = Buffer.concat([commandComplete, readyForQuery]);
 
 const outcome = (socket: Socket) =>
   new Promise<{ code: string | undefined; destroyed: boolean }>((resolve) => {
@@ -36,7 +42,7 @@ Deadline("a peer that never answers: destroyed with ETIMEDOUT after the reply de
 Deadline(
   "a peer that answers: kept, however long it then stays idle; a later unanswered write is given up",
   async () => {
-    const { server, port } = await listening((socket) => socket.once("data", () => socket.write("answer")));
+    const { server, port } = await listening((socket) => socket.once("data", () => socket.write(wholeReply)));
     try {
       const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
       socket.write("query");
@@ -46,6 +52,66 @@ Deadline(
       const ended = outcome(socket);
       socket.write("second query");
       assert.equal(await ended, { code: "ETIMEDOUT", destroyed: true });
+    } finally {
+      server.close();
+    }
+  },
+);
+
+Deadline("a reply that starts and then stalls (no ReadyForQuery): destroyed with ETIMEDOUT", async () => {
+  const held: Socket[] = [];
+  const { server, port } = await listening((socket) => {
+    held.push(socket);
+    socket.once("data", () => socket.write(commandComplete));
+  });
+  try {
+    const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
+    const ended = outcome(socket);
+    socket.write("query");
+    assert.equal(await ended, { code: "ETIMEDOUT", destroyed: true });
+  } finally {
+    for (const socket of held) socket.destroy();
+    server.close();
+  }
+});
+
+Deadline(
+  "a reply in chunks, its ReadyForQuery split between two, each within the deadline: kept once it ends",
+  async () => {
+    const { server, port } = await listening((socket) =>
+      socket.once("data", () => {
+        socket.write(Buffer.concat([commandComplete, readyForQuery.subarray(0, 3)]));
+        setTimeout(() => socket.write(readyForQuery.subarray(3)), 100);
+      }),
+    );
+    try {
+      const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
+      socket.write("query");
+      await new Promise((resolve) => socket.once("data", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.is(socket.destroyed, false, "its reply ended: kept while idle");
+      socket.destroy();
+    } finally {
+      server.close();
+    }
+  },
+);
+
+Deadline(
+  "after an SSLRequest the bytes are TLS: any byte received is the answer, and the idle socket is kept",
+  async () => {
+    const { server, port } = await listening((socket) =>
+      socket.on("data", (chunk: Buffer) => socket.write(chunk.length === 8 ? "S" : "\x17\x03\x03 ciphertext")),
+    );
+    try {
+      const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
+      socket.write(Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]));
+      await new Promise((resolve) => socket.once("data", resolve));
+      socket.write("handshake");
+      await new Promise((resolve) => socket.once("data", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.is(socket.destroyed, false);
+      socket.destroy();
     } finally {
       server.close();
     }
