@@ -40,7 +40,8 @@ let chromium: Browser | undefined;
 let owner: SiteBrowser;
 let receiver: Receiver;
 let appId: string;
-const appName = "Order alerts";
+// Data, not catalogue text: a name no English message piece matches ("Order" is one since the orders page).
+const appName = "Hatch relay";
 
 Pages.before(async () => {
   test = await startTestApp({
