@@ -104,7 +104,7 @@ const once = async () => (shared ??= await traffic());
 function rowsOf(html: string): string[][] {
   return [
     ...html.matchAll(
-      /<tr>\n<td>.*?<\/td>\n<td class="ltr"><code>GET<\/code> <code>([^<]*)<\/code><\/td>\n<td><span class="status [^"]+">(\d{3})<\/span>(?: <code class="ltr">([^<]*)<\/code>)?/gs,
+      /<tr>\n<td>.*?<\/td>\n<td class="ltr"><code>GET<\/code> <code>([^<]*)<\/code><\/td>\n<td><span class="status [^"]+">(\d{3})<\/span>(?: <code class="ltr error-code">([^<]*)<\/code>)?/gs,
     ),
   ].map((match) => [match[2]!, match[3] ?? "", match[1]!]);
 }
