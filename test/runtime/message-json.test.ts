@@ -89,6 +89,7 @@ MessageJson("nested messages and their lists: every int64 at every depth is a nu
       currency: "GBP",
       placedAt: "",
       lines: [{ name: "Tea", quantity: 2, totalMinor: 500, itemCode: "T1", unitPriceMinor: 250 }],
+      updatedAt: "",
     },
   });
   const zero = messageToJson(GetOnlineOrderResponseSchema, create(GetOnlineOrderResponseSchema, { order: {} }));
