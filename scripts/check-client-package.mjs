@@ -9,12 +9,12 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import semver from "semver";
+import { freePort } from "./free-port.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const clientDir = join(root, "src", "client");
@@ -36,17 +36,6 @@ function run(command, args, { cwd, env, timeoutMs = 300_000 } = {}) {
         else resolvePromise({ stdout, stderr });
       },
     );
-  });
-}
-
-function freePort() {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolvePromise(port));
-    });
   });
 }
 

@@ -3,7 +3,6 @@
 // program starts: switch it to the compiled program when there is one.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { openSync, closeSync } from "node:fs";
 
@@ -30,17 +29,8 @@ export function serviceCommand(args: string[]): { command: string; args: string[
   };
 }
 
-/** A free TCP port on 127.0.0.1 (so BASE_URL and AUTH_URL name the real ports). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+// A free TCP port on 127.0.0.1 (so BASE_URL and AUTH_URL name the real ports).
+export { freePort } from "../../scripts/free-port.mjs";
 
 export interface RunningService {
   child: ChildProcess;

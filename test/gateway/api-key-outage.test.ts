@@ -96,8 +96,17 @@ Http("the database goes away: 503 partner.api_key_unavailable for every key; bac
     // Past every cache bound, so each answer needs the database.
     clock.advance(Math.max(test.config.caches.gatewaySeconds, test.config.caches.credentialSeconds) * 1000);
     for (const presented of [key, key.slice(0, -1) + (key.endsWith("A") ? "B" : "A")]) {
+      const started = performance.now();
       const refused = await fetch(`${test.base}${path}`, { headers: { "x-api-key": presented } });
-      assert.is(refused.status, 503);
+      // A wrong status says how long the call took and what the app logged (a 504 is the request deadline: some
+      // wait was not bounded below it).
+      const elapsedMs = Math.round(performance.now() - started);
+      const warnings = test.logs.filter((line) => /"level":"(warn|error)"/.test(line)).slice(-15);
+      assert.is(
+        refused.status,
+        503,
+        `${refused.status} after ${elapsedMs} ms; the app's last warnings:\n${warnings.join("\n")}`,
+      );
       const body = (await refused.json()) as Record<string, unknown>;
       assert.is(body["code"], "partner.api_key_unavailable");
       assert.is(body["statusCode"], 503);

@@ -4,7 +4,6 @@
 // employee login.
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CredentialService, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
@@ -21,17 +20,9 @@ import { createSandboxGrants } from "../../src/grant/index.js";
 import { writeInternalCredentials, type InternalCredentials } from "./internal.js";
 import { seedEmbeddedDatabase } from "./embedded-template.js";
 import { dropDatabase, freshDatabaseUrl } from "./storage.js";
+import { freePort } from "../../scripts/free-port.mjs";
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface TestApp {
   app: RunningApp;

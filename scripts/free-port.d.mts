@@ -1,0 +1,2 @@
+/** A port in 20000-32767 nothing listens on now (scripts/free-port.mjs). */
+export function freePort(): Promise<number>;
