@@ -12,14 +12,12 @@ import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
 import {
-  assertAccessible,
-  assertInLanguage,
   browserTestTimeoutMs,
   chromiumAvailable,
   chromiumPath,
   launchChromium,
+  lookAt,
   newPerson,
-  screenshots,
 } from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
 import { authorizeUrl, freePort, startTestApp, type TestApp, type World } from "../support/test-app.js";
@@ -54,19 +52,8 @@ if (!chromiumAvailable) {
 const it = chromiumAvailable ? Trust : Trust.skip;
 
 /** lang, dir, no English left, axe in light and dark, and the four screenshots of the page. */
-async function look(page: Page, locale: Locale, name: string): Promise<void> {
-  await assertInLanguage(page, locale, "consent", `${name} (${locale})`);
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await assertAccessible(page, `${name} (${locale}, ${scheme})`);
-    await screenshots(
-      page,
-      scheme === "dark" ? "consent/second-pass/dark" : "consent/second-pass",
-      `${name}-${locale}`,
-    );
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
+const look = (page: Page, locale: Locale, name: string) =>
+  lookAt(page, { locale, site: "consent", folder: "consent/second-pass", name });
 
 /** The id of the focused element. */
 const focusedId = (page: Page) =>

@@ -12,7 +12,7 @@ import { translator } from "../../src/web/i18n.js";
 import {
   admittedDeveloper,
   createSiteBrowser,
-  shownValue,
+  sandboxWorkspace,
   signedUpDeveloper,
   type SiteBrowser,
   type SitePage,
@@ -55,20 +55,20 @@ async function developer(): Promise<Developer> {
   const browser = createSiteBrowser(test);
   await signedUpDeveloper(test, browser, `first-call.${process.pid}.${Date.now()}.${++serial}@partner.test`);
   await admittedDeveloper(browser, staff);
-  const made = await browser.post("/organizations", { name: `First call ${serial}` }, await browser.get("/"));
-  assert.is(made.status, 303, made.html);
-  const orgPage = await browser.get(made.location!);
-  const created = await browser.post(`${made.location}/apps`, { name: "Stock sync", product: "FULL" }, orgPage);
-  assert.is(created.status, 200, created.html);
-  const merchant = await browser.post(`${made.location}/sandbox-merchants`, { name: "Corner", country: "gb" }, orgPage);
-  assert.is(merchant.status, 200, merchant.html);
-  const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
+  const workspace = await sandboxWorkspace(browser, {
+    organization: `First call ${serial}`,
+    app: "Stock sync",
+    product: "FULL",
+    merchant: "Corner",
+    country: "gb",
+  });
+  const appId = workspace.appId;
   const page = await browser.get(`/apps/${appId}/first-call`);
   return {
     browser,
     appId,
-    clientId: shownValue(created.html, "client-id"),
-    secret: shownValue(created.html, "client-secret"),
+    clientId: workspace.clientId,
+    secret: workspace.clientSecret,
     merchantId: /<option value="(\d+)" selected>/.exec(page.html)![1]!,
   };
 }

@@ -10,18 +10,22 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
 import {
-  assertAccessible,
-  assertInLanguage,
   browserTestTimeoutMs,
   chromiumAvailable,
   chromiumPath,
   launchChromium,
+  lookAt,
   newPerson,
-  screenshots,
 } from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { admittedDeveloper, createSiteBrowser, shownValue, signedUpDeveloper } from "../support/console-site.js";
+import {
+  admittedDeveloper,
+  createSiteBrowser,
+  sandboxToken,
+  sandboxWorkspace,
+  signedUpDeveloper,
+} from "../support/console-site.js";
 
 const Pages = suite("console-site/request-log-browser", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000 + 5_000);
@@ -40,32 +44,14 @@ if (!chromiumAvailable) {
     const browser = createSiteBrowser(test);
     await signedUpDeveloper(test, browser, `log.browser.${process.pid}.${Date.now()}@partner.test`);
     await admittedDeveloper(browser, staff);
-    const made = await browser.post("/organizations", { name: "Log org" }, await browser.get("/"));
-    const organizationId = Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
-    const orgPage = await browser.get(`/organizations/${organizationId}`);
-    const created = await browser.post(
-      `/organizations/${organizationId}/apps`,
-      { name: "Stock sync", product: "FULL" },
-      orgPage,
-    );
-    appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
-    const merchant = await browser.post(
-      `/organizations/${organizationId}/sandbox-merchants`,
-      { name: "Corner shop", country: "GB" },
-      orgPage,
-    );
-    const companyId = Number(/\(company (\d+)\) is ready/.exec(merchant.html)![1]);
-    const token = await fetch(`${test.base}/v1/token`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        grant_type: "client_credentials",
-        client_id: shownValue(created.html, "client-id"),
-        client_secret: shownValue(created.html, "client-secret"),
-        merchant_id: companyId,
-      }),
+    const workspace = await sandboxWorkspace(browser, {
+      organization: "Log org",
+      app: "Stock sync",
+      product: "FULL",
+      merchant: "Corner shop",
     });
-    const accessToken = ((await token.json()) as { access_token: string }).access_token;
+    appId = workspace.appId;
+    const accessToken = await sandboxToken(test, workspace);
     for (const query of ["?limit=1", "?limit=abc", "?limit=2", "?limit=1"])
       await fetch(`${test.base}/v1/items${query}`, { headers: { authorization: `Bearer ${accessToken}` } });
     session = browser.cookies;
@@ -78,22 +64,9 @@ if (!chromiumAvailable) {
 }
 const it = chromiumAvailable ? Pages : Pages.skip;
 
-async function look(page: Page, locale: Locale, name: string): Promise<void> {
-  // The error body is data: the envelope as the app received it, in the language the app asked for (here English).
-  await page.evaluate("document.querySelectorAll('pre').forEach((pre) => { pre.hidden = true; })");
-  await assertInLanguage(page, locale, "console", `${name} (${locale})`);
-  await page.evaluate("document.querySelectorAll('pre').forEach((pre) => { pre.hidden = false; })");
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await assertAccessible(page, `${name} (${locale}, ${scheme})`);
-    await screenshots(
-      page,
-      scheme === "dark" ? "console/request-log/dark" : "console/request-log",
-      `${name}-${locale}`,
-    );
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
+// The error body is data: the envelope as the app received it, in the language the app asked for (here English).
+const look = (page: Page, locale: Locale, name: string) =>
+  lookAt(page, { locale, site: "console", folder: "console/request-log", name }, { data: "pre" });
 
 /**
  * At 375 px the log's table sits in its own box (a region named by the caption, focusable, that scrolls when the

@@ -15,7 +15,8 @@ import { createBrowser } from "../support/consent.js";
 import {
   admittedDeveloper,
   createSiteBrowser,
-  shownValue,
+  sandboxToken,
+  sandboxWorkspace,
   signedUpDeveloper,
   textOf,
   type SiteBrowser,
@@ -50,40 +51,14 @@ async function traffic(): Promise<Traffic> {
   const browser = createSiteBrowser(test);
   await signedUpDeveloper(test, browser, `log.${process.pid}.${Date.now()}@partner.test`);
   await admittedDeveloper(browser, staff);
-  const made = await browser.post("/organizations", { name: "Log org" }, await browser.get("/"));
-  const organizationId = Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
-  const orgPage = await browser.get(`/organizations/${organizationId}`);
-  const created = await browser.post(
-    `/organizations/${organizationId}/apps`,
-    { name: "Stock sync", product: "FULL" },
-    orgPage,
-  );
-  const clientId = shownValue(created.html, "client-id");
-  const secret = shownValue(created.html, "client-secret");
-  const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
-  const merchant = await browser.post(
-    `/organizations/${organizationId}/sandbox-merchants`,
-    { name: "Corner shop", country: "GB" },
-    orgPage,
-  );
-  const owner = {
-    email: shownValue(merchant.html, "owner-email"),
-    password: shownValue(merchant.html, "owner-password"),
-  };
-  const companyId = Number(/\(company (\d+)\) is ready/.exec(merchant.html)![1]);
-
-  const token = await fetch(`${test.base}/v1/token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      grant_type: "client_credentials",
-      client_id: clientId,
-      client_secret: secret,
-      merchant_id: companyId,
-    }),
+  const workspace = await sandboxWorkspace(browser, {
+    organization: "Log org",
+    app: "Stock sync",
+    product: "FULL",
+    merchant: "Corner shop",
   });
-  assert.is(token.status, 200);
-  const accessToken = ((await token.json()) as { access_token: string }).access_token;
+  const { appId, companyId, owner } = workspace;
+  const accessToken = await sandboxToken(test, workspace);
   const call = (query: string, authorization = `Bearer ${accessToken}`) =>
     fetch(`${test.base}/v1/items${query}`, { headers: { authorization } });
   // Three calls use the minute's budget of 3 (a validation refusal counts: the limit is checked first); the fourth is 429.

@@ -11,14 +11,12 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
 import {
-  assertAccessible,
-  assertInLanguage,
   browserTestTimeoutMs,
   chromiumAvailable,
   chromiumPath,
   launchChromium,
+  lookAt,
   newPerson,
-  screenshots,
 } from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -62,19 +60,8 @@ if (!chromiumAvailable) {
 }
 const it = chromiumAvailable ? Pages : Pages.skip;
 
-async function look(page: Page, locale: Locale, name: string): Promise<void> {
-  await assertInLanguage(page, locale, "console", `${name} (${locale})`);
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await assertAccessible(page, `${name} (${locale}, ${scheme})`);
-    await screenshots(
-      page,
-      scheme === "dark" ? "console/sandbox-orders/dark" : "console/sandbox-orders",
-      `${name}-${locale}`,
-    );
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
+const look = (page: Page, locale: Locale, name: string) =>
+  lookAt(page, { locale, site: "console", folder: "console/sandbox-orders", name });
 
 async function signedIn(locale: Locale) {
   const person = await newPerson(chromium, { acceptLanguage: locale });

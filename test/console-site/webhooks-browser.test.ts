@@ -14,14 +14,12 @@ import { messageFor } from "../../src/errors/index.js";
 import { systemClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
 import {
-  assertAccessible,
-  assertInLanguage,
   browserTestTimeoutMs,
   chromiumAvailable,
   chromiumPath,
   launchChromium,
+  lookAt,
   newPerson,
-  screenshots,
 } from "../support/browser.js";
 import {
   admittedDeveloper,
@@ -109,15 +107,12 @@ Pages(
 );
 
 /** Language, axe and screenshots of a page; dark mode too for the busiest one (the file stays within its time limit). */
-async function look(page: Page, locale: Locale, name: string, dark = false): Promise<void> {
-  await assertInLanguage(page, locale, "console", `${name} (${locale})`);
-  for (const scheme of dark ? (["light", "dark"] as const) : (["light"] as const)) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await assertAccessible(page, `${name} (${locale}, ${scheme})`);
-    await screenshots(page, scheme === "dark" ? "console/webhooks/dark" : "console/webhooks", `${name}-${locale}`);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
+const look = (page: Page, locale: Locale, name: string, dark = false) =>
+  lookAt(
+    page,
+    { locale, site: "console", folder: "console/webhooks", name },
+    { schemes: dark ? ["light", "dark"] : ["light"] },
+  );
 
 /** Reloads the page until the deliveries table shows `count` deliveries in `state` (the worker settles them). */
 async function deliveredRows(page: Page, state: string, count: number): Promise<string[]> {

@@ -94,3 +94,31 @@ export async function screenshots(page: Page, folder: string, name: string): Pro
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
+
+/**
+ * What every browser walk checks of a page it reaches: `assertInLanguage`, then axe and the screenshots in each
+ * colour scheme (light in `folder`, dark in `folder/dark`); the page is left in light. `data` names elements whose
+ * text is data rather than the site's words (an error body as the app received it), hidden from the language check.
+ */
+export async function lookAt(
+  page: Page,
+  where: { locale: Locale; site: Site; folder: string; name: string },
+  options: { schemes?: ReadonlyArray<"light" | "dark">; data?: string } = {},
+): Promise<void> {
+  const { locale, site, folder, name } = where;
+  const setDataHidden = (hidden: boolean) =>
+    options.data
+      ? page.evaluate(
+          `document.querySelectorAll(${JSON.stringify(options.data)}).forEach((element) => { element.hidden = ${hidden}; })`,
+        )
+      : undefined;
+  await setDataHidden(true);
+  await assertInLanguage(page, locale, site, `${name} (${locale})`);
+  await setDataHidden(false);
+  for (const scheme of options.schemes ?? ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await assertAccessible(page, `${name} (${locale}, ${scheme})`);
+    await screenshots(page, scheme === "dark" ? `${folder}/dark` : folder, `${name}-${locale}`);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}

@@ -134,6 +134,68 @@ export async function admittedDeveloper(browser: SiteBrowser, staff: Client<type
   assert.is((await browser.post("/program/sign", { version }, signPage)).status, 303);
 }
 
+/** An organization with an app and a sandbox merchant, made through the console's pages by a signed-in developer. */
+export interface SandboxWorkspace {
+  organizationId: number;
+  appId: string;
+  clientId: string;
+  clientSecret: string;
+  /** The sandbox merchant's company and its owner login, as the page showed them once. */
+  companyId: number;
+  owner: { email: string; password: string };
+  /** The app's page right after creation (its credentials shown once). */
+  appCreated: SitePage;
+}
+
+/** Makes the organization, the app and a sandbox merchant in `country` through the pages of a signed-in `browser`. */
+export async function sandboxWorkspace(
+  browser: SiteBrowser,
+  names: { organization: string; app: string; product: string; merchant: string; country?: string },
+): Promise<SandboxWorkspace> {
+  const made = await browser.post("/organizations", { name: names.organization }, await browser.get("/"));
+  assert.is(made.status, 303, made.html);
+  const organizationId = Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
+  const orgPage = await browser.get(`/organizations/${organizationId}`);
+  const created = await browser.post(
+    `/organizations/${organizationId}/apps`,
+    { name: names.app, product: names.product },
+    orgPage,
+  );
+  assert.is(created.status, 200, created.html);
+  const merchant = await browser.post(
+    `/organizations/${organizationId}/sandbox-merchants`,
+    { name: names.merchant, country: names.country ?? "GB" },
+    orgPage,
+  );
+  assert.is(merchant.status, 200, merchant.html);
+  return {
+    organizationId,
+    appId: /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!,
+    clientId: shownValue(created.html, "client-id"),
+    clientSecret: shownValue(created.html, "client-secret"),
+    companyId: Number(/\(company (\d+)\) is ready/.exec(merchant.html)![1]),
+    owner: { email: shownValue(merchant.html, "owner-email"), password: shownValue(merchant.html, "owner-password") },
+    appCreated: created,
+  };
+}
+
+/** A sandbox token of the workspace's app for its merchant (client_credentials with merchant_id). */
+export async function sandboxToken(test: TestApp, workspace: SandboxWorkspace): Promise<string> {
+  const answer = await fetch(`${test.base}/v1/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: workspace.clientId,
+      client_secret: workspace.clientSecret,
+      merchant_id: workspace.companyId,
+    }),
+  });
+  const body = (await answer.json()) as { access_token: string };
+  assert.is(answer.status, 200, JSON.stringify(body));
+  return body.access_token;
+}
+
 /** A developer's organization with an ONLINE_ORDER app and a sandbox merchant, as the console pages made them. */
 export interface SandboxOrdersSetup {
   organizationId: number;
@@ -152,32 +214,14 @@ export async function sandboxOrdersSetup(
   browser: SiteBrowser,
   name: string,
 ): Promise<SandboxOrdersSetup> {
-  const made = await browser.post("/organizations", { name }, await browser.get("/"));
-  const organizationId = Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
-  const orgPage = await browser.get(`/organizations/${organizationId}`);
-  const created = await browser.post(
-    `/organizations/${organizationId}/apps`,
-    { name: "Web shop", product: "ONLINE_ORDER" },
-    orgPage,
-  );
-  assert.is(created.status, 200, created.html);
-  const merchant = await browser.post(
-    `/organizations/${organizationId}/sandbox-merchants`,
-    { name: "Corner cafe", country: "GB" },
-    orgPage,
-  );
-  const companyId = Number(/\(company (\d+)\) is ready/.exec(merchant.html)![1]);
-  const answer = await fetch(`${test.base}/v1/token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      grant_type: "client_credentials",
-      client_id: shownValue(created.html, "client-id"),
-      client_secret: shownValue(created.html, "client-secret"),
-      merchant_id: companyId,
-    }),
+  const workspace = await sandboxWorkspace(browser, {
+    organization: name,
+    app: "Web shop",
+    product: "ONLINE_ORDER",
+    merchant: "Corner cafe",
   });
-  const token = ((await answer.json()) as { access_token: string }).access_token;
+  const { organizationId, companyId } = workspace;
+  const token = await sandboxToken(test, workspace);
   const read = async (path: string, key: string) =>
     (
       (await (await fetch(`${test.base}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<
