@@ -145,6 +145,38 @@ function allowOf(name: string): string {
     : "POST";
 }
 
+/** The anonymous pages that answer GET (each also takes its form's POST at the same path). */
+const anonymousPages = new Set([
+  "/sign-in",
+  "/sign-up",
+  "/verify-email",
+  "/forgot-password",
+  "/resend-verification",
+  "/reset-password",
+  "/invitations/accept",
+]);
+
+function answersGet(path: string): boolean {
+  if (anonymousPages.has(path)) return true;
+  const route = matchSignedIn(path);
+  return route !== undefined && allowOf(route[0]).startsWith("GET");
+}
+
+/**
+ * Where the language switch of a page at `path` leads: the page itself when it answers GET, else the nearest page
+ * above it that does (a form's result, rendered by a POST to `/apps/{id}/rotate`, switches to `/apps/{id}`): a link
+ * is followed with GET, and a POST-only path answers it 405. Paths that are none of ours stay as they are (a 404 in
+ * another language).
+ */
+export function languageSwitchPath(path: string): string {
+  if (answersGet(path)) return path;
+  if (path !== "/sign-out" && !matchSignedIn(path)) return path;
+  for (let end = path.lastIndexOf("/"); end > 0; end = path.lastIndexOf("/", end - 1)) {
+    if (answersGet(path.slice(0, end))) return path.slice(0, end);
+  }
+  return "/";
+}
+
 export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
   const { config, logger, clock, ids, kv } = options;
   const site = new URL(config.urls.console);
@@ -182,8 +214,9 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
           title,
           section: t("console.section"),
           homePath: "/",
-          path,
-          query: opts.query ?? query,
+          path: languageSwitchPath(path),
+          // A form's fields are not in the query; a page the switch moves to keeps no query of the one it left.
+          query: languageSwitchPath(path) === path ? (opts.query ?? query) : undefined,
           nav,
           headerEnd,
           narrow: opts.narrow,

@@ -390,6 +390,18 @@ Site("an ADSR app: an API key shown once, listed by name, revoked", async () => 
   );
   assert.is(created.status, 200, created.html);
   const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
+  // The page a POST rendered: its language switch leads to a page that answers GET (here the organization's), not
+  // back to the POST-only path (405).
+  const switchLinks = [...created.html.matchAll(/<a href="([^"]+)" lang="(en|ar|hi)" hreflang/g)].map((m) => m[1]);
+  assert.equal(switchLinks, [
+    `/organizations/${organizationId}?lang=en`,
+    `/organizations/${organizationId}?lang=ar`,
+    `/organizations/${organizationId}?lang=hi`,
+  ]);
+  const switched = await browser.get(switchLinks[1]!);
+  assert.is(switched.status, 200);
+  assert.match(switched.html, '<html lang="ar" dir="rtl">');
+  assert.is((await browser.get(switchLinks[0]!)).status, 200); // back to English (the choice is remembered)
   const appPage = await browser.get(`/apps/${appId}`);
   assert.match(textOf(appPage.html), en("console.apiKeysExplain"));
   const made = await browser.post(`/apps/${appId}/api-keys`, { name: "nightly", environment: "SANDBOX" }, appPage);
