@@ -257,15 +257,26 @@ export async function sandboxMerchantPage(
   const name = merchant.name || String(merchant.companyId);
   const orders = await desk.recent(merchant.region, companyId, locale);
   const base = `/organizations/${organizationId}/sandbox-merchants/${companyId}`;
+  // Orders that still await the point of sale are cards with their moves; finished ones are rows of one table, so
+  // twenty orders stay a short page on a phone (twenty cards were 10,000 px tall in Arabic at 375 px).
+  const open = orders.ok ? orders.value.filter((order) => movesFrom(order.status).length > 0) : [];
+  const finished = orders.ok ? orders.value.filter((order) => movesFrom(order.status).length === 0) : [];
   const list = !orders.ok
     ? alert("error", messageFor(orders.error.code, orders.error.params, locale))
     : orders.value.length === 0
       ? html`<p>${t("console.noOrders")}</p>`
-      : html`<ul class="list orders">${orders.value.map((order) => orderCard(visit, base, order, canMove, refused))}</ul>`;
-  // A refusal about an order the list no longer shows is said above the list.
+      : html`<h3>${t("console.ordersOpenHeading")}</h3>${
+          open.length === 0
+            ? html`<p>${t("console.noOpenOrders")}</p>`
+            : html`<ul class="list orders">${open.map((order) => orderCard(visit, base, order, canMove, refused))}</ul>`
+        }${finished.length === 0 ? "" : finishedTable(visit, finished)}`;
+  // A refusal about an order that has no card (finished since, or no longer listed) is said above the list.
   const orphan =
-    refused && (!orders.ok || !orders.value.some((order) => Number(order.id) === refused.orderId))
-      ? alert("error", refusalText(visit, refused.error))
+    refused && !open.some((order) => Number(order.id) === refused.orderId)
+      ? alert(
+          "error",
+          html`<p>${t("console.orderHeading", { id: String(refused.orderId) })}</p>${refusalText(visit, refused.error)}`,
+        )
       : "";
   const body = html`<dl class="facts"><dt>${t("console.companyId")}</dt><dd class="ltr">${String(merchant.companyId)}</dd>
 <dt>${t("console.country")}</dt><dd class="ltr">${merchant.country}</dd>
@@ -278,6 +289,16 @@ ${orphan}${list}</section>`;
   return visit.page(t("console.sandboxMerchantTitle", { name }), body, {
     status: refused ? refused.error.status : 200,
   });
+}
+
+/** The finished orders (no move left): one row each, in a region that scrolls sideways on a narrow screen. */
+function finishedTable(visit: Visit, orders: OnlineOrder[]): SafeHtml {
+  const { t, locale } = visit;
+  const rows = orders.map(
+    (order) =>
+      html`<tr id="order-${String(order.id)}"><th scope="row" class="ltr">${String(order.id)}</th><td><span class="badge">${orderStatusName(visit, order.status)}</span>${order.reason !== OnlineOrderReason.UNSPECIFIED ? html` · ${reasonName(visit, order.reason)}` : ""}</td><td><bdi>${amount(order.totalMinor, order.currency, locale)}</bdi></td><td>${order.customer?.name ? html`<bdi>${order.customer.name}</bdi>` : "—"}</td><td>${moment(Date.parse(order.updatedAt || order.placedAt), locale)}</td></tr>`,
+  );
+  return html`<div class="table-wrap" role="region" aria-labelledby="finished-caption" tabindex="0"><table class="finished-orders"><caption id="finished-caption">${t("console.ordersFinishedCaption")}</caption><thead><tr><th scope="col">${t("console.orderColumn")}</th><th scope="col">${t("console.orderStatus")}</th><th scope="col">${t("console.orderTotal")}</th><th scope="col">${t("console.orderCustomer")}</th><th scope="col">${t("console.orderUpdated")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function orderCard(
@@ -333,13 +354,8 @@ function orderCard(
 ${order.externalReference ? html`<dt>${t("console.orderReference")}</dt><dd class="ltr">${order.externalReference}</dd>` : ""}
 ${order.promisedFor && order.status !== "PENDING" ? html`<dt>${t("console.orderPromised")}</dt><dd>${moment(Date.parse(order.promisedFor), locale, false)}</dd>` : ""}
 <dt>${t("console.orderUpdated")}</dt><dd>${moment(Date.parse(order.updatedAt || order.placedAt), locale)}</dd></dl>`;
-  const next =
-    moves.length > 0
-      ? html`<div class="order-moves">${moves.map(form)}</div>`
-      : canMove
-        ? html`<p class="muted">${t("console.orderFinal")}</p>`
-        : "";
-  return html`<li id="order-${id}"><article aria-labelledby="order-${id}-heading"><h3 id="order-${id}-heading">${t("console.orderHeading", { id })}</h3>
+  const next = moves.length > 0 ? html`<div class="order-moves">${moves.map(form)}</div>` : "";
+  return html`<li id="order-${id}"><article aria-labelledby="order-${id}-heading"><h4 id="order-${id}-heading">${t("console.orderHeading", { id })}</h4>
 ${error ? alert("error", refusalText(visit, error)) : ""}${facts}${next}</article></li>`;
 }
 

@@ -78,16 +78,21 @@ Orders(
     assert.is(page.status, 200, page.html);
     assert.match(page.html, "<title>Sandbox merchant Corner cafe");
     const cards = [...page.html.matchAll(/<li id="order-(\d+)">/g)].map((match) => Number(match[1]));
-    assert.is(cards.length, 20, "sixty seeded orders and one placed: the newest twenty");
+    const rows = [...page.html.matchAll(/<tr id="order-(\d+)">/g)].map((match) => Number(match[1]));
+    assert.is(cards.length + rows.length, 20, "sixty seeded orders and one placed: the newest twenty");
     assert.is(cards[0], id, "the order just placed comes first");
     const card = textOf(cardOf(page.html, id));
     for (const text of [`Order ${id}`, "Status Pending", "Customer Ada Lovelace", "Reference web-1001", "Total £"])
       assert.ok(card.includes(text), `${text} in: ${card}`);
     const buttons = (html: string) => [...html.matchAll(/aria-label="([^"]+)">/g)].map((match) => match[1]);
     assert.equal(buttons(cardOf(page.html, id)), [`Accept: Order ${id}`, `Reject: Order ${id}`]);
-    // Seeded orders in the other states: the point of sale's moves from each, none from a final one.
-    const statuses = await test.app.control.sql<{ id: number; status: string }[]>`
-    select id, status from region_uk.online_orders where company_id = ${setup.companyId} and id = any(${cards})`;
+    // Seeded orders in the other states: a card with the point of sale's moves from each open one, a row of the
+    // finished table (no button) for each final one, both newest first.
+    const statuses = await test.app.control.sql<{ id: number; status: string; placed_at: Date }[]>`
+    select id, status, placed_at from region_uk.online_orders
+    where company_id = ${setup.companyId} and id = any(${[...cards, ...rows]})`;
+    const open = new Set(["PENDING", "ACCEPTED", "READY"]);
+    assert.ok(rows.length > 0 && cards.length > 1, `both kinds seeded: ${cards.length} cards, ${rows.length} rows`);
     for (const row of statuses) {
       const expected =
         {
@@ -95,10 +100,26 @@ Orders(
           ACCEPTED: [`Mark ready: Order ${row.id}`, `Cancel order: Order ${row.id}`],
           READY: [`Complete: Order ${row.id}`, `Cancel order: Order ${row.id}`],
         }[row.status] ?? [];
-      assert.equal(buttons(cardOf(page.html, Number(row.id))), expected, `${row.status} order ${row.id}`);
-      if (expected.length === 0)
-        assert.ok(textOf(cardOf(page.html, Number(row.id))).includes("No more moves"), `${row.status} order ${row.id}`);
+      if (open.has(row.status)) {
+        assert.ok(cards.includes(Number(row.id)), `${row.status} order ${row.id} is a card`);
+        assert.equal(buttons(cardOf(page.html, Number(row.id))), expected, `${row.status} order ${row.id}`);
+      } else {
+        assert.ok(rows.includes(Number(row.id)), `${row.status} order ${row.id} is a row`);
+        const tr = page.html.slice(page.html.indexOf(`<tr id="order-${row.id}">`));
+        const text = textOf(tr.slice(0, tr.indexOf("</tr>"))).trim();
+        assert.ok(text.startsWith(`${row.id} ${row.status[0]}${row.status.slice(1).toLowerCase()}`), text);
+      }
     }
+    const newestFirst = (ids: number[]) =>
+      ids.map((order) => statuses.find((row) => Number(row.id) === order)!.placed_at.getTime());
+    for (const ids of [cards, rows]) {
+      const times = newestFirst(ids);
+      assert.equal(
+        times,
+        [...times].sort((a, b) => b - a),
+      );
+    }
+    assert.match(page.html, '<caption id="finished-caption">Finished orders, newest first: no more moves</caption>');
   },
 );
 
@@ -191,7 +212,10 @@ Orders(
     assert.is((await partnerOrder(id))["status"], "PENDING");
     const unknown = await browser.post(`${setup.merchantPath}/orders/999999999/move`, { move: "ready" }, page);
     assert.is(unknown.status, 404);
-    assert.match(unknown.html, '<div class="alert error" role="alert"><p>Online order not found.</p>');
+    assert.match(
+      unknown.html,
+      '<div class="alert error" role="alert"><p>Order 999999999</p><p>Online order not found.</p>',
+    );
     const noCsrf = await browser.post(`${setup.merchantPath}/orders/${id}/move`, {
       move: "ready",
       csrf: "x".repeat(43),
