@@ -454,6 +454,8 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         return createWebhookEndpoint(visit, params[0]!);
       case "POST app/webhook/test":
         return webhookEndpointAction(visit, params[0]!, params[1]!, "test");
+      case "POST app/webhook/enable":
+        return webhookEndpointAction(visit, params[0]!, params[1]!, "enable");
       case "POST app/webhook/rotate":
         return webhookEndpointAction(visit, params[0]!, params[1]!, "rotate");
       case "POST app/webhook/delete":
@@ -637,6 +639,7 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     ["app/webhooks", new RegExp(`^/apps/(${appId})/webhooks$`)],
     ["app/webhook/test", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/test$`)],
     ["app/webhook/rotate", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/rotate$`)],
+    ["app/webhook/enable", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/enable$`)],
     ["app/webhook/delete", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/delete$`)],
     ["app/webhook/resend", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/deliveries/(${appId})/resend$`)],
   ];

@@ -153,6 +153,7 @@ export const accessPolicy: AccessPolicy = {
     ListAppWebhookEndpoints: none,
     CreateAppWebhookEndpoint: none,
     DeleteAppWebhookEndpoint: none,
+    EnableAppWebhookEndpoint: none,
     RotateAppWebhookSecret: none,
     SendAppTestWebhook: none,
     ListAppWebhookDeliveries: none,

@@ -500,7 +500,7 @@ export const ar: Catalogue = {
   "console.webhookEnabled": "مفعّلة",
   "console.webhookDisabled": "معطّلة",
   "console.webhookDisabledExplain":
-    "فشلت كل المحاولات إلى نقطة الاستقبال هذه مدة خمسة أيام فعُطّلت: لا تتلقى أي أحداث. أصلِح المستقبِل ثم أعد تفعيلها عبر الواجهة البرمجية (PATCH مع enabled: true).",
+    "فشلت كل المحاولات إلى نقطة الاستقبال هذه مدة خمسة أيام فعُطّلت: لا تتلقى أي أحداث. أصلِح المستقبِل ثم أعد تفعيلها من هنا.",
   "console.webhookFailingSince": "يفشل منذ",
   "console.webhookEvents": "الأحداث",
   "console.webhookAllEvents": "كل الأحداث",
@@ -511,6 +511,14 @@ export const ar: Catalogue = {
   "console.webhookSendTest": "إرسال حدث تجريبي",
   "console.webhookRotate": "تدوير السرّ",
   "console.webhookDelete": "حذف",
+  "console.webhookEnable": "إعادة التفعيل",
+  "console.webhookEnabledAgain": "أُعيد تفعيل {url}: تصلها الأحداث الجديدة من الآن.",
+  "console.webhookDeleteConfirmTitle": "حذف نقطة الاستقبال هذه؟",
+  "console.webhookDeleteConfirmHeading": "هل تريد حذف نقطة استقبال الويب هذه؟",
+  "console.webhookDeleteConsequence":
+    "لن تتلقى أي أحداث منذ لحظة حذفها، ولن تُرسل محاولاتها التي لم تُرسل بعد. ويتوقف سرّ توقيعها عن العمل. لا يمكن التراجع عن ذلك: لتلقي الأحداث هنا مرة أخرى أضف نقطة الاستقبال من جديد (بسرّ جديد).",
+  "console.webhookDeleteConfirm": "نعم، احذفها",
+  "console.webhookDeleteKeep": "أبقِها",
   "console.webhookDeliveriesHeading": "أحدث عمليات التسليم",
   "console.webhookDeliveriesCaption": "الأحداث المرسلة، الأحدث أولًا",
   "console.webhookNoDeliveries": "لم يُرسَل أي حدث بعد. أرسل حدثًا تجريبيًا لتجربة نقطة الاستقبال.",

@@ -509,7 +509,7 @@ export const en = {
   "console.webhookEnabled": "Enabled",
   "console.webhookDisabled": "Disabled",
   "console.webhookDisabledExplain":
-    "This endpoint failed every attempt for five days and was disabled: it receives no events. Fix the receiver, then re-enable it through the API (PATCH with enabled: true).",
+    "This endpoint failed every attempt for five days and was disabled: it receives no events. Fix the receiver, then re-enable it here.",
   "console.webhookFailingSince": "failing since",
   "console.webhookEvents": "Events",
   "console.webhookAllEvents": "All events",
@@ -520,6 +520,14 @@ export const en = {
   "console.webhookSendTest": "Send test event",
   "console.webhookRotate": "Rotate secret",
   "console.webhookDelete": "Delete",
+  "console.webhookEnable": "Re-enable",
+  "console.webhookEnabledAgain": "{url} is enabled again: new events reach it from now on.",
+  "console.webhookDeleteConfirmTitle": "Delete this endpoint?",
+  "console.webhookDeleteConfirmHeading": "Delete this webhook endpoint?",
+  "console.webhookDeleteConsequence":
+    "It receives no more events from the moment it is deleted, and its attempts not yet sent are not sent. Its signing secret stops working. This cannot be undone: to receive events here again, add the endpoint anew (with a new secret).",
+  "console.webhookDeleteConfirm": "Yes, delete",
+  "console.webhookDeleteKeep": "Keep it",
   "console.webhookDeliveriesHeading": "Latest deliveries",
   "console.webhookDeliveriesCaption": "Events sent, newest first",
   "console.webhookNoDeliveries": "No event sent yet. Send a test event to try the endpoint.",

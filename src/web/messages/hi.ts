@@ -499,7 +499,7 @@ export const hi: Catalogue = {
   "console.webhookEnabled": "चालू",
   "console.webhookDisabled": "बंद",
   "console.webhookDisabledExplain":
-    "यह एंडपॉइंट पाँच दिन तक हर प्रयास में विफल रहा और बंद कर दिया गया: इसे कोई इवेंट नहीं मिलता। रिसीवर ठीक करें, फिर API से इसे दोबारा चालू करें (PATCH के साथ enabled: true)।",
+    "यह एंडपॉइंट पाँच दिन तक हर प्रयास में विफल रहा और बंद कर दिया गया: इसे कोई इवेंट नहीं मिलता। रिसीवर ठीक करें, फिर इसे यहीं से दोबारा चालू करें।",
   "console.webhookFailingSince": "विफल होने का समय:",
   "console.webhookEvents": "इवेंट",
   "console.webhookAllEvents": "सभी इवेंट",
@@ -510,6 +510,14 @@ export const hi: Catalogue = {
   "console.webhookSendTest": "टेस्ट इवेंट भेजें",
   "console.webhookRotate": "सीक्रेट बदलें",
   "console.webhookDelete": "हटाएँ",
+  "console.webhookEnable": "फिर से चालू करें",
+  "console.webhookEnabledAgain": "{url} फिर से चालू है: अब से नए इवेंट इस तक पहुँचेंगे।",
+  "console.webhookDeleteConfirmTitle": "यह एंडपॉइंट हटाएँ?",
+  "console.webhookDeleteConfirmHeading": "क्या यह वेबहुक एंडपॉइंट हटाना है?",
+  "console.webhookDeleteConsequence":
+    "हटाए जाने के क्षण से इसे कोई इवेंट नहीं मिलेगा, और इसके जो प्रयास अभी भेजे नहीं गए, वे नहीं भेजे जाएँगे। इसका हस्ताक्षर सीक्रेट काम करना बंद कर देगा। इसे पलटा नहीं जा सकता: यहाँ फिर से इवेंट पाने के लिए एंडपॉइंट को नए सिरे से जोड़ें (नए सीक्रेट के साथ)।",
+  "console.webhookDeleteConfirm": "हाँ, हटाएँ",
+  "console.webhookDeleteKeep": "रहने दें",
   "console.webhookDeliveriesHeading": "हाल की डिलीवरी",
   "console.webhookDeliveriesCaption": "भेजे गए इवेंट, नए पहले",
   "console.webhookNoDeliveries": "अभी तक कोई इवेंट नहीं भेजा गया। एंडपॉइंट आज़माने के लिए टेस्ट इवेंट भेजें।",
