@@ -2,10 +2,11 @@
 // out, forgot password and the mailed reset link, and a new verification link. Each rule (password strength,
 // lockout) is explained on the page where it bites.
 import { ProgramApplicationState } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { html } from "../web/html.js";
+import { html, type SafeHtml } from "../web/html.js";
 import type { ApiError } from "./console-api.js";
+import { refusalOf } from "./error-summary.js";
 import { alert, button, field, postForm } from "./ui.js";
-import { errorFor, errorText, type Reply, type Visit } from "./visit.js";
+import { errorText, type Reply, type Visit } from "./visit.js";
 
 /** Where a sign-in may lead back to: our own invitation page only (no open redirect); else the dashboard. */
 export function safeReturn(value: string | null | undefined): string {
@@ -19,41 +20,48 @@ export function signInPage(
   state: { error?: ApiError; email?: string; notice?: string } = {},
   status = 200,
 ): Reply {
-  const { t, locale } = visit;
+  const { t } = visit;
   const error = state.error;
   const returnTo = safeReturn(visit.form.get("return_to") ?? visit.query.get("return_to"));
-  let message = error ? errorText(error, locale, t) : undefined;
+  const refusal = refusalOf(visit, error, {
+    email: { id: "field-email", label: t("console.email") },
+    password: { id: "field-password", label: t("console.password") },
+  });
+  let message = refusal.general;
   if (error?.code === "developer.too_many_attempts" || error?.code === "developer.rate_limited")
     message = `${message} ${t("console.lockoutRule", lockout(visit))}`;
   const unverified = error?.code === "developer.email_not_verified";
-  const body = html`${state.notice ? alert("ok", state.notice) : ""}${message && !error?.fields.length ? alert("error", html`<p>${message}</p>${unverified ? html`<p><a href="/resend-verification">${t("console.resendVerificationLink")}</a></p>` : ""}`) : ""}
+  const body = html`${state.notice ? alert("ok", state.notice) : ""}${message ? alert("error", html`<p>${message}</p>${unverified ? html`<p><a href="/resend-verification">${t("console.resendVerificationLink")}</a></p>` : ""}`) : ""}
 ${postForm(
   "/sign-in",
   visit.csrf,
-  html`${field({ label: t("console.email"), name: "email", type: "email", autocomplete: "username", required: true, value: state.email, error: errorFor(error, "email", locale, t), ltr: true })}
-${field({ label: t("console.password"), name: "password", type: "password", autocomplete: "current-password", required: true, error: errorFor(error, "password", locale, t), hint: t("console.lockoutRule", lockout(visit)) })}
+  html`${field({ label: t("console.email"), name: "email", type: "email", autocomplete: "username", required: true, value: state.email, error: refusal.at("email"), ltr: true })}
+${field({ label: t("console.password"), name: "password", type: "password", autocomplete: "current-password", required: true, error: refusal.at("password"), hint: t("console.lockoutRule", lockout(visit)) })}
 <div class="actions">${button(t("console.signIn"))}</div>`,
   { hidden: { return_to: returnTo === "/" ? undefined : returnTo } },
 )}
 <p><a href="/forgot-password">${t("console.forgotPassword")}</a></p>
 <p>${t("console.noAccount")} <a href="/sign-up">${t("console.signUp")}</a></p>`;
-  return visit.page(t("console.signInTitle"), body, { status, narrow: true });
+  const problems = message ? [{ text: message }] : refusal.problems;
+  return visit.page(t("console.signInTitle"), body, { status, narrow: true, problems });
 }
 
 export function signUpPage(visit: Visit, state: { error?: ApiError; email?: string } = {}, status = 200): Reply {
-  const { t, locale } = visit;
-  const error = state.error;
-  const general = error && error.fields.length === 0 ? alert("error", errorText(error, locale, t)) : "";
-  const body = html`<p>${t("console.signUpIntro")}</p>${general}
+  const { t } = visit;
+  const refusal = refusalOf(visit, state.error, {
+    email: { id: "field-email", label: t("console.email") },
+    password: { id: "field-password", label: t("console.password") },
+  });
+  const body = html`<p>${t("console.signUpIntro")}</p>${refusal.general ? alert("error", refusal.general) : ""}
 ${postForm(
   "/sign-up",
   visit.csrf,
-  html`${field({ label: t("console.email"), name: "email", type: "email", autocomplete: "email", required: true, value: state.email, error: errorFor(error, "email", locale, t), ltr: true })}
-${field({ label: t("console.password"), name: "password", type: "password", autocomplete: "new-password", required: true, hint: t("console.passwordRules"), error: errorFor(error, "password", locale, t) })}
+  html`${field({ label: t("console.email"), name: "email", type: "email", autocomplete: "email", required: true, value: state.email, error: refusal.at("email"), ltr: true })}
+${field({ label: t("console.password"), name: "password", type: "password", autocomplete: "new-password", required: true, hint: t("console.passwordRules"), error: refusal.at("password") })}
 <div class="actions">${button(t("console.createAccount"))}</div>`,
 )}
 <p>${t("console.haveAccount")} <a href="/sign-in">${t("console.signIn")}</a></p>`;
-  return visit.page(t("console.signUpTitle"), body, { status, narrow: true });
+  return visit.page(t("console.signUpTitle"), body, { status, narrow: true, problems: refusal.problems });
 }
 
 export async function signUp(visit: Visit): Promise<Reply> {
@@ -63,7 +71,7 @@ export async function signUp(visit: Visit): Promise<Reply> {
   // The same answer whether or not the address had an account (the API's rule): check your mail.
   return visit.page(
     t(visit, "console.checkMailTitle"),
-    html`${alert("ok", visit.t("console.checkMailText", { email }))}<p>${visit.t("console.checkMailNext")}</p><p><a href="/resend-verification">${visit.t("console.resendVerificationLink")}</a></p>`,
+    html`${alert("ok", visit.t("console.checkMailText", { email }))}<p>${visit.t("console.checkMailNext")}</p>${mailedLocally(visit)}<p><a href="/resend-verification">${visit.t("console.resendVerificationLink")}</a></p>`,
     { narrow: true },
   );
 }
@@ -94,19 +102,22 @@ export function forgotPasswordPage(
   state: { error?: ApiError; email?: string; resend?: boolean } = {},
   status = 200,
 ): Reply {
-  const { t, locale } = visit;
-  const error = state.error;
-  const general = error && error.fields.length === 0 ? alert("error", errorText(error, locale, t)) : "";
+  const { t } = visit;
+  const refusal = refusalOf(visit, state.error, { email: { id: "field-email", label: t("console.email") } });
   const action = state.resend ? "/resend-verification" : "/forgot-password";
-  const body = html`<p>${state.resend ? t("console.resendIntro") : t("console.forgotIntro")}</p>${general}
+  const body = html`<p>${state.resend ? t("console.resendIntro") : t("console.forgotIntro")}</p>${refusal.general ? alert("error", refusal.general) : ""}
 ${postForm(
   action,
   visit.csrf,
-  html`${field({ label: t("console.email"), name: "email", type: "email", autocomplete: "email", required: true, value: state.email, error: errorFor(error, "email", locale, t), ltr: true })}
+  html`${field({ label: t("console.email"), name: "email", type: "email", autocomplete: "email", required: true, value: state.email, error: refusal.at("email"), ltr: true })}
 <div class="actions">${button(state.resend ? t("console.sendVerification") : t("console.sendResetLink"))}</div>`,
 )}
 <p><a href="/sign-in">${t("console.signIn")}</a></p>`;
-  return visit.page(state.resend ? t("console.resendTitle") : t("console.forgotTitle"), body, { status, narrow: true });
+  return visit.page(state.resend ? t("console.resendTitle") : t("console.forgotTitle"), body, {
+    status,
+    narrow: true,
+    problems: refusal.problems,
+  });
 }
 
 /**
@@ -119,32 +130,30 @@ export async function requestReset(visit: Visit, resend: boolean): Promise<Reply
   if (!result.ok) return forgotPasswordPage(visit, { error: result.error, email, resend }, result.error.status);
   return visit.page(
     visit.t("console.checkMailTitle"),
-    html`${alert("ok", visit.t("console.resetSentText", { email }))}<p>${visit.t("console.resetSentNext")}</p>`,
+    html`${alert("ok", visit.t("console.resetSentText", { email }))}<p>${visit.t("console.resetSentNext")}</p>${mailedLocally(visit)}`,
     { narrow: true },
   );
 }
 
 export function resetPasswordPage(visit: Visit, state: { error?: ApiError } = {}, status = 200): Reply {
-  const { t, locale } = visit;
+  const { t } = visit;
   const token = visit.form.get("token") ?? visit.query.get("token") ?? "";
-  const error = state.error;
-  const general =
-    error && !error.fields.includes("newPassword")
-      ? alert(
-          "error",
-          html`${errorText(error, locale, t)} <a href="/forgot-password">${t("console.sendResetLink")}</a>`,
-        )
-      : "";
+  const refusal = refusalOf(visit, state.error, {
+    newPassword: { id: "field-newPassword", label: t("console.newPassword") },
+  });
+  const general = refusal.general
+    ? alert("error", html`${refusal.general} <a href="/forgot-password">${t("console.sendResetLink")}</a>`)
+    : "";
   const body = html`${general}
 ${postForm(
   "/reset-password",
   visit.csrf,
-  html`${field({ label: t("console.newPassword"), name: "newPassword", type: "password", autocomplete: "new-password", required: true, hint: t("console.passwordRules"), error: errorFor(error, "newPassword", locale, t) })}
+  html`${field({ label: t("console.newPassword"), name: "newPassword", type: "password", autocomplete: "new-password", required: true, hint: t("console.passwordRules"), error: refusal.at("newPassword") })}
 <div class="actions">${button(t("console.setPassword"))}</div>`,
   { hidden: { token } },
 )}`;
   // The switch links keep the token: the form is not used yet.
-  return visit.page(t("console.resetTitle"), body, { status, narrow: true });
+  return visit.page(t("console.resetTitle"), body, { status, narrow: true, problems: refusal.problems });
 }
 
 export async function resetPassword(visit: Visit): Promise<Reply> {
@@ -172,4 +181,13 @@ export function programStateText(visit: Visit, state: ProgramApplicationState): 
     default:
       return visit.t("console.programNone");
   }
+}
+
+/**
+ * Where a mailed link is when mail goes to the log (MAIL_TRANSPORT=log, a local run): the `console mail` line of the
+ * server's output, its `link` field; no file is written. Nothing with a real mail transport.
+ */
+export function mailedLocally(visit: Visit): SafeHtml | string {
+  if (!visit.mailInLog) return "";
+  return alert("info", html`<p>${visit.t("console.mailInLogText")}</p><p>${visit.t("console.mailInLogWhere")}</p>`);
 }

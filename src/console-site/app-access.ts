@@ -6,6 +6,7 @@ import type { App } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { html, type SafeHtml } from "../web/html.js";
 import type { ApiError } from "./console-api.js";
 import { accessRequestStateName, shownTime } from "./labels.js";
+import { refusalOf, type Refusal } from "./error-summary.js";
 import { alert, button, field, postForm, textarea } from "./ui.js";
 import { errorText, type Visit } from "./visit.js";
 
@@ -54,27 +55,32 @@ export function allowlistForm(
       label: options.label,
       value: refused ? refused.value : options.current.join("\n"),
       hint: t("console.allowlistRules", { limit: allowlistLimit }),
-      error: refused ? refusalText(visit, refused.error) : undefined,
+      error: refused ? allowlistRefusal(visit, refused.error, options).at("allowedIps") : undefined,
       ltr: true,
     })}<div class="actions">${button(t("console.saveAllowlist"), { kind: "secondary", ariaLabel: `${t("console.saveAllowlist")}: ${options.label}` })}</div>`,
     { hidden: options.hidden },
   );
 }
 
-/** The server's refusal of a list, with the line it concerns (its `allowed_ips[i]` counts from 0, lines from 1). */
-function refusalText(visit: Visit, error: ApiError): string {
-  const text = errorText(error, visit.locale, visit.t);
-  const index = /^allowed_ips\[(\d+)\]$/.exec(error.params["field"] ?? "");
-  return index ? `${text} ${visit.t("console.allowlistLine", { line: Number(index[1]) + 1 })}` : text;
+/**
+ * The server's refusal of a list, its `allowed_ips[i]` (counted from 0) said as the list's label and line i + 1
+ * (./error-summary.ts): beside the list and in the page's summary alike.
+ */
+export function allowlistRefusal(visit: Visit, error: ApiError, list: { id: string; label: string }): Refusal {
+  return refusalOf(
+    visit,
+    error,
+    { allowedIps: { id: list.id, label: list.label, items: "line" } },
+    { concerns: ["allowedIps"] },
+  );
 }
 
-/** What a refused access request concerns: the company field, the stores field, or the form as a whole. */
-function accessFieldOf(error: ApiError | undefined): "companyId" | "storeIds" | undefined {
-  const names =
-    error?.fields.map((name) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())) ?? [];
-  if (names.some((name) => name.startsWith("storeIds"))) return "storeIds";
-  if (names.some((name) => name.startsWith("companyId"))) return "companyId";
-  return undefined;
+/** What a refused access request concerns: the company field, the stores field (an index: its entry), or neither. */
+export function accessRequestRefusal(visit: Visit, error: ApiError | undefined): Refusal {
+  return refusalOf(visit, error, {
+    companyId: { id: "field-companyId", label: visit.t("console.merchantCompanyId") },
+    storeIds: { id: "field-storeIds", label: visit.t("console.storeIds"), items: "entry" },
+  });
 }
 
 export interface AccessRequestForm {
@@ -105,23 +111,23 @@ export function accessRequestsSection(
     : requests.length === 0
       ? html`<p>${t("console.noAccessRequests")}</p>`
       : html`<div class="table-wrap" role="region" aria-labelledby="access-caption" tabindex="0"><table><caption id="access-caption">${t("console.accessRequestsCaption")}</caption><thead><tr><th scope="col">${t("console.companyId")}</th><th scope="col">${t("console.requestedStores")}</th><th scope="col">${t("console.approvedStores")}</th><th scope="col">${t("console.state")}</th><th scope="col">${t("console.requestedAt")}</th><th scope="col">${t("console.expiresAt")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
-  const concerned = accessFieldOf(form.error);
-  const message = form.error ? errorText(form.error, locale, t) : undefined;
+  const refusal = accessRequestRefusal(visit, form.error);
+  const message = refusal.general;
   let create: SafeHtml | string = "";
   if (canManage && app.state === "APPROVED") {
     create = html`<h3>${t("console.createAccessRequest")}</h3>
-${form.error && !concerned ? alert("error", message) : ""}
+${message ? alert("error", message) : ""}
 ${postForm(
   `/apps/${app.appId}/access-requests`,
   visit.csrf,
-  html`${field({ label: t("console.merchantCompanyId"), name: "companyId", type: "number", required: true, value: form.companyId, hint: t("console.merchantCompanyIdHint"), error: concerned === "companyId" ? message : undefined, ltr: true })}
-${field({ label: t("console.storeIds"), name: "storeIds", required: true, value: form.storeIds, hint: t("console.storeIdsHint"), error: concerned === "storeIds" ? message : undefined, ltr: true })}
+  html`${field({ label: t("console.merchantCompanyId"), name: "companyId", type: "number", required: true, value: form.companyId, hint: t("console.merchantCompanyIdHint"), error: refusal.at("companyId"), ltr: true })}
+${field({ label: t("console.storeIds"), name: "storeIds", required: true, value: form.storeIds, hint: t("console.storeIdsHint"), error: refusal.at("storeIds"), ltr: true })}
 <div class="actions">${button(t("console.createAccessRequest"))}</div>`,
 )}`;
   } else if (canManage && app.state !== "ARCHIVED") {
-    create = html`<p class="muted">${t("console.accessRequestsNeedApproval")}</p>${form.error ? alert("error", message) : ""}`;
+    create = html`<p class="muted">${t("console.accessRequestsNeedApproval")}</p>${form.error ? alert("error", errorText(form.error, locale, t)) : ""}`;
   } else if (form.error) {
-    create = alert("error", message);
+    create = alert("error", errorText(form.error, locale, t));
   }
   return html`<section class="card" aria-labelledby="access-heading"><h2 id="access-heading">${t("console.accessRequestsHeading")}</h2>
 <p>${t("console.accessRequestsExplain")}</p>

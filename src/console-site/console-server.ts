@@ -57,7 +57,8 @@ import { acceptInvitation, invitationPage } from "./invitation-pages.js";
 import { createWebhookEndpoint, resendWebhookDelivery, webhookEndpointAction, webhooksPage } from "./webhook-pages.js";
 import { createWebSessions, type WebSession } from "./web-sessions.js";
 import { moveSandboxOrder, sandboxMerchantPage, type SandboxOrderDesk } from "./sandbox-orders.js";
-import type { Reply, Visit } from "./visit.js";
+import type { PageOptions, Reply, Visit } from "./visit.js";
+import { errorSummary } from "./error-summary.js";
 import {
   appPage,
   applyToProgram,
@@ -193,11 +194,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
 
   function shell(locale: Locale, path: string, query: URLSearchParams, signedIn: boolean, csrf: string) {
     const t = translator(locale);
-    return (
-      title: string,
-      body: SafeHtml | string,
-      opts: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams } = {},
-    ): Reply => {
+    return (title: string, body: SafeHtml | string, opts: PageOptions = {}): Reply => {
       const nav = signedIn
         ? [
             { href: "/", label: t("console.navDashboard"), current: path === "/" },
@@ -221,6 +218,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
           headerEnd,
           narrow: opts.narrow,
           copyScript: opts.copyScript,
+          errorSummary: opts.problems && opts.problems.length > 0 ? errorSummary(t, opts.problems) : undefined,
           body: typeof body === "string" ? html`<p>${body}</p>` : body,
         }),
       };
@@ -312,6 +310,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         signInAttempts: config.limits.consoleSignIn,
         lockoutMinutes: Math.ceil(config.limits.consoleLockoutSeconds / 60),
       },
+      mailInLog: config.mail.transport === "log",
       csrf,
       form,
       api: async (name, fields = {}) => {

@@ -87,7 +87,11 @@ ${postForm(
 <div class="actions">${button(t("console.firstCallRunButton"))}</div>`,
 )}</section>
 ${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="polite"><h2 id="result-heading">${t("console.firstCallResult")}</h2>${answer("POST /v1/token", ran.token)}${ran.items ? answer("GET /v1/items", ran.items) : ""}</section>` : ""}`;
-  return visit.page(t("console.firstCallTitle"), body, { copyScript: true, status });
+  return visit.page(t("console.firstCallTitle"), body, {
+    copyScript: true,
+    status,
+    problems: formError ? [{ text: formError }] : [],
+  });
 }
 
 /** Where the runs go: the front of this process, vouching for the developer's address. */

@@ -24,11 +24,13 @@ export function invitationPage(visit: Visit): Reply {
 
 export async function acceptInvitation(visit: Visit): Promise<Reply> {
   const result = await visit.api("acceptOrganizationInvitation", { token: visit.form.get("token") ?? "" });
-  if (!result.ok)
-    return visit.page(
-      visit.t("console.invitationTitle"),
-      alert("error", errorText(result.error, visit.locale, visit.t)),
-      { status: result.error.status, narrow: true },
-    );
+  if (!result.ok) {
+    const message = errorText(result.error, visit.locale, visit.t);
+    return visit.page(visit.t("console.invitationTitle"), alert("error", message), {
+      status: result.error.status,
+      narrow: true,
+      problems: [{ text: message }],
+    });
+  }
   return { status: 303, location: `/organizations/${result.value.organization?.organizationId ?? ""}` };
 }

@@ -286,8 +286,18 @@ export async function sandboxMerchantPage(
 <p>${t("console.ordersExplain", { count: recentOrderCount })}</p>
 ${canMove ? "" : html`<p class="muted">${t("console.ordersViewerNote")}</p>`}
 ${orphan}${list}</section>`;
+  // The summary names the order and leads to its card (when it has one).
+  const problems = refused
+    ? [
+        {
+          text: `${t("console.orderHeading", { id: String(refused.orderId) })}: ${refusalWords(visit, refused.error)}`,
+          href: orphan ? undefined : `#order-${refused.orderId}`,
+        },
+      ]
+    : [];
   return visit.page(t("console.sandboxMerchantTitle", { name }), body, {
     status: refused ? refused.error.status : 200,
+    problems,
   });
 }
 
@@ -360,16 +370,19 @@ ${error ? alert("error", refusalText(visit, error)) : ""}${facts}${next}</articl
 }
 
 /** A refusal in words: a move the order's status no longer allows names both statuses in the page's language. */
+function refusalWords(visit: Visit, error: OrderError): string {
+  return error.code === "partner.order_status_conflict"
+    ? visit.t("console.orderMoveRefused", {
+        status: orderStatusName(visit, error.params["status"] ?? ""),
+        target: orderStatusName(visit, error.params["target"] ?? ""),
+      })
+    : messageFor(error.code, error.params, visit.locale);
+}
+
+/** The refusal with its code, in the order's card: a move the order's status no longer allows names both statuses in the page's language. */
 function refusalText(visit: Visit, error: OrderError): SafeHtml {
-  const { t, locale } = visit;
-  const words =
-    error.code === "partner.order_status_conflict"
-      ? t("console.orderMoveRefused", {
-          status: orderStatusName(visit, error.params["status"] ?? ""),
-          target: orderStatusName(visit, error.params["target"] ?? ""),
-        })
-      : messageFor(error.code, error.params, locale);
-  return html`<p>${words}</p><p class="hint">${t("common.errorCode", { code: error.code })}</p>`;
+  const { t } = visit;
+  return html`<p>${refusalWords(visit, error)}</p><p class="hint">${t("common.errorCode", { code: error.code })}</p>`;
 }
 
 /** POST .../orders/{order}/move: the move the form names, then back to the page (or the refusal in the order's card). */

@@ -14,6 +14,21 @@ export interface Reply {
   cookies?: string[];
 }
 
+/** One entry of a refused form's error summary: its text, and the control it leads to (none: the form as a whole). */
+export interface Problem {
+  text: string;
+  href?: string;
+}
+
+export interface PageOptions {
+  status?: number;
+  narrow?: boolean;
+  copyScript?: boolean;
+  query?: URLSearchParams;
+  /** A refused form's problems: the error summary at the top of <main> (./error-summary.ts); none, no summary. */
+  problems?: Problem[];
+}
+
 export interface Visit {
   method: string;
   path: string;
@@ -25,16 +40,17 @@ export interface Visit {
   clientAddress: string;
   /** The console's limits as configured, for the pages that explain them. */
   rules: { signInAttempts: number; lockoutMinutes: number };
+  /**
+   * Mail goes to the log (MAIL_TRANSPORT=log, the default, refused in production): the pages that say "we sent you
+   * a link" also say where a developer running locally finds it.
+   */
+  mailInLog: boolean;
   /** The token every form of this page carries (the session's, or the pre-sign-in double-submit one). */
   csrf: string;
   form: URLSearchParams;
   api: <K extends ConsoleMethod>(method: K, fields?: Record<string, JsonValue>) => Promise<CallResult<K>>;
   /** A whole page in the site's shell. */
-  page: (
-    title: string,
-    body: SafeHtml | string,
-    options?: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams },
-  ) => Reply;
+  page: (title: string, body: SafeHtml | string, options?: PageOptions) => Reply;
 }
 
 /** The message of an API error in the page's language (the catalogue of src/errors/ is translated). */
@@ -42,9 +58,4 @@ export function errorText(error: ApiError, locale: Locale, t: Translate): string
   // The strength rule comes as English text: the page explains the rules in its own language instead.
   if (error.code === "developer.password_too_weak") return t("console.passwordTooWeak");
   return messageFor(error.code, error.params, locale);
-}
-
-/** The error to show beside `field` (a JSON field name of the request), when the API named it. */
-export function errorFor(error: ApiError | undefined, field: string, locale: Locale, t: Translate): string | undefined {
-  return error?.fields.includes(field) ? errorText(error, locale, t) : undefined;
 }

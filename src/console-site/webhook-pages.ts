@@ -10,6 +10,7 @@ import { html, raw, type SafeHtml } from "../web/html.js";
 import type { MessageKey } from "../web/i18n.js";
 import type { ApiError } from "./console-api.js";
 import { environmentSwitch, moment, type EnvironmentName } from "./request-log-pages.js";
+import { refusalOf, type Refusal } from "./error-summary.js";
 import { alert, button, field, postForm, secretBox } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
 import { appWithRole } from "./workspace-pages.js";
@@ -158,35 +159,45 @@ function refusalText(visit: Visit, error: ApiError): string {
   return errorText(error, visit.locale, visit.t);
 }
 
-/** Which field of the add form a refusal concerns. */
-function createFieldOf(error: ApiError | undefined): "url" | "events" | undefined {
-  if (!error) return undefined;
-  if (error.code === "developer.webhook_url_invalid") return "url";
-  if (error.code === "developer.webhook_event_unknown") return "events";
-  if (error.fields.some((name) => name === "url")) return "url";
-  if (error.fields.some((name) => name.startsWith("events"))) return "events";
-  return undefined;
+/** A refusal of the add form: its field (a code may mean one without naming it), its rule in the page's language. */
+function createRefusal(visit: Visit, error: ApiError | undefined): Refusal {
+  const { t } = visit;
+  const concerns =
+    error?.code === "developer.webhook_url_invalid"
+      ? ["url"]
+      : error?.code === "developer.webhook_event_unknown"
+        ? ["events"]
+        : undefined;
+  return refusalOf(
+    visit,
+    error,
+    {
+      url: { id: "field-url", label: t("console.webhookUrl") },
+      events: { id: `event-${eventTypes[0]}`, label: t("console.webhookEvents"), items: "entry" },
+      description: { id: "field-description", label: t("console.webhookDescription") },
+    },
+    { concerns, text: error?.code === "developer.webhook_url_invalid" ? refusalText(visit, error) : undefined },
+  );
 }
 
 function createForm(visit: Visit, base: string, environment: EnvironmentName, state: WebhookState): SafeHtml {
   const { t } = visit;
   const refused = state.endpointId === undefined ? state.error : undefined;
-  const concerned = createFieldOf(refused);
-  const message = refused ? refusalText(visit, refused) : undefined;
+  const refusal = createRefusal(visit, refused);
   const chosen = new Set(state.typed?.events ?? []);
-  const eventsError = concerned === "events" ? message : undefined;
+  const eventsError = refusal.at("events");
   const boxes = eventTypes.map(
     (event) =>
       html`<div class="choice"><input type="checkbox" id="event-${event}" name="events" value="${event}"${chosen.has(event) ? raw(" checked") : ""}><label for="event-${event}"><code class="ltr">${event}</code></label></div>`,
   );
   return html`<section class="card" aria-labelledby="add-endpoint-heading"><h2 id="add-endpoint-heading">${t("console.webhookAddHeading")}</h2>
-${refused && !concerned ? alert("error", message) : ""}
+${refusal.general ? alert("error", refusal.general) : ""}
 ${postForm(
   base,
   visit.csrf,
-  html`${field({ label: t("console.webhookUrl"), name: "url", type: "url", required: true, value: state.typed?.url, hint: environment === "production" ? t("console.webhookUrlHintProduction") : t("console.webhookUrlHintSandbox"), error: concerned === "url" ? message : undefined, ltr: true })}
+  html`${field({ label: t("console.webhookUrl"), name: "url", type: "url", required: true, value: state.typed?.url, hint: environment === "production" ? t("console.webhookUrlHintProduction") : t("console.webhookUrlHintSandbox"), error: refusal.at("url"), ltr: true })}
 <fieldset${eventsError ? raw(' aria-describedby="events-error"') : ""}><legend>${t("console.webhookEvents")}</legend><p class="hint">${t("console.webhookEventsHint")}</p>${boxes}${eventsError ? html`<p class="field-error" id="events-error">${eventsError}</p>` : ""}</fieldset>
-${field({ label: t("console.webhookDescription"), name: "description", value: state.typed?.description, hint: t("console.webhookDescriptionHint") })}
+${field({ label: t("console.webhookDescription"), name: "description", value: state.typed?.description, hint: t("console.webhookDescriptionHint"), error: refusal.at("description") })}
 <div class="actions">${button(t("console.webhookAdd"))}</div>`,
   { hidden: { environment } },
 )}</section>`;
@@ -243,6 +254,7 @@ export async function webhooksPage(
     count: new Intl.NumberFormat(locale).format(endpoints.length),
     limit: new Intl.NumberFormat(locale).format(limit),
   });
+  const formShown = canManage && listed.ok && endpoints.length < limit;
   const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name: app.name })}</a></p>
 <p class="lead">${t("console.webhooksIntro")}</p>
 ${environmentSwitch(visit, base, environment)}
@@ -254,9 +266,18 @@ ${listed.ok && endpoints.length === 0 ? html`<p>${t("console.webhookNoEndpoints"
 ${environment === "production" ? html`<p class="muted">${t("console.webhookProductionNote")}</p>` : ""}
 </section>
 ${cards}
-${canManage && listed.ok && endpoints.length < limit ? createForm(visit, base, environment, state) : ""}
+${formShown ? createForm(visit, base, environment, state) : ""}
 ${canManage && listed.ok && endpoints.length >= limit ? html`<p class="muted">${t("console.webhookLimitReached", { limit: new Intl.NumberFormat(locale).format(limit) })}</p>` : ""}`;
-  return visit.page(t("console.webhooksTitle", { name: app.name }), body, { status, copyScript: true });
+  const problems = !state.error
+    ? []
+    : state.endpointId === undefined && formShown
+      ? createRefusal(visit, state.error).problems
+      : [
+          {
+            text: state.endpointId === undefined ? errorText(state.error, locale, t) : refusalText(visit, state.error),
+          },
+        ];
+  return visit.page(t("console.webhooksTitle", { name: app.name }), body, { status, copyScript: true, problems });
 }
 
 /**

@@ -6,10 +6,12 @@ import { OrganizationRole, ProgramApplicationState } from "../../gen/partnerapi/
 import { Environment, Product, type App, type Merchant } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { html, type SafeHtml } from "../web/html.js";
 import { momentText } from "../web/i18n.js";
-import { programStateText } from "./account-pages.js";
+import { mailedLocally, programStateText } from "./account-pages.js";
 import type { ApiError } from "./console-api.js";
 import {
+  accessRequestRefusal,
   accessRequestsSection,
+  allowlistRefusal,
   allowlistEntries,
   allowlistForm,
   archiveConfirmation,
@@ -17,9 +19,11 @@ import {
   type AllowlistState,
 } from "./app-access.js";
 import { appStateName, generalError, productName, rightsOf, roleName } from "./labels.js";
-import { membersList, orphanRefusal, roleOptions } from "./members.js";
+import { assignableRoles, membersList, orphanRefusal, roleOptions } from "./members.js";
+import { refusalOf, typed } from "./error-summary.js";
+import { programGate, programStanding } from "./program-gate.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
-import { errorFor, errorText, type Reply, type Visit } from "./visit.js";
+import { errorText, type Reply, type Visit } from "./visit.js";
 
 /** The sandbox merchant limit the API enforces per organization (developer.sandbox_limit). */
 export const sandboxMerchantLimit = 3;
@@ -48,6 +52,9 @@ export async function dashboard(
     });
   const me = account.value.account!;
   const orgs = organizations.ok ? organizations.value.organizations : [];
+  const refusal = refusalOf(visit, state.error, {
+    name: { id: "field-name", label: t("console.organizationName") },
+  });
   const programReady =
     me.programApplicationState === ProgramApplicationState.APPROVED &&
     me.activeAgreementVersion > 0 &&
@@ -60,10 +67,10 @@ ${programReady ? "" : html`<p><a href="/program">${t("console.programCta")}</a><
 <section class="card" aria-labelledby="orgs-heading"><h2 id="orgs-heading">${t("console.organizationsHeading")}</h2>
 ${orgs.length === 0 ? html`<p>${t("console.noOrganizations")}</p>` : html`<ul class="list">${orgs.map((org) => html`<li><a href="/organizations/${org.organizationId}">${org.name}</a> <span class="badge">${roleName(visit, org.role)}</span></li>`)}</ul>`}
 <h3>${t("console.createOrganization")}</h3>
-${generalError(visit, state.error, ["name"])}
-${postForm("/organizations", visit.csrf, html`${field({ label: t("console.organizationName"), name: "name", required: true, error: errorFor(state.error, "name", visit.locale, t) })}<div class="actions">${button(t("console.createOrganization"))}</div>`)}
+${refusal.general ? alert("error", refusal.general) : ""}
+${postForm("/organizations", visit.csrf, html`${field({ label: t("console.organizationName"), name: "name", required: true, value: typed(visit, state.error, "name"), error: refusal.at("name") })}<div class="actions">${button(t("console.createOrganization"))}</div>`)}
 </section>`;
-  return visit.page(t("console.dashboardTitle"), body, { status });
+  return visit.page(t("console.dashboardTitle"), body, { status, problems: refusal.problems });
 }
 
 export async function createOrganization(visit: Visit): Promise<Reply> {
@@ -90,16 +97,25 @@ export async function programPage(
   const canApply = applied === ProgramApplicationState.UNSPECIFIED || applied === ProgramApplicationState.DECLINED;
   const current = agreement.ok ? agreement.value.agreement : undefined;
   const signed = current !== undefined && me.signedAgreementVersion === current.version;
+  const agreementError = state.error?.code.startsWith("developer.agreement") ? state.error : undefined;
+  const applicationError = agreementError ? undefined : state.error;
+  const refusal = refusalOf(visit, applicationError, {
+    companyName: { id: "field-companyName", label: t("console.companyName") },
+    website: { id: "field-website", label: t("console.website") },
+    useCase: { id: "field-useCase", label: t("console.useCase") },
+  });
+  const kept = (name: string) => typed(visit, applicationError, name);
   const applicationForm = postForm(
     "/program/apply",
     visit.csrf,
-    html`${generalError(visit, state.error, ["companyName", "website", "useCase"])}
-${field({ label: t("console.companyName"), name: "companyName", required: true, autocomplete: "organization", error: errorFor(state.error, "companyName", locale, t) })}
-${field({ label: t("console.website"), name: "website", type: "url", autocomplete: "url", error: errorFor(state.error, "website", locale, t), ltr: true })}
-${textarea({ label: t("console.useCase"), name: "useCase", hint: t("console.useCaseHint"), error: errorFor(state.error, "useCase", locale, t) })}
-<p class="hint">${t("console.ndaNote")}</p>
+    html`${refusal.general ? alert("error", refusal.general) : ""}
+${field({ label: t("console.companyName"), name: "companyName", required: true, autocomplete: "organization", value: kept("companyName"), error: refusal.at("companyName") })}
+${field({ label: t("console.website"), name: "website", type: "url", autocomplete: "url", value: kept("website"), error: refusal.at("website"), ltr: true })}
+${textarea({ label: t("console.useCase"), name: "useCase", hint: t("console.useCaseHint"), value: kept("useCase"), error: refusal.at("useCase") })}
+<p class="hint">${t("console.ndaNote")}${current ? html` <a href="${current.url}">${t("console.agreementReadNamed", { title: current.title, version: current.version })}</a>` : ""}</p>
 <div class="actions">${button(t("console.applyButton"))}</div>`,
   );
+  const agreementMessage = agreementError ? errorText(agreementError, locale, t) : undefined;
   const agreementSection = current
     ? html`<p>${t("console.agreementCurrent", { title: current.title, version: current.version })} <a href="${current.url}" class="ltr">${t("console.agreementRead")}</a></p>
 ${signed ? alert("ok", t("console.agreementSigned", { version: current.version })) : postForm("/program/sign", visit.csrf, html`<div class="actions">${button(t("console.agreementSign", { version: current.version }))}</div>`, { hidden: { version: String(current.version) } })}`
@@ -110,9 +126,10 @@ ${signed ? alert("ok", t("console.agreementSigned", { version: current.version }
 ${applied === ProgramApplicationState.PENDING ? html`<p>${t("console.programPendingExplain")}</p>` : ""}
 ${canApply ? applicationForm : ""}</section>
 <section class="card" aria-labelledby="agreement-heading"><h2 id="agreement-heading">${t("console.agreementHeading")}</h2>
-${state.error?.code.startsWith("developer.agreement") ? alert("error", errorText(state.error, locale, t)) : ""}
+${agreementMessage ? alert("error", agreementMessage) : ""}
 ${agreementSection}</section>`;
-  return visit.page(t("console.programTitle"), body, { status });
+  const problems = agreementMessage ? [{ text: agreementMessage }] : refusal.problems;
+  return visit.page(t("console.programTitle"), body, { status, problems });
 }
 
 export async function applyToProgram(visit: Visit): Promise<Reply> {
@@ -151,11 +168,12 @@ export async function organizationPage(
   status = 200,
 ): Promise<Reply> {
   const { t, locale } = visit;
-  const [orgs, apps, merchants, members] = await Promise.all([
+  const [orgs, apps, merchants, members, standing] = await Promise.all([
     visit.api("listDeveloperOrganizations"),
     visit.api("listDeveloperApps", { organizationId: organizationId }),
     visit.api("listOrganizationSandboxMerchants", { organizationId: organizationId }),
     visit.api("listOrganizationMembers", { organizationId: organizationId }),
+    programStanding(visit),
   ]);
   const organization = orgs.ok
     ? orgs.value.organizations.find((org) => Number(org.organizationId) === organizationId)
@@ -173,38 +191,60 @@ export async function organizationPage(
   const active = sandbox.filter((merchant) => merchant.active);
   const appError = state.form === "app" ? state.error : undefined;
   const sandboxError = state.form === "sandbox" ? state.error : undefined;
+  const inviteError = state.form === "invite" ? state.error : undefined;
+  const firstProduct = `product-${Product.FULL}`;
+  const appRefusal = refusalOf(visit, appError, {
+    name: { id: "field-name", label: t("console.appName") },
+    product: { id: firstProduct, label: t("console.product") },
+  });
+  // The product the refused form asked for stays chosen (FULL at first).
+  const typedProduct = typed(visit, appError, "product");
+  const chosen =
+    [Product.FULL, Product.ONLINE_ORDER, Product.ADSR].find((product) => Product[product] === typedProduct) ??
+    Product.FULL;
   const products = [Product.FULL, Product.ONLINE_ORDER, Product.ADSR].map(
     (
       product,
-    ) => html`<div class="choice"><input type="radio" id="product-${product}" name="product" value="${Product[product]}" required${product === Product.FULL ? html` checked` : ""} aria-describedby="product-${product}-hint">
+    ) => html`<div class="choice"><input type="radio" id="product-${product}" name="product" value="${Product[product]}" required${product === chosen ? html` checked` : ""} aria-describedby="product-${product}-hint">
 <div><label for="product-${product}">${productName(visit, product)}</label><p class="hint" id="product-${product}-hint">${t(productHints[product as Product.FULL])}</p></div></div>`,
   );
-  const createApp = canManage
-    ? html`<h3>${t("console.createApp")}</h3>
-${generalError(visit, appError, ["name", "product"])}
+  const appForm = html`${appRefusal.general && standing.ready ? alert("error", appRefusal.general) : ""}
 ${postForm(
   `/organizations/${organizationId}/apps`,
   visit.csrf,
-  html`${field({ label: t("console.appName"), name: "name", required: true, error: errorFor(appError, "name", locale, t) })}
+  html`${field({ label: t("console.appName"), name: "name", required: true, value: typed(visit, appError, "name"), error: appRefusal.at("name") })}
 <fieldset><legend>${t("console.product")}</legend>${products}
-<p class="hint">${t("console.productOnce")}</p>${errorFor(appError, "product", locale, t) ? html`<p class="field-error">${errorFor(appError, "product", locale, t)}</p>` : ""}</fieldset>
+<p class="hint">${t("console.productOnce")}</p>${appRefusal.at("product") ? html`<p class="field-error">${appRefusal.at("product")}</p>` : ""}</fieldset>
 <div class="actions">${button(t("console.createApp"))}</div>`,
-)}`
+)}`;
+  // Before the program admits the developer, the page says where they stand instead of offering a form the API
+  // refuses; a refused POST (sent from an older page) keeps what was typed, under that state.
+  const createApp = canManage
+    ? html`<h3>${t("console.createApp")}</h3>
+${standing.ready ? appForm : html`${programGate(visit, standing)}${appError ? appForm : ""}`}`
     : html`<p class="muted">${t("console.viewerNote")}</p>`;
+  const sandboxRefusal = refusalOf(visit, sandboxError, {
+    name: { id: "field-merchant-name", label: t("console.merchantName") },
+    country: { id: "field-country", label: t("console.country") },
+  });
   const merchantRows = sandbox.map((merchant) => merchantRow(visit, organizationId, merchant, canManage));
   const provision = canManage
     ? html`<h3>${t("console.provisionMerchant")}</h3>
 <p class="hint">${t("console.sandboxLimitRule", { limit: sandboxMerchantLimit, active: active.length })}</p>
-${generalError(visit, sandboxError, ["country", "name"])}
+${sandboxRefusal.general ? alert("error", sandboxRefusal.general) : ""}
 ${postForm(
   `/organizations/${organizationId}/sandbox-merchants`,
   visit.csrf,
-  html`${field({ label: t("console.merchantName"), name: "name", error: errorFor(sandboxError, "name", locale, t) })}
-${field({ label: t("console.country"), name: "country", required: true, value: "GB", hint: t("console.countryHint"), error: errorFor(sandboxError, "country", locale, t), ltr: true })}
+  html`${field({ id: "field-merchant-name", label: t("console.merchantName"), name: "name", value: typed(visit, sandboxError, "name"), error: sandboxRefusal.at("name") })}
+${field({ label: t("console.country"), name: "country", required: true, value: typed(visit, sandboxError, "country") ?? "GB", hint: t("console.countryHint"), error: sandboxRefusal.at("country"), ltr: true })}
 <div class="actions">${button(t("console.provisionMerchant"))}</div>`,
 )}`
     : "";
-  const inviteError = state.form === "invite" ? state.error : undefined;
+  const inviteRefusal = refusalOf(visit, inviteError, {
+    email: { id: "field-email", label: t("console.email") },
+    role: { id: "field-role", label: t("console.role") },
+  });
+  const invitedRole = typed(visit, inviteError, "role");
   // Members and invitations: shown to every member; the role changes, removals and the invitation form only to the
   // roles that may (the server refuses the others regardless, and its refusal is shown in the member's row).
   const canInvite = rightsOf(organization.role).manageMembers;
@@ -219,12 +259,12 @@ ${members.ok ? membersList(visit, organizationId, listed, organization.role, mem
 ${
   canInvite
     ? html`<h3>${t("console.inviteHeading")}</h3>
-${generalError(visit, inviteError, ["email", "role"])}
+${inviteRefusal.general ? alert("error", inviteRefusal.general) : ""}
 ${postForm(
   `/organizations/${organizationId}/invitations`,
   visit.csrf,
-  html`${field({ label: t("console.email"), name: "email", type: "email", required: true, error: errorFor(inviteError, "email", locale, t), ltr: true })}
-<div class="field"><label for="field-role">${t("console.role")}</label><select id="field-role" name="role">${roleOptions(visit, OrganizationRole.DEVELOPER)}</select><p class="hint">${t("console.rolesExplain")}</p></div>
+  html`${field({ label: t("console.email"), name: "email", type: "email", required: true, value: typed(visit, inviteError, "email"), error: inviteRefusal.at("email"), ltr: true })}
+<div class="field"><label for="field-role">${t("console.role")}</label><select id="field-role" name="role"${inviteRefusal.at("role") ? html` aria-invalid="true" aria-describedby="field-role-error"` : ""}>${roleOptions(visit, assignableRoles.find((role) => OrganizationRole[role] === invitedRole) ?? OrganizationRole.DEVELOPER)}</select><p class="hint">${t("console.rolesExplain")}</p>${inviteRefusal.at("role") ? html`<p class="field-error" id="field-role-error">${inviteRefusal.at("role")}</p>` : ""}</div>
 <div class="actions">${button(t("console.sendInvitation"))}</div>`,
 )}`
     : html`<p class="muted">${t("console.inviteRoleNote")}</p>`
@@ -243,7 +283,21 @@ ${createApp}</section>
 ${sandbox.length === 0 ? html`<p>${t("console.noMerchants")}</p>` : html`<ul class="list">${merchantRows}</ul>`}
 ${provision}</section>
 ${membersSection}`;
-  return visit.page(t("console.organizationTitle", { name: organization.name }), body, { status, copyScript: true });
+  const problems =
+    state.form === "app"
+      ? appRefusal.problems
+      : state.form === "sandbox"
+        ? sandboxRefusal.problems
+        : state.form === "invite"
+          ? inviteRefusal.problems
+          : state.error
+            ? [{ text: errorText(state.error, locale, t) }]
+            : [];
+  return visit.page(t("console.organizationTitle", { name: organization.name }), body, {
+    status,
+    copyScript: true,
+    problems,
+  });
 }
 
 function appRow(visit: Visit, app: App): SafeHtml {
@@ -325,7 +379,9 @@ export async function inviteMember(visit: Visit, organizationId: number): Promis
   });
   if (!result.ok)
     return organizationPage(visit, organizationId, { error: result.error, form: "invite" }, result.error.status);
-  return organizationPage(visit, organizationId, { notice: alert("ok", visit.t("console.invitationSent", { email })) });
+  return organizationPage(visit, organizationId, {
+    notice: html`${alert("ok", visit.t("console.invitationSent", { email }))}${mailedLocally(visit)}`,
+  });
 }
 
 /** A member's new role (UpdateOrganizationMember): back to the page, or the refusal in the member's row. */
@@ -419,6 +475,12 @@ export async function appPage(visit: Visit, appId: string, state: AppState = {},
   const environmentName = (environment: Environment) =>
     environment === Environment.PRODUCTION ? t("console.production") : t("console.sandbox");
   const refusedList = state.allowlist;
+  // The refused list's control, when the page shows it (the summary links there).
+  let refusedListField: { id: string; label: string } | undefined;
+  const listField = (list: { id: string; label: string }, mine: boolean) => {
+    if (mine) refusedListField = list;
+    return list;
+  };
   const credentials = app.credentials.map(
     (
       credential,
@@ -430,8 +492,17 @@ ${
     ? allowlistForm(visit, {
         action: `/apps/${app.appId}/allowed-ips`,
         hidden: { client_id: credential.clientId },
-        id: `allowlist-${credential.clientId}`,
-        label: t("console.allowlistOf", { name: `${environmentName(credential.environment)} ${credential.clientId}` }),
+        ...listField(
+          {
+            id: `allowlist-${credential.clientId}`,
+            label: t("console.allowlistOf", {
+              name: `${environmentName(credential.environment)} ${credential.clientId}`,
+            }),
+          },
+          refusedList !== undefined &&
+            "clientId" in refusedList.target &&
+            refusedList.target.clientId === credential.clientId,
+        ),
         current: credential.allowedIps,
         state: refusedList,
         mine:
@@ -444,13 +515,14 @@ ${
   );
   const hasProduction = app.credentials.some((credential) => credential.environment === Environment.PRODUCTION);
   const keysError = errorOf("keys");
+  const keysRefusal = refusalOf(visit, keysError, { name: { id: "api-key-name", label: t("console.apiKeyName") } });
   const accessRequests =
     app.product === Product.ADSR ? await visit.api("listAppAccessRequests", { appId: app.appId }) : undefined;
   const apiKeys =
     app.product === Product.ADSR
       ? html`<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t("console.apiKeysHeading")}</h2>
 <p>${t("console.apiKeysExplain")}</p>
-${generalError(visit, keysError, ["name"])}
+${keysRefusal.general ? alert("error", keysRefusal.general) : ""}
 ${
   app.apiKeys.length === 0
     ? html`<p>${t("console.noApiKeys")}</p>`
@@ -466,8 +538,10 @@ ${
     : allowlistForm(visit, {
         action: `/apps/${app.appId}/api-keys/allowed-ips`,
         hidden: { api_key_id: key.apiKeyId },
-        id: `allowlist-key-${key.apiKeyId}`,
-        label: t("console.allowlistOf", { name: key.name }),
+        ...listField(
+          { id: `allowlist-key-${key.apiKeyId}`, label: t("console.allowlistOf", { name: key.name }) },
+          refusedList !== undefined && "apiKeyId" in refusedList.target && refusedList.target.apiKeyId === key.apiKeyId,
+        ),
         current: key.allowedIps,
         state: refusedList,
         mine:
@@ -482,7 +556,7 @@ ${
 ${postForm(
   `/apps/${app.appId}/api-keys`,
   visit.csrf,
-  html`${field({ id: "api-key-name", label: t("console.apiKeyName"), name: "name", required: true, error: errorFor(keysError, "name", locale, t) })}
+  html`${field({ id: "api-key-name", label: t("console.apiKeyName"), name: "name", required: true, value: typed(visit, keysError, "name"), error: keysRefusal.at("name") })}
 <div class="field"><label for="field-environment">${t("console.environment")}</label><select id="field-environment" name="environment"><option value="SANDBOX">${t("console.sandbox")}</option>${hasProduction ? html`<option value="PRODUCTION">${t("console.production")}</option>` : ""}</select></div>
 <div class="actions">${button(t("console.createApiKey"))}</div>`,
 )}`
@@ -510,6 +584,29 @@ ${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div cl
     state.error && !state.accessRequest && (target ? !listShown : !offered)
       ? alert("error", errorText(state.error, locale, t))
       : "";
+  const renameRefusal = refusalOf(visit, errorOf("rename"), {
+    name: { id: "field-name", label: t("console.appName") },
+  });
+  // Every refusal of the list is about the list (a limit names no field): said beside it.
+  const redirectsRefusal = refusalOf(
+    visit,
+    errorOf("redirects"),
+    { redirectUris: { id: "field-redirectUris", label: t("console.redirectUris"), items: "line" } },
+    { concerns: ["redirectUris"] },
+  );
+  const problems = !state.error
+    ? []
+    : state.accessRequest
+      ? accessRequestRefusal(visit, state.accessRequest.error).problems
+      : state.allowlist && refusedListField && listShown
+        ? allowlistRefusal(visit, state.allowlist.error, refusedListField).problems
+        : state.form === "rename" && editable
+          ? renameRefusal.problems
+          : state.form === "redirects" && editable
+            ? redirectsRefusal.problems
+            : state.form === "keys" && editable
+              ? keysRefusal.problems
+              : [{ text: errorText(state.error, locale, t) }];
   const archive =
     rights.archiveApps && !archived
       ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>
@@ -538,8 +635,8 @@ ${production}${apiKeys}
 ${
   editable
     ? html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">${t("console.editApp")}</h2>
-${generalError(visit, errorOf("rename"), ["name"])}
-${postForm(`/apps/${app.appId}/rename`, visit.csrf, html`${field({ label: t("console.appName"), name: "name", value: app.pendingName || app.name, required: true, hint: app.state === "APPROVED" ? t("console.renameApproved") : undefined, error: errorFor(errorOf("rename"), "name", locale, t) })}<p class="hint">${t("console.productOnce")}</p><div class="actions">${button(t("console.save"))}</div>`)}
+${renameRefusal.general ? alert("error", renameRefusal.general) : ""}
+${postForm(`/apps/${app.appId}/rename`, visit.csrf, html`${field({ label: t("console.appName"), name: "name", value: typed(visit, errorOf("rename"), "name") ?? (app.pendingName || app.name), required: true, hint: app.state === "APPROVED" ? t("console.renameApproved") : undefined, error: renameRefusal.at("name") })}<p class="hint">${t("console.productOnce")}</p><div class="actions">${button(t("console.save"))}</div>`)}
 </section>`
     : ""
 }
@@ -559,15 +656,14 @@ ${
     ? "" // ADSR apps use API keys, never the OAuth redirect (spec, Products); the section would only mislead.
     : editable
       ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2>
-${generalError(visit, errorOf("redirects"), ["redirectUris"])}
-${postForm(`/apps/${app.appId}/redirect-uris`, visit.csrf, html`${textarea({ label: t("console.redirectUris"), name: "redirectUris", value: state.redirectValue ?? app.redirectUris.join("\n"), hint: t("console.redirectRules"), error: errorOf("redirects") ? errorText(errorOf("redirects")!, locale, t) : undefined, ltr: true })}<div class="actions">${button(t("console.save"))}</div>`)}
+${postForm(`/apps/${app.appId}/redirect-uris`, visit.csrf, html`${textarea({ label: t("console.redirectUris"), name: "redirectUris", value: state.redirectValue ?? app.redirectUris.join("\n"), hint: t("console.redirectRules"), error: redirectsRefusal.at("redirectUris"), ltr: true })}<div class="actions">${button(t("console.save"))}</div>`)}
 </section>`
       : app.redirectUris.length > 0
         ? html`<section class="card" aria-labelledby="redirects-heading"><h2 id="redirects-heading">${t("console.redirectsHeading")}</h2><ul class="list">${app.redirectUris.map((uri) => html`<li class="ltr">${uri}</li>`)}</ul></section>`
         : ""
 }
 ${archive}`;
-  return visit.page(app.name, body, { status, copyScript: true });
+  return visit.page(app.name, body, { status, copyScript: true, problems });
 }
 
 /** Where the app stands in its review, and what comes next. */
@@ -611,12 +707,7 @@ export async function setRedirectUris(visit: Visit, appId: string): Promise<Repl
     .filter(Boolean);
   const result = await visit.api("setAppRedirectUris", { appId: appId, redirectUris: uris });
   if (!result.ok)
-    return appPage(
-      visit,
-      appId,
-      { error: { ...result.error, fields: ["redirectUris"] }, form: "redirects", redirectValue: text },
-      result.error.status,
-    );
+    return appPage(visit, appId, { error: result.error, form: "redirects", redirectValue: text }, result.error.status);
   return appPage(visit, appId, { notice: alert("ok", visit.t("console.saved")) });
 }
 
@@ -743,6 +834,7 @@ export async function archivePage(visit: Visit, appId: string, error?: ApiError,
   if (found.app.state === "ARCHIVED") return { status: 303, location: `/apps/${appId}` };
   return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app, error), {
     status,
+    problems: error ? [{ text: errorText(error, locale, t) }] : [],
   });
 }
 

@@ -34,6 +34,11 @@ export interface ShellOptions {
   narrow?: boolean;
   /** Load the copy-button script (pages that show a secret once). */
   copyScript?: boolean;
+  /**
+   * What comes first in <main>, before the heading: a refused form's error summary. The <title> then starts with
+   * "Error:", so a screen reader's first words on the page say that the form was refused.
+   */
+  errorSummary?: HtmlValue;
   body: HtmlValue;
 }
 
@@ -60,7 +65,7 @@ export function page(options: ShellOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${options.title} · ${t("common.brand")}</title>
+<title>${options.errorSummary ? t("common.errorTitle", { title: options.title }) : options.title} · ${t("common.brand")}</title>
 <link rel="stylesheet" href="${stylesheetPath}">
 ${options.copyScript ? html`<script src="${copyScriptPath}" defer></script>` : ""}
 </head>
@@ -75,7 +80,7 @@ ${options.headerEnd ?? ""}
 ${nav}
 </header>
 <main id="main" class="site-main${options.narrow ? " narrow" : ""}" tabindex="-1">
-<h1>${options.title}</h1>
+${options.errorSummary ?? ""}<h1>${options.title}</h1>
 ${options.body}
 </main>
 </body>

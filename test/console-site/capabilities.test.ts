@@ -277,7 +277,17 @@ Pages(
     assert.ok(error, "the error is beside the list");
     assert.is(
       textOf(error![1]!).trim(),
-      `${messageFor("developer.ip_allowlist_invalid", { field: "allowed_ips[1]", value: "10.0.0.1/8" }, "ar")} ${ar("console.allowlistLine", { line: 2 })}`,
+      messageFor(
+        "developer.ip_allowlist_invalid",
+        {
+          field: ar("console.fieldLine", {
+            label: ar("console.allowlistOf", { name: `${ar("console.sandbox")} ${clientId}` }),
+            line: 2,
+          }),
+          value: "10.0.0.1/8",
+        },
+        "ar",
+      ),
     );
     assert.match(refused.html, `aria-describedby="${listId}-hint ${listId}-error"`);
     assert.match(refused.html, `>${typed}</textarea>`);
@@ -401,6 +411,20 @@ Pages(
     );
     assert.is(badCompany.status, 400);
     assert.match(badCompany.html, 'id="field-companyId-error"');
+    // A store number the schema refuses is named by its place in the list, never as `storeIds.1`.
+    const badStore = await browser.post(
+      `/apps/${appId}/access-requests`,
+      { companyId: String(live.companyId), storeIds: `${storeIds[0]}, shop` },
+      approved,
+    );
+    assert.is(badStore.status, 400);
+    const storeSaid = en("console.fieldInvalid", {
+      field: en("console.fieldEntry", { label: en("console.storeIds"), entry: 2 }),
+    });
+    assert.match(badStore.html, `<li><a href="#field-storeIds">${storeSaid}</a></li>`);
+    assert.match(badStore.html, `<p class="field-error" id="field-storeIds-error">${storeSaid}</p>`);
+    assert.match(badStore.html, `value="${storeIds[0]}, shop"`);
+    assert.not.match(badStore.html, "storeIds.1");
 
     const sent = await browser.post(
       `/apps/${appId}/access-requests`,

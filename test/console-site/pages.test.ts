@@ -125,7 +125,7 @@ Site("API errors are shown beside their field, in the page's language, with the 
   assert.is(badEmail.status, 400);
   assert.match(
     badEmail.html,
-    `id="field-email-error">${messageFor("developer.invalid_request", { fields: "email" }, "ar")}</p>`,
+    `id="field-email-error">${ar("console.fieldInvalid", { field: ar("console.email") })}</p>`,
   );
   const signIn = await browser.get("/sign-in");
   const wrong = await browser.post("/sign-in", { email: newEmail("nobody"), password: strongPassword }, signIn);

@@ -26,6 +26,7 @@ export const ar: Catalogue = {
   "common.shownOnce": "يُعرض مرة واحدة: انسخه الآن. لا يمكن عرضه مرة أخرى.",
   "common.required": "مطلوب",
   "common.back": "رجوع",
+  "common.errorTitle": "خطأ: {title}",
 
   // ---- consent.* (the consent site) ----
   "consent.section": "ربط التطبيقات",
@@ -442,7 +443,6 @@ export const ar: Catalogue = {
   "console.pendingName": "الاسم الجديد بانتظار المراجعة",
   "console.renameApproved": "التطبيق معتمد: ينتظر الاسم الجديد مراجعة فريقنا قبل أن يراه التجار.",
   "console.appViewerNote": "يمكن للمشاهدين رؤية هذا التطبيق دون تغييره.",
-  "console.allowlistLine": "(السطر {line} من القائمة)",
   "console.reviewStateDraft": "لم يُرسل للمراجعة بعد. تعمل بيانات اعتماد الاختبار في هذه الأثناء.",
   "console.reviewStateInReview":
     "يراجعه فريقنا الآن. تبقى بيانات اعتماد الاختبار صالحة، وتأتي بيانات اعتماد الإنتاج مع الموافقة.",
@@ -580,4 +580,26 @@ export const ar: Catalogue = {
   "console.usagePeak": "أكثر دقيقة ازدحامًا",
   "console.usageLimited": "استجابات 429",
   "console.noUsage": "لا توجد استدعاءات خلال آخر 24 ساعة.",
+  "console.errorSummaryTitle": "توجد مشكلة",
+  "console.fieldLine": "{label}، السطر {line}",
+  "console.fieldEntry": "{label}، العنصر {entry}",
+  "console.fieldInvalid": "{field}: فارغ أو غير صالح.",
+  "console.problemAt": "{field}: {message}",
+  "console.agreementReadNamed": "اقرأ {title}، الإصدار {version}",
+  "console.gateNone":
+    "يمكنك إنشاء التطبيقات بعد أن تقدّم طلب الانضمام إلى برنامج الشركاء وتتم الموافقة عليه وتوقّع اتفاقية المطوّرين. لم تقدّم طلبًا بعد.",
+  "console.gateNoneNext": "قدّم طلب الانضمام إلى برنامج الشركاء",
+  "console.gatePending":
+    "طلب انضمامك إلى برنامج الشركاء بانتظار المراجعة. يمكنك إنشاء التطبيقات بعد الموافقة عليه وتوقيعك اتفاقية المطوّرين.",
+  "console.gatePendingNext": "اعرض طلبك",
+  "console.gateDeclined": "رُفض طلب انضمامك إلى برنامج الشركاء. قدّم طلبًا جديدًا لتتمكن من إنشاء التطبيقات.",
+  "console.gateDeclinedNext": "قدّم طلبًا جديدًا",
+  "console.gateSign": "تمت الموافقة على طلبك. وقّع اتفاقية المطوّرين (الإصدار {version}) لتتمكن من إنشاء التطبيقات.",
+  "console.gateSignNext": "وقّع الاتفاقية",
+  "console.gateNoAgreement":
+    "تمت الموافقة على طلبك، لكن لم تُنشر أي اتفاقية للمطوّرين بعد. يمكنك إنشاء التطبيقات بعد نشرها وتوقيعك عليها.",
+  "console.mailInLogText":
+    "لا يرسل هذا الخادم أي بريد: قيمة MAIL_TRANSPORT هي «log» (الإعداد المحلي الافتراضي)، فتُكتب كل رسالة في سجل الخادم، أي مخرجات npm start، بعد لحظة من ظهور هذه الصفحة. لا يُكتب أي ملف.",
+  "console.mailInLogWhere":
+    "ابحث في تلك المخرجات عن السطر «console mail» الموجّه إليك (الحقل «to»): الحقل «link» فيه هو الرابط الذي تفتحه.",
 };

@@ -27,6 +27,7 @@ export const en = {
   "common.shownOnce": "Shown once: copy it now. It cannot be shown again.",
   "common.required": "required",
   "common.back": "Back",
+  "common.errorTitle": "Error: {title}",
 
   // ---- consent.* (the consent site) ----
   "consent.section": "App connections",
@@ -451,7 +452,6 @@ export const en = {
   "console.pendingName": "New name waiting for review",
   "console.renameApproved": "The app is approved: a new name waits for our staff's review before merchants see it.",
   "console.appViewerNote": "Viewers can see this app but not change it.",
-  "console.allowlistLine": "(line {line} of the list)",
   "console.reviewStateDraft": "Not submitted yet. The sandbox credentials work meanwhile.",
   "console.reviewStateInReview":
     "Our staff are reviewing it. The sandbox credentials keep working; production credentials come with the approval.",
@@ -591,4 +591,26 @@ export const en = {
   "console.usagePeak": "Busiest minute",
   "console.usageLimited": "429s",
   "console.noUsage": "No calls in the last 24 hours.",
+  "console.errorSummaryTitle": "There is a problem",
+  "console.fieldLine": "{label}, line {line}",
+  "console.fieldEntry": "{label}, entry {entry}",
+  "console.fieldInvalid": "{field}: missing or not valid.",
+  "console.problemAt": "{field}: {message}",
+  "console.agreementReadNamed": "Read {title}, version {version}",
+  "console.gateNone":
+    "Apps can be created once you have applied to the partner program, your application is approved and you have signed the developer agreement. You have not applied yet.",
+  "console.gateNoneNext": "Apply to the partner program",
+  "console.gatePending":
+    "Your application to the partner program is waiting for review. Apps can be created once it is approved and you have signed the developer agreement.",
+  "console.gatePendingNext": "See your application",
+  "console.gateDeclined": "Your application to the partner program was declined. Apply again to create apps.",
+  "console.gateDeclinedNext": "Apply again",
+  "console.gateSign": "Your application is approved. Sign the developer agreement (version {version}) to create apps.",
+  "console.gateSignNext": "Sign the agreement",
+  "console.gateNoAgreement":
+    "Your application is approved, but no developer agreement is published yet. Apps can be created once one is published and you have signed it.",
+  "console.mailInLogText":
+    "This server sends no mail: MAIL_TRANSPORT is “log” (the local default), so each mail is written to the server's log, the output of npm start, a moment after this page. No file is written.",
+  "console.mailInLogWhere":
+    "Look in that output for the line “console mail” addressed to you (its “to”): its “link” field is the link to open.",
 } as const;

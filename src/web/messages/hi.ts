@@ -26,6 +26,7 @@ export const hi: Catalogue = {
   "common.shownOnce": "केवल एक बार दिखाया जाता है: इसे अभी कॉपी करें। इसे दोबारा नहीं दिखाया जा सकता।",
   "common.required": "आवश्यक",
   "common.back": "वापस",
+  "common.errorTitle": "त्रुटि: {title}",
 
   // ---- consent.* (the consent site) ----
   "consent.section": "ऐप कनेक्शन",
@@ -442,7 +443,6 @@ export const hi: Catalogue = {
   "console.pendingName": "समीक्षा की प्रतीक्षा में नया नाम",
   "console.renameApproved": "ऐप स्वीकृत है: नया नाम व्यापारियों को दिखने से पहले हमारी टीम की समीक्षा की प्रतीक्षा करता है।",
   "console.appViewerNote": "दर्शक यह ऐप देख सकते हैं, पर इसे बदल नहीं सकते।",
-  "console.allowlistLine": "(सूची की पंक्ति {line})",
   "console.reviewStateDraft": "अभी समीक्षा के लिए नहीं भेजा गया। तब तक सैंडबॉक्स क्रेडेंशियल काम करते हैं।",
   "console.reviewStateInReview":
     "हमारी टीम इसकी समीक्षा कर रही है। सैंडबॉक्स क्रेडेंशियल काम करते रहते हैं; प्रोडक्शन क्रेडेंशियल स्वीकृति के साथ मिलते हैं।",
@@ -579,4 +579,26 @@ export const hi: Catalogue = {
   "console.usagePeak": "सबसे व्यस्त मिनट",
   "console.usageLimited": "429 उत्तर",
   "console.noUsage": "पिछले 24 घंटों में कोई कॉल नहीं।",
+  "console.errorSummaryTitle": "एक समस्या है",
+  "console.fieldLine": "{label}, पंक्ति {line}",
+  "console.fieldEntry": "{label}, प्रविष्टि {entry}",
+  "console.fieldInvalid": "{field}: खाली है या मान्य नहीं है।",
+  "console.problemAt": "{field}: {message}",
+  "console.agreementReadNamed": "{title}, संस्करण {version} पढ़ें",
+  "console.gateNone":
+    "पार्टनर प्रोग्राम में आवेदन करने, आवेदन स्वीकृत होने और डेवलपर अनुबंध पर हस्ताक्षर करने के बाद ही ऐप बनाए जा सकते हैं। आपने अभी तक आवेदन नहीं किया है।",
+  "console.gateNoneNext": "पार्टनर प्रोग्राम में आवेदन करें",
+  "console.gatePending":
+    "पार्टनर प्रोग्राम के लिए आपका आवेदन समीक्षा की प्रतीक्षा में है। इसके स्वीकृत होने और डेवलपर अनुबंध पर हस्ताक्षर करने के बाद ऐप बनाए जा सकते हैं।",
+  "console.gatePendingNext": "अपना आवेदन देखें",
+  "console.gateDeclined": "पार्टनर प्रोग्राम के लिए आपका आवेदन अस्वीकार कर दिया गया। ऐप बनाने के लिए फिर से आवेदन करें।",
+  "console.gateDeclinedNext": "फिर से आवेदन करें",
+  "console.gateSign": "आपका आवेदन स्वीकृत है। ऐप बनाने के लिए डेवलपर अनुबंध (संस्करण {version}) पर हस्ताक्षर करें।",
+  "console.gateSignNext": "अनुबंध पर हस्ताक्षर करें",
+  "console.gateNoAgreement":
+    "आपका आवेदन स्वीकृत है, पर अभी कोई डेवलपर अनुबंध प्रकाशित नहीं हुआ है। उसके प्रकाशित होने और आपके हस्ताक्षर करने के बाद ऐप बनाए जा सकते हैं।",
+  "console.mailInLogText":
+    "यह सर्वर मेल नहीं भेजता: MAIL_TRANSPORT “log” है (स्थानीय डिफ़ॉल्ट), इसलिए हर मेल इस पेज के कुछ क्षण बाद सर्वर के लॉग में, यानी npm start के आउटपुट में, लिखा जाता है। कोई फ़ाइल नहीं लिखी जाती।",
+  "console.mailInLogWhere":
+    "उस आउटपुट में आपको भेजी गई (“to” में आपका पता) “console mail” पंक्ति खोजें: उसका “link” फ़ील्ड ही खोलने वाला लिंक है।",
 };
