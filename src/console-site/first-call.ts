@@ -42,7 +42,8 @@ export async function firstCallPage(
   appId: string,
   baseUrl: string,
   ran?: Ran,
-  formError?: string,
+  /** A refusal of the run: its text, and whether it is about the secret field (said beside it, linked to it). */
+  formError?: { text: string; secret?: boolean },
   status = 200,
 ): Promise<Reply> {
   const { t, locale } = visit;
@@ -79,18 +80,27 @@ export async function firstCallPage(
 <h3 id="curl-token-heading"><bdi>1. POST /v1/token</bdi></h3>${command("curl-token", "POST /v1/token", commands.token)}
 <h3 id="curl-items-heading"><bdi>2. GET /v1/items</bdi></h3>${command("curl-items", "GET /v1/items", commands.items)}</section>
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
-${formError ? alert("error", formError) : ""}
+${formError && !formError.secret ? alert("error", formError.text) : ""}
 ${postForm(
   `/apps/${appId}/first-call`,
   visit.csrf,
-  html`${merchantChoice}${field({ label: t("console.clientSecret"), name: "client_secret", type: "password", autocomplete: "off", required: true, hint: t("console.firstCallSecretHint"), ltr: true })}
+  html`${merchantChoice}${field({ label: t("console.clientSecret"), name: "client_secret", type: "password", autocomplete: "off", required: true, hint: t("console.firstCallSecretHint"), error: formError?.secret ? formError.text : undefined, ltr: true })}
 <div class="actions">${button(t("console.firstCallRunButton"))}</div>`,
 )}</section>
 ${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="polite"><h2 id="result-heading">${t("console.firstCallResult")}</h2>${answer("POST /v1/token", ran.token)}${ran.items ? answer("GET /v1/items", ran.items) : ""}</section>` : ""}`;
   return visit.page(t("console.firstCallTitle"), body, {
     copyScript: true,
     status,
-    problems: formError ? [{ text: formError }] : [],
+    problems: formError
+      ? [
+          formError.secret
+            ? {
+                text: t("console.problemAt", { field: t("console.clientSecret"), message: formError.text }),
+                href: "#field-client_secret",
+              }
+            : { text: formError.text },
+        ]
+      : [],
   });
 }
 
@@ -146,9 +156,12 @@ export async function runFirstCall(
     /^[1-9]\d{0,15}$/.test(visit.form.get("merchant_id") ?? "") ? visit.form.get("merchant_id") : 0,
   );
   if (!sandbox || secret === "")
-    return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallSecretMissing"));
+    return firstCallPage(visit, appId, baseUrl, undefined, {
+      text: visit.t("console.firstCallSecretMissing"),
+      secret: true,
+    });
   if (!(await limits.admit(Number(account.value.account!.accountId), Number(app.value.app!.organizationId))))
-    return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallTooMany"), 429);
+    return firstCallPage(visit, appId, baseUrl, undefined, { text: visit.t("console.firstCallTooMany") }, 429);
   const apiUrl = route?.apiUrl() ?? baseUrl;
   const vouch: Record<string, string> = route
     ? { [vouchedClientHeader]: route.vouchedClients.vouch(visit.clientAddress) }
@@ -162,7 +175,7 @@ export async function runFirstCall(
     );
   } catch {
     // The API did not answer (BASE_URL unreachable from here): said on the page, not a 500.
-    return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallUnreachable"));
+    return firstCallPage(visit, appId, baseUrl, undefined, { text: visit.t("console.firstCallUnreachable") });
   }
 }
 

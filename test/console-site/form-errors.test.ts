@@ -163,6 +163,18 @@ Forms(
     assert.match(uris.html, 'id="field-redirectUris-error"');
     assert.match(uris.html, `>${typedUris}</textarea>`);
     assert.not.match(uris.html, "redirect_uris[");
+
+    // The first call without its secret: said beside the secret field and linked; a secret is never given back.
+    const firstCall = await browser.get(`/apps/${appId}/first-call`);
+    const noSecret = await browser.post(`/apps/${appId}/first-call`, { client_secret: "" }, firstCall);
+    const missing = en("console.firstCallSecretMissing");
+    assert.equal(summaryLinks(noSecret.html), [
+      ["#field-client_secret", en("console.problemAt", { field: en("console.clientSecret"), message: missing })],
+    ]);
+    assert.match(noSecret.html, `<p class="field-error" id="field-client_secret-error">${missing}</p>`);
+    const wrongSecret = await browser.post(`/apps/${appId}/first-call`, { client_secret: "lp_sk_sb_wrong" }, firstCall);
+    assert.is(wrongSecret.status, 200);
+    assert.not.match(wrongSecret.html, "lp_sk_sb_wrong");
   },
 );
 
