@@ -215,7 +215,12 @@ if (!chromiumAvailable) {
       page.getByRole("button", { name: "Sign in" }).click(),
     ]);
     assert.is(refused.status(), 401);
-    assert.is((await page.getByRole("alert").innerText()).trim(), messageFor("developer.sign_in_failed", {}, "en"));
+    // Said in the error summary (focused, first in <main>) and in the alert above the form.
+    const refusal = messageFor("developer.sign_in_failed", {}, "en");
+    const summary = page.getByRole("alert", { name: "There is a problem" });
+    assert.is((await summary.getByRole("listitem").innerText()).trim(), refusal);
+    assert.is(await page.evaluate("document.activeElement.id"), "error-summary");
+    assert.is((await page.locator("div.alert.error").innerText()).trim(), refusal);
     await assertAccessible(page, "old password refused");
 
     // The new one signs in.
@@ -261,14 +266,17 @@ if (!chromiumAvailable) {
       assert.is(new URL(invited.url()).pathname, organization);
       await assertAccessible(invited, "organization as a developer");
 
-      // What a developer sees: the members and their role, the app and sandbox forms (a developer may), no invite form.
+      // What a developer sees: the members and their role, the sandbox form (a developer may), no invite form, and
+      // where the app form would be, the program's state (this new person has not applied) with its next step.
       const members = invited.getByRole("region", { name: "Members" });
       await members.getByText(ownerEmail).waitFor();
       await members.getByText(invitedEmail).waitFor();
       assert.is(await invited.getByRole("button", { name: "Send the invitation" }).count(), 0);
       assert.is(await invited.getByLabel("Role").count(), 0);
       await invited.getByText("Only owners and admins can invite members.").waitFor();
-      assert.is(await invited.getByRole("button", { name: "Create app" }).count(), 1);
+      assert.is(await invited.getByRole("button", { name: "Create app" }).count(), 0);
+      await invited.getByRole("link", { name: "Apply to the partner program" }).first().waitFor();
+      assert.is(await invited.getByRole("button", { name: "Create a sandbox merchant" }).count(), 1);
       await owner.reload();
       await owner.getByRole("region", { name: "Members" }).getByText(invitedEmail).waitFor();
 
@@ -289,7 +297,7 @@ if (!chromiumAvailable) {
       ]);
       assert.is(forged.status(), 403);
       await invited
-        .getByRole("alert")
+        .getByRole("alert", { name: "There is a problem" })
         .filter({ hasText: messageFor("developer.insufficient_org_role", {}, "en") })
         .waitFor();
       assert.is(await invited.getByRole("button", { name: "Send the invitation" }).count(), 0);
