@@ -4,7 +4,7 @@
 // made them, never stored by the site. Roles are the server's to enforce; the pages only offer what may work.
 import { OrganizationRole, ProgramApplicationState } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { Environment, Product, type App, type Merchant } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { html, type SafeHtml } from "../web/html.js";
+import { html, raw, type SafeHtml } from "../web/html.js";
 import { momentText } from "../web/i18n.js";
 import { mailedLocally, programStateText } from "./account-pages.js";
 import type { ApiError } from "./console-api.js";
@@ -557,7 +557,7 @@ ${postForm(
   `/apps/${app.appId}/api-keys`,
   visit.csrf,
   html`${field({ id: "api-key-name", label: t("console.apiKeyName"), name: "name", required: true, value: typed(visit, keysError, "name"), error: keysRefusal.at("name") })}
-<div class="field"><label for="field-environment">${t("console.environment")}</label><select id="field-environment" name="environment"><option value="SANDBOX">${t("console.sandbox")}</option>${hasProduction ? html`<option value="PRODUCTION">${t("console.production")}</option>` : ""}</select></div>
+<div class="field"><label for="field-environment">${t("console.environment")}</label><select id="field-environment" name="environment"><option value="SANDBOX">${t("console.sandbox")}</option>${hasProduction ? html`<option value="PRODUCTION"${typed(visit, keysError, "environment") === "PRODUCTION" ? raw(" selected") : ""}>${t("console.production")}</option>` : ""}</select></div>
 <div class="actions">${button(t("console.createApiKey"))}</div>`,
 )}`
     : ""

@@ -345,6 +345,14 @@ Pages(
     assert.match(draft.html, en("console.accessRequestsExplain"));
     assert.match(draft.html, en("console.accessRequestsNeedApproval"));
     assert.not.match(draft.html, `action="/apps/${appId}/access-requests"`);
+    // A key's name too long for the API: said in the summary and beside the field, what was typed kept.
+    const longName = "k".repeat(300);
+    const unnamed = await browser.post(`/apps/${appId}/api-keys`, { name: longName, environment: "SANDBOX" }, draft);
+    assert.is(unnamed.status, 400);
+    const keySaid = en("console.fieldInvalid", { field: en("console.apiKeyName") });
+    assert.match(unnamed.html, `<li><a href="#api-key-name">${keySaid}</a></li>`);
+    assert.match(unnamed.html, `<p class="field-error" id="api-key-name-error">${keySaid}</p>`);
+    assert.match(unnamed.html, `name="name" type="text" value="${longName}"`);
     // No OAuth redirect for an app that only has API keys.
     assert.not.match(draft.html, `id="redirects-heading"`);
     assert.not.match(draft.html, `action="/apps/${appId}/redirect-uris"`);
