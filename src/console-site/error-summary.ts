@@ -66,8 +66,9 @@ export function refusalOf(
   if (!error) return none;
   const { t, locale } = visit;
   const paths = [...new Set([...error.fields, ...(error.params["field"] ? [error.params["field"]] : [])])];
-  const concerned =
-    options.concerns ?? [...new Set(paths.map((path) => apiFieldPath(path).name))].filter((name) => name in fields);
+  const concerned = (options.concerns ?? [...new Set(paths.map((path) => apiFieldPath(path).name))]).filter(
+    (name) => name in fields,
+  );
   // The API's params name fields by their paths: said in words before the catalogue fills them in.
   const params = { ...error.params };
   if (params["field"]) params["field"] = inWords(t, fields, params["field"]);
