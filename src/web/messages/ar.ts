@@ -363,6 +363,12 @@ export const ar: Catalogue = {
   "console.firstCallTooMany":
     "عدد كبير جدًا من التشغيلات في الدقيقة الأخيرة، منك أو من مؤسستك. انتظر دقيقة، ثم شغّله مرة أخرى.",
   "console.noSandboxCredential": "لا توجد بيانات اعتماد اختبار لهذا التطبيق.",
+  "console.appSectionsNav": "أقسام التطبيق",
+  "console.sectionOverview": "نظرة عامة",
+  "console.sectionSettings": "الإعدادات",
+  "console.sectionUnavailable":
+    "هذا القسم ليس جزءًا من صفحة هذا التطبيق: لا ينطبق على منتج التطبيق أو حالته، أو على دورك.",
+  "console.noRedirectUris": "لا توجد عناوين إعادة توجيه بعد.",
   "console.invitationTitle": "دعوة إلى مؤسسة",
   "console.invitationSignIn":
     "سجّل الدخول بالبريد الإلكتروني المدعو لقبول الدعوة. جديد هنا؟ أنشئ حسابًا بذلك العنوان أولًا، ثم افتح الرابط مرة أخرى.",

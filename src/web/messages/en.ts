@@ -369,6 +369,12 @@ export const en = {
   "console.firstCallTooMany":
     "Too many runs in the last minute, by you or your organization. Wait a minute, then run it again.",
   "console.noSandboxCredential": "This app has no sandbox credential.",
+  "console.appSectionsNav": "App sections",
+  "console.sectionOverview": "Overview",
+  "console.sectionSettings": "Settings",
+  "console.sectionUnavailable":
+    "This section is not part of this app's page: it does not apply to the app's product or state, or to your role.",
+  "console.noRedirectUris": "No redirect URIs yet.",
   "console.invitationTitle": "Invitation to an organization",
   "console.invitationSignIn":
     "Sign in with the invited email address to accept. New here? Sign up with that address first, then open the link again.",

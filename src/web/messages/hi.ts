@@ -362,6 +362,12 @@ export const hi: Catalogue = {
   "console.firstCallUnreachable": "कंसोल से API तक नहीं पहुँचा जा सका। इसके बजाय curl कमांड आज़माएँ।",
   "console.firstCallTooMany": "पिछले एक मिनट में आपने या आपके संगठन ने बहुत बार चलाया। एक मिनट रुकें, फिर दोबारा चलाएँ।",
   "console.noSandboxCredential": "इस ऐप का कोई सैंडबॉक्स क्रेडेंशियल नहीं है।",
+  "console.appSectionsNav": "ऐप के खंड",
+  "console.sectionOverview": "सारांश",
+  "console.sectionSettings": "सेटिंग",
+  "console.sectionUnavailable":
+    "यह खंड इस ऐप के पेज का हिस्सा नहीं है: यह ऐप के प्रोडक्ट या स्थिति, या आपकी भूमिका पर लागू नहीं होता।",
+  "console.noRedirectUris": "अभी कोई रीडायरेक्ट URI नहीं है।",
   "console.invitationTitle": "संगठन में आमंत्रण",
   "console.invitationSignIn":
     "स्वीकार करने के लिए आमंत्रित ईमेल पते से साइन इन करें। यहाँ नए हैं? पहले उसी पते से साइन अप करें, फिर लिंक दोबारा खोलें।",
