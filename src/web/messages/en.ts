@@ -383,7 +383,7 @@ export const en = {
   "console.firstCallKeyAccess":
     "A sandbox key reads your organization's own active sandbox merchants at once: they need no access request. A production key reads a live merchant only after the merchant's owner approves the app's access request, and only the stores approved.",
   "console.firstCallKeyRefusal":
-    "Until the owner approves (or after the owner withdraws the approval), and for any merchant the key may not read, the API refuses the call with status 403 and the code partner.company_not_granted. The body the partner gets:",
+    "Until the owner approves (or after the owner withdraws the approval), and for any merchant the key may not read, the API refuses the call with status 403. The body the partner gets, its code included:",
   "console.firstCallNoKey": "This app has no sandbox API key yet: create one first, then paste it here.",
   "console.firstCallKeyMissing": "Enter the API key as it was shown (lp_ak_sb_…) to run the call.",
   "console.firstCallNotGranted":
