@@ -12,7 +12,7 @@ import type { ApiError } from "./console-api.js";
 import { environmentSwitch, moment, type EnvironmentName } from "./request-log-pages.js";
 import { alert, button, field, postForm, secretBox } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
-import { appWithRole } from "./workspace-pages.js";
+import { appWithRole } from "./app-pages.js";
 
 /** Deliveries shown per endpoint (the newest; the API pages further). */
 const deliveriesShown = 10;
