@@ -25,6 +25,10 @@ export interface PageOptions {
   narrow?: boolean;
   copyScript?: boolean;
   query?: URLSearchParams;
+  /** The <title> when it says more than the <h1> (a section of a page). */
+  documentTitle?: string;
+  /** Where the language switch leads when not to this path (a form's answer: the page that holds the form). */
+  switchPath?: string;
   /** A refused form's problems: the error summary at the top of <main> (./error-summary.ts); none, no summary. */
   problems?: Problem[];
 }

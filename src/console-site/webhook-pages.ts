@@ -13,7 +13,7 @@ import { environmentSwitch, moment, type EnvironmentName } from "./request-log-p
 import { refusalOf, type Refusal } from "./error-summary.js";
 import { alert, button, field, postForm, secretBox } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
-import { appWithRole } from "./workspace-pages.js";
+import { appWithRole } from "./app-pages.js";
 
 /** Deliveries shown per endpoint (the newest; the API pages further). */
 const deliveriesShown = 10;

@@ -103,7 +103,7 @@ it("a refused allowlist: the summary names the list and its line, its link focus
   // The same session in the browser.
   const page = await person("en-GB");
   await page.context().addCookies([...developer.cookies].map(([name, value]) => ({ name, value, url: test.console })));
-  await page.goto(`${test.console}/apps/${appId}`);
+  await page.goto(`${test.console}/apps/${appId}/credentials`);
   const label = t("console.allowlistOf", { name: `${t("console.sandbox")} ${clientId}` });
   const typed = "203.0.113.7\n10.0.0.1/8";
   await page.getByRole("textbox", { name: label, exact: true }).fill(typed);

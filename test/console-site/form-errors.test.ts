@@ -129,7 +129,8 @@ Forms(
     assert.is(created.status, 200, created.html);
     const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
     const clientId = shownValue(created.html, "client-id");
-    const appPage = await browser.get(`/apps/${appId}`);
+    // The credentials view holds the client id's allowlist; the settings view the rename.
+    const appPage = await browser.get(`/apps/${appId}/credentials`);
 
     const typedList = "203.0.113.7\n10.0.0.1/8";
     const list = await browser.post(
@@ -150,6 +151,21 @@ Forms(
     assert.match(list.html, `id="allowlist-${clientId}-error">`);
     assert.match(list.html, `>${typedList}</textarea>`);
     assert.not.match(list.html, "allowed_ips[");
+    // The <title> says "Error:" and still names the section it is on.
+    assert.match(
+      list.html,
+      `<title>${en("common.errorTitle", { title: `${en("console.credentialsHeading")} · Stock sync` })} · ${en("common.brand")}</title>`,
+    );
+
+    // A name the API refuses: the settings view's summary links to its field, which keeps what was typed.
+    const longName = "n".repeat(300);
+    const renamed = await browser.post(`/apps/${appId}/rename`, { name: longName }, appPage);
+    assert.is(renamed.status, 400, renamed.html);
+    const nameSaid = en("console.fieldInvalid", { field: en("console.appName") });
+    assert.equal(summaryLinks(renamed.html), [["#field-name", nameSaid]]);
+    assert.match(renamed.html, `<p class="field-error" id="field-name-error">${nameSaid}</p>`);
+    assert.match(renamed.html, `name="name" type="text" value="${longName}"`);
+    assert.match(renamed.html, `<a href="/apps/${appId}/settings" aria-current="page">`);
 
     const typedUris = "https://app.example/cb\nhttp://app.example/cb";
     const uris = await browser.post(`/apps/${appId}/redirect-uris`, { redirectUris: typedUris }, appPage);
