@@ -376,6 +376,9 @@ export const ar: Catalogue = {
   "console.sendInvitation": "أرسل الدعوة",
   "console.invitationSent": "الدعوة في طريقها إلى {email}.",
   "console.inviteRoleNote": "يمكن للمالكين والمسؤولين فقط دعوة الأعضاء.",
+  "console.mailInvitationSubject": "دعاك {inviter} إلى {organization} على LP Partners",
+  "console.mailInvitationText":
+    "دعاك {inviter} للانضمام إلى المؤسسة {organization} في وحدة تحكم المطوّرين على LP Partners بدور {role}. افتح الرابط أدناه لقبول الدعوة؛ يبقى صالحًا حتى {expires}. ليس لديك حساب بعد؟ أنشئ حسابًا بهذا البريد الإلكتروني من صفحة الرابط، ثم اقبل الدعوة.",
   "console.apiKeysHeading": "مفاتيح API",
   "console.apiKeysExplain":
     "تستدعي تطبيقات تقارير المبيعات الواجهة البرمجية بمفتاح في ترويسة X-API-Key مع companyId في كل طلب؛ ويوافق مالك التاجر على طلب الوصول أولًا.",

@@ -382,6 +382,9 @@ export const en = {
   "console.sendInvitation": "Send the invitation",
   "console.invitationSent": "An invitation is on its way to {email}.",
   "console.inviteRoleNote": "Only owners and admins can invite members.",
+  "console.mailInvitationSubject": "{inviter} invited you to {organization} on LP Partners",
+  "console.mailInvitationText":
+    "{inviter} invited you to join the organization {organization} on the LP Partners developer console, with the role {role}. Open the link below to accept; it works until {expires}. No account yet? Sign up with this email address from the link's page, then accept.",
   "console.apiKeysHeading": "API keys",
   "console.apiKeysExplain":
     "Sales report apps call the API with a key in the X-API-Key header and the companyId on each request; a merchant's owner approves an access request first.",

@@ -375,6 +375,9 @@ export const hi: Catalogue = {
   "console.sendInvitation": "आमंत्रण भेजें",
   "console.invitationSent": "{email} को आमंत्रण भेजा जा रहा है।",
   "console.inviteRoleNote": "केवल मालिक और एडमिन सदस्यों को आमंत्रित कर सकते हैं।",
+  "console.mailInvitationSubject": "{inviter} ने आपको LP Partners पर {organization} में आमंत्रित किया है",
+  "console.mailInvitationText":
+    "{inviter} ने आपको LP Partners के डेवलपर कंसोल पर संगठन {organization} से {role} की भूमिका में जुड़ने के लिए आमंत्रित किया है। स्वीकार करने के लिए नीचे दिया गया लिंक खोलें; यह {expires} तक काम करता है। अभी खाता नहीं है? लिंक वाले पेज से इसी ईमेल पते से साइन अप करें, फिर स्वीकार करें।",
   "console.apiKeysHeading": "API कुंजियाँ",
   "console.apiKeysExplain":
     "बिक्री रिपोर्ट ऐप हर अनुरोध में X-API-Key हेडर में कुंजी और companyId के साथ API को कॉल करते हैं; पहले व्यापारी का मालिक एक्सेस अनुरोध स्वीकृत करता है।",
