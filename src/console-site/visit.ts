@@ -25,6 +25,10 @@ export interface Visit {
   clientAddress: string;
   /** The console's limits as configured, for the pages that explain them. */
   rules: { signInAttempts: number; lockoutMinutes: number };
+  /** The clock's time in milliseconds (whether an invitation has expired). */
+  now: () => number;
+  /** The invitation a visitor opened before signing up (a cookie), for sign-in to lead back to it. */
+  pendingInvitation: string | undefined;
   /** The token every form of this page carries (the session's, or the pre-sign-in double-submit one). */
   csrf: string;
   form: URLSearchParams;

@@ -18,6 +18,7 @@ import {
 } from "./app-access.js";
 import { appStateName, generalError, productName, rightsOf, roleName } from "./labels.js";
 import { membersList, orphanRefusal, roleOptions } from "./members.js";
+import { pendingInvitations } from "./pending-invitations.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorFor, errorText, type Reply, type Visit } from "./visit.js";
 
@@ -138,9 +139,11 @@ export async function signAgreement(visit: Visit): Promise<Reply> {
 export interface OrganizationState {
   error?: ApiError;
   /** Which form the error belongs to. */
-  form?: "app" | "sandbox" | "invite" | "member";
+  form?: "app" | "sandbox" | "invite" | "member" | "invitation";
   /** The member a refused role change or removal concerns. */
   memberId?: number;
+  /** The invitation a refused resend or revoke concerns. */
+  invitationId?: number;
   notice?: SafeHtml;
 }
 
@@ -151,11 +154,12 @@ export async function organizationPage(
   status = 200,
 ): Promise<Reply> {
   const { t, locale } = visit;
-  const [orgs, apps, merchants, members] = await Promise.all([
+  const [orgs, apps, merchants, members, invitations] = await Promise.all([
     visit.api("listDeveloperOrganizations"),
     visit.api("listDeveloperApps", { organizationId: organizationId }),
     visit.api("listOrganizationSandboxMerchants", { organizationId: organizationId }),
     visit.api("listOrganizationMembers", { organizationId: organizationId }),
+    visit.api("listOrganizationInvitations", { organizationId: organizationId }),
   ]);
   const organization = orgs.ok
     ? orgs.value.organizations.find((org) => Number(org.organizationId) === organizationId)
@@ -213,9 +217,14 @@ ${field({ label: t("console.country"), name: "country", required: true, value: "
       ? { error: state.error, memberId: state.memberId }
       : undefined;
   const listed = members.ok ? members.value.members : [];
+  const invitationRefusal =
+    state.form === "invitation" && state.error && state.invitationId !== undefined
+      ? { error: state.error, invitationId: state.invitationId }
+      : undefined;
   const membersSection = html`<section class="card" aria-labelledby="members-heading"><h2 id="members-heading">${t("console.membersHeading")}</h2>
 ${orphanRefusal(visit, listed, memberRefusal)}
 ${members.ok ? membersList(visit, organizationId, listed, organization.role, memberRefusal) : alert("error", errorText(members.error, locale, t))}
+${invitations.ok ? pendingInvitations(visit, organizationId, invitations.value.invitations, canInvite, invitationRefusal) : alert("error", errorText(invitations.error, locale, t))}
 ${
   canInvite
     ? html`<h3>${t("console.inviteHeading")}</h3>
@@ -231,7 +240,8 @@ ${postForm(
 }</section>`;
   // A refusal of a form this role is not shown (the server refused it regardless) is said at the top; a member's
   // refusal is said in that member's row (or above the list, orphanRefusal), an invitation's beside its form when shown.
-  const formHidden = state.form === "member" ? false : state.form === "invite" ? !canInvite : !canManage;
+  const formHidden =
+    state.form === "member" || state.form === "invitation" ? false : state.form === "invite" ? !canInvite : !canManage;
   const refused = formHidden && state.error ? alert("error", errorText(state.error, locale, t)) : "";
   const body = html`${state.notice ?? ""}${refused}
 <p><span class="badge">${roleName(visit, organization.role)}</span></p>
@@ -326,6 +336,42 @@ export async function inviteMember(visit: Visit, organizationId: number): Promis
   if (!result.ok)
     return organizationPage(visit, organizationId, { error: result.error, form: "invite" }, result.error.status);
   return organizationPage(visit, organizationId, { notice: alert("ok", visit.t("console.invitationSent", { email })) });
+}
+
+/** Resends a pending invitation: back to the page with a notice, or the refusal in the invitation's row. */
+export async function resendInvitation(visit: Visit, organizationId: number, invitationId: number): Promise<Reply> {
+  const result = await visit.api("resendOrganizationInvitation", { organizationId, invitationId });
+  if (!result.ok)
+    return organizationPage(
+      visit,
+      organizationId,
+      { error: result.error, form: "invitation", invitationId },
+      result.error.status,
+    );
+  const email = result.value.invitation?.email ?? "";
+  return organizationPage(visit, organizationId, {
+    notice: alert("ok", visit.t("console.invitationResent", { email })),
+  });
+}
+
+/** Revokes a pending invitation: its link stops working. */
+export async function revokeInvitation(visit: Visit, organizationId: number, invitationId: number): Promise<Reply> {
+  // The email for the notice: read before the invitation leaves the pending list.
+  const listed = await visit.api("listOrganizationInvitations", { organizationId });
+  const email = listed.ok
+    ? (listed.value.invitations.find((invitation) => Number(invitation.invitationId) === invitationId)?.email ?? "")
+    : "";
+  const result = await visit.api("revokeOrganizationInvitation", { organizationId, invitationId });
+  if (!result.ok)
+    return organizationPage(
+      visit,
+      organizationId,
+      { error: result.error, form: "invitation", invitationId },
+      result.error.status,
+    );
+  return organizationPage(visit, organizationId, {
+    notice: alert("ok", visit.t("console.invitationRevoked", { email })),
+  });
 }
 
 /** A member's new role (UpdateOrganizationMember): back to the page, or the refusal in the member's row. */

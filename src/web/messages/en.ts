@@ -371,7 +371,7 @@ export const en = {
   "console.noSandboxCredential": "This app has no sandbox credential.",
   "console.invitationTitle": "Invitation to an organization",
   "console.invitationSignIn":
-    "Sign in with the invited email address to accept. New here? Sign up with that address first, then open the link again.",
+    "Sign in with the invited email address to accept. New here? Sign up with that address: once it is verified and you sign in, you come back to this invitation.",
   "console.invitationExplain": "Accept to join the organization with the role you were invited with.",
   "console.invitationAccept": "Accept the invitation",
   "console.membersHeading": "Members",
@@ -382,6 +382,18 @@ export const en = {
   "console.sendInvitation": "Send the invitation",
   "console.invitationSent": "An invitation is on its way to {email}.",
   "console.inviteRoleNote": "Only owners and admins can invite members.",
+  "console.checkMailInvitation":
+    "After you verify the address and sign in, you come back to your invitation to accept it.",
+  "console.pendingInvitationsHeading": "Pending invitations",
+  "console.noPendingInvitations": "No invitations are waiting for an answer.",
+  "console.invitationSentBy": "sent {when} by {inviter}",
+  "console.invitationExpires": "expires {when}",
+  "console.invitationExpired": "expired {when}",
+  "console.resendInvitation": "Resend",
+  "console.invitationResent": "A new invitation is on its way to {email}. The link of the earlier one no longer works.",
+  "console.invitationRevoked": "The invitation to {email} is revoked. Its link no longer works.",
+  "console.pendingInvitationsRule":
+    "Resending mails a new link (the earlier one stops working) and counts toward the daily invitation limits; revoking stops the link at once.",
   "console.mailInvitationSubject": "{inviter} invited you to {organization} on LP Partners",
   "console.mailInvitationText":
     "{inviter} invited you to join the organization {organization} on the LP Partners developer console, with the role {role}. Open the link below to accept; it works until {expires}. No account yet? Sign up with this email address from the link's page, then accept.",
