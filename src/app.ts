@@ -332,6 +332,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const internal = await createInternalPort({
       config,
       embedded: control.embedded,
+      // The console runs here: in development mode `npm run staff` stands in for its staff.
+      localStaff: true,
       routes,
       clock: context.clock,
       ids: context.ids,
@@ -444,6 +446,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       // The sandbox merchant page reads and moves orders in the merchant's region, through the gateway's callers.
       sandboxOrders: createSandboxOrderDesk({ callers: regional.callers, ids: context.ids, clock: context.clock }),
       readiness,
+      // Development mode: the program page names the `npm run staff` command that approves an application.
+      development: config.internal.localStaff,
       // The first call goes to this process's own front, vouching for the developer's address.
       firstCall: { apiUrl: () => frontUrl, vouchedClients },
     });

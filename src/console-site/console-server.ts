@@ -103,6 +103,11 @@ export interface ConsoleSiteOptions {
   sandboxOrders?: SandboxOrderDesk;
   readiness?: () => Promise<{ ready: boolean; down: string[] }>;
   /**
+   * Development mode (config.internal.localStaff): no staff exist and `npm run staff` acts as them, so the program
+   * page says which command approves the developer's application. Off unless given.
+   */
+  development?: boolean;
+  /**
    * Where the first call reaches the API: the front of this process (its loopback URL, once it listens), vouching
    * for the developer's address. Absent: BASE_URL, from the console server's own address.
    */
@@ -317,6 +322,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       signedIn: Boolean(session),
       clientAddress: address,
       now: () => clock.now(),
+      development: options.development === true,
       pendingInvitation: invitationTokenPattern.test(cookies.get(invitationCookie) ?? "")
         ? cookies.get(invitationCookie)
         : undefined,

@@ -27,6 +27,11 @@ export interface Visit {
   rules: { signInAttempts: number; lockoutMinutes: number };
   /** The clock's time in milliseconds (whether an invitation has expired). */
   now: () => number;
+  /**
+   * Development mode (config.internal.localStaff: no staff exist, `npm run staff` acts as them): the program page
+   * says which command approves an application (docs/decisions.md, "Console site").
+   */
+  development: boolean;
   /** The invitation a visitor opened before signing up (a cookie), for sign-in to lead back to it. */
   pendingInvitation: string | undefined;
   /** The token every form of this page carries (the session's, or the pre-sign-in double-submit one). */

@@ -104,16 +104,32 @@ ${textarea({ label: t("console.useCase"), name: "useCase", hint: t("console.useC
   const agreementSection = current
     ? html`<p>${t("console.agreementCurrent", { title: current.title, version: current.version })} <a href="${current.url}" class="ltr">${t("console.agreementRead")}</a></p>
 ${signed ? alert("ok", t("console.agreementSigned", { version: current.version })) : postForm("/program/sign", visit.csrf, html`<div class="actions">${button(t("console.agreementSign", { version: current.version }))}</div>`, { hidden: { version: String(current.version) } })}`
-    : html`<p>${t("console.agreementNone")}</p>`;
+    : html`<p>${t("console.agreementNone")}</p>${
+        visit.development
+          ? html`<p>${t("console.agreementStaffHint")}</p><pre dir="ltr"><code>${staffCommand(`publish-agreement "Local terms" https://example.com/terms`)}</code></pre>`
+          : ""
+      }`;
   const body = html`${state.notice ? alert("ok", state.notice) : ""}
 <section class="card" aria-labelledby="application-heading"><h2 id="application-heading">${t("console.applicationHeading")}</h2>
 <p><strong>${programStateText(visit, applied)}</strong></p>
-${applied === ProgramApplicationState.PENDING ? html`<p>${t("console.programPendingExplain")}</p>` : ""}
+${applied === ProgramApplicationState.PENDING ? html`<p>${t("console.programPendingExplain")}</p>${staffHint(visit, me.programApplicationId)}` : ""}
 ${canApply ? applicationForm : ""}</section>
 <section class="card" aria-labelledby="agreement-heading"><h2 id="agreement-heading">${t("console.agreementHeading")}</h2>
 ${state.error?.code.startsWith("developer.agreement") ? alert("error", errorText(state.error, locale, t)) : ""}
 ${agreementSection}</section>`;
   return visit.page(t("console.programTitle"), body, { status });
+}
+
+/** `npm run staff -- <command>`, as a developer types it in the project folder. */
+const staffCommand = (command: string) => `npm run staff -- ${command}`;
+
+/**
+ * In development mode (no staff exist), the exact command that approves the waiting application; nothing otherwise,
+ * where staff decide and the page only says it is waiting.
+ */
+function staffHint(visit: Visit, applicationId: bigint | undefined): SafeHtml | string {
+  if (!visit.development || applicationId === undefined) return "";
+  return html`<p>${visit.t("console.programStaffHint")}</p><pre dir="ltr"><code>${staffCommand(`approve ${applicationId}`)}</code></pre>`;
 }
 
 export async function applyToProgram(visit: Visit): Promise<Reply> {

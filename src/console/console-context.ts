@@ -161,6 +161,7 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
       email: account.email,
       emailVerified: account.verified_at !== null,
       programApplicationState: application ? applicationStates[application.state] : ProgramApplicationState.UNSPECIFIED,
+      programApplicationId: application ? BigInt(application.id) : undefined,
       signedAgreementVersion: signed,
       activeAgreementVersion: active?.version ?? 0,
     };

@@ -1,6 +1,7 @@
-// The organization page's pending invitations in chromium, in en, ar and hi: an invitation resent by its button
-// (found by its accessible name) leaves one pending row, the revoke button empties the list. lang and dir, no
-// English left, axe light and dark, screenshots at 375 and 1280 px in test-output/screenshots/console/invitations/.
+// The organization page's pending invitations and the program's waiting page in chromium, in en, ar and hi: an
+// invitation resent by its button (found by its accessible name) leaves one pending row, the revoke button empties
+// the list; the waiting page (development mode) shows `npm run staff -- approve <id>`. lang and dir, no English
+// left, axe light and dark, screenshots at 375 and 1280 px in test-output/screenshots/console/invitations/.
 import type { Browser } from "playwright-core";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
@@ -33,6 +34,17 @@ if (!chromiumAvailable) {
     await signedUpDeveloper(test, browser, `invitations.browser.${process.pid}@partner.test`);
     const made = await browser.post("/organizations", { name: "Corner bakery" }, await browser.get("/"));
     organizationId = Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
+    // Waiting for staff: the program page's development-mode command.
+    assert.is(
+      (
+        await browser.post(
+          "/program/apply",
+          { companyName: "Corner bakery", website: "https://bakery.test", useCase: "stock sync" },
+          await browser.get("/program"),
+        )
+      ).status,
+      303,
+    );
     session = browser.cookies;
     chromium = await launchChromium();
   });
@@ -83,6 +95,19 @@ for (const locale of ["en", "ar", "hi"] as const) {
         .filter({ hasText: t("console.invitationRevoked", { email }) })
         .waitFor();
       assert.is(await page.locator("li[data-invitation]").filter({ hasText: email }).count(), 0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it(`the waiting page names the staff command (${locale})`, async () => {
+    const t = translator(locale);
+    const { context, page } = await signedIn(locale);
+    try {
+      await page.goto(`${test.console}/program`);
+      await page.getByText(t("console.programStaffHint")).waitFor();
+      assert.match(await page.locator("pre code").first().innerText(), /^npm run staff -- approve \d+$/);
+      await lookAt(page, { locale, site: "console", folder: "console/invitations", name: "program-waiting" });
     } finally {
       await context.close();
     }

@@ -1,14 +1,20 @@
 // Invitations on the console site over plain HTTP against the real app: the organization page's pending list with
 // its resend and revoke (the old and the revoked links say so in words), in English and in Arabic with no English
-// left; and an invitation that survives sign-up (open the link, sign up, verify, sign in: back on the invitation,
-// then a member).
+// left; an invitation that survives sign-up (open the link, sign up, verify, sign in: back on the invitation, then
+// a member); and the program's waiting page, which names `npm run staff -- approve <id>` in development mode only.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
+import { createClient, type Client } from "@connectrpc/connect";
+import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { momentText, translator } from "../../src/web/i18n.js";
 import { mailedLink, mailsTo } from "../support/console.js";
 import { englishLeftIn, visibleText } from "../support/catalogue-leaks.js";
+import { grpcTransport, writeInternalCredentials } from "../support/internal.js";
 import { hiddenValue, startTestApp, type TestApp } from "../support/test-app.js";
 import {
   createSiteBrowser,
@@ -21,6 +27,7 @@ import {
 const Site = suite("console-site/invitations");
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 let test: TestApp;
+let staff: Client<typeof ConsoleService>;
 let serial = 0;
 const en = translator("en");
 const ar = translator("ar");
@@ -32,6 +39,7 @@ Site.before(async () => {
     redis: Boolean(process.env["TEST_REDIS_URL"]),
     env: { TRUST_PROXY: "127.0.0.1" },
   });
+  staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
 });
 Site.after(async () => {
   await test.stop();
@@ -220,6 +228,64 @@ Site("the invitation is kept across the mail even when the sign-in page is opene
     signedIn.setCookie.some((line) => /^lp_console_invitation=;/.test(line) && /Max-Age=0/.test(line)),
     "used once, then cleared",
   );
+});
+
+Site("the waiting page names the staff command in development mode, with the real id", async () => {
+  const developer = createSiteBrowser(test);
+  const email = newEmail("waiting");
+  await signedUpDeveloper(test, developer, email);
+  const program = await developer.get("/program");
+  const applied = await developer.post(
+    "/program/apply",
+    { companyName: "Waiting Ltd", website: "https://waiting.test", useCase: "stock sync" },
+    program,
+  );
+  assert.is(applied.status, 303);
+  const pending = (await staff.listProgramApplications({})).applications.find(
+    (application) => application.companyName === "Waiting Ltd" && application.state === 1,
+  )!;
+  const waiting = await developer.get("/program");
+  assert.ok(textOf(waiting.html).includes(en("console.programStaffHint")), waiting.html);
+  assert.ok(waiting.html.includes(`<code>npm run staff -- approve ${pending.applicationId}</code>`), waiting.html);
+  // Staff decide: the hint goes with the wait. No agreement is published in this app yet: its command is named.
+  await staff.decideProgramApplication({ applicationId: pending.applicationId, approve: true });
+  const approved = await developer.get("/program");
+  assert.not.ok(approved.html.includes("npm run staff -- approve"), approved.html);
+  assert.ok(textOf(approved.html).includes(en("console.agreementStaffHint")), approved.html);
+  assert.ok(
+    approved.html.includes(
+      "<code>npm run staff -- publish-agreement &quot;Local terms&quot; https://example.com/terms</code>",
+    ),
+    approved.html,
+  );
+});
+
+Site("outside development mode the waiting page only says it waits", async () => {
+  // Credentials of the deployment's own (GRPC_CREDENTIALS_FILE): staff exist, no command is offered.
+  const dir = await mkdtemp(join(tmpdir(), "pa-staff-file-"));
+  const credentials = await writeInternalCredentials(dir, "deployment-credentials");
+  const deployed = await startTestApp({
+    clock,
+    redis: false,
+    env: { TRUST_PROXY: "127.0.0.1", GRPC_CREDENTIALS_FILE: credentials.file },
+  });
+  try {
+    assert.is(deployed.config.internal.localStaff, false);
+    const developer = createSiteBrowser(deployed);
+    await signedUpDeveloper(deployed, developer, newEmail("deployed"));
+    await developer.post(
+      "/program/apply",
+      { companyName: "Deployed Ltd", useCase: "sync" },
+      await developer.get("/program"),
+    );
+    const waiting = await developer.get("/program");
+    assert.ok(textOf(waiting.html).includes(en("console.programPendingExplain")), waiting.html);
+    assert.not.ok(waiting.html.includes("npm run staff"), waiting.html);
+    assert.not.ok(textOf(waiting.html).includes(en("console.programStaffHint")));
+  } finally {
+    await deployed.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 Site.run();

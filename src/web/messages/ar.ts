@@ -390,6 +390,9 @@ export const ar: Catalogue = {
   "console.mailInvitationSubject": "دعاك {inviter} إلى {organization} على LP Partners",
   "console.mailInvitationText":
     "دعاك {inviter} للانضمام إلى المؤسسة {organization} في وحدة تحكم المطوّرين على LP Partners بدور {role}. افتح الرابط أدناه لقبول الدعوة؛ يبقى صالحًا حتى {expires}. ليس لديك حساب بعد؟ أنشئ حسابًا بهذا البريد الإلكتروني من صفحة الرابط، ثم اقبل الدعوة.",
+  "console.programStaffHint":
+    "تعمل وحدة التحكم هذه في وضع التطوير، حيث لا يراجع أي موظف الطلبات. وافق على طلبك بنفسك من طرفية في مجلد المشروع:",
+  "console.agreementStaffHint": "لم تُنشر اتفاقية مطوّرين بعد. في وضع التطوير، انشر واحدة من طرفية في مجلد المشروع:",
   "console.apiKeysHeading": "مفاتيح API",
   "console.apiKeysExplain":
     "تستدعي تطبيقات تقارير المبيعات الواجهة البرمجية بمفتاح في ترويسة X-API-Key مع companyId في كل طلب؛ ويوافق مالك التاجر على طلب الوصول أولًا.",

@@ -397,6 +397,10 @@ export const en = {
   "console.mailInvitationSubject": "{inviter} invited you to {organization} on LP Partners",
   "console.mailInvitationText":
     "{inviter} invited you to join the organization {organization} on the LP Partners developer console, with the role {role}. Open the link below to accept; it works until {expires}. No account yet? Sign up with this email address from the link's page, then accept.",
+  "console.programStaffHint":
+    "This console runs in development mode, where no staff review applications. Approve yours from a terminal in the project folder:",
+  "console.agreementStaffHint":
+    "No developer agreement is published yet. In development mode, publish one from a terminal in the project folder:",
   "console.apiKeysHeading": "API keys",
   "console.apiKeysExplain":
     "Sales report apps call the API with a key in the X-API-Key header and the companyId on each request; a merchant's owner approves an access request first.",
