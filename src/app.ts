@@ -580,8 +580,12 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
 /** Every outbox this process relays: the control database's, then each region's. */
 function outboxSources(control: Database, regionDatabases: ReadonlyMap<Region, Database>) {
   return [
-    { schema: controlSchema, sql: control.sql },
-    ...[...regionDatabases].map(([region, database]) => ({ schema: regionSchema(region), sql: database.sql })),
+    { schema: controlSchema, sql: control.sql, listen: control.listen },
+    ...[...regionDatabases].map(([region, database]) => ({
+      schema: regionSchema(region),
+      sql: database.sql,
+      listen: database.listen,
+    })),
   ];
 }
 

@@ -9,8 +9,9 @@
 //   .../invitations/{invitation}/resend, .../invitations/{invitation}/revoke; GET
 //   /organizations/{id}/sandbox-merchants/{company} (the merchant's recent online orders), POST
 //   .../sandbox-merchants/{company}/orders/{order}/move (./sandbox-orders.ts); GET
-//   /apps/{id}, POST .../rename, .../submit, .../redirect-uris, .../rotate, .../allowed-ips, .../api-keys,
-//   .../api-keys/revoke, .../api-keys/allowed-ips, .../access-requests, .../production-credentials; GET/POST
+//   /apps/{id} and its sections /apps/{id}/credentials, .../review, .../settings, .../api-keys, .../access-requests,
+//   .../redirect-uris (./app-pages.ts; the last three also take their form's POST), POST .../rename, .../submit,
+//   .../rotate, .../allowed-ips, .../api-keys/revoke, .../api-keys/allowed-ips, .../production-credentials; GET/POST
 //   /apps/{id}/archive (the confirmation step, then the archive); GET/POST /apps/{id}/first-call; GET /assets/*
 //   (the stylesheet and the copy script). GET /apps/{id}/requests (the request log), /apps/{id}/requests/{call}
 //   (one call), /apps/{id}/usage (the usage chart): ./request-log-pages.ts. GET/POST /apps/{id}/webhooks (the
@@ -64,32 +65,34 @@ import { moveSandboxOrder, sandboxMerchantPage, type SandboxOrderDesk } from "./
 import type { Reply, Visit } from "./visit.js";
 import {
   appPage,
-  applyToProgram,
   archiveApp,
   archivePage,
   createAccessRequest,
-  removeMember,
-  resendInvitation,
-  revokeInvitation,
+  createApiKey,
+  renameApp,
+  revealProduction,
+  revokeApiKey,
+  rotateSecret,
   setClientAllowlist,
   setKeyAllowlist,
-  updateMember,
+  setRedirectUris,
+  submitApp,
+} from "./app-pages.js";
+import {
+  applyToProgram,
   createApp,
   createOrganization,
-  createApiKey,
   dashboard,
   inviteMember,
   organizationPage,
-  revealProduction,
-  revokeApiKey,
   programPage,
   provisionMerchant,
-  renameApp,
-  rotateSecret,
+  removeMember,
+  resendInvitation,
+  revokeInvitation,
   setMerchantActive,
-  setRedirectUris,
   signAgreement,
-  submitApp,
+  updateMember,
 } from "./workspace-pages.js";
 
 export interface ConsoleSiteOptions {
@@ -141,13 +144,26 @@ const id = "[1-9]\\d{0,15}";
 const appId = "[A-Za-z0-9_-]{1,64}";
 /** The methods a signed-in route answers (the Allow header of a 405, RFC 9110 §15.5.6). */
 function allowOf(name: string): string {
-  if (name === "app/first-call" || name === "app/archive" || name === "app/webhooks") return "GET, HEAD, POST";
+  if (
+    [
+      "app/first-call",
+      "app/archive",
+      "app/webhooks",
+      "app/api-keys",
+      "app/access-requests",
+      "app/redirect-uris",
+    ].includes(name)
+  )
+    return "GET, HEAD, POST";
   return [
     "dashboard",
     "program",
     "organization",
     "organization/sandbox-merchant",
     "app",
+    "app/credentials",
+    "app/review",
+    "app/settings",
     "app/requests",
     "app/request",
     "app/usage",
@@ -206,17 +222,14 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
 
   function shell(locale: Locale, path: string, query: URLSearchParams, signedIn: boolean, csrf: string) {
     const t = translator(locale);
-    return (
-      title: string,
-      body: SafeHtml | string,
-      opts: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams } = {},
-    ): Reply => {
+    return (title: string, body: SafeHtml | string, opts: Parameters<Visit["page"]>[2] = {}): Reply => {
       const nav = signedIn
         ? [
             { href: "/", label: t("console.navDashboard"), current: path === "/" },
             { href: "/program", label: t("console.navProgram"), current: path === "/program" },
           ]
         : [];
+      const switchPath = opts.switchPath ?? languageSwitchPath(path);
       const headerEnd = signedIn
         ? html`<form method="post" action="/sign-out" class="inline-form"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary">${t("common.signOut")}</button></form>`
         : undefined;
@@ -225,11 +238,12 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         html: page({
           locale,
           title,
+          documentTitle: opts.documentTitle,
           section: t("console.section"),
           homePath: "/",
-          path: languageSwitchPath(path),
+          path: switchPath,
           // A form's fields are not in the query; a page the switch moves to keeps no query of the one it left.
-          query: languageSwitchPath(path) === path ? (opts.query ?? query) : undefined,
+          query: switchPath === path ? (opts.query ?? query) : undefined,
           nav,
           headerEnd,
           narrow: opts.narrow,
@@ -450,7 +464,25 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
           : visit.page(t("common.notFoundTitle"), t("common.notFoundText"), { status: 404 });
       case "GET app":
       case "HEAD app":
-        return appPage(visit, params[0]!);
+        return appPage(visit, params[0]!, "overview");
+      case "GET app/credentials":
+      case "HEAD app/credentials":
+        return appPage(visit, params[0]!, "credentials");
+      case "GET app/api-keys":
+      case "HEAD app/api-keys":
+        return appPage(visit, params[0]!, "api-keys");
+      case "GET app/access-requests":
+      case "HEAD app/access-requests":
+        return appPage(visit, params[0]!, "access-requests");
+      case "GET app/redirect-uris":
+      case "HEAD app/redirect-uris":
+        return appPage(visit, params[0]!, "redirect-uris");
+      case "GET app/review":
+      case "HEAD app/review":
+        return appPage(visit, params[0]!, "review");
+      case "GET app/settings":
+      case "HEAD app/settings":
+        return appPage(visit, params[0]!, "settings");
       case "POST app/rename":
         return renameApp(visit, params[0]!);
       case "POST app/submit":
@@ -475,6 +507,8 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         return createWebhookEndpoint(visit, params[0]!);
       case "POST app/webhook/test":
         return webhookEndpointAction(visit, params[0]!, params[1]!, "test");
+      case "POST app/webhook/enable":
+        return webhookEndpointAction(visit, params[0]!, params[1]!, "enable");
       case "POST app/webhook/rotate":
         return webhookEndpointAction(visit, params[0]!, params[1]!, "rotate");
       case "POST app/webhook/delete":
@@ -666,6 +700,9 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     ["app/submit", new RegExp(`^/apps/(${appId})/submit$`)],
     ["app/redirect-uris", new RegExp(`^/apps/(${appId})/redirect-uris$`)],
     ["app/rotate", new RegExp(`^/apps/(${appId})/rotate$`)],
+    ["app/credentials", new RegExp(`^/apps/(${appId})/credentials$`)],
+    ["app/review", new RegExp(`^/apps/(${appId})/review$`)],
+    ["app/settings", new RegExp(`^/apps/(${appId})/settings$`)],
     ["app/first-call", new RegExp(`^/apps/(${appId})/first-call$`)],
     ["app/requests", new RegExp(`^/apps/(${appId})/requests$`)],
     ["app/request", new RegExp(`^/apps/(${appId})/requests/(${id})$`)],
@@ -673,6 +710,7 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     ["app/webhooks", new RegExp(`^/apps/(${appId})/webhooks$`)],
     ["app/webhook/test", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/test$`)],
     ["app/webhook/rotate", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/rotate$`)],
+    ["app/webhook/enable", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/enable$`)],
     ["app/webhook/delete", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/delete$`)],
     ["app/webhook/resend", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/deliveries/(${appId})/resend$`)],
   ];

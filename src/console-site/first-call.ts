@@ -3,14 +3,24 @@
 // form that runs both from the server (the developer pastes the secret; it is used for this request and kept
 // nowhere) and shows the API's answers as they came. The runs are counted per developer and per organization here,
 // and reach the front of this process vouching for the developer's address (src/runtime/vouched-client.ts), so the
-// API's per-address budget is the developer's own, never the console server's shared by every developer.
-import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
+// API's per-address budget is the developer's own, never the console server's shared by every developer. An ADSR
+// app's first call is an API key's (./first-call-key.ts), on the same route and budget.
+import { Environment, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
-import { vouchedClientHeader, type VouchedClients } from "../runtime/vouched-client.js";
+import { vouchedClientHeader } from "../runtime/vouched-client.js";
 import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { html } from "../web/html.js";
+import { keyCallPage, runKeyCall } from "./first-call-key.js";
+import {
+  answerBlock,
+  chosenMerchant,
+  commandBox,
+  sandboxMerchantChoice,
+  type FirstCallLimits,
+  type FirstCallRoute,
+} from "./first-call-parts.js";
 import { alert, button, field, postForm } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
 
@@ -46,65 +56,41 @@ export async function firstCallPage(
   status = 200,
 ): Promise<Reply> {
   const { t, locale } = visit;
-  const app = await visit.api("getDeveloperApp", { appId: appId });
-  if (!app.ok)
-    return visit.page(t("console.firstCallTitle"), alert("error", errorText(app.error, locale, t)), {
-      status: app.error.status,
+  const found = await visit.api("getDeveloperApp", { appId: appId });
+  if (!found.ok)
+    return visit.page(t("console.firstCallTitle"), alert("error", errorText(found.error, locale, t)), {
+      status: found.error.status,
     });
-  const sandbox = app.value.app!.credentials.find((credential) => credential.environment === Environment.SANDBOX);
-  const merchants = await visit.api("listOrganizationSandboxMerchants", {
-    organizationId: Number(app.value.app!.organizationId),
-  });
-  const active = merchants.ok ? merchants.value.merchants.filter((merchant) => merchant.active) : [];
-  const chosen =
-    Number(visit.form.get("merchant_id") ?? visit.query.get("merchant_id") ?? active[0]?.companyId ?? 0) || undefined;
+  const app = found.value.app!;
+  // An ADSR app's calls use an API key; its client credentials are refused (developer.use_api_key).
+  if (app.product === Product.ADSR) return keyCallPage(visit, app, baseUrl);
+  const sandbox = app.credentials.find((credential) => credential.environment === Environment.SANDBOX);
+  const { chosen, choice } = await sandboxMerchantChoice(visit, app);
   if (!sandbox)
     return visit.page(t("console.firstCallTitle"), alert("error", t("console.noSandboxCredential")), { status: 409 });
   const commands = firstCallCommands(baseUrl, sandbox.clientId, chosen);
-  const merchantChoice =
-    active.length === 0
-      ? html`<p>${t("console.firstCallNoMerchant")} <a href="/organizations/${app.value.app!.organizationId}">${t("console.provisionMerchant")}</a></p>`
-      : html`<div class="field"><label for="field-merchant_id">${t("console.sandboxMerchant")}</label><select id="field-merchant_id" name="merchant_id">${active.map(
-          (merchant) =>
-            html`<option value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` selected` : ""}>${merchant.name || String(merchant.companyId)} (${String(merchant.companyId)})</option>`,
-        )}</select></div>`;
-  // Each command wraps in its box and has a copy button (the copy script; without it the text stays selectable).
-  const command = (id: string, label: string, text: string) =>
-    html`<div class="command"><pre tabindex="0" aria-labelledby="${id}-heading"><code id="${id}">${text}</code></pre><button type="button" class="secondary" data-copy-target="${id}" data-copied-label="${t("common.copied")}" aria-label="${t("common.copy")}: ${label}" hidden>${t("common.copy")}</button></div>`;
-  const answer = (label: string, result: { status: number; body: string }) =>
-    html`<h3>${label}</h3><p>${t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre tabindex="0"><code>${result.body}</code></pre>`;
-  const body = html`<p>${t("console.firstCallIntro", { name: app.value.app!.name })}</p>
+  const body = html`<p>${t("console.firstCallIntro", { name: app.name })}</p>
 <section class="card" aria-labelledby="curl-heading"><h2 id="curl-heading">${t("console.firstCallCurl")}</h2>
 <p>${t("console.firstCallSecretNote")}</p>
-<h3 id="curl-token-heading"><bdi>1. POST /v1/token</bdi></h3>${command("curl-token", "POST /v1/token", commands.token)}
-<h3 id="curl-items-heading"><bdi>2. GET /v1/items</bdi></h3>${command("curl-items", "GET /v1/items", commands.items)}</section>
+<h3 id="curl-token-heading"><bdi>1. POST /v1/token</bdi></h3>${commandBox(visit, "curl-token", "POST /v1/token", commands.token)}
+<h3 id="curl-items-heading"><bdi>2. GET /v1/items</bdi></h3>${commandBox(visit, "curl-items", "GET /v1/items", commands.items)}</section>
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
 ${formError ? alert("error", formError) : ""}
 ${postForm(
   `/apps/${appId}/first-call`,
   visit.csrf,
-  html`${merchantChoice}${field({ label: t("console.clientSecret"), name: "client_secret", type: "password", autocomplete: "off", required: true, hint: t("console.firstCallSecretHint"), ltr: true })}
+  html`${choice}${field({ label: t("console.clientSecret"), name: "client_secret", type: "password", autocomplete: "off", required: true, hint: t("console.firstCallSecretHint"), ltr: true })}
 <div class="actions">${button(t("console.firstCallRunButton"))}</div>`,
 )}</section>
-${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="polite"><h2 id="result-heading">${t("console.firstCallResult")}</h2>${answer("POST /v1/token", ran.token)}${ran.items ? answer("GET /v1/items", ran.items) : ""}</section>` : ""}`;
+${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="polite"><h2 id="result-heading">${t("console.firstCallResult")}</h2>${answerBlock(visit, "POST /v1/token", ran.token)}${ran.items ? answerBlock(visit, "GET /v1/items", ran.items) : ""}</section>` : ""}`;
   return visit.page(t("console.firstCallTitle"), body, { copyScript: true, status });
-}
-
-/** Where the runs go: the front of this process, vouching for the developer's address. */
-export interface FirstCallRoute {
-  /** The front's own URL (with a trailing slash), once it listens. */
-  apiUrl: () => string | undefined;
-  vouchedClients: VouchedClients;
 }
 
 /** Runs of the first call per developer account, and per organization, in a minute. */
 export const firstCallsPerDeveloper = 10;
 export const firstCallsPerOrganization = 30;
 
-export interface FirstCallLimits {
-  /** Counts a run; false when the developer's or the organization's minute is spent. */
-  admit(accountId: number, organizationId: number): Promise<boolean>;
-}
+export type { FirstCallLimits, FirstCallRoute };
 
 export function createFirstCallLimits(options: { kv: KeyValueStore; clock: Clock; logger: Logger }): FirstCallLimits {
   const perMinute = createFixedWindowCounter({
@@ -136,14 +122,15 @@ export async function runFirstCall(
 ): Promise<Reply> {
   const [app, account] = await Promise.all([visit.api("getDeveloperApp", { appId: appId }), visit.api("getAccount")]);
   if (!app.ok || !account.ok) return firstCallPage(visit, appId, baseUrl);
+  const accountId = Number(account.value.account!.accountId);
+  if (app.value.app!.product === Product.ADSR)
+    return runKeyCall(visit, app.value.app!, accountId, baseUrl, limits, route);
   const sandbox = app.value.app!.credentials.find((credential) => credential.environment === Environment.SANDBOX);
   const secret = visit.form.get("client_secret") ?? "";
-  const merchantId = Number(
-    /^[1-9]\d{0,15}$/.test(visit.form.get("merchant_id") ?? "") ? visit.form.get("merchant_id") : 0,
-  );
+  const merchantId = chosenMerchant(visit);
   if (!sandbox || secret === "")
     return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallSecretMissing"));
-  if (!(await limits.admit(Number(account.value.account!.accountId), Number(app.value.app!.organizationId))))
+  if (!(await limits.admit(accountId, Number(app.value.app!.organizationId))))
     return firstCallPage(visit, appId, baseUrl, undefined, visit.t("console.firstCallTooMany"), 429);
   const apiUrl = route?.apiUrl() ?? baseUrl;
   const vouch: Record<string, string> = route

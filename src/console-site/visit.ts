@@ -42,7 +42,16 @@ export interface Visit {
   page: (
     title: string,
     body: SafeHtml | string,
-    options?: { status?: number; narrow?: boolean; copyScript?: boolean; query?: URLSearchParams },
+    options?: {
+      status?: number;
+      narrow?: boolean;
+      copyScript?: boolean;
+      query?: URLSearchParams;
+      /** The <title> when it says more than the <h1> (a section of a page). */
+      documentTitle?: string;
+      /** Where the language switch leads when not to this path (a form's answer: the page that holds the form). */
+      switchPath?: string;
+    },
   ) => Reply;
 }
 

@@ -12,7 +12,7 @@ import type { ApiError } from "./console-api.js";
 import { environmentSwitch, moment, type EnvironmentName } from "./request-log-pages.js";
 import { alert, button, field, postForm, secretBox } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
-import { appWithRole } from "./workspace-pages.js";
+import { appWithRole } from "./app-pages.js";
 
 /** Deliveries shown per endpoint (the newest; the API pages further). */
 const deliveriesShown = 10;
@@ -109,8 +109,14 @@ function endpointCard(
     endpoint.events.length === 0
       ? t("console.webhookAllEvents")
       : html`${endpoint.events.map((event, index) => html`${index > 0 ? ", " : ""}<code class="ltr">${event}</code>`)}`;
+  const enable = postForm(
+    `${base}/${endpoint.id}/enable`,
+    visit.csrf,
+    button(t("console.webhookEnable"), { ariaLabel: `${t("console.webhookEnable")}: ${endpoint.url}` }),
+    { className: "inline-form", hidden: { environment } },
+  );
   const actions = canManage
-    ? html`<div class="actions">${postForm(`${base}/${endpoint.id}/test`, visit.csrf, button(t("console.webhookSendTest"), { kind: "secondary", ariaLabel: `${t("console.webhookSendTest")}: ${endpoint.url}` }), { className: "inline-form", hidden: { environment } })}
+    ? html`<div class="actions">${enabled ? "" : enable}${postForm(`${base}/${endpoint.id}/test`, visit.csrf, button(t("console.webhookSendTest"), { kind: "secondary", ariaLabel: `${t("console.webhookSendTest")}: ${endpoint.url}` }), { className: "inline-form", hidden: { environment } })}
 ${postForm(`${base}/${endpoint.id}/rotate`, visit.csrf, button(t("console.webhookRotate"), { kind: "secondary", ariaLabel: `${t("console.webhookRotate")}: ${endpoint.url}` }), { className: "inline-form", hidden: { environment } })}
 ${postForm(`${base}/${endpoint.id}/delete`, visit.csrf, button(t("console.webhookDelete"), { kind: "danger", ariaLabel: `${t("console.webhookDelete")}: ${endpoint.url}` }), { className: "inline-form", hidden: { environment } })}</div>`
     : "";
@@ -253,6 +259,36 @@ ${canManage && listed.ok && endpoints.length >= limit ? html`<p class="muted">${
   return visit.page(t("console.webhooksTitle", { name: app.name }), body, { status, copyScript: true });
 }
 
+/**
+ * "Delete this endpoint?": what deleting does, "Yes, delete" (the form with confirm=yes) and a way back that changes
+ * nothing. An endpoint no longer listed answers the webhooks page with the refusal.
+ */
+async function confirmDeletion(visit: Visit, appId: string, endpointId: string): Promise<Reply> {
+  const { t } = visit;
+  const environment = environmentOf(visit);
+  const listed = await visit.api("listAppWebhookEndpoints", { appId, environment: wire(environment) });
+  if (!listed.ok) return webhooksPage(visit, appId, { error: listed.error, endpointId }, listed.error.status);
+  const endpoint = listed.value.endpoints.find((candidate) => candidate.id === endpointId);
+  if (!endpoint) {
+    const error: ApiError = { code: "developer.webhook_endpoint_not_found", params: {}, status: 404, fields: [] };
+    return webhooksPage(visit, appId, { error, endpointId }, 404);
+  }
+  const back = `/apps/${appId}/webhooks?environment=${environment}`;
+  const body = html`<section class="card" aria-labelledby="confirm-heading"><h2 id="confirm-heading" tabindex="-1" autofocus>${t("console.webhookDeleteConfirmHeading")}</h2>
+<p><bdi dir="ltr">${endpoint.url}</bdi></p>
+<p>${t("console.webhookDeleteConsequence")}</p>
+<div class="actions">${postForm(
+    `/apps/${appId}/webhooks/${endpoint.id}/delete`,
+    visit.csrf,
+    button(t("console.webhookDeleteConfirm"), {
+      kind: "danger",
+      ariaLabel: `${t("console.webhookDeleteConfirm")}: ${endpoint.url}`,
+    }),
+    { className: "inline-form", hidden: { environment, confirm: "yes" } },
+  )}<a class="button secondary" href="${back}">${t("console.webhookDeleteKeep")}</a></div></section>`;
+  return visit.page(t("console.webhookDeleteConfirmTitle"), body);
+}
+
 /** The secret of a new endpoint or a rotation: shown once, with a copy button. */
 function secretNotice(visit: Visit, heading: string, secret: string, extra?: string): SafeHtml {
   const { t } = visit;
@@ -288,7 +324,7 @@ export async function createWebhookEndpoint(visit: Visit, appId: string): Promis
   });
 }
 
-type EndpointAction = "delete" | "test" | "rotate";
+type EndpointAction = "delete" | "enable" | "test" | "rotate";
 
 export async function webhookEndpointAction(
   visit: Visit,
@@ -300,9 +336,18 @@ export async function webhookEndpointAction(
   const fields = { appId, environment: wire(environmentOf(visit)), endpointId };
   const refused = (error: ApiError) => webhooksPage(visit, appId, { error, endpointId }, error.status);
   if (action === "delete") {
+    // First the consequence, then the deletion by the confirmation's own form (as the consent site's disconnect).
+    if (visit.form.get("confirm") !== "yes") return confirmDeletion(visit, appId, endpointId);
     const done = await visit.api("deleteAppWebhookEndpoint", fields);
     if (!done.ok) return refused(done.error);
     return webhooksPage(visit, appId, { notice: alert("ok", t("console.webhookDeleted")) });
+  }
+  if (action === "enable") {
+    const done = await visit.api("enableAppWebhookEndpoint", fields);
+    if (!done.ok) return refused(done.error);
+    return webhooksPage(visit, appId, {
+      notice: alert("ok", t("console.webhookEnabledAgain", { url: done.value.endpoint!.url })),
+    });
   }
   if (action === "test") {
     const sent = await visit.api("sendAppTestWebhook", fields);

@@ -20,6 +20,7 @@ export function createWebhookHandlers(
   | "listAppWebhookEndpoints"
   | "createAppWebhookEndpoint"
   | "deleteAppWebhookEndpoint"
+  | "enableAppWebhookEndpoint"
   | "rotateAppWebhookSecret"
   | "sendAppTestWebhook"
   | "listAppWebhookDeliveries"
@@ -70,6 +71,12 @@ export function createWebhookHandlers(
     async deleteAppWebhookEndpoint(request, ctx) {
       const { client, options } = await actingFor(request, ctx, "manage_apps");
       return { deleted: (await client.deleteWebhookEndpoint({ endpointId: request.endpointId }, options)).deleted };
+    },
+
+    async enableAppWebhookEndpoint(request, ctx) {
+      const { client, options } = await actingFor(request, ctx, "manage_apps");
+      const updated = await client.updateWebhookEndpoint({ endpointId: request.endpointId, enabled: true }, options);
+      return { endpoint: updated.endpoint };
     },
 
     async rotateAppWebhookSecret(request, ctx) {

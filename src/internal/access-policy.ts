@@ -156,6 +156,7 @@ export const accessPolicy: AccessPolicy = {
     ListAppWebhookEndpoints: none,
     CreateAppWebhookEndpoint: none,
     DeleteAppWebhookEndpoint: none,
+    EnableAppWebhookEndpoint: none,
     RotateAppWebhookSecret: none,
     SendAppTestWebhook: none,
     ListAppWebhookDeliveries: none,

@@ -16,6 +16,18 @@ export interface Database {
   close(): Promise<void>;
   /** Whether the server answers a trivial query within `timeoutMs` (readiness, /readyz). Never throws. */
   ping(timeoutMs: number): Promise<boolean>;
+  /**
+   * Calls `onNotify` with the payload of each NOTIFY on `channel`, delivered when its transaction commits (LISTEN).
+   * A latency hint only: a notification sent while the listening connection was down is lost, so whoever listens
+   * also polls, and calls `rearm` when a poll finds what no notification announced.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<Listening>;
+}
+
+/** A LISTEN in place. */
+export interface Listening {
+  /** LISTENs again (after a reconnect may have lost it). */
+  rearm(): Promise<void>;
 }
 
 /** The bounds on waiting for the server; DATABASE_CONNECT_TIMEOUT_SECONDS and DATABASE_QUERY_TIMEOUT_SECONDS. */
@@ -101,15 +113,37 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       await sql.end({ timeout: 0 });
       throw error;
     });
-    return { sql, embedded: false, close: () => sql.end({ timeout: 5 }), ping: (timeoutMs) => ping(sql, timeoutMs) };
+    return {
+      sql,
+      embedded: false,
+      close: () => sql.end({ timeout: 5 }),
+      ping: (timeoutMs) => ping(sql, timeoutMs),
+      // postgres.js LISTENs on a connection of its own and LISTENs again when that connection closes, but gives the
+      // channel up when that first try fails (the server still down): rearm starts it anew.
+      async listen(channel, onNotify) {
+        let current = await sql.listen(channel, onNotify);
+        return {
+          async rearm() {
+            await current.unlisten().catch(() => {});
+            current = await sql.listen(channel, onNotify);
+          },
+        };
+      },
+    };
   }
   const server = await startEmbeddedPostgres({ dataDir: options.dataDir, logger: options.logger, maxConnections: 1 });
   // One connection: PGlite serialises queries anyway, and statements from several connections interleave badly.
   // No reply deadline on the socket: the embedded database runs in this process over loopback, so no network can
   // go silent between them, and a slow answer only means this process is busy (a migration on a loaded machine
   // took longer than the deadline and failed the start). statement_timeout still bounds every statement.
-  const sql = createClient(server.url, 1, options.logger, timeouts, false);
+  // PGlite is one session: its one connection LISTENs, and the notifications come on it (postgres.js hands a
+  // NotificationResponse on any connection to `onnotify`, an option its own listen uses and its types omit).
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const sql = createClient(server.url, 1, options.logger, timeouts, false, (channel, payload) => {
+    for (const onNotify of listeners.get(channel) ?? []) onNotify(payload);
+  });
   await readArrayTypesOnce(sql);
+  const listenOn = (channel: string) => sql.unsafe(`listen "${channel.replace(/"/g, '""')}"`).then(() => {});
   let closing: Promise<void> | undefined;
   return {
     sql,
@@ -121,6 +155,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         await server.close();
       })()),
     ping: (timeoutMs) => ping(sql, timeoutMs, () => closing === undefined),
+    async listen(channel, onNotify) {
+      listeners.set(channel, (listeners.get(channel) ?? new Set()).add(onNotify));
+      await listenOn(channel);
+      return { rearm: () => listenOn(channel) };
+    },
   };
 }
 
@@ -153,6 +192,7 @@ function createClient(
   logger: Logger,
   timeouts: DatabaseTimeouts,
   watchReplies: boolean,
+  onnotify?: (channel: string, payload: string) => void,
 ): postgres.Sql {
   return postgres(url, {
     max,
@@ -160,6 +200,7 @@ function createClient(
     connect_timeout: timeouts.connectSeconds,
     backoff: reconnectDelaySeconds,
     keep_alive: keepAliveSeconds,
+    ...(onnotify && { onnotify }),
     // NOTICE lines (e.g. "relation already exists, skipping") are expected; keep them out of stdout.
     onnotice: (notice) => logger.debug("postgres notice", { message: notice.message }),
     connection: {

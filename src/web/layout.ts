@@ -19,6 +19,8 @@ export interface ShellOptions {
   locale: Locale;
   /** The page's title: the <title> (with the brand) and the page's one <h1>. */
   title: string;
+  /** A <title> that says more than the <h1> (which section of the page), when the page has sections. */
+  documentTitle?: string;
   /** Which site: its name follows the brand in the header ("Developer console"). */
   section?: string;
   /** Where the brand links (the site's home). */
@@ -60,7 +62,7 @@ export function page(options: ShellOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${options.title} · ${t("common.brand")}</title>
+<title>${options.documentTitle ?? options.title} · ${t("common.brand")}</title>
 <link rel="stylesheet" href="${stylesheetPath}">
 ${options.copyScript ? html`<script src="${copyScriptPath}" defer></script>` : ""}
 </head>

@@ -12,6 +12,12 @@ import type { Logger } from "../runtime/logger.js";
 export const deliveryQueueName = "webhook-delivery";
 export const queueSchema = "webhook_queue";
 const startAttempts = 5;
+/**
+ * How often an idle worker asks for due jobs. A first attempt does not wait for it: the relay that enqueued it wakes
+ * this process's workers at once (wake). The poll finds retries coming due and work enqueued by other processes;
+ * at 0.5 s, sixteen idle workers cost the database 32 queries a second for nothing.
+ */
+const workerPollSeconds = 2;
 
 /** One attempt of one delivery. */
 export interface AttemptJob {
@@ -56,8 +62,8 @@ export interface DeliveryQueue {
   enqueue(tx: SqlClient, job: AttemptJob, endpointId: string, startAfter?: Date): Promise<void>;
   /** Runs `handler` for due attempts, `concurrency` at once in this process. */
   work(handler: (job: AttemptJob) => Promise<void>, concurrency: number, endpointConcurrency: number): Promise<void>;
-  /** Wakes this process's workers at once (after a local commit), instead of at their next poll. */
-  wake(): void;
+  /** Wakes up to `jobs` of this process's idle workers at once (after a local commit), instead of at their poll. */
+  wake(jobs: number): void;
   stop(): Promise<void>;
 }
 
@@ -87,6 +93,7 @@ export async function startDeliveryQueue(options: {
     deleteAfterSeconds: 86_400,
   });
   const workerIds: string[] = [];
+  let nextToWake = 0;
   return {
     async enqueue(tx, job, endpointId, startAfter) {
       await boss.send(deliveryQueueName, job, {
@@ -96,17 +103,25 @@ export async function startDeliveryQueue(options: {
       });
     },
     async work(handler, concurrency, endpointConcurrency) {
-      const id = await boss.work<AttemptJob>(
-        deliveryQueueName,
-        { localConcurrency: concurrency, groupConcurrency: endpointConcurrency, pollingIntervalSeconds: 0.5 },
-        async (jobs) => {
-          for (const job of jobs) await handler(job.data);
-        },
-      );
-      workerIds.push(id);
+      // One worker per registration (rather than pg-boss's localConcurrency, whose workers share one id): wake()
+      // can then wake as many as there are new jobs. Each polls every pollSeconds on its own.
+      for (let i = 0; i < concurrency; i++) {
+        const id = await boss.work<AttemptJob>(
+          deliveryQueueName,
+          { groupConcurrency: endpointConcurrency, pollingIntervalSeconds: workerPollSeconds },
+          async (jobs) => {
+            for (const job of jobs) await handler(job.data);
+          },
+        );
+        workerIds.push(id);
+      }
     },
-    wake() {
-      for (const id of workerIds) boss.notifyWorker(id);
+    wake(jobs) {
+      // The next workers in turn, so a run of single jobs does not always wake the same (possibly busy) one.
+      for (let i = 0; i < Math.min(jobs, workerIds.length); i++) {
+        boss.notifyWorker(workerIds[nextToWake]!);
+        nextToWake = (nextToWake + 1) % workerIds.length;
+      }
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: 20_000 });

@@ -11,8 +11,11 @@ import { startDeliveryQueue, type DeliveryQueue } from "./delivery-queue.js";
 import { systemResolver, type ResolveHost } from "./endpoint-url.js";
 import { createRelay, type OutboxSource, type Relay } from "./relay.js";
 
-/** How often the relay looks at the outboxes (besides being nudged after a local commit). */
-export const relayIntervalMs = 200;
+/**
+ * How often the relay looks at every outbox besides being woken by a commit's notification (LISTEN webhook_outbox)
+ * or a local nudge: a bound on the delay of an event whose notification was lost (its connection down).
+ */
+export const relayIntervalMs = 1_000;
 /** How often pending access requests past expiry are marked expired (and their events recorded). */
 const expirySweepMs = 60_000;
 
@@ -73,7 +76,7 @@ export async function startWebhookDelivery(options: {
   });
   await queue.work(runAttempt, config.webhooks.workerConcurrency, config.webhooks.endpointConcurrency);
   const relay = createRelay({ control: options.control.sql, sources: options.sources, queue, clock, logger });
-  relay.start(relayIntervalMs);
+  await relay.start(relayIntervalMs);
   const sweep = setInterval(() => {
     expireDueAccessRequests(options.control.sql, new Date(clock.now())).catch((error: unknown) =>
       logger.warn("access request expiry sweep failed", { error }),

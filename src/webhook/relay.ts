@@ -8,6 +8,7 @@ import type postgres from "postgres";
 import { scopesForProduct, type Product } from "../credential/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Database, Listening } from "../storage/postgres.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { DeliveryQueue } from "./delivery-queue.js";
 import { eventBody } from "../events/index.js";
@@ -17,7 +18,12 @@ import { createDeliveryQueries, type OutboxRow } from "./queries/delivery-querie
 export interface OutboxSource {
   schema: string;
   sql: postgres.Sql;
+  /** The database's LISTEN: an insert into the outbox notifies `outboxChannel` with the schema at commit. */
+  listen?: Database["listen"];
 }
+
+/** The channel the outboxes' trigger notifies (migrations 0010_webhook_outbox_notify.sql). */
+export const outboxChannel = "webhook_outbox";
 
 /** How long a relay holds the rows it took before another may take them. */
 export const relayLeaseSeconds = 30;
@@ -36,8 +42,11 @@ export function newDeliveryId(): string {
 export interface Relay {
   /** Relays everything committed so far in every source; the number of events relayed. */
   drain(): Promise<number>;
-  /** Relays every `intervalMs` until stopped. */
-  start(intervalMs: number): void;
+  /**
+   * Relays each outbox when its database notifies a commit (LISTEN), and every source every `pollMs` besides, for
+   * what a notification lost while a listening connection was down did not announce.
+   */
+  start(pollMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -53,9 +62,10 @@ export function createRelay(deps: {
     const rows = await createDeliveryQueries(source.sql).leaseOutbox(source.schema, now, relayLeaseSeconds, batchSize);
     if (rows.length === 0) return 0;
     const sameDatabase = source.sql === deps.control;
+    let enqueued = 0;
     await deps.control.begin(async (tx: SqlClient) => {
       const deliveries = createDeliveryQueries(tx);
-      for (const row of rows) await fanOut(tx, row, now);
+      for (const row of rows) enqueued += await fanOut(tx, row, now);
       // In the control database the rows go in the same transaction as their deliveries: relayed exactly once.
       if (sameDatabase)
         await deliveries.deleteOutbox(
@@ -68,14 +78,15 @@ export function createRelay(deps: {
         source.schema,
         rows.map((row) => row.id),
       );
-    deps.queue.wake();
+    deps.queue.wake(enqueued);
     return rows.length;
   };
 
-  const fanOut = async (tx: SqlClient, row: OutboxRow, now: Date) => {
+  /** Adds the event's deliveries and enqueues their first attempts; how many it enqueued. */
+  const fanOut = async (tx: SqlClient, row: OutboxRow, now: Date): Promise<number> => {
     const deliveries = createDeliveryQueries(tx);
     const endpoints = await deliveries.audience(row, orderProducts);
-    if (endpoints.length === 0) return;
+    let enqueued = 0;
     const payload = eventBody(row.type, row.occurred_at, row.data);
     for (const endpoint of endpoints) {
       const id = newDeliveryId();
@@ -88,8 +99,12 @@ export function createRelay(deps: {
         occurredAt: row.occurred_at,
         now,
       });
-      if (added) await deps.queue.enqueue(tx, { deliveryId: id, attempt: 1 }, endpoint.id);
+      if (added) {
+        await deps.queue.enqueue(tx, { deliveryId: id, attempt: 1 }, endpoint.id);
+        enqueued++;
+      }
     }
+    return enqueued;
   };
 
   const drain = async () => {
@@ -100,18 +115,57 @@ export function createRelay(deps: {
     return total;
   };
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
+  // One pass at a time: what is asked while a pass runs (a notified schema, the poll's "every source") is relayed by
+  // the next one, so a burst of notifications costs one pass per outbox, not one per event.
+  const notified = new Set<string>();
+  let pollDue = false;
+  let running: Promise<void> | undefined;
   let stopped = false;
+  const listenings = new Map<OutboxSource["listen"], Listening>();
+  const pass = async () => {
+    while (!stopped && (pollDue || notified.size > 0)) {
+      const polling = pollDue;
+      const schemas = new Set(notified);
+      pollDue = false;
+      notified.clear();
+      for (const source of deps.sources) {
+        if (!polling && !schemas.has(source.schema)) continue;
+        let relayed = 0;
+        for (let batch = await relayBatch(source); batch > 0; batch = await relayBatch(source)) relayed += batch;
+        // The poll found events no notification announced: that database's LISTEN may have been lost (its
+        // connection dropped while the server was away); listen again.
+        if (polling && relayed > 0 && !schemas.has(source.schema)) await listenings.get(source.listen)?.rearm();
+      }
+    }
+  };
+  const run = () => {
+    running ??= pass()
+      .catch((error: unknown) => deps.logger.warn("webhook relay failed; retrying", { error }))
+      .finally(() => {
+        running = undefined;
+        if (!stopped && (pollDue || notified.size > 0)) run();
+      });
+  };
+  let timer: NodeJS.Timeout | undefined;
   return {
     drain,
-    start(intervalMs) {
-      const tick = () => {
-        running = drain()
-          .catch((error: unknown) => deps.logger.warn("webhook relay failed; retrying", { error }))
-          .finally(() => {
-            if (!stopped) timer = setTimeout(tick, intervalMs);
+    async start(pollMs) {
+      for (const source of deps.sources) {
+        if (!source.listen || listenings.has(source.listen)) continue;
+        try {
+          const listening = await source.listen(outboxChannel, (schema) => {
+            notified.add(schema);
+            run();
           });
+          listenings.set(source.listen, listening);
+        } catch (error) {
+          deps.logger.warn("webhook relay cannot LISTEN; polling only", { schema: source.schema, error });
+        }
+      }
+      const tick = () => {
+        pollDue = true;
+        run();
+        if (!stopped) timer = setTimeout(tick, pollMs);
       };
       tick();
     },

@@ -309,7 +309,7 @@ export function createWebhookService(
         await queue.enqueue(tx, { deliveryId: reopened.id, attempt: reopened.attempts_started + 1 }, endpoint.id);
         return reopened;
       });
-      queue.wake();
+      queue.wake(1);
       const attempts = await createDeliveryQueries(deps.sql).attemptsOf([row.id]);
       return { delivery: deliveryMessage(row, attempts) };
     },

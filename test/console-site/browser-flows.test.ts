@@ -317,6 +317,10 @@ if (!chromiumAvailable) {
       const companyId = await provisionMerchant(page);
       const appPath = await createApp(page, "Daily sales reader", "console.productAdsr");
       await assertAccessible(page, "ADSR app");
+      // The keys are a section of the app's page, reached by its menu.
+      await page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name: "API keys" }).click();
+      await page.waitForURL(`${test.console}${appPath}/api-keys`);
+      await assertAccessible(page, "ADSR app, API keys");
       const keys = page.getByRole("region", { name: "API keys" });
       await keys.getByText("No API keys yet.").waitFor();
       await keys.getByLabel("Key name").fill("reporting server");
@@ -326,8 +330,8 @@ if (!chromiumAvailable) {
       await assertAccessible(page, "API key created");
       const apiKey = (await page.locator("#api-key").textContent())!;
       assert.match(apiKey, /^lp_ak_sb_/);
-      // Shown once: the app's page, opened again, lists the key by name only.
-      await page.goto(`${test.console}${appPath}`);
+      // Shown once: the app's API keys, opened again, list the key by name only.
+      await page.goto(`${test.console}${appPath}/api-keys`);
       await page.getByRole("region", { name: "API keys" }).getByText("reporting server").waitFor();
       assert.is(await page.locator("#api-key").count(), 0);
       assert.not.match(await page.content(), apiKey);

@@ -259,7 +259,7 @@ Pages(
     await admittedDeveloper(browser, staff);
     const organizationId = await organizationOf(browser);
     const { appId, clientId } = await newApp(browser, organizationId, "FULL");
-    const page = await browser.get(`/apps/${appId}`);
+    const page = await browser.get(`/apps/${appId}/credentials`);
     assert.is(page.status, 200);
     const listId = `allowlist-${clientId}`;
     assert.match(
@@ -318,7 +318,7 @@ Pages(
       csrf: "y".repeat(43),
     });
     assert.is(forged.status, 403);
-    assert.not.match((await browser.get(`/apps/${appId}`)).html, "192.0.2.9");
+    assert.not.match((await browser.get(`/apps/${appId}/credentials`)).html, "192.0.2.9");
   },
 );
 
@@ -330,19 +330,24 @@ Pages(
     await admittedDeveloper(browser, staff);
     const organizationId = await organizationOf(browser);
     const { appId } = await newApp(browser, organizationId, "ADSR");
-    const draft = await browser.get(`/apps/${appId}`);
+    const draft = await browser.get(`/apps/${appId}/access-requests`);
     assert.match(draft.html, `<h2 id="access-heading">${en("console.accessRequestsHeading")}</h2>`);
     assert.match(draft.html, en("console.accessRequestsExplain"));
     assert.match(draft.html, en("console.accessRequestsNeedApproval"));
     assert.not.match(draft.html, `action="/apps/${appId}/access-requests"`);
-    // No OAuth redirect for an app that only has API keys.
-    assert.not.match(draft.html, `id="redirects-heading"`);
-    assert.not.match(draft.html, `action="/apps/${appId}/redirect-uris"`);
+    // No OAuth redirect for an app that only has API keys: in no view, and its section is not there.
+    for (const view of ["", "/api-keys", "/access-requests", "/review", "/settings"]) {
+      const html = (await browser.get(`/apps/${appId}${view}`)).html;
+      assert.not.match(html, `id="redirects-heading"`);
+      assert.not.match(html, `action="/apps/${appId}/redirect-uris"`);
+      assert.not.match(html, `href="/apps/${appId}/redirect-uris"`);
+    }
+    assert.is((await browser.get(`/apps/${appId}/redirect-uris`)).status, 404);
 
     // A sandbox key's allowlist: a refusal beside that key's list.
     const made = await browser.post(`/apps/${appId}/api-keys`, { name: "nightly", environment: "SANDBOX" }, draft);
     assert.is(made.status, 200, made.html);
-    const withKey = await browser.get(`/apps/${appId}`);
+    const withKey = await browser.get(`/apps/${appId}/api-keys`);
     const keyId = hiddenValue(withKey.html, "api_key_id");
     const keyList = `allowlist-key-${keyId}`;
     assert.match(withKey.html, `<label for="${keyList}">${en("console.allowlistOf", { name: "nightly" })}</label>`);
@@ -380,7 +385,7 @@ Pages(
 
     assert.is((await browser.post(`/apps/${appId}/submit`, {}, draft)).status, 303);
     await reviews.approveApp({ appId });
-    const approved = await browser.get(`/apps/${appId}`);
+    const approved = await browser.get(`/apps/${appId}/access-requests`);
     assert.match(approved.html, `action="/apps/${appId}/access-requests"`);
     assert.match(approved.html, en("console.noAccessRequests"));
     assert.match(approved.html, en("console.storeIdsHint"));
@@ -438,7 +443,7 @@ Pages(
     );
 
     // In Arabic: the section's words, the state, no English left.
-    const arabic = await browser.get(`/apps/${appId}?lang=ar`);
+    const arabic = await browser.get(`/apps/${appId}/access-requests?lang=ar`);
     assert.match(arabic.html, `<span class="badge">${ar("console.accessStatePending")}</span>`);
     assert.equal(englishLeft(arabic.html, "ar"), []);
   },
@@ -450,16 +455,24 @@ Pages(
     const team = await newTeam();
     const { appId, clientId } = await newApp(team.owner, team.organizationId, "FULL", "Old sync");
     const appPath = `/apps/${appId}`;
-    const ownerView = await team.owner.get(appPath);
+    // Every view of the app's page a role may open (a viewer has no settings: nothing there it may change).
+    const views = ["", "/credentials", "/redirect-uris", "/review", "/settings"];
+    const ownerView = await team.owner.get(`${appPath}/settings`);
     assert.match(ownerView.html, `<a class="button danger" href="${appPath}/archive">${en("console.archiveApp")}</a>`);
     // A developer and a viewer are not offered it; the viewer is offered no change at all.
-    const developerView = await team.developer.get(appPath);
-    assert.not.match(developerView.html, `${appPath}/archive`);
+    for (const view of views)
+      assert.not.match((await team.developer.get(`${appPath}${view}`)).html, `${appPath}/archive`);
+    const developerView = await team.developer.get(`${appPath}/credentials`);
     assert.match(developerView.html, `action="${appPath}/rotate"`);
-    const viewerView = await team.viewer.get(appPath);
-    assert.not.match(viewerView.html, `${appPath}/archive`);
-    assert.not.match(viewerView.html, '<form method="post" action="/apps/');
-    assert.match(viewerView.html, en("console.appViewerNote"));
+    assert.is((await team.viewer.get(`${appPath}/settings`)).status, 404);
+    for (const view of views.filter((view) => view !== "/settings")) {
+      const viewerView = await team.viewer.get(`${appPath}${view}`);
+      assert.is(viewerView.status, 200, view);
+      assert.not.match(viewerView.html, `${appPath}/archive`);
+      assert.not.match(viewerView.html, '<form method="post" action="/apps/');
+      assert.match(viewerView.html, en("console.appViewerNote"));
+    }
+    const viewerView = await team.viewer.get(`${appPath}/credentials`);
     // The viewer's forced allowlist change: the server's refusal at the top of the page.
     const viewerForced = await team.viewer.post(
       `${appPath}/allowed-ips`,
@@ -505,15 +518,23 @@ Pages(
     const after = await team.owner.get(appPath);
     assert.match(after.html, `<span class="badge">${en("console.appStateArchived")}</span>`);
     assert.match(after.html, en("console.archivedNote"));
-    for (const gone of [
-      `${appPath}/archive"`,
-      `${appPath}/rotate"`,
-      `${appPath}/allowed-ips"`,
-      `${appPath}/rename"`,
-      `${appPath}/submit"`,
-      `${appPath}/first-call"`,
-    ])
-      assert.not.match(after.html, gone);
+    // No view offers a change any more; review and settings are gone from the page.
+    for (const view of ["", "/credentials", "/redirect-uris"]) {
+      const archivedView = await team.owner.get(`${appPath}${view}`);
+      assert.is(archivedView.status, 200, view);
+      assert.match(archivedView.html, en("console.archivedNote"));
+      for (const gone of [
+        `${appPath}/archive"`,
+        `${appPath}/rotate"`,
+        `${appPath}/allowed-ips"`,
+        `${appPath}/rename"`,
+        `${appPath}/submit"`,
+        `${appPath}/first-call"`,
+        `action="${appPath}/redirect-uris"`,
+      ])
+        assert.not.match(archivedView.html, gone);
+    }
+    for (const view of ["/review", "/settings"]) assert.is((await team.owner.get(`${appPath}${view}`)).status, 404);
     const listed = await team.owner.get(`/organizations/${team.organizationId}`);
     assert.match(
       listed.html,

@@ -85,7 +85,7 @@ async function run(dev: Developer, secret = dev.secret): Promise<{ page: SitePag
 }
 
 async function allow(dev: Developer, allowedIps: string): Promise<void> {
-  const page = await dev.browser.get(`/apps/${dev.appId}`);
+  const page = await dev.browser.get(`/apps/${dev.appId}/credentials`);
   const saved = await dev.browser.post(`/apps/${dev.appId}/allowed-ips`, { client_id: dev.clientId, allowedIps }, page);
   assert.is(saved.status, 200, saved.html);
 }

@@ -177,11 +177,13 @@ Site(
     assert.match(created.html, 'data-copy-target="client-secret"');
     assert.match(created.html, /<script src="\/assets\/copy\.[0-9a-f]{16}\.js" defer><\/script>/);
     const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
-    // Shown once: the app's page lists the client id, never the secret.
-    const appPage = await browser.get(`/apps/${appId}`);
+    // Shown once: the app's credentials list the client id, and no view of the app shows the secret.
+    const appPage = await browser.get(`/apps/${appId}/credentials`);
     assert.match(appPage.html, clientId);
     assert.not.match(appPage.html, secret);
-    assert.match(appPage.html, en("console.appStateDraft"));
+    const overview = await browser.get(`/apps/${appId}`);
+    assert.not.match(overview.html, secret);
+    assert.match(overview.html, en("console.appStateDraft"));
 
     const withMerchant = await browser.post(
       `/organizations/${organizationId}/sandbox-merchants`,
@@ -243,6 +245,7 @@ Site(
 
     const submitted = await browser.post(`/apps/${appId}/submit`, {}, appPage);
     assert.is(submitted.status, 303);
+    assert.is(submitted.location, `/apps/${appId}/review`);
     assert.match((await browser.get(`/apps/${appId}`)).html, en("console.appStateInReview"));
 
     const signedOut = await browser.post("/sign-out", {}, appPage);
@@ -402,18 +405,20 @@ Site("an ADSR app: an API key shown once, listed by name, revoked", async () => 
   assert.is(switched.status, 200);
   assert.match(switched.html, '<html lang="ar" dir="rtl">');
   assert.is((await browser.get(switchLinks[0]!)).status, 200); // back to English (the choice is remembered)
-  const appPage = await browser.get(`/apps/${appId}`);
+  const appPage = await browser.get(`/apps/${appId}/api-keys`);
   assert.match(textOf(appPage.html), en("console.apiKeysExplain"));
   const made = await browser.post(`/apps/${appId}/api-keys`, { name: "nightly", environment: "SANDBOX" }, appPage);
   assert.is(made.status, 200, made.html);
   const key = shownValue(made.html, "api-key");
   assert.match(key, /^lp_ak_sb_/);
-  const listed = await browser.get(`/apps/${appId}`);
+  const listed = await browser.get(`/apps/${appId}/api-keys`);
   assert.match(listed.html, "nightly");
   assert.not.match(listed.html, key);
   const keyId = hiddenValue(listed.html, "api_key_id");
-  assert.is((await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId }, listed)).status, 303);
-  assert.match((await browser.get(`/apps/${appId}`)).html, en("console.revoked"));
+  const revoked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId }, listed);
+  assert.is(revoked.status, 303);
+  assert.is(revoked.location, `/apps/${appId}/api-keys`);
+  assert.match((await browser.get(`/apps/${appId}/api-keys`)).html, en("console.revoked"));
 });
 
 /** The value of the selected option of the merchant choice. */

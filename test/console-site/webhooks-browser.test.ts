@@ -106,6 +106,60 @@ Pages(
   },
 );
 
+Pages("deleting asks first and says the consequence; a disabled endpoint is re-enabled by its button", async () => {
+  const en = translator("en");
+  const form = await owner.get(`/apps/${appId}/webhooks?environment=sandbox`);
+  const added = await owner.post(
+    `/apps/${appId}/webhooks`,
+    { environment: "sandbox", url: `${receiver.url}/confirm`, description: "to delete" },
+    form,
+  );
+  assert.is(added.status, 200, added.html);
+  const endpointId = /action="\/apps\/[^/]+\/webhooks\/([^/]+)\/delete"/.exec(added.html)![1]!;
+  // Disabled as the delivery workers leave an endpoint that failed for five days.
+  await test.app.control.sql`
+      update control.webhook_endpoints set disabled_at = now(), failing_since = now() - interval '5 days'
+      where id = ${endpointId}`;
+  const disabled = await owner.get(`/apps/${appId}/webhooks?environment=sandbox`);
+  assert.match(textOf(disabled.html), en("console.webhookDisabledExplain"));
+  assert.match(disabled.html, `aria-label="${en("console.webhookEnable")}: ${receiver.url}/confirm"`);
+  const enabled = await owner.post(
+    `/apps/${appId}/webhooks/${endpointId}/enable`,
+    { environment: "sandbox" },
+    disabled,
+  );
+  assert.is(enabled.status, 200, enabled.html);
+  assert.match(
+    enabled.html,
+    `<div class="alert ok" role="status">${en("console.webhookEnabledAgain", { url: `${receiver.url}/confirm` })}</div>`,
+  );
+  assert.not.match(enabled.html, `aria-label="${en("console.webhookEnable")}: ${receiver.url}/confirm"`);
+  const [row] = await test.app.control.sql<{ disabled_at: Date | null }[]>`
+      select disabled_at from control.webhook_endpoints where id = ${endpointId}`;
+  assert.is(row!.disabled_at, null);
+
+  const asked = await owner.post(`/apps/${appId}/webhooks/${endpointId}/delete`, { environment: "sandbox" }, enabled);
+  assert.is(asked.status, 200, asked.html);
+  assert.match(asked.html, `<h1>${en("console.webhookDeleteConfirmTitle")}</h1>`);
+  assert.match(textOf(asked.html), en("console.webhookDeleteConsequence"));
+  assert.match(asked.html, '<input type="hidden" name="confirm" value="yes">');
+  assert.match(asked.html, `<a class="button secondary" href="/apps/${appId}/webhooks?environment=sandbox">`);
+  const [still] = await test.app.control.sql<{ deleted_at: Date | null }[]>`
+      select deleted_at from control.webhook_endpoints where id = ${endpointId}`;
+  assert.is(still!.deleted_at, null, "asking deletes nothing");
+  const deleted = await owner.post(
+    `/apps/${appId}/webhooks/${endpointId}/delete`,
+    { environment: "sandbox", confirm: "yes" },
+    asked,
+  );
+  assert.is(deleted.status, 200, deleted.html);
+  assert.match(deleted.html, `<div class="alert ok" role="status">${en("console.webhookDeleted")}</div>`);
+  assert.not.match(deleted.html, `${receiver.url}/confirm`);
+  const gone = await owner.post(`/apps/${appId}/webhooks/${endpointId}/delete`, { environment: "sandbox" }, deleted);
+  assert.is(gone.status, 404);
+  assert.match(textOf(gone.html), messageFor("developer.webhook_endpoint_not_found", {}, "en"));
+});
+
 /** Language, axe and screenshots of a page; dark mode too for the busiest one (the file stays within its time limit). */
 const look = (page: Page, locale: Locale, name: string, dark = false) =>
   lookAt(
@@ -198,6 +252,13 @@ async function walk(locale: Locale): Promise<void> {
     assert.is.not(rotated, secret);
     await look(page, locale, "rotated");
     await page.getByRole("button", { name: `${t("console.webhookDelete")}: ${receiver.url}` }).click();
+    // The consequence first, focused; then the confirmation's own button deletes.
+    const confirmHeading = page.getByRole("heading", { name: t("console.webhookDeleteConfirmHeading") });
+    await confirmHeading.waitFor();
+    assert.is(await page.evaluate("document.activeElement && document.activeElement.id"), "confirm-heading");
+    assert.is(await page.getByRole("link", { name: t("console.webhookDeleteKeep") }).count(), 1);
+    await look(page, locale, "delete-confirm");
+    await page.getByRole("button", { name: `${t("console.webhookDeleteConfirm")}: ${receiver.url}` }).click();
     await page
       .getByRole("status")
       .filter({ hasText: t("console.webhookDeleted") })

@@ -91,7 +91,7 @@ Demo(
     for (const name of ["Demo Full", "Demo Online Order", "Demo ADSR", "Demo In Review", "Demo Sandbox London"])
       assert.ok(text.includes(name), name);
     // The owner may manage the apps: the redirect URIs of the ONLINE_ORDER app are a form, not a read-only list.
-    const app = await browser.get(`/apps/${world.apps.onlineOrder.appId}`);
+    const app = await browser.get(`/apps/${world.apps.onlineOrder.appId}/redirect-uris`);
     assert.is(app.status, 200);
     assert.match(app.html, `<form method="post" action="/apps/${world.apps.onlineOrder.appId}/redirect-uris">`);
   },

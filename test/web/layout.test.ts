@@ -10,7 +10,9 @@ import { contentSecurityPolicy, hiddenFields, page, pageHeaders } from "../../sr
 
 const Layout = suite("web/layout");
 
-const css = readFileSync(new URL("../../src/web/site.css", import.meta.url));
+const siteCss = readFileSync(new URL("../../src/web/site.css", import.meta.url));
+/** What is served: the shipped fonts' @font-face rules (src/web/assets.ts), then site.css as written. */
+const css = Buffer.from(assetReply("GET", stylesheetPath, undefined)!.body);
 const cssHash = createHash("sha256").update(css).digest("hex").slice(0, 16);
 
 Layout("the shell names its language and direction, links the hashed stylesheet, and has one main and one h1", () => {
@@ -65,7 +67,10 @@ Layout("the stylesheet is served under its hash, immutable, with an ETag that an
   assert.is(reply.headers["Cache-Control"], "public, max-age=31536000, immutable");
   assert.is(reply.headers["ETag"], `"${cssHash}"`);
   assert.is(reply.headers["Content-Length"], String(css.length));
-  assert.ok(Buffer.from(reply.body).equals(css));
+  assert.ok(css.subarray(css.length - siteCss.length).equals(siteCss), "site.css as written, after the fonts");
+  const fonts = css.subarray(0, css.length - siteCss.length).toString("utf8");
+  assert.is(fonts.match(/@font-face \{/g)?.length, 4);
+  assert.is(fonts.match(/url\(\/assets\/[a-z-]+-[47]00\.[0-9a-f]{16}\.woff2\)/g)?.length, 4, "only our own font files");
   assert.is(assetReply("GET", stylesheetPath, `"${cssHash}"`)!.status, 304);
   assert.is(assetReply("GET", stylesheetPath, `W/"${cssHash}"`)!.status, 304);
   assert.is(assetReply("HEAD", stylesheetPath, undefined)!.body, "");
@@ -75,7 +80,7 @@ Layout("the stylesheet is served under its hash, immutable, with an ETag that an
 });
 
 Layout("the stylesheet uses logical properties only (RTL-safe) and no external resource", () => {
-  const text = css.toString("utf8");
+  const text = siteCss.toString("utf8");
   assert.not.match(text, /(?:margin|padding|border)-(?:left|right)\s*:/);
   assert.not.match(text, /(?:^|[\s;{])(?:left|right)\s*:/m);
   assert.not.match(text, /text-align:\s*(?:left|right)/);

@@ -363,6 +363,25 @@ export const ar: Catalogue = {
   "console.firstCallTooMany":
     "عدد كبير جدًا من التشغيلات في الدقيقة الأخيرة، منك أو من مؤسستك. انتظر دقيقة، ثم شغّله مرة أخرى.",
   "console.noSandboxCredential": "لا توجد بيانات اعتماد اختبار لهذا التطبيق.",
+  "console.appSectionsNav": "أقسام التطبيق",
+  "console.sectionOverview": "نظرة عامة",
+  "console.sectionSettings": "الإعدادات",
+  "console.sectionUnavailable":
+    "هذا القسم ليس جزءًا من صفحة هذا التطبيق: لا ينطبق على منتج التطبيق أو حالته، أو على دورك.",
+  "console.noRedirectUris": "لا توجد عناوين إعادة توجيه بعد.",
+  "console.firstCallKeyIntro":
+    "استدعِ الواجهة البرمجية باسم {name} بمفتاح API لأحد تجار الاختبار لديك: اعرض متاجره. المفتاح لا يحدد تاجرًا، لذلك يحمل كل استدعاء companyId.",
+  "console.firstCallKeyNote":
+    "استبدل <API_KEY> بمفتاح اختبار لهذا التطبيق (lp_ak_sb_…) نسخته عند إنشائه؛ وحدة التحكم لا تحتفظ به.",
+  "console.firstCallKeyAccessHeading": "أي التجار يقرأ المفتاح",
+  "console.firstCallKeyAccess":
+    "يقرأ مفتاح الاختبار تجار الاختبار النشطين في مؤسستك مباشرة: لا يحتاجون إلى طلب وصول. أما مفتاح الإنتاج فلا يقرأ تاجرًا حقيقيًا إلا بعد أن يوافق مالك التاجر على طلب الوصول الخاص بالتطبيق، ولا يقرأ إلا المتاجر الموافق عليها.",
+  "console.firstCallKeyRefusal":
+    "قبل موافقة المالك (أو بعد سحبه الموافقة)، ولأي تاجر لا يحق للمفتاح قراءته، ترفض الواجهة البرمجية الاستدعاء بالحالة 403. هذا هو النص الذي يتلقاه الشريك، ومعه رمز الخطأ:",
+  "console.firstCallNoKey": "لا يوجد لهذا التطبيق مفتاح API للاختبار بعد: أنشئ مفتاحًا أولًا، ثم الصقه هنا.",
+  "console.firstCallKeyMissing": "أدخل مفتاح API كما عُرض (lp_ak_sb_…) لتشغيل الاستدعاء.",
+  "console.firstCallNotGranted":
+    "لم يمنح التاجر هذا التطبيق حق الوصول: اختر أحد تجار الاختبار النشطين في مؤسستك، أو اطلب في الإنتاج من مالك التاجر الموافقة على طلب وصول.",
   "console.invitationTitle": "دعوة إلى مؤسسة",
   "console.invitationSignIn":
     "سجّل الدخول بالبريد الإلكتروني المدعو لقبول الدعوة. جديد هنا؟ أنشئ حسابًا بذلك العنوان: بعد تأكيده وتسجيل الدخول ستعود إلى هذه الدعوة.",
@@ -517,7 +536,7 @@ export const ar: Catalogue = {
   "console.webhookEnabled": "مفعّلة",
   "console.webhookDisabled": "معطّلة",
   "console.webhookDisabledExplain":
-    "فشلت كل المحاولات إلى نقطة الاستقبال هذه مدة خمسة أيام فعُطّلت: لا تتلقى أي أحداث. أصلِح المستقبِل ثم أعد تفعيلها عبر الواجهة البرمجية (PATCH مع enabled: true).",
+    "فشلت كل المحاولات إلى نقطة الاستقبال هذه مدة خمسة أيام فعُطّلت: لا تتلقى أي أحداث. أصلِح المستقبِل ثم أعد تفعيلها من هنا.",
   "console.webhookFailingSince": "يفشل منذ",
   "console.webhookEvents": "الأحداث",
   "console.webhookAllEvents": "كل الأحداث",
@@ -528,6 +547,14 @@ export const ar: Catalogue = {
   "console.webhookSendTest": "إرسال حدث تجريبي",
   "console.webhookRotate": "تدوير السرّ",
   "console.webhookDelete": "حذف",
+  "console.webhookEnable": "إعادة التفعيل",
+  "console.webhookEnabledAgain": "أُعيد تفعيل {url}: تصلها الأحداث الجديدة من الآن.",
+  "console.webhookDeleteConfirmTitle": "حذف نقطة الاستقبال هذه؟",
+  "console.webhookDeleteConfirmHeading": "هل تريد حذف نقطة استقبال الويب هذه؟",
+  "console.webhookDeleteConsequence":
+    "لن تتلقى أي أحداث منذ لحظة حذفها، ولن تُرسل محاولاتها التي لم تُرسل بعد. ويتوقف سرّ توقيعها عن العمل. لا يمكن التراجع عن ذلك: لتلقي الأحداث هنا مرة أخرى أضف نقطة الاستقبال من جديد (بسرّ جديد).",
+  "console.webhookDeleteConfirm": "نعم، احذفها",
+  "console.webhookDeleteKeep": "أبقِها",
   "console.webhookDeliveriesHeading": "أحدث عمليات التسليم",
   "console.webhookDeliveriesCaption": "الأحداث المرسلة، الأحدث أولًا",
   "console.webhookNoDeliveries": "لم يُرسَل أي حدث بعد. أرسل حدثًا تجريبيًا لتجربة نقطة الاستقبال.",

@@ -369,6 +369,25 @@ export const en = {
   "console.firstCallTooMany":
     "Too many runs in the last minute, by you or your organization. Wait a minute, then run it again.",
   "console.noSandboxCredential": "This app has no sandbox credential.",
+  "console.appSectionsNav": "App sections",
+  "console.sectionOverview": "Overview",
+  "console.sectionSettings": "Settings",
+  "console.sectionUnavailable":
+    "This section is not part of this app's page: it does not apply to the app's product or state, or to your role.",
+  "console.noRedirectUris": "No redirect URIs yet.",
+  "console.firstCallKeyIntro":
+    "Call the API as {name} with an API key for one of your sandbox merchants: list its stores. A key names no merchant, so every call carries companyId.",
+  "console.firstCallKeyNote":
+    "Replace <API_KEY> with a sandbox key of this app (lp_ak_sb_…), copied when it was created; the console does not keep it.",
+  "console.firstCallKeyAccessHeading": "Which merchants a key reads",
+  "console.firstCallKeyAccess":
+    "A sandbox key reads your organization's own active sandbox merchants at once: they need no access request. A production key reads a live merchant only after the merchant's owner approves the app's access request, and only the stores approved.",
+  "console.firstCallKeyRefusal":
+    "Until the owner approves (or after the owner withdraws the approval), and for any merchant the key may not read, the API refuses the call with status 403. The body the partner gets, its code included:",
+  "console.firstCallNoKey": "This app has no sandbox API key yet: create one first, then paste it here.",
+  "console.firstCallKeyMissing": "Enter the API key as it was shown (lp_ak_sb_…) to run the call.",
+  "console.firstCallNotGranted":
+    "The merchant has not granted this app access: choose one of your organization's active sandbox merchants, or, in production, ask the merchant's owner to approve an access request.",
   "console.invitationTitle": "Invitation to an organization",
   "console.invitationSignIn":
     "Sign in with the invited email address to accept. New here? Sign up with that address: once it is verified and you sign in, you come back to this invitation.",
@@ -528,7 +547,7 @@ export const en = {
   "console.webhookEnabled": "Enabled",
   "console.webhookDisabled": "Disabled",
   "console.webhookDisabledExplain":
-    "This endpoint failed every attempt for five days and was disabled: it receives no events. Fix the receiver, then re-enable it through the API (PATCH with enabled: true).",
+    "This endpoint failed every attempt for five days and was disabled: it receives no events. Fix the receiver, then re-enable it here.",
   "console.webhookFailingSince": "failing since",
   "console.webhookEvents": "Events",
   "console.webhookAllEvents": "All events",
@@ -539,6 +558,14 @@ export const en = {
   "console.webhookSendTest": "Send test event",
   "console.webhookRotate": "Rotate secret",
   "console.webhookDelete": "Delete",
+  "console.webhookEnable": "Re-enable",
+  "console.webhookEnabledAgain": "{url} is enabled again: new events reach it from now on.",
+  "console.webhookDeleteConfirmTitle": "Delete this endpoint?",
+  "console.webhookDeleteConfirmHeading": "Delete this webhook endpoint?",
+  "console.webhookDeleteConsequence":
+    "It receives no more events from the moment it is deleted, and its attempts not yet sent are not sent. Its signing secret stops working. This cannot be undone: to receive events here again, add the endpoint anew (with a new secret).",
+  "console.webhookDeleteConfirm": "Yes, delete",
+  "console.webhookDeleteKeep": "Keep it",
   "console.webhookDeliveriesHeading": "Latest deliveries",
   "console.webhookDeliveriesCaption": "Events sent, newest first",
   "console.webhookNoDeliveries": "No event sent yet. Send a test event to try the endpoint.",

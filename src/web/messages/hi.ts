@@ -362,6 +362,25 @@ export const hi: Catalogue = {
   "console.firstCallUnreachable": "कंसोल से API तक नहीं पहुँचा जा सका। इसके बजाय curl कमांड आज़माएँ।",
   "console.firstCallTooMany": "पिछले एक मिनट में आपने या आपके संगठन ने बहुत बार चलाया। एक मिनट रुकें, फिर दोबारा चलाएँ।",
   "console.noSandboxCredential": "इस ऐप का कोई सैंडबॉक्स क्रेडेंशियल नहीं है।",
+  "console.appSectionsNav": "ऐप के खंड",
+  "console.sectionOverview": "सारांश",
+  "console.sectionSettings": "सेटिंग",
+  "console.sectionUnavailable":
+    "यह खंड इस ऐप के पेज का हिस्सा नहीं है: यह ऐप के प्रोडक्ट या स्थिति, या आपकी भूमिका पर लागू नहीं होता।",
+  "console.noRedirectUris": "अभी कोई रीडायरेक्ट URI नहीं है।",
+  "console.firstCallKeyIntro":
+    "अपने किसी सैंडबॉक्स व्यापारी के लिए API कुंजी से {name} के रूप में API को कॉल करें: उसके स्टोर की सूची देखें। कुंजी किसी व्यापारी को नहीं बताती, इसलिए हर कॉल में companyId होता है।",
+  "console.firstCallKeyNote":
+    "<API_KEY> की जगह इस ऐप की सैंडबॉक्स कुंजी (lp_ak_sb_…) डालें, जो आपने बनाते समय कॉपी की थी; कंसोल उसे नहीं रखता।",
+  "console.firstCallKeyAccessHeading": "कुंजी किन व्यापारियों का डेटा पढ़ती है",
+  "console.firstCallKeyAccess":
+    "सैंडबॉक्स कुंजी आपके संगठन के सक्रिय सैंडबॉक्स व्यापारियों का डेटा तुरंत पढ़ती है: उनके लिए एक्सेस अनुरोध ज़रूरी नहीं। प्रोडक्शन कुंजी किसी असली व्यापारी का डेटा तभी पढ़ती है जब व्यापारी का मालिक ऐप के एक्सेस अनुरोध को स्वीकृत करे, और केवल स्वीकृत स्टोर का।",
+  "console.firstCallKeyRefusal":
+    "मालिक के स्वीकृत करने से पहले (या स्वीकृति वापस लेने के बाद), और हर उस व्यापारी के लिए जिसे कुंजी नहीं पढ़ सकती, API कॉल को 403 स्थिति के साथ अस्वीकार करता है। पार्टनर को यह बॉडी मिलती है, त्रुटि कोड सहित:",
+  "console.firstCallNoKey": "इस ऐप की अभी कोई सैंडबॉक्स API कुंजी नहीं है: पहले एक बनाएँ, फिर उसे यहाँ चिपकाएँ।",
+  "console.firstCallKeyMissing": "कॉल चलाने के लिए API कुंजी वैसे ही डालें जैसे वह दिखाई गई थी (lp_ak_sb_…)।",
+  "console.firstCallNotGranted":
+    "व्यापारी ने इस ऐप को एक्सेस नहीं दिया है: अपने संगठन का कोई सक्रिय सैंडबॉक्स व्यापारी चुनें, या प्रोडक्शन में व्यापारी के मालिक से एक्सेस अनुरोध स्वीकृत करने को कहें।",
   "console.invitationTitle": "संगठन में आमंत्रण",
   "console.invitationSignIn":
     "स्वीकार करने के लिए आमंत्रित ईमेल पते से साइन इन करें। यहाँ नए हैं? उस पते से साइन अप करें: पता सत्यापित करके साइन इन करने पर आप इसी आमंत्रण पर लौट आएँगे।",
@@ -517,7 +536,7 @@ export const hi: Catalogue = {
   "console.webhookEnabled": "चालू",
   "console.webhookDisabled": "बंद",
   "console.webhookDisabledExplain":
-    "यह एंडपॉइंट पाँच दिन तक हर प्रयास में विफल रहा और बंद कर दिया गया: इसे कोई इवेंट नहीं मिलता। रिसीवर ठीक करें, फिर API से इसे दोबारा चालू करें (PATCH के साथ enabled: true)।",
+    "यह एंडपॉइंट पाँच दिन तक हर प्रयास में विफल रहा और बंद कर दिया गया: इसे कोई इवेंट नहीं मिलता। रिसीवर ठीक करें, फिर इसे यहीं से दोबारा चालू करें।",
   "console.webhookFailingSince": "विफल होने का समय:",
   "console.webhookEvents": "इवेंट",
   "console.webhookAllEvents": "सभी इवेंट",
@@ -528,6 +547,14 @@ export const hi: Catalogue = {
   "console.webhookSendTest": "टेस्ट इवेंट भेजें",
   "console.webhookRotate": "सीक्रेट बदलें",
   "console.webhookDelete": "हटाएँ",
+  "console.webhookEnable": "फिर से चालू करें",
+  "console.webhookEnabledAgain": "{url} फिर से चालू है: अब से नए इवेंट इस तक पहुँचेंगे।",
+  "console.webhookDeleteConfirmTitle": "यह एंडपॉइंट हटाएँ?",
+  "console.webhookDeleteConfirmHeading": "क्या यह वेबहुक एंडपॉइंट हटाना है?",
+  "console.webhookDeleteConsequence":
+    "हटाए जाने के क्षण से इसे कोई इवेंट नहीं मिलेगा, और इसके जो प्रयास अभी भेजे नहीं गए, वे नहीं भेजे जाएँगे। इसका हस्ताक्षर सीक्रेट काम करना बंद कर देगा। इसे पलटा नहीं जा सकता: यहाँ फिर से इवेंट पाने के लिए एंडपॉइंट को नए सिरे से जोड़ें (नए सीक्रेट के साथ)।",
+  "console.webhookDeleteConfirm": "हाँ, हटाएँ",
+  "console.webhookDeleteKeep": "रहने दें",
   "console.webhookDeliveriesHeading": "हाल की डिलीवरी",
   "console.webhookDeliveriesCaption": "भेजे गए इवेंट, नए पहले",
   "console.webhookNoDeliveries": "अभी तक कोई इवेंट नहीं भेजा गया। एंडपॉइंट आज़माने के लिए टेस्ट इवेंट भेजें।",

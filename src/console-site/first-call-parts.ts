@@ -1,0 +1,56 @@
+// What both first calls (client credentials, ./first-call.ts; an ADSR app's API key, ./first-call-key.ts) show
+// alike: the choice of an active sandbox merchant, a command in a box with its copy button, and an answer of the
+// API as it came (status and body); where the runs go and what counts them.
+import type { App } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import type { VouchedClients } from "../runtime/vouched-client.js";
+import { html, type SafeHtml } from "../web/html.js";
+import type { Visit } from "./visit.js";
+
+/** The organization's active sandbox merchants, the one chosen (form, query, else the first) and the choice. */
+export async function sandboxMerchantChoice(
+  visit: Visit,
+  app: App,
+): Promise<{ chosen: number | undefined; choice: SafeHtml }> {
+  const { t } = visit;
+  const merchants = await visit.api("listOrganizationSandboxMerchants", { organizationId: Number(app.organizationId) });
+  const active = merchants.ok ? merchants.value.merchants.filter((merchant) => merchant.active) : [];
+  const chosen =
+    Number(visit.form.get("merchant_id") ?? visit.query.get("merchant_id") ?? active[0]?.companyId ?? 0) || undefined;
+  const choice =
+    active.length === 0
+      ? html`<p>${t("console.firstCallNoMerchant")} <a href="/organizations/${app.organizationId}">${t("console.provisionMerchant")}</a></p>`
+      : html`<div class="field"><label for="field-merchant_id">${t("console.sandboxMerchant")}</label><select id="field-merchant_id" name="merchant_id">${active.map(
+          (merchant) =>
+            html`<option value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` selected` : ""}>${merchant.name || String(merchant.companyId)} (${String(merchant.companyId)})</option>`,
+        )}</select></div>`;
+  return { chosen, choice };
+}
+
+/** The merchant a run names: a positive company id from the form, else 0 (none). */
+export function chosenMerchant(visit: Visit): number {
+  const value = visit.form.get("merchant_id") ?? "";
+  return /^[1-9]\d{0,15}$/.test(value) ? Number(value) : 0;
+}
+
+/** A command in its box (it wraps there) with a copy button (the copy script; without it the text stays selectable). */
+export function commandBox(visit: Visit, id: string, label: string, text: string): SafeHtml {
+  const { t } = visit;
+  return html`<div class="command"><pre tabindex="0" aria-labelledby="${id}-heading"><code id="${id}">${text}</code></pre><button type="button" class="secondary" data-copy-target="${id}" data-copied-label="${t("common.copied")}" aria-label="${t("common.copy")}: ${label}" hidden>${t("common.copy")}</button></div>`;
+}
+
+/** One answer of the API: its status and its body, as they came. */
+export function answerBlock(visit: Visit, label: string, result: { status: number; body: string }): SafeHtml {
+  return html`<h3>${label}</h3><p>${visit.t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre tabindex="0"><code>${result.body}</code></pre>`;
+}
+
+/** Where the runs go: the front of this process, vouching for the developer's address. */
+export interface FirstCallRoute {
+  /** The front's own URL (with a trailing slash), once it listens. */
+  apiUrl: () => string | undefined;
+  vouchedClients: VouchedClients;
+}
+
+export interface FirstCallLimits {
+  /** Counts a run; false when the developer's or the organization's minute is spent. */
+  admit(accountId: number, organizationId: number): Promise<boolean>;
+}

@@ -1,0 +1,302 @@
+// The app page's structure over HTTP (src/console-site/app-sections.ts, app-pages.ts): for each product, the section
+// menu (exactly the sections that apply, the current one aria-current), the forms each view holds (exactly), at most
+// one primary action per view, 404 for a section that does not apply, and where a form's POST lands (the view that
+// holds the form, whose language switch leads back to it).
+import { createClient, type Client } from "@connectrpc/connect";
+import * as assert from "uvu/assert";
+import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
+import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { createManualClock } from "../../src/runtime/clock.js";
+import { escapeHtml } from "../../src/web/html.js";
+import { translator } from "../../src/web/i18n.js";
+import {
+  admittedDeveloper,
+  createSiteBrowser,
+  signedUpDeveloper,
+  type SiteBrowser,
+  type SitePage,
+} from "../support/console-site.js";
+import { grpcTransport } from "../support/internal.js";
+import { suite } from "../support/suite.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+
+const Sections = suite("console-site/app-sections");
+const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
+let test: TestApp;
+let staff: Client<typeof ConsoleService>;
+let reviews: Client<typeof CredentialService>;
+let serial = 0;
+const en = (...args: Parameters<ReturnType<typeof translator>>) => escapeHtml(translator("en")(...args));
+
+Sections.before(async () => {
+  test = await startTestApp({
+    clock,
+    redis: Boolean(process.env["TEST_REDIS_URL"]),
+    env: { TRUST_PROXY: "127.0.0.1" },
+  });
+  const transport = grpcTransport(test.app.grpc.port, test.internal.staff);
+  staff = createClient(ConsoleService, transport);
+  reviews = createClient(CredentialService, transport);
+  await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/v1" });
+});
+Sections.after(async () => {
+  await test.stop();
+});
+
+/** The section menu: each link's path and label, and which one is current. */
+function menuOf(html: string): { links: Array<[string, string]>; current: string[] } {
+  const nav = /<nav class="tabs section-menu" aria-label="([^"]+)"><ul>(.*?)<\/ul><\/nav>/s.exec(html);
+  assert.ok(nav, "the page has the section menu");
+  assert.is(nav![1], en("console.appSectionsNav"));
+  const items = [...nav![2]!.matchAll(/<a href="([^"]+)"( aria-current="page")?>([^<]+)<\/a>/g)];
+  return {
+    links: items.map((item) => [item[1]!, item[3]!]),
+    current: items.filter((item) => item[2]).map((item) => item[1]!),
+  };
+}
+
+/** The actions of the page's forms, in order (the header's sign-out form left out). */
+function formsOf(html: string, appId: string): string[] {
+  return [...html.matchAll(/<form method="post" action="([^"]+)"/g)]
+    .map((match) => match[1]!)
+    .filter((action) => action !== "/sign-out")
+    .map((action) => action.replace(`/apps/${appId}`, ""));
+}
+
+/** Primary actions: submit buttons and button-styled links that are neither secondary nor danger. */
+function primariesOf(html: string): number {
+  return [...html.matchAll(/<button type="submit">|<a class="button" /g)].length;
+}
+
+async function newOrganization(browser: SiteBrowser): Promise<number> {
+  const made = await browser.post("/organizations", { name: `Sections ${++serial}` }, await browser.get("/"));
+  assert.is(made.status, 303, made.html);
+  return Number(/^\/organizations\/(\d+)$/.exec(made.location ?? "")![1]);
+}
+
+async function newApp(browser: SiteBrowser, organizationId: number, product: string, name: string): Promise<string> {
+  const created = await browser.post(
+    `/organizations/${organizationId}/apps`,
+    { name, product },
+    await browser.get(`/organizations/${organizationId}`),
+  );
+  assert.is(created.status, 200, created.html);
+  return /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
+}
+
+/** Checks one view: 200, its menu with it current, its forms and its primary actions, exactly. */
+async function view(
+  browser: SiteBrowser,
+  appId: string,
+  section: string,
+  expected: { menu: Array<[string, string]>; forms: string[]; primaries: number; title: string },
+): Promise<SitePage> {
+  const path = `/apps/${appId}${section}`;
+  const page = await browser.get(path);
+  assert.is(page.status, 200, `${path}: ${page.html}`);
+  const menu = menuOf(page.html);
+  assert.equal(
+    menu.links,
+    expected.menu.map(([suffix, label]) => [`/apps/${appId}${suffix}`, label]),
+    path,
+  );
+  assert.equal(menu.current, [path], path);
+  assert.equal(formsOf(page.html, appId), expected.forms, `${path}: forms`);
+  assert.is(primariesOf(page.html), expected.primaries, `${path}: primary actions`);
+  assert.match(page.html, `<title>${expected.title} · `);
+  return page;
+}
+
+const oauthMenu: Array<[string, string]> = [
+  ["", en("console.sectionOverview")],
+  ["/credentials", en("console.credentialsHeading")],
+  ["/redirect-uris", en("console.redirectsHeading")],
+  ["/review", en("console.reviewHeading")],
+  ["/settings", en("console.sectionSettings")],
+];
+const adsrMenu: Array<[string, string]> = [
+  ["", en("console.sectionOverview")],
+  ["/api-keys", en("console.apiKeysHeading")],
+  ["/access-requests", en("console.accessRequestsHeading")],
+  ["/review", en("console.reviewHeading")],
+  ["/settings", en("console.sectionSettings")],
+];
+
+Sections(
+  "FULL and ONLINE_ORDER: overview, credentials, redirect URIs, review, settings; no API keys or access requests",
+  async () => {
+    const browser = createSiteBrowser(test);
+    await signedUpDeveloper(test, browser, `sections.oauth.${process.pid}.${++serial}@partner.test`);
+    await admittedDeveloper(browser, staff);
+    const organizationId = await newOrganization(browser);
+    for (const product of ["FULL", "ONLINE_ORDER"]) {
+      const name = `${product} app`;
+      const appId = await newApp(browser, organizationId, product, name);
+      const title = (section: string) => `${escapeHtml(section)} · ${name}`;
+      // A draft: the review view holds the submit form.
+      await view(browser, appId, "/review", {
+        menu: oauthMenu,
+        forms: ["/submit"],
+        primaries: 1,
+        title: title(translator("en")("console.reviewHeading")),
+      });
+      assert.is(
+        (await browser.post(`/apps/${appId}/submit`, {}, await browser.get(`/apps/${appId}/review`))).location,
+        `/apps/${appId}/review`,
+      );
+      await reviews.approveApp({ appId });
+
+      const overview = await view(browser, appId, "", { menu: oauthMenu, forms: [], primaries: 1, title: name });
+      assert.match(
+        overview.html,
+        `<a class="button" href="/apps/${appId}/first-call">${en("console.firstCallTitle")}</a>`,
+      );
+      // Approved: both environments' client ids (rotate and allowlist, secondary) and the production reveal (primary).
+      await view(browser, appId, "/credentials", {
+        menu: oauthMenu,
+        forms: ["/rotate", "/allowed-ips", "/rotate", "/allowed-ips", "/production-credentials"],
+        primaries: 1,
+        title: title(translator("en")("console.credentialsHeading")),
+      });
+      await view(browser, appId, "/redirect-uris", {
+        menu: oauthMenu,
+        forms: ["/redirect-uris"],
+        primaries: 1,
+        title: title(translator("en")("console.redirectsHeading")),
+      });
+      await view(browser, appId, "/review", {
+        menu: oauthMenu,
+        forms: [],
+        primaries: 0,
+        title: title(translator("en")("console.reviewHeading")),
+      });
+      const settings = await view(browser, appId, "/settings", {
+        menu: oauthMenu,
+        forms: ["/rename"],
+        primaries: 1,
+        title: title(translator("en")("console.sectionSettings")),
+      });
+      assert.match(settings.html, `<a class="button danger" href="/apps/${appId}/archive">`);
+      for (const section of ["/api-keys", "/access-requests"]) {
+        const absent = await browser.get(`/apps/${appId}${section}`);
+        assert.is(absent.status, 404, section);
+        assert.match(absent.html, en("console.sectionUnavailable"));
+        assert.match(absent.html, `<a href="/apps/${appId}">${en("console.sectionOverview")}</a>`);
+      }
+
+      // A form's answer is the view that holds it, and its language switch leads there, not to the POST's path.
+      const credentials = await browser.get(`/apps/${appId}/credentials`);
+      const clientId = /name="client_id" value="([^"]+)"/.exec(credentials.html)![1]!;
+      const rotated = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId }, credentials);
+      assert.is(rotated.status, 200, rotated.html);
+      assert.equal(menuOf(rotated.html).current, [`/apps/${appId}/credentials`]);
+      assert.match(rotated.html, 'id="rotated-heading"');
+      assert.match(rotated.html, `<a href="/apps/${appId}/credentials?lang=ar" lang="ar" hreflang="ar">`);
+      const badUris = await browser.post(
+        `/apps/${appId}/redirect-uris`,
+        { redirectUris: "http://app.example/cb" },
+        credentials,
+      );
+      assert.is(badUris.status, 400);
+      assert.equal(menuOf(badUris.html).current, [`/apps/${appId}/redirect-uris`]);
+      assert.match(badUris.html, 'id="field-redirectUris-error"');
+      const renamed = await browser.post(`/apps/${appId}/rename`, { name: `${name} 2` }, credentials);
+      assert.is(renamed.status, 303);
+      assert.is(renamed.location, `/apps/${appId}/settings`);
+      // A form of another product, forged: the API refuses it, said at the top of the overview.
+      const forged = await browser.post(`/apps/${appId}/api-keys`, { name: "k", environment: "SANDBOX" }, credentials);
+      assert.is(forged.status, 400);
+      assert.equal(menuOf(forged.html).current, [`/apps/${appId}`]);
+      assert.match(forged.html, '<div class="alert error" role="alert">');
+    }
+  },
+);
+
+Sections(
+  "ADSR: overview, API keys, access requests, review, settings; no client credentials or redirect URIs",
+  async () => {
+    const browser = createSiteBrowser(test);
+    await signedUpDeveloper(test, browser, `sections.adsr.${process.pid}.${++serial}@partner.test`);
+    await admittedDeveloper(browser, staff);
+    const organizationId = await newOrganization(browser);
+    const name = "Sales reader";
+    const appId = await newApp(browser, organizationId, "ADSR", name);
+    const title = (section: string) => `${escapeHtml(section)} · ${name}`;
+    await view(browser, appId, "/api-keys", {
+      menu: adsrMenu,
+      forms: ["/api-keys"],
+      primaries: 1,
+      title: title(translator("en")("console.apiKeysHeading")),
+    });
+    // Before approval the access-request form is not offered: nothing to do in that view.
+    await view(browser, appId, "/access-requests", {
+      menu: adsrMenu,
+      forms: [],
+      primaries: 0,
+      title: title(translator("en")("console.accessRequestsHeading")),
+    });
+    const keys = await browser.get(`/apps/${appId}/api-keys`);
+    const made = await browser.post(`/apps/${appId}/api-keys`, { name: "nightly", environment: "SANDBOX" }, keys);
+    assert.is(made.status, 200, made.html);
+    assert.equal(menuOf(made.html).current, [`/apps/${appId}/api-keys`]);
+    assert.match(made.html, 'id="new-key-heading"');
+    assert.match(made.html, `<a href="/apps/${appId}/api-keys?lang=hi" lang="hi" hreflang="hi">`);
+    assert.is((await browser.post(`/apps/${appId}/submit`, {}, keys)).location, `/apps/${appId}/review`);
+    await reviews.approveApp({ appId });
+
+    await view(browser, appId, "", { menu: adsrMenu, forms: [], primaries: 1, title: name });
+    // A live key: revoke (danger) and its allowlist (secondary); creating one stays the primary action.
+    await view(browser, appId, "/api-keys", {
+      menu: adsrMenu,
+      forms: ["/api-keys/revoke", "/api-keys/allowed-ips", "/api-keys"],
+      primaries: 1,
+      title: title(translator("en")("console.apiKeysHeading")),
+    });
+    await view(browser, appId, "/access-requests", {
+      menu: adsrMenu,
+      forms: ["/access-requests"],
+      primaries: 1,
+      title: title(translator("en")("console.accessRequestsHeading")),
+    });
+    await view(browser, appId, "/review", {
+      menu: adsrMenu,
+      forms: [],
+      primaries: 0,
+      title: title(translator("en")("console.reviewHeading")),
+    });
+    await view(browser, appId, "/settings", {
+      menu: adsrMenu,
+      forms: ["/rename"],
+      primaries: 1,
+      title: title(translator("en")("console.sectionSettings")),
+    });
+    for (const section of ["/credentials", "/redirect-uris"]) {
+      const absent = await browser.get(`/apps/${appId}${section}`);
+      assert.is(absent.status, 404, section);
+      assert.match(absent.html, en("console.sectionUnavailable"));
+    }
+    // No client id or secret in any view of an ADSR app.
+    for (const section of ["", "/api-keys", "/access-requests", "/review", "/settings"])
+      assert.not.match((await browser.get(`/apps/${appId}${section}`)).html, "lp_app_sb");
+
+    const listed = await browser.get(`/apps/${appId}/api-keys`);
+    const keyId = /name="api_key_id" value="([^"]+)"/.exec(listed.html)![1]!;
+    const revoked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId }, listed);
+    assert.is(revoked.status, 303);
+    assert.is(revoked.location, `/apps/${appId}/api-keys`);
+    const refused = await browser.post(`/apps/${appId}/access-requests`, { companyId: "", storeIds: "" }, listed);
+    assert.is(refused.status, 400);
+    assert.equal(menuOf(refused.html).current, [`/apps/${appId}/access-requests`]);
+    // HEAD answers on a section; a wrong method says which ones the path takes.
+    const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const head = await fetch(`${test.console}/apps/${appId}/settings`, { method: "HEAD", headers: { cookie } });
+    assert.is(head.status, 200);
+    const put = await fetch(`${test.console}/apps/${appId}/api-keys`, { method: "PUT", headers: { cookie } });
+    assert.is(put.status, 405);
+    assert.is(put.headers.get("allow"), "GET, HEAD, POST");
+    const putSettings = await fetch(`${test.console}/apps/${appId}/settings`, { method: "PUT", headers: { cookie } });
+    assert.is(putSettings.headers.get("allow"), "GET, HEAD");
+  },
+);
+
+Sections.run();
