@@ -16,6 +16,7 @@ import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
 import { createRequestLogQueries, createRequestRecorder } from "./request-log/index.js";
 import { createConsoleSite } from "./console-site/console-server.js";
+import { invitationMailText } from "./web/mail-texts.js";
 import { createVouchedClients } from "./runtime/vouched-client.js";
 import {
   eventDataSchemaNames,
@@ -308,6 +309,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       signingKey: () => signingKeys.signingKey(),
       publicKey: (kid) => keyRing.publicKey(kid),
       mail,
+      // Invitation mail in the invitee's language, from the sites' catalogues.
+      mailTexts: { invitation: invitationMailText },
       credential,
       grant,
       webhooks: webhookService,
@@ -329,6 +332,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const internal = await createInternalPort({
       config,
       embedded: control.embedded,
+      // The console runs here: in development mode `npm run staff` stands in for its staff.
+      localStaff: true,
       routes,
       clock: context.clock,
       ids: context.ids,
@@ -441,6 +446,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       // The sandbox merchant page reads and moves orders in the merchant's region, through the gateway's callers.
       sandboxOrders: createSandboxOrderDesk({ callers: regional.callers, ids: context.ids, clock: context.clock }),
       readiness,
+      // Development mode: the program page names the `npm run staff` command that approves an application.
+      development: config.internal.localStaff,
       // The first call goes to this process's own front, vouching for the developer's address.
       firstCall: { apiUrl: () => frontUrl, vouchedClients },
     });

@@ -323,7 +323,7 @@ Main(
           generated["try"],
           `buf curl --protocol grpc --http2-prior-knowledge -H "X-Service-Credential: $(cat ${join(dataDir, "operator-credential")})" ${grpcUrl}/partnerapi.v1.TokenService/GetJwks`,
         );
-        for (const file of ["operator-credential", "internal-credentials"]) {
+        for (const file of ["operator-credential", "internal-credentials", "staff-credential"]) {
           assert.is((await stat(join(dataDir, file))).mode & 0o777, 0o600, `${file} is readable by its owner only`);
         }
         credential = (await readFile(join(dataDir, "operator-credential"), "utf8")).trim();
@@ -388,7 +388,9 @@ Main(
         // credentials file, then the printed buf curl line with the printed credential (issue 18).
         const credentialsPath = join(dataDir, "internal-credentials");
         const hint = [
-          "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
+          "program applications and agreement versions, as the staff a local run has none of (development mode):",
+          "  npm run staff -- applications    then    npm run staff -- approve <id>",
+          "other staff RPCs (app review; docs/console-walkthrough.md), with a staff credential of your own:",
           "  npm run credential -- staff staff-local",
           `  then append the printed "staff staff-local ..." line to ${credentialsPath} (re-read within 5 seconds)`,
           `  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' ${grpcUrl}/partnerapi.v1.ConsoleService/ListProgramApplications`,

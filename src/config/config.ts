@@ -281,6 +281,12 @@ export interface Config {
     credentialsFile: string;
     /** Whether credentialsFile is the default one in dataDir (an embedded start may generate it). */
     credentialsFileIsDefault: boolean;
+    /**
+     * Development mode: NODE_ENV is not production and the credentials are DATA_DIR's own (GRPC_CREDENTIALS_FILE
+     * unset). No staff exist there, so a start keeps a staff credential in DATA_DIR/staff-credential for
+     * `npm run staff` (src/internal/staff-command.ts), and the console's program page names the command to run.
+     */
+    localStaff: boolean;
     /** TLS for the internal port; unset: cleartext (h2c and HTTP/1.1), for loopback only. */
     tls: { certFile: string; keyFile: string } | undefined;
   };
@@ -445,6 +451,7 @@ export function loadConfig(
     internal: {
       credentialsFile: v.GRPC_CREDENTIALS_FILE ?? join(v.DATA_DIR, "internal-credentials"),
       credentialsFileIsDefault: v.GRPC_CREDENTIALS_FILE === undefined,
+      localStaff: v.GRPC_CREDENTIALS_FILE === undefined && env["NODE_ENV"] !== "production",
       tls: v.GRPC_TLS_CERT && v.GRPC_TLS_KEY ? { certFile: v.GRPC_TLS_CERT, keyFile: v.GRPC_TLS_KEY } : undefined,
     },
     regionHop: { credentialFile: v.REGION_GRPC_CREDENTIAL_FILE, caFile: v.REGION_GRPC_CA },

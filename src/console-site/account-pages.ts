@@ -8,9 +8,27 @@ import { refusalOf } from "./error-summary.js";
 import { alert, button, field, postForm } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
 
+/** The shape of an invitation link's token as the return paths carry it. */
+export const invitationTokenPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** Where a sign-in may lead back to: our own invitation page only (no open redirect); else the dashboard. */
 export function safeReturn(value: string | null | undefined): string {
   return value && /^\/invitations\/accept\?token=[A-Za-z0-9_-]{1,64}$/.test(value) ? value : "/";
+}
+
+/**
+ * Where this visit's sign-in leads: the return path its form or query names, else the invitation the visitor
+ * opened before signing up (kept in a cookie across the verification mail), else the dashboard.
+ */
+export function returnOf(visit: Visit): string {
+  const named = safeReturn(visit.form.get("return_to") ?? visit.query.get("return_to"));
+  if (named !== "/") return named;
+  return visit.pendingInvitation ? `/invitations/accept?token=${visit.pendingInvitation}` : "/";
+}
+
+/** The invitation token a return path names (the sign-up of an invited visitor), if any. */
+export function invitationOfReturn(value: string): string | undefined {
+  return value === "/" ? undefined : (new URLSearchParams(value.slice(value.indexOf("?"))).get("token") ?? undefined);
 }
 
 const lockout = (visit: Visit) => ({ attempts: visit.rules.signInAttempts, minutes: visit.rules.lockoutMinutes });
@@ -22,7 +40,7 @@ export function signInPage(
 ): Reply {
   const { t } = visit;
   const error = state.error;
-  const returnTo = safeReturn(visit.form.get("return_to") ?? visit.query.get("return_to"));
+  const returnTo = returnOf(visit);
   const refusal = refusalOf(visit, error, {
     email: { id: "field-email", label: t("console.email") },
     password: { id: "field-password", label: t("console.password") },
@@ -48,6 +66,8 @@ ${field({ label: t("console.password"), name: "password", type: "password", auto
 
 export function signUpPage(visit: Visit, state: { error?: ApiError; email?: string } = {}, status = 200): Reply {
   const { t } = visit;
+  // An invited visitor's sign-up keeps the invitation, to come back to it after the verification mail.
+  const returnTo = safeReturn(visit.form.get("return_to") ?? visit.query.get("return_to"));
   const refusal = refusalOf(visit, state.error, {
     email: { id: "field-email", label: t("console.email") },
     password: { id: "field-password", label: t("console.password") },
@@ -59,8 +79,9 @@ ${postForm(
   html`${field({ label: t("console.email"), name: "email", type: "email", autocomplete: "email", required: true, value: state.email, error: refusal.at("email"), ltr: true })}
 ${field({ label: t("console.password"), name: "password", type: "password", autocomplete: "new-password", required: true, hint: t("console.passwordRules"), error: refusal.at("password") })}
 <div class="actions">${button(t("console.createAccount"))}</div>`,
+  { hidden: { return_to: returnTo === "/" ? undefined : returnTo } },
 )}
-<p>${t("console.haveAccount")} <a href="/sign-in">${t("console.signIn")}</a></p>`;
+<p>${t("console.haveAccount")} <a href="${signInHref(returnTo)}">${t("console.signIn")}</a></p>`;
   return visit.page(t("console.signUpTitle"), body, { status, narrow: true, problems: refusal.problems });
 }
 
@@ -69,14 +90,19 @@ export async function signUp(visit: Visit): Promise<Reply> {
   const result = await visit.api("signUp", { email, password: visit.form.get("password") ?? "" });
   if (!result.ok) return signUpPage(visit, { error: result.error, email }, result.error.status);
   // The same answer whether or not the address had an account (the API's rule): check your mail.
+  const invited = safeReturn(visit.form.get("return_to")) !== "/";
   return visit.page(
     t(visit, "console.checkMailTitle"),
-    html`${alert("ok", visit.t("console.checkMailText", { email }))}<p>${visit.t("console.checkMailNext")}</p>${mailedLocally(visit)}<p><a href="/resend-verification">${visit.t("console.resendVerificationLink")}</a></p>`,
+    html`${alert("ok", visit.t("console.checkMailText", { email }))}<p>${visit.t("console.checkMailNext")}</p>${invited ? html`<p>${visit.t("console.checkMailInvitation")}</p>` : ""}${mailedLocally(visit)}<p><a href="/resend-verification">${visit.t("console.resendVerificationLink")}</a></p>`,
     { narrow: true },
   );
 }
 
 const t = (visit: Visit, key: Parameters<Visit["t"]>[0]) => visit.t(key);
+
+/** The sign-in page, leading back to `returnTo` when it is not the dashboard. */
+const signInHref = (returnTo: string) =>
+  returnTo === "/" ? "/sign-in" : `/sign-in?return_to=${encodeURIComponent(returnTo)}`;
 
 /** The mailed link lands here and completes the verification at once. */
 export async function verifyEmail(visit: Visit): Promise<Reply> {
@@ -92,7 +118,7 @@ export async function verifyEmail(visit: Visit): Promise<Reply> {
   }
   return visit.page(
     visit.t("console.verifiedTitle"),
-    html`${alert("ok", visit.t("console.verifiedText"))}<p><a class="button" href="/sign-in">${visit.t("console.signIn")}</a></p>`,
+    html`${alert("ok", visit.t("console.verifiedText"))}<p><a class="button" href="${signInHref(returnOf(visit))}">${visit.t("console.signIn")}</a></p>`,
     { narrow: true, query },
   );
 }

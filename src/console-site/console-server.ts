@@ -5,7 +5,8 @@
 //   GET/POST /sign-up, /sign-in, /forgot-password, /resend-verification, /reset-password; GET /verify-email (the
 //   mailed links land there); POST /sign-out; GET / (dashboard), POST /organizations; GET /program, POST
 //   /program/apply, /program/sign; GET /organizations/{id}, POST .../apps, .../sandbox-merchants,
-//   .../sandbox-merchants/{company}/(de)activate, .../members/{account}/role, .../members/{account}/remove; GET
+//   .../sandbox-merchants/{company}/(de)activate, .../members/{account}/role, .../members/{account}/remove,
+//   .../invitations/{invitation}/resend, .../invitations/{invitation}/revoke; GET
 //   /organizations/{id}/sandbox-merchants/{company} (the merchant's recent online orders), POST
 //   .../sandbox-merchants/{company}/orders/{order}/move (./sandbox-orders.ts); GET
 //   /apps/{id} and its sections /apps/{id}/credentials, .../review, .../settings, .../api-keys, .../access-requests,
@@ -42,7 +43,10 @@ import { chooseLocale, translator } from "../web/i18n.js";
 import { page, pageHeaders } from "../web/layout.js";
 import {
   forgotPasswordPage,
+  invitationOfReturn,
+  invitationTokenPattern,
   requestReset,
+  returnOf,
   resetPassword,
   resetPasswordPage,
   safeReturn,
@@ -85,6 +89,8 @@ import {
   programPage,
   provisionMerchant,
   removeMember,
+  resendInvitation,
+  revokeInvitation,
   setMerchantActive,
   signAgreement,
   updateMember,
@@ -100,6 +106,11 @@ export interface ConsoleSiteOptions {
   /** The sandbox merchants' online orders in their regions (the sandbox merchant page); absent: that page answers 404. */
   sandboxOrders?: SandboxOrderDesk;
   readiness?: () => Promise<{ ready: boolean; down: string[] }>;
+  /**
+   * Development mode (config.internal.localStaff): no staff exist and `npm run staff` acts as them, so the program
+   * page says which command approves the developer's application. Off unless given.
+   */
+  development?: boolean;
   /**
    * Where the first call reaches the API: the front of this process (its loopback URL, once it listens), vouching
    * for the developer's address. Absent: BASE_URL, from the console server's own address.
@@ -201,6 +212,8 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
   const ownOrigin = site.origin;
   const sessionCookie = cookieName("lp_console_session", secure);
   const csrfCookie = cookieName("lp_console_csrf", secure);
+  // The invitation an invited visitor signed up from, kept across the verification mail for sign-in to lead back to.
+  const invitationCookie = cookieName("lp_console_invitation", secure);
   const api = createConsoleApi(options.console, ids);
   const sessions = createWebSessions({ kv, ids });
   const trustedProxies = addressRanges(config.trustProxy);
@@ -324,6 +337,11 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       t,
       signedIn: Boolean(session),
       clientAddress: address,
+      now: () => clock.now(),
+      development: options.development === true,
+      pendingInvitation: invitationTokenPattern.test(cookies.get(invitationCookie) ?? "")
+        ? cookies.get(invitationCookie)
+        : undefined,
       rules: {
         signInAttempts: config.limits.consoleSignIn,
         lockoutMinutes: Math.ceil(config.limits.consoleLockoutSeconds / 60),
@@ -363,11 +381,10 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     const post = method === "POST";
 
     // Anonymous pages (a signed-in visitor may still open the mailed links).
-    if (path === "/sign-in" && get)
-      return session ? { status: 303, location: safeReturn(visit.query.get("return_to")) } : signInPage(visit);
+    if (path === "/sign-in" && get) return session ? { status: 303, location: returnOf(visit) } : signInPage(visit);
     if (path === "/sign-in" && post) return signIn(visit, sessionId);
     if (path === "/sign-up" && get) return signUpPage(visit);
-    if (path === "/sign-up" && post) return signUp(visit);
+    if (path === "/sign-up" && post) return rememberInvitation(visit, await signUp(visit));
     if (path === "/verify-email" && get) return verifyEmail(visit);
     if (path === "/forgot-password" && get) return forgotPasswordPage(visit);
     if (path === "/forgot-password" && post) return requestReset(visit, false);
@@ -408,6 +425,10 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         return createApp(visit, org);
       case "POST organization/invitations":
         return inviteMember(visit, org);
+      case "POST organization/invitation/resend":
+        return resendInvitation(visit, org, Number(params[1]));
+      case "POST organization/invitation/revoke":
+        return revokeInvitation(visit, org, Number(params[1]));
       case "POST organization/member/role":
         return updateMember(visit, org, Number(params[1]));
       case "POST organization/member/remove":
@@ -510,6 +531,17 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     }
   }
 
+  /**
+   * An invited visitor's sign-up (its form names the invitation): the invitation is kept in a cookie for as long as
+   * the verification link lives, so the sign-in after verifying leads to it, even from a page that lost the query.
+   */
+  function rememberInvitation(visit: Visit, reply: Reply): Reply {
+    const token = invitationOfReturn(safeReturn(visit.form.get("return_to")));
+    if (reply.status !== 200 || !token) return reply;
+    const maxAge = config.lifetimes.verifyLink;
+    return { ...reply, cookies: [...(reply.cookies ?? []), cookie(invitationCookie, token, { secure, maxAge })] };
+  }
+
   async function signIn(visit: Visit, oldSessionId: string | undefined): Promise<Reply> {
     const email = visit.form.get("email") ?? "";
     const result = await visit.api("signIn", { email, password: visit.form.get("password") ?? "" });
@@ -527,12 +559,14 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     );
     // A new id at sign-in (no fixation); the pre-sign-in CSRF cookie is no longer needed.
     await onStore(() => sessions.destroy(oldSessionId));
+    // The invitation kept across sign-up has done its work once the sign-in leads to it.
     return {
       status: 303,
-      location: safeReturn(visit.form.get("return_to")),
+      location: returnOf(visit),
       cookies: [
         cookie(sessionCookie, created.id, { secure, maxAge: Math.min(tokens.refreshTokenExpiresIn, sessionTtl) }),
         cookie(csrfCookie, "", { secure, maxAge: 0 }),
+        ...(visit.pendingInvitation ? [cookie(invitationCookie, "", { secure, maxAge: 0 })] : []),
       ],
     };
   }
@@ -639,6 +673,8 @@ function matchSignedIn(path: string): [string, string[]] | undefined {
     ["organization", new RegExp(`^/organizations/(${id})$`)],
     ["organization/apps", new RegExp(`^/organizations/(${id})/apps$`)],
     ["organization/invitations", new RegExp(`^/organizations/(${id})/invitations$`)],
+    ["organization/invitation/resend", new RegExp(`^/organizations/(${id})/invitations/(${id})/resend$`)],
+    ["organization/invitation/revoke", new RegExp(`^/organizations/(${id})/invitations/(${id})/revoke$`)],
     ["organization/member/role", new RegExp(`^/organizations/(${id})/members/(${id})/role$`)],
     ["organization/member/remove", new RegExp(`^/organizations/(${id})/members/(${id})/remove$`)],
     ["app/allowed-ips", new RegExp(`^/apps/(${appId})/allowed-ips$`)],

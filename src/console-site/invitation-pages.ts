@@ -1,5 +1,7 @@
 // The mailed invitation link (/invitations/accept?token=...): signed in, a button accepts it for the account (the
-// API checks that the invited email is the account's); signed out, sign in (or sign up first) and come back.
+// API checks that the invited email is the account's); signed out, sign in (or sign up first) and come back: the
+// sign-up carries the invitation through the verification mail (a cookie, console-server.ts), so its sign-in
+// leads here rather than to the dashboard.
 import { html } from "../web/html.js";
 import { alert, button, postForm } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
@@ -11,7 +13,7 @@ export function invitationPage(visit: Visit): Reply {
   if (!visit.signedIn) {
     return visit.page(
       t("console.invitationTitle"),
-      html`<p>${t("console.invitationSignIn")}</p><p class="actions"><a class="button" href="/sign-in?return_to=${encodeURIComponent(back)}">${t("console.signIn")}</a> <a class="button secondary" href="/sign-up">${t("console.signUp")}</a></p>`,
+      html`<p>${t("console.invitationSignIn")}</p><p class="actions"><a class="button" href="/sign-in?return_to=${encodeURIComponent(back)}">${t("console.signIn")}</a> <a class="button secondary" href="/sign-up?return_to=${encodeURIComponent(back)}">${t("console.signUp")}</a></p>`,
       { narrow: true },
     );
   }

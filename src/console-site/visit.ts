@@ -49,6 +49,15 @@ export interface Visit {
    * a link" also say where a developer running locally finds it.
    */
   mailInLog: boolean;
+  /** The clock's time in milliseconds (whether an invitation has expired). */
+  now: () => number;
+  /**
+   * Development mode (config.internal.localStaff: no staff exist, `npm run staff` acts as them): the program page
+   * says which command approves an application (docs/decisions.md, "Console site").
+   */
+  development: boolean;
+  /** The invitation a visitor opened before signing up (a cookie), for sign-in to lead back to it. */
+  pendingInvitation: string | undefined;
   /** The token every form of this page carries (the session's, or the pre-sign-in double-submit one). */
   csrf: string;
   form: URLSearchParams;

@@ -9,6 +9,7 @@ import { mailedLocally, programStateText } from "./account-pages.js";
 import type { ApiError } from "./console-api.js";
 import { appStateName, productName, rightsOf, roleName } from "./labels.js";
 import { assignableRoles, membersList, orphanRefusal, roleOptions } from "./members.js";
+import { pendingInvitations } from "./pending-invitations.js";
 import { refusalOf, typed } from "./error-summary.js";
 import { programGate, programStanding } from "./program-gate.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
@@ -108,17 +109,33 @@ ${textarea({ label: t("console.useCase"), name: "useCase", hint: t("console.useC
   const agreementSection = current
     ? html`<p>${t("console.agreementCurrent", { title: current.title, version: current.version })} <a href="${current.url}" class="ltr">${t("console.agreementRead")}</a></p>
 ${signed ? alert("ok", t("console.agreementSigned", { version: current.version })) : postForm("/program/sign", visit.csrf, html`<div class="actions">${button(t("console.agreementSign", { version: current.version }))}</div>`, { hidden: { version: String(current.version) } })}`
-    : html`<p>${t("console.agreementNone")}</p>`;
+    : html`<p>${t("console.agreementNone")}</p>${
+        visit.development
+          ? html`<p>${t("console.agreementStaffHint")}</p><pre dir="ltr"><code>${staffCommand(`publish-agreement "Local terms" https://example.com/terms`)}</code></pre>`
+          : ""
+      }`;
   const body = html`${state.notice ? alert("ok", state.notice) : ""}
 <section class="card" aria-labelledby="application-heading"><h2 id="application-heading">${t("console.applicationHeading")}</h2>
 <p><strong>${programStateText(visit, applied)}</strong></p>
-${applied === ProgramApplicationState.PENDING ? html`<p>${t("console.programPendingExplain")}</p>` : ""}
+${applied === ProgramApplicationState.PENDING ? html`<p>${t("console.programPendingExplain")}</p>${staffHint(visit, me.programApplicationId)}` : ""}
 ${canApply ? applicationForm : ""}</section>
 <section class="card" aria-labelledby="agreement-heading"><h2 id="agreement-heading">${t("console.agreementHeading")}</h2>
 ${agreementMessage ? alert("error", agreementMessage) : ""}
 ${agreementSection}</section>`;
   const problems = agreementMessage ? [{ text: agreementMessage }] : refusal.problems;
   return visit.page(t("console.programTitle"), body, { status, problems });
+}
+
+/** `npm run staff -- <command>`, as a developer types it in the project folder. */
+const staffCommand = (command: string) => `npm run staff -- ${command}`;
+
+/**
+ * In development mode (no staff exist), the exact command that approves the waiting application; nothing otherwise,
+ * where staff decide and the page only says it is waiting.
+ */
+function staffHint(visit: Visit, applicationId: bigint | undefined): SafeHtml | string {
+  if (!visit.development || applicationId === undefined) return "";
+  return html`<p>${visit.t("console.programStaffHint")}</p><pre dir="ltr"><code>${staffCommand(`approve ${applicationId}`)}</code></pre>`;
 }
 
 export async function applyToProgram(visit: Visit): Promise<Reply> {
@@ -144,9 +161,11 @@ export async function signAgreement(visit: Visit): Promise<Reply> {
 export interface OrganizationState {
   error?: ApiError;
   /** Which form the error belongs to. */
-  form?: "app" | "sandbox" | "invite" | "member";
+  form?: "app" | "sandbox" | "invite" | "member" | "invitation";
   /** The member a refused role change or removal concerns. */
   memberId?: number;
+  /** The invitation a refused resend or revoke concerns. */
+  invitationId?: number;
   notice?: SafeHtml;
 }
 
@@ -157,12 +176,13 @@ export async function organizationPage(
   status = 200,
 ): Promise<Reply> {
   const { t, locale } = visit;
-  const [orgs, apps, merchants, members, standing] = await Promise.all([
+  const [orgs, apps, merchants, members, standing, invitations] = await Promise.all([
     visit.api("listDeveloperOrganizations"),
     visit.api("listDeveloperApps", { organizationId: organizationId }),
     visit.api("listOrganizationSandboxMerchants", { organizationId: organizationId }),
     visit.api("listOrganizationMembers", { organizationId: organizationId }),
     programStanding(visit),
+    visit.api("listOrganizationInvitations", { organizationId: organizationId }),
   ]);
   const organization = orgs.ok
     ? orgs.value.organizations.find((org) => Number(org.organizationId) === organizationId)
@@ -242,9 +262,14 @@ ${field({ label: t("console.country"), name: "country", required: true, value: t
       ? { error: state.error, memberId: state.memberId }
       : undefined;
   const listed = members.ok ? members.value.members : [];
+  const invitationRefusal =
+    state.form === "invitation" && state.error && state.invitationId !== undefined
+      ? { error: state.error, invitationId: state.invitationId }
+      : undefined;
   const membersSection = html`<section class="card" aria-labelledby="members-heading"><h2 id="members-heading">${t("console.membersHeading")}</h2>
 ${orphanRefusal(visit, listed, memberRefusal)}
 ${members.ok ? membersList(visit, organizationId, listed, organization.role, memberRefusal) : alert("error", errorText(members.error, locale, t))}
+${invitations.ok ? pendingInvitations(visit, organizationId, invitations.value.invitations, canInvite, invitationRefusal) : alert("error", errorText(invitations.error, locale, t))}
 ${
   canInvite
     ? html`<h3>${t("console.inviteHeading")}</h3>
@@ -260,7 +285,8 @@ ${postForm(
 }</section>`;
   // A refusal of a form this role is not shown (the server refused it regardless) is said at the top; a member's
   // refusal is said in that member's row (or above the list, orphanRefusal), an invitation's beside its form when shown.
-  const formHidden = state.form === "member" ? false : state.form === "invite" ? !canInvite : !canManage;
+  const formHidden =
+    state.form === "member" || state.form === "invitation" ? false : state.form === "invite" ? !canInvite : !canManage;
   const refused = formHidden && state.error ? alert("error", errorText(state.error, locale, t)) : "";
   const body = html`${state.notice ?? ""}${refused}
 <p><span class="badge">${roleName(visit, organization.role)}</span></p>
@@ -370,6 +396,42 @@ export async function inviteMember(visit: Visit, organizationId: number): Promis
     return organizationPage(visit, organizationId, { error: result.error, form: "invite" }, result.error.status);
   return organizationPage(visit, organizationId, {
     notice: html`${alert("ok", visit.t("console.invitationSent", { email }))}${mailedLocally(visit)}`,
+  });
+}
+
+/** Resends a pending invitation: back to the page with a notice, or the refusal in the invitation's row. */
+export async function resendInvitation(visit: Visit, organizationId: number, invitationId: number): Promise<Reply> {
+  const result = await visit.api("resendOrganizationInvitation", { organizationId, invitationId });
+  if (!result.ok)
+    return organizationPage(
+      visit,
+      organizationId,
+      { error: result.error, form: "invitation", invitationId },
+      result.error.status,
+    );
+  const email = result.value.invitation?.email ?? "";
+  return organizationPage(visit, organizationId, {
+    notice: alert("ok", visit.t("console.invitationResent", { email })),
+  });
+}
+
+/** Revokes a pending invitation: its link stops working. */
+export async function revokeInvitation(visit: Visit, organizationId: number, invitationId: number): Promise<Reply> {
+  // The email for the notice: read before the invitation leaves the pending list.
+  const listed = await visit.api("listOrganizationInvitations", { organizationId });
+  const email = listed.ok
+    ? (listed.value.invitations.find((invitation) => Number(invitation.invitationId) === invitationId)?.email ?? "")
+    : "";
+  const result = await visit.api("revokeOrganizationInvitation", { organizationId, invitationId });
+  if (!result.ok)
+    return organizationPage(
+      visit,
+      organizationId,
+      { error: result.error, form: "invitation", invitationId },
+      result.error.status,
+    );
+  return organizationPage(visit, organizationId, {
+    notice: alert("ok", visit.t("console.invitationRevoked", { email })),
   });
 }
 

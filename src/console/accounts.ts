@@ -34,6 +34,7 @@ export function createAccountHandlers(
     authenticate,
     describeAccount,
     limits,
+    statedLocale,
   } = shared;
   const checkPassword = (field: string, password: string, email: string) => {
     const rule = passwordWeakness(password, email);
@@ -75,7 +76,8 @@ export function createAccountHandlers(
       // Counted before the scrypt: a flood of sign-ups costs a counter each, not a hash and a mail.
       await limits.signUp(email, addressKeyOf(ctx));
       const passwordHash = await hashPassword(request.password);
-      const account = await createDeveloperAccountQueries(sql).insert(email, passwordHash, now());
+      // The language signed up in is the one its mail is written in until a sign-in in another.
+      const account = await createDeveloperAccountQueries(sql).insert(email, passwordHash, now(), statedLocale(ctx));
       if (account) {
         deps.mail.enqueue("email verification", () => linkMail(account, "VERIFY_EMAIL"));
         logger.info("developer account created", { accountId: account.id });

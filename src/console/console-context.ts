@@ -15,8 +15,16 @@ import type { WebhookService } from "../../gen/partnerapi/v1/webhook_service_pb.
 import { verifyConsoleToken } from "./console-tokens.js";
 import { createConsoleLimits } from "./limits.js";
 import type { MailOutbox } from "./mail-outbox.js";
+import type { ConsoleMailTexts } from "./mail.js";
 import { roleMay, type OrgAction } from "./org-roles.js";
-import { serviceError, serviceErrorWithDetails, type ErrorCode, type ParamsOf } from "../errors/index.js";
+import {
+  negotiateLocale,
+  serviceError,
+  serviceErrorWithDetails,
+  type ErrorCode,
+  type Locale,
+  type ParamsOf,
+} from "../errors/index.js";
 import { createAppQueries } from "../credential/index.js";
 import { createDeveloperAccountQueries, type DeveloperAccountRow } from "./queries/developer-account-queries.js";
 import { createOrganizationMemberQueries } from "./queries/organization-member-queries.js";
@@ -47,6 +55,8 @@ export interface ConsoleServiceDeps {
   publicKey: PublicKeyLookup;
   /** Where mail goes: queued, sent off the request path. */
   mail: MailOutbox;
+  /** The words of mail written in its recipient's language (invitations). */
+  mailTexts: ConsoleMailTexts;
   credential: ServiceImpl<typeof CredentialService>;
   grant: ServiceImpl<typeof GrantService>;
   /** The WebhookService implementation the /v1/webhook-endpoints routes call (src/console/webhooks.ts). */
@@ -75,6 +85,13 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
   const now = () => new Date(clock.now());
   const later = (seconds: number) => new Date(clock.now() + seconds * 1000);
   const consoleUrl = config.urls.console;
+
+  /** The caller's language: the console site sends its page's, an API client whatever it asks for. */
+  const requestLocale = (ctx: HandlerContext): Locale =>
+    negotiateLocale(ctx.requestHeader.get("accept-language") ?? undefined);
+  /** The language the caller asked for, when it asked (an API client may send no Accept-Language). */
+  const statedLocale = (ctx: HandlerContext): Locale | undefined =>
+    ctx.requestHeader.has("accept-language") ? requestLocale(ctx) : undefined;
 
   const normaliseEmail = (email: string) => email.trim().toLowerCase();
   const checkEmail = (email: string) => {
@@ -144,6 +161,7 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
       email: account.email,
       emailVerified: account.verified_at !== null,
       programApplicationState: application ? applicationStates[application.state] : ProgramApplicationState.UNSPECIFIED,
+      programApplicationId: application ? BigInt(application.id) : undefined,
       signedAgreementVersion: signed,
       activeAgreementVersion: active?.version ?? 0,
     };
@@ -164,6 +182,8 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
     now,
     later,
     consoleUrl,
+    requestLocale,
+    statedLocale,
     normaliseEmail,
     checkEmail,
     authenticate,

@@ -4,6 +4,7 @@
 // transport themselves: mail goes through the outbox (mail-outbox.ts), off the request path.
 import nodemailer from "nodemailer";
 import type { Config } from "../config/config.js";
+import type { Locale } from "../errors/index.js";
 import type { Logger } from "../runtime/logger.js";
 
 /** One mail: the recipient, a subject, a short text and the one link it carries. */
@@ -12,6 +13,17 @@ export interface Mail {
   subject: string;
   text: string;
   link: string;
+}
+
+/**
+ * The words of mail written in its recipient's language: the owner holds no words of its own, app.ts hands it the
+ * sites' catalogues (src/web/mail-texts.ts), so a mail and the pages say the same things the same way.
+ */
+export interface ConsoleMailTexts {
+  invitation(
+    locale: Locale,
+    facts: { organization: string; inviter: string; role: "ADMIN" | "DEVELOPER" | "VIEWER"; expiresAt: Date },
+  ): { subject: string; text: string };
 }
 
 export interface MailTransport {

@@ -1,11 +1,18 @@
 // ConsoleService, organizations: creating one (the caller is its owner), members and their roles, and invitations
 // mailed as single-use links redeemed by the invited email's account (counted per organization, per invited email
-// and per source address: src/console/limits.ts).
+// and per source address: src/console/limits.ts), listed while pending, resent (a new link replaces the old one)
+// or revoked. The mail is written in the invitee's language (docs/decisions.md, "Console").
 import type { ServiceImpl } from "@connectrpc/connect";
 import { OrganizationRole, type ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context.js";
 import { addressKeyOf } from "./limits.js";
-import { createOrganizationMemberQueries, type OrgRole } from "./queries/organization-member-queries.js";
+import type { Locale } from "../errors/index.js";
+import { createDeveloperAccountQueries } from "./queries/developer-account-queries.js";
+import {
+  createOrganizationMemberQueries,
+  type InvitationRow,
+  type OrgRole,
+} from "./queries/organization-member-queries.js";
 import { createOrganizationQueries } from "../credential/index.js";
 
 const roleNames: Record<OrgRole, OrganizationRole> = {
@@ -27,6 +34,9 @@ export function createOrganizationHandlers(
   | "updateOrganizationMember"
   | "removeOrganizationMember"
   | "createOrganizationInvitation"
+  | "listOrganizationInvitations"
+  | "resendOrganizationInvitation"
+  | "revokeOrganizationInvitation"
   | "acceptOrganizationInvitation"
 > {
   const {
@@ -41,12 +51,54 @@ export function createOrganizationHandlers(
     now,
     later,
     consoleUrl,
+    requestLocale,
     normaliseEmail,
     checkEmail,
     authenticate,
     requireRole,
     limits,
   } = shared;
+
+  const isOpen = (row: InvitationRow) => !row.accepted_at && !row.revoked_at && row.superseded_by === null;
+
+  /** Refuses an invitation link that no longer works, saying why: used, revoked, sent again, or expired. */
+  function refuseEnded(row: InvitationRow) {
+    if (row.accepted_at) throw fail("developer.invite_invalid");
+    if (row.revoked_at) throw fail("developer.invite_revoked");
+    if (row.superseded_by !== null) throw fail("developer.invite_superseded");
+    if (row.expires_at.getTime() <= clock.now()) throw fail("developer.invite_expired");
+  }
+
+  const describeInvitation = (row: InvitationRow, invitedByEmail: string) => ({
+    invitationId: BigInt(row.id),
+    organizationId: BigInt(row.organization_id),
+    email: row.email,
+    role: roleNames[row.role],
+    expiresAt: row.expires_at.toISOString(),
+    createdAt: row.created_at.toISOString(),
+    invitedByEmail,
+  });
+
+  /**
+   * Queues the invitation's mail, in the invitee's language: the one their account last used when they have one,
+   * else the inviter's (the page they invited from). It names the organization, the inviter and the role in words.
+   */
+  function mailInvitation(invitation: InvitationRow, token: string, inviter: string, inviterLocale: Locale) {
+    deps.mail.enqueue("organization invitation", async () => {
+      const [organization, known] = await Promise.all([
+        createOrganizationQueries(sql).find(invitation.organization_id),
+        createDeveloperAccountQueries(sql).localeOf(invitation.email),
+      ]);
+      const words = deps.mailTexts.invitation(known ?? inviterLocale, {
+        organization: organization?.name ?? "",
+        inviter,
+        role: invitation.role,
+        expiresAt: invitation.expires_at,
+      });
+      return { to: invitation.email, ...words, link: `${consoleUrl}/invitations/accept?token=${token}` };
+    });
+  }
+
   return {
     async createDeveloperOrganization(request, ctx) {
       const { account } = await authenticate(ctx);
@@ -149,30 +201,78 @@ export function createOrganizationHandlers(
         },
         now(),
       );
-      deps.mail.enqueue("organization invitation", async () => ({
-        to: email,
-        subject: "You are invited to a developer organization",
-        text: `${account.email} invited you to join their organization as ${role}.`,
-        link: `${consoleUrl}/invitations/accept?token=${token}`,
-      }));
-      return {
-        invitation: {
-          invitationId: BigInt(invitation.id),
-          organizationId: BigInt(organizationId),
-          email,
-          role: roleNames[role],
-          expiresAt: invitation.expires_at.toISOString(),
-        },
-      };
+      mailInvitation(invitation, token, account.email, requestLocale(ctx));
+      return { invitation: describeInvitation(invitation, account.email) };
+    },
+
+    async listOrganizationInvitations(request, ctx) {
+      const { account } = await authenticate(ctx);
+      const organizationId = Number(request.organizationId);
+      await requireRole(account.id, organizationId, "read");
+      const rows = await createOrganizationMemberQueries(sql).listPendingInvitations(organizationId);
+      return { invitations: rows.map((row) => describeInvitation(row, row.invited_by_email)) };
+    },
+
+    async resendOrganizationInvitation(request, ctx) {
+      const { account } = await authenticate(ctx);
+      const organizationId = Number(request.organizationId);
+      await requireRole(account.id, organizationId, "manage_members");
+      const current = await createOrganizationMemberQueries(sql).findInvitationById(
+        organizationId,
+        Number(request.invitationId),
+      );
+      if (!current) throw fail("developer.invitation_not_found");
+      if (!isOpen(current)) throw fail("developer.invitation_not_pending");
+      // A resend mails someone just as a new invitation does: the same ceilings count it.
+      await limits.invitation(organizationId, current.email, addressKeyOf(ctx));
+      const token = ids.randomToken(32);
+      // The new invitation and the end of the old one in one transaction: of a resend racing an acceptance, a
+      // revocation or another resend, either the old one is still open and ends here, or nothing is written.
+      const invitation = await sql.begin(async (tx) => {
+        const members = createOrganizationMemberQueries(tx);
+        const row = await members.insertInvitation(
+          {
+            tokenHash: sha256(token),
+            organizationId,
+            email: current.email,
+            role: current.role,
+            invitedBy: account.id,
+            expiresAt: later(config.lifetimes.invitation),
+          },
+          now(),
+        );
+        if (!(await members.supersedeInvitation(current.id, row.id))) throw fail("developer.invitation_not_pending");
+        return row;
+      });
+      logger.info("organization invitation resent", {
+        organizationId,
+        replaced: current.id,
+        invitation: invitation.id,
+      });
+      mailInvitation(invitation, token, account.email, requestLocale(ctx));
+      return { invitation: describeInvitation(invitation, account.email) };
+    },
+
+    async revokeOrganizationInvitation(request, ctx) {
+      const { account } = await authenticate(ctx);
+      const organizationId = Number(request.organizationId);
+      await requireRole(account.id, organizationId, "manage_members");
+      const members = createOrganizationMemberQueries(sql);
+      const current = await members.findInvitationById(organizationId, Number(request.invitationId));
+      if (!current) throw fail("developer.invitation_not_found");
+      if (!(await members.revokeInvitation(current.id, now()))) throw fail("developer.invitation_not_pending");
+      logger.info("organization invitation revoked", { organizationId, invitation: current.id });
+      return {};
     },
 
     async acceptOrganizationInvitation(request, ctx) {
       const { account } = await authenticate(ctx);
       if (!linkTokenPattern.test(request.token)) throw fail("developer.invite_invalid");
       const members = createOrganizationMemberQueries(sql);
-      const invitation = await members.findInvitation(sha256(request.token));
-      if (!invitation || invitation.accepted_at) throw fail("developer.invite_invalid");
-      if (invitation.expires_at.getTime() <= clock.now()) throw fail("developer.invite_expired");
+      const hash = sha256(request.token);
+      const invitation = await members.findInvitation(hash);
+      if (!invitation) throw fail("developer.invite_invalid");
+      refuseEnded(invitation);
       if (invitation.email !== account.email) throw fail("developer.invite_email_mismatch");
       if (await members.findMember(invitation.organization_id, account.id)) throw fail("developer.already_org_member");
       // One conditional write marks the invitation used and adds the member: of parallel redemptions, one wins.
@@ -183,7 +283,12 @@ export function createOrganizationHandlers(
             throw fail("developer.already_org_member");
           throw error;
         });
-      if (!redeemed) throw fail("developer.invite_invalid");
+      if (!redeemed) {
+        // Revoked, resent or used in between: say which, as if it had happened before.
+        const latest = await members.findInvitation(hash);
+        if (latest) refuseEnded(latest);
+        throw fail("developer.invite_invalid");
+      }
       const organization = await createOrganizationQueries(sql).find(invitation.organization_id);
       return {
         organization: {

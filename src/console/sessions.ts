@@ -19,7 +19,21 @@ const unknownAccountHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAA
 export function createSessionHandlers(
   shared: ConsoleContext,
 ): Pick<ServiceImpl<typeof ConsoleService>, "signIn" | "refreshSession" | "signOut"> {
-  const { clock, ids, config, logger, deps, sql, domain, fail, now, later, normaliseEmail, authenticate } = shared;
+  const {
+    clock,
+    ids,
+    config,
+    logger,
+    deps,
+    sql,
+    domain,
+    fail,
+    now,
+    later,
+    normaliseEmail,
+    authenticate,
+    statedLocale,
+  } = shared;
   const lockout = createSignInLockout({
     kv: deps.kv,
     clock,
@@ -75,6 +89,9 @@ export function createSessionHandlers(
       await attempt.succeeded();
       if (!account.verified_at) throw fail("developer.email_not_verified");
       if (account.suspended_at) throw fail("developer.account_suspended");
+      // The language signed in with is the one mail to this account is written in (an invitation, say).
+      const locale = statedLocale(ctx);
+      if (locale) await createDeveloperAccountQueries(sql).setLocale(account.id, locale);
       const sessionId = ids.randomToken(16);
       const key = await deps.signingKey();
       const session = await sql.begin(async (tx) => {

@@ -148,8 +148,9 @@ export async function refreshDemoUrls(config: Config): Promise<boolean> {
 }
 
 /**
- * The lines to print after provisioning: where the file is, a first call to try, and how to act as staff locally
- * (the console walkthrough's program decisions need a staff credential; only an operator one is generated).
+ * The lines to print after provisioning: where the file is, a first call to try, and how to act as staff locally:
+ * `npm run staff` for the program (development mode keeps its credential), a staff credential of one's own for the
+ * other staff RPCs (app review).
  * `internal.grpcUrl` is the internal port as bound (GRPC_PORT=0 picks one), else demo.json's.
  */
 export function describeDemo(
@@ -165,7 +166,9 @@ export function describeDemo(
     `  curl -s ${world.baseUrl}v1/token -d client_id=${sandbox.clientId} -d client_secret=<apps.full.sandbox.clientSecret from demo.json> -d merchant_id=${merchant.companyId}`,
     "the ADSR production key reads the first live merchant's daily sales (an approved access request)",
     `  curl -s -H 'X-API-Key: <apps.adsr.production.apiKey from demo.json>' '${world.baseUrl}v1/reports/daily-sales?companyId=${world.merchants.live[0]!.companyId}&from=<YYYY-MM-DD>&to=<YYYY-MM-DD>'`,
-    "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
+    "program applications and agreement versions, as the staff a local run has none of (development mode):",
+    "  npm run staff -- applications    then    npm run staff -- approve <id>",
+    "other staff RPCs (app review; docs/console-walkthrough.md), with a staff credential of your own:",
     "  npm run credential -- staff staff-local",
     `  then append the printed "staff staff-local ..." line to ${internal.credentialsFile} (re-read within 5 seconds)`,
     `  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' ${internal.grpcUrl ?? world.grpcUrl}/partnerapi.v1.ConsoleService/ListProgramApplications`,

@@ -388,6 +388,24 @@ export const catalogue = {
       hi: "इस आमंत्रण लिंक की समय-सीमा समाप्त हो गई है। नया आमंत्रण माँगें।",
     },
   },
+  "developer.invite_revoked": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "This invitation was withdrawn by the organization. Ask them for a new invitation if you still need one.",
+      ar: "سحبت المؤسسة هذه الدعوة. اطلب منها دعوة جديدة إن كنت لا تزال بحاجة إليها.",
+      hi: "संगठन ने यह आमंत्रण वापस ले लिया है। यदि आपको अब भी ज़रूरत है, तो उनसे नया आमंत्रण माँगें।",
+    },
+  },
+  "developer.invite_superseded": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "This invitation was sent again: this link no longer works. Open the link in the newest invitation mail.",
+      ar: "أُرسلت هذه الدعوة مرة أخرى، ولم يعد هذا الرابط يعمل. افتح الرابط الموجود في أحدث رسالة دعوة.",
+      hi: "यह आमंत्रण दोबारा भेजा गया है: यह लिंक अब काम नहीं करता। सबसे नए आमंत्रण ईमेल का लिंक खोलें।",
+    },
+  },
   "developer.invite_email_mismatch": {
     status: 403,
     grpc: Code.PermissionDenied,
@@ -495,6 +513,24 @@ export const catalogue = {
       en: "Member not found in this organization.",
       ar: "العضو غير موجود في هذه المؤسسة.",
       hi: "इस संगठन में सदस्य नहीं मिला।",
+    },
+  },
+  "developer.invitation_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    messages: {
+      en: "Invitation not found in this organization.",
+      ar: "الدعوة غير موجودة في هذه المؤسسة.",
+      hi: "इस संगठन में आमंत्रण नहीं मिला।",
+    },
+  },
+  "developer.invitation_not_pending": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "This invitation is no longer pending: it was accepted, revoked or sent again meanwhile.",
+      ar: "لم تعد هذه الدعوة معلّقة: فقد قُبلت أو سُحبت أو أُرسلت مرة أخرى في الأثناء.",
+      hi: "यह आमंत्रण अब लंबित नहीं है: इस बीच इसे स्वीकार किया गया, वापस लिया गया या दोबारा भेजा गया।",
     },
   },
   "developer.already_org_member": {

@@ -1,5 +1,6 @@
 // The internal port as a role starts it: its credentials (on a brand-new embedded start, an operator credential
-// made into DATA_DIR, with a log line saying how to use it), its TLS files, and the server on GRPC_HOST:GRPC_PORT;
+// made into DATA_DIR, with a log line saying how to use it; in development mode, a staff credential there for
+// `npm run staff`), its TLS files, and the server on GRPC_HOST:GRPC_PORT;
 // for a data role, the region hop's grpc-js server too (REGION_GRPC_PORT), with the same credentials and TLS.
 import { readFile } from "node:fs/promises";
 import type { DescService } from "@bufbuild/protobuf";
@@ -11,12 +12,18 @@ import type { Logger } from "../runtime/logger.js";
 import type { Metrics } from "../runtime/metrics.js";
 import { createInternalServer, type InternalServer } from "./internal-server.js";
 import { createRegionGrpcServer } from "./region-grpc-server.js";
-import { ensureEmbeddedOperatorCredential, loadServiceCredentials } from "./service-credentials.js";
+import {
+  ensureEmbeddedOperatorCredential,
+  ensureLocalStaffCredential,
+  loadServiceCredentials,
+} from "./service-credentials.js";
 
 export interface InternalPortOptions {
   config: Config;
   /** Whether this process runs on the embedded database (a brand-new one gets an operator credential). */
   embedded: boolean;
+  /** Development mode's staff credential in DATA_DIR (config.internal.localStaff; the console's process only). */
+  localStaff?: boolean;
   routes: (router: ConnectRouter) => void;
   clock: Clock;
   ids: IdSource;
@@ -38,6 +45,15 @@ export async function createInternalPort(options: InternalPortOptions): Promise<
     options.embedded && credentialsFileIsDefault
       ? await ensureEmbeddedOperatorCredential({ credentialsFile, dataDir: config.dataDir })
       : undefined;
+  const staffMade =
+    options.localStaff && config.internal.localStaff
+      ? await ensureLocalStaffCredential({ credentialsFile, dataDir: config.dataDir })
+      : undefined;
+  if (staffMade)
+    logger.info("internal port: development mode keeps a staff credential for `npm run staff`", {
+      credentialFile: staffMade,
+      credentialsFile,
+    });
   const credentials = await loadServiceCredentials({ file: credentialsFile, clock: options.clock, logger });
   const tlsFiles = tls ? { cert: await readFile(tls.certFile), key: await readFile(tls.keyFile) } : undefined;
   const server = createInternalServer({

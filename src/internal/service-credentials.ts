@@ -5,7 +5,7 @@
 // credentials of a role can be valid at once (rotation: add the new line, move the callers, remove the old line;
 // the file is re-read when it changes). Verification hashes the presented credential and compares in constant time.
 import { randomBytes } from "node:crypto";
-import { chmod, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 // A service credential is a 256-bit secret like a client secret: hashed and compared as the credential owner does.
 import { hashesEqual, hashSecret } from "../credential/index.js";
@@ -171,6 +171,49 @@ export async function ensureEmbeddedOperatorCredential(options: {
     '# Internal port credentials: <role> <id> <sha256 hex of the credential> (docs/operations.md, "The internal port")\n';
   await writeFile(options.credentialsFile, header + line + "\n", { mode: 0o600, flag: "wx" });
   return credentialFile;
+}
+
+/** The file in DATA_DIR that holds the staff credential of development mode (`npm run staff` reads it). */
+export function staffCredentialPath(dataDir: string): string {
+  return join(dataDir, "staff-credential");
+}
+
+/** The id of development mode's staff credential in the credentials file. */
+export const localStaffId = "staff-local-dev";
+
+/**
+ * Development mode (config.internal.localStaff): keeps a staff credential in DATA_DIR/staff-credential whose line
+ * is in the credentials file, both readable by the owner only (0600), so `npm run staff` can act as the staff a
+ * local run has none of. A credential already in place is kept; a missing or unaccepted one is replaced (the old
+ * line of its id removed). Returns the credential's path when it made one. Call it before the file is loaded.
+ */
+export async function ensureLocalStaffCredential(options: {
+  credentialsFile: string;
+  dataDir: string;
+}): Promise<string | undefined> {
+  const path = staffCredentialPath(options.dataDir);
+  const [existing, file] = await Promise.all([
+    readFile(path, "utf8").then(
+      (text) => text.trim(),
+      () => undefined,
+    ),
+    readFile(options.credentialsFile, "utf8").catch(() => ""),
+  ]);
+  const lines = file.split("\n").filter((line) => line.trim() !== "");
+  if (existing && credentialPattern.test(existing)) {
+    const accepted = `staff ${localStaffId} ${hashSecret(existing).toString("hex")}`;
+    if (lines.some((line) => line.trim().split(/\s+/).join(" ") === accepted)) return undefined;
+  }
+  const { credential, line } = newServiceCredential("staff", localStaffId);
+  const kept = lines.filter((entry) => entry.trim().split(/\s+/)[1] !== localStaffId);
+  // Replaced whole (a new file renamed over it): a reader, or a second process starting, never sees half of it.
+  const next = `${options.credentialsFile}.${process.pid}.tmp`;
+  await writeFile(next, [...kept, line].join("\n") + "\n", { mode: 0o600 });
+  await chmod(next, 0o600);
+  await rename(next, options.credentialsFile);
+  await writeFile(path, credential + "\n", { mode: 0o600 });
+  await chmod(path, 0o600);
+  return path;
 }
 
 /** Reads a credential this process presents (REGION_GRPC_CREDENTIAL_FILE); throws naming the file when malformed. */

@@ -49,8 +49,15 @@ Config(
     assert.equal(defaults.internal, {
       credentialsFile: "/var/lib/pa/internal-credentials",
       credentialsFileIsDefault: true,
+      // Development mode: DATA_DIR's own credentials, not production (npm run staff).
+      localStaff: true,
       tls: undefined,
     });
+    const production = loadConfig(
+      { NODE_ENV: "production", DATA_DIR: "/var/lib/pa", DATABASE_URL: "postgres://db/pa" },
+      { role: "data", region: "uk" },
+    );
+    assert.is(production.internal.localStaff, false);
     assert.equal(defaults.regionHop, { credentialFile: undefined, caFile: undefined });
     const set = loadConfig({
       GRPC_HOST: "10.0.0.5",
@@ -64,6 +71,7 @@ Config(
     assert.equal(set.internal, {
       credentialsFile: "/etc/pa/credentials",
       credentialsFileIsDefault: false,
+      localStaff: false,
       tls: { certFile: "/etc/pa/tls.crt", keyFile: "/etc/pa/tls.key" },
     });
     assert.equal(set.regionHop, { credentialFile: "/etc/pa/front-credential", caFile: "/etc/pa/ca.pem" });

@@ -110,7 +110,9 @@ Demo("writes demo.json with exactly the contract's keys, and a second run return
   assert.ok(
     described.endsWith(
       [
-        "to act as staff locally (program applications, agreement versions, app review; docs/console-walkthrough.md):",
+        "program applications and agreement versions, as the staff a local run has none of (development mode):",
+        "  npm run staff -- applications    then    npm run staff -- approve <id>",
+        "other staff RPCs (app review; docs/console-walkthrough.md), with a staff credential of your own:",
         "  npm run credential -- staff staff-local",
         '  then append the printed "staff staff-local ..." line to /data/internal-credentials (re-read within 5 seconds)',
         "  npx buf curl --protocol grpc --http2-prior-knowledge -H 'X-Service-Credential: <the printed credential>' -d '{}' http://127.0.0.1:8090/partnerapi.v1.ConsoleService/ListProgramApplications",

@@ -1,5 +1,6 @@
 // Service credentials of the internal port: their shape, the credentials file (what it accepts and how a malformed
-// one is refused, naming the line), verification, and the operator credential of a brand-new embedded start.
+// one is refused, naming the line), verification, the operator credential of a brand-new embedded start, and the
+// staff credential of development mode (npm run staff).
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import {
   claimedId,
   CredentialsFileError,
   ensureEmbeddedOperatorCredential,
+  ensureLocalStaffCredential,
   loadServiceCredentials,
   newServiceCredential,
   parseCredentialsFile,
@@ -125,6 +127,42 @@ Credentials(
       assert.is(await ensureEmbeddedOperatorCredential({ credentialsFile, dataDir: dir }), undefined);
       assert.is(await readFile(credentialsFile, "utf8"), before);
       assert.is(await readPresentedCredential(made!), credential);
+    });
+  },
+);
+
+Credentials(
+  "development mode's staff credential: made beside the others, kept while accepted, replaced when its line is gone",
+  async () => {
+    await scratch(async (dir) => {
+      const credentialsFile = join(dir, "internal-credentials");
+      const operator = newServiceCredential("operator", "ops");
+      await writeFile(credentialsFile, `# a comment stays\n${operator.line}\n`);
+      const made = await ensureLocalStaffCredential({ credentialsFile, dataDir: dir });
+      assert.is(made, join(dir, "staff-credential"));
+      assert.is((await stat(made!)).mode & 0o777, 0o600);
+      assert.is((await stat(credentialsFile)).mode & 0o777, 0o600);
+      const credential = await readPresentedCredential(made!);
+      const credentials = await loadServiceCredentials({ file: credentialsFile, clock, logger: silentLogger });
+      assert.equal(await credentials.verify(credential), { id: "staff-local-dev", role: "staff" });
+      assert.equal(await credentials.verify(operator.credential), { id: "ops", role: "operator" });
+
+      // In place: nothing changes.
+      const before = await readFile(credentialsFile, "utf8");
+      assert.ok(before.startsWith(`# a comment stays\n${operator.line}\n`), before);
+      assert.is(await ensureLocalStaffCredential({ credentialsFile, dataDir: dir }), undefined);
+      assert.is(await readFile(credentialsFile, "utf8"), before);
+
+      // Its line replaced by hand (a stale hash of the same id): a new credential, one line of that id.
+      await writeFile(credentialsFile, `${operator.line}\nstaff staff-local-dev ${"0".repeat(64)}\n`);
+      assert.is(await ensureLocalStaffCredential({ credentialsFile, dataDir: dir }), made);
+      const replaced = await readPresentedCredential(made!);
+      assert.is.not(replaced, credential);
+      const text = await readFile(credentialsFile, "utf8");
+      assert.is(text.split("\n").filter((line) => line.includes(" staff-local-dev ")).length, 1);
+      const reloaded = await loadServiceCredentials({ file: credentialsFile, clock, logger: silentLogger });
+      assert.equal(await reloaded.verify(replaced), { id: "staff-local-dev", role: "staff" });
+      assert.is(await reloaded.verify(credential), undefined);
     });
   },
 );

@@ -55,18 +55,36 @@ export function expectError(
   assert.equal(answer.body, developerError(code, params, details));
 }
 
+/** One mail the log transport wrote: its recipient, subject, text and link. */
+export interface LoggedMail {
+  to: string;
+  subject: string;
+  text: string;
+  link: string;
+}
+
+/** Every mail to `email` the log transport wrote, oldest first, once the outbox has nothing left to send. */
+export async function mailsTo(test: TestApp, email: string): Promise<LoggedMail[]> {
+  await test.app.mail.idle();
+  return test.logs
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry["msg"] === "console mail" && entry["to"] === email)
+    .map((entry) => ({
+      to: String(entry["to"]),
+      subject: String(entry["subject"]),
+      text: String(entry["text"]),
+      link: String(entry["link"]),
+    }));
+}
+
 /**
  * The link of the newest mail to `email` the log transport wrote, once the outbox has nothing left to send (mail
  * leaves after the answer).
  */
 export async function mailedLink(test: TestApp, email: string): Promise<string> {
-  await test.app.mail.idle();
-  const mails = test.logs
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry["msg"] === "console mail" && entry["to"] === email);
-  const last = mails.at(-1);
+  const last = (await mailsTo(test, email)).at(-1);
   if (!last) throw new Error(`no mail to ${email}`);
-  return String(last["link"]);
+  return last.link;
 }
 
 /** The token a mailed link carries. */

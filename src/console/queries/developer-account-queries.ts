@@ -1,5 +1,6 @@
 // Queries of control.developer_accounts, developer_links (one-time mailed links) and the console sessions
 // (console_sessions, console_refresh_tokens). Every function runs on the `sql` given, so a transaction can pass its own.
+import type { Locale } from "../../errors/index.js";
 import type { SqlClient } from "../../storage/sql-client.js";
 
 export interface DeveloperAccountRow {
@@ -32,9 +33,15 @@ const accountColumns = "id, email, password_hash, verified_at, suspended_at";
 export function createDeveloperAccountQueries(sql: SqlClient) {
   return {
     /** Inserts an account; undefined when the email is taken (the unique constraint, also under parallel sign-ups). */
-    async insert(email: string, passwordHash: string, now: Date): Promise<DeveloperAccountRow | undefined> {
+    async insert(
+      email: string,
+      passwordHash: string,
+      now: Date,
+      locale: Locale | null = null,
+    ): Promise<DeveloperAccountRow | undefined> {
       const [row] = await sql<DeveloperAccountRow[]>`
-        insert into control.developer_accounts (email, password_hash, created_at) values (${email}, ${passwordHash}, ${now})
+        insert into control.developer_accounts (email, password_hash, created_at, locale)
+        values (${email}, ${passwordHash}, ${now}, ${locale})
         on conflict on constraint developer_accounts__email__key do nothing
         returning ${sql.unsafe(accountColumns)}`;
       return row;
@@ -50,6 +57,16 @@ export function createDeveloperAccountQueries(sql: SqlClient) {
         DeveloperAccountRow[]
       >`select ${sql.unsafe(accountColumns)} from control.developer_accounts where id = ${id}`;
       return row;
+    },
+    /** Records the language the account last used the console in (sign-up, sign-in): its mail is written in it. */
+    async setLocale(id: number, locale: Locale): Promise<void> {
+      await sql`update control.developer_accounts set locale = ${locale} where id = ${id} and locale is distinct from ${locale}`;
+    },
+    /** The language the account of `email` last used, when there is such an account and it is known. */
+    async localeOf(email: string): Promise<Locale | undefined> {
+      const [row] = await sql<Array<{ locale: Locale | null }>>`
+        select locale from control.developer_accounts where email = ${email}`;
+      return row?.locale ?? undefined;
     },
     async markVerified(id: number, now: Date): Promise<void> {
       await sql`update control.developer_accounts set verified_at = coalesce(verified_at, ${now}) where id = ${id}`;

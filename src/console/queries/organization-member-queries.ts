@@ -18,7 +18,22 @@ export interface InvitationRow {
   role: Exclude<OrgRole, "OWNER">;
   expires_at: Date;
   accepted_at: Date | null;
+  /** Revoked by a member: its link stops working. */
+  revoked_at: Date | null;
+  /** Resent: the newer invitation that replaced it (its link stops working). */
+  superseded_by: number | null;
+  created_at: Date;
 }
+
+/** A pending invitation as the organization page lists it: who invited (by email), when it was sent and ends. */
+export interface PendingInvitationRow extends InvitationRow {
+  invited_by_email: string;
+}
+
+const invitationColumns =
+  "id, organization_id, email, role, expires_at, accepted_at, revoked_at, superseded_by, created_at";
+/** Neither accepted, revoked nor resent (it may have expired: it can still be resent or revoked). */
+const open = "accepted_at is null and revoked_at is null and superseded_by is null";
 
 export function createOrganizationMemberQueries(sql: SqlClient) {
   return {
@@ -66,13 +81,46 @@ export function createOrganizationMemberQueries(sql: SqlClient) {
       const [row] = await sql<InvitationRow[]>`
         insert into control.organization_invitations (token_hash, organization_id, email, role, invited_by, expires_at, created_at)
         values (${input.tokenHash}, ${input.organizationId}, ${input.email}, ${input.role}, ${input.invitedBy}, ${input.expiresAt}, ${now})
-        returning id, organization_id, email, role, expires_at, accepted_at`;
+        returning ${sql.unsafe(invitationColumns)}`;
       return row!;
     },
     async findInvitation(tokenHash: string): Promise<InvitationRow | undefined> {
       const [row] = await sql<InvitationRow[]>`
-        select id, organization_id, email, role, expires_at, accepted_at from control.organization_invitations where token_hash = ${tokenHash}`;
+        select ${sql.unsafe(invitationColumns)} from control.organization_invitations where token_hash = ${tokenHash}`;
       return row;
+    },
+    async findInvitationById(organizationId: number, id: number): Promise<InvitationRow | undefined> {
+      const [row] = await sql<InvitationRow[]>`
+        select ${sql.unsafe(invitationColumns)} from control.organization_invitations
+        where id = ${id} and organization_id = ${organizationId}`;
+      return row;
+    },
+    /** The organization's open invitations, newest first (expired ones included: they can be resent or revoked). */
+    async listPendingInvitations(organizationId: number): Promise<PendingInvitationRow[]> {
+      return sql<PendingInvitationRow[]>`
+        select i.id, i.organization_id, i.email, i.role, i.expires_at, i.accepted_at, i.revoked_at, i.superseded_by,
+          i.created_at, a.email as invited_by_email
+        from control.organization_invitations i join control.developer_accounts a on a.id = i.invited_by
+        where i.organization_id = ${organizationId}
+          and i.accepted_at is null and i.revoked_at is null and i.superseded_by is null
+        order by i.id desc limit 500`;
+    },
+    /** Revokes an open invitation: one conditional write; false when it was no longer open. */
+    async revokeInvitation(id: number, now: Date): Promise<boolean> {
+      const rows = await sql`
+        update control.organization_invitations set revoked_at = ${now}
+        where id = ${id} and ${sql.unsafe(open)} returning 1`;
+      return rows.length === 1;
+    },
+    /**
+     * Marks an open invitation replaced by `newerId` (a resend): one conditional write, in the transaction that
+     * inserted the newer one; false when it was no longer open (accepted, revoked or resent meanwhile).
+     */
+    async supersedeInvitation(id: number, newerId: number): Promise<boolean> {
+      const rows = await sql`
+        update control.organization_invitations set superseded_by = ${newerId}
+        where id = ${id} and ${sql.unsafe(open)} returning 1`;
+      return rows.length === 1;
     },
     /**
      * Redeems an invitation: one conditional write (unused, unexpired) that also adds the member, so of two
@@ -82,7 +130,7 @@ export function createOrganizationMemberQueries(sql: SqlClient) {
       const rows = await sql`
         with used as (
           update control.organization_invitations set accepted_at = ${now}, accepted_by = ${accountId}
-          where id = ${id} and accepted_at is null and expires_at > ${now}
+          where id = ${id} and ${sql.unsafe(open)} and expires_at > ${now}
           returning organization_id, role
         )
         insert into control.organization_members (organization_id, account_id, role, created_at)

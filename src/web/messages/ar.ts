@@ -385,7 +385,7 @@ export const ar: Catalogue = {
     "لم يمنح التاجر هذا التطبيق حق الوصول: اختر أحد تجار الاختبار النشطين في مؤسستك، أو اطلب في الإنتاج من مالك التاجر الموافقة على طلب وصول.",
   "console.invitationTitle": "دعوة إلى مؤسسة",
   "console.invitationSignIn":
-    "سجّل الدخول بالبريد الإلكتروني المدعو لقبول الدعوة. جديد هنا؟ أنشئ حسابًا بذلك العنوان أولًا، ثم افتح الرابط مرة أخرى.",
+    "سجّل الدخول بالبريد الإلكتروني المدعو لقبول الدعوة. جديد هنا؟ أنشئ حسابًا بذلك العنوان: بعد تأكيده وتسجيل الدخول ستعود إلى هذه الدعوة.",
   "console.invitationExplain": "اقبل الدعوة للانضمام إلى المؤسسة بالدور الذي دُعيت به.",
   "console.invitationAccept": "اقبل الدعوة",
   "console.membersHeading": "الأعضاء",
@@ -396,6 +396,23 @@ export const ar: Catalogue = {
   "console.sendInvitation": "أرسل الدعوة",
   "console.invitationSent": "الدعوة في طريقها إلى {email}.",
   "console.inviteRoleNote": "يمكن للمالكين والمسؤولين فقط دعوة الأعضاء.",
+  "console.checkMailInvitation": "بعد تأكيد العنوان وتسجيل الدخول، ستعود إلى دعوتك لقبولها.",
+  "console.pendingInvitationsHeading": "الدعوات المعلّقة",
+  "console.noPendingInvitations": "لا توجد دعوات بانتظار الرد.",
+  "console.invitationSentBy": "أُرسلت {when} من {inviter}",
+  "console.invitationExpires": "تنتهي صلاحيتها {when}",
+  "console.invitationExpired": "انتهت صلاحيتها {when}",
+  "console.resendInvitation": "أعد الإرسال",
+  "console.invitationResent": "دعوة جديدة في طريقها إلى {email}. لم يعد رابط الدعوة السابقة يعمل.",
+  "console.invitationRevoked": "أُلغيت الدعوة الموجّهة إلى {email}. لم يعد رابطها يعمل.",
+  "console.pendingInvitationsRule":
+    "إعادة الإرسال ترسل رابطًا جديدًا (ويتوقف الرابط السابق عن العمل) وتُحتسب ضمن حدود الدعوات اليومية؛ والإلغاء يوقف الرابط فورًا.",
+  "console.mailInvitationSubject": "دعاك {inviter} إلى {organization} على LP Partners",
+  "console.mailInvitationText":
+    "دعاك {inviter} للانضمام إلى المؤسسة {organization} في وحدة تحكم المطوّرين على LP Partners بدور {role}. افتح الرابط أدناه لقبول الدعوة؛ يبقى صالحًا حتى {expires}. ليس لديك حساب بعد؟ أنشئ حسابًا بهذا البريد الإلكتروني من صفحة الرابط، ثم اقبل الدعوة.",
+  "console.programStaffHint":
+    "تعمل وحدة التحكم هذه في وضع التطوير، حيث لا يراجع أي موظف الطلبات. وافق على طلبك بنفسك من طرفية في مجلد المشروع:",
+  "console.agreementStaffHint": "لم تُنشر اتفاقية مطوّرين بعد. في وضع التطوير، انشر واحدة من طرفية في مجلد المشروع:",
   "console.apiKeysHeading": "مفاتيح API",
   "console.apiKeysExplain":
     "تستدعي تطبيقات تقارير المبيعات الواجهة البرمجية بمفتاح في ترويسة X-API-Key مع companyId في كل طلب؛ ويوافق مالك التاجر على طلب الوصول أولًا.",

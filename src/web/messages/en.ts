@@ -391,7 +391,7 @@ export const en = {
     "The merchant has not granted this app access: choose one of your organization's active sandbox merchants, or, in production, ask the merchant's owner to approve an access request.",
   "console.invitationTitle": "Invitation to an organization",
   "console.invitationSignIn":
-    "Sign in with the invited email address to accept. New here? Sign up with that address first, then open the link again.",
+    "Sign in with the invited email address to accept. New here? Sign up with that address: once it is verified and you sign in, you come back to this invitation.",
   "console.invitationExplain": "Accept to join the organization with the role you were invited with.",
   "console.invitationAccept": "Accept the invitation",
   "console.membersHeading": "Members",
@@ -402,6 +402,25 @@ export const en = {
   "console.sendInvitation": "Send the invitation",
   "console.invitationSent": "An invitation is on its way to {email}.",
   "console.inviteRoleNote": "Only owners and admins can invite members.",
+  "console.checkMailInvitation":
+    "After you verify the address and sign in, you come back to your invitation to accept it.",
+  "console.pendingInvitationsHeading": "Pending invitations",
+  "console.noPendingInvitations": "No invitations are waiting for an answer.",
+  "console.invitationSentBy": "sent {when} by {inviter}",
+  "console.invitationExpires": "expires {when}",
+  "console.invitationExpired": "expired {when}",
+  "console.resendInvitation": "Resend",
+  "console.invitationResent": "A new invitation is on its way to {email}. The link of the earlier one no longer works.",
+  "console.invitationRevoked": "The invitation to {email} is revoked. Its link no longer works.",
+  "console.pendingInvitationsRule":
+    "Resending mails a new link (the earlier one stops working) and counts toward the daily invitation limits; revoking stops the link at once.",
+  "console.mailInvitationSubject": "{inviter} invited you to {organization} on LP Partners",
+  "console.mailInvitationText":
+    "{inviter} invited you to join the organization {organization} on the LP Partners developer console, with the role {role}. Open the link below to accept; it works until {expires}. No account yet? Sign up with this email address from the link's page, then accept.",
+  "console.programStaffHint":
+    "This console runs in development mode, where no staff review applications. Approve yours from a terminal in the project folder:",
+  "console.agreementStaffHint":
+    "No developer agreement is published yet. In development mode, publish one from a terminal in the project folder:",
   "console.apiKeysHeading": "API keys",
   "console.apiKeysExplain":
     "Sales report apps call the API with a key in the X-API-Key header and the companyId on each request; a merchant's owner approves an access request first.",

@@ -384,7 +384,7 @@ export const hi: Catalogue = {
     "व्यापारी ने इस ऐप को एक्सेस नहीं दिया है: अपने संगठन का कोई सक्रिय सैंडबॉक्स व्यापारी चुनें, या प्रोडक्शन में व्यापारी के मालिक से एक्सेस अनुरोध स्वीकृत करने को कहें।",
   "console.invitationTitle": "संगठन में आमंत्रण",
   "console.invitationSignIn":
-    "स्वीकार करने के लिए आमंत्रित ईमेल पते से साइन इन करें। यहाँ नए हैं? पहले उसी पते से साइन अप करें, फिर लिंक दोबारा खोलें।",
+    "स्वीकार करने के लिए आमंत्रित ईमेल पते से साइन इन करें। यहाँ नए हैं? उस पते से साइन अप करें: पता सत्यापित करके साइन इन करने पर आप इसी आमंत्रण पर लौट आएँगे।",
   "console.invitationExplain": "जिस भूमिका के साथ आपको आमंत्रित किया गया है, उसी के साथ संगठन में शामिल होने के लिए स्वीकार करें।",
   "console.invitationAccept": "आमंत्रण स्वीकार करें",
   "console.membersHeading": "सदस्य",
@@ -395,6 +395,24 @@ export const hi: Catalogue = {
   "console.sendInvitation": "आमंत्रण भेजें",
   "console.invitationSent": "{email} को आमंत्रण भेजा जा रहा है।",
   "console.inviteRoleNote": "केवल मालिक और एडमिन सदस्यों को आमंत्रित कर सकते हैं।",
+  "console.checkMailInvitation": "पता सत्यापित करके साइन इन करने के बाद आप स्वीकार करने के लिए अपने आमंत्रण पर लौट आएँगे।",
+  "console.pendingInvitationsHeading": "लंबित आमंत्रण",
+  "console.noPendingInvitations": "कोई आमंत्रण जवाब की प्रतीक्षा में नहीं है।",
+  "console.invitationSentBy": "{when} को {inviter} ने भेजा",
+  "console.invitationExpires": "{when} को समाप्त होगा",
+  "console.invitationExpired": "{when} को समाप्त हो गया",
+  "console.resendInvitation": "दोबारा भेजें",
+  "console.invitationResent": "{email} पर एक नया आमंत्रण भेजा जा रहा है। पिछले आमंत्रण का लिंक अब काम नहीं करता।",
+  "console.invitationRevoked": "{email} का आमंत्रण रद्द कर दिया गया है। उसका लिंक अब काम नहीं करता।",
+  "console.pendingInvitationsRule":
+    "दोबारा भेजने पर नया लिंक भेजा जाता है (पिछला लिंक काम करना बंद कर देता है) और यह दैनिक आमंत्रण सीमा में गिना जाता है; रद्द करने पर लिंक तुरंत बंद हो जाता है।",
+  "console.mailInvitationSubject": "{inviter} ने आपको LP Partners पर {organization} में आमंत्रित किया है",
+  "console.mailInvitationText":
+    "{inviter} ने आपको LP Partners के डेवलपर कंसोल पर संगठन {organization} से {role} की भूमिका में जुड़ने के लिए आमंत्रित किया है। स्वीकार करने के लिए नीचे दिया गया लिंक खोलें; यह {expires} तक काम करता है। अभी खाता नहीं है? लिंक वाले पेज से इसी ईमेल पते से साइन अप करें, फिर स्वीकार करें।",
+  "console.programStaffHint":
+    "यह कंसोल डेवलपमेंट मोड में चल रहा है, जहाँ कोई स्टाफ़ आवेदनों की समीक्षा नहीं करता। प्रोजेक्ट फ़ोल्डर के टर्मिनल से अपना आवेदन स्वयं स्वीकृत करें:",
+  "console.agreementStaffHint":
+    "अभी तक कोई डेवलपर अनुबंध प्रकाशित नहीं हुआ है। डेवलपमेंट मोड में, प्रोजेक्ट फ़ोल्डर के टर्मिनल से एक प्रकाशित करें:",
   "console.apiKeysHeading": "API कुंजियाँ",
   "console.apiKeysExplain":
     "बिक्री रिपोर्ट ऐप हर अनुरोध में X-API-Key हेडर में कुंजी और companyId के साथ API को कॉल करते हैं; पहले व्यापारी का मालिक एक्सेस अनुरोध स्वीकृत करता है।",

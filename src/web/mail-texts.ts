@@ -1,0 +1,31 @@
+// The words of the console's mail that must be read in the recipient's language, from the same catalogues as the
+// pages (src/web/messages/): the owner (src/console/) holds no words of its own and is handed these by app.ts.
+import type { Locale } from "../errors/locale.js";
+import { momentText, translator } from "./i18n.js";
+
+/** What an invitation mail says: who invites, to which organization, with which role, until when. */
+export interface InvitationFacts {
+  organization: string;
+  /** The inviter as the invitee knows them: accounts have no display name, so their email address. */
+  inviter: string;
+  role: "ADMIN" | "DEVELOPER" | "VIEWER";
+  expiresAt: Date;
+}
+
+const roleKeys = {
+  ADMIN: "console.roleAdmin",
+  DEVELOPER: "console.roleDeveloper",
+  VIEWER: "console.roleViewer",
+} as const;
+
+/** The subject and text of an invitation mail in `locale` (the link goes below the text). */
+export function invitationMailText(locale: Locale, facts: InvitationFacts): { subject: string; text: string } {
+  const t = translator(locale);
+  const params = {
+    organization: facts.organization,
+    inviter: facts.inviter,
+    role: t(roleKeys[facts.role]),
+    expires: momentText(locale, facts.expiresAt),
+  };
+  return { subject: t("console.mailInvitationSubject", params), text: t("console.mailInvitationText", params) };
+}
