@@ -904,7 +904,7 @@ function arrivalOf(entry: Record<string, unknown>): Arrival {
 const plainAddress = (address: string) => address.replace(/^::ffff:/, "");
 
 Topology(
-  "webhooks: only the workers deliver; every order event reaches the receiver host verified, once by webhook-id, while a front and then a worker are stopped and after each is restarted",
+  "webhooks: only the workers deliver; every order event reaches the receiver host verified, once by webhook-id, while a front and a worker are stopped and after both are restarted",
   async () => {
     const receiver = receiverNode!;
     const stoppedFront = fronts[1]!;
@@ -1031,21 +1031,12 @@ Topology(
     assert.equal([...(await placeOrders("front B stopped", 2))], [fronts[0]!.name]);
     await everyOrderArrived("front B stopped");
 
-    // 2. Front B restarted: the balancer takes it back, and the orders go through both fronts.
-    stoppedFront.process = startRole(["--role", "front"], stoppedFront.env, { netns: stoppedFront.host.netns });
-    await stoppedFront.process.line("partner API ready");
-    await until("the balancer to take front B back", () => api.healthy(stoppedFront.name), 30_000);
-    assert.equal(
-      [...(await placeOrders("front B restarted", 2))].sort(),
-      fronts.map((front) => front.name).sort(),
-      "both fronts took orders",
-    );
-    await everyOrderArrived("front B restarted");
-
-    // 3. The uk worker stopped (gracefully): the us worker takes its share, nothing is lost.
+    // 2. The uk worker stopped (gracefully) while front B starts again: the us worker takes the uk worker's share,
+    // nothing is lost. (The two restarts overlap, so the test pays for one process start, not two in a row.)
     const [ukWorker, usWorker] = [workers[0]!, workers[1]!];
     await ukWorker.process!.stop(30_000);
     assert.is(await ukWorker.process!.exited, 0, "a clean stop");
+    stoppedFront.process = startRole(["--role", "front"], stoppedFront.env, { netns: stoppedFront.host.netns });
     const beforeStop = arrivals().length;
     await placeOrders("uk worker stopped", 2);
     await everyOrderArrived("uk worker stopped");
@@ -1063,11 +1054,17 @@ Topology(
       );
     }
 
-    // 4. The uk worker restarted: the events go on arriving.
+    // 3. Both restarted: the balancer takes front B back, the orders go through both fronts, and the events go on
+    // arriving with both workers up.
     ukWorker.process = startWorker(ukWorker);
-    await ukWorker.process.line("webhook worker ready");
-    await placeOrders("uk worker restarted", 3);
-    await everyOrderArrived("uk worker restarted");
+    await Promise.all([stoppedFront.process.line("partner API ready"), ukWorker.process.line("webhook worker ready")]);
+    await until("the balancer to take front B back", () => api.healthy(stoppedFront.name), 30_000);
+    assert.equal(
+      [...(await placeOrders("front B and the uk worker restarted", 3))].sort(),
+      fronts.map((front) => front.name).sort(),
+      "both fronts took orders",
+    );
+    await everyOrderArrived("front B and the uk worker restarted");
 
     // Exactly the events expected. Standard Webhooks delivers at least once, so a receiver deduplicates by
     // webhook-id: a repeated id must be the same event, byte for byte; the distinct ids are one per order placed.
@@ -1095,7 +1092,7 @@ Topology(
     const byOrder = (a: { orderId: string; companyId?: number }, b: { orderId: string; companyId?: number }) =>
       `${a.companyId}/${a.orderId}`.localeCompare(`${b.companyId}/${b.orderId}`);
     assert.equal(events.sort(byOrder), expected.sort(byOrder), "one event per order placed, nothing else");
-    assert.is(placed.length, 18);
+    assert.is(placed.length, 14);
 
     // Only the workers delivered: the fronts enqueue but never send.
     const senders = new Map<string, number>();
