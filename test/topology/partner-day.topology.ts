@@ -35,6 +35,7 @@ import { silentLogger } from "../../src/runtime/logger.js";
 import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
 import { createSigningKeyStore, loadKeyEncryptionKey } from "../../src/token/index.js";
+import { startDeliveryQueue } from "../../src/webhook/delivery-queue.js";
 import { uniqueEmail } from "../support/consent.js";
 import { createFixture, testKek, tokenFor } from "../support/gateway.js";
 import { presenting, writeInternalCredentials, type InternalCredentials } from "../support/internal.js";
@@ -256,6 +257,9 @@ async function buildTopology(): Promise<void> {
     logger: silentLogger,
     accessTokenTtlSeconds: 900,
   }).ensure();
+  // The delivery queue's tables (pg-boss installs them at its first start), made once here too: four processes
+  // racing the install (two fronts, two workers) retry it with a growing backoff (1, 2, 4, 8 s).
+  await (await startDeliveryQueue({ sql: control.sql, embedded: false, logger: silentLogger })).stop();
   regionDatabases = new Map();
   for (const region of regionsServed) {
     const database = await openDatabase({ url: regionUrls.get(region), dataDir: root, logger: silentLogger });
