@@ -313,6 +313,7 @@ async function buildTopology(): Promise<void> {
     frontHosts.map(async () => ({
       port: await portFor(8080),
       authPort: await portFor(8081),
+      consolePort: await portFor(8082),
       grpcPort: await portFor(8090),
     })),
   );
@@ -387,6 +388,8 @@ async function buildTopology(): Promise<void> {
       HOST: host.address,
       PORT: String(ports.port),
       AUTH_PORT: String(ports.authPort),
+      // A front serves the console site too: on shared loopback the two must not both take 8082.
+      CONSOLE_PORT: String(ports.consolePort),
       // The internal port on the machine's private address: the operator provisions through it below.
       GRPC_HOST: host.address,
       GRPC_PORT: String(ports.grpcPort),
