@@ -72,7 +72,7 @@ import { regions, type Region } from "./config/regions.js";
 import { controlSchema, regionSchema } from "./storage/schemas.js";
 import {
   createWebhookService,
-  forbiddenLoopbackPorts,
+  forbiddenWebhookPorts,
   startWebhookDelivery,
   systemResolver,
   type ResolveHost,
@@ -280,7 +280,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const requestLogQueries = createRequestLogQueries(control.sql);
     // Webhooks: the queue in the control database; an all-roles process also relays every outbox and delivers.
     // The internal port's bound port joins the forbidden ones once it listens (GRPC_PORT=0 picks one).
-    const forbiddenPorts = forbiddenLoopbackPorts(config);
+    const forbiddenPorts = forbiddenWebhookPorts(config);
     const webhooks = await startWebhookDelivery({
       config,
       logger,
@@ -299,7 +299,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       verifyClient: clientVerifier(credential),
       kek,
       resolve: options.webhookResolver ?? systemResolver,
-      forbiddenLoopbackPorts: forbiddenPorts,
+      forbiddenPorts,
       nudge: webhooks.nudge,
       queue: webhooks.queue,
     });
@@ -653,7 +653,7 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
       sources: outboxSources(control, regionDatabases),
       kek,
       resolve: options.webhookResolver,
-      forbiddenPorts: forbiddenLoopbackPorts(config),
+      forbiddenPorts: forbiddenWebhookPorts(config),
       onDisabled: mailEndpointDisabled(mail, config),
       deliver: true,
     });

@@ -2,7 +2,7 @@
 // default (docs/configuration.md), and bad configuration stops the start with a message naming the variable.
 import { join } from "node:path";
 import { z } from "zod";
-import { canonicalRange } from "./ip-addresses.js";
+import { canonicalRange, privateRanges, rangeWithin } from "./ip-addresses.js";
 import { regions, type Region } from "./regions.js";
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -206,6 +206,32 @@ const schema = z.object({
    * Unset: on, except under NODE_ENV=production. Production endpoints never may.
    */
   WEBHOOK_ALLOW_LOOPBACK: optional(z.enum(["0", "1"])),
+  /**
+   * The private networks (CIDR ranges or addresses, comma separated) sandbox webhook endpoints may reach: an
+   * operator's own test receivers. Each must lie inside RFC 1918, carrier-grade NAT or unique-local space; loopback
+   * is WEBHOOK_ALLOW_LOOPBACK's, and link-local (the metadata address) is never allowed. Unset: none.
+   */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .string()
+    .default("")
+    .transform((text, context) => {
+      const entries = text
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "");
+      const unreadable = entries.filter((entry) => canonicalRange(entry) === undefined);
+      if (unreadable.length > 0) {
+        context.addIssue({ code: "custom", message: `not an address or CIDR range: ${unreadable.join(", ")}` });
+        return [];
+      }
+      const outside = entries.filter((entry) => !rangeWithin(entry, privateRanges));
+      if (outside.length > 0)
+        context.addIssue({
+          code: "custom",
+          message: `not inside a private network (${privateRanges.join(", ")}): ${outside.join(", ")}`,
+        });
+      return [...new Set(entries.map((entry) => canonicalRange(entry)!))];
+    }),
   /** A delivery attempt's whole budget (connect, headers, body): a 2xx within it is success. */
   WEBHOOK_TIMEOUT_SECONDS: seconds.default(15),
   /** The pauses before each retry of a failed delivery, comma-separated seconds (Standard Webhooks' schedule). */
@@ -338,6 +364,8 @@ export interface Config {
   webhooks: {
     /** Sandbox endpoints may be loopback addresses (WEBHOOK_ALLOW_LOOPBACK). */
     allowLoopback: boolean;
+    /** Canonical private ranges sandbox endpoints may reach (WEBHOOK_ALLOW_PRIVATE_NETWORKS); empty: none. */
+    allowPrivateNetworks: string[];
     timeoutSeconds: number;
     retryScheduleSeconds: number[];
     disableAfterSeconds: number;
@@ -517,6 +545,7 @@ export function loadConfig(
     webhooks: {
       allowLoopback:
         v.WEBHOOK_ALLOW_LOOPBACK === undefined ? env["NODE_ENV"] !== "production" : v.WEBHOOK_ALLOW_LOOPBACK === "1",
+      allowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       timeoutSeconds: v.WEBHOOK_TIMEOUT_SECONDS,
       retryScheduleSeconds: v.WEBHOOK_RETRY_SCHEDULE_SECONDS,
       disableAfterSeconds: v.WEBHOOK_DISABLE_AFTER_SECONDS,

@@ -1,8 +1,9 @@
 // IP addresses and CIDR ranges, IPv4 and IPv6, once for every user: the parser that puts an address or a range in
 // one canonical spelling (credential allowlists, TRUST_PROXY), the matcher of an address against a list of them
-// (node:net's BlockList), the reading of what a socket or a proxy reports, and the key a per-address counter
-// counts under (IPv4 by address, IPv6 by its /64). It sits in config/ because the configuration validates
-// TRUST_PROXY with it, and config/ is below runtime/ (as config/regions.ts is, for the same reason).
+// (node:net's BlockList), the reading of what a socket or a proxy reports, the key a per-address counter counts
+// under (IPv4 by address, IPv6 by its /64), and the private networks a webhook may reach only when the operator
+// lists them. It sits in config/ because the configuration validates TRUST_PROXY and WEBHOOK_ALLOW_PRIVATE_NETWORKS
+// with it, and config/ is below runtime/ (as config/regions.ts is, for the same reason).
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 
 export type AddressType = "ipv4" | "ipv6";
@@ -64,6 +65,33 @@ export function addressRanges(entries: readonly string[]): AddressRanges {
       return normalized !== undefined && list.check(normalized.address, normalized.type);
     },
   };
+}
+
+/**
+ * The networks an operator runs machines of its own on: RFC 1918, carrier-grade NAT (RFC 6598, which overlay
+ * networks use too) and IPv6 unique-local. A webhook reaches them only inside WEBHOOK_ALLOW_PRIVATE_NETWORKS, which
+ * must lie within them (src/webhook/address-policy.ts).
+ */
+export const privateRanges: readonly string[] = [
+  "10.0.0.0/8",
+  "172.16.0.0/12",
+  "192.168.0.0/16",
+  "100.64.0.0/10",
+  "fc00::/7",
+];
+
+/** Whether the address or range `entry` lies wholly inside one of `ranges` (both canonical or not). */
+export function rangeWithin(entry: string, ranges: readonly string[]): boolean {
+  const canonical = canonicalRange(entry);
+  if (!canonical) return false;
+  const [address, prefix] = canonical.split("/") as [string, string | undefined];
+  const length = prefix === undefined ? (isIPv4(address) ? 32 : 128) : Number(prefix);
+  return ranges.some((range) => {
+    const outer = canonicalRange(range);
+    if (!outer) return false;
+    const outerLength = Number(outer.split("/")[1] ?? (isIPv4(outer) ? 32 : 128));
+    return outerLength <= length && addressRanges([outer]).has(address);
+  });
 }
 
 /** The bits of an IPv6 source a per-address counter keys on: the /64 one subscriber gets (RFC 6177, RFC 7934). */

@@ -1,28 +1,28 @@
 // Which addresses a webhook may connect to (no server-side request forgery): never loopback, private, CGNAT,
 // link-local (the cloud metadata address 169.254.169.254 among them), unique-local, multicast or reserved
-// addresses; loopback only for sandbox endpoints when the operator allows it (WEBHOOK_ALLOW_LOOPBACK), and even
-// then never this deployment's own ports (the internal port, the databases, Redis). The sender checks the address
-// it actually connects to (sender.ts), so a name that resolves elsewhere at delivery time (DNS rebinding) gains
-// nothing.
+// addresses; for sandbox endpoints only, loopback when the operator allows it (WEBHOOK_ALLOW_LOOPBACK) and the
+// private networks the operator lists (WEBHOOK_ALLOW_PRIVATE_NETWORKS: its own test receivers), and even then never
+// this deployment's own ports (the internal port, the databases, Redis). The sender checks the address it actually
+// connects to (sender.ts), so a name that resolves elsewhere at delivery time (DNS rebinding) gains nothing.
 import { BlockList, isIP } from "node:net";
+import { addressRanges, privateRanges, type AddressRanges } from "../config/ip-addresses.js";
 
-/** What an address is, for the policy. */
-export type AddressKind = "public" | "loopback" | "internal";
+/** What an address is, for the policy: "private" may be allowed by the operator's list, "internal" never. */
+export type AddressKind = "public" | "loopback" | "private" | "internal";
 
 const loopback = new BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");
 loopback.addAddress("::1", "ipv6");
 
-/** RFC 6890's special-purpose ranges that are never a partner's public receiver (loopback aside). */
+/** The networks an operator's own machines live on (RFC 1918, CGNAT, unique-local): config/ip-addresses.ts. */
+const privateNetworks = addressRanges(privateRanges);
+
+/** RFC 6890's other special-purpose ranges: never a receiver, whatever the operator lists. */
 const internal = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8], // "this network"
-  ["10.0.0.0", 8], // RFC 1918
-  ["100.64.0.0", 10], // carrier-grade NAT (RFC 6598)
   ["169.254.0.0", 16], // link-local, cloud metadata
-  ["172.16.0.0", 12], // RFC 1918
   ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.168.0.0", 16], // RFC 1918
   ["198.18.0.0", 15], // benchmarking
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
@@ -31,13 +31,14 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ["::", 128], // unspecified
-  ["fc00::", 7], // unique-local (fd00:ec2::254, a metadata address, among them)
   ["fe80::", 10], // link-local
   ["ff00::", 8], // multicast
   ["100::", 64], // discard-only
 ] as const) {
   internal.addSubnet(network, prefix, "ipv6");
 }
+// A metadata address inside unique-local space (AWS's): internal even where the operator allows fd00::/8.
+internal.addAddress("fd00:ec2::254", "ipv6");
 
 /** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) IPv6 address, if any. */
 function embeddedIpv4(address: string): string | undefined {
@@ -50,30 +51,47 @@ function embeddedIpv4(address: string): string | undefined {
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
-/** Classifies an IP address (v4 or v6 text); anything that is not an IP address is "internal" (refused). */
-export function addressKind(address: string): AddressKind {
+/** The address the policy judges: without brackets or zone, an embedded IPv4 address as itself; undefined if none. */
+function judged(address: string): { address: string; type: "ipv4" | "ipv6" } | undefined {
   const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   const version = isIP(bare);
-  if (version === 0) return "internal";
+  if (version === 0) return undefined;
   const v4 = version === 6 ? embeddedIpv4(bare) : bare;
-  if (v4 !== undefined) {
-    if (loopback.check(v4, "ipv4")) return "loopback";
-    return internal.check(v4, "ipv4") ? "internal" : "public";
-  }
-  if (loopback.check(bare, "ipv6")) return "loopback";
-  return internal.check(bare, "ipv6") ? "internal" : "public";
+  return v4 !== undefined ? { address: v4, type: "ipv4" } : { address: bare, type: "ipv6" };
+}
+
+/** Classifies an IP address (v4 or v6 text); anything that is not an IP address is "internal" (refused). */
+export function addressKind(address: string): AddressKind {
+  const seen = judged(address);
+  if (!seen) return "internal";
+  if (loopback.check(seen.address, seen.type)) return "loopback";
+  if (internal.check(seen.address, seen.type)) return "internal";
+  if (privateNetworks.has(seen.address)) return "private";
+  return "public";
 }
 
 export interface AddressPolicy {
   /** Loopback addresses are allowed (sandbox endpoints with WEBHOOK_ALLOW_LOOPBACK). */
   allowLoopback: boolean;
-  /** Ports never reached even on loopback: the internal port, the region hop, the databases, Redis, metrics. */
-  forbiddenLoopbackPorts: ReadonlySet<number>;
+  /** The private networks allowed (sandbox endpoints with WEBHOOK_ALLOW_PRIVATE_NETWORKS); undefined: none. */
+  privateNetworks: AddressRanges | undefined;
+  /**
+   * Ports never reached on a loopback or allowed private address: the internal port, the region hop, the
+   * databases, Redis, metrics (a public address is another machine's).
+   */
+  forbiddenPorts: ReadonlySet<number>;
 }
 
 /** Whether a webhook may connect to `address`:`port` under `policy`. */
 export function connectionAllowed(address: string, port: number, policy: AddressPolicy): boolean {
   const kind = addressKind(address);
   if (kind === "public") return true;
-  return kind === "loopback" && policy.allowLoopback && !policy.forbiddenLoopbackPorts.has(port);
+  if (kind === "internal" || policy.forbiddenPorts.has(port)) return false;
+  if (kind === "loopback") return policy.allowLoopback;
+  return policy.privateNetworks?.has(judged(address)!.address) ?? false;
+}
+
+/** The policy's private networks: the operator's list as a matcher, or undefined when it is empty. */
+export function privateNetworksOf(list: readonly string[]): AddressRanges | undefined {
+  return list.length > 0 ? addressRanges(list) : undefined;
 }

@@ -7,7 +7,7 @@ import type { Config } from "../config/config.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import type { AddressPolicy } from "./address-policy.js";
+import { privateNetworksOf, type AddressPolicy } from "./address-policy.js";
 import type { AttemptJob, DeliveryQueue } from "./delivery-queue.js";
 import type { ResolveHost } from "./endpoint-url.js";
 import { createDeliveryQueries, type ClaimedAttempt } from "./queries/delivery-queries.js";
@@ -34,8 +34,8 @@ export interface AttemptDeps {
   clock: Clock;
   logger: Logger;
   resolve: ResolveHost;
-  /** Ports never reached on loopback (the internal port, the databases, Redis). */
-  forbiddenLoopbackPorts: ReadonlySet<number>;
+  /** Ports never reached on loopback or an allowed private network (the internal port, the databases, Redis). */
+  forbiddenPorts: ReadonlySet<number>;
   onDisabled?: EndpointDisabledNotice;
 }
 
@@ -44,6 +44,7 @@ const staleAttemptMs = 60_000;
 
 export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Promise<void> {
   const { webhooks } = deps.config;
+  const privateNetworks = privateNetworksOf(webhooks.allowPrivateNetworks);
   return async (job) => {
     const now = new Date(deps.clock.now());
     const claimed = await createDeliveryQueries(deps.sql).claim(
@@ -102,9 +103,11 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
     ) {
       keys.push(openEndpointKey(deps.kek, claimed.endpoint_id, claimed.previous_secret_sealed));
     }
+    const sandbox = claimed.environment === "SANDBOX";
     const policy: AddressPolicy = {
-      allowLoopback: claimed.environment === "SANDBOX" && webhooks.allowLoopback,
-      forbiddenLoopbackPorts: deps.forbiddenLoopbackPorts,
+      allowLoopback: sandbox && webhooks.allowLoopback,
+      privateNetworks: sandbox ? privateNetworks : undefined,
+      forbiddenPorts: deps.forbiddenPorts,
     };
     return sendWebhook({
       url: claimed.url,

@@ -29,10 +29,11 @@ export interface WebhookDelivery {
 }
 
 /**
- * The ports a webhook never reaches, even on loopback: this deployment's internal port, region hop and metrics
- * port, and the database and Redis ports its URLs name (the PostgreSQL and Redis defaults always).
+ * The ports a webhook never reaches on loopback or an allowed private network: this deployment's internal port,
+ * region hop and metrics port, and the database and Redis ports its URLs name (the PostgreSQL and Redis defaults
+ * always).
  */
-export function forbiddenLoopbackPorts(config: Config, extra: readonly number[] = []): Set<number> {
+export function forbiddenWebhookPorts(config: Config, extra: readonly number[] = []): Set<number> {
   const ports = new Set<number>([5432, 6379, config.listen.grpcPort, config.listen.regionGrpcPort, ...extra]);
   if (config.metrics.port) ports.add(config.metrics.port);
   for (const url of [
@@ -71,7 +72,7 @@ export async function startWebhookDelivery(options: {
     clock,
     logger,
     resolve: options.resolve ?? systemResolver,
-    forbiddenLoopbackPorts: options.forbiddenPorts,
+    forbiddenPorts: options.forbiddenPorts,
     onDisabled: options.onDisabled,
   });
   await queue.work(runAttempt, config.webhooks.workerConcurrency, config.webhooks.endpointConcurrency);

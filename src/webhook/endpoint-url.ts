@@ -1,10 +1,11 @@
-// Checks an endpoint's URL when it is registered or changed: https (plain http only to loopback, for sandbox
-// endpoints when WEBHOOK_ALLOW_LOOPBACK allows it), no credentials or fragment, and a host whose every address is
-// one a webhook may reach (address-policy.ts). The same check runs again on the address actually connected to at
-// every delivery (sender.ts): passing it here promises nothing about later resolutions.
+// Checks an endpoint's URL when it is registered or changed: https (plain http only to loopback or an allowed
+// private network, for sandbox endpoints when WEBHOOK_ALLOW_LOOPBACK or WEBHOOK_ALLOW_PRIVATE_NETWORKS allows them),
+// no credentials or fragment, and a host whose every address is one a webhook may reach (address-policy.ts). The
+// same check runs again on the address actually connected to at every delivery (sender.ts): passing it here promises
+// nothing about later resolutions.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { connectionAllowed, type AddressPolicy } from "./address-policy.js";
+import { addressKind, connectionAllowed, type AddressPolicy } from "./address-policy.js";
 
 /** Resolves a host name to its addresses (all families); the sender and the registration check share it. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;
@@ -48,22 +49,21 @@ export async function checkEndpointUrl(
       ? ["127.0.0.1"]
       : await resolve(host).catch(() => undefined);
   if (!addresses || addresses.length === 0) return "must resolve to an address";
-  if (!addresses.every((address) => connectionAllowed(address, port, policy))) {
-    return policy.allowLoopback
-      ? "must resolve to public addresses or loopback (not this service's own ports)"
-      : "must resolve to public addresses only";
-  }
-  // Plain http only where the traffic never leaves the machine.
-  if (
-    url.protocol === "http:" &&
-    !(
-      policy.allowLoopback &&
-      addresses.every(
-        (address) => !connectionAllowed(address, port, { allowLoopback: false, forbiddenLoopbackPorts: new Set() }),
-      )
-    )
-  ) {
+  if (!addresses.every((address) => connectionAllowed(address, port, policy))) return addressRule(policy);
+  // Plain http only where the traffic stays on this machine or the operator's own network.
+  if (url.protocol === "http:" && addresses.some((address) => addressKind(address) === "public")) {
     return "must be https";
   }
   return undefined;
+}
+
+/** The address rule a refused URL broke, naming what this endpoint's policy allows besides public addresses. */
+function addressRule(policy: AddressPolicy): UrlRefusal {
+  const besides = [
+    ...(policy.allowLoopback ? ["loopback"] : []),
+    ...(policy.privateNetworks ? ["the allowed private networks"] : []),
+  ];
+  if (besides.length === 0) return "must resolve to public addresses only";
+  const allowed = ["public addresses", ...besides];
+  return `must resolve to ${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)} (not this service's own ports)`;
 }

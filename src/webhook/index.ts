@@ -1,6 +1,6 @@
 // The webhook owner's public surface: endpoints (WebhookService), delivery (relay, queue, attempts).
 export {
-  forbiddenLoopbackPorts,
+  forbiddenWebhookPorts,
   relayIntervalMs,
   startWebhookDelivery,
   type WebhookDelivery,

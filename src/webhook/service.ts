@@ -18,7 +18,7 @@ import { callerInfoKey } from "../runtime/caller-context.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import { clientAddressAllowed, type VerifyClient, type VerifiedClient } from "../token/index.js";
-import type { AddressPolicy } from "./address-policy.js";
+import { privateNetworksOf, type AddressPolicy } from "./address-policy.js";
 import type { DeliveryQueue } from "./delivery-queue.js";
 import { checkEndpointUrl, type ResolveHost } from "./endpoint-url.js";
 import { openEndpointKey, sealEndpointKey } from "./endpoint-secrets.js";
@@ -34,7 +34,7 @@ export interface WebhookServiceDeps {
   verifyClient: VerifyClient;
   kek: Buffer;
   resolve: ResolveHost;
-  forbiddenLoopbackPorts: ReadonlySet<number>;
+  forbiddenPorts: ReadonlySet<number>;
   /** Wakes the relay after a commit that wrote an event (the test event), so it leaves at once. */
   nudge?: () => void;
   /** Enqueues a resend's attempt; absent where this process runs no queue (answers unimplemented then). */
@@ -132,9 +132,11 @@ export function createWebhookService(
 ): ServiceImpl<typeof WebhookService> {
   const { config, clock, logger } = context;
   const now = () => new Date(clock.now());
+  const privateNetworks = privateNetworksOf(config.webhooks.allowPrivateNetworks);
   const policyFor = (client: WebhookActor): AddressPolicy => ({
     allowLoopback: client.environment === "SANDBOX" && config.webhooks.allowLoopback,
-    forbiddenLoopbackPorts: deps.forbiddenLoopbackPorts,
+    privateNetworks: client.environment === "SANDBOX" ? privateNetworks : undefined,
+    forbiddenPorts: deps.forbiddenPorts,
   });
 
   /** Step 1 of every RPC: the client's id and secret, from an address its allowlist admits (or the console's actor). */

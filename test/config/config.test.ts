@@ -159,6 +159,28 @@ Config("TRUST_PROXY: trusted proxies' addresses and CIDR ranges, IPv4 and IPv6, 
   assert.equal(loadConfig({ TRUST_PROXY: "10.0.0.1,10.0.0.1" }).trustProxy, ["10.0.0.1"]);
 });
 
+Config(
+  "WEBHOOK_ALLOW_PRIVATE_NETWORKS: private ranges only, canonical; loopback, link-local, public and junk stop the start",
+  () => {
+    assert.equal(loadConfig({}).webhooks.allowPrivateNetworks, [], "none by default");
+    assert.equal(
+      loadConfig({
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "10.77.5.0/24, 10.77.5.0/24,192.168.1.20,FD12:3456::/32,100.64.0.0/10",
+      }).webhooks.allowPrivateNetworks,
+      ["10.77.5.0/24", "192.168.1.20", "fd12:3456::/32", "100.64.0.0/10"],
+    );
+    for (const outside of ["127.0.0.0/8", "169.254.169.254", "fe80::/10", "10.0.0.0/7", "93.184.216.34", "0.0.0.0/0"])
+      assert.match(
+        configError({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: outside }),
+        `WEBHOOK_ALLOW_PRIVATE_NETWORKS: not inside a private network (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, fc00::/7): ${outside}`,
+      );
+    assert.match(
+      configError({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: "10.0.0.1/8,receiver.internal" }),
+      "WEBHOOK_ALLOW_PRIVATE_NETWORKS: not an address or CIDR range: 10.0.0.1/8, receiver.internal",
+    );
+  },
+);
+
 Config("SHUTDOWN_DRAIN_SECONDS: 5 by default, 0 to 300 whole seconds, anything else stops the start naming it", () => {
   assert.is(loadConfig({}).shutdownDrainSeconds, 5);
   assert.is(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "0" }).shutdownDrainSeconds, 0);

@@ -58,6 +58,7 @@ async function namespaceNetwork(): Promise<TopologyNetwork> {
   const bridge = `${prefix}br`;
   const namespaces: string[] = [];
   const hostLinks: string[] = [];
+  let hosts = 0;
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -88,7 +89,8 @@ async function namespaceNetwork(): Promise<TopologyNetwork> {
     mode: "namespaces",
     hostAddress: `${subnet}.1`,
     async addHost(name) {
-      const index = namespaces.length + 1;
+      // Taken before the first await, so hosts added at once get addresses and links of their own.
+      const index = ++hosts;
       const netns = `${prefix}-${name}`;
       const [outside, inside] = [`${prefix}h${index}`, `${prefix}n${index}`];
       const address = `${subnet}.${10 + index}`;

@@ -1,6 +1,7 @@
-// A role of the program (`--role front|data`) as a child process, as it is deployed: started with an environment
-// of its own (optionally inside a network namespace), read through its JSON log lines, stopped with a signal.
-// Shared by test/gateway/processes.test.ts and the topology test (test/topology/).
+// A role of the program (`--role front|data|worker`) as a child process, as it is deployed: started with an
+// environment of its own (optionally inside a network namespace), read through its JSON log lines, stopped with a
+// signal; and a test's helper script started the same way (the topology's webhook receiver host). Shared by
+// test/gateway/processes.test.ts, test/webhook/processes.test.ts and the topology test (test/topology/).
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -36,14 +37,33 @@ export interface RoleProcess {
  * signals reach it directly).
  */
 export function startRole(args: string[], env: Record<string, string>, options: { netns?: string } = {}): RoleProcess {
-  const program = programCommand(args);
+  return startProcess(programCommand(args), env, options);
+}
+
+/**
+ * Starts a helper script of the tests (`test/support/...ts`, on tsx) as startRole starts the program: for a machine
+ * of a topology that is not a role, such as a partner's webhook receiver. With `stdin`, the test writes to it.
+ */
+export function startScript(
+  script: string,
+  env: Record<string, string>,
+  options: { netns?: string; stdin?: boolean } = {},
+): RoleProcess {
+  return startProcess({ command: process.execPath, argv: ["--import", "tsx", script] }, env, options);
+}
+
+function startProcess(
+  program: { command: string; argv: string[] },
+  env: Record<string, string>,
+  options: { netns?: string; stdin?: boolean },
+): RoleProcess {
   const [command, argv] = options.netns
     ? ["ip", ["netns", "exec", options.netns, program.command, ...program.argv]]
     : [program.command, program.argv];
   const child: ChildProcess = spawn(command, argv, {
     cwd: repositoryRoot,
     env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"],
   });
   let stdout = "";
   let stderr = "";

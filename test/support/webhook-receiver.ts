@@ -14,6 +14,8 @@ export interface ReceivedWebhook {
   verified: { type: string; timestamp: string; data: Record<string, unknown> } | undefined;
   /** When its body had arrived (epoch milliseconds, sub-millisecond: performance.timeOrigin + performance.now()). */
   receivedAt: number;
+  /** The address the request came from: which worker sent it, where each has an address of its own. */
+  from: string;
 }
 
 export interface Receiver {
@@ -23,12 +25,19 @@ export interface Receiver {
   mode: ReceiverMode;
   /** The whsec_ secret(s) to verify with (a rotation's overlap verifies with either). */
   secrets: string[];
+  /** Called with each request once it has arrived (and been verified), before it is answered. */
+  onReceived: ((delivery: ReceivedWebhook) => void) | undefined;
   /** Resolves once `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
 }
 
-export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"): Promise<Receiver> {
+/** Listens on `listen.host` (127.0.0.1 unless given) and `listen.port` (a free one unless given). */
+export async function startReceiver(
+  mode: ReceiverMode = "ok",
+  path = "/hooks",
+  listen: { host?: string; port?: number } = {},
+): Promise<Receiver> {
   const received: ReceivedWebhook[] = [];
   const sockets = new Set<Socket>();
   let waiters: Array<() => void> = [];
@@ -38,6 +47,7 @@ export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"):
     received,
     mode,
     secrets: [],
+    onReceived: undefined,
     waitFor(count, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
@@ -77,7 +87,15 @@ export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"):
           // not this secret
         }
       }
-      received.push({ headers: request.headers, body, verified, receivedAt });
+      const delivery = {
+        headers: request.headers,
+        body,
+        verified,
+        receivedAt,
+        from: request.socket.remoteAddress ?? "",
+      };
+      received.push(delivery);
+      receiver.onReceived?.(delivery);
       for (const waiter of [...waiters]) waiter();
       switch (receiver.mode) {
         case "ok":
@@ -117,8 +135,12 @@ export async function startReceiver(mode: ReceiverMode = "ok", path = "/hooks"):
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = listen.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(listen.port ?? 0, host, resolve);
+  });
   receiver.port = (server.address() as AddressInfo).port;
-  receiver.url = `http://127.0.0.1:${receiver.port}${path}`;
+  receiver.url = `http://${host.includes(":") ? `[${host}]` : host}:${receiver.port}${path}`;
   return receiver;
 }

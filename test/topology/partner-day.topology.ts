@@ -3,11 +3,15 @@
 //   - two fronts (`--role front`: public API, consent site, internal port) sharing one control database and one Redis,
 //     behind a round-robin load balancer (test/support/round-robin-proxy.ts) that they trust through TRUST_PROXY;
 //   - a data role per region (`--role data --region uk|us`), each on its own PostgreSQL database;
+//   - a webhook worker beside each (`--role worker`, the uk and us workers: the fronts enqueue, only these deliver),
+//     and a partner's receiver host verifying every delivery with `standardwebhooks`;
 //   - PostgreSQL and Redis are the host's, reached from the namespaces through TCP forwarders on the bridge.
 // The day: a merchant owner consents in chromium (one per region), the partner refreshes on alternating fronts,
 // calls business routes for both merchants, meets the per-app limit exactly across both fronts; a data role stops
 // (its region 503, the other 200) and restarts (recovering without restarting the fronts); a front stops mid-traffic
-// (its in-flight requests finish, the balancer moves on). Run with `npm run test:topology` (not part of `npm test`):
+// (its in-flight requests finish, the balancer moves on); orders placed while that front is stopped, after it is
+// restarted, while a worker is stopped and after it is restarted each reach the receiver, verified, exactly once
+// by webhook-id. Run with `npm run test:topology` (not part of `npm test`):
 // real PostgreSQL and Redis, TEST_DATABASE_URL / TEST_REDIS_URL or the machine's 127.0.0.1 defaults.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -31,11 +35,12 @@ import { silentLogger } from "../../src/runtime/logger.js";
 import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
 import { createSigningKeyStore, loadKeyEncryptionKey } from "../../src/token/index.js";
+import { startDeliveryQueue } from "../../src/webhook/delivery-queue.js";
 import { uniqueEmail } from "../support/consent.js";
 import { createFixture, testKek, tokenFor } from "../support/gateway.js";
 import { presenting, writeInternalCredentials, type InternalCredentials } from "../support/internal.js";
 import { createTopologyNetwork, type Host, type TopologyNetwork } from "../support/network-namespaces.js";
-import { startRole, type RoleProcess } from "../support/role-process.js";
+import { startRole, startScript, type RoleProcess } from "../support/role-process.js";
 import { startRoundRobinProxy, type RoundRobinProxy } from "../support/round-robin-proxy.js";
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
 import { startTcpForwarder, type TcpForwarder } from "../support/tcp-forwarder.js";
@@ -68,7 +73,24 @@ interface FrontNode {
   origin: string;
   consentOrigin: string;
   grpcOrigin: string;
+  /** Its environment, to start it again after a stop. */
+  env: Record<string, string>;
   process: RoleProcess;
+}
+
+/** A `--role worker` process: webhook delivery alone, on the control database and every region's. */
+interface WorkerNode {
+  name: string;
+  host: Host;
+  env: Record<string, string>;
+  process: RoleProcess | undefined;
+}
+
+/** The partner's webhook receiver: a machine of its own (test/support/webhook-receiver-host.ts). */
+interface ReceiverNode {
+  host: Host;
+  url: string;
+  process: RoleProcess | undefined;
 }
 
 interface DataNode {
@@ -95,6 +117,8 @@ const forwarders: TcpForwarder[] = [];
 const proxies: RoundRobinProxy[] = [];
 const fronts: FrontNode[] = [];
 const dataNodes = new Map<Region, DataNode>();
+const workers: WorkerNode[] = [];
+let receiverNode: ReceiverNode | undefined;
 let dataEnv: (region: Region) => Record<string, string>;
 let api: RoundRobinProxy;
 let consentSite: RoundRobinProxy;
@@ -104,7 +128,14 @@ let browser: Browser | undefined;
 let credentials: InternalCredentials;
 let control: Database;
 let regionDatabases: Map<Region, Database>;
-let world: { appId: string; clientId: string; clientSecret: string; redirectUri: string; merchants: Merchant[] };
+let world: {
+  organizationId: bigint;
+  appId: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  merchants: Merchant[];
+};
 let as: oauth.AuthorizationServer;
 /** The partner's current tokens per merchant region, as the day goes on. */
 const tokens = new Map<Region, { access: string; refresh: string }>();
@@ -154,6 +185,8 @@ async function teardown(): Promise<void> {
   await Promise.all([
     ...fronts.map((front) => front.process.stop(15_000)),
     ...[...dataNodes.values()].map((node) => node.process?.stop(15_000)),
+    ...workers.map((worker) => worker.process?.stop(15_000)),
+    receiverNode?.process?.stop(5_000),
   ]);
   for (const proxy of proxies.splice(0)) await proxy.close();
   for (const forwarder of forwarders.splice(0)) await forwarder.close();
@@ -169,6 +202,17 @@ function startData(region: Region): RoleProcess {
   const node = dataNodes.get(region)!;
   return startRole(["--role", "data", "--region", region], dataEnv(region), { netns: node.host.netns });
 }
+
+function startWorker(worker: WorkerNode): RoleProcess {
+  return startRole(["--role", "worker"], worker.env, { netns: worker.host.netns });
+}
+
+/** The CredentialService of `front`'s internal port, presenting `credential`. */
+const internalClient = (front: FrontNode, credential: string): Client<typeof CredentialService> =>
+  createClient(
+    CredentialService,
+    createGrpcTransport({ baseUrl: front.grpcOrigin, interceptors: [presenting(credential)] }),
+  );
 
 Topology.before(async () => {
   // uvu reports a failing hook only as failed tests: say why here.
@@ -213,6 +257,9 @@ async function buildTopology(): Promise<void> {
     logger: silentLogger,
     accessTokenTtlSeconds: 900,
   }).ensure();
+  // The delivery queue's tables (pg-boss installs them at its first start), made once here too: four processes
+  // racing the install (two fronts, two workers) retry it with a growing backoff (1, 2, 4, 8 s).
+  await (await startDeliveryQueue({ sql: control.sql, embedded: false, logger: silentLogger })).stop();
   regionDatabases = new Map();
   for (const region of regionsServed) {
     const database = await openDatabase({ url: regionUrls.get(region), dataDir: root, logger: silentLogger });
@@ -250,10 +297,23 @@ async function buildTopology(): Promise<void> {
       process: undefined,
     });
   }
+  const workerHosts = await Promise.all(regionsServed.map((region) => network!.addHost(`worker-${region}`)));
+  const receiverHost = await network.addHost("receiver");
+  const receiverPort = await portFor(8080);
+  receiverNode = {
+    host: receiverHost,
+    url: `http://${receiverHost.address}:${receiverPort}/hooks`,
+    process: undefined,
+  };
+  // The receiver's address is private (the bridge's): the operator allows exactly it, for sandbox endpoints, on the
+  // fronts (registration) and the workers (delivery). On loopback, WEBHOOK_ALLOW_LOOPBACK's default allows it.
+  const webhookNetworks: Record<string, string> =
+    network.mode === "namespaces" ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: `${receiverHost.address}/32` } : {};
   const frontPorts = await Promise.all(
     frontHosts.map(async () => ({
       port: await portFor(8080),
       authPort: await portFor(8081),
+      consolePort: await portFor(8082),
       grpcPort: await portFor(8090),
     })),
   );
@@ -285,16 +345,51 @@ async function buildTopology(): Promise<void> {
       DATABASE_URL: reachableFrom(regionUrls.get(region)!, postgresForwarder),
       GRPC_CREDENTIALS_FILE: credentials.file,
       SHUTDOWN_DRAIN_SECONDS: "0",
+      // Sandbox orders stay as placed: their only events are the ones the test makes.
+      SANDBOX_ORDER_AUTOPILOT_SECONDS: "0",
       LOG_LEVEL: "info",
     };
   };
   for (const region of regionsServed) dataNodes.get(region)!.process = startData(region);
+  // A worker beside each data role; each relays every outbox (the control one and both regions') and sends attempts.
+  for (const host of workerHosts) {
+    const worker: WorkerNode = {
+      name: host.name,
+      host,
+      env: {
+        DATA_DIR: join(root!, host.name),
+        DATABASE_URL: reachableFrom(controlUrl!, postgresForwarder),
+        REGIONS: regionsServed.join(","),
+        ...Object.fromEntries(
+          regionsServed.map((served) => [
+            `REGION_DATABASE_URL_${served.toUpperCase()}`,
+            reachableFrom(regionUrls.get(served)!, postgresForwarder),
+          ]),
+        ),
+        TOKEN_KEY_ENCRYPTION_KEY: testKek,
+        ...webhookNetworks,
+        WEBHOOK_RETRY_SCHEDULE_SECONDS: "1,2,5",
+        SHUTDOWN_GRACE_SECONDS: "15",
+        LOG_LEVEL: "info",
+      },
+      process: undefined,
+    };
+    worker.process = startWorker(worker);
+    workers.push(worker);
+  }
+  receiverNode.process = startScript(
+    "test/support/webhook-receiver-host.ts",
+    { RECEIVER_HOST: receiverHost.address, RECEIVER_PORT: String(receiverPort) },
+    { netns: receiverHost.netns, stdin: true },
+  );
   frontHosts.forEach((host, index) => {
     const ports = frontPorts[index]!;
     const env: Record<string, string> = {
       HOST: host.address,
       PORT: String(ports.port),
       AUTH_PORT: String(ports.authPort),
+      // A front serves the console site too: on shared loopback the two must not both take 8082.
+      CONSOLE_PORT: String(ports.consolePort),
       // The internal port on the machine's private address: the operator provisions through it below.
       GRPC_HOST: host.address,
       GRPC_PORT: String(ports.grpcPort),
@@ -313,6 +408,7 @@ async function buildTopology(): Promise<void> {
       PARTNER_RATE_LIMIT: String(partnerLimit),
       SHUTDOWN_DRAIN_SECONDS: "3",
       SHUTDOWN_GRACE_SECONDS: "30",
+      ...webhookNetworks,
       LOG_LEVEL: "info",
     };
     for (const region of regionsServed) {
@@ -323,16 +419,20 @@ async function buildTopology(): Promise<void> {
       name: host.name,
       host,
       ...origins[index]!,
+      env,
       process: startRole(["--role", "front"], env, { netns: host.netns }),
     });
   });
   await Promise.all([
     ...fronts.map((front) => front.process.line("partner API ready")),
     ...[...dataNodes.values()].map((node) => node.process!.line("data service ready")),
+    ...workers.map((worker) => worker.process!.line("webhook worker ready")),
+    receiverNode.process.line("receiver ready"),
   ]);
   await api.allHealthy();
   await consentSite.allHealthy();
-  console.log(`  topology up in ${((performance.now() - started) / 1000).toFixed(1)} s (4 processes)`);
+  const processes = fronts.length + dataNodes.size + workers.length + 1;
+  console.log(`  topology up in ${((performance.now() - started) / 1000).toFixed(1)} s (${processes} processes)`);
 
   // The app's own callback page, where chromium lands after the consent.
   const port = await freePort();
@@ -346,11 +446,6 @@ async function buildTopology(): Promise<void> {
   // The operator provisions the world through front A's internal port (an app, a live merchant per region with its
   // owner) and staff approve the app through front B's. Each region's business data is seeded straight into that
   // region's database.
-  const internalClient = (front: FrontNode, credential: string): Client<typeof CredentialService> =>
-    createClient(
-      CredentialService,
-      createGrpcTransport({ baseUrl: front.grpcOrigin, interceptors: [presenting(credential)] }),
-    );
   const operator = internalClient(fronts[0]!, credentials.operator);
   const staff = internalClient(fronts[1]!, credentials.staff);
   const { organization } = await operator.createOrganization({ name: `Topology partner ${process.pid}` });
@@ -384,6 +479,7 @@ async function buildTopology(): Promise<void> {
     merchants.push({ region, companyId: Number(companyId), owner: { email: user!.email, password: user!.password } });
   }
   world = {
+    organizationId: organization!.organizationId,
     appId,
     clientId: approved.production!.clientId,
     clientSecret: approved.production!.clientSecret,
@@ -776,6 +872,249 @@ Topology(
     const usCall = await call("/v1/items", last.access_token);
     assert.is(usCall.status, 200);
     assert.is(api.routed.at(-1)!.backend, survivor.name);
+  },
+);
+
+/** A delivery as the receiver host reports it (test/support/webhook-receiver-host.ts). */
+interface Arrival {
+  webhookId: string;
+  type: string | undefined;
+  verified: boolean;
+  companyId: number | undefined;
+  orderId: string | undefined;
+  from: string;
+  bodySha256: string;
+}
+
+/** An order the partner placed, and in which step of the test. */
+interface PlacedOrder {
+  orderId: string;
+  companyId: number;
+  step: string;
+}
+
+/** A `webhook received` line of the receiver host, read field by field. */
+function arrivalOf(entry: Record<string, unknown>): Arrival {
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  return {
+    webhookId: text(entry["webhookId"]) ?? "",
+    type: text(entry["type"]),
+    verified: entry["verified"] === true,
+    companyId: typeof entry["companyId"] === "number" ? entry["companyId"] : undefined,
+    orderId: entry["orderId"] === undefined ? undefined : String(entry["orderId"]),
+    from: text(entry["from"]) ?? "",
+    bodySha256: text(entry["bodySha256"]) ?? "",
+  };
+}
+
+/** An address as the receiver saw it, without the IPv4-mapped prefix of a dual-stack socket. */
+const plainAddress = (address: string) => address.replace(/^::ffff:/, "");
+
+Topology(
+  "webhooks: only the workers deliver; every order event reaches the receiver host verified, once by webhook-id, while a front and a worker are stopped and after both are restarted",
+  async () => {
+    const receiver = receiverNode!;
+    const stoppedFront = fronts[1]!;
+    assert.ok(stoppedFront.process.child.exitCode !== null, "front B was stopped by the previous test");
+
+    // The partner's online-ordering app and a sandbox merchant of its organization in each region (provisioned
+    // through front A's internal port; a front opens no regional database, so each region's rows are seeded here).
+    const operator = internalClient(fronts[0]!, credentials.operator);
+    const created = await operator.createApp({
+      organizationId: world.organizationId,
+      name: "Topology orders app",
+      product: Product.ONLINE_ORDER,
+    });
+    const pair = { clientId: created.sandbox!.clientId, clientSecret: created.sandbox!.clientSecret };
+    const shops = new Map<"uk" | "us", { companyId: number; storeId: number; itemId: number; token: string }>();
+    for (const [region, country] of [
+      ["uk", "GB"],
+      ["us", "US"],
+    ] as const) {
+      const provisioned = await operator.provisionSandboxMerchant({
+        organizationId: world.organizationId,
+        country,
+        name: `Topology sandbox shop ${region}`,
+      });
+      const companyId = Number(provisioned.merchant!.companyId);
+      assert.is(provisioned.merchant!.region, region);
+      const sql = regionDatabases.get(region)!.sql;
+      await seedMerchantData(sql, region, companyId, {
+        storeCount: 1,
+        itemCount: 2,
+        salesDays: 0,
+        onlineOrderCount: 0,
+        now: new Date(),
+      });
+      await operator.updateMerchantStatus({ companyId: BigInt(companyId), provisioned: true });
+      const [store] = await sql<{ id: number }[]>`
+        select id from ${sql(`region_${region}.stores`)} where company_id = ${companyId} order by id limit 1`;
+      const [item] = await sql<{ id: number }[]>`
+        select id from ${sql(`region_${region}.items`)} where company_id = ${companyId} order by id limit 1`;
+      // A sandbox token for the merchant, minted with the app's sandbox client credentials through the balancer.
+      const minted = await fetch(`${api.url}/v1/token`, {
+        method: "POST",
+        body: new URLSearchParams({
+          client_id: pair.clientId,
+          client_secret: pair.clientSecret,
+          merchant_id: String(companyId),
+        }),
+      });
+      const token = (await minted.json()) as Json;
+      assert.is(minted.status, 200, JSON.stringify(token));
+      shops.set(region, {
+        companyId,
+        storeId: Number(store!.id),
+        itemId: Number(item!.id),
+        token: token.access_token!,
+      });
+    }
+
+    // The partner registers a sandbox endpoint at the receiver host, and the receiver learns its secret.
+    const registered = await fetch(`${api.url}/v1/webhook-endpoints`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${pair.clientId}:${pair.clientSecret}`).toString("base64")}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ url: receiver.url }),
+    });
+    const endpoint = (await registered.json()) as { endpoint: { id: string; url: string }; secret: string };
+    assert.is(registered.status, 200, JSON.stringify(endpoint));
+    assert.is(endpoint.endpoint.url, receiver.url);
+    receiver.process!.child.stdin!.write(`${JSON.stringify({ secret: endpoint.secret })}\n`);
+    await receiver.process!.line("secret added", 10_000);
+
+    const placed: PlacedOrder[] = [];
+    const arrivals = (): Arrival[] =>
+      receiver
+        .process!.entries()
+        .filter((entry) => entry["msg"] === "webhook received")
+        .map(arrivalOf);
+    /** Places `perRegion` orders for each merchant through the balancer; the fronts that took them. */
+    const placeOrders = async (step: string, perRegion: number): Promise<Set<string>> => {
+      const mark = api.routed.length;
+      for (let n = 0; n < perRegion; n++) {
+        for (const region of ["uk", "us"] as const) {
+          const shop = shops.get(region)!;
+          const response = await fetch(`${api.url}/v1/online-orders`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              storeId: shop.storeId,
+              lines: [{ itemId: shop.itemId, quantity: 1 }],
+              fulfilment: { type: "PICKUP" },
+              customer: { name: "Topology customer" },
+              externalReference: `${step}-${region}-${n}`,
+            }),
+          });
+          const answer = (await response.json()) as { order?: { id: number | string; status: string } };
+          assert.is(response.status, 200, `${step}: ${JSON.stringify(answer)}`);
+          assert.is(answer.order!.status, "PENDING");
+          placed.push({ orderId: String(answer.order!.id), companyId: shop.companyId, step });
+        }
+      }
+      return new Set(api.routed.slice(mark).map((routed) => routed.backend));
+    };
+    /** How long each step took, from its first order to its last event's arrival (the summary line). */
+    const stepSeconds: Record<string, string> = {};
+    let stepStarted = performance.now();
+    /** Waits until every order placed so far has arrived at the receiver. */
+    const everyOrderArrived = (step: string) =>
+      until(
+        `the events of "${step}" at the receiver`,
+        () => {
+          // Order ids count per region: an order is its merchant's id and its own.
+          const seen = new Set(arrivals().map((arrival) => `${arrival.companyId}/${arrival.orderId}`));
+          return placed.every((order) => seen.has(`${order.companyId}/${order.orderId}`));
+        },
+        30_000,
+      ).then(() => {
+        stepSeconds[step] = ((performance.now() - stepStarted) / 1000).toFixed(1);
+        stepStarted = performance.now();
+      });
+
+    // 1. Front B stopped: the orders go through front A alone; their events still leave from the region outboxes.
+    assert.equal([...(await placeOrders("front B stopped", 2))], [fronts[0]!.name]);
+    await everyOrderArrived("front B stopped");
+
+    // 2. The uk worker stopped (gracefully) while front B starts again: the us worker takes the uk worker's share,
+    // nothing is lost. (The two restarts overlap, so the test pays for one process start, not two in a row.)
+    const [ukWorker, usWorker] = [workers[0]!, workers[1]!];
+    await ukWorker.process!.stop(30_000);
+    assert.is(await ukWorker.process!.exited, 0, "a clean stop");
+    stoppedFront.process = startRole(["--role", "front"], stoppedFront.env, { netns: stoppedFront.host.netns });
+    const beforeStop = arrivals().length;
+    await placeOrders("uk worker stopped", 2);
+    await everyOrderArrived("uk worker stopped");
+    if (network!.mode === "namespaces") {
+      assert.equal(
+        [
+          ...new Set(
+            arrivals()
+              .slice(beforeStop)
+              .map((arrival) => plainAddress(arrival.from)),
+          ),
+        ],
+        [usWorker.host.address],
+        "every delivery while the uk worker was stopped came from the us worker",
+      );
+    }
+
+    // 3. Both restarted: the balancer takes front B back, the orders go through both fronts, and the events go on
+    // arriving with both workers up.
+    ukWorker.process = startWorker(ukWorker);
+    await Promise.all([stoppedFront.process.line("partner API ready"), ukWorker.process.line("webhook worker ready")]);
+    await until("the balancer to take front B back", () => api.healthy(stoppedFront.name), 30_000);
+    assert.equal(
+      [...(await placeOrders("front B and the uk worker restarted", 3))].sort(),
+      fronts.map((front) => front.name).sort(),
+      "both fronts took orders",
+    );
+    await everyOrderArrived("front B and the uk worker restarted");
+
+    // Exactly the events expected. Standard Webhooks delivers at least once, so a receiver deduplicates by
+    // webhook-id: a repeated id must be the same event, byte for byte; the distinct ids are one per order placed.
+    const all = arrivals();
+    assert.ok(
+      all.every((arrival) => arrival.verified),
+      "every delivery verified with standardwebhooks",
+    );
+    const byId = new Map<string, Arrival[]>();
+    for (const arrival of all) byId.set(arrival.webhookId, [...(byId.get(arrival.webhookId) ?? []), arrival]);
+    for (const [id, copies] of byId) {
+      assert.match(id, /^msg_/);
+      assert.is(new Set(copies.map((copy) => copy.bodySha256)).size, 1, `the copies of ${id} are one event`);
+    }
+    const events = [...byId.values()].map(([first]) => ({
+      type: first!.type,
+      orderId: String(first!.orderId),
+      companyId: first!.companyId,
+    }));
+    const expected = placed.map((order) => ({
+      type: "online_order.created",
+      orderId: order.orderId,
+      companyId: order.companyId,
+    }));
+    const byOrder = (a: { orderId: string; companyId?: number }, b: { orderId: string; companyId?: number }) =>
+      `${a.companyId}/${a.orderId}`.localeCompare(`${b.companyId}/${b.orderId}`);
+    assert.equal(events.sort(byOrder), expected.sort(byOrder), "one event per order placed, nothing else");
+    assert.is(placed.length, 14);
+
+    // Only the workers delivered: the fronts enqueue but never send.
+    const senders = new Map<string, number>();
+    for (const arrival of all)
+      senders.set(plainAddress(arrival.from), (senders.get(plainAddress(arrival.from)) ?? 0) + 1);
+    if (network!.mode === "namespaces") {
+      const workerAddresses = workers.map((worker) => worker.host.address);
+      assert.ok(
+        [...senders.keys()].every((address) => workerAddresses.includes(address)),
+        `senders: ${[...senders.keys()].join(", ")}`,
+      );
+    }
+    console.log(
+      `  webhooks: ${placed.length} events, ${all.length} deliveries (${all.length - byId.size} duplicates), by sender ${JSON.stringify(Object.fromEntries(senders))}; seconds per step ${JSON.stringify(stepSeconds)}`,
+    );
   },
 );
 
