@@ -77,7 +77,18 @@ const firstFont: Record<Locale, string> = { en: "system-ui", ar: '"Noto Sans Ara
 export async function assertInLanguage(page: Page, locale: Locale, site: Site, label: string): Promise<void> {
   assert.is(await page.getAttribute("html", "lang"), locale, `${label}: lang`);
   assert.is(await page.getAttribute("html", "dir"), directionOf(locale), `${label}: dir`);
-  const text = String(await page.evaluate("document.body.innerText"));
+  // <code> holds identifiers (event types such as access_request.expired, scope names), never catalogue text: left
+  // out of the visible text, as visibleText does for server-rendered pages.
+  const text = String(
+    await page.evaluate(`(() => {
+      const codes = [...document.querySelectorAll("code")];
+      const shown = codes.map((code) => code.style.display);
+      codes.forEach((code) => { code.style.display = "none"; });
+      const text = document.body.innerText;
+      codes.forEach((code, index) => { code.style.display = shown[index]; });
+      return text;
+    })()`),
+  );
   assert.equal(englishLeftIn(text, locale, site), [], `${label}: English left on the ${locale} page`);
   // The language's own font stack first (src/web/site.css): Arabic and Devanagari fonts before system-ui.
   const family = String(await page.evaluate("getComputedStyle(document.body).fontFamily"));
