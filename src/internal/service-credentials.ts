@@ -5,8 +5,8 @@
 // credentials of a role can be valid at once (rotation: add the new line, move the callers, remove the old line;
 // the file is re-read when it changes). Verification hashes the presented credential and compares in constant time.
 import { randomBytes } from "node:crypto";
-import { chmod, readFile, rename, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 // A service credential is a 256-bit secret like a client secret: hashed and compared as the credential owner does.
 import { hashesEqual, hashSecret } from "../credential/index.js";
 import type { Clock } from "../runtime/clock.js";
@@ -206,6 +206,9 @@ export async function ensureLocalStaffCredential(options: {
   }
   const { credential, line } = newServiceCredential("staff", localStaffId);
   const kept = lines.filter((entry) => entry.trim().split(/\s+/)[1] !== localStaffId);
+  // On a real database nothing else has made DATA_DIR yet (the embedded one makes it for its files).
+  await mkdir(dirname(options.credentialsFile), { recursive: true, mode: 0o700 });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // Replaced whole (a new file renamed over it): a reader, or a second process starting, never sees half of it.
   const next = `${options.credentialsFile}.${process.pid}.tmp`;
   await writeFile(next, [...kept, line].join("\n") + "\n", { mode: 0o600 });
