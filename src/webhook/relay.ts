@@ -22,6 +22,23 @@ export interface OutboxSource {
   listen?: Database["listen"];
 }
 
+/**
+ * The longest a LISTEN (or a re-LISTEN) may hold the relay, and the longest a stop waits for a pass in flight: a
+ * database that stops answering must not stop the relay's passes, nor the process's shutdown (a pass left behind
+ * keeps its lease, which lapses, and another relay repeats it: at least once).
+ */
+const waitBoundMs = 5_000;
+
+/** Resolves with the promise's outcome, or undefined after `ms`; a rejection is the caller's to catch. */
+function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** The channel the outboxes' trigger notifies (migrations 0010_webhook_outbox_notify.sql). */
 export const outboxChannel = "webhook_outbox";
 
@@ -134,7 +151,11 @@ export function createRelay(deps: {
         for (let batch = await relayBatch(source); batch > 0; batch = await relayBatch(source)) relayed += batch;
         // The poll found events no notification announced: that database's LISTEN may have been lost (its
         // connection dropped while the server was away); listen again.
-        if (polling && relayed > 0 && !schemas.has(source.schema)) await listenings.get(source.listen)?.rearm();
+        const listening = listenings.get(source.listen);
+        if (polling && relayed > 0 && !schemas.has(source.schema) && listening)
+          await bounded(listening.rearm(), waitBoundMs).catch((error: unknown) =>
+            deps.logger.warn("webhook relay cannot LISTEN again; polling", { schema: source.schema, error }),
+          );
       }
     }
   };
@@ -152,15 +173,22 @@ export function createRelay(deps: {
     async start(pollMs) {
       for (const source of deps.sources) {
         if (!source.listen || listenings.has(source.listen)) continue;
-        try {
-          const listening = await source.listen(outboxChannel, (schema) => {
-            notified.add(schema);
-            run();
-          });
-          listenings.set(source.listen, listening);
-        } catch (error) {
-          deps.logger.warn("webhook relay cannot LISTEN; polling only", { schema: source.schema, error });
-        }
+        const listen = source.listen;
+        const listening = listen(outboxChannel, (schema) => {
+          notified.add(schema);
+          run();
+        }).then(
+          (handle) => {
+            listenings.set(listen, handle);
+            return handle;
+          },
+          (error: unknown) => {
+            deps.logger.warn("webhook relay cannot LISTEN; polling only", { schema: source.schema, error });
+            return undefined;
+          },
+        );
+        // A database that does not answer at start: polling begins anyway, the LISTEN joins when it is in place.
+        await bounded(listening, waitBoundMs);
       }
       const tick = () => {
         pollDue = true;
@@ -172,7 +200,7 @@ export function createRelay(deps: {
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      await bounded(running ?? Promise.resolve(), waitBoundMs);
     },
   };
 }
