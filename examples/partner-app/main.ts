@@ -5,11 +5,18 @@ import { loadExampleSettings } from "./settings.js";
 
 const settings = await loadExampleSettings();
 const redirect = new URL(settings.redirectUri);
-const server = createExampleServer(settings);
-server.listen(Number(redirect.port || 80), redirect.hostname, () => {
+const { server, subscribeToEvents } = createExampleServer(settings);
+server.listen(Number(redirect.port || 80), redirect.hostname, async () => {
   process.stdout.write(
     `example partner app: open ${redirect.origin}/ (redirect URI ${settings.redirectUri}, ${settings.environment} client ${settings.clientId})\n`,
   );
+  const subscriptions = await subscribeToEvents();
+  for (const { app, url } of subscriptions)
+    process.stdout.write(`example partner app: ${app} events arrive at ${url}, listed at ${redirect.origin}/events\n`);
+  if (subscriptions.length === 0)
+    process.stdout.write(
+      `example partner app: no webhook endpoint was registered; ${redirect.origin}/events says why\n`,
+    );
 });
 const stop = () => {
   server.close(() => process.exit(0));

@@ -6,5 +6,7 @@ export {
   createMemoryTokenStore,
   createPartnerClient,
   PartnerApiError,
+  webhooks,
+  WebhookVerificationError,
 } from "../../src/client/index.js";
-export type { PartnerClient, PendingAuthorization, TokenStore } from "../../src/client/index.js";
+export type { PartnerClient, PendingAuthorization, TokenStore, WebhookEvent } from "../../src/client/index.js";

@@ -4,6 +4,8 @@
 // call (GET /v1/items). The pending authorization is kept server side, keyed by a session cookie, so the callback is
 // only accepted in the browser that started it. `/orders` (with the ONLINE_ORDER app's sandbox pair) places an order
 // for a sandbox merchant and shows it moving: the sandbox merchant accepts it, then it becomes ready and completed.
+// `subscribeToEvents` registers a webhook endpoint per app at /webhooks/{app}; what arrives there verified is listed
+// at /events.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import {
@@ -12,12 +14,22 @@ import {
   PartnerApiError,
   type PendingAuthorization,
 } from "./partner-client.js";
+import { createEventInbox, merchantOf, type Subscription, summaryOf } from "./events.js";
 import { formatMoney } from "./money.js";
 import type { ExampleSettings } from "./settings.js";
 
 const sessionCookie = "example_session";
 
-export function createExampleServer(settings: ExampleSettings): http.Server {
+export interface ExampleServer {
+  server: http.Server;
+  /**
+   * Registers the webhook endpoints (the server must be listening: events may arrive at once). A failure (say the
+   * API refuses a loopback URL in production mode) is kept and shown on /events, never fatal.
+   */
+  subscribeToEvents(): Promise<Subscription[]>;
+}
+
+export function createExampleServer(settings: ExampleSettings): ExampleServer {
   const tokenStore = createMemoryTokenStore();
   const client = createPartnerClient({
     baseUrl: settings.baseUrl,
@@ -47,6 +59,9 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
     await orders.client.connectSandbox(orders.merchantId);
     return orders.client.merchant(orders.merchantId);
   };
+  const inbox = createEventInbox();
+  const origin = new URL(settings.redirectUri).origin;
+  let subscribeFailure: string | undefined;
   /** Authorizations in progress, by session id (one per browser; a new /connect replaces it). */
   const pending = new Map<string, PendingAuthorization>();
 
@@ -59,6 +74,40 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
         orders
           ? `<p><a id="orders" href="/orders">Place an order</a> (the ONLINE_ORDER app, sandbox merchant ${orders.merchantId})</p>`
           : "",
+        `<p><a id="events" href="/events">Events received</a> (webhooks)</p>`,
+      ]);
+    },
+    "/events": async (request, response) => {
+      if (request.method === "POST") {
+        await inbox.sendTests();
+        response.writeHead(303, { location: "/events", "cache-control": "no-store" });
+        response.end();
+        return;
+      }
+      const subscriptions = inbox.subscriptions();
+      const events = inbox.events();
+      page(response, 200, "Events received", [
+        `<meta http-equiv="refresh" content="3">`,
+        subscribeFailure
+          ? `<p id="subscribe-error">No webhook endpoint could be registered: ${escapeHtml(subscribeFailure)}</p>`
+          : "",
+        `<ul id="endpoints">${subscriptions.map((entry) => `<li>${escapeHtml(entry.app)}: <code>${escapeHtml(entry.url)}</code> (endpoint ${escapeHtml(entry.endpointId)})</li>`).join("")}</ul>`,
+        subscriptions.length > 0
+          ? `<form method="post" action="/events"><button type="submit">Send a test event</button></form>`
+          : "",
+        events.length === 0
+          ? `<p id="no-events">No event yet. Connect a merchant or place an order; this page reloads every three seconds.</p>`
+          : `<table id="received"><caption>The last ${events.length} events, newest first, each verified with the endpoint's secret</caption>` +
+            `<thead><tr><th scope="col">Received</th><th scope="col">Type</th><th scope="col">App</th><th scope="col">Merchant</th><th scope="col">What</th><th scope="col">webhook-id</th></tr></thead><tbody>` +
+            events
+              .map(
+                (entry) =>
+                  `<tr><td>${entry.receivedAt.toISOString()}</td><td>${escapeHtml(entry.event.type)}</td><td>${escapeHtml(entry.app)}</td>` +
+                  `<td>${merchantOf(entry.event) ?? ""}</td><td>${escapeHtml(summaryOf(entry.event))}</td><td><code>${escapeHtml(entry.id)}</code></td></tr>`,
+              )
+              .join("") +
+            `</tbody></table>`,
+        `<p><a href="/">Back to the start page</a></p>`,
       ]);
     },
     "/orders": async (request, response) => {
@@ -79,7 +128,7 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
         } catch (error) {
           if (!(error instanceof PartnerApiError)) throw error;
           page(response, 400, "The order was not placed", [
-            `<p id="error">${escape(String(error.code ?? "error"))}: ${escape(error.message)}</p>`,
+            `<p id="error">${escapeHtml(String(error.code ?? "error"))}: ${escapeHtml(error.message)}</p>`,
             `<p><a href="/orders">Try again</a></p>`,
           ]);
         }
@@ -88,8 +137,8 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
       const [{ stores }, { items }] = await Promise.all([merchant.stores.list(), merchant.items.list({ limit: 5 })]);
       page(response, 200, "Place an order", [
         `<form id="order" method="post" action="/orders">`,
-        `<label>Store <select name="storeId">${stores.map((store) => `<option value="${store.id}">${escape(store.name)}</option>`).join("")}</select></label> `,
-        `<label>Item <select name="itemId">${items.map((item) => `<option value="${item.id}">${escape(item.name)}: ${item.priceMinor} ${escape(item.currency)}</option>`).join("")}</select></label> `,
+        `<label>Store <select name="storeId">${stores.map((store) => `<option value="${store.id}">${escapeHtml(store.name)}</option>`).join("")}</select></label> `,
+        `<label>Item <select name="itemId">${items.map((item) => `<option value="${item.id}">${escapeHtml(item.name)}: ${escapeHtml(formatMoney(item.priceMinor, item.currency))}</option>`).join("")}</select></label> `,
         `<label>Quantity <input name="quantity" type="number" min="1" max="99" value="1"></label> `,
         `<label>Customer <input name="customer" value="Example customer"></label> `,
         `<button type="submit">Place the order</button></form>`,
@@ -148,25 +197,36 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
     const final = ["REJECTED", "COMPLETED", "CANCELLED"].includes(order.status);
     page(response, 200, `Order ${order.id}`, [
       final ? "" : `<meta http-equiv="refresh" content="3">`,
-      `<p>Status: <strong id="status">${escape(order.status)}</strong>${order.reason ? ` (${escape(order.reason)})` : ""}; updated ${escape(order.updatedAt)}.</p>`,
-      order.promisedFor ? `<p>Promised for ${escape(order.promisedFor)}.</p>` : "",
-      `<ul id="lines">${order.lines.map((line) => `<li>${line.quantity} × ${escape(line.name)}: ${line.totalMinor} ${escape(order.currency)}</li>`).join("")}</ul>`,
-      `<p>Total <span id="total">${order.totalMinor} ${escape(order.currency)}</span>.</p>`,
+      `<p>Status: <strong id="status">${escapeHtml(order.status)}</strong>${order.reason ? ` (${escapeHtml(order.reason)})` : ""}; updated ${escapeHtml(order.updatedAt)}.</p>`,
+      order.promisedFor ? `<p>Promised for ${escapeHtml(order.promisedFor)}.</p>` : "",
+      `<ul id="lines">${order.lines.map((line) => `<li>${line.quantity} × ${escapeHtml(line.name)}: ${escapeHtml(formatMoney(line.totalMinor, order.currency))}</li>`).join("")}</ul>`,
+      `<p>Total <span id="total">${escapeHtml(formatMoney(order.totalMinor, order.currency))}</span>.</p>`,
       `<p><a href="/orders">Place another order</a></p>`,
     ]);
   };
 
-  return http.createServer((request, response) => {
+  /** A delivery to one of the endpoints: the raw bytes, verified before anything reads them. */
+  const receiveEvent = async (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const path = new URL(request.url ?? "/", "http://example.invalid").pathname;
+    const outcome = inbox.receive(path, await bodyOf(request, 256 * 1024), request.headers);
+    response.writeHead(outcome.status, { "content-type": "text/plain; charset=utf-8" });
+    response.end(outcome.reason ?? "");
+  };
+
+  const server = http.createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://example.invalid").pathname;
     const orderId = /^\/orders\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
+    const posts = ["/orders", "/events"];
     const route =
-      orders && orderId && request.method === "GET"
-        ? (_: http.IncomingMessage, answer: http.ServerResponse) => orderPage(Number(orderId), answer)
-        : path === "/orders" && !orders
-          ? undefined
-          : request.method === "GET" || (request.method === "POST" && path === "/orders")
-            ? routes[path]
-            : undefined;
+      request.method === "POST" && inbox.accepts(path)
+        ? receiveEvent
+        : orders && orderId && request.method === "GET"
+          ? (_: http.IncomingMessage, answer: http.ServerResponse) => orderPage(Number(orderId), answer)
+          : path === "/orders" && !orders
+            ? undefined
+            : request.method === "GET" || (request.method === "POST" && posts.includes(path))
+              ? routes[path]
+              : undefined;
     if (!route) {
       page(response, 404, "Not found", []);
       return;
@@ -178,6 +238,23 @@ export function createExampleServer(settings: ExampleSettings): http.Server {
       if (!response.headersSent) page(response, 500, "Something failed", [`<p>See the example's output.</p>`]);
     });
   });
+
+  return {
+    server,
+    async subscribeToEvents() {
+      try {
+        await inbox.subscribe(
+          settings.environment === "sandbox" ? "FULL (sandbox)" : "FULL (production)",
+          client,
+          `${origin}/webhooks/full`,
+        );
+        if (orders) await inbox.subscribe("ONLINE_ORDER (sandbox)", orders.client, `${origin}/webhooks/orders`);
+      } catch (error) {
+        subscribeFailure = error instanceof Error ? error.message : String(error);
+      }
+      return inbox.subscriptions();
+    },
+  };
 }
 
 /** The JWT's payload, decoded for display (the API verifies tokens; the app only shows what it holds). */
@@ -188,14 +265,16 @@ function claimsOf(accessToken: string): Record<string, unknown> {
   >;
 }
 
-/** A form body, at most 4 KiB. */
-async function bodyOf(request: http.IncomingMessage): Promise<string> {
-  let text = "";
-  for await (const chunk of request) {
-    text += String(chunk);
-    if (text.length > 4096) throw new Error("form body too large");
+/** A request body as UTF-8, at most `limit` bytes (a form: 4 KiB). */
+async function bodyOf(request: http.IncomingMessage, limit = 4096): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new Error("request body too large");
+    chunks.push(chunk);
   }
-  return text;
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function cookieOf(request: http.IncomingMessage, name: string): string | undefined {

@@ -12,6 +12,7 @@ import { defaultRetryLimits } from "./retry-policy.js";
 import { createTokenEndpoint, type TokenEndpoint } from "./token-endpoint.js";
 import { createMemoryTokenStore, type MerchantTokens } from "./token-store.js";
 import { createTransport } from "./transport.js";
+import { createWebhookEndpoints, type WebhookEndpoints } from "./webhook-endpoints.js";
 
 /** A connected merchant, as the token response described it. */
 export interface Connection {
@@ -53,6 +54,8 @@ export interface PartnerClient {
   budget(): RateBudget | undefined;
   /** The raw token endpoints, for what the helpers above do not cover. */
   tokens: TokenEndpoint;
+  /** The app's webhook endpoints in its credentials' environment (verify what arrives with `webhooks.verify`). */
+  webhookEndpoints: WebhookEndpoints;
 }
 
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
@@ -140,5 +143,12 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     disconnect: (merchantId) => connections.disconnect(merchantId),
     budget: () => budget.current(),
     tokens,
+    webhookEndpoints: createWebhookEndpoints({
+      transport,
+      baseUrl: options.baseUrl,
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      acceptLanguage: options.acceptLanguage,
+    }),
   };
 }

@@ -13,7 +13,9 @@ import { browserTestTimeoutMs } from "../support/browser.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { createExampleServer } from "../../examples/partner-app/server.js";
+import type { Subscription } from "../../examples/partner-app/events.js";
+import { createPartnerClient } from "../../examples/partner-app/partner-client.js";
+import { createExampleServer, type ExampleServer } from "../../examples/partner-app/server.js";
 import { loadExampleSettings } from "../../examples/partner-app/settings.js";
 import { demoRedirectUri, type DemoWorld } from "../../src/demo/provision-demo.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -28,6 +30,10 @@ const timeout = 30_000;
 
 let test: TestApp;
 let example: http.Server;
+let exampleApp: ExampleServer;
+let subscriptions: Subscription[] = [];
+let fullPair: { clientId: string; clientSecret: string };
+let orderingPair: { clientId: string; clientSecret: string };
 let exampleBase = "";
 let merchant: Awaited<ReturnType<typeof newSandboxMerchant>>;
 let clientId = "";
@@ -35,18 +41,20 @@ let browser: BrowserContext | undefined;
 let userDataDir = "";
 
 Example.before(async () => {
-  test = await startTestApp({ clock, redis: false });
+  test = await startTestApp({ clock, redis: false, env: { WEBHOOK_ALLOW_LOOPBACK: "1" } });
   const credentials = credentialServiceOf(test, clock);
   const organizationId = await newOrganization(credentials);
   merchant = await newSandboxMerchant(credentials, organizationId);
   const app = await newApp(credentials, organizationId, Product.FULL);
   clientId = app.sandbox.clientId;
+  fullPair = app.sandbox;
   const port = await freePort();
   exampleBase = `http://127.0.0.1:${port}`;
   const redirectUri = `${exampleBase}/callback`;
   await credentials.setRedirectUris({ appId: app.appId, redirectUris: [redirectUri] });
   const ordering = await newApp(credentials, organizationId, Product.ONLINE_ORDER);
-  example = createExampleServer({
+  orderingPair = ordering.sandbox;
+  exampleApp = createExampleServer({
     baseUrl: test.base,
     authUrl: test.auth,
     ...app.sandbox,
@@ -55,7 +63,9 @@ Example.before(async () => {
     loginHint: merchant.owner.email,
     onlineOrder: { ...ordering.sandbox, merchantId: merchant.companyId },
   });
+  example = exampleApp.server;
   await new Promise<void>((resolve) => example.listen(port, "127.0.0.1", resolve));
+  subscriptions = await exampleApp.subscribeToEvents();
   if (available) {
     userDataDir = await mkdtemp(join(tmpdir(), "pa-example-chromium-"));
     browser = await chromium.launchPersistentContext(userDataDir, {
@@ -162,6 +172,113 @@ Example(
     clock.advance(10_000);
     await test.app.orderTimers.get(merchant.region as never)!.runDue();
     assert.match(await (await fetch(`${exampleBase}${location}`)).text(), '<strong id="status">ACCEPTED</strong>');
+  },
+);
+
+async function waitUntil(done: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 300; tries++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("never happened");
+}
+
+/** The events page's rows (received, type, app, merchant, what, webhook-id) once `done` holds for them. */
+async function eventRowsWhen(done: (rows: string[][]) => boolean): Promise<string[][]> {
+  let rows: string[][] = [];
+  for (let tries = 0; tries < 300; tries++) {
+    const html = await (await fetch(`${exampleBase}/events`)).text();
+    rows = [
+      ...html.matchAll(
+        /<tr><td>(.*?)<\/td><td>(.*?)<\/td><td>(.*?)<\/td><td>(.*?)<\/td><td>(.*?)<\/td><td><code>(.*?)<\/code><\/td><\/tr>/g,
+      ),
+    ].map((match) => match.slice(1));
+    if (done(rows)) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the events page never showed what was awaited: ${JSON.stringify(rows)}`);
+}
+
+Example(
+  "events: the example registered an endpoint per app, receives the order's events verified, lists them once each, and refuses a forged one",
+  async () => {
+    assert.equal(
+      subscriptions.map(({ app, url }) => [app, url]),
+      [
+        ["FULL (sandbox)", `${exampleBase}/webhooks/full`],
+        ["ONLINE_ORDER (sandbox)", `${exampleBase}/webhooks/orders`],
+      ],
+    );
+    // The order placed by the test before, created and then accepted, reaches both apps: each holds a grant for the
+    // organization's sandbox merchant and may read orders.
+    const apps = ["FULL (sandbox)", "ONLINE_ORDER (sandbox)"];
+    const accepted = (row: string[]) => row[4]!.endsWith(": ACCEPTED");
+    const rows = await eventRowsWhen((seen) =>
+      apps.every((app) => seen.some((row) => row[2] === app && accepted(row))),
+    );
+    for (const app of apps) {
+      const orderEvents = rows.filter((row) => row[1]!.startsWith("online_order.") && row[2] === app);
+      assert.equal(
+        orderEvents.map((row) => [row[1], row[3], row[4]!.replace(/^order \d+/, "order")]),
+        [
+          ["online_order.updated", String(merchant.companyId), "order: ACCEPTED"],
+          ["online_order.created", String(merchant.companyId), "order: PENDING"],
+        ],
+        app,
+      );
+    }
+    // "Send a test event": one webhook.test per endpoint, each arriving at its own path.
+    const sent = await fetch(`${exampleBase}/events`, { method: "POST", redirect: "manual" });
+    assert.is(sent.status, 303);
+    assert.is(sent.headers.get("location"), "/events");
+    const tests = (await eventRowsWhen((seen) => seen.filter((row) => row[1] === "webhook.test").length === 2)).filter(
+      (row) => row[1] === "webhook.test",
+    );
+    assert.equal(tests.map((row) => row[2]).sort(), ["FULL (sandbox)", "ONLINE_ORDER (sandbox)"]);
+    assert.equal(
+      tests.map((row) => row[4]).sort(),
+      subscriptions.map(({ endpointId }) => `test of endpoint ${endpointId}`).sort(),
+    );
+
+    // A resent delivery arrives again with the same webhook-id: listed once (at-least-once delivery, deduplicated).
+    const ordering = subscriptions[1]!;
+    const client = createPartnerClient({ baseUrl: test.base, ...orderingPair });
+    const { deliveries } = await client.webhookEndpoints.deliveries(ordering.endpointId);
+    const created = deliveries.find((delivery) => delivery.eventType === "online_order.created")!;
+    assert.is(created.state, "SUCCEEDED");
+    assert.is(created.attempts[0]!.statusCode, 204);
+    const resent = await client.webhookEndpoints.resend(ordering.endpointId, created.id);
+    assert.is(resent.eventId, created.eventId);
+    await waitUntil(async () => {
+      const latest = await client.webhookEndpoints.deliveries(ordering.endpointId);
+      return latest.deliveries.find((delivery) => delivery.id === created.id)!.attempts.length === 2;
+    });
+    const after = await eventRowsWhen(() => true);
+    assert.is(after.filter((row) => row[5] === created.eventId && row[2] === "ONLINE_ORDER (sandbox)").length, 1);
+
+    // Not signed with the endpoint's secret: 400 and not listed; a path that is no endpoint: 404.
+    const forged = await fetch(`${exampleBase}/webhooks/orders`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": "msg_forged",
+        "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+        "webhook-signature": `v1,${Buffer.alloc(32).toString("base64")}`,
+      },
+      body: JSON.stringify({ type: "webhook.test", timestamp: new Date().toISOString(), data: {} }),
+    });
+    assert.is(forged.status, 400);
+    assert.is(await forged.text(), "No matching signature found");
+    assert.is((await fetch(`${exampleBase}/webhooks/none`, { method: "POST", body: "{}" })).status, 404);
+    assert.ok((await eventRowsWhen(() => true)).every((row) => row[5] !== "msg_forged"));
+
+    // A restart of the example finds its endpoints by URL and takes a new secret for each: same endpoints, still verified.
+    const again = await exampleApp.subscribeToEvents();
+    assert.equal(again, subscriptions);
+    const [full] = await createPartnerClient({ baseUrl: test.base, ...fullPair }).webhookEndpoints.list();
+    assert.ok(full!.previousSecretExpiresAt, "the previous secret signs beside the new one for a while");
+    await fetch(`${exampleBase}/events`, { method: "POST" });
+    await eventRowsWhen((seen) => seen.filter((row) => row[1] === "webhook.test").length === 4);
   },
 );
 
