@@ -13,11 +13,15 @@ export const deliveryQueueName = "webhook-delivery";
 export const queueSchema = "webhook_queue";
 const startAttempts = 5;
 /**
- * How often an idle worker asks for due jobs. A first attempt does not wait for it: the relay that enqueued it wakes
- * this process's workers at once (wake). The poll finds retries coming due and work enqueued by other processes;
- * at 0.5 s, sixteen idle workers cost the database 32 queries a second for nothing.
+ * How often idle workers ask for due jobs. A first attempt does not wait for a poll: the relay that enqueued it wakes
+ * this process's workers at once (wake). The poll finds retries coming due and work enqueued by other processes
+ * (a resend on a front that delivers nothing). One worker, the sentinel, polls every second; the others poll only
+ * every 30 s and are woken instead: by wake(), and by a worker that got a job (so a backlog the sentinel finds
+ * spreads over the workers one by one, as pg-boss's own burst mode would). Sixteen workers polling every 2 s cost
+ * an idle process's database 8 queries a second, two thirds of its idle CPU; this costs about 1.5.
  */
-const workerPollSeconds = 2;
+const sentinelPollSeconds = 1;
+const idleWorkerPollSeconds = 30;
 
 /** One attempt of one delivery. */
 export interface AttemptJob {
@@ -94,6 +98,13 @@ export async function startDeliveryQueue(options: {
   });
   const workerIds: string[] = [];
   let nextToWake = 0;
+  /** Wakes the next `jobs` workers in turn, so a run of single jobs does not always wake the same (busy) one. */
+  const wakeNext = (jobs: number) => {
+    for (let i = 0; i < Math.min(jobs, workerIds.length); i++) {
+      boss.notifyWorker(workerIds[nextToWake]!);
+      nextToWake = (nextToWake + 1) % workerIds.length;
+    }
+  };
   return {
     async enqueue(tx, job, endpointId, startAfter) {
       await boss.send(deliveryQueueName, job, {
@@ -104,25 +115,24 @@ export async function startDeliveryQueue(options: {
     },
     async work(handler, concurrency, endpointConcurrency) {
       // One worker per registration (rather than pg-boss's localConcurrency, whose workers share one id): wake()
-      // can then wake as many as there are new jobs. Each polls every pollSeconds on its own.
+      // can then wake as many as there are new jobs.
       for (let i = 0; i < concurrency; i++) {
         const id = await boss.work<AttemptJob>(
           deliveryQueueName,
-          { groupConcurrency: endpointConcurrency, pollingIntervalSeconds: workerPollSeconds },
+          {
+            groupConcurrency: endpointConcurrency,
+            pollingIntervalSeconds: i === 0 ? sentinelPollSeconds : idleWorkerPollSeconds,
+          },
           async (jobs) => {
+            // Where there was one due job there may be more: the next worker looks at once.
+            if (jobs.length > 0) wakeNext(1);
             for (const job of jobs) await handler(job.data);
           },
         );
         workerIds.push(id);
       }
     },
-    wake(jobs) {
-      // The next workers in turn, so a run of single jobs does not always wake the same (possibly busy) one.
-      for (let i = 0; i < Math.min(jobs, workerIds.length); i++) {
-        boss.notifyWorker(workerIds[nextToWake]!);
-        nextToWake = (nextToWake + 1) % workerIds.length;
-      }
-    },
+    wake: (jobs) => wakeNext(jobs),
     async stop() {
       await boss.stop({ graceful: true, timeout: 20_000 });
     },
