@@ -101,6 +101,35 @@ Runner("a file whose process outlives its last test is killed after --exit-grace
   assert.is(lastLine(output), "1 passed, 1 failed");
 });
 
+Runner("--max-concurrency: announced when above --concurrency; below it, refused before anything runs", async () => {
+  const announced = await runner([
+    "--concurrency",
+    "1",
+    "--max-concurrency",
+    "3",
+    `${fixtures}/passes.ts`,
+    `${fixtures}/passes.ts`,
+  ]);
+  assert.is(announced.code, 0, announced.output);
+  assert.match(announced.output, "1 test file, 1 at a time (TEST_CONCURRENCY / --concurrency)\n");
+  const twoFiles = await runner([
+    "--concurrency",
+    "1",
+    "--max-concurrency",
+    "3",
+    `${fixtures}/passes.ts`,
+    `${fixtures}/fails.ts`,
+  ]);
+  assert.match(
+    twoFiles.output,
+    "2 test files, 1 at a time (TEST_CONCURRENCY / --concurrency), up to 2 while the CPU idles (--max-concurrency)\n",
+  );
+  const refused = await runner(["--concurrency", "3", "--max-concurrency", "2", `${fixtures}/passes.ts`]);
+  assert.is(refused.code, 2, refused.output);
+  assert.match(refused.output, "--max-concurrency must be a whole number of at least --concurrency");
+  assert.not.match(refused.output, "passed");
+});
+
 Runner("a test file importing `suite` from uvu directly is refused before anything runs", async () => {
   const { code, output } = await runner([`${fixtures}/imports-uvu.ts`, `${fixtures}/passes.ts`]);
   assert.is(code, 1, output);
