@@ -19,11 +19,13 @@ for dev in tsx pino-pretty typescript node; do
   if [ -e "node_modules/$dev" ]; then echo "production install holds the development dependency $dev" >&2; exit 1; fi
 done
 
-# Four free loopback ports for the listeners.
-read -r port auth console grpc < <("$node" -e '
-const net = require("node:net");
-Promise.all([0, 1, 2, 3].map(() => new Promise((ok) => { const s = net.createServer().listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => ok(p)); }); })))
-  .then((ports) => console.log(ports.join(" ")));')
+# Four free loopback ports for the listeners, below the ephemeral range (scripts/free-port.mjs): CI runs this beside
+# the test suite, whose outgoing connections take their source ports from that range.
+read -r port auth console grpc < <("$node" --input-type=module -e '
+const { freePort } = await import(process.argv[1]);
+const ports = new Set();
+while (ports.size < 4) ports.add(await freePort());
+console.log([...ports].join(" "));' "$root/scripts/free-port.mjs")
 export HOST=127.0.0.1 PORT=$port AUTH_PORT=$auth CONSOLE_PORT=$console GRPC_PORT=$grpc DATA_DIR="$work/data"
 "$node" --enable-source-maps --require ./dist/src/runtime/thread-pool.cjs dist/src/main.js >"$work/service.log" 2>&1 &
 pid=$!
