@@ -101,7 +101,7 @@ export function linkInputs(
       error: options.refusal.at(name),
     }),
   );
-  return html`<fieldset class="links"><legend>${t("console.linksHeading")}</legend>
+  return html`<fieldset class="app-link-fields"><legend>${t("console.linksHeading")}</legend>
 <p class="hint">${t("console.linksExplain")} ${options.explain}</p>
 ${inputs}</fieldset>`;
 }
