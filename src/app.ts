@@ -62,7 +62,7 @@ import { sleep, systemClock, type Clock } from "./runtime/clock.js";
 import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
 import { createMetrics, listenForMetrics, type Metrics } from "./runtime/metrics.js";
-import { createCredentialService } from "./credential/index.js";
+import { createAppQueries, createCredentialService } from "./credential/index.js";
 import { createDataService, createOrderTimers, type DataServiceImpl, type OrderTimers } from "./data/index.js";
 import type { ServiceContext } from "./runtime/service-context.js";
 import { openKeyValueStore, type KeyValueStore } from "./storage/key-value.js";
@@ -411,6 +411,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       authorization: createAuthorization({ sql: control.sql, config, clock: context.clock, ids: context.ids, logger }),
       connections: createConnections({ sql: control.sql, clock: context.clock, logger }),
       verifyMerchantUser: merchantUserVerifier(credential),
+      // The app's website, privacy policy and terms as its developer gave them in the console (checked there).
+      appLinks: async (appId) => {
+        const app = await createAppQueries(control.sql).find(appId);
+        return {
+          ...(app?.website_url ? { website: app.website_url } : {}),
+          ...(app?.privacy_policy_url ? { privacyUrl: app.privacy_policy_url } : {}),
+          ...(app?.terms_url ? { termsUrl: app.terms_url } : {}),
+        };
+      },
       // Access requests name stores: the names come from the merchant's region (its DataService, in process);
       // the first 500 stores, the limit of one access request.
       storeNames: async (companyId) => {

@@ -260,20 +260,28 @@ function avatarColour(appId: string): number {
   return hash % 6;
 }
 
-/** The app's avatar and names: who is asking. The name beside the avatar is its accessible text. */
+/**
+ * The app's avatar and names: who is asking. The name beside the avatar is its accessible text. Under the developer,
+ * the app's pages its developer gave (website, privacy policy, terms): only those given, on one line.
+ */
 function whoIsAsking(
-  view: { appId: string; appName: string; organizationName: string; reviewed: boolean },
+  view: { appId: string; appName: string; organizationName: string; reviewed: boolean; links?: AppLinks },
   locale: Locale,
   headingId: string,
 ): SafeHtml {
   const t = translator(locale);
   return html`<div class="asker"><span class="avatar avatar-${avatarColour(view.appId)}" aria-hidden="true">${initialsOf(view.appName)}</span>
 <div class="asker-names"><h2 id="${headingId}" class="asker-name">${view.appName}</h2>
-<p class="asker-developer">${t("consent.byDeveloper", { developer: view.organizationName })} <span class="badge ${view.reviewed ? "reviewed" : "unreviewed"}">${view.reviewed ? t("consent.reviewed") : t("consent.notReviewed")}</span></p></div></div>`;
+<p class="asker-developer">${t("consent.byDeveloper", { developer: view.organizationName })} <span class="badge ${view.reviewed ? "reviewed" : "unreviewed"}">${view.reviewed ? t("consent.reviewed") : t("consent.notReviewed")}</span></p>
+${view.links ? appLinks(view.links, locale) : ""}</div></div>`;
 }
 
-/** An http(s) link of the developer's, shown as given (it was checked as an https URL when saved). */
-function appLinks(links: AppLinks, locale: Locale): SafeHtml {
+/**
+ * The developer's links, each only when given; stored as https URLs checked when saved in the console
+ * (src/credential/app-links.ts). `noopener noreferrer`: the developer's page gets neither this window nor the
+ * consent URL (its query holds the authorize request).
+ */
+function appLinks(links: AppLinks, locale: Locale): SafeHtml | string {
   const t = translator(locale);
   const items = [
     links.website
@@ -286,9 +294,7 @@ function appLinks(links: AppLinks, locale: Locale): SafeHtml {
       ? html`<li><a href="${links.termsUrl}" rel="noopener noreferrer">${t("consent.terms")}</a></li>`
       : "",
   ].filter((item) => item !== "");
-  return items.length > 0
-    ? html`<ul class="app-links">${items}</ul>`
-    : html`<p class="muted">${t("consent.noLinks")}</p>`;
+  return items.length > 0 ? html`<ul class="app-links asker-links">${items}</ul>` : "";
 }
 
 /**
@@ -318,7 +324,7 @@ ${whoIsAsking(view, context.locale, "asker-heading")}
 <p class="hint">${rich(t("consent.signedInAs"), { email: html`<bdi>${view.email}</bdi>` })}</p></section>`;
   const more = html`<section class="card" aria-labelledby="about-heading">
 <h2 id="about-heading">${t("consent.aboutApp")}</h2>
-${appLinks(view.links, context.locale)}
+${view.links.website || view.links.privacyUrl || view.links.termsUrl ? "" : html`<p class="muted">${t("consent.noLinks")}</p>`}
 <p><span class="badge">${rich(t("consent.productLabel"), { product: productLabel(view.product, context.locale) })}</span></p>
 <details class="technical"><summary>${t("consent.technicalNames")}</summary><ul class="ltr" aria-label="${t("consent.permissions")}">${view.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></details>
 ${

@@ -29,6 +29,7 @@ import {
   type AppSection,
 } from "./app-sections.js";
 import { refusalOf, typed } from "./error-summary.js";
+import { linkList, linkNames, linkInputs, linksOfForm, linksRefusal, missingLinks } from "./app-links.js";
 import { appStateName, generalError, productName, rightsOf } from "./labels.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorText, type Problem, type Reply, type Visit } from "./visit.js";
@@ -358,27 +359,52 @@ ${content}</section>`;
   return { body, problems: refusal.problems };
 }
 
-/** Where the app stands in its review; submitting is the view's one action. */
+/**
+ * Where the app stands in its review; submitting is the view's one action. An app without its three links for
+ * merchants is not offered the button (review refuses it): the view names what is missing and leads to Settings.
+ */
 function review({ visit, app, editable, errorOf }: View): Shown {
   const { t } = visit;
+  const submittable = app.state === "DRAFT" || app.state === "REJECTED";
+  const missing = missingLinks(app);
+  const refused = errorOf("submit");
+  // A refusal for missing links (a page older than the links' removal) in words, with the links named.
+  const refusedText =
+    refused?.code === "developer.app_links_missing"
+      ? t("console.linksMissingText", { links: linkList(visit, missing.length > 0 ? missing : linkNames) })
+      : undefined;
+  const needsLinks =
+    submittable && missing.length > 0
+      ? html`<p>${t("console.reviewLinksMissing")}</p>
+<ul class="missing-links">${missing.map((name) => html`<li>${linkList(visit, [name])}</li>`)}</ul>
+${editable ? html`<p class="actions"><a class="button" href="${sectionPath(app.appId, "settings")}">${t("console.addLinks")}</a></p>` : ""}`
+      : "";
   const body = html`<section class="card" aria-labelledby="review-heading"><h2 id="review-heading">${t("console.reviewHeading")}</h2>
 <p>${t("console.reviewExplain")}</p>
-${generalError(visit, errorOf("submit"), [])}
+${refusedText ? alert("error", refusedText) : generalError(visit, refused, [])}
 <p><strong>${appStateName(visit, app.state)}</strong> · ${reviewStateText(visit, app.state)}</p>
 ${app.pendingName ? html`<p>${t("console.pendingNameExplain", { name: app.pendingName })}</p>` : ""}
-${editable && (app.state === "DRAFT" || app.state === "REJECTED") ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : ""}
+${needsLinks}
+${editable && submittable && missing.length === 0 ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : ""}
 </section>`;
-  return { body, problems: refusalText(visit, errorOf("submit")) };
+  return { body, problems: refusedText ? [{ text: refusedText }] : refusalText(visit, refused) };
 }
 
-/** The name (saving it is the primary action) and, for the roles that may, the way to the archive step. */
+/** The name and the links for merchants (saving them is the primary action) and the way to the archive step. */
 function settings({ visit, app, rights, errorOf }: View): Shown {
   const { t } = visit;
   const rename = errorOf("rename");
-  const refusal = refusalOf(visit, rename, { name: { id: "field-name", label: t("console.appName") } });
+  const refusal = linksRefusal(visit, rename, { name: { id: "field-name", label: t("console.appName") } });
+  const kept = app.state === "IN_REVIEW" || app.state === "APPROVED";
   const body = html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">${t("console.editApp")}</h2>
 ${refusal.general ? alert("error", refusal.general) : ""}
-${postForm(`/apps/${app.appId}/rename`, visit.csrf, html`${field({ label: t("console.appName"), name: "name", value: typed(visit, rename, "name") ?? (app.pendingName || app.name), required: true, hint: app.state === "APPROVED" ? t("console.renameApproved") : undefined, error: refusal.at("name") })}<p class="hint">${t("console.productOnce")}</p><div class="actions">${button(t("console.save"))}</div>`)}
+${postForm(
+  `/apps/${app.appId}/rename`,
+  visit.csrf,
+  html`${field({ label: t("console.appName"), name: "name", value: typed(visit, rename, "name") ?? (app.pendingName || app.name), required: true, hint: app.state === "APPROVED" ? t("console.renameApproved") : undefined, error: refusal.at("name") })}<p class="hint">${t("console.productOnce")}</p>
+${linkInputs(visit, { error: rename, refusal, current: app, explain: kept ? t("console.linksKept") : t("console.linksOptional") })}
+<div class="actions">${button(t("console.save"))}</div>`,
+)}
 </section>
 ${
   rights.archiveApps
@@ -426,8 +452,13 @@ function allowlistView(visit: Visit, entries: string[]): SafeHtml {
 
 // ---------------------------------------------------------------- the forms
 
+/** The Settings form: the name and the links for merchants, in one UpdateDeveloperApp; saved, the section again. */
 export async function renameApp(visit: Visit, appId: string): Promise<Reply> {
-  const result = await visit.api("updateDeveloperApp", { appId: appId, name: visit.form.get("name") ?? "" });
+  const result = await visit.api("updateDeveloperApp", {
+    appId: appId,
+    name: visit.form.get("name") ?? "",
+    ...linksOfForm(visit),
+  });
   if (!result.ok)
     return appPage(visit, appId, "settings", { error: result.error, form: "rename" }, result.error.status);
   return { status: 303, location: sectionPath(appId, "settings") };

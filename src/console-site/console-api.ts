@@ -23,6 +23,8 @@ export interface ApiError {
   /** The request fields (JSON names) the error concerns: from its details, or its `fields` param. */
   fields: string[];
   status: number;
+  /** The service's field-level details as sent (`[{ field, rule }]`); absent when it sent none. */
+  details?: unknown;
 }
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
@@ -92,7 +94,13 @@ export function createConsoleApi(service: ServiceImpl<typeof ConsoleService>, id
         const params = Object.fromEntries(Object.entries(read.params).map(([key, value]) => [key, String(value)]));
         return {
           ok: false,
-          error: { code: read.code, params, fields: fieldsOf(read.details, params), status: entryOf(read.code).status },
+          error: {
+            code: read.code,
+            params,
+            fields: fieldsOf(read.details, params),
+            status: entryOf(read.code).status,
+            ...(read.details === undefined ? {} : { details: read.details }),
+          },
         };
       }
     },

@@ -11,6 +11,7 @@ import { appStateName, productName, rightsOf, roleName } from "./labels.js";
 import { assignableRoles, membersList, orphanRefusal, roleOptions } from "./members.js";
 import { pendingInvitations } from "./pending-invitations.js";
 import { refusalOf, typed } from "./error-summary.js";
+import { linkInputs, linksOfForm, linksRefusal } from "./app-links.js";
 import { programGate, programStanding } from "./program-gate.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
@@ -202,7 +203,7 @@ export async function organizationPage(
   const sandboxError = state.form === "sandbox" ? state.error : undefined;
   const inviteError = state.form === "invite" ? state.error : undefined;
   const firstProduct = `product-${Product.FULL}`;
-  const appRefusal = refusalOf(visit, appError, {
+  const appRefusal = linksRefusal(visit, appError, {
     name: { id: "field-name", label: t("console.appName") },
     product: { id: firstProduct, label: t("console.product") },
   });
@@ -224,6 +225,7 @@ ${postForm(
   html`${field({ label: t("console.appName"), name: "name", required: true, value: typed(visit, appError, "name"), error: appRefusal.at("name") })}
 <fieldset><legend>${t("console.product")}</legend>${products}
 <p class="hint">${t("console.productOnce")}</p>${appRefusal.at("product") ? html`<p class="field-error">${appRefusal.at("product")}</p>` : ""}</fieldset>
+${linkInputs(visit, { error: appError, refusal: appRefusal, explain: t("console.linksOptional") })}
 <div class="actions">${button(t("console.createApp"))}</div>`,
 )}`;
   // Before the program admits the developer, the page says where they stand instead of offering a form the API
@@ -344,6 +346,7 @@ export async function createApp(visit: Visit, organizationId: number): Promise<R
     organizationId: organizationId,
     name: visit.form.get("name") ?? "",
     product,
+    ...linksOfForm(visit),
   });
   if (!result.ok)
     return organizationPage(visit, organizationId, { error: result.error, form: "app" }, result.error.status);

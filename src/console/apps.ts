@@ -32,7 +32,14 @@ export function createAppHandlers(
       await requireRole(account.id, Number(request.organizationId), "manage_apps");
       await requireProgram(account.id);
       const created = await credentials.createApp(
-        { organizationId: BigInt(request.organizationId), name: request.name, product: request.product },
+        {
+          organizationId: BigInt(request.organizationId),
+          name: request.name,
+          product: request.product,
+          websiteUrl: request.websiteUrl,
+          privacyPolicyUrl: request.privacyPolicyUrl,
+          termsUrl: request.termsUrl,
+        },
         forwardedFrom(ctx),
       );
       return { app: created.app, sandbox: created.sandbox };
@@ -60,7 +67,14 @@ export function createAppHandlers(
       return {
         app: (
           await credentials.updateApp(
-            { appId: request.appId, name: request.name, product: request.product },
+            {
+              appId: request.appId,
+              name: request.name,
+              product: request.product,
+              websiteUrl: request.websiteUrl,
+              privacyPolicyUrl: request.privacyPolicyUrl,
+              termsUrl: request.termsUrl,
+            },
             forwardedFrom(ctx),
           )
         ).app,

@@ -1,5 +1,6 @@
 // CredentialService, apps and their review: create (with sandbox client credentials and the organization's sandbox
-// merchants granted), read, rename, the review transitions (app-states.ts) and the redirect URIs. Names after
+// merchants granted), read, rename and links (website, privacy policy, terms: ./app-links.ts, all three needed
+// before review), the review transitions (app-states.ts) and the redirect URIs. Names after
 // review: merchants see the name staff reviewed; a rename of an APPROVED app waits as its pending name until
 // ApproveApp takes it or RejectApp drops it (docs/decisions.md, "Credentials").
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -8,6 +9,7 @@ import type { AppSchema, CredentialService } from "../../gen/partnerapi/v1/crede
 import { nextAppState, type AppTransition } from "./app-states.js";
 import { environmentEnum, productEnum, productName, type CredentialEnvironment } from "./products.js";
 import { maxRedirectUris, redirectUriViolations } from "./redirect-uris.js";
+import { checkAppLinks, missingAppLinks, type AppLinkField, type AppLinks } from "./app-links.js";
 import { hashSecret, newClientId, newClientSecret } from "./secrets.js";
 import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
@@ -27,6 +29,9 @@ async function describeApp(db: SqlClient, app: AppRow): Promise<MessageInitShape
     organizationId: BigInt(app.organization_id),
     name: app.name,
     pendingName: app.pending_name ?? "",
+    websiteUrl: app.website_url ?? "",
+    privacyPolicyUrl: app.privacy_policy_url ?? "",
+    termsUrl: app.terms_url ?? "",
     product: productEnum(app.product),
     state: app.state,
     redirectUris: await apps.redirectUris(app.id),
@@ -47,6 +52,24 @@ async function describeApp(db: SqlClient, app: AppRow): Promise<MessageInitShape
       })),
     ),
   };
+}
+
+/** The links a request gives, checked: developer.app_link_invalid naming the first offence, with all in details. */
+function linksOf(given: Partial<Record<AppLinkField, string | undefined>>): Partial<AppLinks> {
+  const { links, violations } = checkAppLinks(given);
+  const [first] = violations;
+  if (first) throw serviceErrorWithDetails(domain, "developer.app_link_invalid", first, violations);
+  return links;
+}
+
+/** developer.app_links_missing for `missing` (in the fields' order), one detail each. */
+function linksMissing(missing: readonly AppLinkField[]) {
+  return serviceErrorWithDetails(
+    domain,
+    "developer.app_links_missing",
+    { fields: missing.join(", ") },
+    missing.map((field) => ({ field, rule: "required" })),
+  );
 }
 
 export function createAppHandlers(
@@ -106,11 +129,24 @@ export function createAppHandlers(
       const name = request.name.trim();
       const product = productName(request.product);
       if (!name || !product) throw invalid([!name && "name", !product && "product"].filter(Boolean).join(", "));
+      const links = linksOf({
+        website_url: request.websiteUrl,
+        privacy_policy_url: request.privacyPolicyUrl,
+        terms_url: request.termsUrl,
+      });
       return sql.begin(async (tx) => {
         const organization = await createOrganizationQueries(tx).find(Number(request.organizationId));
         if (!organization) throw fail("developer.organization_not_found");
         const app = await createAppQueries(tx).insert(
-          { id: `app_${ids.randomToken(12)}`, organization_id: organization.id, name, product },
+          {
+            id: `app_${ids.randomToken(12)}`,
+            organization_id: organization.id,
+            name,
+            product,
+            website_url: links.website_url ?? null,
+            privacy_policy_url: links.privacy_policy_url ?? null,
+            terms_url: links.terms_url ?? null,
+          },
           now(),
         );
         const sandbox = await issueClient(tx, app.id, "SANDBOX");
@@ -127,13 +163,26 @@ export function createAppHandlers(
     },
 
     async updateApp(request) {
+      const links = linksOf({
+        website_url: request.websiteUrl,
+        privacy_policy_url: request.privacyPolicyUrl,
+        terms_url: request.termsUrl,
+      });
       return sql.begin(async (tx) => {
-        const app = await lockLiveApp(tx, request.appId);
-        if (request.product !== undefined && request.product !== productEnum(app.product)) {
+        const locked = await lockLiveApp(tx, request.appId);
+        if (request.product !== undefined && request.product !== productEnum(locked.product)) {
           throw fail("developer.product_immutable");
         }
-        const name = request.name.trim();
         const apps = createAppQueries(tx);
+        // Links change at once, in any state; an app in review or approved keeps all three (review needed them).
+        const linked: AppRow = { ...locked, ...links };
+        if (locked.state === "IN_REVIEW" || locked.state === "APPROVED") {
+          const lost = missingAppLinks(linked).filter((field) => !missingAppLinks(locked).includes(field));
+          if (lost.length > 0) throw linksMissing(lost);
+        }
+        if (Object.keys(links).length > 0) await apps.setLinks(locked.id, links, now());
+        const app = linked;
+        const name = request.name.trim();
         if (!name) return { app: await describeApp(tx, app) };
         if (app.state !== "APPROVED") {
           if (name !== app.name) await apps.rename(app.id, name, now());
@@ -148,7 +197,12 @@ export function createAppHandlers(
     },
 
     async submitApp(request) {
-      return { app: (await transition(request.appId, "submit")).describe };
+      const result = await transition(request.appId, "submit", async (_tx, app) => {
+        // Merchants read these pages before they connect: review needs all three (the state check comes first).
+        const missing = missingAppLinks(app);
+        if (missing.length > 0) throw linksMissing(missing);
+      });
+      return { app: result.describe };
     },
 
     async approveApp(request) {

@@ -25,6 +25,12 @@ import type { Region } from "../config/regions.js";
 
 /** Where the demo's OAuth client sends the browser back; registered on every app of the demo. */
 export const demoRedirectUri = "http://127.0.0.1:9999/callback";
+/** The demo apps' website, privacy policy and terms (review needs all three; the consent screen links them). */
+export const demoLinks = {
+  websiteUrl: "https://partner.example.com/",
+  privacyPolicyUrl: "https://partner.example.com/privacy",
+  termsUrl: "https://partner.example.com/terms",
+} as const;
 
 export interface DemoPair {
   clientId: string;
@@ -240,7 +246,7 @@ async function provisionWorld(
   const organizationId = organization!.organizationId;
 
   const approvedApp = async (name: string, product: Product) => {
-    const created = await client.createApp({ organizationId, name, product });
+    const created = await client.createApp({ organizationId, name, product, ...demoLinks });
     const appId = created.app!.appId;
     await client.setRedirectUris({ appId, redirectUris: [demoRedirectUri] });
     await client.submitApp({ appId });
@@ -267,7 +273,12 @@ async function provisionWorld(
     sandbox: { ...adsrApp.sandbox, apiKey: await key(Environment.SANDBOX) },
     production: { ...adsrApp.production, apiKey: await key(Environment.PRODUCTION) },
   };
-  const review = await client.createApp({ organizationId, name: "Demo In Review", product: Product.FULL });
+  const review = await client.createApp({
+    organizationId,
+    name: "Demo In Review",
+    product: Product.FULL,
+    ...demoLinks,
+  });
   await client.setRedirectUris({ appId: review.app!.appId, redirectUris: [demoRedirectUri] });
   await client.submitApp({ appId: review.app!.appId });
 

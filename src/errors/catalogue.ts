@@ -749,6 +749,26 @@ export const catalogue = {
       hi: "{field} में दिया गया redirect URI स्वीकार्य नहीं है ({rule})।",
     },
   },
+  "developer.app_link_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string", rule: "string" },
+    messages: {
+      en: "The link in {field} is not allowed ({rule}): give an absolute https URL of at most 2,000 characters, without a user name or password.",
+      ar: "الرابط في {field} غير مسموح به ({rule}): أدخل عنوان https كاملًا لا يزيد على 2000 حرف، بلا اسم مستخدم أو كلمة مرور.",
+      hi: "{field} में दिया गया लिंक स्वीकार्य नहीं है ({rule}): अधिकतम 2,000 अक्षरों का पूरा https URL दें, बिना उपयोगकर्ता नाम या पासवर्ड के।",
+    },
+  },
+  "developer.app_links_missing": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { fields: "string" },
+    messages: {
+      en: "The app needs its website, privacy policy and terms links before review. Missing: {fields}.",
+      ar: "يحتاج التطبيق إلى روابط موقعه الإلكتروني وسياسة الخصوصية وشروط الخدمة قبل المراجعة. الناقص: {fields}.",
+      hi: "समीक्षा से पहले ऐप को अपनी वेबसाइट, गोपनीयता नीति और सेवा की शर्तों के लिंक चाहिए। जो नहीं हैं: {fields}।",
+    },
+  },
   "developer.redirect_uri_limit": {
     status: 409,
     grpc: Code.ResourceExhausted,

@@ -1,5 +1,6 @@
 // The consent site's second pass in chromium (issue 28), in en, ar and hi, each control found by its accessible name
-// in that language: who is asking (avatar, developer, review mark, company by name, where the merchant goes back);
+// in that language: who is asking (avatar, developer, review mark, the app's website, privacy policy and terms links,
+// company by name, where the merchant goes back);
 // the decision within the first screen of a 375×812 phone; a failed sign-in keeps the email and the app's context
 // with the error focused; Cancel returns access_denied to the app; a disconnect asks first, then says it happened
 // with focus moved to the message; an error page in plain words with the developer's detail below. Every page:
@@ -20,6 +21,7 @@ import {
   newPerson,
 } from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
+import { reviewLinks } from "../support/app-links.js";
 import { authorizeUrl, freePort, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
 const Trust = suite("consent/merchant-trust-browser", {}, { timeoutMs: browserTestTimeoutMs });
@@ -110,6 +112,17 @@ async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
       await page.getByRole("heading", { name: /^App \d+$/ }).isVisible(),
       "the app's name as a heading beside its avatar",
     );
+    // The app's pages its developer gave in the console, beside who is asking, found by their names in this language.
+    const asker = page.locator(".asker");
+    for (const [name, href] of [
+      [t("consent.website"), reviewLinks.websiteUrl],
+      [t("consent.privacyPolicy"), reviewLinks.privacyPolicyUrl],
+      [t("consent.terms"), reviewLinks.termsUrl],
+    ] as const) {
+      const link = asker.getByRole("link", { name, exact: true });
+      assert.is(await link.getAttribute("href"), href, name);
+      assert.is(await link.getAttribute("rel"), "noopener noreferrer", name);
+    }
     await look(page, locale, "consent");
 
     // Allow, then the connected apps: permissions, since when, never called yet.

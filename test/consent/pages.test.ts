@@ -2,7 +2,7 @@
 // that tells an outage (try again) from a refusal of the app.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { errorPage } from "../../src/consent/pages.js";
+import { consentPage, errorPage, type ConsentView } from "../../src/consent/pages.js";
 import { entryOf } from "../../src/errors/index.js";
 
 const at = (locale: "en" | "ar" | "hi") => ({ locale, here: { path: "/oauth/connections" } });
@@ -44,5 +44,48 @@ Pages(
     assert.not.match(errorPage("server.database_unavailable", at("en"), { retryAfter: "5" }), "<code>5</code>");
   },
 );
+
+const view = (links: ConsentView["links"]): ConsentView => ({
+  appId: "app_links",
+  appName: "Stock Sync",
+  organizationName: "Acme Partners",
+  reviewed: true,
+  product: "FULL",
+  scopes: ["stores.read"],
+  companyName: "Corner Shop",
+  email: "owner@shop.test",
+  owner: true,
+  csrf: "csrf-token",
+  redirectHost: "app.example.com",
+  links,
+  params: {},
+});
+
+Pages("the app's links beside who is asking: only those given, noopener noreferrer, in the page's language", () => {
+  const all = consentPage(at("en"), {
+    ...view({
+      website: "https://acme.example.com/",
+      privacyUrl: "https://acme.example.com/privacy?a=1&b=2",
+      termsUrl: "https://acme.example.com/terms",
+    }),
+  });
+  const asker = all.slice(all.indexOf('<div class="asker">'), all.indexOf('<p class="lead">'));
+  assert.match(
+    asker,
+    '<ul class="app-links asker-links"><li><a href="https://acme.example.com/" rel="noopener noreferrer">Website</a></li><li><a href="https://acme.example.com/privacy?a=1&amp;b=2" rel="noopener noreferrer">Privacy policy</a></li><li><a href="https://acme.example.com/terms" rel="noopener noreferrer">Terms of service</a></li></ul>',
+  );
+  assert.not.match(all, "target=");
+  assert.not.match(all, "The developer has not given");
+  // One given: only that one.
+  const one = consentPage(at("hi"), view({ termsUrl: "https://acme.example.com/terms" }));
+  assert.match(
+    one,
+    '<ul class="app-links asker-links"><li><a href="https://acme.example.com/terms" rel="noopener noreferrer">सेवा की शर्तें</a></li></ul>',
+  );
+  // None (a sandbox app's developer may not have given them yet): no list, and the page says so further down.
+  const none = consentPage(at("ar"), view({}));
+  assert.not.match(none, "asker-links");
+  assert.match(none, '<p class="muted">لم يقدّم المطوّر');
+});
 
 Pages.run();

@@ -30,6 +30,7 @@ import { grpcTransport } from "../support/internal.js";
 import { newLiveMerchant } from "../support/sandbox.js";
 import { suite } from "../support/suite.js";
 import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
+import { reviewLinks } from "../support/app-links.js";
 
 const Walk = suite("console-site/app-page-browser", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
@@ -62,7 +63,7 @@ if (!chromiumAvailable) {
     const organization = `/organizations/${workspace.organizationId}`;
     const created = await browser.post(
       `${organization}/apps`,
-      { name: "Sales reader", product: "ADSR" },
+      { name: "Sales reader", product: "ADSR", ...reviewLinks },
       await browser.get(organization),
     );
     adsrApp = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;

@@ -19,6 +19,7 @@ import {
 import { grpcTransport } from "../support/internal.js";
 import { suite } from "../support/suite.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
+import { reviewLinks } from "../support/app-links.js";
 
 const Sections = suite("console-site/app-sections");
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
@@ -77,7 +78,7 @@ async function newOrganization(browser: SiteBrowser): Promise<number> {
 async function newApp(browser: SiteBrowser, organizationId: number, product: string, name: string): Promise<string> {
   const created = await browser.post(
     `/organizations/${organizationId}/apps`,
-    { name, product },
+    { name, product, ...reviewLinks },
     await browser.get(`/organizations/${organizationId}`),
   );
   assert.is(created.status, 200, created.html);

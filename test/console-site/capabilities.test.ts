@@ -25,6 +25,7 @@ import {
   textOf,
   type SiteBrowser,
 } from "../support/console-site.js";
+import { reviewLinks } from "../support/app-links.js";
 
 const Pages = suite("console-site/capabilities");
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
@@ -140,7 +141,7 @@ async function newApp(
 ): Promise<{ appId: string; clientId: string }> {
   const created = await browser.post(
     `/organizations/${organizationId}/apps`,
-    { name, product },
+    { name, product, ...reviewLinks },
     await browser.get(`/organizations/${organizationId}`),
   );
   assert.is(created.status, 200, created.html);

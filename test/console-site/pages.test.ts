@@ -22,6 +22,7 @@ import {
   textOf,
   type SiteBrowser,
 } from "../support/console-site.js";
+import { reviewLinks } from "../support/app-links.js";
 
 const Site = suite("console-site/pages");
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
@@ -165,7 +166,7 @@ Site(
     assert.match(orgPage.html, en("console.productOnce"));
     const created = await browser.post(
       `/organizations/${organizationId}/apps`,
-      { name: "Stock sync", product: "FULL" },
+      { name: "Stock sync", product: "FULL", ...reviewLinks },
       orgPage,
     );
     assert.is(created.status, 200, created.html);
@@ -388,7 +389,7 @@ Site("an ADSR app: an API key shown once, listed by name, revoked", async () => 
   const organizationId = await organizationOf(browser);
   const created = await browser.post(
     `/organizations/${organizationId}/apps`,
-    { name: "Reports", product: "ADSR" },
+    { name: "Reports", product: "ADSR", ...reviewLinks },
     await browser.get(`/organizations/${organizationId}`),
   );
   assert.is(created.status, 200, created.html);

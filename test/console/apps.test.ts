@@ -17,6 +17,7 @@ import { type Credentials, credentialServiceOf, startTestApp, type TestApp } fro
 import { consoleCall, expectError, mailedLink, tokenOf } from "../support/console.js";
 import { randomAddress } from "../support/consent.js";
 import { newLiveMerchant, type Answer } from "../support/sandbox.js";
+import { reviewLinks } from "../support/app-links.js";
 
 const SelfService = suite("console/apps");
 const clock = createManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 15_000);
@@ -108,9 +109,20 @@ async function team() {
   return { organizationId, owner, dev, viewer, outsider };
 }
 
-async function newApp(organizationId: number, token: string, product: "FULL" | "ADSR" = "FULL") {
+/** An app made through the console; with its three links unless `links` says otherwise (review needs them). */
+async function newApp(
+  organizationId: number,
+  token: string,
+  product: "FULL" | "ADSR" = "FULL",
+  links: Record<string, string> = reviewLinks,
+) {
   const made = ok(
-    await api("POST", `/v1/console/organizations/${organizationId}/apps`, { name: `App ${++serial}`, product }, token),
+    await api(
+      "POST",
+      `/v1/console/organizations/${organizationId}/apps`,
+      { name: `App ${++serial}`, product, ...links },
+      token,
+    ),
   );
   const app = made["app"] as Record<string, unknown>;
   return { appId: String(app["appId"]), sandbox: made["sandbox"] as Record<string, string> };
@@ -397,6 +409,82 @@ SelfService(
       [made["accessRequestId"]],
     );
     expectError(await api("POST", requests, ask, dev.token), 409, "developer.access_request_exists");
+  },
+);
+
+SelfService(
+  "links: created and patched as JSON, checked, read back; submit without them is 409 developer.app_links_missing",
+  async () => {
+    const { organizationId, dev, viewer } = await team();
+    const { appId } = await newApp(organizationId, dev.token, "FULL", { websiteUrl: "https://shop.example.com/" });
+    const path = `/v1/console/apps/${appId}`;
+    const linksOf = (app: Record<string, unknown>) => ({
+      websiteUrl: app["websiteUrl"],
+      privacyPolicyUrl: app["privacyPolicyUrl"],
+      termsUrl: app["termsUrl"],
+    });
+    // A link not given is an empty string.
+    assert.equal(linksOf(ok(await api("GET", path, undefined, viewer.token))["app"] as Record<string, unknown>), {
+      websiteUrl: "https://shop.example.com/",
+      privacyPolicyUrl: "",
+      termsUrl: "",
+    });
+    expectError(
+      await api("POST", `${path}/submit`, {}, dev.token),
+      409,
+      "developer.app_links_missing",
+      { fields: "privacy_policy_url, terms_url" },
+      [
+        { field: "privacy_policy_url", rule: "required" },
+        { field: "terms_url", rule: "required" },
+      ],
+    );
+    expectError(
+      await api("PATCH", path, { privacyPolicyUrl: "http://shop.example.com/privacy", termsUrl: "terms" }, dev.token),
+      400,
+      "developer.app_link_invalid",
+      { field: "privacy_policy_url", rule: "https_required" },
+      [
+        { field: "privacy_policy_url", rule: "https_required" },
+        { field: "terms_url", rule: "not_a_url" },
+      ],
+    );
+    // The front's own bound: a link over 2,000 characters never reaches the service.
+    expectError(
+      await api("PATCH", path, { termsUrl: `https://shop.example.com/${"t".repeat(2000)}` }, dev.token),
+      400,
+      "developer.invalid_request",
+      { fields: "termsUrl" },
+      [{ field: "termsUrl", rule: "must be at most 2000 characters" }],
+    );
+    expectError(
+      await api("PATCH", path, { termsUrl: "https://shop.example.com/terms" }, viewer.token),
+      403,
+      "developer.insufficient_org_role",
+    );
+    const patched = ok(
+      await api(
+        "PATCH",
+        path,
+        { privacyPolicyUrl: "https://shop.example.com/privacy", termsUrl: "https://shop.example.com/terms" },
+        dev.token,
+      ),
+    )["app"] as Record<string, unknown>;
+    assert.equal(linksOf(patched), {
+      websiteUrl: "https://shop.example.com/",
+      privacyPolicyUrl: "https://shop.example.com/privacy",
+      termsUrl: "https://shop.example.com/terms",
+    });
+    assert.is(patched["name"], `App ${serial}`);
+    const submitted = ok(await api("POST", `${path}/submit`, {}, dev.token))["app"] as Record<string, unknown>;
+    assert.is(submitted["state"], "IN_REVIEW");
+    expectError(
+      await api("PATCH", path, { websiteUrl: "" }, dev.token),
+      409,
+      "developer.app_links_missing",
+      { fields: "website_url" },
+      [{ field: "website_url", rule: "required" }],
+    );
   },
 );
 

@@ -35,6 +35,7 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { apiKeyLimit, createCredentialService } from "../../src/credential/service.js";
 import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { useTestDatabase } from "../support/storage.js";
+import { reviewLinks } from "../support/app-links.js";
 
 const Credentials = suite("credential/service");
 const database = useTestDatabase(Credentials);
@@ -74,9 +75,14 @@ async function newOrganization(client: Client<typeof CredentialService>) {
   return organization!.organizationId;
 }
 
-async function newApp(client: Client<typeof CredentialService>, product = Product.FULL) {
+/** An app of a new organization; with its three links unless `links` says otherwise (review needs them). */
+async function newApp(
+  client: Client<typeof CredentialService>,
+  product = Product.FULL,
+  links: Partial<typeof reviewLinks> = reviewLinks,
+) {
   const organizationId = await newOrganization(client);
-  const created = await client.createApp({ organizationId, name: unique("app"), product });
+  const created = await client.createApp({ organizationId, name: unique("app"), product, ...links });
   return { organizationId, app: created.app!, sandbox: created.sandbox! };
 }
 
@@ -156,6 +162,119 @@ Credentials(
     assert.is(verified.app?.environment, Environment.PRODUCTION);
     assert.is(verified.app?.appState, "APPROVED");
     assert.is(await codeOf(client.rejectApp({ appId: app.appId })), "developer.review_not_in_review");
+    assert.is(await codeOf(client.submitApp({ appId: app.appId })), "developer.review_not_in_review");
+  },
+);
+
+/** The error a call fails with: its code, params and details as read back. */
+async function errorOf(call: Promise<unknown>) {
+  try {
+    await call;
+    return undefined;
+  } catch (error) {
+    const read = readServiceError(error);
+    return { code: read.code, params: read.params, details: read.details };
+  }
+}
+
+const links = (app: { websiteUrl: string; privacyPolicyUrl: string; termsUrl: string }) => ({
+  websiteUrl: app.websiteUrl,
+  privacyPolicyUrl: app.privacyPolicyUrl,
+  termsUrl: app.termsUrl,
+});
+
+Credentials(
+  "links: optional at creation, checked (https, no credentials, 2,000 characters), set one at a time; GetApp shows them",
+  async () => {
+    const client = connect();
+    const { app } = await newApp(client, Product.FULL, {});
+    assert.equal(links(app), { websiteUrl: "", privacyPolicyUrl: "", termsUrl: "" });
+    const made = await client.createApp({
+      organizationId: app.organizationId,
+      name: unique("linked"),
+      product: Product.ADSR,
+      websiteUrl: " https://shop.example.com/ ",
+    });
+    assert.equal(links(made.app!), { websiteUrl: "https://shop.example.com/", privacyPolicyUrl: "", termsUrl: "" });
+    // Every offence is in the details; the params name the first.
+    assert.equal(
+      await errorOf(
+        client.createApp({
+          organizationId: app.organizationId,
+          name: unique("refused"),
+          product: Product.FULL,
+          websiteUrl: "http://shop.example.com/",
+          privacyPolicyUrl: "https://user:secret@shop.example.com/privacy",
+          termsUrl: `https://shop.example.com/${"t".repeat(1980)}`,
+        }),
+      ),
+      {
+        code: "developer.app_link_invalid",
+        params: { field: "website_url", rule: "https_required" },
+        details: [
+          { field: "website_url", rule: "https_required" },
+          { field: "privacy_policy_url", rule: "credentials_not_allowed" },
+          { field: "terms_url", rule: "max_length_2000" },
+        ],
+      },
+    );
+    assert.equal(await errorOf(client.updateApp({ appId: app.appId, termsUrl: "shop.example.com/terms" })), {
+      code: "developer.app_link_invalid",
+      params: { field: "terms_url", rule: "not_a_url" },
+      details: [{ field: "terms_url", rule: "not_a_url" }],
+    });
+    // One link at a time; the others are kept, and the name too.
+    const updated = await client.updateApp({ appId: app.appId, privacyPolicyUrl: "https://shop.example.com/privacy" });
+    assert.equal(links(updated.app!), {
+      websiteUrl: "",
+      privacyPolicyUrl: "https://shop.example.com/privacy",
+      termsUrl: "",
+    });
+    assert.is(updated.app!.name, app.name);
+    await client.updateApp({
+      appId: app.appId,
+      websiteUrl: "https://shop.example.com/",
+      termsUrl: "https://shop.example.com/terms",
+    });
+    assert.equal(links((await client.getApp({ appId: app.appId })).app!), {
+      websiteUrl: "https://shop.example.com/",
+      privacyPolicyUrl: "https://shop.example.com/privacy",
+      termsUrl: "https://shop.example.com/terms",
+    });
+    // A draft may remove one (an empty string).
+    const removed = await client.updateApp({ appId: app.appId, websiteUrl: "" });
+    assert.is(removed.app!.websiteUrl, "");
+  },
+);
+
+Credentials(
+  "review needs the three links: developer.app_links_missing names the missing ones; an app in review or approved keeps them",
+  async () => {
+    const client = connect();
+    const { app } = await newApp(client, Product.FULL, { privacyPolicyUrl: reviewLinks.privacyPolicyUrl });
+    assert.equal(await errorOf(client.submitApp({ appId: app.appId })), {
+      code: "developer.app_links_missing",
+      params: { fields: "website_url, terms_url" },
+      details: [
+        { field: "website_url", rule: "required" },
+        { field: "terms_url", rule: "required" },
+      ],
+    });
+    assert.is((await client.getApp({ appId: app.appId })).app!.state, "DRAFT");
+    await client.updateApp({ appId: app.appId, websiteUrl: reviewLinks.websiteUrl, termsUrl: reviewLinks.termsUrl });
+    assert.is((await client.submitApp({ appId: app.appId })).app!.state, "IN_REVIEW");
+    // In review and after approval a link may change, never go.
+    assert.equal(await errorOf(client.updateApp({ appId: app.appId, termsUrl: " " })), {
+      code: "developer.app_links_missing",
+      params: { fields: "terms_url" },
+      details: [{ field: "terms_url", rule: "required" }],
+    });
+    await client.approveApp({ appId: app.appId });
+    assert.is(await codeOf(client.updateApp({ appId: app.appId, websiteUrl: "" })), "developer.app_links_missing");
+    const changed = await client.updateApp({ appId: app.appId, websiteUrl: "https://new.example.com/" });
+    assert.is(changed.app!.websiteUrl, "https://new.example.com/");
+    assert.is(changed.app!.state, "APPROVED");
+    // The state check comes first: a submitted app is review_not_in_review whatever its links.
     assert.is(await codeOf(client.submitApp({ appId: app.appId })), "developer.review_not_in_review");
   },
 );

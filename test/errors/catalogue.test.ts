@@ -190,6 +190,8 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.credential_not_found": 404,
     "developer.api_key_not_found": 404,
     "developer.redirect_uri_invalid": 400,
+    "developer.app_link_invalid": 400,
+    "developer.app_links_missing": 409,
     "developer.redirect_uri_limit": 409,
     "developer.ip_allowlist_invalid": 400,
     "developer.merchant_user_invalid": 400,

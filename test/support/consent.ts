@@ -7,6 +7,7 @@ import * as assert from "uvu/assert";
 import { MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { Clock } from "../../src/runtime/clock.js";
 import { credentialServiceOf, hiddenValue, newWorld, type TestApp, type World } from "./test-app.js";
+import { reviewLinks } from "./app-links.js";
 
 /** A random private address, sent as X-Forwarded-For (the test apps trust their own 127.0.0.1 as a proxy: TRUST_PROXY=127.0.0.1). */
 export function randomAddress(): string {
@@ -127,7 +128,12 @@ export async function newProductionWorld(test: TestApp, clock: Clock, redirectUr
   const name = `production test ${process.pid} ${++serial}`;
   const { organization } = await credentials.createOrganization({ name });
   const organizationId = organization!.organizationId!;
-  const created = await credentials.createApp({ organizationId, name: `Live app ${serial}`, product: Product.FULL });
+  const created = await credentials.createApp({
+    organizationId,
+    name: `Live app ${serial}`,
+    product: Product.FULL,
+    ...reviewLinks,
+  });
   const appId = created.app!.appId!;
   await credentials.setRedirectUris({ appId, redirectUris: [redirectUri] });
   await credentials.submitApp({ appId });

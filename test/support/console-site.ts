@@ -7,6 +7,7 @@ import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.
 import { mailedLink } from "./console.js";
 import { randomAddress } from "./consent.js";
 import { hiddenValue, type TestApp } from "./test-app.js";
+import { reviewLinks } from "./app-links.js";
 
 export interface SitePage {
   status: number;
@@ -159,7 +160,7 @@ export async function sandboxWorkspace(
   const orgPage = await browser.get(`/organizations/${organizationId}`);
   const created = await browser.post(
     `/organizations/${organizationId}/apps`,
-    { name: names.app, product: names.product },
+    { name: names.app, product: names.product, ...reviewLinks },
     orgPage,
   );
   assert.is(created.status, 200, created.html);

@@ -3,6 +3,7 @@
 // HTTP helpers.
 import { type Environment, MerchantRole, type Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { Credentials } from "./test-app.js";
+import { reviewLinks } from "./app-links.js";
 
 let serial = 0;
 /** A name unique in this process and run. */
@@ -29,7 +30,7 @@ export async function newSandboxMerchant(credentials: Credentials, organizationI
 
 /** An app of the organization with its sandbox pair; `approve` also gives the production pair. */
 export async function newApp(credentials: Credentials, organizationId: bigint, product: Product, approve = false) {
-  const created = await credentials.createApp({ organizationId, name: unique("app"), product });
+  const created = await credentials.createApp({ organizationId, name: unique("app"), product, ...reviewLinks });
   const appId = created.app!.appId;
   const sandbox = { clientId: created.sandbox!.clientId, clientSecret: created.sandbox!.clientSecret };
   if (!approve) return { appId, sandbox, production: undefined };

@@ -21,6 +21,7 @@ import { writeInternalCredentials, type InternalCredentials } from "./internal.j
 import { seedEmbeddedDatabase } from "./embedded-template.js";
 import { dropDatabase, freshDatabaseUrl } from "./storage.js";
 import { freePort } from "../../scripts/free-port.mjs";
+import { reviewLinks } from "./app-links.js";
 
 export { freePort };
 
@@ -145,7 +146,7 @@ export async function newWorld(
     country: "GB",
     name: `Shop ${serial}`,
   });
-  const created = await credentials.createApp({ organizationId, name: `App ${serial}`, product });
+  const created = await credentials.createApp({ organizationId, name: `App ${serial}`, product, ...reviewLinks });
   const appId = created.app!.appId!;
   await credentials.setRedirectUris({ appId, redirectUris: [redirectUri] });
   const employee = await credentials.createMerchantUser({

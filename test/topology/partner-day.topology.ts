@@ -46,6 +46,7 @@ import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
 import { startTcpForwarder, type TcpForwarder } from "../support/tcp-forwarder.js";
 import { freePort } from "../support/test-app.js";
 import type { ItemPage, PartnerErrorBody } from "../support/wire.js";
+import { reviewLinks } from "../support/app-links.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 /** What the day's calls answer: a page, the partner error envelope, or a token response. */
@@ -453,6 +454,7 @@ async function buildTopology(): Promise<void> {
     organizationId: organization!.organizationId,
     name: "Topology app",
     product: Product.FULL,
+    ...reviewLinks,
   });
   const appId = created.app!.appId;
   const redirectUri = `${callbackBase}/callback`;

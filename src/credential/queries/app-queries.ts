@@ -1,5 +1,6 @@
 // Queries of control.apps and control.redirect_uris. Every function runs on the `sql` given (pool or transaction).
 import type { SqlClient } from "../../storage/sql-client.js";
+import type { AppLinkField } from "../app-links.js";
 
 export interface AppRow {
   id: string;
@@ -9,21 +10,29 @@ export interface AppRow {
   state: "DRAFT" | "IN_REVIEW" | "APPROVED" | "REJECTED" | "ARCHIVED";
   /** A rename of an APPROVED app waiting for review; null when none. */
   pending_name: string | null;
+  /** The app's public pages (../app-links.ts); null when not given. */
+  website_url: string | null;
+  privacy_policy_url: string | null;
+  terms_url: string | null;
 }
+
+const columns = "id, organization_id, name, product, state, pending_name, website_url, privacy_policy_url, terms_url";
 
 /** The app queries over `sql` (the pool, or a transaction's `sql`). */
 export function createAppQueries(sql: SqlClient) {
   return {
     async insert(app: Omit<AppRow, "state" | "pending_name">, now: Date): Promise<AppRow> {
       const [row] = await sql<AppRow[]>`
-        insert into control.apps (id, organization_id, name, product, state, created_at, updated_at)
-        values (${app.id}, ${app.organization_id}, ${app.name}, ${app.product}, 'DRAFT', ${now}, ${now})
-        returning id, organization_id, name, product, state, pending_name`;
+        insert into control.apps (id, organization_id, name, product, state, website_url, privacy_policy_url,
+                                  terms_url, created_at, updated_at)
+        values (${app.id}, ${app.organization_id}, ${app.name}, ${app.product}, 'DRAFT', ${app.website_url},
+                ${app.privacy_policy_url}, ${app.terms_url}, ${now}, ${now})
+        returning ${sql.unsafe(columns)}`;
       return row!;
     },
     async find(id: string): Promise<AppRow | undefined> {
       const [row] = await sql<AppRow[]>`
-        select id, organization_id, name, product, state, pending_name from control.apps where id = ${id}`;
+        select ${sql.unsafe(columns)} from control.apps where id = ${id}`;
       return row;
     },
     /** Locks the app's row until the transaction ends: state changes and per-app counts (API keys) serialise here. */
@@ -35,7 +44,7 @@ export function createAppQueries(sql: SqlClient) {
     },
     async lock(id: string): Promise<AppRow | undefined> {
       const [row] = await sql<AppRow[]>`
-        select id, organization_id, name, product, state, pending_name from control.apps where id = ${id} for update`;
+        select ${sql.unsafe(columns)} from control.apps where id = ${id} for update`;
       return row;
     },
     /** Sets the name merchants see, and ends any pending one. */
@@ -45,6 +54,19 @@ export function createAppQueries(sql: SqlClient) {
     /** Keeps (or with null, drops) a rename of an APPROVED app until its review. */
     async setPendingName(id: string, pendingName: string | null, now: Date): Promise<void> {
       await sql`update control.apps set pending_name = ${pendingName}, updated_at = ${now} where id = ${id}`;
+    },
+    /** Sets the links given (a null removes one); the others are kept. */
+    async setLinks(id: string, links: Partial<Pick<AppRow, AppLinkField>>, now: Date): Promise<void> {
+      const website = "website_url" in links;
+      const privacy = "privacy_policy_url" in links;
+      const terms = "terms_url" in links;
+      await sql`update control.apps set
+                  website_url = case when ${website} then ${links.website_url ?? null}::text else website_url end,
+                  privacy_policy_url = case when ${privacy} then ${links.privacy_policy_url ?? null}::text
+                                       else privacy_policy_url end,
+                  terms_url = case when ${terms} then ${links.terms_url ?? null}::text else terms_url end,
+                  updated_at = ${now}
+                where id = ${id}`;
     },
     /** Moves the app to `state`; a pending name ends with it (only an APPROVED app has one, and it leaves only to ARCHIVED). */
     async setState(id: string, state: AppRow["state"], now: Date): Promise<void> {
