@@ -407,6 +407,12 @@ export const ar: Catalogue = {
   "console.invitationRevoked": "أُلغيت الدعوة الموجّهة إلى {email}. لم يعد رابطها يعمل.",
   "console.pendingInvitationsRule":
     "إعادة الإرسال ترسل رابطًا جديدًا (ويتوقف الرابط السابق عن العمل) وتُحتسب ضمن حدود الدعوات اليومية؛ والإلغاء يوقف الرابط فورًا.",
+  "console.mailVerifySubject": "تحقّق من عنوان بريدك الإلكتروني",
+  "console.mailVerifyText": "افتح هذا الرابط للتحقّق من حساب المطوّر الخاص بك.",
+  "console.mailResetSubject": "إعادة تعيين كلمة المرور",
+  "console.mailResetText": "افتح هذا الرابط لاختيار كلمة مرور جديدة.",
+  "console.mailTakenSubject": "لديك حساب مطوّر بالفعل",
+  "console.mailTakenText": "حاول شخص ما إنشاء حساب بهذا العنوان. إن كنت أنت، فسجّل الدخول أو أعد تعيين كلمة المرور.",
   "console.mailInvitationSubject": "دعاك {inviter} إلى {organization} على LP Partners",
   "console.mailInvitationText":
     "دعاك {inviter} للانضمام إلى المؤسسة {organization} في وحدة تحكم المطوّرين على LP Partners بدور {role}. افتح الرابط أدناه لقبول الدعوة؛ يبقى صالحًا حتى {expires}. ليس لديك حساب بعد؟ أنشئ حسابًا بهذا البريد الإلكتروني من صفحة الرابط، ثم اقبل الدعوة.",

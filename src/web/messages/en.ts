@@ -414,6 +414,12 @@ export const en = {
   "console.invitationRevoked": "The invitation to {email} is revoked. Its link no longer works.",
   "console.pendingInvitationsRule":
     "Resending mails a new link (the earlier one stops working) and counts toward the daily invitation limits; revoking stops the link at once.",
+  "console.mailVerifySubject": "Verify your email address",
+  "console.mailVerifyText": "Open this link to verify your developer account.",
+  "console.mailResetSubject": "Reset your password",
+  "console.mailResetText": "Open this link to choose a new password.",
+  "console.mailTakenSubject": "You already have a developer account",
+  "console.mailTakenText": "Someone tried to sign up with this address. If it was you, sign in or reset your password.",
   "console.mailInvitationSubject": "{inviter} invited you to {organization} on LP Partners",
   "console.mailInvitationText":
     "{inviter} invited you to join the organization {organization} on the LP Partners developer console, with the role {role}. Open the link below to accept; it works until {expires}. No account yet? Sign up with this email address from the link's page, then accept.",

@@ -406,6 +406,12 @@ export const hi: Catalogue = {
   "console.invitationRevoked": "{email} का आमंत्रण रद्द कर दिया गया है। उसका लिंक अब काम नहीं करता।",
   "console.pendingInvitationsRule":
     "दोबारा भेजने पर नया लिंक भेजा जाता है (पिछला लिंक काम करना बंद कर देता है) और यह दैनिक आमंत्रण सीमा में गिना जाता है; रद्द करने पर लिंक तुरंत बंद हो जाता है।",
+  "console.mailVerifySubject": "अपना ईमेल पता सत्यापित करें",
+  "console.mailVerifyText": "अपना डेवलपर खाता सत्यापित करने के लिए यह लिंक खोलें।",
+  "console.mailResetSubject": "अपना पासवर्ड रीसेट करें",
+  "console.mailResetText": "नया पासवर्ड चुनने के लिए यह लिंक खोलें।",
+  "console.mailTakenSubject": "आपका डेवलपर खाता पहले से है",
+  "console.mailTakenText": "किसी ने इस पते से साइन अप करने की कोशिश की। अगर वह आप थे, तो साइन इन करें या अपना पासवर्ड रीसेट करें।",
   "console.mailInvitationSubject": "{inviter} ने आपको LP Partners पर {organization} में आमंत्रित किया है",
   "console.mailInvitationText":
     "{inviter} ने आपको LP Partners के डेवलपर कंसोल पर संगठन {organization} से {role} की भूमिका में जुड़ने के लिए आमंत्रित किया है। स्वीकार करने के लिए नीचे दिया गया लिंक खोलें; यह {expires} तक काम करता है। अभी खाता नहीं है? लिंक वाले पेज से इसी ईमेल पते से साइन अप करें, फिर स्वीकार करें।",
