@@ -386,7 +386,8 @@ export const ar: Catalogue = {
   "console.invitationTitle": "دعوة إلى مؤسسة",
   "console.invitationSignIn":
     "سجّل الدخول بالبريد الإلكتروني المدعو لقبول الدعوة. جديد هنا؟ أنشئ حسابًا بذلك العنوان: بعد تأكيده وتسجيل الدخول ستعود إلى هذه الدعوة.",
-  "console.invitationExplain": "اقبل الدعوة للانضمام إلى المؤسسة بالدور الذي دُعيت به.",
+  "console.invitationFrom": "دعاك {inviter} للانضمام إلى {organization} بدور {role}.",
+  "console.invitationUntil": "تبقى الدعوة صالحة حتى {when}.",
   "console.invitationAccept": "اقبل الدعوة",
   "console.membersHeading": "الأعضاء",
   "console.inviteHeading": "ادعُ شخصًا",

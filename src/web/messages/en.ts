@@ -392,7 +392,8 @@ export const en = {
   "console.invitationTitle": "Invitation to an organization",
   "console.invitationSignIn":
     "Sign in with the invited email address to accept. New here? Sign up with that address: once it is verified and you sign in, you come back to this invitation.",
-  "console.invitationExplain": "Accept to join the organization with the role you were invited with.",
+  "console.invitationFrom": "{inviter} invited you to join {organization} as {role}.",
+  "console.invitationUntil": "The invitation works until {when}.",
   "console.invitationAccept": "Accept the invitation",
   "console.membersHeading": "Members",
   "console.inviteHeading": "Invite someone",

@@ -385,7 +385,8 @@ export const hi: Catalogue = {
   "console.invitationTitle": "संगठन में आमंत्रण",
   "console.invitationSignIn":
     "स्वीकार करने के लिए आमंत्रित ईमेल पते से साइन इन करें। यहाँ नए हैं? उस पते से साइन अप करें: पता सत्यापित करके साइन इन करने पर आप इसी आमंत्रण पर लौट आएँगे।",
-  "console.invitationExplain": "जिस भूमिका के साथ आपको आमंत्रित किया गया है, उसी के साथ संगठन में शामिल होने के लिए स्वीकार करें।",
+  "console.invitationFrom": "{inviter} ने आपको {organization} में {role} की भूमिका में जुड़ने के लिए आमंत्रित किया है।",
+  "console.invitationUntil": "यह आमंत्रण {when} तक मान्य है।",
   "console.invitationAccept": "आमंत्रण स्वीकार करें",
   "console.membersHeading": "सदस्य",
   "console.inviteHeading": "किसी को आमंत्रित करें",
