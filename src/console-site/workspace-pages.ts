@@ -10,6 +10,7 @@ import type { ApiError } from "./console-api.js";
 import { appStateName, productName, rightsOf, roleName } from "./labels.js";
 import { assignableRoles, membersList, orphanRefusal, roleOptions } from "./members.js";
 import { pendingInvitations } from "./pending-invitations.js";
+import { sectionPath } from "./app-sections.js";
 import { refusalOf, typed } from "./error-summary.js";
 import { programGate, programStanding } from "./program-gate.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
@@ -349,6 +350,13 @@ export async function createApp(visit: Visit, organizationId: number): Promise<R
     return organizationPage(visit, organizationId, { error: result.error, form: "app" }, result.error.status);
   const app = result.value.app!;
   const sandbox = result.value.sandbox!;
+  // Only what applies to the product (as the app page's sections, ./app-sections.ts): an ADSR app calls with API
+  // keys, so its next step is a key, and the OAuth client pair the API also made for it is not shown.
+  if (app.product === Product.ADSR) {
+    const next = html`${alert("ok", t("console.appCreatedAdsr", { name: app.name }))}
+<p class="actions"><a class="button" href="${sectionPath(app.appId, "api-keys")}">${t("console.createApiKey")}</a> <a class="button secondary" href="/apps/${app.appId}">${t("console.openApp")}</a></p>`;
+    return visit.page(t("console.appCreatedTitle"), next);
+  }
   // The sandbox secret is in this answer only: shown once, with a copy button.
   const body = html`${alert("ok", t("console.appCreated", { name: app.name }))}
 <section class="card" aria-labelledby="secret-heading"><h2 id="secret-heading">${t("console.sandboxCredentials")}</h2>

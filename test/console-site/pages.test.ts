@@ -441,6 +441,12 @@ Site("an ADSR app: an API key shown once, listed by name, revoked", async () => 
   );
   assert.is(created.status, 200, created.html);
   const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
+  // Only what applies to an ADSR app: no OAuth client pair, the way to its API keys as the one primary action.
+  assert.not.match(created.html, 'id="client-secret"');
+  assert.not.match(created.html, 'id="client-id"');
+  assert.not.match(created.html, en("console.sandboxCredentials"));
+  assert.match(textOf(created.html), en("console.appCreatedAdsr", { name: "Reports" }));
+  assert.match(created.html, `<a class="button" href="/apps/${appId}/api-keys">${en("console.createApiKey")}</a>`);
   // The page a POST rendered: its language switch leads to a page that answers GET (here the organization's), not
   // back to the POST-only path (405).
   const switchLinks = [...created.html.matchAll(/<a href="([^"]+)" lang="(en|ar|hi)" hreflang/g)].map((m) => m[1]);

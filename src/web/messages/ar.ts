@@ -318,6 +318,8 @@ export const ar: Catalogue = {
   "console.ownerLogin": "بيانات دخول المالك",
   "console.ownerLoginExplain": "استخدم بيانات الدخول هذه في شاشة الموافقة لربط تطبيقك بصفتك مالك التاجر.",
   "console.appCreatedTitle": "تم إنشاء التطبيق",
+  "console.appCreatedAdsr":
+    "تم إنشاء {name}. يستدعي تطبيق تقارير المبيعات الواجهة البرمجية بمفتاح API وليس بسرّ عميل: أنشئ مفتاح اختبار لإجراء استدعائه الأول.",
   "console.appCreated": "تم إنشاء {name} مع بيانات اعتماد الاختبار.",
   "console.sandboxCredentials": "بيانات اعتماد الاختبار",
   "console.clientId": "معرّف العميل",

@@ -324,6 +324,8 @@ export const en = {
   "console.ownerLogin": "Owner login",
   "console.ownerLoginExplain": "Use this login on the consent screen to connect your app as the merchant's owner.",
   "console.appCreatedTitle": "App created",
+  "console.appCreatedAdsr":
+    "{name} is created. A sales report app calls the API with an API key, not a client secret: create a sandbox key to make its first call.",
   "console.appCreated": "{name} is created, with sandbox credentials.",
   "console.sandboxCredentials": "Sandbox credentials",
   "console.clientId": "Client id",

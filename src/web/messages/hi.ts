@@ -319,6 +319,8 @@ export const hi: Catalogue = {
   "console.ownerLogin": "मालिक का लॉगिन",
   "console.ownerLoginExplain": "व्यापारी के मालिक के रूप में अपना ऐप जोड़ने के लिए सहमति स्क्रीन पर इस लॉगिन का उपयोग करें।",
   "console.appCreatedTitle": "ऐप बन गया",
+  "console.appCreatedAdsr":
+    "{name} बन गया है। बिक्री रिपोर्ट ऐप क्लाइंट सीक्रेट से नहीं, API कुंजी से API को कॉल करता है: उसकी पहली कॉल के लिए एक सैंडबॉक्स कुंजी बनाएँ।",
   "console.appCreated": "{name} सैंडबॉक्स क्रेडेंशियल के साथ बन गया है।",
   "console.sandboxCredentials": "सैंडबॉक्स क्रेडेंशियल",
   "console.clientId": "क्लाइंट आईडी",
