@@ -426,8 +426,19 @@ function allowlistView(visit: Visit, entries: string[]): SafeHtml {
 
 // ---------------------------------------------------------------- the forms
 
+/** The refusal of a form field left empty, as the API words one (400 developer.invalid_request naming the field). */
+const emptyField = (name: string): ApiError => ({
+  code: "developer.invalid_request",
+  params: { fields: name },
+  fields: [name],
+  status: 400,
+});
+
 export async function renameApp(visit: Visit, appId: string): Promise<Reply> {
-  const result = await visit.api("updateDeveloperApp", { appId: appId, name: visit.form.get("name") ?? "" });
+  const name = visit.form.get("name") ?? "";
+  // The API reads an empty name as "leave it": from this form it is a mistake, refused as creation refuses it.
+  if (!name.trim()) return appPage(visit, appId, "settings", { error: emptyField("name"), form: "rename" }, 400);
+  const result = await visit.api("updateDeveloperApp", { appId: appId, name });
   if (!result.ok)
     return appPage(visit, appId, "settings", { error: result.error, form: "rename" }, result.error.status);
   return { status: 303, location: sectionPath(appId, "settings") };
