@@ -295,8 +295,9 @@ async function confirmDeletion(visit: Visit, appId: string, endpointId: string):
     return webhooksPage(visit, appId, { error, endpointId }, 404);
   }
   const back = `/apps/${appId}/webhooks?environment=${environment}`;
-  const body = html`<section class="card" aria-labelledby="confirm-heading"><h2 id="confirm-heading" tabindex="-1" autofocus>${t("console.webhookDeleteConfirmHeading")}</h2>
-<p><bdi dir="ltr">${endpoint.url}</bdi></p>
+  // The page's title asks the question; the card says what the answer does (as the archive step).
+  const body = html`<p><bdi dir="ltr">${endpoint.url}</bdi></p>
+<section class="card" aria-labelledby="confirm-heading"><h2 id="confirm-heading" tabindex="-1" autofocus>${t("console.webhookDeleteConfirmHeading")}</h2>
 <p>${t("console.webhookDeleteConsequence")}</p>
 <div class="actions">${postForm(
     `/apps/${appId}/webhooks/${endpoint.id}/delete`,

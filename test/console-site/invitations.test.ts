@@ -269,6 +269,8 @@ Site("the waiting page names the staff command in development mode, with the rea
   const approved = await developer.get("/program");
   assert.not.ok(approved.html.includes("npm run staff -- approve"), approved.html);
   assert.ok(textOf(approved.html).includes(en("console.agreementStaffHint")), approved.html);
+  // Said once: the section says no agreement is published, the hint only how to publish one.
+  assert.is(textOf(approved.html).split(/agreement is published/i).length, 2, textOf(approved.html));
   assert.ok(
     approved.html.includes(
       "<code>npm run staff -- publish-agreement &quot;Local terms&quot; https://example.com/terms</code>",

@@ -421,7 +421,7 @@ export const ar: Catalogue = {
     "دعاك {inviter} للانضمام إلى المؤسسة {organization} في وحدة تحكم المطوّرين على LP Partners بدور {role}. افتح الرابط أدناه لقبول الدعوة؛ يبقى صالحًا حتى {expires}. ليس لديك حساب بعد؟ أنشئ حسابًا بهذا البريد الإلكتروني من صفحة الرابط، ثم اقبل الدعوة.",
   "console.programStaffHint":
     "تعمل وحدة التحكم هذه في وضع التطوير، حيث لا يراجع أي موظف الطلبات. وافق على طلبك بنفسك من طرفية في مجلد المشروع:",
-  "console.agreementStaffHint": "لم تُنشر اتفاقية مطوّرين بعد. في وضع التطوير، انشر واحدة من طرفية في مجلد المشروع:",
+  "console.agreementStaffHint": "في وضع التطوير، انشر واحدة من طرفية في مجلد المشروع:",
   "console.apiKeysHeading": "مفاتيح API",
   "console.apiKeysExplain":
     "تستدعي تطبيقات تقارير المبيعات الواجهة البرمجية بمفتاح في ترويسة X-API-Key مع companyId في كل طلب؛ ويوافق مالك التاجر على طلب الوصول أولًا.",
@@ -559,7 +559,7 @@ export const ar: Catalogue = {
   "console.webhookEnable": "إعادة التفعيل",
   "console.webhookEnabledAgain": "أُعيد تفعيل {url}: تصلها الأحداث الجديدة من الآن.",
   "console.webhookDeleteConfirmTitle": "حذف نقطة الاستقبال هذه؟",
-  "console.webhookDeleteConfirmHeading": "هل تريد حذف نقطة استقبال الويب هذه؟",
+  "console.webhookDeleteConfirmHeading": "ما الذي يفعله الحذف",
   "console.webhookDeleteConsequence":
     "لن تتلقى أي أحداث منذ لحظة حذفها، ولن تُرسل محاولاتها التي لم تُرسل بعد. ويتوقف سرّ توقيعها عن العمل. لا يمكن التراجع عن ذلك: لتلقي الأحداث هنا مرة أخرى أضف نقطة الاستقبال من جديد (بسرّ جديد).",
   "console.webhookDeleteConfirm": "نعم، احذفها",

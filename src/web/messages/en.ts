@@ -428,8 +428,7 @@ export const en = {
     "{inviter} invited you to join the organization {organization} on the LP Partners developer console, with the role {role}. Open the link below to accept; it works until {expires}. No account yet? Sign up with this email address from the link's page, then accept.",
   "console.programStaffHint":
     "This console runs in development mode, where no staff review applications. Approve yours from a terminal in the project folder:",
-  "console.agreementStaffHint":
-    "No developer agreement is published yet. In development mode, publish one from a terminal in the project folder:",
+  "console.agreementStaffHint": "In development mode, publish one from a terminal in the project folder:",
   "console.apiKeysHeading": "API keys",
   "console.apiKeysExplain":
     "Sales report apps call the API with a key in the X-API-Key header and the companyId on each request; a merchant's owner approves an access request first.",
@@ -570,7 +569,7 @@ export const en = {
   "console.webhookEnable": "Re-enable",
   "console.webhookEnabledAgain": "{url} is enabled again: new events reach it from now on.",
   "console.webhookDeleteConfirmTitle": "Delete this endpoint?",
-  "console.webhookDeleteConfirmHeading": "Delete this webhook endpoint?",
+  "console.webhookDeleteConfirmHeading": "What deleting it does",
   "console.webhookDeleteConsequence":
     "It receives no more events from the moment it is deleted, and its attempts not yet sent are not sent. Its signing secret stops working. This cannot be undone: to receive events here again, add the endpoint anew (with a new secret).",
   "console.webhookDeleteConfirm": "Yes, delete",
