@@ -29,7 +29,7 @@ import {
   type AppSection,
 } from "./app-sections.js";
 import { refusalOf, typed } from "./error-summary.js";
-import { appStateName, generalError, productName, rightsOf } from "./labels.js";
+import { appStateName, productName, rightsOf } from "./labels.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorText, type Problem, type Reply, type Visit } from "./visit.js";
 
@@ -148,10 +148,9 @@ export async function appPage(
       : app.apiKeys.some((key) => key.apiKeyId === target.apiKeyId && !key.revoked));
   const offered = editable || (state.form === "archive" && rights.archiveApps);
   const beside = shown === sectionOf(state) && (state.accessRequest !== undefined || (target ? listShown : offered));
-  const refusedHere = state.error && !beside ? alert("error", errorText(state.error, locale, t)) : "";
   const content = await sectionView(view, shown);
   const body = html`${sectionMenu(visit, app, rights, shown)}
-${state.notice ?? ""}${refusedHere}
+${state.notice ?? ""}
 ${archived ? alert("info", t("console.archivedNote")) : ""}
 ${rights.manageApps ? "" : html`<p class="muted">${t("console.appViewerNote")}</p>`}
 ${content.body}`;
@@ -251,12 +250,11 @@ ${
   const production =
     app.state === "APPROVED" && rights.manageApps
       ? html`<section class="card" aria-labelledby="production-heading"><h2 id="production-heading">${t("console.productionHeading")}</h2>
-<p>${t("console.productionExplain")}</p>${generalError(visit, errorOf("production"), [])}
+<p>${t("console.productionExplain")}</p>
 ${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div class="actions">${button(t("console.revealProduction"))}</div>`)}</section>`
       : "";
   const body = html`<section class="card" aria-labelledby="credentials-heading"><h2 id="credentials-heading">${t("console.credentialsHeading")}</h2>
 ${editable ? html`<p>${t("console.rotateExplain")}</p>` : ""}
-${generalError(visit, errorOf("rotate"), [])}
 <ul class="list">${rows}</ul></section>
 ${production}`;
   const problems =
@@ -314,7 +312,6 @@ ${postForm(
     : "";
   const body = html`<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t("console.apiKeysHeading")}</h2>
 <p>${t("console.apiKeysExplain")}</p>
-${keysRefusal.general ? alert("error", keysRefusal.general) : ""}
 ${list}
 ${create}</section>`;
   const problems =
@@ -363,7 +360,6 @@ function review({ visit, app, editable, errorOf }: View): Shown {
   const { t } = visit;
   const body = html`<section class="card" aria-labelledby="review-heading"><h2 id="review-heading">${t("console.reviewHeading")}</h2>
 <p>${t("console.reviewExplain")}</p>
-${generalError(visit, errorOf("submit"), [])}
 <p><strong>${appStateName(visit, app.state)}</strong> · ${reviewStateText(visit, app.state)}</p>
 ${app.pendingName ? html`<p>${t("console.pendingNameExplain", { name: app.pendingName })}</p>` : ""}
 ${editable && (app.state === "DRAFT" || app.state === "REJECTED") ? postForm(`/apps/${app.appId}/submit`, visit.csrf, html`<div class="actions">${button(t("console.submitForReview"))}</div>`) : ""}
@@ -377,13 +373,12 @@ function settings({ visit, app, rights, errorOf }: View): Shown {
   const rename = errorOf("rename");
   const refusal = refusalOf(visit, rename, { name: { id: "field-name", label: t("console.appName") } });
   const body = html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">${t("console.editApp")}</h2>
-${refusal.general ? alert("error", refusal.general) : ""}
 ${postForm(`/apps/${app.appId}/rename`, visit.csrf, html`${field({ label: t("console.appName"), name: "name", value: typed(visit, rename, "name") ?? (app.pendingName || app.name), required: true, hint: app.state === "APPROVED" ? t("console.renameApproved") : undefined, error: refusal.at("name") })}<p class="hint">${t("console.productOnce")}</p><div class="actions">${button(t("console.save"))}</div>`)}
 </section>
 ${
   rights.archiveApps
     ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>
-<p>${t("console.archiveExplain")}</p>${generalError(visit, errorOf("archive"), [])}
+<p>${t("console.archiveExplain")}</p>
 <p><a class="button danger" href="/apps/${app.appId}/archive">${t("console.archiveApp")}</a></p></section>`
     : ""
 }`;
@@ -594,7 +589,7 @@ export async function archivePage(visit: Visit, appId: string, error?: ApiError,
       status: found.error.status,
     });
   if (found.app.state === "ARCHIVED") return { status: 303, location: `/apps/${appId}` };
-  return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app, error), {
+  return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app), {
     status,
     problems: refusalText(visit, error),
   });

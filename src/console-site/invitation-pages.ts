@@ -50,11 +50,16 @@ export async function acceptInvitation(visit: Visit): Promise<Reply> {
   const result = await visit.api("acceptOrganizationInvitation", { token: visit.form.get("token") ?? "" });
   if (!result.ok) {
     const message = errorText(result.error, visit.locale, visit.t);
-    return visit.page(visit.t("console.invitationTitle"), alert("error", message), {
-      status: result.error.status,
-      narrow: true,
-      problems: [{ text: message }],
-    });
+    // Said once, by the error summary; the page offers the way on.
+    return visit.page(
+      visit.t("console.invitationTitle"),
+      html`<p><a href="/">${visit.t("console.dashboardTitle")}</a></p>`,
+      {
+        status: result.error.status,
+        narrow: true,
+        problems: [{ text: message }],
+      },
+    );
   }
   return { status: 303, location: `/organizations/${result.value.organization?.organizationId ?? ""}` };
 }

@@ -217,7 +217,9 @@ Sections(
       const forged = await browser.post(`/apps/${appId}/api-keys`, { name: "k", environment: "SANDBOX" }, credentials);
       assert.is(forged.status, 400);
       assert.equal(menuOf(forged.html).current, [`/apps/${appId}`]);
-      assert.match(forged.html, '<div class="alert error" role="alert">');
+      // Said once, by the error summary: no second alert.
+      assert.match(forged.html, '<div class="error-summary" id="error-summary" role="alert"');
+      assert.is(forged.html.split('role="alert"').length, 2);
     }
   },
 );
