@@ -84,7 +84,8 @@ for (const locale of supportedLocales as readonly Locale[]) {
     assert.is((await created.innerText()).trim(), t("console.appCreatedAdsr", { name: "Sales reader" }));
     const keysLink = page.getByRole("link", { name: t("console.createApiKey") });
     const appId = /^\/apps\/([^/]+)\/api-keys$/.exec((await keysLink.getAttribute("href")) ?? "")![1]!;
-    assert.is(await page.getByText(t("console.clientSecret")).count(), 0);
+    assert.is(await page.getByText(t("console.clientSecret"), { exact: true }).count(), 0);
+    assert.is(await page.locator("#client-id, #client-secret").count(), 0);
     assert.is(await page.getByText(t("console.sandboxCredentials")).count(), 0);
     assert.is(await page.locator("main a.button:not(.secondary)").count(), 1, "one primary action");
     await lookAt(page, { locale, site: "console", folder, name: "adsr-created" });
