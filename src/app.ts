@@ -16,7 +16,7 @@ import type { Config } from "./config/config.js";
 import { createConsentServer } from "./consent/consent-server.js";
 import { createRequestLogQueries, createRequestRecorder } from "./request-log/index.js";
 import { createConsoleSite } from "./console-site/console-server.js";
-import { invitationMailText } from "./web/mail-texts.js";
+import { accountMailText, invitationMailText } from "./web/mail-texts.js";
 import { createVouchedClients } from "./runtime/vouched-client.js";
 import {
   eventDataSchemaNames,
@@ -309,8 +309,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       signingKey: () => signingKeys.signingKey(),
       publicKey: (kid) => keyRing.publicKey(kid),
       mail,
-      // Invitation mail in the invitee's language, from the sites' catalogues.
-      mailTexts: { invitation: invitationMailText },
+      // The console's mail in its reader's language, from the sites' catalogues.
+      mailTexts: { invitation: invitationMailText, account: accountMailText },
       credential,
       grant,
       webhooks: webhookService,

@@ -49,7 +49,8 @@ export function signInPage(
   if (error?.code === "developer.too_many_attempts" || error?.code === "developer.rate_limited")
     message = `${message} ${t("console.lockoutRule", lockout(visit))}`;
   const unverified = error?.code === "developer.email_not_verified";
-  const body = html`${state.notice ? alert("ok", state.notice) : ""}${message ? alert("error", html`<p>${message}</p>${unverified ? html`<p><a href="/resend-verification">${t("console.resendVerificationLink")}</a></p>` : ""}`) : ""}
+  // The refusal is said once, in the error summary; what to do about an unverified address stays by the form.
+  const body = html`${state.notice ? alert("ok", state.notice) : ""}${unverified ? html`<p><a href="/resend-verification">${t("console.resendVerificationLink")}</a></p>` : ""}
 ${postForm(
   "/sign-in",
   visit.csrf,
@@ -72,7 +73,7 @@ export function signUpPage(visit: Visit, state: { error?: ApiError; email?: stri
     email: { id: "field-email", label: t("console.email") },
     password: { id: "field-password", label: t("console.password") },
   });
-  const body = html`<p>${t("console.signUpIntro")}</p>${refusal.general ? alert("error", refusal.general) : ""}
+  const body = html`<p>${t("console.signUpIntro")}</p>
 ${postForm(
   "/sign-up",
   visit.csrf,
@@ -131,7 +132,7 @@ export function forgotPasswordPage(
   const { t } = visit;
   const refusal = refusalOf(visit, state.error, { email: { id: "field-email", label: t("console.email") } });
   const action = state.resend ? "/resend-verification" : "/forgot-password";
-  const body = html`<p>${state.resend ? t("console.resendIntro") : t("console.forgotIntro")}</p>${refusal.general ? alert("error", refusal.general) : ""}
+  const body = html`<p>${state.resend ? t("console.resendIntro") : t("console.forgotIntro")}</p>
 ${postForm(
   action,
   visit.csrf,
@@ -167,9 +168,8 @@ export function resetPasswordPage(visit: Visit, state: { error?: ApiError } = {}
   const refusal = refusalOf(visit, state.error, {
     newPassword: { id: "field-newPassword", label: t("console.newPassword") },
   });
-  const general = refusal.general
-    ? alert("error", html`${refusal.general} <a href="/forgot-password">${t("console.sendResetLink")}</a>`)
-    : "";
+  // The refusal (a used or expired link) is said in the summary; the way to a new link stays here.
+  const general = refusal.general ? html`<p><a href="/forgot-password">${t("console.sendResetLink")}</a></p>` : "";
   const body = html`${general}
 ${postForm(
   "/reset-password",

@@ -112,11 +112,10 @@ export function accessRequestsSection(
       ? html`<p>${t("console.noAccessRequests")}</p>`
       : html`<div class="table-wrap" role="region" aria-labelledby="access-caption" tabindex="0"><table><caption id="access-caption">${t("console.accessRequestsCaption")}</caption><thead><tr><th scope="col">${t("console.companyId")}</th><th scope="col">${t("console.requestedStores")}</th><th scope="col">${t("console.approvedStores")}</th><th scope="col">${t("console.state")}</th><th scope="col">${t("console.requestedAt")}</th><th scope="col">${t("console.expiresAt")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   const refusal = accessRequestRefusal(visit, form.error);
-  const message = refusal.general;
+  // A refusal of the whole form is said once, in the error summary (app-pages.ts); a field's beside it.
   let create: SafeHtml | string = "";
   if (canManage && app.state === "APPROVED") {
     create = html`<h3>${t("console.createAccessRequest")}</h3>
-${message ? alert("error", message) : ""}
 ${postForm(
   `/apps/${app.appId}/access-requests`,
   visit.csrf,
@@ -125,9 +124,7 @@ ${field({ label: t("console.storeIds"), name: "storeIds", required: true, value:
 <div class="actions">${button(t("console.createAccessRequest"))}</div>`,
 )}`;
   } else if (canManage && app.state !== "ARCHIVED") {
-    create = html`<p class="muted">${t("console.accessRequestsNeedApproval")}</p>${form.error ? alert("error", errorText(form.error, locale, t)) : ""}`;
-  } else if (form.error) {
-    create = alert("error", errorText(form.error, locale, t));
+    create = html`<p class="muted">${t("console.accessRequestsNeedApproval")}</p>`;
   }
   return html`<section class="card" aria-labelledby="access-heading"><h2 id="access-heading">${t("console.accessRequestsHeading")}</h2>
 <p>${t("console.accessRequestsExplain")}</p>
@@ -136,10 +133,9 @@ ${create}</section>`;
 }
 
 /** The archive step: what archiving does, then the one button that does it. */
-export function archiveConfirmation(visit: Visit, app: App, error?: ApiError): SafeHtml {
-  const { t, locale } = visit;
-  return html`${error ? alert("error", errorText(error, locale, t)) : ""}
-<section class="card" aria-labelledby="archive-heading"><h2 id="archive-heading">${t("console.archiveConsequenceHeading")}</h2>
+export function archiveConfirmation(visit: Visit, app: App): SafeHtml {
+  const { t } = visit;
+  return html`<section class="card" aria-labelledby="archive-heading"><h2 id="archive-heading">${t("console.archiveConsequenceHeading")}</h2>
 <ul class="list-plain"><li>${t("console.archiveConsequenceTokens")}</li><li>${t("console.archiveConsequenceFinal")}</li><li>${t("console.archiveConsequenceListed")}</li></ul>
 ${postForm(`/apps/${app.appId}/archive`, visit.csrf, html`<div class="actions">${button(t("console.archiveConfirm", { name: app.name }), { kind: "danger" })} <a href="/apps/${app.appId}">${t("console.cancel")}</a></div>`, { hidden: { confirm: "archive" } })}</section>`;
 }

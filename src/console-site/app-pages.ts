@@ -30,7 +30,7 @@ import {
 } from "./app-sections.js";
 import { refusalOf, typed } from "./error-summary.js";
 import { linkList, linkNames, linkInputs, linksOfForm, linksRefusal, missingLinks } from "./app-links.js";
-import { appStateName, generalError, productName, rightsOf } from "./labels.js";
+import { appStateName, productName, rightsOf } from "./labels.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorText, type Problem, type Reply, type Visit } from "./visit.js";
 
@@ -149,10 +149,9 @@ export async function appPage(
       : app.apiKeys.some((key) => key.apiKeyId === target.apiKeyId && !key.revoked));
   const offered = editable || (state.form === "archive" && rights.archiveApps);
   const beside = shown === sectionOf(state) && (state.accessRequest !== undefined || (target ? listShown : offered));
-  const refusedHere = state.error && !beside ? alert("error", errorText(state.error, locale, t)) : "";
   const content = await sectionView(view, shown);
   const body = html`${sectionMenu(visit, app, rights, shown)}
-${state.notice ?? ""}${refusedHere}
+${state.notice ?? ""}
 ${archived ? alert("info", t("console.archivedNote")) : ""}
 ${rights.manageApps ? "" : html`<p class="muted">${t("console.appViewerNote")}</p>`}
 ${content.body}`;
@@ -252,12 +251,11 @@ ${
   const production =
     app.state === "APPROVED" && rights.manageApps
       ? html`<section class="card" aria-labelledby="production-heading"><h2 id="production-heading">${t("console.productionHeading")}</h2>
-<p>${t("console.productionExplain")}</p>${generalError(visit, errorOf("production"), [])}
+<p>${t("console.productionExplain")}</p>
 ${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div class="actions">${button(t("console.revealProduction"))}</div>`)}</section>`
       : "";
   const body = html`<section class="card" aria-labelledby="credentials-heading"><h2 id="credentials-heading">${t("console.credentialsHeading")}</h2>
 ${editable ? html`<p>${t("console.rotateExplain")}</p>` : ""}
-${generalError(visit, errorOf("rotate"), [])}
 <ul class="list">${rows}</ul></section>
 ${production}`;
   const problems =
@@ -315,7 +313,6 @@ ${postForm(
     : "";
   const body = html`<section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">${t("console.apiKeysHeading")}</h2>
 <p>${t("console.apiKeysExplain")}</p>
-${keysRefusal.general ? alert("error", keysRefusal.general) : ""}
 ${list}
 ${create}</section>`;
   const problems =
@@ -381,7 +378,6 @@ ${editable ? html`<p class="actions"><a class="button" href="${sectionPath(app.a
       : "";
   const body = html`<section class="card" aria-labelledby="review-heading"><h2 id="review-heading">${t("console.reviewHeading")}</h2>
 <p>${t("console.reviewExplain")}</p>
-${refusedText ? alert("error", refusedText) : generalError(visit, refused, [])}
 <p><strong>${appStateName(visit, app.state)}</strong> · ${reviewStateText(visit, app.state)}</p>
 ${app.pendingName ? html`<p>${t("console.pendingNameExplain", { name: app.pendingName })}</p>` : ""}
 ${needsLinks}
@@ -397,7 +393,6 @@ function settings({ visit, app, rights, errorOf }: View): Shown {
   const refusal = linksRefusal(visit, rename, { name: { id: "field-name", label: t("console.appName") } });
   const kept = app.state === "IN_REVIEW" || app.state === "APPROVED";
   const body = html`<section class="card" aria-labelledby="edit-heading"><h2 id="edit-heading">${t("console.editApp")}</h2>
-${refusal.general ? alert("error", refusal.general) : ""}
 ${postForm(
   `/apps/${app.appId}/rename`,
   visit.csrf,
@@ -409,7 +404,7 @@ ${linkInputs(visit, { error: rename, refusal, current: app, explain: kept ? t("c
 ${
   rights.archiveApps
     ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>
-<p>${t("console.archiveExplain")}</p>${generalError(visit, errorOf("archive"), [])}
+<p>${t("console.archiveExplain")}</p>
 <p><a class="button danger" href="/apps/${app.appId}/archive">${t("console.archiveApp")}</a></p></section>`
     : ""
 }`;
@@ -452,13 +447,20 @@ function allowlistView(visit: Visit, entries: string[]): SafeHtml {
 
 // ---------------------------------------------------------------- the forms
 
+/** The refusal of a form field left empty, as the API words one (400 developer.invalid_request naming the field). */
+const emptyField = (name: string): ApiError => ({
+  code: "developer.invalid_request",
+  params: { fields: name },
+  fields: [name],
+  status: 400,
+});
+
 /** The Settings form: the name and the links for merchants, in one UpdateDeveloperApp; saved, the section again. */
 export async function renameApp(visit: Visit, appId: string): Promise<Reply> {
-  const result = await visit.api("updateDeveloperApp", {
-    appId: appId,
-    name: visit.form.get("name") ?? "",
-    ...linksOfForm(visit),
-  });
+  const name = visit.form.get("name") ?? "";
+  // The API reads an empty name as "leave it": from this form it is a mistake, refused as creation refuses it.
+  if (!name.trim()) return appPage(visit, appId, "settings", { error: emptyField("name"), form: "rename" }, 400);
+  const result = await visit.api("updateDeveloperApp", { appId: appId, name, ...linksOfForm(visit) });
   if (!result.ok)
     return appPage(visit, appId, "settings", { error: result.error, form: "rename" }, result.error.status);
   return { status: 303, location: sectionPath(appId, "settings") };
@@ -614,7 +616,7 @@ export async function archivePage(visit: Visit, appId: string, error?: ApiError,
       status: found.error.status,
     });
   if (found.app.state === "ARCHIVED") return { status: 303, location: `/apps/${appId}` };
-  return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app, error), {
+  return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app), {
     status,
     problems: refusalText(visit, error),
   });

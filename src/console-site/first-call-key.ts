@@ -66,7 +66,6 @@ export async function keyCallPage(
 <pre tabindex="0" aria-labelledby="access-heading" data-testid="refusal-body"><code>${JSON.stringify(refusal.body, null, 2)}</code></pre></section>
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
 ${hasSandboxKey ? "" : alert("info", html`${t("console.firstCallNoKey")} <a href="/apps/${app.appId}/api-keys">${t("console.createApiKey")}</a>`)}
-${formError && !formError.field ? alert("error", formError.text) : ""}
 ${postForm(
   `/apps/${app.appId}/first-call`,
   visit.csrf,

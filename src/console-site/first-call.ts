@@ -77,7 +77,6 @@ export async function firstCallPage(
 <h3 id="curl-token-heading"><bdi>1. POST /v1/token</bdi></h3>${commandBox(visit, "curl-token", "POST /v1/token", commands.token)}
 <h3 id="curl-items-heading"><bdi>2. GET /v1/items</bdi></h3>${commandBox(visit, "curl-items", "GET /v1/items", commands.items)}</section>
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
-${formError && !formError.field ? alert("error", formError.text) : ""}
 ${postForm(
   `/apps/${appId}/first-call`,
   visit.csrf,

@@ -1,12 +1,9 @@
 // Words the console pages share: products, organization roles, app and access-request states in the page's
-// language, and a form's general (not field) error as an alert.
+// language, and times as the reader's locale writes them. A form's refusal is said by ./error-summary.ts.
 import { OrganizationRole } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { momentText, type Locale, type MessageKey } from "../web/i18n.js";
-import type { SafeHtml } from "../web/html.js";
-import type { ApiError } from "./console-api.js";
-import { alert } from "./ui.js";
-import { errorText, type Visit } from "./visit.js";
+import type { Visit } from "./visit.js";
 
 const productNames = {
   [Product.FULL]: "console.productFull",
@@ -54,12 +51,6 @@ export function accessRequestStateName(visit: Visit, state: string): string {
     EXPIRED: "console.accessStateExpired",
   };
   return keys[state] ? visit.t(keys[state]!) : state;
-}
-
-/** A general (not field) error of a form, as an alert. */
-export function generalError(visit: Visit, error: ApiError | undefined, fields: string[]): SafeHtml | string {
-  if (!error || error.fields.some((name) => fields.includes(name))) return "";
-  return alert("error", errorText(error, visit.locale, visit.t));
 }
 
 /** An RFC 3339 time as the pages show it: in the reader's language (Intl), UTC said as such. */

@@ -45,13 +45,3 @@ export function membersList(
   });
   return html`<ul class="list">${rows}</ul>${canManage ? html`<p class="hint">${t("console.membersRule")}</p>` : ""}`;
 }
-
-/** A refusal about a member no longer listed (removed meanwhile): said above the list. */
-export function orphanRefusal(
-  visit: Visit,
-  members: OrganizationMember[],
-  refused?: { error: ApiError; memberId: number },
-): SafeHtml | string {
-  if (!refused || members.some((member) => Number(member.accountId) === refused.memberId)) return "";
-  return alert("error", errorText(refused.error, visit.locale, visit.t));
-}

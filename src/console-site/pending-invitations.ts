@@ -23,10 +23,6 @@ export function pendingInvitations(
   refused?: { error: ApiError; invitationId: number },
 ): SafeHtml {
   const { t, locale } = visit;
-  const orphan =
-    refused && !invitations.some((invitation) => Number(invitation.invitationId) === refused.invitationId)
-      ? alert("error", errorText(refused.error, locale, t))
-      : "";
   const rows = invitations.map((invitation) => {
     const id = String(invitation.invitationId);
     const expired = new Date(invitation.expiresAt).getTime() <= visit.now();
@@ -44,6 +40,6 @@ export function pendingInvitations(
     return html`<li data-invitation="${id}"><span class="ltr">${invitation.email}</span> <span class="badge">${roleName(visit, invitation.role)}</span>
 <p class="hint">${sent} · ${expired ? html`<strong>${ends}</strong>` : ends}</p>${controls}${error ? html`<div id="invitation-${id}-error">${alert("error", errorText(error, locale, t))}</div>` : ""}</li>`;
   });
-  return html`<h3>${t("console.pendingInvitationsHeading")}</h3>${orphan}
+  return html`<h3>${t("console.pendingInvitationsHeading")}</h3>
 ${invitations.length === 0 ? html`<p>${t("console.noPendingInvitations")}</p>` : html`<ul class="list">${rows}</ul>`}${canManage && invitations.length > 0 ? html`<p class="hint">${t("console.pendingInvitationsRule")}</p>` : ""}`;
 }

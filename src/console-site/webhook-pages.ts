@@ -191,7 +191,6 @@ function createForm(visit: Visit, base: string, environment: EnvironmentName, st
       html`<div class="choice"><input type="checkbox" id="event-${event}" name="events" value="${event}"${chosen.has(event) ? raw(" checked") : ""}><label for="event-${event}"><code class="ltr">${event}</code></label></div>`,
   );
   return html`<section class="card" aria-labelledby="add-endpoint-heading"><h2 id="add-endpoint-heading">${t("console.webhookAddHeading")}</h2>
-${refusal.general ? alert("error", refusal.general) : ""}
 ${postForm(
   base,
   visit.csrf,
@@ -234,11 +233,6 @@ export async function webhooksPage(
       return page.ok ? page.value.deliveries : page.error;
     }),
   );
-  // A refusal on an endpoint no longer listed (deleted meanwhile) shows at the top.
-  const orphan =
-    state.error && state.endpointId !== undefined && !endpoints.some((endpoint) => endpoint.id === state.endpointId)
-      ? alert("error", errorText(state.error, locale, t))
-      : "";
   const cards = endpoints.map((endpoint, index) =>
     endpointCard(
       visit,
@@ -258,7 +252,7 @@ export async function webhooksPage(
   const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name: app.name })}</a></p>
 <p class="lead">${t("console.webhooksIntro")}</p>
 ${environmentSwitch(visit, base, environment)}
-${state.notice ?? ""}${orphan}
+${state.notice ?? ""}
 ${listed.ok ? "" : alert("error", errorText(listed.error, locale, t))}
 <section class="card" aria-labelledby="endpoints-heading"><h2 id="endpoints-heading">${t("console.webhookEndpointsHeading", { environment: environmentName })}</h2>
 ${listed.ok ? html`<p>${count}</p>` : ""}
@@ -295,8 +289,9 @@ async function confirmDeletion(visit: Visit, appId: string, endpointId: string):
     return webhooksPage(visit, appId, { error, endpointId }, 404);
   }
   const back = `/apps/${appId}/webhooks?environment=${environment}`;
-  const body = html`<section class="card" aria-labelledby="confirm-heading"><h2 id="confirm-heading" tabindex="-1" autofocus>${t("console.webhookDeleteConfirmHeading")}</h2>
-<p><bdi dir="ltr">${endpoint.url}</bdi></p>
+  // The page's title asks the question; the card says what the answer does (as the archive step).
+  const body = html`<p><bdi dir="ltr">${endpoint.url}</bdi></p>
+<section class="card" aria-labelledby="confirm-heading"><h2 id="confirm-heading" tabindex="-1" autofocus>${t("console.webhookDeleteConfirmHeading")}</h2>
 <p>${t("console.webhookDeleteConsequence")}</p>
 <div class="actions">${postForm(
     `/apps/${appId}/webhooks/${endpoint.id}/delete`,

@@ -8,8 +8,9 @@ import { html, type SafeHtml } from "../web/html.js";
 import { mailedLocally, programStateText } from "./account-pages.js";
 import type { ApiError } from "./console-api.js";
 import { appStateName, productName, rightsOf, roleName } from "./labels.js";
-import { assignableRoles, membersList, orphanRefusal, roleOptions } from "./members.js";
+import { assignableRoles, membersList, roleOptions } from "./members.js";
 import { pendingInvitations } from "./pending-invitations.js";
+import { sectionPath } from "./app-sections.js";
 import { refusalOf, typed } from "./error-summary.js";
 import { linkInputs, linksOfForm, linksRefusal } from "./app-links.js";
 import { programGate, programStanding } from "./program-gate.js";
@@ -58,7 +59,6 @@ ${programReady ? "" : html`<p><a href="/program">${t("console.programCta")}</a><
 <section class="card" aria-labelledby="orgs-heading"><h2 id="orgs-heading">${t("console.organizationsHeading")}</h2>
 ${orgs.length === 0 ? html`<p>${t("console.noOrganizations")}</p>` : html`<ul class="list">${orgs.map((org) => html`<li><a href="/organizations/${org.organizationId}">${org.name}</a> <span class="badge">${roleName(visit, org.role)}</span></li>`)}</ul>`}
 <h3>${t("console.createOrganization")}</h3>
-${refusal.general ? alert("error", refusal.general) : ""}
 ${postForm("/organizations", visit.csrf, html`${field({ label: t("console.organizationName"), name: "name", required: true, value: typed(visit, state.error, "name"), error: refusal.at("name") })}<div class="actions">${button(t("console.createOrganization"))}</div>`)}
 </section>`;
   return visit.page(t("console.dashboardTitle"), body, { status, problems: refusal.problems });
@@ -99,8 +99,7 @@ export async function programPage(
   const applicationForm = postForm(
     "/program/apply",
     visit.csrf,
-    html`${refusal.general ? alert("error", refusal.general) : ""}
-${field({ label: t("console.companyName"), name: "companyName", required: true, autocomplete: "organization", value: kept("companyName"), error: refusal.at("companyName") })}
+    html`${field({ label: t("console.companyName"), name: "companyName", required: true, autocomplete: "organization", value: kept("companyName"), error: refusal.at("companyName") })}
 ${field({ label: t("console.website"), name: "website", type: "url", autocomplete: "url", value: kept("website"), error: refusal.at("website"), ltr: true })}
 ${textarea({ label: t("console.useCase"), name: "useCase", hint: t("console.useCaseHint"), value: kept("useCase"), error: refusal.at("useCase") })}
 <p class="hint">${t("console.ndaNote")}${current ? html` <a href="${current.url}">${t("console.agreementReadNamed", { title: current.title, version: current.version })}</a>` : ""}</p>
@@ -121,7 +120,6 @@ ${signed ? alert("ok", t("console.agreementSigned", { version: current.version }
 ${applied === ProgramApplicationState.PENDING ? html`<p>${t("console.programPendingExplain")}</p>${staffHint(visit, me.programApplicationId)}` : ""}
 ${canApply ? applicationForm : ""}</section>
 <section class="card" aria-labelledby="agreement-heading"><h2 id="agreement-heading">${t("console.agreementHeading")}</h2>
-${agreementMessage ? alert("error", agreementMessage) : ""}
 ${agreementSection}</section>`;
   const problems = agreementMessage ? [{ text: agreementMessage }] : refusal.problems;
   return visit.page(t("console.programTitle"), body, { status, problems });
@@ -218,16 +216,15 @@ export async function organizationPage(
     ) => html`<div class="choice"><input type="radio" id="product-${product}" name="product" value="${Product[product]}" required${product === chosen ? html` checked` : ""} aria-describedby="product-${product}-hint">
 <div><label for="product-${product}">${productName(visit, product)}</label><p class="hint" id="product-${product}-hint">${t(productHints[product as Product.FULL])}</p></div></div>`,
   );
-  const appForm = html`${appRefusal.general && standing.ready ? alert("error", appRefusal.general) : ""}
-${postForm(
-  `/organizations/${organizationId}/apps`,
-  visit.csrf,
-  html`${field({ label: t("console.appName"), name: "name", required: true, value: typed(visit, appError, "name"), error: appRefusal.at("name") })}
+  const appForm = html`${postForm(
+    `/organizations/${organizationId}/apps`,
+    visit.csrf,
+    html`${field({ label: t("console.appName"), name: "name", required: true, value: typed(visit, appError, "name"), error: appRefusal.at("name") })}
 <fieldset><legend>${t("console.product")}</legend>${products}
 <p class="hint">${t("console.productOnce")}</p>${appRefusal.at("product") ? html`<p class="field-error">${appRefusal.at("product")}</p>` : ""}</fieldset>
 ${linkInputs(visit, { error: appError, refusal: appRefusal, explain: t("console.linksOptional") })}
 <div class="actions">${button(t("console.createApp"))}</div>`,
-)}`;
+  )}`;
   // Before the program admits the developer, the page says where they stand instead of offering a form the API
   // refuses; a refused POST (sent from an older page) keeps what was typed, under that state.
   const createApp = canManage
@@ -242,7 +239,6 @@ ${standing.ready ? appForm : html`${programGate(visit, standing)}${appError ? ap
   const provision = canManage
     ? html`<h3>${t("console.provisionMerchant")}</h3>
 <p class="hint">${t("console.sandboxLimitRule", { limit: sandboxMerchantLimit, active: active.length })}</p>
-${sandboxRefusal.general ? alert("error", sandboxRefusal.general) : ""}
 ${postForm(
   `/organizations/${organizationId}/sandbox-merchants`,
   visit.csrf,
@@ -269,13 +265,11 @@ ${field({ label: t("console.country"), name: "country", required: true, value: t
       ? { error: state.error, invitationId: state.invitationId }
       : undefined;
   const membersSection = html`<section class="card" aria-labelledby="members-heading"><h2 id="members-heading">${t("console.membersHeading")}</h2>
-${orphanRefusal(visit, listed, memberRefusal)}
 ${members.ok ? membersList(visit, organizationId, listed, organization.role, memberRefusal) : alert("error", errorText(members.error, locale, t))}
 ${invitations.ok ? pendingInvitations(visit, organizationId, invitations.value.invitations, canInvite, invitationRefusal) : alert("error", errorText(invitations.error, locale, t))}
 ${
   canInvite
     ? html`<h3>${t("console.inviteHeading")}</h3>
-${inviteRefusal.general ? alert("error", inviteRefusal.general) : ""}
 ${postForm(
   `/organizations/${organizationId}/invitations`,
   visit.csrf,
@@ -285,12 +279,12 @@ ${postForm(
 )}`
     : html`<p class="muted">${t("console.inviteRoleNote")}</p>`
 }</section>`;
-  // A refusal of a form this role is not shown (the server refused it regardless) is said at the top; a member's
-  // refusal is said in that member's row (or above the list, orphanRefusal), an invitation's beside its form when shown.
-  const formHidden =
-    state.form === "member" || state.form === "invitation" ? false : state.form === "invite" ? !canInvite : !canManage;
-  const refused = formHidden && state.error ? alert("error", errorText(state.error, locale, t)) : "";
-  const body = html`${state.notice ?? ""}${refused}
+  // A refusal is said once: a form's (or one of a form this role is not shown) in the error summary at the top, its
+  // fields' beside them; a member's or an invitation's in its row, which the summary's entry links to (a row gone
+  // meanwhile: the summary alone).
+  const rowOf = (kind: "member" | "invitation", id: number | undefined, listed: boolean) =>
+    id !== undefined && listed ? `#${kind}-${id}-error` : undefined;
+  const body = html`${state.notice ?? ""}
 <p><span class="badge">${roleName(visit, organization.role)}</span></p>
 <section class="card" aria-labelledby="apps-heading"><h2 id="apps-heading">${t("console.appsHeading")}</h2>
 ${apps.value.apps.length === 0 ? html`<p>${t("console.noApps")}</p>` : html`<ul class="list">${apps.value.apps.map((app) => appRow(visit, app))}</ul>`}
@@ -308,7 +302,25 @@ ${membersSection}`;
         : state.form === "invite"
           ? inviteRefusal.problems
           : state.error
-            ? [{ text: errorText(state.error, locale, t) }]
+            ? [
+                {
+                  text: errorText(state.error, locale, t),
+                  href:
+                    state.form === "member"
+                      ? rowOf(
+                          "member",
+                          state.memberId,
+                          listed.some((m) => Number(m.accountId) === state.memberId),
+                        )
+                      : state.form === "invitation" && invitations.ok
+                        ? rowOf(
+                            "invitation",
+                            state.invitationId,
+                            invitations.value.invitations.some((i) => Number(i.invitationId) === state.invitationId),
+                          )
+                        : undefined,
+                },
+              ]
             : [];
   return visit.page(t("console.organizationTitle", { name: organization.name }), body, {
     status,
@@ -352,6 +364,13 @@ export async function createApp(visit: Visit, organizationId: number): Promise<R
     return organizationPage(visit, organizationId, { error: result.error, form: "app" }, result.error.status);
   const app = result.value.app!;
   const sandbox = result.value.sandbox!;
+  // Only what applies to the product (as the app page's sections, ./app-sections.ts): an ADSR app calls with API
+  // keys, so its next step is a key, and the OAuth client pair the API also made for it is not shown.
+  if (app.product === Product.ADSR) {
+    const next = html`${alert("ok", t("console.appCreatedAdsr", { name: app.name }))}
+<p class="actions"><a class="button" href="${sectionPath(app.appId, "api-keys")}">${t("console.createApiKey")}</a> <a class="button secondary" href="/apps/${app.appId}">${t("console.openApp")}</a></p>`;
+    return visit.page(t("console.appCreatedTitle"), next);
+  }
   // The sandbox secret is in this answer only: shown once, with a copy button.
   const body = html`${alert("ok", t("console.appCreated", { name: app.name }))}
 <section class="card" aria-labelledby="secret-heading"><h2 id="secret-heading">${t("console.sandboxCredentials")}</h2>

@@ -7,6 +7,7 @@ import { hashPassword } from "../credential/index.js";
 import { serviceErrorWithDetails } from "../errors/index.js";
 import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context.js";
 import { addressKeyOf } from "./limits.js";
+import type { Locale } from "../errors/index.js";
 import type { Mail } from "./mail.js";
 import { passwordWeakness } from "./password-policy.js";
 import { createDeveloperAccountQueries, type LinkPurpose } from "./queries/developer-account-queries.js";
@@ -41,19 +42,26 @@ export function createAccountHandlers(
     if (rule) throw serviceErrorWithDetails(domain, "developer.password_too_weak", { rule }, [{ field, rule }]);
   };
 
-  /** Makes a single-use link for the account (only the token's hash is stored) and the mail that carries it. */
-  async function linkMail(account: { id: number; email: string }, purpose: LinkPurpose): Promise<Mail> {
+  /**
+   * The language of an account mail: the page's the request came from (the console site sends it), else the one
+   * the address's account last used, else English (docs/decisions.md, "Console").
+   */
+  async function mailLocale(stated: Locale | undefined, email: string): Promise<Locale> {
+    return stated ?? (await createDeveloperAccountQueries(sql).localeOf(email)) ?? "en";
+  }
+
+  /**
+   * Makes a single-use link for the account (only the token's hash is stored) and the mail that carries it, in
+   * `locale`.
+   */
+  async function linkMail(account: { id: number; email: string }, purpose: LinkPurpose, locale: Locale): Promise<Mail> {
     const token = ids.randomToken(32);
     const ttl = purpose === "VERIFY_EMAIL" ? config.lifetimes.verifyLink : config.lifetimes.resetLink;
     await createDeveloperAccountQueries(sql).insertLink(sha256(token), account.id, purpose, later(ttl), now());
     const page = purpose === "VERIFY_EMAIL" ? "verify-email" : "reset-password";
     return {
       to: account.email,
-      subject: purpose === "VERIFY_EMAIL" ? "Verify your email address" : "Reset your password",
-      text:
-        purpose === "VERIFY_EMAIL"
-          ? "Open this link to verify your developer account."
-          : "Open this link to choose a new password.",
+      ...deps.mailTexts.account(locale, purpose === "VERIFY_EMAIL" ? "verify" : "reset"),
       link: `${consoleUrl}/${page}?token=${token}`,
     };
   }
@@ -77,16 +85,16 @@ export function createAccountHandlers(
       await limits.signUp(email, addressKeyOf(ctx));
       const passwordHash = await hashPassword(request.password);
       // The language signed up in is the one its mail is written in until a sign-in in another.
-      const account = await createDeveloperAccountQueries(sql).insert(email, passwordHash, now(), statedLocale(ctx));
+      const stated = statedLocale(ctx);
+      const account = await createDeveloperAccountQueries(sql).insert(email, passwordHash, now(), stated);
       if (account) {
-        deps.mail.enqueue("email verification", () => linkMail(account, "VERIFY_EMAIL"));
+        deps.mail.enqueue("email verification", () => linkMail(account, "VERIFY_EMAIL", stated ?? "en"));
         logger.info("developer account created", { accountId: account.id });
       } else {
         // Taken: the same answer, and the address's owner learns of the attempt by mail.
         deps.mail.enqueue("sign-up notice", async () => ({
           to: email,
-          subject: "You already have a developer account",
-          text: "Someone tried to sign up with this address. If it was you, sign in or reset your password.",
+          ...deps.mailTexts.account(await mailLocale(stated, email), "taken"),
           link: `${consoleUrl}/sign-in`,
         }));
       }
@@ -107,11 +115,13 @@ export function createAccountHandlers(
       const email = normaliseEmail(request.email);
       // Every email counts, known or not, so neither the answer nor a refusal tells whether it has an account.
       await limits.passwordReset(email, addressKeyOf(ctx));
+      const stated = statedLocale(ctx);
       // The lookup, the link and the mail all happen in the outbox: a known and an unknown email do the same work
       // before the answer (one counter round trip and a queue push), so its timing says nothing either.
       deps.mail.enqueue("password reset", async () => {
         const account = await createDeveloperAccountQueries(sql).findByEmail(email);
-        return account && !account.suspended_at ? linkMail(account, "RESET_PASSWORD") : undefined;
+        if (!account || account.suspended_at) return undefined;
+        return linkMail(account, "RESET_PASSWORD", await mailLocale(stated, email));
       });
       return {};
     },

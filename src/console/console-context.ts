@@ -55,7 +55,7 @@ export interface ConsoleServiceDeps {
   publicKey: PublicKeyLookup;
   /** Where mail goes: queued, sent off the request path. */
   mail: MailOutbox;
-  /** The words of mail written in its recipient's language (invitations). */
+  /** The words of mail written in its recipient's language (invitations, verification, reset, sign-up notice). */
   mailTexts: ConsoleMailTexts;
   credential: ServiceImpl<typeof CredentialService>;
   grant: ServiceImpl<typeof GrantService>;
@@ -89,9 +89,15 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
   /** The caller's language: the console site sends its page's, an API client whatever it asks for. */
   const requestLocale = (ctx: HandlerContext): Locale =>
     negotiateLocale(ctx.requestHeader.get("accept-language") ?? undefined);
-  /** The language the caller asked for, when it asked (an API client may send no Accept-Language). */
-  const statedLocale = (ctx: HandlerContext): Locale | undefined =>
-    ctx.requestHeader.has("accept-language") ? requestLocale(ctx) : undefined;
+  /**
+   * The language the caller asked for, when it named one: an API client may send no Accept-Language, or `*` (what
+   * fetch sends by default), which names none.
+   */
+  const statedLocale = (ctx: HandlerContext): Locale | undefined => {
+    const header = ctx.requestHeader.get("accept-language") ?? "";
+    const named = header.split(",").some((range) => !["", "*"].includes(range.split(";")[0]!.trim()));
+    return named ? requestLocale(ctx) : undefined;
+  };
 
   const normaliseEmail = (email: string) => email.trim().toLowerCase();
   const checkEmail = (email: string) => {

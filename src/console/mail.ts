@@ -24,6 +24,8 @@ export interface ConsoleMailTexts {
     locale: Locale,
     facts: { organization: string; inviter: string; role: "ADMIN" | "DEVELOPER" | "VIEWER"; expiresAt: Date },
   ): { subject: string; text: string };
+  /** A verification link, a password-reset link, or the notice to an address that already has an account. */
+  account(locale: Locale, kind: "verify" | "reset" | "taken"): { subject: string; text: string };
 }
 
 export interface MailTransport {

@@ -37,6 +37,7 @@ export function createOrganizationHandlers(
   | "listOrganizationInvitations"
   | "resendOrganizationInvitation"
   | "revokeOrganizationInvitation"
+  | "previewOrganizationInvitation"
   | "acceptOrganizationInvitation"
 > {
   const {
@@ -67,6 +68,22 @@ export function createOrganizationHandlers(
     if (row.revoked_at) throw fail("developer.invite_revoked");
     if (row.superseded_by !== null) throw fail("developer.invite_superseded");
     if (row.expires_at.getTime() <= clock.now()) throw fail("developer.invite_expired");
+  }
+
+  /**
+   * The invitation of a link, when `account` may accept it now; else the refusal that says why not (the link's
+   * shape, unknown, ended, another email, already a member).
+   */
+  async function redeemable(token: string, account: { id: number; email: string }) {
+    if (!linkTokenPattern.test(token)) throw fail("developer.invite_invalid");
+    const members = createOrganizationMemberQueries(sql);
+    const hash = sha256(token);
+    const invitation = await members.findInvitation(hash);
+    if (!invitation) throw fail("developer.invite_invalid");
+    refuseEnded(invitation);
+    if (invitation.email !== account.email) throw fail("developer.invite_email_mismatch");
+    if (await members.findMember(invitation.organization_id, account.id)) throw fail("developer.already_org_member");
+    return { invitation, hash, members };
   }
 
   const describeInvitation = (row: InvitationRow, invitedByEmail: string) => ({
@@ -265,16 +282,22 @@ export function createOrganizationHandlers(
       return {};
     },
 
+    async previewOrganizationInvitation(request, ctx) {
+      const { account } = await authenticate(ctx);
+      const { invitation, members } = await redeemable(request.token, account);
+      const [organization, inviter] = await Promise.all([
+        createOrganizationQueries(sql).find(invitation.organization_id),
+        members.inviterEmailOf(invitation.id),
+      ]);
+      return {
+        invitation: describeInvitation(invitation, inviter ?? ""),
+        organizationName: organization?.name ?? "",
+      };
+    },
+
     async acceptOrganizationInvitation(request, ctx) {
       const { account } = await authenticate(ctx);
-      if (!linkTokenPattern.test(request.token)) throw fail("developer.invite_invalid");
-      const members = createOrganizationMemberQueries(sql);
-      const hash = sha256(request.token);
-      const invitation = await members.findInvitation(hash);
-      if (!invitation) throw fail("developer.invite_invalid");
-      refuseEnded(invitation);
-      if (invitation.email !== account.email) throw fail("developer.invite_email_mismatch");
-      if (await members.findMember(invitation.organization_id, account.id)) throw fail("developer.already_org_member");
+      const { invitation, hash, members } = await redeemable(request.token, account);
       // One conditional write marks the invitation used and adds the member: of parallel redemptions, one wins.
       const redeemed = await members
         .redeem(invitation.id, account.id, now())

@@ -131,6 +131,7 @@ export const accessPolicy: AccessPolicy = {
     ListOrganizationInvitations: none,
     ResendOrganizationInvitation: none,
     RevokeOrganizationInvitation: none,
+    PreviewOrganizationInvitation: none,
     AcceptOrganizationInvitation: none,
     CreateDeveloperApp: none,
     ListDeveloperApps: none,

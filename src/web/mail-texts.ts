@@ -1,5 +1,6 @@
-// The words of the console's mail that must be read in the recipient's language, from the same catalogues as the
-// pages (src/web/messages/): the owner (src/console/) holds no words of its own and is handed these by app.ts.
+// The words of the console's mail (invitations, verification, password reset, the sign-up notice), read in the
+// recipient's language, from the same catalogues as the pages (src/web/messages/): the owner (src/console/) holds no
+// words of its own and is handed these by app.ts.
 import type { Locale } from "../errors/locale.js";
 import { momentText, translator } from "./i18n.js";
 
@@ -28,4 +29,20 @@ export function invitationMailText(locale: Locale, facts: InvitationFacts): { su
     expires: momentText(locale, facts.expiresAt),
   };
   return { subject: t("console.mailInvitationSubject", params), text: t("console.mailInvitationText", params) };
+}
+
+/** The account mails: a verification link, a password-reset link, or the notice that an address already has an account. */
+export type AccountMailKind = "verify" | "reset" | "taken";
+
+const accountMailKeys = {
+  verify: ["console.mailVerifySubject", "console.mailVerifyText"],
+  reset: ["console.mailResetSubject", "console.mailResetText"],
+  taken: ["console.mailTakenSubject", "console.mailTakenText"],
+} as const;
+
+/** The subject and text of an account mail in `locale` (the link goes below the text). */
+export function accountMailText(locale: Locale, kind: AccountMailKind): { subject: string; text: string } {
+  const t = translator(locale);
+  const [subject, text] = accountMailKeys[kind];
+  return { subject: t(subject), text: t(text) };
 }

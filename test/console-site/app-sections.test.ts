@@ -201,6 +201,16 @@ Sections(
       assert.is(badUris.status, 400);
       assert.equal(menuOf(badUris.html).current, [`/apps/${appId}/redirect-uris`]);
       assert.match(badUris.html, 'id="field-redirectUris-error"');
+      // An empty name is refused on the settings view: the summary links to the field, the field says why, and
+      // what was typed stays; the name is unchanged.
+      const empty = await browser.post(`/apps/${appId}/rename`, { name: "   " }, credentials);
+      assert.is(empty.status, 400);
+      assert.equal(menuOf(empty.html).current, [`/apps/${appId}/settings`]);
+      const said = en("console.fieldInvalid", { field: en("console.appName") });
+      assert.match(empty.html, `<li><a href="#field-name">${said}</a></li>`);
+      assert.match(empty.html, `<p class="field-error" id="field-name-error">${said}</p>`);
+      assert.match(empty.html, 'name="name" type="text" value="   " required aria-invalid="true"');
+      assert.match((await browser.get(`/apps/${appId}/settings`)).html, `value="${name}"`);
       const renamed = await browser.post(`/apps/${appId}/rename`, { name: `${name} 2` }, credentials);
       assert.is(renamed.status, 303);
       assert.is(renamed.location, `/apps/${appId}/settings`);
@@ -208,7 +218,9 @@ Sections(
       const forged = await browser.post(`/apps/${appId}/api-keys`, { name: "k", environment: "SANDBOX" }, credentials);
       assert.is(forged.status, 400);
       assert.equal(menuOf(forged.html).current, [`/apps/${appId}`]);
-      assert.match(forged.html, '<div class="alert error" role="alert">');
+      // Said once, by the error summary: no second alert.
+      assert.match(forged.html, '<div class="error-summary" id="error-summary" role="alert"');
+      assert.is(forged.html.split('role="alert"').length, 2);
     }
   },
 );

@@ -12,7 +12,7 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { momentText, translator } from "../../src/web/i18n.js";
-import { mailedLink, mailsTo } from "../support/console.js";
+import { mailedLink, mailsTo, tokenOf } from "../support/console.js";
 import { englishLeftIn, visibleText } from "../support/catalogue-leaks.js";
 import { grpcTransport, writeInternalCredentials } from "../support/internal.js";
 import { hiddenValue, startTestApp, type TestApp } from "../support/test-app.js";
@@ -97,7 +97,11 @@ Site("the pending list: resend mails a new link, the old one says it was replace
   const invitee = createSiteBrowser(test);
   await signedUpDeveloper(test, invitee, inviteeEmail);
   const oldPage = await invitee.get(pathOf(firstLink));
-  const refused = await invitee.post("/invitations/accept", { token: hiddenValue(oldPage.html, "token") }, oldPage);
+  // Said as soon as the link is opened, with no button to accept it; a POST of it anyway is refused the same way.
+  assert.is(oldPage.status, 400);
+  assert.ok(textOf(oldPage.html).includes(messageFor("developer.invite_superseded", {}, "en")), oldPage.html);
+  assert.not.ok(oldPage.html.includes(en("console.invitationAccept")), oldPage.html);
+  const refused = await invitee.post("/invitations/accept", { token: tokenOf(firstLink) }, oldPage);
   assert.is(refused.status, 400);
   assert.ok(textOf(refused.html).includes(messageFor("developer.invite_superseded", {}, "en")), refused.html);
 
@@ -108,7 +112,9 @@ Site("the pending list: resend mails a new link, the old one says it was replace
   assert.ok(textOf(revoked.html).includes(en("console.invitationRevoked", { email: inviteeEmail })), revoked.html);
   assert.ok(textOf(revoked.html).includes(en("console.noPendingInvitations")));
   const newPage = await invitee.get(pathOf(mails[1]!.link));
-  const withdrawn = await invitee.post("/invitations/accept", { token: hiddenValue(newPage.html, "token") }, newPage);
+  assert.is(newPage.status, 400);
+  assert.ok(textOf(newPage.html).includes(messageFor("developer.invite_revoked", {}, "en")), newPage.html);
+  const withdrawn = await invitee.post("/invitations/accept", { token: tokenOf(mails[1]!.link) }, newPage);
   assert.is(withdrawn.status, 400);
   assert.ok(textOf(withdrawn.html).includes(messageFor("developer.invite_revoked", {}, "en")), withdrawn.html);
 
@@ -153,8 +159,10 @@ Site(
   "an invitation survives sign-up: link, sign up, verify, sign in, and the invitation is there to accept",
   async () => {
     const owner = createSiteBrowser(test);
-    await signedUpDeveloper(test, owner, newEmail("owner"));
-    const organizationId = await organizationOf(owner, `Team ${serial}`);
+    const ownerEmail = newEmail("owner");
+    await signedUpDeveloper(test, owner, ownerEmail);
+    const team = `Team ${serial}`;
+    const organizationId = await organizationOf(owner, team);
     const email = newEmail("newcomer");
     await owner.post(
       `/organizations/${organizationId}/invitations`,
@@ -196,6 +204,15 @@ Site(
 
     const accept = await newcomer.get(invitation);
     assert.ok(textOf(accept.html).includes(en("console.invitationAccept")), accept.html);
+    // Before the button: who invites, to which organization, with which role, until when.
+    const from = en("console.invitationFrom", {
+      inviter: `\u2068${ownerEmail}\u2069`,
+      organization: `\u2068${team}\u2069`,
+      role: en("console.roleDeveloper"),
+    });
+    assert.is(from, `\u2068${ownerEmail}\u2069 invited you to join \u2068${team}\u2069 as Developer.`);
+    assert.ok(accept.html.includes(`<p class="lead">${from}</p>`), accept.html);
+    assert.ok(accept.html.indexOf(from) < accept.html.indexOf(en("console.invitationAccept")), "before the button");
     const joined = await newcomer.post("/invitations/accept", { token: hiddenValue(accept.html, "token") }, accept);
     assert.is(joined.status, 303, joined.html);
     assert.is(joined.location, `/organizations/${organizationId}`);
@@ -252,6 +269,8 @@ Site("the waiting page names the staff command in development mode, with the rea
   const approved = await developer.get("/program");
   assert.not.ok(approved.html.includes("npm run staff -- approve"), approved.html);
   assert.ok(textOf(approved.html).includes(en("console.agreementStaffHint")), approved.html);
+  // Said once: the section says no agreement is published, the hint only how to publish one.
+  assert.is(textOf(approved.html).split(/agreement is published/i).length, 2, textOf(approved.html));
   assert.ok(
     approved.html.includes(
       "<code>npm run staff -- publish-agreement &quot;Local terms&quot; https://example.com/terms</code>",

@@ -10,7 +10,7 @@ import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { stylesheetPath } from "../../src/web/assets.js";
 import { momentText, translator } from "../../src/web/i18n.js";
-import { mailedLink } from "../support/console.js";
+import { mailedLink, mailsTo } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
 import { hiddenValue, startTestApp, type TestApp } from "../support/test-app.js";
 import {
@@ -311,6 +311,54 @@ Site("a password reset through the mailed link: the new password signs in, the o
   assert.match(again.html, messageFor("developer.link_invalid", {}, "hi"));
 });
 
+Site("account mail is in the page's language: verification in Arabic, reset and sign-up notice in Hindi", async () => {
+  const hi = translator("hi");
+  const email = newEmail("words");
+  const arabic = createSiteBrowser(test, "ar");
+  const form = await arabic.get("/sign-up");
+  assert.is((await arabic.post("/sign-up", { email, password: strongPassword }, form)).status, 200);
+  const [verify] = await mailsTo(test, email);
+  assert.equal(
+    { subject: verify!.subject, text: verify!.text },
+    { subject: ar("console.mailVerifySubject"), text: ar("console.mailVerifyText") },
+  );
+  assert.is(verify!.subject, "تحقّق من عنوان بريدك الإلكتروني");
+  assert.ok(verify!.link.startsWith(`${test.console}/verify-email?token=`), verify!.link);
+
+  // The same address signed up again from a Hindi page: the notice in Hindi, linking to the sign-in.
+  const hindi = createSiteBrowser(test, "hi");
+  const again = await hindi.get("/sign-up");
+  assert.is((await hindi.post("/sign-up", { email, password: strongPassword }, again)).status, 200);
+  const notice = (await mailsTo(test, email)).at(-1)!;
+  assert.equal(
+    { subject: notice.subject, text: notice.text, link: notice.link },
+    { subject: hi("console.mailTakenSubject"), text: hi("console.mailTakenText"), link: `${test.console}/sign-in` },
+  );
+  assert.is(notice.subject, "आपका डेवलपर खाता पहले से है");
+
+  // A reset asked from a Hindi page: Hindi, though the account signed up in Arabic.
+  const forgot = await hindi.get("/forgot-password");
+  assert.is((await hindi.post("/forgot-password", { email }, forgot)).status, 200);
+  const reset = (await mailsTo(test, email)).at(-1)!;
+  assert.equal(
+    { subject: reset.subject, text: reset.text },
+    { subject: hi("console.mailResetSubject"), text: hi("console.mailResetText") },
+  );
+  assert.is(reset.text, "नया पासवर्ड चुनने के लिए यह लिंक खोलें।");
+  assert.ok(reset.link.startsWith(`${test.console}/reset-password?token=`), reset.link);
+
+  // An API client that names no language: the account's own (Arabic, from its sign-up).
+  const asked = await fetch(`${test.base}/v1/console/account/password-reset`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email }),
+  });
+  assert.is(asked.status, 200, await asked.text());
+  const fallback = (await mailsTo(test, email)).at(-1)!;
+  assert.is(fallback.subject, ar("console.mailResetSubject"));
+  assert.is(fallback.text, ar("console.mailResetText"));
+});
+
 Site("the sandbox merchant limit of three is explained where it bites; deactivating makes room", async () => {
   const browser = createSiteBrowser(test);
   await signedUpDeveloper(test, browser, newEmail("limit"));
@@ -394,6 +442,12 @@ Site("an ADSR app: an API key shown once, listed by name, revoked", async () => 
   );
   assert.is(created.status, 200, created.html);
   const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
+  // Only what applies to an ADSR app: no OAuth client pair, the way to its API keys as the one primary action.
+  assert.not.match(created.html, 'id="client-secret"');
+  assert.not.match(created.html, 'id="client-id"');
+  assert.not.match(created.html, en("console.sandboxCredentials"));
+  assert.match(textOf(created.html), en("console.appCreatedAdsr", { name: "Reports" }));
+  assert.match(created.html, `<a class="button" href="/apps/${appId}/api-keys">${en("console.createApiKey")}</a>`);
   // The page a POST rendered: its language switch leads to a page that answers GET (here the organization's), not
   // back to the POST-only path (405).
   const switchLinks = [...created.html.matchAll(/<a href="([^"]+)" lang="(en|ar|hi)" hreflang/g)].map((m) => m[1]);

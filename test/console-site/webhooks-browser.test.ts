@@ -141,6 +141,9 @@ Pages("deleting asks first and says the consequence; a disabled endpoint is re-e
   const asked = await owner.post(`/apps/${appId}/webhooks/${endpointId}/delete`, { environment: "sandbox" }, enabled);
   assert.is(asked.status, 200, asked.html);
   assert.match(asked.html, `<h1>${en("console.webhookDeleteConfirmTitle")}</h1>`);
+  // The card does not repeat the title: it says what deleting does.
+  assert.match(asked.html, `autofocus>${en("console.webhookDeleteConfirmHeading")}</h2>`);
+  assert.is(en("console.webhookDeleteConfirmHeading"), "What deleting it does");
   assert.match(textOf(asked.html), en("console.webhookDeleteConsequence"));
   assert.match(asked.html, '<input type="hidden" name="confirm" value="yes">');
   assert.match(asked.html, `<a class="button secondary" href="/apps/${appId}/webhooks?environment=sandbox">`);

@@ -238,6 +238,49 @@ Invitations("revoke: the link says it was withdrawn; only owners and admins may"
   expectError(await api("POST", `${path}/resend`, {}, owner.token), 409, "developer.invitation_not_pending");
 });
 
+Invitations(
+  "preview: what the link invites to, for the invited account only; refused as accepting would be",
+  async () => {
+    const owner = await developer("owner");
+    const name = `Preview ${serial}`;
+    const organizationId = await organization(owner.token, name);
+    const invitee = await developer("invitee");
+    const sentAt = clock.now();
+    const created = await invite(organizationId, invitee.email, "DEVELOPER", owner.token);
+    const token = tokenOf(await mailedLink(test, invitee.email));
+    const preview = (as: string) => api("POST", "/v1/console/invitations/preview", { token }, as);
+
+    const shown = await preview(invitee.token);
+    assert.is(shown.status, 200, JSON.stringify(shown.body));
+    assert.equal(shown.body, {
+      invitation: {
+        invitationId: invitationIdOf(created),
+        organizationId,
+        email: invitee.email,
+        role: "DEVELOPER",
+        expiresAt: new Date(sentAt + 7 * 24 * 3600_000).toISOString(),
+        createdAt: new Date(sentAt).toISOString(),
+        invitedByEmail: owner.email,
+      },
+      organizationName: name,
+    });
+    // It changes nothing: still pending, and it can be previewed again.
+    assert.is(((await list(organizationId, owner.token)).body["invitations"] as unknown[]).length, 1);
+    assert.is((await preview(invitee.token)).status, 200);
+
+    const outsider = await developer("outsider");
+    expectError(await preview(outsider.token), 403, "developer.invite_email_mismatch");
+    expectError(
+      await api("POST", "/v1/console/invitations/preview", { token: "not-a-token" }, invitee.token),
+      400,
+      "developer.invite_invalid",
+    );
+    expectError(await api("POST", "/v1/console/invitations/preview", { token }), 401, "developer.unauthenticated");
+    assert.is((await api("POST", "/v1/console/invitations/accept", { token }, invitee.token)).status, 200);
+    expectError(await preview(invitee.token), 400, "developer.invite_invalid");
+  },
+);
+
 Invitations("the mail: the inviter's language for a newcomer, the invitee's own when known", async () => {
   const owner = await developer("owner");
   const name = `متجر الأمل ${serial}`;

@@ -173,8 +173,9 @@ export async function sandboxWorkspace(
   return {
     organizationId,
     appId: /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!,
-    clientId: shownValue(created.html, "client-id"),
-    clientSecret: shownValue(created.html, "client-secret"),
+    // An ADSR app's creation shows no client pair (it calls with API keys): empty.
+    clientId: names.product === "ADSR" ? "" : shownValue(created.html, "client-id"),
+    clientSecret: names.product === "ADSR" ? "" : shownValue(created.html, "client-secret"),
     companyId: Number(/\(company (\d+)\) is ready/.exec(merchant.html)![1]),
     owner: { email: shownValue(merchant.html, "owner-email"), password: shownValue(merchant.html, "owner-password") },
     appCreated: created,

@@ -89,6 +89,13 @@ export function createOrganizationMemberQueries(sql: SqlClient) {
         select ${sql.unsafe(invitationColumns)} from control.organization_invitations where token_hash = ${tokenHash}`;
       return row;
     },
+    /** The email of the account that sent invitation `id`. */
+    async inviterEmailOf(id: number): Promise<string | undefined> {
+      const [row] = await sql<Array<{ email: string }>>`
+        select a.email from control.organization_invitations i join control.developer_accounts a on a.id = i.invited_by
+        where i.id = ${id}`;
+      return row?.email;
+    },
     async findInvitationById(organizationId: number, id: number): Promise<InvitationRow | undefined> {
       const [row] = await sql<InvitationRow[]>`
         select ${sql.unsafe(invitationColumns)} from control.organization_invitations

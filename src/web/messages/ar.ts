@@ -318,6 +318,8 @@ export const ar: Catalogue = {
   "console.ownerLogin": "بيانات دخول المالك",
   "console.ownerLoginExplain": "استخدم بيانات الدخول هذه في شاشة الموافقة لربط تطبيقك بصفتك مالك التاجر.",
   "console.appCreatedTitle": "تم إنشاء التطبيق",
+  "console.appCreatedAdsr":
+    "تم إنشاء {name}. يستدعي تطبيق تقارير المبيعات الواجهة البرمجية بمفتاح API وليس بسرّ عميل: أنشئ مفتاح اختبار لإجراء استدعائه الأول.",
   "console.appCreated": "تم إنشاء {name} مع بيانات اعتماد الاختبار.",
   "console.sandboxCredentials": "بيانات اعتماد الاختبار",
   "console.clientId": "معرّف العميل",
@@ -402,7 +404,8 @@ export const ar: Catalogue = {
   "console.invitationTitle": "دعوة إلى مؤسسة",
   "console.invitationSignIn":
     "سجّل الدخول بالبريد الإلكتروني المدعو لقبول الدعوة. جديد هنا؟ أنشئ حسابًا بذلك العنوان: بعد تأكيده وتسجيل الدخول ستعود إلى هذه الدعوة.",
-  "console.invitationExplain": "اقبل الدعوة للانضمام إلى المؤسسة بالدور الذي دُعيت به.",
+  "console.invitationFrom": "دعاك {inviter} للانضمام إلى {organization} بدور {role}.",
+  "console.invitationUntil": "تبقى الدعوة صالحة حتى {when}.",
   "console.invitationAccept": "اقبل الدعوة",
   "console.membersHeading": "الأعضاء",
   "console.inviteHeading": "ادعُ شخصًا",
@@ -423,12 +426,18 @@ export const ar: Catalogue = {
   "console.invitationRevoked": "أُلغيت الدعوة الموجّهة إلى {email}. لم يعد رابطها يعمل.",
   "console.pendingInvitationsRule":
     "إعادة الإرسال ترسل رابطًا جديدًا (ويتوقف الرابط السابق عن العمل) وتُحتسب ضمن حدود الدعوات اليومية؛ والإلغاء يوقف الرابط فورًا.",
+  "console.mailVerifySubject": "تحقّق من عنوان بريدك الإلكتروني",
+  "console.mailVerifyText": "افتح هذا الرابط للتحقّق من حساب المطوّر الخاص بك.",
+  "console.mailResetSubject": "إعادة تعيين كلمة المرور",
+  "console.mailResetText": "افتح هذا الرابط لاختيار كلمة مرور جديدة.",
+  "console.mailTakenSubject": "لديك حساب مطوّر بالفعل",
+  "console.mailTakenText": "حاول شخص ما إنشاء حساب بهذا العنوان. إن كنت أنت، فسجّل الدخول أو أعد تعيين كلمة المرور.",
   "console.mailInvitationSubject": "دعاك {inviter} إلى {organization} على LP Partners",
   "console.mailInvitationText":
     "دعاك {inviter} للانضمام إلى المؤسسة {organization} في وحدة تحكم المطوّرين على LP Partners بدور {role}. افتح الرابط أدناه لقبول الدعوة؛ يبقى صالحًا حتى {expires}. ليس لديك حساب بعد؟ أنشئ حسابًا بهذا البريد الإلكتروني من صفحة الرابط، ثم اقبل الدعوة.",
   "console.programStaffHint":
     "تعمل وحدة التحكم هذه في وضع التطوير، حيث لا يراجع أي موظف الطلبات. وافق على طلبك بنفسك من طرفية في مجلد المشروع:",
-  "console.agreementStaffHint": "لم تُنشر اتفاقية مطوّرين بعد. في وضع التطوير، انشر واحدة من طرفية في مجلد المشروع:",
+  "console.agreementStaffHint": "في وضع التطوير، انشر واحدة من طرفية في مجلد المشروع:",
   "console.apiKeysHeading": "مفاتيح API",
   "console.apiKeysExplain":
     "تستدعي تطبيقات تقارير المبيعات الواجهة البرمجية بمفتاح في ترويسة X-API-Key مع companyId في كل طلب؛ ويوافق مالك التاجر على طلب الوصول أولًا.",
@@ -566,7 +575,7 @@ export const ar: Catalogue = {
   "console.webhookEnable": "إعادة التفعيل",
   "console.webhookEnabledAgain": "أُعيد تفعيل {url}: تصلها الأحداث الجديدة من الآن.",
   "console.webhookDeleteConfirmTitle": "حذف نقطة الاستقبال هذه؟",
-  "console.webhookDeleteConfirmHeading": "هل تريد حذف نقطة استقبال الويب هذه؟",
+  "console.webhookDeleteConfirmHeading": "ما الذي يفعله الحذف",
   "console.webhookDeleteConsequence":
     "لن تتلقى أي أحداث منذ لحظة حذفها، ولن تُرسل محاولاتها التي لم تُرسل بعد. ويتوقف سرّ توقيعها عن العمل. لا يمكن التراجع عن ذلك: لتلقي الأحداث هنا مرة أخرى أضف نقطة الاستقبال من جديد (بسرّ جديد).",
   "console.webhookDeleteConfirm": "نعم، احذفها",

@@ -324,6 +324,8 @@ export const en = {
   "console.ownerLogin": "Owner login",
   "console.ownerLoginExplain": "Use this login on the consent screen to connect your app as the merchant's owner.",
   "console.appCreatedTitle": "App created",
+  "console.appCreatedAdsr":
+    "{name} is created. A sales report app calls the API with an API key, not a client secret: create a sandbox key to make its first call.",
   "console.appCreated": "{name} is created, with sandbox credentials.",
   "console.sandboxCredentials": "Sandbox credentials",
   "console.clientId": "Client id",
@@ -409,7 +411,8 @@ export const en = {
   "console.invitationTitle": "Invitation to an organization",
   "console.invitationSignIn":
     "Sign in with the invited email address to accept. New here? Sign up with that address: once it is verified and you sign in, you come back to this invitation.",
-  "console.invitationExplain": "Accept to join the organization with the role you were invited with.",
+  "console.invitationFrom": "{inviter} invited you to join {organization} as {role}.",
+  "console.invitationUntil": "The invitation works until {when}.",
   "console.invitationAccept": "Accept the invitation",
   "console.membersHeading": "Members",
   "console.inviteHeading": "Invite someone",
@@ -431,13 +434,18 @@ export const en = {
   "console.invitationRevoked": "The invitation to {email} is revoked. Its link no longer works.",
   "console.pendingInvitationsRule":
     "Resending mails a new link (the earlier one stops working) and counts toward the daily invitation limits; revoking stops the link at once.",
+  "console.mailVerifySubject": "Verify your email address",
+  "console.mailVerifyText": "Open this link to verify your developer account.",
+  "console.mailResetSubject": "Reset your password",
+  "console.mailResetText": "Open this link to choose a new password.",
+  "console.mailTakenSubject": "You already have a developer account",
+  "console.mailTakenText": "Someone tried to sign up with this address. If it was you, sign in or reset your password.",
   "console.mailInvitationSubject": "{inviter} invited you to {organization} on LP Partners",
   "console.mailInvitationText":
     "{inviter} invited you to join the organization {organization} on the LP Partners developer console, with the role {role}. Open the link below to accept; it works until {expires}. No account yet? Sign up with this email address from the link's page, then accept.",
   "console.programStaffHint":
     "This console runs in development mode, where no staff review applications. Approve yours from a terminal in the project folder:",
-  "console.agreementStaffHint":
-    "No developer agreement is published yet. In development mode, publish one from a terminal in the project folder:",
+  "console.agreementStaffHint": "In development mode, publish one from a terminal in the project folder:",
   "console.apiKeysHeading": "API keys",
   "console.apiKeysExplain":
     "Sales report apps call the API with a key in the X-API-Key header and the companyId on each request; a merchant's owner approves an access request first.",
@@ -578,7 +586,7 @@ export const en = {
   "console.webhookEnable": "Re-enable",
   "console.webhookEnabledAgain": "{url} is enabled again: new events reach it from now on.",
   "console.webhookDeleteConfirmTitle": "Delete this endpoint?",
-  "console.webhookDeleteConfirmHeading": "Delete this webhook endpoint?",
+  "console.webhookDeleteConfirmHeading": "What deleting it does",
   "console.webhookDeleteConsequence":
     "It receives no more events from the moment it is deleted, and its attempts not yet sent are not sent. Its signing secret stops working. This cannot be undone: to receive events here again, add the endpoint anew (with a new secret).",
   "console.webhookDeleteConfirm": "Yes, delete",

@@ -319,6 +319,8 @@ export const hi: Catalogue = {
   "console.ownerLogin": "मालिक का लॉगिन",
   "console.ownerLoginExplain": "व्यापारी के मालिक के रूप में अपना ऐप जोड़ने के लिए सहमति स्क्रीन पर इस लॉगिन का उपयोग करें।",
   "console.appCreatedTitle": "ऐप बन गया",
+  "console.appCreatedAdsr":
+    "{name} बन गया है। बिक्री रिपोर्ट ऐप क्लाइंट सीक्रेट से नहीं, API कुंजी से API को कॉल करता है: उसकी पहली कॉल के लिए एक सैंडबॉक्स कुंजी बनाएँ।",
   "console.appCreated": "{name} सैंडबॉक्स क्रेडेंशियल के साथ बन गया है।",
   "console.sandboxCredentials": "सैंडबॉक्स क्रेडेंशियल",
   "console.clientId": "क्लाइंट आईडी",
@@ -401,7 +403,8 @@ export const hi: Catalogue = {
   "console.invitationTitle": "संगठन में आमंत्रण",
   "console.invitationSignIn":
     "स्वीकार करने के लिए आमंत्रित ईमेल पते से साइन इन करें। यहाँ नए हैं? उस पते से साइन अप करें: पता सत्यापित करके साइन इन करने पर आप इसी आमंत्रण पर लौट आएँगे।",
-  "console.invitationExplain": "जिस भूमिका के साथ आपको आमंत्रित किया गया है, उसी के साथ संगठन में शामिल होने के लिए स्वीकार करें।",
+  "console.invitationFrom": "{inviter} ने आपको {organization} में {role} की भूमिका में जुड़ने के लिए आमंत्रित किया है।",
+  "console.invitationUntil": "यह आमंत्रण {when} तक मान्य है।",
   "console.invitationAccept": "आमंत्रण स्वीकार करें",
   "console.membersHeading": "सदस्य",
   "console.inviteHeading": "किसी को आमंत्रित करें",
@@ -422,13 +425,18 @@ export const hi: Catalogue = {
   "console.invitationRevoked": "{email} का आमंत्रण रद्द कर दिया गया है। उसका लिंक अब काम नहीं करता।",
   "console.pendingInvitationsRule":
     "दोबारा भेजने पर नया लिंक भेजा जाता है (पिछला लिंक काम करना बंद कर देता है) और यह दैनिक आमंत्रण सीमा में गिना जाता है; रद्द करने पर लिंक तुरंत बंद हो जाता है।",
+  "console.mailVerifySubject": "अपना ईमेल पता सत्यापित करें",
+  "console.mailVerifyText": "अपना डेवलपर खाता सत्यापित करने के लिए यह लिंक खोलें।",
+  "console.mailResetSubject": "अपना पासवर्ड रीसेट करें",
+  "console.mailResetText": "नया पासवर्ड चुनने के लिए यह लिंक खोलें।",
+  "console.mailTakenSubject": "आपका डेवलपर खाता पहले से है",
+  "console.mailTakenText": "किसी ने इस पते से साइन अप करने की कोशिश की। अगर वह आप थे, तो साइन इन करें या अपना पासवर्ड रीसेट करें।",
   "console.mailInvitationSubject": "{inviter} ने आपको LP Partners पर {organization} में आमंत्रित किया है",
   "console.mailInvitationText":
     "{inviter} ने आपको LP Partners के डेवलपर कंसोल पर संगठन {organization} से {role} की भूमिका में जुड़ने के लिए आमंत्रित किया है। स्वीकार करने के लिए नीचे दिया गया लिंक खोलें; यह {expires} तक काम करता है। अभी खाता नहीं है? लिंक वाले पेज से इसी ईमेल पते से साइन अप करें, फिर स्वीकार करें।",
   "console.programStaffHint":
     "यह कंसोल डेवलपमेंट मोड में चल रहा है, जहाँ कोई स्टाफ़ आवेदनों की समीक्षा नहीं करता। प्रोजेक्ट फ़ोल्डर के टर्मिनल से अपना आवेदन स्वयं स्वीकृत करें:",
-  "console.agreementStaffHint":
-    "अभी तक कोई डेवलपर अनुबंध प्रकाशित नहीं हुआ है। डेवलपमेंट मोड में, प्रोजेक्ट फ़ोल्डर के टर्मिनल से एक प्रकाशित करें:",
+  "console.agreementStaffHint": "डेवलपमेंट मोड में, प्रोजेक्ट फ़ोल्डर के टर्मिनल से एक प्रकाशित करें:",
   "console.apiKeysHeading": "API कुंजियाँ",
   "console.apiKeysExplain":
     "बिक्री रिपोर्ट ऐप हर अनुरोध में X-API-Key हेडर में कुंजी और companyId के साथ API को कॉल करते हैं; पहले व्यापारी का मालिक एक्सेस अनुरोध स्वीकृत करता है।",
@@ -566,7 +574,7 @@ export const hi: Catalogue = {
   "console.webhookEnable": "फिर से चालू करें",
   "console.webhookEnabledAgain": "{url} फिर से चालू है: अब से नए इवेंट इस तक पहुँचेंगे।",
   "console.webhookDeleteConfirmTitle": "यह एंडपॉइंट हटाएँ?",
-  "console.webhookDeleteConfirmHeading": "क्या यह वेबहुक एंडपॉइंट हटाना है?",
+  "console.webhookDeleteConfirmHeading": "हटाने से क्या होता है",
   "console.webhookDeleteConsequence":
     "हटाए जाने के क्षण से इसे कोई इवेंट नहीं मिलेगा, और इसके जो प्रयास अभी भेजे नहीं गए, वे नहीं भेजे जाएँगे। इसका हस्ताक्षर सीक्रेट काम करना बंद कर देगा। इसे पलटा नहीं जा सकता: यहाँ फिर से इवेंट पाने के लिए एंडपॉइंट को नए सिरे से जोड़ें (नए सीक्रेट के साथ)।",
   "console.webhookDeleteConfirm": "हाँ, हटाएँ",
