@@ -333,6 +333,11 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       id: String(row.id),
       appName: row.app_name,
       organizationName: row.organization_name,
+      links: {
+        ...(row.website_url ? { website: row.website_url } : {}),
+        ...(row.privacy_policy_url ? { privacyUrl: row.privacy_policy_url } : {}),
+        ...(row.terms_url ? { termsUrl: row.terms_url } : {}),
+      },
       state: row.state,
       storeIds: row.store_ids,
       approvedStoreIds: row.approved_store_ids ?? [],

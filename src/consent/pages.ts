@@ -437,6 +437,8 @@ export interface AccessRequestView {
   id: string;
   appName: string;
   organizationName: string;
+  /** The app's pages for merchants, as on the consent screen (absent ones are not shown). */
+  links?: AppLinks;
   state: string;
   storeIds: number[];
   approvedStoreIds: number[];
@@ -482,6 +484,7 @@ export function accessRequestsPage(
         html`<li class="choice"><input type="checkbox" id="store-${row.id}-${store}" name="store_ids" value="${store}"${refused ? "" : raw(" checked")}${options.owner ? "" : raw(" disabled")}${refused ? raw(` aria-describedby="${errorId}"`) : ""}> <label for="store-${row.id}-${store}">${storeName(store, names, context.locale)}</label></li>`,
     );
     const body = html`<p>${rich(t("consent.asksToRead"), { ...who(row), created: formatDay(row.created, context.locale), expires: formatDay(row.expires, context.locale) })}</p>
+${row.links ? appLinks(row.links, context.locale) : ""}
 <fieldset${refused ? raw(' class="invalid"') : ""}><legend>${t("consent.storeOptions", { app: row.appName })}</legend>
 ${refused ? html`<p class="field-error" id="${errorId}" tabindex="-1" autofocus role="alert">${t("consent.chooseStoresError")}</p>` : ""}
 <ul class="list-plain" aria-label="${t("consent.requestedStores")}">${stores}</ul></fieldset>`;

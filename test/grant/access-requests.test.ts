@@ -325,8 +325,20 @@ Requests(
     assert.is(forged.status, 403);
 
     const owner = await signInToRequests(w.merchant.owner);
-    const appName = (await credentials.getApp({ appId: w.app.appId })).app!.name;
+    const app = (await credentials.getApp({ appId: w.app.appId })).app!;
+    const appName = app.name;
     assert.match(owner.html, `name="access_request_id" value="${first.accessRequestId}"`);
+    // Who is asking, as on the consent screen: the developer's pages beside the request, those given only.
+    const links = [
+      [app.websiteUrl, "Website"],
+      [app.privacyPolicyUrl, "Privacy policy"],
+      [app.termsUrl, "Terms of service"],
+    ].filter(([url]) => url);
+    assert.is(links.length, 3, "the test world's ADSR app was given its three links");
+    assert.match(
+      owner.html,
+      `<ul class="app-links asker-links">${links.map(([url, name]) => `<li><a href="${url}" rel="noopener noreferrer">${name}</a></li>`).join("")}</ul>`,
+    );
     for (const store of w.storeIds) assert.match(owner.html, `name="store_ids" value="${store}" checked`);
     const csrf = hiddenValue(owner.html, "csrf");
     // Without the CSRF token: refused. Without any store: a 400 asking to choose one.

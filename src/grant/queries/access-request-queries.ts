@@ -24,6 +24,10 @@ export interface AccessRequestRow {
 /** A request as the consent site lists it: with the app's name, organization and product. */
 export interface AccessRequestListRow extends AccessRequestRow {
   app_name: string;
+  /** The app's pages for merchants (null: not given), shown beside the request on the consent site. */
+  website_url: string | null;
+  privacy_policy_url: string | null;
+  terms_url: string | null;
   organization_name: string;
   product: string;
 }
@@ -92,7 +96,8 @@ export function createAccessRequestQueries(sql: SqlClient) {
     /** A company's requests with the app's names, newest first. */
     async listForCompany(companyId: number): Promise<AccessRequestListRow[]> {
       return sql<AccessRequestListRow[]>`
-        select ${sql.unsafe(columns)}, a.name as app_name, o.name as organization_name, a.product
+        select ${sql.unsafe(columns)}, a.name as app_name, o.name as organization_name, a.product,
+          a.website_url, a.privacy_policy_url, a.terms_url
         from control.access_requests r
         join control.apps a on a.id = r.app_id
         join control.organizations o on o.id = a.organization_id
