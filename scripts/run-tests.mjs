@@ -284,6 +284,23 @@ function runFile(file, progressDir) {
   });
 }
 
+/** Signals with which the runtime ends a process on its own: V8's fatal checks (SIGTRAP) and native crashes. */
+const runtimeCrashSignals = new Set(["SIGTRAP", "SIGSEGV", "SIGBUS", "SIGILL", "SIGABRT"]);
+
+/**
+ * Whether the runtime itself ended the file's process before uvu's totals: not this runner (a timeout, a lingering
+ * process), not a test's failure (uvu exits 1 with its totals). Such a file is run once more: a crash inside V8 or
+ * a native module says nothing about our code, yet it is reported (the file's line and a section of its own).
+ */
+function crashedByRuntime(result) {
+  return (
+    result.killedAfterMs === undefined &&
+    result.lingeredMs === undefined &&
+    runtimeCrashSignals.has(result.exit?.signal) &&
+    !totalsOf(result.output)
+  );
+}
+
 /** What a finished file counts: uvu's totals, or one failure for a file that crashed, hung or exited non-zero. */
 function outcomeOf(result) {
   const totals = totalsOf(result.output);
@@ -368,7 +385,9 @@ async function main() {
     for (let file = queue.shift(); file !== undefined; file = once ? undefined : queue.shift()) {
       running++;
       mostRunning = Math.max(mostRunning, running);
-      const result = await runFile(file, progressDir);
+      let result = await runFile(file, progressDir);
+      // The runtime itself ended the process (a V8 fatal check, a native crash): run the file once more, and say so.
+      if (crashedByRuntime(result)) result = { ...(await runFile(file, progressDir)), crashedFirst: result };
       const outcome = outcomeOf(result);
       results.push({ ...result, outcome });
       totals.passed += outcome.passed;
@@ -379,7 +398,10 @@ async function main() {
         (outcome.failed ? `, ${outcome.failed} failed` : "") +
         (outcome.skipped ? `, ${outcome.skipped} skipped` : "");
       const cpu = result.cpuSeconds === undefined ? "" : ` (${result.cpuSeconds.toFixed(1)} s CPU)`;
-      console.log(`${outcome.ok ? "✓" : "✘"} ${file}  ${counts}  ${seconds(result.ms)}${cpu}`);
+      const crashed = result.crashedFirst
+        ? ` (its first run crashed with ${result.crashedFirst.exit.signal}: run again)`
+        : "";
+      console.log(`${outcome.ok ? "✓" : "✘"} ${file}  ${counts}  ${seconds(result.ms)}${cpu}${crashed}`);
       if (!outcome.ok || options.verbose) console.log(`${result.output.trimEnd()}\n`);
       if (!outcome.ok && result.killedAfterMs !== undefined) console.log(`  ${failureReport(result).split("\n")[0]}\n`);
       running--;
@@ -430,6 +452,13 @@ async function main() {
       `${cpu}; ${totals.skipped} skipped`,
   );
 
+  const crashes = results.filter((result) => result.crashedFirst);
+  if (crashes.length > 0) {
+    console.log("\n=== runtime crashes (each file was run once more; its counts are the second run's)");
+    for (const result of crashes)
+      console.log(`\n--- ${result.file}\n${failureReport(result.crashedFirst).split("\n").slice(0, 12).join("\n")}`);
+    console.log("=== end of runtime crashes");
+  }
   const failing = results.filter((result) => !result.outcome.ok);
   if (failing.length > 0) {
     console.log("\n=== failures");

@@ -130,6 +130,24 @@ Runner("--max-concurrency: announced when above --concurrency; below it, refused
   assert.not.match(refused.output, "passed");
 });
 
+Runner(
+  "a file the runtime crashed (SIGTRAP before uvu's totals) is run once more, said on its line and in a section",
+  async () => {
+    const { code, output } = await runner([`${fixtures}/crashes-once.ts`], {
+      CRASH_ONCE_MARKER: join(scratch, "crashed-once"),
+    });
+    assert.is(code, 0, output);
+    assert.match(
+      output,
+      /✓ test\/support\/runner-fixtures\/crashes-once\.ts {2}1 passed {2}\d+\.\d s \(\d+\.\d s CPU\) \(its first run crashed with SIGTRAP: run again\)/,
+    );
+    const section = output.slice(output.indexOf("=== runtime crashes"), output.indexOf("=== end of runtime crashes"));
+    assert.match(section, "--- test/support/runner-fixtures/crashes-once.ts");
+    assert.match(section, "exited with SIGTRAP before uvu's totals");
+    assert.is(lastLine(output), "1 passed, 0 failed");
+  },
+);
+
 Runner("a test file importing `suite` from uvu directly is refused before anything runs", async () => {
   const { code, output } = await runner([`${fixtures}/imports-uvu.ts`, `${fixtures}/passes.ts`]);
   assert.is(code, 1, output);
