@@ -19,7 +19,9 @@ RUN npm run build
 FROM node:24-bookworm-slim AS runtime-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
+COPY scripts/patch-postgres.mjs ./scripts/
+# --ignore-scripts skips our postinstall too: the postgres.js mend (scripts/patch-postgres.mjs) is run by name.
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && node scripts/patch-postgres.mjs
 
 FROM node:24-bookworm-slim
 # Listeners on every interface of the container (the network decides who reaches them; never publish GRPC_PORT or

@@ -15,6 +15,9 @@ cp -r "$root/package.json" "$root/package-lock.json" "$root/.npmrc" "$root/dist"
 cp "$root/deploy/healthcheck.mjs" "$work/healthcheck.mjs"
 cd "$work"
 npm ci --omit=dev --no-audit --no-fund --ignore-scripts >/dev/null
+# As the Dockerfile: --ignore-scripts skips the postinstall, so the postgres.js mend runs by name.
+"$node" "$root/scripts/patch-postgres.mjs" "$work"
+grep -q "patched: scripts/patch-postgres.mjs" node_modules/postgres/src/connection.js || { echo "postgres.js is not mended" >&2; exit 1; }
 for dev in tsx pino-pretty typescript node; do
   if [ -e "node_modules/$dev" ]; then echo "production install holds the development dependency $dev" >&2; exit 1; fi
 done

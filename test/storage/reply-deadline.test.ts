@@ -44,11 +44,17 @@ Deadline(
   async () => {
     const { server, port } = await listening((socket) => socket.once("data", () => socket.write(wholeReply)));
     try {
-      const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
+      // A deadline well above a loopback answer's time on a loaded machine; then idle for longer than it.
+      const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 1000 });
+      const errors: string[] = [];
+      const early = (error: NodeJS.ErrnoException) => errors.push(String(error.code));
+      socket.on("error", early);
       socket.write("query");
       await new Promise((resolve) => socket.once("data", resolve));
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(errors, [], "no deadline error");
       assert.is(socket.destroyed, false, "idle after its answer: kept");
+      socket.off("error", early);
       const ended = outcome(socket);
       socket.write("second query");
       assert.equal(await ended, { code: "ETIMEDOUT", destroyed: true });
@@ -85,10 +91,15 @@ Deadline(
       }),
     );
     try {
-      const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
+      // A deadline well above the 100 ms between the chunks, so a loaded machine's late timer cannot make the gap
+      // look overdue; then idle for longer than the deadline.
+      const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 1000 });
+      const errors: string[] = [];
+      socket.on("error", (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
       socket.write("query");
       await new Promise((resolve) => socket.once("data", resolve));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(errors, [], "no deadline error");
       assert.is(socket.destroyed, false, "its reply ended: kept while idle");
       socket.destroy();
     } finally {
@@ -105,11 +116,14 @@ Deadline(
     );
     try {
       const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
+      const errors: string[] = [];
+      socket.on("error", (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
       socket.write(Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]));
       await new Promise((resolve) => socket.once("data", resolve));
       socket.write("handshake");
       await new Promise((resolve) => socket.once("data", resolve));
       await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(errors, [], "no deadline error");
       assert.is(socket.destroyed, false);
       socket.destroy();
     } finally {
