@@ -5,6 +5,9 @@ import { z } from "zod";
 import { canonicalRange, privateRanges, rangeWithin } from "./ip-addresses.js";
 import { regions, type Region } from "./regions.js";
 
+/** scrypt's least cost (log2 N) for passwords in production, and the default: OWASP's minimum, N = 2^15. */
+export const productionPasswordHashCost = 15;
+
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
 const secondsOrZero = z.coerce.number().int().min(0);
@@ -189,6 +192,12 @@ const schema = z.object({
    * before that credential is slowed down; the spec says never to retry one, so the default slows the first retry.
    */
   OAUTH_INVALID_GRANT_LIMIT: z.coerce.number().int().positive().default(1),
+  /**
+   * scrypt's cost for new passwords (merchant users, developer accounts), as log2 of N: 15 is 32 MiB and tens of
+   * milliseconds a hash (OWASP's minimum); each step doubles both. Below 15 only outside NODE_ENV=production (the
+   * test suite hashes hundreds of passwords). Stored hashes keep their own cost.
+   */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(productionPasswordHashCost),
   /** Consent-site sign-in attempts per email, and ten times as many per source address, per fixed 15 minutes. */
   CONSENT_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(10),
   /**
@@ -340,6 +349,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** How long a count waits for Redis before counting in process (REDIS_COUNT_TIMEOUT_MS). */
   redisCountTimeoutMs: number;
+  /** scrypt's cost for new passwords, log2 of N (PASSWORD_HASH_COST). */
+  passwordHashCost: number;
   /** The regions this deployment serves, in a fixed order. */
   servedRegions: Region[];
   /** Per region: its own database, and the URL of its DataService when it runs in another process. */
@@ -496,6 +507,7 @@ export function loadConfig(
     },
     redisUrl: v.REDIS_URL,
     redisCountTimeoutMs: v.REDIS_COUNT_TIMEOUT_MS,
+    passwordHashCost: v.PASSWORD_HASH_COST,
     servedRegions: [...v.REGIONS],
     regions: Object.fromEntries(regions.map((r) => [r, region(r)])) as Config["regions"],
     sandboxDefaultRegion: v.SANDBOX_DEFAULT_REGION,
@@ -573,6 +585,11 @@ function productionProblems(v: z.output<typeof schema>): string[] {
   if (v.TOKEN_KEY_ENCRYPTION_KEY === undefined) {
     problems.push(
       "TOKEN_KEY_ENCRYPTION_KEY: required when NODE_ENV=production (a key generated into DATA_DIR is for development)",
+    );
+  }
+  if (v.PASSWORD_HASH_COST < productionPasswordHashCost) {
+    problems.push(
+      `PASSWORD_HASH_COST: at least ${productionPasswordHashCost} when NODE_ENV=production (OWASP's minimum for scrypt; lower is for tests)`,
     );
   }
   if (v.MAIL_TRANSPORT === "log") {

@@ -83,7 +83,7 @@ export function createAccountHandlers(
       checkPassword("password", request.password, email);
       // Counted before the scrypt: a flood of sign-ups costs a counter each, not a hash and a mail.
       await limits.signUp(email, addressKeyOf(ctx));
-      const passwordHash = await hashPassword(request.password);
+      const passwordHash = await hashPassword(request.password, config.passwordHashCost);
       // The language signed up in is the one its mail is written in until a sign-in in another.
       const stated = statedLocale(ctx);
       const account = await createDeveloperAccountQueries(sql).insert(email, passwordHash, now(), stated);
@@ -131,7 +131,7 @@ export function createAccountHandlers(
       const account = await createDeveloperAccountQueries(sql).find(link.accountId);
       if (!account) throw fail("developer.link_invalid");
       checkPassword("newPassword", request.newPassword, account.email);
-      const passwordHash = await hashPassword(request.newPassword);
+      const passwordHash = await hashPassword(request.newPassword, config.passwordHashCost);
       await sql.begin(async (tx) => {
         const accounts = createDeveloperAccountQueries(tx);
         if (!(await accounts.useLink(link.hash, now()))) throw fail("developer.link_invalid");

@@ -25,6 +25,8 @@ export async function ensureOrganizationOwner(options: {
   known: OwnerLogin | undefined;
   now: Date;
   ids: IdSource;
+  /** scrypt's cost for the new password (PASSWORD_HASH_COST). */
+  passwordHashCost: number;
 }): Promise<OwnerLogin> {
   const { sql, organizationId, email, known, now } = options;
   const accounts = createDeveloperAccountQueries(sql);
@@ -35,7 +37,7 @@ export async function ensureOrganizationOwner(options: {
     if (member?.role === "OWNER" && existing.verified_at && !existing.suspended_at) return known;
   }
   const password = options.ids.randomToken(18);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, options.passwordHashCost);
   await sql.begin(async (tx) => {
     const accountsTx = createDeveloperAccountQueries(tx);
     const membersTx = createOrganizationMemberQueries(tx);

@@ -3,7 +3,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { verifyPassword } from "../credential/index.js";
+import { unknownPasswordHash, verifyPassword } from "../credential/index.js";
 import type { SigningKey } from "../token/index.js";
 import { sha256, type ConsoleContext } from "./console-context.js";
 import { consoleTokenAudience, signConsoleTokenAsync } from "./console-tokens.js";
@@ -13,8 +13,6 @@ import { createSignInLockout } from "./sign-in-lockout.js";
 
 /** Prefix of console refresh tokens: `lp_crt_` plus 32 random bytes. */
 const refreshPrefix = "lp_crt_";
-/** A well-formed scrypt hash no password produces: an unknown email costs the same as a wrong password. */
-const unknownAccountHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
 export function createSessionHandlers(
   shared: ConsoleContext,
@@ -81,7 +79,10 @@ export function createSessionHandlers(
       // Count first, then check: of N parallel attempts only as many as the lockout admits reach the scrypt.
       const attempt = await lockout.begin(email, addressKeyOf(ctx));
       const account = await createDeveloperAccountQueries(sql).findByEmail(email);
-      const ok = await verifyPassword(request.password, account?.password_hash ?? unknownAccountHash);
+      const ok = await verifyPassword(
+        request.password,
+        account?.password_hash ?? unknownPasswordHash(config.passwordHashCost),
+      );
       if (!account || !ok) {
         await attempt.failed();
         throw fail("developer.sign_in_failed");

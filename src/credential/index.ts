@@ -1,7 +1,7 @@
 // The credential owner's public surface (CredentialService: apps, credentials, organizations, the merchant
 // directory): what other folders may use of src/credential/, and the only way in.
 export { addressAllowed } from "./ip-allowlist.js";
-export { hashPassword, verifyPassword } from "./passwords.js";
+export { defaultPasswordHashCost, hashPassword, unknownPasswordHash, verifyPassword } from "./passwords.js";
 export { environmentName, productName, type CredentialEnvironment, type Product } from "./products.js";
 export { createAppQueries, type AppRow } from "./queries/app-queries.js";
 export { createCredentialQueries } from "./queries/credential-queries.js";

@@ -2,7 +2,7 @@
 // merchant; add a user (password generated, shown once) and check a user's sign-in (the consent site's).
 import type { ServiceImpl } from "@connectrpc/connect";
 import { MerchantRole, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { hashPassword, verifyPassword } from "./passwords.js";
+import { hashPassword, unknownPasswordHash, verifyPassword } from "./passwords.js";
 import { newPassword } from "./secrets.js";
 import { createMerchantQueries, type MerchantUserRow } from "./queries/merchant-queries.js";
 import { createOrganizationQueries } from "./queries/organization-queries.js";
@@ -20,16 +20,14 @@ const roleName = (role: MerchantRole): MerchantUserRow["role"] | undefined =>
 /** A plausible email: something@something.tld, no spaces; the sign-in flow checks the rest. */
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** A well-formed hash no password produces, so an unknown email costs the same scrypt as a wrong password. */
-const unknownUserHash = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
-
 export function createMerchantHandlers(
   credential: CredentialContext,
 ): Pick<
   ServiceImpl<typeof CredentialService>,
   "createMerchant" | "getMerchant" | "updateMerchantStatus" | "createMerchantUser" | "verifyMerchantUser"
 > {
-  const { sql, ids, now } = credential;
+  const { sql, ids, now, config } = credential;
+  const unknownUserHash = unknownPasswordHash(config.passwordHashCost);
   return {
     async createMerchant(request) {
       const name = request.name.trim();
@@ -77,7 +75,7 @@ export function createMerchantHandlers(
       if (!emailPattern.test(email) || !role)
         throw invalid([!emailPattern.test(email) && "email", !role && "role"].filter(Boolean).join(", "));
       const password = newPassword(ids);
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await hashPassword(password, config.passwordHashCost);
       const user = await sql.begin(async (tx) => {
         const merchant = await createMerchantQueries(tx).find(Number(request.companyId));
         if (!merchant) throw fail("developer.merchant_not_found");

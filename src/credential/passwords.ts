@@ -1,11 +1,15 @@
 // Merchant users' passwords: scrypt (memory-hard, from node:crypto) with a random salt per password.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { productionPasswordHashCost } from "../config/config.js";
 
 /**
- * scrypt cost: N = 2^15, r = 8, p = 1 (32 MiB, tens of milliseconds), the OWASP password storage cheat sheet's
- * minimum for scrypt. Stored with the hash so a later raise of the cost still verifies old hashes.
+ * scrypt's cost as log2 of N, with r = 8 and p = 1: 15 (N = 2^15, 32 MiB, tens of milliseconds) is the OWASP
+ * password storage cheat sheet's minimum for scrypt, the default and, under NODE_ENV=production, the least allowed
+ * (PASSWORD_HASH_COST). The cost is stored with each hash, so a hash keeps verifying after the setting changes.
  */
-const cost = { N: 2 ** 15, r: 8, p: 1 };
+export const defaultPasswordHashCost = productionPasswordHashCost;
+const blockSize = 8;
+const parallelism = 1;
 const keyLength = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -17,11 +21,20 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-/** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url parts). */
-export async function hashPassword(password: string): Promise<string> {
+/** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url parts), N = 2^`cost`. */
+export async function hashPassword(password: string, cost = defaultPasswordHashCost): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, cost);
-  return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+  const options = { N: 2 ** cost, r: blockSize, p: parallelism };
+  const key = await derive(password, salt, options);
+  return ["scrypt", options.N, options.r, options.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+/**
+ * A well-formed hash of cost `cost` that no password produces: verified against when no account matches, so an
+ * unknown email costs the same scrypt as a wrong password.
+ */
+export function unknownPasswordHash(cost = defaultPasswordHashCost): string {
+  return ["scrypt", 2 ** cost, blockSize, parallelism, "A".repeat(22), "A".repeat(43)].join("$");
 }
 
 /** True when `password` matches `stored`; false for any malformed stored value. Constant time in the key. */

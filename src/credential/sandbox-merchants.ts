@@ -21,7 +21,7 @@ export function createSandboxMerchantHandlers(
       if (!placed) throw fail("developer.sandbox_country_unknown");
       // The scrypt hash is made before the transaction, so the organization's lock is held for milliseconds.
       const password = newPassword(ids);
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await hashPassword(password, config.passwordHashCost);
       const { merchant, owner } = await sql.begin(async (tx) => {
         // The organization's row lock serialises provisioning: ten parallel calls leave exactly three active.
         const organization = await createOrganizationQueries(tx).lock(Number(request.organizationId));

@@ -234,6 +234,7 @@ function consoleOwner(
     known,
     now: new Date(clock.now()),
     ids: options.ids ?? cryptoIds,
+    passwordHashCost: options.config.passwordHashCost,
   });
 }
 

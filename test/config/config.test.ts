@@ -261,6 +261,11 @@ Config("NODE_ENV=production refuses each development-only setting, naming its va
       { MAIL_TRANSPORT: undefined },
       "MAIL_TRANSPORT: must be an smtp:// or smtps:// URL when NODE_ENV=production (log writes mailed links to the log)",
     ],
+    [
+      "PASSWORD_HASH_COST",
+      { PASSWORD_HASH_COST: "14" },
+      "PASSWORD_HASH_COST: at least 15 when NODE_ENV=production (OWASP's minimum for scrypt; lower is for tests)",
+    ],
   ];
   for (const [variable, change, problem] of cases) {
     assert.is(configError({ ...production, ...change }), `invalid configuration: ${problem}`, variable);
@@ -271,6 +276,20 @@ Config("NODE_ENV=production refuses each development-only setting, naming its va
     assert.match(bare, `${variable}: `);
   for (const env of ["development", "test", "", undefined])
     assert.is(loadConfig({ NODE_ENV: env }).databaseUrl, undefined);
+});
+
+Config("PASSWORD_HASH_COST: scrypt's log2 N for new passwords, 15 unless set, 10 to 20", () => {
+  assert.is(loadConfig({}).passwordHashCost, 15);
+  assert.is(loadConfig({ PASSWORD_HASH_COST: "10" }).passwordHashCost, 10);
+  assert.is(loadConfig({ ...production, PASSWORD_HASH_COST: "16" }).passwordHashCost, 16);
+  assert.is(
+    configError({ PASSWORD_HASH_COST: "9" }),
+    "invalid configuration: PASSWORD_HASH_COST: Too small: expected number to be >=10",
+  );
+  assert.is(
+    configError({ PASSWORD_HASH_COST: "21" }),
+    "invalid configuration: PASSWORD_HASH_COST: Too big: expected number to be <=20",
+  );
 });
 
 Config("NODE_ENV=production for a data role needs only its region's PostgreSQL: no Redis, token key or mail", () => {

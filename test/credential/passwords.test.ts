@@ -2,7 +2,7 @@
 // stored as scrypt$N$r$p$salt$hash, and verified in constant time.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { hashPassword, verifyPassword } from "../../src/credential/passwords.js";
+import { hashPassword, unknownPasswordHash, verifyPassword } from "../../src/credential/passwords.js";
 
 const Passwords = suite("credential/passwords");
 
@@ -39,6 +39,26 @@ Passwords("a stored value with another scheme, or without salt or hash, never ve
     await verifyPassword("correct horse", ["scrypt", n, r, p, salt, hash!.slice(0, -2)].join("$")),
     "a shorter key",
   );
+});
+
+Passwords(
+  "another cost (PASSWORD_HASH_COST) is stored in the hash, and a hash verifies whatever the setting",
+  async () => {
+    const cheap = await hashPassword("correct horse", 10);
+    assert.equal(cheap.split("$").slice(0, 4), ["scrypt", "1024", "8", "1"]);
+    assert.ok(await verifyPassword("correct horse", cheap));
+    assert.not.ok(await verifyPassword("correct horse!", cheap));
+  },
+);
+
+Passwords("the unknown-account hash: well formed at the given cost, and no password verifies against it", async () => {
+  assert.is(
+    unknownPasswordHash(),
+    "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+  );
+  const cheap = unknownPasswordHash(10);
+  assert.equal(cheap.split("$").slice(0, 4), ["scrypt", "1024", "8", "1"]);
+  for (const password of ["", "correct horse", "A".repeat(64)]) assert.not.ok(await verifyPassword(password, cheap));
 });
 
 Passwords.run();

@@ -2,6 +2,7 @@
 // environment of its own (optionally inside a network namespace), read through its JSON log lines, stopped with a
 // signal; and a test's helper script started the same way (the topology's webhook receiver host). Shared by
 // test/gateway/processes.test.ts, test/webhook/processes.test.ts and the topology test (test/topology/).
+import { testPasswordHashCost } from "./password-cost.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -62,7 +63,12 @@ function startProcess(
     : [program.command, program.argv];
   const child: ChildProcess = spawn(command, argv, {
     cwd: repositoryRoot,
-    env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      SHUTDOWN_DRAIN_SECONDS: "0",
+      PASSWORD_HASH_COST: testPasswordHashCost,
+      ...env,
+    },
     stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"],
   });
   let stdout = "";

@@ -2,6 +2,7 @@
 // are picked before the start), and a world to connect: an organization, a FULL app with its sandbox client and a
 // redirect URI, a sandbox merchant in the directory (its regional data not seeded) with its owner login, and an
 // employee login.
+import { testPasswordHashCost } from "./password-cost.js";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -71,6 +72,7 @@ export async function startTestApp(options: {
     // The suites count exactly against real Redis on a machine that may be saturated (CI runs other work beside
     // them): Redis's answer must not lose a race with the 250 ms fallback timer. The fallback has its own tests.
     REDIS_COUNT_TIMEOUT_MS: "10000",
+    PASSWORD_HASH_COST: testPasswordHashCost,
     ...options.env,
   });
   const logs: string[] = [];
