@@ -102,27 +102,23 @@ Runner("a file whose process outlives its last test is killed after --exit-grace
 });
 
 Runner("--max-concurrency: announced when above --concurrency; below it, refused before anything runs", async () => {
-  const announced = await runner([
-    "--concurrency",
-    "1",
-    "--max-concurrency",
-    "3",
-    `${fixtures}/passes.ts`,
-    `${fixtures}/passes.ts`,
-  ]);
+  const announced = await runner(
+    ["--concurrency", "1", "--max-concurrency", "3", `${fixtures}/passes.ts`, `${fixtures}/passes.ts`],
+    { TMPDIR: scratch },
+  );
   assert.is(announced.code, 0, announced.output);
-  assert.match(announced.output, "1 test file, 1 at a time (TEST_CONCURRENCY / --concurrency)\n");
-  const twoFiles = await runner([
-    "--concurrency",
-    "1",
-    "--max-concurrency",
-    "3",
-    `${fixtures}/passes.ts`,
-    `${fixtures}/fails.ts`,
-  ]);
+  assert.match(
+    announced.output,
+    `1 test file, 1 at a time (TEST_CONCURRENCY / --concurrency); temporary files under ${scratch}\n`,
+  );
+  const twoFiles = await runner(
+    ["--concurrency", "1", "--max-concurrency", "3", `${fixtures}/passes.ts`, `${fixtures}/fails.ts`],
+    { TMPDIR: scratch },
+  );
   assert.match(
     twoFiles.output,
-    "2 test files, 1 at a time (TEST_CONCURRENCY / --concurrency), up to 2 while the CPU idles (--max-concurrency)\n",
+    "2 test files, 1 at a time (TEST_CONCURRENCY / --concurrency), up to 2 while the CPU idles (--max-concurrency)" +
+      `; temporary files under ${scratch}\n`,
   );
   const refused = await runner(["--concurrency", "3", "--max-concurrency", "2", `${fixtures}/passes.ts`]);
   assert.is(refused.code, 2, refused.output);
