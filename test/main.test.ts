@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seedEmbeddedDatabase } from "./support/embedded-template.js";
+import { testPasswordCostEnv } from "./support/password-cost.js";
+import { programCommand } from "./support/role-process.js";
 import { suite } from "./support/suite.js";
 import * as assert from "uvu/assert";
 import postgres from "postgres";
@@ -26,8 +28,14 @@ Main.after.each(() => {
 });
 
 function run(env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
-    env: { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...env },
+  const { command, argv } = programCommand(args);
+  const child = spawn(command, argv, {
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      SHUTDOWN_DRAIN_SECONDS: "0",
+      ...testPasswordCostEnv(env),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

@@ -30,7 +30,12 @@ const flags = [
 ];
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, headless: true, timeout: browserTimeout, args: [...flags, ...(process.env["CHROMIUM_EXTRA_FLAGS"]?.split(" ").filter(Boolean) ?? [])] });
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    timeout: browserTimeout,
+    args: [...flags, ...(process.env["CHROMIUM_EXTRA_FLAGS"]?.split(" ").filter(Boolean) ?? [])],
+  });
 }
 
 let axeSource: string | undefined;

@@ -4,3 +4,8 @@
 // was a third of its CPU. scrypt at the production cost has its own tests (test/credential/passwords.test.ts), and
 // so has NODE_ENV=production's refusal of less (test/config/config.test.ts).
 export const testPasswordHashCost = "10";
+
+/** The suite's cost as a program's environment entry, except under NODE_ENV=production, which refuses it. */
+export function testPasswordCostEnv(env: Record<string, string | undefined>): Record<string, string> {
+  return env["NODE_ENV"] === "production" ? {} : { PASSWORD_HASH_COST: testPasswordHashCost };
+}

@@ -2,7 +2,7 @@
 // environment of its own (optionally inside a network namespace), read through its JSON log lines, stopped with a
 // signal; and a test's helper script started the same way (the topology's webhook receiver host). Shared by
 // test/gateway/processes.test.ts, test/webhook/processes.test.ts and the topology test (test/topology/).
-import { testPasswordHashCost } from "./password-cost.js";
+import { testPasswordCostEnv } from "./password-cost.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -10,11 +10,18 @@ import { fileURLToPath } from "node:url";
 const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
+ * V8 flags of the programs the tests start, as of the test processes themselves (scripts/run-tests.mjs): PGlite's
+ * WebAssembly on the baseline compiler only. A test's program lives seconds, too short for optimized code to repay
+ * its compilation (about a second of CPU per embedded start); what the program does is the same.
+ */
+export const testV8Flags = ["--liftoff-only"];
+
+/**
  * The command that runs the program with `args`: the ONE place that says how a role is launched, so switching the
  * tests to the compiled build (`node dist/main.js`) is a change here only.
  */
 export function programCommand(args: string[]): { command: string; argv: string[] } {
-  return { command: process.execPath, argv: ["--import", "tsx", "src/main.ts", ...args] };
+  return { command: process.execPath, argv: [...testV8Flags, "--import", "tsx", "src/main.ts", ...args] };
 }
 
 export interface RoleProcess {
@@ -50,7 +57,7 @@ export function startScript(
   env: Record<string, string>,
   options: { netns?: string; stdin?: boolean } = {},
 ): RoleProcess {
-  return startProcess({ command: process.execPath, argv: ["--import", "tsx", script] }, env, options);
+  return startProcess({ command: process.execPath, argv: [...testV8Flags, "--import", "tsx", script] }, env, options);
 }
 
 function startProcess(
@@ -66,7 +73,7 @@ function startProcess(
     env: {
       PATH: process.env["PATH"] ?? "",
       SHUTDOWN_DRAIN_SECONDS: "0",
-      PASSWORD_HASH_COST: testPasswordHashCost,
+      ...testPasswordCostEnv(env),
       ...env,
     },
     stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"],
