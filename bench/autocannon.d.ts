@@ -5,6 +5,8 @@ declare module "autocannon" {
     mean: number;
     p50: number;
     p99: number;
+    /** The count (for `requests`: completed requests). */
+    total: number;
   }
   export interface Result {
     requests: Histogram;

@@ -4,11 +4,14 @@
 // - a bare node:http process answering 1 KB (printed, to track).
 // The load generator (autocannon) runs here, the third process. The token is a real one: the demo's FULL app,
 // approved by the live merchant's owner on the consent site, its code exchanged at /v1/oauth/token.
+// Each line also gives the CPU per call of what does the call's work (bench/support/cpu-meter.ts): the server's
+// process tree, the PostgreSQL backends of its own connections to the database, redis-server; not autocannon.
 //
 // Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), DATABASE_URL / REDIS_URL (default embedded, as npm start).
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { exitOnErrors, figureLine, fromAutocannon, machine, type Figure } from "./support/measure.js";
+import type { CpuMeterOptions } from "./support/cpu-meter.js";
+import { exitOnErrors, figureLine, machine, metered, type Figure } from "./support/measure.js";
 import { prepareRefreshFamilies } from "./support/refresh-families.js";
 import { startDemoService } from "./support/demo-service.js";
 import { startHelper } from "./support/service.js";
@@ -37,23 +40,33 @@ async function main(): Promise<void> {
     if (check.status !== 200) throw new Error(`the front answered ${check.status}: ${await check.text()}`);
 
     const plainDir = join(dataDir, "plain");
+    const redisUrl = process.env["REDIS_URL"];
     const plain = await startHelper("bench/support/plain-read.ts", {
       REGION: live.region,
       COMPANY_ID: String(live.companyId),
       DATA_DIR: plainDir,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     });
     helpers.push(plain);
     const bare = await startHelper("bench/support/bare-http.ts", {});
     helpers.push(bare);
 
-    const run = async (url: string, withHeaders: Record<string, string> = {}): Promise<Figure> => {
+    // What each server's calls cost besides its own process: the database (PostgreSQL only: the embedded PGlite is
+    // in the service's process) and Redis (when the service counts its limits there; the plain read then does too).
+    const database = databaseUrl ? decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) : undefined;
+    const stores = { ...(database ? { database } : {}), redis: Boolean(redisUrl) };
+    const run = async (
+      url: string,
+      target: CpuMeterOptions,
+      withHeaders: Record<string, string> = {},
+    ): Promise<Figure> => {
       await autocannon({ url, connections, duration: 2, headers: withHeaders }); // warm-up
-      return fromAutocannon(await autocannon({ url, connections, duration: seconds, headers: withHeaders }));
+      return metered(target, () => autocannon({ url, connections, duration: seconds, headers: withHeaders }));
     };
-    const measured = await run(frontUrl, headers);
-    const plainRead = await run(`http://127.0.0.1:${plain.port}/v1/items?limit=10`);
-    const bare1k = await run(`http://127.0.0.1:${bare.port}/`);
+    const measured = await run(frontUrl, { root: service.child.pid!, ...stores }, headers);
+    const plainRead = await run(`http://127.0.0.1:${plain.port}/v1/items?limit=10`, { root: plain.pid, ...stores });
+    const bare1k = await run(`http://127.0.0.1:${bare.port}/`, { root: bare.pid });
     process.stdout.write(
       [
         `GET /v1/items?limit=10: ${connections} connections, ${seconds} s each, ${service.ready["embeddedDatabase"] ? "embedded PGlite" : "PostgreSQL"}, ` +

@@ -1,13 +1,43 @@
-// What every benchmark prints: one line per figure with the ratio to its baseline and the p50 / p99 of both, and
-// a non-zero exit when a run saw errors.
+// What every benchmark prints: one line per figure with the ratio to its baseline and the p50 / p99 of both (and,
+// when both were metered, the CPU per call of each and the ratio of the baseline's to the measured one), and a
+// non-zero exit when a run saw errors.
 import { cpus, loadavg } from "node:os";
 import type { Result } from "autocannon";
+import { startCpuMeter, type CpuMeterOptions, type CpuSeconds } from "./cpu-meter.js";
+
+/** CPU per call in microseconds, in total and by part (bench/support/cpu-meter.ts says what each part is). */
+export interface CpuPerCall {
+  total: number;
+  service: number;
+  postgres: number;
+  redis: number;
+}
 
 export interface Figure {
   rate: number;
   p50: number;
   p99: number;
   errors: number;
+  cpu?: CpuPerCall;
+}
+
+/** CPU seconds of a run spread over its `calls`, in µs per call. */
+export function perCall(used: CpuSeconds, calls: number): CpuPerCall {
+  const us = (seconds: number) => (seconds * 1e6) / Math.max(calls, 1);
+  return {
+    total: us(used.service + used.postgres + used.redis),
+    service: us(used.service),
+    postgres: us(used.postgres),
+    redis: us(used.redis),
+  };
+}
+
+/** Runs an autocannon `run` with the CPU meter on `target` around it: its Figure with the CPU per completed call. */
+export async function metered(target: CpuMeterOptions, run: () => Promise<Result>): Promise<Figure> {
+  const meter = await startCpuMeter(target);
+  const result = await run();
+  const used = await meter.stop();
+  return { ...fromAutocannon(result), cpu: perCall(used, result.requests.total) };
 }
 
 /** An autocannon result as a Figure (non-2xx answers count as errors). */
@@ -20,11 +50,23 @@ export function fromAutocannon(result: Result): Figure {
   };
 }
 
-/** "name  ratio  (rate p50 p99) ÷ baseline (rate p50 p99)". */
+/**
+ * "name  ratio  (rate p50 p99) ÷ baseline (rate p50 p99)", then, when both figures were metered,
+ * "| CPU/call ratio  (µs: service, PostgreSQL, Redis) ÷ baseline (µs: ...)": the CPU ratio is the baseline's CPU per
+ * call over the measured one (1.0 = at the floor, higher is better). The first part is unchanged for readers of it.
+ */
 export function figureLine(name: string, measured: Figure, baselineName: string, baseline: Figure): string {
   const part = (figure: Figure) =>
     `${figure.rate.toFixed(0).padStart(6)}/s p50 ${figure.p50.toFixed(1).padStart(6)} ms p99 ${figure.p99.toFixed(1).padStart(6)} ms`;
-  return `${name.padEnd(34)} ratio ${(measured.rate / baseline.rate).toFixed(2)}   ${part(measured)}   ÷ ${baselineName}: ${part(baseline)}`;
+  const line = `${name.padEnd(34)} ratio ${(measured.rate / baseline.rate).toFixed(2)}   ${part(measured)}   ÷ ${baselineName}: ${part(baseline)}`;
+  if (!measured.cpu || !baseline.cpu) return line;
+  return `${line}   | CPU/call ratio ${(baseline.cpu.total / measured.cpu.total).toFixed(2)}   ${cpuPart(measured.cpu)}   ÷ ${cpuPart(baseline.cpu)}`;
+}
+
+/** "812 µs (process 640, PostgreSQL 120, Redis 52)": the server's process tree, then the stores. */
+function cpuPart(cpu: CpuPerCall): string {
+  const us = (n: number) => n.toFixed(0);
+  return `${us(cpu.total).padStart(5)} µs (process ${us(cpu.service)}, PostgreSQL ${us(cpu.postgres)}, Redis ${us(cpu.redis)})`;
 }
 
 /** The machine, for the header line. */

@@ -121,7 +121,7 @@ const stopTimeoutMs = 20_000;
 export async function startHelper(
   script: string,
   env: Record<string, string>,
-): Promise<{ port: number; stop(): Promise<void> }> {
+): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ["--import", "tsx", script], {
     env: { PATH: process.env["PATH"] ?? "", ...env },
     stdio: ["ignore", "pipe", "inherit"],
@@ -138,6 +138,7 @@ export async function startHelper(
   });
   return {
     port,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
