@@ -4,6 +4,7 @@
 import { createPrivateKey, createPublicKey, sign as rsaSign, verify as rsaVerify, type KeyObject } from "node:crypto";
 import type { CredentialEnvironment, Product } from "../credential/index.js";
 import type { Clock } from "../runtime/clock.js";
+import { createBoundedCache } from "../runtime/ttl-cache.js";
 
 /** `aud` of app tokens: "a fixed service-specific string of the form service-app" (spec, Access token claims). */
 export const appTokenAudience = "partnerapi-app";
@@ -118,7 +119,11 @@ export interface AccessTokenVerifier {
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): AccessTokenVerifier {
   const leeway = options.leewaySeconds ?? 5;
-  const verified = createVerifiedTokens(options.cacheEntries ?? verifiedTokenCacheEntries);
+  const verified = createBoundedCache<VerifiedToken>({
+    clock: options.clock,
+    ttlMs: Infinity,
+    maxEntries: options.cacheEntries ?? verifiedTokenCacheEntries,
+  });
   /** The checks that depend on the time run on every call, cached or not. */
   const inTime = (claims: AccessTokenClaims): VerifyResult => {
     const now = Math.floor(options.clock.now() / 1000);
@@ -152,35 +157,14 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
 }
 
 /**
- * A bounded LRU of verified tokens keyed by the token itself (its signature makes it unforgeable: a different
- * claim is a different key). Only successes are kept, so a flood of bad tokens cannot push good ones out faster
- * than the signatures it costs to verify them.
+ * A verified token, kept in the one bounded cache (least recently used first out) keyed by the token itself (its
+ * signature makes it unforgeable: a different claim is a different key). Only successes are kept, so a flood of bad
+ * tokens cannot push good ones out faster than the signatures it costs to verify them. No TTL: `inTime` checks each
+ * hit, and a token leaves at its `exp`.
  */
 interface VerifiedToken {
   claims: AccessTokenClaims;
   kid: string;
-}
-
-function createVerifiedTokens(maxEntries: number) {
-  const entries = new Map<string, VerifiedToken>();
-  return {
-    get(token: string): VerifiedToken | undefined {
-      const claims = entries.get(token);
-      if (claims === undefined) return undefined;
-      // Most recently used last: Map keeps insertion order.
-      entries.delete(token);
-      entries.set(token, claims);
-      return claims;
-    },
-    set(token: string, verified: VerifiedToken): void {
-      if (maxEntries <= 0) return;
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(token, verified);
-    },
-    delete(token: string): void {
-      entries.delete(token);
-    },
-  };
 }
 
 /**
