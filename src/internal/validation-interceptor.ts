@@ -1,11 +1,10 @@
 // Request validation on the internal port by the rules the public front applies (the (partnerapi.v1.field) options,
-// src/runtime/request-schema.ts), so the internal port cannot be fed what the public one refuses: a refused request
+// src/runtime/wire/), so the internal port cannot be fed what the public one refuses: a refused request
 // is INVALID_ARGUMENT request.invalid_fields naming each field, with the violations as details.
 import { ScalarType, toJson, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
 import { serviceErrorWithDetails } from "../errors/index.js";
-import { createRequestSchema, type RequestSchema } from "../runtime/request-schema.js";
-import { wireEnumNameOf } from "../runtime/wire-enums.js";
+import { createRequestSchema, wireEnumNameOf, type RequestSchema } from "../runtime/wire/index.js";
 
 /** Services whose requests carry our field rules; health and reflection are not ours to validate. */
 export function createValidationInterceptor(options: { services: readonly string[] }): Interceptor {
@@ -43,7 +42,7 @@ const int64Kinds = new Set([
  * The request as the front's schema reads it (the public wire): protobuf JSON writes 64-bit integers as strings, which
  * become the JSON numbers of our wire (jstype = JS_NUMBER; a value beyond 2^53 becomes an unsafe number, which the
  * schema refuses as out of range, as the front does), and enum proto names, which become their wire spellings
- * (../runtime/wire-enums.ts: PRODUCT_FULL -> FULL). Internal callers keep sending proto messages; only the check
+ * (../runtime/wire/spelling.ts: PRODUCT_FULL -> FULL). Internal callers keep sending proto messages; only the check
  * reads them in the wire's spelling. A zero enum value keeps its proto name, so the schema refuses it like the front.
  */
 function asWireJson(message: DescMessage, json: JsonValue): JsonValue {

@@ -1,4 +1,4 @@
-// src/front/message-json.ts: a response message as the spec's JSON: protobuf JSON names, fields with implicit
+// src/runtime/wire/answer.ts: a response message as the spec's JSON: protobuf JSON names, fields with implicit
 // presence always present, unset optional fields absent, and 64-bit integers as JSON numbers at any depth.
 import { create } from "@bufbuild/protobuf";
 import { suite } from "../support/suite.js";
@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import { GetOnlineOrderResponseSchema, ListStoresResponseSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { GetAccessRequestResponseSchema } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
-import { messageToJson, responseJsonSchemas } from "../../src/runtime/message-json.js";
+import { messageToJson, responseJsonSchemas } from "../../src/runtime/wire/index.js";
 import {
   CreateDeveloperOrganizationResponseSchema,
   GetAccountResponseSchema,

@@ -5,7 +5,7 @@ import { GetAppRequestSchema } from "../../gen/partnerapi/v1/credential_service_
 import { UpdateItemRequestSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { TextKind } from "../../gen/partnerapi/v1/options_pb.js";
 import { GetDeveloperAppRequestSchema } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { createRequestSchema, textProblem } from "../../src/runtime/request-schema.js";
+import { createRequestSchema, textProblem } from "../../src/runtime/wire/index.js";
 
 const RequestSchema = suite("runtime/request-schema");
 

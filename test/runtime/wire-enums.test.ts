@@ -1,9 +1,9 @@
-// src/runtime/wire-enums.ts: the spec's spellings of every enum on the public wire, both ways, the zero value never.
+// src/runtime/wire/spelling.ts: the spec's spellings of every enum on the public wire, both ways, the zero value never.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { OrganizationRoleSchema, ProgramApplicationStateSchema } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { EnvironmentSchema, ProductSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { protoEnumName, wireEnumName, wireEnumNameOf, wireEnumValues } from "../../src/runtime/wire-enums.js";
+import { protoEnumName, wireEnumName, wireEnumNameOf, wireEnumValues } from "../../src/runtime/wire/index.js";
 
 const WireEnums = suite("runtime/wire-enums");
 

@@ -1,6 +1,7 @@
 // Renders a response message as the JSON of the spec: protobuf JSON names (lowerCamel), fields with implicit presence
 // always present, 64-bit integers as JSON numbers (the spec's ids and amounts are numbers; ours stay below 2^53),
-// and enum values in the spec's spellings (FULL, SANDBOX, OWNER: ../runtime/wire-enums.ts), the zero value absent.
+// and enum values in the spec's spellings (FULL, SANDBOX, OWNER: ./spelling.ts), the zero value absent. The OpenAPI
+// response schemas (responseJsonSchemas) describe exactly this.
 import {
   ScalarType,
   toJson,
@@ -11,20 +12,12 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence as FieldPresence } from "@bufbuild/protobuf/wkt";
-import { wireEnumNameOf, wireEnumValues } from "./wire-enums.js";
+import { isInt64, isTimestamp, wireEnumNameOf, wireEnumValues } from "./spelling.js";
 
 export function messageToJson(schema: DescMessage, message: Message): JsonObject {
   const json = toJson(schema, message, { alwaysEmitImplicit: true }) as JsonObject;
   return numbersForInt64(schema, json);
 }
-
-const int64Scalars = new Set<ScalarType>([
-  ScalarType.INT64,
-  ScalarType.UINT64,
-  ScalarType.FIXED64,
-  ScalarType.SFIXED64,
-  ScalarType.SINT64,
-]);
 
 function numbersForInt64(schema: DescMessage, json: JsonObject): JsonObject {
   for (const field of schema.fields) {
@@ -41,13 +34,13 @@ function numbersForInt64(schema: DescMessage, json: JsonObject): JsonObject {
 function convertField(field: DescField, value: JsonValue): JsonValue | undefined {
   switch (field.fieldKind) {
     case "scalar":
-      return int64Scalars.has(field.scalar) ? Number(value) : value;
+      return isInt64(field.scalar) ? Number(value) : value;
     case "enum":
       return wireEnumNameOf(field.enum, value as string);
     case "message":
       return numbersForInt64(field.message, value as JsonObject);
     case "list":
-      if (field.listKind === "scalar" && int64Scalars.has(field.scalar)) return (value as JsonValue[]).map(Number);
+      if (field.listKind === "scalar" && isInt64(field.scalar)) return (value as JsonValue[]).map(Number);
       if (field.listKind === "message")
         return (value as JsonObject[]).map((item) => numbersForInt64(field.message, item));
       if (field.listKind === "enum")
@@ -128,17 +121,8 @@ function fieldResponseSchema(
   }
 }
 
-/**
- * Whether a field holds a point in time: our protos name every such string `..._at` (created_at, expires_at, ...)
- * and the services write it as an RFC 3339 date-time (Date.toISOString), which the document states as
- * `format: date-time`.
- */
-export function isTimestamp(field: DescField): boolean {
-  return field.fieldKind === "scalar" && field.scalar === ScalarType.STRING && field.name.endsWith("_at");
-}
-
 function scalarResponseSchema(scalar: ScalarType): JsonObject {
-  if (int64Scalars.has(scalar)) return { type: "integer", format: "int64" };
+  if (isInt64(scalar)) return { type: "integer", format: "int64" };
   switch (scalar) {
     case ScalarType.STRING:
       return { type: "string" };
