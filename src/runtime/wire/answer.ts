@@ -1,10 +1,9 @@
-// Renders a response message as the JSON of the spec: protobuf JSON names (lowerCamel), fields with implicit presence
-// always present, 64-bit integers as JSON numbers (the spec's ids and amounts are numbers; ours stay below 2^53),
-// and enum values in the spec's spellings (FULL, SANDBOX, OWNER: ./spelling.ts), the zero value absent. The OpenAPI
-// response schemas (responseJsonSchemas) describe exactly this.
+// A message as the JSON of the spec, read straight from the message so each value is converted once: protobuf JSON
+// names (lowerCamel, or the spec's snake_case through json_name), fields with implicit presence always present,
+// 64-bit integers as JSON numbers (bigint -> number), enum values in the spec's spellings (number -> `FULL`), the
+// zero value absent (./spelling.ts). The OpenAPI response schemas (responseJsonSchemas) describe exactly this.
 import {
   ScalarType,
-  toJson,
   type DescField,
   type DescMessage,
   type JsonObject,
@@ -12,42 +11,150 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence as FieldPresence } from "@bufbuild/protobuf/wkt";
-import { isInt64, isTimestamp, wireEnumNameOf, wireEnumValues } from "./spelling.js";
+import { base64Encode } from "@bufbuild/protobuf/wire";
+import { isInt64, isTimestamp, wireEnumName, wireEnumValues } from "./spelling.js";
 
+/** A response message as the public wire answers it. */
 export function messageToJson(schema: DescMessage, message: Message): JsonObject {
-  const json = toJson(schema, message, { alwaysEmitImplicit: true }) as JsonObject;
-  return numbersForInt64(schema, json);
+  return writeMessage(schema, message, answer);
 }
 
-function numbersForInt64(schema: DescMessage, json: JsonObject): JsonObject {
-  for (const field of schema.fields) {
-    const value = json[field.jsonName];
-    if (value === undefined || value === null) continue;
-    const converted = convertField(field, value);
-    if (converted === undefined) delete json[field.jsonName];
-    else json[field.jsonName] = converted;
+/**
+ * A request message as a client would have sent it on the public wire, for the internal port's check by the same
+ * request schema (../../internal/validation-interceptor.ts): fields at their zero value are absent, as a client
+ * leaves them out; an enum at its zero value (or a number the enum lacks) keeps its proto name (or number), which
+ * the schema refuses, as the front refuses it.
+ */
+export function requestAsSent(schema: DescMessage, message: Message): JsonObject {
+  return writeMessage(schema, message, asSent);
+}
+
+interface Mode {
+  /** Whether fields with implicit presence are written at their zero value (and empty lists and maps). */
+  emitImplicit: boolean;
+  /** An enum value's JSON; undefined leaves it out. */
+  enumValue(field: DescField & { enum: NonNullable<DescField["enum"]> }, number: number): JsonValue | undefined;
+}
+
+const answer: Mode = {
+  emitImplicit: true,
+  enumValue: (field, number) => wireEnumName(field.enum, number),
+};
+
+const asSent: Mode = {
+  emitImplicit: false,
+  enumValue: (field, number) =>
+    wireEnumName(field.enum, number) ?? field.enum.values.find((value) => value.number === number)?.name ?? number,
+};
+
+// Fields in field-number order, the order protobuf JSON writes them in.
+const sortedFieldsOf = new WeakMap<DescMessage, DescField[]>();
+
+function sortedFields(schema: DescMessage): DescField[] {
+  let fields = sortedFieldsOf.get(schema);
+  if (fields === undefined) {
+    fields = [...schema.fields].sort((a, b) => a.number - b.number);
+    sortedFieldsOf.set(schema, fields);
+  }
+  return fields;
+}
+
+function writeMessage(schema: DescMessage, message: Message, mode: Mode): JsonObject {
+  const json: JsonObject = {};
+  const record: Readonly<Record<string, unknown>> = message;
+  for (const field of sortedFields(schema)) {
+    let value: unknown;
+    if (field.oneof) {
+      const oneof = record[field.oneof.localName] as { case: string | undefined; value?: unknown };
+      if (oneof.case !== field.localName) continue;
+      value = oneof.value;
+    } else {
+      value = record[field.localName];
+      if (!isWritten(field, value, record, mode)) continue;
+    }
+    const written = writeField(field, value, mode);
+    if (written !== undefined) json[field.jsonName] = written;
   }
   return json;
 }
 
-/** The wire value of one field; undefined to leave it out (an enum at its zero value: unset, so absent). */
-function convertField(field: DescField, value: JsonValue): JsonValue | undefined {
+/** Whether a field (not in a oneof) is on the wire: set, or with implicit presence and written at its zero value. */
+function isWritten(field: DescField, value: unknown, record: Readonly<Record<string, unknown>>, mode: Mode): boolean {
+  if (field.fieldKind === "list") return mode.emitImplicit || (value as unknown[]).length > 0;
+  if (field.fieldKind === "map") return mode.emitImplicit || Object.keys(value as object).length > 0;
+  if (field.presence !== FieldPresence.IMPLICIT) return value !== undefined && Object.hasOwn(record, field.localName);
+  if (mode.emitImplicit) return true;
+  if (field.fieldKind === "enum") return value !== field.enum.values[0]!.number;
+  switch (field.scalar) {
+    case ScalarType.STRING:
+      return value !== "";
+    case ScalarType.BOOL:
+      return value !== false;
+    case ScalarType.BYTES:
+      return (value as Uint8Array).byteLength > 0;
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      return !Object.is(value, 0);
+    default:
+      // Integers: a number, or a bigint for the 64-bit kinds (a string under jstype = JS_STRING).
+      return value !== 0 && value !== 0n && value !== "0";
+  }
+}
+
+/** The JSON of one field's value; undefined to leave it out (an enum the mode does not write). */
+function writeField(field: DescField, value: unknown, mode: Mode): JsonValue | undefined {
   switch (field.fieldKind) {
     case "scalar":
-      return isInt64(field.scalar) ? Number(value) : value;
+      return writeScalar(field.scalar, value);
     case "enum":
-      return wireEnumNameOf(field.enum, value as string);
+      return mode.enumValue(field, value as number);
     case "message":
-      return numbersForInt64(field.message, value as JsonObject);
-    case "list":
-      if (field.listKind === "scalar" && isInt64(field.scalar)) return (value as JsonValue[]).map(Number);
-      if (field.listKind === "message")
-        return (value as JsonObject[]).map((item) => numbersForInt64(field.message, item));
-      if (field.listKind === "enum")
-        return (value as string[]).flatMap((item) => wireEnumNameOf(field.enum, item) ?? []);
-      return value;
+      return writeMessage(field.message, value as Message, mode);
+    case "list": {
+      const items = value as unknown[];
+      switch (field.listKind) {
+        case "scalar":
+          return items.map((item) => writeScalar(field.scalar, item));
+        case "enum":
+          return items.flatMap((item) => mode.enumValue(field, item as number) ?? []);
+        case "message":
+          return items.map((item) => writeMessage(field.message, item as Message, mode));
+      }
+      break;
+    }
+    case "map": {
+      const json: JsonObject = {};
+      for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+        const written =
+          field.mapKind === "scalar"
+            ? writeScalar(field.scalar, item)
+            : field.mapKind === "enum"
+              ? mode.enumValue(field, item as number)
+              : writeMessage(field.message, item as Message, mode);
+        if (written !== undefined)
+          Object.defineProperty(json, key, { value: written, enumerable: true, writable: true });
+      }
+      return json;
+    }
+  }
+}
+
+function writeScalar(scalar: ScalarType, value: unknown): JsonValue {
+  if (isInt64(scalar)) return Number(value as bigint);
+  switch (scalar) {
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT: {
+      // The proto3 JSON mapping's spellings of the values JSON has no number for.
+      const number = value as number;
+      if (Number.isNaN(number)) return "NaN";
+      if (number === Number.POSITIVE_INFINITY) return "Infinity";
+      if (number === Number.NEGATIVE_INFINITY) return "-Infinity";
+      return number;
+    }
+    case ScalarType.BYTES:
+      return base64Encode(value as Uint8Array);
     default:
-      return value;
+      return value as JsonValue;
   }
 }
 

@@ -24,4 +24,4 @@ export {
   type RequestSchema,
   type ValidationResult,
 } from "./request.js";
-export { messageToJson, responseJsonSchemas } from "./answer.js";
+export { messageToJson, requestAsSent, responseJsonSchemas } from "./answer.js";

@@ -1,12 +1,13 @@
 // Strict request decoding derived from the request message: a zod schema per RPC, built once at start from the
 // descriptor and its (partnerapi.v1.field) rules. Unknown properties, wrong types and bad values are rejected
-// before any service code runs; the output is the message's JSON, ready for fromJson. The same rules, read by the
-// same code, also give the JSON Schema the OpenAPI document publishes (requestJsonSchema), so the two cannot drift.
-// How each value is spelled: ./spelling.ts.
+// before any service code runs; the output is the message's JSON, ready for fromJson, with each value already in
+// the form the message holds where JSON allows it (an enum's spelling read once, as its number). The same rules,
+// read by the same code, also give the JSON Schema the OpenAPI document publishes (requestJsonSchema), so the two
+// cannot drift. How each value is spelled: ./spelling.ts.
 import { getOption, ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { z } from "zod";
 import { field as fieldOption, TextKind, type FieldRules } from "../../../gen/partnerapi/v1/options_pb.js";
-import { isInt64, isUnsigned, protoEnumName, wireEnumValues } from "./spelling.js";
+import { enumNumberOf, isInt64, isUnsigned, wireEnumValues } from "./spelling.js";
 
 /**
  * How values arrive. JSON bodies carry typed values; form bodies, query strings and path variables carry text,
@@ -112,10 +113,10 @@ function fieldSchema(field: DescField, kind: InputKind, rules: FieldRules): z.Zo
   }
 }
 
-/** An enum field: only the wire spellings (./spelling.ts), turned into the proto name fromJson reads. */
+/** An enum field: only the wire spellings (./spelling.ts), turned into the number the message holds. */
 function enumSchema(descriptor: DescEnum): z.ZodType {
   const names = wireEnumValues(descriptor) as [string, ...string[]];
-  return z.enum(names).transform((wire) => protoEnumName(descriptor, wire)!);
+  return z.enum(names).transform((wire) => enumNumberOf(descriptor, wire)!);
 }
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as a plain object. */
