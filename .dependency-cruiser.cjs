@@ -90,6 +90,14 @@ module.exports = {
       to: { path: OWNER, pathNot: ["^src/$1/", "^src/[^/]+/index\\.ts$"] },
     },
     {
+      name: "wire-through-its-index",
+      comment:
+        "The public JSON wire is one module (src/runtime/wire/): from outside it, import only its index, so each spelling rule has one way in.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/runtime/wire/" },
+      to: { path: "^src/runtime/wire/", pathNot: "^src/runtime/wire/index\\.ts$" },
+    },
+    {
       name: "front-imports-no-owner",
       comment: "The /v1 front only transcodes: it knows nothing of tokens or other owners (other edges: see edges-*).",
       severity: "error",

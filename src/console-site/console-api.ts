@@ -1,6 +1,6 @@
 // The console site's one way into the ConsoleService: the implementation the /v1/console routes call, called in
 // process exactly as the front calls it (src/front/front-server.ts): the request validated strictly by the same
-// schema (src/runtime/request-schema.ts), the developer's console access token as the Authorization header, the
+// schema (src/runtime/wire/), the developer's console access token as the Authorization header, the
 // page's language as Accept-Language, and the caller's address in the context values (the console's limits count
 // by it). So the web and the API can never disagree: both are the same calls.
 import { fromJson, type DescMethodUnary, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
@@ -9,7 +9,7 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { entryOf, readServiceError, type ErrorCode } from "../errors/index.js";
 import { callerInfoKey, correlationHeader } from "../runtime/caller-context.js";
 import type { IdSource } from "../runtime/ids.js";
-import { createRequestSchema, type RequestSchema } from "../runtime/request-schema.js";
+import { createRequestSchema, type RequestSchema } from "../runtime/wire/index.js";
 import { createInProcessCaller } from "../runtime/service-caller.js";
 
 type Methods = typeof ConsoleService.method;

@@ -22,7 +22,7 @@ import { correlationHeader } from "../runtime/caller-context.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
-import { wireEnumName } from "../runtime/wire-enums.js";
+import { enumNumberOf, wireEnumName } from "../runtime/wire/index.js";
 import { html, type SafeHtml } from "../web/html.js";
 import type { Locale, MessageKey } from "../web/i18n.js";
 import { rightsOf } from "./labels.js";
@@ -120,9 +120,7 @@ export function createSandboxOrderDesk(options: {
     },
     async move(region, companyId, orderId, change, locale) {
       const reason = change.reason
-        ? (OnlineOrderReasonSchema.values.find(
-            (value) => wireEnumName(OnlineOrderReasonSchema, value.number) === change.reason,
-          )?.number as OnlineOrderReason | undefined)
+        ? (enumNumberOf(OnlineOrderReasonSchema, change.reason) as OnlineOrderReason | undefined)
         : undefined;
       const moved = await call(
         region,

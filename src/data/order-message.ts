@@ -7,19 +7,13 @@ import {
   OnlineOrderReasonSchema,
   OnlineOrderSchema,
 } from "../../gen/partnerapi/v1/data_service_pb.js";
-import { messageToJson } from "../runtime/message-json.js";
-import { wireEnumName } from "../runtime/wire-enums.js";
+import { enumNumberOf, messageToJson } from "../runtime/wire/index.js";
 import type { OnlineOrderRow } from "./queries/order-queries.js";
 
 /** The reason column's text (OnlineOrderReason without its prefix) as the enum; UNSPECIFIED when none. */
 export function reasonOf(text: string | null): OnlineOrderReason {
-  const value =
-    text === null
-      ? undefined
-      : OnlineOrderReasonSchema.values.find(
-          (candidate) => wireEnumName(OnlineOrderReasonSchema, candidate.number) === text,
-        );
-  return value === undefined ? OnlineOrderReason.UNSPECIFIED : (value.number as OnlineOrderReason);
+  const number = text === null ? undefined : enumNumberOf(OnlineOrderReasonSchema, text);
+  return number === undefined ? OnlineOrderReason.UNSPECIFIED : (number as OnlineOrderReason);
 }
 
 export function orderOf(row: OnlineOrderRow): MessageInitShape<typeof OnlineOrderSchema> {

@@ -39,7 +39,7 @@ import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../config/regions.js";
 import { regionSchema } from "../storage/schemas.js";
 import type { ServiceContext } from "../runtime/service-context.js";
-import { wireEnumName } from "../runtime/wire-enums.js";
+import { wireEnumName } from "../runtime/wire/index.js";
 
 export interface DataServiceOptions {
   /** The region whose database this instance serves; it never touches another region's data. */

@@ -2,7 +2,7 @@
 // family of events, naming exactly the fields the writers put there (src/grant/grant-events.ts,
 // src/data/order-changes.ts, src/webhook/service.ts; test/front/openapi.test.ts holds them to it). An order is
 // the OnlineOrder message as the routes answer it, so its schema is the routes' own component.
-import type { JsonSchema } from "../runtime/request-schema.js";
+import type { JsonSchema } from "../runtime/wire/index.js";
 import type { EventType } from "./events.js";
 
 /** The Standard Webhooks headers of every delivery (standardwebhooks.com), as OpenAPI header parameters. */

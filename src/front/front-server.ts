@@ -18,17 +18,17 @@ import { clientAddress } from "../runtime/client-address.js";
 import { vouchedClientHeader, type VouchedClients } from "../runtime/vouched-client.js";
 import { addressRanges } from "../config/ip-addresses.js";
 import { parseBasicCredentials } from "./client-credentials.js";
-import { messageToJson } from "../runtime/message-json.js";
 import { collectParams, readBody, maxRequestFields, tooManyFields } from "./request-body.js";
 import { parseUrlEncoded } from "../runtime/urlencoded.js";
 import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
 import { summarizeViolations } from "./violation-summary.js";
 import {
   createRequestSchema,
+  messageToJson,
   type FieldViolation,
   type InputKind,
   type RequestSchema,
-} from "../runtime/request-schema.js";
+} from "../runtime/wire/index.js";
 import { renderError, validationCode } from "./render-error.js";
 import type { AdmittedCall, PartnerAdmission, PartnerIdentity } from "./partner-admission.js";
 import type { PartnerCallRecord } from "../request-log/index.js";

@@ -15,8 +15,13 @@ import {
   renderOAuthError,
   renderPartnerError,
 } from "../errors/index.js";
-import { fieldJsonSchema, isRequiredField, requestJsonSchema, type JsonSchema } from "../runtime/request-schema.js";
-import { responseJsonSchemas } from "../runtime/message-json.js";
+import {
+  fieldJsonSchema,
+  isRequiredField,
+  requestJsonSchema,
+  responseJsonSchemas,
+  type JsonSchema,
+} from "../runtime/wire/index.js";
 import type { Family, Route, RouteTable } from "./route-table.js";
 
 export interface OpenApiOptions {
@@ -278,7 +283,7 @@ function webhookOperation(events: WebhookEventsDescription, type: string): Recor
   };
 }
 
-/** Query strings carry text: an object field cannot be sent there (request-schema.ts refuses it). */
+/** Query strings carry text: an object field cannot be sent there (src/runtime/wire/request.ts refuses it). */
 function sendableInQuery(field: DescField): boolean {
   return field.fieldKind !== "message" && !(field.fieldKind === "list" && field.listKind === "message");
 }

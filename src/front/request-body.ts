@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { readChunks } from "../runtime/client-gone.js";
 import { firstDuplicateKey } from "../runtime/json-duplicate-keys.js";
-import type { FieldViolation } from "../runtime/request-schema.js";
+import type { FieldViolation } from "../runtime/wire/index.js";
 import { parseUrlEncoded } from "../runtime/urlencoded.js";
 
 /**

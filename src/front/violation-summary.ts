@@ -1,7 +1,7 @@
 // What a validation failure names: at most a few fields, each name cut short, so the size of the answer is bounded
 // by a constant and never by the input. A body naming 16,716 unknown fields got a 932 KB answer (14 times its own
 // size) before; a client needs the first few names to fix its request, not all of them (issue 27).
-import type { FieldViolation } from "../runtime/request-schema.js";
+import type { FieldViolation } from "../runtime/wire/index.js";
 
 /** The most fields a validation failure names; the rest are counted. */
 export const namedFieldsLimit = 10;

@@ -24,7 +24,7 @@ import { grpcTransport } from "../support/internal.js";
 import { consoleCall, mailedLink, tokenOf } from "../support/console.js";
 import { randomAddress } from "../support/consent.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { wireEnumValues } from "../../src/runtime/wire-enums.js";
+import { wireEnumValues } from "../../src/runtime/wire/index.js";
 import type { SigningKey } from "../../src/token/access-token.js";
 
 const seed = Number(process.env["FUZZ_SEED"] ?? 20261115);

@@ -1,4 +1,4 @@
-// src/front/message-json.ts: a response message as the spec's JSON: protobuf JSON names, fields with implicit
+// src/runtime/wire/answer.ts: a response message as the spec's JSON: protobuf JSON names, fields with implicit
 // presence always present, unset optional fields absent, and 64-bit integers as JSON numbers at any depth.
 import { create } from "@bufbuild/protobuf";
 import { suite } from "../support/suite.js";
@@ -6,13 +6,16 @@ import * as assert from "uvu/assert";
 import { GetOnlineOrderResponseSchema, ListStoresResponseSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { GetAccessRequestResponseSchema } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
-import { messageToJson, responseJsonSchemas } from "../../src/runtime/message-json.js";
+import { messageToJson, requestAsSent, responseJsonSchemas } from "../../src/runtime/wire/index.js";
 import {
+  CreateDeveloperAppRequestSchema,
   CreateDeveloperOrganizationResponseSchema,
   GetAccountResponseSchema,
   GetDeveloperAppResponseSchema,
   OrganizationRole,
   ProgramApplicationState,
+  RequestLogEntrySchema,
+  UpdateDeveloperAppRequestSchema,
 } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 
@@ -161,5 +164,43 @@ MessageJson(
     );
   },
 );
+
+MessageJson(
+  "the answer's text: keys in field-number order, as protobuf JSON writes them; NaN as the string NaN",
+  () => {
+    const entry = create(RequestLogEntrySchema, {
+      id: 5n,
+      atMs: 1700000000000n,
+      method: "GET",
+      path: "/v1/stores",
+      status: 200,
+      correlationId: "c",
+      latencyMs: Number.NaN,
+    });
+    assert.is(
+      JSON.stringify(messageToJson(RequestLogEntrySchema, entry)),
+      '{"id":5,"atMs":1700000000000,"method":"GET","path":"/v1/stores","status":200,"errorCode":"","companyId":0,' +
+        '"correlationId":"c","latencyMs":"NaN","errorBody":""}',
+    );
+  },
+);
+
+MessageJson("a request as a client would have sent it: zero values absent, int64 numbers, enums spelled", () => {
+  const app = create(CreateDeveloperAppRequestSchema, { organizationId: 12n, name: "App", product: Product.ADSR });
+  assert.equal(requestAsSent(CreateDeveloperAppRequestSchema, app), {
+    organizationId: 12,
+    name: "App",
+    product: "ADSR",
+  });
+  assert.equal(requestAsSent(CreateDeveloperAppRequestSchema, create(CreateDeveloperAppRequestSchema)), {});
+  // Beyond 2^53 the number is no longer the id, which the request schema refuses as out of range.
+  const wide = create(CreateDeveloperAppRequestSchema, { organizationId: 9007199254740993n });
+  assert.equal(requestAsSent(CreateDeveloperAppRequestSchema, wide), { organizationId: 9007199254740992 });
+  // An enum set to its zero value (or to a number it lacks) stays as protobuf names it, which no spelling matches.
+  const zero = create(UpdateDeveloperAppRequestSchema, { appId: "a", product: Product.UNSPECIFIED });
+  assert.equal(requestAsSent(UpdateDeveloperAppRequestSchema, zero), { appId: "a", product: "PRODUCT_UNSPECIFIED" });
+  const unknown = create(UpdateDeveloperAppRequestSchema, { appId: "a", product: 99 as Product });
+  assert.equal(requestAsSent(UpdateDeveloperAppRequestSchema, unknown), { appId: "a", product: 99 });
+});
 
 MessageJson.run();

@@ -1,11 +1,16 @@
 // Request schemas derived from descriptors: path variables bound by proto name, fields by their JSON (wire) name.
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { GetAppRequestSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { UpdateItemRequestSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { TextKind } from "../../gen/partnerapi/v1/options_pb.js";
-import { GetDeveloperAppRequestSchema } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { createRequestSchema, textProblem } from "../../src/runtime/request-schema.js";
+import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import {
+  CreateDeveloperAppRequestSchema,
+  GetDeveloperAppRequestSchema,
+} from "../../gen/partnerapi/v1/console_service_pb.js";
+import { createRequestSchema, textProblem } from "../../src/runtime/wire/index.js";
 
 const RequestSchema = suite("runtime/request-schema");
 
@@ -62,5 +67,16 @@ RequestSchema(
     });
   },
 );
+
+RequestSchema("an enum's spelling is decoded once, to the number the message holds; proto names are refused", () => {
+  const schema = createRequestSchema(CreateDeveloperAppRequestSchema);
+  const result = schema.validate({ organizationId: 3, name: "App", product: "ONLINE_ORDER" }, "json", {});
+  assert.equal(result, { ok: true, value: { organizationId: 3, name: "App", product: Product.ONLINE_ORDER } });
+  const input = fromJson(CreateDeveloperAppRequestSchema, result.ok ? (result.value as JsonValue) : null);
+  assert.is(input.product, Product.ONLINE_ORDER);
+  const proto = schema.validate({ organizationId: 3, name: "App", product: "PRODUCT_ONLINE_ORDER" }, "json", {});
+  assert.is(proto.ok, false);
+  assert.equal(proto.ok ? [] : proto.violations.map((violation) => violation.field), ["product"]);
+});
 
 RequestSchema.run();

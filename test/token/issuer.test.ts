@@ -7,7 +7,7 @@ import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ExchangeTokenResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { loadConfig } from "../../src/config/config.js";
-import { messageToJson } from "../../src/runtime/message-json.js";
+import { messageToJson } from "../../src/runtime/wire/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import type { IdSource } from "../../src/runtime/ids.js";
 import { appTokenAudience, createAccessTokenVerifier, type SigningKey } from "../../src/token/access-token.js";

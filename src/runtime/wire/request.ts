@@ -1,11 +1,13 @@
-// Strict request validation derived from the request message: a zod schema per RPC, built once at start from the
+// Strict request decoding derived from the request message: a zod schema per RPC, built once at start from the
 // descriptor and its (partnerapi.v1.field) rules. Unknown properties, wrong types and bad values are rejected
-// before any service code runs; the output is the message's JSON, ready for fromJson. The same rules, read by the
-// same code, also give the JSON Schema the OpenAPI document publishes (requestJsonSchema), so the two cannot drift.
+// before any service code runs; the output is the message's JSON, ready for fromJson, with each value already in
+// the form the message holds where JSON allows it (an enum's spelling read once, as its number). The same rules,
+// read by the same code, also give the JSON Schema the OpenAPI document publishes (requestJsonSchema), so the two
+// cannot drift. How each value is spelled: ./spelling.ts.
 import { getOption, ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { z } from "zod";
-import { field as fieldOption, TextKind, type FieldRules } from "../../gen/partnerapi/v1/options_pb.js";
-import { protoEnumName, wireEnumValues } from "./wire-enums.js";
+import { field as fieldOption, TextKind, type FieldRules } from "../../../gen/partnerapi/v1/options_pb.js";
+import { enumNumberOf, isInt64, isUnsigned, wireEnumValues } from "./spelling.js";
 
 /**
  * How values arrive. JSON bodies carry typed values; form bodies, query strings and path variables carry text,
@@ -111,10 +113,10 @@ function fieldSchema(field: DescField, kind: InputKind, rules: FieldRules): z.Zo
   }
 }
 
-/** An enum field: only the wire spellings (./wire-enums.ts), turned into the proto name fromJson reads. */
+/** An enum field: only the wire spellings (./spelling.ts), turned into the number the message holds. */
 function enumSchema(descriptor: DescEnum): z.ZodType {
   const names = wireEnumValues(descriptor) as [string, ...string[]];
-  return z.enum(names).transform((wire) => protoEnumName(descriptor, wire)!);
+  return z.enum(names).transform((wire) => enumNumberOf(descriptor, wire)!);
 }
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as a plain object. */
@@ -199,12 +201,7 @@ function scalarJsonSchema(scalar: ScalarType, rules: FieldRules): JsonSchema {
       return { type: "string", contentEncoding: "base64" };
     default: {
       // int64 ids are JSON numbers on our wire, limited to the safe integers like the zod schema.
-      const wide =
-        scalar === ScalarType.INT64 ||
-        scalar === ScalarType.UINT64 ||
-        scalar === ScalarType.FIXED64 ||
-        scalar === ScalarType.SFIXED64 ||
-        scalar === ScalarType.SINT64;
+      const wide = isInt64(scalar);
       const lowest = [
         isUnsigned(scalar) ? 0 : -Number.MAX_SAFE_INTEGER,
         ...(rules.min !== undefined ? [Number(rules.min)] : []),
@@ -295,15 +292,6 @@ export function textProblem(value: string, kind: TextKind = TextKind.UNSPECIFIED
     return "must not contain control characters";
   if (bidiControls.test(value)) return "must not contain bidirectional control characters";
   return undefined;
-}
-
-function isUnsigned(scalar: ScalarType): boolean {
-  return (
-    scalar === ScalarType.UINT32 ||
-    scalar === ScalarType.UINT64 ||
-    scalar === ScalarType.FIXED32 ||
-    scalar === ScalarType.FIXED64
-  );
 }
 
 /** One violation per offending field, in the order the fields were found. */
