@@ -8,7 +8,7 @@
 //   3. else a new random UUID.
 // A valid `traceparent` always gives the trace id (joining the caller's trace) even when X-Request-Id gave the
 // correlation id. Anything else is ignored, never an error: these headers are hints, not input (docs/decisions.md).
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 export const requestIdHeader = "x-request-id";
 export const traceparentHeader = "traceparent";
@@ -74,9 +74,28 @@ export function traceContextOf(
   };
 }
 
+/**
+ * Span ids are cut from a pool of random bytes refilled 4 KiB at a time, as Node's randomUUID does with its own:
+ * one call into the system's generator per 512 spans rather than one per hop (a profile of the items route put
+ * that per-hop call at 2.5% of the service's CPU). A span id is an identifier, not a secret.
+ */
+const spanPool = Buffer.alloc(4096);
+let spanPoolOffset = spanPool.length;
+
+function randomSpanId(): string {
+  for (;;) {
+    if (spanPoolOffset === spanPool.length) {
+      randomFillSync(spanPool);
+      spanPoolOffset = 0;
+    }
+    const spanId = spanPool.toString("hex", spanPoolOffset, spanPoolOffset + 8);
+    spanPoolOffset += 8;
+    // W3C Trace Context 3.2.2.4: an all-zero parent-id is invalid.
+    if (spanId !== "0000000000000000") return spanId;
+  }
+}
+
 /** The `traceparent` a hop sends: this trace, a new parent-id for the hop's span, the caller's flags. */
 export function traceparentFor(trace: { traceId: string; flags: string }): string {
-  let spanId = randomBytes(8).toString("hex");
-  while (spanId === "0".repeat(16)) spanId = randomBytes(8).toString("hex");
-  return `00-${trace.traceId}-${spanId}-${trace.flags}`;
+  return `00-${trace.traceId}-${randomSpanId()}-${trace.flags}`;
 }

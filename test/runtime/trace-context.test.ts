@@ -82,4 +82,13 @@ Trace("a hop's traceparent keeps the trace and the flags, with a new non-zero pa
   assert.equal(parseTraceparent(first)?.traceId, traceId);
 });
 
+Trace("parent-ids stay distinct and well formed across the random pool's refills (512 to a refill)", () => {
+  const spans = Array.from({ length: 2_000 }, () => traceparentFor({ traceId, flags: "00" }).split("-")[2]);
+  assert.is(new Set(spans).size, 2_000);
+  for (const span of spans) {
+    assert.match(span!, /^[0-9a-f]{16}$/);
+    assert.is.not(span, "0000000000000000");
+  }
+});
+
 Trace.run();
