@@ -50,6 +50,11 @@ export interface RequestRecorderOptions {
 
 /** The spec of the issue: the last 1,000 partner calls per app and environment. */
 export const keptCallsPerApp = 1000;
+/**
+ * How often a pair's trim starts again from the first id rather than from where this process's last trim stopped:
+ * calls another process inserted below that point (its transaction committed after this one's trim) go within it.
+ */
+const fullTrimEveryMs = 10 * 60_000;
 /** The usage chart's window is 24 hours; an hour more is kept so a chart drawn at a minute's edge is whole. */
 const usageKeptMs = 25 * 3600_000;
 /** A stored path is cut here (a route's path is short; a long one is a client's mistake, not worth the space). */
@@ -69,6 +74,9 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
   let lastUsageTrim = 0;
+  /** app \0 env → the cutoff of this process's last trim of the pair (calls at or below it are deleted). */
+  let trimmedUpTo = new Map<string, number>();
+  let lastFullTrim = clock.now();
 
   const record = (call: PartnerCallRecord): void => {
     const minute = call.at - (call.at % 60_000);
@@ -126,6 +134,7 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
     const pairs = new Map(usageRows.map((row) => [`${row.app_id}\u0000${row.environment}`, row] as const));
     const now = clock.now();
     const before = new Date(now - usageKeptMs);
+    let cutoffs: Array<{ app_id: string; environment: string; cutoff: number }> = [];
     try {
       await sql.begin(async (tx: SqlClient) => {
         const queries = createRequestLogQueries(tx);
@@ -134,8 +143,16 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
           await queries.insertCalls(batch.slice(index, index + 1_000));
         await queries.addUsage(usageRows);
         await queries.touchLastCalls(lastCallRows);
-        await queries.trim(
-          [...pairs.values()].map((row) => ({ app_id: row.app_id, environment: row.environment })),
+        if (now - lastFullTrim >= fullTrimEveryMs) {
+          trimmedUpTo = new Map();
+          lastFullTrim = now;
+        }
+        cutoffs = await queries.trim(
+          [...pairs.entries()].map(([pair, row]) => ({
+            app_id: row.app_id,
+            environment: row.environment,
+            after: trimmedUpTo.get(pair) ?? 0,
+          })),
           keep,
         );
         // The usage table loses its old minutes once a minute at most.
@@ -144,6 +161,8 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
           lastUsageTrim = now;
         }
       });
+      // Only once the transaction has committed: a rolled-back trim deleted nothing.
+      for (const row of cutoffs) trimmedUpTo.set(`${row.app_id}\u0000${row.environment}`, Number(row.cutoff));
     } catch (cause) {
       logger.warn("partner request log: a batch could not be written and is dropped", {
         calls: batch.length,

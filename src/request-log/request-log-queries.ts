@@ -51,19 +51,28 @@ export function createRequestLogQueries(sql: SqlClient) {
 
     /**
      * Keeps the newest `keep` calls of each app and environment named, in one statement: per pair, the id of the
-     * first call past the newest `keep` (one index range scan), and everything at or below it goes.
+     * first call past the newest `keep` (one index range scan), and the calls at or below it and above the pair's
+     * `after` go. `after` is where this process's previous trim of the pair stopped (0: from the start): the rows
+     * below it are deleted already, and a range from 0 would walk their dead index entries again on every flush
+     * until vacuum (at 4,600 calls a second that was 110 µs of PostgreSQL CPU per call). Answers each pair's cutoff,
+     * its next `after`.
      */
-    async trim(pairs: ReadonlyArray<{ app_id: string; environment: LoggedEnvironment }>, keep: number): Promise<void> {
-      if (pairs.length === 0) return;
-      await sql`
-        delete from control.partner_requests p
-        using (
-          select t.app_id, t.environment,
+    async trim(
+      pairs: ReadonlyArray<{ app_id: string; environment: LoggedEnvironment; after: number }>,
+      keep: number,
+    ): Promise<Array<{ app_id: string; environment: LoggedEnvironment; cutoff: number }>> {
+      if (pairs.length === 0) return [];
+      return sql<Array<{ app_id: string; environment: LoggedEnvironment; cutoff: number }>>`
+        with c as (
+          select t.app_id, t.environment, t.after,
             (select q.id from control.partner_requests q where q.app_id = t.app_id and q.environment = t.environment
              order by q.id desc offset ${keep} limit 1) as cutoff
-          from json_to_recordset((${JSON.stringify(pairs)}::text)::json) as t(app_id text, environment text)
-        ) c
-        where p.app_id = c.app_id and p.environment = c.environment and p.id <= c.cutoff`;
+          from json_to_recordset((${JSON.stringify(pairs)}::text)::json) as t(app_id text, environment text, after bigint)
+        ), gone as (
+          delete from control.partner_requests p using c
+          where p.app_id = c.app_id and p.environment = c.environment and p.id <= c.cutoff and p.id > c.after
+        )
+        select app_id, environment, cutoff from c where cutoff is not null`;
     },
 
     /** Adds a batch's per-minute counts to the stored ones. */

@@ -90,6 +90,38 @@ Recorder(
 );
 
 Recorder(
+  "a later flush trims from where the last one stopped; a call left below that point goes at the ten-minute full trim",
+  async () => {
+    const recorder = createRequestRecorder({
+      sql: database.sql,
+      clock,
+      logger: silentLogger,
+      flushIntervalMs: 3_600_000,
+      keepPerApp: 3,
+    });
+    const queries = createRequestLogQueries(database.sql);
+    const paths = async () =>
+      (await queries.list({ appId: "app_t", environment: "SANDBOX", limit: 100 })).map((row) => row.path);
+    for (let index = 0; index < 5; index++) recorder.record(call("app_t", index));
+    await recorder.flush();
+    assert.equal(await paths(), ["/v1/items/4", "/v1/items/3", "/v1/items/2"]);
+    // Another process's call, committed after this trim with an id below where it stopped.
+    const [{ oldest }] = await database.sql<[{ oldest: number }]>`
+      select min(id) as oldest from control.partner_requests where app_id = 'app_t'`;
+    await database.sql`
+      insert into control.partner_requests (id, app_id, environment, at, method, path, status, correlation_id, latency_ms)
+      overriding system value values (${oldest - 1}, 'app_t', 'SANDBOX', now(), 'GET', '/stray', 200, 'c-stray', 1)`;
+    for (let index = 5; index < 7; index++) recorder.record(call("app_t", index));
+    await recorder.flush();
+    assert.equal(await paths(), ["/v1/items/6", "/v1/items/5", "/v1/items/4", "/stray"]);
+    clock.advance(10 * minute);
+    recorder.record(call("app_t", 7));
+    await recorder.close();
+    assert.equal(await paths(), ["/v1/items/7", "/v1/items/6", "/v1/items/5"]);
+  },
+);
+
+Recorder(
   "past its buffer the log drops calls, but the usage counts every call; a later flush adds to the same minute",
   async () => {
     const recorder = createRequestRecorder({
