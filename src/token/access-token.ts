@@ -149,8 +149,8 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       if (claims.iss !== options.issuer) return { ok: false, reason: "wrong_issuer" };
       if (claims.aud !== options.audience) return { ok: false, reason: "wrong_audience" };
       const result = inTime(claims);
-      // Only a token valid now is kept; it leaves at its `exp` check above, or sooner when pushed out.
-      if (result.ok) verified.set(token, { claims, kid: signed.kid });
+      // Only a token valid now is kept, until the moment `inTime` would call it expired (or sooner when pushed out).
+      if (result.ok) verified.set(token, { claims, kid: signed.kid }, (claims.exp + leeway) * 1000);
       return result;
     },
   };
@@ -159,8 +159,8 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
 /**
  * A verified token, kept in the one bounded cache (least recently used first out) keyed by the token itself (its
  * signature makes it unforgeable: a different claim is a different key). Only successes are kept, so a flood of bad
- * tokens cannot push good ones out faster than the signatures it costs to verify them. No TTL: `inTime` checks each
- * hit, and a token leaves at its `exp`.
+ * tokens cannot push good ones out faster than the signatures it costs to verify them. Each entry ends when the token
+ * expires (with the leeway); `inTime` still checks every hit.
  */
 interface VerifiedToken {
   claims: AccessTokenClaims;
