@@ -32,6 +32,10 @@ Recorder.after(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** A recorder on the test database whose timer never fires in a test: each test flushes it itself. */
+const manualRecorder = (limits: { keepPerApp?: number; maxBuffered?: number }) =>
+  createRequestRecorder({ sql: database.sql, clock, logger: silentLogger, flushIntervalMs: 3_600_000, ...limits });
+
 const call = (appId: string, index: number, status = 200): PartnerCallRecord => ({
   appId,
   environment: "SANDBOX",
@@ -53,13 +57,7 @@ const call = (appId: string, index: number, status = 200): PartnerCallRecord => 
 Recorder(
   "one flush writes the batch; each app and environment keeps its newest calls; refusals keep their body, successes none",
   async () => {
-    const recorder = createRequestRecorder({
-      sql: database.sql,
-      clock,
-      logger: silentLogger,
-      flushIntervalMs: 3_600_000,
-      keepPerApp: 3,
-    });
+    const recorder = manualRecorder({ keepPerApp: 3 });
     for (let index = 0; index < 5; index++) recorder.record(call("app_a", index, index === 4 ? 429 : 200));
     recorder.record(call("app_b", 9));
     await recorder.close();
@@ -92,13 +90,7 @@ Recorder(
 Recorder(
   "a later flush trims from where the last one stopped; a call left below that point goes at the ten-minute full trim",
   async () => {
-    const recorder = createRequestRecorder({
-      sql: database.sql,
-      clock,
-      logger: silentLogger,
-      flushIntervalMs: 3_600_000,
-      keepPerApp: 3,
-    });
+    const recorder = manualRecorder({ keepPerApp: 3 });
     const queries = createRequestLogQueries(database.sql);
     const paths = async () =>
       (await queries.list({ appId: "app_t", environment: "SANDBOX", limit: 100 })).map((row) => row.path);
@@ -124,13 +116,7 @@ Recorder(
 Recorder(
   "past its buffer the log drops calls, but the usage counts every call; a later flush adds to the same minute",
   async () => {
-    const recorder = createRequestRecorder({
-      sql: database.sql,
-      clock,
-      logger: silentLogger,
-      flushIntervalMs: 3_600_000,
-      maxBuffered: 2,
-    });
+    const recorder = manualRecorder({ maxBuffered: 2 });
     for (let index = 0; index < 6; index++) recorder.record(call("app_c", index, index % 2 === 0 ? 200 : 429));
     await recorder.flush();
     recorder.record(call("app_c", 7));
