@@ -8,6 +8,7 @@
 // redis-server; the raw signs' own process per signature.
 //
 // Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_FAMILIES (refresh families, default 200),
+// BENCH_CALLS (which to run: "mints", "refreshes" or both, the default; one alone makes a profile of its own),
 // DATABASE_URL / REDIS_URL (default: embedded, as `npm start`).
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -19,6 +20,7 @@ import { startDemoService } from "./support/demo-service.js";
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10);
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 50);
 const familyCount = Number(process.env["BENCH_FAMILIES"] ?? 200);
+const calls = new Set((process.env["BENCH_CALLS"] ?? "mints,refreshes").split(","));
 
 /** Raw async signatures in a process of their own, sized as the service's pool is. */
 async function rawSigns(): Promise<Figure> {
@@ -54,14 +56,16 @@ async function main(): Promise<void> {
 
     const production = demo.apps.full.production;
     const live = demo.merchants.live[0]!;
-    const families = await prepareRefreshFamilies({
-      front,
-      auth,
-      client: production,
-      redirectUri: demo.redirectUri,
-      owner: live.owner,
-      count: familyCount,
-    });
+    const families = calls.has("refreshes")
+      ? await prepareRefreshFamilies({
+          front,
+          auth,
+          client: production,
+          redirectUri: demo.redirectUri,
+          owner: live.owner,
+          count: familyCount,
+        })
+      : [];
 
     // The service's calls cost its process tree, the backends of its connections (PostgreSQL only: the embedded
     // PGlite is in its process) and Redis when it counts its throttles there.
@@ -80,16 +84,18 @@ async function main(): Promise<void> {
       headers: { "content-type": "application/json" },
       body: mintBody,
     });
-    const mints = await metered(target, () =>
-      autocannon({
-        url: `${front}/v1/token`,
-        connections,
-        duration: seconds,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: mintBody,
-      }),
-    );
+    const mints = calls.has("mints")
+      ? await metered(target, () =>
+          autocannon({
+            url: `${front}/v1/token`,
+            connections,
+            duration: seconds,
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: mintBody,
+          }),
+        )
+      : undefined;
 
     // Each connection takes a family's live token and puts back its successor; never two refreshes of one family
     // at once (that would be a reuse, which revokes the family).
@@ -118,25 +124,29 @@ async function main(): Promise<void> {
         );
       },
     };
-    const refreshes = await metered(target, () =>
-      autocannon({
-        url: front,
-        connections: Math.min(connections, families.length),
-        duration: seconds,
-        requests: [refreshRequest],
-      }),
-    );
+    const refreshes = calls.has("refreshes")
+      ? await metered(target, () =>
+          autocannon({
+            url: front,
+            connections: Math.min(connections, families.length),
+            duration: seconds,
+            requests: [refreshRequest],
+          }),
+        )
+      : undefined;
 
-    const figures: Array<[string, Figure]> = [
-      ["mints", mints],
-      ["refreshes", refreshes],
-    ];
+    const figures = (
+      [
+        ["mints", mints],
+        ["refreshes", refreshes],
+      ] as Array<[string, Figure | undefined]>
+    ).filter((figure): figure is [string, Figure] => figure[1] !== undefined);
     process.stdout.write(
       [
         `tokens: ${connections} connections, ${seconds} s each, ${families.length} refresh families, ${service.ready["embeddedDatabase"] ? "embedded PGlite" : "PostgreSQL"}, ` +
           `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, ${machine()}`,
-        figureLine("POST /v1/token (sandbox mint)", mints, "raw async RS256 signs", ceiling),
-        figureLine("POST /v1/oauth/token (refresh)", refreshes, "raw async RS256 signs", ceiling),
+        ...(mints ? [figureLine("POST /v1/token (sandbox mint)", mints, "raw async RS256 signs", ceiling)] : []),
+        ...(refreshes ? [figureLine("POST /v1/oauth/token (refresh)", refreshes, "raw async RS256 signs", ceiling)] : []),
       ].join("\n") + "\n",
     );
     exitOnErrors(figures);

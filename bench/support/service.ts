@@ -8,12 +8,15 @@ import { openSync, closeSync } from "node:fs";
 
 /**
  * The command of `npm start` (package.json "start"), with `args` after it. BENCH_PROFILE_DIR: the service writes a
- * V8 CPU profile there when it stops (node --cpu-prof, which NODE_OPTIONS does not allow).
+ * V8 CPU profile there when it stops (node --cpu-prof, which NODE_OPTIONS does not allow). BENCH_NODE_FLAGS: more
+ * node flags for the service.
  */
 export function serviceCommand(args: string[]): { command: string; args: string[] } {
-  const profile = process.env["BENCH_PROFILE_DIR"]
-    ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`]
-    : [];
+  const profile = [
+    ...(process.env["BENCH_PROFILE_DIR"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`] : []),
+    // BENCH_NODE_FLAGS: more flags for the service's node, e.g. --perf-basic-prof to read `perf record` by JS name.
+    ...(process.env["BENCH_NODE_FLAGS"]?.split(" ").filter(Boolean) ?? []),
+  ];
   // The compiled program, built first when missing or stale (scripts/run-compiled.mjs), as `npm start` runs it.
   return {
     command: process.execPath,

@@ -5,13 +5,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fromJson, type DescService, type JsonValue } from "@bufbuild/protobuf";
-import { createContextValues, type ConnectError } from "@connectrpc/connect";
+import { createContextValues } from "@connectrpc/connect";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { servedGracefully } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
-import { readServiceError, type ErrorToRender } from "../errors/index.js";
 import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import { callerInfoKey, correlationHeader } from "../runtime/caller-context.js";
 import { clientAddress } from "../runtime/client-address.js";
@@ -19,22 +18,15 @@ import { vouchedClientHeader, type VouchedClients } from "../runtime/vouched-cli
 import { addressRanges } from "../config/ip-addresses.js";
 import { parseBasicCredentials } from "./client-credentials.js";
 import { collectParams, readBody, maxRequestFields, tooManyFields } from "./request-body.js";
-import { parseUrlEncoded } from "../runtime/urlencoded.js";
-import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
-import { summarizeViolations } from "./violation-summary.js";
-import {
-  createRequestSchema,
-  messageToJson,
-  type FieldViolation,
-  type InputKind,
-  type RequestSchema,
-} from "../runtime/wire/index.js";
+import { parseUrlEncoded, type UrlEncoded } from "../runtime/urlencoded.js";
+import { countRequest, FrontCall, Refusal, type FrontCallDeps } from "./front-call.js";
+import { createRequestSchema, messageToJson, type InputKind, type RequestSchema } from "../runtime/wire/index.js";
 import { renderError, validationCode } from "./render-error.js";
-import type { AdmittedCall, PartnerAdmission, PartnerIdentity } from "./partner-admission.js";
+import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
 import type { PartnerCallRecord } from "../request-log/index.js";
 import { createRouteTable, type Family, type Route } from "./route-table.js";
 import { buildOpenApiDocument, openApiPath, type OpenApiOptions } from "./openapi.js";
-import type { ReferenceFile, ReferenceFiles } from "./reference-page.js";
+import type { ReferenceFiles } from "./reference-page.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 import type { Metrics } from "../runtime/metrics.js";
 import { addToLogContext, runWithLogContext } from "../runtime/log-context.js";
@@ -118,20 +110,12 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     });
   }
 
-  /** Bounded label values only: a route template, a probe's fixed path, or "unmatched"; never the raw path. */
-  const count = (
-    labels: { family: string; route: string; method: string | undefined; status: number },
-    seconds: number,
-  ) => {
-    if (!options.metrics) return;
-    const values = {
-      family: labels.family,
-      route: labels.route,
-      method: knownMethods.has(labels.method ?? "") ? labels.method! : "other",
-      status: String(labels.status),
-    };
-    options.metrics.httpRequests.inc(values);
-    options.metrics.httpRequestDuration.observe(values, seconds);
+  const callDeps: FrontCallDeps = {
+    clock: options.clock,
+    logger: options.logger,
+    metrics: options.metrics,
+    requestLog: options.requestLog,
+    requestTimeoutMs,
   };
 
   // Every line logged while serving a request (here, in the gateway, in the services) carries its correlation and
@@ -149,287 +133,189 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     );
   };
 
-  const handleTraced = async (
-    request: http.IncomingMessage,
-    response: http.ServerResponse,
-    trace: ReturnType<typeof traceContextOf>,
-  ) => {
-    const started = performance.now();
-    const { correlationId } = trace;
+  /** One request, step by step; a step that cannot go on throws, and the call answers what it threw. */
+  const handleTraced = async (request: http.IncomingMessage, response: http.ServerResponse, trace: Trace) => {
     const url = new URL(request.url ?? "/", "http://front.invalid");
-    const acceptLanguage = request.headers["accept-language"];
-    let family: Family = "partner";
-    // The metrics' labels: a family of the route table, or "probe" / "openapi"; a route template or "unmatched".
-    let familyLabel: string = family;
-    let routeLabel = "unmatched";
-    // Headers every answer from here on carries (a partner call's X-RateLimit-*, once the gateway knows the app).
-    let callHeaders: Record<string, string> = {};
-    // Who the call is from, once the gateway says: the request log records the answer under it.
-    let partnerOf: PartnerIdentity | undefined;
-    let errorCode: string | undefined;
-    const answer = (status: number, headers: Record<string, string>, body: object) => {
-      // Already answered (the deadline below, or a client gone): the late outcome of the call is dropped.
-      if (response.headersSent || response.destroyed) return;
-      clearTimeout(deadline);
-      // nosniff: every answer is JSON and must never be read as HTML or script, errors and 404s included.
-      response.writeHead(status, {
-        "Content-Type": "application/json",
-        "X-Content-Type-Options": "nosniff",
-        "X-Correlation-Id": correlationId,
-        ...callHeaders,
-        ...headers,
-      });
-      response.end(JSON.stringify(body));
-      const seconds = (performance.now() - started) / 1000;
-      if (partnerOf && options.requestLog) {
-        // After the answer is written; a success's body is never recorded, a refusal's (our own envelope) is.
-        options.requestLog.record({
-          appId: partnerOf.appId,
-          environment: partnerOf.environment,
-          at: options.clock.now(),
-          method: request.method ?? "GET",
-          path: url.pathname,
-          status,
-          errorCode,
-          companyId: partnerOf.companyId,
-          correlationId,
-          latencyMs: Math.round(seconds * 10_000) / 10,
-          errorBody: status >= 400 ? body : undefined,
-        });
-      }
-      // The request line: correlation and trace ids, route, app and company come from the log context.
-      options.logger.info("request", {
-        method: request.method,
-        path: url.pathname,
-        family: familyLabel,
-        route: routeLabel,
-        status,
-        ms: Math.round(seconds * 10_000) / 10,
-      });
-      count({ family: familyLabel, route: routeLabel, method: request.method, status }, seconds);
-    };
-    // The reference page and its files: HTML, script, style, image, with their own type, cache and CSP headers.
-    const answerFile = (file: ReferenceFile) => {
-      response.writeHead(200, {
-        "X-Correlation-Id": correlationId,
-        "Content-Length": String(file.body.length),
-        ...file.headers,
-      });
-      response.end(file.body);
-      const seconds = (performance.now() - started) / 1000;
-      // The file's path is one of the reference page's fixed set: a bounded label.
-      options.logger.info("request", {
-        method: request.method,
-        path: url.pathname,
-        family: "reference",
-        route: url.pathname,
-        status: 200,
-        ms: Math.round(seconds * 10_000) / 10,
-      });
-      count({ family: "reference", route: url.pathname, method: request.method, status: 200 }, seconds);
-    };
-    // The client closing before its answer is written aborts the service call; it is counted and logged as what it
-    // is (499, info), never as an outage or a 5xx (src/runtime/client-gone.ts).
-    const abort = new AbortController();
-    response.once("close", () => {
-      if (!response.writableFinished) abort.abort();
-    });
-    // The request's own deadline, end to end: whatever it waits for (the body, the database, a region), the client
-    // hears 504 server.timeout by then, and the call is aborted so that it stops waiting and frees what it holds.
-    let timedOut = false;
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      abort.abort();
-      options.logger.warn("request deadline passed", { path: url.pathname, route: routeLabel, ms: requestTimeoutMs });
-      // Whatever of its body is still coming is not read: the connection ends with the answer.
-      if (!response.headersSent) response.setHeader("Connection", "close");
-      fail({ code: "server.timeout", params: {} });
-    }, requestTimeoutMs);
-    deadline.unref();
-    const gone = (cause: unknown) => {
-      clearTimeout(deadline);
-      const seconds = (performance.now() - started) / 1000;
-      options.logger.info("client went away", {
-        method: request.method,
-        path: url.pathname,
-        family: familyLabel,
-        route: routeLabel,
-        status: clientClosedStatus,
-        ms: Math.round(seconds * 10_000) / 10,
-        reason: cause instanceof ClientGone ? "closed while sending its request" : "closed before its answer",
-      });
-      count({ family: familyLabel, route: routeLabel, method: request.method, status: clientClosedStatus }, seconds);
-      response.destroy();
-    };
-    const fail = (error: ErrorToRender, cause?: unknown) => {
-      if (error.code === "server.internal") {
-        options.logger.error("unexpected failure", { correlationId, path: url.pathname, error: cause });
-      } else if (error.code === "server.database_unavailable") {
-        options.logger.warn("database unavailable", { correlationId, path: url.pathname, error: cause });
-      }
-      const timestamp = new Date(options.clock.now()).toISOString();
-      errorCode = error.code;
-      const rendered = renderError(error, { family, acceptLanguage, path: url.pathname, timestamp, correlationId });
-      if (error.code === "request.body_too_large") rendered.headers["Connection"] = "close";
-      answer(rendered.status, rendered.headers, rendered.body);
-    };
-    // A validation failure names at most a few fields, each cut short: the answer's size is bounded by a constant,
-    // never by the input (a body of 16,716 unknown names got a 932 KB answer; issue 27).
-    const invalid = (violations: readonly FieldViolation[]) => {
-      const summary = summarizeViolations(violations);
-      return fail({ code: validationCode[family], params: { fields: summary.fields }, details: summary.details });
-    };
-
+    const call = new FrontCall(callDeps, request, response, url, trace.correlationId);
     try {
-      // 0. Probes, before any route, limit or authentication: /healthz is liveness (the process answers), /readyz
-      // readiness (its databases answer; 503 naming those that do not, so a balancer sends traffic elsewhere).
-      if (url.pathname === "/healthz" || url.pathname === "/readyz")
-        [familyLabel, routeLabel] = ["probe", url.pathname];
-      if (request.method === "GET" && url.pathname === "/healthz")
-        return answer(200, { "Cache-Control": "no-store" }, { status: "ok" });
-      if (request.method === "GET" && url.pathname === "/readyz" && options.readiness) {
-        const { ready, down } = await options.readiness();
-        return ready
-          ? answer(200, { "Cache-Control": "no-store" }, { status: "ready" })
-          : answer(
-              503,
-              { "Cache-Control": "no-store", "Retry-After": String(databaseRetryAfterSeconds) },
-              { status: "not_ready", down },
-            );
-      }
-
-      // The OpenAPI document, built at start from this route table: anonymous, not a partner call, not limited.
-      if (request.method === "GET" && url.pathname === openApiPath && openApiDocument)
-        [familyLabel, routeLabel] = ["openapi", openApiPath];
-      if (request.method === "GET" && url.pathname === openApiPath && openApiDocument)
-        return answer(200, { "Cache-Control": "public, max-age=300" }, openApiDocument);
-      const referenceFile = request.method === "GET" ? options.reference?.get(url.pathname) : undefined;
-      if (referenceFile) return answerFile(referenceFile);
-
-      // 1. Route.
-      const match = table.match(request.method ?? "GET", url.pathname);
-      family = match.kind === "found" ? match.route.family : match.family;
-      familyLabel = family;
-      routeLabel = match.kind === "found" ? match.route.template.source : "unmatched";
-      if (match.kind === "found") addToLogContext({ route: routeLabel });
-      if (match.kind === "not_found") return fail({ code: "request.route_not_found", params: {} });
-      if (match.kind === "method_not_allowed") {
-        const allow = match.allow.join(", ");
-        const rendered = { code: "request.method_not_allowed", params: { allow } } as const;
-        response.setHeader("Allow", allow);
-        return fail(rendered);
-      }
-      const { route, schema, caller, forwarded, takesClientCredentials } = prepared.get(match.route)!;
-      const clientIp =
-        options.vouchedClients?.addressOf(request.headers[vouchedClientHeader]) ??
-        clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
+      if (await answeredAsProbe(call)) return;
+      if (answeredAsDocument(call)) return;
+      const { prepared, pathParams } = routeOf(call);
+      const clientIp = clientAddressOf(request);
       // The query string, decoded once in time linear in its length (src/runtime/urlencoded.ts); its problems are
       // answered after authentication, like those of a body.
       const query = parseUrlEncoded(url.search.slice(1), maxRequestFields);
-      const queryPairs = query.kind === "pairs" ? query.pairs : [];
-
-      // 2. Partner calls: authentication precedes reading and validating anything the client sent.
-      let admitted: AdmittedCall | undefined;
-      if (options.partner && route.partnerCall) {
-        const outcome = await options.partner.admit({
-          authorization: request.headers.authorization,
-          apiKey: headerValue(request.headers["x-api-key"]),
-          companyId: queryPairs.find(([name]) => name === "companyId")?.[1],
-          clientAddress: clientIp,
-          scope: route.scope,
-          sandboxOnly: route.sandboxOnly,
-        });
-        callHeaders = outcome.headers;
-        partnerOf = outcome.partner;
-        if (!outcome.ok) return fail(outcome.error);
-        admitted = outcome;
-      }
-
-      // 3. Read the fields: the body for body:"*" routes, the query string otherwise.
-      let fields: Record<string, unknown>;
-      let kind: InputKind;
-      // Names whose percent-encoded text is not UTF-8: refused below, naming them, like any other bad value.
-      let notUtf8: string[] = [];
-      if (query.kind === "too_many") return invalid(tooManyFields("(query)").violations);
-      if (route.bodyIsRequest) {
-        const body = await readBody(request, options.bodyLimitBytes);
-        if (body.kind === "error") return fail({ code: body.code, params: paramsOfBodyError(body) });
-        if (body.kind === "invalid") return invalid(body.violations);
-        if (
-          body.kind === "json" &&
-          (typeof body.value !== "object" || body.value === null || Array.isArray(body.value))
-        ) {
-          return fail({ code: "request.malformed_body", params: {} });
-        }
-        fields = body.kind === "empty" ? {} : (body.value as Record<string, unknown>);
-        kind = body.kind === "json" ? "json" : "text";
-        if (body.kind === "form") notUtf8 = body.invalidUtf8;
-        // Parameters of a body route travel in the body only (RFC 6749 section 3.2 for the token endpoint).
-        const inQuery = [...new Set(queryPairs.map(([name]) => name))];
-        if (inQuery.length > 0)
-          return invalid(inQuery.map((field) => ({ field, rule: "must be sent in the body, not the query string" })));
-      } else {
-        fields = collectParams(queryPairs);
-        kind = "text";
-        notUtf8 = query.kind === "pairs" ? query.notUtf8 : [];
-      }
-      if (notUtf8.length > 0)
-        return invalid(notUtf8.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" })));
-
-      // 4. Client authentication by HTTP Basic (RFC 6749 section 2.3.1), never together with body credentials.
-      if (takesClientCredentials) {
-        const basic = parseBasicCredentials(request.headers.authorization);
-        if (basic === "malformed") return fail({ code: "developer.invalid_client", params: {} });
-        if (basic) {
-          if ("client_secret" in fields || ("client_id" in fields && fields["client_id"] !== basic.clientId)) {
-            return fail({ code: validationCode[family], params: { fields: "client_id, client_secret" } });
-          }
-          fields = { ...fields, client_id: basic.clientId, client_secret: basic.clientSecret };
-        }
-      }
-
-      // 5. Validate strictly, before any service code runs.
-      const validated = schema.validate(fields, kind, match.pathParams);
-      if (!validated.ok) return invalid(validated.violations);
-      const input = fromJson(route.method.input, validated.value as JsonValue);
-      // The trace crosses a hop as W3C traceparent, with a new parent-id for the hop (Trace Context section 3.2).
-      const headers = new Headers({ [correlationHeader]: correlationId, [traceparentHeader]: traceparentFor(trace) });
-      for (const name of forwarded) {
-        const value = request.headers[name];
-        if (typeof value === "string") headers.set(name, value);
-      }
-      if (admitted) {
-        const refused = options.partner!.bind(admitted, input, headers);
-        if (refused) return fail(refused);
-      }
-
-      // 6. Call the service: a partner call goes to its merchant's region.
-      const values = createContextValues().set(callerInfoKey, {
-        clientAddress: clientIp,
-        path: url.pathname,
-        correlationId,
-      });
-      const output = await (admitted?.caller ?? caller).call({
-        method: route.method,
-        input,
-        headers,
-        values,
-        signal: abort.signal,
-        url: url.href,
-      });
-
-      // 7. Render.
-      const successHeaders: Record<string, string> = { "Content-Type": route.contentType };
-      if (route.cacheControl) successHeaders["Cache-Control"] = route.cacheControl;
-      if (route.cacheControl === "no-store") successHeaders["Pragma"] = "no-cache";
-      answer(200, successHeaders, messageToJson(route.method.output, output));
-    } catch (err) {
-      if (timedOut) return;
-      if (err instanceof ClientGone || abort.signal.aborted) return gone(err);
-      const error = readServiceError(err);
-      fail(error, error.code === "server.internal" ? err : ((err as ConnectError).cause ?? err));
+      const admitted = await admitPartner(call, prepared, query, clientIp);
+      const fields = withBasicCredentials(call, prepared, await readFields(call, prepared, query));
+      const input = validated(prepared, fields, pathParams);
+      const output = await send(call, prepared, { admitted, input, trace, clientIp });
+      render(call, prepared, output);
+    } catch (thrown) {
+      call.settle(thrown);
     }
   };
+
+  /** Probes, before any route, limit or authentication: /healthz is liveness (the process answers), /readyz
+   * readiness (its databases answer; 503 naming those that do not, so a balancer sends traffic elsewhere). */
+  const answeredAsProbe = async (call: FrontCall): Promise<boolean> => {
+    const { pathname } = call.url;
+    if (pathname !== "/healthz" && pathname !== "/readyz") return false;
+    call.label("probe", pathname);
+    if (call.request.method !== "GET") return false;
+    if (pathname === "/healthz") {
+      call.answer(200, { "Cache-Control": "no-store" }, { status: "ok" });
+      return true;
+    }
+    if (!options.readiness) return false;
+    const { ready, down } = await options.readiness();
+    if (ready) call.answer(200, { "Cache-Control": "no-store" }, { status: "ready" });
+    else
+      call.answer(
+        503,
+        { "Cache-Control": "no-store", "Retry-After": String(databaseRetryAfterSeconds) },
+        { status: "not_ready", down },
+      );
+    return true;
+  };
+
+  /** The OpenAPI document, built at start from this route table (anonymous, not a partner call, not limited), and
+   * the reference page's files. */
+  const answeredAsDocument = (call: FrontCall): boolean => {
+    if (call.request.method !== "GET") return false;
+    const { pathname } = call.url;
+    if (pathname === openApiPath && openApiDocument) {
+      call.label("openapi", openApiPath);
+      call.answer(200, { "Cache-Control": "public, max-age=300" }, openApiDocument);
+      return true;
+    }
+    const referenceFile = options.reference?.get(pathname);
+    if (referenceFile) call.answerFile(referenceFile);
+    return referenceFile !== undefined;
+  };
+
+  /** The route of the method and path: 404, or 405 naming the methods it has (Allow). */
+  const routeOf = (call: FrontCall): { prepared: PreparedRoute; pathParams: Record<string, string> } => {
+    const match = table.match(call.request.method ?? "GET", call.url.pathname);
+    call.label(
+      match.kind === "found" ? match.route.family : match.family,
+      match.kind === "found" ? match.route.template.source : "unmatched",
+    );
+    if (match.kind === "not_found") throw Refusal.of({ code: "request.route_not_found", params: {} });
+    if (match.kind === "method_not_allowed") {
+      const allow = match.allow.join(", ");
+      call.response.setHeader("Allow", allow);
+      throw Refusal.of({ code: "request.method_not_allowed", params: { allow } });
+    }
+    addToLogContext({ route: call.routeLabel });
+    return { prepared: prepared.get(match.route)!, pathParams: match.pathParams };
+  };
+
+  /** Partner calls: authentication precedes reading and validating anything the client sent. */
+  const admitPartner = async (
+    call: FrontCall,
+    { route }: PreparedRoute,
+    query: UrlEncoded,
+    clientIp: string,
+  ): Promise<AdmittedCall | undefined> => {
+    if (!options.partner || !route.partnerCall) return undefined;
+    const outcome = await options.partner.admit({
+      authorization: call.request.headers.authorization,
+      apiKey: headerValue(call.request.headers["x-api-key"]),
+      companyId: pairsOf(query).find(([name]) => name === "companyId")?.[1],
+      clientAddress: clientIp,
+      scope: route.scope,
+      sandboxOnly: route.sandboxOnly,
+    });
+    call.callHeaders = outcome.headers;
+    call.partner = outcome.partner;
+    if (!outcome.ok) throw Refusal.of(outcome.error);
+    return outcome;
+  };
+
+  /** The fields: the body for body:"*" routes, the query string otherwise; names not UTF-8 are refused by name. */
+  const readFields = async (call: FrontCall, { route }: PreparedRoute, query: UrlEncoded): Promise<ReadFields> => {
+    if (query.kind === "too_many") throw Refusal.invalid(tooManyFields("(query)").violations);
+    if (!route.bodyIsRequest) {
+      refuseNotUtf8(query.notUtf8);
+      return { fields: collectParams(query.pairs), kind: "text" };
+    }
+    const body = await readBody(call.request, options.bodyLimitBytes);
+    if (body.kind === "error") throw Refusal.of({ code: body.code, params: paramsOfBodyError(body) });
+    if (body.kind === "invalid") throw Refusal.invalid(body.violations);
+    if (body.kind === "json" && (typeof body.value !== "object" || body.value === null || Array.isArray(body.value)))
+      throw Refusal.of({ code: "request.malformed_body", params: {} });
+    // Parameters of a body route travel in the body only (RFC 6749 section 3.2 for the token endpoint).
+    const inQuery = [...new Set(query.pairs.map(([name]) => name))];
+    if (inQuery.length > 0)
+      throw Refusal.invalid(
+        inQuery.map((field) => ({ field, rule: "must be sent in the body, not the query string" })),
+      );
+    if (body.kind === "form") refuseNotUtf8(body.invalidUtf8);
+    return {
+      fields: body.kind === "empty" ? {} : (body.value as Record<string, unknown>),
+      kind: body.kind === "json" ? "json" : "text",
+    };
+  };
+
+  /** Client authentication by HTTP Basic (RFC 6749 section 2.3.1), never together with body credentials. */
+  const withBasicCredentials = (call: FrontCall, prepared: PreparedRoute, read: ReadFields): ReadFields => {
+    if (!prepared.takesClientCredentials) return read;
+    const basic = parseBasicCredentials(call.request.headers.authorization);
+    if (basic === "malformed") throw Refusal.of({ code: "developer.invalid_client", params: {} });
+    if (!basic) return read;
+    const { fields } = read;
+    if ("client_secret" in fields || ("client_id" in fields && fields["client_id"] !== basic.clientId))
+      throw Refusal.of({ code: validationCode[call.family], params: { fields: "client_id, client_secret" } });
+    return { ...read, fields: { ...fields, client_id: basic.clientId, client_secret: basic.clientSecret } };
+  };
+
+  /** Validates strictly, before any service code runs: the request message, or every violation at once. */
+  const validated = (
+    { route, schema }: PreparedRoute,
+    { fields, kind }: ReadFields,
+    pathParams: Record<string, string>,
+  ) => {
+    const checked = schema.validate(fields, kind, pathParams);
+    if (!checked.ok) throw Refusal.invalid(checked.violations);
+    return fromJson(route.method.input, checked.value as JsonValue);
+  };
+
+  /** Calls the service: a partner call through its admission (to its merchant's region), any other in process. */
+  const send = (
+    call: FrontCall,
+    { route, caller, forwarded }: PreparedRoute,
+    { admitted, input, trace, clientIp }: { admitted?: AdmittedCall; input: Message; trace: Trace; clientIp: string },
+  ) => {
+    // The trace crosses a hop as W3C traceparent, with a new parent-id for the hop (Trace Context section 3.2).
+    const headers = new Headers({
+      [correlationHeader]: trace.correlationId,
+      [traceparentHeader]: traceparentFor(trace),
+    });
+    for (const name of forwarded) {
+      const value = call.request.headers[name];
+      if (typeof value === "string") headers.set(name, value);
+    }
+    const values = createContextValues().set(callerInfoKey, {
+      clientAddress: clientIp,
+      path: call.url.pathname,
+      correlationId: trace.correlationId,
+    });
+    const unary = { method: route.method, input, headers, values, signal: call.abort.signal, url: call.url.href };
+    return admitted ? admitted.send(unary) : caller.call(unary);
+  };
+
+  /** The answer: the output message in the route's content type and caching. */
+  const render = (call: FrontCall, { route }: PreparedRoute, output: Message) => {
+    const successHeaders: Record<string, string> = { "Content-Type": route.contentType };
+    if (route.cacheControl) successHeaders["Cache-Control"] = route.cacheControl;
+    if (route.cacheControl === "no-store") successHeaders["Pragma"] = "no-cache";
+    call.answer(200, successHeaders, messageToJson(route.method.output, output));
+  };
+
+  /** The client address after TRUST_PROXY (or a vouched client's, src/runtime/vouched-client.ts). */
+  const clientAddressOf = (request: http.IncomingMessage) =>
+    options.vouchedClients?.addressOf(request.headers[vouchedClientHeader]) ??
+    clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
 
   const server = http.createServer((request, response) => {
     listener.track(
@@ -485,13 +371,30 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       correlationId,
       traceId,
     });
-    count({ family, route, method: requestLine?.[1], status: 431 }, 0);
+    countRequest(options.metrics, { family, route, method: requestLine?.[1], status: 431 }, 0);
   });
   return { handle, listen: listener.listen, close: listener.close, routes: table.routes };
 }
 
-/** The methods a metric label may name; anything else is "other" (a label's values stay bounded). */
-const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+type Trace = ReturnType<typeof traceContextOf>;
+type Message = ReturnType<typeof fromJson>;
+
+/** The fields a request sent, and how they were spelled (JSON values, or text of a query string or form). */
+interface ReadFields {
+  fields: Record<string, unknown>;
+  kind: InputKind;
+}
+
+/** The decoded query's pairs; none when it had too many (refused once the call is admitted). */
+function pairsOf(query: UrlEncoded): ReadonlyArray<[string, string]> {
+  return query.kind === "pairs" ? query.pairs : [];
+}
+
+/** Names whose percent-encoded text is not UTF-8 are refused, naming them, like any other bad value. */
+function refuseNotUtf8(names: readonly string[]): void {
+  if (names.length > 0)
+    throw Refusal.invalid(names.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" })));
+}
 
 /**
  * X-Request-Id and traceparent read from the raw head of a request Node refused (431), so even that answer reuses

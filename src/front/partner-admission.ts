@@ -1,8 +1,12 @@
 // The hook through which the front admits calls of the partner route family. The front hands over what it read of
-// the request and gets back a refusal, or the caller that answers the call; who the partner is and what it may do is
-// the implementer's business (src/gateway/), so the front knows nothing of tokens, keys or limits.
+// the request and gets back a refusal, or the admitted call that sends the validated request on; who the partner is
+// and what it may do is the implementer's business (src/gateway/), so the front knows nothing of tokens, keys or
+// limits.
 import type { ErrorToRender } from "../errors/index.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
+
+/** What `send` throws when the message contradicts the admitted call: answered as its catalogue error. */
+export { Refusal } from "./front-call.js";
 
 /** What the front reads of an HTTP request of the partner family, before it reads the body. */
 export interface PartnerRequest {
@@ -29,8 +33,12 @@ export interface PartnerIdentity {
 export interface AdmittedCall {
   ok: true;
   partner?: PartnerIdentity;
-  /** The service that answers this call (the DataService of the merchant's region). */
-  caller: ServiceCaller;
+  /**
+   * Sends the validated request to the service that answers it (the DataService of the merchant's region), fixed to
+   * this call first: its merchant, and the headers only the admission may set (never taken from the client).
+   * Rejects with the service's error, or with a catalogue error when the message contradicts the call.
+   */
+  send: ServiceCaller["call"];
   /** Headers every answer carries, whatever it turns out to be (X-RateLimit-*). */
   headers: Record<string, string>;
 }
@@ -46,9 +54,4 @@ export interface RefusedCall {
 
 export interface PartnerAdmission<Call extends AdmittedCall = AdmittedCall> {
   admit(request: PartnerRequest): Promise<Call | RefusedCall>;
-  /**
-   * Fixes a validated request message to the admitted call before the service sees it (its merchant), and adds the
-   * headers only the admission may set (never taken from the client). An error when the message contradicts the call.
-   */
-  bind(call: Call, message: object, serviceHeaders: Headers): ErrorToRender | undefined;
 }

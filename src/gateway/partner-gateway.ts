@@ -10,6 +10,7 @@
 //   7. route          the DataService of the token's region; the merchant's data must be provisioned
 // Every answer after step 1 carries the app's X-RateLimit-* headers: counted at step 6, read without counting
 // when an earlier step refuses the call (a refused call does not use the app's budget).
+import type { DescMethodUnary } from "@bufbuild/protobuf";
 import { addressAllowed } from "../credential/index.js";
 import { formatStoreScope, partnerAppHeader, partnerEnvironmentHeader, storeScopeHeader } from "../data/index.js";
 import type { ErrorToRender } from "../errors/index.js";
@@ -20,11 +21,12 @@ import type {
   PartnerRequest,
   RefusedCall,
 } from "../front/partner-admission.js";
+import { Refusal } from "../front/partner-admission.js";
 import { createGrantQueries } from "../grant/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import { addToLogContext } from "../runtime/log-context.js";
-import type { ServiceCaller } from "../runtime/service-caller.js";
+import type { ServiceCaller, UnaryCall } from "../runtime/service-caller.js";
 import { createTtlCache } from "../runtime/ttl-cache.js";
 import { isRegion, type Region } from "../config/regions.js";
 import type { SqlClient } from "../storage/sql-client.js";
@@ -33,7 +35,7 @@ import type { ApiKeyAuth } from "./api-key-auth.js";
 import type { MerchantDirectory } from "./merchant-directory.js";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.js";
 
-/** A call the gateway let through: who it is for, and the DataService caller of the merchant's region. */
+/** A call the gateway let through: who it is for, and how it reaches the DataService of the merchant's region. */
 export interface AdmittedPartnerCall extends AdmittedCall {
   appId: string;
   /** The verified token; absent for an API-key call. */
@@ -134,7 +136,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
       appId: call.appId,
       companyId: call.companyId,
       region,
-      caller,
+      send: (unary) => caller.call(bound(admitted, unary)),
       headers,
       partner,
       env,
@@ -142,6 +144,24 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
     if (call.claims) admitted.claims = call.claims;
     if (call.storeIds) admitted.storeIds = call.storeIds;
     return admitted;
+  };
+
+  /**
+   * The request fixed to its admitted call: the merchant of the message is the call's (a `companyId` the client
+   * sent must be the admitted one, else partner.company_not_granted; set when absent), and the headers only the
+   * gateway sets travel with it: the app, its environment, and an ADSR key's approved stores.
+   */
+  const bound = <M extends DescMethodUnary>(call: AdmittedPartnerCall, unary: UnaryCall<M>): UnaryCall<M> => {
+    const fields = unary.input as { companyId?: bigint };
+    const companyId = BigInt(call.companyId);
+    if (fields.companyId !== undefined && fields.companyId !== companyId)
+      throw Refusal.of({ code: "partner.company_not_granted" });
+    fields.companyId = companyId;
+    const headers = unary.headers ?? new Headers();
+    if (call.storeIds) headers.set(storeScopeHeader, formatStoreScope(call.storeIds));
+    headers.set(partnerAppHeader, call.appId);
+    headers.set(partnerEnvironmentHeader, call.env);
+    return { ...unary, headers };
   };
 
   return {
@@ -213,22 +233,6 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
         provisioned: merchant.provisioned,
         claims,
       });
-    },
-
-    /**
-     * The merchant of the message is the call's: a `companyId` the client sent must be the admitted one (else
-     * partner.company_not_granted), and is set when absent. An ADSR key's approved stores travel to the DataService.
-     */
-    bind(call, message, serviceHeaders) {
-      const fields = message as { companyId?: bigint };
-      const companyId = BigInt(call.companyId);
-      if (fields.companyId !== undefined && fields.companyId !== companyId)
-        return { code: "partner.company_not_granted" };
-      fields.companyId = companyId;
-      if (call.storeIds) serviceHeaders.set(storeScopeHeader, formatStoreScope(call.storeIds));
-      serviceHeaders.set(partnerAppHeader, call.appId);
-      serviceHeaders.set(partnerEnvironmentHeader, call.env);
-      return undefined;
     },
   };
 }
