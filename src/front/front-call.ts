@@ -13,24 +13,10 @@ import type { FieldViolation } from "../runtime/wire/index.js";
 import type { PartnerCallRecord } from "../request-log/index.js";
 import type { PartnerIdentity } from "./partner-admission.js";
 import type { ReferenceFile } from "./reference-page.js";
+import { Refusal } from "./refusal.js";
 import { renderError, validationCode } from "./render-error.js";
 import type { Family } from "./route-table.js";
 import { summarizeViolations } from "./violation-summary.js";
-
-/** What a step throws when the call ends in a catalogue error (or a validation failure naming fields). */
-export class Refusal {
-  private constructor(
-    readonly error: ErrorToRender | undefined,
-    readonly violations: readonly FieldViolation[] | undefined,
-  ) {}
-  static of(error: ErrorToRender): Refusal {
-    return new Refusal(error, undefined);
-  }
-  /** A validation failure, answered with the family's validation code and a bounded summary of the fields. */
-  static invalid(violations: readonly FieldViolation[]): Refusal {
-    return new Refusal(undefined, violations);
-  }
-}
 
 /** What every call of one front shares: where lines, counts and partner records go. */
 export interface FrontCallDeps {

@@ -6,7 +6,7 @@ import type { ErrorToRender } from "../errors/index.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 
 /** What `send` throws when the message contradicts the admitted call: answered as its catalogue error. */
-export { Refusal } from "./front-call.js";
+export { Refusal } from "./refusal.js";
 
 /** What the front reads of an HTTP request of the partner family, before it reads the body. */
 export interface PartnerRequest {
