@@ -3,7 +3,9 @@
 // - raw RS256 signatures (crypto.sign with a callback, IN_FLIGHT 16) in a second process: the ceiling;
 // - autocannon here, the third: POST /v1/token (sandbox mint) and POST /v1/oauth/token grant_type=refresh_token
 //   over many refresh families prepared in advance through the real consent and code exchange.
-// Goal (issue 16): mints/s and refreshes/s each at least 0.7 of the raw signs/s. Each line also gives the CPU per
+// Goal (issue 16): mints/s and refreshes/s each at least 0.7 of the raw signs/s. On PostgreSQL a refresh is also
+// compared with a signature plus one committed single-row UPDATE (bench/support/durable-writes.ts): the rotation
+// must be durable, and that commit is part of what the call must do. Each line also gives the CPU per
 // call (bench/support/cpu-meter.ts): the service's process tree, the PostgreSQL backends of its connections,
 // redis-server; the raw signs' own process per signature.
 //
@@ -34,6 +36,28 @@ async function rawSigns(): Promise<Figure> {
     "16",
   ]);
   return JSON.parse(stdout) as Figure;
+}
+
+/**
+ * A refresh's other floor: a signature and one durable single-row write (bench/support/durable-writes.ts), on
+ * PostgreSQL only (the embedded PGlite is in the service's process).
+ */
+async function durableWrites(inFlight: number): Promise<Figure> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "bench/support/durable-writes.ts", String(seconds), String(inFlight)],
+    { env: process.env },
+  );
+  return JSON.parse(stdout) as Figure;
+}
+
+/** Two floors one after the other: their CPU per call added (the rate and latencies are the first's). */
+function sumOf(first: Figure, second: Figure): Figure {
+  const cpu = (part: keyof NonNullable<Figure["cpu"]>) => (first.cpu?.[part] ?? 0) + (second.cpu?.[part] ?? 0);
+  return {
+    ...first,
+    cpu: { total: cpu("total"), service: cpu("service"), postgres: cpu("postgres"), redis: cpu("redis") },
+  };
 }
 
 async function main(): Promise<void> {
@@ -135,6 +159,8 @@ async function main(): Promise<void> {
         )
       : undefined;
 
+    const writes = refreshes && databaseUrl ? await durableWrites(Math.min(connections, families.length)) : undefined;
+
     const figures = (
       [
         ["mints", mints],
@@ -146,7 +172,20 @@ async function main(): Promise<void> {
         `tokens: ${connections} connections, ${seconds} s each, ${families.length} refresh families, ${service.ready["embeddedDatabase"] ? "embedded PGlite" : "PostgreSQL"}, ` +
           `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, ${machine()}`,
         ...(mints ? [figureLine("POST /v1/token (sandbox mint)", mints, "raw async RS256 signs", ceiling)] : []),
-        ...(refreshes ? [figureLine("POST /v1/oauth/token (refresh)", refreshes, "raw async RS256 signs", ceiling)] : []),
+        ...(refreshes
+          ? [figureLine("POST /v1/oauth/token (refresh)", refreshes, "raw async RS256 signs", ceiling)]
+          : []),
+        ...(refreshes && writes
+          ? [
+              figureLine(
+                "  the same, ÷ sign + durable write",
+                refreshes,
+                "raw sign + one committed UPDATE",
+                sumOf(ceiling, writes),
+              ),
+              `  one committed single-row UPDATE alone: ${writes.rate.toFixed(0)}/s, ${writes.cpu!.total.toFixed(0)} µs of CPU (process ${writes.cpu!.service.toFixed(0)}, PostgreSQL ${writes.cpu!.postgres.toFixed(0)})`,
+            ]
+          : []),
       ].join("\n") + "\n",
     );
     exitOnErrors(figures);
