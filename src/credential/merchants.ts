@@ -1,8 +1,8 @@
 // CredentialService, the merchant directory and its back-office users: create, read and set the status of a
-// merchant; add a user (password generated, shown once) and check a user's sign-in (the consent site's).
+// merchant; add a user (password generated, shown once). A user's sign-in is checked in ./verification.ts.
 import type { ServiceImpl } from "@connectrpc/connect";
 import { MerchantRole, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { hashPassword, unknownPasswordHash, verifyPassword } from "./passwords.js";
+import { hashPassword } from "./passwords.js";
 import { newPassword } from "./secrets.js";
 import { createMerchantQueries, type MerchantUserRow } from "./queries/merchant-queries.js";
 import { createOrganizationQueries } from "./queries/organization-queries.js";
@@ -24,10 +24,9 @@ export function createMerchantHandlers(
   credential: CredentialContext,
 ): Pick<
   ServiceImpl<typeof CredentialService>,
-  "createMerchant" | "getMerchant" | "updateMerchantStatus" | "createMerchantUser" | "verifyMerchantUser"
+  "createMerchant" | "getMerchant" | "updateMerchantStatus" | "createMerchantUser"
 > {
   const { sql, ids, now, config } = credential;
-  const unknownUserHash = unknownPasswordHash(config.passwordHashCost);
   return {
     async createMerchant(request) {
       const name = request.name.trim();
@@ -89,21 +88,6 @@ export function createMerchantHandlers(
       });
       return {
         user: { userId: String(user.id), companyId: BigInt(user.company_id), email, role: roles[role], password },
-      };
-    },
-
-    async verifyMerchantUser(request) {
-      const user = await createMerchantQueries(sql).findUserByEmail(request.email.trim().toLowerCase());
-      // Unknown email and wrong password answer alike, and both cost one scrypt.
-      const ok = await verifyPassword(request.password, user?.password_hash ?? unknownUserHash);
-      if (!user || !ok) throw fail("developer.merchant_user_invalid");
-      return {
-        user: {
-          userId: String(user.id),
-          companyId: BigInt(user.company_id),
-          email: user.email,
-          role: roles[user.role],
-        },
       };
     },
   };

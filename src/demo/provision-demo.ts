@@ -19,7 +19,7 @@ import { systemClock, type Clock } from "../runtime/clock.js";
 import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { createInProcessClient, type InProcessClient } from "../runtime/service-caller.js";
-import { createCredentialService, createMerchantQueries } from "../credential/index.js";
+import { createCredentialService, findMerchantUserByEmail } from "../credential/index.js";
 import { ensureOrganizationOwner } from "../console/index.js";
 import type { Region } from "../config/regions.js";
 
@@ -202,14 +202,14 @@ async function grantDemoAccess(
     domain: GrantService.typeName,
   });
   if (await requests.access(appId, merchant.companyId)) return;
-  const owner = await createMerchantQueries(options.control).findUserByEmail(merchant.owner.email);
+  const owner = await findMerchantUserByEmail(options.control, merchant.owner.email);
   if (!owner) throw new Error(`demo: no owner login ${merchant.owner.email}`);
   const open = (await requests.listForApp(appId)).find(
     (row) => row.company_id === merchant.companyId && row.state === "PENDING",
   );
   const request =
     open ?? (await requests.create({ appId, companyId: merchant.companyId, storeIds: merchant.storeIds }));
-  await requests.approve(request.id, owner.id, []);
+  await requests.approve(request.id, owner.userId, []);
 }
 
 /** The console account that owns the demo organization: `owner.<organization>@demo-console.partner-api.test`. */
