@@ -7,13 +7,17 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 import { composeSections } from "../runtime/service-sections.js";
-import { createApiKeyHandlers } from "./api-keys.js";
-import { createAppHandlers } from "./apps.js";
+import { createApiKeys, type ApiKeys } from "./api-keys.js";
+import { createApiKeyHandlers } from "./api-key-handlers.js";
+import { createAppAdmin, type AppAdmin } from "./apps.js";
+import { createAppHandlers } from "./app-handlers.js";
 import { createClientCredentialHandlers } from "./client-credentials.js";
 import { createCredentialContext, type CredentialServiceDeps } from "./credential-context.js";
-import { createMerchantHandlers } from "./merchants.js";
-import { createOrganizationHandlers } from "./organizations.js";
-import { createSandboxMerchantHandlers } from "./sandbox-merchants.js";
+import { createMerchantAdmin, type MerchantAdmin } from "./merchants.js";
+import { createMerchantHandlers } from "./merchant-handlers.js";
+import { createOrganizations, type Organizations } from "./organizations.js";
+import { createOrganizationHandlers } from "./organization-handlers.js";
+import { createSandboxMerchants, type SandboxMerchants } from "./sandbox-merchants.js";
 import { createVerification, type Verification } from "./verification.js";
 import { createVerificationHandlers } from "./verification-handlers.js";
 
@@ -21,7 +25,7 @@ export { apiKeyLimit } from "./api-keys.js";
 export { sandboxMerchantLimit, type CredentialServiceDeps } from "./credential-context.js";
 
 /** What other owners and edges in this process call: plain values in and out, errors from the catalogue. */
-export type Credentials = Verification;
+export type Credentials = Verification & Organizations & AppAdmin & MerchantAdmin & SandboxMerchants & ApiKeys;
 
 export type CredentialServiceImpl = ServiceImpl<typeof CredentialService>;
 
@@ -37,15 +41,27 @@ const behind = new WeakMap<CredentialServiceImpl, Credentials>();
 /** Builds the credential owner over the control database; every RPC comes from exactly one section. */
 export function createCredentialOwner(context: ServiceContext, deps: CredentialServiceDeps): CredentialOwner {
   const shared = createCredentialContext(context, deps);
-  const credentials: Credentials = createVerification(shared);
+  const verification = createVerification(shared);
+  const organizations = createOrganizations(shared);
+  const apps = createAppAdmin(shared);
+  const merchants = createMerchantAdmin(shared);
+  const sandboxMerchants = createSandboxMerchants(shared);
+  const apiKeys = createApiKeys(shared);
+  const credentials: Credentials = {
+    ...verification,
+    ...organizations,
+    ...apps,
+    ...merchants,
+    ...sandboxMerchants,
+    ...apiKeys,
+  };
   const service: CredentialServiceImpl = composeSections(
-    createVerificationHandlers(credentials),
-    createOrganizationHandlers(shared),
-    createAppHandlers(shared),
+    createVerificationHandlers(verification),
+    createOrganizationHandlers(organizations),
+    createAppHandlers(apps),
     createClientCredentialHandlers(shared),
-    createApiKeyHandlers(shared),
-    createMerchantHandlers(shared),
-    createSandboxMerchantHandlers(shared),
+    createApiKeyHandlers(apiKeys),
+    createMerchantHandlers(merchants, sandboxMerchants),
   );
   behind.set(service, credentials);
   return { credentials, service };
@@ -61,8 +77,6 @@ export function createCredentialService(context: ServiceContext, deps: Credentia
  * instance, so the same caches): never a protobuf call in process.
  */
 export function credentialsOf(source: Credentials | CredentialServiceImpl): Credentials {
-  if (!("createApp" in source)) return source;
-  const credentials = behind.get(source);
-  if (!credentials) throw new Error("credentialsOf: a CredentialService not built by createCredentialOwner");
-  return credentials;
+  // A service built here is in the map; anything else is taken for the interface itself.
+  return behind.get(source as CredentialServiceImpl) ?? (source as Credentials);
 }
