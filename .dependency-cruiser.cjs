@@ -121,11 +121,12 @@ module.exports = {
     {
       name: "edges-reach-owners-plainly",
       comment:
-        "The gateway, the consent site and the front reach the credential, grant and token owners through their plain " +
-        "interfaces, never their generated services in process (the front reaches the token service only through the " +
-        "callers app.ts hands it). The internal port, the console site and the composition root serve or wire protobuf.",
+        "The gateway, the consent site, the demo and the front reach the credential, grant and token owners through " +
+        "their plain interfaces, never their generated services in process (the front reaches the token service only " +
+        "through the callers app.ts hands it). The internal port, the console site and the composition root serve or " +
+        "wire protobuf.",
       severity: "error",
-      from: { path: "^src/(gateway|consent|front)/" },
+      from: { path: "^src/(gateway|consent|demo|front)/" },
       to: { path: "^gen/partnerapi/v1/(credential|grant|token)_service_pb\\.ts$" },
     },
     {
