@@ -11,7 +11,8 @@ import { createApiKeys, type ApiKeys } from "./api-keys.js";
 import { createApiKeyHandlers } from "./api-key-handlers.js";
 import { createAppAdmin, type AppAdmin } from "./apps.js";
 import { createAppHandlers } from "./app-handlers.js";
-import { createClientCredentialHandlers } from "./client-credentials.js";
+import { createClientCredentials, type ClientCredentials } from "./client-credentials.js";
+import { createClientCredentialHandlers } from "./client-credential-handlers.js";
 import { createCredentialContext, type CredentialServiceDeps } from "./credential-context.js";
 import { createMerchantAdmin, type MerchantAdmin } from "./merchants.js";
 import { createMerchantHandlers } from "./merchant-handlers.js";
@@ -25,7 +26,13 @@ export { apiKeyLimit } from "./api-keys.js";
 export { sandboxMerchantLimit, type CredentialServiceDeps } from "./credential-context.js";
 
 /** What other owners and edges in this process call: plain values in and out, errors from the catalogue. */
-export type Credentials = Verification & Organizations & AppAdmin & MerchantAdmin & SandboxMerchants & ApiKeys;
+export type Credentials = Verification &
+  Organizations &
+  AppAdmin &
+  ClientCredentials &
+  MerchantAdmin &
+  SandboxMerchants &
+  ApiKeys;
 
 export type CredentialServiceImpl = ServiceImpl<typeof CredentialService>;
 
@@ -44,6 +51,7 @@ export function createCredentialOwner(context: ServiceContext, deps: CredentialS
   const verification = createVerification(shared);
   const organizations = createOrganizations(shared);
   const apps = createAppAdmin(shared);
+  const clients = createClientCredentials(shared);
   const merchants = createMerchantAdmin(shared);
   const sandboxMerchants = createSandboxMerchants(shared);
   const apiKeys = createApiKeys(shared);
@@ -51,6 +59,7 @@ export function createCredentialOwner(context: ServiceContext, deps: CredentialS
     ...verification,
     ...organizations,
     ...apps,
+    ...clients,
     ...merchants,
     ...sandboxMerchants,
     ...apiKeys,
@@ -59,7 +68,7 @@ export function createCredentialOwner(context: ServiceContext, deps: CredentialS
     createVerificationHandlers(verification),
     createOrganizationHandlers(organizations),
     createAppHandlers(apps),
-    createClientCredentialHandlers(shared),
+    createClientCredentialHandlers(clients),
     createApiKeyHandlers(apiKeys),
     createMerchantHandlers(merchants, sandboxMerchants),
   );
