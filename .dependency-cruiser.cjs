@@ -8,6 +8,11 @@
 //   client  the partner SDK, apart from the server
 //   gen/    generated protobuf code, importable from any layer (except the client)
 //
+// How owners talk: in process, an owner or an edge calls another owner through the plain TypeScript interface of its
+// index.ts (functions of plain values; errors from the catalogue; a `sql` argument where a caller's transaction must
+// be joined), never through its SQL (queries/) nor its protobuf service; each owner's Connect service is an adapter
+// over that interface for the internal port (docs/decisions.md, "How owners talk").
+//
 // Paths are relative to the repository root. Type-only imports count: they are knowledge too.
 
 /** Owners, lowest first: each may import only the owners before it. */
@@ -88,6 +93,41 @@ module.exports = {
       // $1 is the importer's folder (or top-level file): imports within the same owner are free.
       from: { path: "^src/([^/]+)" },
       to: { path: OWNER, pathNot: ["^src/$1/", "^src/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "owner-index-keeps-its-queries",
+      comment:
+        "An owner's SQL is its own: its index.ts offers plain functions and records (run on the caller's sql where a " +
+        "transaction must be joined), never the create*Queries factories of its queries/ folder, so no other folder " +
+        "writes or reads its tables by another path. (data is not listed yet: its index still exports companyHasStores.)",
+      severity: "error",
+      from: { path: "^src/(events|credential|grant|token|webhook|console)/index\\.ts$" },
+      to: { path: "^src/$1/queries/" },
+    },
+    {
+      name: "owners-talk-plainly",
+      comment:
+        "In process, owners call each other through the plain interface of the other's index.ts, never its protobuf: " +
+        "no other owner's generated service (so no createInProcessClient of it, and no id or enum mapped to the wire " +
+        "and back). An owner's own Connect service, the adapter for the internal port, imports its own. " +
+        "(console and data are not listed yet: the console still calls the credential and grant services in process.)",
+      severity: "error",
+      from: { path: "^src/(events|credential|grant|token|webhook)/" },
+      to: {
+        path: "^gen/partnerapi/v1/(credential|grant|token|webhook|console|data)_service_pb\\.ts$",
+        pathNot: "^gen/partnerapi/v1/$1_service_pb\\.ts$",
+      },
+    },
+    {
+      name: "edges-reach-owners-plainly",
+      comment:
+        "The gateway, the consent site, the demo and the front reach the credential, grant and token owners through " +
+        "their plain interfaces, never their generated services in process (the front reaches the token service only " +
+        "through the callers app.ts hands it). The internal port, the console site and the composition root serve or " +
+        "wire protobuf.",
+      severity: "error",
+      from: { path: "^src/(gateway|consent|demo|front)/" },
+      to: { path: "^gen/partnerapi/v1/(credential|grant|token)_service_pb\\.ts$" },
     },
     {
       name: "wire-through-its-index",

@@ -46,7 +46,6 @@ import { createRegionalCallers } from "./gateway/regional-data.js";
 import { createRegionDispatcher } from "./internal/region-dispatcher.js";
 import { createAuthorization, createConnections, createSandboxGrants, createGrantService } from "./grant/index.js";
 import {
-  clientVerifier,
   createTokenService,
   appTokenAudience,
   createAccessTokenVerifier,
@@ -62,7 +61,7 @@ import { sleep, systemClock, type Clock } from "./runtime/clock.js";
 import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
 import { createMetrics, listenForMetrics, type Metrics } from "./runtime/metrics.js";
-import { createAppQueries, createCredentialService } from "./credential/index.js";
+import { createCredentialOwner, findApp } from "./credential/index.js";
 import { createDataService, createOrderTimers, type DataServiceImpl, type OrderTimers } from "./data/index.js";
 import type { ServiceContext } from "./runtime/service-context.js";
 import { openKeyValueStore, type KeyValueStore } from "./storage/key-value.js";
@@ -193,8 +192,9 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     });
     await signingKeys.ensure();
 
-    // Services, built once and shared by every listener.
-    const credential = createCredentialService(context, {
+    // Owners, built once and shared by every listener: in process they talk through plain interfaces (the
+    // credential owner's `credentials`); their Connect services serve the internal port.
+    const { credentials, service: credential } = createCredentialOwner(context, {
       sql: control.sql,
       regionSql: (region) => regionDatabases.get(region)?.sql,
       sandboxGrants: createSandboxGrants(),
@@ -203,7 +203,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       sql: control.sql,
       keyValue,
       keys: signingKeys,
-      verifyClient: clientVerifier(credential),
+      verifyClient: credentials.verifyClientCredentials,
       kek,
     });
     const grant = createGrantService(context, {
@@ -255,7 +255,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       logger,
       cacheSeconds: config.caches.gatewaySeconds,
       apiKeys: createApiKeyAuth({
-        verifyApiKey: apiKeyVerifier(credential),
+        verifyApiKey: apiKeyVerifier(credentials),
         controlSql: control.sql,
         merchants,
         clock: context.clock,
@@ -296,7 +296,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     closers.push(() => webhooks.stop());
     const webhookService = createWebhookService(context, {
       sql: control.sql,
-      verifyClient: clientVerifier(credential),
+      verifyClient: credentials.verifyClientCredentials,
       kek,
       resolve: options.webhookResolver ?? systemResolver,
       forbiddenPorts,
@@ -410,10 +410,10 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       kv: keyValue,
       authorization: createAuthorization({ sql: control.sql, config, clock: context.clock, ids: context.ids, logger }),
       connections: createConnections({ sql: control.sql, clock: context.clock, logger }),
-      verifyMerchantUser: merchantUserVerifier(credential),
+      verifyMerchantUser: merchantUserVerifier(credentials),
       // The app's website, privacy policy and terms as its developer gave them in the console (checked there).
       appLinks: async (appId) => {
-        const app = await createAppQueries(control.sql).find(appId);
+        const app = await findApp(control.sql, appId);
         return {
           ...(app?.website_url ? { website: app.website_url } : {}),
           ...(app?.privacy_policy_url ? { privacyUrl: app.privacy_policy_url } : {}),

@@ -25,7 +25,7 @@ import type { Logger } from "../runtime/logger.js";
 import { servedGracefully } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
 import type { KeyValueStore } from "../storage/key-value.js";
-import { createMerchantQueries, scopesForProduct, type Product } from "../credential/index.js";
+import { findMerchant, scopesForProduct, type Product } from "../credential/index.js";
 import type postgres from "postgres";
 import type { VerifyMerchantUser } from "./merchant-users.js";
 import {
@@ -285,7 +285,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   /** The connected-apps page (with a message after a disconnect). */
   const connectionsReply = async (session: Session, context: PageContext, notice?: string): Promise<Reply> => {
     const [merchant, rows, lastCalls] = await Promise.all([
-      createMerchantQueries(options.sql).find(session.companyId),
+      findMerchant(options.sql, session.companyId),
       connections.list(session.companyId),
       options.lastCalls?.(session.companyId) ?? Promise.resolve(new Map<string, Date>()),
     ]);
@@ -318,7 +318,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     refused?: string,
   ): Promise<Reply> => {
     const [merchant, rows] = await Promise.all([
-      createMerchantQueries(options.sql).find(session.companyId),
+      findMerchant(options.sql, session.companyId),
       accessRequests.listForCompany(session.companyId),
     ]);
     // Store names come from the merchant's region; when it cannot answer, the stores show by number.

@@ -1,31 +1,17 @@
-// Sign-in of merchant users for the consent site: the CredentialService checks email and password (scrypt; unknown
-// email and wrong password answer alike) and this module turns its answer into the session's fields.
-import type { ServiceImpl } from "@connectrpc/connect";
-import { CredentialService, MerchantRole } from "../../gen/partnerapi/v1/credential_service_pb.js";
+// Sign-in of merchant users for the consent site: the credential owner checks email and password (scrypt; unknown
+// email and wrong password answer alike); this module turns its refusal into "no such user" for the sign-in form.
+import type { Credentials, MerchantUser } from "../credential/index.js";
 import { readServiceError } from "../errors/index.js";
-import { createInProcessClient } from "../runtime/service-caller.js";
 
-export interface MerchantUser {
-  userId: number;
-  companyId: number;
-  role: "OWNER" | "EMPLOYEE";
-  email: string;
-}
+export type { MerchantUser };
 
 /** Resolves with the user, or undefined when email and password do not match a user. */
 export type VerifyMerchantUser = (email: string, password: string) => Promise<MerchantUser | undefined>;
 
-export function merchantUserVerifier(credentials: ServiceImpl<typeof CredentialService>): VerifyMerchantUser {
-  const client = createInProcessClient(CredentialService, credentials);
+export function merchantUserVerifier(credentials: Pick<Credentials, "verifyMerchantUser">): VerifyMerchantUser {
   return async (email, password) => {
     try {
-      const { user } = await client.verifyMerchantUser({ email, password });
-      return {
-        userId: Number(user!.userId),
-        companyId: Number(user!.companyId),
-        role: user!.role === MerchantRole.OWNER ? "OWNER" : "EMPLOYEE",
-        email: user!.email!,
-      };
+      return await credentials.verifyMerchantUser(email, password);
     } catch (error) {
       if (readServiceError(error).code === "developer.merchant_user_invalid") return undefined;
       throw error;

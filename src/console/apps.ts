@@ -4,7 +4,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import type { ConsoleContext } from "./console-context.js";
-import { createAppQueries } from "../credential/index.js";
+import { appIdsOfOrganization, findApp } from "../credential/index.js";
 import { forwardedFrom } from "../runtime/service-caller.js";
 
 export function createAppHandlers(
@@ -48,7 +48,7 @@ export function createAppHandlers(
     async listDeveloperApps(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "read");
-      const ids = await createAppQueries(sql).idsOfOrganization(Number(request.organizationId));
+      const ids = await appIdsOfOrganization(sql, Number(request.organizationId));
       const apps = await Promise.all(
         ids.map(async (appId) => (await credentials.getApp({ appId }, forwardedFrom(ctx))).app),
       );
@@ -111,7 +111,7 @@ export function createAppHandlers(
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "manage_apps");
       // The app in the path must be the organization's: any other app is unknown here.
-      const app = await createAppQueries(sql).find(request.appId);
+      const app = await findApp(sql, request.appId);
       if (!app || app.organization_id !== Number(request.organizationId)) throw fail("developer.app_not_found");
       return {
         production: (await credentials.revealProductionSecret({ appId: request.appId }, forwardedFrom(ctx))).production,

@@ -25,7 +25,7 @@ import {
   type Locale,
   type ParamsOf,
 } from "../errors/index.js";
-import { createAppQueries } from "../credential/index.js";
+import { findApp } from "../credential/index.js";
 import { createDeveloperAccountQueries, type DeveloperAccountRow } from "./queries/developer-account-queries.js";
 import { createOrganizationMemberQueries } from "./queries/organization-member-queries.js";
 import { createProgramQueries, type ApplicationRow } from "./queries/program-queries.js";
@@ -136,7 +136,7 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
 
   /** The app's organization, checked for the caller's role; developer.app_not_found for an unknown app. */
   async function requireAppRole(accountId: number, appId: string, action: OrgAction) {
-    const app = await createAppQueries(sql).find(appId);
+    const app = await findApp(sql, appId);
     if (!app) throw fail("developer.app_not_found");
     await requireRole(accountId, app.organization_id, action);
     return app;

@@ -13,7 +13,7 @@ import {
   type InvitationRow,
   type OrgRole,
 } from "./queries/organization-member-queries.js";
-import { createOrganizationQueries } from "../credential/index.js";
+import { findOrganization, insertOrganization } from "../credential/index.js";
 
 const roleNames: Record<OrgRole, OrganizationRole> = {
   OWNER: OrganizationRole.OWNER,
@@ -103,7 +103,7 @@ export function createOrganizationHandlers(
   function mailInvitation(invitation: InvitationRow, token: string, inviter: string, inviterLocale: Locale) {
     deps.mail.enqueue("organization invitation", async () => {
       const [organization, known] = await Promise.all([
-        createOrganizationQueries(sql).find(invitation.organization_id),
+        findOrganization(sql, invitation.organization_id),
         createDeveloperAccountQueries(sql).localeOf(invitation.email),
       ]);
       const words = deps.mailTexts.invitation(known ?? inviterLocale, {
@@ -122,7 +122,7 @@ export function createOrganizationHandlers(
       const name = request.name.trim();
       if (!name) throw invalid("name", "is required");
       const organization = await sql.begin(async (tx) => {
-        const row = await createOrganizationQueries(tx).insert(name, now());
+        const row = await insertOrganization(tx, name, now());
         await createOrganizationMemberQueries(tx).insertMember(row.id, account.id, "OWNER", now());
         return row;
       });
@@ -286,7 +286,7 @@ export function createOrganizationHandlers(
       const { account } = await authenticate(ctx);
       const { invitation, members } = await redeemable(request.token, account);
       const [organization, inviter] = await Promise.all([
-        createOrganizationQueries(sql).find(invitation.organization_id),
+        findOrganization(sql, invitation.organization_id),
         members.inviterEmailOf(invitation.id),
       ]);
       return {
@@ -312,7 +312,7 @@ export function createOrganizationHandlers(
         if (latest) refuseEnded(latest);
         throw fail("developer.invite_invalid");
       }
-      const organization = await createOrganizationQueries(sql).find(invitation.organization_id);
+      const organization = await findOrganization(sql, invitation.organization_id);
       return {
         organization: {
           organizationId: BigInt(invitation.organization_id),

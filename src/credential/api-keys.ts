@@ -1,11 +1,9 @@
-// CredentialService, API keys (ADSR apps only): creation under a per-app ceiling, and revocation for good.
-import type { ServiceImpl } from "@connectrpc/connect";
-import { Environment, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { environmentEnum, type CredentialEnvironment } from "./products.js";
+// The credential owner's API keys (ADSR apps only): creation under a per-app ceiling, and revocation for good.
+import type { CredentialEnvironment } from "./products.js";
 import { newApiKey } from "./secrets.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
 import { serviceError } from "../errors/index.js";
-import { domain, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialContext } from "./credential-context.js";
+import { domain, fail, invalid, lockLiveApp, type CredentialContext } from "./credential-context.js";
 
 /**
  * Live (not revoked) API keys per app, across both environments. Spec: a ceiling exists, its value is ours.
@@ -13,23 +11,35 @@ import { domain, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialConte
  */
 export const apiKeyLimit = 10;
 
-/** The environment a request names; UNSPECIFIED is a bad request here, not a default. */
-const requestedEnvironment = (environment: Environment): CredentialEnvironment | undefined =>
-  environment === Environment.SANDBOX ? "SANDBOX" : environment === Environment.PRODUCTION ? "PRODUCTION" : undefined;
+/** A key just made: the key itself is shown once, here, and stored only as a hash of its random part. */
+export interface NewApiKey {
+  apiKeyId: number;
+  name: string;
+  environment: CredentialEnvironment;
+  apiKey: string;
+}
 
-export function createApiKeyHandlers(
-  credential: CredentialContext,
-): Pick<ServiceImpl<typeof CredentialService>, "createApiKey" | "revokeApiKey"> {
+export interface ApiKeys {
+  /** `environment` undefined is a bad request; production keys need an APPROVED app. */
+  createApiKey(
+    appId: string,
+    key: { name: string; environment: CredentialEnvironment | undefined },
+  ): Promise<NewApiKey>;
+  /** Revokes a live key for good; developer.api_key_not_found otherwise. */
+  revokeApiKey(apiKeyId: number): Promise<void>;
+}
+
+export function createApiKeys(credential: CredentialContext): ApiKeys {
   const { sql, ids, logger, now, forget } = credential;
   return {
-    async createApiKey(request) {
+    async createApiKey(appId, request) {
       const name = request.name.trim();
-      const environment = requestedEnvironment(request.environment);
+      const environment = request.environment;
       if (!name || !environment)
         throw invalid([!name && "name", !environment && "environment"].filter(Boolean).join(", "));
       return sql.begin(async (tx) => {
         // The app's row lock serialises key creation, so parallel calls cannot pass the ceiling together.
-        const app = await lockLiveApp(tx, request.appId);
+        const app = await lockLiveApp(tx, appId);
         if (app.product !== "ADSR") throw invalid("app_id (API keys exist for ADSR apps only)");
         if (environment === "PRODUCTION" && app.state !== "APPROVED") throw fail("developer.app_not_approved");
         const credentials = createCredentialQueries(tx);
@@ -42,26 +52,15 @@ export function createApiKeyHandlers(
           now(),
         );
         logger.info("api key created", { appId: app.id, apiKeyId: id, environment });
-        return {
-          apiKey: {
-            apiKeyId: String(id),
-            name,
-            environment: environmentEnum(environment),
-            apiKey: made.key,
-            revoked: false,
-            allowedIps: [],
-          },
-        };
+        return { apiKeyId: id, name, environment, apiKey: made.key };
       });
     },
 
-    async revokeApiKey(request) {
-      const id = parseApiKeyId(request.apiKeyId);
-      const revoked = id !== undefined && (await createCredentialQueries(sql).revokeApiKey(id, now()));
+    async revokeApiKey(id) {
+      const revoked = await createCredentialQueries(sql).revokeApiKey(id, now());
       if (!revoked) throw fail("developer.api_key_not_found");
       forget();
       logger.info("api key revoked", { apiKeyId: id });
-      return { revoked };
     },
   };
 }

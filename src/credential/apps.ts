@@ -1,13 +1,10 @@
-// CredentialService, apps and their review: create (with sandbox client credentials and the organization's sandbox
+// The credential owner's apps and their review: create (with sandbox client credentials and the organization's sandbox
 // merchants granted), read, rename and links (website, privacy policy, terms: ./app-links.ts, all three needed
 // before review), the review transitions (app-states.ts) and the redirect URIs. Names after
 // review: merchants see the name staff reviewed; a rename of an APPROVED app waits as its pending name until
 // ApproveApp takes it or RejectApp drops it (docs/decisions.md, "Credentials").
-import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { ServiceImpl } from "@connectrpc/connect";
-import type { AppSchema, CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { nextAppState, type AppTransition } from "./app-states.js";
-import { environmentEnum, productEnum, productName, type CredentialEnvironment } from "./products.js";
+import type { CredentialEnvironment, Product } from "./products.js";
 import { maxRedirectUris, redirectUriViolations } from "./redirect-uris.js";
 import { checkAppLinks, missingAppLinks, type AppLinkField, type AppLinks } from "./app-links.js";
 import { hashSecret, newClientId, newClientSecret } from "./secrets.js";
@@ -18,35 +15,107 @@ import { serviceError, serviceErrorWithDetails } from "../errors/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import { domain, fail, invalid, lockLiveApp, type CredentialContext } from "./credential-context.js";
 
-/** The app as the API shows it: state, redirect URIs, live client ids and API keys with their allowlists. */
-async function describeApp(db: SqlClient, app: AppRow): Promise<MessageInitShape<typeof AppSchema>> {
+/** A live client id of an app, with its allowlist. */
+export interface AppClient {
+  clientId: string;
+  environment: CredentialEnvironment;
+  allowedIps: string[];
+}
+
+/** An API key of an app (never the key itself), with its allowlist. */
+export interface AppApiKey {
+  apiKeyId: number;
+  name: string;
+  environment: CredentialEnvironment;
+  revoked: boolean;
+  allowedIps: string[];
+}
+
+/** An app as its developer sees it: state, links, redirect URIs, live client ids and API keys. */
+export interface AppDescription {
+  appId: string;
+  organizationId: number;
+  name: string;
+  /** A rename of an APPROVED app waiting for review; null when none. */
+  pendingName: string | null;
+  websiteUrl: string | null;
+  privacyPolicyUrl: string | null;
+  termsUrl: string | null;
+  product: Product;
+  state: AppRow["state"];
+  redirectUris: string[];
+  credentials: AppClient[];
+  apiKeys: AppApiKey[];
+}
+
+/** A client id just issued: its secret is shown once, here, and stored only as a hash. */
+export interface NewClient {
+  clientId: string;
+  environment: CredentialEnvironment;
+  clientSecret: string;
+}
+
+/** The links an app's create or update gives: when sent, each replaces the app's (empty removes it). */
+export interface AppLinksGiven {
+  websiteUrl?: string;
+  privacyPolicyUrl?: string;
+  termsUrl?: string;
+}
+
+export interface AppAdmin {
+  /** An app of the organization, with its sandbox client id (secret shown once) and its sandbox grants. */
+  createApp(
+    organizationId: number,
+    app: { name: string; product: Product | undefined } & AppLinksGiven,
+  ): Promise<{ app: AppDescription; sandbox: NewClient }>;
+  /** developer.app_not_found when there is none. */
+  getApp(appId: string): Promise<AppDescription>;
+  /**
+   * Renames (an APPROVED app's rename waits for review) and sets links. `product`, when given, must be the app's
+   * ("UNSPECIFIED": a product this build does not name, never the app's): developer.product_immutable.
+   */
+  updateApp(
+    appId: string,
+    change: { name: string; product?: Product | "UNSPECIFIED" } & AppLinksGiven,
+  ): Promise<AppDescription>;
+  submitApp(appId: string): Promise<AppDescription>;
+  /** The production client id (secret shown once) is issued at the first approval only. */
+  approveApp(appId: string): Promise<{ app: AppDescription; production?: NewClient }>;
+  rejectApp(appId: string): Promise<AppDescription>;
+  archiveApp(appId: string): Promise<AppDescription>;
+  /** Replaces the app's redirect URIs; the URIs now registered. */
+  setRedirectUris(appId: string, uris: readonly string[]): Promise<string[]>;
+}
+
+/** The app as its developer sees it: state, redirect URIs, live client ids and API keys with their allowlists. */
+async function describeApp(db: SqlClient, app: AppRow): Promise<AppDescription> {
   const credentials = createCredentialQueries(db);
   const apps = createAppQueries(db);
   const clients = await credentials.liveClients(app.id);
   const keys = await credentials.apiKeysOfApp(app.id);
   return {
     appId: app.id,
-    organizationId: BigInt(app.organization_id),
+    organizationId: app.organization_id,
     name: app.name,
-    pendingName: app.pending_name ?? "",
-    websiteUrl: app.website_url ?? "",
-    privacyPolicyUrl: app.privacy_policy_url ?? "",
-    termsUrl: app.terms_url ?? "",
-    product: productEnum(app.product),
+    pendingName: app.pending_name,
+    websiteUrl: app.website_url,
+    privacyPolicyUrl: app.privacy_policy_url,
+    termsUrl: app.terms_url,
+    product: app.product,
     state: app.state,
     redirectUris: await apps.redirectUris(app.id),
     credentials: await Promise.all(
       clients.map(async (client) => ({
         clientId: client.client_id,
-        environment: environmentEnum(client.environment),
+        environment: client.environment,
         allowedIps: await credentials.allowlist({ clientId: client.client_id }),
       })),
     ),
     apiKeys: await Promise.all(
       keys.map(async (key) => ({
-        apiKeyId: String(key.id),
+        apiKeyId: key.id,
         name: key.name,
-        environment: environmentEnum(key.environment),
+        environment: key.environment,
         revoked: key.revoked_at !== null,
         allowedIps: await credentials.allowlist({ apiKeyId: key.id }),
       })),
@@ -72,22 +141,17 @@ function linksMissing(missing: readonly AppLinkField[]) {
   );
 }
 
-export function createAppHandlers(
-  credential: CredentialContext,
-): Pick<
-  ServiceImpl<typeof CredentialService>,
-  "createApp" | "getApp" | "updateApp" | "submitApp" | "approveApp" | "rejectApp" | "archiveApp" | "setRedirectUris"
-> {
+export function createAppAdmin(credential: CredentialContext): AppAdmin {
   const { sql, ids, logger, now, forget, sandboxGrants } = credential;
 
   /** Issues a client id and its first secret inside the caller's transaction; the secret is returned once. */
-  async function issueClient(tx: SqlClient, appId: string, environment: CredentialEnvironment) {
+  async function issueClient(tx: SqlClient, appId: string, environment: CredentialEnvironment): Promise<NewClient> {
     const clientId = newClientId(ids, environment);
     const clientSecret = newClientSecret(ids, environment);
     const credentials = createCredentialQueries(tx);
     await credentials.insertClient(clientId, appId, environment, now());
     await credentials.insertSecret(clientId, hashSecret(clientSecret), now());
-    return { clientId, environment: environmentEnum(environment), clientSecret, allowedIps: [] };
+    return { clientId, environment, clientSecret };
   }
 
   /** Runs a review transition under the app's row lock. */
@@ -125,9 +189,9 @@ export function createAppHandlers(
   }
 
   return {
-    async createApp(request) {
+    async createApp(organizationId, request) {
       const name = request.name.trim();
-      const product = productName(request.product);
+      const product = request.product;
       if (!name || !product) throw invalid([!name && "name", !product && "product"].filter(Boolean).join(", "));
       const links = linksOf({
         website_url: request.websiteUrl,
@@ -135,7 +199,7 @@ export function createAppHandlers(
         terms_url: request.termsUrl,
       });
       return sql.begin(async (tx) => {
-        const organization = await createOrganizationQueries(tx).find(Number(request.organizationId));
+        const organization = await createOrganizationQueries(tx).find(organizationId);
         if (!organization) throw fail("developer.organization_not_found");
         const app = await createAppQueries(tx).insert(
           {
@@ -156,21 +220,21 @@ export function createAppHandlers(
       });
     },
 
-    async getApp(request) {
-      const app = await createAppQueries(sql).find(request.appId);
+    async getApp(appId) {
+      const app = await createAppQueries(sql).find(appId);
       if (!app) throw fail("developer.app_not_found");
-      return { app: await describeApp(sql, app) };
+      return describeApp(sql, app);
     },
 
-    async updateApp(request) {
+    async updateApp(appId, request) {
       const links = linksOf({
         website_url: request.websiteUrl,
         privacy_policy_url: request.privacyPolicyUrl,
         terms_url: request.termsUrl,
       });
       return sql.begin(async (tx) => {
-        const locked = await lockLiveApp(tx, request.appId);
-        if (request.product !== undefined && request.product !== productEnum(locked.product)) {
+        const locked = await lockLiveApp(tx, appId);
+        if (request.product !== undefined && request.product !== locked.product) {
           throw fail("developer.product_immutable");
         }
         const apps = createAppQueries(tx);
@@ -183,67 +247,66 @@ export function createAppHandlers(
         if (Object.keys(links).length > 0) await apps.setLinks(locked.id, links, now());
         const app = linked;
         const name = request.name.trim();
-        if (!name) return { app: await describeApp(tx, app) };
+        if (!name) return describeApp(tx, app);
         if (app.state !== "APPROVED") {
           if (name !== app.name) await apps.rename(app.id, name, now());
-          return { app: await describeApp(tx, { ...app, name, pending_name: null }) };
+          return describeApp(tx, { ...app, name, pending_name: null });
         }
         // The reviewed name stays what merchants see; a rename back to it withdraws the pending one.
         const pending = name === app.name ? null : name;
         if (pending !== app.pending_name) await apps.setPendingName(app.id, pending, now());
         if (pending) logger.info("rename of an approved app awaits review", { appId: app.id });
-        return { app: await describeApp(tx, { ...app, pending_name: pending }) };
+        return describeApp(tx, { ...app, pending_name: pending });
       });
     },
 
-    async submitApp(request) {
-      const result = await transition(request.appId, "submit", async (_tx, app) => {
+    async submitApp(appId) {
+      const result = await transition(appId, "submit", async (_tx, app) => {
         // Merchants read these pages before they connect: review needs all three (the state check comes first).
         const missing = missingAppLinks(app);
         if (missing.length > 0) throw linksMissing(missing);
       });
-      return { app: result.describe };
+      return result.describe;
     },
 
-    async approveApp(request) {
-      const named = await decidePendingName(request.appId, "approve");
+    async approveApp(appId) {
+      const named = await decidePendingName(appId, "approve");
       if (named) return { app: named };
-      let production: Awaited<ReturnType<typeof issueClient>> | undefined;
-      const result = await transition(request.appId, "approve", async (tx, app) => {
+      let production: NewClient | undefined;
+      const result = await transition(appId, "approve", async (tx, app) => {
         // The production pair is issued once, at the first approval; the app never goes back to review after.
         const live = await createCredentialQueries(tx).liveClients(app.id);
         if (!live.some((client) => client.environment === "PRODUCTION"))
           production = await issueClient(tx, app.id, "PRODUCTION");
       });
-      logger.info("app approved", { appId: request.appId });
+      logger.info("app approved", { appId });
       return { app: production ? await describeApp(sql, result.app) : result.describe, production };
     },
 
-    async rejectApp(request) {
-      const named = await decidePendingName(request.appId, "reject");
-      if (named) return { app: named };
-      return { app: (await transition(request.appId, "reject")).describe };
+    async rejectApp(appId) {
+      const named = await decidePendingName(appId, "reject");
+      if (named) return named;
+      return (await transition(appId, "reject")).describe;
     },
 
-    async archiveApp(request) {
-      const result = await transition(request.appId, "archive");
+    async archiveApp(appId) {
+      const result = await transition(appId, "archive");
       forget();
-      logger.info("app archived", { appId: request.appId });
-      return { app: result.describe };
+      logger.info("app archived", { appId });
+      return result.describe;
     },
 
-    async setRedirectUris(request) {
-      const uris = request.redirectUris;
+    async setRedirectUris(appId, uris) {
       if (uris.length > maxRedirectUris)
         throw serviceError(domain, "developer.redirect_uri_limit", { limit: maxRedirectUris });
       const violations = redirectUriViolations(uris);
       const [first] = violations;
       if (first) throw serviceErrorWithDetails(domain, "developer.redirect_uri_invalid", first, violations);
       return sql.begin(async (tx) => {
-        await lockLiveApp(tx, request.appId);
+        await lockLiveApp(tx, appId);
         const apps = createAppQueries(tx);
-        await apps.replaceRedirectUris(request.appId, uris, now());
-        return { redirectUris: await apps.redirectUris(request.appId) };
+        await apps.replaceRedirectUris(appId, uris, now());
+        return apps.redirectUris(appId);
       });
     },
   };

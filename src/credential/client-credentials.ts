@@ -1,26 +1,42 @@
-// CredentialService, client credentials: secret rotation with overlap, the one-time reveal of a production secret,
+// The credential owner's client credentials: secret rotation with overlap, the one-time reveal of a production secret,
 // revocation, and the IP allowlists (of a client id or an API key). Every change clears the verification caches.
-import type { ServiceImpl } from "@connectrpc/connect";
-import { Environment, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { validateAllowlist } from "./ip-allowlist.js";
+import type { NewClient } from "./apps.js";
 import { hashSecret, newClientSecret } from "./secrets.js";
 import { createCredentialQueries } from "./queries/credential-queries.js";
 import { serviceError } from "../errors/index.js";
 import { domain, fail, invalid, lockLiveApp, parseApiKeyId, type CredentialContext } from "./credential-context.js";
 
-export function createClientCredentialHandlers(
-  credential: CredentialContext,
-): Pick<
-  ServiceImpl<typeof CredentialService>,
-  "rotateClientSecret" | "revealProductionSecret" | "revokeClientCredential" | "setIpAllowlist"
-> {
+/** A secret just made by a rotation (shown once); the previous one works until its overlap ends. */
+export interface RotatedSecret {
+  clientId: string;
+  clientSecret: string;
+  /** When the previous secret stops working; undefined when there was none. */
+  previousSecretExpiresAt: Date | undefined;
+}
+
+export interface ClientCredentials {
+  /** A new secret; the current one keeps working for SECRET_ROTATION_OVERLAP_SECONDS. */
+  rotateClientSecret(clientId: string): Promise<RotatedSecret>;
+  /** The production secret of an APPROVED app, shown once: a new one replaces the unseen one issued at approval. */
+  revealProductionSecret(appId: string): Promise<NewClient & { allowedIps: string[] }>;
+  /** Revokes a client id for good; developer.credential_not_found when it is not live. */
+  revokeClientCredential(clientId: string): Promise<void>;
+  /**
+   * Replaces the allowlist of exactly one of a client id and an API key (the other empty); the entries as stored
+   * (canonical form).
+   */
+  setIpAllowlist(target: { clientId: string; apiKeyId: string }, allowedIps: readonly string[]): Promise<string[]>;
+}
+
+export function createClientCredentials(credential: CredentialContext): ClientCredentials {
   const { sql, ids, config, logger, now, forget } = credential;
   return {
-    async rotateClientSecret(request) {
+    async rotateClientSecret(clientId) {
       const result = await sql.begin(async (tx) => {
         const credentials = createCredentialQueries(tx);
         // The credential's row lock serialises rotations: two at once leave at most two working secrets.
-        const client = await credentials.findClient(request.clientId, { lock: true });
+        const client = await credentials.findClient(clientId, { lock: true });
         if (!client) throw fail("developer.credential_not_found");
         if (client.state === "ARCHIVED") throw fail("developer.app_archived");
         const at = now();
@@ -34,7 +50,7 @@ export function createClientCredentialHandlers(
         return {
           clientId: client.client_id,
           clientSecret,
-          previousSecretExpiresAtMs: BigInt(hadCurrent ? overlapEnd.getTime() : 0),
+          previousSecretExpiresAt: hadCurrent ? overlapEnd : undefined,
         };
       });
       forget();
@@ -42,9 +58,9 @@ export function createClientCredentialHandlers(
       return result;
     },
 
-    async revealProductionSecret(request) {
+    async revealProductionSecret(appId) {
       const production = await sql.begin(async (tx) => {
-        const app = await lockLiveApp(tx, request.appId);
+        const app = await lockLiveApp(tx, appId);
         if (app.state !== "APPROVED") throw fail("developer.app_not_approved");
         const credentials = createCredentialQueries(tx);
         const live = (await credentials.liveClients(app.id)).find((client) => client.environment === "PRODUCTION");
@@ -60,31 +76,30 @@ export function createClientCredentialHandlers(
         await credentials.insertSecret(client.client_id, hashSecret(clientSecret), at);
         return {
           clientId: client.client_id,
-          environment: Environment.PRODUCTION,
+          environment: "PRODUCTION" as const,
           clientSecret,
           allowedIps: await credentials.allowlist({ clientId: client.client_id }),
         };
       });
       forget();
-      logger.info("production secret revealed", { appId: request.appId, clientId: production.clientId });
-      return { production };
+      logger.info("production secret revealed", { appId, clientId: production.clientId });
+      return production;
     },
 
-    async revokeClientCredential(request) {
-      const revoked = await sql.begin((tx) => createCredentialQueries(tx).revokeClient(request.clientId, now()));
+    async revokeClientCredential(clientId) {
+      const revoked = await sql.begin((tx) => createCredentialQueries(tx).revokeClient(clientId, now()));
       if (!revoked) throw fail("developer.credential_not_found");
       forget();
-      logger.info("client credential revoked", { clientId: request.clientId });
-      return { revoked };
+      logger.info("client credential revoked", { clientId });
     },
 
-    async setIpAllowlist(request) {
+    async setIpAllowlist(request, allowedIps) {
       const apiKeyId = request.apiKeyId ? parseApiKeyId(request.apiKeyId) : undefined;
       if (Boolean(request.clientId) === Boolean(request.apiKeyId)) throw invalid("client_id, api_key_id (exactly one)");
-      const checked = validateAllowlist(request.allowedIps);
+      const checked = validateAllowlist(allowedIps);
       if (!checked.ok)
         throw serviceError(domain, "developer.ip_allowlist_invalid", { field: checked.field, value: checked.value });
-      const allowedIps = await sql.begin(async (tx) => {
+      const stored = await sql.begin(async (tx) => {
         const credentials = createCredentialQueries(tx);
         let target: { clientId: string } | { apiKeyId: number };
         if (request.clientId) {
@@ -102,7 +117,7 @@ export function createClientCredentialHandlers(
         return credentials.allowlist(target);
       });
       forget();
-      return { allowedIps };
+      return stored;
     },
   };
 }

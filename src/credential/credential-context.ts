@@ -2,14 +2,11 @@
 // verification caches (every change to a credential clears them) and the helpers more than one section uses.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type postgres from "postgres";
-import {
-  CredentialService,
-  type MerchantSchema,
-  type VerifiedAppSchema,
-} from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { CredentialService, type MerchantSchema } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createAppQueries, type AppRow } from "./queries/app-queries.js";
 import type { MerchantRow } from "./queries/merchant-queries.js";
 import type { SandboxGrants } from "./sandbox-grants.js";
+import type { VerifiedClient, VerifiedKey } from "./verified.js";
 import { serviceError, type ErrorCode, type ParamsOf } from "../errors/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../config/regions.js";
@@ -28,13 +25,11 @@ export interface CredentialServiceDeps {
   sandboxGrants: SandboxGrants;
 }
 
-export type VerifiedAppInit = MessageInitShape<typeof VerifiedAppSchema>;
-
 /** One CredentialService instance's state, built once and handed to every section. */
 export interface CredentialContext extends ServiceContext, CredentialServiceDeps {
   now(): Date;
-  clientCache: TtlCache<VerifiedAppInit>;
-  keyCache: TtlCache<{ app: VerifiedAppInit; apiKeyId: string }>;
+  clientCache: TtlCache<VerifiedClient>;
+  keyCache: TtlCache<VerifiedKey>;
   /** This instance changed a credential: drop its own cached answers now (others wait out the bound). */
   forget(): void;
 }
@@ -50,8 +45,8 @@ export function createCredentialContext(context: ServiceContext, deps: Credentia
   // Successful verifications live at most CREDENTIAL_CACHE_SECONDS (never past the secret's own end), so a
   // revocation made by any instance takes effect everywhere within that bound.
   const cacheOptions = { clock, ttlMs: config.caches.credentialSeconds * 1000, maxEntries: verificationCacheEntries };
-  const clientCache = createTtlCache<VerifiedAppInit>(cacheOptions);
-  const keyCache = createTtlCache<{ app: VerifiedAppInit; apiKeyId: string }>(cacheOptions);
+  const clientCache = createTtlCache<VerifiedClient>(cacheOptions);
+  const keyCache = createTtlCache<VerifiedKey>(cacheOptions);
   return {
     ...context,
     ...deps,

@@ -1,22 +1,30 @@
-// CredentialService, sandbox merchants: an organization's demo merchants (at most sandboxMerchantLimit active), each
-// with an owner login shown once, granted to the organization's apps and, when the region is reachable, seeded as richly
-// as the demo's live merchants (src/data/sandbox-data.ts).
-import type { ServiceImpl } from "@connectrpc/connect";
-import { MerchantRole, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+// The credential owner's sandbox merchants: an organization's demo merchants (at most sandboxMerchantLimit active),
+// each with an owner login shown once, granted to the organization's apps and, when the region is reachable, seeded
+// as richly as the demo's live merchants (src/data/sandbox-data.ts).
 import { regionForCountry } from "./countries.js";
 import { hashPassword } from "./passwords.js";
 import { newPassword } from "./secrets.js";
 import { createMerchantQueries } from "./queries/merchant-queries.js";
 import { createOrganizationQueries } from "./queries/organization-queries.js";
 import { seedSandboxMerchant } from "../data/index.js";
-import { describeMerchant, fail, sandboxMerchantLimit, type CredentialContext } from "./credential-context.js";
+import type { Merchant } from "./merchant-directory.js";
+import type { NewMerchantLogin } from "./merchants.js";
+import { fail, sandboxMerchantLimit, type CredentialContext } from "./credential-context.js";
 
-export function createSandboxMerchantHandlers(
-  credential: CredentialContext,
-): Pick<ServiceImpl<typeof CredentialService>, "provisionSandboxMerchant" | "listSandboxMerchants"> {
+export interface SandboxMerchants {
+  /** A new sandbox merchant of the organization and its owner's login; `name` blank picks one. */
+  provisionSandboxMerchant(
+    organizationId: number,
+    request: { country: string; name: string },
+  ): Promise<{ merchant: Merchant; owner: NewMerchantLogin }>;
+  /** Every sandbox merchant of the organization (active or not), by company id. */
+  listSandboxMerchants(organizationId: number): Promise<Merchant[]>;
+}
+
+export function createSandboxMerchants(credential: CredentialContext): SandboxMerchants {
   const { sql, ids, config, logger, now, regionSql, sandboxGrants } = credential;
   return {
-    async provisionSandboxMerchant(request) {
+    async provisionSandboxMerchant(organizationId, request) {
       const placed = regionForCountry(request.country, config.sandboxDefaultRegion);
       if (!placed) throw fail("developer.sandbox_country_unknown");
       // The scrypt hash is made before the transaction, so the organization's lock is held for milliseconds.
@@ -24,7 +32,7 @@ export function createSandboxMerchantHandlers(
       const passwordHash = await hashPassword(password, config.passwordHashCost);
       const { merchant, owner } = await sql.begin(async (tx) => {
         // The organization's row lock serialises provisioning: ten parallel calls leave exactly three active.
-        const organization = await createOrganizationQueries(tx).lock(Number(request.organizationId));
+        const organization = await createOrganizationQueries(tx).lock(organizationId);
         if (!organization) throw fail("developer.organization_not_found");
         const merchants = createMerchantQueries(tx);
         if ((await merchants.countActiveSandbox(organization.id)) >= sandboxMerchantLimit)
@@ -51,24 +59,17 @@ export function createSandboxMerchantHandlers(
       }
       logger.info("sandbox merchant provisioned", {
         companyId: merchant.company_id,
-        organizationId: Number(request.organizationId),
+        organizationId,
         region: merchant.region,
       });
       return {
-        merchant: describeMerchant(described),
-        owner: {
-          userId: String(owner.id),
-          companyId: BigInt(owner.company_id),
-          email: owner.email,
-          role: MerchantRole.OWNER,
-          password,
-        },
+        merchant: described,
+        owner: { userId: owner.id, companyId: owner.company_id, role: "OWNER", email: owner.email, password },
       };
     },
 
-    async listSandboxMerchants(request) {
-      const rows = await createMerchantQueries(sql).listSandbox(Number(request.organizationId));
-      return { merchants: rows.map(describeMerchant) };
+    listSandboxMerchants(organizationId) {
+      return createMerchantQueries(sql).listSandbox(organizationId);
     },
   };
 }

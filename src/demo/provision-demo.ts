@@ -1,25 +1,25 @@
 // The demo world: an organization with one approved app per product, one app in review, two sandbox
-// merchants and two live merchants with business data, provisioned through the CredentialService, and the console
+// merchants and two live merchants with business data, provisioned through the credential owner's plain interface
+// (the same functions its CredentialService answers with), and the console
 // account that owns the organization; written to $DATA_DIR/demo.json (secrets included: the file is created
 // readable by its owner only).
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type postgres from "postgres";
-import {
-  CredentialService,
-  Environment,
-  MerchantRole,
-  Product,
-} from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { createAccessRequests, createSandboxGrants } from "../grant/index.js";
 import type { Config } from "../config/config.js";
 import { richMerchantProfile, seedMerchantData } from "../data/index.js";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import { cryptoIds, type IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
-import { createInProcessClient, type InProcessClient } from "../runtime/service-caller.js";
-import { createCredentialService, createMerchantQueries } from "../credential/index.js";
+import {
+  createCredentialOwner,
+  findMerchantUserByEmail,
+  type CredentialEnvironment,
+  type Credentials,
+  type MerchantUser,
+  type Product,
+} from "../credential/index.js";
 import { ensureOrganizationOwner } from "../console/index.js";
 import type { Region } from "../config/regions.js";
 
@@ -95,7 +95,7 @@ export function demoFilePath(config: Config): string {
 export async function provisionDemo(options: ProvisionDemoOptions): Promise<DemoWorld> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const impl = createCredentialService(
+  const { credentials: client } = createCredentialOwner(
     { config, logger, clock, ids: options.ids ?? cryptoIds },
     {
       sql: options.control,
@@ -103,7 +103,6 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
       sandboxGrants: createSandboxGrants(),
     },
   );
-  const client = createInProcessClient(CredentialService, impl);
   const path = demoFilePath(config);
   const urls = demoUrlsOf(config);
   const existing = await readWorld(path);
@@ -181,8 +180,6 @@ export function describeDemo(
   ].join("\n");
 }
 
-type CredentialClient = InProcessClient<typeof CredentialService>;
-
 /**
  * Makes the ADSR app's access request for every store of `merchant` and approves it as the merchant's owner, unless
  * an approved one exists already. Through the same module the GrantService and the consent site use.
@@ -199,17 +196,18 @@ async function grantDemoAccess(
     clock: options.clock ?? systemClock,
     logger: options.logger,
     regionSql: (region) => options.regionDatabases.get(region)?.sql,
-    domain: GrantService.typeName,
+    // The grant owner's error domain, as the consent site spells it.
+    domain: "partnerapi.v1.GrantService",
   });
   if (await requests.access(appId, merchant.companyId)) return;
-  const owner = await createMerchantQueries(options.control).findUserByEmail(merchant.owner.email);
+  const owner = await findMerchantUserByEmail(options.control, merchant.owner.email);
   if (!owner) throw new Error(`demo: no owner login ${merchant.owner.email}`);
   const open = (await requests.listForApp(appId)).find(
     (row) => row.company_id === merchant.companyId && row.state === "PENDING",
   );
   const request =
     open ?? (await requests.create({ appId, companyId: merchant.companyId, storeIds: merchant.storeIds }));
-  await requests.approve(request.id, owner.id, []);
+  await requests.approve(request.id, owner.userId, []);
 }
 
 /** The console account that owns the demo organization: `owner.<organization>@demo-console.partner-api.test`. */
@@ -239,49 +237,38 @@ function consoleOwner(
 }
 
 async function provisionWorld(
-  client: CredentialClient,
+  client: Credentials,
   options: ProvisionDemoOptions,
   now: Date,
 ): Promise<Omit<DemoWorld, "baseUrl" | "authUrl" | "grpcUrl" | "console">> {
-  const { organization } = await client.createOrganization({ name: "Demo organization" });
-  const organizationId = organization!.organizationId;
+  const organization = await client.createOrganization("Demo organization");
+  const organizationId = organization.id;
 
   const approvedApp = async (name: string, product: Product) => {
-    const created = await client.createApp({ organizationId, name, product, ...demoLinks });
-    const appId = created.app!.appId;
-    await client.setRedirectUris({ appId, redirectUris: [demoRedirectUri] });
-    await client.submitApp({ appId });
-    const { production } = await client.approveApp({ appId });
+    const created = await client.createApp(organizationId, { name, product, ...demoLinks });
+    const appId = created.app.appId;
+    await client.setRedirectUris(appId, [demoRedirectUri]);
+    await client.submitApp(appId);
+    const { production } = await client.approveApp(appId);
     return {
       appId,
-      sandbox: { clientId: created.sandbox!.clientId, clientSecret: created.sandbox!.clientSecret },
+      sandbox: { clientId: created.sandbox.clientId, clientSecret: created.sandbox.clientSecret },
       production: { clientId: production!.clientId, clientSecret: production!.clientSecret },
     };
   };
-  const full = await approvedApp("Demo Full", Product.FULL);
-  const onlineOrder = await approvedApp("Demo Online Order", Product.ONLINE_ORDER);
-  const adsrApp = await approvedApp("Demo ADSR", Product.ADSR);
-  const key = async (environment: Environment) =>
-    (
-      await client.createApiKey({
-        appId: adsrApp.appId,
-        name: `demo ${Environment[environment].toLowerCase()}`,
-        environment,
-      })
-    ).apiKey!.apiKey;
+  const full = await approvedApp("Demo Full", "FULL");
+  const onlineOrder = await approvedApp("Demo Online Order", "ONLINE_ORDER");
+  const adsrApp = await approvedApp("Demo ADSR", "ADSR");
+  const key = async (environment: CredentialEnvironment) =>
+    (await client.createApiKey(adsrApp.appId, { name: `demo ${environment.toLowerCase()}`, environment })).apiKey;
   const adsr: DemoAdsrApp = {
     appId: adsrApp.appId,
-    sandbox: { ...adsrApp.sandbox, apiKey: await key(Environment.SANDBOX) },
-    production: { ...adsrApp.production, apiKey: await key(Environment.PRODUCTION) },
+    sandbox: { ...adsrApp.sandbox, apiKey: await key("SANDBOX") },
+    production: { ...adsrApp.production, apiKey: await key("PRODUCTION") },
   };
-  const review = await client.createApp({
-    organizationId,
-    name: "Demo In Review",
-    product: Product.FULL,
-    ...demoLinks,
-  });
-  await client.setRedirectUris({ appId: review.app!.appId, redirectUris: [demoRedirectUri] });
-  await client.submitApp({ appId: review.app!.appId });
+  const review = await client.createApp(organizationId, { name: "Demo In Review", product: "FULL", ...demoLinks });
+  await client.setRedirectUris(review.app.appId, [demoRedirectUri]);
+  await client.submitApp(review.app.appId);
 
   // Two sandbox merchants, so merchant_id cannot be inferred at POST /v1/token.
   const sandbox: DemoWorld["merchants"]["sandbox"] = [];
@@ -289,11 +276,11 @@ async function provisionWorld(
     ["GB", "Demo Sandbox London"],
     ["US", "Demo Sandbox Austin"],
   ] as const) {
-    const provisioned = await client.provisionSandboxMerchant({ organizationId, country, name });
+    const provisioned = await client.provisionSandboxMerchant(organizationId, { country, name });
     sandbox.push({
-      companyId: Number(provisioned.merchant!.companyId),
-      region: provisioned.merchant!.region as Region,
-      owner: { email: provisioned.owner!.email, password: provisioned.owner!.password },
+      companyId: provisioned.merchant.company_id,
+      region: provisioned.merchant.region,
+      owner: { email: provisioned.owner.email, password: provisioned.owner.password },
     });
   }
 
@@ -302,44 +289,43 @@ async function provisionWorld(
     ["us", "Demo Diner New York"],
     ["in", "Demo Cafe Bengaluru"],
   ] as const) {
-    const { merchant } = await client.createMerchant({ name, region });
-    const companyId = merchant!.companyId;
-    const user = async (role: MerchantRole, who: string) => {
-      const made = await client.createMerchantUser({
-        companyId,
+    const merchant = await client.createMerchant({ name, region });
+    const companyId = merchant.company_id;
+    const user = async (role: MerchantUser["role"], who: string) => {
+      const made = await client.createMerchantUser(companyId, {
         email: `${who}.${companyId}@demo.partner-api.test`,
         role,
       });
-      return { email: made.user!.email, password: made.user!.password };
+      return { email: made.email, password: made.password };
     };
-    const owner = await user(MerchantRole.OWNER, "owner");
-    const employee = await user(MerchantRole.EMPLOYEE, "employee");
+    const owner = await user("OWNER", "owner");
+    const employee = await user("EMPLOYEE", "employee");
     const regional = options.regionDatabases.get(region);
     let storeIds: number[] = [];
     if (regional) {
       storeIds = await seedMerchantData(
         regional.sql,
         region,
-        Number(companyId),
+        companyId,
         richMerchantProfile(now, { name: "Demo Employee", email: employee.email }),
       );
-      await client.updateMerchantStatus({ companyId, provisioned: true });
+      await client.updateMerchantStatus(companyId, { provisioned: true });
     }
-    live.push({ companyId: Number(companyId), region, owner, employee, storeIds });
+    live.push({ companyId, region, owner, employee, storeIds });
   }
   // The ADSR production key reads live[0]: an access request for its stores, approved by its owner.
   await grantDemoAccess(options, adsr.appId, live[0]!);
   return {
     redirectUri: demoRedirectUri,
-    organizationId: Number(organizationId),
+    organizationId,
     apps: {
       full,
       onlineOrder,
       adsr,
       inReview: {
-        appId: review.app!.appId,
+        appId: review.app.appId,
         product: "FULL",
-        sandbox: { clientId: review.sandbox!.clientId, clientSecret: review.sandbox!.clientSecret },
+        sandbox: { clientId: review.sandbox.clientId, clientSecret: review.sandbox.clientSecret },
       },
     },
     merchants: { sandbox, live },
@@ -347,7 +333,7 @@ async function provisionWorld(
 }
 
 /** True when every secret, key and login of `world` still verifies (the database was not replaced since). */
-async function stillWorks(client: CredentialClient, world: DemoWorld): Promise<boolean> {
+async function stillWorks(client: Credentials, world: DemoWorld): Promise<boolean> {
   try {
     const pairs = [
       world.apps.full.sandbox,
@@ -358,15 +344,14 @@ async function stillWorks(client: CredentialClient, world: DemoWorld): Promise<b
       world.apps.adsr.production,
       world.apps.inReview.sandbox,
     ];
-    for (const pair of pairs)
-      await client.verifyClientCredentials({ clientId: pair.clientId, clientSecret: pair.clientSecret });
+    for (const pair of pairs) await client.verifyClientCredentials(pair.clientId, pair.clientSecret);
     for (const key of [world.apps.adsr.sandbox.apiKey, world.apps.adsr.production.apiKey])
-      await client.verifyApiKey({ apiKey: key });
+      await client.verifyApiKey(key);
     const logins = [
       ...world.merchants.sandbox.map((m) => m.owner),
       ...world.merchants.live.flatMap((m) => [m.owner, m.employee]),
     ];
-    for (const login of logins) await client.verifyMerchantUser(login);
+    for (const login of logins) await client.verifyMerchantUser(login.email, login.password);
     return true;
   } catch {
     return false;

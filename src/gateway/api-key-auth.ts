@@ -1,6 +1,6 @@
 // ADSR API keys on partner routes (spec, Authentication 2): `X-API-Key` with `companyId` on every request. The
 // gateway hands a call carrying a key (and no bearer token) to this module, which runs its steps in order:
-//   1. key             CredentialService.VerifyApiKey: unknown, revoked, malformed (partner.api_key_invalid, 401)
+//   1. key             the credential owner's verifyApiKey: unknown, revoked, malformed (partner.api_key_invalid, 401)
 //   2. company param   companyId present and a company id (partner.company_param_required, 400)
 //   3. product         the key's app is ADSR (partner.api_key_product, 403)
 //   4. ip allowlist    the key's allowlist (partner.ip_denied)
@@ -12,24 +12,22 @@
 // Fail closed: when the control database cannot answer (key, merchant or access request), the call is
 // partner.api_key_unavailable (503), never a pass. Merchant and access answers are cached for cacheSeconds
 // (GATEWAY_CACHE_SECONDS): a decline or withdrawal shows within that bound; the key's own verification is cached
-// by the CredentialService for CREDENTIAL_CACHE_SECONDS.
-import type { ServiceImpl } from "@connectrpc/connect";
-import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+// by the credential owner for CREDENTIAL_CACHE_SECONDS.
 import {
   addressAllowed,
-  environmentName,
-  productName,
+  credentialsOf,
   scopesForProduct,
   type CredentialEnvironment,
+  type Credentials,
+  type CredentialServiceImpl,
   type Product,
 } from "../credential/index.js";
 import { readServiceError, type ErrorToRender } from "../errors/index.js";
-import { createInProcessClient } from "../runtime/service-caller.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import type { Metrics } from "../runtime/metrics.js";
 import { addToLogContext } from "../runtime/log-context.js";
-import { createAccessRequestQueries } from "../grant/index.js";
+import { approvedStoreIds } from "../grant/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import type { Region } from "../config/regions.js";
@@ -49,17 +47,17 @@ export interface VerifiedKey {
 /** Verifies a key; rejects with partner.api_key_invalid, or with anything else when verification is unavailable. */
 export type VerifyApiKey = (apiKey: string) => Promise<VerifiedKey>;
 
-/** A VerifyApiKey calling the CredentialService implementation in process. */
-export function apiKeyVerifier(credentials: ServiceImpl<typeof CredentialService>): VerifyApiKey {
-  const client = createInProcessClient(CredentialService, credentials);
+/** A VerifyApiKey over the credential owner's plain verifyApiKey (given the owner's interface, or its service). */
+export function apiKeyVerifier(source: Credentials | CredentialServiceImpl): VerifyApiKey {
+  const credentials = credentialsOf(source);
   return async (apiKey) => {
-    const { app } = await client.verifyApiKey({ apiKey });
+    const key = await credentials.verifyApiKey(apiKey);
     return {
-      appId: app!.appId!,
-      organizationId: Number(app!.organizationId),
-      product: productName(app!.product),
-      environment: environmentName(app!.environment),
-      allowedIps: [...(app!.allowedIps ?? [])],
+      appId: key.appId,
+      organizationId: key.organizationId,
+      product: key.product,
+      environment: key.environment,
+      allowedIps: key.allowedIps,
     };
   };
 }
@@ -113,7 +111,6 @@ class Unavailable extends Error {}
 
 export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
   const { verifyApiKey, clock, logger } = options;
-  const requests = createAccessRequestQueries(options.controlSql);
   const accessCache = createTtlCache<number[] | undefined>({
     clock,
     ttlMs: options.cacheSeconds * 1000,
@@ -134,10 +131,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
   const merchantOf = (companyId: number) => reading("merchant", () => options.merchants.find(companyId));
   const approvedStores = (appId: string, companyId: number) =>
     reading("access request", () =>
-      accessCache.get(`${appId}\u0000${companyId}`, async () => {
-        const row = await requests.findOpen(appId, companyId);
-        return row && row.state === "APPROVED" && row.approved_store_ids ? row.approved_store_ids : undefined;
-      }),
+      accessCache.get(`${appId}\u0000${companyId}`, () => approvedStoreIds(options.controlSql, appId, companyId)),
     );
 
   /** Step 1: the key, or why it does not work (invalid), or Unavailable. */

@@ -22,7 +22,7 @@ import type {
   RefusedCall,
 } from "../front/partner-admission.js";
 import { Refusal } from "../front/partner-admission.js";
-import { createGrantQueries } from "../grant/index.js";
+import { findLiveGrant } from "../grant/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import { addToLogContext } from "../runtime/log-context.js";
@@ -76,14 +76,16 @@ const maxCacheEntries = 50_000;
 
 export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGateway {
   const { verifier, rateLimiter, regions, clock, logger } = options;
-  const grants = createGrantQueries(options.controlSql);
   const grantCache = createTtlCache<boolean>({
     clock,
     ttlMs: options.cacheSeconds * 1000,
     maxEntries: maxCacheEntries,
   });
   const liveGrant = (appId: string, companyId: number) =>
-    grantCache.get(`${appId}\u0000${companyId}`, async () => (await grants.findLive(appId, companyId)) !== undefined);
+    grantCache.get(
+      `${appId}\u0000${companyId}`,
+      async () => (await findLiveGrant(options.controlSql, appId, companyId)) !== undefined,
+    );
 
   /** Step 1: the token, or why there is none that works. */
   const authenticate = (request: PartnerRequest): AccessTokenClaims | ErrorToRender => {

@@ -21,7 +21,7 @@ import {
   type AccessRequestRow,
   type AccessRequestState,
 } from "./queries/access-request-queries.js";
-import { createAppQueries, createMerchantQueries } from "../credential/index.js";
+import { findMerchant, findMerchantUser, lockApp } from "../credential/index.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Region } from "../config/regions.js";
 import { companyHasStores } from "../data/index.js";
@@ -82,8 +82,8 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
 
   /** The signed-in user deciding must be the owner of the request's merchant. */
   async function checkOwner(tx: SqlClient, userId: number, companyId: number): Promise<void> {
-    const user = await createMerchantQueries(tx).findUser(userId);
-    if (!user || user.company_id !== companyId || user.role !== "OWNER")
+    const user = await findMerchantUser(tx, userId);
+    if (!user || user.companyId !== companyId || user.role !== "OWNER")
       throw serviceError(domain, "developer.merchant_owner_required");
   }
 
@@ -118,17 +118,17 @@ export function createAccessRequests(deps: AccessRequestsDeps): AccessRequests {
       const at = now();
       // The stores are checked first, outside the transaction: the region's database may be this very pool, and
       // the embedded database has one connection (a query on the pool inside `begin` would wait for itself).
-      const target = await createMerchantQueries(sql).find(request.companyId);
+      const target = await findMerchant(sql, request.companyId);
       if (target && !target.demo) await checkStores(target.region, target.company_id, storeIds);
       const created = await sql.begin(async (tx: SqlClient) => {
         // The app's row lock orders this request after any archive or review change running now.
-        const app = await createAppQueries(tx).lock(request.appId);
+        const app = await lockApp(tx, request.appId);
         if (!app) throw serviceError(domain, "developer.app_not_found");
         if (app.state === "ARCHIVED") throw serviceError(domain, "developer.app_archived");
         if (app.product !== "ADSR") throw invalid("app_id (access requests exist for ADSR apps only)");
         // Access requests are for production keys: sandbox keys reach the organization's sandbox merchants anyway.
         if (app.state !== "APPROVED") throw serviceError(domain, "developer.app_not_approved");
-        const merchant = await createMerchantQueries(tx).find(request.companyId);
+        const merchant = await findMerchant(tx, request.companyId);
         if (!merchant) throw serviceError(domain, "developer.merchant_not_found");
         if (merchant.demo) throw serviceError(domain, "developer.env_mismatch");
         if (!merchant.active) throw serviceError(domain, "developer.merchant_inactive");

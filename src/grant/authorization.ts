@@ -9,13 +9,14 @@ import {
   clientIdEnvironment,
   hashSecret,
   secretBytes,
-  createAppQueries,
-  createCredentialQueries,
-  createMerchantQueries,
-  createOrganizationQueries,
+  findApp,
+  findClient,
+  findMerchant,
+  findOrganization,
+  redirectUrisOfApp,
   scopesForProduct,
   type CredentialEnvironment,
-  type MerchantRow,
+  type Merchant,
   type Product,
 } from "../credential/index.js";
 import type { ErrorCode } from "../errors/index.js";
@@ -119,14 +120,11 @@ export function createAuthorization(deps: AuthorizationDeps) {
       // 1. client_id: a live client id of the environment its prefix names.
       const clientId = params.client_id ?? "";
       const environment = clientIdEnvironment(clientId);
-      const client =
-        environment && !repeated.includes("client_id")
-          ? await createCredentialQueries(sql).findClient(clientId)
-          : undefined;
+      const client = environment && !repeated.includes("client_id") ? await findClient(sql, clientId) : undefined;
       if (!client || client.environment !== environment) return { ok: false, code: "oauth.client_not_found" };
       // 2. redirect_uri: an exact match of a registered one.
       const redirectUri = params.redirect_uri ?? "";
-      const registered = await createAppQueries(sql).redirectUris(client.app_id);
+      const registered = await redirectUrisOfApp(sql, client.app_id);
       if (repeated.includes("redirect_uri") || !registered.includes(redirectUri))
         return { ok: false, code: "oauth.redirect_uri_mismatch" };
       // 3. state.
@@ -155,8 +153,8 @@ export function createAuthorization(deps: AuthorizationDeps) {
         return { ok: false, code: "oauth.app_not_published", redirectUri };
       if (client.state === "ARCHIVED") return { ok: false, code: "developer.app_archived", redirectUri };
       if (client.product === "ADSR") return { ok: false, code: "developer.use_api_key", redirectUri };
-      const app = await createAppQueries(sql).find(client.app_id);
-      const organization = await createOrganizationQueries(sql).find(client.organization_id);
+      const app = await findApp(sql, client.app_id);
+      const organization = await findOrganization(sql, client.organization_id);
       return {
         ok: true,
         request: {
@@ -183,8 +181,8 @@ export function createAuthorization(deps: AuthorizationDeps) {
     async eligibility(
       request: ValidAuthorization,
       companyId: number,
-    ): Promise<{ ok: true; merchant: MerchantRow } | { ok: false; code: ErrorCode }> {
-      const merchant = await createMerchantQueries(sql).find(companyId);
+    ): Promise<{ ok: true; merchant: Merchant } | { ok: false; code: ErrorCode }> {
+      const merchant = await findMerchant(sql, companyId);
       const eligible =
         merchant?.active &&
         (request.environment === "SANDBOX"
@@ -194,7 +192,7 @@ export function createAuthorization(deps: AuthorizationDeps) {
     },
 
     /** Approval by the owner: the grant (made or reused) and a code, in one transaction; the redirect location. */
-    async approve(request: ValidAuthorization, merchant: MerchantRow, userId: number): Promise<string> {
+    async approve(request: ValidAuthorization, merchant: Merchant, userId: number): Promise<string> {
       const code = newAuthorizationCode(ids);
       const now = new Date(clock.now());
       await sql.begin(async (tx: SqlClient) => {

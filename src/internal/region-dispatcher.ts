@@ -3,7 +3,7 @@
 import type { DescMethod } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
-import { createMerchantQueries } from "../credential/index.js";
+import { findMerchant } from "../credential/index.js";
 import type { DataServiceImpl } from "../data/index.js";
 import { serviceError } from "../errors/index.js";
 import type { Region } from "../config/regions.js";
@@ -17,10 +17,9 @@ export function createRegionDispatcher(
   local: ReadonlyMap<Region, DataServiceImpl>,
   controlSql: SqlClient,
 ): DataServiceImpl {
-  const merchants = createMerchantQueries(controlSql);
   const dispatch = (method: DescMethod) => async (request: { companyId?: bigint }, context: HandlerContext) => {
     if (request.companyId === undefined) throw serviceError(DataService.typeName, "partner.company_param_required");
-    const merchant = await merchants.find(Number(request.companyId));
+    const merchant = await findMerchant(controlSql, Number(request.companyId));
     const impl = merchant && local.get(merchant.region);
     if (!impl) throw serviceError(DataService.typeName, "partner.region_unavailable");
     const handler = impl[method.localName as keyof DataServiceImpl] as (

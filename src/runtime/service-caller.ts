@@ -1,8 +1,8 @@
 // The one way to call a service implementation in process, and the interface a remote caller shares with it.
-// The public front, the gateway's region callers, the console, the consent site's sign-in and the token endpoint's
-// client check all call a ServiceImpl directly (DESIGN.md: connect-node's stack costs ~1000x the call itself), with a
-// handler context built the way connect builds one, so a service reads headers and context values the same way
-// whether it was called over the wire or not.
+// The public front, the gateway's region callers and the console call a ServiceImpl directly (DESIGN.md:
+// connect-node's stack costs ~1000x the call itself), with a handler context built the way connect builds one, so a
+// service reads headers and context values the same way whether it was called over the wire or not. Owners do not
+// call each other so: they use each other's plain interface (docs/decisions.md, "How owners talk").
 import {
   create,
   type DescMethod,
@@ -120,7 +120,7 @@ export type InProcessClient<S extends DescService> = {
     : never;
 };
 
-/** A typed client of `impl`, built on createInProcessCaller (the adapters and the console call other services so). */
+/** A typed client of `impl`, built on createInProcessCaller (the console calls the owners' services so, for now). */
 export function createInProcessClient<S extends DescService>(service: S, impl: ServiceImpl<S>): InProcessClient<S> {
   const caller = createInProcessCaller(service, impl);
   const client: Record<string, unknown> = {};

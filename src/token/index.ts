@@ -11,7 +11,6 @@ export {
   type PublicKeyLookup,
   type SigningKey,
 } from "./access-token.js";
-export { clientVerifier } from "./client-verifier.js";
 export { loadKeyEncryptionKey, seal, unseal } from "./key-encryption.js";
 export { clientAddressAllowed, type VerifiedClient, type VerifyClient } from "./client-verifier.js";
 export { createKeyRing } from "./key-ring.js";

@@ -2,7 +2,7 @@
 // answer is always `{ok: true}`, whatever the
 // token (unknown, malformed, already revoked, another client's, an access token), so nothing can be probed. A
 // live refresh token of this very client revokes its grant and every family under it, for good.
-import { createGrantQueries } from "../grant/index.js";
+import { revokeGrant } from "../grant/index.js";
 import { createRefreshQueries } from "./queries/refresh-queries.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Clock } from "../runtime/clock.js";
@@ -54,7 +54,7 @@ export function createRevocation(deps: RevocationDeps) {
           row.grant_revoked_at === null;
         if (!live) return undefined;
         await createRefreshQueries(tx).revokeFamiliesOfGrant(row.grant_id, now, "app_revoked");
-        await createGrantQueries(tx).revoke(row.grant_id, now);
+        await revokeGrant(tx, row.grant_id, now);
         return { familyId: row.family_id, grantId: row.grant_id, companyId: row.company_id };
       });
       if (revoked) deps.metrics?.familyRevocations.inc({ reason: "app_revoked" });

@@ -14,14 +14,14 @@ import { addressKey } from "../config/ip-addresses.js";
 import type { Logger } from "../runtime/logger.js";
 import type { Metrics } from "../runtime/metrics.js";
 import type { KeyValueStore } from "../storage/key-value.js";
-import { createGrantQueries } from "../grant/index.js";
-import { createMerchantQueries, type MerchantRow } from "../credential/index.js";
+import { ensureLiveGrant, findLiveGrant, findMerchantGrantedTo } from "../grant/index.js";
+import { listSandboxMerchants, type Merchant } from "../credential/index.js";
 import type { Region } from "../config/regions.js";
 
 /** A signed sandbox access token and the merchant it is for. */
 export interface SandboxToken {
   accessToken: string;
-  merchant: MerchantRow;
+  merchant: Merchant;
 }
 
 export interface SandboxMinter {
@@ -77,15 +77,13 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
   const resolveMerchant = async (
     client: VerifiedClient,
     merchantId: number | undefined,
-  ): Promise<{ merchant: MerchantRow; granted?: boolean }> => {
+  ): Promise<{ merchant: Merchant; granted?: boolean }> => {
     if (merchantId === undefined) {
-      const active = (await createMerchantQueries(sql).listSandbox(client.organizationId)).filter(
-        (row) => row.demo && row.active,
-      );
+      const active = (await listSandboxMerchants(sql, client.organizationId)).filter((row) => row.demo && row.active);
       if (active.length !== 1) throw serviceError(domain, "developer.merchant_required");
       return { merchant: active[0]! };
     }
-    const found = await createGrantQueries(sql).merchantForApp(merchantId, client.appId);
+    const found = await findMerchantGrantedTo(sql, merchantId, client.appId);
     if (!found) throw serviceError(domain, "developer.merchant_not_found");
     const { granted, ...merchant } = found;
     return { merchant, granted };
@@ -99,22 +97,19 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
    */
   const checkMerchant = async (
     client: VerifiedClient,
-    { merchant, granted }: { merchant: MerchantRow; granted?: boolean },
+    { merchant, granted }: { merchant: Merchant; granted?: boolean },
   ) => {
     if (!merchant.demo) throw serviceError(domain, "developer.env_mismatch");
     if (!merchant.active) throw serviceError(domain, "developer.merchant_inactive");
-    const grants = createGrantQueries(sql);
-    if (granted ?? (await grants.findLive(client.appId, merchant.company_id)) !== undefined) return;
+    if (granted ?? (await findLiveGrant(sql, client.appId, merchant.company_id)) !== undefined) return;
     if (merchant.sandbox_organization_id !== client.organizationId)
       throw serviceError(domain, "developer.grant_missing");
     // The grant and its grant.created event in one transaction (src/grant/grant-events.ts).
-    await sql.begin((tx) =>
-      createGrantQueries(tx).ensureLive(client.appId, merchant.company_id, "SANDBOX", new Date(clock.now())),
-    );
+    await sql.begin((tx) => ensureLiveGrant(tx, client.appId, merchant.company_id, "SANDBOX", new Date(clock.now())));
     logger.info("sandbox grant restored", { clientId: client.clientId, companyId: merchant.company_id });
   };
 
-  const checkRegionServed = (merchant: MerchantRow) => {
+  const checkRegionServed = (merchant: Merchant) => {
     if (served.has(merchant.region)) return;
     logger.warn("sandbox token refused: the merchant's region is not served here", {
       companyId: merchant.company_id,

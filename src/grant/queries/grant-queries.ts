@@ -4,7 +4,7 @@
 // Every function runs on the `sql` given (pool or transaction); those that make or end a grant record its event
 // (grant.created, grant.revoked) on the same `sql`, so they belong inside a transaction.
 import type { SqlClient } from "../../storage/sql-client.js";
-import type { AppRow, MerchantRow } from "../../credential/index.js";
+import type { App, Merchant } from "../../credential/index.js";
 import { recordGrantEvent } from "../grant-events.js";
 
 export type GrantEnvironment = "SANDBOX" | "PRODUCTION";
@@ -22,7 +22,7 @@ export interface GrantRow {
 export interface ConnectionRow extends GrantRow {
   app_name: string;
   organization_name: string;
-  product: AppRow["product"];
+  product: App["product"];
 }
 
 /** The grant queries over `sql` (the pool, or a transaction's `sql`). */
@@ -65,8 +65,8 @@ export function createGrantQueries(sql: SqlClient) {
      * A merchant and whether the app holds a live grant for it, in one read: what a sandbox mint checks
      * (src/token/sandbox-tokens.ts) on every call, one round trip instead of two.
      */
-    async merchantForApp(companyId: number, appId: string): Promise<(MerchantRow & { granted: boolean }) | undefined> {
-      const [row] = await sql<(MerchantRow & { granted: boolean })[]>`
+    async merchantForApp(companyId: number, appId: string): Promise<(Merchant & { granted: boolean }) | undefined> {
+      const [row] = await sql<(Merchant & { granted: boolean })[]>`
         select m.company_id, m.name, m.region, m.demo, m.active, m.provisioned, m.sandbox_organization_id, m.country,
                exists (select 1 from control.grants g where g.app_id = ${appId} and g.company_id = m.company_id and g.revoked_at is null) as granted
         from control.merchants m where m.company_id = ${companyId}`;

@@ -4,8 +4,8 @@
 // leaves the code unconsumed and nothing half made. A second exchange of a consumed code by its own client answers
 // invalid_grant and revokes the family the first exchange started (RFC 6749 section 4.1.2; docs/decisions.md).
 import { serviceError } from "../../errors/index.js";
-import { createCodeQueries, createGrantQueries, s256, type CodeRow } from "../../grant/index.js";
-import { createMerchantQueries } from "../../credential/index.js";
+import { consumeCode, findCode, findGrant, s256, type AuthorizationCode } from "../../grant/index.js";
+import { findMerchant } from "../../credential/index.js";
 import { createRefreshQueries } from "../queries/refresh-queries.js";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { TokenResponse } from "../issuer.js";
@@ -18,7 +18,7 @@ export const parameters = ["code", "redirect_uri"] as const;
 
 /** Why a code that did not consume failed, told from its row; the order is the spec's table. */
 function diagnose(
-  row: CodeRow | undefined,
+  row: AuthorizationCode | undefined,
   check: { clientId: string; redirectUri: string; challenge: string | null; now: Date },
 ) {
   if (!row || row.client_id !== check.clientId || row.consumed_at !== null) return "oauth.code_invalid" as const;
@@ -44,10 +44,9 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
   let replayed: number | undefined;
   const outcome = await sql.begin(
     async (tx: SqlClient): Promise<Outcome<{ response: TokenResponse; familyId: number; companyId: number }>> => {
-      const codes = createCodeQueries(tx);
-      const code = await codes.consume(check);
+      const code = await consumeCode(tx, check);
       if (!code) {
-        const row = await codes.find(hash);
+        const row = await findCode(tx, hash);
         // A replay: the code was consumed (by an exchange that committed its family with it) and its own client
         // presents it again. Another client's presentation proves nothing about this connection and ends nothing.
         // The revocation commits with the error answer: it is the point of detection.
@@ -56,10 +55,10 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
         }
         return { ok: false, code: diagnose(row, check) };
       }
-      const grant = code.grant_id === null ? undefined : await createGrantQueries(tx).find(code.grant_id);
+      const grant = code.grant_id === null ? undefined : await findGrant(tx, code.grant_id);
       // A disconnect after the approval: the code died with its grant. Rolling back leaves it unconsumed (and dead).
       if (!grant || grant.revoked_at !== null) throw serviceError(domain, "oauth.grant_revoked");
-      const merchant = await createMerchantQueries(tx).find(code.company_id);
+      const merchant = await findMerchant(tx, code.company_id);
       if (!merchant?.active) throw serviceError(domain, "developer.merchant_inactive");
       const familyId = await createRefreshQueries(tx).insertFamily({
         grantId: grant.id,

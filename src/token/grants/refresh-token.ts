@@ -11,7 +11,7 @@
 //   rotates the token out and inserts its successor (`rotateWithSuccessor`). Nothing is written before the
 //   response exists, and no connection is held while it is signed. A token already rotated out (grace or reuse),
 //   or one that a parallel refresh rotated between the read and the write, is decided in one transaction as before.
-import { hashesEqual, createMerchantQueries } from "../../credential/index.js";
+import { hashesEqual, findMerchant } from "../../credential/index.js";
 import { serviceError, type ErrorCode } from "../../errors/index.js";
 import { createRefreshQueries, type PresentedTokenRow } from "../queries/refresh-queries.js";
 import type { SqlClient } from "../../storage/sql-client.js";
@@ -76,7 +76,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     if (!row || row.client_id !== client.clientId) return { ok: false, code: "oauth.refresh_invalid" };
     const revoked = revokedCode(row);
     if (revoked) return { ok: false, code: revoked };
-    const merchant = await createMerchantQueries(tx).find(row.company_id);
+    const merchant = await findMerchant(tx, row.company_id);
     if (!merchant?.active) return { ok: false, code: "developer.merchant_inactive" };
     const target = { companyId: merchant.company_id, region: merchant.region };
     const answer = async (replay: boolean) => ({

@@ -1,0 +1,96 @@
+// CredentialService, apps and their review: the RPCs over ./apps.ts (protobuf in and out here only: ids, products
+// and environments mapped once, absent links spelled as empty strings).
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type {
+  AppSchema,
+  ClientCredentialSchema,
+  CredentialService,
+} from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { environmentEnum, productEnum, productName } from "./products.js";
+import type { AppAdmin, AppDescription, NewClient } from "./apps.js";
+
+function describeApp(app: AppDescription): MessageInitShape<typeof AppSchema> {
+  return {
+    appId: app.appId,
+    organizationId: BigInt(app.organizationId),
+    name: app.name,
+    pendingName: app.pendingName ?? "",
+    websiteUrl: app.websiteUrl ?? "",
+    privacyPolicyUrl: app.privacyPolicyUrl ?? "",
+    termsUrl: app.termsUrl ?? "",
+    product: productEnum(app.product),
+    state: app.state,
+    redirectUris: app.redirectUris,
+    credentials: app.credentials.map((client) => ({
+      clientId: client.clientId,
+      environment: environmentEnum(client.environment),
+      allowedIps: client.allowedIps,
+    })),
+    apiKeys: app.apiKeys.map((key) => ({
+      apiKeyId: String(key.apiKeyId),
+      name: key.name,
+      environment: environmentEnum(key.environment),
+      revoked: key.revoked,
+      allowedIps: key.allowedIps,
+    })),
+  };
+}
+
+function describeClient(client: NewClient): MessageInitShape<typeof ClientCredentialSchema> {
+  return {
+    clientId: client.clientId,
+    environment: environmentEnum(client.environment),
+    clientSecret: client.clientSecret,
+    allowedIps: [],
+  };
+}
+
+export function createAppHandlers(
+  apps: AppAdmin,
+): Pick<
+  ServiceImpl<typeof CredentialService>,
+  "createApp" | "getApp" | "updateApp" | "submitApp" | "approveApp" | "rejectApp" | "archiveApp" | "setRedirectUris"
+> {
+  return {
+    async createApp(request) {
+      const { app, sandbox } = await apps.createApp(Number(request.organizationId), {
+        name: request.name,
+        product: productName(request.product),
+        websiteUrl: request.websiteUrl,
+        privacyPolicyUrl: request.privacyPolicyUrl,
+        termsUrl: request.termsUrl,
+      });
+      return { app: describeApp(app), sandbox: describeClient(sandbox) };
+    },
+    async getApp(request) {
+      return { app: describeApp(await apps.getApp(request.appId)) };
+    },
+    async updateApp(request) {
+      const app = await apps.updateApp(request.appId, {
+        name: request.name,
+        ...(request.product !== undefined ? { product: productName(request.product) ?? "UNSPECIFIED" } : {}),
+        websiteUrl: request.websiteUrl,
+        privacyPolicyUrl: request.privacyPolicyUrl,
+        termsUrl: request.termsUrl,
+      });
+      return { app: describeApp(app) };
+    },
+    async submitApp(request) {
+      return { app: describeApp(await apps.submitApp(request.appId)) };
+    },
+    async approveApp(request) {
+      const { app, production } = await apps.approveApp(request.appId);
+      return { app: describeApp(app), production: production && describeClient(production) };
+    },
+    async rejectApp(request) {
+      return { app: describeApp(await apps.rejectApp(request.appId)) };
+    },
+    async archiveApp(request) {
+      return { app: describeApp(await apps.archiveApp(request.appId)) };
+    },
+    async setRedirectUris(request) {
+      return { redirectUris: await apps.setRedirectUris(request.appId, request.redirectUris) };
+    },
+  };
+}
