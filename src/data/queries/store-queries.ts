@@ -1,7 +1,5 @@
 // Queries of a region's stores (region_<r>.stores). SQL lives here and in the other modules of src/data only.
 import type { SqlClient } from "../../storage/sql-client.js";
-import type { Region } from "../../config/regions.js";
-import { regionSchema } from "../../storage/schemas.js";
 import { regionTable } from "./region-tables.js";
 
 export interface StoreRow {
@@ -33,16 +31,4 @@ export function createStoreQueries(sql: SqlClient, schema: string) {
       return rows.length > 0;
     },
   };
-}
-
-/** Whether every one of `storeIds` is a store of the company, in `region`'s database (for other owners' checks). */
-export async function companyHasStores(
-  sql: SqlClient,
-  region: Region,
-  companyId: number,
-  storeIds: readonly number[],
-): Promise<boolean> {
-  return (
-    (await createStoreQueries(sql, regionSchema(region)).countAmong(companyId, storeIds)) === new Set(storeIds).size
-  );
 }
