@@ -1,7 +1,7 @@
 // Refresh tokens: 256 bits from a CSPRNG (or, for a token's successor, an HMAC keyed with a 256-bit server key),
 // stored only as their SHA-256, compared in constant time by the database's primary-key lookup of that hash, and
 // never logged. Authorization codes are made the same way by the grant owner (src/grant/authorization.ts).
-import { createHmac, hkdfSync } from "node:crypto";
+import { createHmac, hkdfSync, type KeyObject } from "node:crypto";
 import { hashSecret, secretBytes, type CredentialEnvironment } from "../credential/index.js";
 import type { IdSource } from "../runtime/ids.js";
 
@@ -40,9 +40,11 @@ export function successorKey(kek: Buffer): Buffer {
 /**
  * The successor of a refresh token: HMAC-SHA256(successorKey, token), with the same prefix. Deterministic, so a
  * grace replay can answer with the very successor the lost response carried without the server ever storing a
- * token in clear; unpredictable to anyone without both the presented token and the server key.
+ * token in clear; unpredictable to anyone without both the presented token and the server key. Pass the key as a
+ * KeyObject made once (crypto.createSecretKey): from a Buffer, createHmac imports the key again on every call, which
+ * measured 17 µs of CPU per HMAC here against 2.6 µs.
  */
-export function successorOf(key: Buffer, token: string): string {
+export function successorOf(key: KeyObject | Buffer, token: string): string {
   const environment = refreshTokenEnvironment(token);
   if (!environment) throw new Error("not a refresh token");
   return refreshTokenPrefixes[environment] + createHmac("sha256", key).update(token, "utf8").digest("base64url");

@@ -1,5 +1,6 @@
 // TokenService: OAuth grants (src/token/token-endpoint.ts), revocation, POST /v1/token (sandbox client
 // credentials, ./sandbox-tokens.ts), the published JWKS, the authorization server metadata and signing-key rotation.
+import { createSecretKey } from "node:crypto";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
@@ -50,7 +51,7 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       ids,
       logger,
       issuer,
-      successorKey: successorKey(deps.kek),
+      successorKey: createSecretKey(successorKey(deps.kek)),
       domain,
       sandbox,
       metrics,

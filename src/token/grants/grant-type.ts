@@ -1,5 +1,6 @@
 // The surface every grant module exports (node-oidc-provider's shape): its grant_type, the request parameters it
 // requires, and its handler. The token endpoint (../token-endpoint.ts) checks the parameters before the handler runs.
+import type { KeyObject } from "node:crypto";
 import type postgres from "postgres";
 import type { ExchangeTokenRequest } from "../../../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "../../config/config.js";
@@ -33,7 +34,7 @@ export interface GrantContext {
   logger: Logger;
   issuer: TokenIssuer;
   /** HMAC key refresh-token successors are derived with (../refresh-token-secrets.ts). */
-  successorKey: Buffer;
+  successorKey: KeyObject;
   /** The raising service's full name. */
   domain: string;
   /** Sandbox client credentials (the client_credentials grant, shared with POST /v1/token). */
