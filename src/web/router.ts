@@ -6,6 +6,14 @@
 /** The named segments of a matched path, by name. */
 export type PathParams = Readonly<Record<string, string>>;
 
+/** The segment names of a path pattern, as a type: `"/apps/{app}/requests/{call}"` gives `"app" | "call"`. */
+export type SegmentsOf<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | SegmentsOf<Rest>
+  : never;
+
+/** The segments of a path pattern's match, each by its name (the router captures every one). */
+export type ParamsOf<Path extends string> = { readonly [Name in SegmentsOf<Path>]: string };
+
 export interface RouteSpec<Handler> {
   method: string;
   /** A path whose `{name}` segments take the shape the site gives that name (its `segments`). */
