@@ -435,10 +435,10 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
   }
 
   /**
-   * One request's steps: its language, its session (renewed when due), the token its forms carry; a POST's form,
-   * from our own pages and with that token; then its route. Cookies set on the way go with whatever it answers.
+   * The steps every request starts with: its language, its session (renewed when due), the token its forms carry,
+   * and the cookies those set, which go with whatever it answers.
    */
-  async function answer(request: http.IncomingMessage, url: URL): Promise<Reply> {
+  async function begin(request: http.IncomingMessage, url: URL) {
     const method = request.method ?? "GET";
     const path = url.pathname;
     const cookies = parseCookies(request.headers.cookie);
@@ -449,7 +449,6 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       secure,
     });
     const locale = choice.locale;
-    const t = translator(locale);
     const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
     const caller = { locale, clientAddress: address, path };
     const sessionId = cookies.get(sessionCookie);
@@ -459,29 +458,46 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     const csrf = formToken(session, cookies, setCookies);
     // A session cookie whose session is over is cleared.
     if (sessionId && !session) setCookies.push(cookie(sessionCookie, "", { secure, maxAge: 0 }));
-
-    const withCookies = (reply: Reply): Reply => ({ ...reply, cookies: [...setCookies, ...(reply.cookies ?? [])] });
-    const pageShell = shell(locale, path, url.searchParams, Boolean(session), csrf);
-    const refuse = (status: number, titleKey: MessageKey, textKey: MessageKey) =>
-      withCookies(pageShell(t(titleKey), t(textKey), { status }));
-
-    let form = new URLSearchParams();
-    if (method === "POST") {
-      const read = await readPostedForm(request, ownOrigin);
-      if (!read.ok) return refuse(read.status, read.titleKey, read.textKey);
-      if (!sameSecret(read.form.get("csrf") ?? "", csrf))
-        return refuse(403, "common.refusedTitle", "common.formExpired");
-      form = read.form;
-    }
-
-    const visit: Visit = {
+    const page = shell(locale, path, url.searchParams, Boolean(session), csrf);
+    return {
       method,
       path,
       query: url.searchParams,
+      cookies,
       locale,
-      t,
+      caller,
+      sessionId,
+      session,
+      csrf,
+      setCookies,
+      page,
+    };
+  }
+  type Start = Awaited<ReturnType<typeof begin>>;
+
+  /** A POST's form: sent from our own pages, readable, and carrying the page's token; else the page refusing it. */
+  async function postedForm(request: http.IncomingMessage, start: Start): Promise<URLSearchParams | Reply> {
+    const t = translator(start.locale);
+    const refuse = (status: number, titleKey: MessageKey, textKey: MessageKey) =>
+      start.page(t(titleKey), t(textKey), { status });
+    const read = await readPostedForm(request, ownOrigin);
+    if (!read.ok) return refuse(read.status, read.titleKey, read.textKey);
+    if (!sameSecret(read.form.get("csrf") ?? "", start.csrf))
+      return refuse(403, "common.refusedTitle", "common.formExpired");
+    return read.form;
+  }
+
+  /** What the pages see of a request (./visit.ts), the ConsoleService called on the developer's behalf. */
+  function visitOf(start: Start, form: URLSearchParams): Visit {
+    const { session, cookies } = start;
+    return {
+      method: start.method,
+      path: start.path,
+      query: start.query,
+      locale: start.locale,
+      t: translator(start.locale),
       signedIn: Boolean(session),
-      clientAddress: address,
+      clientAddress: start.caller.clientAddress,
       now: () => clock.now(),
       development: options.development === true,
       pendingInvitation: invitationTokenPattern.test(cookies.get(invitationCookie) ?? "")
@@ -492,26 +508,34 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         lockoutMinutes: Math.ceil(config.limits.consoleLockoutSeconds / 60),
       },
       mailInLog: config.mail.transport === "log",
-      csrf,
+      csrf: start.csrf,
       form,
       api: async (name, fields = {}) => {
-        const result = await api.call(name, fields, { ...caller, accessToken: session?.accessToken });
+        const result = await api.call(name, fields, { ...start.caller, accessToken: session?.accessToken });
         if (session && !result.ok && result.error.code === "developer.unauthenticated") throw new SessionEnded();
         return result;
       },
-      page: pageShell,
+      page: start.page,
     };
+  }
+
+  /** The route's answer; when the API no longer knows the session, the site's ends too, and sign-in follows. */
+  async function routed(start: Start, visit: Visit): Promise<Reply> {
     try {
-      return withCookies(await dispatch({ visit, sessionId, signedIn: Boolean(session), site: tools }));
+      return await dispatch({ visit, sessionId: start.sessionId, signedIn: Boolean(start.session), site: tools });
     } catch (cause) {
       if (!(cause instanceof SessionEnded)) throw cause;
-      await onStore(() => sessions.destroy(sessionId));
-      return {
-        status: 303,
-        location: "/sign-in",
-        cookies: [...setCookies, cookie(sessionCookie, "", { secure, maxAge: 0 })],
-      };
+      await onStore(() => sessions.destroy(start.sessionId));
+      return { status: 303, location: "/sign-in", cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })] };
     }
+  }
+
+  /** One request: its first steps, a POST's form, its route; the cookies its first steps set go with the answer. */
+  async function answer(request: http.IncomingMessage, url: URL): Promise<Reply> {
+    const start = await begin(request, url);
+    const form = start.method === "POST" ? await postedForm(request, start) : new URLSearchParams();
+    const reply = form instanceof URLSearchParams ? await routed(start, visitOf(start, form)) : form;
+    return { ...reply, cookies: [...start.setCookies, ...(reply.cookies ?? [])] };
   }
 
   /** POST /sign-out: the API's session ends (when there is one), then the site's. */
