@@ -424,13 +424,17 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
    * language its authorize request asked for, when the form carries it (in return_to, or a hidden field).
    */
   const posted =
-    (hint: ((form: URLSearchParams) => string | null) | undefined, then: FormHandler): Handler =>
+    (then: FormHandler, hint?: (form: URLSearchParams) => string | null): Handler =>
     async (visit) => {
       const read = await readPostedForm(visit.request, ownOrigin);
       if (!read.ok) return message(read.status, visit.context, read.titleKey, read.textKey);
       visit.hint(hint?.(read.form));
       return then(visit, read.form);
     };
+
+  /** The ui_locales of the authorize request a sign-in returns to; the one the consent screen's form carries. */
+  const hintInReturnTo = (form: URLSearchParams) => uiLocalesOf(form.get("return_to"));
+  const hintInForm = (form: URLSearchParams) => form.get("ui_locales");
 
   /** A signed-in POST: a session, and the form's token is the session's own. */
   const withSession =
@@ -635,30 +639,14 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     routes: [
       route("GET", "/oauth/authorize", authorize),
       route("GET", "/oauth/authorize/cancel", cancelAuthorize),
-      route(
-        "GET",
-        "/oauth/connections",
-        signedInPage((session, context) => connectionsReply(session, context)),
-      ),
-      route(
-        "GET",
-        "/oauth/access-requests",
-        signedInPage((session, context) => accessRequestsReply(session, context)),
-      ),
-      route(
-        "POST",
-        "/oauth/sign-in",
-        posted((form) => uiLocalesOf(form.get("return_to")), signInPosted),
-      ),
-      route(
-        "POST",
-        "/oauth/authorize/decision",
-        posted((form) => form.get("ui_locales"), withSession(decideAuthorization)),
-      ),
-      route("POST", "/oauth/connections/disconnect", posted(undefined, withSession(disconnect))),
-      route("POST", "/oauth/sign-out", posted(undefined, withSession(signOut))),
-      route("POST", "/oauth/access-requests/decision", posted(undefined, withSession(decideAccessRequest))),
-      route("POST", "/oauth/access-requests/withdraw", posted(undefined, withSession(withdrawAccessRequest))),
+      route("GET", "/oauth/connections", signedInPage(connectionsReply)),
+      route("GET", "/oauth/access-requests", signedInPage(accessRequestsReply)),
+      route("POST", "/oauth/sign-in", posted(signInPosted, hintInReturnTo)),
+      route("POST", "/oauth/authorize/decision", posted(withSession(decideAuthorization), hintInForm)),
+      route("POST", "/oauth/connections/disconnect", posted(withSession(disconnect))),
+      route("POST", "/oauth/sign-out", posted(withSession(signOut))),
+      route("POST", "/oauth/access-requests/decision", posted(withSession(decideAccessRequest))),
+      route("POST", "/oauth/access-requests/withdraw", posted(withSession(withdrawAccessRequest))),
     ],
     // The probes answer GET before any route; another method is refused as on the pages.
     reserved: ["/healthz", "/readyz"],
