@@ -17,7 +17,7 @@ import { createConsentServer } from "./consent/consent-server.js";
 import { createRequestLogQueries, createRequestRecorder } from "./request-log/index.js";
 import { createConsoleSite } from "./console-site/console-server.js";
 import { accountMailText, invitationMailText } from "./web/mail-texts.js";
-import { createVouchedClients } from "./runtime/vouched-client.js";
+import { createVouchedClients, type VouchedClients } from "./runtime/vouched-client.js";
 import {
   eventDataSchemaNames,
   eventDataSchemas,
@@ -26,6 +26,7 @@ import {
   webhookHeaders,
 } from "./events/index.js";
 import { createSandboxOrderDesk } from "./console-site/sandbox-orders.js";
+import type { FirstCallRoute } from "./console-site/first-call.js";
 import {
   createMailOutbox,
   createMailTransport,
@@ -53,7 +54,7 @@ import {
   createSigningKeyStore,
   loadKeyEncryptionKey,
 } from "./token/index.js";
-import { createHealthService, ServingStatus } from "./internal/health.js";
+import { createHealthService, ServingStatus, type HealthService } from "./internal/health.js";
 import { createInternalPort } from "./internal/internal-port.js";
 import { readPresentedCredential } from "./internal/service-credentials.js";
 import { reflectionServices, registerReflection } from "./internal/reflection.js";
@@ -136,368 +137,509 @@ export const internalServices: readonly DescService[] = [
   ConsoleService,
 ];
 
+/**
+ * Every role in one process: the stores, the owners, the developer side (console, mail, request log, webhooks), the
+ * internal port, readiness, the public front and the two sites; then each listener in turn. Each step is a function
+ * below; this is the one place that wires them together.
+ */
 export async function startApp(options: AppOptions): Promise<RunningApp> {
-  const { config, logger } = options;
-  const metrics = options.metrics ?? createMetrics();
-  const context: ServiceContext = {
-    config,
-    logger,
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? cryptoIds,
-    metrics,
-  };
-  const closers: Array<() => Promise<void>> = [];
+  const context = serviceContextOf(options);
+  const closers: Closers = [];
   try {
-    // Storage: the control plane, then each region (its own database when configured, else a schema of the control one).
-    const control = await openDatabase({
-      url: config.databaseUrl,
-      dataDir: config.dataDir,
-      logger,
-      timeouts: config.databaseTimeouts,
-    });
-    closers.push(() => control.close());
-    await migrateControl(control.sql, logger);
-    const role = options.role ?? "all";
-    const regionDatabases = new Map<Region, Database>();
-    for (const region of role === "all" ? regions : []) {
-      const url = config.regions[region].databaseUrl;
-      const database = url
-        ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts })
-        : control;
-      if (database !== control) closers.push(() => database.close());
-      await migrateRegion(database.sql, region, logger);
-      regionDatabases.set(region, database);
-    }
-    const keyValue = await openKeyValueStore({
-      url: config.redisUrl,
-      clock: context.clock,
-      logger,
-      prefix: options.keyValuePrefix,
-      countTimeoutMs: config.redisCountTimeoutMs,
-    });
-    closers.push(() => keyValue.close());
-
-    // Signing keys: sealed under the key-encryption key; the first start makes the first key.
-    const kek = await loadKeyEncryptionKey({
-      configured: config.tokenKeyEncryptionKey,
-      dataDir: config.dataDir,
-      logger,
-    });
-    const signingKeys = createSigningKeyStore({
-      sql: control.sql,
-      kek,
-      clock: context.clock,
-      logger,
-      accessTokenTtlSeconds: config.lifetimes.accessToken,
-    });
-    await signingKeys.ensure();
-
-    // Owners, built once and shared by every listener: in process they talk through plain interfaces (the
-    // credential owner's `credentials`); their Connect services serve the internal port.
-    const { credentials, service: credential } = createCredentialOwner(context, {
-      sql: control.sql,
-      regionSql: (region) => regionDatabases.get(region)?.sql,
-      sandboxGrants: createSandboxGrants(),
-    });
-    const token = createTokenService(context, {
-      sql: control.sql,
-      keyValue,
-      keys: signingKeys,
-      verifyClient: credentials.verifyClientCredentials,
-      kek,
-    });
-    const grant = createGrantService(context, {
-      sql: control.sql,
-      regionSql: (region) => regionDatabases.get(region)?.sql,
-    });
-    // Each region's DataService on that region's database; the internal port dispatches by the merchant's region.
-    const localData = new Map<Region, DataServiceImpl>();
-    const orderTimers = new Map<Region, OrderTimers>();
-    for (const region of config.servedRegions) {
-      const database = regionDatabases.get(region);
-      if (!database) continue;
-      localData.set(region, createDataService(context, { region, sql: database.sql }));
-      // The decision timeout and the sandbox autopilot run where the region's data is; stopped before its pool closes.
-      const timers = createOrderTimers(context, { region, sql: database.sql });
-      orderTimers.set(region, timers);
-      closers.push(timers.start());
-    }
-    const data = createRegionDispatcher(localData, control.sql);
-    const regional = createRegionalCallers(config, localData, await remoteRegionOptions(config, logger, metrics));
-    closers.push(async () => regional.close());
-
-    // The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region.
-    const keyRing = createKeyRing({ sql: control.sql, clock: context.clock, logger });
-    await keyRing.refresh();
-    const merchants = createMerchantDirectory({
-      controlSql: control.sql,
-      clock: context.clock,
-      cacheSeconds: config.caches.gatewaySeconds,
-    });
-    const partner = createPartnerGateway({
-      verifier: createAccessTokenVerifier({
-        issuer: config.urls.base,
-        audience: appTokenAudience,
-        keys: (kid) => keyRing.publicKey(kid),
-        clock: context.clock,
-      }),
-      controlSql: control.sql,
-      merchants,
-      regions: regional.callers,
-      rateLimiter: createRateLimiter({
-        store: keyValue,
-        limit: config.limits.partnerPerMinute,
-        clock: context.clock,
-        logger,
-        metrics,
-      }),
-      clock: context.clock,
-      logger,
-      cacheSeconds: config.caches.gatewaySeconds,
-      apiKeys: createApiKeyAuth({
-        verifyApiKey: apiKeyVerifier(credentials),
-        controlSql: control.sql,
-        merchants,
-        clock: context.clock,
-        logger,
-        cacheSeconds: config.caches.gatewaySeconds,
-        metrics,
-      }),
-    });
-    // The developer console: its own sessions (audience partnerapi-console), calling the services above in process.
-    // Its outbox drains after the listeners stop (closers run in reverse) and before the databases close.
-    const mail = createMailOutbox({ transport: options.mailTransport ?? createMailTransport(config, logger), logger });
-    closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
-    // The partner request log: buffered in process, written every REQUEST_LOG_FLUSH_MS; its last batch is written
-    // after the front stops (closers run in reverse) and before the databases close.
-    const requestLog = createRequestRecorder({
-      sql: control.sql,
-      clock: context.clock,
-      logger,
-      flushIntervalMs: config.requestLog.flushMs,
-    });
-    closers.push(() => requestLog.close());
-    const requestLogQueries = createRequestLogQueries(control.sql);
-    // Webhooks: the queue in the control database; an all-roles process also relays every outbox and delivers.
-    // The internal port's bound port joins the forbidden ones once it listens (GRPC_PORT=0 picks one).
-    const forbiddenPorts = forbiddenWebhookPorts(config);
-    const webhooks = await startWebhookDelivery({
-      config,
-      logger,
-      clock: context.clock,
-      control,
-      sources: role === "all" ? outboxSources(control, regionDatabases) : [],
-      kek,
-      resolve: options.webhookResolver,
-      forbiddenPorts,
-      onDisabled: mailEndpointDisabled(mail, config),
-      deliver: role === "all",
-    });
-    closers.push(() => webhooks.stop());
-    const webhookService = createWebhookService(context, {
-      sql: control.sql,
-      verifyClient: credentials.verifyClientCredentials,
-      kek,
-      resolve: options.webhookResolver ?? systemResolver,
-      forbiddenPorts,
-      nudge: webhooks.nudge,
-      queue: webhooks.queue,
-    });
-    const consoleService = createConsoleService(context, {
-      sql: control.sql,
-      kv: keyValue,
-      signingKey: () => signingKeys.signingKey(),
-      publicKey: (kid) => keyRing.publicKey(kid),
-      mail,
-      // The console's mail in its reader's language, from the sites' catalogues.
-      mailTexts: { invitation: invitationMailText, account: accountMailText },
-      credential,
-      grant,
-      webhooks: webhookService,
-      requestLog: { beforeRead: () => requestLog.flush() },
-    });
-    const health = createHealthService();
-
-    const routes = (router: ConnectRouter) => {
-      router.service(TokenService, token);
-      router.service(GrantService, grant);
-      router.service(CredentialService, credential);
-      router.service(DataService, data);
-      router.service(ConsoleService, consoleService);
-      router.service(Health, health.impl);
-      registerReflection(router, [...internalServices, ...reflectionServices, Health], [file_google_rpc_error_details]);
-    };
-    for (const service of internalServices) health.setStatus(service.typeName, ServingStatus.SERVING);
-
-    const internal = await createInternalPort({
-      config,
-      embedded: control.embedded,
-      // The console runs here: in development mode `npm run staff` stands in for its staff.
-      localStaff: true,
-      routes,
-      clock: context.clock,
-      ids: context.ids,
-      logger,
-      metrics,
-    });
-    // Readiness: the control database and each region database this process uses, and Redis when configured, each
-    // within a second; not ready from the moment shutdown starts. gRPC health follows the same answer.
-    const shutdown = { started: false };
-    const readiness = readinessWith(
-      shutdown,
-      readinessOf(
-        [
-          ["database:control", control],
-          ...[...regionDatabases].map(([region, database]) => [`database:region_${region}`, database] as const),
-        ],
-        probeTimeoutMs,
-      ),
-      keyValue,
-    );
-    health.followReadiness(readiness, { clock: context.clock, intervalMs: healthPollIntervalMs });
-    metrics.followAvailability({
-      databases: ["database:control", ...[...regionDatabases.keys()].map((region) => `database:region_${region}`)],
-      redis: keyValue.shared,
-      probe: readiness,
-    });
+    const stores = await openStores(options, context, closers);
+    const keys = await openSigningKeys(context, stores);
+    const owners = await buildOwners(context, stores, keys, closers);
+    const partner = await buildPartnerGateway(context, stores, owners);
+    const developer = await buildDeveloperSide(options, context, stores, keys, owners, partner, closers);
+    const internal = await buildInternalPort(context, stores, owners, developer);
+    const readiness = followReadiness(context, stores, internal.health);
     // The console's first call speaks for a developer to this front (src/runtime/vouched-client.ts); its URL is
     // known once the front listens.
-    const vouchedClients = createVouchedClients();
-    let frontUrl: string | undefined;
-    const front = createFrontServer({
-      services: [
-        { service: TokenService, caller: createInProcessCaller(TokenService, token) },
-        { service: DataService, caller: createInProcessCaller(DataService, data) },
-        // The console authenticates a developer by the Authorization header (its session token).
-        {
-          service: ConsoleService,
-          caller: createInProcessCaller(ConsoleService, consoleService),
-          reads: ["authorization"],
-        },
-        { service: WebhookService, caller: createInProcessCaller(WebhookService, webhookService) },
-      ],
-      partner,
-      requestLog,
-      bodyLimitBytes: config.bodyLimitBytes,
-      requestTimeoutMs: config.requestTimeoutMs,
-      trustProxy: config.trustProxy,
-      vouchedClients,
-      clock: context.clock,
-      ids: context.ids,
-      logger,
-      readiness,
-      metrics,
-      openapi: {
-        baseUrl: config.urls.base,
-        authUrl: config.urls.auth,
-        version: await packageVersion(),
-        events: {
-          types: eventTypes,
-          descriptions: eventDescriptions,
-          dataSchemaNames: eventDataSchemaNames,
-          dataSchemas: eventDataSchemas,
-          headers: webhookHeaders,
-        },
-      },
-      reference: await loadReferenceFiles(),
-    });
-    const consent = createConsentServer({
-      logger,
-      config,
-      clock: context.clock,
-      ids: context.ids,
-      sql: control.sql,
-      kv: keyValue,
-      authorization: createAuthorization({ sql: control.sql, config, clock: context.clock, ids: context.ids, logger }),
-      connections: createConnections({ sql: control.sql, clock: context.clock, logger }),
-      verifyMerchantUser: merchantUserVerifier(credentials),
-      // The app's website, privacy policy and terms as its developer gave them in the console (checked there).
-      appLinks: async (appId) => {
-        const app = await findApp(control.sql, appId);
-        return {
-          ...(app?.website_url ? { website: app.website_url } : {}),
-          ...(app?.privacy_policy_url ? { privacyUrl: app.privacy_policy_url } : {}),
-          ...(app?.terms_url ? { termsUrl: app.terms_url } : {}),
-        };
-      },
-      // Access requests name stores: the names come from the merchant's region (its DataService, in process);
-      // the first 500 stores, the limit of one access request.
-      storeNames: async (companyId) => {
-        const stores = createInProcessClient(DataService, data);
-        const names = new Map<number, string>();
-        let cursor: string | undefined;
-        for (let page = 0; page < 5; page++) {
-          const listed = await stores.listStores({
-            companyId: BigInt(companyId),
-            limit: 100,
-            ...(cursor ? { cursor } : {}),
-          });
-          for (const store of listed.stores) names.set(Number(store.id), store.name);
-          cursor = listed.nextCursor;
-          if (!cursor) break;
-        }
-        return names;
-      },
-      lastCalls: async (companyId) => {
-        await requestLog.flush();
-        return requestLogQueries.lastCalls(companyId);
-      },
-      readiness,
-    });
-    // The developer console's pages: the same ConsoleService the /v1/console routes call, in process.
-    const consoleSite = createConsoleSite({
-      config,
-      logger,
-      clock: context.clock,
-      ids: context.ids,
-      kv: keyValue,
-      console: consoleService,
-      // The sandbox merchant page reads and moves orders in the merchant's region, through the gateway's callers.
-      sandboxOrders: createSandboxOrderDesk({ callers: regional.callers, ids: context.ids, clock: context.clock }),
-      readiness,
-      // Development mode: the program page names the `npm run staff` command that approves an application.
-      development: config.internal.localStaff,
-      // The first call goes to this process's own front, vouching for the developer's address.
-      firstCall: { apiUrl: () => frontUrl, vouchedClients },
-    });
-
-    const grace = config.shutdownGraceSeconds * 1000;
-    const grpcAddress = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
-    forbiddenPorts.add(grpcAddress.port);
-    closers.push(() => internal.close(grace));
-    const frontAddress = await front.listen(config.listen.port, config.listen.host);
-    closers.push(() => front.close(grace));
-    frontUrl = `http://${loopbackOf(frontAddress)}/`;
-    const consentAddress = await consent.listen(config.listen.authPort, config.listen.host);
-    closers.push(() => consent.close(grace));
-    const metricsListener =
-      config.metrics.port === undefined
-        ? undefined
-        : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
-    if (metricsListener) closers.push(() => metricsListener.close(grace));
-    const consoleAddress = await consoleSite.listen(config.listen.consolePort, config.listen.host);
-    closers.push(() => consoleSite.close(grace));
-
+    const frontUrl: { value?: string } = {};
+    const firstCall = { apiUrl: () => frontUrl.value, vouchedClients: createVouchedClients() };
+    const front = await buildFront(context, owners, partner, developer, readiness.probe, firstCall.vouchedClients);
+    const consent = buildConsentSite(context, stores, owners, developer, readiness.probe);
+    const consoleSite = buildConsoleSite(context, stores, owners, developer, readiness.probe, firstCall);
+    const listening = await listenAll(context, { internal, front, consent, consoleSite }, developer, frontUrl, closers);
     return {
-      front: frontAddress,
+      ...listening,
       frontRoutes: front.routes,
-      consent: consentAddress,
-      console: consoleAddress,
-      grpc: grpcAddress,
-      control,
-      regionDatabases,
-      orderTimers,
-      keyValue,
-      mail,
-      webhooks,
-      metrics,
-      metricsAddress: metricsListener?.address,
-      stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),
+      control: stores.control,
+      regionDatabases: stores.regionDatabases,
+      orderTimers: owners.orderTimers,
+      keyValue: stores.keyValue,
+      mail: developer.mail,
+      webhooks: developer.webhooks,
+      metrics: context.metrics,
+      stop: stopOnce({
+        health: internal.health,
+        shutdown: readiness.shutdown,
+        closers,
+        drainMs: context.config.shutdownDrainSeconds * 1000,
+        clock: context.clock,
+      }),
     };
   } catch (error) {
     await closeAll(closers);
     throw error;
   }
+}
+
+/** What a role closes when it stops, in the order it opened them (closed in reverse). */
+type Closers = Array<() => Promise<void>>;
+
+/** The clock, ids, logger, configuration and metrics every service of a role shares. */
+type AppContext = ServiceContext & { metrics: Metrics };
+
+function serviceContextOf(options: AppOptions): AppContext {
+  return {
+    config: options.config,
+    logger: options.logger,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? cryptoIds,
+    metrics: options.metrics ?? createMetrics(),
+  };
+}
+
+/** Storage: the control plane, then each region (its own database when configured, else a schema of the control one), then Redis. */
+async function openStores(options: AppOptions, context: AppContext, closers: Closers) {
+  const { config, logger } = context;
+  const control = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    logger,
+    timeouts: config.databaseTimeouts,
+  });
+  closers.push(() => control.close());
+  await migrateControl(control.sql, logger);
+  const role = options.role ?? "all";
+  const regionDatabases = new Map<Region, Database>();
+  for (const region of role === "all" ? regions : []) {
+    const url = config.regions[region].databaseUrl;
+    const database = url
+      ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts })
+      : control;
+    if (database !== control) closers.push(() => database.close());
+    await migrateRegion(database.sql, region, logger);
+    regionDatabases.set(region, database);
+  }
+  const keyValue = await openKeyValueStore({
+    url: config.redisUrl,
+    clock: context.clock,
+    logger,
+    prefix: options.keyValuePrefix,
+    countTimeoutMs: config.redisCountTimeoutMs,
+  });
+  closers.push(() => keyValue.close());
+  return { role, control, regionDatabases, keyValue };
+}
+type Stores = Awaited<ReturnType<typeof openStores>>;
+
+/** Signing keys: sealed under the key-encryption key; the first start makes the first key. */
+async function openSigningKeys(context: AppContext, stores: Stores) {
+  const { config, logger } = context;
+  const kek = await loadKeyEncryptionKey({
+    configured: config.tokenKeyEncryptionKey,
+    dataDir: config.dataDir,
+    logger,
+  });
+  const signingKeys = createSigningKeyStore({
+    sql: stores.control.sql,
+    kek,
+    clock: context.clock,
+    logger,
+    accessTokenTtlSeconds: config.lifetimes.accessToken,
+  });
+  await signingKeys.ensure();
+  return { kek, signingKeys };
+}
+type SigningKeys = Awaited<ReturnType<typeof openSigningKeys>>;
+
+/**
+ * The owners, built once and shared by every listener: in process they talk through plain interfaces (the credential
+ * owner's `credentials`); their Connect services serve the internal port.
+ */
+async function buildOwners(context: AppContext, stores: Stores, keys: SigningKeys, closers: Closers) {
+  const { config, logger, metrics } = context;
+  const { control, regionDatabases, keyValue } = stores;
+  const { kek, signingKeys } = keys;
+  const { credentials, service: credential } = createCredentialOwner(context, {
+    sql: control.sql,
+    regionSql: (region) => regionDatabases.get(region)?.sql,
+    sandboxGrants: createSandboxGrants(),
+  });
+  const token = createTokenService(context, {
+    sql: control.sql,
+    keyValue,
+    keys: signingKeys,
+    verifyClient: credentials.verifyClientCredentials,
+    kek,
+  });
+  const grant = createGrantService(context, {
+    sql: control.sql,
+    regionSql: (region) => regionDatabases.get(region)?.sql,
+  });
+  // Each region's DataService on that region's database; the internal port dispatches by the merchant's region.
+  const localData = new Map<Region, DataServiceImpl>();
+  const orderTimers = new Map<Region, OrderTimers>();
+  for (const region of config.servedRegions) {
+    const database = regionDatabases.get(region);
+    if (!database) continue;
+    localData.set(region, createDataService(context, { region, sql: database.sql }));
+    // The decision timeout and the sandbox autopilot run where the region's data is; stopped before its pool closes.
+    const timers = createOrderTimers(context, { region, sql: database.sql });
+    orderTimers.set(region, timers);
+    closers.push(timers.start());
+  }
+  const data = createRegionDispatcher(localData, control.sql);
+  const regional = createRegionalCallers(config, localData, await remoteRegionOptions(config, logger, metrics));
+  closers.push(async () => regional.close());
+  return { credentials, credential, token, grant, data, regional, orderTimers };
+}
+type Owners = Awaited<ReturnType<typeof buildOwners>>;
+
+/** The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region. */
+async function buildPartnerGateway(context: AppContext, stores: Stores, owners: Owners) {
+  const { config, logger, metrics } = context;
+  const { control, keyValue } = stores;
+  const keyRing = createKeyRing({ sql: control.sql, clock: context.clock, logger });
+  await keyRing.refresh();
+  const merchants = createMerchantDirectory({
+    controlSql: control.sql,
+    clock: context.clock,
+    cacheSeconds: config.caches.gatewaySeconds,
+  });
+  const gateway = createPartnerGateway({
+    verifier: createAccessTokenVerifier({
+      issuer: config.urls.base,
+      audience: appTokenAudience,
+      keys: (kid) => keyRing.publicKey(kid),
+      clock: context.clock,
+    }),
+    controlSql: control.sql,
+    merchants,
+    regions: owners.regional.callers,
+    rateLimiter: createRateLimiter({
+      store: keyValue,
+      limit: config.limits.partnerPerMinute,
+      clock: context.clock,
+      logger,
+      metrics,
+    }),
+    clock: context.clock,
+    logger,
+    cacheSeconds: config.caches.gatewaySeconds,
+    apiKeys: createApiKeyAuth({
+      verifyApiKey: apiKeyVerifier(owners.credentials),
+      controlSql: control.sql,
+      merchants,
+      clock: context.clock,
+      logger,
+      cacheSeconds: config.caches.gatewaySeconds,
+      metrics,
+    }),
+  });
+  return { gateway, keyRing };
+}
+type Partner = Awaited<ReturnType<typeof buildPartnerGateway>>;
+
+/**
+ * The developer side: the console's outbox, the partner request log, webhook delivery and the ConsoleService (its
+ * own sessions, audience partnerapi-console, calling the services above in process).
+ */
+async function buildDeveloperSide(
+  options: AppOptions,
+  context: AppContext,
+  stores: Stores,
+  keys: SigningKeys,
+  owners: Owners,
+  partner: Partner,
+  closers: Closers,
+) {
+  const { config, logger } = context;
+  const { control, regionDatabases, keyValue } = stores;
+  // The outbox drains after the listeners stop (closers run in reverse) and before the databases close.
+  const mail = createMailOutbox({ transport: options.mailTransport ?? createMailTransport(config, logger), logger });
+  closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
+  // The partner request log: buffered in process, written every REQUEST_LOG_FLUSH_MS; its last batch is written
+  // after the front stops (closers run in reverse) and before the databases close.
+  const requestLog = createRequestRecorder({
+    sql: control.sql,
+    clock: context.clock,
+    logger,
+    flushIntervalMs: config.requestLog.flushMs,
+  });
+  closers.push(() => requestLog.close());
+  const requestLogQueries = createRequestLogQueries(control.sql);
+  // Webhooks: the queue in the control database; an all-roles process also relays every outbox and delivers.
+  // The internal port's bound port joins the forbidden ones once it listens (GRPC_PORT=0 picks one).
+  const forbiddenPorts = forbiddenWebhookPorts(config);
+  const webhooks = await startWebhookDelivery({
+    config,
+    logger,
+    clock: context.clock,
+    control,
+    sources: stores.role === "all" ? outboxSources(control, regionDatabases) : [],
+    kek: keys.kek,
+    resolve: options.webhookResolver,
+    forbiddenPorts,
+    onDisabled: mailEndpointDisabled(mail, config),
+    deliver: stores.role === "all",
+  });
+  closers.push(() => webhooks.stop());
+  const webhookService = createWebhookService(context, {
+    sql: control.sql,
+    verifyClient: owners.credentials.verifyClientCredentials,
+    kek: keys.kek,
+    resolve: options.webhookResolver ?? systemResolver,
+    forbiddenPorts,
+    nudge: webhooks.nudge,
+    queue: webhooks.queue,
+  });
+  const consoleService = createConsoleService(context, {
+    sql: control.sql,
+    kv: keyValue,
+    signingKey: () => keys.signingKeys.signingKey(),
+    publicKey: (kid) => partner.keyRing.publicKey(kid),
+    mail,
+    // The console's mail in its reader's language, from the sites' catalogues.
+    mailTexts: { invitation: invitationMailText, account: accountMailText },
+    credential: owners.credential,
+    grant: owners.grant,
+    webhooks: webhookService,
+    requestLog: { beforeRead: () => requestLog.flush() },
+  });
+  return { mail, requestLog, requestLogQueries, forbiddenPorts, webhooks, webhookService, consoleService };
+}
+type DeveloperSide = Awaited<ReturnType<typeof buildDeveloperSide>>;
+
+/** The internal port: every service over gRPC, gRPC-Web and Connect, with health and reflection. */
+async function buildInternalPort(context: AppContext, stores: Stores, owners: Owners, developer: DeveloperSide) {
+  const { config, logger, metrics } = context;
+  const health = createHealthService();
+  const routes = (router: ConnectRouter) => {
+    router.service(TokenService, owners.token);
+    router.service(GrantService, owners.grant);
+    router.service(CredentialService, owners.credential);
+    router.service(DataService, owners.data);
+    router.service(ConsoleService, developer.consoleService);
+    router.service(Health, health.impl);
+    registerReflection(router, [...internalServices, ...reflectionServices, Health], [file_google_rpc_error_details]);
+  };
+  for (const service of internalServices) health.setStatus(service.typeName, ServingStatus.SERVING);
+  const port = await createInternalPort({
+    config,
+    embedded: stores.control.embedded,
+    // The console runs here: in development mode `npm run staff` stands in for its staff.
+    localStaff: true,
+    routes,
+    clock: context.clock,
+    ids: context.ids,
+    logger,
+    metrics,
+  });
+  return { port, health };
+}
+
+/**
+ * Readiness: the control database and each region database this process uses, and Redis when configured, each
+ * within a second; not ready from the moment shutdown starts. gRPC health follows the same answer.
+ */
+function followReadiness(context: AppContext, stores: Stores, health: HealthService) {
+  const { control, regionDatabases, keyValue } = stores;
+  const shutdown = { started: false };
+  const probe = readinessWith(
+    shutdown,
+    readinessOf(
+      [
+        ["database:control", control],
+        ...[...regionDatabases].map(([region, database]) => [`database:region_${region}`, database] as const),
+      ],
+      probeTimeoutMs,
+    ),
+    keyValue,
+  );
+  health.followReadiness(probe, { clock: context.clock, intervalMs: healthPollIntervalMs });
+  context.metrics.followAvailability({
+    databases: ["database:control", ...[...regionDatabases.keys()].map((region) => `database:region_${region}`)],
+    redis: keyValue.shared,
+    probe,
+  });
+  return { probe, shutdown };
+}
+
+/** The public front: /v1 over the services in process, the partner gateway, the request log, the OpenAPI document. */
+async function buildFront(
+  context: AppContext,
+  owners: Owners,
+  partner: Partner,
+  developer: DeveloperSide,
+  readiness: () => Promise<Readiness>,
+  vouchedClients: VouchedClients,
+) {
+  const { config, logger, metrics } = context;
+  return createFrontServer({
+    services: [
+      { service: TokenService, caller: createInProcessCaller(TokenService, owners.token) },
+      { service: DataService, caller: createInProcessCaller(DataService, owners.data) },
+      // The console authenticates a developer by the Authorization header (its session token).
+      {
+        service: ConsoleService,
+        caller: createInProcessCaller(ConsoleService, developer.consoleService),
+        reads: ["authorization"],
+      },
+      { service: WebhookService, caller: createInProcessCaller(WebhookService, developer.webhookService) },
+    ],
+    partner: partner.gateway,
+    requestLog: developer.requestLog,
+    bodyLimitBytes: config.bodyLimitBytes,
+    requestTimeoutMs: config.requestTimeoutMs,
+    trustProxy: config.trustProxy,
+    vouchedClients,
+    clock: context.clock,
+    ids: context.ids,
+    logger,
+    readiness,
+    metrics,
+    openapi: {
+      baseUrl: config.urls.base,
+      authUrl: config.urls.auth,
+      version: await packageVersion(),
+      events: {
+        types: eventTypes,
+        descriptions: eventDescriptions,
+        dataSchemaNames: eventDataSchemaNames,
+        dataSchemas: eventDataSchemas,
+        headers: webhookHeaders,
+      },
+    },
+    reference: await loadReferenceFiles(),
+  });
+}
+
+/** The consent site: the merchant's pages of the authorization endpoint, their connected apps, access requests. */
+function buildConsentSite(
+  context: AppContext,
+  stores: Stores,
+  owners: Owners,
+  developer: DeveloperSide,
+  readiness: () => Promise<Readiness>,
+) {
+  const { config, logger } = context;
+  const { control, keyValue } = stores;
+  return createConsentServer({
+    logger,
+    config,
+    clock: context.clock,
+    ids: context.ids,
+    sql: control.sql,
+    kv: keyValue,
+    authorization: createAuthorization({ sql: control.sql, config, clock: context.clock, ids: context.ids, logger }),
+    connections: createConnections({ sql: control.sql, clock: context.clock, logger }),
+    verifyMerchantUser: merchantUserVerifier(owners.credentials),
+    // The app's website, privacy policy and terms as its developer gave them in the console (checked there).
+    appLinks: async (appId) => {
+      const app = await findApp(control.sql, appId);
+      return {
+        ...(app?.website_url ? { website: app.website_url } : {}),
+        ...(app?.privacy_policy_url ? { privacyUrl: app.privacy_policy_url } : {}),
+        ...(app?.terms_url ? { termsUrl: app.terms_url } : {}),
+      };
+    },
+    // Access requests name stores: the names come from the merchant's region (its DataService, in process);
+    // the first 500 stores, the limit of one access request.
+    storeNames: async (companyId) => {
+      const stores = createInProcessClient(DataService, owners.data);
+      const names = new Map<number, string>();
+      let cursor: string | undefined;
+      for (let page = 0; page < 5; page++) {
+        const listed = await stores.listStores({
+          companyId: BigInt(companyId),
+          limit: 100,
+          ...(cursor ? { cursor } : {}),
+        });
+        for (const store of listed.stores) names.set(Number(store.id), store.name);
+        cursor = listed.nextCursor;
+        if (!cursor) break;
+      }
+      return names;
+    },
+    lastCalls: async (companyId) => {
+      await developer.requestLog.flush();
+      return developer.requestLogQueries.lastCalls(companyId);
+    },
+    readiness,
+  });
+}
+
+/** The developer console's pages: the same ConsoleService the /v1/console routes call, in process. */
+function buildConsoleSite(
+  context: AppContext,
+  stores: Stores,
+  owners: Owners,
+  developer: DeveloperSide,
+  readiness: () => Promise<Readiness>,
+  firstCall: FirstCallRoute,
+) {
+  const { config, logger } = context;
+  return createConsoleSite({
+    config,
+    logger,
+    clock: context.clock,
+    ids: context.ids,
+    kv: stores.keyValue,
+    console: developer.consoleService,
+    // The sandbox merchant page reads and moves orders in the merchant's region, through the gateway's callers.
+    sandboxOrders: createSandboxOrderDesk({ callers: owners.regional.callers, ids: context.ids, clock: context.clock }),
+    readiness,
+    // Development mode: the program page names the `npm run staff` command that approves an application.
+    development: config.internal.localStaff,
+    // The first call goes to this process's own front, vouching for the developer's address.
+    firstCall,
+  });
+}
+
+/**
+ * Each listener in turn: the internal port (its port then forbidden to webhooks), the front (its loopback URL then
+ * known to the console's first call), the consent site, metrics when configured, the console site.
+ */
+async function listenAll(
+  context: AppContext,
+  servers: {
+    internal: Awaited<ReturnType<typeof buildInternalPort>>;
+    front: Awaited<ReturnType<typeof buildFront>>;
+    consent: ReturnType<typeof buildConsentSite>;
+    consoleSite: ReturnType<typeof buildConsoleSite>;
+  },
+  developer: DeveloperSide,
+  frontUrl: { value?: string },
+  closers: Closers,
+) {
+  const { config, metrics } = context;
+  const { internal, front, consent, consoleSite } = servers;
+  const grace = config.shutdownGraceSeconds * 1000;
+  const grpc = await internal.port.listen(config.listen.grpcPort, config.listen.grpcHost);
+  developer.forbiddenPorts.add(grpc.port);
+  closers.push(() => internal.port.close(grace));
+  const frontAddress = await front.listen(config.listen.port, config.listen.host);
+  closers.push(() => front.close(grace));
+  frontUrl.value = `http://${loopbackOf(frontAddress)}/`;
+  const consentAddress = await consent.listen(config.listen.authPort, config.listen.host);
+  closers.push(() => consent.close(grace));
+  const metricsListener =
+    config.metrics.port === undefined
+      ? undefined
+      : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
+  if (metricsListener) closers.push(() => metricsListener.close(grace));
+  const consoleAddress = await consoleSite.listen(config.listen.consolePort, config.listen.host);
+  closers.push(() => consoleSite.close(grace));
+  return {
+    front: frontAddress,
+    consent: consentAddress,
+    console: consoleAddress,
+    grpc,
+    metricsAddress: metricsListener?.address,
+  };
 }
 
 export interface RunningDataRole {

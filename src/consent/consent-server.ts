@@ -10,11 +10,9 @@
 //   POST /oauth/sign-out
 // Every page refuses to be framed (X-Frame-Options DENY, CSP frame-ancestors 'none').
 import { createHash } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import type { Config } from "../config/config.js";
 import { createAccessRequests, type Authorization, type ValidAuthorization, type Connections } from "../grant/index.js";
-import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import { codeHeaders, entryOf, negotiateLocale, readServiceError, type ErrorCode } from "../errors/index.js";
 import { clientAddress } from "../runtime/client-address.js";
 import { addressKey, addressRanges } from "../config/ip-addresses.js";
@@ -22,8 +20,6 @@ import { sleep, type Clock } from "../runtime/clock.js";
 import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
-import { servedGracefully } from "../runtime/http-shutdown.js";
-import { endAfterFailure } from "../runtime/last-resort.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { findMerchant, scopesForProduct, type Product } from "../credential/index.js";
 import type postgres from "postgres";
@@ -44,13 +40,15 @@ import {
 } from "./pages.js";
 import { cookieNames, createSessions, sessionSeconds, type Session } from "./sessions.js";
 import { cookie, parseCookies } from "../web/cookies.js";
-import { fromAnotherSite, sameSecret } from "../web/csrf.js";
-import { readForm } from "../web/forms.js";
-import { assetReply } from "../web/assets.js";
-import { probeReply, siteContentType, siteUrl, tracedSiteRequests } from "../web/site-request.js";
-import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
-import { chooseLocale, translator, type Locale } from "../web/i18n.js";
+import { sameSecret } from "../web/csrf.js";
+import { readPostedForm } from "../web/posted-form.js";
+import { createRouter, route } from "../web/router.js";
+import { onStore } from "../web/session-store.js";
+import { createSiteServer, type PageReply, type SiteServer } from "../web/site-server.js";
+import { chooseLocale, translator, type Locale, type MessageKey, type Translate } from "../web/i18n.js";
 import { pageHeaders } from "../web/layout.js";
+
+export { storeRetryAfterSeconds } from "../web/session-store.js";
 
 export interface ConsentServerOptions {
   logger: Logger;
@@ -72,10 +70,7 @@ export interface ConsentServerOptions {
   readiness?: () => Promise<{ ready: boolean; down: string[] }>;
 }
 
-export interface ConsentServer {
-  listen(port: number, host: string): Promise<AddressInfo>;
-  close(graceMs: number): Promise<void>;
-}
+export type ConsentServer = SiteServer;
 
 /**
  * The consent screen's CSP also allows the form to lead to the app's redirect URI: Chromium applies form-action to
@@ -90,33 +85,8 @@ function pageHeadersAllowingRedirectTo(redirectUri: string, secure: boolean): Re
 const signInWindowMs = 15 * 60_000;
 /** The longest an account's sign-in is slowed: the owner waits at most this long, however many strangers failed. */
 export const maxSignInDelayMs = 30_000;
-/**
- * Retry-After of the 503 page while the session store (Redis) is away: the client reconnects within about a second
- * of Redis returning (src/storage/key-value.ts), so a few seconds is an honest first retry.
- */
-export const storeRetryAfterSeconds = 5;
 /** Where a sign-in may return: our own authorize and connections pages only (no open redirect). */
 const returnPaths = /^\/oauth\/(authorize\?|connections$|access-requests$)/;
-
-/**
- * The session store or the sign-in throttle failed (Redis unreachable or not answering). The site answers 503 with
- * Retry-After rather than sign anyone in unthrottled, or keep sessions in one process a load balancer may not
- * route back to (docs/decisions.md, "Consent site").
- */
-class SessionStoreUnavailable extends Error {
-  constructor(cause: unknown) {
-    super("the consent site's session store is unavailable", { cause });
-  }
-}
-
-/** Runs a call on the key-value store; any failure of it becomes SessionStoreUnavailable. */
-async function onStore<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (cause) {
-    throw new SessionStoreUnavailable(cause);
-  }
-}
 
 /** The ui_locales of the authorize request a sign-in returns to (a path with its query), if any. */
 function uiLocalesOf(returnTo: string | null): string | null {
@@ -132,12 +102,37 @@ interface RequestState {
   languageCookie?: string;
 }
 
-interface Reply {
-  status: number;
-  html?: string;
-  location?: string;
-  headers?: Record<string, string>;
-  cookies?: string[];
+type Reply = PageReply;
+
+/** One request as the consent site's steps see it. */
+interface Visit {
+  request: http.IncomingMessage;
+  url: URL;
+  method: string;
+  path: string;
+  cookies: Map<string, string>;
+  sessionId: string | undefined;
+  /** Read once, at the start: every route knows whether the merchant is signed in. */
+  session: Session | undefined;
+  /** The page's language and place; a hint (the authorize request's ui_locales, from a POST's form) may change it. */
+  readonly locale: Locale;
+  readonly context: PageContext;
+  hint(uiLocales: string | null | undefined): void;
+}
+
+/** What a route does with a request. */
+type Handler = (visit: Visit) => Promise<Reply>;
+/** What a POST route does once its form is read. */
+type FormHandler = (visit: Visit, form: URLSearchParams) => Promise<Reply>;
+
+/** An access request a decision or withdrawal is about, once the owner and the request are checked. */
+interface AccessRequestAction {
+  id: number;
+  appName: string;
+  form: URLSearchParams;
+  session: Session;
+  back: PageContext;
+  t: Translate;
 }
 
 export function createConsentServer(options: ConsentServerOptions): ConsentServer {
@@ -157,7 +152,6 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     logger,
     domain: "partnerapi.v1.GrantService",
   });
-  const accessRequestPaths = ["/oauth/access-requests/decision", "/oauth/access-requests/withdraw"];
   const trustedProxies = addressRanges(config.trustProxy);
   // Fails closed: a store failure ends the sign-in with the 503 page before the password is checked, so no attempt
   // goes uncounted (and no session could be kept anyway).
@@ -359,12 +353,16 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     };
   };
 
-  async function route(request: http.IncomingMessage, url: URL, state: RequestState): Promise<Reply> {
+  /** A page that says one thing (a refusal, a signed-out notice). */
+  const message = (status: number, context: PageContext, titleKey: MessageKey, textKey: MessageKey): Reply => ({
+    status,
+    html: messagePage(context, titleKey, textKey),
+  });
+
+  /** The steps every request starts with: its cookies, its language (and where a switch leads), its session. */
+  async function begin(request: http.IncomingMessage, url: URL, state: RequestState): Promise<Visit> {
     const method = request.method ?? "GET";
     const path = url.pathname;
-    // Probes first: liveness needs nothing, readiness only the databases (no session read, no cookie).
-    const probe = await probeReply(method, path, options.readiness, databaseRetryAfterSeconds);
-    if (probe) return probe;
     const cookies = parseCookies(request.headers.cookie);
     // The page's language: ?lang= (the switch), then its cookie, then the app's OIDC ui_locales hint on the
     // authorize request, then Accept-Language (src/web/i18n.ts).
@@ -378,307 +376,310 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       });
     const uiLocales = path === "/oauth/authorize" && method === "GET" ? url.searchParams.get("ui_locales") : null;
     const choice = choose(uiLocales);
-    let locale = choice.locale;
     state.languageCookie = choice.setCookie;
     // A GET page switches language in place; a POST's answer switches on the page the site starts from.
     const here: Here = method === "GET" ? { path, query: url.searchParams } : { path: "/oauth/connections" };
-    let context: PageContext = { locale, here };
-    state.context = context;
-    /** A POST of the authorize request's pages carries its ui_locales (in return_to, or a hidden field): honoured too. */
-    const hinted = (value: string | null | undefined) => {
-      if (!value) return;
-      locale = choose(value).locale;
-      context = { locale, here };
-      state.context = context;
-    };
+    state.context = { locale: choice.locale, here };
     const sessionId = cookies.get(sessionCookie);
     // Without a session cookie nothing is read from the store: the authorize and sign-in pages still show.
     const session = await onStore(() => sessions.read(sessionId));
+    return {
+      request,
+      url,
+      method,
+      path,
+      cookies,
+      sessionId,
+      session,
+      get locale() {
+        return state.context!.locale;
+      },
+      get context() {
+        return state.context!;
+      },
+      hint(value) {
+        if (value) state.context = { locale: choose(value).locale, here };
+      },
+    };
+  }
 
-    if (path === "/oauth/authorize" && method === "GET") {
-      const checked = await authorization.check(url.searchParams);
-      if (!checked.ok) return error(checked.code, context, checked.fields ? { fields: checked.fields } : {});
-      if (!session) return signIn(locale, cookies, path + url.search, 200, false, checked.request.appName);
-      return consentScreen(checked.request, session, context, uiLocales);
-    }
+  /** 404 for a path that is none of ours, 405 for one of ours asked with another method; on the start page. */
+  const refused = (visit: Visit, match: { kind: "not-found" | "method-not-allowed" }): Reply => {
+    const start = { locale: visit.locale, here: { path: "/oauth/connections" } };
+    return match.kind === "method-not-allowed"
+      ? message(405, start, "common.methodNotAllowedTitle", "common.methodNotAllowedText")
+      : message(404, start, "common.notFoundTitle", "common.notFoundText");
+  };
 
-    if (path === "/oauth/authorize/cancel" && method === "GET") {
-      // The sign-in page's Cancel: the request is checked as on /oauth/authorize (a bad client or redirect URI is
-      // shown, never followed); a valid one goes back to the app with error=access_denied, as Deny does.
-      const checked = await authorization.check(url.searchParams);
-      if (!checked.ok) return error(checked.code, context, checked.fields ? { fields: checked.fields } : {});
-      return { status: 302, location: authorization.deny(checked.request) };
-    }
+  /** A page for the signed-in merchant; signed out, the sign-in page that returns to it. */
+  const signedInPage =
+    (show: (session: Session, context: PageContext) => Promise<Reply>): Handler =>
+    (visit) =>
+      visit.session
+        ? show(visit.session, visit.context)
+        : Promise.resolve(signIn(visit.locale, visit.cookies, visit.path));
 
-    if (path === "/oauth/connections" && method === "GET") {
-      if (!session) return signIn(locale, cookies, path);
-      return connectionsReply(session, context);
-    }
+  /**
+   * Every POST: same origin (when the browser says, by Origin or by Sec-Fetch-Site) and a form body; then the
+   * language its authorize request asked for, when the form carries it (in return_to, or a hidden field).
+   */
+  const posted =
+    (then: FormHandler, hint?: (form: URLSearchParams) => string | null): Handler =>
+    async (visit) => {
+      const read = await readPostedForm(visit.request, ownOrigin);
+      if (!read.ok) return message(read.status, visit.context, read.titleKey, read.textKey);
+      visit.hint(hint?.(read.form));
+      return then(visit, read.form);
+    };
 
-    if (path === "/oauth/access-requests" && method === "GET") {
-      if (!session) return signIn(locale, cookies, path);
-      return accessRequestsReply(session, context);
-    }
+  /** The ui_locales of the authorize request a sign-in returns to; the one the consent screen's form carries. */
+  const hintInReturnTo = (form: URLSearchParams) => uiLocalesOf(form.get("return_to"));
+  const hintInForm = (form: URLSearchParams) => form.get("ui_locales");
 
-    const posts = [
-      "/oauth/sign-in",
-      "/oauth/authorize/decision",
-      "/oauth/connections/disconnect",
-      "/oauth/sign-out",
-      ...accessRequestPaths,
-    ];
-    if (method !== "POST" || !posts.includes(path)) {
-      const known = [
-        "/oauth/authorize",
-        "/oauth/authorize/cancel",
-        "/oauth/connections",
-        "/oauth/access-requests",
-        "/healthz",
-        "/readyz",
-        ...posts,
-      ];
-      const start = { locale, here: { path: "/oauth/connections" } };
-      return known.includes(path)
-        ? { status: 405, html: messagePage(start, "common.methodNotAllowedTitle", "common.methodNotAllowedText") }
-        : { status: 404, html: messagePage(start, "common.notFoundTitle", "common.notFoundText") };
-    }
+  /** A signed-in POST: a session, and the form's token is the session's own. */
+  const withSession =
+    (then: (visit: Visit, form: URLSearchParams, session: Session) => Promise<Reply>): FormHandler =>
+    async (visit, form) => {
+      if (!visit.session) return message(401, visit.context, "consent.signedOutTitle", "consent.sessionEnded");
+      if (!sameSecret(form.get("csrf") ?? "", visit.session.csrf))
+        return message(403, visit.context, "common.refusedTitle", "common.formExpired");
+      return then(visit, form, visit.session);
+    };
 
-    // Every POST: same origin (when the browser says, by Origin or by Sec-Fetch-Site), a form body, and a CSRF token.
-    if (fromAnotherSite(request.headers.origin, request.headers["sec-fetch-site"], ownOrigin)) {
-      return { status: 403, html: messagePage(context, "common.refusedTitle", "common.otherSite") };
-    }
-    const form = await readForm(request);
-    if (!form) return { status: 400, html: messagePage(context, "common.badRequestTitle", "common.formUnreadable") };
-    const csrf = form.get("csrf") ?? "";
-    if (path === "/oauth/sign-in") hinted(uiLocalesOf(form.get("return_to")));
-    if (path === "/oauth/authorize/decision") hinted(form.get("ui_locales"));
+  /** GET /oauth/authorize: the request checked in the spec's order; the sign-in page, or the consent screen. */
+  const authorize: Handler = async (visit) => {
+    const checked = await authorization.check(visit.url.searchParams);
+    if (!checked.ok) return error(checked.code, visit.context, checked.fields ? { fields: checked.fields } : {});
+    if (!visit.session)
+      return signIn(visit.locale, visit.cookies, visit.path + visit.url.search, 200, false, checked.request.appName);
+    return consentScreen(checked.request, visit.session, visit.context, visit.url.searchParams.get("ui_locales"));
+  };
 
-    if (path === "/oauth/sign-in") {
-      const returnTo = form.get("return_to") ?? "";
-      // Printable ASCII only: it becomes the Location header, and Node throws on CR, LF or characters above U+00FF
-      // (an uncaught throw there ended the whole process).
-      const safeReturn = returnPaths.test(returnTo) && /^[!-~]+$/.test(returnTo) ? returnTo : "/oauth/connections";
-      if (!sameSecret(csrf, cookies.get(csrfCookie) ?? ""))
-        return { status: 403, html: messagePage(context, "common.refusedTitle", "common.formExpired") };
-      const email = (form.get("email") ?? "").trim().toLowerCase();
-      const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
-      if (await signInThrottled(email, address)) {
-        logger.warn("consent sign-in throttled", { address });
-        const retryAfter = String(Math.ceil(signInWindowMs / 1000));
-        return {
-          status: 429,
-          html: errorPage("developer.too_many_attempts", context, { retryAfter }),
-          headers: { "Retry-After": retryAfter },
-        };
-      }
-      const delayMs = await signInDelayMs(email);
-      if (delayMs > 0) {
-        logger.info("consent sign-in slowed", { ms: delayMs });
-        await sleep(clock, delayMs);
-      }
-      const user = await options.verifyMerchantUser(email, form.get("password") ?? "");
-      // The failed sign-in keeps what the merchant typed (the email, never the password) and the app's context.
-      if (!user) {
-        await signInFailed(email, address);
-        return signIn(locale, cookies, safeReturn, 401, true, await appNameOf(safeReturn), form.get("email") ?? "");
-      }
-      const created = await onStore(() => sessions.create(user));
-      await onStore(() => sessions.destroy(sessionId));
-      logger.info("merchant signed in to the consent site", {
-        userId: user.userId,
-        companyId: user.companyId,
-        role: user.role,
-      });
+  /**
+   * The sign-in page's Cancel: the request is checked as on /oauth/authorize (a bad client or redirect URI is
+   * shown, never followed); a valid one goes back to the app with error=access_denied, as Deny does.
+   */
+  const cancelAuthorize: Handler = async (visit) => {
+    const checked = await authorization.check(visit.url.searchParams);
+    if (!checked.ok) return error(checked.code, visit.context, checked.fields ? { fields: checked.fields } : {});
+    return { status: 302, location: authorization.deny(checked.request) };
+  };
+
+  /** POST /oauth/sign-in: the pre-sign-in token, the throttles, the password; a new session, back where it began. */
+  const signInPosted: FormHandler = async (visit, form) => {
+    const { request, cookies, context, locale } = visit;
+    const returnTo = form.get("return_to") ?? "";
+    // Printable ASCII only: it becomes the Location header, and Node throws on CR, LF or characters above U+00FF
+    // (an uncaught throw there ended the whole process).
+    const safeReturn = returnPaths.test(returnTo) && /^[!-~]+$/.test(returnTo) ? returnTo : "/oauth/connections";
+    if (!sameSecret(form.get("csrf") ?? "", cookies.get(csrfCookie) ?? ""))
+      return message(403, context, "common.refusedTitle", "common.formExpired");
+    const email = (form.get("email") ?? "").trim().toLowerCase();
+    const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
+    if (await signInThrottled(email, address)) {
+      logger.warn("consent sign-in throttled", { address });
+      const retryAfter = String(Math.ceil(signInWindowMs / 1000));
       return {
-        status: 303,
-        location: safeReturn,
-        cookies: [
-          cookie(sessionCookie, created.id, { secure, maxAge: sessionSeconds }),
-          cookie(csrfCookie, "", { secure, maxAge: 0 }),
-        ],
+        status: 429,
+        html: errorPage("developer.too_many_attempts", context, { retryAfter }),
+        headers: { "Retry-After": retryAfter },
       };
     }
+    const delayMs = await signInDelayMs(email);
+    if (delayMs > 0) {
+      logger.info("consent sign-in slowed", { ms: delayMs });
+      await sleep(clock, delayMs);
+    }
+    const user = await options.verifyMerchantUser(email, form.get("password") ?? "");
+    // The failed sign-in keeps what the merchant typed (the email, never the password) and the app's context.
+    if (!user) {
+      await signInFailed(email, address);
+      return signIn(locale, cookies, safeReturn, 401, true, await appNameOf(safeReturn), form.get("email") ?? "");
+    }
+    const created = await onStore(() => sessions.create(user));
+    await onStore(() => sessions.destroy(visit.sessionId));
+    logger.info("merchant signed in to the consent site", {
+      userId: user.userId,
+      companyId: user.companyId,
+      role: user.role,
+    });
+    return {
+      status: 303,
+      location: safeReturn,
+      cookies: [
+        cookie(sessionCookie, created.id, { secure, maxAge: sessionSeconds }),
+        cookie(csrfCookie, "", { secure, maxAge: 0 }),
+      ],
+    };
+  };
 
-    if (!session) return { status: 401, html: messagePage(context, "consent.signedOutTitle", "consent.sessionEnded") };
-    if (!sameSecret(csrf, session.csrf))
-      return { status: 403, html: messagePage(context, "common.refusedTitle", "common.formExpired") };
+  /** POST /oauth/sign-out: the session ends here and in the store. */
+  const signOut = async (visit: Visit): Promise<Reply> => {
+    await onStore(() => sessions.destroy(visit.sessionId));
+    return {
+      status: 200,
+      html: messagePage(visit.context, "consent.signedOutTitle", "consent.signedOutText", {
+        href: "/oauth/connections",
+        labelKey: "consent.signInAgain",
+      }),
+      cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })],
+    };
+  };
 
-    if (path === "/oauth/sign-out") {
-      await onStore(() => sessions.destroy(sessionId));
+  /** POST /oauth/connections/disconnect, owner only: a confirmation step first, then the list with a message. */
+  const disconnect = async (visit: Visit, form: URLSearchParams, session: Session): Promise<Reply> => {
+    if (session.role !== "OWNER")
+      return message(403, visit.context, "consent.ownerOnlyTitle", "consent.ownerOnlyDisconnect");
+    const appId = form.get("app_id") ?? "";
+    const connection = (await connections.list(session.companyId)).find((row) => row.app_id === appId);
+    const back = { locale: visit.locale, here: { path: "/oauth/connections" } };
+    // Already gone (another tab, another owner): the list as it is now.
+    if (!connection) return connectionsReply(session, back);
+    if (form.get("confirm") !== "yes") {
       return {
         status: 200,
-        html: messagePage(context, "consent.signedOutTitle", "consent.signedOutText", {
-          href: "/oauth/connections",
-          labelKey: "consent.signInAgain",
+        html: confirmationPage(back, {
+          kind: "disconnect",
+          csrf: session.csrf,
+          appName: connection.app_name,
+          fields: { app_id: appId },
+          scopes: scopesForProduct(connection.product as Product),
         }),
-        cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })],
       };
     }
+    await connections.disconnect(session.companyId, appId);
+    return connectionsReply(
+      session,
+      back,
+      translator(visit.locale)("consent.disconnected", { app: connection.app_name }),
+    );
+  };
 
-    if (path === "/oauth/connections/disconnect") {
-      if (session.role !== "OWNER")
-        return { status: 403, html: messagePage(context, "consent.ownerOnlyTitle", "consent.ownerOnlyDisconnect") };
-      const appId = form.get("app_id") ?? "";
-      const connection = (await connections.list(session.companyId)).find((row) => row.app_id === appId);
-      const back = { locale, here: { path: "/oauth/connections" } };
-      // Already gone (another tab, another owner): the list as it is now.
-      if (!connection) return connectionsReply(session, back);
-      if (form.get("confirm") !== "yes") {
-        return {
-          status: 200,
-          html: confirmationPage(back, {
-            kind: "disconnect",
-            csrf: session.csrf,
-            appName: connection.app_name,
-            fields: { app_id: appId },
-            scopes: scopesForProduct(connection.product as Product),
-          }),
-        };
-      }
-      await connections.disconnect(session.companyId, appId);
-      return connectionsReply(session, back, translator(locale)("consent.disconnected", { app: connection.app_name }));
-    }
-
-    if (accessRequestPaths.includes(path)) {
-      // The module checks the owner again (role and company) and the request's state under its row lock.
-      const back = { locale, here: { path: "/oauth/access-requests" } };
-      if (session.role !== "OWNER")
-        return { status: 403, html: messagePage(back, "consent.ownerOnlyTitle", "consent.ownerOnlyDecide") };
+  /**
+   * The steps of an access request's decision or withdrawal, owner only: the request named by the form, the
+   * company's own (the module checks the owner again, and the request's state under its row lock); then the action,
+   * and the list with its notice. An error of the catalogue is shown on its page.
+   */
+  const onAccessRequest =
+    (act: (request: AccessRequestAction) => Promise<Reply | { notice: string }>) =>
+    async (visit: Visit, form: URLSearchParams, session: Session): Promise<Reply> => {
+      const back = { locale: visit.locale, here: { path: "/oauth/access-requests" } };
+      if (session.role !== "OWNER") return message(403, back, "consent.ownerOnlyTitle", "consent.ownerOnlyDecide");
       const id = Number(
         /^[1-9]\d{0,15}$/.test(form.get("access_request_id") ?? "") ? form.get("access_request_id") : 0,
       );
       const owned = id > 0 ? await accessRequests.get(id).catch(() => undefined) : undefined;
       // Another merchant's request is as unknown as a missing one.
       if (!owned || owned.company_id !== session.companyId) return error("developer.access_request_not_found", back);
-      const t = translator(locale);
       const appName =
         (await accessRequests.listForCompany(session.companyId)).find((row) => Number(row.id) === id)?.app_name ?? "";
-      let notice: string;
+      let outcome: Reply | { notice: string };
       try {
-        if (path === "/oauth/access-requests/withdraw") {
-          // The consequence first; the withdrawal only from the confirmation's own form.
-          if (form.get("confirm") !== "yes") {
-            return {
-              status: 200,
-              html: confirmationPage(back, {
-                kind: "withdraw",
-                csrf: session.csrf,
-                appName,
-                fields: { access_request_id: String(id) },
-              }),
-            };
-          }
-          await accessRequests.withdraw(id, session.userId);
-          notice = t("consent.withdrawn", { app: appName });
-        } else if (form.get("decision") === "decline") {
-          await accessRequests.decline(id, session.userId);
-          notice = t("consent.declinedNotice", { app: appName });
-        } else if (form.get("decision") === "approve") {
-          const stores = form.getAll("store_ids").map((value) => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : -1));
-          // No store chosen: the same page, the error at that request's stores (focused), nothing written.
-          if (stores.length === 0)
-            return { ...(await accessRequestsReply(session, back, undefined, String(id))), status: 400 };
-          await accessRequests.approve(id, session.userId, stores);
-          notice = t("consent.approvedNotice", { app: appName });
-        } else {
-          return { status: 400, html: messagePage(back, "common.badRequestTitle", "consent.chooseApproveOrDecline") };
-        }
+        outcome = await act({ id, appName, form, session, back, t: translator(visit.locale) });
       } catch (cause) {
         const { code, params } = readServiceError(cause);
         if (code === "server.internal") throw cause;
         return error(code, back, params);
       }
-      return accessRequestsReply(session, back, notice);
-    }
+      return "notice" in outcome ? accessRequestsReply(session, back, outcome.notice) : outcome;
+    };
 
-    // /oauth/authorize/decision: the request is checked again from scratch; the form carries no authority.
+  /** POST /oauth/access-requests/withdraw: the consequence first; the withdrawal only from its confirmation's form. */
+  const withdrawAccessRequest = onAccessRequest(async ({ id, appName, form, session, back, t }) => {
+    if (form.get("confirm") !== "yes") {
+      return {
+        status: 200,
+        html: confirmationPage(back, {
+          kind: "withdraw",
+          csrf: session.csrf,
+          appName,
+          fields: { access_request_id: String(id) },
+        }),
+      };
+    }
+    await accessRequests.withdraw(id, session.userId);
+    return { notice: t("consent.withdrawn", { app: appName }) };
+  });
+
+  /** POST /oauth/access-requests/decision: decline, or approve with all or fewer of the stores asked for. */
+  const decideAccessRequest = onAccessRequest(async ({ id, appName, form, session, back, t }) => {
+    if (form.get("decision") === "decline") {
+      await accessRequests.decline(id, session.userId);
+      return { notice: t("consent.declinedNotice", { app: appName }) };
+    }
+    if (form.get("decision") === "approve") {
+      const stores = form.getAll("store_ids").map((value) => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : -1));
+      // No store chosen: the same page, the error at that request's stores (focused), nothing written.
+      if (stores.length === 0)
+        return { ...(await accessRequestsReply(session, back, undefined, String(id))), status: 400 };
+      await accessRequests.approve(id, session.userId, stores);
+      return { notice: t("consent.approvedNotice", { app: appName }) };
+    }
+    return message(400, back, "common.badRequestTitle", "consent.chooseApproveOrDecline");
+  });
+
+  /** POST /oauth/authorize/decision: the request is checked again from scratch; the form carries no authority. */
+  const decideAuthorization = async (visit: Visit, form: URLSearchParams, session: Session): Promise<Reply> => {
     const query = new URLSearchParams();
     for (const [name, value] of form) if (name !== "csrf" && name !== "decision") query.append(name, value);
     // Its pages switch language back on the consent screen of the same request.
-    const screen = { locale, here: { path: "/oauth/authorize", query } };
+    const screen = { locale: visit.locale, here: { path: "/oauth/authorize", query } };
     const checked = await authorization.check(query);
     if (!checked.ok) return error(checked.code, screen, checked.fields ? { fields: checked.fields } : {});
     const eligible = await authorization.eligibility(checked.request, session.companyId);
     if (!eligible.ok) return error(eligible.code, screen);
     const decision = form.get("decision");
     if (decision === "deny") return { status: 302, location: authorization.deny(checked.request) };
-    if (decision !== "allow")
-      return { status: 400, html: messagePage(screen, "common.badRequestTitle", "consent.chooseAllowOrDeny") };
-    if (session.role !== "OWNER")
-      return { status: 403, html: messagePage(screen, "consent.ownerOnlyTitle", "consent.ownerOnlyConnect") };
+    if (decision !== "allow") return message(400, screen, "common.badRequestTitle", "consent.chooseAllowOrDeny");
+    if (session.role !== "OWNER") return message(403, screen, "consent.ownerOnlyTitle", "consent.ownerOnlyConnect");
     return { status: 302, location: await authorization.approve(checked.request, eligible.merchant, session.userId) };
-  }
+  };
 
-  const server = http.createServer(
-    tracedSiteRequests(ids, (request, response) => {
-      const started = performance.now();
-      let url: URL;
-      try {
-        url = siteUrl(request.url, "http://consent.invalid");
-      } catch (error) {
-        endAfterFailure(response, logger, error, "(unparsable)");
-        return;
-      }
-      // The stylesheet (hashed URL, cacheable): no session, no language, none of the page headers.
-      const asset = assetReply(request.method ?? "GET", url.pathname, request.headers["if-none-match"]);
-      if (asset) {
-        response.writeHead(asset.status, asset.headers);
-        response.end(asset.body);
-        return;
-      }
+  const pages = createRouter<Handler>({
+    routes: [
+      route("GET", "/oauth/authorize", authorize),
+      route("GET", "/oauth/authorize/cancel", cancelAuthorize),
+      route("GET", "/oauth/connections", signedInPage(connectionsReply)),
+      route("GET", "/oauth/access-requests", signedInPage(accessRequestsReply)),
+      route("POST", "/oauth/sign-in", posted(signInPosted, hintInReturnTo)),
+      route("POST", "/oauth/authorize/decision", posted(withSession(decideAuthorization), hintInForm)),
+      route("POST", "/oauth/connections/disconnect", posted(withSession(disconnect))),
+      route("POST", "/oauth/sign-out", posted(withSession(signOut))),
+      route("POST", "/oauth/access-requests/decision", posted(withSession(decideAccessRequest))),
+      route("POST", "/oauth/access-requests/withdraw", posted(withSession(withdrawAccessRequest))),
+    ],
+    // The probes answer GET before any route; another method is refused as on the pages.
+    reserved: ["/healthz", "/readyz"],
+  });
+
+  return createSiteServer({
+    ids,
+    logger,
+    name: "consent site",
+    requestLine: "consent request",
+    base: "http://consent.invalid",
+    headers: siteHeaders,
+    readiness: options.readiness,
+    visit(request, url) {
       const state: RequestState = {};
-      const failureContext = (): PageContext =>
-        state.context ?? {
-          locale: negotiateLocale(request.headers["accept-language"]),
-          here: { path: "/oauth/connections" },
-        };
-      // Counted until it settles, so that shutdown waits for it even when its client has gone.
-      const handling = route(request, url, state)
-        .catch((cause: unknown): Reply => {
-          // Its own doing, not an outage: logged at info and counted 499 below; nothing reaches the closed socket.
-          if (cause instanceof ClientGone) return { status: clientClosedStatus };
-          if (cause instanceof SessionStoreUnavailable) {
-            logger.warn("consent site: session store unavailable", {
-              path: url.pathname,
-              error: (cause.cause as Error | undefined)?.message,
-            });
-            const retryAfter = String(storeRetryAfterSeconds);
-            return {
-              status: 503,
-              html: errorPage("server.unavailable", failureContext()),
-              headers: { "Retry-After": retryAfter },
-            };
-          }
-          // A database that is down is no internal error: the page says so in the visitor's language, 503 with
-          // Retry-After (RFC 9110 section 10.2.3), and the visitor reloads once it is back.
-          const read = readServiceError(cause);
-          if (read.code === "server.database_unavailable") {
-            logger.warn("consent site: database unavailable", { path: url.pathname, error: cause });
-            return error(read.code, failureContext(), read.params);
-          }
-          logger.error("consent site failure", { path: url.pathname, error: cause });
-          return { status: 500, html: internalErrorPage(failureContext()) };
-        })
-        .then((reply) => {
-          const headers: Record<string, string | string[]> = { ...siteHeaders, ...reply.headers };
+      return {
+        async answer() {
+          const visit = await begin(request, url, state);
+          const match = pages.match(visit.method, visit.path);
+          return match.kind === "route" ? match.handler(visit) : refused(visit, match);
+        },
+        failurePage(code, params) {
+          const context = state.context ?? {
+            locale: negotiateLocale(request.headers["accept-language"]),
+            here: { path: "/oauth/connections" },
+          };
+          return code === "server.internal" ? internalErrorPage(context) : errorPage(code, context, params);
+        },
+        finish(reply) {
           const cookies = [...(reply.cookies ?? []), ...(state.languageCookie ? [state.languageCookie] : [])];
-          if (cookies.length > 0) headers["Set-Cookie"] = cookies;
-          if (state.context && reply.html !== undefined) headers["Content-Language"] = state.context.locale;
-          if (reply.location) headers["Location"] = reply.location;
-          if (reply.html !== undefined) headers["Content-Type"] = siteContentType(url.pathname);
-          response.writeHead(reply.status, headers);
-          response.end(reply.html ?? "");
-          logger.info("consent request", {
-            method: request.method,
-            path: url.pathname,
-            status: reply.status,
-            ms: Math.round(performance.now() - started),
-          });
-        })
-        .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
-      listener.track(handling);
-    }),
-  );
-  const listener = servedGracefully(server);
-  return { listen: listener.listen, close: listener.close };
+          return { ...reply, cookies, language: state.context?.locale };
+        },
+      };
+    },
+  });
 }

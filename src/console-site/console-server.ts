@@ -2,45 +2,32 @@
 // /v1/console routes expose and called in process the same way (./console-api.ts). Server-rendered pages whose forms
 // work without script; the session in an HttpOnly SameSite cookie holding only a random id; a CSRF token on every
 // POST; a CSP without inline script and frame-ancestors 'none'; every string from the message catalogue.
-//   GET/POST /sign-up, /sign-in, /forgot-password, /resend-verification, /reset-password; GET /verify-email (the
-//   mailed links land there); POST /sign-out; GET / (dashboard), POST /organizations; GET /program, POST
-//   /program/apply, /program/sign; GET /organizations/{id}, POST .../apps, .../sandbox-merchants,
-//   .../sandbox-merchants/{company}/(de)activate, .../members/{account}/role, .../members/{account}/remove,
-//   .../invitations/{invitation}/resend, .../invitations/{invitation}/revoke; GET
-//   /organizations/{id}/sandbox-merchants/{company} (the merchant's recent online orders), POST
-//   .../sandbox-merchants/{company}/orders/{order}/move (./sandbox-orders.ts); GET
-//   /apps/{id} and its sections /apps/{id}/credentials, .../review, .../settings, .../api-keys, .../access-requests,
-//   .../redirect-uris (./app-pages.ts; the last three also take their form's POST), POST .../rename, .../submit,
-//   .../rotate, .../allowed-ips, .../api-keys/revoke, .../api-keys/allowed-ips, .../production-credentials; GET/POST
-//   /apps/{id}/archive (the confirmation step, then the archive); GET/POST /apps/{id}/first-call; GET /assets/*
-//   (the stylesheet and the copy script). GET /apps/{id}/requests (the request log), /apps/{id}/requests/{call}
-//   (one call), /apps/{id}/usage (the usage chart): ./request-log-pages.ts. GET/POST /apps/{id}/webhooks (the
-//   endpoints of one environment, their deliveries; POST adds one), POST .../webhooks/{endpoint}/test, .../rotate,
-//   .../delete, .../webhooks/{endpoint}/deliveries/{delivery}/resend: ./webhook-pages.ts.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+// Every page is a line of one of the two route tables below: the anonymous pages (sign-up, sign-in, the mailed
+// links, sign-out), which answer only their own methods, and the signed-in pages (dashboard, program,
+// organizations, apps and their sections, the request log, webhooks, sandbox merchants: ./workspace-pages.ts,
+// ./app-pages.ts, ./request-log-pages.ts, ./webhook-pages.ts, ./sandbox-orders.ts, ./first-call.ts). A request
+// goes through the steps of `answer` (language, session, the form's token), then its route; the listener around
+// them, the assets (GET /assets/*) and the probes are the web kit's (src/web/site-server.ts).
+import type http from "node:http";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import type { Config } from "../config/config.js";
 import { addressRanges } from "../config/ip-addresses.js";
-import { entryOf, messageFor, readServiceError, type Locale } from "../errors/index.js";
+import { messageFor, type Locale } from "../errors/index.js";
 import { clientAddress } from "../runtime/client-address.js";
 import type { Clock } from "../runtime/clock.js";
-import { servedGracefully } from "../runtime/http-shutdown.js";
 import type { IdSource } from "../runtime/ids.js";
-import { endAfterFailure } from "../runtime/last-resort.js";
 import type { Logger } from "../runtime/logger.js";
-import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import type { KeyValueStore } from "../storage/key-value.js";
-import { assetReply } from "../web/assets.js";
-import { probeReply, siteContentType, siteUrl, tracedSiteRequests } from "../web/site-request.js";
-import { ClientGone, clientClosedStatus } from "../runtime/client-gone.js";
 import { cookie, cookieName, parseCookies } from "../web/cookies.js";
-import { csrfTokenPattern, fromAnotherSite, sameSecret } from "../web/csrf.js";
-import { readForm } from "../web/forms.js";
+import { csrfTokenPattern, sameSecret } from "../web/csrf.js";
 import { html, type SafeHtml } from "../web/html.js";
-import { chooseLocale, translator } from "../web/i18n.js";
+import { chooseLocale, translator, type MessageKey } from "../web/i18n.js";
 import { page, pageHeaders } from "../web/layout.js";
+import { readPostedForm } from "../web/posted-form.js";
+import { createRouter, route, type ParamsOf, type PathParams } from "../web/router.js";
+import { onStore } from "../web/session-store.js";
+import { createSiteServer, type SiteServer } from "../web/site-server.js";
 import {
   forgotPasswordPage,
   invitationOfReturn,
@@ -56,7 +43,13 @@ import {
   verifyEmail,
 } from "./account-pages.js";
 import { createConsoleApi, type CallerOf } from "./console-api.js";
-import { createFirstCallLimits, firstCallPage, runFirstCall, type FirstCallRoute } from "./first-call.js";
+import {
+  createFirstCallLimits,
+  firstCallPage,
+  runFirstCall,
+  type FirstCallLimits,
+  type FirstCallRoute,
+} from "./first-call.js";
 import { requestEntryPage, requestLogPage, usagePage } from "./request-log-pages.js";
 import { acceptInvitation, invitationPage } from "./invitation-pages.js";
 import { createWebhookEndpoint, resendWebhookDelivery, webhookEndpointAction, webhooksPage } from "./webhook-pages.js";
@@ -118,76 +111,195 @@ export interface ConsoleSiteOptions {
   firstCall?: FirstCallRoute;
 }
 
-export interface ConsoleSite {
-  listen(port: number, host: string): Promise<AddressInfo>;
-  close(graceMs: number): Promise<void>;
-}
+export type ConsoleSite = SiteServer;
 
 /** Renew the console access token this long before it expires (the spec's guidance for partners, applied here). */
 const renewBeforeMs = 60_000;
-/** Retry-After of the 503 page while the session store (Redis) is away. */
-const storeRetryAfterSeconds = 5;
-
-/** A failure of the session store: 503, never a sign-in without a session that lasts. */
-class SessionStoreUnavailable extends Error {}
-async function onStore<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (cause) {
-    throw new SessionStoreUnavailable("the console site's session store is unavailable", { cause });
-  }
-}
 
 /** The API no longer knows the session (signed out elsewhere, password reset): the site's session ends too. */
 class SessionEnded extends Error {}
 
-const id = "[1-9]\\d{0,15}";
-const appId = "[A-Za-z0-9_-]{1,64}";
-/** The methods a signed-in route answers (the Allow header of a 405, RFC 9110 §15.5.6). */
-function allowOf(name: string): string {
-  if (
-    [
-      "app/first-call",
-      "app/archive",
-      "app/webhooks",
-      "app/api-keys",
-      "app/access-requests",
-      "app/redirect-uris",
-    ].includes(name)
-  )
-    return "GET, HEAD, POST";
-  return [
-    "dashboard",
-    "program",
-    "organization",
-    "organization/sandbox-merchant",
-    "app",
-    "app/credentials",
-    "app/review",
-    "app/settings",
-    "app/requests",
-    "app/request",
-    "app/usage",
-  ].includes(name)
-    ? "GET, HEAD"
-    : "POST";
+/** What the site itself holds, for the routes that need more than the visit (its sessions, clock and limits). */
+interface SiteTools {
+  signIn(visit: Visit, oldSessionId: string | undefined): Promise<Reply>;
+  signUp(visit: Visit): Promise<Reply>;
+  signOut(visit: Visit, signedIn: boolean, sessionId: string | undefined): Promise<Reply>;
+  clock: Clock;
+  /** BASE_URL: what the first call page shows partners. */
+  baseUrl: string;
+  firstCallLimits: FirstCallLimits;
+  firstCall: FirstCallRoute | undefined;
+  sandboxOrders: SandboxOrderDesk | undefined;
 }
 
-/** The anonymous pages that answer GET (each also takes its form's POST at the same path). */
-const anonymousPages = new Set([
-  "/sign-in",
-  "/sign-up",
-  "/verify-email",
-  "/forgot-password",
-  "/resend-verification",
-  "/reset-password",
-  "/invitations/accept",
-]);
+/** A request that reached its route: the visit, the path's segments, the session, the site's tools. */
+interface Routed<Params = PathParams> {
+  visit: Visit;
+  params: Params;
+  sessionId: string | undefined;
+  signedIn: boolean;
+  site: SiteTools;
+}
 
+type PageHandler = (routed: Routed) => Reply | Promise<Reply>;
+
+/** A line of a route table, its handler seeing the path's segments by name. */
+function on<Path extends string>(
+  method: "GET" | "POST",
+  path: Path,
+  handler: (routed: Routed<ParamsOf<Path>>) => Reply | Promise<Reply>,
+) {
+  // The router captures every named segment of the path, so the params hold each name the path declares.
+  return route(method, path, handler as PageHandler);
+}
+
+/** The shape of each path segment: numbered rows (organizations, accounts, orders, calls) and string ids. */
+const segments = {
+  org: "[1-9]\\d{0,15}",
+  invitation: "[1-9]\\d{0,15}",
+  account: "[1-9]\\d{0,15}",
+  company: "[1-9]\\d{0,15}",
+  order: "[1-9]\\d{0,15}",
+  call: "[1-9]\\d{0,15}",
+  app: "[A-Za-z0-9_-]{1,64}",
+  endpoint: "[A-Za-z0-9_-]{1,64}",
+  delivery: "[A-Za-z0-9_-]{1,64}",
+};
+
+/** 404 in the site's shell. */
+const notFound = ({ t, page }: Visit): Reply =>
+  page(t("common.notFoundTitle"), t("common.notFoundText"), { status: 404 });
+
+/**
+ * The anonymous pages (a signed-in visitor may still open the mailed links): each answers its own methods only, and
+ * any other method falls through to the signed-in table, which knows none of them (404).
+ */
+const anonymousPages = createRouter<PageHandler>({
+  headAsGet: true,
+  routes: [
+    on("GET", "/sign-in", ({ visit, signedIn }) =>
+      signedIn ? { status: 303, location: returnOf(visit) } : signInPage(visit),
+    ),
+    on("POST", "/sign-in", ({ visit, site, sessionId }) => site.signIn(visit, sessionId)),
+    on("GET", "/sign-up", ({ visit }) => signUpPage(visit)),
+    on("POST", "/sign-up", ({ visit, site }) => site.signUp(visit)),
+    on("GET", "/verify-email", ({ visit }) => verifyEmail(visit)),
+    on("GET", "/forgot-password", ({ visit }) => forgotPasswordPage(visit)),
+    on("POST", "/forgot-password", ({ visit }) => requestReset(visit, false)),
+    on("GET", "/resend-verification", ({ visit }) => forgotPasswordPage(visit, { resend: true })),
+    on("POST", "/resend-verification", ({ visit }) => requestReset(visit, true)),
+    on("GET", "/reset-password", ({ visit }) => resetPasswordPage(visit)),
+    on("POST", "/reset-password", ({ visit }) => resetPassword(visit)),
+    on("GET", "/invitations/accept", ({ visit }) => invitationPage(visit)),
+    on("POST", "/invitations/accept", ({ visit, signedIn }) =>
+      signedIn ? acceptInvitation(visit) : signInPage(visit, {}, 401),
+    ),
+    on("POST", "/sign-out", ({ visit, site, signedIn, sessionId }) => site.signOut(visit, signedIn, sessionId)),
+  ],
+});
+
+/** The signed-in pages; a GET route also answers HEAD, and another method gets 405 with Allow. */
+const signedInPages = createRouter<PageHandler>({
+  segments,
+  headAsGet: true,
+  routes: [
+    on("GET", "/", ({ visit }) => dashboard(visit)),
+    on("POST", "/organizations", ({ visit }) => createOrganization(visit)),
+    on("GET", "/program", ({ visit }) => programPage(visit)),
+    on("POST", "/program/apply", ({ visit }) => applyToProgram(visit)),
+    on("POST", "/program/sign", ({ visit }) => signAgreement(visit)),
+    on("GET", "/organizations/{org}", ({ visit, params }) => organizationPage(visit, Number(params.org))),
+    on("POST", "/organizations/{org}/apps", ({ visit, params }) => createApp(visit, Number(params.org))),
+    on("POST", "/organizations/{org}/invitations", ({ visit, params }) => inviteMember(visit, Number(params.org))),
+    on("POST", "/organizations/{org}/invitations/{invitation}/resend", ({ visit, params }) =>
+      resendInvitation(visit, Number(params.org), Number(params.invitation)),
+    ),
+    on("POST", "/organizations/{org}/invitations/{invitation}/revoke", ({ visit, params }) =>
+      revokeInvitation(visit, Number(params.org), Number(params.invitation)),
+    ),
+    on("POST", "/organizations/{org}/members/{account}/role", ({ visit, params }) =>
+      updateMember(visit, Number(params.org), Number(params.account)),
+    ),
+    on("POST", "/organizations/{org}/members/{account}/remove", ({ visit, params }) =>
+      removeMember(visit, Number(params.org), Number(params.account)),
+    ),
+    on("POST", "/organizations/{org}/sandbox-merchants", ({ visit, params }) =>
+      provisionMerchant(visit, Number(params.org)),
+    ),
+    on("GET", "/organizations/{org}/sandbox-merchants/{company}", ({ visit, params, site }) =>
+      site.sandboxOrders
+        ? sandboxMerchantPage(visit, site.sandboxOrders, Number(params.org), Number(params.company))
+        : notFound(visit),
+    ),
+    on("POST", "/organizations/{org}/sandbox-merchants/{company}/deactivate", ({ visit, params }) =>
+      setMerchantActive(visit, Number(params.org), Number(params.company), false),
+    ),
+    on("POST", "/organizations/{org}/sandbox-merchants/{company}/activate", ({ visit, params }) =>
+      setMerchantActive(visit, Number(params.org), Number(params.company), true),
+    ),
+    on("POST", "/organizations/{org}/sandbox-merchants/{company}/orders/{order}/move", ({ visit, params, site }) =>
+      site.sandboxOrders
+        ? moveSandboxOrder(
+            visit,
+            site.sandboxOrders,
+            site.clock,
+            Number(params.org),
+            Number(params.company),
+            Number(params.order),
+          )
+        : notFound(visit),
+    ),
+    on("GET", "/apps/{app}", ({ visit, params }) => appPage(visit, params.app, "overview")),
+    on("GET", "/apps/{app}/credentials", ({ visit, params }) => appPage(visit, params.app, "credentials")),
+    on("GET", "/apps/{app}/review", ({ visit, params }) => appPage(visit, params.app, "review")),
+    on("GET", "/apps/{app}/settings", ({ visit, params }) => appPage(visit, params.app, "settings")),
+    on("POST", "/apps/{app}/rename", ({ visit, params }) => renameApp(visit, params.app)),
+    on("POST", "/apps/{app}/submit", ({ visit, params }) => submitApp(visit, params.app)),
+    on("POST", "/apps/{app}/rotate", ({ visit, params, site }) =>
+      rotateSecret(visit, params.app, () => site.clock.now()),
+    ),
+    on("POST", "/apps/{app}/allowed-ips", ({ visit, params }) => setClientAllowlist(visit, params.app)),
+    on("POST", "/apps/{app}/production-credentials", ({ visit, params }) => revealProduction(visit, params.app)),
+    on("GET", "/apps/{app}/redirect-uris", ({ visit, params }) => appPage(visit, params.app, "redirect-uris")),
+    on("POST", "/apps/{app}/redirect-uris", ({ visit, params }) => setRedirectUris(visit, params.app)),
+    on("GET", "/apps/{app}/api-keys", ({ visit, params }) => appPage(visit, params.app, "api-keys")),
+    on("POST", "/apps/{app}/api-keys", ({ visit, params }) => createApiKey(visit, params.app)),
+    on("POST", "/apps/{app}/api-keys/revoke", ({ visit, params }) => revokeApiKey(visit, params.app)),
+    on("POST", "/apps/{app}/api-keys/allowed-ips", ({ visit, params }) => setKeyAllowlist(visit, params.app)),
+    on("GET", "/apps/{app}/access-requests", ({ visit, params }) => appPage(visit, params.app, "access-requests")),
+    on("POST", "/apps/{app}/access-requests", ({ visit, params }) => createAccessRequest(visit, params.app)),
+    on("GET", "/apps/{app}/archive", ({ visit, params }) => archivePage(visit, params.app)),
+    on("POST", "/apps/{app}/archive", ({ visit, params }) => archiveApp(visit, params.app)),
+    on("GET", "/apps/{app}/first-call", ({ visit, params, site }) => firstCallPage(visit, params.app, site.baseUrl)),
+    on("POST", "/apps/{app}/first-call", ({ visit, params, site }) =>
+      runFirstCall(visit, params.app, site.baseUrl, site.firstCallLimits, site.firstCall),
+    ),
+    on("GET", "/apps/{app}/requests", ({ visit, params }) => requestLogPage(visit, params.app)),
+    on("GET", "/apps/{app}/requests/{call}", ({ visit, params }) => requestEntryPage(visit, params.app, params.call)),
+    on("GET", "/apps/{app}/usage", ({ visit, params }) => usagePage(visit, params.app)),
+    on("GET", "/apps/{app}/webhooks", ({ visit, params }) => webhooksPage(visit, params.app)),
+    on("POST", "/apps/{app}/webhooks", ({ visit, params }) => createWebhookEndpoint(visit, params.app)),
+    on("POST", "/apps/{app}/webhooks/{endpoint}/test", ({ visit, params }) =>
+      webhookEndpointAction(visit, params.app, params.endpoint, "test"),
+    ),
+    on("POST", "/apps/{app}/webhooks/{endpoint}/enable", ({ visit, params }) =>
+      webhookEndpointAction(visit, params.app, params.endpoint, "enable"),
+    ),
+    on("POST", "/apps/{app}/webhooks/{endpoint}/rotate", ({ visit, params }) =>
+      webhookEndpointAction(visit, params.app, params.endpoint, "rotate"),
+    ),
+    on("POST", "/apps/{app}/webhooks/{endpoint}/delete", ({ visit, params }) =>
+      webhookEndpointAction(visit, params.app, params.endpoint, "delete"),
+    ),
+    on("POST", "/apps/{app}/webhooks/{endpoint}/deliveries/{delivery}/resend", ({ visit, params }) =>
+      resendWebhookDelivery(visit, params.app, params.endpoint, params.delivery),
+    ),
+  ],
+});
+
+/** Whether a link (a GET) to `path` finds a page. */
 function answersGet(path: string): boolean {
-  if (anonymousPages.has(path)) return true;
-  const route = matchSignedIn(path);
-  return route !== undefined && allowOf(route[0]).startsWith("GET");
+  return anonymousPages.match("GET", path).kind === "route" || signedInPages.match("GET", path).kind === "route";
 }
 
 /**
@@ -198,15 +310,39 @@ function answersGet(path: string): boolean {
  */
 export function languageSwitchPath(path: string): string {
   if (answersGet(path)) return path;
-  if (path !== "/sign-out" && !matchSignedIn(path)) return path;
+  if (!anonymousPages.knows(path) && !signedInPages.knows(path)) return path;
   for (let end = path.lastIndexOf("/"); end > 0; end = path.lastIndexOf("/", end - 1)) {
     if (answersGet(path.slice(0, end))) return path.slice(0, end);
   }
   return "/";
 }
 
+/**
+ * A request's route: an anonymous page, or a signed-in one (404 for a path of neither; signed out, the sign-in
+ * page first; 405 with Allow for another method).
+ */
+function dispatch(routed: Omit<Routed, "params">): Reply | Promise<Reply> {
+  const { visit } = routed;
+  const anonymous = anonymousPages.match(visit.method, visit.path);
+  if (anonymous.kind === "route") return anonymous.handler({ ...routed, params: anonymous.params });
+  const match = signedInPages.match(visit.method, visit.path);
+  if (match.kind === "not-found") return notFound(visit);
+  if (!routed.signedIn)
+    return visit.method === "GET" || visit.method === "HEAD"
+      ? { status: 303, location: "/sign-in" }
+      : signInPage(visit, {}, 401);
+  if (match.kind === "method-not-allowed") {
+    const { t } = visit;
+    return {
+      ...visit.page(t("common.methodNotAllowedTitle"), t("common.methodNotAllowedText"), { status: 405 }),
+      headers: { Allow: match.allow },
+    };
+  }
+  return match.handler({ ...routed, params: match.params });
+}
+
 export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
-  const { config, logger, clock, ids, kv } = options;
+  const { config, clock, ids, kv } = options;
   const site = new URL(config.urls.console);
   const secure = site.protocol === "https:";
   const ownOrigin = site.origin;
@@ -217,9 +353,17 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
   const api = createConsoleApi(options.console, ids);
   const sessions = createWebSessions({ kv, ids });
   const trustedProxies = addressRanges(config.trustProxy);
-  const firstCallLimits = createFirstCallLimits({ kv, clock, logger });
-  const headers = pageHeaders({ secure });
   const sessionTtl = config.lifetimes.consoleRefresh;
+  const tools: SiteTools = {
+    signIn,
+    signUp: async (visit) => rememberInvitation(visit, await signUp(visit)),
+    signOut,
+    clock,
+    baseUrl: config.urls.base,
+    firstCallLimits: createFirstCallLimits({ kv, clock, logger: options.logger }),
+    firstCall: options.firstCall,
+    sandboxOrders: options.sandboxOrders,
+  };
 
   function shell(locale: Locale, path: string, query: URLSearchParams, signedIn: boolean, csrf: string) {
     const t = translator(locale);
@@ -280,11 +424,23 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     return next;
   }
 
-  async function route(request: http.IncomingMessage, url: URL): Promise<Reply> {
+  /** The form's token: the session's, else the double-submit cookie's (a new one set when there is none). */
+  function formToken(session: WebSession | undefined, cookies: Map<string, string>, setCookies: string[]): string {
+    if (session?.csrf) return session.csrf;
+    const existing = cookies.get(csrfCookie);
+    if (existing && csrfTokenPattern.test(existing)) return existing;
+    const csrf = ids.randomToken(32);
+    setCookies.push(cookie(csrfCookie, csrf, { secure, maxAge: 24 * 3600 }));
+    return csrf;
+  }
+
+  /**
+   * The steps every request starts with: its language, its session (renewed when due), the token its forms carry,
+   * and the cookies those set, which go with whatever it answers.
+   */
+  async function begin(request: http.IncomingMessage, url: URL) {
     const method = request.method ?? "GET";
     const path = url.pathname;
-    const probe = await probeReply(method, path, options.readiness, databaseRetryAfterSeconds);
-    if (probe) return probe;
     const cookies = parseCookies(request.headers.cookie);
     const choice = chooseLocale({
       query: url.searchParams,
@@ -293,50 +449,55 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
       secure,
     });
     const locale = choice.locale;
-    const t = translator(locale);
     const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
     const caller = { locale, clientAddress: address, path };
     const sessionId = cookies.get(sessionCookie);
     const session = sessionId ? await liveSession(sessionId, caller) : undefined;
     const setCookies: string[] = choice.setCookie ? [choice.setCookie] : [];
-
     // Before sign-in, forms carry a double-submit token from their own cookie.
-    let csrf = session?.csrf;
-    if (!csrf) {
-      const existing = cookies.get(csrfCookie);
-      if (existing && csrfTokenPattern.test(existing)) csrf = existing;
-      else {
-        csrf = ids.randomToken(32);
-        setCookies.push(cookie(csrfCookie, csrf, { secure, maxAge: 24 * 3600 }));
-      }
-    }
+    const csrf = formToken(session, cookies, setCookies);
     // A session cookie whose session is over is cleared.
     if (sessionId && !session) setCookies.push(cookie(sessionCookie, "", { secure, maxAge: 0 }));
-
-    const withCookies = (reply: Reply): Reply => ({ ...reply, cookies: [...setCookies, ...(reply.cookies ?? [])] });
-    const message = (title: string, text: string, status: number) =>
-      withCookies(shell(locale, path, url.searchParams, Boolean(session), csrf!)(title, text, { status }));
-
-    const isPost = method === "POST";
-    let form = new URLSearchParams();
-    if (isPost) {
-      if (fromAnotherSite(request.headers.origin, request.headers["sec-fetch-site"], ownOrigin))
-        return message(t("common.refusedTitle"), t("common.otherSite"), 403);
-      const read = await readForm(request);
-      if (!read) return message(t("common.badRequestTitle"), t("common.formUnreadable"), 400);
-      form = read;
-      if (!sameSecret(form.get("csrf") ?? "", csrf))
-        return message(t("common.refusedTitle"), t("common.formExpired"), 403);
-    }
-
-    const visit: Visit = {
+    const page = shell(locale, path, url.searchParams, Boolean(session), csrf);
+    return {
       method,
       path,
       query: url.searchParams,
+      cookies,
       locale,
-      t,
+      caller,
+      sessionId,
+      session,
+      csrf,
+      setCookies,
+      page,
+    };
+  }
+  type Start = Awaited<ReturnType<typeof begin>>;
+
+  /** A POST's form: sent from our own pages, readable, and carrying the page's token; else the page refusing it. */
+  async function postedForm(request: http.IncomingMessage, start: Start): Promise<URLSearchParams | Reply> {
+    const t = translator(start.locale);
+    const refuse = (status: number, titleKey: MessageKey, textKey: MessageKey) =>
+      start.page(t(titleKey), t(textKey), { status });
+    const read = await readPostedForm(request, ownOrigin);
+    if (!read.ok) return refuse(read.status, read.titleKey, read.textKey);
+    if (!sameSecret(read.form.get("csrf") ?? "", start.csrf))
+      return refuse(403, "common.refusedTitle", "common.formExpired");
+    return read.form;
+  }
+
+  /** What the pages see of a request (./visit.ts), the ConsoleService called on the developer's behalf. */
+  function visitOf(start: Start, form: URLSearchParams): Visit {
+    const { session, cookies } = start;
+    return {
+      method: start.method,
+      path: start.path,
+      query: start.query,
+      locale: start.locale,
+      t: translator(start.locale),
       signedIn: Boolean(session),
-      clientAddress: address,
+      clientAddress: start.caller.clientAddress,
       now: () => clock.now(),
       development: options.development === true,
       pendingInvitation: invitationTokenPattern.test(cookies.get(invitationCookie) ?? "")
@@ -347,188 +508,41 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
         lockoutMinutes: Math.ceil(config.limits.consoleLockoutSeconds / 60),
       },
       mailInLog: config.mail.transport === "log",
-      csrf,
+      csrf: start.csrf,
       form,
       api: async (name, fields = {}) => {
-        const result = await api.call(name, fields, { ...caller, accessToken: session?.accessToken });
+        const result = await api.call(name, fields, { ...start.caller, accessToken: session?.accessToken });
         if (session && !result.ok && result.error.code === "developer.unauthenticated") throw new SessionEnded();
         return result;
       },
-      page: shell(locale, path, url.searchParams, Boolean(session), csrf),
+      page: start.page,
     };
+  }
+
+  /** The route's answer; when the API no longer knows the session, the site's ends too, and sign-in follows. */
+  async function routed(start: Start, visit: Visit): Promise<Reply> {
     try {
-      return withCookies(await dispatch(visit, method, path, sessionId, session));
+      return await dispatch({ visit, sessionId: start.sessionId, signedIn: Boolean(start.session), site: tools });
     } catch (cause) {
       if (!(cause instanceof SessionEnded)) throw cause;
-      await onStore(() => sessions.destroy(sessionId));
-      return {
-        status: 303,
-        location: "/sign-in",
-        cookies: [...setCookies, cookie(sessionCookie, "", { secure, maxAge: 0 })],
-      };
+      await onStore(() => sessions.destroy(start.sessionId));
+      return { status: 303, location: "/sign-in", cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })] };
     }
   }
 
-  async function dispatch(
-    visit: Visit,
-    method: string,
-    path: string,
-    sessionId: string | undefined,
-    session: WebSession | undefined,
-  ): Promise<Reply> {
-    const { t } = visit;
-    const get = method === "GET" || method === "HEAD";
-    const post = method === "POST";
+  /** One request: its first steps, a POST's form, its route; the cookies its first steps set go with the answer. */
+  async function answer(request: http.IncomingMessage, url: URL): Promise<Reply> {
+    const start = await begin(request, url);
+    const form = start.method === "POST" ? await postedForm(request, start) : new URLSearchParams();
+    const reply = form instanceof URLSearchParams ? await routed(start, visitOf(start, form)) : form;
+    return { ...reply, cookies: [...start.setCookies, ...(reply.cookies ?? [])] };
+  }
 
-    // Anonymous pages (a signed-in visitor may still open the mailed links).
-    if (path === "/sign-in" && get) return session ? { status: 303, location: returnOf(visit) } : signInPage(visit);
-    if (path === "/sign-in" && post) return signIn(visit, sessionId);
-    if (path === "/sign-up" && get) return signUpPage(visit);
-    if (path === "/sign-up" && post) return rememberInvitation(visit, await signUp(visit));
-    if (path === "/verify-email" && get) return verifyEmail(visit);
-    if (path === "/forgot-password" && get) return forgotPasswordPage(visit);
-    if (path === "/forgot-password" && post) return requestReset(visit, false);
-    if (path === "/resend-verification" && get) return forgotPasswordPage(visit, { resend: true });
-    if (path === "/resend-verification" && post) return requestReset(visit, true);
-    if (path === "/reset-password" && get) return resetPasswordPage(visit);
-    if (path === "/reset-password" && post) return resetPassword(visit);
-    if (path === "/invitations/accept" && get) return invitationPage(visit);
-    if (path === "/invitations/accept" && post) return session ? acceptInvitation(visit) : signInPage(visit, {}, 401);
-    if (path === "/sign-out" && post) {
-      if (session) await visit.api("signOut");
-      await onStore(() => sessions.destroy(sessionId));
-      return { status: 303, location: "/sign-in", cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })] };
-    }
-
-    const known = matchSignedIn(path);
-    if (!known) return visit.page(t("common.notFoundTitle"), t("common.notFoundText"), { status: 404 });
-    if (!session) return get ? { status: 303, location: "/sign-in" } : signInPage(visit, {}, 401);
-    const [name, params] = known;
-    const org = Number(params[0] ?? 0);
-    switch (`${method} ${name}`) {
-      case "GET dashboard":
-      case "HEAD dashboard":
-        return dashboard(visit);
-      case "POST organizations":
-        return createOrganization(visit);
-      case "GET program":
-      case "HEAD program":
-        return programPage(visit);
-      case "POST program/apply":
-        return applyToProgram(visit);
-      case "POST program/sign":
-        return signAgreement(visit);
-      case "GET organization":
-      case "HEAD organization":
-        return organizationPage(visit, org);
-      case "POST organization/apps":
-        return createApp(visit, org);
-      case "POST organization/invitations":
-        return inviteMember(visit, org);
-      case "POST organization/invitation/resend":
-        return resendInvitation(visit, org, Number(params[1]));
-      case "POST organization/invitation/revoke":
-        return revokeInvitation(visit, org, Number(params[1]));
-      case "POST organization/member/role":
-        return updateMember(visit, org, Number(params[1]));
-      case "POST organization/member/remove":
-        return removeMember(visit, org, Number(params[1]));
-      case "POST app/allowed-ips":
-        return setClientAllowlist(visit, params[0]!);
-      case "POST app/api-keys/allowed-ips":
-        return setKeyAllowlist(visit, params[0]!);
-      case "POST app/access-requests":
-        return createAccessRequest(visit, params[0]!);
-      case "GET app/archive":
-      case "HEAD app/archive":
-        return archivePage(visit, params[0]!);
-      case "POST app/archive":
-        return archiveApp(visit, params[0]!);
-      case "POST app/api-keys":
-        return createApiKey(visit, params[0]!);
-      case "POST app/api-keys/revoke":
-        return revokeApiKey(visit, params[0]!);
-      case "POST app/production-credentials":
-        return revealProduction(visit, params[0]!);
-      case "POST organization/sandbox-merchants":
-        return provisionMerchant(visit, org);
-      case "POST organization/sandbox-merchant/deactivate":
-        return setMerchantActive(visit, org, Number(params[1]), false);
-      case "POST organization/sandbox-merchant/activate":
-        return setMerchantActive(visit, org, Number(params[1]), true);
-      case "GET organization/sandbox-merchant":
-      case "HEAD organization/sandbox-merchant":
-        return options.sandboxOrders
-          ? sandboxMerchantPage(visit, options.sandboxOrders, org, Number(params[1]))
-          : visit.page(t("common.notFoundTitle"), t("common.notFoundText"), { status: 404 });
-      case "POST organization/sandbox-merchant/order-move":
-        return options.sandboxOrders
-          ? moveSandboxOrder(visit, options.sandboxOrders, clock, org, Number(params[1]), Number(params[2]))
-          : visit.page(t("common.notFoundTitle"), t("common.notFoundText"), { status: 404 });
-      case "GET app":
-      case "HEAD app":
-        return appPage(visit, params[0]!, "overview");
-      case "GET app/credentials":
-      case "HEAD app/credentials":
-        return appPage(visit, params[0]!, "credentials");
-      case "GET app/api-keys":
-      case "HEAD app/api-keys":
-        return appPage(visit, params[0]!, "api-keys");
-      case "GET app/access-requests":
-      case "HEAD app/access-requests":
-        return appPage(visit, params[0]!, "access-requests");
-      case "GET app/redirect-uris":
-      case "HEAD app/redirect-uris":
-        return appPage(visit, params[0]!, "redirect-uris");
-      case "GET app/review":
-      case "HEAD app/review":
-        return appPage(visit, params[0]!, "review");
-      case "GET app/settings":
-      case "HEAD app/settings":
-        return appPage(visit, params[0]!, "settings");
-      case "POST app/rename":
-        return renameApp(visit, params[0]!);
-      case "POST app/submit":
-        return submitApp(visit, params[0]!);
-      case "POST app/redirect-uris":
-        return setRedirectUris(visit, params[0]!);
-      case "POST app/rotate":
-        return rotateSecret(visit, params[0]!, () => clock.now());
-      case "GET app/requests":
-      case "HEAD app/requests":
-        return requestLogPage(visit, params[0]!);
-      case "GET app/request":
-      case "HEAD app/request":
-        return requestEntryPage(visit, params[0]!, params[1]!);
-      case "GET app/usage":
-      case "HEAD app/usage":
-        return usagePage(visit, params[0]!);
-      case "GET app/webhooks":
-      case "HEAD app/webhooks":
-        return webhooksPage(visit, params[0]!);
-      case "POST app/webhooks":
-        return createWebhookEndpoint(visit, params[0]!);
-      case "POST app/webhook/test":
-        return webhookEndpointAction(visit, params[0]!, params[1]!, "test");
-      case "POST app/webhook/enable":
-        return webhookEndpointAction(visit, params[0]!, params[1]!, "enable");
-      case "POST app/webhook/rotate":
-        return webhookEndpointAction(visit, params[0]!, params[1]!, "rotate");
-      case "POST app/webhook/delete":
-        return webhookEndpointAction(visit, params[0]!, params[1]!, "delete");
-      case "POST app/webhook/resend":
-        return resendWebhookDelivery(visit, params[0]!, params[1]!, params[2]!);
-      case "GET app/first-call":
-      case "HEAD app/first-call":
-        return firstCallPage(visit, params[0]!, config.urls.base);
-      case "POST app/first-call":
-        return runFirstCall(visit, params[0]!, config.urls.base, firstCallLimits, options.firstCall);
-      default:
-        return {
-          ...visit.page(t("common.methodNotAllowedTitle"), t("common.methodNotAllowedText"), { status: 405 }),
-          headers: { Allow: allowOf(name) },
-        };
-    }
+  /** POST /sign-out: the API's session ends (when there is one), then the site's. */
+  async function signOut(visit: Visit, signedIn: boolean, sessionId: string | undefined): Promise<Reply> {
+    if (signedIn) await visit.api("signOut");
+    await onStore(() => sessions.destroy(sessionId));
+    return { status: 303, location: "/sign-in", cookies: [cookie(sessionCookie, "", { secure, maxAge: 0 })] };
   }
 
   /**
@@ -571,155 +585,43 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     };
   }
 
-  const server = http.createServer(
-    tracedSiteRequests(ids, (request, response) => {
-      const started = performance.now();
-      let url: URL;
-      try {
-        url = siteUrl(request.url, "http://console.invalid");
-      } catch (error) {
-        endAfterFailure(response, logger, error, "(unparsable)");
-        return;
-      }
-      const asset = url.pathname.startsWith("/assets/")
-        ? assetReply(request.method ?? "GET", url.pathname, request.headers["if-none-match"])
-        : undefined;
-      if (asset) {
-        response.writeHead(asset.status, asset.headers);
-        response.end(asset.body);
-        return;
-      }
-      const failed = (
-        status: number,
-        code: "server.unavailable" | "server.database_unavailable" | "server.internal",
-        params: Record<string, string> = {},
-      ): Reply => {
-        const locale = chooseLocale({
-          query: url.searchParams,
-          cookies: parseCookies(request.headers.cookie),
-          acceptLanguage: request.headers["accept-language"],
-          secure,
-        }).locale;
-        const t = translator(locale);
-        const title =
-          status >= 500 && code !== "server.internal" ? t("common.unavailableTitle") : t("common.internalTitle");
-        const body = html`<div class="alert error" role="alert"><p>${messageFor(code, params, locale)}</p><p>${t("common.errorCode", { code })}</p></div>`;
-        return {
-          status,
-          html: page({
-            locale,
-            title,
-            section: t("console.section"),
-            path: url.pathname,
-            query: url.searchParams,
-            body,
-          }),
-        };
-      };
-      // Counted until it settles, so that shutdown waits for it even when its client has gone.
-      const handling = route(request, url)
-        .catch((cause: unknown): Reply => {
-          // Its own doing, not an outage: logged at info and counted 499 below; nothing reaches the closed socket.
-          if (cause instanceof ClientGone) return { status: clientClosedStatus };
-          if (cause instanceof SessionStoreUnavailable) {
-            logger.warn("console site: session store unavailable", {
-              path: url.pathname,
-              error: (cause.cause as Error | undefined)?.message,
-            });
-            return { ...failed(503, "server.unavailable"), headers: { "Retry-After": String(storeRetryAfterSeconds) } };
-          }
-          const read = readServiceError(cause);
-          if (read.code === "server.database_unavailable") {
-            logger.warn("console site: database unavailable", { path: url.pathname, error: cause });
-            const params = Object.fromEntries(Object.entries(read.params).map(([k, v]) => [k, String(v)]));
-            return {
-              ...failed(entryOf(read.code).status, read.code, params),
-              headers: { "Retry-After": String(databaseRetryAfterSeconds) },
-            };
-          }
-          logger.error("console site failure", { path: url.pathname, error: cause });
-          return failed(500, "server.internal");
-        })
-        .then((reply) => {
-          const out: Record<string, string | string[]> = { ...headers, ...reply.headers };
-          if (reply.cookies && reply.cookies.length > 0) out["Set-Cookie"] = reply.cookies;
-          if (reply.location) out["Location"] = reply.location;
-          if (reply.html !== undefined) out["Content-Type"] = siteContentType(url.pathname);
-          response.writeHead(reply.status, out);
-          response.end(request.method === "HEAD" ? "" : (reply.html ?? ""));
-          logger.info("console site request", {
-            method: request.method,
-            path: url.pathname,
-            status: reply.status,
-            ms: Math.round(performance.now() - started),
-          });
-        })
-        .catch((error: unknown) => endAfterFailure(response, logger, error, url.pathname));
-      listener.track(handling);
-    }),
-  );
-  const listener = servedGracefully(server);
-  return { listen: listener.listen, close: listener.close };
-}
+  /** The page of a failed request (the session store or a database away, or a failure of ours), in its language. */
+  const failurePage = (
+    request: http.IncomingMessage,
+    url: URL,
+    code: "server.unavailable" | "server.database_unavailable" | "server.internal",
+    params: Record<string, string>,
+  ): string => {
+    const locale = chooseLocale({
+      query: url.searchParams,
+      cookies: parseCookies(request.headers.cookie),
+      acceptLanguage: request.headers["accept-language"],
+      secure,
+    }).locale;
+    const t = translator(locale);
+    const title = code !== "server.internal" ? t("common.unavailableTitle") : t("common.internalTitle");
+    const body = html`<div class="alert error" role="alert"><p>${messageFor(code, params, locale)}</p><p>${t("common.errorCode", { code })}</p></div>`;
+    return page({
+      locale,
+      title,
+      section: t("console.section"),
+      path: url.pathname,
+      query: url.searchParams,
+      body,
+    });
+  };
 
-/** The signed-in pages: a route name and its path parameters, or undefined for a path that is none of ours. */
-function matchSignedIn(path: string): [string, string[]] | undefined {
-  const routes: Array<[string, RegExp]> = [
-    ["dashboard", /^\/$/],
-    ["organizations", /^\/organizations$/],
-    ["program", /^\/program$/],
-    ["program/apply", /^\/program\/apply$/],
-    ["program/sign", /^\/program\/sign$/],
-    ["organization", new RegExp(`^/organizations/(${id})$`)],
-    ["organization/apps", new RegExp(`^/organizations/(${id})/apps$`)],
-    ["organization/invitations", new RegExp(`^/organizations/(${id})/invitations$`)],
-    ["organization/invitation/resend", new RegExp(`^/organizations/(${id})/invitations/(${id})/resend$`)],
-    ["organization/invitation/revoke", new RegExp(`^/organizations/(${id})/invitations/(${id})/revoke$`)],
-    ["organization/member/role", new RegExp(`^/organizations/(${id})/members/(${id})/role$`)],
-    ["organization/member/remove", new RegExp(`^/organizations/(${id})/members/(${id})/remove$`)],
-    ["app/allowed-ips", new RegExp(`^/apps/(${appId})/allowed-ips$`)],
-    ["app/api-keys/allowed-ips", new RegExp(`^/apps/(${appId})/api-keys/allowed-ips$`)],
-    ["app/access-requests", new RegExp(`^/apps/(${appId})/access-requests$`)],
-    ["app/archive", new RegExp(`^/apps/(${appId})/archive$`)],
-    ["app/api-keys", new RegExp(`^/apps/(${appId})/api-keys$`)],
-    ["app/api-keys/revoke", new RegExp(`^/apps/(${appId})/api-keys/revoke$`)],
-    ["app/production-credentials", new RegExp(`^/apps/(${appId})/production-credentials$`)],
-    ["organization/sandbox-merchants", new RegExp(`^/organizations/(${id})/sandbox-merchants$`)],
-    [
-      "organization/sandbox-merchant/deactivate",
-      new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/deactivate$`),
-    ],
-    [
-      "organization/sandbox-merchant/activate",
-      new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/activate$`),
-    ],
-    ["organization/sandbox-merchant", new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})$`)],
-    [
-      "organization/sandbox-merchant/order-move",
-      new RegExp(`^/organizations/(${id})/sandbox-merchants/(${id})/orders/(${id})/move$`),
-    ],
-    ["app", new RegExp(`^/apps/(${appId})$`)],
-    ["app/rename", new RegExp(`^/apps/(${appId})/rename$`)],
-    ["app/submit", new RegExp(`^/apps/(${appId})/submit$`)],
-    ["app/redirect-uris", new RegExp(`^/apps/(${appId})/redirect-uris$`)],
-    ["app/rotate", new RegExp(`^/apps/(${appId})/rotate$`)],
-    ["app/credentials", new RegExp(`^/apps/(${appId})/credentials$`)],
-    ["app/review", new RegExp(`^/apps/(${appId})/review$`)],
-    ["app/settings", new RegExp(`^/apps/(${appId})/settings$`)],
-    ["app/first-call", new RegExp(`^/apps/(${appId})/first-call$`)],
-    ["app/requests", new RegExp(`^/apps/(${appId})/requests$`)],
-    ["app/request", new RegExp(`^/apps/(${appId})/requests/(${id})$`)],
-    ["app/usage", new RegExp(`^/apps/(${appId})/usage$`)],
-    ["app/webhooks", new RegExp(`^/apps/(${appId})/webhooks$`)],
-    ["app/webhook/test", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/test$`)],
-    ["app/webhook/rotate", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/rotate$`)],
-    ["app/webhook/enable", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/enable$`)],
-    ["app/webhook/delete", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/delete$`)],
-    ["app/webhook/resend", new RegExp(`^/apps/(${appId})/webhooks/(${appId})/deliveries/(${appId})/resend$`)],
-  ];
-  for (const [name, pattern] of routes) {
-    const match = pattern.exec(path);
-    if (match) return [name, match.slice(1)];
-  }
-  return undefined;
+  return createSiteServer({
+    ids,
+    logger: options.logger,
+    name: "console site",
+    requestLine: "console site request",
+    base: "http://console.invalid",
+    headers: pageHeaders({ secure }),
+    readiness: options.readiness,
+    visit: (request, url) => ({
+      answer: () => answer(request, url),
+      failurePage: (code, params) => failurePage(request, url, code, params),
+    }),
+  });
 }
