@@ -77,6 +77,9 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
     // On close, a socket that already died never emits "close" again, and ioredis then waits this long (default
     // 2 s, on a timer that holds the process open) before destroying it. A healthy QUIT needs far less.
     disconnectTimeout: 200,
+    // Commands issued in the same turn of the event loop (the counts of concurrent calls) go out in one write and are
+    // read by Redis in one read: measured, Redis's CPU per partner call fell from 29-43 to 12-14 µs (bench/items.ts).
+    enableAutoPipelining: true,
   }) as ScriptedRedis;
   redis.defineCommand("fixedWindowHit", { lua: hitScript, numberOfKeys: 1 });
   watchOutages(redis, options.logger);
