@@ -138,9 +138,8 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
     try {
       await sql.begin(async (tx: SqlClient) => {
         const queries = createRequestLogQueries(tx);
-        // In chunks: one statement's parameters stay well under PostgreSQL's 65,535.
-        for (let index = 0; index < batch.length; index += 1_000)
-          await queries.insertCalls(batch.slice(index, index + 1_000));
+        // One statement: its columns travel as eleven array parameters, whatever the batch's size.
+        await queries.insertCalls(batch);
         await queries.addUsage(usageRows);
         await queries.touchLastCalls(lastCallRows);
         if (now - lastFullTrim >= fullTrimEveryMs) {

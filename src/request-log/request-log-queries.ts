@@ -44,9 +44,23 @@ const listColumns =
 
 export function createRequestLogQueries(sql: SqlClient) {
   return {
+    /**
+     * One statement for the whole batch, its text the same whatever the batch's size: columns as arrays through
+     * unnest. A multi-row VALUES has one text per row count, so PostgreSQL parsed and planned a new statement of up
+     * to 11,000 parameters on nearly every flush, and each connection kept one prepared statement per count seen.
+     */
     async insertCalls(rows: readonly PartnerCallRow[]): Promise<void> {
       if (rows.length === 0) return;
-      await sql`insert into control.partner_requests ${sql(rows as never)}`;
+      const column = <K extends keyof PartnerCallRow>(key: K) => rows.map((row) => row[key]);
+      await sql`
+        insert into control.partner_requests
+          (app_id, environment, at, method, path, status, error_code, company_id, correlation_id, latency_ms, error_body)
+        select * from unnest(
+          ${column("app_id")}::text[], ${column("environment")}::text[],
+          ${rows.map((row) => row.at.toISOString())}::timestamptz[], ${column("method")}::text[],
+          ${column("path")}::text[], ${column("status")}::smallint[], ${column("error_code")}::text[],
+          ${column("company_id")}::bigint[], ${column("correlation_id")}::text[], ${column("latency_ms")}::real[],
+          ${column("error_body")}::text[])`;
     },
 
     /**
@@ -75,7 +89,7 @@ export function createRequestLogQueries(sql: SqlClient) {
         select app_id, environment, cutoff from c where cutoff is not null`;
     },
 
-    /** Adds a batch's per-minute counts to the stored ones. */
+    /** Adds a batch's per-minute counts to the stored ones (one statement text whatever the batch: unnest). */
     async addUsage(
       rows: ReadonlyArray<{
         app_id: string;
@@ -87,7 +101,11 @@ export function createRequestLogQueries(sql: SqlClient) {
     ): Promise<void> {
       if (rows.length === 0) return;
       await sql`
-        insert into control.partner_usage_minutes ${sql(rows as never)}
+        insert into control.partner_usage_minutes (app_id, environment, minute, requests, limited)
+        select * from unnest(
+          ${rows.map((row) => row.app_id)}::text[], ${rows.map((row) => row.environment)}::text[],
+          ${rows.map((row) => row.minute.toISOString())}::timestamptz[], ${rows.map((row) => row.requests)}::integer[],
+          ${rows.map((row) => row.limited)}::integer[])
         on conflict (app_id, environment, minute) do update
           set requests = partner_usage_minutes.requests + excluded.requests, limited = partner_usage_minutes.limited + excluded.limited`;
     },
@@ -100,7 +118,10 @@ export function createRequestLogQueries(sql: SqlClient) {
     async touchLastCalls(rows: ReadonlyArray<{ app_id: string; company_id: number; at: Date }>): Promise<void> {
       if (rows.length === 0) return;
       await sql`
-        insert into control.partner_last_calls ${sql(rows as never)}
+        insert into control.partner_last_calls (app_id, company_id, at)
+        select * from unnest(
+          ${rows.map((row) => row.app_id)}::text[], ${rows.map((row) => row.company_id)}::bigint[],
+          ${rows.map((row) => row.at.toISOString())}::timestamptz[])
         on conflict (app_id, company_id) do update set at = greatest(partner_last_calls.at, excluded.at)`;
     },
 
