@@ -188,6 +188,30 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
 /** What a role closes when it stops, in the order it opened them (closed in reverse). */
 type Closers = Array<() => Promise<void>>;
 
+/**
+ * Each region's database, migrated: its own when REGION_DATABASE_URL_<R> is set, else the control database (one
+ * database for everything). A database opened here is closed with the process's other stores.
+ */
+async function openRegionDatabases(
+  config: Config,
+  regions: readonly Region[],
+  control: Database,
+  logger: Logger,
+  closers: Closers,
+): Promise<Map<Region, Database>> {
+  const regionDatabases = new Map<Region, Database>();
+  for (const region of regions) {
+    const url = config.regions[region].databaseUrl;
+    const database = url
+      ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts })
+      : control;
+    if (database !== control) closers.push(() => database.close());
+    await migrateRegion(database.sql, region, logger);
+    regionDatabases.set(region, database);
+  }
+  return regionDatabases;
+}
+
 /** The clock, ids, logger, configuration and metrics every service of a role shares. */
 type AppContext = ServiceContext & { metrics: Metrics };
 
@@ -213,16 +237,7 @@ async function openStores(options: AppOptions, context: AppContext, closers: Clo
   closers.push(() => control.close());
   await migrateControl(control.sql, logger);
   const role = options.role ?? "all";
-  const regionDatabases = new Map<Region, Database>();
-  for (const region of role === "all" ? regions : []) {
-    const url = config.regions[region].databaseUrl;
-    const database = url
-      ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts })
-      : control;
-    if (database !== control) closers.push(() => database.close());
-    await migrateRegion(database.sql, region, logger);
-    regionDatabases.set(region, database);
-  }
+  const regionDatabases = await openRegionDatabases(config, role === "all" ? regions : [], control, logger, closers);
   const keyValue = await openKeyValueStore({
     url: config.redisUrl,
     clock: context.clock,
@@ -672,7 +687,7 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
     ids: options.ids ?? cryptoIds,
     metrics,
   };
-  const closers: Array<() => Promise<void>> = [];
+  const closers: Closers = [];
   try {
     const url = config.regions[region].databaseUrl ?? config.databaseUrl;
     const database = await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts });
@@ -769,7 +784,7 @@ export interface RunningWorkerRole {
 export async function startWorkerRole(options: AppOptions): Promise<RunningWorkerRole> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const closers: Array<() => Promise<void>> = [];
+  const closers: Closers = [];
   try {
     const control = await openDatabase({
       url: config.databaseUrl,
@@ -779,16 +794,7 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
     });
     closers.push(() => control.close());
     await migrateControl(control.sql, logger);
-    const regionDatabases = new Map<Region, Database>();
-    for (const region of regions) {
-      const url = config.regions[region].databaseUrl;
-      const database = url
-        ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts })
-        : control;
-      if (database !== control) closers.push(() => database.close());
-      await migrateRegion(database.sql, region, logger);
-      regionDatabases.set(region, database);
-    }
+    const regionDatabases = await openRegionDatabases(config, regions, control, logger, closers);
     const kek = await loadKeyEncryptionKey({
       configured: config.tokenKeyEncryptionKey,
       dataDir: config.dataDir,
