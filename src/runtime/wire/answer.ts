@@ -198,6 +198,13 @@ function fieldResponseSchema(
     type: "string",
     enum: wireEnumValues(descriptor),
   });
+  /** A list's element or a map's value: the same three kinds, whatever holds them. */
+  const elementSchema = (kind: "scalar" | "enum" | "message"): JsonObject =>
+    kind === "scalar"
+      ? scalarResponseSchema(field.scalar!)
+      : kind === "enum"
+        ? enumSchema(field.enum!)
+        : message(field.message!);
   switch (field.fieldKind) {
     case "scalar":
       return isTimestamp(field) ? { type: "string", format: "date-time" } : scalarResponseSchema(field.scalar);
@@ -206,25 +213,9 @@ function fieldResponseSchema(
     case "message":
       return message(field.message);
     case "list":
-      return {
-        type: "array",
-        items:
-          field.listKind === "scalar"
-            ? scalarResponseSchema(field.scalar)
-            : field.listKind === "enum"
-              ? enumSchema(field.enum)
-              : message(field.message),
-      };
+      return { type: "array", items: elementSchema(field.listKind) };
     case "map":
-      return {
-        type: "object",
-        additionalProperties:
-          field.mapKind === "scalar"
-            ? scalarResponseSchema(field.scalar)
-            : field.mapKind === "enum"
-              ? enumSchema(field.enum)
-              : message(field.message),
-      };
+      return { type: "object", additionalProperties: elementSchema(field.mapKind) };
   }
 }
 
