@@ -38,6 +38,12 @@ export interface DemoService {
   stop(): Promise<void>;
 }
 
+/** BENCH_SERVICE_ENV: more of the service's settings, `KEY=value` separated by spaces (e.g. `LOG_LEVEL=warn`). */
+function serviceEnvKnob(): Record<string, string> {
+  const pairs = (process.env["BENCH_SERVICE_ENV"] ?? "").split(" ").filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+}
+
 export async function startDemoService(extraEnv: Record<string, string> = {}): Promise<DemoService> {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-bench-"));
   // Every listener on a free port: two benchmarks (or two services of one) must never meet on a default one.
@@ -61,6 +67,7 @@ export async function startDemoService(extraEnv: Record<string, string> = {}): P
       ? { TOKEN_KEY_ENCRYPTION_KEY: process.env["TOKEN_KEY_ENCRYPTION_KEY"] }
       : {}),
     ...unthrottled(),
+    ...serviceEnvKnob(),
     ...extraEnv,
   };
   let service = await startService({ args: ["--demo"], dataDir, env });
