@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { openSync, closeSync } from "node:fs";
 
 /**
- * The command of `npm start` (package.json "start"), with `args` after it. BENCH_PROFILE_DIR: the service writes a
- * V8 CPU profile there when it stops (node --cpu-prof, which NODE_OPTIONS does not allow). BENCH_NODE_FLAGS: more
- * node flags for the service.
+ * The command of `npm start` (package.json "start"), with `args` after it. BENCH_PROFILE_DIR: the service (and each
+ * baseline helper, startHelper) writes a V8 CPU profile there when it stops (node --cpu-prof, which NODE_OPTIONS does
+ * not allow). BENCH_NODE_FLAGS: more node flags for the service.
  */
 export function serviceCommand(args: string[]): { command: string; args: string[] } {
   const profile = [
@@ -125,7 +125,11 @@ export async function startHelper(
   script: string,
   env: Record<string, string>,
 ): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // BENCH_PROFILE_DIR profiles the baselines too, so that a call and its floor can be compared function by function.
+  const profile = process.env["BENCH_PROFILE_DIR"]
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", script], {
     env: { PATH: process.env["PATH"] ?? "", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });

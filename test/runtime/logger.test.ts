@@ -1,5 +1,5 @@
 // The logger keeps secrets out of log lines, whatever their nesting, and leaves ids of secrets readable.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createLogger, redact } from "../../src/runtime/logger.js";
@@ -187,5 +187,41 @@ Logger(
     );
   },
 );
+
+Logger("a line on stdout is written while the process runs on, without waiting for 4 KB of others", async () => {
+  // The child logs one short line and waits; the line must reach the pipe before the child gives up (exit 3).
+  const program = `import("./src/runtime/logger.ts").then(({ createLogger }) => {
+    createLogger({}).info("alone", { n: 1 });
+    setTimeout(() => { process.stderr.write("gave up"); process.exit(3); }, 20_000);
+  });`;
+  const child = spawn(process.execPath, ["--import", "tsx", "-e", program], {
+    cwd: new URL("../..", import.meta.url).pathname,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const line = await new Promise<string | undefined>((resolve) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0]);
+    });
+    child.once("exit", () => resolve(undefined));
+  });
+  const exitCode = child.exitCode;
+  child.kill();
+  assert.is(exitCode, null, stderr);
+  const parsed = JSON.parse(line!) as Record<string, unknown>;
+  assert.is(parsed["msg"], "alone");
+  assert.is(parsed["n"], 1);
+  assert.is(parsed["level"], "info");
+});
+
+Logger("fields of primitives are written as they are; a secret-named one, or any nesting, is walked", () => {
+  const flat = { method: "GET", status: 200, ms: 1.5, cached: true, none: null, gone: undefined };
+  assert.is(redact(flat), flat);
+  assert.equal(redact({ status: 200, token: "t" }), { status: 200, token: "[redacted]" });
+  assert.equal(redact({ status: 200, nested: { password: "p" } }), { status: 200, nested: { password: "[redacted]" } });
+});
 
 Logger.run();
