@@ -612,7 +612,10 @@ Front(
     ];
     for (const [name, answer] of answers) {
       assert.is(answer.headers.get("x-content-type-options"), "nosniff", name);
-      await answer.arrayBuffer();
+      // Each answer's length is known before it is written: never chunked.
+      const body = await answer.arrayBuffer();
+      assert.is(answer.headers.get("content-length"), String(body.byteLength), name);
+      assert.is(answer.headers.get("transfer-encoding"), null, name);
     }
     assert.equal(
       answers.map(([, answer]) => answer.status),
