@@ -403,11 +403,20 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     };
   }
 
-  /** 404 for a path that is none of ours, 405 for one of ours asked with another method; on the start page. */
-  const refused = (visit: Visit, match: { kind: "not-found" | "method-not-allowed" }): Reply => {
+  /**
+   * 404 for a path that is none of ours, 405 for one of ours asked with another method, naming the methods it has
+   * (Allow, RFC 9110 section 15.5.6); on the start page.
+   */
+  const refused = (
+    visit: Visit,
+    match: { kind: "not-found" } | { kind: "method-not-allowed"; allow: string },
+  ): Reply => {
     const start = { locale: visit.locale, here: { path: "/oauth/connections" } };
     return match.kind === "method-not-allowed"
-      ? message(405, start, "common.methodNotAllowedTitle", "common.methodNotAllowedText")
+      ? {
+          ...message(405, start, "common.methodNotAllowedTitle", "common.methodNotAllowedText"),
+          headers: { Allow: match.allow },
+        }
       : message(404, start, "common.notFoundTitle", "common.notFoundText");
   };
 

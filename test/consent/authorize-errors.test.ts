@@ -438,9 +438,12 @@ Authorize("every page refuses framing: errors, sign-in, unknown paths, wrong met
     assertNotFramable(page);
   }
   assert.is((await browser.get("/nowhere")).status, 404);
-  assert.is((await browser.get("/oauth/sign-in")).status, 405);
+  const get = await browser.get("/oauth/sign-in");
+  assert.is(get.status, 405);
+  assert.is(get.headers.get("allow"), "POST");
   const post = await browser.post("/oauth/authorize", {});
   assert.is(post.status, 405);
+  assert.is(post.headers.get("allow"), "GET");
   assertNotFramable(post);
 });
 
