@@ -9,15 +9,13 @@
 //                                    or decline) and POST .../withdraw, owner only
 //   POST /oauth/sign-out
 // Every page refuses to be framed (X-Frame-Options DENY, CSP frame-ancestors 'none').
-import { createHash } from "node:crypto";
 import type http from "node:http";
 import type { Config } from "../config/config.js";
 import { createAccessRequests, type Authorization, type ValidAuthorization, type Connections } from "../grant/index.js";
 import { codeHeaders, entryOf, negotiateLocale, readServiceError, type ErrorCode } from "../errors/index.js";
 import { clientAddress } from "../runtime/client-address.js";
-import { addressKey, addressRanges } from "../config/ip-addresses.js";
+import { addressRanges } from "../config/ip-addresses.js";
 import { sleep, type Clock } from "../runtime/clock.js";
-import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import type { KeyValueStore } from "../storage/key-value.js";
@@ -39,6 +37,7 @@ import {
   type PageContext,
 } from "./pages.js";
 import { cookieNames, createSessions, sessionSeconds, type Session } from "./sessions.js";
+import { createSignInThrottle, signInWindowMs } from "./sign-in-throttle.js";
 import { cookie, parseCookies } from "../web/cookies.js";
 import { sameSecret } from "../web/csrf.js";
 import { readPostedForm } from "../web/posted-form.js";
@@ -81,10 +80,7 @@ function pageHeadersAllowingRedirectTo(redirectUri: string, secure: boolean): Re
   return pageHeaders({ secure, formTargets: [new URL(redirectUri).origin] });
 }
 
-/** Sign-in window: 15 minutes, fixed. */
-const signInWindowMs = 15 * 60_000;
-/** The longest an account's sign-in is slowed: the owner waits at most this long, however many strangers failed. */
-export const maxSignInDelayMs = 30_000;
+export { maxSignInDelayMs } from "./sign-in-throttle.js";
 /** Where a sign-in may return: our own authorize and connections pages only (no open redirect). */
 const returnPaths = /^\/oauth\/(authorize\?|connections$|access-requests$)/;
 
@@ -153,16 +149,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     domain: "partnerapi.v1.GrantService",
   });
   const trustedProxies = addressRanges(config.trustProxy);
-  // Fails closed: a store failure ends the sign-in with the 503 page before the password is checked, so no attempt
-  // goes uncounted (and no session could be kept anyway).
-  const signInAttempts = createFixedWindowCounter({
-    store: kv,
-    clock,
-    logger,
-    name: "consent sign-in throttle",
-    windowMs: signInWindowMs,
-    whenStoreFails: "throw",
-  });
+  const signInThrottle = createSignInThrottle({ kv, clock, logger, ceiling: config.limits.consentSignIn });
 
   // The code's own headers too (Retry-After of server.database_unavailable, from an access-request decision).
   const error = (code: ErrorCode, context: PageContext, params: Record<string, string> = {}): Reply => ({
@@ -243,38 +230,6 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       }),
     };
   };
-
-  const hashedKey = (value: string) => createHash("sha256").update(value).digest("base64url");
-
-  // The sign-in rule (docs/decisions.md, "Hostile input and silent dependencies"): a hard limit only on what the
-  // caller controls, its address (every attempt, ten times the ceiling) and the pair (account, address) (failures,
-  // the ceiling); the account as a whole, failed from anywhere, is slowed rather than locked, so that a stranger
-  // cannot lock an owner out at will. A successful sign-in counts toward nothing but the address.
-  const pairKey = (email: string, address: string) => `consent:sign-in:pair:${hashedKey(email)}:${addressKey(address)}`;
-  const accountKey = (email: string) => `consent:sign-in:email:${hashedKey(email)}`;
-
-  /** Counts the attempt of `address`; true when the address or the pair (email, address) is over its ceiling. */
-  const signInThrottled = async (email: string, address: string): Promise<boolean> => {
-    const [perAddress, perPair] = await onStore(() =>
-      Promise.all([
-        signInAttempts.hit(`consent:sign-in:address:${addressKey(address)}`),
-        signInAttempts.peek(pairKey(email, address)),
-      ]),
-    );
-    return perPair.count >= config.limits.consentSignIn || perAddress.count > config.limits.consentSignIn * 10;
-  };
-
-  /** The wait before checking a password of `email`: none up to the ceiling of failures, then doubling from 1 s. */
-  const signInDelayMs = async (email: string): Promise<number> => {
-    const failures = (await onStore(() => signInAttempts.peek(accountKey(email)))).count;
-    return failures < config.limits.consentSignIn
-      ? 0
-      : Math.min(1_000 * 2 ** (failures - config.limits.consentSignIn), maxSignInDelayMs);
-  };
-
-  /** A failed attempt counts for the pair and for the account. */
-  const signInFailed = (email: string, address: string) =>
-    onStore(() => Promise.all([signInAttempts.hit(pairKey(email, address)), signInAttempts.hit(accountKey(email))]));
 
   /** The connected-apps page (with a message after a disconnect). */
   const connectionsReply = async (session: Session, context: PageContext, notice?: string): Promise<Reply> => {
@@ -485,7 +440,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       return message(403, context, "common.refusedTitle", "common.formExpired");
     const email = (form.get("email") ?? "").trim().toLowerCase();
     const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
-    if (await signInThrottled(email, address)) {
+    if (await signInThrottle.throttled(email, address)) {
       logger.warn("consent sign-in throttled", { address });
       const retryAfter = String(Math.ceil(signInWindowMs / 1000));
       return {
@@ -494,7 +449,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
         headers: { "Retry-After": retryAfter },
       };
     }
-    const delayMs = await signInDelayMs(email);
+    const delayMs = await signInThrottle.delayMs(email);
     if (delayMs > 0) {
       logger.info("consent sign-in slowed", { ms: delayMs });
       await sleep(clock, delayMs);
@@ -502,7 +457,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     const user = await options.verifyMerchantUser(email, form.get("password") ?? "");
     // The failed sign-in keeps what the merchant typed (the email, never the password) and the app's context.
     if (!user) {
-      await signInFailed(email, address);
+      await signInThrottle.failed(email, address);
       return signIn(locale, cookies, safeReturn, 401, true, await appNameOf(safeReturn), form.get("email") ?? "");
     }
     const created = await onStore(() => sessions.create(user));
