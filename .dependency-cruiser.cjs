@@ -109,10 +109,10 @@ module.exports = {
       comment:
         "In process, owners call each other through the plain interface of the other's index.ts, never its protobuf: " +
         "no other owner's generated service (so no createInProcessClient of it, and no id or enum mapped to the wire " +
-        "and back). An owner's own Connect service, the adapter for the internal port, imports its own. " +
-        "(console and data are not listed yet: the console still calls the credential and grant services in process.)",
+        "and back). An owner's own Connect service, the adapter for the internal port, imports its own; the console's " +
+        "answers embed other owners' messages, described by those owners' own adapters (describeApp, ...).",
       severity: "error",
-      from: { path: "^src/(events|credential|grant|token|webhook)/" },
+      from: { path: "^src/(events|data|credential|grant|token|webhook|console)/" },
       to: {
         path: "^gen/partnerapi/v1/(credential|grant|token|webhook|console|data)_service_pb\\.ts$",
         pathNot: "^gen/partnerapi/v1/$1_service_pb\\.ts$",

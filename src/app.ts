@@ -45,7 +45,7 @@ import { createPartnerGateway } from "./gateway/partner-gateway.js";
 import { createRateLimiter } from "./gateway/rate-limiter.js";
 import { createRegionalCallers } from "./gateway/regional-data.js";
 import { createRegionDispatcher } from "./internal/region-dispatcher.js";
-import { createAuthorization, createConnections, createSandboxGrants, createGrantService } from "./grant/index.js";
+import { createAuthorization, createConnections, createSandboxGrants, createGrantOwner } from "./grant/index.js";
 import {
   createTokenService,
   appTokenAudience,
@@ -71,7 +71,7 @@ import { openDatabase, readinessOf, type Database, type Readiness } from "./stor
 import { regions, type Region } from "./config/regions.js";
 import { controlSchema, regionSchema } from "./storage/schemas.js";
 import {
-  createWebhookService,
+  createWebhookOwner,
   forbiddenWebhookPorts,
   startWebhookDelivery,
   systemResolver,
@@ -272,7 +272,7 @@ type SigningKeys = Awaited<ReturnType<typeof openSigningKeys>>;
 
 /**
  * The owners, built once and shared by every listener: in process they talk through plain interfaces (the credential
- * owner's `credentials`); their Connect services serve the internal port.
+ * owner's `credentials`, the grant owner's `accessRequests`); their Connect services serve the internal port.
  */
 async function buildOwners(context: AppContext, stores: Stores, keys: SigningKeys, closers: Closers) {
   const { config, logger, metrics } = context;
@@ -290,7 +290,7 @@ async function buildOwners(context: AppContext, stores: Stores, keys: SigningKey
     verifyClient: credentials.verifyClientCredentials,
     kek,
   });
-  const grant = createGrantService(context, {
+  const { accessRequests, service: grant } = createGrantOwner(context, {
     sql: control.sql,
     regionSql: (region) => regionDatabases.get(region)?.sql,
   });
@@ -309,7 +309,7 @@ async function buildOwners(context: AppContext, stores: Stores, keys: SigningKey
   const data = createRegionDispatcher(localData, control.sql);
   const regional = createRegionalCallers(config, localData, await remoteRegionOptions(config, logger, metrics));
   closers.push(async () => regional.close());
-  return { credentials, credential, token, grant, data, regional, orderTimers };
+  return { credentials, credential, token, accessRequests, grant, data, regional, orderTimers };
 }
 type Owners = Awaited<ReturnType<typeof buildOwners>>;
 
@@ -360,7 +360,7 @@ type Partner = Awaited<ReturnType<typeof buildPartnerGateway>>;
 
 /**
  * The developer side: the console's outbox, the partner request log, webhook delivery and the ConsoleService (its
- * own sessions, audience partnerapi-console, calling the services above in process).
+ * own sessions, audience partnerapi-console, calling the owners above through their plain interfaces).
  */
 async function buildDeveloperSide(
   options: AppOptions,
@@ -402,7 +402,7 @@ async function buildDeveloperSide(
     deliver: stores.role === "all",
   });
   closers.push(() => webhooks.stop());
-  const webhookService = createWebhookService(context, {
+  const { endpoints: webhookEndpoints, service: webhookService } = createWebhookOwner(context, {
     sql: control.sql,
     verifyClient: owners.credentials.verifyClientCredentials,
     kek: keys.kek,
@@ -419,9 +419,9 @@ async function buildDeveloperSide(
     mail,
     // The console's mail in its reader's language, from the sites' catalogues.
     mailTexts: { invitation: invitationMailText, account: accountMailText },
-    credential: owners.credential,
-    grant: owners.grant,
-    webhooks: webhookService,
+    credentials: owners.credentials,
+    accessRequests: owners.accessRequests,
+    webhooks: webhookEndpoints,
     requestLog: { beforeRead: () => requestLog.flush() },
   });
   return { mail, requestLog, requestLogQueries, forbiddenPorts, webhooks, webhookService, consoleService };

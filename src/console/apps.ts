@@ -1,11 +1,21 @@
 // ConsoleService, apps self-service: apps, their review, client secrets, redirect URIs, allowlists and API keys.
-// Each handler checks the caller's organization role, then calls the CredentialService in process with the console
-// call's headers and values.
+// Each handler checks the caller's organization role, then calls the credential owner's plain interface; its
+// answers are described by the credential owner's own mapping (src/credential/*-handlers.ts).
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import type { ConsoleContext } from "./console-context.js";
-import { appIdsOfOrganization, findApp } from "../credential/index.js";
-import { forwardedFrom } from "../runtime/service-caller.js";
+import {
+  appChangeOf,
+  appIdsOfOrganization,
+  describeApp,
+  describeClient,
+  describeNewApiKey,
+  describeProductionClient,
+  describeRotatedSecret,
+  findApp,
+  newAppOf,
+  requestedEnvironment,
+} from "../credential/index.js";
 
 export function createAppHandlers(
   shared: ConsoleContext,
@@ -26,85 +36,67 @@ export function createAppHandlers(
   | "setAppApiKeyIpAllowlist"
 > {
   const { sql, fail, authenticate, requireRole, requireAppRole, requireProgram, credentials } = shared;
+
+  /** The app's live client id; developer.credential_not_found when the app has no such one. */
+  async function requireClient(appId: string, clientId: string) {
+    const app = await credentials.getApp(appId);
+    if (!app.credentials.some((client) => client.clientId === clientId)) throw fail("developer.credential_not_found");
+  }
+
+  /** The app's API key by its id as the wire spells it; developer.api_key_not_found when the app has no such one. */
+  async function requireApiKey(appId: string, apiKeyId: string) {
+    const app = await credentials.getApp(appId);
+    const key = app.apiKeys.find((candidate) => String(candidate.apiKeyId) === apiKeyId);
+    if (!key) throw fail("developer.api_key_not_found");
+    return key;
+  }
+
   return {
     async createDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "manage_apps");
       await requireProgram(account.id);
-      const created = await credentials.createApp(
-        {
-          organizationId: BigInt(request.organizationId),
-          name: request.name,
-          product: request.product,
-          websiteUrl: request.websiteUrl,
-          privacyPolicyUrl: request.privacyPolicyUrl,
-          termsUrl: request.termsUrl,
-        },
-        forwardedFrom(ctx),
-      );
-      return { app: created.app, sandbox: created.sandbox };
+      const created = await credentials.createApp(Number(request.organizationId), newAppOf(request));
+      return { app: describeApp(created.app), sandbox: describeClient(created.sandbox) };
     },
 
     async listDeveloperApps(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireRole(account.id, Number(request.organizationId), "read");
       const ids = await appIdsOfOrganization(sql, Number(request.organizationId));
-      const apps = await Promise.all(
-        ids.map(async (appId) => (await credentials.getApp({ appId }, forwardedFrom(ctx))).app),
-      );
-      return { apps: apps.filter((app) => app !== undefined) };
+      const apps = await Promise.all(ids.map((appId) => credentials.getApp(appId)));
+      return { apps: apps.map(describeApp) };
     },
 
     async getDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "read");
-      return { app: (await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx))).app };
+      return { app: describeApp(await credentials.getApp(request.appId)) };
     },
 
     async updateDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return {
-        app: (
-          await credentials.updateApp(
-            {
-              appId: request.appId,
-              name: request.name,
-              product: request.product,
-              websiteUrl: request.websiteUrl,
-              privacyPolicyUrl: request.privacyPolicyUrl,
-              termsUrl: request.termsUrl,
-            },
-            forwardedFrom(ctx),
-          )
-        ).app,
-      };
+      return { app: describeApp(await credentials.updateApp(request.appId, appChangeOf(request))) };
     },
 
     async submitDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return { app: (await credentials.submitApp({ appId: request.appId }, forwardedFrom(ctx))).app };
+      return { app: describeApp(await credentials.submitApp(request.appId)) };
     },
 
     async archiveDeveloperApp(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "archive_apps");
-      return { app: (await credentials.archiveApp({ appId: request.appId }, forwardedFrom(ctx))).app };
+      return { app: describeApp(await credentials.archiveApp(request.appId)) };
     },
 
     async rotateAppClientSecret(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
-      if (!app?.credentials.some((client) => client.clientId === request.clientId))
-        throw fail("developer.credential_not_found");
-      const rotated = await credentials.rotateClientSecret({ clientId: request.clientId }, forwardedFrom(ctx));
-      return {
-        clientId: rotated.clientId,
-        clientSecret: rotated.clientSecret,
-        previousSecretExpiresAtMs: rotated.previousSecretExpiresAtMs,
-      };
+      await requireClient(request.appId, request.clientId);
+      return describeRotatedSecret(await credentials.rotateClientSecret(request.clientId));
     },
 
     async revealProductionCredentials(request, ctx) {
@@ -113,73 +105,48 @@ export function createAppHandlers(
       // The app in the path must be the organization's: any other app is unknown here.
       const app = await findApp(sql, request.appId);
       if (!app || app.organization_id !== Number(request.organizationId)) throw fail("developer.app_not_found");
-      return {
-        production: (await credentials.revealProductionSecret({ appId: request.appId }, forwardedFrom(ctx))).production,
-      };
+      return { production: describeProductionClient(await credentials.revealProductionSecret(request.appId)) };
     },
 
     async setAppRedirectUris(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return {
-        redirectUris: (
-          await credentials.setRedirectUris(
-            { appId: request.appId, redirectUris: request.redirectUris },
-            forwardedFrom(ctx),
-          )
-        ).redirectUris,
-      };
+      return { redirectUris: await credentials.setRedirectUris(request.appId, request.redirectUris) };
     },
 
     async setAppClientIpAllowlist(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
-      if (!app?.credentials.some((client) => client.clientId === request.clientId))
-        throw fail("developer.credential_not_found");
+      await requireClient(request.appId, request.clientId);
       return {
-        allowedIps: (
-          await credentials.setIpAllowlist(
-            { clientId: request.clientId, allowedIps: request.allowedIps },
-            forwardedFrom(ctx),
-          )
-        ).allowedIps,
+        allowedIps: await credentials.setIpAllowlist({ clientId: request.clientId, apiKeyId: "" }, request.allowedIps),
       };
     },
 
     async createAppApiKey(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      return {
-        apiKey: (
-          await credentials.createApiKey(
-            { appId: request.appId, name: request.name, environment: request.environment },
-            forwardedFrom(ctx),
-          )
-        ).apiKey,
-      };
+      const made = await credentials.createApiKey(request.appId, {
+        name: request.name,
+        environment: requestedEnvironment(request.environment),
+      });
+      return { apiKey: describeNewApiKey(made) };
     },
 
     async revokeAppApiKey(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
-      if (!app?.apiKeys.some((key) => key.apiKeyId === request.apiKeyId)) throw fail("developer.api_key_not_found");
-      return { revoked: (await credentials.revokeApiKey({ apiKeyId: request.apiKeyId }, forwardedFrom(ctx))).revoked };
+      const key = await requireApiKey(request.appId, request.apiKeyId);
+      await credentials.revokeApiKey(key.apiKeyId);
+      return { revoked: true };
     },
 
     async setAppApiKeyIpAllowlist(request, ctx) {
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
-      const { app } = await credentials.getApp({ appId: request.appId }, forwardedFrom(ctx));
-      if (!app?.apiKeys.some((key) => key.apiKeyId === request.apiKeyId)) throw fail("developer.api_key_not_found");
+      await requireApiKey(request.appId, request.apiKeyId);
       return {
-        allowedIps: (
-          await credentials.setIpAllowlist(
-            { apiKeyId: request.apiKeyId, allowedIps: request.allowedIps },
-            forwardedFrom(ctx),
-          )
-        ).allowedIps,
+        allowedIps: await credentials.setIpAllowlist({ clientId: "", apiKeyId: request.apiKeyId }, request.allowedIps),
       };
     },
   };

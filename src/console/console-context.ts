@@ -1,17 +1,14 @@
 // What the console's sections share, built once per ConsoleService and handed to each section's handlers: the
 // error shorthands, the clock's dates, email checks, console bearer authentication, the organization-role guards,
-// the flow limits, and the in-process clients of the CredentialService and GrantService the console stands in front of.
+// the flow limits, and the plain interfaces of the credential, grant and webhook owners the console stands in front of.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext } from "@connectrpc/connect";
 import type postgres from "postgres";
 import {
   ConsoleService,
   ProgramApplicationState,
   type DeveloperAccountSchema,
 } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
-import type { WebhookService } from "../../gen/partnerapi/v1/webhook_service_pb.js";
 import { verifyConsoleToken } from "./console-tokens.js";
 import { createConsoleLimits } from "./limits.js";
 import type { MailOutbox } from "./mail-outbox.js";
@@ -25,11 +22,12 @@ import {
   type Locale,
   type ParamsOf,
 } from "../errors/index.js";
-import { findApp } from "../credential/index.js";
+import { findApp, type Credentials } from "../credential/index.js";
+import type { AccessRequests } from "../grant/index.js";
+import type { WebhookEndpoints } from "../webhook/index.js";
 import { createDeveloperAccountQueries, type DeveloperAccountRow } from "./queries/developer-account-queries.js";
 import { createOrganizationMemberQueries } from "./queries/organization-member-queries.js";
 import { createProgramQueries, type ApplicationRow } from "./queries/program-queries.js";
-import { createInProcessClient } from "../runtime/service-caller.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import type { PublicKeyLookup, SigningKey } from "../token/index.js";
 import type { ServiceContext } from "../runtime/service-context.js";
@@ -57,10 +55,12 @@ export interface ConsoleServiceDeps {
   mail: MailOutbox;
   /** The words of mail written in its recipient's language (invitations, verification, reset, sign-up notice). */
   mailTexts: ConsoleMailTexts;
-  credential: ServiceImpl<typeof CredentialService>;
-  grant: ServiceImpl<typeof GrantService>;
-  /** The WebhookService implementation the /v1/webhook-endpoints routes call (src/console/webhooks.ts). */
-  webhooks?: ServiceImpl<typeof WebhookService>;
+  /** The credential owner's plain interface (apps, client credentials, API keys, sandbox merchants). */
+  credentials: Credentials;
+  /** The grant owner's access requests. */
+  accessRequests: AccessRequests;
+  /** The webhook owner's endpoints, the ones the /v1/webhook-endpoints routes manage (src/console/webhooks.ts). */
+  webhooks?: WebhookEndpoints;
   /** The partner request log's reader side: `beforeRead` flushes this process's recorder (src/request-log/). */
   requestLog?: { beforeRead?: () => Promise<void> };
 }
@@ -177,9 +177,9 @@ export function createConsoleContext(context: ServiceContext, deps: ConsoleServi
     ...context,
     deps,
     sql,
-    // The services the console stands in front of, called in process with the console call's headers and values.
-    credentials: createInProcessClient(CredentialService, deps.credential),
-    grants: createInProcessClient(GrantService, deps.grant),
+    // The owners the console stands in front of, through their plain interfaces.
+    credentials: deps.credentials,
+    accessRequests: deps.accessRequests,
     // The limits on the flows that mail or provision (src/console/limits.ts).
     limits: createConsoleLimits({ kv: deps.kv, clock, logger, config, domain }),
     domain,

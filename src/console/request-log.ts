@@ -4,7 +4,7 @@
 // process the reader first flushes what this process holds, so a developer sees the call they just made.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { environmentEnum, requestedEnvironment } from "../credential/index.js";
 import { createRequestLogQueries, type LoggedCall, type LoggedEnvironment } from "../request-log/index.js";
 import type { ConsoleContext } from "./console-context.js";
 
@@ -12,12 +12,6 @@ import type { ConsoleContext } from "./console-context.js";
 export const usageWindowMs = 24 * 3600_000;
 /** Calls a list answers when the request names no limit. */
 const defaultListLimit = 100;
-
-function environmentOf(environment: Environment): LoggedEnvironment | undefined {
-  if (environment === Environment.SANDBOX) return "SANDBOX";
-  if (environment === Environment.PRODUCTION) return "PRODUCTION";
-  return undefined;
-}
 
 function entryOf(row: LoggedCall, errorBody = "") {
   return {
@@ -40,8 +34,8 @@ export function createRequestLogHandlers(
   const { authenticate, requireAppRole, sql, invalid, fail, clock, config, deps } = shared;
   const queries = createRequestLogQueries(sql);
   const fresh = () => deps.requestLog?.beforeRead?.() ?? Promise.resolve();
-  const environmentRequired = (environment: Environment) => {
-    const named = environmentOf(environment);
+  const environmentRequired = (environment: Parameters<typeof requestedEnvironment>[0]): LoggedEnvironment => {
+    const named = requestedEnvironment(environment);
     if (!named) throw invalid("environment", "must be SANDBOX or PRODUCTION");
     return named;
   };
@@ -69,7 +63,7 @@ export function createRequestLogHandlers(
       if (!row) throw fail("developer.request_log_entry_not_found");
       return {
         entry: entryOf(row, row.error_body ?? ""),
-        environment: row.environment === "PRODUCTION" ? Environment.PRODUCTION : Environment.SANDBOX,
+        environment: environmentEnum(row.environment),
       };
     },
 

@@ -1,6 +1,6 @@
 // ConsoleService: the developer console. Accounts and console sessions, the partner program, organizations
-// with roles and invitations, and the self-service of apps, which calls the CredentialService and GrantService
-// implementations in process once the caller's role allows it. Console bearer authentication happens here, from the
+// with roles and invitations, and the self-service of apps, sandbox merchants, access requests and webhooks, which
+// calls the credential, grant and webhook owners' plain interfaces once the caller's role allows it. Console bearer authentication happens here, from the
 // Authorization header the front forwards, so the front needs no console step. docs/decisions.md, "Console".
 // One module per section of console_service.proto; this file composes them, so a missing RPC fails to compile.
 import type { ServiceImpl } from "@connectrpc/connect";

@@ -1,13 +1,22 @@
 // CredentialService, API keys: the RPCs over ./api-keys.ts (protobuf in and out here only).
 import type { ServiceImpl } from "@connectrpc/connect";
-import { Environment, type CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { environmentEnum, type CredentialEnvironment } from "./products.js";
-import type { ApiKeys } from "./api-keys.js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ApiKeySchema, CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { environmentEnum, requestedEnvironment } from "./products.js";
+import type { ApiKeys, NewApiKey } from "./api-keys.js";
 import { fail, parseApiKeyId } from "./credential-context.js";
 
-/** The environment a request names; UNSPECIFIED is a bad request here, not a default. */
-const requestedEnvironment = (environment: Environment): CredentialEnvironment | undefined =>
-  environment === Environment.SANDBOX ? "SANDBOX" : environment === Environment.PRODUCTION ? "PRODUCTION" : undefined;
+/** A key just made, as the CredentialService and the ConsoleService answer it (the key shown once). */
+export function describeNewApiKey(made: NewApiKey): MessageInitShape<typeof ApiKeySchema> {
+  return {
+    apiKeyId: String(made.apiKeyId),
+    name: made.name,
+    environment: environmentEnum(made.environment),
+    apiKey: made.apiKey,
+    revoked: false,
+    allowedIps: [],
+  };
+}
 
 export function createApiKeyHandlers(
   keys: ApiKeys,
@@ -18,16 +27,7 @@ export function createApiKeyHandlers(
         name: request.name,
         environment: requestedEnvironment(request.environment),
       });
-      return {
-        apiKey: {
-          apiKeyId: String(made.apiKeyId),
-          name: made.name,
-          environment: environmentEnum(made.environment),
-          apiKey: made.apiKey,
-          revoked: false,
-          allowedIps: [],
-        },
-      };
+      return { apiKey: describeNewApiKey(made) };
     },
 
     async revokeApiKey(request) {

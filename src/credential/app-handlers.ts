@@ -5,12 +5,15 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type {
   AppSchema,
   ClientCredentialSchema,
+  CreateAppRequest,
   CredentialService,
+  UpdateAppRequest,
 } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { environmentEnum, productEnum, productName } from "./products.js";
 import type { AppAdmin, AppDescription, NewClient } from "./apps.js";
 
-function describeApp(app: AppDescription): MessageInitShape<typeof AppSchema> {
+/** An app as the CredentialService and the ConsoleService answer it. */
+export function describeApp(app: AppDescription): MessageInitShape<typeof AppSchema> {
   return {
     appId: app.appId,
     organizationId: BigInt(app.organizationId),
@@ -37,12 +40,39 @@ function describeApp(app: AppDescription): MessageInitShape<typeof AppSchema> {
   };
 }
 
-function describeClient(client: NewClient): MessageInitShape<typeof ClientCredentialSchema> {
+/** A client id just issued, its secret shown once. */
+export function describeClient(client: NewClient): MessageInitShape<typeof ClientCredentialSchema> {
   return {
     clientId: client.clientId,
     environment: environmentEnum(client.environment),
     clientSecret: client.clientSecret,
     allowedIps: [],
+  };
+}
+
+/** A new app's fields, from a CreateApp request or the ConsoleService's CreateDeveloperApp. */
+export function newAppOf(
+  request: Pick<CreateAppRequest, "name" | "product" | "websiteUrl" | "privacyPolicyUrl" | "termsUrl">,
+): Parameters<AppAdmin["createApp"]>[1] {
+  return {
+    name: request.name,
+    product: productName(request.product),
+    websiteUrl: request.websiteUrl,
+    privacyPolicyUrl: request.privacyPolicyUrl,
+    termsUrl: request.termsUrl,
+  };
+}
+
+/** An app's change, from an UpdateApp request or the ConsoleService's UpdateDeveloperApp. */
+export function appChangeOf(
+  request: Pick<UpdateAppRequest, "name" | "product" | "websiteUrl" | "privacyPolicyUrl" | "termsUrl">,
+): Parameters<AppAdmin["updateApp"]>[1] {
+  return {
+    name: request.name,
+    ...(request.product !== undefined ? { product: productName(request.product) ?? "UNSPECIFIED" } : {}),
+    websiteUrl: request.websiteUrl,
+    privacyPolicyUrl: request.privacyPolicyUrl,
+    termsUrl: request.termsUrl,
   };
 }
 
@@ -54,27 +84,14 @@ export function createAppHandlers(
 > {
   return {
     async createApp(request) {
-      const { app, sandbox } = await apps.createApp(Number(request.organizationId), {
-        name: request.name,
-        product: productName(request.product),
-        websiteUrl: request.websiteUrl,
-        privacyPolicyUrl: request.privacyPolicyUrl,
-        termsUrl: request.termsUrl,
-      });
+      const { app, sandbox } = await apps.createApp(Number(request.organizationId), newAppOf(request));
       return { app: describeApp(app), sandbox: describeClient(sandbox) };
     },
     async getApp(request) {
       return { app: describeApp(await apps.getApp(request.appId)) };
     },
     async updateApp(request) {
-      const app = await apps.updateApp(request.appId, {
-        name: request.name,
-        ...(request.product !== undefined ? { product: productName(request.product) ?? "UNSPECIFIED" } : {}),
-        websiteUrl: request.websiteUrl,
-        privacyPolicyUrl: request.privacyPolicyUrl,
-        termsUrl: request.termsUrl,
-      });
-      return { app: describeApp(app) };
+      return { app: describeApp(await apps.updateApp(request.appId, appChangeOf(request))) };
     },
     async submitApp(request) {
       return { app: describeApp(await apps.submitApp(request.appId)) };

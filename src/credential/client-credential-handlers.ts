@@ -1,8 +1,37 @@
 // CredentialService, client credentials: the RPCs over ./client-credentials.ts (protobuf in and out here only).
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import type {
+  ClientCredentialSchema,
+  CredentialService,
+  RotateClientSecretResponseSchema,
+} from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { environmentEnum } from "./products.js";
-import type { ClientCredentials } from "./client-credentials.js";
+import type { NewClient } from "./apps.js";
+import type { ClientCredentials, RotatedSecret } from "./client-credentials.js";
+
+/** A rotation's new secret (shown once) and when the previous one stops working (0: there was none). */
+export function describeRotatedSecret(
+  rotated: RotatedSecret,
+): Omit<MessageInitShape<typeof RotateClientSecretResponseSchema>, "$typeName"> {
+  return {
+    clientId: rotated.clientId,
+    clientSecret: rotated.clientSecret,
+    previousSecretExpiresAtMs: BigInt(rotated.previousSecretExpiresAt?.getTime() ?? 0),
+  };
+}
+
+/** The production client id revealed with its secret (shown once) and its allowlist. */
+export function describeProductionClient(
+  production: NewClient & { allowedIps: string[] },
+): MessageInitShape<typeof ClientCredentialSchema> {
+  return {
+    clientId: production.clientId,
+    environment: environmentEnum(production.environment),
+    clientSecret: production.clientSecret,
+    allowedIps: production.allowedIps,
+  };
+}
 
 export function createClientCredentialHandlers(
   clients: ClientCredentials,
@@ -12,23 +41,10 @@ export function createClientCredentialHandlers(
 > {
   return {
     async rotateClientSecret(request) {
-      const rotated = await clients.rotateClientSecret(request.clientId);
-      return {
-        clientId: rotated.clientId,
-        clientSecret: rotated.clientSecret,
-        previousSecretExpiresAtMs: BigInt(rotated.previousSecretExpiresAt?.getTime() ?? 0),
-      };
+      return describeRotatedSecret(await clients.rotateClientSecret(request.clientId));
     },
     async revealProductionSecret(request) {
-      const production = await clients.revealProductionSecret(request.appId);
-      return {
-        production: {
-          clientId: production.clientId,
-          environment: environmentEnum(production.environment),
-          clientSecret: production.clientSecret,
-          allowedIps: production.allowedIps,
-        },
-      };
+      return { production: describeProductionClient(await clients.revealProductionSecret(request.appId)) };
     },
     async revokeClientCredential(request) {
       await clients.revokeClientCredential(request.clientId);

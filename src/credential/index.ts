@@ -14,6 +14,10 @@ export {
   type Organization,
   type RegisteredClient,
 } from "./app-directory.js";
+export { describeNewApiKey } from "./api-key-handlers.js";
+export { appChangeOf, describeApp, describeClient, newAppOf } from "./app-handlers.js";
+export { describeProductionClient, describeRotatedSecret } from "./client-credential-handlers.js";
+export { describeMerchant } from "./credential-context.js";
 export { addressAllowed } from "./ip-allowlist.js";
 export {
   findMerchant,
@@ -24,7 +28,8 @@ export {
   type MerchantUser,
 } from "./merchant-directory.js";
 export { defaultPasswordHashCost, hashPassword, unknownPasswordHash, verifyPassword } from "./passwords.js";
-export type { CredentialEnvironment, Product } from "./products.js";
+export { describeLogin } from "./merchant-handlers.js";
+export { environmentEnum, requestedEnvironment, type CredentialEnvironment, type Product } from "./products.js";
 export type { SandboxGrants } from "./sandbox-grants.js";
 export { allScopes, scopesForProduct } from "./scopes.js";
 export { clientIdEnvironment, hashesEqual, hashSecret, secretBytes } from "./secrets.js";

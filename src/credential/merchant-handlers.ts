@@ -20,7 +20,8 @@ const roles: Record<MerchantUser["role"], MerchantRole> = {
 const roleName = (role: MerchantRole): MerchantUser["role"] | undefined =>
   role === MerchantRole.OWNER ? "OWNER" : role === MerchantRole.EMPLOYEE ? "EMPLOYEE" : undefined;
 
-function describeLogin(login: NewMerchantLogin): MessageInitShape<typeof MerchantLoginSchema> {
+/** A merchant user's login just made, its password shown once. */
+export function describeLogin(login: NewMerchantLogin): MessageInitShape<typeof MerchantLoginSchema> {
   return {
     userId: String(login.userId),
     companyId: BigInt(login.companyId),

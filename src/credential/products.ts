@@ -31,6 +31,15 @@ export function environmentName(environment: Environment | undefined): Credentia
   return environment === Environment.PRODUCTION ? "PRODUCTION" : "SANDBOX";
 }
 
+/** The environment a request names; UNSPECIFIED is a bad request there, not a default. */
+export function requestedEnvironment(environment: Environment): CredentialEnvironment | undefined {
+  return environment === Environment.SANDBOX
+    ? "SANDBOX"
+    : environment === Environment.PRODUCTION
+      ? "PRODUCTION"
+      : undefined;
+}
+
 /** The protobuf enum value of an environment. */
 export function environmentEnum(environment: CredentialEnvironment): Environment {
   return environment === "PRODUCTION" ? Environment.PRODUCTION : Environment.SANDBOX;

@@ -1,7 +1,7 @@
 // The grant owner's public surface (grants, authorization codes, access requests): what other folders may use of
 // src/grant/, and the only way in. Plain functions and records, each store call on the `sql` it is given so it can
 // join the caller's transaction; its SQL (./queries/) stays inside; the GrantService is for the internal port.
-export { createAccessRequests, expireDueAccessRequests } from "./access-requests.js";
+export { createAccessRequests, expireDueAccessRequests, type AccessRequests } from "./access-requests.js";
 export { approvedStoreIds } from "./approved-access.js";
 export { createAuthorization, type Authorization, type ValidAuthorization } from "./authorization.js";
 export { consumeCode, findCode, type AuthorizationCode, type CodeCheck } from "./code-store.js";
@@ -17,4 +17,10 @@ export {
 } from "./grant-store.js";
 export { s256 } from "./pkce.js";
 export { createSandboxGrants } from "./sandbox-grants.js";
-export { createGrantService } from "./service.js";
+export {
+  createGrantOwner,
+  createGrantService,
+  describeAccessRequest,
+  type GrantOwner,
+  type GrantServiceImpl,
+} from "./service.js";

@@ -6,7 +6,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type postgres from "postgres";
 import { GrantService, type AccessRequestSchema } from "../../gen/partnerapi/v1/grant_service_pb.js";
-import { createAccessRequests, type AccessRequest } from "./access-requests.js";
+import { createAccessRequests, type AccessRequest, type AccessRequests } from "./access-requests.js";
 import { serviceError } from "../errors/index.js";
 import { createConnections } from "./connections.js";
 import type { SqlClient } from "../storage/sql-client.js";
@@ -23,7 +23,8 @@ export interface GrantServiceDeps {
 /** A decimal id of the wire, or 0 (which no row has) when it is not one. */
 const idOf = (value: string): number => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : 0);
 
-function describe(row: AccessRequest): MessageInitShape<typeof AccessRequestSchema> {
+/** An access request as the GrantService and the ConsoleService answer it. */
+export function describeAccessRequest(row: AccessRequest): MessageInitShape<typeof AccessRequestSchema> {
   return {
     accessRequestId: String(row.id),
     appId: row.app_id,
@@ -38,10 +39,18 @@ function describe(row: AccessRequest): MessageInitShape<typeof AccessRequestSche
   };
 }
 
-export function createGrantService(context: ServiceContext, deps: GrantServiceDeps): ServiceImpl<typeof GrantService> {
-  const domain = GrantService.typeName;
-  const connections = createConnections({ sql: deps.sql, clock: context.clock, logger: context.logger });
-  const requests = createAccessRequests({
+export type GrantServiceImpl = ServiceImpl<typeof GrantService>;
+
+/** One grant owner: the access requests' plain interface (which the console calls) and the GrantService over it. */
+export interface GrantOwner {
+  accessRequests: AccessRequests;
+  service: GrantServiceImpl;
+}
+
+const domain = GrantService.typeName;
+
+export function createGrantOwner(context: ServiceContext, deps: GrantServiceDeps): GrantOwner {
+  const accessRequests = createAccessRequests({
     sql: deps.sql,
     config: context.config,
     clock: context.clock,
@@ -49,6 +58,20 @@ export function createGrantService(context: ServiceContext, deps: GrantServiceDe
     regionSql: deps.regionSql,
     domain,
   });
+  return { accessRequests, service: createGrantHandlers(context, deps, accessRequests) };
+}
+
+/** The GrantService alone. */
+export function createGrantService(context: ServiceContext, deps: GrantServiceDeps): GrantServiceImpl {
+  return createGrantOwner(context, deps).service;
+}
+
+function createGrantHandlers(
+  context: ServiceContext,
+  deps: GrantServiceDeps,
+  requests: AccessRequests,
+): GrantServiceImpl {
+  const connections = createConnections({ sql: deps.sql, clock: context.clock, logger: context.logger });
   return {
     async listGrants(request) {
       const rows = await connections.list(Number(request.companyId));
@@ -75,10 +98,10 @@ export function createGrantService(context: ServiceContext, deps: GrantServiceDe
         companyId: Number(request.companyId),
         storeIds: request.storeIds.map(Number),
       });
-      return { accessRequest: describe(row) };
+      return { accessRequest: describeAccessRequest(row) };
     },
     async getAccessRequest(request) {
-      return { accessRequest: describe(await requests.get(idOf(request.accessRequestId))) };
+      return { accessRequest: describeAccessRequest(await requests.get(idOf(request.accessRequestId))) };
     },
     async listAccessRequests(request) {
       if (Boolean(request.appId) === (request.companyId !== 0n)) {
@@ -87,7 +110,7 @@ export function createGrantService(context: ServiceContext, deps: GrantServiceDe
       const rows = request.appId
         ? await requests.listForApp(request.appId)
         : await requests.listForCompany(Number(request.companyId));
-      return { accessRequests: rows.map(describe) };
+      return { accessRequests: rows.map(describeAccessRequest) };
     },
     async approveAccessRequest(request) {
       const row = await requests.approve(
@@ -95,13 +118,21 @@ export function createGrantService(context: ServiceContext, deps: GrantServiceDe
         idOf(request.userId),
         request.storeIds.map(Number),
       );
-      return { accessRequest: describe(row) };
+      return { accessRequest: describeAccessRequest(row) };
     },
     async declineAccessRequest(request) {
-      return { accessRequest: describe(await requests.decline(idOf(request.accessRequestId), idOf(request.userId))) };
+      return {
+        accessRequest: describeAccessRequest(
+          await requests.decline(idOf(request.accessRequestId), idOf(request.userId)),
+        ),
+      };
     },
     async withdrawAccessRequest(request) {
-      return { accessRequest: describe(await requests.withdraw(idOf(request.accessRequestId), idOf(request.userId))) };
+      return {
+        accessRequest: describeAccessRequest(
+          await requests.withdraw(idOf(request.accessRequestId), idOf(request.userId)),
+        ),
+      };
     },
   };
 }

@@ -120,7 +120,7 @@ export type InProcessClient<S extends DescService> = {
     : never;
 };
 
-/** A typed client of `impl`, built on createInProcessCaller (the console calls the owners' services so, for now). */
+/** A typed client of `impl`, built on createInProcessCaller (the composition root and tests call services so). */
 export function createInProcessClient<S extends DescService>(service: S, impl: ServiceImpl<S>): InProcessClient<S> {
   const caller = createInProcessCaller(service, impl);
   const client: Record<string, unknown> = {};

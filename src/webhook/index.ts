@@ -1,15 +1,19 @@
-// The webhook owner's public surface: endpoints (WebhookService), delivery (relay, queue, attempts).
+// The webhook owner's public surface: endpoints (their plain interface, and the WebhookService over it), delivery
+// (relay, queue, attempts).
 export {
   forbiddenWebhookPorts,
   relayIntervalMs,
   startWebhookDelivery,
   type WebhookDelivery,
 } from "./delivery-runtime.js";
+export { describeDelivery, describeEndpoint } from "./endpoint-handlers.js";
+export type { Delivery, Endpoint, WebhookActor, WebhookEndpoints } from "./endpoints.js";
 export {
+  createWebhookOwner,
   createWebhookService,
-  webhookConsoleActorKey,
-  type WebhookActor,
+  type WebhookOwner,
   type WebhookServiceDeps,
+  type WebhookServiceImpl,
 } from "./service.js";
 export { systemResolver, type ResolveHost } from "./endpoint-url.js";
 export type { EndpointDisabledNotice } from "./delivery-attempts.js";
