@@ -225,9 +225,8 @@ function serviceContextOf(options: AppOptions): AppContext {
   };
 }
 
-/** Storage: the control plane, then each region (its own database when configured, else a schema of the control one), then Redis. */
-async function openStores(options: AppOptions, context: AppContext, closers: Closers) {
-  const { config, logger } = context;
+/** The control plane's database, migrated; closed with the role. */
+async function openControlDatabase(config: Config, logger: Logger, closers: Closers): Promise<Database> {
   const control = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -236,6 +235,13 @@ async function openStores(options: AppOptions, context: AppContext, closers: Clo
   });
   closers.push(() => control.close());
   await migrateControl(control.sql, logger);
+  return control;
+}
+
+/** Storage: the control plane, then each region (its own database when configured, else a schema of the control one), then Redis. */
+async function openStores(options: AppOptions, context: AppContext, closers: Closers) {
+  const { config, logger } = context;
+  const control = await openControlDatabase(config, logger, closers);
   const role = options.role ?? "all";
   const regionDatabases = await openRegionDatabases(config, role === "all" ? regions : [], control, logger, closers);
   const keyValue = await openKeyValueStore({
@@ -641,11 +647,7 @@ async function listenAll(
   frontUrl.value = `http://${loopbackOf(frontAddress)}/`;
   const consentAddress = await consent.listen(config.listen.authPort, config.listen.host);
   closers.push(() => consent.close(grace));
-  const metricsListener =
-    config.metrics.port === undefined
-      ? undefined
-      : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
-  if (metricsListener) closers.push(() => metricsListener.close(grace));
+  const metricsAddress = await listenForMetricsIfAsked(config, metrics, closers);
   const consoleAddress = await consoleSite.listen(config.listen.consolePort, config.listen.host);
   closers.push(() => consoleSite.close(grace));
   return {
@@ -653,8 +655,16 @@ async function listenAll(
     consent: consentAddress,
     console: consoleAddress,
     grpc,
-    metricsAddress: metricsListener?.address,
+    metricsAddress,
   };
+}
+
+/** GET /metrics on a listener of its own when METRICS_PORT is set; its address, or undefined. */
+async function listenForMetricsIfAsked(config: Config, metrics: Metrics, closers: Closers) {
+  if (config.metrics.port === undefined) return undefined;
+  const listener = await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
+  closers.push(() => listener.close(config.shutdownGraceSeconds * 1000));
+  return listener.address;
 }
 
 export interface RunningDataRole {
@@ -679,14 +689,8 @@ export interface RunningDataRole {
  */
 export async function startDataRole(options: AppOptions & { region: Region }): Promise<RunningDataRole> {
   const { config, logger, region } = options;
-  const metrics = options.metrics ?? createMetrics();
-  const context: ServiceContext = {
-    config,
-    logger,
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? cryptoIds,
-    metrics,
-  };
+  const context = serviceContextOf(options);
+  const { metrics } = context;
   const closers: Closers = [];
   try {
     const url = config.regions[region].databaseUrl ?? config.databaseUrl;
@@ -722,11 +726,7 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
     closers.push(() => internal.close(config.shutdownGraceSeconds * 1000));
     const regionGrpc = await internal.hop!.listen(config.listen.regionGrpcPort, config.listen.grpcHost);
     closers.push(() => internal.hop!.close(config.shutdownGraceSeconds * 1000));
-    const metricsListener =
-      config.metrics.port === undefined
-        ? undefined
-        : await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
-    if (metricsListener) closers.push(() => metricsListener.close(config.shutdownGraceSeconds * 1000));
+    const metricsAddress = await listenForMetricsIfAsked(config, metrics, closers);
     return {
       grpc,
       regionGrpc,
@@ -734,7 +734,7 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
       database,
       orderTimers,
       metrics,
-      metricsAddress: metricsListener?.address,
+      metricsAddress,
       stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),
     };
   } catch (error) {
@@ -786,14 +786,7 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
   const clock = options.clock ?? systemClock;
   const closers: Closers = [];
   try {
-    const control = await openDatabase({
-      url: config.databaseUrl,
-      dataDir: config.dataDir,
-      logger,
-      timeouts: config.databaseTimeouts,
-    });
-    closers.push(() => control.close());
-    await migrateControl(control.sql, logger);
+    const control = await openControlDatabase(config, logger, closers);
     const regionDatabases = await openRegionDatabases(config, regions, control, logger, closers);
     const kek = await loadKeyEncryptionKey({
       configured: config.tokenKeyEncryptionKey,
