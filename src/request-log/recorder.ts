@@ -1,6 +1,6 @@
 // The partner request log's writer, kept off the request path: the front hands each answered partner call to
-// `record`, which only appends to memory (an array push and two counter bumps); a timer flushes the batch to the
-// control database every FLUSH interval in one transaction. Bounded: at most `maxBuffered` calls wait; past that,
+// `record`, which only appends to memory (a push onto each column and two counter bumps); a timer flushes the batch
+// to the control database every FLUSH interval in one transaction. Bounded: at most `maxBuffered` calls wait; past that,
 // calls are dropped from the log (counted, warned once a flush) while the per-minute usage and the last-call times
 // stay exact (they are counters, bounded by apps × minutes, not by calls). A failed flush drops its batch with a
 // warning: the log is an aid, never a reason to slow or fail a partner call. docs/decisions.md, "Partner request log".
@@ -8,7 +8,7 @@ import type postgres from "postgres";
 import type { Logger } from "../runtime/logger.js";
 import type { Clock } from "../runtime/clock.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import { createRequestLogQueries, type LoggedEnvironment, type PartnerCallRow } from "./request-log-queries.js";
+import { createRequestLogQueries, emptyCallColumns, type LoggedEnvironment } from "./request-log-queries.js";
 
 /** What the front knows of an answered partner call whose app is known. */
 export interface PartnerCallRecord {
@@ -66,7 +66,7 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
   const { sql, clock, logger, flushIntervalMs } = options;
   const keep = options.keepPerApp ?? keptCallsPerApp;
   const maxBuffered = options.maxBuffered ?? 5_000;
-  let calls: PartnerCallRow[] = [];
+  let calls = emptyCallColumns();
   /** app \0 env \0 minute → [requests, 429s] */
   let usage = new Map<string, [number, number]>();
   /** app \0 company → latest ms */
@@ -91,33 +91,31 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
       const callKey = `${call.appId}\u0000${call.companyId}`;
       if ((lastCalls.get(callKey) ?? 0) < call.at) lastCalls.set(callKey, call.at);
     }
-    if (calls.length >= maxBuffered) {
+    if (calls.app_id.length >= maxBuffered) {
       dropped += 1;
       return;
     }
-    calls.push({
-      app_id: call.appId,
-      environment: call.environment,
-      at: new Date(call.at),
-      method: call.method.slice(0, 16),
-      path: call.path.slice(0, maxPathLength),
-      status: call.status,
-      error_code: call.errorCode ?? null,
-      company_id: call.companyId ?? null,
-      correlation_id: call.correlationId,
-      latency_ms: call.latencyMs,
-      // Serialised at flush time would keep a reference to the live object; the body is small and final here.
-      error_body: call.errorBody ? JSON.stringify(call.errorBody).slice(0, maxErrorBodyLength) : null,
-    });
+    calls.app_id.push(call.appId);
+    calls.environment.push(call.environment);
+    calls.at.push(call.at);
+    calls.method.push(call.method.slice(0, 16));
+    calls.path.push(call.path.slice(0, maxPathLength));
+    calls.status.push(call.status);
+    calls.error_code.push(call.errorCode ?? null);
+    calls.company_id.push(call.companyId ?? null);
+    calls.correlation_id.push(call.correlationId);
+    calls.latency_ms.push(call.latencyMs);
+    // Serialised at flush time would keep a reference to the live object; the body is small and final here.
+    calls.error_body.push(call.errorBody ? JSON.stringify(call.errorBody).slice(0, maxErrorBodyLength) : null);
   };
 
   const write = async (): Promise<void> => {
-    if (calls.length === 0 && usage.size === 0 && lastCalls.size === 0) return;
+    if (calls.app_id.length === 0 && usage.size === 0 && lastCalls.size === 0) return;
     const batch = calls;
     const minutes = usage;
     const touched = lastCalls;
     const lost = dropped;
-    calls = [];
+    calls = emptyCallColumns();
     usage = new Map();
     lastCalls = new Map();
     dropped = 0;
@@ -164,7 +162,7 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
       for (const row of cutoffs) trimmedUpTo.set(`${row.app_id}\u0000${row.environment}`, Number(row.cutoff));
     } catch (cause) {
       logger.warn("partner request log: a batch could not be written and is dropped", {
-        calls: batch.length,
+        calls: batch.app_id.length,
         error: cause,
       });
     }

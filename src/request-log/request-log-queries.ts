@@ -20,6 +20,41 @@ export interface PartnerCallRow {
   error_body: string | null;
 }
 
+/**
+ * A batch of partner calls as the recorder keeps it until its flush: one array per column, `at` in ms since the
+ * epoch. A call is eleven pushes, not an object and a Date kept for up to a flush interval (the heap's young
+ * generation copies such survivors and then promotes them), and the flush hands the arrays to `unnest` as they are.
+ */
+export interface PartnerCallColumns {
+  app_id: string[];
+  environment: LoggedEnvironment[];
+  at: number[];
+  method: string[];
+  path: string[];
+  status: number[];
+  error_code: Array<string | null>;
+  company_id: Array<number | null>;
+  correlation_id: string[];
+  latency_ms: number[];
+  error_body: Array<string | null>;
+}
+
+export function emptyCallColumns(): PartnerCallColumns {
+  return {
+    app_id: [],
+    environment: [],
+    at: [],
+    method: [],
+    path: [],
+    status: [],
+    error_code: [],
+    company_id: [],
+    correlation_id: [],
+    latency_ms: [],
+    error_body: [],
+  };
+}
+
 export interface LoggedCall extends Omit<PartnerCallRow, "error_body"> {
   id: number;
 }
@@ -49,18 +84,21 @@ export function createRequestLogQueries(sql: SqlClient) {
      * unnest. A multi-row VALUES has one text per row count, so PostgreSQL parsed and planned a new statement of up
      * to 11,000 parameters on nearly every flush, and each connection kept one prepared statement per count seen.
      */
-    async insertCalls(rows: readonly PartnerCallRow[]): Promise<void> {
-      if (rows.length === 0) return;
-      const column = <K extends keyof PartnerCallRow>(key: K) => rows.map((row) => row[key]);
+    async insertCalls(calls: PartnerCallColumns): Promise<void> {
+      if (calls.app_id.length === 0) return;
+      // `at` travels as ms since the epoch; to_timestamp keeps microseconds, so the ms are exact.
       await sql`
         insert into control.partner_requests
           (app_id, environment, at, method, path, status, error_code, company_id, correlation_id, latency_ms, error_body)
-        select * from unnest(
-          ${column("app_id")}::text[], ${column("environment")}::text[],
-          ${rows.map((row) => row.at.toISOString())}::timestamptz[], ${column("method")}::text[],
-          ${column("path")}::text[], ${column("status")}::smallint[], ${column("error_code")}::text[],
-          ${column("company_id")}::bigint[], ${column("correlation_id")}::text[], ${column("latency_ms")}::real[],
-          ${column("error_body")}::text[])`;
+        select app_id, environment, to_timestamp(at_ms / 1000.0), method, path, status, error_code, company_id,
+               correlation_id, latency_ms, error_body
+        from unnest(
+          ${calls.app_id}::text[], ${calls.environment}::text[], ${calls.at}::float8[], ${calls.method}::text[],
+          ${calls.path}::text[], ${calls.status}::smallint[], ${calls.error_code}::text[],
+          ${calls.company_id}::bigint[], ${calls.correlation_id}::text[], ${calls.latency_ms}::real[],
+          ${calls.error_body}::text[])
+          as call (app_id, environment, at_ms, method, path, status, error_code, company_id, correlation_id,
+                   latency_ms, error_body)`;
     },
 
     /**
