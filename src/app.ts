@@ -759,7 +759,7 @@ function outboxSources(control: Database, regionDatabases: ReadonlyMap<Region, D
 function mailEndpointDisabled(mail: MailOutbox, config: Config) {
   return (notice: { endpointId: string; url: string; appId: string; emails: string[]; appName: string }) => {
     for (const to of notice.emails) {
-      mail.enqueue("webhook endpoint disabled", async () => ({
+      mail.enqueue("webhook endpoint disabled", to, async () => ({
         to,
         subject: `Webhook endpoint of ${notice.appName} disabled`,
         text: `The webhook endpoint ${notice.url} of ${notice.appName} failed every delivery for ${Math.round(config.webhooks.disableAfterSeconds / 86_400)} days in a row and was disabled. Fix the receiver, then enable it again on the app's page.`,

@@ -88,11 +88,11 @@ export function createAccountHandlers(
       const stated = statedLocale(ctx);
       const account = await createDeveloperAccountQueries(sql).insert(email, passwordHash, now(), stated);
       if (account) {
-        deps.mail.enqueue("email verification", () => linkMail(account, "VERIFY_EMAIL", stated ?? "en"));
+        deps.mail.enqueue("email verification", email, () => linkMail(account, "VERIFY_EMAIL", stated ?? "en"));
         logger.info("developer account created", { accountId: account.id });
       } else {
         // Taken: the same answer, and the address's owner learns of the attempt by mail.
-        deps.mail.enqueue("sign-up notice", async () => ({
+        deps.mail.enqueue("sign-up notice", email, async () => ({
           to: email,
           ...deps.mailTexts.account(await mailLocale(stated, email), "taken"),
           link: `${consoleUrl}/sign-in`,
@@ -118,7 +118,7 @@ export function createAccountHandlers(
       const stated = statedLocale(ctx);
       // The lookup, the link and the mail all happen in the outbox: a known and an unknown email do the same work
       // before the answer (one counter round trip and a queue push), so its timing says nothing either.
-      deps.mail.enqueue("password reset", async () => {
+      deps.mail.enqueue("password reset", email, async () => {
         const account = await createDeveloperAccountQueries(sql).findByEmail(email);
         if (!account || account.suspended_at) return undefined;
         return linkMail(account, "RESET_PASSWORD", await mailLocale(stated, email));

@@ -1,7 +1,8 @@
 // The console's outbox: mail leaves off the request path. A request queues the work that makes a mail (which may
 // read the account and store a link) and answers at once, so an answer never tells by its timing whether a mail
 // went out (password reset for a known or an unknown email). Bounded, retried a few times with backoff, failures
-// logged without the link or body; drained on shutdown within the grace period. docs/decisions.md, "Console".
+// logged without the link or body; drained on shutdown within the grace period. Mails to one address leave in the
+// order they were asked for, so the newest mail in a mailbox carries the newest link. docs/decisions.md, "Console".
 import type { Logger } from "../runtime/logger.js";
 import type { Mail, MailTransport } from "./mail.js";
 
@@ -9,8 +10,11 @@ import type { Mail, MailTransport } from "./mail.js";
 export type ComposeMail = () => Promise<Mail | undefined>;
 
 export interface MailOutbox {
-  /** Queues `compose` (what it is for in `what`, for the log); never waits, never throws. */
-  enqueue(what: string, compose: ComposeMail): void;
+  /**
+   * Queues `compose` (what it is for in `what`, for the log) of a mail to `to`; never waits, never throws. Work for
+   * one address runs one at a time, in the order queued; work for different addresses runs side by side.
+   */
+  enqueue(what: string, to: string, compose: ComposeMail): void;
   /** Resolves when nothing is queued or being sent. */
   idle(): Promise<void>;
   /** Takes no more work and waits up to `graceMs` for what is queued; what is left then is logged and dropped. */
@@ -37,6 +41,8 @@ export const defaultOutboxBackoffMs: readonly number[] = [1_000, 5_000];
 
 interface Job {
   what: string;
+  /** The recipient, as the caller normalised it: the key that keeps one mailbox's mails in order. */
+  to: string;
   compose: ComposeMail;
 }
 
@@ -46,6 +52,8 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
   const concurrency = options.concurrency ?? defaultOutboxConcurrency;
   const backoffMs = options.backoffMs ?? defaultOutboxBackoffMs;
   const queue: Job[] = [];
+  /** Recipients with work running (composing, sending or waiting to retry): their next job waits its turn. */
+  const busy = new Set<string>();
   let running = 0;
   let closed = false;
   let abandoned = false;
@@ -101,14 +109,23 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     }
   }
 
+  /** The oldest queued job whose recipient has nothing running, taken off the queue. */
+  function nextReady(): Job | undefined {
+    const index = queue.findIndex((job) => !busy.has(job.to));
+    return index < 0 ? undefined : queue.splice(index, 1)[0];
+  }
+
   function pump() {
-    while (running < concurrency && queue.length > 0 && !abandoned) {
-      const job = queue.shift()!;
+    while (running < concurrency && !abandoned) {
+      const job = nextReady();
+      if (!job) break;
       running++;
+      busy.add(job.to);
       void run(job)
         .catch((error: unknown) => logger.error("console mail not sent", { what: job.what, error: reasonOf(error) }))
         .finally(() => {
           running--;
+          busy.delete(job.to);
           pump();
           settle();
         });
@@ -120,7 +137,7 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     queue.length === 0 && running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
 
   return {
-    enqueue(what, compose) {
+    enqueue(what, to, compose) {
       if (closed) {
         logger.error("console mail dropped: the outbox is closed", { what });
         return;
@@ -129,7 +146,7 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
         logger.error("console mail dropped: the outbox is full", { what, capacity });
         return;
       }
-      queue.push({ what, compose });
+      queue.push({ what, to, compose });
       // Started on the next turn: the request that queued it answers first.
       setImmediate(pump);
     },

@@ -101,7 +101,7 @@ export function createOrganizationHandlers(
    * else the inviter's (the page they invited from). It names the organization, the inviter and the role in words.
    */
   function mailInvitation(invitation: InvitationRow, token: string, inviter: string, inviterLocale: Locale) {
-    deps.mail.enqueue("organization invitation", async () => {
+    deps.mail.enqueue("organization invitation", invitation.email, async () => {
       const [organization, known] = await Promise.all([
         findOrganization(sql, invitation.organization_id),
         createDeveloperAccountQueries(sql).localeOf(invitation.email),

@@ -77,7 +77,7 @@ Outbox("a failing send is retried with backoff and delivered once it works; noth
     },
   };
   const outbox = createMailOutbox({ transport, logger, backoffMs: [0, 0] });
-  outbox.enqueue("password reset", async () => mailTo("dev@partner.test"));
+  outbox.enqueue("password reset", "dev@partner.test", async () => mailTo("dev@partner.test"));
   await outbox.idle();
   assert.is(tries, 3);
   assert.equal(delivered, [mailTo("dev@partner.test")]);
@@ -94,7 +94,7 @@ Outbox("a send that keeps failing is logged once after the last try, without the
     },
   };
   const outbox = createMailOutbox({ transport, logger, backoffMs: [0, 0] });
-  outbox.enqueue("password reset", async () => mailTo("dev@partner.test"));
+  outbox.enqueue("password reset", "dev@partner.test", async () => mailTo("dev@partner.test"));
   await outbox.idle();
   assert.is(tries, 3);
   const failures = entries().filter((entry) => entry["msg"] === "console mail not sent");
@@ -113,9 +113,9 @@ Outbox("work that finds nobody to mail sends nothing; work that fails to compose
   const { entries, logger } = capturedLogger();
   const held = heldTransport();
   const outbox = createMailOutbox({ transport: held.transport, logger, backoffMs: [0] });
-  outbox.enqueue("password reset", async () => undefined);
+  outbox.enqueue("password reset", "nobody@partner.test", async () => undefined);
   let composed = 0;
-  outbox.enqueue("password reset", async () => {
+  outbox.enqueue("password reset", "dev@partner.test", async () => {
     composed++;
     throw new Error("database unavailable");
   });
@@ -127,13 +127,52 @@ Outbox("work that finds nobody to mail sends nothing; work that fails to compose
   assert.is(failures[0]!["to"], undefined);
 });
 
+Outbox(
+  "mails to one address leave in the order asked, one at a time; other addresses do not wait for them",
+  async () => {
+    const { logger } = capturedLogger();
+    const delivered: string[] = [];
+    const transport: MailTransport = {
+      async send(mail) {
+        delivered.push(`${mail.to} ${mail.subject}`);
+      },
+    };
+    const outbox = createMailOutbox({ transport, logger, concurrency: 4, backoffMs: [] });
+    // The first mail to dev@ takes longest to compose (it reads the account and stores a link); without the order
+    // kept, the notice asked for after it would reach the mailbox first.
+    let releaseVerification: () => void = () => {};
+    const verificationComposing = new Promise<void>((resolve) => (releaseVerification = resolve));
+    let noticeComposed = false;
+    outbox.enqueue("email verification", "dev@partner.test", async () => {
+      await verificationComposing;
+      return { ...mailTo("dev@partner.test"), subject: "Verify your email" };
+    });
+    outbox.enqueue("sign-up notice", "dev@partner.test", async () => {
+      noticeComposed = true;
+      return { ...mailTo("dev@partner.test"), subject: "Someone signed up with your email" };
+    });
+    outbox.enqueue("invitation", "other@partner.test", async () => mailTo("other@partner.test"));
+    // Another address is sent while dev@'s first mail is still being composed, and dev@'s second is not started.
+    while (delivered.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(delivered, ["other@partner.test Reset your password"]);
+    assert.is(noticeComposed, false);
+    releaseVerification();
+    await outbox.idle();
+    assert.equal(delivered, [
+      "other@partner.test Reset your password",
+      "dev@partner.test Verify your email",
+      "dev@partner.test Someone signed up with your email",
+    ]);
+  },
+);
+
 Outbox("bounded: beyond its capacity a mail is dropped and logged, never queued", async () => {
   const { entries, logger } = capturedLogger();
   const held = heldTransport();
   held.hold();
   const outbox = createMailOutbox({ transport: held.transport, logger, capacity: 2, concurrency: 1, backoffMs: [] });
   for (const to of ["a@partner.test", "b@partner.test", "c@partner.test"])
-    outbox.enqueue("invitation", async () => mailTo(to));
+    outbox.enqueue("invitation", to, async () => mailTo(to));
   const dropped = entries().filter((entry) => entry["msg"] === "console mail dropped: the outbox is full");
   assert.equal(
     dropped.map((entry) => [entry["what"], entry["capacity"]]),
@@ -155,22 +194,22 @@ Outbox(
     const held = heldTransport();
     const drained = createMailOutbox({ transport: held.transport, logger });
     for (const to of ["a@partner.test", "b@partner.test", "c@partner.test", "d@partner.test", "e@partner.test"])
-      drained.enqueue("invitation", async () => mailTo(to));
+      drained.enqueue("invitation", to, async () => mailTo(to));
     await drained.close(10_000);
     assert.is(held.delivered.length, 5);
     assert.equal(entries(), []);
 
     held.hold();
     const stuck = createMailOutbox({ transport: held.transport, logger, concurrency: 1 });
-    stuck.enqueue("invitation", async () => mailTo("f@partner.test"));
-    stuck.enqueue("invitation", async () => mailTo("g@partner.test"));
+    stuck.enqueue("invitation", "f@partner.test", async () => mailTo("f@partner.test"));
+    stuck.enqueue("invitation", "g@partner.test", async () => mailTo("g@partner.test"));
     await held.pending();
     await stuck.close(1);
     assert.equal(
       entries().map((entry) => [entry["msg"], entry["unsent"]]),
       [["console mail outbox closed with mail unsent", 2]],
     );
-    stuck.enqueue("invitation", async () => mailTo("h@partner.test"));
+    stuck.enqueue("invitation", "h@partner.test", async () => mailTo("h@partner.test"));
     assert.is(entries().at(-1)!["msg"], "console mail dropped: the outbox is closed");
     held.release();
   },
