@@ -42,6 +42,7 @@ import { cookie, parseCookies } from "../web/cookies.js";
 import { sameSecret } from "../web/csrf.js";
 import { readPostedForm } from "../web/posted-form.js";
 import { createRouter, route } from "../web/router.js";
+import { probePaths } from "../web/site-request.js";
 import { onStore } from "../web/session-store.js";
 import { createSiteServer, type PageReply, type SiteServer } from "../web/site-server.js";
 import { chooseLocale, translator, type Locale, type MessageKey, type Translate } from "../web/i18n.js";
@@ -317,6 +318,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   /** The steps every request starts with: its cookies, its language (and where a switch leads), its session. */
   async function begin(request: http.IncomingMessage, url: URL, state: RequestState): Promise<Visit> {
     const method = request.method ?? "GET";
+    // HEAD reads the page GET would show, so it takes the same language and the same switch.
+    const readsPage = method === "GET" || method === "HEAD";
     const path = url.pathname;
     const cookies = parseCookies(request.headers.cookie);
     // The page's language: ?lang= (the switch), then its cookie, then the app's OIDC ui_locales hint on the
@@ -329,11 +332,11 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
         secure,
         uiLocales,
       });
-    const uiLocales = path === "/oauth/authorize" && method === "GET" ? url.searchParams.get("ui_locales") : null;
+    const uiLocales = path === "/oauth/authorize" && readsPage ? url.searchParams.get("ui_locales") : null;
     const choice = choose(uiLocales);
     state.languageCookie = choice.setCookie;
     // A GET page switches language in place; a POST's answer switches on the page the site starts from.
-    const here: Here = method === "GET" ? { path, query: url.searchParams } : { path: "/oauth/connections" };
+    const here: Here = readsPage ? { path, query: url.searchParams } : { path: "/oauth/connections" };
     state.context = { locale: choice.locale, here };
     const sessionId = cookies.get(sessionCookie);
     // Without a session cookie nothing is read from the store: the authorize and sign-in pages still show.
@@ -600,6 +603,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
   };
 
   const pages = createRouter<Handler>({
+    // HEAD is GET without the body (RFC 9110 section 9.3.2): link checkers and monitors ask it.
+    headAsGet: true,
     routes: [
       route("GET", "/oauth/authorize", authorize),
       route("GET", "/oauth/authorize/cancel", cancelAuthorize),
@@ -612,8 +617,8 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       route("POST", "/oauth/access-requests/decision", posted(withSession(decideAccessRequest))),
       route("POST", "/oauth/access-requests/withdraw", posted(withSession(withdrawAccessRequest))),
     ],
-    // The probes answer GET before any route; another method is refused as on the pages.
-    reserved: ["/healthz", "/readyz"],
+    // The probes answer GET and HEAD before any route; another method is refused as on the pages.
+    reserved: probePaths,
   });
 
   return createSiteServer({

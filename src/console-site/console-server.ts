@@ -28,6 +28,7 @@ import { readPostedForm } from "../web/posted-form.js";
 import { createRouter, route, type ParamsOf, type PathParams } from "../web/router.js";
 import { onStore } from "../web/session-store.js";
 import { createSiteServer, type SiteServer } from "../web/site-server.js";
+import { probePaths } from "../web/site-request.js";
 import {
   forgotPasswordPage,
   invitationOfReturn,
@@ -171,11 +172,12 @@ const notFound = ({ t, page }: Visit): Reply =>
   page(t("common.notFoundTitle"), t("common.notFoundText"), { status: 404 });
 
 /**
- * The anonymous pages (a signed-in visitor may still open the mailed links): each answers its own methods only, and
- * any other method falls through to the signed-in table, which knows none of them (404).
+ * The anonymous pages (a signed-in visitor may still open the mailed links), and the probes the site answers before
+ * any page: another method gets 405 with Allow, signed in or not. A path of neither goes to the signed-in table.
  */
 const anonymousPages = createRouter<PageHandler>({
   headAsGet: true,
+  reserved: probePaths,
   routes: [
     on("GET", "/sign-in", ({ visit, signedIn }) =>
       signedIn ? { status: 303, location: returnOf(visit) } : signInPage(visit),
@@ -325,20 +327,24 @@ function dispatch(routed: Omit<Routed, "params">): Reply | Promise<Reply> {
   const { visit } = routed;
   const anonymous = anonymousPages.match(visit.method, visit.path);
   if (anonymous.kind === "route") return anonymous.handler({ ...routed, params: anonymous.params });
+  if (anonymous.kind === "method-not-allowed") return methodNotAllowed(visit, anonymous.allow);
   const match = signedInPages.match(visit.method, visit.path);
   if (match.kind === "not-found") return notFound(visit);
   if (!routed.signedIn)
     return visit.method === "GET" || visit.method === "HEAD"
       ? { status: 303, location: "/sign-in" }
       : signInPage(visit, {}, 401);
-  if (match.kind === "method-not-allowed") {
-    const { t } = visit;
-    return {
-      ...visit.page(t("common.methodNotAllowedTitle"), t("common.methodNotAllowedText"), { status: 405 }),
-      headers: { Allow: match.allow },
-    };
-  }
+  if (match.kind === "method-not-allowed") return methodNotAllowed(visit, match.allow);
   return match.handler({ ...routed, params: match.params });
+}
+
+/** 405 for a path of ours asked with another method, naming the methods it has (RFC 9110 section 15.5.6). */
+function methodNotAllowed(visit: Visit, allow: string): Reply {
+  const { t } = visit;
+  return {
+    ...visit.page(t("common.methodNotAllowedTitle"), t("common.methodNotAllowedText"), { status: 405 }),
+    headers: { Allow: allow },
+  };
 }
 
 export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {

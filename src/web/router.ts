@@ -43,8 +43,11 @@ export interface RouterOptions<Handler> {
   /** A GET route also answers HEAD (the page without its body), and Allow says so. */
   headAsGet?: boolean;
   routes: ReadonlyArray<RouteSpec<Handler>>;
-  /** Paths answered before the table (a site's probes): known, so any method that reaches the table gets 405. */
-  reserved?: readonly string[];
+  /**
+   * Paths answered before the table with `methods` (a site's probes): known, so any other method that reaches the
+   * table gets 405, and Allow names those methods.
+   */
+  reserved?: ReadonlyArray<{ path: string; methods: readonly string[] }>;
 }
 
 /** One path pattern of the table and the methods it answers. */
@@ -52,6 +55,8 @@ interface PathEntry<Handler> {
   pattern: RegExp;
   names: string[];
   handlers: Map<string, Handler>;
+  /** Methods the site answers before the table on this path (a reserved path's), for Allow. */
+  answeredBefore: readonly string[];
 }
 
 /** The order methods are listed in an Allow header. */
@@ -64,13 +69,14 @@ export function createRouter<Handler>(options: RouterOptions<Handler>): Router<H
   for (const spec of options.routes) {
     let entry = entries.get(spec.path);
     if (!entry) {
-      entry = { ...compilePath(spec.path, segments), handlers: new Map() };
+      entry = { ...compilePath(spec.path, segments), handlers: new Map(), answeredBefore: [] };
       entries.set(spec.path, entry);
     }
     if (entry.handlers.has(spec.method)) throw new Error(`route declared twice: ${spec.method} ${spec.path}`);
     entry.handlers.set(spec.method, spec.handler);
   }
-  for (const path of options.reserved ?? []) entries.set(path, { ...compilePath(path, segments), handlers: new Map() });
+  for (const { path, methods } of options.reserved ?? [])
+    entries.set(path, { ...compilePath(path, segments), handlers: new Map(), answeredBefore: methods });
   const table = [...entries.values()];
 
   const find = (path: string): { entry: PathEntry<Handler>; params: PathParams } | undefined => {
@@ -82,7 +88,7 @@ export function createRouter<Handler>(options: RouterOptions<Handler>): Router<H
   };
 
   const allowOf = (entry: PathEntry<Handler>): string => {
-    const methods = new Set(entry.handlers.keys());
+    const methods = new Set([...entry.handlers.keys(), ...entry.answeredBefore]);
     if (options.headAsGet && methods.has("GET")) methods.add("HEAD");
     const rank = (method: string) => (methodOrder.includes(method) ? methodOrder.indexOf(method) : methodOrder.length);
     return [...methods].sort((a, b) => rank(a) - rank(b)).join(", ");

@@ -32,8 +32,8 @@ export function tracedSiteRequests(ids: IdSource, listener: http.RequestListener
 }
 
 /**
- * GET /healthz (liveness: nothing) and GET /readyz (the databases this process uses, when `readiness` is given),
- * as plain text; undefined for any other request.
+ * GET /healthz (liveness: nothing) and GET /readyz (the databases this process uses, as `readiness` says),
+ * as plain text, and HEAD of both (the same answer without its body); undefined for any other request.
  */
 export async function probeReply(
   method: string,
@@ -41,10 +41,11 @@ export async function probeReply(
   readiness: (() => Promise<{ ready: boolean; down: string[] }>) | undefined,
   retryAfterSeconds: number,
 ): Promise<SiteReply | undefined> {
-  if (method !== "GET") return undefined;
+  if (method !== "GET" && method !== "HEAD") return undefined;
   if (path === "/healthz") return { status: 200, html: "ok\n" };
-  if (path === "/readyz" && readiness) {
-    const { ready, down } = await readiness();
+  if (path === "/readyz") {
+    // A site given nothing to check (a test's) has nothing to wait for.
+    const { ready, down } = readiness ? await readiness() : { ready: true, down: [] };
     return ready
       ? { status: 200, html: "ready\n" }
       : { status: 503, headers: { "Retry-After": String(retryAfterSeconds) }, html: `not ready: ${down.join(", ")}\n` };
@@ -53,6 +54,12 @@ export async function probeReply(
 }
 
 /** The Content-Type of a site's reply: the probes answer plain text, every other page HTML. */
+/** The paths probeReply answers and their methods: a site's router reserves them (another method: 405 with Allow). */
+export const probePaths: ReadonlyArray<{ path: string; methods: readonly string[] }> = [
+  { path: "/healthz", methods: ["GET", "HEAD"] },
+  { path: "/readyz", methods: ["GET", "HEAD"] },
+];
+
 export function siteContentType(path: string): string {
   return path === "/healthz" || path === "/readyz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
 }

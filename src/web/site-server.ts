@@ -99,8 +99,11 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     if (reply.language && reply.html !== undefined) headers["Content-Language"] = reply.language;
     if (reply.location) headers["Location"] = reply.location;
     if (reply.html !== undefined) headers["Content-Type"] = siteContentType(path);
+    // The length GET's body has, for HEAD too (RFC 9110 section 8.6): one write, no chunks.
+    const body = reply.html ?? "";
+    headers["Content-Length"] = String(Buffer.byteLength(body));
     response.writeHead(reply.status, headers);
-    response.end(request.method === "HEAD" ? "" : (reply.html ?? ""));
+    response.end(request.method === "HEAD" ? undefined : body);
   };
 
   const server = http.createServer(

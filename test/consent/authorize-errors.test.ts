@@ -443,8 +443,29 @@ Authorize("every page refuses framing: errors, sign-in, unknown paths, wrong met
   assert.is(get.headers.get("allow"), "POST");
   const post = await browser.post("/oauth/authorize", {});
   assert.is(post.status, 405);
-  assert.is(post.headers.get("allow"), "GET");
+  assert.is(post.headers.get("allow"), "GET, HEAD");
   assertNotFramable(post);
+  const probe = await browser.post("/healthz", {});
+  assert.is(probe.status, 405);
+  assert.is(probe.headers.get("allow"), "GET, HEAD");
+});
+
+Authorize("HEAD answers as GET without the body: the same status, type, language and length", async () => {
+  for (const path of ["/oauth/authorize?client_id=x", "/oauth/connections", "/healthz", "/readyz", "/nowhere"]) {
+    const get = await fetch(`${test.auth}${path}`, { headers: { "accept-language": "hi" }, redirect: "manual" });
+    const body = await get.text();
+    const head = await fetch(`${test.auth}${path}`, {
+      method: "HEAD",
+      headers: { "accept-language": "hi" },
+      redirect: "manual",
+    });
+    assert.is(head.status, get.status, path);
+    for (const name of ["content-type", "content-language", "content-length", "location", "x-frame-options"])
+      assert.is(head.headers.get(name), get.headers.get(name), `${path} ${name}`);
+    assert.is(get.headers.get("content-length"), String(Buffer.byteLength(body)), path);
+    assert.is(get.headers.get("transfer-encoding"), null, path);
+    assert.is(await head.text(), "", path);
+  }
 });
 
 Authorize.run();

@@ -88,6 +88,34 @@ Site(
   },
 );
 
+Site(
+  "a public page or a probe asked with another method: 405 naming its methods; HEAD is GET without the body",
+  async () => {
+    for (const [method, path, allow] of [
+      ["PUT", "/sign-in", "GET, HEAD, POST"],
+      ["PATCH", "/verify-email", "GET, HEAD"],
+      ["GET", "/sign-out", "POST"],
+      ["PUT", "/healthz", "GET, HEAD"],
+      ["DELETE", "/readyz", "GET, HEAD"],
+    ] as const) {
+      const refused = await fetch(test.console + path, { method, headers: { "accept-language": "ar" } });
+      assert.is(refused.status, 405, `${method} ${path}`);
+      assert.is(refused.headers.get("allow"), allow, `${method} ${path}`);
+      assert.match(await refused.text(), `<h1>${ar("common.methodNotAllowedTitle")}</h1>`);
+    }
+    for (const path of ["/sign-in", "/healthz", "/readyz", "/organizations", "/nowhere"]) {
+      const get = await fetch(test.console + path, { redirect: "manual" });
+      const body = await get.text();
+      const head = await fetch(test.console + path, { method: "HEAD", redirect: "manual" });
+      assert.is(head.status, get.status, path);
+      for (const name of ["content-type", "content-language", "content-length", "location", "cache-control"])
+        assert.is(head.headers.get(name), get.headers.get(name), `${path} ${name}`);
+      assert.is(get.headers.get("content-length"), String(Buffer.byteLength(body)), path);
+      assert.is(await head.text(), "", path);
+    }
+  },
+);
+
 Site("a POST without the page's CSRF token, or from another origin, is refused and changes nothing", async () => {
   const browser = createSiteBrowser(test);
   await browser.get("/sign-up");
