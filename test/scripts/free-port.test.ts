@@ -1,6 +1,13 @@
 // scripts/free-port.mjs: a port below the kernel's ephemeral range (so no outgoing connection takes it between the
-// pick and the bind), that a server can then bind, and never one something already listens on.
+// pick and the bind), that a server can then bind, never one something already listens on, and never one another
+// living process was given (its claim file); a dead process's claim is taken over.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { freePort } from "../../scripts/free-port.mjs";
@@ -38,6 +45,47 @@ FreePort("never a port something listens on", async () => {
     for (let i = 0; i < 50; i++) assert.not.ok(held.has(await freePort()));
   } finally {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+});
+
+FreePort("never a port another living process claimed; a dead process's claim is taken over", async () => {
+  // In a directory of its own (TMPDIR of a child process), so the suites running beside it keep theirs.
+  const root = await mkdtemp(join(tmpdir(), "free-port-"));
+  const dir = join(root, "partner-api-ports");
+  mkdirSync(dir);
+  const living = spawn("sleep", ["60"], { stdio: "ignore" });
+  const gone = spawn("true", [], { stdio: "ignore" });
+  await once(gone, "exit");
+  try {
+    // Most of the range claimed by a living process, every tenth port by one that has exited.
+    const stale = new Set<number>();
+    for (let port = 20_000; port <= 32_767; port++) {
+      const dead = port % 10 === 0;
+      writeFileSync(join(dir, String(port)), String(dead ? gone.pid : living.pid));
+      if (dead) stale.add(port);
+    }
+    const script = `import { freePort } from ${JSON.stringify(new URL("../../scripts/free-port.mjs", import.meta.url).href)};
+      const ports = [];
+      for (let i = 0; i < 20; i++) ports.push(await freePort());
+      console.log(JSON.stringify({ pid: process.pid, ports }));`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, TMPDIR: root },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const [code] = await once(child, "exit");
+    assert.is(code, 0);
+    const { ports } = JSON.parse(out) as { pid: number; ports: number[] };
+    assert.is(new Set(ports).size, 20, "one process is never given one port twice");
+    for (const port of ports) assert.ok(stale.has(port), `${port} was claimed by a living process`);
+    // The child's claims went with it when it exited; the living process's stayed.
+    for (const port of ports)
+      assert.not.ok(existsSync(join(dir, String(port))), `${port}'s claim outlived its process`);
+    assert.is(readFileSync(join(dir, "20001"), "utf8"), String(living.pid));
+  } finally {
+    living.kill();
+    await rm(root, { recursive: true, force: true });
   }
 });
 
