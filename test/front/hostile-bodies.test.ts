@@ -1,8 +1,8 @@
 // Hostile bodies and the shared event loop (issue 27): a 64 KiB form of `%FF&` took 0.65 to 0.97 s to parse before
 // any throttle, and ten in parallel froze every listener of the process for 10 to 13 s. Over real ports: ten such
-// bodies in parallel, at the front and at the consent site, leave a concurrent /healthz probe answering within a
-// generous bound stated against ten ordinary bodies sent the same way in the same run (a comparison, not a timing
-// of its own); each hostile body gets its documented 400, and no answer grows with the input.
+// bodies in parallel, at the front and at the consent site, each get their documented 400 while a concurrent
+// /healthz probe keeps answering, and no answer grows with the input. What parsing them costs is measured in
+// bench/form-parsing.ts rather than timed here.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -54,40 +54,18 @@ function hostileBodies(): Sent[] {
   ];
 }
 
-/** Ten ordinary bodies to the same listeners: small, well-formed, refused further on (a wrong secret or password). */
-function ordinaryBodies(): Sent[] {
-  const credentials = "grant_type=client_credentials&client_id=app_nobody&client_secret=wrong";
-  return [
-    ...Array.from({ length: 4 }, () => ({ url: `${test.base}/v1/oauth/token`, contentType: form, body: credentials })),
-    ...Array.from({ length: 3 }, () => ({ url: `${test.base}/v1/token`, contentType: form, body: credentials })),
-    {
-      url: `${test.base}/v1/oauth/revoke`,
-      contentType: form,
-      body: "token=abc&client_id=app_nobody&client_secret=wrong",
-    },
-    ...Array.from({ length: 2 }, () => ({
-      url: `${test.auth}/oauth/sign-in`,
-      contentType: form,
-      body: "email=a%40b.test&password=wrong&csrf=x",
-    })),
-  ];
-}
-
 /**
- * Sends `bodies` in parallel and, while they are in flight, probes /healthz every 10 ms; the slowest probe's
- * latency and every answer.
+ * Sends `bodies` in parallel and, while they are in flight, probes /healthz every 10 ms: every answer, and the
+ * probes' statuses.
  */
-async function burst(
-  bodies: Sent[],
-): Promise<{ slowestProbeMs: number; answers: Array<{ status: number; text: string }> }> {
+async function burst(bodies: Sent[]): Promise<{ probes: number[]; answers: Array<{ status: number; text: string }> }> {
   let done = false;
-  let slowest = 0;
+  const probes: number[] = [];
   const probing = (async () => {
     while (!done) {
-      const started = performance.now();
       const probe = await fetch(`${test.base}/healthz`);
       await probe.text();
-      slowest = Math.max(slowest, performance.now() - started);
+      probes.push(probe.status);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
@@ -103,29 +81,21 @@ async function burst(
   );
   done = true;
   await probing;
-  return { slowestProbeMs: slowest, answers };
+  return { probes, answers };
 }
 
-Hostile(
-  "ten hostile bodies in parallel hold /healthz no longer than a generous multiple of ten ordinary ones",
-  async () => {
-    // Warm both paths once, so neither round pays for compiling the code the other already ran.
-    await burst(ordinaryBodies());
-    await burst(hostileBodies());
-    const ordinary = await burst(ordinaryBodies());
-    const hostile = await burst(hostileBodies());
-    // Generous: five times the ordinary round's slowest probe, and never under a second. Parsing these bodies used
-    // to take 0.25 to 0.97 s each, all of it on the event loop: ten of them held every probe for seconds.
-    const bound = Math.max(1_000, 5 * ordinary.slowestProbeMs);
-    assert.ok(
-      hostile.slowestProbeMs < bound,
-      `slowest probe ${Math.round(hostile.slowestProbeMs)} ms during the hostile bodies; bound ${Math.round(bound)} ms (ordinary ${Math.round(ordinary.slowestProbeMs)} ms)`,
-    );
-    for (const answer of hostile.answers) assert.is(answer.status, 400, answer.text.slice(0, 300));
-    for (const answer of hostile.answers)
-      assert.ok(answer.text.length < 4_096, `an answer of ${answer.text.length} bytes`);
-  },
-);
+Hostile("ten hostile bodies in parallel: each its documented 400, small, while /healthz keeps answering", async () => {
+  // How long such bodies hold the event loop is measured, not asserted (a test never asserts a timing): parsing each
+  // costs well under a millisecond of CPU, linear in its length (bench/form-parsing.ts, `npm run bench:forms`).
+  // Parsing them used to take 0.25 to 0.97 s each, all of it on the event loop: ten of them held every probe for
+  // seconds.
+  const hostile = await burst(hostileBodies());
+  assert.ok(hostile.probes.length > 0);
+  assert.equal([...new Set(hostile.probes)], [200]);
+  for (const answer of hostile.answers) assert.is(answer.status, 400, answer.text.slice(0, 300));
+  for (const answer of hostile.answers)
+    assert.ok(answer.text.length < 4_096, `an answer of ${answer.text.length} bytes`);
+});
 
 Hostile(
   "more pairs than any route accepts: 400 in the family's shape naming the limit, before anything is decoded",
