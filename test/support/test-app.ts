@@ -54,10 +54,13 @@ export async function startTestApp(options: {
   webhookResolver?: (hostname: string) => Promise<string[]>;
 }): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), "pa-oauth-"));
-  const databaseUrl = await freshDatabaseUrl();
+  // A database the test brings (a private server it stops and starts) is used as it is: no scratch database is
+  // made beside it on the shared server, nor dropped at the end, and no embedded one is seeded.
+  const given = options.env?.["DATABASE_URL"];
+  const databaseUrl = given ? undefined : await freshDatabaseUrl();
   const [port, authPort, consolePort] = [await freePort(), await freePort(), await freePort()];
   const internal = await writeInternalCredentials(dataDir);
-  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
+  if (!databaseUrl && !given) await seedEmbeddedDatabase(dataDir);
   const config = loadConfig({
     HOST: "127.0.0.1",
     PORT: String(port),
@@ -93,11 +96,27 @@ export async function startTestApp(options: {
     console: `http://127.0.0.1:${consolePort}`,
     logs,
     async stop() {
-      await app.stop();
-      if (databaseUrl) await dropDatabase(databaseUrl);
+      // A stop that hangs fails its hook after minutes; these say which step it hung in.
+      await named("app.stop()", () => app.stop());
+      if (databaseUrl) await named(`dropping ${databaseUrl}`, () => dropDatabase(databaseUrl));
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs `step`, printing its name once a minute while it has not finished. */
+async function named<T>(name: string, step: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const watch = setInterval(
+    () => console.error(`  test app: still in ${name} after ${Math.round((performance.now() - started) / 1000)} s`),
+    60_000,
+  );
+  watch.unref();
+  try {
+    return await step();
+  } finally {
+    clearInterval(watch);
+  }
 }
 
 export interface World {
