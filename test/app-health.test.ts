@@ -72,6 +72,41 @@ async function refusedSoon(port: number): Promise<void> {
 }
 
 Probes(
+  "every listener's probes answer GET and HEAD alike; another method is 405 with Allow: GET, HEAD in the listener's shape",
+  async () => {
+    const test = await startTestApp({ clock: createManualClock(), redis: false });
+    try {
+      for (const base of [test.base, test.auth, test.console]) {
+        for (const path of ["/healthz", "/readyz"]) {
+          const get = await fetch(base + path);
+          const body = await get.text();
+          const head = await fetch(base + path, { method: "HEAD" });
+          assert.is(get.status, 200, base + path);
+          assert.is(head.status, 200, base + path);
+          for (const name of ["content-type", "content-length", "cache-control"])
+            assert.is(head.headers.get(name), get.headers.get(name), `${base}${path} ${name}`);
+          assert.is(get.headers.get("content-length"), String(Buffer.byteLength(body)));
+          assert.is(await head.text(), "");
+          const refused = await fetch(base + path, { method: "DELETE" });
+          assert.is(refused.status, 405, base + path);
+          assert.is(refused.headers.get("allow"), "GET, HEAD", base + path);
+          await refused.arrayBuffer();
+        }
+      }
+      // The front's refusal is the partner envelope, as any other of its 405s.
+      const refused = await fetch(`${test.base}/healthz`, { method: "POST" });
+      const envelope = (await refused.json()) as Record<string, unknown>;
+      assert.equal(
+        [refused.status, envelope["code"], envelope["params"], envelope["path"]],
+        [405, "request.method_not_allowed", { allow: "GET, HEAD" }, "/healthz"],
+      );
+    } finally {
+      await test.stop();
+    }
+  },
+);
+
+Probes(
   "from stop() on: /readyz 503 shutting_down and gRPC NOT_SERVING while serving through the drain; a request in flight at close completes",
   async () => {
     const clock = createManualClock();

@@ -42,7 +42,7 @@ import { cookie, parseCookies } from "../web/cookies.js";
 import { sameSecret } from "../web/csrf.js";
 import { readPostedForm } from "../web/posted-form.js";
 import { createRouter, route } from "../web/router.js";
-import { probePaths } from "../web/site-request.js";
+import { probePaths } from "../runtime/probe-paths.js";
 import { onStore } from "../web/session-store.js";
 import { createSiteServer, type PageReply, type SiteServer } from "../web/site-server.js";
 import { chooseLocale, translator, type Locale, type MessageKey, type Translate } from "../web/i18n.js";

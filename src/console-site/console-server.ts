@@ -28,7 +28,7 @@ import { readPostedForm } from "../web/posted-form.js";
 import { createRouter, route, type ParamsOf, type PathParams } from "../web/router.js";
 import { onStore } from "../web/session-store.js";
 import { createSiteServer, type SiteServer } from "../web/site-server.js";
-import { probePaths } from "../web/site-request.js";
+import { probePaths } from "../runtime/probe-paths.js";
 import {
   forgotPasswordPage,
   invitationOfReturn,

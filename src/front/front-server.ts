@@ -31,6 +31,7 @@ import type { ReferenceFiles } from "./reference-page.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 import type { Metrics } from "../runtime/metrics.js";
 import { addToLogContext, runWithLogContext } from "../runtime/log-context.js";
+import { probePaths } from "../runtime/probe-paths.js";
 import { requestIdHeader, traceContextOf, traceparentFor, traceparentHeader } from "../runtime/trace-context.js";
 
 export interface FrontOptions {
@@ -157,18 +158,23 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   };
 
   /** Probes, before any route, limit or authentication: /healthz is liveness (the process answers), /readyz
-   * readiness (its databases answer; 503 naming those that do not, so a balancer sends traffic elsewhere). */
+   * readiness (its databases answer; 503 naming those that do not, so a balancer sends traffic elsewhere). GET and
+   * HEAD (node:http sends HEAD's head only); another method is 405 naming those two, as on the web sites. */
   const answeredAsProbe = async (call: FrontCall): Promise<boolean> => {
     const { pathname } = call.url;
-    if (pathname !== "/healthz" && pathname !== "/readyz") return false;
+    const probe = probePaths.find((known) => known.path === pathname);
+    if (!probe || (pathname === "/readyz" && !options.readiness)) return false;
     call.label("probe", pathname);
-    if (call.request.method !== "GET") return false;
+    if (!probe.methods.includes(call.request.method ?? "GET")) {
+      const allow = probe.methods.join(", ");
+      call.response.setHeader("Allow", allow);
+      throw Refusal.of({ code: "request.method_not_allowed", params: { allow } });
+    }
     if (pathname === "/healthz") {
       call.answer(200, { "Cache-Control": "no-store" }, { status: "ok" });
       return true;
     }
-    if (!options.readiness) return false;
-    const { ready, down } = await options.readiness();
+    const { ready, down } = await options.readiness!();
     if (ready) call.answer(200, { "Cache-Control": "no-store" }, { status: "ready" });
     else
       call.answer(

@@ -5,6 +5,7 @@
 import type http from "node:http";
 import type { IdSource } from "../runtime/ids.js";
 import { runWithLogContext } from "../runtime/log-context.js";
+import { isProbePath, probePaths } from "../runtime/probe-paths.js";
 import { requestIdHeader, traceContextOf, traceparentHeader } from "../runtime/trace-context.js";
 import { queryParams } from "../runtime/urlencoded.js";
 
@@ -41,7 +42,7 @@ export async function probeReply(
   readiness: (() => Promise<{ ready: boolean; down: string[] }>) | undefined,
   retryAfterSeconds: number,
 ): Promise<SiteReply | undefined> {
-  if (method !== "GET" && method !== "HEAD") return undefined;
+  if (!probePaths.some((probe) => probe.path === path && probe.methods.includes(method))) return undefined;
   if (path === "/healthz") return { status: 200, html: "ok\n" };
   if (path === "/readyz") {
     // A site given nothing to check (a test's) has nothing to wait for.
@@ -54,14 +55,8 @@ export async function probeReply(
 }
 
 /** The Content-Type of a site's reply: the probes answer plain text, every other page HTML. */
-/** The paths probeReply answers and their methods: a site's router reserves them (another method: 405 with Allow). */
-export const probePaths: ReadonlyArray<{ path: string; methods: readonly string[] }> = [
-  { path: "/healthz", methods: ["GET", "HEAD"] },
-  { path: "/readyz", methods: ["GET", "HEAD"] },
-];
-
 export function siteContentType(path: string): string {
-  return path === "/healthz" || path === "/readyz" ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
+  return isProbePath(path) ? "text/plain; charset=utf-8" : "text/html; charset=utf-8";
 }
 
 /**
