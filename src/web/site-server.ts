@@ -93,7 +93,7 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     return { status: 500, html: visit.failurePage("server.internal", {}) };
   };
 
-  const write = (request: http.IncomingMessage, response: http.ServerResponse, path: string, reply: PageReply) => {
+  const write = (response: http.ServerResponse, path: string, reply: PageReply) => {
     const headers: Record<string, string | string[]> = { ...options.headers, ...reply.headers };
     if (reply.cookies && reply.cookies.length > 0) headers["Set-Cookie"] = reply.cookies;
     if (reply.language && reply.html !== undefined) headers["Content-Language"] = reply.language;
@@ -103,7 +103,7 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
     const body = reply.html ?? "";
     headers["Content-Length"] = String(Buffer.byteLength(body));
     response.writeHead(reply.status, headers);
-    response.end(request.method === "HEAD" ? undefined : body);
+    response.end(body); // node:http sends a HEAD answer's head only
   };
 
   const server = http.createServer(
@@ -133,7 +133,7 @@ export function createSiteServer(options: SiteServerOptions): SiteServer {
         .then((probe) => probe ?? visit.answer())
         .catch((cause: unknown) => failed(cause, visit, path))
         .then((reply) => {
-          write(request, response, path, finish(reply));
+          write(response, path, finish(reply));
           logger.info(options.requestLine, {
             method: request.method,
             path,
