@@ -10,9 +10,10 @@ import { fileURLToPath } from "node:url";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { parse } from "yaml";
-import { environmentNames, loadConfig, type ProcessRole } from "../../src/config/config.js";
-import { isRegion, regions, type Region } from "../../src/config/regions.js";
+import { environmentNames, loadConfig } from "../../src/config/config.js";
+import { regions, type Region } from "../../src/config/regions.js";
 import { createManualClock } from "../../src/runtime/clock.js";
+import { compiledMain, roleOf, sampleSecrets } from "../support/deploy-manifests.js";
 import { freePort, startTestApp } from "../support/test-app.js";
 
 const Deploy = suite("deploy/compose");
@@ -37,33 +38,11 @@ const compose = parse(read("compose.yaml"), { merge: true }) as {
 };
 const services = Object.entries(compose.services);
 const ours = services.filter(([, service]) => service.image === "partner-api:latest");
-const compiledMain = [
-  "node",
-  "--enable-source-maps",
-  "--require",
-  "./dist/src/runtime/thread-pool.cjs",
-  "dist/src/main.js",
-];
-
-/** The role a command runs, parsed as src/main.ts parses it; undefined when main would refuse it. */
-function roleOf(command: string[]): ProcessRole | undefined {
-  const args = command.slice(compiledMain.length);
-  if (args.length === 0) return { role: "all" };
-  if (args.length === 2 && args[0] === "--role" && (args[1] === "front" || args[1] === "all")) return { role: args[1] };
-  if (args.length === 4 && args[0] === "--role" && args[1] === "data" && args[2] === "--region" && isRegion(args[3]))
-    return { role: "data", region: args[3] };
-  return undefined;
-}
-
 /** The environment compose would give, with `${NAME:?...}` secrets filled with sample values and `${NAME:-x}` as x. */
 function substituted(environment: Record<string, string>): Record<string, string> {
-  const samples: Record<string, string> = {
-    TOKEN_KEY_ENCRYPTION_KEY: "ab".repeat(32),
-    MAIL_TRANSPORT: "smtps://mailer:secret@smtp.example.com:465",
-  };
   const fill = (value: string) =>
     value.replace(/\$\{([A-Z0-9_]+)(?::([?-])([^}]*))?\}/g, (_, name: string, kind?: string, rest?: string) =>
-      kind === "-" ? (rest ?? "") : (samples[name] ?? `sample-${name.toLowerCase()}`),
+      kind === "-" ? (rest ?? "") : name in sampleSecrets ? sampleSecrets[name]! : `sample-${name.toLowerCase()}`,
     );
   return Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, fill(String(value))]));
 }
