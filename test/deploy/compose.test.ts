@@ -95,7 +95,8 @@ Deploy(
       const environment = substituted(service.environment ?? {});
       assert.is(environment["NODE_ENV"], "production", name);
       const config = loadConfig(environment, role);
-      assert.is(config.listen.grpcHost, "0.0.0.0", name);
+      // Every listener is reachable on the backend network (the worker has none).
+      if (role.role !== "worker") assert.is(config.listen.grpcHost, "0.0.0.0", name);
       // A file setting names a secret this service mounts, declared from the environment of compose.
       for (const variable of ["GRPC_CREDENTIALS_FILE", "REGION_GRPC_CREDENTIAL_FILE"]) {
         const file = environment[variable];
@@ -117,7 +118,13 @@ Deploy(
       fronts.map(([name]) => name),
       ["front-1", "front-2"],
     );
-    assert.equal(ours.length, fronts.length + data.length, "no all-roles process");
+    const workers = ours.filter(([, service]) => roleOf(service.command ?? [])?.role === "worker");
+    assert.equal(
+      workers.map(([name]) => name),
+      ["worker"],
+      "webhooks are delivered (fronts and data roles only write events)",
+    );
+    assert.equal(ours.length, fronts.length + data.length + workers.length, "no all-roles process");
 
     // One data role per region, each on a PostgreSQL service of its own.
     const regionDatabases = new Map<string, string>();
