@@ -1206,6 +1206,18 @@ export const catalogue = {
       hi: "इस पथ से कोई रूट मेल नहीं खाता।",
     },
   },
+  // OpenID Connect Discovery 1.0 section 4: a library that defaults to it asks this path first; we are no OpenID
+  // Provider (no ID token), so the 404 names the RFC 8414 document such a library should read instead.
+  "request.not_an_openid_provider": {
+    status: 404,
+    grpc: Code.NotFound,
+    oauth: "invalid_request",
+    messages: {
+      en: "This is an OAuth 2.0 authorization server, not an OpenID Provider: its metadata is at /.well-known/oauth-authorization-server (RFC 8414).",
+      ar: "هذا خادم تفويض OAuth 2.0 وليس موفّر OpenID: بياناته الوصفية في /.well-known/oauth-authorization-server (RFC 8414).",
+      hi: "यह OAuth 2.0 प्राधिकरण सर्वर है, OpenID प्रदाता नहीं: इसका मेटाडेटा /.well-known/oauth-authorization-server (RFC 8414) पर है।",
+    },
+  },
   "request.method_not_allowed": {
     status: 405,
     grpc: Code.Unimplemented,

@@ -207,7 +207,13 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       match.kind === "found" ? match.route.family : match.family,
       match.kind === "found" ? match.route.template.source : "unmatched",
     );
-    if (match.kind === "not_found") throw Refusal.of({ code: "request.route_not_found", params: {} });
+    if (match.kind === "not_found") {
+      throw Refusal.of(
+        call.url.pathname === "/.well-known/openid-configuration"
+          ? { code: "request.not_an_openid_provider", params: {} }
+          : { code: "request.route_not_found", params: {} },
+      );
+    }
     if (match.kind === "method_not_allowed") {
       const allow = match.allow.join(", ");
       call.response.setHeader("Allow", allow);

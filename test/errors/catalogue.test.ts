@@ -175,6 +175,7 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.access_request_exists": 409,
     // codes of ours
     "request.route_not_found": 404,
+    "request.not_an_openid_provider": 404,
     "request.method_not_allowed": 405,
     "request.unsupported_media_type": 415,
     "request.body_too_large": 413,
