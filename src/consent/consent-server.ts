@@ -37,7 +37,7 @@ import {
   type PageContext,
 } from "./pages.js";
 import { cookieNames, createSessions, sessionSeconds, type Session } from "./sessions.js";
-import { createSignInThrottle, signInWindowMs } from "./sign-in-throttle.js";
+import { createSignInThrottle } from "./sign-in-throttle.js";
 import { cookie, parseCookies } from "../web/cookies.js";
 import { sameSecret } from "../web/csrf.js";
 import { readPostedForm } from "../web/posted-form.js";
@@ -150,7 +150,7 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
     domain: "partnerapi.v1.GrantService",
   });
   const trustedProxies = addressRanges(config.trustProxy);
-  const signInThrottle = createSignInThrottle({ kv, clock, logger, ceiling: config.limits.consentSignIn });
+  const signInThrottle = createSignInThrottle({ kv, clock, ceiling: config.limits.consentSignIn });
 
   // The code's own headers too (Retry-After of server.database_unavailable, from an access-request decision).
   const error = (code: ErrorCode, context: PageContext, params: Record<string, string> = {}): Reply => ({
@@ -443,26 +443,26 @@ export function createConsentServer(options: ConsentServerOptions): ConsentServe
       return message(403, context, "common.refusedTitle", "common.formExpired");
     const email = (form.get("email") ?? "").trim().toLowerCase();
     const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], trustedProxies);
-    if (await signInThrottle.throttled(email, address)) {
-      logger.warn("consent sign-in throttled", { address });
-      const retryAfter = String(Math.ceil(signInWindowMs / 1000));
+    const attempt = await signInThrottle.begin(email, address);
+    if (!attempt.admitted) {
+      logger.warn("consent sign-in throttled", { address, by: attempt.by });
+      const retryAfter = String(attempt.retryAfter);
       return {
         status: 429,
         html: errorPage("developer.too_many_attempts", context, { retryAfter }),
         headers: { "Retry-After": retryAfter },
       };
     }
-    const delayMs = await signInThrottle.delayMs(email);
-    if (delayMs > 0) {
-      logger.info("consent sign-in slowed", { ms: delayMs });
-      await sleep(clock, delayMs);
+    if (attempt.waitMs > 0) {
+      logger.info("consent sign-in slowed", { ms: attempt.waitMs });
+      await sleep(clock, attempt.waitMs);
     }
     const user = await options.verifyMerchantUser(email, form.get("password") ?? "");
-    // The failed sign-in keeps what the merchant typed (the email, never the password) and the app's context.
-    if (!user) {
-      await signInThrottle.failed(email, address);
+    // The failed sign-in keeps what the merchant typed (the email, never the password) and the app's context; its
+    // reservation stays counted as the failure.
+    if (!user)
       return signIn(locale, cookies, safeReturn, 401, true, await appNameOf(safeReturn), form.get("email") ?? "");
-    }
+    await attempt.succeeded();
     const created = await onStore(() => sessions.create(user));
     await onStore(() => sessions.destroy(visit.sessionId));
     logger.info("merchant signed in to the consent site", {

@@ -1,5 +1,6 @@
 // Short-lived shared counters and flags (rate windows, throttles, one-time markers): Redis when configured, so
 // every instance sees the same counts, or an in-process map with the same semantics for a single process.
+import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
@@ -16,6 +17,11 @@ export interface KeyValueStore {
   /** Sets only if absent; true when it was set. */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   del(key: string): Promise<void>;
+  /**
+   * Runs `script` on `keys` with `args` as one atomic step: its Lua on Redis (EVALSHA), its `local` twin on the
+   * in-process map, synchronously, so nothing else touches the store between its reads and its writes.
+   */
+  run(script: AtomicScript, keys: string[], args: number[]): Promise<number[]>;
   close(): Promise<void>;
   /** Whether the store answers within `timeoutMs` (readiness, /readyz). Never throws; the in-process store always does. */
   ping(timeoutMs: number): Promise<boolean>;
@@ -23,6 +29,26 @@ export interface KeyValueStore {
   readonly shared: boolean;
   /** For a shared store: how long a count waits for it before counting in process (REDIS_COUNT_TIMEOUT_MS). */
   readonly countTimeoutMs?: number;
+}
+
+/** What an atomic script's in-process twin may do: Redis's GET, SET PX and INCR, on the store's clock. */
+export interface LocalEntries {
+  get(key: string): string | null;
+  /** SET key value PX ttlMs. */
+  set(key: string, value: string, ttlMs: number): void;
+  /** INCRBY key by, keeping the key's expiry; a new key expires after `ttlMsIfNew`. Returns the new count. */
+  incrBy(key: string, by: number, ttlMsIfNew: number): number;
+}
+
+/**
+ * An operation over several keys that must not interleave with any other (a check and its count): the same rule
+ * written twice, in Lua for Redis and as a synchronous function for the in-process store, both returning integers.
+ */
+export interface AtomicScript {
+  /** What the script is called in errors. */
+  name: string;
+  lua: string;
+  local(entries: LocalEntries, keys: string[], args: number[]): number[];
 }
 
 /**
@@ -82,6 +108,16 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
     enableAutoPipelining: true,
   }) as ScriptedRedis;
   redis.defineCommand("fixedWindowHit", { lua: hitScript, numberOfKeys: 1 });
+  // EVALSHA, and EVAL once when Redis does not know the script yet (first use, or after a restart).
+  const run = async (script: AtomicScript, keys: string[], args: number[]): Promise<number[]> => {
+    const sha = createHash("sha1").update(script.lua).digest("hex");
+    try {
+      return integers(script, await redis.evalsha(sha, keys.length, ...keys, ...args));
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
+      return integers(script, await redis.eval(script.lua, keys.length, ...keys, ...args));
+    }
+  };
   watchOutages(redis, options.logger);
   await firstConnection(redis, connectTimeoutMs);
   return {
@@ -96,6 +132,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
     del: async (key) => {
       await redis.del(key);
     },
+    run,
     close: async () => {
       await redis.quit().catch(() => redis.disconnect());
     },
@@ -154,6 +191,12 @@ function firstConnection(redis: Redis, timeoutMs: number): Promise<void> {
   });
 }
 
+/** A script's reply, checked to be what every script returns: a list of integers. */
+function integers(script: AtomicScript, reply: unknown): number[] {
+  if (Array.isArray(reply) && reply.every((value) => typeof value === "number")) return reply;
+  throw new Error(`script ${script.name} answered ${JSON.stringify(reply)}, not a list of integers`);
+}
+
 /** Redis rejects PX 0 and fractions; a non-positive TTL means "expire as soon as possible". */
 function positiveMs(ttlMs: number): number {
   return Math.max(1, Math.ceil(ttlMs));
@@ -178,6 +221,21 @@ export function createMemoryStore(options: MemoryStoreOptions): KeyValueStore {
     const now = clock.now();
     for (const [key, entry] of entries) if (entry.expiresAtMs <= now) entries.delete(key);
   };
+  const local: LocalEntries = {
+    get: (key) => live(key)?.value ?? null,
+    set: (key, value, ttlMs) => {
+      entries.set(key, { value, expiresAtMs: clock.now() + positiveMs(ttlMs) });
+    },
+    incrBy: (key, by, ttlMsIfNew) => {
+      const entry = live(key);
+      const count = (entry ? Number(entry.value) : 0) + by;
+      entries.set(key, {
+        value: String(count),
+        expiresAtMs: entry?.expiresAtMs ?? clock.now() + positiveMs(ttlMsIfNew),
+      });
+      return count;
+    },
+  };
   const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
   sweeper.unref(); // never keeps the process alive
   return {
@@ -200,6 +258,7 @@ export function createMemoryStore(options: MemoryStoreOptions): KeyValueStore {
     del: async (key) => {
       entries.delete(key);
     },
+    run: async (script, keys, args) => script.local(local, keys, args),
     close: async () => {
       clearInterval(sweeper);
       entries.clear();

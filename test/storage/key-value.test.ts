@@ -2,11 +2,17 @@
 // failing fast when Redis is unreachable.
 import { createServer, type Socket } from "node:net";
 import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock, systemClock } from "../../src/runtime/clock.js";
 import { createLogger, silentLogger } from "../../src/runtime/logger.js";
-import { createMemoryStore, createRedisStore, openKeyValueStore } from "../../src/storage/key-value.js";
+import {
+  createMemoryStore,
+  createRedisStore,
+  openKeyValueStore,
+  type AtomicScript,
+} from "../../src/storage/key-value.js";
 import { getTestKeyValueStore } from "../support/storage.js";
 
 const memory = suite("storage/key-value (memory)");
@@ -77,6 +83,38 @@ memory("the per-process store is always ready: ping answers true", async () => {
   assert.is(await store.ping(1000), true);
   await store.close();
 });
+
+/**
+ * A script for the tests, new to Redis each time (its Lua names a random id): adds ARGV[1] to KEYS[1] (a new key
+ * expires after ARGV[2] ms, an existing one keeps its expiry) and answers the count and KEYS[2]'s value.
+ */
+function addScript(): AtomicScript {
+  const id = randomBytes(8).toString("hex");
+  return {
+    name: `add-${id}`,
+    lua: `-- ${id}
+local count = redis.call('INCRBY', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return {count, tonumber(redis.call('GET', KEYS[2]) or '-1')}`,
+    local: (entries, keys, args) => [entries.incrBy(keys[0]!, args[0]!, args[1]!), Number(entries.get(keys[1]!) ?? -1)],
+  };
+}
+
+memory(
+  "run: the script's in-process twin sees the entries on the clock; a new key expires, an existing one keeps its expiry",
+  async () => {
+    const clock = createManualClock();
+    const store = createMemoryStore({ clock });
+    const add = addScript();
+    await store.set("other", "7", 10_000);
+    assert.equal(await store.run(add, ["n", "other"], [2, 1000]), [2, 7]);
+    clock.advance(600);
+    assert.equal(await store.run(add, ["n", "missing"], [-1, 60_000]), [1, -1]);
+    clock.advance(400);
+    assert.is(await store.get("n"), null, "expired 1000 ms after it was created, not 60 s after the second call");
+    await store.close();
+  },
+);
 
 memory.run();
 
@@ -157,6 +195,46 @@ redis("keys live under the store's prefix", async () => {
     await bare.close();
   }
 });
+
+redis(
+  "run: a script new to Redis is loaded once and run under the store's prefix, answering like its twin",
+  async () => {
+    if (!redisUrl) return console.log("  (skipped: TEST_REDIS_URL is not set)");
+    const prefix = `pa_test_run_${randomBytes(4).toString("hex")}:`;
+    const store = await createRedisStore({ url: redisUrl, logger: silentLogger, prefix });
+    const bare = await createRedisStore({ url: redisUrl, logger: silentLogger });
+    try {
+      const add = addScript();
+      await store.set("other", "7", 10_000);
+      // The first run finds no script of that SHA (NOSCRIPT) and loads it; the second runs it by its SHA.
+      assert.equal(await store.run(add, ["n", "other"], [2, 1000]), [2, 7]);
+      assert.equal(await store.run(add, ["n", "missing"], [-1, 60_000]), [1, -1]);
+      assert.is(await bare.get(`${prefix}n`), "1");
+      assert.is(await bare.get("n"), null);
+      // The expiry the first run gave, not the second's 60 s (read by Redis's own PTTL, no waiting).
+      const client = new Redis(redisUrl);
+      try {
+        const left = await client.pttl(`${prefix}n`);
+        assert.ok(left > 0 && left <= 1000, `${left} ms left`);
+      } finally {
+        client.disconnect();
+      }
+      // A reply that is not a list of integers is an error, never a guess.
+      const odd: AtomicScript = { name: "odd", lua: "return 'text'", local: () => [] };
+      const error = await store.run(odd, [], []).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      assert.instance(error, Error);
+      assert.is((error as Error).message, 'script odd answered "text", not a list of integers');
+    } finally {
+      await bare.del(`${prefix}other`);
+      await bare.del(`${prefix}n`);
+      await store.close();
+      await bare.close();
+    }
+  },
+);
 
 redis("a store pointed at a closed port rejects quickly, logs the outage once, and closes", async () => {
   const port = await closedPort();

@@ -205,6 +205,10 @@ export function flakyStore(clock: Clock) {
       await guard();
       return inner.del(key);
     },
+    run: async (script, keys, args) => {
+      await guard();
+      return inner.run(script, keys, args);
+    },
     ping: async () => !state.down && !state.hang,
   };
   return { store, state };
