@@ -3,6 +3,7 @@
 // page of docs/; docs/configuration.md documents every variable the configuration reads, and nothing else;
 // docs/endpoints.md lists every annotated route with its RPC, and nothing else; the API guide names every console
 // route and every staff-only RPC of the internal port; and the LICENSE is MIT for "the partner-api authors", 2026.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
@@ -213,6 +214,17 @@ Files("LICENSE: the MIT license, copyright 2026 the partner-api authors", async 
   );
   assert.match(license, 'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND');
   assert.match(await read("README.md"), "[`LICENSE`](LICENSE)");
+});
+
+Files("npm run pack:client leaves its tarball where .gitignore covers it, never in the tree", async () => {
+  const manifest = JSON.parse(await read("package.json")) as { scripts: Record<string, string> };
+  const destination = /--pack-destination ([^\s&]+)/.exec(manifest.scripts["pack:client"] ?? "")?.[1];
+  assert.ok(destination, "pack:client names its destination");
+  // Relative to src/client, where npm pack runs.
+  const folder = relative(root, join(root, "src/client", destination));
+  assert.is(folder, "dist-packages");
+  const ignored = spawnSync("git", ["check-ignore", "-q", `${folder}/partner-api-client-1.0.0.tgz`], { cwd: root });
+  assert.is(ignored.status, 0, `${folder}/ is git-ignored`);
 });
 
 Files.run();
