@@ -16,6 +16,7 @@ export type { TokenEndpoint, TokenResponse } from "./token-endpoint.js";
 export { createMemoryTokenStore } from "./token-store.js";
 export type { MerchantTokens, TokenStore } from "./token-store.js";
 export type * from "./types.js";
+export { onlineOrderReasons, onlineOrderStatuses } from "./types.js";
 export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpoints } from "./webhook-endpoints.js";
 export { webhooks, WebhookVerificationError } from "./webhooks.js";
 export type {

@@ -89,9 +89,6 @@ export interface OrderLine {
   note?: string;
 }
 
-/** PENDING, ACCEPTED, REJECTED, READY, COMPLETED or CANCELLED (docs/api-guide.md, "Online orders"). */
-export type OnlineOrderStatus = "PENDING" | "ACCEPTED" | "REJECTED" | "READY" | "COMPLETED" | "CANCELLED";
-
 export interface DeliveryAddress {
   line1: string;
   line2?: string;
@@ -111,10 +108,28 @@ export interface Customer {
   phone?: string;
 }
 
+/** Every status an online order can be in (the API guide's lifecycle table); PENDING is the one it is created in. */
+export const onlineOrderStatuses = ["PENDING", "ACCEPTED", "REJECTED", "READY", "COMPLETED", "CANCELLED"] as const;
+export type OnlineOrderStatus = (typeof onlineOrderStatuses)[number];
+
+/** Why an order was REJECTED or CANCELLED. */
+export const onlineOrderReasons = [
+  "ITEM_UNAVAILABLE",
+  "STORE_CLOSED",
+  "TOO_BUSY",
+  "CANNOT_DELIVER",
+  "CUSTOMER_REQUEST",
+  "CUSTOMER_NO_SHOW",
+  "OTHER",
+  "TIMED_OUT",
+  "PARTNER_CANCELLED",
+] as const;
+export type OnlineOrderReason = (typeof onlineOrderReasons)[number];
+
 export interface OnlineOrder {
   id: number;
   storeId: number;
-  status: string;
+  status: OnlineOrderStatus;
   totalMinor: number;
   currency: string;
   placedAt: string;
@@ -128,8 +143,8 @@ export interface OnlineOrder {
   note?: string;
   requestedFor?: string;
   promisedFor?: string;
-  /** Why it was REJECTED or CANCELLED (TOO_BUSY, TIMED_OUT, PARTNER_CANCELLED, ...). */
-  reason?: string;
+  /** Why it was REJECTED or CANCELLED. */
+  reason?: OnlineOrderReason;
   /** While PENDING: when the platform rejects it (TIMED_OUT) unless the merchant decides first. */
   decideBy?: string;
 }
@@ -164,8 +179,8 @@ export interface OrderChange {
 
 /** GET /v1/online-orders: a page of `PageQuery`, narrowed by status and by when the order was placed. */
 export interface OnlineOrderQuery extends PageQuery {
-  /** Only orders in this status (`PENDING`, `COMPLETED`, ...). */
-  status?: string;
+  /** Only orders in this status. */
+  status?: OnlineOrderStatus;
   /** RFC 3339 date-time with an offset: only orders placed at or after it. */
   placedFrom?: string;
   /** RFC 3339 date-time with an offset: only orders placed before it (exclusive). */

@@ -3,6 +3,7 @@
 // endpoint's secrets, and a timestamp within five minutes) and answers the typed event. Deduplicate by the
 // `webhook-id` header; no ordering is promised (compare `updatedAt`).
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import type { OnlineOrder } from "./types.js";
 
 export { WebhookVerificationError };
 
@@ -43,7 +44,7 @@ export interface AccessRequestEventData {
 export interface OnlineOrderEventData {
   companyId: number;
   /** The order as GET /v1/online-orders/{id} answers it, with its new status. */
-  order: Record<string, unknown> & { id: number; status: string; updatedAt?: string };
+  order: OnlineOrder;
 }
 
 export type WebhookEvent =
