@@ -6,11 +6,10 @@
 // (pg-boss's restore: no attempt counted, its place in line kept) and its endpoint is known from then on, so it is
 // never fetched twice. A slot freed, a wake or the poll sends the loop to fetch again; it never spins on a job it
 // cannot run.
-import type { AttemptJob } from "./delivery-queue.js";
-
 /** An attempt the queue handed to this process: its job, and the endpoint (pg-boss group) it goes to. */
 export interface FetchedAttempt {
-  job: AttemptJob;
+  /** What the handler runs (the queue's job: one attempt of one delivery). */
+  job: unknown;
   endpointId: string;
 }
 
@@ -31,7 +30,7 @@ export interface DispatcherDeps<T extends FetchedAttempt> {
   appsOf(endpointIds: readonly string[]): Promise<Map<string, string>>;
   /** The live endpoints of these apps. */
   endpointsOf(appIds: readonly string[]): Promise<readonly string[]>;
-  run(job: AttemptJob): Promise<void>;
+  run(job: T["job"]): Promise<void>;
   onError(error: unknown): void;
 }
 
@@ -89,10 +88,13 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
     return [...skip];
   }
 
-  /** Fetches and starts one attempt; false when none could start (none due, or handed back). */
-  async function startNext(): Promise<boolean> {
+  /**
+   * Fetches and starts one attempt: "none" when none is due; "handed back" when it went to an app at its share
+   * (its endpoint is known from now on, so the next fetch skips it: no loop on it).
+   */
+  async function startNext(): Promise<"started" | "none" | "handed back"> {
     const attempt = await deps.fetch(await endpointsToSkip());
-    if (!attempt) return false;
+    if (!attempt) return "none";
     let app: string;
     try {
       app = await appOf(attempt.endpointId);
@@ -103,7 +105,7 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
     const held = perApp.get(app) ?? 0;
     if (held >= deps.appSlots) {
       await deps.handBack(attempt);
-      return false;
+      return "handed back";
     }
     perApp.set(app, held + 1);
     const run: Promise<void> = execute(attempt).finally(() => {
@@ -114,7 +116,7 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
       wake();
     });
     running.add(run);
-    return true;
+    return "started";
   }
 
   /** Runs the attempt and settles its job: done, or failed for the queue to retry (the handler threw). */
@@ -133,13 +135,14 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
         await pause();
         continue;
       }
-      let started = false;
+      let next: Awaited<ReturnType<typeof startNext>> | "failed";
       try {
-        started = await startNext();
+        next = await startNext();
       } catch (error) {
         deps.onError(error);
+        next = "failed";
       }
-      if (!started) await pause(deps.pollMs);
+      if (next === "none" || next === "failed") await pause(deps.pollMs);
     }
   })();
 

@@ -78,6 +78,7 @@ export type Tenancy = Pick<DispatcherDeps<FetchedAttempt>, "appsOf" | "endpoints
 
 /** A fetched pg-boss job: settled by its id and retry count (pg-boss's attempt fence). */
 interface FetchedJob extends FetchedAttempt {
+  job: AttemptJob;
   id: string;
   retryCount: number;
 }
