@@ -82,7 +82,8 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
   async function endpointsToSkip(): Promise<string[]> {
     const full = [...perApp].filter(([, held]) => held >= deps.appSlots).map(([app]) => app);
     if (full.length === 0) return [];
-    const skip = new Set(await deps.endpointsOf(full.filter((app) => !app.startsWith("endpoint:"))));
+    const apps = full.filter((app) => !app.startsWith("endpoint:"));
+    const skip = new Set(apps.length > 0 ? await deps.endpointsOf(apps) : []);
     for (const [endpoint, app] of appOfEndpoint) if (full.includes(app)) skip.add(endpoint);
     for (const app of full) if (app.startsWith("endpoint:")) skip.add(app.slice("endpoint:".length));
     return [...skip];
