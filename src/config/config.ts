@@ -257,7 +257,10 @@ const schema = z.object({
   /** Webhook endpoints per app and environment. */
   WEBHOOK_ENDPOINT_LIMIT: z.coerce.number().int().positive().default(10),
   /** Delivery attempts one process runs at once. */
-  WEBHOOK_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  WEBHOOK_WORKER_CONCURRENCY: z.coerce.number().int().min(2).default(16),
+  /** Of which one app's endpoints hold at most this many (tenant isolation; below WEBHOOK_WORKER_CONCURRENCY).
+   * Unset: half of WEBHOOK_WORKER_CONCURRENCY. */
+  WEBHOOK_APP_CONCURRENCY: optional(z.coerce.number().int().positive()),
   /** Attempts in flight to one endpoint at once across every worker (fair scheduling: one slow receiver's backlog
    * never holds more than this many of the slots). */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(4),
@@ -382,6 +385,8 @@ export interface Config {
     disableAfterSeconds: number;
     endpointLimit: number;
     workerConcurrency: number;
+    /** Attempt slots of one process one app's endpoints may hold (WEBHOOK_APP_CONCURRENCY). */
+    appConcurrency: number;
     endpointConcurrency: number;
   };
   /** Lifetimes in seconds; the spec's values are the defaults. */
@@ -463,6 +468,12 @@ export function loadConfig(
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }
   const v = parsed.data;
+  // An app's share of the slots must leave some to every other app (issue 36: one tenant's dead endpoints).
+  if (v.WEBHOOK_APP_CONCURRENCY !== undefined && v.WEBHOOK_APP_CONCURRENCY >= v.WEBHOOK_WORKER_CONCURRENCY) {
+    throw new ConfigError(
+      `invalid configuration: WEBHOOK_APP_CONCURRENCY (${v.WEBHOOK_APP_CONCURRENCY}) must be below WEBHOOK_WORKER_CONCURRENCY (${v.WEBHOOK_WORKER_CONCURRENCY}), or one app's endpoints could hold every slot`,
+    );
+  }
   if ((v.GRPC_TLS_CERT === undefined) !== (v.GRPC_TLS_KEY === undefined)) {
     throw new ConfigError("invalid configuration: GRPC_TLS_CERT and GRPC_TLS_KEY go together: set both or neither");
   }
@@ -563,6 +574,7 @@ export function loadConfig(
       disableAfterSeconds: v.WEBHOOK_DISABLE_AFTER_SECONDS,
       endpointLimit: v.WEBHOOK_ENDPOINT_LIMIT,
       workerConcurrency: v.WEBHOOK_WORKER_CONCURRENCY,
+      appConcurrency: v.WEBHOOK_APP_CONCURRENCY ?? Math.floor(v.WEBHOOK_WORKER_CONCURRENCY / 2),
       endpointConcurrency: v.WEBHOOK_ENDPOINT_CONCURRENCY,
     },
   };

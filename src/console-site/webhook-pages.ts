@@ -51,7 +51,10 @@ function outcomeText(visit: Visit, outcome: string, statusCode: number | undefin
     case "TIMEOUT":
       return t("console.webhookOutcomeTimeout");
     case "CONNECTION_ERROR":
-      return t("console.webhookOutcomeConnection");
+      // With a status: the receiver answered, then closed before its answer ended (a truncated 2xx is a failure).
+      return statusCode === undefined
+        ? t("console.webhookOutcomeConnection")
+        : t("console.webhookOutcomeCut", { status: String(statusCode) });
     case "ADDRESS_REFUSED":
       return t("console.webhookOutcomeAddress");
     case "ENDPOINT_DISABLED":

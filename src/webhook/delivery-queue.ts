@@ -3,25 +3,31 @@
 // loopback socket) exactly as on a PostgreSQL pool. A job is one attempt of one delivery; it is enqueued in the
 // transaction that makes it due (the relay's fan-out, a failed attempt's retry, a resend), fetched by exactly one
 // worker of any process (SKIP LOCKED), and grouped by endpoint so that no endpoint holds more than
-// WEBHOOK_ENDPOINT_CONCURRENCY attempts at once across every worker (fair scheduling).
+// WEBHOOK_ENDPOINT_CONCURRENCY attempts at once across every worker (fair scheduling). A process's slots are shared
+// between apps by attempt-dispatcher.ts (no app holds more than WEBHOOK_APP_CONCURRENCY of them).
 import { PgBoss, type Db as IDatabase } from "pg-boss";
 import type postgres from "postgres";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Logger } from "../runtime/logger.js";
+import {
+  startAttemptDispatcher,
+  type AttemptDispatcher,
+  type DispatcherDeps,
+  type FetchedAttempt,
+} from "./attempt-dispatcher.js";
 
 export const deliveryQueueName = "webhook-delivery";
 export const queueSchema = "webhook_queue";
 const startAttempts = 5;
 /**
- * How often idle workers ask for due jobs. A first attempt does not wait for a poll: the relay that enqueued it wakes
- * this process's workers at once (wake). The poll finds retries coming due and work enqueued by other processes
- * (a resend on a front that delivers nothing). One worker, the sentinel, polls every second; the others poll only
- * every 30 s and are woken instead: by wake(), and by a worker that got a job (so a backlog the sentinel finds
- * spreads over the workers one by one, as pg-boss's own burst mode would). Sixteen workers polling every 2 s cost
- * an idle process's database 8 queries a second (an idle test app: 50 ms of CPU a second, 34 with the sentinel).
+ * How often an idle process asks for due jobs. A first attempt does not wait for a poll: the relay that enqueued it
+ * wakes this process's dispatcher at once (wake), as does every attempt that ends (its slot is free). The poll finds
+ * retries coming due and work enqueued by other processes (a resend on a front that delivers nothing): one query a
+ * second, as the one polling worker (the sentinel) of the sixteen the dispatcher replaced.
  */
-const sentinelPollSeconds = 1;
-const idleWorkerPollSeconds = 30;
+const pollSeconds = 1;
+/** How long a stop waits for the attempts running (each is bounded by WEBHOOK_TIMEOUT_SECONDS). */
+const stopTimeoutMs = 20_000;
 
 /** One attempt of one delivery. */
 export interface AttemptJob {
@@ -61,12 +67,31 @@ function flatten(result: readonly unknown[]): unknown[] {
   return result.length > 0 && Array.isArray(result[0]) ? (result as unknown[][]).flat() : [...result];
 }
 
+export interface WorkBounds {
+  slots: number;
+  appSlots: number;
+  endpointSlots: number;
+}
+
+/** Which app an endpoint (a job's group) belongs to, and an app's endpoints: the control database's. */
+export type Tenancy = Pick<DispatcherDeps<FetchedAttempt>, "appsOf" | "endpointsOf">;
+
+/** A fetched pg-boss job: settled by its id and retry count (pg-boss's attempt fence). */
+interface FetchedJob extends FetchedAttempt {
+  job: AttemptJob;
+  id: string;
+  retryCount: number;
+}
+
 export interface DeliveryQueue {
   /** Enqueues an attempt on `tx` (the transaction that makes it due), grouped by its endpoint. */
   enqueue(tx: SqlClient, job: AttemptJob, endpointId: string, startAfter?: Date): Promise<void>;
-  /** Runs `handler` for due attempts, `concurrency` at once in this process. */
-  work(handler: (job: AttemptJob) => Promise<void>, concurrency: number, endpointConcurrency: number): Promise<void>;
-  /** Wakes up to `jobs` of this process's idle workers at once (after a local commit), instead of at their poll. */
+  /**
+   * Runs `handler` for due attempts, `slots` at once in this process, at most `appSlots` of them for one app's
+   * endpoints, and at most `endpointSlots` for one endpoint across every process.
+   */
+  work(handler: (job: AttemptJob) => Promise<void>, bounds: WorkBounds, tenancy: Tenancy): Promise<void>;
+  /** Looks for due attempts at once (after a local commit enqueued `jobs`), instead of at the next poll. */
   wake(jobs: number): void;
   stop(): Promise<void>;
 }
@@ -96,15 +121,7 @@ export async function startDeliveryQueue(options: {
     expireInSeconds: 60,
     deleteAfterSeconds: 86_400,
   });
-  const workerIds: string[] = [];
-  let nextToWake = 0;
-  /** Wakes the next `jobs` workers in turn, so a run of single jobs does not always wake the same (busy) one. */
-  const wakeNext = (jobs: number) => {
-    for (let i = 0; i < Math.min(jobs, workerIds.length); i++) {
-      boss.notifyWorker(workerIds[nextToWake]!);
-      nextToWake = (nextToWake + 1) % workerIds.length;
-    }
-  };
+  let dispatcher: AttemptDispatcher | undefined;
   return {
     async enqueue(tx, job, endpointId, startAfter) {
       await boss.send(deliveryQueueName, job, {
@@ -113,28 +130,49 @@ export async function startDeliveryQueue(options: {
         ...(startAfter ? { startAfter } : {}),
       });
     },
-    async work(handler, concurrency, endpointConcurrency) {
-      // One worker per registration (rather than pg-boss's localConcurrency, whose workers share one id): wake()
-      // can then wake as many as there are new jobs.
-      for (let i = 0; i < concurrency; i++) {
-        const id = await boss.work<AttemptJob>(
-          deliveryQueueName,
-          {
-            groupConcurrency: endpointConcurrency,
-            pollingIntervalSeconds: i === 0 ? sentinelPollSeconds : idleWorkerPollSeconds,
-          },
-          async (jobs) => {
-            // Where there was one due job there may be more: the next worker looks at once.
-            if (jobs.length > 0) wakeNext(1);
-            for (const job of jobs) await handler(job.data);
-          },
+    async work(handler, bounds, tenancy) {
+      const table = (await boss.getQueue(deliveryQueueName))?.table ?? "job";
+      if (!/^[a-z0-9_]+$/.test(table)) throw new Error(`unexpected pg-boss job table ${table}`);
+      /**
+       * pg-boss's own restore (what its localGroupConcurrency does with the jobs it fetched past a group's bound),
+       * which 12.38 keeps private: the job is created again with started_on cleared, so its next fetch counts no
+       * retry, and keeps its created_on, so its place in line. Fenced to the fetch that took it.
+       */
+      const handBack = async (fetched: FetchedJob) => {
+        await options.sql.unsafe(
+          `update ${queueSchema}.${table} set state = 'created', started_on = null, heartbeat_on = null
+           where name = $1 and id = $2 and state = 'active' and retry_count = $3`,
+          [deliveryQueueName, fetched.id, fetched.retryCount],
         );
-        workerIds.push(id);
-      }
+      };
+      dispatcher = startAttemptDispatcher<FetchedJob>({
+        slots: bounds.slots,
+        appSlots: bounds.appSlots,
+        pollMs: pollSeconds * 1000,
+        async fetch(skipEndpoints) {
+          const [job] = await boss.fetch<AttemptJob>(deliveryQueueName, {
+            batchSize: 1,
+            groupConcurrency: bounds.endpointSlots,
+            ...(skipEndpoints.length > 0 ? { ignoreGroups: [...skipEndpoints] } : {}),
+          });
+          if (!job) return undefined;
+          return { id: job.id, retryCount: job.retryCount, job: job.data, endpointId: job.groupId ?? "" };
+        },
+        handBack: (fetched) => handBack(fetched),
+        async settle(fetched, error) {
+          const job = { id: fetched.id, retryCount: fetched.retryCount };
+          if (error === undefined) await boss.complete(deliveryQueueName, job);
+          else await boss.fail(deliveryQueueName, job, { message: String(error) });
+        },
+        ...tenancy,
+        run: handler,
+        onError: (error) => options.logger.error("delivery queue error", { error }),
+      });
     },
-    wake: (jobs) => wakeNext(jobs),
+    wake: () => dispatcher?.wake(),
     async stop() {
-      await boss.stop({ graceful: true, timeout: 20_000 });
+      await dispatcher?.stop(stopTimeoutMs);
+      await boss.stop({ graceful: true, timeout: stopTimeoutMs });
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Logger } from "../runtime/logger.js";
 import { createAttemptRunner, type EndpointDisabledNotice } from "./delivery-attempts.js";
 import { startDeliveryQueue, type DeliveryQueue } from "./delivery-queue.js";
 import { systemResolver, type ResolveHost } from "./endpoint-url.js";
+import { createEndpointQueries } from "./queries/endpoint-queries.js";
 import { createRelay, type OutboxSource, type Relay } from "./relay.js";
 
 /**
@@ -75,7 +76,19 @@ export async function startWebhookDelivery(options: {
     forbiddenPorts: options.forbiddenPorts,
     onDisabled: options.onDisabled,
   });
-  await queue.work(runAttempt, config.webhooks.workerConcurrency, config.webhooks.endpointConcurrency);
+  const endpoints = createEndpointQueries(options.control.sql);
+  await queue.work(
+    runAttempt,
+    {
+      slots: config.webhooks.workerConcurrency,
+      appSlots: config.webhooks.appConcurrency,
+      endpointSlots: config.webhooks.endpointConcurrency,
+    },
+    {
+      appsOf: async (ids) => new Map((await endpoints.appsOf(ids)).map((row) => [row.id, row.app_id])),
+      endpointsOf: (appIds) => endpoints.liveIdsOfApps(appIds),
+    },
+  );
   const relay = createRelay({ control: options.control.sql, sources: options.sources, queue, clock, logger });
   await relay.start(relayIntervalMs);
   const sweep = setInterval(() => {

@@ -2,6 +2,8 @@
 // a failure), the address checked as it is connected to (DNS rebinding cannot get around the policy), the whole
 // attempt bounded by one deadline (a receiver that never answers, trickles its headers or its body is cut there),
 // headers bounded by maxHeaderSize, and at most a few KiB of the answer read (only its first 256 characters kept).
+// Success is a 2xx whose body ended as its head said (or reached the read bound) within the deadline: an answer cut
+// off mid-body is a connection error, retried like one.
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
@@ -101,21 +103,31 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       let read = 0;
-      const done = () => {
-        const status = response.statusCode ?? 0;
-        const excerpt = Buffer.concat(chunks).toString("utf8").slice(0, excerptChars);
-        finish({ outcome: status >= 200 && status < 300 ? "SUCCEEDED" : "HTTP_ERROR", statusCode: status, excerpt });
+      const status = response.statusCode ?? 0;
+      const excerpt = () => Buffer.concat(chunks).toString("utf8").slice(0, excerptChars);
+      /** The answer as far as it matters: whole, or its first responseReadLimit bytes (the rest is not read). */
+      const answered = () => {
+        finish({
+          outcome: status >= 200 && status < 300 ? "SUCCEEDED" : "HTTP_ERROR",
+          statusCode: status,
+          excerpt: excerpt(),
+        });
         request.destroy();
       };
+      /**
+       * The connection closed before the body its head announced (Content-Length, chunked) was all there: a
+       * receiver that died mid-answer is a failure, whatever its status line said (RFC 9112 §8: an incomplete
+       * message). Its status is kept for the deliveries list.
+       */
+      const cut = () => finish({ outcome: "CONNECTION_ERROR", statusCode: status, excerpt: excerpt() });
       response.on("data", (chunk: Buffer) => {
         if (read < responseReadLimit) chunks.push(chunk.subarray(0, responseReadLimit - read));
         read += chunk.length;
-        if (read >= responseReadLimit) done();
+        if (read >= responseReadLimit) answered();
       });
-      response.on("end", done);
-      // An answer cut mid-body after its status line still tells its status.
-      response.on("error", done);
-      response.on("aborted", done);
+      response.on("end", () => (response.complete ? answered() : cut()));
+      response.on("error", cut);
+      response.on("aborted", cut);
     });
     request.end(options.body);
   });

@@ -219,6 +219,39 @@ Config(
   },
 );
 
+Config(
+  "WEBHOOK_APP_CONCURRENCY: half the worker's slots unless set, and always below WEBHOOK_WORKER_CONCURRENCY",
+  () => {
+    const slots = (env: Record<string, string>) => {
+      const { workerConcurrency, appConcurrency, endpointConcurrency } = loadConfig(env).webhooks;
+      return { workerConcurrency, appConcurrency, endpointConcurrency };
+    };
+    assert.equal(slots({}), { workerConcurrency: 16, appConcurrency: 8, endpointConcurrency: 4 });
+    assert.equal(slots({ WEBHOOK_WORKER_CONCURRENCY: "7" }), {
+      workerConcurrency: 7,
+      appConcurrency: 3,
+      endpointConcurrency: 4,
+    });
+    assert.equal(slots({ WEBHOOK_APP_CONCURRENCY: "15" }), {
+      workerConcurrency: 16,
+      appConcurrency: 15,
+      endpointConcurrency: 4,
+    });
+    assert.is(
+      configError({ WEBHOOK_APP_CONCURRENCY: "16" }),
+      "invalid configuration: WEBHOOK_APP_CONCURRENCY (16) must be below WEBHOOK_WORKER_CONCURRENCY (16), or one app's endpoints could hold every slot",
+    );
+    assert.is(
+      configError({ WEBHOOK_WORKER_CONCURRENCY: "4", WEBHOOK_APP_CONCURRENCY: "8" }),
+      "invalid configuration: WEBHOOK_APP_CONCURRENCY (8) must be below WEBHOOK_WORKER_CONCURRENCY (4), or one app's endpoints could hold every slot",
+    );
+    for (const value of ["0", "-1", "1.5", "many"])
+      assert.match(configError({ WEBHOOK_APP_CONCURRENCY: value }), "WEBHOOK_APP_CONCURRENCY: ");
+    // One slot cannot be shared between tenants.
+    assert.match(configError({ WEBHOOK_WORKER_CONCURRENCY: "1" }), "WEBHOOK_WORKER_CONCURRENCY: ");
+  },
+);
+
 /** A production environment with every setting production needs. */
 const production = {
   NODE_ENV: "production",

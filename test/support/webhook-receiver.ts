@@ -27,6 +27,10 @@ export interface Receiver {
   secrets: string[];
   /** Called with each request once it has arrived (and been verified), before it is answered. */
   onReceived: ((delivery: ReceivedWebhook) => void) | undefined;
+  /** Requests held unanswered (mode "hang") whose connection the sender still keeps open. */
+  held: number;
+  /** Called when the sender closed the connection of a held request (its attempt cut at its deadline, or ended). */
+  onReleased: (() => void) | undefined;
   /** Resolves once `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
@@ -48,6 +52,8 @@ export async function startReceiver(
     mode,
     secrets: [],
     onReceived: undefined,
+    held: 0,
+    onReleased: undefined,
     waitFor(count, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
@@ -103,7 +109,13 @@ export async function startReceiver(
         case "fail":
           return response.writeHead(500, { "content-type": "text/plain" }).end("receiver broke");
         case "hang":
-          return; // never answers
+          // Never answers; counted as held until the sender gives up on the connection.
+          receiver.held += 1;
+          request.socket.once("close", () => {
+            receiver.held -= 1;
+            receiver.onReleased?.();
+          });
+          return;
         case "slow-headers": {
           // A status line, then one header byte at a time, never finishing the head.
           response.socket!.write("HTTP/1.1 200 OK\r\nX-Slow: ");

@@ -32,7 +32,12 @@ Queue("four processes' queues starting at once on an empty database all start, a
     assert.is(installs!["n"], 1);
 
     const worked = new Promise<AttemptJob>((resolve) => {
-      void queues[3]!.work(async (job) => resolve(job), 1, 1);
+      void queues[3]!.work(
+        async (job) => resolve(job),
+        { slots: 2, appSlots: 1, endpointSlots: 1 },
+        // No endpoints table in this database: every endpoint counts as an app of its own.
+        { appsOf: async () => new Map(), endpointsOf: async () => [] },
+      );
     });
     await pools[0]!.begin((tx) => queues[0]!.enqueue(tx, { deliveryId: "d-1", attempt: 1 }, "endpoint-1"));
     assert.equal(await worked, { deliveryId: "d-1", attempt: 1 });

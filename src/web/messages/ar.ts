@@ -597,6 +597,7 @@ export const ar: Catalogue = {
   "console.webhookOutcomeHttpError": "رُفض برمز HTTP {status}",
   "console.webhookOutcomeTimeout": "لا إجابة في الوقت المحدد",
   "console.webhookOutcomeConnection": "تعذّر الاتصال",
+  "console.webhookOutcomeCut": "أجاب برمز HTTP {status} ثم أُغلق الاتصال قبل اكتمال الرد",
   "console.webhookOutcomeAddress": "العنوان غير مسموح به",
   "console.webhookOutcomeDisabled": "نقطة الاستقبال معطّلة",
   "console.webhookResend": "إعادة الإرسال",

@@ -608,6 +608,7 @@ export const en = {
   "console.webhookOutcomeHttpError": "Refused with HTTP {status}",
   "console.webhookOutcomeTimeout": "No answer in time",
   "console.webhookOutcomeConnection": "Could not connect",
+  "console.webhookOutcomeCut": "Answered HTTP {status}, then the connection closed before the answer ended",
   "console.webhookOutcomeAddress": "Address not allowed",
   "console.webhookOutcomeDisabled": "Endpoint disabled",
   "console.webhookResend": "Resend",

@@ -596,6 +596,7 @@ export const hi: Catalogue = {
   "console.webhookOutcomeHttpError": "HTTP {status} से अस्वीकार",
   "console.webhookOutcomeTimeout": "समय पर कोई उत्तर नहीं",
   "console.webhookOutcomeConnection": "कनेक्ट नहीं हो सका",
+  "console.webhookOutcomeCut": "HTTP {status} का उत्तर मिला, फिर उत्तर पूरा होने से पहले कनेक्शन बंद हो गया",
   "console.webhookOutcomeAddress": "पता अनुमत नहीं",
   "console.webhookOutcomeDisabled": "एंडपॉइंट बंद है",
   "console.webhookResend": "दोबारा भेजें",

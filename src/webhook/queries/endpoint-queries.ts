@@ -107,6 +107,17 @@ export function createEndpointQueries(sql: SqlClient) {
         returning (disabled_at = ${now}) as disabled`;
       return row?.disabled === true;
     },
+    /** The app of each endpoint (deleted ones too: their jobs may still be queued). */
+    async appsOf(ids: readonly string[]): Promise<{ id: string; app_id: string }[]> {
+      return sql<{ id: string; app_id: string }[]>`
+        select id, app_id from control.webhook_endpoints where id = any(${ids as string[]})`;
+    },
+    /** The live endpoints of these apps, every environment (the delivery queue's apps at their bound). */
+    async liveIdsOfApps(appIds: readonly string[]): Promise<string[]> {
+      const rows = await sql<{ id: string }[]>`
+        select id from control.webhook_endpoints where app_id = any(${appIds as string[]}) and deleted_at is null`;
+      return rows.map((row) => row.id);
+    },
     /** The emails of an app's organization's members (who is told that an endpoint was disabled). */
     async memberEmails(appId: string): Promise<{ email: string; app_name: string }[]> {
       return sql<{ email: string; app_name: string }[]>`

@@ -1,0 +1,167 @@
+// This process's attempt slots, shared between tenants (issue 36; docs/decisions.md, "Tenant isolation of the
+// attempt slots"). One loop fetches due attempts one at a time while a slot is free, and never fetches an attempt
+// whose app already holds WEBHOOK_APP_CONCURRENCY of this process's slots: the fetch skips that app's endpoints
+// (pg-boss's ignoreGroups; a group is an endpoint, whose own bound pg-boss keeps across every process). An attempt
+// fetched for such an app all the same (an endpoint created after the skip list was read) is handed back unstarted
+// (pg-boss's restore: no attempt counted, its place in line kept) and its endpoint is known from then on, so it is
+// never fetched twice. A slot freed, a wake or the poll sends the loop to fetch again; it never spins on a job it
+// cannot run.
+/** An attempt the queue handed to this process: its job, and the endpoint (pg-boss group) it goes to. */
+export interface FetchedAttempt {
+  /** What the handler runs (the queue's job: one attempt of one delivery). */
+  job: unknown;
+  endpointId: string;
+}
+
+export interface DispatcherDeps<T extends FetchedAttempt> {
+  /** Attempts this process runs at once (WEBHOOK_WORKER_CONCURRENCY). */
+  slots: number;
+  /** Of which one app's endpoints hold at most this many (WEBHOOK_APP_CONCURRENCY). */
+  appSlots: number;
+  /** How often the loop looks for due attempts when nothing woke it. */
+  pollMs: number;
+  /** Claims the next due attempt, none of `skipEndpoints`; undefined when none is due. */
+  fetch(skipEndpoints: readonly string[]): Promise<T | undefined>;
+  /** Gives a fetched attempt back to the queue unstarted, as if never fetched. */
+  handBack(attempt: T): Promise<void>;
+  /** Marks the job done (`error` undefined) or failed, for the queue to retry. */
+  settle(attempt: T, error?: unknown): Promise<void>;
+  /** The app of each endpoint (absent: unknown). */
+  appsOf(endpointIds: readonly string[]): Promise<Map<string, string>>;
+  /** The live endpoints of these apps. */
+  endpointsOf(appIds: readonly string[]): Promise<readonly string[]>;
+  run(job: T["job"]): Promise<void>;
+  onError(error: unknown): void;
+}
+
+export interface AttemptDispatcher {
+  /** Looks for due attempts now (after a commit that enqueued some, or a slot freed). */
+  wake(): void;
+  /** Attempts running now, per app (what the slots hold). */
+  held(): ReadonlyMap<string, number>;
+  /** Stops fetching and waits up to `timeoutMs` for the running attempts; unfinished ones expire in the queue. */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+export function startAttemptDispatcher<T extends FetchedAttempt>(deps: DispatcherDeps<T>): AttemptDispatcher {
+  const running = new Set<Promise<void>>();
+  const perApp = new Map<string, number>();
+  /** Endpoint → app, learnt once (an endpoint never changes app), deleted endpoints included. */
+  const appOfEndpoint = new Map<string, string>();
+  let stopping = false;
+  let woken = false;
+  let interrupt: (() => void) | undefined;
+
+  const wake = () => {
+    woken = true;
+    interrupt?.();
+  };
+  /** Waits for a wake (or `ms`); returns at once when one came since the last wait. */
+  const pause = (ms?: number) =>
+    new Promise<void>((resolve) => {
+      if (woken || stopping) return resolve();
+      const timer = ms === undefined ? undefined : setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        interrupt = undefined;
+        resolve();
+      }
+      interrupt = done;
+    }).then(() => {
+      woken = false;
+    });
+
+  /** The app an attempt counts against: its endpoint's, or the endpoint itself when the endpoint is gone. */
+  async function appOf(endpointId: string): Promise<string> {
+    if (!appOfEndpoint.has(endpointId))
+      for (const [endpoint, app] of await deps.appsOf([endpointId])) appOfEndpoint.set(endpoint, app);
+    return appOfEndpoint.get(endpointId) ?? `endpoint:${endpointId}`;
+  }
+
+  /** Every endpoint of the apps at their bound: the live ones, and any this process saw that are gone since. */
+  async function endpointsToSkip(): Promise<string[]> {
+    const full = [...perApp].filter(([, held]) => held >= deps.appSlots).map(([app]) => app);
+    if (full.length === 0) return [];
+    const apps = full.filter((app) => !app.startsWith("endpoint:"));
+    const skip = new Set(apps.length > 0 ? await deps.endpointsOf(apps) : []);
+    for (const [endpoint, app] of appOfEndpoint) if (full.includes(app)) skip.add(endpoint);
+    for (const app of full) if (app.startsWith("endpoint:")) skip.add(app.slice("endpoint:".length));
+    return [...skip];
+  }
+
+  /**
+   * Fetches and starts one attempt: "none" when none is due; "handed back" when it went to an app at its share
+   * (its endpoint is known from now on, so the next fetch skips it: no loop on it).
+   */
+  async function startNext(): Promise<"started" | "none" | "handed back"> {
+    const attempt = await deps.fetch(await endpointsToSkip());
+    if (!attempt) return "none";
+    let app: string;
+    try {
+      app = await appOf(attempt.endpointId);
+    } catch (error) {
+      await deps.handBack(attempt);
+      throw error;
+    }
+    const held = perApp.get(app) ?? 0;
+    if (held >= deps.appSlots) {
+      await deps.handBack(attempt);
+      return "handed back";
+    }
+    perApp.set(app, held + 1);
+    const run: Promise<void> = execute(attempt).finally(() => {
+      const left = (perApp.get(app) ?? 1) - 1;
+      if (left > 0) perApp.set(app, left);
+      else perApp.delete(app);
+      running.delete(run);
+      wake();
+    });
+    running.add(run);
+    return "started";
+  }
+
+  /** Runs the attempt and settles its job: done, or failed for the queue to retry (the handler threw). */
+  async function execute(attempt: T): Promise<void> {
+    try {
+      await deps.run(attempt.job);
+      await deps.settle(attempt);
+    } catch (error) {
+      await deps.settle(attempt, error).catch(deps.onError);
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopping) {
+      if (running.size >= deps.slots) {
+        await pause();
+        continue;
+      }
+      let next: Awaited<ReturnType<typeof startNext>> | "failed";
+      try {
+        next = await startNext();
+      } catch (error) {
+        deps.onError(error);
+        next = "failed";
+      }
+      if (next === "none" || next === "failed") await pause(deps.pollMs);
+    }
+  })();
+
+  return {
+    wake,
+    held: () => perApp,
+    async stop(timeoutMs) {
+      stopping = true;
+      interrupt?.();
+      await loop;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+  };
+}

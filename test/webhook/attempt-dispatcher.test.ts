@@ -1,0 +1,171 @@
+// The attempt slots (src/webhook/attempt-dispatcher.ts) over an in-memory queue (a unit test: the same rules over
+// pg-boss and real receivers are test/webhook/tenant-isolation.test.ts): an app at its share is skipped by the
+// fetch, a job taken for it all the same (an endpoint the skip list did not know) is handed back unstarted and
+// its endpoint skipped from then on, the other apps' jobs run meanwhile, and a freed slot starts the next job.
+import * as assert from "uvu/assert";
+import { startAttemptDispatcher, type FetchedAttempt } from "../../src/webhook/attempt-dispatcher.js";
+import { suite } from "../support/suite.js";
+
+const Dispatcher = suite("webhook/attempt-dispatcher");
+
+interface Queued extends FetchedAttempt {
+  job: { deliveryId: string; attempt: number };
+  name: string;
+}
+
+/** A queue in creation order; `fetch` takes the first job whose endpoint is not skipped. */
+function memoryQueue(jobs: Array<[name: string, endpointId: string]>) {
+  const waiting: Queued[] = jobs.map(([name, endpointId], i) => ({
+    name,
+    endpointId,
+    job: { deliveryId: name, attempt: i + 1 },
+  }));
+  const log: string[] = [];
+  return {
+    waiting,
+    log,
+    async fetch(skip: readonly string[]) {
+      log.push(`fetch skipping [${[...skip].sort().join(",")}]`);
+      const index = waiting.findIndex((job) => !skip.includes(job.endpointId));
+      return index < 0 ? undefined : waiting.splice(index, 1)[0];
+    },
+    async handBack(job: Queued) {
+      log.push(`hand back ${job.name}`);
+      waiting.unshift(job);
+    },
+  };
+}
+
+/** Runs that end when the test says: `release(name)`. */
+function heldRuns() {
+  const ends = new Map<string, () => void>();
+  const started: string[] = [];
+  let onStart: () => void = () => {};
+  return {
+    started,
+    async run(job: { deliveryId: string }) {
+      started.push(job.deliveryId);
+      onStart();
+      await new Promise<void>((resolve) => ends.set(job.deliveryId, resolve));
+    },
+    release(name: string) {
+      ends.get(name)!();
+    },
+    /** Resolves once `count` runs have started. */
+    startedCount(count: number) {
+      return new Promise<void>((resolve) => {
+        onStart = () => started.length >= count && resolve();
+        onStart();
+      });
+    },
+  };
+}
+
+Dispatcher(
+  "an app at its share is skipped by the fetch; a job taken for it anyway is handed back, unstarted",
+  async () => {
+    // App A: endpoints a1, a2 known to the endpoints table, a3 not yet (created after the skip list was read).
+    const apps = new Map([
+      ["a1", "A"],
+      ["a2", "A"],
+      ["a3", "A"],
+      ["b1", "B"],
+    ]);
+    const queue = memoryQueue([
+      ["A-1", "a1"],
+      ["A-2", "a2"],
+      ["A-3", "a3"],
+      ["A-4", "a1"],
+      ["B-1", "b1"],
+      ["B-2", "b1"],
+    ]);
+    const runs = heldRuns();
+    const settled: string[] = [];
+    const dispatcher = startAttemptDispatcher<Queued>({
+      slots: 4,
+      appSlots: 2,
+      pollMs: 3_600_000, // never: only wakes move it
+      fetch: queue.fetch,
+      handBack: queue.handBack,
+      async settle(job, error) {
+        settled.push(`${job.name} ${error === undefined ? "done" : "failed"}`);
+      },
+      appsOf: async (ids) => new Map(ids.filter((id) => apps.has(id)).map((id) => [id, apps.get(id)!])),
+      endpointsOf: async (appIds) => (appIds.includes("A") ? ["a1", "a2"] : []),
+      run: runs.run,
+      onError: (error) => assert.unreachable(String(error)),
+    });
+    try {
+      await runs.startedCount(4);
+      assert.equal(runs.started, ["A-1", "A-2", "B-1", "B-2"]);
+      assert.equal(queue.log, [
+        "fetch skipping []",
+        "fetch skipping []",
+        // A holds its two: its known endpoints are skipped; a3 is not known yet, so A-3 is taken and handed back.
+        "fetch skipping [a1,a2]",
+        "hand back A-3",
+        "fetch skipping [a1,a2,a3]",
+        "fetch skipping [a1,a2,a3]",
+      ]);
+      assert.equal(
+        dispatcher.held(),
+        new Map([
+          ["A", 2],
+          ["B", 2],
+        ]),
+      );
+      // A freed slot of A: its next job in line (A-3, handed back with its place kept) starts.
+      runs.release("A-1");
+      await runs.startedCount(5);
+      assert.equal(runs.started.at(-1), "A-3");
+      assert.equal(settled, ["A-1 done"]);
+      assert.equal(
+        queue.waiting.map((job) => job.name),
+        ["A-4"],
+      );
+    } finally {
+      for (const name of runs.started) runs.release(name);
+      await dispatcher.stop(1_000);
+    }
+  },
+  { timeoutMs: 20_000 },
+);
+
+Dispatcher(
+  "a handler that throws fails its job for the queue to retry, and frees its slot",
+  async () => {
+    const queue = memoryQueue([
+      ["A-1", "a1"],
+      ["A-2", "a1"],
+    ]);
+    const settled: string[] = [];
+    let second: () => void = () => {};
+    const secondSettled = new Promise<void>((resolve) => {
+      second = resolve;
+    });
+    const dispatcher = startAttemptDispatcher<Queued>({
+      slots: 2,
+      appSlots: 1,
+      pollMs: 3_600_000,
+      fetch: queue.fetch,
+      handBack: queue.handBack,
+      async settle(job, error) {
+        settled.push(`${job.name} ${error === undefined ? "done" : `failed: ${(error as Error).message}`}`);
+        if (settled.length === 2) second();
+      },
+      appsOf: async () => new Map([["a1", "A"]]),
+      endpointsOf: async () => ["a1"],
+      async run(job) {
+        if (job.deliveryId === "A-1") throw new Error("database gone");
+      },
+      onError: (error) => assert.unreachable(String(error)),
+    });
+    await secondSettled;
+    await dispatcher.stop(1_000);
+    assert.equal(settled, ["A-1 failed: database gone", "A-2 done"]);
+    assert.equal(dispatcher.held(), new Map());
+  },
+  { timeoutMs: 20_000 },
+);
+
+Dispatcher.run();
