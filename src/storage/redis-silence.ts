@@ -5,7 +5,6 @@
 // each command in well under a millisecond and in order, so a command that waited its whole timeout with not one
 // reply received on its connection since it was sent means the connection is silent: it is dropped, and ioredis
 // makes a new one (to the primary Sentinel names now, with Sentinel) on its reconnect schedule.
-import type { Redis } from "ioredis";
 import type { Logger } from "../runtime/logger.js";
 
 /** ioredis's rejection of a command that got no reply within `commandTimeout` (it has no error class of its own). */
@@ -14,8 +13,14 @@ const commandTimedOut = "Command timed out";
 /** Runs one command through the watch. */
 export type WatchedCommand = <T>(command: () => Promise<T>) => Promise<T>;
 
+/** What the watch needs of the client (an ioredis Redis): its connect event, and a drop that reconnects. */
+export interface ReconnectingClient {
+  on(event: "connect", listener: () => void): unknown;
+  disconnect(reconnect: boolean): void;
+}
+
 /** Watches `redis`'s commands; the returned function runs each command the store sends. */
-export function dropSilentConnections(redis: Redis, logger: Logger): WatchedCommand {
+export function dropSilentConnections(redis: ReconnectingClient, logger: Logger): WatchedCommand {
   /** Replies (answers and Redis errors alike) received so far: any reply proves the connection is alive. */
   let replies = 0;
   /** Which connection commands go out on: a new one each time ioredis connects. */

@@ -3,7 +3,6 @@
 // while replies still arrive (a slow command on a live connection), a Redis error reply or an old connection's
 // late timeout drops nothing. The real client against a silent path: test/storage/redis-silent.test.ts.
 import { EventEmitter } from "node:events";
-import type { Redis } from "ioredis";
 import * as assert from "uvu/assert";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { dropSilentConnections } from "../../src/storage/redis-silence.js";
@@ -13,7 +12,7 @@ const Silence = suite("storage/redis-silence");
 
 function standIn() {
   const client = Object.assign(new EventEmitter(), { reconnects: 0, disconnect: () => void client.reconnects++ });
-  return { client, watched: dropSilentConnections(client as unknown as Redis, silentLogger) };
+  return { client, watched: dropSilentConnections(client, silentLogger) };
 }
 
 const timedOut = () => Promise.reject(new Error("Command timed out"));
