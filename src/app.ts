@@ -246,6 +246,7 @@ async function openStores(options: AppOptions, context: AppContext, closers: Clo
   const regionDatabases = await openRegionDatabases(config, role === "all" ? regions : [], control, logger, closers);
   const keyValue = await openKeyValueStore({
     url: config.redisUrl,
+    sentinel: config.redisSentinel,
     clock: context.clock,
     logger,
     prefix: options.keyValuePrefix,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { canonicalRange, privateRanges, rangeWithin } from "./ip-addresses.js";
 import { regions, type Region } from "./regions.js";
+import { redisSentinelSetting, sentinelList, sentinelName, type RedisSentinelConfig } from "./redis-sentinel.js";
 
 /** scrypt's least cost (log2 N) for passwords in production, and the default: OWASP's minimum, N = 2^15. */
 export const productionPasswordHashCost = 15;
@@ -85,6 +86,9 @@ const schema = z.object({
     }),
   DATA_DIR: z.string().min(1).default(".data"),
   REDIS_URL: optional(url),
+  /** Redis behind Sentinel: the sentinels (host:port, comma separated) and the primary's name (./redis-sentinel.ts). */
+  REDIS_SENTINELS: optional(sentinelList),
+  REDIS_SENTINEL_NAME: optional(sentinelName),
   /**
    * How long a limit's count waits for Redis before counting in this process instead (src/storage/fixed-window.ts):
    * a slow Redis must not slow every call. Under CPU saturation Redis's answer can sit unread past a short bound.
@@ -352,6 +356,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** How long a count waits for Redis before counting in process (REDIS_COUNT_TIMEOUT_MS). */
   redisCountTimeoutMs: number;
+  /** Redis behind Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_NAME); redisUrl then holds only credentials and database. */
+  redisSentinel: RedisSentinelConfig | undefined;
   /** scrypt's cost for new passwords, log2 of N (PASSWORD_HASH_COST). */
   passwordHashCost: number;
   /** The regions this deployment serves, in a fixed order. */
@@ -477,6 +483,8 @@ export function loadConfig(
   if ((v.GRPC_TLS_CERT === undefined) !== (v.GRPC_TLS_KEY === undefined)) {
     throw new ConfigError("invalid configuration: GRPC_TLS_CERT and GRPC_TLS_KEY go together: set both or neither");
   }
+  const redis = redisSentinelSetting(v);
+  if (redis.problems.length > 0) throw new ConfigError(`invalid configuration: ${redis.problems.join("; ")}`);
   if (env["NODE_ENV"] === "production") {
     const problems = runs.role === "data" ? dataRoleProductionProblems(v, runs.region) : productionProblems(v);
     if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
@@ -518,6 +526,7 @@ export function loadConfig(
     },
     redisUrl: v.REDIS_URL,
     redisCountTimeoutMs: v.REDIS_COUNT_TIMEOUT_MS,
+    redisSentinel: redis.sentinel,
     passwordHashCost: v.PASSWORD_HASH_COST,
     servedRegions: [...v.REGIONS],
     regions: Object.fromEntries(regions.map((r) => [r, region(r)])) as Config["regions"],
@@ -589,9 +598,9 @@ function productionProblems(v: z.output<typeof schema>): string[] {
   const problems: string[] = [];
   if (v.DATABASE_URL === undefined)
     problems.push("DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)");
-  if (v.REDIS_URL === undefined) {
+  if (v.REDIS_URL === undefined && v.REDIS_SENTINELS === undefined) {
     problems.push(
-      "REDIS_URL: required when NODE_ENV=production (without it every process keeps its own limits and throttles)",
+      "REDIS_URL: required when NODE_ENV=production, or REDIS_SENTINELS (without Redis every process keeps its own limits and throttles)",
     );
   }
   if (v.TOKEN_KEY_ENCRYPTION_KEY === undefined) {

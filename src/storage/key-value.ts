@@ -1,9 +1,10 @@
 // Short-lived shared counters and flags (rate windows, throttles, one-time markers): Redis when configured, so
 // every instance sees the same counts, or an in-process map with the same semantics for a single process.
 import { createHash } from "node:crypto";
-import { Redis } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
+import { dropSilentConnections } from "./redis-silence.js";
 
 /** The small store the front's limits are built on; both implementations behave the same. */
 export interface KeyValueStore {
@@ -71,8 +72,17 @@ export const redisCommandTimeoutMs = 1000;
 /** The longest wait between two reconnection attempts while Redis is away. */
 export const redisReconnectCapMs = 1000;
 
+/** Redis behind Sentinel: where the sentinels listen and the name of the primary they watch. */
+export interface RedisSentinelOptions {
+  sentinels: { host: string; port: number }[];
+  name: string;
+}
+
 export interface RedisStoreOptions {
-  url: string;
+  /** redis:// URL; with `sentinel`, only its credentials and database number are used. */
+  url?: string;
+  /** Ask these sentinels which server is the primary, at every (re)connection. */
+  sentinel?: RedisSentinelOptions;
   logger: Logger;
   /** Prepended to every key, so tests (or deployments) sharing one Redis do not collide. */
   prefix?: string;
@@ -88,7 +98,8 @@ export interface RedisStoreOptions {
 export async function createRedisStore(options: RedisStoreOptions): Promise<KeyValueStore> {
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
   const clock = options.clock ?? systemClock;
-  const redis = new Redis(options.url, {
+  const redisOptions: RedisOptions = {
+    ...(options.sentinel ? sentinelOptions(options.sentinel) : {}),
     keyPrefix: options.prefix,
     // Fail fast instead of queueing requests while Redis is down: a rate check must not hang a request. With no
     // offline queue a command sent while the connection is not ready fails at once ("Stream isn't writeable").
@@ -103,19 +114,24 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
     // On close, a socket that already died never emits "close" again, and ioredis then waits this long (default
     // 2 s, on a timer that holds the process open) before destroying it. A healthy QUIT needs far less.
     disconnectTimeout: 200,
+    // A command whose connection was dropped already failed to its caller, who answered by its outage policy; sent
+    // again on the next connection it would count a hit twice.
+    autoResendUnfulfilledCommands: false,
     // Commands issued in the same turn of the event loop (the counts of concurrent calls) go out in one write and are
     // read by Redis in one read: measured, Redis's CPU per partner call fell from 29-43 to 12-14 µs (bench/items.ts).
     enableAutoPipelining: true,
-  }) as ScriptedRedis;
+  };
+  const redis = (options.url ? new Redis(options.url, redisOptions) : new Redis(redisOptions)) as ScriptedRedis;
   redis.defineCommand("fixedWindowHit", { lua: hitScript, numberOfKeys: 1 });
+  const watched = dropSilentConnections(redis, options.logger);
   // EVALSHA, and EVAL once when Redis does not know the script yet (first use, or after a restart).
   const run = async (script: AtomicScript, keys: string[], args: number[]): Promise<number[]> => {
     const sha = createHash("sha1").update(script.lua).digest("hex");
     try {
-      return integers(script, await redis.evalsha(sha, keys.length, ...keys, ...args));
+      return integers(script, await watched(() => redis.evalsha(sha, keys.length, ...keys, ...args)));
     } catch (error) {
       if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-      return integers(script, await redis.eval(script.lua, keys.length, ...keys, ...args));
+      return integers(script, await watched(() => redis.eval(script.lua, keys.length, ...keys, ...args)));
     }
   };
   watchOutages(redis, options.logger);
@@ -123,20 +139,43 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
   return {
     shared: true,
     countTimeoutMs: options.countTimeoutMs,
-    hit: (key, expiresAtMs) => redis.fixedWindowHit(key, positiveMs(expiresAtMs - clock.now())),
-    get: (key) => redis.get(key),
+    hit: (key, expiresAtMs) => watched(() => redis.fixedWindowHit(key, positiveMs(expiresAtMs - clock.now()))),
+    get: (key) => watched(() => redis.get(key)),
     set: async (key, value, ttlMs) => {
-      await redis.set(key, value, "PX", positiveMs(ttlMs));
+      await watched(() => redis.set(key, value, "PX", positiveMs(ttlMs)));
     },
-    setIfAbsent: async (key, value, ttlMs) => (await redis.set(key, value, "PX", positiveMs(ttlMs), "NX")) === "OK",
+    setIfAbsent: async (key, value, ttlMs) =>
+      (await watched(() => redis.set(key, value, "PX", positiveMs(ttlMs), "NX"))) === "OK",
     del: async (key) => {
-      await redis.del(key);
+      await watched(() => redis.del(key));
     },
     run,
     close: async () => {
-      await redis.quit().catch(() => redis.disconnect());
+      await redis.quit().catch(() => undefined);
+      // QUIT ends the data connection only; with Sentinel, the failover detector's subscriptions to the sentinels
+      // stay open (and reconnect) until the connector itself is disconnected.
+      redis.disconnect();
     },
-    ping: (timeoutMs) => pingRedis(redis, timeoutMs),
+    ping: (timeoutMs) => pingRedis(() => watched(() => redis.ping()), timeoutMs),
+  };
+}
+
+/**
+ * The primary is the one the sentinels name now: asked again at every reconnection, and a `+switch-master` the
+ * sentinels announce drops the connection at once (failoverDetector) rather than when it next fails. A demoted
+ * primary still reachable answers writes READONLY: that connection is dropped too, and the next one asks again.
+ */
+function sentinelOptions(sentinel: RedisSentinelOptions): RedisOptions {
+  return {
+    sentinels: sentinel.sentinels,
+    name: sentinel.name,
+    role: "master",
+    failoverDetector: true,
+    // A sentinel that does not answer is left for the next one after the store's own command bound.
+    sentinelCommandTimeout: redisCommandTimeoutMs,
+    // All sentinels unreachable: ask them again after 10, 20, ... ms, at most every second (the data connection's cap).
+    sentinelRetryStrategy: (attempt: number) => Math.min(attempt * 10, redisReconnectCapMs),
+    reconnectOnError: (error: Error) => error.message.startsWith("READONLY"),
   };
 }
 
@@ -144,12 +183,12 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<KeyV
  * PING raced against a timer: while Redis is away the command fails at once (no offline queue) or after the command
  * timeout; the answer never waits longer than `timeoutMs`.
  */
-async function pingRedis(redis: Redis, timeoutMs: number): Promise<boolean> {
+async function pingRedis(ping: () => Promise<string>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
-  const answered = redis.ping().then(
+  const answered = ping().then(
     (reply) => reply === "PONG",
     () => false,
   );
@@ -268,8 +307,10 @@ export function createMemoryStore(options: MemoryStoreOptions): KeyValueStore {
 }
 
 export interface OpenKeyValueStoreOptions {
-  /** redis:// URL; absent means the in-process store. */
+  /** redis:// URL; absent (and no `sentinel`) means the in-process store. */
   url?: string;
+  /** Redis behind Sentinel (REDIS_SENTINELS); `url` then gives only credentials and database. */
+  sentinel?: RedisSentinelOptions;
   clock: Clock;
   logger: Logger;
   prefix?: string;
@@ -278,9 +319,10 @@ export interface OpenKeyValueStoreOptions {
 
 /** Redis when a URL is configured, otherwise the in-process store (and a one-time warning about what that means). */
 export async function openKeyValueStore(options: OpenKeyValueStoreOptions): Promise<KeyValueStore> {
-  if (options.url)
+  if (options.url || options.sentinel)
     return createRedisStore({
       url: options.url,
+      sentinel: options.sentinel,
       logger: options.logger,
       prefix: options.prefix,
       clock: options.clock,

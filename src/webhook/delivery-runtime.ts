@@ -31,12 +31,13 @@ export interface WebhookDelivery {
 
 /**
  * The ports a webhook never reaches on loopback or an allowed private network: this deployment's internal port,
- * region hop and metrics port, and the database and Redis ports its URLs name (the PostgreSQL and Redis defaults
+ * region hop and metrics port, the database and Redis ports its URLs name and the sentinels' (the PostgreSQL and Redis defaults
  * always).
  */
 export function forbiddenWebhookPorts(config: Config, extra: readonly number[] = []): Set<number> {
   const ports = new Set<number>([5432, 6379, config.listen.grpcPort, config.listen.regionGrpcPort, ...extra]);
   if (config.metrics.port) ports.add(config.metrics.port);
+  for (const sentinel of config.redisSentinel?.sentinels ?? []) ports.add(sentinel.port);
   for (const url of [
     config.databaseUrl,
     config.redisUrl,

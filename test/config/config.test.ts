@@ -277,7 +277,7 @@ Config("NODE_ENV=production refuses each development-only setting, naming its va
     [
       "REDIS_URL",
       { REDIS_URL: "" },
-      "REDIS_URL: required when NODE_ENV=production (without it every process keeps its own limits and throttles)",
+      "REDIS_URL: required when NODE_ENV=production, or REDIS_SENTINELS (without Redis every process keeps its own limits and throttles)",
     ],
     [
       "TOKEN_KEY_ENCRYPTION_KEY",

@@ -4,11 +4,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect } from "node:net";
 
-/** Starts redis-server on `port` and resolves once it accepts connections; undefined when there is none to start. */
-export async function startPrivateRedis(port: number): Promise<ChildProcess | undefined> {
+/** Starts redis-server on `port` (with `extra` arguments: --replicaof ...) and resolves once it accepts connections; undefined when there is none to start. */
+export async function startPrivateRedis(port: number, extra: string[] = []): Promise<ChildProcess | undefined> {
   const server = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...extra],
     { stdio: "ignore" },
   );
   const started = await new Promise<boolean>((resolve) => {

@@ -1,7 +1,9 @@
 // A TCP forwarder: listens on one address and pipes each connection to a target. The topology test's namespaces
 // reach the host's PostgreSQL and Redis through it, since those listen on 127.0.0.1 only (and are not reconfigured).
 // The fault tests freeze it: it stops reading and forwarding with every connection left open, as a partitioned
-// network or a frozen host does (nothing refused, nothing closed, nothing answered).
+// network or a frozen host does (nothing refused, nothing closed, nothing answered). `silenceOpen` freezes only the
+// connections already open and forwards new ones: a connection lost without a reset (NAT state dropped, a host
+// gone) while the server itself is reachable.
 import { createServer, connect, type Socket } from "node:net";
 
 export interface TcpForwarder {
@@ -11,6 +13,10 @@ export interface TcpForwarder {
   freeze(): void;
   /** Forwards again, what was held first. */
   thaw(): void;
+  /** Stops forwarding on the connections open now, leaving them open; new connections are forwarded as usual. */
+  silenceOpen(): void;
+  /** How many connections it has accepted so far. */
+  readonly accepted: number;
 }
 
 /** Forwards connections on `address` (a free port) to `target`; a failure on either side closes both. */
@@ -21,7 +27,9 @@ export async function startTcpForwarder(
   const sockets = new Set<Socket>();
   const pairs = new Set<[Socket, Socket]>();
   let frozen = false;
+  let accepted = 0;
   const server = createServer((client) => {
+    accepted++;
     const upstream = connect(target.port, target.host);
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
@@ -59,6 +67,12 @@ export async function startTcpForwarder(
     thaw() {
       frozen = false;
       for (const pair of pairs) link(pair);
+    },
+    silenceOpen() {
+      for (const pair of pairs) hold(pair);
+    },
+    get accepted() {
+      return accepted;
     },
     close: () =>
       new Promise<void>((resolve) => {
