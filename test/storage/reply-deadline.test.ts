@@ -140,4 +140,44 @@ Deadline("a refused connection is the socket's error event, never a throw", asyn
   assert.is((await outcome(socket)).code, "ECONNREFUSED");
 });
 
+Deadline(
+  "a peer that closes before answering a byte (HAProxy with no server up) is the socket's error ECONNRESET",
+  async () => {
+    // HAProxy in front of Patroni closes a connection at once while no node passes its primary check (a failover).
+    // A FIN at once, and whatever the client sends is read (unread bytes would make the close an RST, an error).
+    const { server, port } = await listening((socket) => {
+      socket.on("data", () => {});
+      socket.end();
+    });
+    try {
+      const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 60_000 });
+      socket.on("data", () => {});
+      const errors: string[] = [];
+      socket.on("error", (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
+      socket.write("startup");
+      const hadError = await new Promise<boolean>((resolve) => socket.once("close", resolve));
+      assert.is(hadError, true);
+      assert.equal(errors, ["ECONNRESET"]);
+    } finally {
+      server.close();
+    }
+  },
+);
+
+Deadline("a peer that answers and then closes is a close, not an error (a server's own goodbye)", async () => {
+  const { server, port } = await listening((socket) => socket.once("data", () => socket.end(wholeReply)));
+  try {
+    const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 60_000 });
+    const errors: string[] = [];
+    socket.on("error", (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
+    socket.on("data", () => {});
+    socket.write("startup");
+    const hadError = await new Promise<boolean>((resolve) => socket.once("close", resolve));
+    assert.is(hadError, false);
+    assert.equal(errors, []);
+  } finally {
+    server.close();
+  }
+});
+
 Deadline.run();
