@@ -3,7 +3,8 @@
 // nodes with synchronous replication, HAProxy in front), partner writes (POST /v1/items) in parallel, and kill -9
 // of the primary's postmaster. Every answer must be 200 or 503 server.database_unavailable with Retry-After within
 // the call's bound; writes succeed again once the standby is promoted; every write answered 200 is on the new
-// primary. The seconds until writes succeed again and the answers by status are printed, never asserted.
+// primary; a webhook event raised after each failover reaches a verifying receiver once (the relay's LISTEN and
+// pg-boss carried over). The seconds until writes succeed again and the answers by status are printed, never asserted.
 import postgres from "postgres";
 import * as assert from "uvu/assert";
 import { messageFor } from "../../src/errors/index.js";
@@ -12,9 +13,13 @@ import { newSeededWorld } from "../support/client.js";
 import { startPatroniCluster, type PatroniCluster, type PatroniNode } from "../support/patroni-cluster.js";
 import { suite } from "../support/suite.js";
 import { startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { startReceiver, type Receiver } from "../support/webhook-receiver.js";
 
 const Failover = suite("ha/postgres-failover", undefined, { timeoutMs: 600_000 });
-const clock = createManualClock(Math.ceil(Date.now() / 60_000) * 60_000 + 5_000);
+// The injected clock keeps pace with real time (moved 200 ms every 200 ms for the whole file): the gateway's 5 s
+// caches lapse as in production, so calls read the control database too, and webhook timestamps stay current.
+const clock = createManualClock(Date.now());
+let ticking: NodeJS.Timeout | undefined;
 /**
  * The ceiling on one call (real time, never a lower bound): the documented deadline of a call that meets a failover
  * (docs/operations.md): a connect that gives up (DATABASE_CONNECT_TIMEOUT_SECONDS, 2) after a pause (<= 1 s), or a
@@ -29,6 +34,10 @@ let cluster: PatroniCluster | undefined;
 let test: TestApp | undefined;
 let world: World;
 let token: string;
+let receiver: Receiver | undefined;
+let endpointId: string;
+/** A call with the app's sandbox client credentials (HTTP Basic), as webhook endpoints are managed. */
+let webhooks: (method: string, path: string, payload: unknown) => Promise<Response>;
 
 interface Outcome {
   code: string;
@@ -53,8 +62,10 @@ Failover.before(async () => {
       REGION_DATABASE_URL_UK: cluster.url("hp_region_uk"),
       // The writers' calls are the load, not what a limit should stop.
       PARTNER_RATE_LIMIT: "1000000",
+      WEBHOOK_ALLOW_LOOPBACK: "1",
     },
   });
+  ticking = setInterval(() => clock.advance(200), 200);
   world = await newSeededWorld(test, clock, "https://app.example/callback");
   const minted = await fetch(`${test.base}/v1/token`, {
     method: "POST",
@@ -68,9 +79,24 @@ Failover.before(async () => {
   const body = (await minted.json()) as Record<string, unknown>;
   assert.is(minted.status, 200, JSON.stringify(body));
   token = body["access_token"] as string;
+  receiver = await startReceiver("ok");
+  const basic = `Basic ${Buffer.from(`${encodeURIComponent(world.clientId)}:${encodeURIComponent(world.clientSecret)}`).toString("base64")}`;
+  webhooks = (method, path, payload) =>
+    fetch(`${test!.base}${path}`, {
+      method,
+      headers: { authorization: basic, "content-type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+  const created = await webhooks("POST", "/v1/webhook-endpoints", { url: receiver.url });
+  const endpoint = (await created.json()) as { secret: string; endpoint: { id: string } };
+  assert.is(created.status, 200, JSON.stringify(endpoint));
+  receiver.secrets.push(endpoint.secret);
+  endpointId = endpoint.endpoint.id;
 });
 
 Failover.after(async () => {
+  clearInterval(ticking);
+  await receiver?.close();
   await test?.stop();
   await cluster?.destroy();
 });
@@ -101,24 +127,16 @@ async function createItem(code: string): Promise<Outcome> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * `writers` loops of createItem until `done()`, each call after the last; the injected clock moves a second every
- * 200 ms meanwhile, so the gateway's 5 s caches lapse and calls read the control database too.
- */
+/** `writers` loops of createItem until `done()`, each call after the last. */
 async function writeUntil(serial: number, done: () => boolean, outcomes: Outcome[]): Promise<void> {
-  const ticking = setInterval(() => clock.advance(1000), 200);
-  try {
-    await Promise.all(
-      Array.from({ length: writers }, async (_, writer) => {
-        for (let call = 0; !done(); call++) {
-          outcomes.push(await createItem(`ha-${serial}-${writer}-${call}`));
-          await sleep(20);
-        }
-      }),
-    );
-  } finally {
-    clearInterval(ticking);
-  }
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      for (let call = 0; !done(); call++) {
+        outcomes.push(await createItem(`ha-${serial}-${writer}-${call}`));
+        await sleep(20);
+      }
+    }),
+  );
 }
 
 const unavailable = JSON.stringify({
@@ -241,6 +259,22 @@ async function assertFailover(what: string, { old, promoted, outcomes, killedMs 
   // A new call after the failover succeeds.
   const next = await createItem(`ha-after-${scenarios}`);
   assert.is(next.status, 200, next.body);
+  await assertWebhookDelivered();
+}
+
+/**
+ * An event raised after the failover reaches the receiver, once: the outbox written on the new primary, the relay's
+ * LISTEN (or its poll) hears of it, pg-boss hands the attempt to a worker, and the receiver verifies the signature.
+ */
+async function assertWebhookDelivered(): Promise<void> {
+  const seen = receiver!.received.length;
+  const sent = await webhooks("POST", `/v1/webhook-endpoints/${endpointId}/test`, {});
+  const body = (await sent.json()) as { eventId: string };
+  assert.is(sent.status, 200, JSON.stringify(body));
+  const arrived = await receiver!.waitFor(seen + 1, 60_000);
+  const ours = arrived.filter((delivery) => delivery.headers["webhook-id"] === body.eventId);
+  assert.is(ours.length, 1, `deliveries of ${body.eventId}`);
+  assert.is(ours[0]!.verified?.type, "webhook.test");
 }
 
 Failover(

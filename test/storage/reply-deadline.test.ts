@@ -1,7 +1,9 @@
 // src/storage/reply-deadline.ts on real sockets: a peer that accepts and never answers is given up after the reply
 // deadline (ETIMEDOUT, the socket destroyed); one whose reply ends (ReadyForQuery, even split across chunks) keeps
 // the connection however long it stays idle afterwards; one whose reply starts and stalls is given up; after an
-// SSLRequest any byte is the answer; a refused connection is the socket's own error event, as postgres.js expects.
+// SSLRequest any byte is the answer; a refused connection is the socket's own error event, as postgres.js expects;
+// a peer that closes before answering anything (HAProxy with no primary) is an ECONNRESET error, one that answered
+// and closed a plain close.
 import { createServer, type Server, type Socket } from "node:net";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
