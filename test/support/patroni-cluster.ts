@@ -5,7 +5,7 @@
 // Installs Debian's patroni, etcd-server and haproxy when absent (as root; otherwise it throws, so the test fails
 // rather than skips). Everything it started is killed and its directory removed by destroy(), or at process exit.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
-import { existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { chown, mkdtemp } from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -101,7 +101,11 @@ async function until<T>(what: string, timeoutMs: number, check: () => Promise<T 
   }
 }
 
-/** The processes of one cluster: each detached (a process group of its own, killed whole), its output in a log. */
+/**
+ * The processes of one cluster, its output in a log each. They stay in the test's process group, so the runner's
+ * kill of a file that outlived its limit ends them too; Patroni starts each postmaster in a session of its own,
+ * which only destroy() (or the exit handler) ends, by its pid file.
+ */
 class Processes {
   readonly children = new Map<string, ChildProcess>();
   readonly nodes: PatroniNode[] = [];
@@ -114,18 +118,18 @@ class Processes {
   start(name: string, command: string, args: string[], asPostgres: boolean): void {
     const out = openSync(join(this.dir, `${name}.log`), "a");
     const child = spawn(command, args, {
-      detached: true,
       stdio: ["ignore", out, out],
       env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: this.dir, LANG: "C.UTF-8" },
       ...(asPostgres && this.ids),
     });
+    closeSync(out);
     this.children.set(name, child);
   }
 
   kill(name: string): void {
     const child = this.children.get(name);
     try {
-      if (child?.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, "SIGKILL");
+      if (child?.pid && child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
     } catch {
       // Already gone.
     }
