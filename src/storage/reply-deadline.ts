@@ -27,7 +27,29 @@ export function openWatchedSocket(
   // postgres.js reads `host` off its socket for TLS's server name (SNI and the certificate's name check).
   if ("host" in target) Object.assign(socket, { host: target.host, port: target.port });
   watchReplies(socket, deadline.replyMs);
+  failUnansweredClose(socket);
   return socket;
+}
+
+/**
+ * A peer that closes before sending a single byte is a connection error (ECONNRESET), not a clean close. PostgreSQL
+ * always answers a startup message (authentication, or an error such as 57P03) before it closes; what closes
+ * unanswered is a proxy with nowhere to send the connection: HAProxy in front of Patroni while no node passes its
+ * primary check, during a failover (docs/deployment.md). postgres.js takes a clean close during startup for a
+ * reason to reconnect, its first query still waiting, and reconnected without end: calls hung until a primary was
+ * back (10 s in the HA test's node loss). An error fails that query instead: 503 server.database_unavailable.
+ */
+function failUnansweredClose(socket: Socket): void {
+  let answered = false;
+  socket.once("data", () => {
+    answered = true;
+  });
+  socket.once("end", () => {
+    if (answered || socket.destroyed) return;
+    const error: NodeJS.ErrnoException = new Error("PostgreSQL connection closed by the peer before any answer");
+    error.code = "ECONNRESET";
+    socket.destroy(error);
+  });
 }
 
 /** The SSLRequest message (length 8, code 80877103): what follows it on this socket is TLS, unreadable here. */

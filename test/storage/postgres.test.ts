@@ -2,7 +2,10 @@
 // transactions through their own `sql`, the bounded pause between connection attempts.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { reconnectDelaySeconds } from "../../src/storage/postgres.js";
+import { createServer } from "node:net";
+import { silentLogger } from "../../src/runtime/logger.js";
+import { openDatabase, reconnectDelaySeconds } from "../../src/storage/postgres.js";
+import { isDatabaseUnavailable } from "../../src/storage/unavailable.js";
 import { useTestDatabase } from "../support/storage.js";
 
 const test = suite("storage/postgres");
@@ -71,6 +74,45 @@ test("named constraints are what query code will match on", async () => {
   );
   const error = await sql`insert into control.merchants (name, region) values ('x', 'eu')`.catch((caught) => caught);
   assert.is(error.constraint_name, "merchants__region__check");
+});
+
+test("a proxy with no server behind it (closes every connection unanswered): the query fails as unavailable, never waits for ever", async () => {
+  // HAProxy in front of Patroni while no node passes its primary check: postgres.js retried such a close during
+  // startup for ever with the query waiting (calls hung 10 s in the HA test's node loss, until a primary was back).
+  let connections = 0;
+  const proxy = createServer((socket) => {
+    connections++;
+    // A FIN at once, and whatever the client sends is read (unread bytes would make the close an RST, an error).
+    socket.on("data", () => {});
+    socket.end();
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const port = (proxy.address() as { port: number }).port;
+  // A ceiling only, far above the connect bound: without the fix the promise never settles.
+  let timer: NodeJS.Timeout | undefined;
+  const ceiling = new Promise<"still waiting">((resolve) => {
+    timer = setTimeout(() => resolve("still waiting"), 20_000);
+  });
+  try {
+    const opened = openDatabase({
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      dataDir: ":memory:",
+      logger: silentLogger,
+    });
+    const outcome = await Promise.race([
+      opened.then(
+        () => "opened",
+        (error: unknown) => error,
+      ),
+      ceiling,
+    ]);
+    assert.ok(outcome instanceof Error, `openDatabase: ${String(outcome)} after ${connections} connections`);
+    assert.is((outcome as NodeJS.ErrnoException).code, "ECONNRESET");
+    assert.ok(isDatabaseUnavailable(outcome));
+  } finally {
+    clearTimeout(timer);
+    proxy.close();
+  }
 });
 
 test.run();

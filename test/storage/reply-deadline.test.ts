@@ -1,7 +1,9 @@
 // src/storage/reply-deadline.ts on real sockets: a peer that accepts and never answers is given up after the reply
 // deadline (ETIMEDOUT, the socket destroyed); one whose reply ends (ReadyForQuery, even split across chunks) keeps
 // the connection however long it stays idle afterwards; one whose reply starts and stalls is given up; after an
-// SSLRequest any byte is the answer; a refused connection is the socket's own error event, as postgres.js expects.
+// SSLRequest any byte is the answer; a refused connection is the socket's own error event, as postgres.js expects;
+// a peer that closes before answering anything (HAProxy with no primary) is an ECONNRESET error, one that answered
+// and closed a plain close.
 import { createServer, type Server, type Socket } from "node:net";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
@@ -138,6 +140,46 @@ Deadline("a refused connection is the socket's error event, never a throw", asyn
   const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
   socket.write("startup");
   assert.is((await outcome(socket)).code, "ECONNREFUSED");
+});
+
+Deadline(
+  "a peer that closes before answering a byte (HAProxy with no server up) is the socket's error ECONNRESET",
+  async () => {
+    // HAProxy in front of Patroni closes a connection at once while no node passes its primary check (a failover).
+    // A FIN at once, and whatever the client sends is read (unread bytes would make the close an RST, an error).
+    const { server, port } = await listening((socket) => {
+      socket.on("data", () => {});
+      socket.end();
+    });
+    try {
+      const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 60_000 });
+      socket.on("data", () => {});
+      const errors: string[] = [];
+      socket.on("error", (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
+      socket.write("startup");
+      const hadError = await new Promise<boolean>((resolve) => socket.once("close", resolve));
+      assert.is(hadError, true);
+      assert.equal(errors, ["ECONNRESET"]);
+    } finally {
+      server.close();
+    }
+  },
+);
+
+Deadline("a peer that answers and then closes is a close, not an error (a server's own goodbye)", async () => {
+  const { server, port } = await listening((socket) => socket.once("data", () => socket.end(wholeReply)));
+  try {
+    const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 60_000 });
+    const errors: string[] = [];
+    socket.on("error", (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
+    socket.on("data", () => {});
+    socket.write("startup");
+    const hadError = await new Promise<boolean>((resolve) => socket.once("close", resolve));
+    assert.is(hadError, false);
+    assert.equal(errors, []);
+  } finally {
+    server.close();
+  }
 });
 
 Deadline.run();
