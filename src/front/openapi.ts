@@ -135,73 +135,7 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
     const path = documentPathOf(route);
     const item = paths[path] ?? {};
     paths[path] = item;
-    const pathFields = new Set(pathFieldsOf(route));
-    const fieldsByName = new Map(route.method.input.fields.map((field) => [field.name, field]));
-    const parameters: Record<string, unknown>[] = [...pathFields].map((name) => ({
-      name: fieldsByName.get(name)!.jsonName,
-      in: "path",
-      required: true,
-      schema: withRule(fieldJsonSchema(fieldsByName.get(name)!), ruleOf(fieldsByName.get(name)!)),
-    }));
-    const operation: Record<string, unknown> = {
-      operationId: `${route.service.name}.${route.method.name}`,
-      summary: route.method.name,
-      tags: [route.service.name],
-    };
-    if (route.bodyIsRequest) {
-      // Form and JSON bodies carry the same fields (request-body.ts); form values are text of the same types.
-      const schema = withServiceCheckedRules(
-        route.method.input,
-        requestJsonSchema(route.method.input, (field) => !pathFields.has(field.name)),
-      );
-      const required = Array.isArray(schema["required"]) && schema["required"].length > 0;
-      operation["requestBody"] = {
-        required,
-        content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } },
-      };
-    } else {
-      for (const field of route.method.input.fields) {
-        if (pathFields.has(field.name) || !sendableInQuery(field)) continue;
-        const rule = ruleOf(field);
-        const parameter: Record<string, unknown> = {
-          name: field.jsonName,
-          in: "query",
-          schema: withRule(fieldJsonSchema(field), rule),
-        };
-        if (isRequiredField(field) || rule?.required) parameter["required"] = true;
-        parameters.push(parameter);
-      }
-    }
-    if (parameters.length > 0) operation["parameters"] = parameters;
-
-    responseJsonSchemas(route.method.output, componentRef, schemas as Record<string, never>);
-    const example = responseExamples[route.method.output.typeName];
-    if (example) usedExamples.add(route.method.output.typeName);
-    const successHeaders: Record<string, unknown> = {};
-    if (route.cacheControl) successHeaders["Cache-Control"] = { schema: { type: "string", const: route.cacheControl } };
-    if (route.partnerCall) Object.assign(successHeaders, rateLimitHeaders);
-    const responses: Record<string, unknown> = {
-      "200": {
-        description: `${route.method.output.name}`,
-        ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders } : {}),
-        content: {
-          [route.contentType]: {
-            schema: { $ref: componentRef(route.method.output.typeName) },
-            ...(example ? { example } : {}),
-          },
-        },
-      },
-    };
-    const error = route.partnerCall ? "PartnerCallError" : errorResponseOf[route.family];
-    for (const status of [...namedStatuses[route.family], "4XX", "5XX"]) {
-      responses[status] = {
-        $ref: `#/components/responses/${status === "429" || status === "503" ? `${error}Retry` : error}`,
-      };
-    }
-    operation["responses"] = responses;
-    const security = securityOf(route);
-    if (security) operation["security"] = security;
-    item[route.httpMethod.toLowerCase()] = operation;
+    item[route.httpMethod.toLowerCase()] = operationOf(route, schemas, usedExamples);
   }
   for (const typeName of Object.keys(responseExamples)) {
     if (!usedExamples.has(typeName)) throw new Error(`OpenAPI example for ${typeName}, which no route returns`);
@@ -240,6 +174,84 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
       securitySchemes: securitySchemes(options, scopes),
     },
   };
+}
+
+/**
+ * One route's operation: its path and query parameters or its body (JSON and form), its answer (the output's schema,
+ * added to `schemas`, with its example when there is one, noted in `usedExamples`), its errors and its security.
+ */
+function operationOf(
+  route: Route,
+  schemas: Record<string, JsonSchema>,
+  usedExamples: Set<string>,
+): Record<string, unknown> {
+  const pathFields = new Set(pathFieldsOf(route));
+  const fieldsByName = new Map(route.method.input.fields.map((field) => [field.name, field]));
+  const parameters: Record<string, unknown>[] = [...pathFields].map((name) => ({
+    name: fieldsByName.get(name)!.jsonName,
+    in: "path",
+    required: true,
+    schema: withRule(fieldJsonSchema(fieldsByName.get(name)!), ruleOf(fieldsByName.get(name)!)),
+  }));
+  const operation: Record<string, unknown> = {
+    operationId: `${route.service.name}.${route.method.name}`,
+    summary: route.method.name,
+    tags: [route.service.name],
+  };
+  if (route.bodyIsRequest) {
+    // Form and JSON bodies carry the same fields (request-body.ts); form values are text of the same types.
+    const schema = withServiceCheckedRules(
+      route.method.input,
+      requestJsonSchema(route.method.input, (field) => !pathFields.has(field.name)),
+    );
+    const required = Array.isArray(schema["required"]) && schema["required"].length > 0;
+    operation["requestBody"] = {
+      required,
+      content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } },
+    };
+  } else {
+    for (const field of route.method.input.fields) {
+      if (pathFields.has(field.name) || !sendableInQuery(field)) continue;
+      const rule = ruleOf(field);
+      const parameter: Record<string, unknown> = {
+        name: field.jsonName,
+        in: "query",
+        schema: withRule(fieldJsonSchema(field), rule),
+      };
+      if (isRequiredField(field) || rule?.required) parameter["required"] = true;
+      parameters.push(parameter);
+    }
+  }
+  if (parameters.length > 0) operation["parameters"] = parameters;
+
+  responseJsonSchemas(route.method.output, componentRef, schemas as Record<string, never>);
+  const example = responseExamples[route.method.output.typeName];
+  if (example) usedExamples.add(route.method.output.typeName);
+  const successHeaders: Record<string, unknown> = {};
+  if (route.cacheControl) successHeaders["Cache-Control"] = { schema: { type: "string", const: route.cacheControl } };
+  if (route.partnerCall) Object.assign(successHeaders, rateLimitHeaders);
+  const responses: Record<string, unknown> = {
+    "200": {
+      description: `${route.method.output.name}`,
+      ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders } : {}),
+      content: {
+        [route.contentType]: {
+          schema: { $ref: componentRef(route.method.output.typeName) },
+          ...(example ? { example } : {}),
+        },
+      },
+    },
+  };
+  const error = route.partnerCall ? "PartnerCallError" : errorResponseOf[route.family];
+  for (const status of [...namedStatuses[route.family], "4XX", "5XX"]) {
+    responses[status] = {
+      $ref: `#/components/responses/${status === "429" || status === "503" ? `${error}Retry` : error}`,
+    };
+  }
+  operation["responses"] = responses;
+  const security = securityOf(route);
+  if (security) operation["security"] = security;
+  return operation;
 }
 
 /**
