@@ -4,7 +4,7 @@
 // (docs/decisions.md, "Console").
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context.js";
+import { linkTokenPattern, sha256, type ConsoleContext, type ConsoleServiceDeps } from "./console-context.js";
 import { addressKeyOf } from "./limits.js";
 import type { Locale } from "../errors/index.js";
 import { createDeveloperAccountQueries } from "./queries/developer-account-queries.js";
@@ -13,7 +13,26 @@ import { findOrganization } from "../credential/index.js";
 import { roleNames, roleOf } from "./org-roles.js";
 
 export function createOrganizationInvitationHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<
+    ConsoleContext,
+    | "authenticate"
+    | "checkEmail"
+    | "clock"
+    | "config"
+    | "consoleUrl"
+    | "fail"
+    | "ids"
+    | "invalid"
+    | "later"
+    | "limits"
+    | "logger"
+    | "normaliseEmail"
+    | "now"
+    | "requestLocale"
+    | "requireRole"
+    | "sql"
+  > & { deps: Pick<ConsoleServiceDeps, "mail" | "mailTexts"> },
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   | "createOrganizationInvitation"

@@ -7,7 +7,8 @@ import { createOrganizationMemberQueries } from "./queries/organization-member-q
 import { roleNames, roleOf } from "./org-roles.js";
 
 export function createOrganizationMemberHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<ConsoleContext, "authenticate" | "fail" | "invalid" | "requireRole" | "sql">,
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   "listOrganizationMembers" | "updateOrganizationMember" | "removeOrganizationMember"

@@ -8,7 +8,8 @@ import { insertOrganization } from "../credential/index.js";
 import { roleNames } from "./org-roles.js";
 
 export function createOrganizationHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<ConsoleContext, "authenticate" | "invalid" | "logger" | "now" | "sql">,
 ): Pick<ServiceImpl<typeof ConsoleService>, "createDeveloperOrganization" | "listDeveloperOrganizations"> {
   const { logger, sql, invalid, now, authenticate } = shared;
 
