@@ -2,7 +2,8 @@
 # `npm run check:production-install`: what the container does, on this machine: a built tree (dist/) with only the
 # runtime dependencies (`npm ci --omit=dev`, as the Dockerfile's runtime stage) starts on its embedded defaults and
 # reports ready through deploy/healthcheck.mjs, then stops cleanly on SIGTERM. Catches a runtime import of a
-# development dependency (tsx, pino-pretty, typescript) before an image does. Runs on the project's Node 24.
+# development dependency (tsx, pino-pretty, typescript, standardwebhooks: the client package and the tests verify with it)
+# before an image does. Runs on the project's Node 24.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 node="$(command -v node)"
@@ -18,7 +19,7 @@ npm ci --omit=dev --no-audit --no-fund --ignore-scripts >/dev/null
 # As the Dockerfile: --ignore-scripts skips the postinstall, so the postgres.js mend runs by name.
 "$node" "$root/scripts/patch-postgres.mjs" "$work"
 grep -q "patched: scripts/patch-postgres.mjs" node_modules/postgres/src/connection.js || { echo "postgres.js is not mended" >&2; exit 1; }
-for dev in tsx pino-pretty typescript node; do
+for dev in tsx pino-pretty typescript node standardwebhooks; do
   if [ -e "node_modules/$dev" ]; then echo "production install holds the development dependency $dev" >&2; exit 1; fi
 done
 

@@ -90,6 +90,72 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/** What one attempt came to: the answer's JSON object, or what failed (for the retry decision) and the error. */
+type Attempted = { body: Record<string, unknown> } | { outcome: AttemptOutcome; failure: PartnerApiError };
+
+/** One request of a call: sent with the credentials of this attempt, its answer read. */
+async function attempt(
+  options: TransportOptions,
+  call: HttpCall,
+  url: URL,
+  credentials: Credentials,
+): Promise<Attempted> {
+  const { budget } = options;
+  const headers: Record<string, string> = { accept: "application/json", ...credentials.headers };
+  const language = call.acceptLanguage ?? options.acceptLanguage;
+  if (language !== undefined) headers["accept-language"] = language;
+  if (call.body !== undefined) headers["content-type"] = "application/json";
+
+  let response: Response | undefined;
+  let networkError: unknown;
+  try {
+    response = await options.fetch(url, {
+      method: call.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      signal: call.signal,
+      redirect: "manual",
+    });
+  } catch (error) {
+    // An abort is the caller's decision, not a network failure: never retried.
+    if (call.signal?.aborted) throw error;
+    networkError = error;
+  }
+
+  let outcome: AttemptOutcome;
+  let failure: PartnerApiError;
+  if (response === undefined) {
+    outcome = { kind: "network" };
+    failure = clientError(
+      "client.network",
+      `no response from ${url.origin}: ${networkError instanceof Error ? networkError.message : String(networkError)}`,
+      networkError,
+    );
+  } else {
+    if (call.partner) budget.record(response.headers);
+    const body = await readJson(response);
+    if (response.ok) {
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        throw clientError(
+          "client.bad_response",
+          `${call.method} ${url.pathname} answered ${response.status} without a JSON object`,
+        );
+      }
+      return { body: body as Record<string, unknown> };
+    }
+    failure = errorFromBody(response.status, response.headers, body);
+    const reset = seconds(response.headers.get("x-ratelimit-reset"));
+    outcome = {
+      kind: "response",
+      status: response.status,
+      code: failure.code,
+      resetAtMs: reset === undefined ? undefined : reset * 1000,
+      retryAfterSeconds: seconds(response.headers.get("retry-after")) ?? seconds(failure.params["retryAfter"]),
+    };
+  }
+  return { outcome, failure };
+}
+
 export function createTransport(options: TransportOptions): Transport {
   const { clock, sleep, budget, limits } = options;
 
@@ -102,58 +168,9 @@ export function createTransport(options: TransportOptions): Transport {
         call.signal?.throwIfAborted();
         const credentials = await auth.credentials();
         const url = urlOf(call, credentials);
-        const headers: Record<string, string> = { accept: "application/json", ...credentials.headers };
-        const language = call.acceptLanguage ?? options.acceptLanguage;
-        if (language !== undefined) headers["accept-language"] = language;
-        if (call.body !== undefined) headers["content-type"] = "application/json";
-
-        let response: Response | undefined;
-        let networkError: unknown;
-        try {
-          response = await options.fetch(url, {
-            method: call.method,
-            headers,
-            body: call.body === undefined ? undefined : JSON.stringify(call.body),
-            signal: call.signal,
-            redirect: "manual",
-          });
-        } catch (error) {
-          // An abort is the caller's decision, not a network failure: never retried.
-          if (call.signal?.aborted) throw error;
-          networkError = error;
-        }
-
-        let outcome: AttemptOutcome;
-        let failure: PartnerApiError;
-        if (response === undefined) {
-          outcome = { kind: "network" };
-          failure = clientError(
-            "client.network",
-            `no response from ${url.origin}: ${networkError instanceof Error ? networkError.message : String(networkError)}`,
-            networkError,
-          );
-        } else {
-          if (call.partner) budget.record(response.headers);
-          const body = await readJson(response);
-          if (response.ok) {
-            if (typeof body !== "object" || body === null || Array.isArray(body)) {
-              throw clientError(
-                "client.bad_response",
-                `${call.method} ${url.pathname} answered ${response.status} without a JSON object`,
-              );
-            }
-            return body as Record<string, unknown>;
-          }
-          failure = errorFromBody(response.status, response.headers, body);
-          const reset = seconds(response.headers.get("x-ratelimit-reset"));
-          outcome = {
-            kind: "response",
-            status: response.status,
-            code: failure.code,
-            resetAtMs: reset === undefined ? undefined : reset * 1000,
-            retryAfterSeconds: seconds(response.headers.get("retry-after")) ?? seconds(failure.params["retryAfter"]),
-          };
-        }
+        const result = await attempt(options, call, url, credentials);
+        if ("body" in result) return result.body;
+        const { outcome, failure } = result;
 
         const decision = decideRetry(outcome, state, clock.now(), options.random, limits);
         afterDecision(state, decision);

@@ -30,7 +30,8 @@ import {
 } from "./app-sections.js";
 import { refusalOf, typed } from "./error-summary.js";
 import { linkList, linkNames, linkInputs, linksOfForm, linksRefusal, missingLinks } from "./app-links.js";
-import { appStateName, productName, rightsOf } from "./labels.js";
+import { appWithRole, withApp } from "./app-lookup.js";
+import { appStateName, productName } from "./labels.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorText, type Problem, type Reply, type Visit } from "./visit.js";
 
@@ -43,19 +44,6 @@ export interface AppState {
   allowlist?: AllowlistState;
   /** A refused access request: the error and what was typed. */
   accessRequest?: AccessRequestForm;
-}
-
-/** The app and the viewer's role in its organization (the page offers only what the role may do). */
-export async function appWithRole(visit: Visit, appId: string) {
-  const [result, orgs] = await Promise.all([
-    visit.api("getDeveloperApp", { appId }),
-    visit.api("listDeveloperOrganizations"),
-  ]);
-  if (!result.ok) return result;
-  const role = orgs.ok
-    ? orgs.value.organizations.find((org) => org.organizationId === result.value.app!.organizationId)?.role
-    : undefined;
-  return { ok: true as const, app: result.value.app!, rights: rightsOf(role) };
 }
 
 /** The section that holds the form a state concerns (where its refusal is said beside the form). */
@@ -113,61 +101,58 @@ export async function appPage(
   state: AppState = {},
   status = 200,
 ): Promise<Reply> {
-  const { t, locale } = visit;
-  const found = await appWithRole(visit, appId);
-  if (!found.ok)
-    return visit.page(t("console.appTitleUnknown"), alert("error", errorText(found.error, locale, t)), {
-      status: found.error.status,
-    });
-  const { app, rights } = found;
-  const applies = sectionApplies(section, app, rights);
-  if (!applies && visit.method !== "POST")
-    return visit.page(
-      app.name,
-      html`${alert("error", t("console.sectionUnavailable"))}<p><a href="${sectionPath(app.appId, "overview")}">${t("console.sectionOverview")}</a></p>`,
-      { status: 404 },
-    );
-  const shown: AppSection = applies ? section : "overview";
-  const archived = app.state === "ARCHIVED";
-  const editable = !archived && rights.manageApps;
-  const view: View = {
-    visit,
-    app,
-    rights,
-    editable,
-    state,
-    errorOf: (form) => (state.form === form ? state.error : undefined),
-  };
-  // A refusal is said beside its form when this view shows that form; otherwise (the role, an archived app, a
-  // section that does not apply) at the top.
-  const target = state.allowlist?.target;
-  const listShown =
-    target !== undefined &&
-    editable &&
-    ("clientId" in target
-      ? app.credentials.some((credential) => credential.clientId === target.clientId)
-      : app.apiKeys.some((key) => key.apiKeyId === target.apiKeyId && !key.revoked));
-  const offered = editable || (state.form === "archive" && rights.archiveApps);
-  const beside = shown === sectionOf(state) && (state.accessRequest !== undefined || (target ? listShown : offered));
-  const content = await sectionView(view, shown);
-  const body = html`${sectionMenu(visit, app, rights, shown)}
+  const { t } = visit;
+  return withApp(visit, appWithRole(visit, appId), async (found) => {
+    const { app, rights } = found;
+    const applies = sectionApplies(section, app, rights);
+    if (!applies && visit.method !== "POST")
+      return visit.page(
+        app.name,
+        html`${alert("error", t("console.sectionUnavailable"))}<p><a href="${sectionPath(app.appId, "overview")}">${t("console.sectionOverview")}</a></p>`,
+        { status: 404 },
+      );
+    const shown: AppSection = applies ? section : "overview";
+    const archived = app.state === "ARCHIVED";
+    const editable = !archived && rights.manageApps;
+    const view: View = {
+      visit,
+      app,
+      rights,
+      editable,
+      state,
+      errorOf: (form) => (state.form === form ? state.error : undefined),
+    };
+    // A refusal is said beside its form when this view shows that form; otherwise (the role, an archived app, a
+    // section that does not apply) at the top.
+    const target = state.allowlist?.target;
+    const listShown =
+      target !== undefined &&
+      editable &&
+      ("clientId" in target
+        ? app.credentials.some((credential) => credential.clientId === target.clientId)
+        : app.apiKeys.some((key) => key.apiKeyId === target.apiKeyId && !key.revoked));
+    const offered = editable || (state.form === "archive" && rights.archiveApps);
+    const beside = shown === sectionOf(state) && (state.accessRequest !== undefined || (target ? listShown : offered));
+    const content = await sectionView(view, shown);
+    const body = html`${sectionMenu(visit, app, rights, shown)}
 ${state.notice ?? ""}
 ${archived ? alert("info", t("console.archivedNote")) : ""}
 ${rights.manageApps ? "" : html`<p class="muted">${t("console.appViewerNote")}</p>`}
 ${content.body}`;
-  // The summary names what the view says: the refused form's problems beside it, else the refusal at the top.
-  const problems = !state.error
-    ? []
-    : beside && content.problems.length > 0
-      ? content.problems
-      : refusalText(visit, state.error);
-  return visit.page(app.name, body, {
-    status,
-    copyScript: true,
-    problems,
-    documentTitle: shown === "overview" ? app.name : `${sectionLabel(visit, shown)} · ${app.name}`,
-    // A form's answer (at its POST path) switches language to the section it shows.
-    switchPath: sectionPath(app.appId, shown),
+    // The summary names what the view says: the refused form's problems beside it, else the refusal at the top.
+    const problems = !state.error
+      ? []
+      : beside && content.problems.length > 0
+        ? content.problems
+        : refusalText(visit, state.error);
+    return visit.page(app.name, body, {
+      status,
+      copyScript: true,
+      problems,
+      documentTitle: shown === "overview" ? app.name : `${sectionLabel(visit, shown)} · ${app.name}`,
+      // A form's answer (at its POST path) switches language to the section it shows.
+      switchPath: sectionPath(app.appId, shown),
+    });
   });
 }
 
@@ -609,16 +594,13 @@ export async function createAccessRequest(visit: Visit, appId: string): Promise<
 
 /** The archive step (GET): the consequence said first, then the button. */
 export async function archivePage(visit: Visit, appId: string, error?: ApiError, status = 200): Promise<Reply> {
-  const { t, locale } = visit;
-  const found = await appWithRole(visit, appId);
-  if (!found.ok)
-    return visit.page(t("console.appTitleUnknown"), alert("error", errorText(found.error, locale, t)), {
-      status: found.error.status,
+  const { t } = visit;
+  return withApp(visit, appWithRole(visit, appId), async (found) => {
+    if (found.app.state === "ARCHIVED") return { status: 303, location: `/apps/${appId}` };
+    return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app), {
+      status,
+      problems: refusalText(visit, error),
     });
-  if (found.app.state === "ARCHIVED") return { status: 303, location: `/apps/${appId}` };
-  return visit.page(t("console.archiveTitle", { name: found.app.name }), archiveConfirmation(visit, found.app), {
-    status,
-    problems: refusalText(visit, error),
   });
 }
 

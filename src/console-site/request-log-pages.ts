@@ -7,6 +7,7 @@ import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { GetAppUsageResponse, RequestLogEntry } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { html, raw, type SafeHtml } from "../web/html.js";
 import { formatNumber, millisecondsText, momentText, type Locale } from "../web/i18n.js";
+import { withApp } from "./app-lookup.js";
 import { alert } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
 
@@ -47,44 +48,41 @@ function statusClass(status: number): string {
 
 export async function requestLogPage(visit: Visit, appId: string): Promise<Reply> {
   const { t, locale } = visit;
-  const app = await visit.api("getDeveloperApp", { appId });
-  if (!app.ok)
-    return visit.page(t("console.appTitleUnknown"), alert("error", errorText(app.error, locale, t)), {
-      status: app.error.status,
+  return withApp(visit, visit.api("getDeveloperApp", { appId }), async (app) => {
+    const name = app.value.app!.name;
+    const environment = environmentOf(visit);
+    const status = statusFilters.find((value) => value !== "" && value === visit.query.get("status")) ?? "";
+    const merchantText = (visit.query.get("merchant") ?? "").trim();
+    const merchant = /^[1-9]\d{0,15}$/.test(merchantText) ? Number(merchantText) : 0;
+    const listed = await visit.api("listAppRequestLog", {
+      appId,
+      environment: wire(environment),
+      status,
+      companyId: merchant,
+      limit: 1000,
     });
-  const name = app.value.app!.name;
-  const environment = environmentOf(visit);
-  const status = statusFilters.find((value) => value !== "" && value === visit.query.get("status")) ?? "";
-  const merchantText = (visit.query.get("merchant") ?? "").trim();
-  const merchant = /^[1-9]\d{0,15}$/.test(merchantText) ? Number(merchantText) : 0;
-  const listed = await visit.api("listAppRequestLog", {
-    appId,
-    environment: wire(environment),
-    status,
-    companyId: merchant,
-    limit: 1000,
-  });
-  const base = `/apps/${appId}/requests`;
-  const merchantError = merchantText !== "" && merchant === 0 ? t("console.merchantFilterInvalid") : undefined;
-  const statusLabel: Record<(typeof statusFilters)[number], string> = {
-    "": t("console.statusAll"),
-    "2xx": t("console.status2xx"),
-    "4xx": t("console.status4xx"),
-    "429": t("console.status429"),
-    "5xx": t("console.status5xx"),
-  };
-  const filters = html`<form method="get" action="${base}" class="filters" aria-label="${t("console.filters")}">
+    const base = `/apps/${appId}/requests`;
+    const merchantError = merchantText !== "" && merchant === 0 ? t("console.merchantFilterInvalid") : undefined;
+    const statusLabel: Record<(typeof statusFilters)[number], string> = {
+      "": t("console.statusAll"),
+      "2xx": t("console.status2xx"),
+      "4xx": t("console.status4xx"),
+      "429": t("console.status429"),
+      "5xx": t("console.status5xx"),
+    };
+    const filters = html`<form method="get" action="${base}" class="filters" aria-label="${t("console.filters")}">
 <input type="hidden" name="environment" value="${environment}">
 <div class="field"><label for="filter-status">${t("console.filterStatus")}</label><select id="filter-status" name="status">${statusFilters.map(
-    (value) => html`<option value="${value}"${value === status ? raw(" selected") : ""}>${statusLabel[value]}</option>`,
-  )}</select></div>
+      (value) =>
+        html`<option value="${value}"${value === status ? raw(" selected") : ""}>${statusLabel[value]}</option>`,
+    )}</select></div>
 <div class="field"><label for="filter-merchant">${t("console.filterMerchant")}</label><input id="filter-merchant" name="merchant" type="text" inputmode="numeric" dir="ltr" value="${merchantText}"${merchantError ? raw(' aria-invalid="true" aria-describedby="filter-merchant-error"') : ""}>
 ${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merchantError}</p>` : ""}</div>
 <div class="actions"><button type="submit" class="secondary">${t("console.applyFilters")}</button></div>
 </form>`;
-  const entries: RequestLogEntry[] = listed.ok ? listed.value.entries : [];
-  const rows = entries.map(
-    (entry) => html`<tr>
+    const entries: RequestLogEntry[] = listed.ok ? listed.value.entries : [];
+    const rows = entries.map(
+      (entry) => html`<tr>
 <td>${moment(Number(entry.atMs), locale)}</td>
 <td class="ltr"><code>${entry.method}</code> <code>${entry.path}</code></td>
 <td><span class="status ${statusClass(entry.status)}">${entry.status}</span>${entry.errorCode ? html` <code class="ltr error-code">${entry.errorCode}</code>` : ""}</td>
@@ -92,20 +90,21 @@ ${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merch
 <td class="ltr"><bdi>${millisecondsText(locale, entry.latencyMs)}</bdi></td>
 <td><a href="${base}/${String(entry.id)}" aria-label="${t("console.detailsOf", { id: String(entry.id) })}">${t("console.details")}</a></td>
 </tr>`,
-  );
-  const table =
-    entries.length === 0
-      ? html`<p>${t("console.noRequests")}</p>`
-      : html`<div class="table-wrap" role="region" aria-labelledby="log-caption" tabindex="0"><table class="log-table"><caption id="log-caption">${t("console.requestLogCaption", { count: entries.length })}</caption>
+    );
+    const table =
+      entries.length === 0
+        ? html`<p>${t("console.noRequests")}</p>`
+        : html`<div class="table-wrap" role="region" aria-labelledby="log-caption" tabindex="0"><table class="log-table"><caption id="log-caption">${t("console.requestLogCaption", { count: entries.length })}</caption>
 <thead><tr><th scope="col">${t("console.colTime")}</th><th scope="col">${t("console.colRequest")}</th><th scope="col">${t("console.colStatus")}</th><th scope="col">${t("console.colMerchant")}</th><th scope="col">${t("console.colLatency")}</th><th scope="col"><span class="visually-hidden">${t("console.details")}</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
-  const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/usage?environment=${environment}">${t("console.usageLink")}</a></p>
+    const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/usage?environment=${environment}">${t("console.usageLink")}</a></p>
 <p class="lead">${t("console.requestLogIntro")}</p>
 ${environmentSwitch(visit, base, environment)}
 <section class="card" aria-label="${t("console.filters")}">${filters}</section>
 ${listed.ok ? "" : alert("error", errorText(listed.error, locale, t))}
 <section class="card" aria-labelledby="log-heading"><h2 id="log-heading">${t("console.requestLogHeading", { environment: environment === "production" ? t("console.production") : t("console.sandbox") })}</h2>${table}</section>`;
-  return visit.page(t("console.requestLogTitle", { name }), body, { status: merchantError ? 400 : 200 });
+    return visit.page(t("console.requestLogTitle", { name }), body, { status: merchantError ? 400 : 200 });
+  });
 }
 
 export async function requestEntryPage(visit: Visit, appId: string, id: string): Promise<Reply> {
@@ -190,42 +189,38 @@ ${ticks}
 
 export async function usagePage(visit: Visit, appId: string): Promise<Reply> {
   const { t, locale } = visit;
-  const app = await visit.api("getDeveloperApp", { appId });
-  if (!app.ok)
-    return visit.page(t("console.appTitleUnknown"), alert("error", errorText(app.error, locale, t)), {
-      status: app.error.status,
-    });
-  const name = app.value.app!.name;
-  const environment = environmentOf(visit);
-  const usage = await visit.api("getAppUsage", { appId, environment: wire(environment) });
-  if (!usage.ok)
-    return visit.page(t("console.usageTitle", { name }), alert("error", errorText(usage.error, locale, t)), {
-      status: usage.error.status,
-    });
-  const value = usage.value;
-  const from = Number(value.fromMs);
-  // The table: one row per hour with calls (UTC), its requests, its busiest minute and its 429s.
-  const hours = new Map<number, { requests: number; peak: number; limited: number }>();
-  for (const minute of value.minutes) {
-    const hour = Number(minute.minuteMs) - (Number(minute.minuteMs) % 3600_000);
-    const row = hours.get(hour) ?? { requests: 0, peak: 0, limited: 0 };
-    row.requests += minute.requests;
-    row.peak = Math.max(row.peak, minute.requests);
-    row.limited += minute.limited;
-    hours.set(hour, row);
-  }
-  const totals = value.minutes.reduce(
-    (sum, minute) => ({ requests: sum.requests + minute.requests, limited: sum.limited + minute.limited }),
-    { requests: 0, limited: 0 },
-  );
-  const hourText = (ms: number) => momentText(locale, ms, { year: false });
-  const table =
-    hours.size === 0
-      ? html`<p>${t("console.noUsage")}</p>`
-      : html`<div class="table-wrap" role="region" aria-labelledby="usage-caption" tabindex="0"><table><caption id="usage-caption">${t("console.usageTableCaption")}</caption>
+  return withApp(visit, visit.api("getDeveloperApp", { appId }), async (app) => {
+    const name = app.value.app!.name;
+    const environment = environmentOf(visit);
+    const usage = await visit.api("getAppUsage", { appId, environment: wire(environment) });
+    if (!usage.ok)
+      return visit.page(t("console.usageTitle", { name }), alert("error", errorText(usage.error, locale, t)), {
+        status: usage.error.status,
+      });
+    const value = usage.value;
+    const from = Number(value.fromMs);
+    // The table: one row per hour with calls (UTC), its requests, its busiest minute and its 429s.
+    const hours = new Map<number, { requests: number; peak: number; limited: number }>();
+    for (const minute of value.minutes) {
+      const hour = Number(minute.minuteMs) - (Number(minute.minuteMs) % 3600_000);
+      const row = hours.get(hour) ?? { requests: 0, peak: 0, limited: 0 };
+      row.requests += minute.requests;
+      row.peak = Math.max(row.peak, minute.requests);
+      row.limited += minute.limited;
+      hours.set(hour, row);
+    }
+    const totals = value.minutes.reduce(
+      (sum, minute) => ({ requests: sum.requests + minute.requests, limited: sum.limited + minute.limited }),
+      { requests: 0, limited: 0 },
+    );
+    const hourText = (ms: number) => momentText(locale, ms, { year: false });
+    const table =
+      hours.size === 0
+        ? html`<p>${t("console.noUsage")}</p>`
+        : html`<div class="table-wrap" role="region" aria-labelledby="usage-caption" tabindex="0"><table><caption id="usage-caption">${t("console.usageTableCaption")}</caption>
 <thead><tr><th scope="col">${t("console.usageHour")}</th><th scope="col">${t("console.usageRequests")}</th><th scope="col">${t("console.usagePeak")}</th><th scope="col">${t("console.usageLimited")}</th></tr></thead>
 <tbody>${[...hours].sort((a, b) => a[0] - b[0]).map(([hour, row]) => html`<tr><th scope="row"><time datetime="${new Date(hour).toISOString()}"><bdi>${hourText(hour)}</bdi></time></th><td>${number(row.requests, locale)}</td><td>${number(row.peak, locale)}</td><td>${row.limited > 0 ? html`<strong class="status status-429">${number(row.limited, locale)}</strong>` : number(0, locale)}</td></tr>`)}</tbody></table></div>`;
-  const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/requests?environment=${environment}">${t("console.requestLogLink")}</a></p>
+    const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/requests?environment=${environment}">${t("console.requestLogLink")}</a></p>
 <p class="lead">${t("console.usageIntro", { limit: number(value.limitPerMinute, locale) })}</p>
 ${environmentSwitch(visit, `/apps/${appId}/usage`, environment)}
 <section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">${t("console.usageChartHeading")}</h2>
@@ -234,5 +229,6 @@ ${environmentSwitch(visit, `/apps/${appId}/usage`, environment)}
 <figcaption><span class="legend legend-requests">${t("console.usageLegendRequests")}</span> <span class="legend legend-limited">${t("console.usageLegendLimited")}</span> <span class="legend legend-limit">${t("console.usageLegendLimit")}</span></figcaption></figure>
 </section>
 <section class="card" aria-labelledby="usage-table-heading"><h2 id="usage-table-heading">${t("console.usageTableHeading")}</h2>${table}</section>`;
-  return visit.page(t("console.usageTitle", { name }), body);
+    return visit.page(t("console.usageTitle", { name }), body);
+  });
 }

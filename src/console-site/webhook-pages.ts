@@ -13,7 +13,7 @@ import { environmentSwitch, moment, type EnvironmentName } from "./request-log-p
 import { refusalOf, type Refusal } from "./error-summary.js";
 import { alert, button, field, postForm, secretBox } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
-import { appWithRole } from "./app-pages.js";
+import { appWithRole, withApp } from "./app-lookup.js";
 
 /** Deliveries shown per endpoint (the newest; the API pages further). */
 const deliveriesShown = 10;
@@ -212,47 +212,43 @@ export async function webhooksPage(
   status = 200,
 ): Promise<Reply> {
   const { t, locale } = visit;
-  const found = await appWithRole(visit, appId);
-  if (!found.ok)
-    return visit.page(t("console.appTitleUnknown"), alert("error", errorText(found.error, locale, t)), {
-      status: found.error.status,
+  return withApp(visit, appWithRole(visit, appId), async (found) => {
+    const { app, rights } = found;
+    const canManage = rights.manageApps && app.state !== "ARCHIVED";
+    const environment = environmentOf(visit);
+    const environmentName = environment === "production" ? t("console.production") : t("console.sandbox");
+    const base = `/apps/${appId}/webhooks`;
+    const listed = await visit.api("listAppWebhookEndpoints", { appId, environment: wire(environment) });
+    const endpoints = listed.ok ? listed.value.endpoints : [];
+    const limit = listed.ok ? listed.value.limit : 0;
+    const deliveries = await Promise.all(
+      endpoints.map(async (endpoint) => {
+        const page = await visit.api("listAppWebhookDeliveries", {
+          appId,
+          environment: wire(environment),
+          endpointId: endpoint.id,
+          limit: deliveriesShown,
+        });
+        return page.ok ? page.value.deliveries : page.error;
+      }),
+    );
+    const cards = endpoints.map((endpoint, index) =>
+      endpointCard(
+        visit,
+        base,
+        environment,
+        endpoint,
+        deliveries[index]!,
+        canManage,
+        state.endpointId === endpoint.id ? state.error : undefined,
+      ),
+    );
+    const count = t("console.webhookCount", {
+      count: new Intl.NumberFormat(locale).format(endpoints.length),
+      limit: new Intl.NumberFormat(locale).format(limit),
     });
-  const { app, rights } = found;
-  const canManage = rights.manageApps && app.state !== "ARCHIVED";
-  const environment = environmentOf(visit);
-  const environmentName = environment === "production" ? t("console.production") : t("console.sandbox");
-  const base = `/apps/${appId}/webhooks`;
-  const listed = await visit.api("listAppWebhookEndpoints", { appId, environment: wire(environment) });
-  const endpoints = listed.ok ? listed.value.endpoints : [];
-  const limit = listed.ok ? listed.value.limit : 0;
-  const deliveries = await Promise.all(
-    endpoints.map(async (endpoint) => {
-      const page = await visit.api("listAppWebhookDeliveries", {
-        appId,
-        environment: wire(environment),
-        endpointId: endpoint.id,
-        limit: deliveriesShown,
-      });
-      return page.ok ? page.value.deliveries : page.error;
-    }),
-  );
-  const cards = endpoints.map((endpoint, index) =>
-    endpointCard(
-      visit,
-      base,
-      environment,
-      endpoint,
-      deliveries[index]!,
-      canManage,
-      state.endpointId === endpoint.id ? state.error : undefined,
-    ),
-  );
-  const count = t("console.webhookCount", {
-    count: new Intl.NumberFormat(locale).format(endpoints.length),
-    limit: new Intl.NumberFormat(locale).format(limit),
-  });
-  const formShown = canManage && listed.ok && endpoints.length < limit;
-  const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name: app.name })}</a></p>
+    const formShown = canManage && listed.ok && endpoints.length < limit;
+    const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name: app.name })}</a></p>
 <p class="lead">${t("console.webhooksIntro")}</p>
 ${environmentSwitch(visit, base, environment)}
 ${state.notice ?? ""}
@@ -265,16 +261,18 @@ ${environment === "production" ? html`<p class="muted">${t("console.webhookProdu
 ${cards}
 ${formShown ? createForm(visit, base, environment, state) : ""}
 ${canManage && listed.ok && endpoints.length >= limit ? html`<p class="muted">${t("console.webhookLimitReached", { limit: new Intl.NumberFormat(locale).format(limit) })}</p>` : ""}`;
-  const problems = !state.error
-    ? []
-    : state.endpointId === undefined && formShown
-      ? createRefusal(visit, state.error).problems
-      : [
-          {
-            text: state.endpointId === undefined ? errorText(state.error, locale, t) : refusalText(visit, state.error),
-          },
-        ];
-  return visit.page(t("console.webhooksTitle", { name: app.name }), body, { status, copyScript: true, problems });
+    const problems = !state.error
+      ? []
+      : state.endpointId === undefined && formShown
+        ? createRefusal(visit, state.error).problems
+        : [
+            {
+              text:
+                state.endpointId === undefined ? errorText(state.error, locale, t) : refusalText(visit, state.error),
+            },
+          ];
+    return visit.page(t("console.webhooksTitle", { name: app.name }), body, { status, copyScript: true, problems });
+  });
 }
 
 /**

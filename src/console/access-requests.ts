@@ -6,7 +6,8 @@ import { describeAccessRequest } from "../grant/index.js";
 import type { ConsoleContext } from "./console-context.js";
 
 export function createAccessRequestHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<ConsoleContext, "accessRequests" | "authenticate" | "requireAppRole">,
 ): Pick<ServiceImpl<typeof ConsoleService>, "createAppAccessRequest" | "listAppAccessRequests"> {
   const { authenticate, requireAppRole, accessRequests } = shared;
   return {

@@ -5,7 +5,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { hashPassword } from "../credential/index.js";
 import { serviceErrorWithDetails } from "../errors/index.js";
-import { linkTokenPattern, sha256, type ConsoleContext } from "./console-context.js";
+import { linkTokenPattern, sha256, type ConsoleContext, type ConsoleServiceDeps } from "./console-context.js";
 import { addressKeyOf } from "./limits.js";
 import type { Locale } from "../errors/index.js";
 import type { Mail } from "./mail.js";
@@ -13,7 +13,26 @@ import { passwordWeakness } from "./password-policy.js";
 import { createDeveloperAccountQueries, type LinkPurpose } from "./queries/developer-account-queries.js";
 
 export function createAccountHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<
+    ConsoleContext,
+    | "authenticate"
+    | "checkEmail"
+    | "clock"
+    | "config"
+    | "consoleUrl"
+    | "describeAccount"
+    | "domain"
+    | "fail"
+    | "ids"
+    | "later"
+    | "limits"
+    | "logger"
+    | "normaliseEmail"
+    | "now"
+    | "sql"
+    | "statedLocale"
+  > & { deps: Pick<ConsoleServiceDeps, "mail" | "mailTexts"> },
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   "signUp" | "verifyEmail" | "requestPasswordReset" | "resetPassword" | "getAccount"

@@ -18,7 +18,11 @@ import {
 } from "../credential/index.js";
 
 export function createAppHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<
+    ConsoleContext,
+    "authenticate" | "credentials" | "fail" | "requireAppRole" | "requireProgram" | "requireRole" | "sql"
+  >,
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   | "createDeveloperApp"

@@ -1,4 +1,5 @@
 // What each organization role may do: the one table the console checks (docs/decisions.md, "Console", roles).
+import { OrganizationRole } from "../../gen/partnerapi/v1/console_service_pb.js";
 import type { OrgRole } from "./queries/organization-member-queries.js";
 
 export type OrgAction =
@@ -19,3 +20,13 @@ const allowed: Record<OrgAction, readonly OrgRole[]> = {
 export function roleMay(role: OrgRole, action: OrgAction): boolean {
   return allowed[action].includes(role);
 }
+
+/** Each role as the ConsoleService's enum names it, and back (undefined for UNSPECIFIED). */
+export const roleNames: Record<OrgRole, OrganizationRole> = {
+  OWNER: OrganizationRole.OWNER,
+  ADMIN: OrganizationRole.ADMIN,
+  DEVELOPER: OrganizationRole.DEVELOPER,
+  VIEWER: OrganizationRole.VIEWER,
+};
+export const roleOf = (role: OrganizationRole): OrgRole | undefined =>
+  (Object.entries(roleNames) as Array<[OrgRole, OrganizationRole]>).find(([, value]) => value === role)?.[0];

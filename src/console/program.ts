@@ -8,7 +8,8 @@ import { createDeveloperAccountQueries } from "./queries/developer-account-queri
 import { createProgramQueries, type ApplicationRow } from "./queries/program-queries.js";
 
 export function createProgramHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<ConsoleContext, "authenticate" | "describeAccount" | "fail" | "invalid" | "logger" | "now" | "sql">,
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   | "submitProgramApplication"

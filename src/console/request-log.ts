@@ -6,7 +6,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { environmentEnum, requestedEnvironment } from "../credential/index.js";
 import { createRequestLogQueries, type LoggedCall, type LoggedEnvironment } from "../request-log/index.js";
-import type { ConsoleContext } from "./console-context.js";
+import type { ConsoleContext, ConsoleServiceDeps } from "./console-context.js";
 
 /** The usage chart's window (the issue: the last 24 hours). */
 export const usageWindowMs = 24 * 3600_000;
@@ -29,7 +29,10 @@ function entryOf(row: LoggedCall, errorBody = "") {
 }
 
 export function createRequestLogHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<ConsoleContext, "authenticate" | "clock" | "config" | "fail" | "invalid" | "requireAppRole" | "sql"> & {
+    deps: Pick<ConsoleServiceDeps, "requestLog">;
+  },
 ): Pick<ServiceImpl<typeof ConsoleService>, "listAppRequestLog" | "getAppRequestLogEntry" | "getAppUsage"> {
   const { authenticate, requireAppRole, sql, invalid, fail, clock, config, deps } = shared;
   const queries = createRequestLogQueries(sql);

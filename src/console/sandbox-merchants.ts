@@ -8,7 +8,8 @@ import type { ConsoleContext } from "./console-context.js";
 import { addressKeyOf } from "./limits.js";
 
 export function createSandboxMerchantHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<ConsoleContext, "authenticate" | "credentials" | "fail" | "limits" | "requireRole">,
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   "provisionOrganizationSandboxMerchant" | "listOrganizationSandboxMerchants" | "setOrganizationSandboxMerchantActive"

@@ -14,6 +14,8 @@ import { createConsoleContext, type ConsoleServiceDeps } from "./console-context
 
 export type { ConsoleServiceDeps };
 import { createOrganizationHandlers } from "./organizations.js";
+import { createOrganizationInvitationHandlers } from "./organization-invitations.js";
+import { createOrganizationMemberHandlers } from "./organization-members.js";
 import { createProgramHandlers } from "./program.js";
 import { createSandboxMerchantHandlers } from "./sandbox-merchants.js";
 import { createSessionHandlers } from "./sessions.js";
@@ -30,6 +32,8 @@ export function createConsoleService(
     createSessionHandlers(shared),
     createProgramHandlers(shared),
     createOrganizationHandlers(shared),
+    createOrganizationMemberHandlers(shared),
+    createOrganizationInvitationHandlers(shared),
     createAppHandlers(shared),
     createSandboxMerchantHandlers(shared),
     createAccessRequestHandlers(shared),

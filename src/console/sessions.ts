@@ -5,7 +5,7 @@ import type postgres from "postgres";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { unknownPasswordHash, verifyPassword } from "../credential/index.js";
 import type { SigningKey } from "../token/index.js";
-import { sha256, type ConsoleContext } from "./console-context.js";
+import { sha256, type ConsoleContext, type ConsoleServiceDeps } from "./console-context.js";
 import { consoleTokenAudience, signConsoleTokenAsync } from "./console-tokens.js";
 import { addressKeyOf } from "./limits.js";
 import { createDeveloperAccountQueries } from "./queries/developer-account-queries.js";
@@ -15,7 +15,22 @@ import { createSignInLockout } from "./sign-in-lockout.js";
 const refreshPrefix = "lp_crt_";
 
 export function createSessionHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<
+    ConsoleContext,
+    | "authenticate"
+    | "clock"
+    | "config"
+    | "domain"
+    | "fail"
+    | "ids"
+    | "later"
+    | "logger"
+    | "normaliseEmail"
+    | "now"
+    | "sql"
+    | "statedLocale"
+  > & { deps: Pick<ConsoleServiceDeps, "kv" | "signingKey"> },
 ): Pick<ServiceImpl<typeof ConsoleService>, "signIn" | "refreshSession" | "signOut"> {
   const {
     clock,

@@ -8,11 +8,14 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { requestedEnvironment } from "../credential/index.js";
 import { describeDelivery, describeEndpoint, type WebhookActor, type WebhookEndpoints } from "../webhook/index.js";
-import type { ConsoleContext } from "./console-context.js";
+import type { ConsoleContext, ConsoleServiceDeps } from "./console-context.js";
 import type { OrgAction } from "./org-roles.js";
 
 export function createWebhookHandlers(
-  shared: ConsoleContext,
+  /** Only what this section uses of the console's shared context (./console-context.ts). */
+  shared: Pick<ConsoleContext, "authenticate" | "config" | "fail" | "invalid" | "requireAppRole"> & {
+    deps: Pick<ConsoleServiceDeps, "webhooks">;
+  },
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   | "listAppWebhookEndpoints"

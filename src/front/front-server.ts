@@ -11,7 +11,6 @@ import type { IdSource } from "../runtime/ids.js";
 import type { Logger } from "../runtime/logger.js";
 import { servedGracefully } from "../runtime/http-shutdown.js";
 import { endAfterFailure } from "../runtime/last-resort.js";
-import { databaseRetryAfterSeconds } from "../storage/unavailable.js";
 import { callerInfoKey, correlationHeader } from "../runtime/caller-context.js";
 import { clientAddress } from "../runtime/client-address.js";
 import { vouchedClientHeader, type VouchedClients } from "../runtime/vouched-client.js";
@@ -19,19 +18,20 @@ import { addressRanges } from "../config/ip-addresses.js";
 import { parseBasicCredentials } from "./client-credentials.js";
 import { collectParams, readBody, maxRequestFields, tooManyFields } from "./request-body.js";
 import { parseUrlEncoded, type UrlEncoded } from "../runtime/urlencoded.js";
-import { countRequest, FrontCall, type FrontCallDeps } from "./front-call.js";
+import { FrontCall, type FrontCallDeps } from "./front-call.js";
 import { Refusal } from "./refusal.js";
 import { createRequestSchema, messageToJson, type InputKind, type RequestSchema } from "../runtime/wire/index.js";
-import { renderError, validationCode } from "./render-error.js";
+import { validationCode } from "./render-error.js";
 import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
 import type { PartnerCallRecord } from "../request-log/index.js";
-import { createRouteTable, type Family, type Route } from "./route-table.js";
+import { createRouteTable, type Route } from "./route-table.js";
 import { buildOpenApiDocument, openApiPath, type OpenApiOptions } from "./openapi.js";
 import type { ReferenceFiles } from "./reference-page.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 import type { Metrics } from "../runtime/metrics.js";
 import { addToLogContext, runWithLogContext } from "../runtime/log-context.js";
-import { probePaths } from "../runtime/probe-paths.js";
+import { answeredAsProbe, type Readiness } from "./probes.js";
+import { answerHeaderOverflow } from "./header-overflow.js";
 import { requestIdHeader, traceContextOf, traceparentFor, traceparentHeader } from "../runtime/trace-context.js";
 
 export interface FrontOptions {
@@ -57,7 +57,7 @@ export interface FrontOptions {
   ids: IdSource;
   logger: Logger;
   /** GET /readyz asks it; absent: no /readyz. GET /healthz (liveness) needs nothing. */
-  readiness?: () => Promise<{ ready: boolean; down: string[] }>;
+  readiness?: Readiness;
   /** Serves the OpenAPI description of the routes at GET /v1/openapi.json; absent: not served. */
   openapi?: OpenApiOptions;
   /** Serves the reference page rendering that document at GET /v1/reference, with its files (loadReferenceFiles). */
@@ -140,7 +140,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     const url = new URL(request.url ?? "/", "http://front.invalid");
     const call = new FrontCall(callDeps, request, response, url, trace.correlationId);
     try {
-      if (await answeredAsProbe(call)) return;
+      if (await answeredAsProbe(call, options.readiness)) return;
       if (answeredAsDocument(call)) return;
       const { prepared, pathParams } = routeOf(call);
       const clientIp = clientAddressOf(request);
@@ -155,34 +155,6 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     } catch (thrown) {
       call.settle(thrown);
     }
-  };
-
-  /** Probes, before any route, limit or authentication: /healthz is liveness (the process answers), /readyz
-   * readiness (its databases answer; 503 naming those that do not, so a balancer sends traffic elsewhere). GET and
-   * HEAD (node:http sends HEAD's head only); another method is 405 naming those two, as on the web sites. */
-  const answeredAsProbe = async (call: FrontCall): Promise<boolean> => {
-    const { pathname } = call.url;
-    const probe = probePaths.find((known) => known.path === pathname);
-    if (!probe || (pathname === "/readyz" && !options.readiness)) return false;
-    call.label("probe", pathname);
-    if (!probe.methods.includes(call.request.method ?? "GET")) {
-      const allow = probe.methods.join(", ");
-      call.response.setHeader("Allow", allow);
-      throw Refusal.of({ code: "request.method_not_allowed", params: { allow } });
-    }
-    if (pathname === "/healthz") {
-      call.answer(200, { "Cache-Control": "no-store" }, { status: "ok" });
-      return true;
-    }
-    const { ready, down } = await options.readiness!();
-    if (ready) call.answer(200, { "Cache-Control": "no-store" }, { status: "ready" });
-    else
-      call.answer(
-        503,
-        { "Cache-Control": "no-store", "Retry-After": String(databaseRetryAfterSeconds) },
-        { status: "not_ready", down },
-      );
-    return true;
   };
 
   /** The OpenAPI document, built at start from this route table (anonymous, not a partner call, not limited), and
@@ -338,54 +310,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     );
   });
   const listener = servedGracefully(server);
-  // A request line and headers over Node's limit (16 KiB: a huge query string) never reach `handle`; Node would
-  // answer a bare 431 without a body. Answer it in the family of the path (RFC 6585 section 5) instead; every other
-  // parse error keeps Node's own answer (400, or 408 for a timeout).
-  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
-    if (!socket.writable) return socket.destroy();
-    if (error.code !== "HPE_HEADER_OVERFLOW") {
-      const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : "400 Bad Request";
-      return socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
-    }
-    const requestLine = /^([A-Z]+) (\/[^ ?#]*)/.exec(error.rawPacket?.toString("latin1") ?? "");
-    const matched = requestLine ? table.match(requestLine[1]!, requestLine[2]!) : undefined;
-    const family: Family = matched ? (matched.kind === "found" ? matched.route.family : matched.family) : "partner";
-    const { correlationId, traceId } = traceContextOf(requestIdsOf(error.rawPacket), options.ids.uuid);
-    const context = {
-      family,
-      acceptLanguage: undefined,
-      path: requestLine?.[2] ?? "/",
-      timestamp: new Date(options.clock.now()).toISOString(),
-      correlationId,
-    };
-    const rendered = renderError({ code: "request.headers_too_large", params: {} }, context);
-    const body = JSON.stringify(rendered.body);
-    const headers = {
-      "Content-Type": "application/json",
-      "Content-Length": String(Buffer.byteLength(body)),
-      "X-Content-Type-Options": "nosniff",
-      "X-Correlation-Id": correlationId,
-      ...rendered.headers,
-      Connection: "close",
-    };
-    socket.end(
-      `HTTP/1.1 431 Request Header Fields Too Large\r\n${Object.entries(headers)
-        .map(([name, value]) => `${name}: ${value}`)
-        .join("\r\n")}\r\n\r\n${body}`,
-    );
-    const route = matched?.kind === "found" ? matched.route.template.source : "unmatched";
-    options.logger.info("request", {
-      method: requestLine?.[1],
-      path: context.path,
-      family,
-      route,
-      status: 431,
-      ms: 0,
-      correlationId,
-      traceId,
-    });
-    countRequest(options.metrics, { family, route, method: requestLine?.[1], status: 431 }, 0);
-  });
+  server.on("clientError", answerHeaderOverflow({ ...options, table }));
   return { handle, listen: listener.listen, close: listener.close, routes: table.routes };
 }
 
@@ -407,16 +332,6 @@ function pairsOf(query: UrlEncoded): ReadonlyArray<[string, string]> {
 function refuseNotUtf8(names: readonly string[]): void {
   if (names.length > 0)
     throw Refusal.invalid(names.map((field) => ({ field, rule: "must be valid UTF-8 once percent-decoded" })));
-}
-
-/**
- * X-Request-Id and traceparent read from the raw head of a request Node refused (431), so even that answer reuses
- * the caller's ids. Only the first 16 KiB are looked at; a header past it is simply not found.
- */
-function requestIdsOf(rawPacket: Buffer | undefined): { requestId?: string; traceparent?: string } {
-  const head = rawPacket?.subarray(0, 16_384).toString("latin1") ?? "";
-  const find = (name: string) => new RegExp(`\\r\\n${name}:[ \\t]*([^\\r\\n]*)`, "i").exec(head)?.[1]?.trim();
-  return { requestId: find("x-request-id"), traceparent: find("traceparent") };
 }
 
 /** A header sent once, as a string; absent (or repeated, which no single value can stand for) as undefined. */

@@ -18,11 +18,11 @@ import {
   Code,
   ConnectError,
   createContextValues,
-  type ContextValues,
   type HandlerContext,
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
+import { LazyHandlerContext } from "../runtime/handler-context.js";
 import * as grpc from "@grpc/grpc-js";
 import {
   deserializerOf,
@@ -113,55 +113,18 @@ export function createRegionGrpcServer(options: RegionGrpcServerOptions): Intern
   };
 }
 
-/**
- * The handler context of a hop call, built as the in-process one is (src/runtime/service-caller.ts): connect's
- * createHandlerContext makes an AbortController linked to a deadline timer and copies the headers on every call
- * (a CPU profile of the data role showed them). Here the signal is the call's own, aborted when grpc-js ends the
- * call early (the caller's cancel, or the grpc-timeout deadline: grpc-js answers DEADLINE_EXCEEDED itself), and
- * the response headers are made only when read.
- */
-class HopContext implements HandlerContext {
-  readonly protocolName = "grpc";
-  readonly requestMethod = "POST";
-  private responseHeaders: Headers | undefined;
-  private responseTrailers: Headers | undefined;
-
-  constructor(
-    readonly service: DescService,
-    readonly method: DescMethodUnary,
-    private readonly request: UnaryRequest,
-    private readonly deadline: number | undefined,
-  ) {}
-
-  get url(): string {
-    return this.request.url;
-  }
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
-  get requestHeader(): Headers {
-    return this.request.header;
-  }
-  get values(): ContextValues {
-    return this.request.contextValues;
-  }
-  get responseHeader(): Headers {
-    this.responseHeaders ??= new Headers();
-    return this.responseHeaders;
-  }
-  get responseTrailer(): Headers {
-    this.responseTrailers ??= new Headers();
-    return this.responseTrailers;
-  }
-  /** What is left of the caller's deadline, if it sent one. */
-  readonly timeoutMs = (): number | undefined =>
-    this.deadline === undefined ? undefined : Math.max(0, this.deadline - Date.now());
-}
-
 /** The innermost step: the implementation, with the call's context (deadline, signal, headers). */
 function invoke(method: DescMethodUnary, handler: AnyHandler): Next {
   return async (request) => {
-    const context = new HopContext(method.parent, method, request, deadlines.get(request));
+    // The signal is the call's own, aborted when grpc-js ends the call early (the caller's cancel, or the grpc-timeout
+    // deadline: grpc-js answers DEADLINE_EXCEEDED itself).
+    const context = new LazyHandlerContext(method.parent, method, "grpc", {
+      url: request.url,
+      signal: request.signal,
+      headers: request.header,
+      values: request.contextValues,
+      deadline: deadlines.get(request),
+    });
     const output = await handler(request.message, context);
     return {
       stream: false,

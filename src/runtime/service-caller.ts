@@ -11,7 +11,8 @@ import {
   type MessageInitShape,
   type MessageShape,
 } from "@bufbuild/protobuf";
-import { createContextValues, type ContextValues, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import type { ContextValues, HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { LazyHandlerContext } from "./handler-context.js";
 
 /** What travels with a call beside its message: the headers and context values a service reads, and its signal. */
 export interface CallOptions {
@@ -39,57 +40,9 @@ export function forwardedFrom(context: HandlerContext): CallOptions {
   return { headers: context.requestHeader, values: context.values, signal: context.signal };
 }
 
-/**
- * The handler context of an in-process call: connect's fields, built only when read. connect's createHandlerContext
- * copies the request headers and makes two more Headers, a deadline and a linked AbortController on every call
- * (a CPU profile of the front showed them); an in-process call has no deadline of its own, its caller's headers
- * are already a fresh object per call, and most handlers read neither the response headers nor the signal.
- */
-class InProcessContext implements HandlerContext {
-  readonly protocolName = "in-process";
-  readonly requestMethod = "POST";
-  readonly values: ContextValues;
-  private requestHeaders: Headers | undefined;
-  private responseHeaders: Headers | undefined;
-  private responseTrailers: Headers | undefined;
-  private ownSignal: AbortSignal | undefined;
-
-  constructor(
-    readonly service: DescService,
-    readonly method: DescMethod,
-    private readonly options: CallOptions,
-  ) {
-    this.values = options.values ?? createContextValues();
-    this.requestHeaders = options.headers;
-  }
-
-  get url(): string {
-    return this.options.url ?? `in-process:///${this.service.typeName}/${this.method.name}`;
-  }
-  /** The caller's signal (shared, not copied: a handler only listens to it), or one of its own that never aborts. */
-  get signal(): AbortSignal {
-    if (this.options.signal) return this.options.signal;
-    this.ownSignal ??= new AbortController().signal;
-    return this.ownSignal;
-  }
-  get requestHeader(): Headers {
-    this.requestHeaders ??= new Headers();
-    return this.requestHeaders;
-  }
-  get responseHeader(): Headers {
-    this.responseHeaders ??= new Headers();
-    return this.responseHeaders;
-  }
-  get responseTrailer(): Headers {
-    this.responseTrailers ??= new Headers();
-    return this.responseTrailers;
-  }
-  readonly timeoutMs = (): number | undefined => undefined;
-}
-
 /** The handler context of an in-process call. */
 export function inProcessContext(service: DescService, method: DescMethod, options: CallOptions = {}): HandlerContext {
-  return new InProcessContext(service, method, options);
+  return new LazyHandlerContext(service, method, "in-process", options);
 }
 
 type AnyHandler = (request: unknown, context: HandlerContext) => unknown;
