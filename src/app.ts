@@ -336,6 +336,7 @@ async function buildPartnerGateway(context: AppContext, stores: Stores, owners: 
       audience: appTokenAudience,
       keys: (kid) => keyRing.publicKey(kid),
       clock: context.clock,
+      lifetimeSeconds: config.lifetimes.accessToken,
     }),
     controlSql: control.sql,
     merchants,
