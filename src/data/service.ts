@@ -19,6 +19,7 @@ import { decodeCursor, decodeFeedCursor, decodeTimeCursor, encodeFeedCursor, pag
 import { microsecondsUtc, parseDateTime } from "./date-time.js";
 import { createOrderChanges } from "./order-changes.js";
 import { orderOf, reasonOf } from "./order-message.js";
+import { checkDeliveryNeeds, checkRequestedFor } from "./order-placement-rules.js";
 import { merchantReasons, posMoveTo, type OrderMoveName } from "./order-lifecycle.js";
 import { isSandboxCall, partnerAppOf } from "./partner-call.js";
 import { createEmployeeQueries } from "./queries/employee-queries.js";
@@ -395,8 +396,8 @@ export function createDataService(context: ServiceContext, options: DataServiceO
         throw invalidField("fulfilment.deliveryAddress", "must be absent for PICKUP");
       const requestedFor =
         request.requestedFor === undefined ? null : dateTimeField("requestedFor", request.requestedFor);
-      if (requestedFor !== null && Date.parse(requestedFor) < now().getTime())
-        throw invalidField("requestedFor", "must not be in the past");
+      checkRequestedFor(requestedFor, now().getTime());
+      checkDeliveryNeeds(request);
       const priced = await priceOrder(companyId, request, storeScopeOf(context));
       const address = fulfilment!.deliveryAddress;
       const sandboxAutopilot = isSandboxCall(context.requestHeader) && autopilotSeconds > 0;
