@@ -175,6 +175,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         health: internal.health,
         shutdown: readiness.shutdown,
         closers,
+        loops: [...owners.orderTimers.values()].map((timers) => timers.stop),
         drainMs: context.config.shutdownDrainSeconds * 1000,
         clock: context.clock,
       }),
@@ -337,6 +338,7 @@ async function buildPartnerGateway(context: AppContext, stores: Stores, owners: 
       audience: appTokenAudience,
       keys: (kid) => keyRing.publicKey(kid),
       clock: context.clock,
+      lifetimeSeconds: config.lifetimes.accessToken,
     }),
     controlSql: control.sql,
     merchants,
@@ -736,7 +738,14 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
       orderTimers,
       metrics,
       metricsAddress,
-      stop: stopOnce({ health, shutdown, closers, drainMs: config.shutdownDrainSeconds * 1000, clock: context.clock }),
+      stop: stopOnce({
+        health,
+        shutdown,
+        closers,
+        loops: [orderTimers.stop],
+        drainMs: config.shutdownDrainSeconds * 1000,
+        clock: context.clock,
+      }),
     };
   } catch (error) {
     await closeAll(closers);
@@ -867,6 +876,8 @@ function stopOnce(options: {
   health: { shutdown(): void };
   shutdown: { started: boolean };
   closers: Array<() => Promise<void>>;
+  /** Background loops, told to stop when shutdown starts rather than at their closer's turn (issue 36). */
+  loops?: Array<() => Promise<void>>;
   drainMs: number;
   clock: Clock;
 }): () => Promise<void> {
@@ -874,6 +885,8 @@ function stopOnce(options: {
   return () => {
     options.shutdown.started = true;
     options.health.shutdown();
+    // Not awaited: their closers (which wait for them) still run in order, and a stuck one must not hold the rest.
+    for (const stopLoop of options.loops ?? []) stopLoop().catch(() => {});
     stopping ??= sleep(options.clock, options.drainMs).then(() => closeAll(options.closers));
     return stopping;
   };

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
       embeddedDatabase: node.database.embedded,
       startupMs: Math.round(performance.now() - started),
     });
-    stopOnSignals(node, logger);
+    stopOnSignals(node, logger, config);
     return;
   }
   if (role === "worker") {
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       embeddedDatabase: worker.control.embedded,
       startupMs: Math.round(performance.now() - started),
     });
-    stopOnSignals(worker, logger);
+    stopOnSignals(worker, logger, config);
     return;
   }
   const app = await startApp({ config, logger, role });
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
       },
     },
     logger,
+    config,
   );
   // A brand-new embedded database gets the demo world too, so `npm install && npm start` has something to try.
   const demoFile = demoFilePath(config);
@@ -133,8 +134,19 @@ async function main(): Promise<void> {
 /** How long a stopped process may take to end by itself before it names its open handles and exits. */
 const lingerAfterStopMs = 5000;
 
-/** Graceful shutdown on SIGTERM / SIGINT; a second signal exits at once. */
-function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger: Logger): void {
+/**
+ * What closing may take after the grace (pools, queues, the log): the shutdown's bound is
+ * SHUTDOWN_DRAIN_SECONDS + SHUTDOWN_GRACE_SECONDS + this (docs/configuration.md).
+ */
+const closingAllowanceMs = 5000;
+
+/**
+ * Graceful shutdown on SIGTERM / SIGINT; a second signal exits at once, and so does a shutdown still under way at its
+ * bound: a dependency that never answers (a database gone silent, a queue's graceful stop) must not keep a stopped
+ * service running and retrying (issue 36).
+ */
+function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger: Logger, config: Config): void {
+  const boundMs = (config.shutdownDrainSeconds + config.shutdownGraceSeconds) * 1000 + closingAllowanceMs;
   let signals = 0;
   const shutdown = (signal: string) => {
     signals += 1;
@@ -143,8 +155,19 @@ function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger:
       process.exit(1);
     }
     logger.info("shutting down: finishing requests in flight", { signal });
+    // Unreferenced: a shutdown that ends in time ends the process without waiting for it.
+    const deadline = setTimeout(() => {
+      logger.error("shutdown did not finish within its bound: exiting", {
+        boundMs,
+        open: process.getActiveResourcesInfo(),
+      });
+      logger.info("stopped", { forced: true });
+      logger.flush();
+      process.exit(1);
+    }, boundMs).unref();
     app.stop().then(
       () => {
+        clearTimeout(deadline);
         logger.info("stopped");
         // The asynchronous destination may still hold lines: write them before the process ends.
         logger.flush();

@@ -105,6 +105,7 @@ export interface Fulfilment {
 
 export interface Customer {
   name: string;
+  /** Required for a DELIVERY order (400 partner.order_customer_phone_required). */
   phone?: string;
 }
 
@@ -157,7 +158,7 @@ export interface PlaceOrderInput {
   fulfilment: Fulfilment;
   customer: Customer;
   note?: string;
-  /** RFC 3339, not in the past; absent: as soon as possible. */
+  /** RFC 3339, from now to 7 days ahead (400 partner.order_requested_for_out_of_range); absent: as soon as possible. */
   requestedFor?: string;
   /** Your own id of the order: how you find it again after a network error (orders.findByReference). */
   externalReference: string;

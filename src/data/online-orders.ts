@@ -14,6 +14,7 @@ import { regionCurrency } from "./sandbox-data.js";
 import { decodeFeedCursor, decodeTimeCursor, encodeFeedCursor, timePageOf } from "./cursor.js";
 import { microsecondsUtc, parseDateTime } from "./date-time.js";
 import { orderOf, reasonOf } from "./order-message.js";
+import { checkDeliveryNeeds, checkRequestedFor } from "./order-placement-rules.js";
 import { merchantReasons, posMoveTo, type OrderMoveName } from "./order-lifecycle.js";
 import { isSandboxCall, partnerAppOf } from "./partner-call.js";
 import type { MoveColumns, OnlineOrderRow, OrderEventRow, StoredOrderLine } from "./queries/order-queries.js";
@@ -200,8 +201,8 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
         throw invalidField("fulfilment.deliveryAddress", "must be absent for PICKUP");
       const requestedFor =
         request.requestedFor === undefined ? null : dateTimeField("requestedFor", request.requestedFor);
-      if (requestedFor !== null && Date.parse(requestedFor) < now().getTime())
-        throw invalidField("requestedFor", "must not be in the past");
+      checkRequestedFor(requestedFor, now().getTime());
+      checkDeliveryNeeds(request);
       const priced = await priceOrder(companyId, request, storeScopeOf(context));
       const address = fulfilment!.deliveryAddress;
       const sandboxAutopilot = isSandboxCall(context.requestHeader) && autopilotSeconds > 0;

@@ -26,8 +26,13 @@ export const autopilotRejectName = "REJECT";
 export interface OrderTimers {
   /** Makes every move that is due now; resolves with how many orders moved. Runs one sweep at a time per process. */
   runDue(): Promise<number>;
-  /** Sweeps every orderTimerIntervalMs of the clock until the returned stop is called (it waits for a sweep under way). */
+  /**
+   * Sweeps every orderTimerIntervalMs of the clock until the returned stop is called: no tick after it, and a sweep
+   * under way stops at its next query (the stop waits for that one).
+   */
   start(): () => Promise<void>;
+  /** What start's returned stop does (nothing when not started): for a shutdown that stops every loop at once. */
+  stop(): Promise<void>;
 }
 
 export function createOrderTimers(context: ServiceContext, options: { region: Region; sql: SqlClient }): OrderTimers {
@@ -83,16 +88,23 @@ export function createOrderTimers(context: ServiceContext, options: { region: Re
     }
   };
 
+  /** Set once `start`'s stop is called: a sweep under way ends at its next step rather than finishing its rounds. */
+  let stopped = false;
   const sweep = async (): Promise<number> => {
     let moved = 0;
-    for (let round = 0; round < maxRounds; round++) {
+    for (let round = 0; round < maxRounds && !stopped; round++) {
       const now = new Date(clock.now()).toISOString();
       const due = await orders.dueForTimeout(now, batchSize);
-      for (const order of due)
+      for (const order of due) {
+        if (stopped) return moved;
         if (await tryMove(order, "timeOut", { reason: "TIMED_OUT", decideBy: null, autopilotAt: null }, "platform"))
           moved += 1;
-      const steps = autopilotSeconds > 0 ? await orders.dueForAutopilot(now, batchSize) : [];
-      for (const order of steps) if (await autopilotStep(order)) moved += 1;
+      }
+      const steps = autopilotSeconds > 0 && !stopped ? await orders.dueForAutopilot(now, batchSize) : [];
+      for (const order of steps) {
+        if (stopped) return moved;
+        if (await autopilotStep(order)) moved += 1;
+      }
       if (due.length < batchSize && steps.length < batchSize) break;
     }
     return moved;
@@ -106,8 +118,10 @@ export function createOrderTimers(context: ServiceContext, options: { region: Re
     return next;
   };
 
+  let stopLoop: () => Promise<void> = async () => {};
   return {
     runDue,
+    stop: () => stopLoop(),
     start() {
       const abort = new AbortController();
       const loop = (async () => {
@@ -119,10 +133,12 @@ export function createOrderTimers(context: ServiceContext, options: { region: Re
           );
         }
       })();
-      return async () => {
+      stopLoop = async () => {
+        stopped = true;
         abort.abort();
         await loop;
       };
+      return stopLoop;
     },
   };
 }

@@ -1092,6 +1092,26 @@ export const catalogue = {
       hi: "{field} में दिया गया आइटम स्टोर की मुद्रा के बजाय किसी अन्य मुद्रा में मूल्यांकित है।",
     },
   },
+  "partner.order_requested_for_out_of_range": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string", maxDays: "number" },
+    messages: {
+      en: "The time in {field} must be from now to {maxDays} days ahead.",
+      ar: "يجب أن يكون الوقت في {field} بين الآن و{maxDays} أيام مقبلة.",
+      hi: "{field} में दिया गया समय अभी से लेकर अगले {maxDays} दिनों के भीतर होना चाहिए।",
+    },
+  },
+  "partner.order_customer_phone_required": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string" },
+    messages: {
+      en: "A DELIVERY order needs the customer's phone number in {field}.",
+      ar: "يتطلب طلب التوصيل (DELIVERY) رقم هاتف العميل في {field}.",
+      hi: "DELIVERY ऑर्डर के लिए {field} में ग्राहक का फ़ोन नंबर आवश्यक है।",
+    },
+  },
   "partner.acting_user_unavailable": {
     status: 409,
     grpc: Code.FailedPrecondition,

@@ -32,6 +32,8 @@ export interface AccessTokenClaims {
   jti: string;
   iat: number;
   exp: number;
+  /** Never minted by us; checked when present (RFC 7519 section 4.1.5). */
+  nbf?: number;
 }
 
 export interface SigningKey {
@@ -85,7 +87,13 @@ export type TokenRejection =
   | "wrong_issuer"
   | "wrong_audience"
   | "expired"
-  | "bad_claims";
+  | "bad_claims"
+  /** A `crit` or `b64` header parameter: no extension is understood here (RFC 7515 section 4.1.11, RFC 7797). */
+  | "unsupported_header"
+  /** `nbf` ahead of now by more than the leeway (RFC 7519 section 4.1.5). */
+  | "not_yet_valid"
+  /** `exp - iat` longer than the issuer's access-token lifetime plus the leeway. */
+  | "too_long_lived";
 
 export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: TokenRejection };
 
@@ -97,7 +105,13 @@ export interface AccessTokenVerifierOptions {
   audience: string;
   keys: PublicKeyLookup;
   clock: Clock;
-  /** Tolerated clock skew between instances, in seconds. */
+  /**
+   * The issuer's access-token lifetime (ACCESS_TOKEN_TTL_SECONDS): a token whose `exp - iat` exceeds it by more than
+   * the leeway was not minted by our issuer as configured, and is refused (docs/decisions.md, "Access tokens parsed
+   * strictly").
+   */
+  lifetimeSeconds: number;
+  /** Tolerated clock skew between instances, in seconds: for `exp`, `iat`, `nbf` and the lifetime. Default 5. */
   leewaySeconds?: number;
   /**
    * Tokens whose signature this verifier has checked, kept (least recently used first out) so each token's RSA
@@ -115,7 +129,8 @@ export interface AccessTokenVerifier {
 
 /**
  * Verifies signature (RS256 only: `alg` is never taken from the token's choice of algorithms), `typ`, `iss`, `aud`,
- * expiry and the types of the claims the gateway relies on. Synchronous and allocation-light: it runs on every call.
+ * expiry, `nbf`, the lifetime and the types of the claims the gateway relies on. Synchronous and allocation-light:
+ * it runs on every call.
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): AccessTokenVerifier {
   const leeway = options.leewaySeconds ?? 5;
@@ -129,6 +144,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     const now = Math.floor(options.clock.now() / 1000);
     if (claims.exp <= now - leeway) return { ok: false, reason: "expired" };
     if (claims.iat > now + leeway) return { ok: false, reason: "bad_claims" };
+    if (claims.nbf !== undefined && claims.nbf > now + leeway) return { ok: false, reason: "not_yet_valid" };
     return { ok: true, claims };
   };
   return {
@@ -148,6 +164,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       if (!hasClaimTypes(claims)) return { ok: false, reason: "bad_claims" };
       if (claims.iss !== options.issuer) return { ok: false, reason: "wrong_issuer" };
       if (claims.aud !== options.audience) return { ok: false, reason: "wrong_audience" };
+      if (claims.exp - claims.iat > options.lifetimeSeconds + leeway) return { ok: false, reason: "too_long_lived" };
       const result = inTime(claims);
       // Only a token valid now is kept, until the moment `inTime` would call it expired (or sooner when pushed out).
       if (result.ok) verified.set(token, { claims, kid: signed.kid }, (claims.exp + leeway) * 1000);
@@ -168,8 +185,9 @@ interface VerifiedToken {
 }
 
 /**
- * The signature half of verification, shared by every token kind we issue: RS256 only (`alg` is never the token's
- * choice), `typ: at+jwt`, a known `kid`, a valid signature, and a JSON object payload. Claims are the caller's to check.
+ * The signature half of verification, shared by every token kind we issue: three parts each in canonical base64url,
+ * RS256 only (`alg` is never the token's choice), `typ: at+jwt`, no `crit` or `b64`, a known `kid`, a valid
+ * signature, and a JSON object payload. Claims are the caller's to check.
  */
 export function verifyJwtSignature(
   token: string,
@@ -178,9 +196,16 @@ export function verifyJwtSignature(
   const parts = token.split(".");
   if (parts.length !== 3) return { ok: false, reason: "malformed" };
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
+  // Buffer's decoder skips padding, whitespace and foreign characters and ignores the unused bits: without this, one
+  // signature had many spellings that all verified (RFC 7515 section 2 and 7.1: base64url with no padding).
+  if (!isCanonicalBase64url(headerPart) || !isCanonicalBase64url(payloadPart) || !isCanonicalBase64url(signaturePart))
+    return { ok: false, reason: "malformed" };
   const header = parseSegment(headerPart);
   if (header?.["alg"] !== "RS256" || typeof header["kid"] !== "string") return { ok: false, reason: "malformed" };
   if (header["typ"] !== "at+jwt") return { ok: false, reason: "wrong_type" };
+  // RFC 7515 section 4.1.11: a `crit` listing an extension we do not understand must be refused, and we understand
+  // none. `b64` (RFC 7797) changes what is signed, and is meaningless without `crit`: refused either way.
+  if (header["crit"] !== undefined || header["b64"] !== undefined) return { ok: false, reason: "unsupported_header" };
   const key = keys(header["kid"]);
   if (!key) return { ok: false, reason: "unknown_key" };
   const valid = rsaVerify(
@@ -192,6 +217,32 @@ export function verifyJwtSignature(
   if (!valid) return { ok: false, reason: "bad_signature" };
   const claims = parseSegment(payloadPart);
   return claims ? { ok: true, claims, kid: header["kid"] } : { ok: false, reason: "bad_claims" };
+}
+
+/** Each character's 6-bit value in the base64url alphabet (RFC 4648 section 5), -1 outside it. */
+const base64urlValues = (() => {
+  const values = new Int8Array(128).fill(-1);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  for (let index = 0; index < alphabet.length; index++) values[alphabet.charCodeAt(index)] = index;
+  return values;
+})();
+
+/**
+ * True when `text` is the one spelling of its bytes: base64url characters only (no padding, no whitespace), a length
+ * some byte string encodes to, and zero unused bits in the last character (RFC 4648 section 3.5). No allocation.
+ */
+function isCanonicalBase64url(text: string): boolean {
+  const length = text.length;
+  const tail = length % 4;
+  if (length === 0 || tail === 1) return false;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code > 127 || base64urlValues[code]! < 0) return false;
+  }
+  if (tail === 0) return true;
+  // 2 characters carry 1 byte (4 unused bits), 3 carry 2 bytes (2 unused bits).
+  const last = base64urlValues[text.charCodeAt(length - 1)]!;
+  return (last & (tail === 2 ? 0b1111 : 0b11)) === 0;
 }
 
 function parseSegment(segment: string): Record<string, unknown> | undefined {
@@ -225,7 +276,8 @@ function hasClaimTypes(claims: Record<string, unknown>): claims is Record<string
       (Array.isArray(claims["allowedIps"]) && claims["allowedIps"].every(isString))) &&
     isString(claims["jti"]) &&
     isInteger(claims["iat"]) &&
-    isInteger(claims["exp"])
+    isInteger(claims["exp"]) &&
+    (claims["nbf"] === undefined || isInteger(claims["nbf"]))
   );
 }
 

@@ -364,7 +364,6 @@ Lifecycle("bad input of each kind: 400 naming the field, no code, nothing stored
       "fulfilment.deliveryAddress",
     ],
     ["a requestedFor that is no date-time", { requestedFor: "tomorrow" }, "requestedFor"],
-    ["a requestedFor in the past", { requestedFor: "2020-01-01T00:00:00Z" }, "requestedFor"],
     ["a store id of 0", { storeId: 0 }, "storeId"],
   ];
   const before = await orderCount(world, merchant);
@@ -376,6 +375,58 @@ Lifecycle("bad input of each kind: 400 naming the field, no code, nothing stored
   }
   assert.equal(await orderCount(world, merchant), before, "nothing stored");
 });
+
+Lifecycle(
+  "requestedFor before now or beyond 7 days, a DELIVERY without the customer's phone: 400 with a code each naming the field; nothing stored",
+  async ({ world, merchant }) => {
+    const now = world.gw.clock.now();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const week = 7 * 86_400_000;
+    const address = { line1: "12 MG Road", city: "Bengaluru", postcode: "560001" };
+    const outOfRange = {
+      code: "partner.order_requested_for_out_of_range",
+      params: { field: "requestedFor", maxDays: 7 },
+    };
+    const noPhone = { code: "partner.order_customer_phone_required", params: { field: "customer.phone" } };
+    const cases: Array<[string, Record<string, unknown>, { code: string; params: Record<string, string | number> }]> = [
+      ["a second in the past", { requestedFor: at(now - 1_000) }, outOfRange],
+      ["in 2020", { requestedFor: "2020-01-01T00:00:00Z" }, outOfRange],
+      ["a second beyond 7 days", { requestedFor: at(now + week + 1_000) }, outOfRange],
+      ["in year 9999", { requestedFor: "9999-12-31T23:59:59+05:30" }, outOfRange],
+      [
+        "delivery, no phone",
+        { fulfilment: { type: "DELIVERY", deliveryAddress: address }, customer: { name: "A" } },
+        noPhone,
+      ],
+    ];
+    const before = await orderCount(world, merchant);
+    for (const [name, overrides, expected] of cases) {
+      const path = "/v1/online-orders";
+      const answer = await call(world, merchant.token, "POST", path, orderBody(merchant, overrides));
+      assert.is(answer.status, 400, name);
+      assert.equal(
+        answer.body,
+        {
+          status: "error",
+          statusCode: 400,
+          timestamp: new Date(world.gw.clock.now()).toISOString(),
+          path,
+          message: messageFor(expected.code as never, expected.params as never),
+          code: expected.code,
+          params: expected.params,
+          correlationId: answer.headers.get("x-correlation-id"),
+        },
+        name,
+      );
+    }
+    assert.equal(await orderCount(world, merchant), before, "nothing stored");
+    // The bounds themselves are accepted: now, and exactly 7 days ahead; a delivery with a phone.
+    assert.is((await place(world, merchant, { requestedFor: at(now) })).status, "PENDING");
+    assert.is((await place(world, merchant, { requestedFor: at(now + week) })).requestedFor, at(now + week));
+    const delivery = { fulfilment: { type: "DELIVERY", deliveryAddress: address } };
+    assert.is((await place(world, merchant, delivery)).customer.phone, "+91 98765 43210");
+  },
+);
 
 Lifecycle(
   "an unknown store or item, another merchant's store or item, an item in another currency: a code each and the field; nothing stored",

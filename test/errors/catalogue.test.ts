@@ -210,6 +210,8 @@ Catalogue("the spec's status tables, code by code", () => {
     "partner.store_not_in_scope": 403,
     "partner.item_not_found": 404,
     "partner.item_currency_mismatch": 409,
+    "partner.order_requested_for_out_of_range": 400,
+    "partner.order_customer_phone_required": 400,
     // the internal port's (docs/error-codes.md)
     "internal.unauthenticated": 401,
     "internal.permission_denied": 403,

@@ -134,7 +134,7 @@ Roles(
           type: "DELIVERY",
           deliveryAddress: { line1: "1 Main St", city: "Springfield", postcode: "12345" },
         },
-        customer: { name: "Pat" },
+        customer: { name: "Pat", phone: "+1 555 0100" },
         externalReference: "roles-1",
       });
       assert.is(placed.status, 200, JSON.stringify(placed.body));

@@ -1,6 +1,7 @@
 // The partner gateway end to end over HTTP, on the whole app with its own database and the manual clock: every
 // partner code (except the API-key ones, test/gateway/api-key.test.ts) with its exact status, headers and body; the X-RateLimit-*
 // headers on every answer once the app is known; routing by the token's region.
+import { sign } from "node:crypto";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { messageFor, type ErrorCode } from "../../src/errors/index.js";
@@ -118,6 +119,42 @@ Gateway("a token that is not valid: 401 partner.token_invalid, whatever the reas
   }
   const basic = await call(gw, "/v1/items", { headers: { authorization: "Basic dXNlcjpwYXNz" } });
   await expectError(gw, basic, 401, "partner.token_invalid", "/v1/items");
+});
+
+/** `header.payload` as spelled, signed with the app's real signing key (what a leaked key or a minting bug allows). */
+function signedWithHeader(gw: GatewayApp, token: string, header: Record<string, unknown>): string {
+  const headerPart = Buffer.from(JSON.stringify({ alg: "RS256", typ: "at+jwt", kid: gw.key.kid, ...header })).toString(
+    "base64url",
+  );
+  const signingInput = `${headerPart}.${token.split(".")[1]}`;
+  return `${signingInput}.${sign("sha256", Buffer.from(signingInput), gw.key.privateKey).toString("base64url")}`;
+}
+
+Gateway("a token valid but for how it is encoded or its time claims: 401 partner.token_invalid", async ({ gw }) => {
+  const fixture = await gw.fixture();
+  const now = Math.floor(gw.clock.now() / 1000);
+  const good = gw.token(fixture);
+  const signature = good.split(".")[2]!;
+  const tokens = {
+    // With the signing key (RFC 7519 4.1.5, RFC 9068 section 4, RFC 7515 4.1.11, RFC 7797 section 6).
+    "nbf a minute ahead": gw.token(fixture, { nbf: now + 60 }),
+    "exp ten years out": gw.token(fixture, { exp: now + 10 * 365 * 86_400 }),
+    "unknown crit": signedWithHeader(gw, good, { crit: ["urn:example:x"], "urn:example:x": true }),
+    "b64 false": signedWithHeader(gw, good, { b64: false, crit: ["b64"] }),
+    // Without it: the very signature, spelled another way (RFC 7515 section 2: base64url without padding).
+    "padded signature": `${good}==`,
+    "signature in the base64 alphabet": good.replace(
+      /\.([^.]*)$/,
+      (_, s: string) => `.${s.replace(/-/g, "+").replace(/_/g, "/")}`,
+    ),
+  };
+  if (!/[-_]/.test(signature)) delete (tokens as Record<string, string>)["signature in the base64 alphabet"];
+  for (const [reason, token] of Object.entries(tokens)) {
+    const response = await call(gw, "/v1/items", { token });
+    await expectError(gw, response, 401, "partner.token_invalid", "/v1/items");
+    assert.is(response.headers.get("www-authenticate"), 'Bearer error="invalid_token"', reason);
+  }
+  assert.is((await call(gw, "/v1/items", { token: good })).status, 200, "the token they were made from is good");
 });
 
 Gateway(

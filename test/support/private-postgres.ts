@@ -4,7 +4,7 @@
 // skipping. initdb and postgres refuse to run as root, so as root they run as the `postgres` user.
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import { chown, mkdtemp, rm } from "node:fs/promises";
+import { chown, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +18,11 @@ export interface PrivatePostgres {
   port: number;
   /** pg_ctl stop: `fast` ends the sessions cleanly (57P01), `immediate` kills the server without a goodbye. */
   stop(mode: "fast" | "immediate"): Promise<void>;
+  /**
+   * SIGSTOP (`true`) or SIGCONT (`false`) to the server and every backend: a database that still accepts connections
+   * (the kernel completes them) and never answers, as a hung host or a blackholed network looks to its clients.
+   */
+  freeze(frozen: boolean): Promise<void>;
   /** Starts the server again on the same port and data directory; resolves once it accepts connections. */
   start(): Promise<void>;
   /** Stops the server (if running) and deletes its directories. */
@@ -88,6 +93,12 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   };
   process.once("exit", onExit);
   await start();
+  const freeze = async (frozen: boolean) => {
+    const postmaster = Number((await readFile(join(data, "postmaster.pid"), "utf8")).split("\n")[0]);
+    const { stdout } = await run("pgrep", ["-P", String(postmaster)]).catch(() => ({ stdout: "" }));
+    const pids = [postmaster, ...stdout.split("\n").filter(Boolean).map(Number)];
+    for (const pid of pids) process.kill(pid, frozen ? "SIGSTOP" : "SIGCONT");
+  };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
@@ -96,8 +107,11 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       running = false;
     },
     start,
+    freeze,
     async destroy() {
       process.off("exit", onExit);
+      // A frozen server ignores pg_ctl's stop until it runs again.
+      if (running) await freeze(false).catch(() => {});
       if (running) await pg("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => {});
       running = false;
       await rm(dir, { recursive: true, force: true });

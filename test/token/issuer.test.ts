@@ -137,6 +137,7 @@ Issuer("access token: verifies with the public key as an app token of this issue
     audience: appTokenAudience,
     clock,
     keys: (kid) => (kid === key.kid ? publicKey : undefined),
+    lifetimeSeconds: config.lifetimes.accessToken,
   });
   const result = verifier.verify(issuer.accessToken(key, client, merchant));
   assert.ok(result.ok);

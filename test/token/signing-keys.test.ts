@@ -133,6 +133,7 @@ Keys(
       audience: appTokenAudience,
       clock,
       keys: (kid) => ring.publicKey(kid),
+      lifetimeSeconds: 900,
     });
     const token = signAccessToken(signer, claims);
     assert.ok(await ring.lookup(rotation.kid));

@@ -29,6 +29,7 @@ function setup(cacheEntries?: number) {
     audience: appTokenAudience,
     clock,
     keys: (kid) => (kid === "k1" ? ring.k1 : undefined),
+    lifetimeSeconds: 900,
     ...(cacheEntries === undefined ? {} : { cacheEntries }),
   });
   const claims = (jti: string, ttl = 900): AccessTokenClaims => ({

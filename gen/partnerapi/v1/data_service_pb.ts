@@ -588,6 +588,8 @@ export type Customer = Message<"partnerapi.v1.Customer"> & {
   name: string;
 
   /**
+   * Required for a DELIVERY order (partner.order_customer_phone_required), optional for PICKUP.
+   *
    * @generated from field: optional string phone = 2;
    */
   phone?: string | undefined;
@@ -775,7 +777,8 @@ export type PlaceOnlineOrderRequest = Message<"partnerapi.v1.PlaceOnlineOrderReq
   note?: string | undefined;
 
   /**
-   * RFC 3339 date-time with an offset, not in the past; absent: as soon as possible.
+   * RFC 3339 date-time with an offset, from now to 7 days ahead (partner.order_requested_for_out_of_range otherwise);
+   * absent: as soon as possible.
    *
    * @generated from field: optional string requested_for = 7;
    */
