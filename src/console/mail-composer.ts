@@ -68,11 +68,11 @@ export function createMailComposer(deps: {
         return linkMail(account, "RESET_PASSWORD", await mailLocale(intent.locale, intent.to), token);
       }
       case "organization invitation": {
-        // The request stored this token's hash with the invitation; one resent, revoked or accepted meanwhile has
-        // nothing left to say (a resend has a job of its own).
+        // The request stored this token's hash with the invitation. One resent or revoked meanwhile is still mailed,
+        // as when mail was composed at once: its link then says why it no longer works, and how many mails an
+        // invitation's sends make does not depend on how fast the queue runs.
         const invitation = await createOrganizationMemberQueries(sql).findInvitation(sha256(token));
-        if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.superseded_by !== null)
-          return undefined;
+        if (!invitation) return undefined;
         const [organization, known] = await Promise.all([
           findOrganization(sql, invitation.organization_id),
           accounts.localeOf(invitation.email),
