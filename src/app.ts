@@ -426,7 +426,6 @@ async function buildDeveloperSide(
     signingKey: () => keys.signingKeys.signingKey(),
     publicKey: (kid) => partner.keyRing.publicKey(kid),
     mail,
-    mailTexts: consoleMailTexts,
     credentials: owners.credentials,
     accessRequests: owners.accessRequests,
     webhooks: webhookEndpoints,

@@ -1,7 +1,7 @@
 // ConsoleService, accounts: sign-up with a mailed verification link, the link's verification, password reset by a
 // mailed link, and the signed-in account. Sign-up and reset are counted per email and per source address before
-// any work (src/console/limits.ts); their mail is queued (durably) and made and sent
-// by the outbox after the answer.
+// any work (src/console/limits.ts); their mail is queued (durably), then made and sent by the outbox after the
+// answer.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { hashPassword } from "../credential/index.js";
