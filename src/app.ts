@@ -383,6 +383,7 @@ async function buildDeveloperSide(
     kek: keys.kek,
     mailTexts: consoleMailTexts,
     transport: options.mailTransport,
+    send: true,
   });
   closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
   // The partner request log: buffered in process, written every REQUEST_LOG_FLUSH_MS; its last batch is written
@@ -808,6 +809,8 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
       kek,
       mailTexts: consoleMailTexts,
       transport: options.mailTransport,
+      // A worker queues (an endpoint disabled) and leaves the sending to the console's processes.
+      send: false,
     });
     closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
     const webhooks = await startWebhookDelivery({

@@ -1,6 +1,7 @@
 // The console's mail as a process runs it: the durable queue (mail-queue.ts), the outbox over it (mail-outbox.ts)
-// and this process's workers composing (mail-composer.ts) and sending. Every role that holds the control database
-// runs it (all roles, front, worker): whichever process asked for a mail, any of them may send it.
+// and this process's workers composing (mail-composer.ts) and sending. The processes that serve the console (all
+// roles, front) send: whichever of them asked for a mail, any may send it. A webhook worker only queues (an endpoint
+// disabled): it may run where no route reaches the mail server (docs/deployment.md, networks).
 import type postgres from "postgres";
 import type { Config } from "../config/config.js";
 import type { Clock } from "../runtime/clock.js";
@@ -20,6 +21,8 @@ export async function startConsoleMail(options: {
   mailTexts: ConsoleMailTexts;
   /** Default: the one MAIL_TRANSPORT names. */
   transport?: MailTransport;
+  /** Whether this process sends (runs workers) or only queues. */
+  send: boolean;
 }): Promise<MailOutbox> {
   const { config, logger, control } = options;
   const queue = await startMailQueue({ sql: control.sql, embedded: control.embedded, logger });
@@ -30,6 +33,7 @@ export async function startConsoleMail(options: {
     kek: options.kek,
     messageIdDomain: new URL(config.urls.console).hostname,
   });
+  if (!options.send) return outbox;
   try {
     await outbox.start(
       createMailComposer({ sql: control.sql, config, clock: options.clock, mailTexts: options.mailTexts }),
