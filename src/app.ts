@@ -27,13 +27,7 @@ import {
 } from "./events/index.js";
 import { createSandboxOrderDesk } from "./console-site/sandbox-orders.js";
 import type { FirstCallRoute } from "./console-site/first-call.js";
-import {
-  createMailOutbox,
-  createMailTransport,
-  createConsoleService,
-  type MailOutbox,
-  type MailTransport,
-} from "./console/index.js";
+import { startConsoleMail, createConsoleService, type MailOutbox, type MailTransport } from "./console/index.js";
 import { merchantUserVerifier } from "./consent/merchant-users.js";
 import { createFrontServer } from "./front/front-server.js";
 import { loadReferenceFiles } from "./front/reference-page.js";
@@ -382,8 +376,18 @@ async function buildDeveloperSide(
 ) {
   const { config, logger } = context;
   const { control, regionDatabases, keyValue } = stores;
-  // The outbox drains after the listeners stop (closers run in reverse) and before the databases close.
-  const mail = createMailOutbox({ transport: options.mailTransport ?? createMailTransport(config, logger), logger });
+  // The outbox's workers stop after the listeners (closers run in reverse) and before the databases close; what is
+  // queued stays in the control database for the next start or another process.
+  const mail = await startConsoleMail({
+    config,
+    logger,
+    clock: context.clock,
+    control,
+    kek: keys.kek,
+    mailTexts: consoleMailTexts,
+    transport: options.mailTransport,
+    send: true,
+  });
   closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
   // The partner request log: buffered in process, written every REQUEST_LOG_FLUSH_MS; its last batch is written
   // after the front stops (closers run in reverse) and before the databases close.
@@ -407,7 +411,7 @@ async function buildDeveloperSide(
     kek: keys.kek,
     resolve: options.webhookResolver,
     forbiddenPorts,
-    onDisabled: mailEndpointDisabled(mail, config),
+    onDisabled: mailEndpointDisabled(mail, control, config, logger),
     deliver: stores.role === "all",
   });
   closers.push(() => webhooks.stop());
@@ -426,8 +430,6 @@ async function buildDeveloperSide(
     signingKey: () => keys.signingKeys.signingKey(),
     publicKey: (kid) => partner.keyRing.publicKey(kid),
     mail,
-    // The console's mail in its reader's language, from the sites' catalogues.
-    mailTexts: { invitation: invitationMailText, account: accountMailText },
     credentials: owners.credentials,
     accessRequests: owners.accessRequests,
     webhooks: webhookEndpoints,
@@ -765,16 +767,22 @@ function outboxSources(control: Database, regionDatabases: ReadonlyMap<Region, D
   ];
 }
 
-/** An endpoint disabled after days of failures: every member of the app's organization is mailed. */
-function mailEndpointDisabled(mail: MailOutbox, config: Config) {
+/** The console's mail in its reader's language, from the sites' catalogues. */
+const consoleMailTexts = { invitation: invitationMailText, account: accountMailText };
+
+/**
+ * An endpoint disabled after days of failures: every member of the app's organization is mailed. Queued on the
+ * control database's pool once the attempt runner has disabled it (its notice comes after that commit): a crash
+ * between the two loses the notice, the endpoint's state on the app's page still says it.
+ */
+function mailEndpointDisabled(mail: MailOutbox, control: Database, config: Config, logger: Logger) {
   return (notice: { endpointId: string; url: string; appId: string; emails: string[]; appName: string }) => {
+    const days = Math.round(config.webhooks.disableAfterSeconds / 86_400);
     for (const to of notice.emails) {
-      mail.enqueue("webhook endpoint disabled", to, async () => ({
-        to,
-        subject: `Webhook endpoint of ${notice.appName} disabled`,
-        text: `The webhook endpoint ${notice.url} of ${notice.appName} failed every delivery for ${Math.round(config.webhooks.disableAfterSeconds / 86_400)} days in a row and was disabled. Fix the receiver, then enable it again on the app's page.`,
-        link: `${config.urls.console}/apps/${encodeURIComponent(notice.appId)}`,
-      }));
+      const intent = { kind: "webhook endpoint disabled" as const, to, appId: notice.appId, appName: notice.appName };
+      mail
+        .enqueue(control.sql, { ...intent, url: notice.url, days })
+        .catch((error: unknown) => logger.error("console mail not queued", { what: intent.kind, error }));
     }
   };
 }
@@ -803,7 +811,17 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
       dataDir: config.dataDir,
       logger,
     });
-    const mail = createMailOutbox({ transport: options.mailTransport ?? createMailTransport(config, logger), logger });
+    const mail = await startConsoleMail({
+      config,
+      logger,
+      clock,
+      control,
+      kek,
+      mailTexts: consoleMailTexts,
+      transport: options.mailTransport,
+      // A worker queues (an endpoint disabled) and leaves the sending to the console's processes.
+      send: false,
+    });
     closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
     const webhooks = await startWebhookDelivery({
       config,
@@ -814,7 +832,7 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
       kek,
       resolve: options.webhookResolver,
       forbiddenPorts: forbiddenWebhookPorts(config),
-      onDisabled: mailEndpointDisabled(mail, config),
+      onDisabled: mailEndpointDisabled(mail, control, config, logger),
       deliver: true,
     });
     closers.push(() => webhooks.stop());

@@ -1,14 +1,13 @@
 // ConsoleService, accounts: sign-up with a mailed verification link, the link's verification, password reset by a
 // mailed link, and the signed-in account. Sign-up and reset are counted per email and per source address before
-// any work (src/console/limits.ts); their mail is made and sent by the outbox, after the answer.
+// any work (src/console/limits.ts); their mail is queued (durably), then made and sent by the outbox after the
+// answer.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { hashPassword } from "../credential/index.js";
 import { serviceErrorWithDetails } from "../errors/index.js";
 import { linkTokenPattern, sha256, type ConsoleContext, type ConsoleServiceDeps } from "./console-context.js";
 import { addressKeyOf } from "./limits.js";
-import type { Locale } from "../errors/index.js";
-import type { Mail } from "./mail.js";
 import { passwordWeakness } from "./password-policy.js";
 import { createDeveloperAccountQueries, type LinkPurpose } from "./queries/developer-account-queries.js";
 
@@ -32,14 +31,13 @@ export function createAccountHandlers(
     | "now"
     | "sql"
     | "statedLocale"
-  > & { deps: Pick<ConsoleServiceDeps, "mail" | "mailTexts"> },
+  > & { deps: Pick<ConsoleServiceDeps, "mail"> },
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   "signUp" | "verifyEmail" | "requestPasswordReset" | "resetPassword" | "getAccount"
 > {
   const {
     clock,
-    ids,
     config,
     logger,
     deps,
@@ -47,8 +45,6 @@ export function createAccountHandlers(
     domain,
     fail,
     now,
-    later,
-    consoleUrl,
     normaliseEmail,
     checkEmail,
     authenticate,
@@ -60,30 +56,6 @@ export function createAccountHandlers(
     const rule = passwordWeakness(password, email);
     if (rule) throw serviceErrorWithDetails(domain, "developer.password_too_weak", { rule }, [{ field, rule }]);
   };
-
-  /**
-   * The language of an account mail: the page's the request came from (the console site sends it), else the one
-   * the address's account last used, else English (docs/decisions.md, "Console").
-   */
-  async function mailLocale(stated: Locale | undefined, email: string): Promise<Locale> {
-    return stated ?? (await createDeveloperAccountQueries(sql).localeOf(email)) ?? "en";
-  }
-
-  /**
-   * Makes a single-use link for the account (only the token's hash is stored) and the mail that carries it, in
-   * `locale`.
-   */
-  async function linkMail(account: { id: number; email: string }, purpose: LinkPurpose, locale: Locale): Promise<Mail> {
-    const token = ids.randomToken(32);
-    const ttl = purpose === "VERIFY_EMAIL" ? config.lifetimes.verifyLink : config.lifetimes.resetLink;
-    await createDeveloperAccountQueries(sql).insertLink(sha256(token), account.id, purpose, later(ttl), now());
-    const page = purpose === "VERIFY_EMAIL" ? "verify-email" : "reset-password";
-    return {
-      to: account.email,
-      ...deps.mailTexts.account(locale, purpose === "VERIFY_EMAIL" ? "verify" : "reset"),
-      link: `${consoleUrl}/${page}?token=${token}`,
-    };
-  }
 
   /** Reads a mailed link by its token: developer.link_invalid (malformed, unknown, used) or link_expired. */
   async function openLink(token: string, purpose: LinkPurpose) {
@@ -105,17 +77,23 @@ export function createAccountHandlers(
       const passwordHash = await hashPassword(request.password, config.passwordHashCost);
       // The language signed up in is the one its mail is written in until a sign-in in another.
       const stated = statedLocale(ctx);
-      const account = await createDeveloperAccountQueries(sql).insert(email, passwordHash, now(), stated);
+      // The account and its verification mail's job in one transaction: neither exists without the other.
+      const account = await sql.begin(async (tx) => {
+        const inserted = await createDeveloperAccountQueries(tx).insert(email, passwordHash, now(), stated);
+        if (inserted)
+          await deps.mail.enqueue(tx, {
+            kind: "email verification",
+            to: email,
+            accountId: inserted.id,
+            locale: stated ?? "en",
+          });
+        return inserted;
+      });
       if (account) {
-        deps.mail.enqueue("email verification", email, () => linkMail(account, "VERIFY_EMAIL", stated ?? "en"));
         logger.info("developer account created", { accountId: account.id });
       } else {
         // Taken: the same answer, and the address's owner learns of the attempt by mail.
-        deps.mail.enqueue("sign-up notice", email, async () => ({
-          to: email,
-          ...deps.mailTexts.account(await mailLocale(stated, email), "taken"),
-          link: `${consoleUrl}/sign-in`,
-        }));
+        await deps.mail.enqueue(sql, { kind: "sign-up notice", to: email, locale: stated });
       }
       return {};
     },
@@ -135,13 +113,9 @@ export function createAccountHandlers(
       // Every email counts, known or not, so neither the answer nor a refusal tells whether it has an account.
       await limits.passwordReset(email, addressKeyOf(ctx));
       const stated = statedLocale(ctx);
-      // The lookup, the link and the mail all happen in the outbox: a known and an unknown email do the same work
-      // before the answer (one counter round trip and a queue push), so its timing says nothing either.
-      deps.mail.enqueue("password reset", email, async () => {
-        const account = await createDeveloperAccountQueries(sql).findByEmail(email);
-        if (!account || account.suspended_at) return undefined;
-        return linkMail(account, "RESET_PASSWORD", await mailLocale(stated, email));
-      });
+      // The lookup, the link and the mail all happen when the job runs: a known and an unknown email do the same
+      // work before the answer (one counter round trip and one job stored), so its timing says nothing either.
+      await deps.mail.enqueue(sql, { kind: "password reset", to: email, locale: stated });
       return {};
     },
 

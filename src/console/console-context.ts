@@ -12,7 +12,6 @@ import {
 import { verifyConsoleToken } from "./console-tokens.js";
 import { createConsoleLimits } from "./limits.js";
 import type { MailOutbox } from "./mail-outbox.js";
-import type { ConsoleMailTexts } from "./mail.js";
 import { roleMay, type OrgAction } from "./org-roles.js";
 import {
   negotiateLocale,
@@ -51,10 +50,8 @@ export interface ConsoleServiceDeps {
   signingKey: () => Promise<SigningKey>;
   /** Public keys by kid (the key ring's). */
   publicKey: PublicKeyLookup;
-  /** Where mail goes: queued, sent off the request path. */
+  /** Where mail goes: queued durably, composed and sent off the request path (mail-outbox.ts). */
   mail: MailOutbox;
-  /** The words of mail written in its recipient's language (invitations, verification, reset, sign-up notice). */
-  mailTexts: ConsoleMailTexts;
   /** The credential owner's plain interface (apps, client credentials, API keys, sandbox merchants). */
   credentials: Credentials;
   /** The grant owner's access requests. */

@@ -1,5 +1,6 @@
 // The console owner's public surface (ConsoleService): what other folders may use of src/console/.
 export { createMailTransport, type MailTransport } from "./mail.js";
-export { createMailOutbox, type MailOutbox } from "./mail-outbox.js";
+export type { MailOutbox } from "./mail-outbox.js";
+export { startConsoleMail } from "./mail-runtime.js";
 export { createConsoleService } from "./service.js";
 export { ensureOrganizationOwner, type OwnerLogin } from "./owner-account.js";

@@ -1,102 +1,105 @@
-// The console's outbox: mail leaves off the request path. A request queues the work that makes a mail (which may
-// read the account and store a link) and answers at once, so an answer never tells by its timing whether a mail
-// went out (password reset for a known or an unknown email). Bounded, retried a few times with backoff, failures
-// logged without the link or body; drained on shutdown within the grace period. Mails to one address leave in the
-// order they were asked for, so the newest mail in a mailbox carries the newest link. docs/decisions.md, "Console".
+// The console's outbox: mail leaves off the request path, from a durable queue (mail-queue.ts: pg-boss in the
+// control database). A request stores the mail's intent, in the transaction of the change that asks for it where
+// there is one, and answers at once, so an answer never tells by its timing whether a mail went out (password reset
+// for a known or an unknown email). A worker of any process composes the mail when its job runs (which may read the
+// account and store a link) and sends it, retried a few times with backoff, failures logged without the link or
+// body. A crash loses nothing: the job of a killed process runs again elsewhere, composing the same link. Mails to
+// one address leave in the order they were asked for, so the newest mail in a mailbox carries the newest link.
+// docs/decisions.md, "Console" and "Console mail on the durable queue".
+import { createHmac, hkdfSync, randomUUID } from "node:crypto";
 import type { Logger } from "../runtime/logger.js";
-import type { Mail, MailTransport } from "./mail.js";
+import type { SqlClient } from "../storage/sql-client.js";
+import type { Mail, MailIntent, MailTransport } from "./mail.js";
+import type { MailJob, MailQueue } from "./mail-queue.js";
 
-/** Work the outbox runs off the request path: makes the mail to send, or nothing (an unknown email, say). */
-export type ComposeMail = () => Promise<Mail | undefined>;
+/** Makes the mail `intent` asks for, or nothing (an unknown email, say); `linkToken` is the job's own. */
+export type ComposeMail = (intent: MailIntent, linkToken: string) => Promise<Mail | undefined>;
 
 export interface MailOutbox {
+  /** A new job's id, for a caller that stores the link's hash itself (an invitation) before enqueueing. */
+  newJobId(): string;
+  /** The token of the link job `jobId`'s mail carries: the same on every run of the job, known to nobody else. */
+  linkToken(jobId: string): string;
   /**
-   * Queues `compose` (what it is for in `what`, for the log) of a mail to `to`; never waits, never throws. Work for
-   * one address runs one at a time, in the order queued; work for different addresses runs side by side.
+   * Stores `intent` as a job on `tx`: the transaction of the change that asks for the mail (the job exists if and
+   * only if the change committed), or the pool. Rejects only when the database does.
    */
-  enqueue(what: string, to: string, compose: ComposeMail): void;
-  /** Resolves when nothing is queued or being sent. */
+  enqueue(tx: SqlClient, intent: MailIntent, jobId?: string): Promise<void>;
+  /** Starts this process's workers: they compose with `compose` and send. */
+  start(compose: ComposeMail): Promise<void>;
+  /** Resolves when no job is waiting or running, in any process (tests). */
   idle(): Promise<void>;
-  /** Takes no more work and waits up to `graceMs` for what is queued; what is left then is logged and dropped. */
+  /** Takes no more jobs and waits up to `graceMs` for the running ones; the rest stay queued for the next start. */
   close(graceMs: number): Promise<void>;
 }
 
 export interface MailOutboxOptions {
+  queue: MailQueue;
   transport: MailTransport;
   logger: Logger;
-  /** Mails queued at most; beyond it new ones are dropped and logged (memory stays bounded under a flood). */
-  capacity?: number;
-  /** Mails composed and sent at once. */
+  /** The key-encryption key: links' tokens are derived from it (a key of their own, RFC 5869), never stored. */
+  kek: Buffer;
+  /** The right side of every Message-ID: the console's host name. */
+  messageIdDomain: string;
+  /** Mails composed and sent at once by this process. */
   concurrency?: number;
   /** Waits before the second, third, ... try, in milliseconds; one try more than there are waits. */
   backoffMs?: readonly number[];
 }
 
-/** A burst far above what the console's limits let through in a minute, still a few megabytes at most. */
-export const defaultOutboxCapacity = 1000;
 /** A few at once: an SMTP server sees parallel connections, not a flood of them. */
 export const defaultOutboxConcurrency = 4;
 /** Three tries, 1 s then 5 s apart: a server restarting or greylisting is over it; longer is for a real MTA. */
 export const defaultOutboxBackoffMs: readonly number[] = [1_000, 5_000];
+/** How often idle() asks the queue whether it is empty. */
+const idlePollMs = 25;
 
-interface Job {
-  what: string;
-  /** The recipient, as the caller normalised it: the key that keeps one mailbox's mails in order. */
-  to: string;
-  compose: ComposeMail;
-}
+const reasonOf = (error: unknown) => {
+  const failure = error as { code?: unknown; message?: unknown };
+  return {
+    errorCode: failure?.code === undefined ? undefined : String(failure.code),
+    message: String(failure?.message ?? error),
+  };
+};
+
+const pause = (ms: number) =>
+  new Promise<void>((resolve) => {
+    if (ms <= 0) return resolve();
+    setTimeout(resolve, ms).unref(); // a wait never holds the process open
+  });
 
 export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
-  const { transport, logger } = options;
-  const capacity = options.capacity ?? defaultOutboxCapacity;
+  const { queue, transport, logger } = options;
   const concurrency = options.concurrency ?? defaultOutboxConcurrency;
   const backoffMs = options.backoffMs ?? defaultOutboxBackoffMs;
-  const queue: Job[] = [];
-  /** Recipients with work running (composing, sending or waiting to retry): their next job waits its turn. */
-  const busy = new Set<string>();
-  let running = 0;
+  // A key for links alone, apart from the KEK's sealing of signing keys (RFC 5869 section 3.2, "info").
+  const linkKey = Buffer.from(hkdfSync("sha256", options.kek, Buffer.alloc(0), "partnerapi console mail links", 32));
+  const linkToken = (jobId: string) => createHmac("sha256", linkKey).update(jobId).digest("base64url");
+  let compose: ComposeMail | undefined;
   let closed = false;
-  let abandoned = false;
-  let idleWaiters: Array<() => void> = [];
-
-  const settle = () => {
-    if (queue.length > 0 || running > 0) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  };
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (ms <= 0) return resolve();
-      setTimeout(resolve, ms).unref(); // a wait never holds the process open
-    });
-  const reasonOf = (error: unknown) => {
-    const failure = error as { code?: unknown; message?: unknown };
-    return {
-      errorCode: failure?.code === undefined ? undefined : String(failure.code),
-      message: String(failure?.message ?? error),
-    };
-  };
 
   /** Composes once (retrying until it works), then sends (retrying), within one budget of tries. */
-  async function run(job: Job) {
+  async function run(job: MailJob) {
+    const intent = job.data;
     let mail: Mail | undefined;
-    let composed = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        if (!composed) {
-          mail = await job.compose();
-          composed = true;
-          if (!mail) return;
+        if (!mail) {
+          const composed = await compose!(intent, linkToken(job.id));
+          if (!composed) return;
+          mail = { ...composed, messageId: `<${job.id}@${options.messageIdDomain}>` };
         }
-        await transport.send(mail!);
+        await transport.send(mail);
         return;
       } catch (error) {
-        const last = attempt > backoffMs.length || abandoned;
-        if (last) {
-          // Recipient and subject only: the link and the body are the recipient's secrets.
+        // Stopping: the job goes back to the queue (a crash retry of pg-boss's), for another process or the next
+        // start, rather than ending as unsent.
+        if (closed) throw error;
+        if (attempt > backoffMs.length) {
+          // Recipient and subject only: the link and the body are the recipient's secrets. The job ends here: a
+          // mail that three tries could not send is not tried again (an operator reads it in the log).
           logger.error("console mail not sent", {
-            what: job.what,
+            what: intent.kind,
             to: mail?.to,
             subject: mail?.subject,
             tries: attempt,
@@ -109,61 +112,24 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     }
   }
 
-  /** The oldest queued job whose recipient has nothing running, taken off the queue. */
-  function nextReady(): Job | undefined {
-    const index = queue.findIndex((job) => !busy.has(job.to));
-    return index < 0 ? undefined : queue.splice(index, 1)[0];
-  }
-
-  function pump() {
-    while (running < concurrency && !abandoned) {
-      const job = nextReady();
-      if (!job) break;
-      running++;
-      busy.add(job.to);
-      void run(job)
-        .catch((error: unknown) => logger.error("console mail not sent", { what: job.what, error: reasonOf(error) }))
-        .finally(() => {
-          running--;
-          busy.delete(job.to);
-          pump();
-          settle();
-        });
-    }
-    settle();
-  }
-
-  const idle = () =>
-    queue.length === 0 && running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
-
   return {
-    enqueue(what, to, compose) {
-      if (closed) {
-        logger.error("console mail dropped: the outbox is closed", { what });
-        return;
-      }
-      if (queue.length >= capacity) {
-        logger.error("console mail dropped: the outbox is full", { what, capacity });
-        return;
-      }
-      queue.push({ what, to, compose });
-      // Started on the next turn: the request that queued it answers first.
-      setImmediate(pump);
+    newJobId: () => randomUUID(),
+    linkToken,
+    async enqueue(tx, intent, jobId = randomUUID()) {
+      if (closed)
+        logger.warn("console mail queued while this process stops: another process sends it", { what: intent.kind });
+      await queue.send(tx, intent, { id: jobId, group: intent.to });
     },
-    idle,
+    async start(composer) {
+      compose = composer;
+      await queue.work(run, concurrency);
+    },
+    async idle() {
+      while ((await queue.unfinished()) > 0) await pause(idlePollMs);
+    },
     async close(graceMs) {
       closed = true;
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<"grace over">((resolve) => {
-        timer = setTimeout(() => resolve("grace over"), graceMs);
-      });
-      const outcome = await Promise.race([idle().then(() => "drained" as const), graceOver]);
-      clearTimeout(timer);
-      if (outcome === "drained") return;
-      abandoned = true;
-      const dropped = queue.length + running;
-      queue.length = 0;
-      logger.error("console mail outbox closed with mail unsent", { unsent: dropped });
+      await queue.stop(graceMs);
     },
   };
 }

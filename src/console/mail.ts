@@ -1,7 +1,7 @@
 // How the console sends mail (verification, password reset, invitations). MAIL_TRANSPORT=log (the default) writes
 // each mail to the log, link included, so a developer running locally can follow it; an smtp:// or smtps:// URL
 // sends through nodemailer behind the same interface (docs/decisions.md, "Console"). Requests never call a
-// transport themselves: mail goes through the outbox (mail-outbox.ts), off the request path.
+// transport themselves: mail goes through the outbox (mail-outbox.ts), a durable queue, off the request path.
 import nodemailer from "nodemailer";
 import type { Config } from "../config/config.js";
 import type { Locale } from "../errors/index.js";
@@ -13,7 +13,24 @@ export interface Mail {
   subject: string;
   text: string;
   link: string;
+  /**
+   * The Message-ID header (RFC 5322 section 3.6.4), `<job id@console host>`: the same for every try of one queued
+   * mail, so a receiving system can drop the copy a retry after a crash mid-send may deliver.
+   */
+  messageId?: string;
 }
+
+/**
+ * What a queued mail is for: what the outbox stores (mail-queue.ts), never its link nor its words. The mail is
+ * composed from it when the job runs (mail-composer.ts); a link's token is derived from the job's id
+ * (mail-outbox.ts, linkToken), so no secret sits in the queue's table (docs/decisions.md).
+ */
+export type MailIntent =
+  | { kind: "email verification"; to: string; accountId: number; locale: Locale }
+  | { kind: "sign-up notice"; to: string; locale?: Locale }
+  | { kind: "password reset"; to: string; locale?: Locale }
+  | { kind: "organization invitation"; to: string; inviter: string; inviterLocale: Locale }
+  | { kind: "webhook endpoint disabled"; to: string; appId: string; appName: string; url: string; days: number };
 
 /**
  * The words of mail written in its recipient's language: the owner holds no words of its own, app.ts hands it the
@@ -47,7 +64,13 @@ export function createLogMailTransport(logger: Logger): MailTransport {
   logger.warn("console mail goes to the log (MAIL_TRANSPORT=log): links in it are secrets, use it only locally");
   return {
     async send(mail) {
-      logger.info("console mail", { to: mail.to, subject: mail.subject, text: mail.text, link: mail.link });
+      logger.info("console mail", {
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        link: mail.link,
+        messageId: mail.messageId,
+      });
     },
   };
 }
@@ -73,6 +96,7 @@ export function createSmtpMailTransport(options: { url: string; from: string }, 
           from: options.from,
           to: mail.to,
           subject: mail.subject,
+          ...(mail.messageId ? { messageId: mail.messageId } : {}),
           text: `${mail.text}\n\n${mail.link}\n`,
         });
       } catch (error) {

@@ -7,9 +7,9 @@ import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.
 import { linkTokenPattern, sha256, type ConsoleContext, type ConsoleServiceDeps } from "./console-context.js";
 import { addressKeyOf } from "./limits.js";
 import type { Locale } from "../errors/index.js";
-import { createDeveloperAccountQueries } from "./queries/developer-account-queries.js";
 import { createOrganizationMemberQueries, type InvitationRow } from "./queries/organization-member-queries.js";
 import { findOrganization } from "../credential/index.js";
+import type { SqlClient } from "../storage/sql-client.js";
 import { roleNames, roleOf } from "./org-roles.js";
 
 export function createOrganizationInvitationHandlers(
@@ -20,9 +20,7 @@ export function createOrganizationInvitationHandlers(
     | "checkEmail"
     | "clock"
     | "config"
-    | "consoleUrl"
     | "fail"
-    | "ids"
     | "invalid"
     | "later"
     | "limits"
@@ -32,7 +30,7 @@ export function createOrganizationInvitationHandlers(
     | "requestLocale"
     | "requireRole"
     | "sql"
-  > & { deps: Pick<ConsoleServiceDeps, "mail" | "mailTexts"> },
+  > & { deps: Pick<ConsoleServiceDeps, "mail"> },
 ): Pick<
   ServiceImpl<typeof ConsoleService>,
   | "createOrganizationInvitation"
@@ -44,7 +42,6 @@ export function createOrganizationInvitationHandlers(
 > {
   const {
     clock,
-    ids,
     config,
     logger,
     deps,
@@ -53,7 +50,6 @@ export function createOrganizationInvitationHandlers(
     invalid,
     now,
     later,
-    consoleUrl,
     requestLocale,
     normaliseEmail,
     checkEmail,
@@ -99,23 +95,17 @@ export function createOrganizationInvitationHandlers(
   });
 
   /**
-   * Queues the invitation's mail, in the invitee's language: the one their account last used when they have one,
-   * else the inviter's (the page they invited from). It names the organization, the inviter and the role in words.
+   * Queues the invitation's mail on `tx` (the invitation's own transaction), its link's token derived from the
+   * job's id (`token`, from `invitationLink`). It is written when the job runs, in the invitee's language: the one
+   * their account last used when they have one, else the inviter's (the page they invited from).
    */
-  function mailInvitation(invitation: InvitationRow, token: string, inviter: string, inviterLocale: Locale) {
-    deps.mail.enqueue("organization invitation", invitation.email, async () => {
-      const [organization, known] = await Promise.all([
-        findOrganization(sql, invitation.organization_id),
-        createDeveloperAccountQueries(sql).localeOf(invitation.email),
-      ]);
-      const words = deps.mailTexts.invitation(known ?? inviterLocale, {
-        organization: organization?.name ?? "",
-        inviter,
-        role: invitation.role,
-        expiresAt: invitation.expires_at,
-      });
-      return { to: invitation.email, ...words, link: `${consoleUrl}/invitations/accept?token=${token}` };
-    });
+  function mailInvitation(tx: SqlClient, email: string, jobId: string, inviter: string, inviterLocale: Locale) {
+    return deps.mail.enqueue(tx, { kind: "organization invitation", to: email, inviter, inviterLocale }, jobId);
+  }
+  /** A new invitation's mail job and the token of the link it will carry (only its hash is stored). */
+  function invitationLink() {
+    const jobId = deps.mail.newJobId();
+    return { jobId, token: deps.mail.linkToken(jobId) };
   }
 
   return {
@@ -128,19 +118,23 @@ export function createOrganizationInvitationHandlers(
       const role = roleOf(request.role);
       if (!role || role === "OWNER") throw invalid("role", "must be ADMIN, DEVELOPER or VIEWER");
       await limits.invitation(organizationId, email, addressKeyOf(ctx));
-      const token = ids.randomToken(32);
-      const invitation = await createOrganizationMemberQueries(sql).insertInvitation(
-        {
-          tokenHash: sha256(token),
-          organizationId,
-          email,
-          role,
-          invitedBy: account.id,
-          expiresAt: later(config.lifetimes.invitation),
-        },
-        now(),
-      );
-      mailInvitation(invitation, token, account.email, requestLocale(ctx));
+      const { jobId, token } = invitationLink();
+      // The invitation and its mail's job in one transaction.
+      const invitation = await sql.begin(async (tx) => {
+        const row = await createOrganizationMemberQueries(tx).insertInvitation(
+          {
+            tokenHash: sha256(token),
+            organizationId,
+            email,
+            role,
+            invitedBy: account.id,
+            expiresAt: later(config.lifetimes.invitation),
+          },
+          now(),
+        );
+        await mailInvitation(tx, email, jobId, account.email, requestLocale(ctx));
+        return row;
+      });
       return { invitation: describeInvitation(invitation, account.email) };
     },
 
@@ -164,7 +158,7 @@ export function createOrganizationInvitationHandlers(
       if (!isOpen(current)) throw fail("developer.invitation_not_pending");
       // A resend mails someone just as a new invitation does: the same ceilings count it.
       await limits.invitation(organizationId, current.email, addressKeyOf(ctx));
-      const token = ids.randomToken(32);
+      const { jobId, token } = invitationLink();
       // The new invitation and the end of the old one in one transaction: of a resend racing an acceptance, a
       // revocation or another resend, either the old one is still open and ends here, or nothing is written.
       const invitation = await sql.begin(async (tx) => {
@@ -181,6 +175,7 @@ export function createOrganizationInvitationHandlers(
           now(),
         );
         if (!(await members.supersedeInvitation(current.id, row.id))) throw fail("developer.invitation_not_pending");
+        await mailInvitation(tx, current.email, jobId, account.email, requestLocale(ctx));
         return row;
       });
       logger.info("organization invitation resent", {
@@ -188,7 +183,6 @@ export function createOrganizationInvitationHandlers(
         replaced: current.id,
         invitation: invitation.id,
       });
-      mailInvitation(invitation, token, account.email, requestLocale(ctx));
       return { invitation: describeInvitation(invitation, account.email) };
     },
 

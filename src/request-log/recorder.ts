@@ -3,7 +3,9 @@
 // to the control database every FLUSH interval in one transaction. Bounded: at most `maxBuffered` calls wait; past that,
 // calls are dropped from the log (counted, warned once a flush) while the per-minute usage and the last-call times
 // stay exact (they are counters, bounded by apps × minutes, not by calls). A failed flush drops its batch with a
-// warning: the log is an aid, never a reason to slow or fail a partner call. docs/decisions.md, "Partner request log".
+// warning: the log is an aid, never a reason to slow or fail a partner call. A process killed without close() drops
+// what it had not committed: the buffer and the batch in flight, about two flush intervals (at most 2 × maxBuffered
+// calls), as the spec's "last 1,000 calls" allows. docs/decisions.md, "Partner request log".
 import type postgres from "postgres";
 import type { Logger } from "../runtime/logger.js";
 import type { Clock } from "../runtime/clock.js";

@@ -1,20 +1,26 @@
-// src/console/mail-outbox.ts: mail leaves off the request path. In isolation: retries with backoff, the last failure
-// logged without the link or body, nothing sent when there is nothing to say, bounded, drained on close within the
-// grace and the rest logged. Over HTTP against the real app: the password-reset answer for a known email arrives
-// while the transport still holds its mail, and the mail goes out when released; an unknown email answers the same
-// and gets none.
+// src/console/mail-outbox.ts over its durable queue (mail-queue.ts: pg-boss in the test database). In isolation:
+// retries with backoff under one Message-ID, the last failure logged without the link or body, nothing sent when
+// there is nothing to say, one mailbox's mails in order while others do not wait, a job that exists only if its
+// transaction committed, and close leaving what it could not send queued for the next outbox. Over HTTP against
+// the real app: the password-reset answer for a known email arrives while the transport still holds its mail, and
+// the mail goes out when released; an unknown email answers the same and gets none. A kill -9: mail-crash.test.ts.
+import { randomBytes } from "node:crypto";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import type { Mail, MailTransport } from "../../src/console/mail.js";
-import { createMailOutbox } from "../../src/console/mail-outbox.js";
+import type { Mail, MailIntent, MailTransport } from "../../src/console/mail.js";
+import { createMailOutbox, type ComposeMail, type MailOutbox } from "../../src/console/mail-outbox.js";
+import { startMailQueue } from "../../src/console/mail-queue.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { randomAddress } from "../support/consent.js";
 import { consoleCall, tokenOf } from "../support/console.js";
 import { answerOf } from "../support/sandbox.js";
+import { useTestDatabase } from "../support/storage.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
 const Outbox = suite("console/mail-outbox");
+const database = useTestDatabase(Outbox);
+const kek = randomBytes(32);
 
 const link = "http://127.0.0.1:8080/console/reset-password?token=Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5d2FsZG8";
 const mailTo = (to: string): Mail => ({
@@ -66,22 +72,88 @@ function heldTransport() {
   };
 }
 
-Outbox("a failing send is retried with backoff and delivered once it works; nothing is logged", async () => {
-  const { entries, logger } = capturedLogger();
-  const delivered: Mail[] = [];
-  let tries = 0;
-  const transport: MailTransport = {
-    async send(mail) {
-      if (++tries < 3) throw Object.assign(new Error("451 try again later"), { code: "EENVELOPE" });
-      delivered.push(mail);
-    },
-  };
-  const outbox = createMailOutbox({ transport, logger, backoffMs: [0, 0] });
-  outbox.enqueue("password reset", "dev@partner.test", async () => mailTo("dev@partner.test"));
-  await outbox.idle();
-  assert.is(tries, 3);
-  assert.equal(delivered, [mailTo("dev@partner.test")]);
-  assert.equal(entries(), []);
+/** Mails composed by the test: every intent becomes mailTo(its recipient), with the job's link token as link. */
+const plainCompose: ComposeMail = async (intent, token) => ({ ...mailTo(intent.to), link: `${link}&job=${token}` });
+const notice = (to: string): MailIntent => ({ kind: "sign-up notice", to });
+/** A unique address per test run: the queue's table is shared with the other tests' jobs. */
+const address = (name: string) => `${name}.${process.pid}.${Date.now()}@partner.test`;
+
+/** An outbox on the test database's queue, started with `compose`; closed by `outboxes.closeAll()`. */
+const outboxes: MailOutbox[] = [];
+async function startOutbox(
+  options: { transport: MailTransport; logger: ReturnType<typeof createLogger> } & {
+    compose?: ComposeMail;
+    backoffMs?: number[];
+    concurrency?: number;
+  },
+) {
+  const db = database();
+  const queue = await startMailQueue({ sql: db.sql, embedded: db.embedded, logger: options.logger });
+  const outbox = createMailOutbox({
+    queue,
+    transport: options.transport,
+    logger: options.logger,
+    kek,
+    messageIdDomain: "console.partner.test",
+    ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+  });
+  outboxes.push(outbox);
+  await outbox.start(options.compose ?? plainCompose);
+  return outbox;
+}
+Outbox.after.each(async () => {
+  for (const outbox of outboxes.splice(0)) await outbox.close(1);
+});
+
+Outbox(
+  "a failing send is retried with backoff under one Message-ID, and delivered once it works; nothing is logged",
+  async () => {
+    const { entries, logger } = capturedLogger();
+    const delivered: Mail[] = [];
+    const messageIds: Array<string | undefined> = [];
+    const transport: MailTransport = {
+      async send(mail) {
+        messageIds.push(mail.messageId);
+        if (messageIds.length < 3) throw Object.assign(new Error("451 try again later"), { code: "EENVELOPE" });
+        delivered.push(mail);
+      },
+    };
+    const outbox = await startOutbox({ transport, logger, backoffMs: [0, 0] });
+    const to = address("retried");
+    const jobId = outbox.newJobId();
+    await outbox.enqueue(database().sql, notice(to), jobId);
+    await outbox.idle();
+    assert.equal(messageIds, [
+      `<${jobId}@console.partner.test>`,
+      `<${jobId}@console.partner.test>`,
+      `<${jobId}@console.partner.test>`,
+    ]);
+    assert.equal(delivered, [
+      { ...mailTo(to), link: `${link}&job=${outbox.linkToken(jobId)}`, messageId: `<${jobId}@console.partner.test>` },
+    ]);
+    assert.equal(entries(), []);
+  },
+);
+
+Outbox("a link's token is the job's own: the same on every run, another job's or another key's differs", async () => {
+  const { logger } = capturedLogger();
+  const outbox = await startOutbox({ transport: { send: async () => {} }, logger });
+  const jobId = outbox.newJobId();
+  const token = outbox.linkToken(jobId);
+  assert.match(token, /^[A-Za-z0-9_-]{43}$/);
+  assert.is(outbox.linkToken(jobId), token);
+  assert.is.not(outbox.linkToken(outbox.newJobId()), token);
+  const queue = await startMailQueue({ sql: database().sql, embedded: database().embedded, logger });
+  const otherKey = createMailOutbox({
+    queue,
+    transport: { send: async () => {} },
+    logger,
+    kek: randomBytes(32),
+    messageIdDomain: "x",
+  });
+  outboxes.push(otherKey);
+  assert.is.not(otherKey.linkToken(jobId), token);
 });
 
 Outbox("a send that keeps failing is logged once after the last try, without the link or the body", async () => {
@@ -93,15 +165,16 @@ Outbox("a send that keeps failing is logged once after the last try, without the
       throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:25"), { code: "ESOCKET" });
     },
   };
-  const outbox = createMailOutbox({ transport, logger, backoffMs: [0, 0] });
-  outbox.enqueue("password reset", "dev@partner.test", async () => mailTo("dev@partner.test"));
+  const outbox = await startOutbox({ transport, logger, backoffMs: [0, 0] });
+  const to = address("failing");
+  await outbox.enqueue(database().sql, { kind: "password reset", to });
   await outbox.idle();
   assert.is(tries, 3);
   const failures = entries().filter((entry) => entry["msg"] === "console mail not sent");
   assert.is(failures.length, 1);
   assert.is(failures[0]!["level"], "error");
   assert.is(failures[0]!["what"], "password reset");
-  assert.is(failures[0]!["to"], "dev@partner.test");
+  assert.is(failures[0]!["to"], to);
   assert.is(failures[0]!["subject"], "Reset your password");
   assert.is(failures[0]!["tries"], 3);
   assert.equal(failures[0]!["error"], { errorCode: "ESOCKET", message: "connect ECONNREFUSED 127.0.0.1:25" });
@@ -112,13 +185,16 @@ Outbox("a send that keeps failing is logged once after the last try, without the
 Outbox("work that finds nobody to mail sends nothing; work that fails to compose is retried, then logged", async () => {
   const { entries, logger } = capturedLogger();
   const held = heldTransport();
-  const outbox = createMailOutbox({ transport: held.transport, logger, backoffMs: [0] });
-  outbox.enqueue("password reset", "nobody@partner.test", async () => undefined);
   let composed = 0;
-  outbox.enqueue("password reset", "dev@partner.test", async () => {
+  const nobody = address("nobody");
+  const compose: ComposeMail = async (intent) => {
+    if (intent.to === nobody) return undefined;
     composed++;
     throw new Error("database unavailable");
-  });
+  };
+  const outbox = await startOutbox({ transport: held.transport, logger, compose, backoffMs: [0] });
+  await outbox.enqueue(database().sql, notice(nobody));
+  await outbox.enqueue(database().sql, notice(address("uncomposable")));
   await outbox.idle();
   assert.equal(held.delivered, []);
   assert.is(composed, 2);
@@ -137,81 +213,93 @@ Outbox(
         delivered.push(`${mail.to} ${mail.subject}`);
       },
     };
-    const outbox = createMailOutbox({ transport, logger, concurrency: 4, backoffMs: [] });
+    const dev = address("dev");
+    const other = address("other");
     // The first mail to dev@ takes longest to compose (it reads the account and stores a link); without the order
     // kept, the notice asked for after it would reach the mailbox first.
     let releaseVerification: () => void = () => {};
     const verificationComposing = new Promise<void>((resolve) => (releaseVerification = resolve));
     let noticeComposed = false;
-    outbox.enqueue("email verification", "dev@partner.test", async () => {
-      await verificationComposing;
-      return { ...mailTo("dev@partner.test"), subject: "Verify your email" };
+    const compose: ComposeMail = async (intent) => {
+      if (intent.kind === "email verification") {
+        await verificationComposing;
+        return { ...mailTo(intent.to), subject: "Verify your email" };
+      }
+      if (intent.to === dev) noticeComposed = true;
+      return {
+        ...mailTo(intent.to),
+        subject: intent.to === dev ? "Someone signed up with your email" : "Reset your password",
+      };
+    };
+    const outbox = await startOutbox({ transport, logger, compose, concurrency: 4, backoffMs: [] });
+    await database().sql.begin(async (tx) => {
+      await outbox.enqueue(tx, { kind: "email verification", to: dev, accountId: 1, locale: "en" });
+      await outbox.enqueue(tx, notice(dev));
+      await outbox.enqueue(tx, notice(other));
     });
-    outbox.enqueue("sign-up notice", "dev@partner.test", async () => {
-      noticeComposed = true;
-      return { ...mailTo("dev@partner.test"), subject: "Someone signed up with your email" };
-    });
-    outbox.enqueue("invitation", "other@partner.test", async () => mailTo("other@partner.test"));
     // Another address is sent while dev@'s first mail is still being composed, and dev@'s second is not started.
-    while (delivered.length === 0) await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(delivered, ["other@partner.test Reset your password"]);
+    while (delivered.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(delivered, [`${other} Reset your password`]);
     assert.is(noticeComposed, false);
     releaseVerification();
     await outbox.idle();
     assert.equal(delivered, [
-      "other@partner.test Reset your password",
-      "dev@partner.test Verify your email",
-      "dev@partner.test Someone signed up with your email",
+      `${other} Reset your password`,
+      `${dev} Verify your email`,
+      `${dev} Someone signed up with your email`,
     ]);
   },
 );
 
-Outbox("bounded: beyond its capacity a mail is dropped and logged, never queued", async () => {
-  const { entries, logger } = capturedLogger();
+Outbox("a job exists only if the transaction that asked for it commits", async () => {
+  const { logger } = capturedLogger();
   const held = heldTransport();
-  held.hold();
-  const outbox = createMailOutbox({ transport: held.transport, logger, capacity: 2, concurrency: 1, backoffMs: [] });
-  for (const to of ["a@partner.test", "b@partner.test", "c@partner.test"])
-    outbox.enqueue("invitation", to, async () => mailTo(to));
-  const dropped = entries().filter((entry) => entry["msg"] === "console mail dropped: the outbox is full");
-  assert.equal(
-    dropped.map((entry) => [entry["what"], entry["capacity"]]),
-    [["invitation", 2]],
-  );
-  assert.is((await held.pending()).to, "a@partner.test");
-  held.release();
+  const outbox = await startOutbox({ transport: held.transport, logger });
+  const rolledBack = address("rolled-back");
+  const committed = address("committed");
+  await database()
+    .sql.begin(async (tx) => {
+      await outbox.enqueue(tx, notice(rolledBack));
+      throw new Error("the change failed");
+    })
+    .catch(() => {});
+  await database().sql.begin((tx) => outbox.enqueue(tx, notice(committed)));
   await outbox.idle();
   assert.equal(
     held.delivered.map((mail) => mail.to),
-    ["a@partner.test", "b@partner.test"],
+    [committed],
   );
 });
 
 Outbox(
-  "close drains what is queued; past the grace the rest is logged as unsent, and later work is dropped",
+  "close waits for the running mail; past the grace what is left stays queued and the next outbox sends it",
   async () => {
     const { entries, logger } = capturedLogger();
     const held = heldTransport();
-    const drained = createMailOutbox({ transport: held.transport, logger });
-    for (const to of ["a@partner.test", "b@partner.test", "c@partner.test", "d@partner.test", "e@partner.test"])
-      drained.enqueue("invitation", to, async () => mailTo(to));
-    await drained.close(10_000);
-    assert.is(held.delivered.length, 5);
-    assert.equal(entries(), []);
-
     held.hold();
-    const stuck = createMailOutbox({ transport: held.transport, logger, concurrency: 1 });
-    stuck.enqueue("invitation", "f@partner.test", async () => mailTo("f@partner.test"));
-    stuck.enqueue("invitation", "g@partner.test", async () => mailTo("g@partner.test"));
-    await held.pending();
+    const stuck = await startOutbox({ transport: held.transport, logger, concurrency: 1 });
+    const first = address("first");
+    const second = address("second");
+    await stuck.enqueue(database().sql, notice(first));
+    await stuck.enqueue(database().sql, notice(second));
+    assert.is((await held.pending()).to, first);
     await stuck.close(1);
-    assert.equal(
-      entries().map((entry) => [entry["msg"], entry["unsent"]]),
-      [["console mail outbox closed with mail unsent", 2]],
-    );
-    stuck.enqueue("invitation", "h@partner.test", async () => mailTo("h@partner.test"));
-    assert.is(entries().at(-1)!["msg"], "console mail dropped: the outbox is closed");
+    outboxes.splice(outboxes.indexOf(stuck), 1);
+    assert.equal(held.delivered, []);
+    // The held send is let go into a closed outbox: its job goes back to the queue rather than ending unsent.
+    const delivered: string[] = [];
+    const next = await startOutbox({ transport: { send: async (mail) => void delivered.push(mail.to) }, logger });
     held.release();
+    await next.idle();
+    assert.equal(
+      delivered.filter((to) => to === second),
+      [second],
+    );
+    assert.ok(delivered.includes(first) || held.delivered.some((mail) => mail.to === first));
+    assert.equal(
+      entries().filter((entry) => entry["msg"] === "console mail not sent"),
+      [],
+    );
   },
 );
 

@@ -80,6 +80,7 @@ export function createDeveloperAccountQueries(sql: SqlClient) {
       return row;
     },
 
+    /** Stores a link; one already stored under the hash (its mail's job ran before) is kept as it is. */
     async insertLink(
       tokenHash: string,
       accountId: number,
@@ -89,7 +90,8 @@ export function createDeveloperAccountQueries(sql: SqlClient) {
     ): Promise<void> {
       await sql`
         insert into control.developer_links (token_hash, account_id, purpose, expires_at, created_at)
-        values (${tokenHash}, ${accountId}, ${purpose}, ${expiresAt}, ${now})`;
+        values (${tokenHash}, ${accountId}, ${purpose}, ${expiresAt}, ${now})
+        on conflict (token_hash) do nothing`;
     },
     async findLink(tokenHash: string, purpose: LinkPurpose): Promise<LinkRow | undefined> {
       const [row] = await sql<LinkRow[]>`
