@@ -104,11 +104,20 @@ function readTimings() {
   }
 }
 
-/** A guess for a file never timed: files that start the app or a browser are the slow ones. */
+/**
+ * A guess for a file never timed (every file of a clean clone's first run: the timings file is not committed):
+ * files that start the app or a browser are the slow ones, and so are those that start programs (role processes,
+ * `main`: each loads the app through tsx and opens its own PGlite, 49 to 73 s of CPU each) or a PostgreSQL server
+ * of their own, and the fuzz test (every route, hundreds of requests each through the app). Guessed light, they started last on a
+ * first run, and the run ends with its slowest file.
+ */
 function estimateMs(source) {
   let estimate = 1_000 + source.length / 10;
   if (/startTestApp|startGatewayApp|startApp\(/.test(source)) estimate += 30_000;
   if (/launchChromium/.test(source)) estimate += 60_000;
+  if (/\b(startRole|startScript|programCommand|startPrivatePostgres)\b/.test(source)) estimate += 90_000;
+  // Property tests over the whole app (the fuzz test); fast-check alone (a pure function's properties) is quick.
+  if (/from "fast-check"/.test(source) && /startTestApp/.test(source)) estimate += 60_000;
   return estimate;
 }
 
