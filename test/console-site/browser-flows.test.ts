@@ -461,6 +461,6 @@ if (!chromiumAvailable) {
       }
     },
   );
-
-  Flows.run();
 }
+
+Flows.run();

@@ -225,6 +225,6 @@ if (!available) {
       assert.ok(visited.length >= 10, visited.join(", "));
     },
   );
-
-  Journey.run();
 }
+
+Journey.run();
