@@ -3,7 +3,8 @@
 // file. Longest files start first (their times from the last run, in test-output/test-timings.json), a file that
 // outlives its limit is killed with every process it started and named with the test it was in, one still alive
 // --exit-grace seconds (default 30) after its last test is killed and counted failed, and the end of the
-// output is the slowest ten files, the failures again, and last of all "N passed, M failed".
+// output is the slowest ten files, the skipped tests with their reasons, the failures again, and last of all
+// "N passed, M failed, K skipped".
 //
 //   node scripts/run-tests.mjs [--concurrency N] [--max-concurrency M] [--file-timeout SECONDS]
 //                              [--exit-grace SECONDS] [--pattern REGEX] [--verbose] [--list] [PATH...]
@@ -103,11 +104,20 @@ function readTimings() {
   }
 }
 
-/** A guess for a file never timed: files that start the app or a browser are the slow ones. */
+/**
+ * A guess for a file never timed (every file of a clean clone's first run: the timings file is not committed):
+ * files that start the app or a browser are the slow ones, and so are those that start programs (role processes,
+ * `main`: each loads the app through tsx and opens its own PGlite, 49 to 73 s of CPU each) or a PostgreSQL server
+ * of their own, and the fuzz test (every route, hundreds of requests each through the app). Guessed light, they started last on a
+ * first run, and the run ends with its slowest file.
+ */
 function estimateMs(source) {
   let estimate = 1_000 + source.length / 10;
   if (/startTestApp|startGatewayApp|startApp\(/.test(source)) estimate += 30_000;
   if (/launchChromium/.test(source)) estimate += 60_000;
+  if (/\b(startRole|startScript|programCommand|startPrivatePostgres)\b/.test(source)) estimate += 90_000;
+  // Property tests over the whole app (the fuzz test); fast-check alone (a pure function's properties) is quick.
+  if (/from "fast-check"/.test(source) && /startTestApp/.test(source)) estimate += 60_000;
   return estimate;
 }
 
@@ -175,6 +185,23 @@ function totalsOf(output) {
   return { total, passed, skipped: number("Skipped") ?? 0 };
 }
 
+/**
+ * The tests a file reported skipped ("end\t<label>\t<ms>\tskip\t<reason>" lines of its progress file, written by
+ * test/support/suite.ts): uvu counted each of them as passed.
+ */
+function skippedTests(progressPath) {
+  let lines = [];
+  try {
+    lines = readFileSync(progressPath, "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+  return lines
+    .map((line) => line.split("\t"))
+    .filter(([kind, , , outcome]) => kind === "end" && outcome === "skip")
+    .map(([, label, , , reason]) => ({ label, reason: reason ?? "" }));
+}
+
 /** The test (or hook) a file was in when it was killed: the last "start" line of its progress file with no "end". */
 function unfinishedTest(progressPath) {
   let lines = [];
@@ -238,6 +265,8 @@ const v8Flags = ["--liftoff-only"];
 function runFile(file, progressDir) {
   return new Promise((resolvePromise) => {
     const progressPath = join(progressDir, `${file.replace(/[/\\]/g, "__")}.progress`);
+    // A file run again (after a runtime crash) reports afresh.
+    rmSync(progressPath, { force: true });
     const startedAt = performance.now();
     // uvu's CLI: a directory and a pattern matched against the names inside it; anchored, the one file.
     const pattern = `^${basename(file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
@@ -285,6 +314,7 @@ function runFile(file, progressDir) {
         killedAfterMs,
         lingeredMs,
         unfinished: killedAfterMs === undefined ? undefined : unfinishedTest(progressPath),
+        skips: skippedTests(progressPath),
       });
     };
     child.on("error", (error) => {
@@ -323,15 +353,21 @@ function crashedByRuntime(result) {
   );
 }
 
-/** What a finished file counts: uvu's totals, or one failure for a file that crashed, hung or exited non-zero. */
+/**
+ * What a finished file counts: uvu's totals, or one failure for a file that crashed, hung or exited non-zero. The
+ * tests that reported themselves skipped (suite.ts's skipTest) are among uvu's passed: they count as skipped, beside
+ * those registered with uvu's `.skip`.
+ */
 function outcomeOf(result) {
   const totals = totalsOf(result.output);
   const exitedCleanly =
     result.exit?.code === 0 && result.killedAfterMs === undefined && result.lingeredMs === undefined;
-  if (!totals) return { passed: 0, failed: 1, skipped: 0, ok: false };
+  const reported = result.skips?.length ?? 0;
+  if (!totals) return { passed: 0, failed: 1, skipped: reported, ok: false };
   let failed = totals.total - totals.passed;
   if (!exitedCleanly && failed === 0) failed = 1;
-  return { passed: totals.passed, failed, skipped: totals.skipped, ok: failed === 0 };
+  const passed = Math.max(0, totals.passed - reported);
+  return { passed, failed, skipped: totals.skipped + reported, ok: failed === 0 };
 }
 
 /** The lines of a file's output worth reading again: its FAIL blocks and anything it printed on a crash. */
@@ -362,7 +398,7 @@ async function main() {
   const files = findFiles(options.paths, options.pattern);
   if (files.length === 0) {
     console.log("no test files found");
-    console.log("0 passed, 0 failed");
+    console.log("0 passed, 0 failed, 0 skipped");
     process.exitCode = 1;
     return;
   }
@@ -373,7 +409,7 @@ async function main() {
     );
     console.log("gives every test a timeout that names it (node scripts/use-test-suite.mjs rewrites the import):");
     for (const file of offenders) console.log(`  ${file}`);
-    console.log(`0 passed, ${offenders.length} failed`);
+    console.log(`0 passed, ${offenders.length} failed, 0 skipped`);
     process.exitCode = 1;
     return;
   }
@@ -472,8 +508,20 @@ async function main() {
   console.log(
     `\n${files.length} files in ${seconds(wallMs)} at concurrency ${concurrency}` +
       (mostRunning > concurrency ? ` (at most ${mostRunning} at once)` : "") +
-      `${cpu}; ${totals.skipped} skipped`,
+      cpu,
   );
+
+  // What did not run here, and why: a skip is a test that proved nothing on this machine.
+  const skipping = results.filter((result) => result.outcome.skipped > 0);
+  if (skipping.length > 0) {
+    console.log("\n=== skipped");
+    for (const result of skipping) {
+      const unexplained = result.outcome.skipped - result.skips.length;
+      for (const skip of result.skips) console.log(`${result.file}: ${skip.label} (${skip.reason})`);
+      if (unexplained > 0) console.log(`${result.file}: ${unexplained} registered with .skip (its output says why)`);
+    }
+    console.log("=== end of skipped");
+  }
 
   const crashes = results.filter((result) => result.crashedFirst);
   if (crashes.length > 0) {
@@ -488,7 +536,7 @@ async function main() {
     for (const result of failing) console.log(`\n--- ${result.file}\n${failureReport(result)}`);
     console.log("=== end of failures\n");
   }
-  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exitCode = totals.failed > 0 ? 1 : 0;
 }
 

@@ -5,6 +5,8 @@ import { parseArgs } from "node:util";
 import { startApp, startDataRole, startWorkerRole, type RunningDataRole } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config/config.js";
 import { demoFilePath, describeDemo, provisionDemo, refreshDemoUrls } from "./demo/provision-demo.js";
+import type { Clock } from "./runtime/clock.js";
+import { programClock, TestClockRefused } from "./runtime/test-clock.js";
 import { createLogger, type Logger } from "./runtime/logger.js";
 import { isRegion, type Region } from "./config/regions.js";
 
@@ -45,11 +47,14 @@ async function main(): Promise<void> {
     return;
   }
   let config: Config;
+  let clock: Clock;
   try {
     // The production checks depend on the role: a data role needs only its region's database.
     config = loadConfig(process.env, role === "data" ? { role, region: values.region as Region } : { role });
+    // The wall clock; in a test's child process, one the test can move (TEST_CLOCK_OFFSET_FILE, NODE_ENV=test only).
+    clock = programClock(process.env);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof TestClockRefused) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 2;
       return;
@@ -62,7 +67,7 @@ async function main(): Promise<void> {
   const internalScheme = config.internal.tls ? "https" : "http";
   if (role === "data") {
     if (!isRegion(values.region)) return;
-    const node = await startDataRole({ config, logger, region: values.region });
+    const node = await startDataRole({ config, logger, clock, region: values.region });
     logger.info("data service ready", {
       region: node.region,
       grpc: `${internalScheme}://${node.grpc.address}:${node.grpc.port}`,
@@ -74,7 +79,7 @@ async function main(): Promise<void> {
     return;
   }
   if (role === "worker") {
-    const worker = await startWorkerRole({ config, logger });
+    const worker = await startWorkerRole({ config, logger, clock });
     logger.info("webhook worker ready", {
       embeddedDatabase: worker.control.embedded,
       startupMs: Math.round(performance.now() - started),
@@ -82,7 +87,7 @@ async function main(): Promise<void> {
     stopOnSignals(worker, logger, config);
     return;
   }
-  const app = await startApp({ config, logger, role });
+  const app = await startApp({ config, logger, clock, role });
   // The listeners answer from here on (/readyz included), so a signal from here on stops gracefully; one that
   // arrives while the demo world is being written waits for it, rather than ending the process halfway through it.
   let startupWork: Promise<unknown> = Promise.resolve();

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { suite } from "./support/suite.js";
+import { skipTest, suite } from "./support/suite.js";
 import * as assert from "uvu/assert";
 import { HealthCheckResponse_ServingStatus as ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { startDataRole } from "../src/app.js";
@@ -190,7 +190,7 @@ Probes(
   async () => {
     const port = await freePort();
     let redis = await startPrivateRedis(port);
-    if (!redis) return console.log("  (skipped: no redis-server to start)");
+    if (!redis) skipTest("no redis-server to start");
     const clock = createManualClock();
     const test = await startTestApp({ clock, redis: false, env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
     try {

@@ -13,7 +13,7 @@
 // Without /usr/bin/chromium the suite says it is skipped.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient, type Client } from "@connectrpc/connect";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
@@ -160,8 +160,8 @@ async function provisionMerchant(page: Page): Promise<number> {
 }
 
 if (!chromiumAvailable) {
-  console.log(
-    `  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core)`,
+  Flows("the browser flows", () =>
+    skipTest(`${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core`),
   );
 } else {
   Flows.before(async () => {
@@ -461,6 +461,6 @@ if (!chromiumAvailable) {
       }
     },
   );
-
-  Flows.run();
 }
+
+Flows.run();

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, type Client } from "@connectrpc/connect";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -94,8 +94,8 @@ async function showInEachLanguage(page: Page, pages: ReadonlyArray<readonly [str
 }
 
 if (!available) {
-  console.log(
-    `  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core)`,
+  Journey("the browser journey", () =>
+    skipTest(`${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core`),
   );
 } else {
   Journey.before(async () => {
@@ -225,6 +225,6 @@ if (!available) {
       assert.ok(visited.length >= 10, visited.join(", "));
     },
   );
-
-  Journey.run();
 }
+
+Journey.run();

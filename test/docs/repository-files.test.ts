@@ -18,6 +18,7 @@ import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { WebhookService } from "../../gen/partnerapi/v1/webhook_service_pb.js";
 import { environmentNames } from "../../src/config/config.js";
+import { testClockVariable } from "../../src/runtime/test-clock.js";
 import { admissionOf } from "../../src/internal/access-policy.js";
 
 const Files = suite("docs/repository-files");
@@ -117,8 +118,9 @@ Files(
       "the page has its sections: ## The service's variables, then ## Outside the service",
     );
     const rows = documentedNames(service);
-    // NODE_ENV is read by the production checks, UV_THREADPOOL_SIZE by src/runtime/thread-pool.cjs before the program.
-    const readByTheService = [...environmentNames, "NODE_ENV", "UV_THREADPOOL_SIZE"];
+    // NODE_ENV is read by the production checks, UV_THREADPOOL_SIZE by src/runtime/thread-pool.cjs before the program,
+    // TEST_CLOCK_OFFSET_FILE by the program (src/runtime/test-clock.ts) beside its configuration.
+    const readByTheService = [...environmentNames, "NODE_ENV", "UV_THREADPOOL_SIZE", testClockVariable];
     assert.equal(
       readByTheService.filter((name) => !rows.has(name)),
       [],

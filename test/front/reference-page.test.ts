@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { browserTestTimeoutMs } from "../support/browser.js";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { referenceContentSecurityPolicy } from "../../src/front/reference-page.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -119,8 +119,8 @@ Reference("a file the reference does not have is the front's 404, and the page a
 });
 
 if (!existsSync(chromiumPath)) {
-  console.log(
-    `  (reference browser test skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`,
+  Reference("in chromium the page renders the routes from the document", () =>
+    skipTest(`${chromiumPath} is missing; install it with: apt-get install -y chromium`),
   );
 } else {
   Reference(

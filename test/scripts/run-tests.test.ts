@@ -1,5 +1,5 @@
 // scripts/run-tests.mjs, the runner of `npm test`, run for real on the fixture files of test/support/runner-fixtures:
-// its totals line, a test's timeout named in the failures, a hung file killed with the processes it started and
+// its totals line (skips counted apart from passes, with their reasons), a test's timeout named in the failures, a hung file killed with the processes it started and
 // named by the test it was in, and a test file that imports uvu directly refused.
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -47,16 +47,34 @@ function runner(args: string[], env: Record<string, string> = {}): Promise<{ cod
 const lastLine = (output: string) => output.trimEnd().split("\n").at(-1);
 
 Runner(
-  "a passing file: its tests counted, the slowest files listed, and last of all 'N passed, 0 failed'",
+  "a passing file: its tests counted, the slowest files listed, and last of all 'N passed, 0 failed, 0 skipped'",
   async () => {
     const { code, output } = await runner([`${fixtures}/passes.ts`]);
     assert.is(code, 0, output);
     assert.match(output, /✓ test\/support\/runner-fixtures\/passes\.ts {2}2 passed {2}\d+\.\d s \(\d+\.\d s CPU\)/);
     assert.match(output, /Slowest files:\n +\d+\.\d s {2}test\/support\/runner-fixtures\/passes\.ts/);
-    assert.is(lastLine(output), "2 passed, 0 failed");
+    assert.is(lastLine(output), "2 passed, 0 failed, 0 skipped");
     assert.equal(Object.keys(JSON.parse(readFileSync(join(scratch, "timings.json"), "utf8"))), [
       `${fixtures}/passes.ts`,
     ]);
+  },
+);
+
+Runner(
+  "skipped tests are counted as skipped, never passed, and listed with their reasons before the closing line",
+  async () => {
+    const { code, output } = await runner([`${fixtures}/skips.ts`]);
+    assert.is(code, 0, output);
+    assert.match(output, /✓ test\/support\/runner-fixtures\/skips\.ts {2}1 passed, 4 skipped {2}\d+\.\d s/);
+    const section = output.slice(output.indexOf("=== skipped\n"), output.indexOf("=== end of skipped"));
+    assert.equal(section.trimEnd().split("\n"), [
+      "=== skipped",
+      `${fixtures}/skips.ts: fixture/skips › needs a service (FIXTURE_SERVICE_URL is not set)`,
+      `${fixtures}/skips.ts: fixture/skips › finds out it cannot run (no fixture-server to start)`,
+      `${fixtures}/skips.ts: fixture/skipped-suite › one page (the whole suite needs a browser)`,
+      `${fixtures}/skips.ts: 1 registered with .skip (its output says why)`,
+    ]);
+    assert.is(lastLine(output), "1 passed, 0 failed, 4 skipped");
   },
 );
 
@@ -65,7 +83,7 @@ Runner(
   async () => {
     const { code, output } = await runner([`${fixtures}/fails.ts`, `${fixtures}/passes.ts`]);
     assert.is(code, 1, output);
-    assert.is(lastLine(output), "4 passed, 2 failed");
+    assert.is(lastLine(output), "4 passed, 2 failed, 0 skipped");
     const failures = output.slice(output.indexOf("=== failures"), output.indexOf("=== end of failures"));
     assert.match(failures, "--- test/support/runner-fixtures/fails.ts");
     assert.match(failures, /FAIL +fixture\/fails +"compares the answer"/);
@@ -83,7 +101,7 @@ Runner("a file over its limit is killed with the processes it started, and named
   assert.is(code, 1, output);
   assert.match(output, "killed after 30.");
   assert.match(output, "in: fixture/hangs › never finishes");
-  assert.is(lastLine(output), "0 passed, 1 failed");
+  assert.is(lastLine(output), "0 passed, 1 failed, 0 skipped");
   // The `sleep 600` the test started went with it: the runner kills the file's whole process group.
   const sleeper = Number(readFileSync(pidFile, "utf8"));
   assert.ok(sleeper > 0);
@@ -98,7 +116,7 @@ Runner("a file whose process outlives its last test is killed after --exit-grace
   const { code, output } = await runner(["--exit-grace", "1", `${fixtures}/lingers.ts`]);
   assert.is(code, 1, output);
   assert.match(output, /killed \d+\.\d s after its last test ended: something it opened/);
-  assert.is(lastLine(output), "1 passed, 1 failed");
+  assert.is(lastLine(output), "1 passed, 1 failed, 0 skipped");
 });
 
 Runner("--max-concurrency: announced when above --concurrency; below it, refused before anything runs", async () => {
@@ -140,7 +158,7 @@ Runner(
     const section = output.slice(output.indexOf("=== runtime crashes"), output.indexOf("=== end of runtime crashes"));
     assert.match(section, "--- test/support/runner-fixtures/crashes-once.ts");
     assert.match(section, "exited with SIGTRAP before uvu's totals");
-    assert.is(lastLine(output), "1 passed, 0 failed");
+    assert.is(lastLine(output), "1 passed, 0 failed, 0 skipped");
   },
 );
 
@@ -150,7 +168,7 @@ Runner("a test file importing `suite` from uvu directly is refused before anythi
   assert.match(output, /import from .uvu. directly/); // not spelled out: this file would import uvu to the check
   assert.match(output, `  ${fixtures}/imports-uvu.ts`);
   assert.not.match(output, "passes.ts");
-  assert.is(lastLine(output), "0 passed, 1 failed");
+  assert.is(lastLine(output), "0 passed, 1 failed, 0 skipped");
 });
 
 Runner("the repository's own test files all take `suite` from test/support/suite.ts, none from uvu", () => {

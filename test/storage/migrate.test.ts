@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { MigrationError, migrateControl, migrateRegion, migrateSchema } from "../../src/storage/migrate.js";
@@ -137,10 +137,7 @@ test("two migrators started together on the same database apply each file exactl
 
 test("two instances racing on separate pools migrate a fresh database exactly once (real Postgres only)", async () => {
   const url = await freshDatabaseUrl();
-  if (!url) {
-    console.log("  (skipped the two-pool race: TEST_DATABASE_URL is not set; embedded mode has one connection)");
-    return;
-  }
+  if (!url) skipTest("TEST_DATABASE_URL is not set: embedded mode has one connection");
   const first = await openDatabase({ url, dataDir: ":memory:", logger: silentLogger, poolSize: 2 });
   const second = await openDatabase({ url, dataDir: ":memory:", logger: silentLogger, poolSize: 2 });
   try {
@@ -170,12 +167,7 @@ test("two instances racing on separate pools migrate a fresh database exactly on
 
 test("a migration is not cut by DATABASE_QUERY_TIMEOUT_SECONDS: it runs at start, not on a call (real Postgres only)", async () => {
   const url = await freshDatabaseUrl();
-  if (!url) {
-    console.log(
-      "  (skipped the statement timeout: TEST_DATABASE_URL is not set; PGlite has no statement_timeout timer)",
-    );
-    return;
-  }
+  if (!url) skipTest("TEST_DATABASE_URL is not set: PGlite has no statement_timeout timer");
   const database = await openDatabase({
     url,
     dataDir: ":memory:",

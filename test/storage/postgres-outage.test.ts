@@ -1,7 +1,8 @@
 // The PostgreSQL outage fault test (issue 15): the whole app on a PostgreSQL server of the test's own (never the
 // machine's shared one), stopped under traffic (pg_ctl -m fast, then -m immediate) and started again. While it is
-// down every route family answers 503 with its catalogue code and Retry-After within a bound (a real-clock ceiling,
-// never a lower bound): partner envelope and developer envelope `server.database_unavailable`, the OAuth body
+// down every route family answers 503 with its catalogue code and Retry-After (how long that takes is measured by
+// bench/outage-deadlines.ts, not asserted here; the pools' bounds are): partner envelope and developer envelope
+// `server.database_unavailable`, the OAuth body
 // `temporarily_unavailable`, the consent site a 503 page, the internal port UNAVAILABLE; API keys are refused
 // 503 `partner.api_key_unavailable` (fail closed); /readyz is 503 naming the databases, /healthz stays 200. Once
 // it is back the app recovers by itself, and every item written before each stop is still there.
@@ -15,7 +16,7 @@ import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { silentLogger } from "../../src/runtime/logger.js";
-import { openDatabase } from "../../src/storage/postgres.js";
+import { openDatabase, reconnectDelaySeconds } from "../../src/storage/postgres.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { newSeededWorld } from "../support/client.js";
 import { connectTransport } from "../support/internal.js";
@@ -26,8 +27,6 @@ import { startTestApp, type TestApp, type World } from "../support/test-app.js";
 const Outage = suite("storage/postgres-outage");
 // Mid-minute on the manual clock, so the per-minute windows do not roll over between a call and its check.
 const clock = createManualClock(Math.ceil(Date.now() / 60_000) * 60_000 + 60_000 + 5_000);
-/** The ceiling on any answer while the database is down: connect timeout (2 s) + reconnect pause (<= 1 s), with room. */
-const boundMs = 6_000;
 let pg: PrivatePostgres | undefined;
 let test: TestApp | undefined;
 let grants: Client<typeof GrantService>;
@@ -100,15 +99,6 @@ async function itemCodes(): Promise<Set<string>> {
   return codes;
 }
 
-/** Runs `call`, asserting it answered within the bound (a ceiling on real time, never a lower bound). */
-async function bounded<T>(what: string, call: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  const result = await call();
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < boundMs, `${what} took ${Math.round(elapsed)} ms, over the ${boundMs} ms bound`);
-  return result;
-}
-
 const unavailableMessage = messageFor("server.database_unavailable", { retryAfter: "5" });
 
 function assertPartner503(answer: Answer, path: string): void {
@@ -135,48 +125,42 @@ async function assertDown(round: number): Promise<void> {
   clock.advance(Math.max(test!.config.caches.gatewaySeconds, test!.config.caches.credentialSeconds) * 1000 + 1000);
 
   const [items, write, stores] = await Promise.all([
-    bounded("partner GET", () => partnerGet("/v1/items")),
-    bounded("partner POST", () => createItem(`down-${round}`)),
-    bounded("partner GET stores", () => partnerGet("/v1/stores")),
+    partnerGet("/v1/items"),
+    createItem(`down-${round}`),
+    partnerGet("/v1/stores"),
   ]);
   assertPartner503(items, "/v1/items");
   assertPartner503(write, "/v1/items");
   assertPartner503(stores, "/v1/stores");
 
-  const keyed = await bounded("API key", async () =>
-    answerOf(
-      await fetch(`${test!.base}/v1/stores?companyId=${adsr.companyId}`, { headers: { "x-api-key": adsr.apiKey! } }),
-    ),
+  const keyed = await answerOf(
+    await fetch(`${test!.base}/v1/stores?companyId=${adsr.companyId}`, { headers: { "x-api-key": adsr.apiKey! } }),
   );
   assert.is(keyed.status, 503, JSON.stringify(keyed.body));
   assert.is(keyed.body["code"], "partner.api_key_unavailable");
   assert.is(keyed.headers.get("retry-after"), "5");
   assert.equal(keyed.body["params"], { retryAfter: 5 });
 
-  assertDeveloper503(await bounded("/v1/token", mintToken));
-  const signIn = await bounded("console sign-in", async () =>
-    answerOf(
-      await fetch(`${test!.base}/v1/console/session/sign-in`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-forwarded-for": nextAddress() },
-        body: JSON.stringify({ email: `nobody.${round}@outage.test`, password: "correct horse battery staple" }),
-      }),
-    ),
+  assertDeveloper503(await mintToken());
+  const signIn = await answerOf(
+    await fetch(`${test!.base}/v1/console/session/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": nextAddress() },
+      body: JSON.stringify({ email: `nobody.${round}@outage.test`, password: "correct horse battery staple" }),
+    }),
   );
   assertDeveloper503(signIn);
 
-  const oauth = await bounded("/v1/oauth/token", async () =>
-    answerOf(
-      await fetch(`${test!.base}/v1/oauth/token`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": nextAddress() },
-        body: new URLSearchParams({
-          grant_type: "client_credentials",
-          client_id: full.clientId,
-          client_secret: full.clientSecret,
-        }),
+  const oauth = await answerOf(
+    await fetch(`${test!.base}/v1/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": nextAddress() },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: full.clientId,
+        client_secret: full.clientSecret,
       }),
-    ),
+    }),
   );
   assert.is(oauth.status, 503, JSON.stringify(oauth.body));
   assert.is(oauth.headers.get("retry-after"), "5");
@@ -193,18 +177,16 @@ async function assertDown(round: number): Promise<void> {
     redirect_uri: full.redirectUri,
     state: "s1",
   });
-  const page = await bounded("consent page", () => fetch(`${test!.auth}/oauth/authorize?${query}`));
+  const page = await fetch(`${test!.auth}/oauth/authorize?${query}`);
   const html = await page.text();
   assert.is(page.status, 503, html);
   assert.is(page.headers.get("retry-after"), "5");
   assert.match(html, "Error code: <code>server.database_unavailable</code>");
   assert.match(html, unavailableMessage);
 
-  const internal = await bounded("internal port", () =>
-    grants.getAccessRequest({ accessRequestId: "1" }).then(
-      () => undefined,
-      (error: unknown) => error,
-    ),
+  const internal = await grants.getAccessRequest({ accessRequestId: "1" }).then(
+    () => undefined,
+    (error: unknown) => error,
   );
   assert.instance(internal, ConnectError);
   assert.is((internal as ConnectError).code, Code.Unavailable);
@@ -212,14 +194,14 @@ async function assertDown(round: number): Promise<void> {
   assert.is(info?.reason, "server.database_unavailable");
   assert.equal(info?.metadata, { retryAfter: "5" });
 
-  const ready = await bounded("/readyz", () => fetch(`${test!.base}/readyz`));
+  const ready = await fetch(`${test!.base}/readyz`);
   assert.is(ready.status, 503);
   assert.is(ready.headers.get("retry-after"), "5");
   assert.equal(await ready.json(), {
     status: "not_ready",
     down: ["database:control", "database:region_uk", "database:region_us", "database:region_in", "database:region_ae"],
   });
-  const consentReady = await bounded("consent /readyz", () => fetch(`${test!.auth}/readyz`));
+  const consentReady = await fetch(`${test!.auth}/readyz`);
   assert.is(consentReady.status, 503);
   assert.is(
     await consentReady.text(),
@@ -305,6 +287,20 @@ Outage("up: /healthz and /readyz 200, calls succeed; the ready probe is not behi
   assert.is((await partnerGet("/v1/items")).status, 200);
 });
 
+// What bounds an answer while the database is down, read off the app's own pools (postgres.js keeps its parsed
+// options): a connection attempt gives up after DATABASE_CONNECT_TIMEOUT_SECONDS, and the pause between attempts is
+// reconnectDelaySeconds (at most a second, never growing with the failures: postgres.js's own reached 20 s).
+Outage("up: every pool of the app connects within the configured timeout and retries on the short pause", () => {
+  const pools = [test!.app.control, ...test!.app.regionDatabases.values()];
+  assert.is(pools.length, 5);
+  for (const { sql } of pools) {
+    const { options } = sql;
+    assert.is(options.connect_timeout, test!.config.databaseTimeouts.connectSeconds);
+    assert.is(options.connect_timeout, 2);
+    assert.is(options.backoff, reconnectDelaySeconds);
+  }
+});
+
 Outage(
   "only the first connection reads the array types: a connection killed during that read crashed the process",
   async () => {
@@ -361,7 +357,7 @@ Outage(
 
 for (const mode of ["fast", "immediate"] as const) {
   Outage(
-    `pg_ctl stop -m ${mode} under traffic: 503 with codes and Retry-After within the bound; back: recovered, nothing lost`,
+    `pg_ctl stop -m ${mode} under traffic: 503 with codes and Retry-After, every round; back: recovered, nothing lost`,
     async () => {
       await writeItems(mode);
       // Traffic in flight while the server stops: each answer is a 200 or a 503 of the catalogue, never a 500.
@@ -373,7 +369,7 @@ for (const mode of ["fast", "immediate"] as const) {
         assert.ok(answer.status === 200 || answer.status === 503, `${answer.status} ${JSON.stringify(answer.body)}`);
         if (answer.status === 503) assert.is(answer.body["code"], "server.database_unavailable");
       }
-      // Several rounds: the reconnect pause must not grow with the failures (it used to reach 10 to 20 seconds).
+      // Several rounds: each pays a failed connection attempt again (the pause before it is the pools' backoff, above).
       for (const round of [1, 2, 3]) await assertDown(round);
       await pg!.start();
       await assertRecovers();

@@ -7,6 +7,11 @@
 //   Thing("does what it says", async () => { ... });
 //   Thing("replays a day of traffic", async () => { ... }, { timeoutMs: 900_000 });
 //   const Pages = suite("area/pages", {}, { timeoutMs: browserTestTimeoutMs });   (every test and hook of it)
+//   Thing("talks to Redis", async () => { ... }, { skip: redisUrl ? false : "TEST_REDIS_URL is not set" });
+//   Thing("starts a Redis", async () => { if (!redis) skipTest("no redis-server to start"); ... });
+//
+// A skipped test is never counted as passed: it ends with a "skip" line in the progress file, which the runner counts
+// under "skipped" with its reason (uvu itself would count a test that returned early as passed).
 import { closeSync, openSync, writeSync } from "node:fs";
 import { suite as uvuSuite, type Callback } from "uvu";
 
@@ -20,6 +25,12 @@ export const defaultTimeoutMs = Number(process.env["TEST_TIMEOUT_MS"]) || 300_00
 export interface TestOptions {
   /** This test's limit in milliseconds; the default is `defaultTimeoutMs`. */
   timeoutMs?: number;
+  /**
+   * Why this test (or, given to `suite`, every test of the suite) cannot run here, e.g. "TEST_REDIS_URL is not set":
+   * its handler (and the suite's hooks) never run and it is reported skipped with this reason. False or undefined: it
+   * runs.
+   */
+  skip?: string | false | undefined;
 }
 
 type Context = Record<string, unknown>;
@@ -36,6 +47,22 @@ export interface Suite<T = Context> {
   before: Hook<T>;
   after: Hook<T>;
   run(): void;
+}
+
+/** Thrown by `skipTest`: the test ends as skipped, never as passed. */
+export class TestSkipped extends Error {
+  constructor(readonly reason: string) {
+    super(`skipped: ${reason}`);
+    this.name = "TestSkipped";
+  }
+}
+
+/**
+ * Ends the calling test as skipped, with the reason it cannot run here (a service or a binary missing): the runner
+ * counts it under "skipped" and lists the reason. For a reason known before the test starts, `{ skip: reason }`.
+ */
+export function skipTest(reason: string): never {
+  throw new TestSkipped(reason);
 }
 
 /** Thrown when a test or hook outlives its limit; the message names it, so uvu's FAIL line says which. */
@@ -84,11 +111,19 @@ function timedTest<T>(label: string, handler: Callback<T>, options: TestOptions 
     progress("start", label);
     const startedAt = performance.now();
     let outcome = "fail";
+    let reason: string | undefined;
     try {
+      if (options?.skip) skipTest(options.skip);
       await withTimeout(label, timeoutMs, handler, context);
       outcome = "pass";
+    } catch (error) {
+      if (!(error instanceof TestSkipped)) throw error;
+      // uvu counts this test as passed; the "skip" line below is what the runner counts instead.
+      outcome = "skip";
+      reason = error.reason;
+      console.log(`\n  skipped: ${label} (${reason})`);
     } finally {
-      progress("end", label, Math.round(performance.now() - startedAt), outcome);
+      progress("end", label, Math.round(performance.now() - startedAt), outcome, ...(reason ? [reason] : []));
     }
   };
 }
@@ -100,6 +135,8 @@ function timedTest<T>(label: string, handler: Callback<T>, options: TestOptions 
 function timedHook<T>(label: string, hook: Callback<T>, options: TestOptions | undefined): Callback<T> {
   const timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
   return async (context) => {
+    // A skipped suite's hooks would only prepare for tests that do not run (and need what is missing).
+    if (options?.skip) return;
     progress("start", label);
     try {
       await withTimeout(label, timeoutMs, hook, context);
@@ -114,11 +151,15 @@ function timedHook<T>(label: string, hook: Callback<T>, options: TestOptions | u
 
 /**
  * uvu's `suite(title, context)`, every test and hook of it under a timeout whose message names it: the test's own
- * `{ timeoutMs }`, else the suite's (`options`), else `defaultTimeoutMs`.
+ * `{ timeoutMs }`, else the suite's (`options`), else `defaultTimeoutMs`. The suite's `{ skip: reason }` skips every
+ * test of it (reported with the reason) and runs none of its hooks.
  */
 export function suite<T = Context>(title = "", context?: T, options: TestOptions = {}): Suite<T> {
   const inner = uvuSuite<T>(title, context);
-  const limit = (own: TestOptions | undefined): TestOptions => ({ timeoutMs: own?.timeoutMs ?? options.timeoutMs });
+  const limit = (own: TestOptions | undefined): TestOptions => ({
+    timeoutMs: own?.timeoutMs ?? options.timeoutMs,
+    skip: options.skip || own?.skip,
+  });
   const label = (name: string) => (title ? `${title} › ${name}` : name);
   const hook = (register: (hook: Callback<T>) => void, name: string) => (handler: Callback<T>, own?: TestOptions) =>
     register(timedHook(label(name), handler, limit(own)));
