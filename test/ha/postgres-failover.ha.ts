@@ -95,9 +95,11 @@ Failover.before(async () => {
 });
 
 Failover.after(async () => {
-  clearInterval(ticking);
   await receiver?.close();
+  // The clock keeps pace until the app has stopped: a closer that waits on it (a drain, a retry pause) would
+  // otherwise wait on a clock that no longer moves.
   await test?.stop();
+  clearInterval(ticking);
   await cluster?.destroy();
 });
 
