@@ -2,7 +2,7 @@
 // and shuts down gracefully on SIGTERM / SIGINT.
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startApp, startDataRole, startWorkerRole, type RunningDataRole } from "./app.js";
+import { startApp, startDataRole, startWorkerRole, type RunningApp, type RunningDataRole } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config/config.js";
 import { demoFilePath, describeDemo, provisionDemo, refreshDemoUrls } from "./demo/provision-demo.js";
 import type { Clock } from "./runtime/clock.js";
@@ -10,7 +10,23 @@ import { programClock, TestClockRefused } from "./runtime/test-clock.js";
 import { createLogger, type Logger } from "./runtime/logger.js";
 import { isRegion, type Region } from "./config/regions.js";
 
-async function main(): Promise<void> {
+/** What the command line asks for: a role (with its region for a data role) and whether to provision the demo. */
+type Invocation = { role: "all" | "front" | "worker"; demo: boolean } | { role: "data"; region: Region; demo: boolean };
+
+const usage =
+  "usage: npm start [-- --demo] [-- --role all|front|worker|data [--region uk|us|in|ae]]\n" +
+  "  --demo            provision the demo world (idempotent) and write it to $DATA_DIR/demo.json\n" +
+  "  --role all        every role in this process (default)\n" +
+  "  --role front      the front, consent site and internal port, without DataServices (REGION_GRPC_URL_<R>,\n" +
+  "                    REGION_GRPC_CREDENTIAL_FILE)\n" +
+  "  --role worker     webhook delivery alone: relays every database's event outbox and sends the attempts\n" +
+  "                    (any number of workers share the work; an all-roles process delivers too)\n" +
+  "  --role data       one region's DataService alone: for fronts on REGION_GRPC_PORT (grpc-js), with health on\n" +
+  "                    the internal port (GRPC_PORT); needs --region\n" +
+  "Configuration comes from the environment; see docs/configuration.md.\n";
+
+/** The command line; undefined after --help, or after a usage error (exit code 2). */
+function parseInvocation(): Invocation | undefined {
   const { values } = parseArgs({
     options: {
       help: { type: "boolean", short: "h" },
@@ -21,108 +37,89 @@ async function main(): Promise<void> {
     strict: true,
   });
   if (values.help) {
-    process.stdout.write(
-      "usage: npm start [-- --demo] [-- --role all|front|worker|data [--region uk|us|in|ae]]\n" +
-        "  --demo            provision the demo world (idempotent) and write it to $DATA_DIR/demo.json\n" +
-        "  --role all        every role in this process (default)\n" +
-        "  --role front      the front, consent site and internal port, without DataServices (REGION_GRPC_URL_<R>,\n" +
-        "                    REGION_GRPC_CREDENTIAL_FILE)\n" +
-        "  --role worker     webhook delivery alone: relays every database's event outbox and sends the attempts\n" +
-        "                    (any number of workers share the work; an all-roles process delivers too)\n" +
-        "  --role data       one region's DataService alone: for fronts on REGION_GRPC_PORT (grpc-js), with health on\n" +
-        "                    the internal port (GRPC_PORT); needs --region\n" +
-        "Configuration comes from the environment; see docs/configuration.md.\n",
-    );
-    return;
+    process.stdout.write(usage);
+    return undefined;
   }
-  const role = values.role;
-  if (
-    (role !== "all" && role !== "front" && role !== "worker" && role !== "data") ||
-    (role === "data") !== isRegion(values.region)
-  ) {
-    process.stderr.write(
-      "--role must be all, front, worker or data; --region uk|us|in|ae goes with --role data, and only with it\n",
-    );
-    process.exitCode = 2;
-    return;
-  }
-  let config: Config;
-  let clock: Clock;
+  const { role, region } = values;
+  const demo = values.demo ?? false;
+  if (role === "data" && isRegion(region)) return { role, region, demo };
+  if ((role === "all" || role === "front" || role === "worker") && region === undefined) return { role, demo };
+  process.stderr.write(
+    "--role must be all, front, worker or data; --region uk|us|in|ae goes with --role data, and only with it\n",
+  );
+  process.exitCode = 2;
+  return undefined;
+}
+
+/** The configuration for the role, and the clock; undefined after a message naming what is wrong (exit code 2). */
+function configure(invocation: Invocation): { config: Config; clock: Clock } | undefined {
   try {
     // The production checks depend on the role: a data role needs only its region's database.
-    config = loadConfig(process.env, role === "data" ? { role, region: values.region as Region } : { role });
+    const config = loadConfig(
+      process.env,
+      invocation.role === "data" ? { role: "data", region: invocation.region } : { role: invocation.role },
+    );
     // The wall clock; in a test's child process, one the test can move (TEST_CLOCK_OFFSET_FILE, NODE_ENV=test only).
-    clock = programClock(process.env);
+    return { config, clock: programClock(process.env) };
   } catch (error) {
     if (error instanceof ConfigError || error instanceof TestClockRefused) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 2;
-      return;
+      return undefined;
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
-  const started = performance.now();
-  // With GRPC_TLS_CERT/KEY the internal port speaks TLS only: the ready line names the URL that reaches it.
-  const internalScheme = config.internal.tls ? "https" : "http";
-  if (role === "data") {
-    if (!isRegion(values.region)) return;
-    const node = await startDataRole({ config, logger, clock, region: values.region });
-    logger.info("data service ready", {
-      region: node.region,
-      grpc: `${internalScheme}://${node.grpc.address}:${node.grpc.port}`,
-      regionGrpc: `${internalScheme}://${node.regionGrpc.address.includes(":") ? `[${node.regionGrpc.address}]` : node.regionGrpc.address}:${node.regionGrpc.port}`,
-      embeddedDatabase: node.database.embedded,
-      startupMs: Math.round(performance.now() - started),
-    });
-    stopOnSignals(node, logger, config);
-    return;
-  }
-  if (role === "worker") {
-    const worker = await startWorkerRole({ config, logger, clock });
-    logger.info("webhook worker ready", {
-      embeddedDatabase: worker.control.embedded,
-      startupMs: Math.round(performance.now() - started),
-    });
-    stopOnSignals(worker, logger, config);
-    return;
-  }
+}
+
+/** What a started role needs to report itself ready and stop on signals. */
+interface Started {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  /** performance.now() when the process began starting: the ready line's startupMs. */
+  since: number;
+  /** The internal port's scheme: with GRPC_TLS_CERT/KEY it speaks TLS only, and the ready line says so. */
+  internalScheme: "http" | "https";
+}
+
+const startupMs = (since: number) => Math.round(performance.now() - since);
+/** An address as a URL's host: IPv6 in brackets. */
+const urlHost = (address: string) => (address.includes(":") ? `[${address}]` : address);
+
+async function runDataRole(region: Region, { config, clock, logger, since, internalScheme }: Started) {
+  const node = await startDataRole({ config, logger, clock, region });
+  logger.info("data service ready", {
+    region: node.region,
+    grpc: `${internalScheme}://${node.grpc.address}:${node.grpc.port}`,
+    regionGrpc: `${internalScheme}://${urlHost(node.regionGrpc.address)}:${node.regionGrpc.port}`,
+    embeddedDatabase: node.database.embedded,
+    startupMs: startupMs(since),
+  });
+  stopOnSignals(node, logger, config);
+}
+
+async function runWorkerRole({ config, clock, logger, since }: Started) {
+  const worker = await startWorkerRole({ config, logger, clock });
+  logger.info("webhook worker ready", { embeddedDatabase: worker.control.embedded, startupMs: startupMs(since) });
+  stopOnSignals(worker, logger, config);
+}
+
+/** The front role, or every role in this process (then with the demo world when asked or brand-new). */
+async function runApp(role: "all" | "front", demo: boolean, started: Started) {
+  const { config, clock, logger, internalScheme } = started;
   const app = await startApp({ config, logger, clock, role });
   // The listeners answer from here on (/readyz included), so a signal from here on stops gracefully; one that
   // arrives while the demo world is being written waits for it, rather than ending the process halfway through it.
   let startupWork: Promise<unknown> = Promise.resolve();
-  stopOnSignals(
-    {
-      stop: async () => {
-        await startupWork.catch(() => undefined);
-        await app.stop();
-      },
-    },
-    logger,
-    config,
-  );
-  // A brand-new embedded database gets the demo world too, so `npm install && npm start` has something to try.
-  const demoFile = demoFilePath(config);
+  const stop = async () => {
+    await startupWork.catch(() => undefined);
+    await app.stop();
+  };
+  stopOnSignals({ stop }, logger, config);
   // The demo needs the regions' databases, which only the all-roles process opens.
-  if (role === "all" && (values.demo || (app.control.embedded && !existsSync(demoFile)))) {
-    const provisioning = provisionDemo({
-      config,
-      logger,
-      control: app.control.sql,
-      regionDatabases: app.regionDatabases,
-    });
-    startupWork = provisioning;
-    const world = await provisioning;
-    const grpcUrl = `${internalScheme}://${app.grpc.address.includes(":") ? `[${app.grpc.address}]` : app.grpc.address}:${app.grpc.port}`;
-    process.stdout.write(
-      describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl }) + "\n",
-    );
-  } else if (role === "all" && (await refreshDemoUrls(config))) {
-    logger.info("demo.json now names this start's URLs", {
-      path: demoFile,
-      baseUrl: config.urls.base,
-      authUrl: config.urls.auth,
-    });
+  if (role === "all") {
+    startupWork = offerDemo(app, demo, started);
+    await startupWork;
   }
   logger.info("partner API ready", {
     front: `http://${app.front.address}:${app.front.port}`,
@@ -132,8 +129,52 @@ async function main(): Promise<void> {
     embeddedDatabase: app.control.embedded,
     sharedLimits: app.keyValue.shared,
     metrics: `${internalScheme}://${app.grpc.address}:${app.grpc.port}/metrics`,
-    startupMs: Math.round(performance.now() - started),
+    startupMs: startupMs(started.since),
   });
+}
+
+/**
+ * The demo world: provisioned when asked (--demo) and on a brand-new embedded database, so that
+ * `npm install && npm start` has something to try; otherwise demo.json only learns this start's URLs.
+ */
+async function offerDemo(app: RunningApp, demo: boolean, { config, logger, internalScheme }: Started) {
+  const demoFile = demoFilePath(config);
+  if (demo || (app.control.embedded && !existsSync(demoFile))) {
+    const world = await provisionDemo({
+      config,
+      logger,
+      control: app.control.sql,
+      regionDatabases: app.regionDatabases,
+    });
+    const grpcUrl = `${internalScheme}://${urlHost(app.grpc.address)}:${app.grpc.port}`;
+    process.stdout.write(
+      `${describeDemo(world, demoFile, { credentialsFile: config.internal.credentialsFile, grpcUrl })}\n`,
+    );
+  } else if (await refreshDemoUrls(config)) {
+    logger.info("demo.json now names this start's URLs", {
+      path: demoFile,
+      baseUrl: config.urls.base,
+      authUrl: config.urls.auth,
+    });
+  }
+}
+
+async function main(): Promise<void> {
+  const invocation = parseInvocation();
+  if (!invocation) return;
+  const configured = configure(invocation);
+  if (!configured) return;
+  const { config, clock } = configured;
+  const started: Started = {
+    config,
+    clock,
+    logger: createLogger({ level: config.logLevel, pretty: config.logPretty }),
+    since: performance.now(),
+    internalScheme: config.internal.tls ? "https" : "http",
+  };
+  if (invocation.role === "data") return runDataRole(invocation.region, started);
+  if (invocation.role === "worker") return runWorkerRole(started);
+  return runApp(invocation.role, invocation.demo, started);
 }
 
 /** How long a stopped process may take to end by itself before it names its open handles and exits. */

@@ -463,11 +463,63 @@ export const environmentNames: readonly string[] = Object.keys(schema.shape);
  */
 export type ProcessRole = { role: "all" | "front" | "worker" } | { role: "data"; region: Region };
 
+type Settings = z.output<typeof schema>;
+type ProcessEnvironment = Record<string, string | undefined>;
+
 /** Reads the configuration from `env` (process.env by default). Throws ConfigError naming every bad variable. */
-export function loadConfig(
-  env: Record<string, string | undefined> = process.env,
-  runs: ProcessRole = { role: "all" },
-): Config {
+export function loadConfig(env: ProcessEnvironment = process.env, runs: ProcessRole = { role: "all" }): Config {
+  const v = checkedSettings(env, runs);
+  const production = env["NODE_ENV"] === "production";
+  return {
+    listen: {
+      host: v.HOST,
+      port: v.PORT,
+      authPort: v.AUTH_PORT,
+      consolePort: v.CONSOLE_PORT,
+      grpcHost: v.GRPC_HOST,
+      grpcPort: v.GRPC_PORT,
+      regionGrpcPort: v.REGION_GRPC_PORT,
+    },
+    internal: internalSettings(v, production),
+    regionHop: { credentialFile: v.REGION_GRPC_CREDENTIAL_FILE, caFile: v.REGION_GRPC_CA },
+    urls: urlSettings(v),
+    dataDir: v.DATA_DIR,
+    databaseUrl: v.DATABASE_URL,
+    databaseTimeouts: {
+      connectSeconds: v.DATABASE_CONNECT_TIMEOUT_SECONDS,
+      querySeconds: v.DATABASE_QUERY_TIMEOUT_SECONDS,
+    },
+    redisUrl: v.REDIS_URL,
+    redisCountTimeoutMs: v.REDIS_COUNT_TIMEOUT_MS,
+    redisSentinel: redisSentinelSetting(v).sentinel,
+    passwordHashCost: v.PASSWORD_HASH_COST,
+    servedRegions: [...v.REGIONS],
+    regions: regionSettings(v),
+    sandboxDefaultRegion: v.SANDBOX_DEFAULT_REGION,
+    trustProxy: v.TRUST_PROXY,
+    bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
+    logLevel: v.LOG_LEVEL,
+    logPretty: v.LOG_PRETTY === "1",
+    metrics: { port: v.METRICS_PORT, host: v.METRICS_HOST },
+    shutdownGraceSeconds: v.SHUTDOWN_GRACE_SECONDS,
+    shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
+    tokenKeyEncryptionKey: v.TOKEN_KEY_ENCRYPTION_KEY,
+    lifetimes: lifetimeSettings(v),
+    onlineOrders: {
+      decisionSeconds: v.ONLINE_ORDER_DECISION_SECONDS,
+      autopilotSeconds: v.SANDBOX_ORDER_AUTOPILOT_SECONDS,
+    },
+    caches: { credentialSeconds: v.CREDENTIAL_CACHE_SECONDS, gatewaySeconds: v.GATEWAY_CACHE_SECONDS },
+    requestLog: { flushMs: v.REQUEST_LOG_FLUSH_MS },
+    limits: limitSettings(v),
+    mail: { transport: v.MAIL_TRANSPORT, from: v.MAIL_FROM },
+    webhooks: webhookSettings(v, production),
+  };
+}
+
+/** The variables parsed, then the checks across variables and, with NODE_ENV=production, the role's. */
+function checkedSettings(env: ProcessEnvironment, runs: ProcessRole): Settings {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
@@ -489,103 +541,82 @@ export function loadConfig(
     const problems = runs.role === "data" ? dataRoleProductionProblems(v, runs.region) : productionProblems(v);
     if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
   }
+  return v;
+}
+
+function internalSettings(v: Settings, production: boolean): Config["internal"] {
+  return {
+    credentialsFile: v.GRPC_CREDENTIALS_FILE ?? join(v.DATA_DIR, "internal-credentials"),
+    credentialsFileIsDefault: v.GRPC_CREDENTIALS_FILE === undefined,
+    localStaff: v.GRPC_CREDENTIALS_FILE === undefined && !production,
+    tls: v.GRPC_TLS_CERT && v.GRPC_TLS_KEY ? { certFile: v.GRPC_TLS_CERT, keyFile: v.GRPC_TLS_KEY } : undefined,
+  };
+}
+
+/** The public URLs: BASE_URL always ends with "/" (the issuer), the sites' never do. */
+function urlSettings(v: Settings): Config["urls"] {
   const baseUrl = v.BASE_URL ?? `http://${hostForUrl(v.HOST)}:${v.PORT}/`;
-  const base = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
-  const auth = (v.AUTH_URL ?? `http://${hostForUrl(v.HOST)}:${v.AUTH_PORT}`).replace(/\/+$/, "");
+  return {
+    base: baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`,
+    auth: (v.AUTH_URL ?? `http://${hostForUrl(v.HOST)}:${v.AUTH_PORT}`).replace(/\/+$/, ""),
+    console: (v.CONSOLE_URL ?? `http://${hostForUrl(v.HOST)}:${v.CONSOLE_PORT}`).replace(/\/+$/, ""),
+  };
+}
+
+/** Each region's database and DataService URL (REGION_DATABASE_URL_<R>, REGION_GRPC_URL_<R>). */
+function regionSettings(v: Settings): Config["regions"] {
   const region = (r: Region) => {
     const upper = r.toUpperCase() as Uppercase<Region>;
     return { databaseUrl: v[`REGION_DATABASE_URL_${upper}`], grpcUrl: v[`REGION_GRPC_URL_${upper}`] };
   };
+  return Object.fromEntries(regions.map((r) => [r, region(r)])) as Config["regions"];
+}
+
+function lifetimeSettings(v: Settings): Config["lifetimes"] {
   return {
-    listen: {
-      host: v.HOST,
-      port: v.PORT,
-      authPort: v.AUTH_PORT,
-      consolePort: v.CONSOLE_PORT,
-      grpcHost: v.GRPC_HOST,
-      grpcPort: v.GRPC_PORT,
-      regionGrpcPort: v.REGION_GRPC_PORT,
-    },
-    internal: {
-      credentialsFile: v.GRPC_CREDENTIALS_FILE ?? join(v.DATA_DIR, "internal-credentials"),
-      credentialsFileIsDefault: v.GRPC_CREDENTIALS_FILE === undefined,
-      localStaff: v.GRPC_CREDENTIALS_FILE === undefined && env["NODE_ENV"] !== "production",
-      tls: v.GRPC_TLS_CERT && v.GRPC_TLS_KEY ? { certFile: v.GRPC_TLS_CERT, keyFile: v.GRPC_TLS_KEY } : undefined,
-    },
-    regionHop: { credentialFile: v.REGION_GRPC_CREDENTIAL_FILE, caFile: v.REGION_GRPC_CA },
-    urls: {
-      base,
-      auth,
-      console: (v.CONSOLE_URL ?? `http://${hostForUrl(v.HOST)}:${v.CONSOLE_PORT}`).replace(/\/+$/, ""),
-    },
-    dataDir: v.DATA_DIR,
-    databaseUrl: v.DATABASE_URL,
-    databaseTimeouts: {
-      connectSeconds: v.DATABASE_CONNECT_TIMEOUT_SECONDS,
-      querySeconds: v.DATABASE_QUERY_TIMEOUT_SECONDS,
-    },
-    redisUrl: v.REDIS_URL,
-    redisCountTimeoutMs: v.REDIS_COUNT_TIMEOUT_MS,
-    redisSentinel: redis.sentinel,
-    passwordHashCost: v.PASSWORD_HASH_COST,
-    servedRegions: [...v.REGIONS],
-    regions: Object.fromEntries(regions.map((r) => [r, region(r)])) as Config["regions"],
-    sandboxDefaultRegion: v.SANDBOX_DEFAULT_REGION,
-    trustProxy: v.TRUST_PROXY,
-    bodyLimitBytes: v.BODY_LIMIT_BYTES,
-    requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
-    logLevel: v.LOG_LEVEL,
-    logPretty: v.LOG_PRETTY === "1",
-    metrics: { port: v.METRICS_PORT, host: v.METRICS_HOST },
-    shutdownGraceSeconds: v.SHUTDOWN_GRACE_SECONDS,
-    shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
-    tokenKeyEncryptionKey: v.TOKEN_KEY_ENCRYPTION_KEY,
-    lifetimes: {
-      authCode: v.AUTH_CODE_TTL_SECONDS,
-      accessToken: v.ACCESS_TOKEN_TTL_SECONDS,
-      refreshToken: v.REFRESH_TOKEN_TTL_SECONDS,
-      refreshGrace: v.REFRESH_GRACE_SECONDS,
-      secretRotationOverlap: v.SECRET_ROTATION_OVERLAP_SECONDS,
-      accessRequest: v.ACCESS_REQUEST_TTL_SECONDS,
-      consoleRefresh: v.CONSOLE_REFRESH_TTL_SECONDS,
-      verifyLink: v.CONSOLE_VERIFY_LINK_TTL_SECONDS,
-      resetLink: v.CONSOLE_RESET_LINK_TTL_SECONDS,
-      invitation: v.CONSOLE_INVITE_TTL_SECONDS,
-    },
-    onlineOrders: {
-      decisionSeconds: v.ONLINE_ORDER_DECISION_SECONDS,
-      autopilotSeconds: v.SANDBOX_ORDER_AUTOPILOT_SECONDS,
-    },
-    caches: { credentialSeconds: v.CREDENTIAL_CACHE_SECONDS, gatewaySeconds: v.GATEWAY_CACHE_SECONDS },
-    requestLog: { flushMs: v.REQUEST_LOG_FLUSH_MS },
-    limits: {
-      partnerPerMinute: v.PARTNER_RATE_LIMIT,
-      sandboxTokenPerMinute: v.SANDBOX_TOKEN_RATE_LIMIT,
-      oauthTokenPerClient: v.OAUTH_TOKEN_CLIENT_RATE_LIMIT,
-      oauthTokenPerAddress: v.OAUTH_TOKEN_ADDRESS_RATE_LIMIT,
-      oauthInvalidGrants: v.OAUTH_INVALID_GRANT_LIMIT,
-      consentSignIn: v.CONSENT_SIGN_IN_LIMIT,
-      consoleSignIn: v.CONSOLE_SIGN_IN_LIMIT,
-      consoleLockoutSeconds: v.CONSOLE_LOCKOUT_SECONDS,
-      consoleSignInPerAddress: v.CONSOLE_SIGN_IN_ADDRESS_LIMIT,
-      consoleSignUpPerAddress: v.CONSOLE_SIGN_UP_ADDRESS_LIMIT,
-      consoleResetPerAddress: v.CONSOLE_RESET_ADDRESS_LIMIT,
-      consoleInvitesPerOrganization: v.CONSOLE_INVITE_LIMIT,
-      consoleSandboxProvisionsPerOrganization: v.CONSOLE_SANDBOX_PROVISION_LIMIT,
-    },
-    mail: { transport: v.MAIL_TRANSPORT, from: v.MAIL_FROM },
-    webhooks: {
-      allowLoopback:
-        v.WEBHOOK_ALLOW_LOOPBACK === undefined ? env["NODE_ENV"] !== "production" : v.WEBHOOK_ALLOW_LOOPBACK === "1",
-      allowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-      timeoutSeconds: v.WEBHOOK_TIMEOUT_SECONDS,
-      retryScheduleSeconds: v.WEBHOOK_RETRY_SCHEDULE_SECONDS,
-      disableAfterSeconds: v.WEBHOOK_DISABLE_AFTER_SECONDS,
-      endpointLimit: v.WEBHOOK_ENDPOINT_LIMIT,
-      workerConcurrency: v.WEBHOOK_WORKER_CONCURRENCY,
-      appConcurrency: v.WEBHOOK_APP_CONCURRENCY ?? Math.floor(v.WEBHOOK_WORKER_CONCURRENCY / 2),
-      endpointConcurrency: v.WEBHOOK_ENDPOINT_CONCURRENCY,
-    },
+    authCode: v.AUTH_CODE_TTL_SECONDS,
+    accessToken: v.ACCESS_TOKEN_TTL_SECONDS,
+    refreshToken: v.REFRESH_TOKEN_TTL_SECONDS,
+    refreshGrace: v.REFRESH_GRACE_SECONDS,
+    secretRotationOverlap: v.SECRET_ROTATION_OVERLAP_SECONDS,
+    accessRequest: v.ACCESS_REQUEST_TTL_SECONDS,
+    consoleRefresh: v.CONSOLE_REFRESH_TTL_SECONDS,
+    verifyLink: v.CONSOLE_VERIFY_LINK_TTL_SECONDS,
+    resetLink: v.CONSOLE_RESET_LINK_TTL_SECONDS,
+    invitation: v.CONSOLE_INVITE_TTL_SECONDS,
+  };
+}
+
+function limitSettings(v: Settings): Config["limits"] {
+  return {
+    partnerPerMinute: v.PARTNER_RATE_LIMIT,
+    sandboxTokenPerMinute: v.SANDBOX_TOKEN_RATE_LIMIT,
+    oauthTokenPerClient: v.OAUTH_TOKEN_CLIENT_RATE_LIMIT,
+    oauthTokenPerAddress: v.OAUTH_TOKEN_ADDRESS_RATE_LIMIT,
+    oauthInvalidGrants: v.OAUTH_INVALID_GRANT_LIMIT,
+    consentSignIn: v.CONSENT_SIGN_IN_LIMIT,
+    consoleSignIn: v.CONSOLE_SIGN_IN_LIMIT,
+    consoleLockoutSeconds: v.CONSOLE_LOCKOUT_SECONDS,
+    consoleSignInPerAddress: v.CONSOLE_SIGN_IN_ADDRESS_LIMIT,
+    consoleSignUpPerAddress: v.CONSOLE_SIGN_UP_ADDRESS_LIMIT,
+    consoleResetPerAddress: v.CONSOLE_RESET_ADDRESS_LIMIT,
+    consoleInvitesPerOrganization: v.CONSOLE_INVITE_LIMIT,
+    consoleSandboxProvisionsPerOrganization: v.CONSOLE_SANDBOX_PROVISION_LIMIT,
+  };
+}
+
+/** Loopback endpoints are allowed by default outside production only (the demo's local receivers). */
+function webhookSettings(v: Settings, production: boolean): Config["webhooks"] {
+  return {
+    allowLoopback: v.WEBHOOK_ALLOW_LOOPBACK === undefined ? !production : v.WEBHOOK_ALLOW_LOOPBACK === "1",
+    allowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    timeoutSeconds: v.WEBHOOK_TIMEOUT_SECONDS,
+    retryScheduleSeconds: v.WEBHOOK_RETRY_SCHEDULE_SECONDS,
+    disableAfterSeconds: v.WEBHOOK_DISABLE_AFTER_SECONDS,
+    endpointLimit: v.WEBHOOK_ENDPOINT_LIMIT,
+    workerConcurrency: v.WEBHOOK_WORKER_CONCURRENCY,
+    appConcurrency: v.WEBHOOK_APP_CONCURRENCY ?? Math.floor(v.WEBHOOK_WORKER_CONCURRENCY / 2),
+    endpointConcurrency: v.WEBHOOK_ENDPOINT_CONCURRENCY,
   };
 }
 
@@ -594,7 +625,7 @@ export function loadConfig(
  * outright: one process cannot know whether a second front exists, and limits kept per process are wrong as soon
  * as one does (docs/decisions.md, "Storage").
  */
-function productionProblems(v: z.output<typeof schema>): string[] {
+function productionProblems(v: Settings): string[] {
   const problems: string[] = [];
   if (v.DATABASE_URL === undefined)
     problems.push("DATABASE_URL: required when NODE_ENV=production (the embedded PGlite is for development)");
@@ -622,7 +653,7 @@ function productionProblems(v: z.output<typeof schema>): string[] {
 }
 
 /** A data role in production: its region's PostgreSQL (REGION_DATABASE_URL_<R>, else DATABASE_URL), never PGlite. */
-function dataRoleProductionProblems(v: z.output<typeof schema>, region: Region): string[] {
+function dataRoleProductionProblems(v: Settings, region: Region): string[] {
   const variable = `REGION_DATABASE_URL_${region.toUpperCase()}` as const;
   const url = v[variable as keyof typeof v] ?? v.DATABASE_URL;
   return url === undefined
