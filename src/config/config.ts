@@ -1,5 +1,6 @@
 // The one configuration object, read from the environment and validated with zod; every knob has a documented
 // default (docs/configuration.md), and bad configuration stops the start with a message naming the variable.
+import { commaList } from "./comma-list.js";
 import { join } from "node:path";
 import { z } from "zod";
 import { canonicalRange, privateRanges, rangeWithin } from "./ip-addresses.js";
@@ -72,10 +73,7 @@ const schema = z.object({
     .string()
     .default("uk,us,in,ae")
     .transform((text, context) => {
-      const names = text
-        .split(",")
-        .map((name) => name.trim())
-        .filter((name) => name !== "");
+      const names = commaList(text);
       const unknown = names.filter((name) => !(regions as readonly string[]).includes(name));
       if (unknown.length > 0)
         context.addIssue({
@@ -102,10 +100,7 @@ const schema = z.object({
     .string()
     .default("")
     .transform((text, context) => {
-      const entries = text
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== "");
+      const entries = commaList(text);
       if (entries.some((entry) => /^\d+$/.test(entry))) {
         context.addIssue({
           code: "custom",
@@ -228,10 +223,7 @@ const schema = z.object({
     .string()
     .default("")
     .transform((text, context) => {
-      const entries = text
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== "");
+      const entries = commaList(text);
       const unreadable = entries.filter((entry) => canonicalRange(entry) === undefined);
       if (unreadable.length > 0) {
         context.addIssue({ code: "custom", message: `not an address or CIDR range: ${unreadable.join(", ")}` });

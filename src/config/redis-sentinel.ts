@@ -4,6 +4,7 @@
 // REDIS_URL may come with them for the primary's credentials and database number only; its host must then be the
 // group name (redis://:secret@mymaster/0, the convention of redis-rb and Sidekiq), so nobody believes an address
 // written there is used.
+import { commaList } from "./comma-list.js";
 import { z } from "zod";
 
 /** Sentinel's own default port, taken when an entry names none. */
@@ -32,10 +33,7 @@ function sentinelAddress(entry: string): SentinelAddress | undefined {
 
 /** REDIS_SENTINELS: comma separated; each entry must read as an address, or the start stops naming it. */
 export const sentinelList = z.string().transform((text, context) => {
-  const entries = text
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "");
+  const entries = commaList(text);
   const unreadable = entries.filter((entry) => sentinelAddress(entry) === undefined);
   if (unreadable.length > 0)
     context.addIssue({
