@@ -53,6 +53,7 @@ import { createInternalPort } from "./internal/internal-port.js";
 import { readPresentedCredential } from "./internal/service-credentials.js";
 import { reflectionServices, registerReflection } from "./internal/reflection.js";
 import { sleep, systemClock, type Clock } from "./runtime/clock.js";
+import { createClosers, type Closers } from "./runtime/closers.js";
 import { cryptoIds, type IdSource } from "./runtime/ids.js";
 import type { Logger } from "./runtime/logger.js";
 import { createMetrics, listenForMetrics, type Metrics } from "./runtime/metrics.js";
@@ -138,7 +139,7 @@ export const internalServices: readonly DescService[] = [
  */
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const context = serviceContextOf(options);
-  const closers: Closers = [];
+  const closers = closersFor(options);
   try {
     const stores = await openStores(options, context, closers);
     const keys = await openSigningKeys(context, stores);
@@ -175,13 +176,18 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       }),
     };
   } catch (error) {
-    await closeAll(closers);
+    await closers.closeAll();
     throw error;
   }
 }
 
-/** What a role closes when it stops, in the order it opened them (closed in reverse). */
-type Closers = Array<() => Promise<void>>;
+/**
+ * What a role closes when it stops, in the order it opened them (closed in reverse), each step bounded by the grace
+ * plus the closing allowance that also bounds a process's whole shutdown (src/main.ts).
+ */
+function closersFor(options: AppOptions): Closers {
+  return createClosers({ logger: options.logger, stepBoundMs: options.config.shutdownGraceSeconds * 1000 + 5000 });
+}
 
 /**
  * Each region's database, migrated: its own when REGION_DATABASE_URL_<R> is set, else the control database (one
@@ -200,7 +206,7 @@ async function openRegionDatabases(
     const database = url
       ? await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts })
       : control;
-    if (database !== control) closers.push(() => database.close());
+    if (database !== control) closers.add(`database:region_${region}`, () => database.close());
     await migrateRegion(database.sql, region, logger);
     regionDatabases.set(region, database);
   }
@@ -228,7 +234,7 @@ async function openControlDatabase(config: Config, logger: Logger, closers: Clos
     logger,
     timeouts: config.databaseTimeouts,
   });
-  closers.push(() => control.close());
+  closers.add("database:control", () => control.close());
   await migrateControl(control.sql, logger);
   return control;
 }
@@ -247,7 +253,7 @@ async function openStores(options: AppOptions, context: AppContext, closers: Clo
     prefix: options.keyValuePrefix,
     countTimeoutMs: config.redisCountTimeoutMs,
   });
-  closers.push(() => keyValue.close());
+  closers.add("redis", () => keyValue.close());
   return { role, control, regionDatabases, keyValue };
 }
 type Stores = Awaited<ReturnType<typeof openStores>>;
@@ -306,11 +312,11 @@ async function buildOwners(context: AppContext, stores: Stores, keys: SigningKey
     // The decision timeout and the sandbox autopilot run where the region's data is; stopped before its pool closes.
     const timers = createOrderTimers(context, { region, sql: database.sql });
     orderTimers.set(region, timers);
-    closers.push(timers.start());
+    closers.add(`order timers:${region}`, timers.start());
   }
   const data = createRegionDispatcher(localData, control.sql);
   const regional = createRegionalCallers(config, localData, await remoteRegionOptions(config, logger, metrics));
-  closers.push(async () => regional.close());
+  closers.add("regional callers", async () => regional.close());
   return { credentials, credential, token, accessRequests, grant, data, regional, orderTimers };
 }
 type Owners = Awaited<ReturnType<typeof buildOwners>>;
@@ -388,7 +394,7 @@ async function buildDeveloperSide(
     transport: options.mailTransport,
     send: true,
   });
-  closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
+  closers.add("console mail", () => mail.close(config.shutdownGraceSeconds * 1000));
   // The partner request log: buffered in process, written every REQUEST_LOG_FLUSH_MS; its last batch is written
   // after the front stops (closers run in reverse) and before the databases close.
   const requestLog = createRequestRecorder({
@@ -397,7 +403,7 @@ async function buildDeveloperSide(
     logger,
     flushIntervalMs: config.requestLog.flushMs,
   });
-  closers.push(() => requestLog.close());
+  closers.add("request log", () => requestLog.close());
   const requestLogQueries = createRequestLogQueries(control.sql);
   // Webhooks: the queue in the control database; an all-roles process also relays every outbox and delivers.
   // The internal port's bound port joins the forbidden ones once it listens (GRPC_PORT=0 picks one).
@@ -414,7 +420,7 @@ async function buildDeveloperSide(
     onDisabled: mailEndpointDisabled(mail, control, config, logger),
     deliver: stores.role === "all",
   });
-  closers.push(() => webhooks.stop());
+  closers.add("webhook delivery", () => webhooks.stop());
   const { endpoints: webhookEndpoints, service: webhookService } = createWebhookOwner(context, {
     sql: control.sql,
     verifyClient: owners.credentials.verifyClientCredentials,
@@ -646,15 +652,15 @@ async function listenAll(
   const grace = config.shutdownGraceSeconds * 1000;
   const grpc = await internal.port.listen(config.listen.grpcPort, config.listen.grpcHost);
   developer.forbiddenPorts.add(grpc.port);
-  closers.push(() => internal.port.close(grace));
+  closers.add("internal port", () => internal.port.close(grace));
   const frontAddress = await front.listen(config.listen.port, config.listen.host);
-  closers.push(() => front.close(grace));
+  closers.add("front", () => front.close(grace));
   frontUrl.value = `http://${loopbackOf(frontAddress)}/`;
   const consentAddress = await consent.listen(config.listen.authPort, config.listen.host);
-  closers.push(() => consent.close(grace));
+  closers.add("consent site", () => consent.close(grace));
   const metricsAddress = await listenForMetricsIfAsked(config, metrics, closers);
   const consoleAddress = await consoleSite.listen(config.listen.consolePort, config.listen.host);
-  closers.push(() => consoleSite.close(grace));
+  closers.add("console site", () => consoleSite.close(grace));
   return {
     front: frontAddress,
     consent: consentAddress,
@@ -668,7 +674,7 @@ async function listenAll(
 async function listenForMetricsIfAsked(config: Config, metrics: Metrics, closers: Closers) {
   if (config.metrics.port === undefined) return undefined;
   const listener = await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
-  closers.push(() => listener.close(config.shutdownGraceSeconds * 1000));
+  closers.add("metrics listener", () => listener.close(config.shutdownGraceSeconds * 1000));
   return listener.address;
 }
 
@@ -696,15 +702,15 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
   const { config, logger, region } = options;
   const context = serviceContextOf(options);
   const { metrics } = context;
-  const closers: Closers = [];
+  const closers = closersFor(options);
   try {
     const url = config.regions[region].databaseUrl ?? config.databaseUrl;
     const database = await openDatabase({ url, dataDir: config.dataDir, logger, timeouts: config.databaseTimeouts });
-    closers.push(() => database.close());
+    closers.add(`database:region_${region}`, () => database.close());
     await migrateRegion(database.sql, region, logger);
     const data = createDataService(context, { region, sql: database.sql });
     const orderTimers = createOrderTimers(context, { region, sql: database.sql });
-    closers.push(orderTimers.start());
+    closers.add(`order timers:${region}`, orderTimers.start());
     const health = createHealthService();
     const routes = (router: ConnectRouter) => {
       router.service(DataService, data);
@@ -728,9 +734,9 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
       hop: { service: DataService, impl: data },
     });
     const grpc = await internal.listen(config.listen.grpcPort, config.listen.grpcHost);
-    closers.push(() => internal.close(config.shutdownGraceSeconds * 1000));
+    closers.add("internal port", () => internal.close(config.shutdownGraceSeconds * 1000));
     const regionGrpc = await internal.hop!.listen(config.listen.regionGrpcPort, config.listen.grpcHost);
-    closers.push(() => internal.hop!.close(config.shutdownGraceSeconds * 1000));
+    closers.add("region hop", () => internal.hop!.close(config.shutdownGraceSeconds * 1000));
     const metricsAddress = await listenForMetricsIfAsked(config, metrics, closers);
     return {
       grpc,
@@ -750,7 +756,7 @@ export async function startDataRole(options: AppOptions & { region: Region }): P
       }),
     };
   } catch (error) {
-    await closeAll(closers);
+    await closers.closeAll();
     throw error;
   }
 }
@@ -802,7 +808,7 @@ export interface RunningWorkerRole {
 export async function startWorkerRole(options: AppOptions): Promise<RunningWorkerRole> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const closers: Closers = [];
+  const closers = closersFor(options);
   try {
     const control = await openControlDatabase(config, logger, closers);
     const regionDatabases = await openRegionDatabases(config, regions, control, logger, closers);
@@ -822,7 +828,7 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
       // A worker queues (an endpoint disabled) and leaves the sending to the console's processes.
       send: false,
     });
-    closers.push(() => mail.close(config.shutdownGraceSeconds * 1000));
+    closers.add("console mail", () => mail.close(config.shutdownGraceSeconds * 1000));
     const webhooks = await startWebhookDelivery({
       config,
       logger,
@@ -835,11 +841,10 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
       onDisabled: mailEndpointDisabled(mail, control, config, logger),
       deliver: true,
     });
-    closers.push(() => webhooks.stop());
-    let stopping: Promise<void> | undefined;
-    return { webhooks, control, regionDatabases, stop: () => (stopping ??= closeAll(closers)) };
+    closers.add("webhook delivery", () => webhooks.stop());
+    return { webhooks, control, regionDatabases, stop: () => closers.closeAll() };
   } catch (error) {
-    await closeAll(closers);
+    await closers.closeAll();
     throw error;
   }
 }
@@ -893,7 +898,7 @@ function readinessWith(
 function stopOnce(options: {
   health: { shutdown(): void };
   shutdown: { started: boolean };
-  closers: Array<() => Promise<void>>;
+  closers: Closers;
   /** Background loops, told to stop when shutdown starts rather than at their closer's turn (issue 36). */
   loops?: Array<() => Promise<void>>;
   drainMs: number;
@@ -905,16 +910,9 @@ function stopOnce(options: {
     options.health.shutdown();
     // Not awaited: their closers (which wait for them) still run in order, and a stuck one must not hold the rest.
     for (const stopLoop of options.loops ?? []) stopLoop().catch(() => {});
-    stopping ??= sleep(options.clock, options.drainMs).then(() => closeAll(options.closers));
+    stopping ??= sleep(options.clock, options.drainMs).then(() => options.closers.closeAll());
     return stopping;
   };
-}
-
-/** Closes in reverse order of opening: listeners first (finishing requests in flight), then stores. */
-async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
-  for (const close of closers.reverse()) {
-    await close().catch(() => {});
-  }
 }
 
 /**

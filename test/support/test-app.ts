@@ -97,26 +97,36 @@ export async function startTestApp(options: {
     logs,
     async stop() {
       // A stop that hangs fails its hook after minutes; these say which step it hung in.
-      await named("app.stop()", () => app.stop());
+      await named("app.stop()", () => app.stop(), () => lastShutdownStep(logs));
       if (databaseUrl) await named(`dropping ${databaseUrl}`, () => dropDatabase(databaseUrl));
       await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** Runs `step`, printing its name once a minute while it has not finished. */
-async function named<T>(name: string, step: () => Promise<T>): Promise<T> {
+/** Runs `step`, printing its name (and what `detail` says of it) once a minute while it has not finished. */
+async function named<T>(name: string, step: () => Promise<T>, detail?: () => string | undefined): Promise<T> {
   const started = performance.now();
-  const watch = setInterval(
-    () => console.error(`  test app: still in ${name} after ${Math.round((performance.now() - started) / 1000)} s`),
-    60_000,
-  );
+  const watch = setInterval(() => {
+    const more = detail?.();
+    const seconds = Math.round((performance.now() - started) / 1000);
+    console.error(`  test app: still in ${name} after ${seconds} s${more ? ` (${more})` : ""}`);
+  }, 60_000);
   watch.unref();
   try {
     return await step();
   } finally {
     clearInterval(watch);
   }
+}
+
+/** The step a stopping app's log last named (src/runtime/closers.ts), for a stop that hangs. */
+function lastShutdownStep(logs: readonly string[]): string | undefined {
+  for (let i = logs.length - 1; i >= 0; i--) {
+    const entry = JSON.parse(logs[i]!) as { msg?: string; step?: string };
+    if (entry.msg === "shutdown step") return `closing ${entry.step}`;
+  }
+  return undefined;
 }
 
 export interface World {
