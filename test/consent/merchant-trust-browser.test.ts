@@ -19,6 +19,7 @@ import {
   launchChromium,
   lookAt,
   newPerson,
+  setViewport,
 } from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
 import { reviewLinks } from "../support/app-links.js";
@@ -93,7 +94,7 @@ async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
     await page.getByLabel(t("consent.password")).fill(world.owner.password);
     await page.getByRole("button", { name: t("consent.signIn"), exact: true }).click();
     await page.getByRole("heading", { name: t("consent.connectTitle") }).waitFor();
-    await page.setViewportSize({ width: 375, height: 812 });
+    await setViewport(page, { width: 375, height: 812 });
     await page.evaluate("window.scrollTo(0, 0)");
     for (const name of [t("consent.allow"), t("consent.deny")]) {
       const box = await page.getByRole("button", { name, exact: true }).boundingBox();

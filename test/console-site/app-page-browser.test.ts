@@ -18,6 +18,7 @@ import {
   launchChromium,
   lookAt,
   newPerson,
+  setViewport,
 } from "../support/browser.js";
 import {
   admittedDeveloper,
@@ -124,7 +125,7 @@ const sections: Record<"full" | "adsr", Array<[string, MessageKey]>> = {
 
 /** At 375 px: under 2,000 px tall, and nothing wider than the screen. */
 async function phoneFit(page: Page, label: string): Promise<void> {
-  await page.setViewportSize({ width: 375, height: 812 });
+  await setViewport(page, { width: 375, height: 812 });
   try {
     const [height, width] = (await page.evaluate(
       "[document.documentElement.scrollHeight, document.documentElement.scrollWidth]",

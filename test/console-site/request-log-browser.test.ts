@@ -16,6 +16,7 @@ import {
   launchChromium,
   lookAt,
   newPerson,
+  setViewport,
 } from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -73,7 +74,7 @@ const look = (page: Page, locale: Locale, name: string) =>
  * table is wider), the page itself does not scroll sideways, and an error code stays on one line (it once stood one letter a line in Arabic).
  */
 async function phoneFit(page: Page, locale: Locale, caption: string): Promise<void> {
-  await page.setViewportSize({ width: 375, height: 812 });
+  await setViewport(page, { width: 375, height: 812 });
   try {
     const region = page.getByRole("region", { name: caption });
     assert.is(await region.getAttribute("tabindex"), "0", `${locale}: the table's box is focusable`);
