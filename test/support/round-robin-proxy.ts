@@ -1,7 +1,8 @@
 // The load balancer of the topology test: a small HTTP proxy that sends each request to the next healthy backend in
 // turn, appends the peer's address to X-Forwarded-For (the fronts trust it through TRUST_PROXY), and keeps a record
 // of which backend answered what. A backend is healthy while its GET /readyz answers 200, polled as a real load
-// balancer does, so a draining front (readyz 503 during SHUTDOWN_DRAIN_SECONDS) stops receiving new requests.
+// balancer does (out after `fall` failures in a row, back after one success), so a draining front (readyz 503
+// during SHUTDOWN_DRAIN_SECONDS) stops receiving new requests.
 import http from "node:http";
 
 export interface Backend {
@@ -29,6 +30,12 @@ export interface RoundRobinProxy {
 
 /** How often the backends' /readyz are asked. */
 const probeIntervalMs = 100;
+/**
+ * Failed probes in a row that take a healthy backend out, as a real balancer's "fall" (HAProxy's default is 3): one
+ * probe that timed out on a loaded machine took a healthy front out while the other was restarting, and the
+ * balancer had no backend. A draining front still leaves within half a second, well inside its drain.
+ */
+const fall = 3;
 
 function peerAddress(request: http.IncomingMessage): string {
   const address = request.socket.remoteAddress ?? "";
@@ -38,6 +45,7 @@ function peerAddress(request: http.IncomingMessage): string {
 /** Starts the proxy on `address` (a free port) in front of `backends`. */
 export async function startRoundRobinProxy(address: string, backends: Backend[]): Promise<RoundRobinProxy> {
   const health = new Map<string, boolean>(backends.map((backend) => [backend.name, false]));
+  const failedInARow = new Map<string, number>(backends.map((backend) => [backend.name, fall]));
   const routed: Routed[] = [];
   let next = 0;
   let closing = false;
@@ -54,7 +62,11 @@ export async function startRoundRobinProxy(address: string, backends: Backend[])
   const probing = (async () => {
     while (!closing) {
       const answers = await Promise.all(backends.map(probe));
-      for (const [index, backend] of backends.entries()) health.set(backend.name, answers[index]!);
+      for (const [index, backend] of backends.entries()) {
+        const failed = answers[index] ? 0 : failedInARow.get(backend.name)! + 1;
+        failedInARow.set(backend.name, failed);
+        health.set(backend.name, failed < fall);
+      }
       await new Promise((resolve) => setTimeout(resolve, probeIntervalMs));
     }
   })();
