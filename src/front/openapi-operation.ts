@@ -113,7 +113,7 @@ export function operationOf(
   if (route.cacheControl) successHeaders["Cache-Control"] = { schema: { type: "string", const: route.cacheControl } };
   if (route.partnerCall) Object.assign(successHeaders, rateLimitHeaders);
   const responses: Record<string, unknown> = {
-    "200": {
+    [String(route.successStatus)]: {
       description: `${route.method.output.name}`,
       ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders } : {}),
       content: {
