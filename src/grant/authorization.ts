@@ -49,6 +49,8 @@ export interface ValidAuthorization {
   params: AuthorizationParams & { request_uri?: string };
   /** A pushed request (RFC 9126): its key, used up by the decision. */
   pushed?: Uint8Array;
+  /** The app requires pushed requests (RFC 9126 section 6): a plain request is refused. */
+  pushRequired: boolean;
   clientId: string;
   environment: CredentialEnvironment;
   appId: string;
@@ -199,6 +201,7 @@ export function createAuthorization(deps: AuthorizationDeps) {
         redirectUri,
         state: params.state,
         codeChallenge: challenge ?? null,
+        pushRequired: app?.require_pushed_authorization_requests ?? false,
       },
     };
   }
@@ -231,10 +234,16 @@ export function createAuthorization(deps: AuthorizationDeps) {
   }
 
   return {
-    /** Checks a request: a pushed one by its request_uri, any other in the spec's order. */
+    /**
+     * Checks a request: a pushed one by its request_uri, any other in the spec's order, then refused when its app
+     * requires pushed requests (RFC 9126 section 6; once client_id and redirect_uri are known good, like the rest).
+     */
     async check(query: URLSearchParams): Promise<AuthorizationCheck> {
       if (query.has("request_uri")) return checkPushed(query);
-      return checkParameters(query);
+      const checked = await checkParameters(query);
+      if (checked.ok && checked.request.pushRequired)
+        return { ok: false, code: "oauth.pushed_request_required", redirectUri: checked.request.redirectUri };
+      return checked;
     },
 
     /**

@@ -11,6 +11,7 @@ import {
   hiddenValue,
   newWorld,
   authorizeUrl,
+  credentialServiceOf,
   signIn,
   startTestApp,
   type TestApp,
@@ -238,6 +239,27 @@ Par("Deny uses the request up too: access_denied to the app, then the request_ur
   assert.is(location.searchParams.get("error"), "access_denied");
   assert.is(location.searchParams.get("state"), "st-par");
   assert.is((await consentPage(url, cookies)).status, 400);
+});
+
+Par("an app that requires PAR: its plain authorize is refused (oauth.pushed_request_required), PAR works", async () => {
+  const w = await world();
+  const credentials = credentialServiceOf(test, clock, { regions: false });
+  const updated = await credentials.updateApp({ appId: w.appId, name: "", requirePushedAuthorizationRequests: true });
+  assert.is(updated.app!.requirePushedAuthorizationRequests, true);
+  const plain = await fetch(authorizeUrl(test, w));
+  assert.is(plain.status, 400);
+  assert.is(shownCode(await plain.text()), "oauth.pushed_request_required");
+  const requestUri = (await push(w)).body["request_uri"] as string;
+  const url = authorizeAt(w.clientId, requestUri);
+  const cookies = await signIn(test, w.owner, url);
+  const { status, html } = await consentPage(url, cookies);
+  assert.is(status, 200);
+  assert.is((await decideOn(html, cookies)).status, 302);
+  // Turned off again (a field not sent is kept; false is sent): the plain flow shows its sign-in page.
+  const kept = await credentials.updateApp({ appId: w.appId, name: "" });
+  assert.is(kept.app!.requirePushedAuthorizationRequests, true);
+  await credentials.updateApp({ appId: w.appId, name: "", requirePushedAuthorizationRequests: false });
+  assert.is((await fetch(authorizeUrl(test, w))).status, 200);
 });
 
 Par("PAR's errors, in the OAuth body: client authentication and the authorize checks", async () => {
