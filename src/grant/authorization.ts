@@ -184,25 +184,32 @@ export function createAuthorization(deps: AuthorizationDeps) {
       return { ok: false, code: "oauth.app_not_published", redirectUri };
     if (client.state === "ARCHIVED") return { ok: false, code: "developer.app_archived", redirectUri };
     if (client.product === "ADSR") return { ok: false, code: "developer.use_api_key", redirectUri };
-    const app = await findApp(sql, client.app_id);
-    const organization = await findOrganization(sql, client.organization_id);
     return {
       ok: true,
       request: {
         params,
         clientId,
         environment,
-        appId: client.app_id,
-        appName: app?.name ?? client.app_id,
-        organizationId: client.organization_id,
-        organizationName: organization?.name ?? "",
+        ...(await appFacts(client.app_id, client.organization_id)),
         product: client.product,
         scopes: scopesForProduct(client.product),
         redirectUri,
         state: params.state,
         codeChallenge: challenge ?? null,
-        pushRequired: app?.require_pushed_authorization_requests ?? false,
       },
+    };
+  }
+
+  /** What the consent screen shows of the app and its organization, and whether the app requires PAR. */
+  async function appFacts(appId: string, organizationId: number) {
+    const app = await findApp(sql, appId);
+    const organization = await findOrganization(sql, organizationId);
+    return {
+      appId,
+      appName: app?.name ?? appId,
+      organizationId,
+      organizationName: organization?.name ?? "",
+      pushRequired: app?.require_pushed_authorization_requests ?? false,
     };
   }
 
