@@ -239,6 +239,7 @@ export const catalogue = {
   "oauth.invalid_request_uri": {
     status: 400,
     grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
     messages: {
       en: "This authorization request is no longer valid: it has expired, was already used, or belongs to another app. Return to the app and start again.",
       ar: "طلب التفويض هذا لم يعد صالحًا: انتهت صلاحيته أو استُخدم من قبل أو يخص تطبيقًا آخر. ارجع إلى التطبيق وابدأ من جديد.",
@@ -249,6 +250,7 @@ export const catalogue = {
   "oauth.pushed_request_required": {
     status: 400,
     grpc: Code.FailedPrecondition,
+    oauth: "invalid_request",
     messages: {
       en: "This app must push its authorization request first (POST /v1/oauth/par) and send only client_id and request_uri here.",
       ar: "يجب أن يرسل هذا التطبيق طلب التفويض أولًا (POST /v1/oauth/par) وألا يرسل هنا إلا client_id وrequest_uri.",
