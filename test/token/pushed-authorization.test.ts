@@ -241,6 +241,33 @@ Par("Deny uses the request up too: access_denied to the app, then the request_ur
   assert.is((await consentPage(url, cookies)).status, 400);
 });
 
+Par(
+  "the sign-in page's Cancel uses the request up; an unknown request_uri is refused; ui_locales may come along",
+  async () => {
+    const w = await world();
+    const requestUri = (await push(w)).body["request_uri"] as string;
+    // Signed out, the sign-in page in Arabic (ui_locales is the page's hint, not an authorization parameter).
+    const signInPage = await fetch(authorizeAt(w.clientId, requestUri, { ui_locales: "ar" }));
+    assert.is(signInPage.status, 200);
+    const page = await signInPage.text();
+    assert.match(page, 'lang="ar"');
+    const cancelHref = /href="(\/oauth\/authorize\/cancel[^"]*)"/.exec(page)![1]!.replace(/&amp;/g, "&");
+    const cancelled = await fetch(`${test.auth}${cancelHref}`, { redirect: "manual" });
+    assert.is(cancelled.status, 302);
+    const location = new URL(cancelled.headers.get("location")!);
+    assert.is(location.searchParams.get("error"), "access_denied");
+    assert.is(location.searchParams.get("state"), "st-par");
+    const again = await fetch(`${test.auth}${cancelHref}`, { redirect: "manual" });
+    assert.is(again.status, 400);
+    assert.is(shownCode(await again.text()), "oauth.invalid_request_uri");
+    for (const unknown of [`urn:ietf:params:oauth:request_uri:${"A".repeat(43)}`, "https://app.example/request.jwt"]) {
+      const refused = await fetch(authorizeAt(w.clientId, unknown));
+      assert.is(refused.status, 400, unknown);
+      assert.is(shownCode(await refused.text()), "oauth.invalid_request_uri");
+    }
+  },
+);
+
 Par("an app that requires PAR: its plain authorize is refused (oauth.pushed_request_required), PAR works", async () => {
   const w = await world();
   const credentials = credentialServiceOf(test, clock, { regions: false });
