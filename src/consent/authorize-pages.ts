@@ -1,6 +1,6 @@
 // The consent site's authorization pages: GET /oauth/authorize (the request checked in the spec's order; the
 // sign-in page or the consent screen), its Cancel, and POST /oauth/authorize/decision (checked again from scratch).
-import type { ValidAuthorization } from "../grant/index.js";
+import type { Decision, ValidAuthorization } from "../grant/index.js";
 import { pageHeaders } from "../web/layout.js";
 import { consentPage, type PageContext } from "./pages.js";
 import type { Session } from "./sessions.js";
@@ -18,6 +18,10 @@ function pageHeadersAllowingRedirectTo(redirectUri: string, secure: boolean): Re
 export function createAuthorizePages(kit: ConsentKit) {
   const { options, secure, error, message, signIn } = kit;
   const { authorization } = options;
+
+  /** A decision's 302 to the app, or the page saying why it could not be made. */
+  const redirectOrError = (decision: Decision, context: PageContext): Reply =>
+    decision.ok ? { status: 302, location: decision.location } : error(decision.code, context);
 
   /** The app name of the authorize request a sign-in returns to, when that request is (still) valid. */
   const appNameOf = async (returnTo: string): Promise<string | undefined> => {
@@ -74,7 +78,7 @@ export function createAuthorizePages(kit: ConsentKit) {
   const cancelAuthorize: Handler = async (visit) => {
     const checked = await authorization.check(visit.url.searchParams);
     if (!checked.ok) return error(checked.code, visit.context, checked.fields ? { fields: checked.fields } : {});
-    return { status: 302, location: authorization.deny(checked.request) };
+    return redirectOrError(await authorization.deny(checked.request), visit.context);
   };
 
   /** POST /oauth/authorize/decision: the request is checked again from scratch; the form carries no authority. */
@@ -88,10 +92,10 @@ export function createAuthorizePages(kit: ConsentKit) {
     const eligible = await authorization.eligibility(checked.request, session.companyId);
     if (!eligible.ok) return error(eligible.code, screen);
     const decision = form.get("decision");
-    if (decision === "deny") return { status: 302, location: authorization.deny(checked.request) };
+    if (decision === "deny") return redirectOrError(await authorization.deny(checked.request), screen);
     if (decision !== "allow") return message(400, screen, "common.badRequestTitle", "consent.chooseAllowOrDeny");
     if (session.role !== "OWNER") return message(403, screen, "consent.ownerOnlyTitle", "consent.ownerOnlyConnect");
-    return { status: 302, location: await authorization.approve(checked.request, eligible.merchant, session.userId) };
+    return redirectOrError(await authorization.approve(checked.request, eligible.merchant, session.userId), screen);
   };
 
   return { appNameOf, authorize, cancelAuthorize, decideAuthorization };

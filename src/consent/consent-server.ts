@@ -1,5 +1,6 @@
 // The consent site (AUTH_URL, its own listener): the merchant-facing pages of the OAuth authorization endpoint.
-//   GET  /oauth/authorize            check the request (spec order); sign-in page, or the consent screen
+//   GET  /oauth/authorize            check the request (spec order), or a pushed one by client_id and request_uri
+//                                    (RFC 9126; src/grant/authorization.ts); sign-in page, or the consent screen
 //   GET  /oauth/authorize/cancel     the sign-in page's Cancel: the same checks, then access_denied to the app
 //   POST /oauth/sign-in              throttled sign-in; back to the same consent request
 //   POST /oauth/authorize/decision   Allow (owner only) or Deny, CSRF-protected; 302 to the redirect URI

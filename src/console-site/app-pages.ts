@@ -6,7 +6,7 @@
 // (secrets, keys) are the answer to the POST that made them, never stored by the site. A refused form's view also
 // passes its problems to the error summary at the top of <main> (./error-summary.ts), each linked to the control it
 // concerns there. Roles are the server's to enforce; the sections only offer what may work.
-import { Environment, type App } from "../../gen/partnerapi/v1/credential_service_pb.js";
+import { Environment, Product, type App } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { html, raw, type SafeHtml } from "../web/html.js";
 import { momentText } from "../web/i18n.js";
 import type { ApiError } from "./console-api.js";
@@ -32,12 +32,13 @@ import { refusalOf, typed } from "./error-summary.js";
 import { linkList, linkNames, linkInputs, linksOfForm, linksRefusal, missingLinks } from "./app-links.js";
 import { appWithRole, withApp } from "./app-lookup.js";
 import { appStateName, productName } from "./labels.js";
+import { pushedRequestsCard, requiredOfForm } from "./pushed-requests-setting.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorText, type Problem, type Reply, type Visit } from "./visit.js";
 
 export interface AppState {
   error?: ApiError;
-  form?: "rename" | "submit" | "redirects" | "rotate" | "keys" | "production" | "archive";
+  form?: "rename" | "submit" | "redirects" | "rotate" | "keys" | "production" | "archive" | "pushed-requests";
   notice?: SafeHtml;
   redirectValue?: string;
   /** A refused allowlist save: which list, the error, what was typed. */
@@ -53,6 +54,7 @@ function sectionOf(state: AppState): AppSection {
   switch (state.form) {
     case "rename":
     case "archive":
+    case "pushed-requests":
       return "settings";
     case "submit":
       return "review";
@@ -386,6 +388,7 @@ ${linkInputs(visit, { error: rename, refusal, current: app, explain: kept ? t("c
 <div class="actions">${button(t("console.save"))}</div>`,
 )}
 </section>
+${app.product === Product.ADSR ? "" : pushedRequestsCard(visit, app)}
 ${
   rights.archiveApps
     ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>
@@ -393,7 +396,10 @@ ${
 <p><a class="button danger" href="/apps/${app.appId}/archive">${t("console.archiveApp")}</a></p></section>`
     : ""
 }`;
-  return { body, problems: rename ? refusal.problems : refusalText(visit, errorOf("archive")) };
+  return {
+    body,
+    problems: rename ? refusal.problems : refusalText(visit, errorOf("archive") ?? errorOf("pushed-requests")),
+  };
 }
 
 /** Where the app stands in its review, and what comes next. */
@@ -448,6 +454,21 @@ export async function renameApp(visit: Visit, appId: string): Promise<Reply> {
   const result = await visit.api("updateDeveloperApp", { appId: appId, name, ...linksOfForm(visit) });
   if (!result.ok)
     return appPage(visit, appId, "settings", { error: result.error, form: "rename" }, result.error.status);
+  return { status: 303, location: sectionPath(appId, "settings") };
+}
+
+/** The "require pushed authorization requests" card's button: that one field, in an UpdateDeveloperApp. */
+export async function setPushedRequests(visit: Visit, appId: string): Promise<Reply> {
+  const required = requiredOfForm(visit);
+  if (required === undefined)
+    return appPage(visit, appId, "settings", { error: emptyField("required"), form: "pushed-requests" }, 400);
+  const result = await visit.api("updateDeveloperApp", {
+    appId,
+    name: "",
+    requirePushedAuthorizationRequests: required,
+  });
+  if (!result.ok)
+    return appPage(visit, appId, "settings", { error: result.error, form: "pushed-requests" }, result.error.status);
   return { status: 303, location: sectionPath(appId, "settings") };
 }
 

@@ -28,6 +28,7 @@ import {
   createAccessRequest,
   createApiKey,
   renameApp,
+  setPushedRequests,
   revealProduction,
   revokeApiKey,
   rotateSecret,
@@ -189,6 +190,7 @@ const signedInPages = createRouter<PageHandler>({
     on("GET", "/apps/{app}/review", ({ visit, params }) => appPage(visit, params.app, "review")),
     on("GET", "/apps/{app}/settings", ({ visit, params }) => appPage(visit, params.app, "settings")),
     on("POST", "/apps/{app}/rename", ({ visit, params }) => renameApp(visit, params.app)),
+    on("POST", "/apps/{app}/pushed-requests", ({ visit, params }) => setPushedRequests(visit, params.app)),
     on("POST", "/apps/{app}/submit", ({ visit, params }) => submitApp(visit, params.app)),
     on("POST", "/apps/{app}/rotate", ({ visit, params, site }) =>
       rotateSecret(visit, params.app, () => site.clock.now()),

@@ -22,6 +22,7 @@ export function describeApp(app: AppDescription): MessageInitShape<typeof AppSch
     websiteUrl: app.websiteUrl ?? "",
     privacyPolicyUrl: app.privacyPolicyUrl ?? "",
     termsUrl: app.termsUrl ?? "",
+    requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests,
     product: productEnum(app.product),
     state: app.state,
     redirectUris: app.redirectUris,
@@ -65,9 +66,13 @@ export function newAppOf(
 
 /** An app's change, from an UpdateApp request or the ConsoleService's UpdateDeveloperApp. */
 export function appChangeOf(
-  request: Pick<UpdateAppRequest, "name" | "product" | "websiteUrl" | "privacyPolicyUrl" | "termsUrl">,
+  request: Pick<
+    UpdateAppRequest,
+    "name" | "product" | "websiteUrl" | "privacyPolicyUrl" | "termsUrl" | "requirePushedAuthorizationRequests"
+  >,
 ): Parameters<AppAdmin["updateApp"]>[1] {
   return {
+    requirePushedRequests: request.requirePushedAuthorizationRequests,
     name: request.name,
     ...(request.product !== undefined ? { product: productName(request.product) ?? "UNSPECIFIED" } : {}),
     websiteUrl: request.websiteUrl,

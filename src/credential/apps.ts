@@ -41,6 +41,7 @@ export interface AppDescription {
   websiteUrl: string | null;
   privacyPolicyUrl: string | null;
   termsUrl: string | null;
+  requirePushedAuthorizationRequests: boolean;
   product: Product;
   state: AppRow["state"];
   redirectUris: string[];
@@ -76,7 +77,7 @@ export interface AppAdmin {
    */
   updateApp(
     appId: string,
-    change: { name: string; product?: Product | "UNSPECIFIED" } & AppLinksGiven,
+    change: { name: string; product?: Product | "UNSPECIFIED"; requirePushedRequests?: boolean } & AppLinksGiven,
   ): Promise<AppDescription>;
   submitApp(appId: string): Promise<AppDescription>;
   /** The production client id (secret shown once) is issued at the first approval only. */
@@ -101,6 +102,7 @@ async function describeApp(db: SqlClient, app: AppRow): Promise<AppDescription> 
     websiteUrl: app.website_url,
     privacyPolicyUrl: app.privacy_policy_url,
     termsUrl: app.terms_url,
+    requirePushedAuthorizationRequests: app.require_pushed_authorization_requests,
     product: app.product,
     state: app.state,
     redirectUris: await apps.redirectUris(app.id),
@@ -245,7 +247,13 @@ export function createAppAdmin(credential: CredentialContext): AppAdmin {
           if (lost.length > 0) throw linksMissing(lost);
         }
         if (Object.keys(links).length > 0) await apps.setLinks(locked.id, links, now());
-        const app = linked;
+        const required = request.requirePushedRequests;
+        if (required !== undefined && required !== locked.require_pushed_authorization_requests)
+          await apps.setRequirePushedRequests(locked.id, required, now());
+        const app = {
+          ...linked,
+          require_pushed_authorization_requests: required ?? locked.require_pushed_authorization_requests,
+        };
         const name = request.name.trim();
         if (!name) return describeApp(tx, app);
         if (app.state !== "APPROVED") {

@@ -233,6 +233,30 @@ export const catalogue = {
       hi: "केवल query response_mode समर्थित है।",
     },
   },
+  // RFC 9126 section 4: a request_uri that is unknown, expired, used up by a consent decision, or pushed by another
+  // client; one code for all four, so a stolen or guessed value tells nothing. Shown on the consent page, never
+  // redirected (the pushed redirect_uri cannot be trusted without the request).
+  "oauth.invalid_request_uri": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_request",
+    messages: {
+      en: "This authorization request is no longer valid: it has expired, was already used, or belongs to another app. Return to the app and start again.",
+      ar: "طلب التفويض هذا لم يعد صالحًا: انتهت صلاحيته أو استُخدم من قبل أو يخص تطبيقًا آخر. ارجع إلى التطبيق وابدأ من جديد.",
+      hi: "यह प्राधिकरण अनुरोध अब मान्य नहीं है: इसकी समय-सीमा समाप्त हो गई है, इसका उपयोग हो चुका है, या यह किसी दूसरे ऐप का है। ऐप पर लौटकर फिर से शुरू करें।",
+    },
+  },
+  // RFC 9126 section 5: an app that requires pushed authorization requests sent its parameters on the URL.
+  "oauth.pushed_request_required": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "invalid_request",
+    messages: {
+      en: "This app must push its authorization request first (POST /v1/oauth/par) and send only client_id and request_uri here.",
+      ar: "يجب أن يرسل هذا التطبيق طلب التفويض أولًا (POST /v1/oauth/par) وألا يرسل هنا إلا client_id وrequest_uri.",
+      hi: "इस ऐप को पहले अपना प्राधिकरण अनुरोध भेजना होगा (POST /v1/oauth/par) और यहाँ केवल client_id और request_uri भेजने होंगे।",
+    },
+  },
   "oauth.app_not_published": {
     status: 403,
     grpc: Code.PermissionDenied,

@@ -294,7 +294,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     const successHeaders: Record<string, string> = { "Content-Type": route.contentType };
     if (route.cacheControl) successHeaders["Cache-Control"] = route.cacheControl;
     if (route.cacheControl === "no-store") successHeaders["Pragma"] = "no-cache";
-    call.answer(200, successHeaders, messageToJson(route.method.output, output));
+    call.answer(route.successStatus, successHeaders, messageToJson(route.method.output, output));
   };
 
   /** The client address after TRUST_PROXY (or a vouched client's, src/runtime/vouched-client.ts). */

@@ -56,6 +56,11 @@ export const responseExamples: Record<string, Record<string, unknown>> = {
   },
   // Spec, "POST /v1/oauth/revoke": ok whenever the client authenticates (RFC 7009).
   "partnerapi.v1.RevokeTokenResponse": { ok: true },
+  // RFC 9126 section 2.2: a pushed authorization request's answer (201 Created).
+  "partnerapi.v1.PushAuthorizationRequestResponse": {
+    request_uri: "urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c",
+    expires_in: 60,
+  },
 };
 
 /**
@@ -113,7 +118,7 @@ export function operationOf(
   if (route.cacheControl) successHeaders["Cache-Control"] = { schema: { type: "string", const: route.cacheControl } };
   if (route.partnerCall) Object.assign(successHeaders, rateLimitHeaders);
   const responses: Record<string, unknown> = {
-    "200": {
+    [String(route.successStatus)]: {
       description: `${route.method.output.name}`,
       ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders } : {}),
       content: {

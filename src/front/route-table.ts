@@ -28,6 +28,8 @@ export interface Route {
   bodyIsRequest: boolean;
   contentType: string;
   cacheControl: string | undefined;
+  /** Status of a successful answer: (partnerapi.v1.route).success_status, 200 when unset (PAR answers 201). */
+  successStatus: number;
   /** Partner scope the route needs; empty for non-partner routes. */
   scope: string;
   /** A console route reached without a console session (sign-up, sign-in, ...): (partnerapi.v1.route).session_free. */
@@ -82,6 +84,7 @@ export function createRouteTable(services: readonly DescService[]): RouteTable {
         bodyIsRequest: rule.body === "*",
         contentType: options.contentType || "application/json",
         cacheControl: options.cacheControl || undefined,
+        successStatus: options.successStatus || 200,
         scope: options.scope,
         sessionFree: options.sessionFree,
         sandboxOnly: options.sandboxOnly,

@@ -3,7 +3,8 @@
 // join the caller's transaction; its SQL (./queries/) stays inside; the GrantService is for the internal port.
 export { createAccessRequests, expireDueAccessRequests, type AccessRequests } from "./access-requests.js";
 export { approvedStoreIds } from "./approved-access.js";
-export { createAuthorization, type Authorization, type ValidAuthorization } from "./authorization.js";
+export { createAuthorization, type Authorization, type Decision, type ValidAuthorization } from "./authorization.js";
+export { pushedRequestSeconds, requestUriPrefix, type PushedParameters } from "./pushed-requests.js";
 export { consumeCode, findCode, type AuthorizationCode, type CodeCheck } from "./code-store.js";
 export { createConnections, type Connections } from "./connections.js";
 export {

@@ -41,6 +41,8 @@ export type AccessPolicy = Readonly<Record<string, Readonly<Record<string, Admis
 export const accessPolicy: AccessPolicy = {
   [TokenService.typeName]: {
     ExchangeToken: none,
+    // Public only (the front, client-authenticated); no internal caller pushes authorization requests.
+    PushAuthorizationRequest: none,
     RevokeToken: none,
     MintSandboxToken: none,
     GetJwks: everyRole,

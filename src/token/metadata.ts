@@ -25,5 +25,8 @@ export function authorizationServerMetadata(
     scopesSupported: allScopes(),
     // RFC 9207 section 3: the authorization responses carry `iss` (src/grant/authorization.ts).
     authorizationResponseIssParameterSupported: true,
+    // RFC 9126 section 5; required per app only (src/grant/authorization.ts), never of every client.
+    pushedAuthorizationRequestEndpoint: `${config.urls.base}v1/oauth/par`,
+    requirePushedAuthorizationRequests: false,
   };
 }

@@ -1,4 +1,5 @@
-// TokenService: OAuth grants (src/token/token-endpoint.ts), revocation, POST /v1/token (sandbox client
+// TokenService: OAuth grants (src/token/token-endpoint.ts), pushed authorization requests (./pushed-authorization.ts),
+// revocation, POST /v1/token (sandbox client
 // credentials, ./sandbox-tokens.ts), the published JWKS, the authorization server metadata and signing-key rotation.
 import { createSecretKey } from "node:crypto";
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -11,6 +12,9 @@ import { createRevocation } from "./revocation.js";
 import { successorKey } from "./refresh-token-secrets.js";
 import { createTokenThrottle } from "./throttle.js";
 import { createTokenEndpoint } from "./token-endpoint.js";
+import { createClientAuthentication } from "./client-authentication.js";
+import { createPushedAuthorization } from "./pushed-authorization.js";
+import { createAuthorization } from "../grant/index.js";
 import { createSandboxMinter } from "./sandbox-tokens.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import type { SigningKeyStore } from "./signing-keys.js";
@@ -43,6 +47,13 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
     domain,
     metrics,
   });
+  const throttle = createTokenThrottle({ kv: deps.keyValue, clock, logger, config, domain, metrics });
+  const clients = createClientAuthentication({ verifyClient: deps.verifyClient, throttle, domain });
+  const pushedAuthorization = createPushedAuthorization({
+    clients,
+    authorization: createAuthorization({ sql: deps.sql, config, clock, ids, logger }),
+    domain,
+  });
   const endpoint = createTokenEndpoint({
     grants: {
       sql: deps.sql,
@@ -56,8 +67,8 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       sandbox,
       metrics,
     },
-    verifyClient: deps.verifyClient,
-    throttle: createTokenThrottle({ kv: deps.keyValue, clock, logger, config, domain, metrics }),
+    clients,
+    throttle,
   });
   const revocation = createRevocation({
     sql: deps.sql,
@@ -75,6 +86,10 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       // Only a grant_type the endpoint knows gets this far: the label's values are bounded.
       metrics?.tokensMinted.inc({ grant_type: request.grantType });
       return response;
+    },
+    async pushAuthorizationRequest(request, handlerContext) {
+      const caller = handlerContext.values.get(callerInfoKey);
+      return pushedAuthorization.push(request, caller?.clientAddress ?? "internal");
     },
     async revokeToken(request, handlerContext) {
       const caller = handlerContext.values.get(callerInfoKey);

@@ -1,19 +1,20 @@
 // POST /v1/oauth/token as a readable list of named steps: throttle the source address, know the grant type, check
-// its parameters, authenticate the client, check its IP allowlist, throttle the client (and a presented code or
-// refresh token that already got invalid_grant), check the client may use OAuth, run the grant, count invalid_grant
-// answers per credential. The client is throttled only once it has proved who it is, from an address it allows:
-// its id is public, and anyone could spend its budget.
+// its parameters, authenticate the client (./client-authentication.ts: id and secret, IP allowlist, the client's
+// budget and that of a presented code or refresh token that already got invalid_grant, whether it may use OAuth),
+// run the grant, count invalid_grant answers per credential.
 import type { ExchangeTokenRequest } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { entryOf, readServiceError, serviceError } from "../errors/index.js";
 import type { TokenResponse } from "./issuer.js";
-import { clientAddressAllowed, type VerifiedClient, type VerifyClient } from "./client-verifier.js";
+import type { VerifiedClient } from "./client-verifier.js";
+import type { ClientAuthentication } from "./client-authentication.js";
 import { grantTypes, type GrantContext, type GrantType } from "./grants/index.js";
 import { parameterFields } from "./grants/grant-type.js";
 import type { TokenThrottle } from "./throttle.js";
 
 export interface TokenEndpointDeps {
   grants: GrantContext;
-  verifyClient: VerifyClient;
+  /** Shared with POST /v1/oauth/par (./client-authentication.ts). */
+  clients: ClientAuthentication;
   throttle: TokenThrottle;
 }
 
@@ -24,14 +25,9 @@ export interface TokenEndpoint {
 export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
   const { domain } = deps.grants;
 
-  const throttleAddress = (address: string) => deps.throttle.admitAddress(address);
-
   /** The code or refresh token the request presents, if its grant has one. */
   const presented = (request: ExchangeTokenRequest, grant: GrantType) =>
     grant.credential ? request[parameterFields[grant.credential]] : undefined;
-
-  const throttleClient = (client: VerifiedClient, request: ExchangeTokenRequest, grant: GrantType) =>
-    deps.throttle.admitClient(client.clientId, presented(request, grant));
 
   const knowGrantType = (request: ExchangeTokenRequest): GrantType => {
     const grant = grantTypes.get(request.grantType);
@@ -40,26 +36,9 @@ export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
   };
 
   const checkParameters = (request: ExchangeTokenRequest, grant: GrantType) => {
-    const missing: string[] = [];
-    if (!request.clientId) missing.push("client_id");
-    if (!request.clientSecret) missing.push("client_secret");
+    const missing = deps.clients.missingCredentials(request.clientId, request.clientSecret);
     for (const parameter of grant.parameters) if (!request[parameterFields[parameter]]) missing.push(parameter);
     if (missing.length > 0) throw serviceError(domain, "oauth.invalid_request", { fields: missing.join(", ") });
-  };
-
-  const authenticateClient = (request: ExchangeTokenRequest) =>
-    deps.verifyClient(request.clientId, request.clientSecret);
-
-  /** The credential's allowlist, as on partner routes (oauth.ip_denied: 401 invalid_client in the OAuth body). */
-  const checkAddress = (client: VerifiedClient, address: string) => {
-    if (!clientAddressAllowed(client, address)) throw serviceError(domain, "oauth.ip_denied");
-  };
-
-  /** Archived apps mint nothing; a production credential needs an approved app (it only exists after approval). */
-  const checkClientMayUseOAuth = (client: VerifiedClient) => {
-    if (client.appState === "ARCHIVED") throw serviceError(domain, "developer.app_archived");
-    if (client.environment === "PRODUCTION" && client.appState !== "APPROVED")
-      throw serviceError(domain, "developer.app_not_approved");
   };
 
   const countInvalidGrant = async (
@@ -76,13 +55,15 @@ export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
 
   return {
     async exchange(request, clientAddress) {
-      await throttleAddress(clientAddress);
+      await deps.clients.admitAddress(clientAddress);
       const grant = knowGrantType(request);
       checkParameters(request, grant);
-      const client = await authenticateClient(request);
-      checkAddress(client, clientAddress);
-      await throttleClient(client, request, grant);
-      checkClientMayUseOAuth(client);
+      const client = await deps.clients.authenticate(
+        request.clientId,
+        request.clientSecret,
+        clientAddress,
+        presented(request, grant),
+      );
       try {
         return await grant.handle(request, client, deps.grants);
       } catch (error) {

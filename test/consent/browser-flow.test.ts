@@ -1,7 +1,8 @@
 // The whole flow with an independent client nobody here wrote (oauth4webapi) against the real servers, the consent
 // happening in Debian's chromium driven by playwright-core: discovery, authorization URL with PKCE and state,
 // sign-in and Allow, callback validation, code exchange, validateJwtAccessToken against our JWKS, refresh,
-// revocation, and our error bodies as oauth4webapi reads them. Also: the employee card, Deny, and no framing.
+// revocation, and our error bodies as oauth4webapi reads them. Also: a pushed authorization request (RFC 9126), the
+// employee card, Deny, and no framing.
 // Without /usr/bin/chromium these tests report themselves skipped with the install command.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -191,6 +192,54 @@ it("oauth4webapi: PKCE + state, consent in chromium, callback, exchange, JWT val
     assert.is(failure.error, "invalid_grant");
     assert.is(failure.cause["code"], "oauth.grant_revoked");
   }
+});
+
+it("PAR (RFC 9126): oauth4webapi pushes, chromium carries only client_id and request_uri, a reload, Allow, exchange", async () => {
+  const client: oauth.Client = { client_id: world.clientId };
+  const auth = oauth.ClientSecretBasic(world.clientSecret);
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const pushed = await oauth.processPushedAuthorizationResponse(
+    as,
+    client,
+    await oauth.pushedAuthorizationRequest(
+      as,
+      client,
+      auth,
+      {
+        response_type: "code",
+        redirect_uri: world.redirectUri,
+        state,
+        code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: "S256",
+      },
+      insecure,
+    ),
+  );
+  const url = new URL(as.authorization_endpoint!);
+  url.searchParams.set("client_id", world.clientId);
+  url.searchParams.set("request_uri", pushed.request_uri);
+  // The owner's session from the first test is still there: the consent screen at once, and again on a reload.
+  const page = await browser.newPage();
+  page.setDefaultTimeout(timeout);
+  await page.goto(url.href);
+  await page.getByRole("heading", { name: "Connect an app" }).waitFor();
+  await page.reload();
+  await page.getByRole("heading", { name: "Connect an app" }).waitFor();
+  await Promise.all([
+    page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
+    page.getByRole("button", { name: "Allow" }).click(),
+  ]);
+  const callbackUrl = new URL(page.url());
+  await page.close();
+  const params = oauth.validateAuthResponse(as, client, callbackUrl, state);
+  const exchanged = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(as, client, auth, params, world.redirectUri, codeVerifier, insecure),
+  );
+  assert.is(exchanged.token_type, "bearer");
+  assert.is(exchanged["merchant_id"], world.companyId);
 });
 
 it("an employee sees the owner card and no Allow button; the owner's Deny redirects with access_denied and the state", async () => {

@@ -173,7 +173,7 @@ Sections(
       });
       const settings = await view(browser, appId, "/settings", {
         menu: oauthMenu,
-        forms: ["/rename"],
+        forms: ["/rename", "/pushed-requests"],
         primaries: 1,
         title: title(translator("en")("console.sectionSettings")),
       });
@@ -214,6 +214,21 @@ Sections(
       const renamed = await browser.post(`/apps/${appId}/rename`, { name: `${name} 2` }, credentials);
       assert.is(renamed.status, 303);
       assert.is(renamed.location, `/apps/${appId}/settings`);
+      // "Require pushed authorization requests" (RFC 9126 section 6): off, turned on, said so, turned off again.
+      assert.match(settings.html, en("console.pushedRequestsOff"));
+      assert.match(settings.html, '<input type="hidden" name="required" value="true">');
+      const required = await browser.post(`/apps/${appId}/pushed-requests`, { required: "true" }, settings);
+      assert.is(required.status, 303);
+      assert.is(required.location, `/apps/${appId}/settings`);
+      const on = await browser.get(`/apps/${appId}/settings`);
+      assert.match(on.html, en("console.pushedRequestsOn"));
+      assert.match(on.html, en("console.stopRequiringPushedRequests"));
+      assert.match(on.html, `value="${name} 2"`);
+      assert.is((await browser.post(`/apps/${appId}/pushed-requests`, { required: "false" }, on)).status, 303);
+      assert.match((await browser.get(`/apps/${appId}/settings`)).html, en("console.pushedRequestsOff"));
+      const garbled = await browser.post(`/apps/${appId}/pushed-requests`, { required: "yes" }, on);
+      assert.is(garbled.status, 400);
+      assert.equal(menuOf(garbled.html).current, [`/apps/${appId}/settings`]);
       // A form of another product, forged: the API refuses it, said at the top of the overview.
       const forged = await browser.post(`/apps/${appId}/api-keys`, { name: "k", environment: "SANDBOX" }, credentials);
       assert.is(forged.status, 400);

@@ -167,6 +167,9 @@ Catalogue("the spec's status tables, code by code", () => {
     // consent screen and the codes the spec names without a status (ours; docs/error-codes.md says why)
     "oauth.client_not_found": 400,
     "oauth.state_required": 400,
+    // RFC 9126 pushed authorization requests (consent page)
+    "oauth.invalid_request_uri": 400,
+    "oauth.pushed_request_required": 400,
     "oauth.pkce_method_unsupported": 400,
     "oauth.unsupported_response_mode": 400,
     "oauth.app_not_published": 403,

@@ -52,6 +52,10 @@ const token: ServiceImpl<typeof TokenService> = {
       apiBaseUrl: "http://127.0.0.1/v1/",
     };
   },
+  pushAuthorizationRequest(request, context) {
+    record("PushAuthorizationRequest", request, context);
+    return { requestUri: "urn:ietf:params:oauth:request_uri:abc", expiresIn: 60 };
+  },
   revokeToken(request, context) {
     record("RevokeToken", request, context);
     return { ok: true };
@@ -483,6 +487,43 @@ Front("developer envelope: a service error and a validation failure with field d
   assert.is(formNumber.status, 400);
   assert.is(recorded.at(-1)!.request["merchantId"], 12n);
 });
+
+Front(
+  "a route with a success_status answers it: POST /v1/oauth/par is 201 with no-store, Basic auth as at token",
+  async ({ base }) => {
+    const answer = await fetch(`${base}/v1/oauth/par`, {
+      method: "POST",
+      headers: { ...form, authorization: `Basic ${Buffer.from("lp_app_sb1:s").toString("base64")}` },
+      body: "response_type=code&state=st",
+    });
+    assert.is(answer.status, 201);
+    assert.is(answer.headers.get("cache-control"), "no-store");
+    assert.is(answer.headers.get("pragma"), "no-cache");
+    assert.equal(await answer.json(), { request_uri: "urn:ietf:params:oauth:request_uri:abc", expires_in: 60 });
+    assert.equal(recorded[0]!.request, {
+      clientId: "lp_app_sb1",
+      clientSecret: "s",
+      responseType: "code",
+      state: "st",
+      redirectUri: "",
+      scope: "",
+      codeChallenge: "",
+      codeChallengeMethod: "",
+      responseMode: "",
+    });
+    // RFC 9126 section 2.1: request_uri has no place in a pushed request; the strict front refuses it.
+    const withRequestUri = await fetch(`${base}/v1/oauth/par`, {
+      method: "POST",
+      headers: form,
+      body: "client_id=lp_app_sb1&client_secret=s&request_uri=urn%3Ax",
+    });
+    assert.is(withRequestUri.status, 400);
+    const refused = (await withRequestUri.json()) as OAuthErrorBody;
+    assert.is(refused.error, "invalid_request");
+    assert.match(refused.error_description, "request_uri");
+    assert.is(recorded.length, 1);
+  },
+);
 
 Front("parameters of a body route sent in the query string are rejected", async ({ base }) => {
   const answer = await fetch(`${base}/v1/oauth/revoke?token=abc`, {

@@ -204,56 +204,60 @@ OpenApi(
   },
 );
 
-OpenApi("each route: 200 with its output message, its family's error shape for 4XX and 5XX, its security", () => {
-  const errorOf = { oauth: "OAuthError", developer: "DeveloperError", partner: "PartnerError" } as const;
-  for (const route of table.routes) {
-    const operation = operationOf(route)!;
-    const where = `${route.httpMethod} ${route.template.source}`;
-    const ok = operation["responses"]["200"];
-    assert.equal(
-      ok["content"][route.contentType]["schema"],
-      { $ref: `#/components/schemas/${route.method.output.typeName}` },
-      where,
-    );
-    assert.ok(doc["components"]["schemas"][route.method.output.typeName], where);
-    const error = route.partnerCall ? "PartnerCallError" : errorOf[route.family];
-    assert.equal(operation["responses"]["4XX"], { $ref: `#/components/responses/${error}` }, where);
-    assert.equal(operation["responses"]["5XX"], { $ref: `#/components/responses/${error}` }, where);
-    const component = doc["components"]["responses"][error];
-    assert.equal(
-      component["content"]["application/json"]["schema"],
-      { $ref: `#/components/schemas/${errorOf[route.family]}` },
-      where,
-    );
-    const security = operation["security"];
-    if (route.partnerCall) {
-      assert.equal(security, [{ partnerOAuth: [route.scope] }, { bearerToken: [] }, { apiKey: [] }], where);
+OpenApi(
+  "each route: its success status (200, or the route's success_status) with its output message, its family's error shape for 4XX and 5XX, its security",
+  () => {
+    const errorOf = { oauth: "OAuthError", developer: "DeveloperError", partner: "PartnerError" } as const;
+    for (const route of table.routes) {
+      const operation = operationOf(route)!;
+      const where = `${route.httpMethod} ${route.template.source}`;
+      const ok = operation["responses"][String(route.successStatus)];
+      assert.is(route.successStatus, route.template.source === "/v1/oauth/par" ? 201 : 200, where);
       assert.equal(
-        Object.keys(ok["headers"]).filter((name) => name.startsWith("X-RateLimit")),
-        ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
+        ok["content"][route.contentType]["schema"],
+        { $ref: `#/components/schemas/${route.method.output.typeName}` },
         where,
       );
-      const limited = doc["components"]["responses"][operation["responses"]["429"]["$ref"].split("/").pop()];
-      assert.ok(limited["headers"]["Retry-After"], where);
-      assert.ok(limited["headers"]["X-RateLimit-Reset"], where);
-    } else if (route.template.source.startsWith("/v1/console/")) {
-      // A session is never optional: the routes that start one need none, every other needs one.
-      const sessionFree = [
-        "SignUp",
-        "VerifyEmail",
-        "RequestPasswordReset",
-        "ResetPassword",
-        "SignIn",
-        "RefreshSession",
-      ].includes(route.method.name);
-      assert.equal(security, sessionFree ? undefined : [{ consoleSession: [] }], where);
-    } else if (route.template.source.startsWith("/.well-known/")) {
-      assert.equal(security, undefined, where);
-    } else {
-      assert.equal(security, [{ clientSecretBasic: [] }, {}], where);
+      assert.ok(doc["components"]["schemas"][route.method.output.typeName], where);
+      const error = route.partnerCall ? "PartnerCallError" : errorOf[route.family];
+      assert.equal(operation["responses"]["4XX"], { $ref: `#/components/responses/${error}` }, where);
+      assert.equal(operation["responses"]["5XX"], { $ref: `#/components/responses/${error}` }, where);
+      const component = doc["components"]["responses"][error];
+      assert.equal(
+        component["content"]["application/json"]["schema"],
+        { $ref: `#/components/schemas/${errorOf[route.family]}` },
+        where,
+      );
+      const security = operation["security"];
+      if (route.partnerCall) {
+        assert.equal(security, [{ partnerOAuth: [route.scope] }, { bearerToken: [] }, { apiKey: [] }], where);
+        assert.equal(
+          Object.keys(ok["headers"]).filter((name) => name.startsWith("X-RateLimit")),
+          ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
+          where,
+        );
+        const limited = doc["components"]["responses"][operation["responses"]["429"]["$ref"].split("/").pop()];
+        assert.ok(limited["headers"]["Retry-After"], where);
+        assert.ok(limited["headers"]["X-RateLimit-Reset"], where);
+      } else if (route.template.source.startsWith("/v1/console/")) {
+        // A session is never optional: the routes that start one need none, every other needs one.
+        const sessionFree = [
+          "SignUp",
+          "VerifyEmail",
+          "RequestPasswordReset",
+          "ResetPassword",
+          "SignIn",
+          "RefreshSession",
+        ].includes(route.method.name);
+        assert.equal(security, sessionFree ? undefined : [{ consoleSession: [] }], where);
+      } else if (route.template.source.startsWith("/.well-known/")) {
+        assert.equal(security, undefined, where);
+      } else {
+        assert.equal(security, [{ clientSecretBasic: [] }, {}], where);
+      }
     }
-  }
-});
+  },
+);
 
 OpenApi(
   "field rules reach the schemas: limit 1..100, code_verifier 43..128 with its pattern, int64 ids as integers",

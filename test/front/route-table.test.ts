@@ -30,9 +30,9 @@ function summary(match: RouteMatch): unknown {
   };
 }
 
-RouteTable("every annotated RPC is a route: 5 token, 13 data, 51 console; internal-only RPCs are not", () => {
-  assert.is(table.routes.length, 69);
-  assert.is(table.routes.filter((route) => route.service === TokenService).length, 5);
+RouteTable("every annotated RPC is a route: 6 token, 13 data, 51 console; internal-only RPCs are not", () => {
+  assert.is(table.routes.length, 70);
+  assert.is(table.routes.filter((route) => route.service === TokenService).length, 6);
   assert.is(table.routes.filter((route) => route.service === DataService).length, 13);
   // The point of sale's moves have no HTTP annotation: they are not routes of the public front.
   assert.not.ok(table.routes.some((route) => route.method.name === "AcceptOnlineOrder"));
@@ -43,6 +43,15 @@ RouteTable("every annotated RPC is a route: 5 token, 13 data, 51 console; intern
   assert.is(table.routes.filter((route) => route.service === ConsoleService).length, 51);
   assert.not.ok(table.routes.some((route) => route.method.name === "RotateSigningKey"));
   assert.is(createRouteTable([CredentialService, GrantService]).routes.length, 0);
+});
+
+RouteTable("success_status: POST /v1/oauth/par answers 201 (RFC 9126 section 2.2), every other route 200", () => {
+  const created = table.routes.filter((route) => route.successStatus !== 200);
+  assert.equal(
+    created.map((route) => [`${route.httpMethod} ${route.template.source}`, route.successStatus]),
+    [["POST /v1/oauth/par", 201]],
+  );
+  assert.is(table.routes.filter((route) => route.successStatus === 200).length, table.routes.length - 1);
 });
 
 RouteTable("session_free: exactly the console routes that create an account or start a session", () => {

@@ -36,6 +36,8 @@ Metadata("RFC 8414 §2: every field from the default configuration", () => {
     revocationEndpointAuthMethodsSupported: ["client_secret_basic", "client_secret_post"],
     scopesSupported: scopes,
     authorizationResponseIssParameterSupported: true,
+    pushedAuthorizationRequestEndpoint: "http://127.0.0.1:8080/v1/oauth/par",
+    requirePushedAuthorizationRequests: false,
   });
 });
 
@@ -81,6 +83,8 @@ Metadata("as JSON the members carry the RFC 8414 §2 names (and RFC 9207 §3's),
     "grant_types_supported",
     "issuer",
     "jwks_uri",
+    "pushed_authorization_request_endpoint",
+    "require_pushed_authorization_requests",
     "response_modes_supported",
     "response_types_supported",
     "revocation_endpoint",
@@ -90,6 +94,8 @@ Metadata("as JSON the members carry the RFC 8414 §2 names (and RFC 9207 §3's),
     "token_endpoint_auth_methods_supported",
   ]);
   assert.is((json as Record<string, unknown>)["authorization_response_iss_parameter_supported"], true);
+  // RFC 9126 section 5: false is stated, not left out (required per app, never of every client).
+  assert.is((json as Record<string, unknown>)["require_pushed_authorization_requests"], false);
 });
 
 Metadata.run();

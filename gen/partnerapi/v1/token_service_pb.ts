@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file partnerapi/v1/token_service.proto.
  */
 export const file_partnerapi_v1_token_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFwYXJ0bmVyYXBpL3YxL3Rva2VuX3NlcnZpY2UucHJvdG8SDXBhcnRuZXJhcGkudjEiowMKFEV4Y2hhbmdlVG9rZW5SZXF1ZXN0EigKCmdyYW50X3R5cGUYASABKAlCCKq7GAQIAShAUgpncmFudF90eXBlEiUKCWNsaWVudF9pZBgCIAEoCUIHqrsYAyiAAVIJY2xpZW50X2lkEi0KDWNsaWVudF9zZWNyZXQYAyABKAlCB6q7GAMogAJSDWNsaWVudF9zZWNyZXQSFQoEY29kZRgEIAEoCUIHqrsYAyiAAhIrCgxyZWRpcmVjdF91cmkYBSABKAlCB6q7GAMogARSDHJlZGlyZWN0X3VyaRJBCg1jb2RlX3ZlcmlmaWVyGAYgASgJQhuquxgXICsogAEyEFtBLVphLXowLTkuX34tXStSDWNvZGVfdmVyaWZpZXISLQoNcmVmcmVzaF90b2tlbhgHIAEoCUIHqrsYAyiAAlINcmVmcmVzaF90b2tlbhItCgttZXJjaGFudF9pZBgIIAEoA0IGqrsYAhABSABSC21lcmNoYW50X2lkiAEBEhYKBXNjb3BlGAkgASgJQgequxgDKIAIQg4KDF9tZXJjaGFudF9pZCKAAwoVRXhjaGFuZ2VUb2tlblJlc3BvbnNlEiIKDGFjY2Vzc190b2tlbhgBIAEoCVIMYWNjZXNzX3Rva2VuEh4KCnRva2VuX3R5cGUYAiABKAlSCnRva2VuX3R5cGUSHgoKZXhwaXJlc19pbhgDIAEoBVIKZXhwaXJlc19pbhIpCg1yZWZyZXNoX3Rva2VuGAQgASgJSABSDXJlZnJlc2hfdG9rZW6IAQESPwoYcmVmcmVzaF90b2tlbl9leHBpcmVzX2luGAUgASgFSAFSGHJlZnJlc2hfdG9rZW5fZXhwaXJlc19pbogBARINCgVzY29wZRgGIAEoCRIlCgttZXJjaGFudF9pZBgHIAEoA0gCUgttZXJjaGFudF9pZIgBARIiCgxhcGlfYmFzZV91cmwYCCABKAlSDGFwaV9iYXNlX3VybEIQCg5fcmVmcmVzaF90b2tlbkIbChlfcmVmcmVzaF90b2tlbl9leHBpcmVzX2luQg4KDF9tZXJjaGFudF9pZCK1AQoSUmV2b2tlVG9rZW5SZXF1ZXN0EhcKBXRva2VuGAEgASgJQgiquxgECAE4AhIlCgljbGllbnRfaWQYAiABKAlCB6q7GAMogAFSCWNsaWVudF9pZBItCg1jbGllbnRfc2VjcmV0GAMgASgJQgequxgDKIACUg1jbGllbnRfc2VjcmV0EjAKD3Rva2VuX3R5cGVfaGludBgEIAEoCUIGqrsYAihAUg90b2tlbl90eXBlX2hpbnQiIQoTUmV2b2tlVG9rZW5SZXNwb25zZRIKCgJvaxgBIAEoCCLqAQoXTWludFNhbmRib3hUb2tlblJlcXVlc3QSJQoJY2xpZW50X2lkGAEgASgJQgequxgDKIABUgljbGllbnRfaWQSLQoNY2xpZW50X3NlY3JldBgCIAEoCUIHqrsYAyiAAlINY2xpZW50X3NlY3JldBItCgttZXJjaGFudF9pZBgDIAEoA0IGqrsYAhABSABSC21lcmNoYW50X2lkiAEBEisKCmdyYW50X3R5cGUYBCABKAlCBqq7GAIoQEgBUgpncmFudF90eXBliAEBQg4KDF9tZXJjaGFudF9pZEINCgtfZ3JhbnRfdHlwZSKxAQoYTWludFNhbmRib3hUb2tlblJlc3BvbnNlEiIKDGFjY2Vzc190b2tlbhgBIAEoCVIMYWNjZXNzX3Rva2VuEh4KCnRva2VuX3R5cGUYAiABKAlSCnRva2VuX3R5cGUSHgoKZXhwaXJlc19pbhgDIAEoBVIKZXhwaXJlc19pbhINCgVzY29wZRgEIAEoCRIiCgxhcGlfYmFzZV91cmwYBSABKAlSDGFwaV9iYXNlX3VybCIQCg5HZXRKd2tzUmVxdWVzdCIzCg9HZXRKd2tzUmVzcG9uc2USIAoEa2V5cxgBIAMoCzISLnBhcnRuZXJhcGkudjEuSndrIk8KA0p3axILCgNrdHkYASABKAkSCwoDa2lkGAIgASgJEgsKA3VzZRgDIAEoCRILCgNhbGcYBCABKAkSCQoBbhgFIAEoCRIJCgFlGAYgASgJIicKJUdldEF1dGhvcml6YXRpb25TZXJ2ZXJNZXRhZGF0YVJlcXVlc3QiqgYKJkdldEF1dGhvcml6YXRpb25TZXJ2ZXJNZXRhZGF0YVJlc3BvbnNlEg4KBmlzc3VlchgBIAEoCRI2ChZhdXRob3JpemF0aW9uX2VuZHBvaW50GAIgASgJUhZhdXRob3JpemF0aW9uX2VuZHBvaW50EiYKDnRva2VuX2VuZHBvaW50GAMgASgJUg50b2tlbl9lbmRwb2ludBIwChNyZXZvY2F0aW9uX2VuZHBvaW50GAQgASgJUhNyZXZvY2F0aW9uX2VuZHBvaW50EhoKCGp3a3NfdXJpGAUgASgJUghqd2tzX3VyaRI0ChVncmFudF90eXBlc19zdXBwb3J0ZWQYBiADKAlSFWdyYW50X3R5cGVzX3N1cHBvcnRlZBI6ChhyZXNwb25zZV90eXBlc19zdXBwb3J0ZWQYByADKAlSGHJlc3BvbnNlX3R5cGVzX3N1cHBvcnRlZBI6ChhyZXNwb25zZV9tb2Rlc19zdXBwb3J0ZWQYCCADKAlSGHJlc3BvbnNlX21vZGVzX3N1cHBvcnRlZBJKCiBjb2RlX2NoYWxsZW5nZV9tZXRob2RzX3N1cHBvcnRlZBgJIAMoCVIgY29kZV9jaGFsbGVuZ2VfbWV0aG9kc19zdXBwb3J0ZWQSVAoldG9rZW5fZW5kcG9pbnRfYXV0aF9tZXRob2RzX3N1cHBvcnRlZBgKIAMoCVIldG9rZW5fZW5kcG9pbnRfYXV0aF9tZXRob2RzX3N1cHBvcnRlZBJeCipyZXZvY2F0aW9uX2VuZHBvaW50X2F1dGhfbWV0aG9kc19zdXBwb3J0ZWQYCyADKAlSKnJldm9jYXRpb25fZW5kcG9pbnRfYXV0aF9tZXRob2RzX3N1cHBvcnRlZBIqChBzY29wZXNfc3VwcG9ydGVkGAwgAygJUhBzY29wZXNfc3VwcG9ydGVkEmYKLmF1dGhvcml6YXRpb25fcmVzcG9uc2VfaXNzX3BhcmFtZXRlcl9zdXBwb3J0ZWQYDSABKAhSLmF1dGhvcml6YXRpb25fcmVzcG9uc2VfaXNzX3BhcmFtZXRlcl9zdXBwb3J0ZWQiGQoXUm90YXRlU2lnbmluZ0tleVJlcXVlc3QiiQEKGFJvdGF0ZVNpZ25pbmdLZXlSZXNwb25zZRILCgNraWQYASABKAkSFQoNcHVibGlzaF9hdF9tcxgCIAEoAxIUCgxzaWduX2Zyb21fbXMYAyABKAMSFAoMcHJldmlvdXNfa2lkGAQgASgJEh0KFXByZXZpb3VzX3JldGlyZV9hdF9tcxgFIAEoAzKJBwoMVG9rZW5TZXJ2aWNlEoYBCg1FeGNoYW5nZVRva2VuEiMucGFydG5lcmFwaS52MS5FeGNoYW5nZVRva2VuUmVxdWVzdBokLnBhcnRuZXJhcGkudjEuRXhjaGFuZ2VUb2tlblJlc3BvbnNlIiqiuxgMCAEaCG5vLXN0b3JlgtPkkwIUOgEqIg8vdjEvb2F1dGgvdG9rZW4SgQEKC1Jldm9rZVRva2VuEiEucGFydG5lcmFwaS52MS5SZXZva2VUb2tlblJlcXVlc3QaIi5wYXJ0bmVyYXBpLnYxLlJldm9rZVRva2VuUmVzcG9uc2UiK6K7GAwIARoIbm8tc3RvcmWC0+STAhU6ASoiEC92MS9vYXV0aC9yZXZva2USiQEKEE1pbnRTYW5kYm94VG9rZW4SJi5wYXJ0bmVyYXBpLnYxLk1pbnRTYW5kYm94VG9rZW5SZXF1ZXN0GicucGFydG5lcmFwaS52MS5NaW50U2FuZGJveFRva2VuUmVzcG9uc2UiJKK7GAwIAhoIbm8tc3RvcmWC0+STAg46ASoiCS92MS90b2tlbhKdAQoHR2V0SndrcxIdLnBhcnRuZXJhcGkudjEuR2V0Sndrc1JlcXVlc3QaHi5wYXJ0bmVyYXBpLnYxLkdldEp3a3NSZXNwb25zZSJTorsYMQgEEhhhcHBsaWNhdGlvbi9qd2stc2V0K2pzb24aE3B1YmxpYywgbWF4LWFnZT0zMDCC0+STAhgSFi8ud2VsbC1rbm93bi9qd2tzLmpzb24S2gEKHkdldEF1dGhvcml6YXRpb25TZXJ2ZXJNZXRhZGF0YRI0LnBhcnRuZXJhcGkudjEuR2V0QXV0aG9yaXphdGlvblNlcnZlck1ldGFkYXRhUmVxdWVzdBo1LnBhcnRuZXJhcGkudjEuR2V0QXV0aG9yaXphdGlvblNlcnZlck1ldGFkYXRhUmVzcG9uc2UiS6K7GBgIBBoUcHVibGljLCBtYXgtYWdlPTM2MDCC0+STAikSJy8ud2VsbC1rbm93bi9vYXV0aC1hdXRob3JpemF0aW9uLXNlcnZlchJjChBSb3RhdGVTaWduaW5nS2V5EiYucGFydG5lcmFwaS52MS5Sb3RhdGVTaWduaW5nS2V5UmVxdWVzdBonLnBhcnRuZXJhcGkudjEuUm90YXRlU2lnbmluZ0tleVJlc3BvbnNlYgZwcm90bzM", [file_google_api_annotations, file_partnerapi_v1_options]);
+  fileDesc("CiFwYXJ0bmVyYXBpL3YxL3Rva2VuX3NlcnZpY2UucHJvdG8SDXBhcnRuZXJhcGkudjEiowMKFEV4Y2hhbmdlVG9rZW5SZXF1ZXN0EigKCmdyYW50X3R5cGUYASABKAlCCKq7GAQIAShAUgpncmFudF90eXBlEiUKCWNsaWVudF9pZBgCIAEoCUIHqrsYAyiAAVIJY2xpZW50X2lkEi0KDWNsaWVudF9zZWNyZXQYAyABKAlCB6q7GAMogAJSDWNsaWVudF9zZWNyZXQSFQoEY29kZRgEIAEoCUIHqrsYAyiAAhIrCgxyZWRpcmVjdF91cmkYBSABKAlCB6q7GAMogARSDHJlZGlyZWN0X3VyaRJBCg1jb2RlX3ZlcmlmaWVyGAYgASgJQhuquxgXICsogAEyEFtBLVphLXowLTkuX34tXStSDWNvZGVfdmVyaWZpZXISLQoNcmVmcmVzaF90b2tlbhgHIAEoCUIHqrsYAyiAAlINcmVmcmVzaF90b2tlbhItCgttZXJjaGFudF9pZBgIIAEoA0IGqrsYAhABSABSC21lcmNoYW50X2lkiAEBEhYKBXNjb3BlGAkgASgJQgequxgDKIAIQg4KDF9tZXJjaGFudF9pZCKAAwoVRXhjaGFuZ2VUb2tlblJlc3BvbnNlEiIKDGFjY2Vzc190b2tlbhgBIAEoCVIMYWNjZXNzX3Rva2VuEh4KCnRva2VuX3R5cGUYAiABKAlSCnRva2VuX3R5cGUSHgoKZXhwaXJlc19pbhgDIAEoBVIKZXhwaXJlc19pbhIpCg1yZWZyZXNoX3Rva2VuGAQgASgJSABSDXJlZnJlc2hfdG9rZW6IAQESPwoYcmVmcmVzaF90b2tlbl9leHBpcmVzX2luGAUgASgFSAFSGHJlZnJlc2hfdG9rZW5fZXhwaXJlc19pbogBARINCgVzY29wZRgGIAEoCRIlCgttZXJjaGFudF9pZBgHIAEoA0gCUgttZXJjaGFudF9pZIgBARIiCgxhcGlfYmFzZV91cmwYCCABKAlSDGFwaV9iYXNlX3VybEIQCg5fcmVmcmVzaF90b2tlbkIbChlfcmVmcmVzaF90b2tlbl9leHBpcmVzX2luQg4KDF9tZXJjaGFudF9pZCK1AQoSUmV2b2tlVG9rZW5SZXF1ZXN0EhcKBXRva2VuGAEgASgJQgiquxgECAE4AhIlCgljbGllbnRfaWQYAiABKAlCB6q7GAMogAFSCWNsaWVudF9pZBItCg1jbGllbnRfc2VjcmV0GAMgASgJQgequxgDKIACUg1jbGllbnRfc2VjcmV0EjAKD3Rva2VuX3R5cGVfaGludBgEIAEoCUIGqrsYAihAUg90b2tlbl90eXBlX2hpbnQiIQoTUmV2b2tlVG9rZW5SZXNwb25zZRIKCgJvaxgBIAEoCCKfAwofUHVzaEF1dGhvcml6YXRpb25SZXF1ZXN0UmVxdWVzdBIlCgljbGllbnRfaWQYASABKAlCB6q7GAMogAFSCWNsaWVudF9pZBItCg1jbGllbnRfc2VjcmV0GAIgASgJQgequxgDKIACUg1jbGllbnRfc2VjcmV0EiwKDXJlc3BvbnNlX3R5cGUYAyABKAlCBqq7GAIoQFINcmVzcG9uc2VfdHlwZRIrCgxyZWRpcmVjdF91cmkYBCABKAlCB6q7GAMogARSDHJlZGlyZWN0X3VyaRIWCgVzdGF0ZRgFIAEoCUIHqrsYAyiACBIWCgVzY29wZRgGIAEoCUIHqrsYAyiACBIvCg5jb2RlX2NoYWxsZW5nZRgHIAEoCUIHqrsYAyiAAVIOY29kZV9jaGFsbGVuZ2USPAoVY29kZV9jaGFsbGVuZ2VfbWV0aG9kGAggASgJQgaquxgCKEBSFWNvZGVfY2hhbGxlbmdlX21ldGhvZBIsCg1yZXNwb25zZV9tb2RlGAkgASgJQgaquxgCKEBSDXJlc3BvbnNlX21vZGUiZAogUHVzaEF1dGhvcml6YXRpb25SZXF1ZXN0UmVzcG9uc2USIAoLcmVxdWVzdF91cmkYASABKAlSC3JlcXVlc3RfdXJpEh4KCmV4cGlyZXNfaW4YAiABKAVSCmV4cGlyZXNfaW4i6gEKF01pbnRTYW5kYm94VG9rZW5SZXF1ZXN0EiUKCWNsaWVudF9pZBgBIAEoCUIHqrsYAyiAAVIJY2xpZW50X2lkEi0KDWNsaWVudF9zZWNyZXQYAiABKAlCB6q7GAMogAJSDWNsaWVudF9zZWNyZXQSLQoLbWVyY2hhbnRfaWQYAyABKANCBqq7GAIQAUgAUgttZXJjaGFudF9pZIgBARIrCgpncmFudF90eXBlGAQgASgJQgaquxgCKEBIAVIKZ3JhbnRfdHlwZYgBAUIOCgxfbWVyY2hhbnRfaWRCDQoLX2dyYW50X3R5cGUisQEKGE1pbnRTYW5kYm94VG9rZW5SZXNwb25zZRIiCgxhY2Nlc3NfdG9rZW4YASABKAlSDGFjY2Vzc190b2tlbhIeCgp0b2tlbl90eXBlGAIgASgJUgp0b2tlbl90eXBlEh4KCmV4cGlyZXNfaW4YAyABKAVSCmV4cGlyZXNfaW4SDQoFc2NvcGUYBCABKAkSIgoMYXBpX2Jhc2VfdXJsGAUgASgJUgxhcGlfYmFzZV91cmwiEAoOR2V0Sndrc1JlcXVlc3QiMwoPR2V0Sndrc1Jlc3BvbnNlEiAKBGtleXMYASADKAsyEi5wYXJ0bmVyYXBpLnYxLkp3ayJPCgNKd2sSCwoDa3R5GAEgASgJEgsKA2tpZBgCIAEoCRILCgN1c2UYAyABKAkSCwoDYWxnGAQgASgJEgkKAW4YBSABKAkSCQoBZRgGIAEoCSInCiVHZXRBdXRob3JpemF0aW9uU2VydmVyTWV0YWRhdGFSZXF1ZXN0IoUICiZHZXRBdXRob3JpemF0aW9uU2VydmVyTWV0YWRhdGFSZXNwb25zZRIOCgZpc3N1ZXIYASABKAkSNgoWYXV0aG9yaXphdGlvbl9lbmRwb2ludBgCIAEoCVIWYXV0aG9yaXphdGlvbl9lbmRwb2ludBImCg50b2tlbl9lbmRwb2ludBgDIAEoCVIOdG9rZW5fZW5kcG9pbnQSMAoTcmV2b2NhdGlvbl9lbmRwb2ludBgEIAEoCVITcmV2b2NhdGlvbl9lbmRwb2ludBIaCghqd2tzX3VyaRgFIAEoCVIIandrc191cmkSNAoVZ3JhbnRfdHlwZXNfc3VwcG9ydGVkGAYgAygJUhVncmFudF90eXBlc19zdXBwb3J0ZWQSOgoYcmVzcG9uc2VfdHlwZXNfc3VwcG9ydGVkGAcgAygJUhhyZXNwb25zZV90eXBlc19zdXBwb3J0ZWQSOgoYcmVzcG9uc2VfbW9kZXNfc3VwcG9ydGVkGAggAygJUhhyZXNwb25zZV9tb2Rlc19zdXBwb3J0ZWQSSgogY29kZV9jaGFsbGVuZ2VfbWV0aG9kc19zdXBwb3J0ZWQYCSADKAlSIGNvZGVfY2hhbGxlbmdlX21ldGhvZHNfc3VwcG9ydGVkElQKJXRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kc19zdXBwb3J0ZWQYCiADKAlSJXRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kc19zdXBwb3J0ZWQSXgoqcmV2b2NhdGlvbl9lbmRwb2ludF9hdXRoX21ldGhvZHNfc3VwcG9ydGVkGAsgAygJUipyZXZvY2F0aW9uX2VuZHBvaW50X2F1dGhfbWV0aG9kc19zdXBwb3J0ZWQSKgoQc2NvcGVzX3N1cHBvcnRlZBgMIAMoCVIQc2NvcGVzX3N1cHBvcnRlZBJmCi5hdXRob3JpemF0aW9uX3Jlc3BvbnNlX2lzc19wYXJhbWV0ZXJfc3VwcG9ydGVkGA0gASgIUi5hdXRob3JpemF0aW9uX3Jlc3BvbnNlX2lzc19wYXJhbWV0ZXJfc3VwcG9ydGVkElQKJXB1c2hlZF9hdXRob3JpemF0aW9uX3JlcXVlc3RfZW5kcG9pbnQYFCABKAlSJXB1c2hlZF9hdXRob3JpemF0aW9uX3JlcXVlc3RfZW5kcG9pbnQSWQolcmVxdWlyZV9wdXNoZWRfYXV0aG9yaXphdGlvbl9yZXF1ZXN0cxgVIAEoCEgAUiVyZXF1aXJlX3B1c2hlZF9hdXRob3JpemF0aW9uX3JlcXVlc3RziAEBQigKJl9yZXF1aXJlX3B1c2hlZF9hdXRob3JpemF0aW9uX3JlcXVlc3RzIhkKF1JvdGF0ZVNpZ25pbmdLZXlSZXF1ZXN0IokBChhSb3RhdGVTaWduaW5nS2V5UmVzcG9uc2USCwoDa2lkGAEgASgJEhUKDXB1Ymxpc2hfYXRfbXMYAiABKAMSFAoMc2lnbl9mcm9tX21zGAMgASgDEhQKDHByZXZpb3VzX2tpZBgEIAEoCRIdChVwcmV2aW91c19yZXRpcmVfYXRfbXMYBSABKAMytAgKDFRva2VuU2VydmljZRKGAQoNRXhjaGFuZ2VUb2tlbhIjLnBhcnRuZXJhcGkudjEuRXhjaGFuZ2VUb2tlblJlcXVlc3QaJC5wYXJ0bmVyYXBpLnYxLkV4Y2hhbmdlVG9rZW5SZXNwb25zZSIqorsYDAgBGghuby1zdG9yZYLT5JMCFDoBKiIPL3YxL29hdXRoL3Rva2VuEoEBCgtSZXZva2VUb2tlbhIhLnBhcnRuZXJhcGkudjEuUmV2b2tlVG9rZW5SZXF1ZXN0GiIucGFydG5lcmFwaS52MS5SZXZva2VUb2tlblJlc3BvbnNlIiuiuxgMCAEaCG5vLXN0b3JlgtPkkwIVOgEqIhAvdjEvb2F1dGgvcmV2b2tlEqgBChhQdXNoQXV0aG9yaXphdGlvblJlcXVlc3QSLi5wYXJ0bmVyYXBpLnYxLlB1c2hBdXRob3JpemF0aW9uUmVxdWVzdFJlcXVlc3QaLy5wYXJ0bmVyYXBpLnYxLlB1c2hBdXRob3JpemF0aW9uUmVxdWVzdFJlc3BvbnNlIiuiuxgPCAEaCG5vLXN0b3JlOMkBgtPkkwISOgEqIg0vdjEvb2F1dGgvcGFyEokBChBNaW50U2FuZGJveFRva2VuEiYucGFydG5lcmFwaS52MS5NaW50U2FuZGJveFRva2VuUmVxdWVzdBonLnBhcnRuZXJhcGkudjEuTWludFNhbmRib3hUb2tlblJlc3BvbnNlIiSiuxgMCAIaCG5vLXN0b3JlgtPkkwIOOgEqIgkvdjEvdG9rZW4SnQEKB0dldEp3a3MSHS5wYXJ0bmVyYXBpLnYxLkdldEp3a3NSZXF1ZXN0Gh4ucGFydG5lcmFwaS52MS5HZXRKd2tzUmVzcG9uc2UiU6K7GDEIBBIYYXBwbGljYXRpb24vandrLXNldCtqc29uGhNwdWJsaWMsIG1heC1hZ2U9MzAwgtPkkwIYEhYvLndlbGwta25vd24vandrcy5qc29uEtoBCh5HZXRBdXRob3JpemF0aW9uU2VydmVyTWV0YWRhdGESNC5wYXJ0bmVyYXBpLnYxLkdldEF1dGhvcml6YXRpb25TZXJ2ZXJNZXRhZGF0YVJlcXVlc3QaNS5wYXJ0bmVyYXBpLnYxLkdldEF1dGhvcml6YXRpb25TZXJ2ZXJNZXRhZGF0YVJlc3BvbnNlIkuiuxgYCAQaFHB1YmxpYywgbWF4LWFnZT0zNjAwgtPkkwIpEicvLndlbGwta25vd24vb2F1dGgtYXV0aG9yaXphdGlvbi1zZXJ2ZXISYwoQUm90YXRlU2lnbmluZ0tleRImLnBhcnRuZXJhcGkudjEuUm90YXRlU2lnbmluZ0tleVJlcXVlc3QaJy5wYXJ0bmVyYXBpLnYxLlJvdGF0ZVNpZ25pbmdLZXlSZXNwb25zZWIGcHJvdG8z", [file_google_api_annotations, file_partnerapi_v1_options]);
 
 /**
  * @generated from message partnerapi.v1.ExchangeTokenRequest
@@ -195,6 +195,98 @@ export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__P
   messageDesc(file_partnerapi_v1_token_service, 3);
 
 /**
+ * The authorization request's parameters (spec, "GET /oauth/authorize"), checked as the authorization endpoint
+ * checks them, and the client's authentication. request_uri is no field: RFC 9126 section 2.1 forbids it here.
+ *
+ * @generated from message partnerapi.v1.PushAuthorizationRequestRequest
+ */
+export type PushAuthorizationRequestRequest = Message<"partnerapi.v1.PushAuthorizationRequestRequest"> & {
+  /**
+   * Client authentication: here or as HTTP Basic (RFC 6749 section 2.3.1), as at /v1/oauth/token.
+   *
+   * @generated from field: string client_id = 1 [json_name = "client_id"];
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string client_secret = 2 [json_name = "client_secret"];
+   */
+  clientSecret: string;
+
+  /**
+   * @generated from field: string response_type = 3 [json_name = "response_type"];
+   */
+  responseType: string;
+
+  /**
+   * @generated from field: string redirect_uri = 4 [json_name = "redirect_uri"];
+   */
+  redirectUri: string;
+
+  /**
+   * @generated from field: string state = 5;
+   */
+  state: string;
+
+  /**
+   * Accepted and ignored, as at the authorization endpoint (the granted scope is always the product bundle).
+   *
+   * @generated from field: string scope = 6;
+   */
+  scope: string;
+
+  /**
+   * @generated from field: string code_challenge = 7 [json_name = "code_challenge"];
+   */
+  codeChallenge: string;
+
+  /**
+   * @generated from field: string code_challenge_method = 8 [json_name = "code_challenge_method"];
+   */
+  codeChallengeMethod: string;
+
+  /**
+   * @generated from field: string response_mode = 9 [json_name = "response_mode"];
+   */
+  responseMode: string;
+};
+
+/**
+ * Describes the message partnerapi.v1.PushAuthorizationRequestRequest.
+ * Use `create(PushAuthorizationRequestRequestSchema)` to create a new message.
+ */
+export const PushAuthorizationRequestRequestSchema: GenMessage<PushAuthorizationRequestRequest> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_token_service, 4);
+
+/**
+ * RFC 9126 section 2.2.
+ *
+ * @generated from message partnerapi.v1.PushAuthorizationRequestResponse
+ */
+export type PushAuthorizationRequestResponse = Message<"partnerapi.v1.PushAuthorizationRequestResponse"> & {
+  /**
+   * urn:ietf:params:oauth:request_uri:<256 random bits, base64url>.
+   *
+   * @generated from field: string request_uri = 1 [json_name = "request_uri"];
+   */
+  requestUri: string;
+
+  /**
+   * Seconds the request_uri may be first used at the authorization endpoint.
+   *
+   * @generated from field: int32 expires_in = 2 [json_name = "expires_in"];
+   */
+  expiresIn: number;
+};
+
+/**
+ * Describes the message partnerapi.v1.PushAuthorizationRequestResponse.
+ * Use `create(PushAuthorizationRequestResponseSchema)` to create a new message.
+ */
+export const PushAuthorizationRequestResponseSchema: GenMessage<PushAuthorizationRequestResponse> = /*@__PURE__*/
+  messageDesc(file_partnerapi_v1_token_service, 5);
+
+/**
  * @generated from message partnerapi.v1.MintSandboxTokenRequest
  */
 export type MintSandboxTokenRequest = Message<"partnerapi.v1.MintSandboxTokenRequest"> & {
@@ -228,7 +320,7 @@ export type MintSandboxTokenRequest = Message<"partnerapi.v1.MintSandboxTokenReq
  * Use `create(MintSandboxTokenRequestSchema)` to create a new message.
  */
 export const MintSandboxTokenRequestSchema: GenMessage<MintSandboxTokenRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_token_service, 4);
+  messageDesc(file_partnerapi_v1_token_service, 6);
 
 /**
  * @generated from message partnerapi.v1.MintSandboxTokenResponse
@@ -265,7 +357,7 @@ export type MintSandboxTokenResponse = Message<"partnerapi.v1.MintSandboxTokenRe
  * Use `create(MintSandboxTokenResponseSchema)` to create a new message.
  */
 export const MintSandboxTokenResponseSchema: GenMessage<MintSandboxTokenResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_token_service, 5);
+  messageDesc(file_partnerapi_v1_token_service, 7);
 
 /**
  * @generated from message partnerapi.v1.GetJwksRequest
@@ -278,7 +370,7 @@ export type GetJwksRequest = Message<"partnerapi.v1.GetJwksRequest"> & {
  * Use `create(GetJwksRequestSchema)` to create a new message.
  */
 export const GetJwksRequestSchema: GenMessage<GetJwksRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_token_service, 6);
+  messageDesc(file_partnerapi_v1_token_service, 8);
 
 /**
  * RFC 7517 section 5: a JWK Set.
@@ -297,7 +389,7 @@ export type GetJwksResponse = Message<"partnerapi.v1.GetJwksResponse"> & {
  * Use `create(GetJwksResponseSchema)` to create a new message.
  */
 export const GetJwksResponseSchema: GenMessage<GetJwksResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_token_service, 7);
+  messageDesc(file_partnerapi_v1_token_service, 9);
 
 /**
  * RFC 7517 section 4 and RFC 7518 section 6.3.1: an RSA public key.
@@ -341,7 +433,7 @@ export type Jwk = Message<"partnerapi.v1.Jwk"> & {
  * Use `create(JwkSchema)` to create a new message.
  */
 export const JwkSchema: GenMessage<Jwk> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_token_service, 8);
+  messageDesc(file_partnerapi_v1_token_service, 10);
 
 /**
  * @generated from message partnerapi.v1.GetAuthorizationServerMetadataRequest
@@ -354,7 +446,7 @@ export type GetAuthorizationServerMetadataRequest = Message<"partnerapi.v1.GetAu
  * Use `create(GetAuthorizationServerMetadataRequestSchema)` to create a new message.
  */
 export const GetAuthorizationServerMetadataRequestSchema: GenMessage<GetAuthorizationServerMetadataRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_token_service, 9);
+  messageDesc(file_partnerapi_v1_token_service, 11);
 
 /**
  * RFC 8414 section 2. Field JSON names are the RFC's.
@@ -428,6 +520,20 @@ export type GetAuthorizationServerMetadataResponse = Message<"partnerapi.v1.GetA
    * @generated from field: bool authorization_response_iss_parameter_supported = 13 [json_name = "authorization_response_iss_parameter_supported"];
    */
   authorizationResponseIssParameterSupported: boolean;
+
+  /**
+   * RFC 9126 section 5: where clients push authorization requests, and that the server does not require it of
+   * every client (an app may: require_pushed_authorization_requests, RFC 9126 section 6). Optional so that false
+   * is sent rather than left out.
+   *
+   * @generated from field: string pushed_authorization_request_endpoint = 20 [json_name = "pushed_authorization_request_endpoint"];
+   */
+  pushedAuthorizationRequestEndpoint: string;
+
+  /**
+   * @generated from field: optional bool require_pushed_authorization_requests = 21 [json_name = "require_pushed_authorization_requests"];
+   */
+  requirePushedAuthorizationRequests?: boolean | undefined;
 };
 
 /**
@@ -435,7 +541,7 @@ export type GetAuthorizationServerMetadataResponse = Message<"partnerapi.v1.GetA
  * Use `create(GetAuthorizationServerMetadataResponseSchema)` to create a new message.
  */
 export const GetAuthorizationServerMetadataResponseSchema: GenMessage<GetAuthorizationServerMetadataResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_token_service, 10);
+  messageDesc(file_partnerapi_v1_token_service, 12);
 
 /**
  * @generated from message partnerapi.v1.RotateSigningKeyRequest
@@ -448,7 +554,7 @@ export type RotateSigningKeyRequest = Message<"partnerapi.v1.RotateSigningKeyReq
  * Use `create(RotateSigningKeyRequestSchema)` to create a new message.
  */
 export const RotateSigningKeyRequestSchema: GenMessage<RotateSigningKeyRequest> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_token_service, 11);
+  messageDesc(file_partnerapi_v1_token_service, 13);
 
 /**
  * @generated from message partnerapi.v1.RotateSigningKeyResponse
@@ -489,7 +595,7 @@ export type RotateSigningKeyResponse = Message<"partnerapi.v1.RotateSigningKeyRe
  * Use `create(RotateSigningKeyResponseSchema)` to create a new message.
  */
 export const RotateSigningKeyResponseSchema: GenMessage<RotateSigningKeyResponse> = /*@__PURE__*/
-  messageDesc(file_partnerapi_v1_token_service, 12);
+  messageDesc(file_partnerapi_v1_token_service, 14);
 
 /**
  * @generated from service partnerapi.v1.TokenService
@@ -514,6 +620,18 @@ export const TokenService: GenService<{
     methodKind: "unary";
     input: typeof RevokeTokenRequestSchema;
     output: typeof RevokeTokenResponseSchema;
+  },
+  /**
+   * POST /v1/oauth/par: RFC 9126 pushed authorization request. The client authenticates as at /v1/oauth/token and
+   * pushes the authorization request's parameters; the answer names them by a single-use, short-lived request_uri
+   * the authorization endpoint accepts with the client_id.
+   *
+   * @generated from rpc partnerapi.v1.TokenService.PushAuthorizationRequest
+   */
+  pushAuthorizationRequest: {
+    methodKind: "unary";
+    input: typeof PushAuthorizationRequestRequestSchema;
+    output: typeof PushAuthorizationRequestResponseSchema;
   },
   /**
    * POST /v1/token: the original sandbox client-credentials endpoint (developer envelope).

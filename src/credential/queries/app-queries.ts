@@ -14,14 +14,21 @@ export interface AppRow {
   website_url: string | null;
   privacy_policy_url: string | null;
   terms_url: string | null;
+  /** RFC 9126 section 6: the app's authorization requests must be pushed first. */
+  require_pushed_authorization_requests: boolean;
 }
 
-const columns = "id, organization_id, name, product, state, pending_name, website_url, privacy_policy_url, terms_url";
+const columns =
+  "id, organization_id, name, product, state, pending_name, website_url, privacy_policy_url, terms_url, " +
+  "require_pushed_authorization_requests";
 
 /** The app queries over `sql` (the pool, or a transaction's `sql`). */
 export function createAppQueries(sql: SqlClient) {
   return {
-    async insert(app: Omit<AppRow, "state" | "pending_name">, now: Date): Promise<AppRow> {
+    async insert(
+      app: Omit<AppRow, "state" | "pending_name" | "require_pushed_authorization_requests">,
+      now: Date,
+    ): Promise<AppRow> {
       const [row] = await sql<AppRow[]>`
         insert into control.apps (id, organization_id, name, product, state, website_url, privacy_policy_url,
                                   terms_url, created_at, updated_at)
@@ -54,6 +61,12 @@ export function createAppQueries(sql: SqlClient) {
     /** Keeps (or with null, drops) a rename of an APPROVED app until its review. */
     async setPendingName(id: string, pendingName: string | null, now: Date): Promise<void> {
       await sql`update control.apps set pending_name = ${pendingName}, updated_at = ${now} where id = ${id}`;
+    },
+    /** Turns "require pushed authorization requests" on or off. */
+    async setRequirePushedRequests(id: string, required: boolean, now: Date): Promise<void> {
+      await sql`
+        update control.apps set require_pushed_authorization_requests = ${required}, updated_at = ${now}
+        where id = ${id}`;
     },
     /** Sets the links given (a null removes one); the others are kept. */
     async setLinks(id: string, links: Partial<Pick<AppRow, AppLinkField>>, now: Date): Promise<void> {

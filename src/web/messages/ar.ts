@@ -488,6 +488,13 @@ export const ar: Catalogue = {
     "متاجر التاجر التي يحتاجها تطبيقك: من 1 إلى 500 رقم، تفصل بينها فواصل أو مسافات. قد يوافق المالك على عدد أقل.",
   "console.accessRequestsNeedApproval": "طلبات الوصول للتطبيقات المعتمدة فقط: أرسل هذا التطبيق للمراجعة أولًا.",
   "console.accessRequestSent": "أُرسل طلب الوصول إلى الشركة {companyId}، وهو بانتظار قرار المالك.",
+  "console.pushedRequestsHeading": "طلبات التفويض المُرسلة مسبقًا (PAR)",
+  "console.pushedRequestsExplain":
+    "اشترط أن يرسل خادمك كل طلب تفويض أولًا إلى POST /v1/oauth/par (RFC 9126): عندها لا يحمل متصفح التاجر إلا client_id وrequest_uri، ويُرفض أي رابط تفويض تكون معاملاته في العنوان.",
+  "console.pushedRequestsOn": "مطلوب: تُرفض روابط التفويض العادية.",
+  "console.pushedRequestsOff": "غير مطلوب: تعمل الطلبات المُرسلة مسبقًا وروابط التفويض العادية كلاهما.",
+  "console.requirePushedRequests": "اشترط الطلبات المُرسلة مسبقًا",
+  "console.stopRequiringPushedRequests": "أوقف اشتراط الطلبات المُرسلة مسبقًا",
   "console.archiveHeading": "أرشفة التطبيق",
   "console.archiveExplain": "أرشف تطبيقًا لم تعد تستخدمه. توضح الصفحة التالية ما تفعله الأرشفة قبل أن تؤكد.",
   "console.archiveApp": "أرشف هذا التطبيق",

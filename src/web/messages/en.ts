@@ -497,6 +497,13 @@ export const en = {
     "The merchant's stores your app needs: 1 to 500 numbers, separated by commas or spaces. The owner may approve fewer.",
   "console.accessRequestsNeedApproval": "Access requests are for approved apps: submit this app for review first.",
   "console.accessRequestSent": "The access request to company {companyId} is sent. It waits for the owner's decision.",
+  "console.pushedRequestsHeading": "Pushed authorization requests (PAR)",
+  "console.pushedRequestsExplain":
+    "Require your server to push each authorization request to POST /v1/oauth/par first (RFC 9126): the merchant's browser then carries only client_id and request_uri, and an authorization link with the parameters on the URL is refused.",
+  "console.pushedRequestsOn": "Required: plain authorization links are refused.",
+  "console.pushedRequestsOff": "Not required: both pushed requests and plain authorization links work.",
+  "console.requirePushedRequests": "Require pushed requests",
+  "console.stopRequiringPushedRequests": "Stop requiring pushed requests",
   "console.archiveHeading": "Archive the app",
   "console.archiveExplain":
     "Archive an app you no longer use. The next page says what archiving does before you confirm.",
