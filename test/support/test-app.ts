@@ -97,7 +97,11 @@ export async function startTestApp(options: {
     logs,
     async stop() {
       // A stop that hangs fails its hook after minutes; these say which step it hung in.
-      await named("app.stop()", () => app.stop(), () => lastShutdownStep(logs));
+      await named(
+        "app.stop()",
+        () => app.stop(),
+        () => lastShutdownStep(logs),
+      );
       if (databaseUrl) await named(`dropping ${databaseUrl}`, () => dropDatabase(databaseUrl));
       await rm(dataDir, { recursive: true, force: true });
     },
