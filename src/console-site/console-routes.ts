@@ -21,8 +21,8 @@ import { requestEntryPage, requestLogPage, usagePage } from "./request-log-pages
 import { createWebhookEndpoint, resendWebhookDelivery, webhookEndpointAction, webhooksPage } from "./webhook-pages.js";
 import { moveSandboxOrder, sandboxMerchantPage, type SandboxOrderDesk } from "./sandbox-orders.js";
 import type { Reply, Visit } from "./visit.js";
+import { appPage } from "./app-pages.js";
 import {
-  appPage,
   archiveApp,
   archivePage,
   createAccessRequest,
@@ -35,7 +35,7 @@ import {
   setKeyAllowlist,
   setRedirectUris,
   submitApp,
-} from "./app-pages.js";
+} from "./app-forms.js";
 import {
   applyToProgram,
   createApp,
