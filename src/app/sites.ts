@@ -14,7 +14,7 @@ import {
   eventTypes,
   webhookHeaders,
 } from "../events/index.js";
-import { createSandboxOrderDesk } from "../console-site/sandbox-orders.js";
+import { createSandboxOrderDesk } from "../console-site/sandbox-order-desk.js";
 import type { FirstCallRoute } from "../console-site/first-call.js";
 import { merchantUserVerifier } from "../consent/merchant-users.js";
 import { createFrontServer } from "../front/front-server.js";
