@@ -28,8 +28,6 @@ import { recentOrderCount, type OrderError, type SandboxOrderDesk, refusal } fro
 /** The promised time of an accept: minutes from now (default, and the bounds of the field). */
 const promiseMinutes = { initial: 20, min: 1, max: 1440 } as const;
 
-// ---------------------------------------------------------------- the page
-
 /** The console's words for a move: the form's `move` value, the lifecycle's move, the status it reaches. */
 const pageMoves = {
   accept: { move: "accept", label: "console.orderAccept" },
