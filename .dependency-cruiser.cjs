@@ -1,6 +1,7 @@
 // The layering of src/, checked by dependency-cruiser (`npm run lint:deps`, and in .ci/run).
 //
-//   src/main.ts, src/app.ts                  command line; the one composition root
+//   src/main.ts, src/app.ts, src/app/        command line; the one composition root (src/app/: a file per role and
+//                                            per shared piece, src/app.ts their surface)
 //   base    runtime, storage, errors, config  shared mechanisms, below everything
 //   owners  events < request-log < data < credential < grant < token < webhook < console   one folder per owner of data
 //   web     the shared web kit (HTML templates, page shell, stylesheet, messages, CSRF): base only, below edges
@@ -21,7 +22,7 @@ const BASE = "^src/(runtime|storage|errors|config)/";
 const OWNER = `^src/(${OWNERS.join("|")})/`;
 const EDGE = "^src/(front|gateway|consent|console-site|internal|demo)/";
 const WEB = "^src/web/";
-const ROOT = "^src/(app|main)\\.ts$";
+const ROOT = "^src/((app|main)\\.ts$|app/)";
 
 /** Rule 4, one rule per owner that has owners above it. */
 const ownerOrder = OWNERS.slice(0, -1).map((owner, i) => {
@@ -79,10 +80,17 @@ module.exports = {
     },
     {
       name: "owner-imports-no-edge-or-root",
-      comment: "Owners hold data and logic; the edges and the composition root (app.ts, main.ts) use them, not the reverse.",
+      comment: "Owners hold data and logic; the edges and the composition root (app.ts, app/, main.ts) use them, not the reverse.",
       severity: "error",
       from: { path: OWNER },
       to: { path: [EDGE, ROOT] },
+    },
+    {
+      name: "root-imported-by-no-one",
+      comment: "The composition root (src/app.ts, src/app/, src/main.ts) wires everything; nothing in src/ imports it back.",
+      severity: "error",
+      from: { path: "^src/", pathNot: ROOT },
+      to: { path: ROOT },
     },
     ...ownerOrder,
     {
@@ -123,7 +131,7 @@ module.exports = {
       comment:
         "The gateway, the consent site, the demo and the front reach the credential, grant and token owners through " +
         "their plain interfaces, never their generated services in process (the front reaches the token service only " +
-        "through the callers app.ts hands it). The internal port, the console site and the composition root serve or " +
+        "through the callers src/app/ hands it). The internal port, the console site and the composition root serve or " +
         "wire protobuf.",
       severity: "error",
       from: { path: "^src/(gateway|consent|demo|front)/" },
@@ -148,7 +156,7 @@ module.exports = {
     },
     {
       name: "edges-import-no-other-edge",
-      comment: "Edges (front, consent, console-site, internal, demo) are independent of each other; only app.ts wires them together.",
+      comment: "Edges (front, consent, console-site, internal, demo) are independent of each other; only the composition root (src/app/) wires them together.",
       severity: "error",
       from: { path: "^src/(front|consent|console-site|internal|demo)/" },
       to: { path: EDGE, pathNot: "^src/$1/" },

@@ -3,7 +3,8 @@
 import { findMerchant } from "../credential/index.js";
 import { readServiceError } from "../errors/index.js";
 import { translator } from "../web/i18n.js";
-import { accessRequestsPage, confirmationPage, type AccessRequestView, type PageContext } from "./pages.js";
+import { accessRequestsPage, type AccessRequestView } from "./access-requests-page.js";
+import { confirmationPage, type PageContext } from "./pages.js";
 import type { Session } from "./sessions.js";
 import type { AccessRequestAction, ConsentKit, Reply, Visit } from "./consent-site.js";
 

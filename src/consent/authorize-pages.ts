@@ -2,7 +2,8 @@
 // sign-in page or the consent screen), its Cancel, and POST /oauth/authorize/decision (checked again from scratch).
 import type { Decision, ValidAuthorization } from "../grant/index.js";
 import { pageHeaders } from "../web/layout.js";
-import { consentPage, type PageContext } from "./pages.js";
+import { consentPage } from "./consent-page.js";
+import type { PageContext } from "./pages.js";
 import type { Session } from "./sessions.js";
 import type { ConsentKit, Handler, Reply, Visit } from "./consent-site.js";
 

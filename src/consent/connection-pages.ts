@@ -2,7 +2,8 @@
 // POST /oauth/connections/disconnect (owner only, a confirmation step first).
 import { findMerchant, scopesForProduct, type Product } from "../credential/index.js";
 import { translator } from "../web/i18n.js";
-import { confirmationPage, connectionsPage, type PageContext } from "./pages.js";
+import { connectionsPage } from "./connections-page.js";
+import { confirmationPage, type PageContext } from "./pages.js";
 import type { Session } from "./sessions.js";
 import type { ConsentKit, Reply, Visit } from "./consent-site.js";
 

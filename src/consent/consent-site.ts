@@ -12,7 +12,8 @@ import type { KeyValueStore } from "../storage/key-value.js";
 import type { PageReply } from "../web/site-server.js";
 import type { Locale, MessageKey, Translate } from "../web/i18n.js";
 import type { VerifyMerchantUser } from "./merchant-users.js";
-import type { AppLinks, PageContext } from "./pages.js";
+import type { AppLinks } from "./app-identity.js";
+import type { PageContext } from "./pages.js";
 import type { Session } from "./sessions.js";
 
 export interface ConsentServerOptions {

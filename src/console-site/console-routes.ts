@@ -19,10 +19,11 @@ import {
 import { firstCallPage, runFirstCall, type FirstCallLimits, type FirstCallRoute } from "./first-call.js";
 import { requestEntryPage, requestLogPage, usagePage } from "./request-log-pages.js";
 import { createWebhookEndpoint, resendWebhookDelivery, webhookEndpointAction, webhooksPage } from "./webhook-pages.js";
-import { moveSandboxOrder, sandboxMerchantPage, type SandboxOrderDesk } from "./sandbox-orders.js";
+import { moveSandboxOrder, sandboxMerchantPage } from "./sandbox-orders.js";
+import type { SandboxOrderDesk } from "./sandbox-order-desk.js";
 import type { Reply, Visit } from "./visit.js";
+import { appPage } from "./app-pages.js";
 import {
-  appPage,
   archiveApp,
   archivePage,
   createAccessRequest,
@@ -36,7 +37,7 @@ import {
   setKeyAllowlist,
   setRedirectUris,
   submitApp,
-} from "./app-pages.js";
+} from "./app-forms.js";
 import {
   applyToProgram,
   createApp,

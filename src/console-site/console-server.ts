@@ -39,7 +39,7 @@ import { createConsoleApi, type CallerOf } from "./console-api.js";
 import { dispatch, languageSwitchPath, type SiteTools } from "./console-routes.js";
 import { createFirstCallLimits, type FirstCallRoute } from "./first-call.js";
 import { createWebSessions, type WebSession } from "./web-sessions.js";
-import type { SandboxOrderDesk } from "./sandbox-orders.js";
+import type { SandboxOrderDesk } from "./sandbox-order-desk.js";
 import type { PageOptions, Reply, Visit } from "./visit.js";
 import { errorSummary } from "./error-summary.js";
 

@@ -1,6 +1,6 @@
 // The Settings section's "require pushed authorization requests" card (RFC 9126 section 6): whether the app's
 // authorization requests must be pushed to POST /v1/oauth/par first, and the one button that turns it on or off
-// (an UpdateDeveloperApp with only that field; the handler is app-pages.ts's setPushedRequests). OAuth apps only:
+// (an UpdateDeveloperApp with only that field; the handler is app-forms.ts's setPushedRequests). OAuth apps only:
 // ADSR apps use API keys and never reach the authorization endpoint.
 import type { App } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { html, type SafeHtml } from "../web/html.js";

@@ -3,147 +3,30 @@
 // helper's (POST /v1/sandbox/online-orders/{id}/status): DataService.MoveSandboxOnlineOrder of the merchant's region,
 // called as a sandbox call, so it takes the one write path (src/data/order-changes.ts) with the same rules, history
 // (actor `sandbox`) and webhook events. The region is reached through the same callers as the gateway's (in process,
-// or the region's data role over gRPC). Who may see and move: the ConsoleService decides it (the merchant must be
-// one of the organization's sandbox merchants as ListOrganizationSandboxMerchants answers the caller; moving needs a
-// role that manages sandbox merchants). docs/decisions.md, "Online orders (the data owner)".
-import type { DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+// or the region's data role over gRPC): ./sandbox-order-desk.ts. Who may see and move: the ConsoleService decides it
+// (the merchant must be one of the organization's sandbox merchants as ListOrganizationSandboxMerchants answers the
+// caller; moving needs a role that manages sandbox merchants). docs/decisions.md, "Online orders (the data owner)".
 import type { OrganizationRole } from "../../gen/partnerapi/v1/console_service_pb.js";
 import type { Merchant } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import {
-  DataService,
   OnlineOrderReason,
   OnlineOrderReasonSchema,
   type OnlineOrder,
 } from "../../gen/partnerapi/v1/data_service_pb.js";
-import { isRegion, type Region } from "../config/regions.js";
-import { merchantReasons, orderMoves, partnerEnvironmentHeader, type OrderMoveName } from "../data/index.js";
-import { entryOf, messageFor, readServiceError, type ErrorCode } from "../errors/index.js";
-import { correlationHeader } from "../runtime/caller-context.js";
+import { merchantReasons, orderMoves, type OrderMoveName } from "../data/index.js";
+import { messageFor } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
-import type { IdSource } from "../runtime/ids.js";
-import type { ServiceCaller } from "../runtime/service-caller.js";
-import { enumNumberOf, wireEnumName } from "../runtime/wire/index.js";
+import { wireEnumName } from "../runtime/wire/index.js";
 import { html, type SafeHtml } from "../web/html.js";
 import type { Locale, MessageKey } from "../web/i18n.js";
 import { rightsOf } from "./labels.js";
 import { moment } from "./request-log-pages.js";
 import { alert, button, field, postForm } from "./ui.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
+import { recentOrderCount, type OrderError, type SandboxOrderDesk, refusal } from "./sandbox-order-desk.js";
 
-/** How many orders the page shows: the newest placed. */
-export const recentOrderCount = 20;
-/** The placed-at windows searched in turn (days back; undefined: every order) until one holds enough orders. */
-const windowsDays = [1, 30, undefined] as const;
-/** Pages of 100 read per window at most: the page never reads more than this many orders of one window. */
-const maxPages = 10;
 /** The promised time of an accept: minutes from now (default, and the bounds of the field). */
 const promiseMinutes = { initial: 20, min: 1, max: 1440 } as const;
-
-/** A refusal of the region's DataService, as the page says it. */
-export interface OrderError {
-  code: ErrorCode;
-  params: Record<string, string>;
-  status: number;
-}
-
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: OrderError };
-
-/** The sandbox orders of the merchants, in their regions: what the console site asks of the DataService. */
-export interface SandboxOrderDesk {
-  /** The newest `recentOrderCount` orders placed with the merchant, newest first. */
-  recent(region: string, companyId: number, locale: Locale): Promise<Outcome<OnlineOrder[]>>;
-  /** The point of sale's move to `status`, as the sandbox helper makes it. */
-  move(
-    region: string,
-    companyId: number,
-    orderId: number,
-    change: { status: string; reason?: string; promisedFor?: string },
-    locale: Locale,
-  ): Promise<Outcome<OnlineOrder>>;
-}
-
-export function createSandboxOrderDesk(options: {
-  callers: ReadonlyMap<Region, ServiceCaller>;
-  ids: IdSource;
-  clock: Clock;
-}): SandboxOrderDesk {
-  const call = async <M extends DescMethodUnary>(
-    region: string,
-    method: M,
-    input: MessageInitShape<M["input"]>,
-    locale: Locale,
-  ): Promise<Outcome<MessageShape<M["output"]>>> => {
-    const caller = isRegion(region) ? options.callers.get(region) : undefined;
-    if (!caller) return refusal("partner.region_unavailable");
-    // A sandbox call, as the gateway marks one: the DataService refuses the helper's move to anything else.
-    const headers = new Headers({
-      [partnerEnvironmentHeader]: "SANDBOX",
-      [correlationHeader]: options.ids.uuid(),
-      "accept-language": locale,
-    });
-    try {
-      return { ok: true, value: await caller.call({ method, input, headers }) };
-    } catch (cause) {
-      const read = readServiceError(cause);
-      // An internal failure or this process's database being away: the site's error page answers it.
-      if (read.code === "server.internal" || read.code === "server.database_unavailable") throw cause;
-      const params = Object.fromEntries(Object.entries(read.params).map(([key, value]) => [key, String(value)]));
-      return { ok: false, error: { code: read.code, params, status: entryOf(read.code).status } };
-    }
-  };
-  return {
-    async recent(region, companyId, locale) {
-      const now = options.clock.now();
-      for (const days of windowsDays) {
-        let kept: OnlineOrder[] = [];
-        let cursor: string | undefined;
-        for (let page = 0; page < maxPages; page++) {
-          const listed = await call(
-            region,
-            DataService.method.listOnlineOrders,
-            {
-              companyId: BigInt(companyId),
-              limit: 100,
-              ...(days === undefined ? {} : { placedFrom: new Date(now - days * 86_400_000).toISOString() }),
-              ...(cursor ? { cursor } : {}),
-            },
-            locale,
-          );
-          if (!listed.ok) return listed;
-          kept = [...kept, ...listed.value.orders].slice(-recentOrderCount);
-          cursor = listed.value.nextCursor || undefined;
-          if (!cursor) break;
-        }
-        if (kept.length >= recentOrderCount || days === undefined) return { ok: true, value: kept.reverse() };
-      }
-      return { ok: true, value: [] };
-    },
-    async move(region, companyId, orderId, change, locale) {
-      const reason = change.reason
-        ? (enumNumberOf(OnlineOrderReasonSchema, change.reason) as OnlineOrderReason | undefined)
-        : undefined;
-      const moved = await call(
-        region,
-        DataService.method.moveSandboxOnlineOrder,
-        {
-          companyId: BigInt(companyId),
-          id: BigInt(orderId),
-          status: change.status,
-          reason: reason ?? OnlineOrderReason.UNSPECIFIED,
-          ...(change.promisedFor ? { promisedFor: change.promisedFor } : {}),
-        },
-        locale,
-      );
-      return moved.ok ? { ok: true, value: moved.value.order! } : moved;
-    },
-  };
-}
-
-function refusal(code: ErrorCode, params: Record<string, string> = {}): { ok: false; error: OrderError } {
-  return { ok: false, error: { code, params, status: entryOf(code).status } };
-}
-
-// ---------------------------------------------------------------- the page
 
 /** The console's words for a move: the form's `move` value, the lifecycle's move, the status it reaches. */
 const pageMoves = {

@@ -4,7 +4,7 @@
 // request; and the kit's CSP (no inline script or style, frame-ancestors 'none') with the stylesheet it allows.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { accessRequestsPage } from "../../src/consent/pages.js";
+import { accessRequestsPage } from "../../src/consent/access-requests-page.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { directionOf, translator, type Locale } from "../../src/web/i18n.js";
 import { englishLeftIn, visibleText } from "../support/catalogue-leaks.js";

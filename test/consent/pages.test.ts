@@ -2,7 +2,8 @@
 // that tells an outage (try again) from a refusal of the app.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { consentPage, errorPage, type ConsentView } from "../../src/consent/pages.js";
+import { consentPage, type ConsentView } from "../../src/consent/consent-page.js";
+import { errorPage } from "../../src/consent/pages.js";
 import { entryOf } from "../../src/errors/index.js";
 
 const at = (locale: "en" | "ar" | "hi") => ({ locale, here: { path: "/oauth/connections" } });

@@ -97,9 +97,14 @@ export async function startTestApp(options: {
     logs,
     async stop() {
       // A stop that hangs fails its hook after minutes; these say which step it hung in.
-      await named("app.stop()", () => app.stop(), () => lastShutdownStep(logs));
+      await named(
+        "app.stop()",
+        () => app.stop(),
+        () => lastShutdownStep(logs),
+      );
       // A step that overran its bound or failed is passed by the app (src/runtime/closers.ts): say which.
-      for (const line of logs) if (/"msg":"shutdown step (overran|failed)/.test(line)) console.error(`  test app: ${line}`);
+      for (const line of logs)
+        if (/"msg":"shutdown step (overran|failed)/.test(line)) console.error(`  test app: ${line}`);
       if (databaseUrl) await named(`dropping ${databaseUrl}`, () => dropDatabase(databaseUrl));
       await rm(dataDir, { recursive: true, force: true });
     },
