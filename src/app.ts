@@ -36,6 +36,7 @@ import { createInProcessCaller, createInProcessClient } from "./runtime/service-
 import { apiKeyVerifier, createApiKeyAuth } from "./gateway/api-key-auth.js";
 import { createMerchantDirectory } from "./gateway/merchant-directory.js";
 import { createPartnerGateway } from "./gateway/partner-gateway.js";
+import { partnerDpopOptions } from "./gateway/token-auth.js";
 import { createRateLimiter } from "./gateway/rate-limiter.js";
 import { createRegionalCallers } from "./gateway/regional-data.js";
 import { createRegionDispatcher } from "./internal/region-dispatcher.js";
@@ -143,7 +144,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const stores = await openStores(options, context, closers);
     const keys = await openSigningKeys(context, stores);
     const owners = await buildOwners(context, stores, keys, closers);
-    const partner = await buildPartnerGateway(context, stores, owners);
+    const partner = await buildPartnerGateway(context, stores, owners, keys);
     const developer = await buildDeveloperSide(options, context, stores, keys, owners, partner, closers);
     const internal = await buildInternalPort(context, stores, owners, developer);
     const readiness = followReadiness(context, stores, internal.health);
@@ -316,7 +317,7 @@ async function buildOwners(context: AppContext, stores: Stores, keys: SigningKey
 type Owners = Awaited<ReturnType<typeof buildOwners>>;
 
 /** The partner gateway: tokens verified against the key ring, checks, per-app limits, routing by region. */
-async function buildPartnerGateway(context: AppContext, stores: Stores, owners: Owners) {
+async function buildPartnerGateway(context: AppContext, stores: Stores, owners: Owners, keys: SigningKeys) {
   const { config, logger, metrics } = context;
   const { control, keyValue } = stores;
   const keyRing = createKeyRing({ sql: control.sql, clock: context.clock, logger });
@@ -347,6 +348,13 @@ async function buildPartnerGateway(context: AppContext, stores: Stores, owners: 
     clock: context.clock,
     logger,
     cacheSeconds: config.caches.gatewaySeconds,
+    dpop: partnerDpopOptions({
+      store: keyValue,
+      clock: context.clock,
+      kek: keys.kek,
+      nonces: config.dpop.nonces,
+      publicBaseUrl: config.urls.base,
+    }),
     apiKeys: createApiKeyAuth({
       verifyApiKey: apiKeyVerifier(owners.credentials),
       controlSql: control.sql,
@@ -506,7 +514,8 @@ async function buildFront(
   const { config, logger, metrics } = context;
   return createFrontServer({
     services: [
-      { service: TokenService, caller: createInProcessCaller(TokenService, owners.token) },
+      // The token endpoints read the DPoP proof header (RFC 9449 section 5).
+      { service: TokenService, caller: createInProcessCaller(TokenService, owners.token), reads: ["dpop"] },
       { service: DataService, caller: createInProcessCaller(DataService, owners.data) },
       // The console authenticates a developer by the Authorization header (its session token).
       {

@@ -159,6 +159,11 @@ const schema = z.object({
    */
   GATEWAY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /**
+   * "1": DPoP proofs must carry a server nonce (RFC 9449 section 8), handed out in `DPoP-Nonce` with a use_dpop_nonce
+   * refusal; "0" (default): no nonce needed, each proof's iat window and jti bound its replay (docs/decisions.md, "DPoP").
+   */
+  DPOP_NONCES: z.enum(["0", "1"]).default("0"),
+  /**
    * How often the partner request log's buffer is written (src/request-log/): the console shows a call from another
    * instance within this bound, and this process's own calls at once.
    */
@@ -414,6 +419,8 @@ export interface Config {
   };
   /** The partner request log: how often its in-process buffer is written, in milliseconds. */
   requestLog: { flushMs: number };
+  /** DPoP (RFC 9449): whether proofs must carry a server nonce (DPOP_NONCES). */
+  dpop: { nonces: boolean };
   /** Ceilings of the limits and throttles (calls per fixed window; docs/decisions.md says why each is what it is). */
   limits: {
     partnerPerMinute: number;
@@ -504,6 +511,7 @@ export function loadConfig(env: ProcessEnvironment = process.env, runs: ProcessR
     },
     caches: { credentialSeconds: v.CREDENTIAL_CACHE_SECONDS, gatewaySeconds: v.GATEWAY_CACHE_SECONDS },
     requestLog: { flushMs: v.REQUEST_LOG_FLUSH_MS },
+    dpop: { nonces: v.DPOP_NONCES === "1" },
     limits: limitSettings(v),
     mail: { transport: v.MAIL_TRANSPORT, from: v.MAIL_FROM },
     webhooks: webhookSettings(v, production),

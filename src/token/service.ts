@@ -12,6 +12,9 @@ import { successorKey } from "./refresh-token-secrets.js";
 import { createTokenThrottle } from "./throttle.js";
 import { createTokenEndpoint } from "./token-endpoint.js";
 import { createSandboxMinter } from "./sandbox-tokens.js";
+import { createDpopVerifier } from "./dpop-proof.js";
+import { createDpopNonces, dpopNonceKey } from "./dpop-nonces.js";
+import { createTokenRequestDpop } from "./dpop-at-token-endpoint.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import type { SigningKeyStore } from "./signing-keys.js";
 import { callerInfoKey } from "../runtime/caller-context.js";
@@ -43,6 +46,17 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
     domain,
     metrics,
   });
+  // DPoP proofs' jti are remembered in the shared store (one SET NX each), nonces made from the KEK (DPOP_NONCES).
+  const nonces = config.dpop.nonces ? createDpopNonces({ key: dpopNonceKey(deps.kek), clock }) : undefined;
+  const dpop = createTokenRequestDpop({
+    verifier: createDpopVerifier({ store: deps.keyValue, clock, nonces }),
+    nonces,
+    domain,
+    logger,
+  });
+  /** The public URL a proof names: the base URL and the path the front saw (an internal caller: `path`). */
+  const publicUrl = (seenPath: string | undefined, path: string) =>
+    `${config.urls.base}${(seenPath ?? path).replace(/^\//, "")}`;
   const endpoint = createTokenEndpoint({
     grants: {
       sql: deps.sql,
@@ -58,6 +72,7 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
     },
     verifyClient: deps.verifyClient,
     throttle: createTokenThrottle({ kv: deps.keyValue, clock, logger, config, domain, metrics }),
+    dpop,
   });
   const revocation = createRevocation({
     sql: deps.sql,
@@ -71,7 +86,11 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
     async exchangeToken(request, handlerContext) {
       // The caller's address as the front saw it; internal callers without one share a single throttle bucket.
       const caller = handlerContext.values.get(callerInfoKey);
-      const response = await endpoint.exchange(request, caller?.clientAddress ?? "internal");
+      const proof = {
+        header: handlerContext.requestHeader.get("dpop"),
+        url: publicUrl(caller?.path, "/v1/oauth/token"),
+      };
+      const response = await endpoint.exchange(request, caller?.clientAddress ?? "internal", proof);
       // Only a grant_type the endpoint knows gets this far: the label's values are bounded.
       metrics?.tokensMinted.inc({ grant_type: request.grantType });
       return response;
@@ -96,13 +115,13 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       // The credential's IP allowlist, as on partner routes; an internal caller has no address and fails closed.
       if (!clientAddressAllowed(client, caller?.clientAddress ?? "internal"))
         throw serviceError(domain, "developer.ip_denied");
-      const minted = await sandbox.mint(
-        client,
-        request.merchantId === undefined ? undefined : Number(request.merchantId),
-      );
+      const dpopHeader = handlerContext.requestHeader.get("dpop");
+      const dpopJkt = await dpop.keyOf(dpopHeader, publicUrl(caller?.path, "/v1/token"), "developer");
+      const merchantId = request.merchantId === undefined ? undefined : Number(request.merchantId);
+      const minted = await sandbox.mint(client, merchantId, dpopJkt);
       // Exactly the common fields: POST /v1/token has no refresh_token, refresh_token_expires_in or merchant_id.
       metrics?.tokensMinted.inc({ grant_type: "sandbox_client_credentials" });
-      return issuer.commonFields(minted.accessToken, client);
+      return issuer.commonFields(minted.accessToken, client, dpopJkt);
     },
     async getJwks() {
       return { keys: await deps.keys.published() };

@@ -1,7 +1,8 @@
 // POST /v1/oauth/token as a readable list of named steps: throttle the source address, know the grant type, check
 // its parameters, authenticate the client, check its IP allowlist, throttle the client (and a presented code or
 // refresh token that already got invalid_grant), check the client may use OAuth, run the grant, count invalid_grant
-// answers per credential. The client is throttled only once it has proved who it is, from an address it allows:
+// answers per credential. A DPoP proof (RFC 9449 section 5) is verified once the client has authenticated: the
+// grant binds what it issues to the proof's key. The client is throttled only once it has proved who it is, from an address it allows:
 // its id is public, and anyone could spend its budget.
 import type { ExchangeTokenRequest } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { entryOf, readServiceError, serviceError } from "../errors/index.js";
@@ -10,15 +11,23 @@ import { clientAddressAllowed, type VerifiedClient, type VerifyClient } from "./
 import { grantTypes, type GrantContext, type GrantType } from "./grants/index.js";
 import { parameterFields } from "./grants/grant-type.js";
 import type { TokenThrottle } from "./throttle.js";
+import type { TokenRequestDpop } from "./dpop-at-token-endpoint.js";
 
 export interface TokenEndpointDeps {
   grants: GrantContext;
   verifyClient: VerifyClient;
   throttle: TokenThrottle;
+  dpop: TokenRequestDpop;
+}
+
+/** The request's DPoP header (null or undefined: none) and the endpoint's public URL its proof must name. */
+export interface TokenRequestProof {
+  header: string | null | undefined;
+  url: string;
 }
 
 export interface TokenEndpoint {
-  exchange(request: ExchangeTokenRequest, clientAddress: string): Promise<TokenResponse>;
+  exchange(request: ExchangeTokenRequest, clientAddress: string, proof: TokenRequestProof): Promise<TokenResponse>;
 }
 
 export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
@@ -75,7 +84,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
   };
 
   return {
-    async exchange(request, clientAddress) {
+    async exchange(request, clientAddress, proof) {
       await throttleAddress(clientAddress);
       const grant = knowGrantType(request);
       checkParameters(request, grant);
@@ -83,8 +92,9 @@ export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
       checkAddress(client, clientAddress);
       await throttleClient(client, request, grant);
       checkClientMayUseOAuth(client);
+      const dpopJkt = await deps.dpop.keyOf(proof.header, proof.url, "oauth");
       try {
-        return await grant.handle(request, client, deps.grants);
+        return await grant.handle(request, client, deps.grants, dpopJkt);
       } catch (error) {
         await countInvalidGrant(client, request, grant, error);
         throw error;
