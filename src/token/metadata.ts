@@ -4,6 +4,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GetAuthorizationServerMetadataResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "../config/config.js";
 import { allScopes } from "../credential/index.js";
+import { dpopSigningAlgorithms } from "./dpop-proof.js";
 
 /** The metadata document. client_credentials is listed: the endpoint accepts it with sandbox credentials. */
 export function authorizationServerMetadata(
@@ -25,5 +26,7 @@ export function authorizationServerMetadata(
     scopesSupported: allScopes(),
     // RFC 9207 section 3: the authorization responses carry `iss` (src/grant/authorization.ts).
     authorizationResponseIssParameterSupported: true,
+    // RFC 9449 section 5.1: what a DPoP proof may be signed with.
+    dpopSigningAlgValuesSupported: [...dpopSigningAlgorithms],
   };
 }

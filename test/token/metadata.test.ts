@@ -78,6 +78,7 @@ Metadata("as JSON the members carry the RFC 8414 §2 names (and RFC 9207 §3's),
     "authorization_endpoint",
     "authorization_response_iss_parameter_supported",
     "code_challenge_methods_supported",
+    "dpop_signing_alg_values_supported",
     "grant_types_supported",
     "issuer",
     "jwks_uri",
@@ -90,6 +91,14 @@ Metadata("as JSON the members carry the RFC 8414 §2 names (and RFC 9207 §3's),
     "token_endpoint_auth_methods_supported",
   ]);
   assert.is((json as Record<string, unknown>)["authorization_response_iss_parameter_supported"], true);
+  // RFC 9449 section 5.1: every algorithm a proof may use, ES256 first.
+  assert.equal((json as Record<string, unknown>)["dpop_signing_alg_values_supported"], [
+    "ES256",
+    "ES384",
+    "PS256",
+    "RS256",
+    "EdDSA",
+  ]);
 });
 
 Metadata.run();
