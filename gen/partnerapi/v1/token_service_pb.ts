@@ -504,7 +504,9 @@ export const RotateSigningKeyResponseSchema: GenMessage<RotateSigningKeyResponse
  */
 export const TokenService: GenService<{
   /**
-   * POST /v1/oauth/token: grants authorization_code, refresh_token and (sandbox) client_credentials.
+   * POST /v1/oauth/token: grants authorization_code, refresh_token and (sandbox) client_credentials. With a `DPoP`
+   * header (an RFC 9449 proof for POST and this URL) the access token is bound to the proof's key (token_type DPoP,
+   * cnf.jkt) and so is the refresh token of a family the code exchange starts: it refreshes only with that key.
    *
    * @generated from rpc partnerapi.v1.TokenService.ExchangeToken
    */
@@ -524,7 +526,8 @@ export const TokenService: GenService<{
     output: typeof RevokeTokenResponseSchema;
   },
   /**
-   * POST /v1/token: the original sandbox client-credentials endpoint (developer envelope).
+   * POST /v1/token: the original sandbox client-credentials endpoint (developer envelope). With a `DPoP` header (an
+   * RFC 9449 proof for POST and this URL) the access token is bound to the proof's key (token_type DPoP).
    *
    * @generated from rpc partnerapi.v1.TokenService.MintSandboxToken
    */
