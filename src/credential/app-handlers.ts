@@ -24,6 +24,7 @@ export function describeApp(app: AppDescription): MessageInitShape<typeof AppSch
     termsUrl: app.termsUrl ?? "",
     product: productEnum(app.product),
     state: app.state,
+    requireDpop: app.requireDpop,
     redirectUris: app.redirectUris,
     credentials: app.credentials.map((client) => ({
       clientId: client.clientId,
@@ -65,10 +66,11 @@ export function newAppOf(
 
 /** An app's change, from an UpdateApp request or the ConsoleService's UpdateDeveloperApp. */
 export function appChangeOf(
-  request: Pick<UpdateAppRequest, "name" | "product" | "websiteUrl" | "privacyPolicyUrl" | "termsUrl">,
+  request: Pick<UpdateAppRequest, "name" | "product" | "websiteUrl" | "privacyPolicyUrl" | "termsUrl" | "requireDpop">,
 ): Parameters<AppAdmin["updateApp"]>[1] {
   return {
     name: request.name,
+    ...(request.requireDpop !== undefined ? { requireDpop: request.requireDpop } : {}),
     ...(request.product !== undefined ? { product: productName(request.product) ?? "UNSPECIFIED" } : {}),
     websiteUrl: request.websiteUrl,
     privacyPolicyUrl: request.privacyPolicyUrl,

@@ -43,6 +43,8 @@ export interface AppDescription {
   termsUrl: string | null;
   product: Product;
   state: AppRow["state"];
+  /** Every token of the app must be DPoP-bound. */
+  requireDpop: boolean;
   redirectUris: string[];
   credentials: AppClient[];
   apiKeys: AppApiKey[];
@@ -76,7 +78,7 @@ export interface AppAdmin {
    */
   updateApp(
     appId: string,
-    change: { name: string; product?: Product | "UNSPECIFIED" } & AppLinksGiven,
+    change: { name: string; product?: Product | "UNSPECIFIED"; requireDpop?: boolean } & AppLinksGiven,
   ): Promise<AppDescription>;
   submitApp(appId: string): Promise<AppDescription>;
   /** The production client id (secret shown once) is issued at the first approval only. */
@@ -103,6 +105,7 @@ async function describeApp(db: SqlClient, app: AppRow): Promise<AppDescription> 
     termsUrl: app.terms_url,
     product: app.product,
     state: app.state,
+    requireDpop: app.require_dpop,
     redirectUris: await apps.redirectUris(app.id),
     credentials: await Promise.all(
       clients.map(async (client) => ({
@@ -245,7 +248,10 @@ export function createAppAdmin(credential: CredentialContext): AppAdmin {
           if (lost.length > 0) throw linksMissing(lost);
         }
         if (Object.keys(links).length > 0) await apps.setLinks(locked.id, links, now());
-        const app = linked;
+        // A setting, not a merchant-facing fact: changes at once, in any state.
+        if (request.requireDpop !== undefined && request.requireDpop !== locked.require_dpop)
+          await apps.setRequireDpop(locked.id, request.requireDpop, now());
+        const app = { ...linked, require_dpop: request.requireDpop ?? locked.require_dpop };
         const name = request.name.trim();
         if (!name) return describeApp(tx, app);
         if (app.state !== "APPROVED") {

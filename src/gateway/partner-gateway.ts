@@ -12,7 +12,7 @@
 // Every answer after step 1 carries the app's X-RateLimit-* headers: counted at step 6, read without counting
 // when an earlier step refuses the call (a refused call does not use the app's budget).
 import type { DescMethodUnary } from "@bufbuild/protobuf";
-import { addressAllowed } from "../credential/index.js";
+import { addressAllowed, findApp } from "../credential/index.js";
 import { formatStoreScope, partnerAppHeader, partnerEnvironmentHeader, storeScopeHeader } from "../data/index.js";
 import type { ErrorToRender } from "../errors/index.js";
 import type {
@@ -85,6 +85,10 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
     ttlMs: options.cacheSeconds * 1000,
     maxEntries: maxCacheEntries,
   });
+  // Whether an app requires DPoP, from the same cache bound: turning it on refuses its Bearer tokens within it.
+  const dpopCache = createTtlCache<boolean>({ clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries });
+  const requiresDpop = (appId: string) =>
+    dpopCache.get(appId, async () => (await findApp(options.controlSql, appId))?.require_dpop === true);
   const liveGrant = (appId: string, companyId: number) =>
     grantCache.get(
       `${appId}\u0000${companyId}`,
@@ -217,6 +221,8 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
         partner,
       });
 
+      // A Bearer token of an app that requires DPoP (minted before it did) is refused: every token must be bound.
+      if (claims.cnf === undefined && (await requiresDpop(appId))) return refuse({ code: "partner.dpop_required" });
       if (!addressAllowed(claims.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
 
       const merchant = await options.merchants.find(claims.companyId);

@@ -117,6 +117,7 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
         throw serviceError(domain, "developer.ip_denied");
       const dpopHeader = handlerContext.requestHeader.get("dpop");
       const dpopJkt = await dpop.keyOf(dpopHeader, publicUrl(caller?.path, "/v1/token"), "developer");
+      if (client.requireDpop && dpopJkt === undefined) throw serviceError(domain, "developer.dpop_required");
       const merchantId = request.merchantId === undefined ? undefined : Number(request.merchantId);
       const minted = await sandbox.mint(client, merchantId, dpopJkt);
       // Exactly the common fields: POST /v1/token has no refresh_token, refresh_token_expires_in or merchant_id.

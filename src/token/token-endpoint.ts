@@ -93,6 +93,8 @@ export function createTokenEndpoint(deps: TokenEndpointDeps): TokenEndpoint {
       await throttleClient(client, request, grant);
       checkClientMayUseOAuth(client);
       const dpopJkt = await deps.dpop.keyOf(proof.header, proof.url, "oauth");
+      // An app that requires DPoP gets no Bearer token, by any grant.
+      if (client.requireDpop && dpopJkt === undefined) throw serviceError(domain, "oauth.dpop_required");
       try {
         return await grant.handle(request, client, deps.grants, dpopJkt);
       } catch (error) {

@@ -12,7 +12,7 @@ import * as assert from "uvu/assert";
 import { suite } from "../support/suite.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { accessTokenHash, dpopProofWindowSeconds } from "../../src/token/dpop-proof.js";
-import { decide, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
+import { credentialServiceOf, decide, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
 const Dpop = suite("token/dpop-clients");
 const clock = createManualClock(Date.now());
@@ -245,6 +245,47 @@ Dpop("a code exchanged with a proof starts a bound family: it refreshes with tha
   assert.ok(refreshed.refresh_token);
   const cnf = payloadOf(refreshed.access_token)["cnf"] as { jkt: string };
   assert.equal(cnf, payloadOf(exchanged.body["access_token"] as string)["cnf"]);
+});
+
+Dpop("an app that requires DPoP: its Bearer tokens, and token requests without a proof, are refused", async () => {
+  const w = await world();
+  const sandboxMint = (headers: Record<string, string>) =>
+    fetch(`${test.base}/v1/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ grant_type: "client_credentials", client_id: w.clientId, client_secret: w.clientSecret }),
+    });
+  const bearer = ((await (await sandboxMint({})).json()) as { access_token: string }).access_token;
+  const updated = await credentialServiceOf(test, clock).updateApp({ appId: w.appId, name: "", requireDpop: true });
+  assert.is(updated.app?.requireDpop, true);
+  // Past the credential cache (CREDENTIAL_CACHE_SECONDS) the client is verified again, with the app's new setting.
+  clock.advance(6_000);
+  assert.equal(await items({ authorization: `Bearer ${bearer}` }), {
+    outcome: "401 partner.dpop_required",
+    challenge: `DPoP error="invalid_token", algs="${algs}"`,
+  });
+  const plain = await sandboxMint({});
+  assert.is(plain.status, 400);
+  assert.is(((await plain.json()) as { error: { code: string } }).error.code, "developer.dpop_required");
+  const oauthPlain = await tokenRequest({
+    grant_type: "client_credentials",
+    client_id: w.clientId,
+    client_secret: w.clientSecret,
+  });
+  assert.equal(
+    [oauthPlain.status, oauthPlain.body["error"], oauthPlain.body["code"]],
+    [400, "invalid_request", "oauth.dpop_required"],
+  );
+  // With a proof, the app's tokens work as before.
+  const pair = await keyPair();
+  const tokens = await mint(w, pair);
+  assert.is(tokens.token_type, "dpop");
+  const dpop = await proof(pair, {
+    htm: "GET",
+    htu: `${test.base}/v1/items`,
+    ath: accessTokenHash(tokens.access_token),
+  });
+  assert.is((await items({ authorization: `DPoP ${tokens.access_token}`, dpop })).outcome, admitted);
 });
 
 Dpop.run();

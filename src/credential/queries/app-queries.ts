@@ -14,14 +14,17 @@ export interface AppRow {
   website_url: string | null;
   privacy_policy_url: string | null;
   terms_url: string | null;
+  /** Every token of the app must be DPoP-bound (RFC 9449). */
+  require_dpop: boolean;
 }
 
-const columns = "id, organization_id, name, product, state, pending_name, website_url, privacy_policy_url, terms_url";
+const columns =
+  "id, organization_id, name, product, state, pending_name, website_url, privacy_policy_url, terms_url, require_dpop";
 
 /** The app queries over `sql` (the pool, or a transaction's `sql`). */
 export function createAppQueries(sql: SqlClient) {
   return {
-    async insert(app: Omit<AppRow, "state" | "pending_name">, now: Date): Promise<AppRow> {
+    async insert(app: Omit<AppRow, "state" | "pending_name" | "require_dpop">, now: Date): Promise<AppRow> {
       const [row] = await sql<AppRow[]>`
         insert into control.apps (id, organization_id, name, product, state, website_url, privacy_policy_url,
                                   terms_url, created_at, updated_at)
@@ -56,6 +59,9 @@ export function createAppQueries(sql: SqlClient) {
       await sql`update control.apps set pending_name = ${pendingName}, updated_at = ${now} where id = ${id}`;
     },
     /** Sets the links given (a null removes one); the others are kept. */
+    async setRequireDpop(id: string, requireDpop: boolean, now: Date): Promise<void> {
+      await sql`update control.apps set require_dpop = ${requireDpop}, updated_at = ${now} where id = ${id}`;
+    },
     async setLinks(id: string, links: Partial<Pick<AppRow, AppLinkField>>, now: Date): Promise<void> {
       const website = "website_url" in links;
       const privacy = "privacy_policy_url" in links;
