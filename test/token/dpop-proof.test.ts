@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import * as assert from "uvu/assert";
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, type CryptoKey } from "jose";
 import { suite } from "../support/suite.js";
+import { entryOf } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { createMemoryStore } from "../../src/storage/key-value.js";
 import {
@@ -13,10 +14,14 @@ import {
   createDpopVerifier,
   DpopReplayCacheUnavailable,
   dpopProofWindowSeconds,
+  dpopSigningAlgorithms,
   normalizedHtu,
 } from "../../src/token/dpop-proof.js";
 import { createDpopNonces, dpopNoncePeriodSeconds } from "../../src/token/dpop-nonces.js";
 import { flakyStore } from "../support/storage.js";
+import { randomBytes } from "node:crypto";
+import { createRedisStore } from "../../src/storage/key-value.js";
+import { silentLogger } from "../../src/runtime/logger.js";
 
 const Proofs = suite("token/dpop-proof");
 const clock = createManualClock(Date.UTC(2026, 5, 1));
@@ -233,5 +238,38 @@ Proofs(
     assert.equal((await check(nonces.current())).ok, true);
   },
 );
+
+const redisUrl = process.env["TEST_REDIS_URL"];
+
+Proofs(
+  "two fronts on one Redis (two connections, one prefix): a proof accepted at one is refused at the other, and of 10 parallel uses across both exactly one is accepted",
+  async () => {
+    const prefix = `pa_test_dpop_${randomBytes(6).toString("hex")}:`;
+    const open = () => createRedisStore({ url: redisUrl!, logger: silentLogger, prefix, clock });
+    const [storeA, storeB] = [await open(), await open()];
+    try {
+      const [frontA, frontB] = [verifier(storeA), verifier(storeB)];
+      const made = await proof();
+      assert.equal((await frontA.verify({ proof: made, method: "GET", url })).ok, true);
+      assert.equal(await frontB.verify({ proof: made, method: "GET", url }), { ok: false, reason: "replayed" });
+      const parallel = await proof();
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          (index % 2 === 0 ? frontA : frontB).verify({ proof: parallel, method: "GET", url }),
+        ),
+      );
+      assert.is(results.filter((result) => result.ok).length, 1);
+    } finally {
+      await Promise.all([storeA.close(), storeB.close()]);
+    }
+  },
+  { skip: redisUrl ? false : "TEST_REDIS_URL is not set" },
+);
+
+Proofs("the WWW-Authenticate algs of the partner codes are the algorithms accepted", () => {
+  const listed = `algs="${dpopSigningAlgorithms.join(" ")}"`;
+  for (const code of ["partner.dpop_proof_invalid", "partner.dpop_nonce_required", "partner.dpop_bound_token"] as const)
+    assert.ok(entryOf(code).headers?.["WWW-Authenticate"]?.includes(listed), code);
+});
 
 Proofs.run();
