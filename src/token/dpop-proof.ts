@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { calculateJwkThumbprint, compactVerify, decodeProtectedHeader, importJWK, type JWK } from "jose";
 import type { Clock } from "../runtime/clock.js";
+import { createBoundedCache, type BoundedCache } from "../runtime/ttl-cache.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 
 /**
@@ -106,15 +107,28 @@ export function normalizedHtu(value: string): string | undefined {
   return `${url.origin}${url.pathname}`;
 }
 
+/**
+ * Imported public keys and their thumbprints, by the header's `jwk` and `alg` as sent: a client signs every proof with
+ * the same key, and importing it and hashing it were most of a proof's cost (bench/dpop.ts). Only the key's parsing is
+ * kept, never a verdict on a proof: each proof's signature is still verified. Bounded, least recently used out.
+ */
+export const dpopKeyCacheEntries = 10_000;
+
+interface ImportedKey {
+  key: Awaited<ReturnType<typeof importJWK>>;
+  jkt: string;
+}
+
 export function createDpopVerifier(options: DpopVerifierOptions): DpopVerifier {
   const { store, clock, nonces } = options;
+  const keys = createBoundedCache<ImportedKey>({ clock, ttlMs: Infinity, maxEntries: dpopKeyCacheEntries });
   return {
     async verify(request) {
       const proof = request.proof;
       if (proof === undefined || (Array.isArray(proof) && proof.length === 0)) return refused("missing");
       // Section 4.3 check 1: exactly one DPoP header.
       if (typeof proof !== "string") return refused(proof.length === 1 ? "malformed" : "multiple");
-      const signed = await verifySignature(proof);
+      const signed = await verifySignature(proof, keys);
       if (!signed.ok) return signed;
       const { claims, jkt } = signed;
       const rejection = claimsRejection(claims, request, clock.now(), nonces);
@@ -138,7 +152,7 @@ const hashOf = (value: string) => createHash("sha256").update(value).digest("bas
 type Signed = { ok: true; claims: Record<string, unknown>; jkt: string } | { ok: false; reason: DpopRejection };
 
 /** Checks 2 to 6 of section 4.3: a JWS, `typ: dpop+jwt`, an asymmetric `alg`, a public `jwk`, a valid signature. */
-async function verifySignature(proof: string): Promise<Signed> {
+async function verifySignature(proof: string, keys: BoundedCache<ImportedKey>): Promise<Signed> {
   if (proof.length > maxDpopProofLength || proof.split(".").length !== 3) return { ok: false, reason: "malformed" };
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
@@ -155,14 +169,17 @@ async function verifySignature(proof: string): Promise<Signed> {
   // Section 4.3 check 6: the header carries the public key only; a private member means a leaked key.
   if (["d", "p", "q", "dp", "dq", "qi", "k"].some((member) => member in jwk))
     return { ok: false, reason: "private_key" };
-  let key: Awaited<ReturnType<typeof importJWK>>;
-  let jkt: string;
-  try {
-    key = await importJWK(jwk, alg);
-    jkt = await calculateJwkThumbprint(jwk, "sha256");
-  } catch {
-    return { ok: false, reason: "bad_key" };
+  const cacheKey = `${alg}\u0000${JSON.stringify(jwk)}`;
+  let imported = keys.get(cacheKey);
+  if (!imported) {
+    try {
+      imported = { key: await importJWK(jwk, alg), jkt: await calculateJwkThumbprint(jwk, "sha256") };
+    } catch {
+      return { ok: false, reason: "bad_key" };
+    }
+    keys.set(cacheKey, imported);
   }
+  const { key, jkt } = imported;
   let payload: Uint8Array;
   try {
     ({ payload } = await compactVerify(proof, key, { algorithms: [alg] }));
