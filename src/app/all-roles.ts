@@ -62,7 +62,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     const stores = await openStores(options, context, closers);
     const keys = await openSigningKeys(context, stores);
     const owners = await buildOwners(context, stores, keys, closers);
-    const partner = await buildPartnerGateway(context, stores, owners);
+    const partner = await buildPartnerGateway(context, stores, owners, keys);
     const developer = await buildDeveloperSide(options, context, stores, keys, owners, partner, closers);
     const internal = await buildInternalPort(context, stores, owners, developer);
     const readiness = followReadiness(context, stores, internal.health);

@@ -41,7 +41,8 @@ export async function buildFront(
   const { config, logger, metrics } = context;
   return createFrontServer({
     services: [
-      { service: TokenService, caller: createInProcessCaller(TokenService, owners.token) },
+      // The token endpoints read the DPoP proof header (RFC 9449 section 5).
+      { service: TokenService, caller: createInProcessCaller(TokenService, owners.token), reads: ["dpop"] },
       { service: DataService, caller: createInProcessCaller(DataService, owners.data) },
       // The console authenticates a developer by the Authorization header (its session token).
       {

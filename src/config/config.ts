@@ -134,6 +134,8 @@ export interface Config {
   };
   /** The partner request log: how often its in-process buffer is written, in milliseconds. */
   requestLog: { flushMs: number };
+  /** DPoP (RFC 9449): whether proofs must carry a server nonce (DPOP_NONCES). */
+  dpop: { nonces: boolean };
   /** Ceilings of the limits and throttles (calls per fixed window; docs/decisions.md says why each is what it is). */
   limits: {
     partnerPerMinute: number;
@@ -207,6 +209,7 @@ export function loadConfig(env: ProcessEnvironment = process.env, runs: ProcessR
     },
     caches: { credentialSeconds: v.CREDENTIAL_CACHE_SECONDS, gatewaySeconds: v.GATEWAY_CACHE_SECONDS },
     requestLog: { flushMs: v.REQUEST_LOG_FLUSH_MS },
+    dpop: { nonces: v.DPOP_NONCES === "1" },
     limits: limitSettings(v),
     mail: { transport: v.MAIL_TRANSPORT, from: v.MAIL_FROM },
     webhooks: webhookSettings(v, production),

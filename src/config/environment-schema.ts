@@ -159,6 +159,11 @@ export const schema = z.object({
    */
   GATEWAY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /**
+   * "1": DPoP proofs must carry a server nonce (RFC 9449 section 8), handed out in `DPoP-Nonce` with a use_dpop_nonce
+   * refusal; "0" (default): no nonce needed, each proof's iat window and jti bound its replay (docs/decisions.md, "DPoP").
+   */
+  DPOP_NONCES: z.enum(["0", "1"]).default("0"),
+  /**
    * How often the partner request log's buffer is written (src/request-log/): the console shows a call from another
    * instance within this bound, and this process's own calls at once.
    */

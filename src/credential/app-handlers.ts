@@ -25,6 +25,7 @@ export function describeApp(app: AppDescription): MessageInitShape<typeof AppSch
     requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests,
     product: productEnum(app.product),
     state: app.state,
+    requireDpop: app.requireDpop,
     redirectUris: app.redirectUris,
     credentials: app.credentials.map((client) => ({
       clientId: client.clientId,
@@ -68,12 +69,19 @@ export function newAppOf(
 export function appChangeOf(
   request: Pick<
     UpdateAppRequest,
-    "name" | "product" | "websiteUrl" | "privacyPolicyUrl" | "termsUrl" | "requirePushedAuthorizationRequests"
+    | "name"
+    | "product"
+    | "websiteUrl"
+    | "privacyPolicyUrl"
+    | "termsUrl"
+    | "requirePushedAuthorizationRequests"
+    | "requireDpop"
   >,
 ): Parameters<AppAdmin["updateApp"]>[1] {
   return {
     requirePushedRequests: request.requirePushedAuthorizationRequests,
     name: request.name,
+    ...(request.requireDpop !== undefined ? { requireDpop: request.requireDpop } : {}),
     ...(request.product !== undefined ? { product: productName(request.product) ?? "UNSPECIFIED" } : {}),
     websiteUrl: request.websiteUrl,
     privacyPolicyUrl: request.privacyPolicyUrl,

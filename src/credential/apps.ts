@@ -44,6 +44,8 @@ export interface AppDescription {
   requirePushedAuthorizationRequests: boolean;
   product: Product;
   state: AppRow["state"];
+  /** Every token of the app must be DPoP-bound. */
+  requireDpop: boolean;
   redirectUris: string[];
   credentials: AppClient[];
   apiKeys: AppApiKey[];
@@ -77,7 +79,12 @@ export interface AppAdmin {
    */
   updateApp(
     appId: string,
-    change: { name: string; product?: Product | "UNSPECIFIED"; requirePushedRequests?: boolean } & AppLinksGiven,
+    change: {
+      name: string;
+      product?: Product | "UNSPECIFIED";
+      requirePushedRequests?: boolean;
+      requireDpop?: boolean;
+    } & AppLinksGiven,
   ): Promise<AppDescription>;
   submitApp(appId: string): Promise<AppDescription>;
   /** The production client id (secret shown once) is issued at the first approval only. */
@@ -105,6 +112,7 @@ async function describeApp(db: SqlClient, app: AppRow): Promise<AppDescription> 
     requirePushedAuthorizationRequests: app.require_pushed_authorization_requests,
     product: app.product,
     state: app.state,
+    requireDpop: app.require_dpop,
     redirectUris: await apps.redirectUris(app.id),
     credentials: await Promise.all(
       clients.map(async (client) => ({
@@ -247,12 +255,16 @@ export function createAppAdmin(credential: CredentialContext): AppAdmin {
           if (lost.length > 0) throw linksMissing(lost);
         }
         if (Object.keys(links).length > 0) await apps.setLinks(locked.id, links, now());
+        // Settings, not merchant-facing facts: they change at once, in any state.
         const required = request.requirePushedRequests;
         if (required !== undefined && required !== locked.require_pushed_authorization_requests)
           await apps.setRequirePushedRequests(locked.id, required, now());
+        if (request.requireDpop !== undefined && request.requireDpop !== locked.require_dpop)
+          await apps.setRequireDpop(locked.id, request.requireDpop, now());
         const app = {
           ...linked,
           require_pushed_authorization_requests: required ?? locked.require_pushed_authorization_requests,
+          require_dpop: request.requireDpop ?? locked.require_dpop,
         };
         const name = request.name.trim();
         if (!name) return describeApp(tx, app);

@@ -52,6 +52,7 @@ export function createVerification(credential: CredentialContext): Verification 
         product: client.product,
         environment,
         appState: client.state,
+        requireDpop: client.require_dpop,
         allowedIps: await credentials.allowlist({ clientId }),
       };
       clientCache.set(key, verified, matched.expires_at?.getTime());

@@ -17,6 +17,8 @@ export interface VerifiedApp {
 /** An authenticated client id: what a token is minted from. */
 export interface VerifiedClient extends VerifiedApp {
   clientId: string;
+  /** The app requires DPoP (RFC 9449): its tokens are minted only with a proof. */
+  requireDpop: boolean;
 }
 
 /** A verified API key. */

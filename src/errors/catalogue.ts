@@ -7,8 +7,9 @@ import { Code } from "@connectrpc/connect";
 import type { Locale } from "./locale.js";
 
 /**
- * The OAuth `error` values a code can render as: the five of the spec's token-endpoint table, plus the two
- * RFC 6749 §4.1.2.1 names for server failures (`server_error`, `temporarily_unavailable`).
+ * The OAuth `error` values a code can render as: the five of the spec's token-endpoint table, the two of DPoP
+ * (RFC 9449 sections 5 and 8: `invalid_dpop_proof`, `use_dpop_nonce`), plus the two RFC 6749 §4.1.2.1 names for
+ * server failures (`server_error`, `temporarily_unavailable`).
  */
 export type OAuthError =
   | "invalid_request"
@@ -16,6 +17,8 @@ export type OAuthError =
   | "invalid_grant"
   | "unauthorized_client"
   | "unsupported_grant_type"
+  | "invalid_dpop_proof"
+  | "use_dpop_nonce"
   | "server_error"
   | "temporarily_unavailable";
 
@@ -187,6 +190,50 @@ export const catalogue = {
       en: "Too many token requests. Wait {retryAfter} seconds before trying again.",
       ar: "طلبات رموز كثيرة جدًا. انتظر {retryAfter} ثانية قبل المحاولة مرة أخرى.",
       hi: "बहुत अधिक टोकन अनुरोध। फिर से प्रयास करने से पहले {retryAfter} सेकंड प्रतीक्षा करें।",
+    },
+  },
+
+  // ---------------------------------------------------------------- DPoP at the token endpoints (RFC 9449)
+  "oauth.dpop_proof_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_dpop_proof",
+    messages: {
+      en: "The DPoP proof is malformed, not for this request, too old or already used. Send a new proof signed with the client's key.",
+      ar: "إثبات DPoP غير صالح الصيغة أو لا يخص هذا الطلب أو قديم جدًا أو سبق استخدامه. أرسل إثباتًا جديدًا موقّعًا بمفتاح العميل.",
+      hi: "DPoP प्रमाण ग़लत प्रारूप में है, इस अनुरोध के लिए नहीं है, बहुत पुराना है या पहले ही उपयोग हो चुका है। क्लाइंट की कुंजी से हस्ताक्षरित नया प्रमाण भेजें।",
+    },
+  },
+  "oauth.dpop_nonce_required": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "use_dpop_nonce",
+    params: { nonce: "string" },
+    headers: { "DPoP-Nonce": "{nonce}" },
+    messages: {
+      en: "Send the DPoP proof again with the nonce {nonce} (also in the DPoP-Nonce header).",
+      ar: "أرسل إثبات DPoP مرة أخرى مع القيمة {nonce} (موجودة أيضًا في ترويسة DPoP-Nonce).",
+      hi: "DPoP प्रमाण को nonce {nonce} के साथ फिर से भेजें (यह DPoP-Nonce हेडर में भी है)।",
+    },
+  },
+  "oauth.dpop_key_mismatch": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "invalid_dpop_proof",
+    messages: {
+      en: "This refresh token or code is bound to a DPoP key: send a DPoP proof signed with that key.",
+      ar: "رمز التحديث أو الرمز هذا مرتبط بمفتاح DPoP: أرسل إثبات DPoP موقّعًا بذلك المفتاح.",
+      hi: "यह रिफ़्रेश टोकन या कोड एक DPoP कुंजी से बंधा है: उसी कुंजी से हस्ताक्षरित DPoP प्रमाण भेजें।",
+    },
+  },
+  "oauth.dpop_required": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "invalid_request",
+    messages: {
+      en: "This app requires DPoP: send a DPoP proof header with the token request.",
+      ar: "يتطلب هذا التطبيق DPoP: أرسل ترويسة إثبات DPoP مع طلب الرمز.",
+      hi: "इस ऐप के लिए DPoP आवश्यक है: टोकन अनुरोध के साथ DPoP प्रमाण हेडर भेजें।",
     },
   },
 
@@ -948,6 +995,38 @@ export const catalogue = {
       hi: "इस क्रेडेंशियल के लिए इस IP पते से अनुरोध की अनुमति नहीं है।",
     },
   },
+  "developer.dpop_proof_invalid": {
+    // POST /v1/token: the developer envelope's oauth.dpop_proof_invalid.
+    status: 400,
+    grpc: Code.InvalidArgument,
+    oauth: "invalid_dpop_proof",
+    messages: {
+      en: "The DPoP proof is malformed, not for this request, too old or already used. Send a new proof signed with the client's key.",
+      ar: "إثبات DPoP غير صالح الصيغة أو لا يخص هذا الطلب أو قديم جدًا أو سبق استخدامه. أرسل إثباتًا جديدًا موقّعًا بمفتاح العميل.",
+      hi: "DPoP प्रमाण ग़लत प्रारूप में है, इस अनुरोध के लिए नहीं है, बहुत पुराना है या पहले ही उपयोग हो चुका है। क्लाइंट की कुंजी से हस्ताक्षरित नया प्रमाण भेजें।",
+    },
+  },
+  "developer.dpop_nonce_required": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    oauth: "use_dpop_nonce",
+    params: { nonce: "string" },
+    headers: { "DPoP-Nonce": "{nonce}" },
+    messages: {
+      en: "Send the DPoP proof again with the nonce {nonce} (also in the DPoP-Nonce header).",
+      ar: "أرسل إثبات DPoP مرة أخرى مع القيمة {nonce} (موجودة أيضًا في ترويسة DPoP-Nonce).",
+      hi: "DPoP प्रमाण को nonce {nonce} के साथ फिर से भेजें (यह DPoP-Nonce हेडर में भी है)।",
+    },
+  },
+  "developer.dpop_required": {
+    status: 400,
+    grpc: Code.FailedPrecondition,
+    messages: {
+      en: "This app requires DPoP: send a DPoP proof header with the token request.",
+      ar: "يتطلب هذا التطبيق DPoP: أرسل ترويسة إثبات DPoP مع طلب الرمز.",
+      hi: "इस ऐप के लिए DPoP आवश्यक है: टोकन अनुरोध के साथ DPoP प्रमाण हेडर भेजें।",
+    },
+  },
   "developer.rate_limited": {
     status: 429,
     grpc: Code.ResourceExhausted,
@@ -980,6 +1059,60 @@ export const catalogue = {
       en: "The access token is invalid or has expired.",
       ar: "رمز الوصول غير صالح أو منتهي الصلاحية.",
       hi: "एक्सेस टोकन अमान्य है या उसकी समय-सीमा समाप्त हो गई है।",
+    },
+  },
+  "partner.dpop_proof_invalid": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    headers: { "WWW-Authenticate": 'DPoP error="invalid_dpop_proof", algs="ES256 ES384 PS256 RS256 EdDSA"' }, // RFC 9449 §7.1
+    messages: {
+      en: "The DPoP proof is missing, malformed, not for this request (method, URL, access token), too old or already used.",
+      ar: "إثبات DPoP مفقود أو غير صالح الصيغة أو لا يخص هذا الطلب (الطريقة أو العنوان أو رمز الوصول) أو قديم جدًا أو سبق استخدامه.",
+      hi: "DPoP प्रमाण मौजूद नहीं है, ग़लत प्रारूप में है, इस अनुरोध (मेथड, URL, एक्सेस टोकन) के लिए नहीं है, बहुत पुराना है या पहले ही उपयोग हो चुका है।",
+    },
+  },
+  "partner.dpop_nonce_required": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    params: { nonce: "string" },
+    headers: {
+      "WWW-Authenticate": 'DPoP error="use_dpop_nonce", algs="ES256 ES384 PS256 RS256 EdDSA"',
+      "DPoP-Nonce": "{nonce}",
+    }, // RFC 9449 §9
+    messages: {
+      en: "Send the DPoP proof again with the nonce {nonce} (also in the DPoP-Nonce header).",
+      ar: "أرسل إثبات DPoP مرة أخرى مع القيمة {nonce} (موجودة أيضًا في ترويسة DPoP-Nonce).",
+      hi: "DPoP प्रमाण को nonce {nonce} के साथ फिर से भेजें (यह DPoP-Nonce हेडर में भी है)।",
+    },
+  },
+  "partner.dpop_bound_token": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    headers: { "WWW-Authenticate": 'DPoP error="invalid_token", algs="ES256 ES384 PS256 RS256 EdDSA"' },
+    messages: {
+      en: "This access token is bound to a DPoP key: send it as Authorization: DPoP, with a DPoP proof.",
+      ar: "رمز الوصول هذا مرتبط بمفتاح DPoP: أرسله بصيغة Authorization: DPoP مع إثبات DPoP.",
+      hi: "यह एक्सेस टोकन एक DPoP कुंजी से बंधा है: इसे Authorization: DPoP के रूप में, DPoP प्रमाण के साथ भेजें।",
+    },
+  },
+  "partner.dpop_token_unbound": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    headers: { "WWW-Authenticate": 'DPoP error="invalid_token", algs="ES256 ES384 PS256 RS256 EdDSA"' },
+    messages: {
+      en: "This access token is not bound to a DPoP key: send it as Authorization: Bearer.",
+      ar: "رمز الوصول هذا غير مرتبط بمفتاح DPoP: أرسله بصيغة Authorization: Bearer.",
+      hi: "यह एक्सेस टोकन किसी DPoP कुंजी से बंधा नहीं है: इसे Authorization: Bearer के रूप में भेजें।",
+    },
+  },
+  "partner.dpop_required": {
+    status: 401,
+    grpc: Code.Unauthenticated,
+    headers: { "WWW-Authenticate": 'DPoP error="invalid_token", algs="ES256 ES384 PS256 RS256 EdDSA"' },
+    messages: {
+      en: "This app requires DPoP: get a DPoP-bound token and send it as Authorization: DPoP, with a DPoP proof.",
+      ar: "يتطلب هذا التطبيق DPoP: احصل على رمز مرتبط بمفتاح DPoP وأرسله بصيغة Authorization: DPoP مع إثبات DPoP.",
+      hi: "इस ऐप के लिए DPoP आवश्यक है: DPoP से बंधा टोकन लें और उसे Authorization: DPoP के रूप में, DPoP प्रमाण के साथ भेजें।",
     },
   },
   "partner.scope_denied": {

@@ -205,6 +205,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     if (!options.partner || !route.partnerCall) return undefined;
     const outcome = await options.partner.admit({
       authorization: call.request.headers.authorization,
+      dpop: call.request.headers.dpop,
+      method: call.request.method ?? "GET",
+      path: call.url.pathname,
       apiKey: headerValue(call.request.headers["x-api-key"]),
       companyId: pairsOf(query).find(([name]) => name === "companyId")?.[1],
       clientAddress: clientIp,

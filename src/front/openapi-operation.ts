@@ -152,9 +152,10 @@ function sendableInQuery(field: DescField): boolean {
  */
 function securityOf(route: Route): Record<string, string[]>[] | undefined {
   if (route.partnerCall) {
-    // An OAuth (or sandbox client-credentials) access token as a bearer JWT, or an ADSR API key.
+    // An OAuth (or sandbox client-credentials) access token as a bearer JWT, or DPoP-bound with a proof (RFC 9449),
+    // or an ADSR API key.
     const scopes = route.scope ? [route.scope] : [];
-    return [{ partnerOAuth: scopes }, { bearerToken: [] }, { apiKey: [] }];
+    return [{ partnerOAuth: scopes }, { bearerToken: [] }, { dpopToken: [] }, { apiKey: [] }];
   }
   if (route.family === "oauth") return [{ clientSecretBasic: [] }, {}]; // or client_secret_post: in the body
   if (route.template.source.startsWith("/v1/console/")) {

@@ -187,6 +187,12 @@ function securitySchemes(options: OpenApiOptions, scopes: string[]): Record<stri
       bearerFormat: "JWT",
       description: "An access token from the OAuth or sandbox token endpoint.",
     },
+    dpopToken: {
+      type: "http",
+      scheme: "DPoP",
+      description:
+        "A DPoP-bound access token (RFC 9449: token_type DPoP, minted with a DPoP proof header at the token endpoint) as `Authorization: DPoP <token>`, with a `DPoP` header: a new proof for each call, signed by the same key, naming the method (htm), the URL without query (htu) and the token's hash (ath). Such a token sent as Bearer is refused (401 partner.dpop_bound_token).",
+    },
     apiKey: {
       type: "apiKey",
       in: "header",

@@ -11,6 +11,11 @@ export { Refusal } from "./refusal.js";
 /** What the front reads of an HTTP request of the partner family, before it reads the body. */
 export interface PartnerRequest {
   authorization: string | undefined;
+  /** The DPoP proof header(s) (RFC 9449), as received. */
+  dpop?: string | readonly string[] | undefined;
+  /** The HTTP method and the path without the query: what a DPoP proof names (`htm`, `htu`). */
+  method?: string;
+  path?: string;
   apiKey: string | undefined;
   /** The raw `companyId` query parameter (API keys carry no merchant); undefined when absent. */
   companyId?: string | undefined;

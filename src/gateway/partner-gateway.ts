@@ -1,7 +1,8 @@
 // The partner gateway: what the front does for a business route before the request is validated and sent on.
 // One partner call is a list of steps in order of cost:
-//   1. authenticate   the bearer token (RS256, no network), or an API key with companyId (./api-key-auth.ts: its
-//                     own steps 1-7 stand for steps 1-5 here, and fail closed when the control database is down)
+//   1. authenticate   the bearer or DPoP-bound token (RS256, no network; a DPoP proof and its replay-cache write:
+//                     ./token-auth.ts), or an API key with companyId (./api-key-auth.ts: its own steps 1-7 stand for
+//                     steps 1-5 here, and fail closed when the control database is down)
 //   2. ip allowlist   the token's allowedIps against the client address
 //   3. environment    the token's env against the merchant's demo flag (merchant directory, cached)
 //   4. scope          the route's scope among the token's scopes; a sandbox test helper admits sandbox tokens only
@@ -11,7 +12,7 @@
 // Every answer after step 1 carries the app's X-RateLimit-* headers: counted at step 6, read without counting
 // when an earlier step refuses the call (a refused call does not use the app's budget).
 import type { DescMethodUnary } from "@bufbuild/protobuf";
-import { addressAllowed } from "../credential/index.js";
+import { addressAllowed, findApp } from "../credential/index.js";
 import { formatStoreScope, partnerAppHeader, partnerEnvironmentHeader, storeScopeHeader } from "../data/index.js";
 import type { ErrorToRender } from "../errors/index.js";
 import type {
@@ -31,6 +32,7 @@ import { createTtlCache } from "../runtime/ttl-cache.js";
 import { isRegion, type Region } from "../config/regions.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { AccessTokenClaims, AccessTokenVerifier } from "../token/index.js";
+import { createTokenAuth, type TokenAuthOptions } from "./token-auth.js";
 import type { ApiKeyAuth } from "./api-key-auth.js";
 import type { MerchantDirectory } from "./merchant-directory.js";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.js";
@@ -69,6 +71,8 @@ export interface PartnerGatewayOptions {
   cacheSeconds: number;
   /** API-key authentication (ADSR); without it an `X-API-Key` call answers server.unimplemented. */
   apiKeys?: ApiKeyAuth;
+  /** DPoP proofs of bound tokens (RFC 9449); absent: a DPoP-bound token is refused. */
+  dpop?: TokenAuthOptions["dpop"];
 }
 
 /** Entries of the grant cache: one per (app, merchant) pair; a few MB at most. */
@@ -81,27 +85,30 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
     ttlMs: options.cacheSeconds * 1000,
     maxEntries: maxCacheEntries,
   });
+  // Whether an app requires DPoP, from the same cache bound: turning it on refuses its Bearer tokens within it.
+  const dpopCache = createTtlCache<boolean>({ clock, ttlMs: options.cacheSeconds * 1000, maxEntries: maxCacheEntries });
+  const requiresDpop = (appId: string) =>
+    dpopCache.get(appId, async () => (await findApp(options.controlSql, appId))?.require_dpop === true);
   const liveGrant = (appId: string, companyId: number) =>
     grantCache.get(
       `${appId}\u0000${companyId}`,
       async () => (await findLiveGrant(options.controlSql, appId, companyId)) !== undefined,
     );
 
+  const tokenAuth = createTokenAuth({ verifier, dpop: options.dpop, logger });
   /** Step 1: the token, or why there is none that works. */
-  const authenticate = (request: PartnerRequest): AccessTokenClaims | ErrorToRender => {
+  const authenticate = async (request: PartnerRequest): Promise<AccessTokenClaims | ErrorToRender> => {
     if (request.authorization === undefined) {
       // Only without an API-key module (front tests): never a pretended success.
       if (request.apiKey !== undefined) return { code: "server.unimplemented" };
       return { code: "partner.token_missing" };
     }
-    const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(request.authorization);
-    if (!match) return { code: "partner.token_invalid" };
-    const verified = verifier.verify(match[1]!);
-    if (!verified.ok) {
-      logger.debug("bearer token refused", { reason: verified.reason });
-      return { code: "partner.token_invalid" };
-    }
-    return verified.claims;
+    return tokenAuth({
+      authorization: request.authorization,
+      dpop: request.dpop,
+      method: request.method ?? "GET",
+      path: request.path ?? "/",
+    });
   };
 
   /** Steps 6 and 7, shared by tokens and keys: the per-app limit, then the merchant's region. */
@@ -200,7 +207,7 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
           };
         return limitAndRoute(keyed);
       }
-      const authenticated = authenticate(request);
+      const authenticated = await authenticate(request);
       if ("code" in authenticated) return { ok: false, error: authenticated, headers: {} };
       const claims = authenticated;
       const appId = claims.sub;
@@ -214,6 +221,8 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
         partner,
       });
 
+      // A Bearer token of an app that requires DPoP (minted before it did) is refused: every token must be bound.
+      if (claims.cnf === undefined && (await requiresDpop(appId))) return refuse({ code: "partner.dpop_required" });
       if (!addressAllowed(claims.allowedIps, request.clientAddress)) return refuse({ code: "partner.ip_denied" });
 
       const merchant = await options.merchants.find(claims.companyId);

@@ -15,6 +15,8 @@ export interface CodeCheck {
   /** S256 of the presented verifier, or null when none was sent. */
   challenge: string | null;
   now: Date;
+  /** The key of the exchange's DPoP proof; null when it sent none. */
+  dpopJkt: string | null;
 }
 
 /** Consumes the code when every check holds, in one statement; undefined when any does not (findCode tells which). */

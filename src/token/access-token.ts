@@ -34,6 +34,8 @@ export interface AccessTokenClaims {
   exp: number;
   /** Never minted by us; checked when present (RFC 7519 section 4.1.5). */
   nbf?: number;
+  /** A DPoP-bound token's key (RFC 9449 section 6.1): its RFC 7638 thumbprint. Absent: a Bearer token. */
+  cnf?: { jkt: string };
 }
 
 export interface SigningKey {
@@ -277,8 +279,16 @@ function hasClaimTypes(claims: Record<string, unknown>): claims is Record<string
     isString(claims["jti"]) &&
     isInteger(claims["iat"]) &&
     isInteger(claims["exp"]) &&
-    (claims["nbf"] === undefined || isInteger(claims["nbf"]))
+    (claims["nbf"] === undefined || isInteger(claims["nbf"])) &&
+    (claims["cnf"] === undefined || isConfirmation(claims["cnf"]))
   );
+}
+
+/** `cnf` as we mint it: an object whose `jkt` is a SHA-256 thumbprint (43 base64url characters). */
+function isConfirmation(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const jkt = (value as Record<string, unknown>)["jkt"];
+  return typeof jkt === "string" && /^[A-Za-z0-9_-]{43}$/.test(jkt);
 }
 
 /** Reads a PEM or DER private key; for keys decrypted from storage. */

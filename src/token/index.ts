@@ -15,4 +15,12 @@ export { loadKeyEncryptionKey, seal, unseal } from "./key-encryption.js";
 export { clientAddressAllowed, type VerifiedClient, type VerifyClient } from "./client-verifier.js";
 export { createKeyRing } from "./key-ring.js";
 export { createTokenService } from "./service.js";
+export {
+  createDpopVerifier,
+  dpopSigningAlgorithms,
+  DpopReplayCacheUnavailable,
+  type DpopNonces,
+  type DpopVerifier,
+} from "./dpop-proof.js";
+export { createDpopNonces, dpopNonceKey } from "./dpop-nonces.js";
 export { createSigningKeyStore } from "./signing-keys.js";

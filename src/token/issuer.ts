@@ -23,7 +23,8 @@ export type TokenResponse = MessageInitShape<typeof ExchangeTokenResponseSchema>
 /** The fields every token response has, whichever endpoint and grant (spec, "Token response": present on all). */
 export interface CommonTokenFields {
   accessToken: string;
-  tokenType: "Bearer";
+  /** "DPoP" for a token bound to a key (RFC 9449 section 5), "Bearer" otherwise. */
+  tokenType: "Bearer" | "DPoP";
   expiresIn: number;
   scope: string;
   apiBaseUrl: string;
@@ -38,14 +39,23 @@ export interface TokenMerchant {
 export interface TokenIssuer {
   /** The key that signs now; call before opening a transaction. */
   signingKey(): Promise<SigningKey>;
-  /** Signs an access token for `client` and `merchant` on the thread pool; what every mint uses. */
-  mintAccessToken(key: SigningKey, client: VerifiedClient, merchant: TokenMerchant): Promise<string>;
+  /**
+   * Signs an access token for `client` and `merchant` on the thread pool; what every mint uses. With `dpopJkt` the
+   * token is bound to that DPoP key (`cnf.jkt`, RFC 9449 section 6.1).
+   */
+  mintAccessToken(key: SigningKey, client: VerifiedClient, merchant: TokenMerchant, dpopJkt?: string): Promise<string>;
   /** The same token signed on the calling thread (fixtures and tests; a request path uses mintAccessToken). */
   accessToken(key: SigningKey, client: VerifiedClient, merchant: TokenMerchant): string;
-  /** The fields of every token response: the access token, Bearer, its lifetime, the scope bundle, api_base_url. */
-  commonFields(accessToken: string, client: VerifiedClient): CommonTokenFields;
+  /** The fields of every token response: the access token, its type, its lifetime, the scope bundle, api_base_url. */
+  commonFields(accessToken: string, client: VerifiedClient, dpopJkt?: string): CommonTokenFields;
   /** The OAuth token response: access token, the refresh token, and the spec's fixed fields. */
-  response(accessToken: string, client: VerifiedClient, merchant: TokenMerchant, refreshToken: string): TokenResponse;
+  response(
+    accessToken: string,
+    client: VerifiedClient,
+    merchant: TokenMerchant,
+    refreshToken: string,
+    dpopJkt?: string,
+  ): TokenResponse;
 }
 
 export function createTokenIssuer(options: {
@@ -55,14 +65,14 @@ export function createTokenIssuer(options: {
   ids: IdSource;
 }): TokenIssuer {
   const { keys, config, clock, ids } = options;
-  const commonFields = (accessToken: string, client: VerifiedClient): CommonTokenFields => ({
+  const commonFields = (accessToken: string, client: VerifiedClient, dpopJkt?: string): CommonTokenFields => ({
     accessToken,
-    tokenType: "Bearer",
+    tokenType: dpopJkt === undefined ? "Bearer" : "DPoP",
     expiresIn: config.lifetimes.accessToken,
     scope: scopesForProduct(client.product).join(" "),
     apiBaseUrl: `${config.urls.base}v1/`,
   });
-  const claims = (client: VerifiedClient, merchant: TokenMerchant): AccessTokenClaims => {
+  const claims = (client: VerifiedClient, merchant: TokenMerchant, dpopJkt?: string): AccessTokenClaims => {
     const iat = epochSeconds(clock);
     return {
       iss: config.urls.base,
@@ -79,16 +89,17 @@ export function createTokenIssuer(options: {
       jti: ids.uuid(),
       iat,
       exp: iat + config.lifetimes.accessToken,
+      ...(dpopJkt === undefined ? {} : { cnf: { jkt: dpopJkt } }),
     };
   };
   return {
     signingKey: () => keys.signingKey(),
-    mintAccessToken: (key, client, merchant) => signAccessTokenAsync(key, claims(client, merchant)),
+    mintAccessToken: (key, client, merchant, dpopJkt) => signAccessTokenAsync(key, claims(client, merchant, dpopJkt)),
     accessToken: (key, client, merchant) => signAccessToken(key, claims(client, merchant)),
     commonFields,
-    response(accessToken, client, merchant, refreshToken) {
+    response(accessToken, client, merchant, refreshToken, dpopJkt) {
       return {
-        ...commonFields(accessToken, client),
+        ...commonFields(accessToken, client, dpopJkt),
         refreshToken,
         refreshTokenExpiresIn: config.lifetimes.refreshToken,
         merchantId: BigInt(merchant.companyId),

@@ -4,6 +4,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GetAuthorizationServerMetadataResponseSchema } from "../../gen/partnerapi/v1/token_service_pb.js";
 import type { Config } from "../config/config.js";
 import { allScopes } from "../credential/index.js";
+import { dpopSigningAlgorithms } from "./dpop-proof.js";
 
 /** The metadata document. client_credentials is listed: the endpoint accepts it with sandbox credentials. */
 export function authorizationServerMetadata(
@@ -28,5 +29,7 @@ export function authorizationServerMetadata(
     // RFC 9126 section 5; required per app only (src/grant/authorization.ts), never of every client.
     pushedAuthorizationRequestEndpoint: `${config.urls.base}v1/oauth/par`,
     requirePushedAuthorizationRequests: false,
+    // RFC 9449 section 5.1: what a DPoP proof may be signed with.
+    dpopSigningAlgValuesSupported: [...dpopSigningAlgorithms],
   };
 }

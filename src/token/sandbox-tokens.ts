@@ -31,7 +31,7 @@ export interface SandboxMinter {
    */
   admit(address: string): Promise<void>;
   /** Mints for an authenticated client; `merchantId` undefined lets the organization's only sandbox merchant be inferred. */
-  mint(client: VerifiedClient, merchantId: number | undefined): Promise<SandboxToken>;
+  mint(client: VerifiedClient, merchantId: number | undefined, dpopJkt?: string): Promise<SandboxToken>;
 }
 
 export interface SandboxMinterDeps {
@@ -127,17 +127,15 @@ export function createSandboxMinter(deps: SandboxMinterDeps): SandboxMinter {
       }
     },
 
-    async mint(client, merchantId) {
+    async mint(client, merchantId, dpopJkt) {
       checkClientMayMint(client);
       const resolved = await resolveMerchant(client, merchantId);
       await checkMerchant(client, resolved);
       const { merchant } = resolved;
       checkRegionServed(merchant);
       const key = await issuer.signingKey();
-      const accessToken = await issuer.mintAccessToken(key, client, {
-        companyId: merchant.company_id,
-        region: merchant.region,
-      });
+      const target = { companyId: merchant.company_id, region: merchant.region };
+      const accessToken = await issuer.mintAccessToken(key, client, target, dpopJkt);
       logger.info("sandbox token minted", { clientId: client.clientId, companyId: merchant.company_id });
       return { accessToken, merchant };
     },

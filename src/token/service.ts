@@ -16,6 +16,9 @@ import { createClientAuthentication } from "./client-authentication.js";
 import { createPushedAuthorization } from "./pushed-authorization.js";
 import { createAuthorization } from "../grant/index.js";
 import { createSandboxMinter } from "./sandbox-tokens.js";
+import { createDpopVerifier } from "./dpop-proof.js";
+import { createDpopNonces, dpopNonceKey } from "./dpop-nonces.js";
+import { createTokenRequestDpop } from "./dpop-at-token-endpoint.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import type { SigningKeyStore } from "./signing-keys.js";
 import { callerInfoKey } from "../runtime/caller-context.js";
@@ -54,6 +57,17 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
     authorization: createAuthorization({ sql: deps.sql, config, clock, ids, logger }),
     domain,
   });
+  // DPoP proofs' jti are remembered in the shared store (one SET NX each), nonces made from the KEK (DPOP_NONCES).
+  const nonces = config.dpop.nonces ? createDpopNonces({ key: dpopNonceKey(deps.kek), clock }) : undefined;
+  const dpop = createTokenRequestDpop({
+    verifier: createDpopVerifier({ store: deps.keyValue, clock, nonces }),
+    nonces,
+    domain,
+    logger,
+  });
+  /** The public URL a proof names: the base URL and the path the front saw (an internal caller: `path`). */
+  const publicUrl = (seenPath: string | undefined, path: string) =>
+    `${config.urls.base}${(seenPath ?? path).replace(/^\//, "")}`;
   const endpoint = createTokenEndpoint({
     grants: {
       sql: deps.sql,
@@ -69,6 +83,7 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
     },
     clients,
     throttle,
+    dpop,
   });
   const revocation = createRevocation({
     sql: deps.sql,
@@ -82,7 +97,11 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
     async exchangeToken(request, handlerContext) {
       // The caller's address as the front saw it; internal callers without one share a single throttle bucket.
       const caller = handlerContext.values.get(callerInfoKey);
-      const response = await endpoint.exchange(request, caller?.clientAddress ?? "internal");
+      const proof = {
+        header: handlerContext.requestHeader.get("dpop"),
+        url: publicUrl(caller?.path, "/v1/oauth/token"),
+      };
+      const response = await endpoint.exchange(request, caller?.clientAddress ?? "internal", proof);
       // Only a grant_type the endpoint knows gets this far: the label's values are bounded.
       metrics?.tokensMinted.inc({ grant_type: request.grantType });
       return response;
@@ -111,13 +130,14 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
       // The credential's IP allowlist, as on partner routes; an internal caller has no address and fails closed.
       if (!clientAddressAllowed(client, caller?.clientAddress ?? "internal"))
         throw serviceError(domain, "developer.ip_denied");
-      const minted = await sandbox.mint(
-        client,
-        request.merchantId === undefined ? undefined : Number(request.merchantId),
-      );
+      const dpopHeader = handlerContext.requestHeader.get("dpop");
+      const dpopJkt = await dpop.keyOf(dpopHeader, publicUrl(caller?.path, "/v1/token"), "developer");
+      if (client.requireDpop && dpopJkt === undefined) throw serviceError(domain, "developer.dpop_required");
+      const merchantId = request.merchantId === undefined ? undefined : Number(request.merchantId);
+      const minted = await sandbox.mint(client, merchantId, dpopJkt);
       // Exactly the common fields: POST /v1/token has no refresh_token, refresh_token_expires_in or merchant_id.
       metrics?.tokensMinted.inc({ grant_type: "sandbox_client_credentials" });
-      return issuer.commonFields(minted.accessToken, client);
+      return issuer.commonFields(minted.accessToken, client, dpopJkt);
     },
     async getJwks() {
       return { keys: await deps.keys.published() };

@@ -251,6 +251,19 @@ Catalogue("the spec's status tables, code by code", () => {
     "developer.webhook_event_unknown": 400,
     "developer.webhook_endpoint_limit": 409,
     "developer.request_log_entry_not_found": 404,
+    // DPoP (docs/error-codes.md)
+    "oauth.dpop_proof_invalid": 400,
+    "oauth.dpop_nonce_required": 400,
+    "oauth.dpop_key_mismatch": 400,
+    "oauth.dpop_required": 400,
+    "developer.dpop_proof_invalid": 400,
+    "developer.dpop_nonce_required": 400,
+    "developer.dpop_required": 400,
+    "partner.dpop_proof_invalid": 401,
+    "partner.dpop_nonce_required": 401,
+    "partner.dpop_bound_token": 401,
+    "partner.dpop_token_unbound": 401,
+    "partner.dpop_required": 401,
   };
   for (const [code, status] of Object.entries(statuses)) {
     assert.ok(isErrorCode(code), `${code} missing from the catalogue`);

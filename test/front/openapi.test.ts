@@ -66,11 +66,21 @@ OpenApi(
       list["parameters"].map((p: Json) => p["name"]),
       ["companyId", "limit", "cursor", "status", "placedFrom", "placedTo", "updatedFrom", "externalReference"],
     );
-    assert.equal(list["security"], [{ partnerOAuth: ["orders.read"] }, { bearerToken: [] }, { apiKey: [] }]);
+    assert.equal(list["security"], [
+      { partnerOAuth: ["orders.read"] },
+      { bearerToken: [] },
+      { dpopToken: [] },
+      { apiKey: [] },
+    ]);
     // Placing an order: its body as the front validates it (1 to 50 lines, quantity 1 to 99, the fulfilment enum).
     const placing = doc["paths"]["/v1/online-orders"]["post"];
     assert.is(placing["summary"], "PlaceOnlineOrder");
-    assert.equal(placing["security"], [{ partnerOAuth: ["orders.write"] }, { bearerToken: [] }, { apiKey: [] }]);
+    assert.equal(placing["security"], [
+      { partnerOAuth: ["orders.write"] },
+      { bearerToken: [] },
+      { dpopToken: [] },
+      { apiKey: [] },
+    ]);
     const body = placing["requestBody"]["content"]["application/json"]["schema"];
     assert.equal(body["required"], ["storeId", "lines", "fulfilment", "customer", "externalReference"]);
     assert.equal([body["properties"]["lines"]["minItems"], body["properties"]["lines"]["maxItems"]], [1, 50]);
@@ -230,7 +240,11 @@ OpenApi(
       );
       const security = operation["security"];
       if (route.partnerCall) {
-        assert.equal(security, [{ partnerOAuth: [route.scope] }, { bearerToken: [] }, { apiKey: [] }], where);
+        assert.equal(
+          security,
+          [{ partnerOAuth: [route.scope] }, { bearerToken: [] }, { dpopToken: [] }, { apiKey: [] }],
+          where,
+        );
         assert.equal(
           Object.keys(ok["headers"]).filter((name) => name.startsWith("X-RateLimit")),
           ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
@@ -364,6 +378,7 @@ OpenApi(
       description: schemes["apiKey"]["description"],
     });
     assert.is(schemes["bearerToken"]["bearerFormat"], "JWT");
+    assert.is(schemes["dpopToken"]["scheme"], "DPoP");
     assert.is(schemes["clientSecretBasic"]["scheme"], "basic");
     assert.is(schemes["consoleSession"]["scheme"], "bearer");
   },

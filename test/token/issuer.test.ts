@@ -46,6 +46,7 @@ function sequentialIds(): IdSource {
 
 const client: VerifiedClient = {
   clientId: "lp_app_sb1",
+  requireDpop: false,
   appId: "app_01",
   organizationId: 17,
   product: "ONLINE_ORDER",

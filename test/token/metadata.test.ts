@@ -80,6 +80,7 @@ Metadata("as JSON the members carry the RFC 8414 §2 names (and RFC 9207 §3's),
     "authorization_endpoint",
     "authorization_response_iss_parameter_supported",
     "code_challenge_methods_supported",
+    "dpop_signing_alg_values_supported",
     "grant_types_supported",
     "issuer",
     "jwks_uri",
@@ -96,6 +97,14 @@ Metadata("as JSON the members carry the RFC 8414 §2 names (and RFC 9207 §3's),
   assert.is((json as Record<string, unknown>)["authorization_response_iss_parameter_supported"], true);
   // RFC 9126 section 5: false is stated, not left out (required per app, never of every client).
   assert.is((json as Record<string, unknown>)["require_pushed_authorization_requests"], false);
+  // RFC 9449 section 5.1: every algorithm a proof may use, ES256 first.
+  assert.equal((json as Record<string, unknown>)["dpop_signing_alg_values_supported"], [
+    "ES256",
+    "ES384",
+    "PS256",
+    "RS256",
+    "EdDSA",
+  ]);
 });
 
 Metadata.run();

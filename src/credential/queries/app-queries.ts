@@ -16,17 +16,19 @@ export interface AppRow {
   terms_url: string | null;
   /** RFC 9126 section 6: the app's authorization requests must be pushed first. */
   require_pushed_authorization_requests: boolean;
+  /** Every token of the app must be DPoP-bound (RFC 9449). */
+  require_dpop: boolean;
 }
 
 const columns =
   "id, organization_id, name, product, state, pending_name, website_url, privacy_policy_url, terms_url, " +
-  "require_pushed_authorization_requests";
+  "require_pushed_authorization_requests, require_dpop";
 
 /** The app queries over `sql` (the pool, or a transaction's `sql`). */
 export function createAppQueries(sql: SqlClient) {
   return {
     async insert(
-      app: Omit<AppRow, "state" | "pending_name" | "require_pushed_authorization_requests">,
+      app: Omit<AppRow, "state" | "pending_name" | "require_pushed_authorization_requests" | "require_dpop">,
       now: Date,
     ): Promise<AppRow> {
       const [row] = await sql<AppRow[]>`
@@ -69,6 +71,9 @@ export function createAppQueries(sql: SqlClient) {
         where id = ${id}`;
     },
     /** Sets the links given (a null removes one); the others are kept. */
+    async setRequireDpop(id: string, requireDpop: boolean, now: Date): Promise<void> {
+      await sql`update control.apps set require_dpop = ${requireDpop}, updated_at = ${now} where id = ${id}`;
+    },
     async setLinks(id: string, links: Partial<Pick<AppRow, AppLinkField>>, now: Date): Promise<void> {
       const website = "website_url" in links;
       const privacy = "privacy_policy_url" in links;

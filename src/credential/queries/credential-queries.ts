@@ -14,6 +14,7 @@ export interface ClientWithApp {
   organization_id: number;
   product: AppRow["product"];
   state: AppRow["state"];
+  require_dpop: boolean;
 }
 
 export interface SecretRow {
@@ -51,7 +52,7 @@ export function createCredentialQueries(sql: SqlClient) {
     /** A live client id and its app; `lock` takes the credential's row lock (rotation serialises on it). */
     async findClient(clientId: string, options: { lock?: boolean } = {}): Promise<ClientWithApp | undefined> {
       const [row] = await sql<ClientWithApp[]>`
-        select c.client_id, c.environment, a.id as app_id, a.organization_id, a.product, a.state
+        select c.client_id, c.environment, a.id as app_id, a.organization_id, a.product, a.state, a.require_dpop
         from control.client_credentials c join control.apps a on a.id = c.app_id
         where c.client_id = ${clientId} and c.revoked_at is null
         ${options.lock ? sql`for update of c` : sql``}`;

@@ -13,9 +13,12 @@ export interface CodeRow {
   code_challenge: string | null;
   expires_at: Date;
   consumed_at: Date | null;
+  /** The DPoP key the code is bound to (RFC 9449 section 10, `dpop_jkt`); null: any proof, or none. */
+  dpop_jkt: string | null;
 }
 
-const columns = "app_id, client_id, company_id, grant_id, redirect_uri, code_challenge, expires_at, consumed_at";
+const columns =
+  "app_id, client_id, company_id, grant_id, redirect_uri, code_challenge, expires_at, consumed_at, dpop_jkt";
 
 /** The code queries over `sql` (the pool, or a transaction's `sql`). */
 export function createCodeQueries(sql: SqlClient) {
@@ -31,12 +34,15 @@ export function createCodeQueries(sql: SqlClient) {
       codeChallenge: string | null;
       now: Date;
       expiresAt: Date;
+      /** Binds the code to a DPoP key (the authorization request's `dpop_jkt`); absent: unbound. */
+      dpopJkt?: string | null;
     }): Promise<void> {
       await sql`
         insert into control.authorization_codes
-          (code_hash, app_id, client_id, company_id, grant_id, approved_by_user_id, redirect_uri, code_challenge, created_at, expires_at)
+          (code_hash, app_id, client_id, company_id, grant_id, approved_by_user_id, redirect_uri, code_challenge, created_at,
+           expires_at, dpop_jkt)
         values (${code.hash}, ${code.appId}, ${code.clientId}, ${code.companyId}, ${code.grantId}, ${code.approvedByUserId},
-                ${code.redirectUri}, ${code.codeChallenge}, ${code.now}, ${code.expiresAt})`;
+                ${code.redirectUri}, ${code.codeChallenge}, ${code.now}, ${code.expiresAt}, ${code.dpopJkt ?? null})`;
     },
     /**
      * Consumes the code when every condition holds, in one statement; undefined when any does not (find() then
@@ -49,12 +55,15 @@ export function createCodeQueries(sql: SqlClient) {
       redirectUri: string;
       challenge: string | null;
       now: Date;
+      dpopJkt: string | null;
     }): Promise<CodeRow | undefined> {
+      // A code bound to a DPoP key is consumed only by a proof of that key (RFC 9449 section 10).
       const [row] = await sql<CodeRow[]>`
         update control.authorization_codes set consumed_at = ${check.now}
         where code_hash = ${check.hash} and consumed_at is null and expires_at > ${check.now}
           and client_id = ${check.clientId} and redirect_uri = ${check.redirectUri}
           and code_challenge is not distinct from ${check.challenge}
+          and (dpop_jkt is null or dpop_jkt = ${check.dpopJkt})
         returning ${sql.unsafe(columns)}`;
       return row;
     },

@@ -19,17 +19,18 @@ export const parameters = ["code", "redirect_uri"] as const;
 /** Why a code that did not consume failed, told from its row; the order is the spec's table. */
 function diagnose(
   row: AuthorizationCode | undefined,
-  check: { clientId: string; redirectUri: string; challenge: string | null; now: Date },
+  check: { clientId: string; redirectUri: string; challenge: string | null; now: Date; dpopJkt: string | null },
 ) {
   if (!row || row.client_id !== check.clientId || row.consumed_at !== null) return "oauth.code_invalid" as const;
   if (row.expires_at.getTime() <= check.now.getTime()) return "oauth.code_expired" as const;
   if (row.redirect_uri !== check.redirectUri) return "oauth.redirect_uri_mismatch" as const;
   if (row.code_challenge !== check.challenge) return "oauth.pkce_failed" as const;
+  if (row.dpop_jkt !== null && row.dpop_jkt !== check.dpopJkt) return "oauth.dpop_key_mismatch" as const;
   // Every condition holds now, so a parallel exchange consumed it between the two statements.
   return "oauth.code_invalid" as const;
 }
 
-export const handle: GrantType["handle"] = async (request, client, context) => {
+export const handle: GrantType["handle"] = async (request, client, context, dpopJkt) => {
   const { sql, clock, ids, config, issuer, domain } = context;
   const key = await issuer.signingKey();
   const hash = hashToken(request.code);
@@ -40,6 +41,7 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     redirectUri: request.redirectUri,
     challenge: request.codeVerifier ? s256(request.codeVerifier) : null,
     now,
+    dpopJkt: dpopJkt ?? null,
   };
   let replayed: number | undefined;
   const outcome = await sql.begin(
@@ -67,6 +69,8 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
         clientId: client.clientId,
         codeHash: hash,
         now,
+        // A family started with a proof is bound to its key: it refreshes only with a proof of it (RFC 9449 section 5).
+        dpopJkt: dpopJkt ?? null,
       });
       const refreshToken = newRefreshToken(ids, client.environment);
       await createRefreshQueries(tx).insertToken({
@@ -77,7 +81,8 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
         expiresAt: new Date(now.getTime() + config.lifetimes.refreshToken * 1000),
       });
       const target = { companyId: merchant.company_id, region: merchant.region };
-      const response = issuer.response(await issuer.mintAccessToken(key, client, target), client, target, refreshToken);
+      const accessToken = await issuer.mintAccessToken(key, client, target, dpopJkt);
+      const response = issuer.response(accessToken, client, target, refreshToken, dpopJkt);
       return { ok: true, value: { response, familyId, companyId: merchant.company_id } };
     },
   );

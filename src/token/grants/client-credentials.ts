@@ -10,10 +10,14 @@ import type { GrantType } from "./grant-type.js";
 export const grantType = "client_credentials";
 export const parameters = [] as const;
 
-export const handle: GrantType["handle"] = async (request, client, context) => {
+export const handle: GrantType["handle"] = async (request, client, context, dpopJkt) => {
   const { sandbox, issuer } = context;
-  const minted = await sandbox.mint(client, request.merchantId === undefined ? undefined : Number(request.merchantId));
-  return { ...issuer.commonFields(minted.accessToken, client), merchantId: BigInt(minted.merchant.company_id) };
+  const merchantId = request.merchantId === undefined ? undefined : Number(request.merchantId);
+  const minted = await sandbox.mint(client, merchantId, dpopJkt);
+  return {
+    ...issuer.commonFields(minted.accessToken, client, dpopJkt),
+    merchantId: BigInt(minted.merchant.company_id),
+  };
 };
 
 export const clientCredentials: GrantType = { grantType, parameters, handle };

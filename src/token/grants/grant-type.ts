@@ -53,8 +53,17 @@ export interface GrantType {
    * invalid_grant answers are counted and retries slowed; none for a grant without one (client credentials).
    */
   readonly credential?: "code" | "refresh_token";
-  /** Runs the grant; resolves with the token response or rejects with a catalogue error. */
-  handle(request: ExchangeTokenRequest, client: VerifiedClient, context: GrantContext): Promise<TokenResponse>;
+  /**
+   * Runs the grant; resolves with the token response or rejects with a catalogue error. `dpopJkt` is the key of the
+   * request's verified DPoP proof (RFC 9449 section 5): the access token is bound to it, and a code or refresh
+   * family bound to a key accepts only that key. Undefined: the request sent no proof.
+   */
+  handle(
+    request: ExchangeTokenRequest,
+    client: VerifiedClient,
+    context: GrantContext,
+    dpopJkt: string | undefined,
+  ): Promise<TokenResponse>;
 }
 
 /** A grant's failure, decided inside a transaction and raised after it ended (committed or rolled back). */

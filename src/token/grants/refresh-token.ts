@@ -39,7 +39,7 @@ function revokedCode(row: PresentedTokenRow): ErrorCode | undefined {
 
 type Result = { response: TokenResponse; familyId: number; replay: boolean };
 
-export const handle: GrantType["handle"] = async (request, client, context) => {
+export const handle: GrantType["handle"] = async (request, client, context, dpopJkt) => {
   const { sql, clock, config, issuer, domain, successorKey, logger } = context;
   const presented = request.refreshToken;
   // A malformed token or one of the other environment is never looked up.
@@ -54,16 +54,18 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
   if (!read || read.client_id !== client.clientId) throw serviceError(domain, "oauth.refresh_invalid");
   const revokedAtRead = revokedCode(read);
   if (revokedAtRead) throw serviceError(domain, revokedAtRead);
+  // A family bound to a DPoP key refreshes only with a proof of that key (RFC 9449 section 5); the key never changes.
+  if (read.dpop_jkt !== null && read.dpop_jkt !== dpopJkt) throw serviceError(domain, "oauth.dpop_key_mismatch");
   if (!read.merchant_active || !read.merchant_region) throw serviceError(domain, "developer.merchant_inactive");
   if (read.rotated_at === null) {
     if (read.expires_at.getTime() <= now.getTime()) throw serviceError(domain, "oauth.refresh_expired");
     const target = { companyId: read.company_id, region: read.merchant_region };
-    const accessToken = await issuer.mintAccessToken(key, client, target);
+    const accessToken = await issuer.mintAccessToken(key, client, target, dpopJkt);
     const expiresAt = new Date(now.getTime() + config.lifetimes.refreshToken * 1000);
     const rotated = await createRefreshQueries(sql).rotateWithSuccessor(hash, successorHash, now, expiresAt);
     if (rotated) {
       logger.info("refresh token rotated", { clientId: client.clientId, familyId: rotated.family_id });
-      return issuer.response(accessToken, client, target, successor);
+      return issuer.response(accessToken, client, target, successor, dpopJkt);
     }
     // Rotated (or revoked, or its merchant deactivated) since the read: the transaction below decides, as it would have.
   }
@@ -80,7 +82,13 @@ export const handle: GrantType["handle"] = async (request, client, context) => {
     if (!merchant?.active) return { ok: false, code: "developer.merchant_inactive" };
     const target = { companyId: merchant.company_id, region: merchant.region };
     const answer = async (replay: boolean) => ({
-      response: issuer.response(await issuer.mintAccessToken(key, client, target), client, target, successor),
+      response: issuer.response(
+        await issuer.mintAccessToken(key, client, target, dpopJkt),
+        client,
+        target,
+        successor,
+        dpopJkt,
+      ),
       familyId: row!.family_id,
       replay,
     });

@@ -26,6 +26,8 @@ export interface PresentedTokenRow {
   grant_revoked_at: Date | null;
   successor_rotated_at: Date | null;
   successor_expires_at: Date | null;
+  /** The DPoP key the family is bound to (RFC 7638 thumbprint); null: unbound. */
+  dpop_jkt: string | null;
 }
 
 /** A presented token with its merchant's state: the refresh grant's one read before it rotates. */
@@ -45,10 +47,13 @@ export function createRefreshQueries(sql: SqlClient) {
       clientId: string;
       codeHash: Uint8Array | null;
       now: Date;
+      /** The DPoP key the family is bound to; null: unbound (Bearer). */
+      dpopJkt: string | null;
     }): Promise<number> {
       const [row] = await sql<{ id: number }[]>`
-        insert into control.refresh_families (grant_id, app_id, company_id, client_id, code_hash, created_at)
-        values (${family.grantId}, ${family.appId}, ${family.companyId}, ${family.clientId}, ${family.codeHash}, ${family.now})
+        insert into control.refresh_families (grant_id, app_id, company_id, client_id, code_hash, created_at, dpop_jkt)
+        values (${family.grantId}, ${family.appId}, ${family.companyId}, ${family.clientId}, ${family.codeHash}, ${family.now},
+                ${family.dpopJkt})
         returning id`;
       return row!.id;
     },
@@ -66,7 +71,7 @@ export function createRefreshQueries(sql: SqlClient) {
     async find(hash: Uint8Array): Promise<PresentedTokenRow | undefined> {
       const [row] = await sql<PresentedTokenRow[]>`
         select t.family_id, t.generation, t.expires_at, t.rotated_at, t.successor_hash,
-               f.app_id, f.company_id, f.client_id, f.grant_id, f.revoked_at as family_revoked_at, f.revoked_reason,
+               f.app_id, f.company_id, f.client_id, f.grant_id, f.revoked_at as family_revoked_at, f.revoked_reason, f.dpop_jkt,
                g.revoked_at as grant_revoked_at,
                s.rotated_at as successor_rotated_at, s.expires_at as successor_expires_at
         from control.refresh_tokens t
@@ -80,7 +85,7 @@ export function createRefreshQueries(sql: SqlClient) {
     async findWithMerchant(hash: Uint8Array): Promise<PresentedTokenWithMerchant | undefined> {
       const [row] = await sql<PresentedTokenWithMerchant[]>`
         select t.family_id, t.generation, t.expires_at, t.rotated_at, t.successor_hash,
-               f.app_id, f.company_id, f.client_id, f.grant_id, f.revoked_at as family_revoked_at, f.revoked_reason,
+               f.app_id, f.company_id, f.client_id, f.grant_id, f.revoked_at as family_revoked_at, f.revoked_reason, f.dpop_jkt,
                g.revoked_at as grant_revoked_at,
                s.rotated_at as successor_rotated_at, s.expires_at as successor_expires_at,
                m.active as merchant_active, m.region as merchant_region
