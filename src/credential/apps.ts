@@ -255,17 +255,7 @@ export function createAppAdmin(credential: CredentialContext): AppAdmin {
           if (lost.length > 0) throw linksMissing(lost);
         }
         if (Object.keys(links).length > 0) await apps.setLinks(locked.id, links, now());
-        // Settings, not merchant-facing facts: they change at once, in any state.
-        const required = request.requirePushedRequests;
-        if (required !== undefined && required !== locked.require_pushed_authorization_requests)
-          await apps.setRequirePushedRequests(locked.id, required, now());
-        if (request.requireDpop !== undefined && request.requireDpop !== locked.require_dpop)
-          await apps.setRequireDpop(locked.id, request.requireDpop, now());
-        const app = {
-          ...linked,
-          require_pushed_authorization_requests: required ?? locked.require_pushed_authorization_requests,
-          require_dpop: request.requireDpop ?? locked.require_dpop,
-        };
+        const app = { ...linked, ...(await applySecuritySettings(apps, locked, request, now())) };
         const name = request.name.trim();
         if (!name) return describeApp(tx, app);
         if (app.state !== "APPROVED") {
@@ -330,4 +320,22 @@ export function createAppAdmin(credential: CredentialContext): AppAdmin {
       });
     },
   };
+}
+
+/**
+ * The app's security settings (require pushed authorization requests, require DPoP): settings rather than facts
+ * merchants read, so they change at once, in any state; one not sent is kept.
+ */
+async function applySecuritySettings(
+  apps: ReturnType<typeof createAppQueries>,
+  locked: AppRow,
+  change: { requirePushedRequests?: boolean; requireDpop?: boolean },
+  at: Date,
+): Promise<Pick<AppRow, "require_pushed_authorization_requests" | "require_dpop">> {
+  const pushed = change.requirePushedRequests ?? locked.require_pushed_authorization_requests;
+  const dpop = change.requireDpop ?? locked.require_dpop;
+  if (pushed !== locked.require_pushed_authorization_requests)
+    await apps.setRequirePushedRequests(locked.id, pushed, at);
+  if (dpop !== locked.require_dpop) await apps.setRequireDpop(locked.id, dpop, at);
+  return { require_pushed_authorization_requests: pushed, require_dpop: dpop };
 }

@@ -173,40 +173,48 @@ export function createPartnerGateway(options: PartnerGatewayOptions): PartnerGat
     return { ...unary, headers };
   };
 
+  /** Steps 1-5 for an API key (./api-key-auth.ts), then the steps shared with tokens. */
+  const admitKeyed = async (
+    request: PartnerRequest,
+    apiKey: string,
+    apiKeys: ApiKeyAuth,
+  ): Promise<AdmittedPartnerCall | RefusedCall> => {
+    const keyed = await apiKeys.admit({
+      apiKey,
+      companyId: request.companyId,
+      clientAddress: request.clientAddress,
+      scope: request.scope,
+    });
+    if (!keyed.ok) {
+      const partner =
+        keyed.appId && keyed.environment
+          ? {
+              appId: keyed.appId,
+              environment: keyed.environment,
+              ...(keyed.companyId !== undefined ? { companyId: keyed.companyId } : {}),
+            }
+          : undefined;
+      return {
+        ok: false,
+        error: keyed.error,
+        headers: keyed.appId ? rateLimitHeaders(await rateLimiter.peek(keyed.appId)) : {},
+        ...(partner ? { partner } : {}),
+      };
+    }
+    // An API key is a production credential: a sandbox test helper is not for it.
+    if (request.sandboxOnly)
+      return {
+        ok: false,
+        error: { code: "partner.env_mismatch" },
+        headers: rateLimitHeaders(await rateLimiter.peek(keyed.appId)),
+      };
+    return limitAndRoute(keyed);
+  };
+
   return {
     async admit(request) {
-      if (request.authorization === undefined && request.apiKey !== undefined && options.apiKeys) {
-        const keyed = await options.apiKeys.admit({
-          apiKey: request.apiKey,
-          companyId: request.companyId,
-          clientAddress: request.clientAddress,
-          scope: request.scope,
-        });
-        if (!keyed.ok) {
-          const partner =
-            keyed.appId && keyed.environment
-              ? {
-                  appId: keyed.appId,
-                  environment: keyed.environment,
-                  ...(keyed.companyId !== undefined ? { companyId: keyed.companyId } : {}),
-                }
-              : undefined;
-          return {
-            ok: false,
-            error: keyed.error,
-            headers: keyed.appId ? rateLimitHeaders(await rateLimiter.peek(keyed.appId)) : {},
-            ...(partner ? { partner } : {}),
-          };
-        }
-        // An API key is a production credential: a sandbox test helper is not for it.
-        if (request.sandboxOnly)
-          return {
-            ok: false,
-            error: { code: "partner.env_mismatch" },
-            headers: rateLimitHeaders(await rateLimiter.peek(keyed.appId)),
-          };
-        return limitAndRoute(keyed);
-      }
+      if (request.authorization === undefined && request.apiKey !== undefined && options.apiKeys)
+        return admitKeyed(request, request.apiKey, options.apiKeys);
       const authenticated = await authenticate(request);
       if ("code" in authenticated) return { ok: false, error: authenticated, headers: {} };
       const claims = authenticated;
