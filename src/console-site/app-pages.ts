@@ -32,6 +32,7 @@ import { refusalOf, typed } from "./error-summary.js";
 import { linkList, linkNames, linkInputs, linksOfForm, linksRefusal, missingLinks } from "./app-links.js";
 import { appWithRole, withApp } from "./app-lookup.js";
 import { appStateName, productName } from "./labels.js";
+import { productionCard } from "./production-credentials.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorText, type Problem, type Reply, type Visit } from "./visit.js";
 
@@ -233,12 +234,7 @@ ${
     : ""
 }</li>`,
   );
-  const production =
-    app.state === "APPROVED" && rights.manageApps
-      ? html`<section class="card" aria-labelledby="production-heading"><h2 id="production-heading">${t("console.productionHeading")}</h2>
-<p>${t("console.productionExplain")}</p>
-${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div class="actions">${button(t("console.revealProduction"))}</div>`)}</section>`
-      : "";
+  const production = app.state === "APPROVED" && rights.manageApps ? productionCard(visit, app) : "";
   const body = html`<section class="card" aria-labelledby="credentials-heading"><h2 id="credentials-heading">${t("console.credentialsHeading")}</h2>
 ${editable ? html`<p>${t("console.rotateExplain")}</p>` : ""}
 <ul class="list">${rows}</ul></section>

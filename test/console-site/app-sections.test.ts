@@ -8,7 +8,7 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { escapeHtml } from "../../src/web/html.js";
-import { translator } from "../../src/web/i18n.js";
+import { momentText, translator, type Locale } from "../../src/web/i18n.js";
 import {
   admittedDeveloper,
   createSiteBrowser,
@@ -309,6 +309,54 @@ Sections(
     assert.is(put.headers.get("allow"), "GET, HEAD, POST");
     const putSettings = await fetch(`${test.console}/apps/${appId}/settings`, { method: "PUT", headers: { cookie } });
     assert.is(putSettings.headers.get("allow"), "GET, HEAD");
+  },
+);
+
+Sections(
+  "production credentials: the reveal says before the click that the unseen approval secret stops working; once shown it is no longer offered, and the card says when and to whom, in en, ar and hi",
+  async () => {
+    const browser = createSiteBrowser(test);
+    const email = `sections.reveal.${process.pid}.${++serial}@partner.test`;
+    await signedUpDeveloper(test, browser, email);
+    await admittedDeveloper(browser, staff);
+    const organizationId = await newOrganization(browser);
+    const appId = await newApp(browser, organizationId, "FULL", "Reveal app");
+    await browser.post(`/apps/${appId}/submit`, {}, await browser.get(`/apps/${appId}/review`));
+    await reviews.approveApp({ appId });
+    const say = (locale: Locale, ...args: Parameters<ReturnType<typeof translator>>) =>
+      escapeHtml(translator(locale)(...args));
+    const locales: Locale[] = ["en", "ar", "hi"];
+    for (const locale of locales) {
+      const before = await browser.get(`/apps/${appId}/credentials?lang=${locale}`);
+      assert.match(before.html, `<p>${say(locale, "console.productionExplain")}</p>`, locale);
+      assert.equal(formsOf(before.html, appId), [
+        "/rotate",
+        "/allowed-ips",
+        "/rotate",
+        "/allowed-ips",
+        "/production-credentials",
+      ]);
+    }
+    const credentials = await browser.get(`/apps/${appId}/credentials`);
+    const shownAt = clock.now();
+    const revealed = await browser.post(`/apps/${appId}/production-credentials`, {}, credentials);
+    assert.is(revealed.status, 200, revealed.html);
+    assert.match(revealed.html, 'id="production-secret-heading"');
+    for (const locale of locales) {
+      const after = await browser.get(`/apps/${appId}/credentials?lang=${locale}`);
+      assert.equal(formsOf(after.html, appId), ["/rotate", "/allowed-ips", "/rotate", "/allowed-ips"], locale);
+      const when = momentText(locale, shownAt);
+      assert.match(
+        after.html,
+        `<p>${say(locale, "console.productionShown", { when, to: `\u2068${email}\u2069` })}</p>`,
+        locale,
+      );
+      assert.match(after.html, `<p>${say(locale, "console.productionRotateInstead")}</p>`, locale);
+      assert.not.match(after.html, say(locale, "console.revealProduction"), locale);
+    }
+    // A second reveal (an old tab) is refused with the catalogue's 409, beside the card that says why.
+    const again = await browser.post(`/apps/${appId}/production-credentials`, {}, credentials);
+    assert.is(again.status, 409, again.html);
   },
 );
 

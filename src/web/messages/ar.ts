@@ -452,7 +452,12 @@ export const ar: Catalogue = {
   "console.revoked": "ملغى",
   "console.productionHeading": "بيانات اعتماد الإنتاج",
   "console.productionExplain":
-    "تمت الموافقة على التطبيق. اكشف سر العميل للإنتاج مرة واحدة؛ بعد ذلك لا يمنحك سرًا جديدًا إلا التدوير.",
+    "التطبيق معتمد. يعرض الكشف معرّف عميل الإنتاج وسرًّا جديدًا مرة واحدة. ويتوقف حينها السر الصادر عند الاعتماد عن العمل، فلا أحد يملكه بعد. بعد ذلك لا يمنح سرًّا جديدًا إلا التدوير.",
+  "console.productionShown": "عُرض سر إنتاج في {when} على {to}، وقد يكون قيد الاستخدام: لذا لا يُكشف مرة أخرى.",
+  "console.productionShownUnrecorded": "عُرض سر إنتاج في {when}، وقد يكون قيد الاستخدام: لذا لا يُكشف مرة أخرى.",
+  "console.shownToDemoFile": "العرض التجريبي (موجود في demo.json)",
+  "console.productionRotateInstead":
+    "للحصول على سر جديد، دوّر معرّف عميل الإنتاج أعلاه: يبقى السر المستخدم صالحًا 24 ساعة بعد ذلك.",
   "console.revealProduction": "اكشف بيانات اعتماد الإنتاج",
   // ---- console.* added for members, IP allowlists, access requests and archiving ----
   "console.memberRoleOf": "دور {email}",

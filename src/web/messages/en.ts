@@ -460,7 +460,14 @@ export const en = {
   "console.revoked": "Revoked",
   "console.productionHeading": "Production credentials",
   "console.productionExplain":
-    "The app is approved. Reveal its production client secret once; afterwards only a rotation gives a new one.",
+    "The app is approved. Revealing shows its production client id and a new secret, once. The secret issued at approval stops working then: nobody has it yet. Afterwards only a rotation gives a new secret.",
+  "console.productionShown":
+    "A production secret was shown on {when}, to {to}, and may be in use: it is not revealed again.",
+  "console.productionShownUnrecorded":
+    "A production secret was shown on {when} and may be in use: it is not revealed again.",
+  "console.shownToDemoFile": "the demo (it is in demo.json)",
+  "console.productionRotateInstead":
+    "For a new one, rotate the production client id above: the secret in use keeps working for 24 hours after.",
   "console.revealProduction": "Reveal production credentials",
   // ---- console.* added for members, IP allowlists, access requests and archiving ----
   "console.memberRoleOf": "Role of {email}",

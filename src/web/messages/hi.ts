@@ -450,7 +450,15 @@ export const hi: Catalogue = {
   "console.revoke": "रद्द करें",
   "console.revoked": "रद्द",
   "console.productionHeading": "प्रोडक्शन क्रेडेंशियल",
-  "console.productionExplain": "ऐप स्वीकृत है। इसका प्रोडक्शन क्लाइंट सीक्रेट एक बार दिखाएँ; उसके बाद केवल रोटेशन से नया मिलता है।",
+  "console.productionExplain":
+    "ऐप स्वीकृत है। दिखाने पर इसका प्रोडक्शन क्लाइंट आईडी और एक नया सीक्रेट एक बार दिखता है। तब स्वीकृति के समय जारी सीक्रेट काम करना बंद कर देता है: वह अभी किसी के पास नहीं है। उसके बाद केवल रोटेशन से नया सीक्रेट मिलता है।",
+  "console.productionShown":
+    "एक प्रोडक्शन सीक्रेट {when} को {to} को दिखाया गया था और उपयोग में हो सकता है: इसलिए वह दोबारा नहीं दिखाया जाता।",
+  "console.productionShownUnrecorded":
+    "एक प्रोडक्शन सीक्रेट {when} को दिखाया गया था और उपयोग में हो सकता है: इसलिए वह दोबारा नहीं दिखाया जाता।",
+  "console.shownToDemoFile": "डेमो (यह demo.json में है)",
+  "console.productionRotateInstead":
+    "नया सीक्रेट पाने के लिए ऊपर प्रोडक्शन क्लाइंट आईडी रोटेट करें: उपयोग में चल रहा सीक्रेट उसके बाद 24 घंटे तक काम करता रहता है।",
   "console.revealProduction": "प्रोडक्शन क्रेडेंशियल दिखाएँ",
   // ---- console.* added for members, IP allowlists, access requests and archiving ----
   "console.memberRoleOf": "{email} की भूमिका",
