@@ -319,7 +319,10 @@ async function provisionWorld(
         regional.sql,
         region,
         companyId,
-        richMerchantProfile(now, { name: "Demo Employee", email: employee.email }),
+        {
+          ...richMerchantProfile(now, { name: "Demo Employee", email: employee.email }),
+          decisionSeconds: options.config.onlineOrders.decisionSeconds,
+        },
       );
       await client.updateMerchantStatus(companyId, { provisioned: true });
     }
