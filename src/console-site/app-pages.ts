@@ -33,6 +33,7 @@ import { linkList, linkNames, linkInputs, linksOfForm, linksRefusal, missingLink
 import { appWithRole, withApp } from "./app-lookup.js";
 import { appStateName, productName } from "./labels.js";
 import { productionCard } from "./production-credentials.js";
+import { confirmed, confirmRevoke, confirmRotation, liveKeyName } from "./credential-confirmations.js";
 import { alert, button, field, postForm, secretBox, textarea } from "./ui.js";
 import { errorText, type Problem, type Reply, type Visit } from "./visit.js";
 
@@ -473,6 +474,11 @@ export async function setRedirectUris(visit: Visit, appId: string): Promise<Repl
 
 export async function rotateSecret(visit: Visit, appId: string, clock: () => number): Promise<Reply> {
   const { t, locale } = visit;
+  if (!confirmed(visit)) {
+    const asked = await confirmRotation(visit, appId);
+    if (!("code" in asked)) return asked;
+    return appPage(visit, appId, "credentials", { error: asked, form: "rotate" }, asked.status);
+  }
   const result = await visit.api("rotateAppClientSecret", {
     appId: appId,
     clientId: visit.form.get("client_id") ?? "",
@@ -500,10 +506,15 @@ ${secretBox({ id: "api-key", label: t("console.apiKey"), value: key.apiKey, copy
   return appPage(visit, appId, "api-keys", { notice });
 }
 
+/** Asks first (credential-confirmations.ts), then revokes and says so on the API keys view. */
 export async function revokeApiKey(visit: Visit, appId: string): Promise<Reply> {
+  const name = await liveKeyName(visit, appId);
+  if (typeof name !== "string") return appPage(visit, appId, "api-keys", { error: name, form: "keys" }, name.status);
+  if (!confirmed(visit)) return confirmRevoke(visit, appId, name);
   const result = await visit.api("revokeAppApiKey", { appId: appId, apiKeyId: visit.form.get("api_key_id") ?? "" });
   if (!result.ok) return appPage(visit, appId, "api-keys", { error: result.error, form: "keys" }, result.error.status);
-  return { status: 303, location: sectionPath(appId, "api-keys") };
+  const notice = alert("ok", visit.t("console.apiKeyRevoked", { name: `\u2068${name}\u2069` }));
+  return appPage(visit, appId, "api-keys", { notice });
 }
 
 export async function revealProduction(visit: Visit, appId: string): Promise<Reply> {

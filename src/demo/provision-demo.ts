@@ -315,15 +315,10 @@ async function provisionWorld(
     const regional = options.regionDatabases.get(region);
     let storeIds: number[] = [];
     if (regional) {
-      storeIds = await seedMerchantData(
-        regional.sql,
-        region,
-        companyId,
-        {
-          ...richMerchantProfile(now, { name: "Demo Employee", email: employee.email }),
-          decisionSeconds: options.config.onlineOrders.decisionSeconds,
-        },
-      );
+      storeIds = await seedMerchantData(regional.sql, region, companyId, {
+        ...richMerchantProfile(now, { name: "Demo Employee", email: employee.email }),
+        decisionSeconds: options.config.onlineOrders.decisionSeconds,
+      });
       await client.updateMerchantStatus(companyId, { provisioned: true });
     }
     live.push({ companyId, region, owner, employee, storeIds });

@@ -188,7 +188,18 @@ Sections(
       // A form's answer is the view that holds it, and its language switch leads there, not to the POST's path.
       const credentials = await browser.get(`/apps/${appId}/credentials`);
       const clientId = /name="client_id" value="([^"]+)"/.exec(credentials.html)![1]!;
-      const rotated = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId }, credentials);
+      // The first click asks (the consequence, "Yes, rotate", "Keep it") and rotates nothing.
+      const asked = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId }, credentials);
+      assert.is(asked.status, 200, asked.html);
+      assert.match(asked.html, `<title>${en("console.rotateConfirmTitle")} · `);
+      assert.match(asked.html, `<p>${en("console.rotateConsequence")}</p>`);
+      assert.match(asked.html, '<input type="hidden" name="confirm" value="yes">');
+      assert.match(
+        asked.html,
+        `<a class="button secondary" href="/apps/${appId}/credentials">${en("console.confirmKeep")}</a>`,
+      );
+      assert.not.match(asked.html, 'id="rotated-heading"');
+      const rotated = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId, confirm: "yes" }, credentials);
       assert.is(rotated.status, 200, rotated.html);
       assert.equal(menuOf(rotated.html).current, [`/apps/${appId}/credentials`]);
       assert.match(rotated.html, 'id="rotated-heading"');
@@ -294,9 +305,23 @@ Sections(
 
     const listed = await browser.get(`/apps/${appId}/api-keys`);
     const keyId = /name="api_key_id" value="([^"]+)"/.exec(listed.html)![1]!;
-    const revoked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId }, listed);
-    assert.is(revoked.status, 303);
-    assert.is(revoked.location, `/apps/${appId}/api-keys`);
+    // The first click asks and revokes nothing; "Yes, revoke" revokes and says so on the API keys view.
+    const asked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId }, listed);
+    assert.is(asked.status, 200, asked.html);
+    assert.match(asked.html, `<title>${en("console.revokeKeyConfirmTitle")} · `);
+    assert.match(asked.html, `<p>${en("console.revokeKeyConsequence")}</p>`);
+    assert.match(
+      asked.html,
+      `<a class="button secondary" href="/apps/${appId}/api-keys">${en("console.confirmKeep")}</a>`,
+    );
+    assert.not.match((await browser.get(`/apps/${appId}/api-keys`)).html, en("console.revoked"));
+    const revoked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId, confirm: "yes" }, listed);
+    assert.is(revoked.status, 200, revoked.html);
+    assert.equal(menuOf(revoked.html).current, [`/apps/${appId}/api-keys`]);
+    assert.match(revoked.html, /The API key \u2068[^<]+\u2069 was revoked: calls with it are refused\./);
+    // Again (an old tab): the key is no longer live, the refusal beside the keys.
+    const again = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId, confirm: "yes" }, listed);
+    assert.is(again.status, 404, again.html);
     const refused = await browser.post(`/apps/${appId}/access-requests`, { companyId: "", storeIds: "" }, listed);
     assert.is(refused.status, 400);
     assert.equal(menuOf(refused.html).current, [`/apps/${appId}/access-requests`]);

@@ -459,6 +459,18 @@ export const ar: Catalogue = {
   "console.productionRotateInstead":
     "للحصول على سر جديد، دوّر معرّف عميل الإنتاج أعلاه: يبقى السر المستخدم صالحًا 24 ساعة بعد ذلك.",
   "console.revealProduction": "اكشف بيانات اعتماد الإنتاج",
+  "console.rotateConfirmTitle": "هل تريد تدوير سر العميل هذا؟",
+  "console.rotateConfirmHeading": "ما الذي يفعله التدوير",
+  "console.rotateConsequence":
+    "يُعرض سر جديد مرة واحدة. ويبقى السر الحالي صالحًا 24 ساعة ثم يتوقف: انشر السر الجديد قبل ذلك.",
+  "console.rotateConfirm": "نعم، دوّره",
+  "console.revokeKeyConfirmTitle": "هل تريد إبطال مفتاح API هذا؟",
+  "console.revokeKeyConfirmHeading": "ما الذي يفعله الإبطال",
+  "console.revokeKeyConsequence":
+    "تُرفض الطلبات بهذا المفتاح من الآن، ولا يمكن استعادة مفتاح مُبطل. إن كان شيء ما لا يزال يستخدمه، فأنشئ مفتاحًا جديدًا وانشره أولًا.",
+  "console.revokeKeyConfirm": "نعم، أبطله",
+  "console.confirmKeep": "أبقِه",
+  "console.apiKeyRevoked": "أُبطل مفتاح API {name}: تُرفض الطلبات به.",
   // ---- console.* added for members, IP allowlists, access requests and archiving ----
   "console.memberRoleOf": "دور {email}",
   "console.changeRole": "غيّر الدور",

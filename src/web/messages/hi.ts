@@ -460,6 +460,18 @@ export const hi: Catalogue = {
   "console.productionRotateInstead":
     "नया सीक्रेट पाने के लिए ऊपर प्रोडक्शन क्लाइंट आईडी रोटेट करें: उपयोग में चल रहा सीक्रेट उसके बाद 24 घंटे तक काम करता रहता है।",
   "console.revealProduction": "प्रोडक्शन क्रेडेंशियल दिखाएँ",
+  "console.rotateConfirmTitle": "क्या यह क्लाइंट सीक्रेट रोटेट करें?",
+  "console.rotateConfirmHeading": "रोटेट करने से क्या होता है",
+  "console.rotateConsequence":
+    "एक नया सीक्रेट एक बार दिखाया जाता है। मौजूदा सीक्रेट 24 घंटे तक काम करता है, फिर बंद हो जाता है: उससे पहले नया सीक्रेट लगा दें।",
+  "console.rotateConfirm": "हाँ, रोटेट करें",
+  "console.revokeKeyConfirmTitle": "क्या यह API कुंजी रद्द करें?",
+  "console.revokeKeyConfirmHeading": "रद्द करने से क्या होता है",
+  "console.revokeKeyConsequence":
+    "अब से इस कुंजी वाले कॉल अस्वीकार होंगे, और रद्द की गई कुंजी वापस नहीं लाई जा सकती। अगर कुछ अभी भी इसका उपयोग करता है, तो पहले एक नई कुंजी बनाकर लगा दें।",
+  "console.revokeKeyConfirm": "हाँ, रद्द करें",
+  "console.confirmKeep": "रहने दें",
+  "console.apiKeyRevoked": "API कुंजी {name} रद्द कर दी गई: उससे किए गए कॉल अस्वीकार होते हैं।",
   // ---- console.* added for members, IP allowlists, access requests and archiving ----
   "console.memberRoleOf": "{email} की भूमिका",
   "console.changeRole": "भूमिका बदलें",
