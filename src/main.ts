@@ -200,7 +200,10 @@ function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger:
       logger.warn("second signal: exiting now", { signal });
       process.exit(1);
     }
-    logger.info("shutting down: finishing requests in flight", { signal });
+    logger.info("shutting down: finishing requests in flight", {
+      signal,
+      drainSeconds: config.shutdownDrainSeconds,
+    });
     // Unreferenced: a shutdown that ends in time ends the process without waiting for it.
     const deadline = setTimeout(() => {
       logger.error("shutdown did not finish within its bound: exiting", {

@@ -27,15 +27,12 @@ Main.after.each(() => {
   programs.clear();
 });
 
-function run(env: Record<string, string>, args: string[] = []) {
+/** Starts the program on `env` (a variable given as undefined is left unset: SHUTDOWN_DRAIN_SECONDS is "0" if not). */
+function run(env: Record<string, string | undefined>, args: string[] = []) {
   const { command, argv } = programCommand(args);
+  const given = { PATH: process.env["PATH"] ?? "", SHUTDOWN_DRAIN_SECONDS: "0", ...testPasswordCostEnv(env), ...env };
   const child = spawn(command, argv, {
-    env: {
-      PATH: process.env["PATH"] ?? "",
-      SHUTDOWN_DRAIN_SECONDS: "0",
-      ...testPasswordCostEnv(env),
-      ...env,
-    },
+    env: Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => entry[1] !== undefined)),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -104,6 +101,35 @@ Main("starts, serves, and exits 0 after SIGTERM once requests are done", async (
     assert.is(await process.exited, 0);
   } finally {
     if (databaseUrl) await dropDatabase(databaseUrl);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+// Ctrl-C on a local `npm start` (the embedded PGlite, SHUTDOWN_DRAIN_SECONDS unset) stops without the drain: no
+// balancer watches /readyz there (issue 42). With a DATABASE_URL the default drain stays 5 s (test/config).
+Main("Ctrl-C (SIGINT) on the embedded start skips the drain: it logs drainSeconds 0, stops and exits 0", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
+  await seedEmbeddedDatabase(dataDir);
+  try {
+    const process = run({
+      HOST: "127.0.0.1",
+      PORT: "0",
+      AUTH_PORT: "0",
+      CONSOLE_PORT: "0",
+      GRPC_PORT: "0",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      SHUTDOWN_DRAIN_SECONDS: undefined,
+    });
+    await process.line("partner API ready");
+    process.child.kill("SIGINT");
+    const shutting = await process.line("shutting down: finishing requests in flight");
+    assert.is(shutting["signal"], "SIGINT");
+    assert.is(shutting["drainSeconds"], 0);
+    const stopped = await process.line("stopped");
+    assert.is(stopped["forced"], undefined);
+    assert.is(await process.exited, 0);
+  } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
 });

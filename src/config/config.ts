@@ -200,7 +200,7 @@ export function loadConfig(env: ProcessEnvironment = process.env, runs: ProcessR
     logPretty: v.LOG_PRETTY === "1",
     metrics: { port: v.METRICS_PORT, host: v.METRICS_HOST },
     shutdownGraceSeconds: v.SHUTDOWN_GRACE_SECONDS,
-    shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
+    shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS ?? (v.DATABASE_URL === undefined ? 0 : 5),
     tokenKeyEncryptionKey: v.TOKEN_KEY_ENCRYPTION_KEY,
     lifetimes: lifetimeSettings(v),
     onlineOrders: {

@@ -133,8 +133,11 @@ export const schema = z.object({
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   /** How long shutdown waits for requests in flight before closing connections. */
   SHUTDOWN_GRACE_SECONDS: seconds.default(10),
-  /** How long shutdown keeps serving while /readyz answers 503, before it stops accepting (docs/decisions.md). */
-  SHUTDOWN_DRAIN_SECONDS: secondsOrZero.max(300).default(5),
+  /**
+   * How long shutdown keeps serving while /readyz answers 503, before it stops accepting (docs/decisions.md). Unset:
+   * 5 s, or 0 on the embedded PGlite (no DATABASE_URL): a local process has no balancer to tell.
+   */
+  SHUTDOWN_DRAIN_SECONDS: optional(secondsOrZero.max(300)),
   AUTH_CODE_TTL_SECONDS: seconds.default(300),
   ACCESS_TOKEN_TTL_SECONDS: seconds.default(900),
   REFRESH_TOKEN_TTL_SECONDS: seconds.default(8_640_000),

@@ -13,6 +13,7 @@ import type { Reply, Visit } from "./visit.js";
 import { refusalText } from "./app-page-view.js";
 import { appPage } from "./app-pages.js";
 import { requiredOfForm } from "./pushed-requests-setting.js";
+import { confirmed, confirmRevoke, confirmRotation, liveKeyName } from "./credential-confirmations.js";
 
 /** The refusal of a form field left empty, as the API words one (400 developer.invalid_request naming the field). */
 const emptyField = (name: string): ApiError => ({
@@ -74,6 +75,11 @@ export async function setRedirectUris(visit: Visit, appId: string): Promise<Repl
 
 export async function rotateSecret(visit: Visit, appId: string, clock: () => number): Promise<Reply> {
   const { t, locale } = visit;
+  if (!confirmed(visit)) {
+    const asked = await confirmRotation(visit, appId);
+    if (!("code" in asked)) return asked;
+    return appPage(visit, appId, "credentials", { error: asked, form: "rotate" }, asked.status);
+  }
   const result = await visit.api("rotateAppClientSecret", {
     appId: appId,
     clientId: visit.form.get("client_id") ?? "",
@@ -101,10 +107,15 @@ ${secretBox({ id: "api-key", label: t("console.apiKey"), value: key.apiKey, copy
   return appPage(visit, appId, "api-keys", { notice });
 }
 
+/** Asks first (credential-confirmations.ts), then revokes and says so on the API keys view. */
 export async function revokeApiKey(visit: Visit, appId: string): Promise<Reply> {
+  const name = await liveKeyName(visit, appId);
+  if (typeof name !== "string") return appPage(visit, appId, "api-keys", { error: name, form: "keys" }, name.status);
+  if (!confirmed(visit)) return confirmRevoke(visit, appId, name);
   const result = await visit.api("revokeAppApiKey", { appId: appId, apiKeyId: visit.form.get("api_key_id") ?? "" });
   if (!result.ok) return appPage(visit, appId, "api-keys", { error: result.error, form: "keys" }, result.error.status);
-  return { status: 303, location: sectionPath(appId, "api-keys") };
+  const notice = alert("ok", visit.t("console.apiKeyRevoked", { name: `\u2068${name}\u2069` }));
+  return appPage(visit, appId, "api-keys", { notice });
 }
 
 export async function revealProduction(visit: Visit, appId: string): Promise<Reply> {

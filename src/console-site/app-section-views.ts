@@ -8,6 +8,7 @@ import { refusalOf, typed } from "./error-summary.js";
 import { linkList, linkNames, linkInputs, linksRefusal, missingLinks } from "./app-links.js";
 import { appStateName, productName } from "./labels.js";
 import { pushedRequestsCard } from "./pushed-requests-setting.js";
+import { productionCard } from "./production-credentials.js";
 import { button, field, postForm, textarea } from "./ui.js";
 import type { Visit } from "./visit.js";
 import { type View, type Shown, refusalText } from "./app-page-view.js";
@@ -89,12 +90,7 @@ ${
     : ""
 }</li>`,
   );
-  const production =
-    app.state === "APPROVED" && rights.manageApps
-      ? html`<section class="card" aria-labelledby="production-heading"><h2 id="production-heading">${t("console.productionHeading")}</h2>
-<p>${t("console.productionExplain")}</p>
-${postForm(`/apps/${app.appId}/production-credentials`, visit.csrf, html`<div class="actions">${button(t("console.revealProduction"))}</div>`)}</section>`
-      : "";
+  const production = app.state === "APPROVED" && rights.manageApps ? productionCard(visit, app) : "";
   const body = html`<section class="card" aria-labelledby="credentials-heading"><h2 id="credentials-heading">${t("console.credentialsHeading")}</h2>
 ${editable ? html`<p>${t("console.rotateExplain")}</p>` : ""}
 <ul class="list">${rows}</ul></section>

@@ -100,7 +100,7 @@ export function createAppHandlers(
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "manage_apps");
       await requireClient(request.appId, request.clientId);
-      return describeRotatedSecret(await credentials.rotateClientSecret(request.clientId));
+      return describeRotatedSecret(await credentials.rotateClientSecret(request.clientId, account.email));
     },
 
     async revealProductionCredentials(request, ctx) {
@@ -109,7 +109,9 @@ export function createAppHandlers(
       // The app in the path must be the organization's: any other app is unknown here.
       const app = await findApp(sql, request.appId);
       if (!app || app.organization_id !== Number(request.organizationId)) throw fail("developer.app_not_found");
-      return { production: describeProductionClient(await credentials.revealProductionSecret(request.appId)) };
+      return {
+        production: describeProductionClient(await credentials.revealProductionSecret(request.appId, account.email)),
+      };
     },
 
     async setAppRedirectUris(request, ctx) {

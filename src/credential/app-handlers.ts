@@ -31,6 +31,8 @@ export function describeApp(app: AppDescription): MessageInitShape<typeof AppSch
       clientId: client.clientId,
       environment: environmentEnum(client.environment),
       allowedIps: client.allowedIps,
+      secretShownAtMs: BigInt(client.secretShown?.at.getTime() ?? 0),
+      secretShownTo: client.secretShown?.to ?? "",
     })),
     apiKeys: app.apiKeys.map((key) => ({
       apiKeyId: String(key.apiKeyId),

@@ -20,6 +20,8 @@ export interface AppClient {
   clientId: string;
   environment: CredentialEnvironment;
   allowedIps: string[];
+  /** When and to whom a secret of it was first handed out; undefined while nobody has one. */
+  secretShown?: { at: Date; to: string | undefined };
 }
 
 /** An API key of an app (never the key itself), with its allowlist. */
@@ -119,6 +121,9 @@ async function describeApp(db: SqlClient, app: AppRow): Promise<AppDescription> 
         clientId: client.client_id,
         environment: client.environment,
         allowedIps: await credentials.allowlist({ clientId: client.client_id }),
+        ...(client.secret_shown_at
+          ? { secretShown: { at: client.secret_shown_at, to: client.secret_shown_to ?? undefined } }
+          : {}),
       })),
     ),
     apiKeys: await Promise.all(

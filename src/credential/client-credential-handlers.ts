@@ -10,6 +10,9 @@ import { environmentEnum } from "./products.js";
 import type { NewClient } from "./apps.js";
 import type { ClientCredentials, RotatedSecret } from "./client-credentials.js";
 
+/** Who a secret handed out through the CredentialService went to, as the console shows it (staff tools call it). */
+const serviceCaller = "CredentialService";
+
 /** A rotation's new secret (shown once) and when the previous one stops working (0: there was none). */
 export function describeRotatedSecret(
   rotated: RotatedSecret,
@@ -41,10 +44,12 @@ export function createClientCredentialHandlers(
 > {
   return {
     async rotateClientSecret(request) {
-      return describeRotatedSecret(await clients.rotateClientSecret(request.clientId));
+      return describeRotatedSecret(await clients.rotateClientSecret(request.clientId, serviceCaller));
     },
     async revealProductionSecret(request) {
-      return { production: describeProductionClient(await clients.revealProductionSecret(request.appId)) };
+      return {
+        production: describeProductionClient(await clients.revealProductionSecret(request.appId, serviceCaller)),
+      };
     },
     async revokeClientCredential(request) {
       await clients.revokeClientCredential(request.clientId);

@@ -16,10 +16,21 @@ export interface RotatedSecret {
 }
 
 export interface ClientCredentials {
-  /** A new secret; the current one keeps working for SECRET_ROTATION_OVERLAP_SECONDS. */
-  rotateClientSecret(clientId: string): Promise<RotatedSecret>;
-  /** The production secret of an APPROVED app, shown once: a new one replaces the unseen one issued at approval. */
-  revealProductionSecret(appId: string): Promise<NewClient & { allowedIps: string[] }>;
+  /**
+   * A new secret, handed to `shownTo` (recorded when it is the client id's first); the current one keeps working for
+   * SECRET_ROTATION_OVERLAP_SECONDS.
+   */
+  rotateClientSecret(clientId: string, shownTo: string): Promise<RotatedSecret>;
+  /**
+   * The production secret of an APPROVED app, shown once to `shownTo`: a new one replaces the one issued at approval,
+   * which is why it is refused (developer.production_credentials_already_shown) once any secret of it was handed out.
+   */
+  revealProductionSecret(appId: string, shownTo: string): Promise<NewClient & { allowedIps: string[] }>;
+  /**
+   * Records that the secrets of an app's live client ids were handed out to `shownTo` (the demo writing demo.json):
+   * a later reveal would kill a secret in use, so the console offers rotation instead.
+   */
+  recordSecretsShown(appId: string, shownTo: string): Promise<void>;
   /** Revokes a client id for good; developer.credential_not_found when it is not live. */
   revokeClientCredential(clientId: string): Promise<void>;
   /**
@@ -32,7 +43,7 @@ export interface ClientCredentials {
 export function createClientCredentials(credential: CredentialContext): ClientCredentials {
   const { sql, ids, config, logger, now, forget } = credential;
   return {
-    async rotateClientSecret(clientId) {
+    async rotateClientSecret(clientId, shownTo) {
       const result = await sql.begin(async (tx) => {
         const credentials = createCredentialQueries(tx);
         // The credential's row lock serialises rotations: two at once leave at most two working secrets.
@@ -47,6 +58,7 @@ export function createClientCredentials(credential: CredentialContext): ClientCr
         await credentials.startOverlap(client.client_id, at, overlapEnd);
         const clientSecret = newClientSecret(ids, client.environment);
         await credentials.insertSecret(client.client_id, hashSecret(clientSecret), at);
+        await credentials.recordSecretShown(client.client_id, at, shownTo);
         return {
           clientId: client.client_id,
           clientSecret,
@@ -58,22 +70,25 @@ export function createClientCredentials(credential: CredentialContext): ClientCr
       return result;
     },
 
-    async revealProductionSecret(appId) {
+    async revealProductionSecret(appId, shownTo) {
       const production = await sql.begin(async (tx) => {
         const app = await lockLiveApp(tx, appId);
         if (app.state !== "APPROVED") throw fail("developer.app_not_approved");
         const credentials = createCredentialQueries(tx);
         const live = (await credentials.liveClients(app.id)).find((client) => client.environment === "PRODUCTION");
-        // The client's row lock orders this after any rotation running now; the secret issued at approval being its
-        // only secret ever means nobody in the organization has seen a production secret of it yet.
+        // The client's row lock orders this after any rotation running now. The reveal revokes the secret issued at
+        // approval, so it needs that secret to be the only one ever and handed to nobody (the demo's went to
+        // demo.json): a reveal never kills a secret in use.
         const client = live && (await credentials.findClient(live.client_id, { lock: true }));
         if (!client) throw fail("developer.credential_not_found");
-        if ((await credentials.countSecrets(client.client_id)) !== 1)
+        const shown = (await credentials.liveClients(app.id)).find((row) => row.client_id === client.client_id);
+        if (shown?.secret_shown_at || (await credentials.countSecrets(client.client_id)) !== 1)
           throw fail("developer.production_credentials_already_shown");
         const at = now();
         await credentials.revokeSecrets(client.client_id, at);
         const clientSecret = newClientSecret(ids, "PRODUCTION");
         await credentials.insertSecret(client.client_id, hashSecret(clientSecret), at);
+        await credentials.recordSecretShown(client.client_id, at, shownTo);
         return {
           clientId: client.client_id,
           environment: "PRODUCTION" as const,
@@ -84,6 +99,15 @@ export function createClientCredentials(credential: CredentialContext): ClientCr
       forget();
       logger.info("production secret revealed", { appId, clientId: production.clientId });
       return production;
+    },
+
+    async recordSecretsShown(appId, shownTo) {
+      const at = now();
+      await sql.begin(async (tx) => {
+        const credentials = createCredentialQueries(tx);
+        for (const client of await credentials.liveClients(appId))
+          await credentials.recordSecretShown(client.client_id, at, shownTo);
+      });
     },
 
     async revokeClientCredential(clientId) {

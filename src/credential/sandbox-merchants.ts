@@ -53,7 +53,10 @@ export function createSandboxMerchants(credential: CredentialContext): SandboxMe
       let described = merchant;
       const regional = regionSql?.(merchant.region);
       if (regional) {
-        await seedSandboxMerchant(regional, merchant.region, merchant.company_id, now());
+        await seedSandboxMerchant(regional, merchant.region, merchant.company_id, {
+          now: now(),
+          decisionSeconds: config.onlineOrders.decisionSeconds,
+        });
         described =
           (await createMerchantQueries(sql).updateStatus(merchant.company_id, { provisioned: true })) ?? merchant;
       }

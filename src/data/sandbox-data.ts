@@ -40,6 +40,9 @@ function sequence(seed: number): () => number {
   };
 }
 
+/** ONLINE_ORDER_DECISION_SECONDS's default, for a seed given no setting (the tests' merchants). */
+const defaultDecisionSeconds = 900;
+
 /** The states seeded online orders cycle through (the order route returns `status` as stored). */
 export const seededOrderStates = ["PENDING", "ACCEPTED", "READY", "COMPLETED", "CANCELLED"] as const;
 
@@ -50,6 +53,11 @@ export interface SeedOptions {
   salesDays: number;
   onlineOrderCount: number;
   now: Date;
+  /**
+   * ONLINE_ORDER_DECISION_SECONDS as configured (default 900, the setting's): a seeded PENDING order follows the
+   * API guide's table like a placed one, with decideBy this long after it was placed.
+   */
+  decisionSeconds?: number;
   employee?: { name: string; email: string };
 }
 
@@ -91,15 +99,22 @@ export async function seedMerchantData(
     });
     await seed.insertItems(companyId, items, employeeId ?? null);
     const day = 86_400_000;
+    const decisionMs = (options.decisionSeconds ?? defaultDecisionSeconds) * 1000;
     const orders: SeedOrder[] = Array.from({ length: options.onlineOrderCount }, (_, index) => {
       const quantity = 1 + Math.floor(random() * 3);
       const item = items[Math.floor(random() * items.length)]!;
+      const status = seededOrderStates[index % seededOrderStates.length]!;
+      // A PENDING order is one placed within its decision window (older ones would have timed out): placed in the
+      // window's first two thirds before `now`, so the merchant has at least a third of it left to decide.
+      const age = status === "PENDING" ? Math.floor((random() * 2 * decisionMs) / 3) : Math.floor(random() * 14 * day);
+      const placedAt = new Date(options.now.getTime() - age);
       return {
         storeId: storeIds[index % storeIds.length]!,
-        status: seededOrderStates[index % seededOrderStates.length]!,
+        status,
         totalMinor: item.priceMinor * quantity,
         currency,
-        placedAt: new Date(options.now.getTime() - Math.floor(random() * 14 * day)),
+        placedAt,
+        decideBy: status === "PENDING" ? new Date(placedAt.getTime() + decisionMs) : null,
         lines: [{ itemCode: item.code, name: item.name, quantity, priceMinor: item.priceMinor }],
       };
     });
@@ -134,7 +149,10 @@ export function seedSandboxMerchant(
   sql: postgres.Sql,
   region: Region,
   companyId: number,
-  now = new Date(),
+  options: { now: Date; decisionSeconds: number },
 ): Promise<number[]> {
-  return seedMerchantData(sql, region, companyId, richMerchantProfile(now));
+  return seedMerchantData(sql, region, companyId, {
+    ...richMerchantProfile(options.now),
+    decisionSeconds: options.decisionSeconds,
+  });
 }

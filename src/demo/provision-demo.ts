@@ -108,6 +108,8 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
   const existing = await readWorld(path);
   if (existing && (await stillWorks(client, existing))) {
     const world = { ...existing, ...urls };
+    // A world provisioned before reveals were recorded gets its secrets marked as shown now (idempotent).
+    await recordDemoSecretsShown(client, world);
     // A world provisioned before access requests existed gets its approval now (idempotent).
     await grantDemoAccess(options, world.apps.adsr.appId, world.merchants.live[0]!);
     // A world provisioned before it had a console login gets one now (kept when it still signs in).
@@ -117,6 +119,7 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
     return world;
   }
   const provisioned = await provisionWorld(client, options, new Date(clock.now()));
+  await recordDemoSecretsShown(client, provisioned);
   const world = {
     ...urls,
     ...provisioned,
@@ -125,6 +128,15 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
   await writeWorld(path, world);
   logger.info("demo world provisioned", { path, organizationId: world.organizationId });
   return world;
+}
+
+/**
+ * The demo's secrets are in demo.json, which scripts and the example read: they count as shown, so the console offers
+ * a rotation (with its overlap) rather than a reveal that would replace the production secret the file holds.
+ */
+async function recordDemoSecretsShown(client: Credentials, world: Pick<DemoWorld, "apps">): Promise<void> {
+  for (const app of [world.apps.full, world.apps.onlineOrder, world.apps.adsr, world.apps.inReview])
+    await client.recordSecretsShown(app.appId, "demo.json");
 }
 
 /** Where this start of the program answers, as demo.json records it. */
@@ -303,12 +315,10 @@ async function provisionWorld(
     const regional = options.regionDatabases.get(region);
     let storeIds: number[] = [];
     if (regional) {
-      storeIds = await seedMerchantData(
-        regional.sql,
-        region,
-        companyId,
-        richMerchantProfile(now, { name: "Demo Employee", email: employee.email }),
-      );
+      storeIds = await seedMerchantData(regional.sql, region, companyId, {
+        ...richMerchantProfile(now, { name: "Demo Employee", email: employee.email }),
+        decisionSeconds: options.config.onlineOrders.decisionSeconds,
+      });
       await client.updateMerchantStatus(companyId, { provisioned: true });
     }
     live.push({ companyId, region, owner, employee, storeIds });

@@ -11,6 +11,8 @@ interface Asset {
   body: Buffer;
   etag: string;
   contentType: string;
+  /** Absent: a year, immutable (the URL carries the hash). */
+  cacheControl?: string;
 }
 
 function asset(body: Buffer, name: string, extension: string, contentType: string): Asset {
@@ -70,7 +72,18 @@ const stylesheet = asset(
   "text/css; charset=utf-8",
 );
 const copyScript = load("copy-button.js", "copy", "js", "text/javascript; charset=utf-8");
-const assets = new Map([stylesheet, copyScript, ...fonts.map((font) => font.file)].map((item) => [item.path, item]));
+/**
+ * The sites' icon where browsers ask for it without a <link> (/favicon.ico answered 404 on both sites, issue 42): an
+ * SVG, which browsers take at that path. Its URL is fixed, so it is cached a day rather than for good.
+ */
+const favicon: Asset = {
+  ...load("favicon.svg", "favicon", "svg", "image/svg+xml"),
+  path: "/favicon.ico",
+  cacheControl: "public, max-age=86400",
+};
+const assets = new Map(
+  [stylesheet, copyScript, favicon, ...fonts.map((font) => font.file)].map((item) => [item.path, item]),
+);
 
 /** The hashed URLs of the shipped fonts. */
 export const fontPaths: readonly string[] = fonts.map((font) => font.file.path);
@@ -101,7 +114,7 @@ export function assetReply(method: string, path: string, ifNoneMatch: string | u
     };
   const headers = {
     "Content-Type": asset.contentType,
-    "Cache-Control": "public, max-age=31536000, immutable",
+    "Cache-Control": asset.cacheControl ?? "public, max-age=31536000, immutable",
     ETag: asset.etag,
     "X-Content-Type-Options": "nosniff",
   };

@@ -181,13 +181,20 @@ Config(
   },
 );
 
-Config("SHUTDOWN_DRAIN_SECONDS: 5 by default, 0 to 300 whole seconds, anything else stops the start naming it", () => {
-  assert.is(loadConfig({}).shutdownDrainSeconds, 5);
-  assert.is(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "0" }).shutdownDrainSeconds, 0);
-  assert.is(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "300" }).shutdownDrainSeconds, 300);
-  for (const value of ["-1", "301", "1.5", "soon"])
-    assert.match(configError({ SHUTDOWN_DRAIN_SECONDS: value }), "SHUTDOWN_DRAIN_SECONDS");
-});
+Config(
+  "SHUTDOWN_DRAIN_SECONDS: 5 by default with a DATABASE_URL, 0 on the embedded PGlite (no balancer), 0 to 300 whole seconds, anything else stops the start naming it",
+  () => {
+    const databaseUrl = "postgres://postgres@127.0.0.1:5432/postgres";
+    assert.is(loadConfig({ DATABASE_URL: databaseUrl }).shutdownDrainSeconds, 5);
+    assert.is(loadConfig({}).shutdownDrainSeconds, 0);
+    assert.is(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "5" }).shutdownDrainSeconds, 5, "set, it holds on the embedded too");
+    assert.is(loadConfig({ DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_SECONDS: "0" }).shutdownDrainSeconds, 0);
+    assert.is(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "0" }).shutdownDrainSeconds, 0);
+    assert.is(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "300" }).shutdownDrainSeconds, 300);
+    for (const value of ["-1", "301", "1.5", "soon"])
+      assert.match(configError({ SHUTDOWN_DRAIN_SECONDS: value }), "SHUTDOWN_DRAIN_SECONDS");
+  },
+);
 
 /** The message of the ConfigError `env` raises. */
 function configError(env: Record<string, string | undefined>): string {

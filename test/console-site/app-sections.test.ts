@@ -8,7 +8,7 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { escapeHtml } from "../../src/web/html.js";
-import { translator } from "../../src/web/i18n.js";
+import { momentText, translator, type Locale } from "../../src/web/i18n.js";
 import {
   admittedDeveloper,
   createSiteBrowser,
@@ -188,7 +188,18 @@ Sections(
       // A form's answer is the view that holds it, and its language switch leads there, not to the POST's path.
       const credentials = await browser.get(`/apps/${appId}/credentials`);
       const clientId = /name="client_id" value="([^"]+)"/.exec(credentials.html)![1]!;
-      const rotated = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId }, credentials);
+      // The first click asks (the consequence, "Yes, rotate", "Keep it") and rotates nothing.
+      const asked = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId }, credentials);
+      assert.is(asked.status, 200, asked.html);
+      assert.match(asked.html, `<title>${en("console.rotateConfirmTitle")} · `);
+      assert.match(asked.html, `<p>${en("console.rotateConsequence")}</p>`);
+      assert.match(asked.html, '<input type="hidden" name="confirm" value="yes">');
+      assert.match(
+        asked.html,
+        `<a class="button secondary" href="/apps/${appId}/credentials">${en("console.confirmKeep")}</a>`,
+      );
+      assert.not.match(asked.html, 'id="rotated-heading"');
+      const rotated = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId, confirm: "yes" }, credentials);
       assert.is(rotated.status, 200, rotated.html);
       assert.equal(menuOf(rotated.html).current, [`/apps/${appId}/credentials`]);
       assert.match(rotated.html, 'id="rotated-heading"');
@@ -309,9 +320,23 @@ Sections(
 
     const listed = await browser.get(`/apps/${appId}/api-keys`);
     const keyId = /name="api_key_id" value="([^"]+)"/.exec(listed.html)![1]!;
-    const revoked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId }, listed);
-    assert.is(revoked.status, 303);
-    assert.is(revoked.location, `/apps/${appId}/api-keys`);
+    // The first click asks and revokes nothing; "Yes, revoke" revokes and says so on the API keys view.
+    const asked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId }, listed);
+    assert.is(asked.status, 200, asked.html);
+    assert.match(asked.html, `<title>${en("console.revokeKeyConfirmTitle")} · `);
+    assert.match(asked.html, `<p>${en("console.revokeKeyConsequence")}</p>`);
+    assert.match(
+      asked.html,
+      `<a class="button secondary" href="/apps/${appId}/api-keys">${en("console.confirmKeep")}</a>`,
+    );
+    assert.not.match((await browser.get(`/apps/${appId}/api-keys`)).html, en("console.revoked"));
+    const revoked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId, confirm: "yes" }, listed);
+    assert.is(revoked.status, 200, revoked.html);
+    assert.equal(menuOf(revoked.html).current, [`/apps/${appId}/api-keys`]);
+    assert.match(revoked.html, /The API key \u2068[^<]+\u2069 was revoked: calls with it are refused\./);
+    // Again (an old tab): the key is no longer live, the refusal beside the keys.
+    const again = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId, confirm: "yes" }, listed);
+    assert.is(again.status, 404, again.html);
     const refused = await browser.post(`/apps/${appId}/access-requests`, { companyId: "", storeIds: "" }, listed);
     assert.is(refused.status, 400);
     assert.equal(menuOf(refused.html).current, [`/apps/${appId}/access-requests`]);
@@ -324,6 +349,54 @@ Sections(
     assert.is(put.headers.get("allow"), "GET, HEAD, POST");
     const putSettings = await fetch(`${test.console}/apps/${appId}/settings`, { method: "PUT", headers: { cookie } });
     assert.is(putSettings.headers.get("allow"), "GET, HEAD");
+  },
+);
+
+Sections(
+  "production credentials: the reveal says before the click that the unseen approval secret stops working; once shown it is no longer offered, and the card says when and to whom, in en, ar and hi",
+  async () => {
+    const browser = createSiteBrowser(test);
+    const email = `sections.reveal.${process.pid}.${++serial}@partner.test`;
+    await signedUpDeveloper(test, browser, email);
+    await admittedDeveloper(browser, staff);
+    const organizationId = await newOrganization(browser);
+    const appId = await newApp(browser, organizationId, "FULL", "Reveal app");
+    await browser.post(`/apps/${appId}/submit`, {}, await browser.get(`/apps/${appId}/review`));
+    await reviews.approveApp({ appId });
+    const say = (locale: Locale, ...args: Parameters<ReturnType<typeof translator>>) =>
+      escapeHtml(translator(locale)(...args));
+    const locales: Locale[] = ["en", "ar", "hi"];
+    for (const locale of locales) {
+      const before = await browser.get(`/apps/${appId}/credentials?lang=${locale}`);
+      assert.match(before.html, `<p>${say(locale, "console.productionExplain")}</p>`, locale);
+      assert.equal(formsOf(before.html, appId), [
+        "/rotate",
+        "/allowed-ips",
+        "/rotate",
+        "/allowed-ips",
+        "/production-credentials",
+      ]);
+    }
+    const credentials = await browser.get(`/apps/${appId}/credentials`);
+    const shownAt = clock.now();
+    const revealed = await browser.post(`/apps/${appId}/production-credentials`, {}, credentials);
+    assert.is(revealed.status, 200, revealed.html);
+    assert.match(revealed.html, 'id="production-secret-heading"');
+    for (const locale of locales) {
+      const after = await browser.get(`/apps/${appId}/credentials?lang=${locale}`);
+      assert.equal(formsOf(after.html, appId), ["/rotate", "/allowed-ips", "/rotate", "/allowed-ips"], locale);
+      const when = momentText(locale, shownAt);
+      assert.match(
+        after.html,
+        `<p>${say(locale, "console.productionShown", { when, to: `\u2068${email}\u2069` })}</p>`,
+        locale,
+      );
+      assert.match(after.html, `<p>${say(locale, "console.productionRotateInstead")}</p>`, locale);
+      assert.not.match(after.html, say(locale, "console.revealProduction"), locale);
+    }
+    // A second reveal (an old tab) is refused with the catalogue's 409, beside the card that says why.
+    const again = await browser.post(`/apps/${appId}/production-credentials`, {}, credentials);
+    assert.is(again.status, 409, again.html);
   },
 );
 

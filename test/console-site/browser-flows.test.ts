@@ -353,7 +353,15 @@ if (!chromiumAvailable) {
       const answered = await call();
       assert.is(answered.status, 200, await answered.clone().text());
 
+      // Asked first, the consequence said, the focus on the question; then revoked and told so.
       await page.getByRole("button", { name: "Revoke: reporting server" }).click();
+      await page.getByRole("heading", { name: "What revoking it does" }).waitFor();
+      assert.is(await page.evaluate("document.activeElement && document.activeElement.id"), "confirm-heading");
+      await assertAccessible(page, "API key revoke question");
+      await page.getByRole("button", { name: "Yes, revoke: reporting server" }).click();
+      await page
+        .getByText("The API key \u2068reporting server\u2069 was revoked: calls with it are refused.")
+        .waitFor();
       await page.getByRole("region", { name: "API keys" }).getByText("Revoked").waitFor();
       await assertAccessible(page, "API key revoked");
       // Verification results are cached for a bounded time (docs/decisions.md): past it, the key is refused.

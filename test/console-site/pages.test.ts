@@ -248,7 +248,7 @@ Site(
     assert.not.match(ran.html, secret);
 
     // Rotation: a new secret once, and the previous one's 24-hour overlap said.
-    const rotated = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId }, appPage);
+    const rotated = await browser.post(`/apps/${appId}/rotate`, { client_id: clientId, confirm: "yes" }, appPage);
     assert.is(rotated.status, 200, rotated.html);
     const newSecret = shownValue(rotated.html, "client-secret");
     assert.ok(newSecret !== secret && newSecret.startsWith("lp_sk_sb_"));
@@ -498,9 +498,9 @@ Site("an ADSR app: an API key shown once, listed by name, revoked", async () => 
   assert.match(listed.html, "nightly");
   assert.not.match(listed.html, key);
   const keyId = hiddenValue(listed.html, "api_key_id");
-  const revoked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId }, listed);
-  assert.is(revoked.status, 303);
-  assert.is(revoked.location, `/apps/${appId}/api-keys`);
+  const revoked = await browser.post(`/apps/${appId}/api-keys/revoke`, { api_key_id: keyId, confirm: "yes" }, listed);
+  assert.is(revoked.status, 200);
+  assert.match(revoked.html, en("console.apiKeyRevoked", { name: "\u2068nightly\u2069" }));
   assert.match((await browser.get(`/apps/${appId}/api-keys`)).html, en("console.revoked"));
 });
 

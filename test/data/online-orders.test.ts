@@ -51,9 +51,12 @@ async function company(placed: { at: string; status?: string; store?: 0 | 1 }[])
   const storeIds = await createRegionSeedQueries(sql, "in").insertStores(companyId, ["North", "South"]);
   const ids: number[] = [];
   for (const order of placed) {
+    // A PENDING order has its decideBy, 15 minutes after placing (the database refuses one without).
+    const status = order.status ?? "COMPLETED";
     const [row] = await sql<{ id: number }[]>`
-      insert into region_in.online_orders (company_id, store_id, status, total_minor, currency, placed_at, lines)
-      values (${companyId}, ${storeIds[order.store ?? 0]!}, ${order.status ?? "COMPLETED"}, 100, 'INR', ${order.at}::text::timestamptz, '[]')
+      insert into region_in.online_orders (company_id, store_id, status, total_minor, currency, placed_at, decide_by, lines)
+      values (${companyId}, ${storeIds[order.store ?? 0]!}, ${status}, 100, 'INR', ${order.at}::text::timestamptz,
+              ${status === "PENDING" ? sql`${order.at}::text::timestamptz + interval '900 seconds'` : null}, '[]')
       returning id`;
     ids.push(Number(row!.id));
   }
@@ -122,8 +125,9 @@ Orders(
     const between = async () => {
       added++;
       for (const at of [`2026-10-0${added}T00:00:00Z`, `2026-12-0${added}T00:00:00Z`]) {
-        await sql`insert into region_in.online_orders (company_id, store_id, status, total_minor, currency, placed_at, lines)
-        values (${Number(companyId)}, ${storeIds[0]!}, 'PENDING', 1, 'INR', ${at}::text::timestamptz, '[]')`;
+        await sql`insert into region_in.online_orders (company_id, store_id, status, total_minor, currency, placed_at, decide_by, lines)
+        values (${Number(companyId)}, ${storeIds[0]!}, 'PENDING', 1, 'INR', ${at}::text::timestamptz,
+                ${at}::text::timestamptz + interval '900 seconds', '[]')`;
       }
     };
     const { ids } = await walk(client(), { companyId, limit: 2 }, { between });

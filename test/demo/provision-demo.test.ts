@@ -18,6 +18,11 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { regions } from "../../src/config/regions.js";
 import { regionSchema } from "../../src/storage/schemas.js";
 import { useTestDatabase } from "../support/storage.js";
+import { createCredentialOwner } from "../../src/credential/index.js";
+import { createSandboxGrants } from "../../src/grant/index.js";
+import { readServiceError } from "../../src/errors/index.js";
+import { systemClock } from "../../src/runtime/clock.js";
+import { cryptoIds } from "../../src/runtime/ids.js";
 
 const Demo = suite("demo/provision-demo");
 const database = useTestDatabase(Demo);
@@ -243,6 +248,35 @@ Demo(
     const [hash] = await sql`select password_hash from control.developer_accounts where email = ${world.console.email}`;
     assert.is.not(hash!["password_hash"], account!["password_hash"]);
     assert.equal(await provisionDemo(options()), again, "a working login is kept");
+  },
+);
+
+Demo(
+  "the demo's secrets count as shown (to demo.json): a production reveal is refused and the file's secret keeps working; a world written before gets the record",
+  async () => {
+    const world = await provisionDemo(options());
+    const { sql } = database();
+    const { credentials } = createCredentialOwner(
+      { config: options().config, logger: options().logger, clock: systemClock, ids: cryptoIds },
+      { sql, regionSql: () => sql, sandboxGrants: createSandboxGrants() },
+    );
+    for (const app of [world.apps.full, world.apps.onlineOrder, world.apps.adsr]) {
+      const described = await credentials.getApp(app.appId);
+      for (const client of described.credentials) assert.is(client.secretShown?.to, "demo.json", client.clientId);
+      await credentials.revealProductionSecret(app.appId, "owner@partner.test").then(
+        () => assert.unreachable("a reveal replaced the production secret demo.json holds"),
+        (error: unknown) => assert.is(readServiceError(error).code, "developer.production_credentials_already_shown"),
+      );
+      const verified = await credentials.verifyClientCredentials(app.production.clientId, app.production.clientSecret);
+      assert.is(verified.clientId, app.production.clientId);
+    }
+    // A world provisioned before the record existed: the second run records it (and a first record is kept).
+    await sql`update control.client_credentials set secret_shown_at = null, secret_shown_to = null`;
+    await provisionDemo(options());
+    const [unrecorded] = await sql`
+      select count(*)::int as count from control.client_credentials c join control.apps a on a.id = c.app_id
+      where a.organization_id = ${world.organizationId} and c.secret_shown_to is distinct from 'demo.json'`;
+    assert.is(unrecorded!["count"], 0);
   },
 );
 

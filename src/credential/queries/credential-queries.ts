@@ -17,6 +17,14 @@ export interface ClientWithApp {
   require_dpop: boolean;
 }
 
+/** A live client id of an app, with when and to whom a secret of it was first handed out (null: never). */
+export interface LiveClientRow {
+  client_id: string;
+  environment: EnvironmentName;
+  secret_shown_at: Date | null;
+  secret_shown_to: string | null;
+}
+
 export interface SecretRow {
   id: number;
   secret_hash: Uint8Array;
@@ -44,9 +52,9 @@ export function createCredentialQueries(sql: SqlClient) {
                 values (${clientId}, ${hash}, ${now})`;
     },
     /** The live (not revoked) client ids of an app. */
-    async liveClients(appId: string): Promise<{ client_id: string; environment: EnvironmentName }[]> {
-      return sql<{ client_id: string; environment: EnvironmentName }[]>`
-        select client_id, environment from control.client_credentials
+    async liveClients(appId: string): Promise<LiveClientRow[]> {
+      return sql<LiveClientRow[]>`
+        select client_id, environment, secret_shown_at, secret_shown_to from control.client_credentials
         where app_id = ${appId} and revoked_at is null order by environment desc`;
     },
     /** A live client id and its app; `lock` takes the credential's row lock (rotation serialises on it). */
@@ -73,6 +81,11 @@ export function createCredentialQueries(sql: SqlClient) {
                 where client_id = ${clientId} and revoked_at is null and expires_at is not null`;
       await sql`update control.client_secrets set expires_at = ${overlapEnd}
                 where client_id = ${clientId} and revoked_at is null and expires_at is null`;
+    },
+    /** Records the first hand-out of a secret of a client id (a later one keeps the first record). */
+    async recordSecretShown(clientId: string, at: Date, to: string): Promise<void> {
+      await sql`update control.client_credentials set secret_shown_at = ${at}, secret_shown_to = ${to}
+                where client_id = ${clientId} and secret_shown_at is null`;
     },
     /** How many secrets a client id has ever had, revoked and expired ones included. */
     async countSecrets(clientId: string): Promise<number> {

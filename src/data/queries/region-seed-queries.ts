@@ -21,6 +21,8 @@ export interface SeedOrder {
   totalMinor: number;
   currency: string;
   placedAt: Date;
+  /** While PENDING: when the platform times it out (the API guide's table); null otherwise. */
+  decideBy: Date | null;
   lines: unknown[];
 }
 
@@ -104,6 +106,7 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
           total_minor: order.totalMinor,
           currency: order.currency,
           placed_at: order.placedAt,
+          decide_by: order.decideBy,
           // A seeded order last changed when it was placed.
           updated_at: order.placedAt,
           lines: sql.json(order.lines as postgres.JSONValue),

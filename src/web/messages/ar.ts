@@ -452,8 +452,25 @@ export const ar: Catalogue = {
   "console.revoked": "ملغى",
   "console.productionHeading": "بيانات اعتماد الإنتاج",
   "console.productionExplain":
-    "تمت الموافقة على التطبيق. اكشف سر العميل للإنتاج مرة واحدة؛ بعد ذلك لا يمنحك سرًا جديدًا إلا التدوير.",
+    "التطبيق معتمد. يعرض الكشف معرّف عميل الإنتاج وسرًّا جديدًا مرة واحدة. ويتوقف حينها السر الصادر عند الاعتماد عن العمل، فلا أحد يملكه بعد. بعد ذلك لا يمنح سرًّا جديدًا إلا التدوير.",
+  "console.productionShown": "عُرض سر إنتاج في {when} على {to}، وقد يكون قيد الاستخدام: لذا لا يُكشف مرة أخرى.",
+  "console.productionShownUnrecorded": "عُرض سر إنتاج في {when}، وقد يكون قيد الاستخدام: لذا لا يُكشف مرة أخرى.",
+  "console.shownToDemoFile": "العرض التجريبي (موجود في demo.json)",
+  "console.productionRotateInstead":
+    "للحصول على سر جديد، دوّر معرّف عميل الإنتاج أعلاه: يبقى السر المستخدم صالحًا 24 ساعة بعد ذلك.",
   "console.revealProduction": "اكشف بيانات اعتماد الإنتاج",
+  "console.rotateConfirmTitle": "هل تريد تدوير سر العميل هذا؟",
+  "console.rotateConfirmHeading": "ما الذي يفعله التدوير",
+  "console.rotateConsequence":
+    "يُعرض سر جديد مرة واحدة. ويبقى السر الحالي صالحًا 24 ساعة ثم يتوقف: انشر السر الجديد قبل ذلك.",
+  "console.rotateConfirm": "نعم، دوّره",
+  "console.revokeKeyConfirmTitle": "هل تريد إبطال مفتاح API هذا؟",
+  "console.revokeKeyConfirmHeading": "ما الذي يفعله الإبطال",
+  "console.revokeKeyConsequence":
+    "تُرفض الطلبات بهذا المفتاح من الآن، ولا يمكن استعادة مفتاح مُبطل. إن كان شيء ما لا يزال يستخدمه، فأنشئ مفتاحًا جديدًا وانشره أولًا.",
+  "console.revokeKeyConfirm": "نعم، أبطله",
+  "console.confirmKeep": "أبقِه",
+  "console.apiKeyRevoked": "أُبطل مفتاح API {name}: تُرفض الطلبات به.",
   // ---- console.* added for members, IP allowlists, access requests and archiving ----
   "console.memberRoleOf": "دور {email}",
   "console.changeRole": "غيّر الدور",

@@ -460,8 +460,27 @@ export const en = {
   "console.revoked": "Revoked",
   "console.productionHeading": "Production credentials",
   "console.productionExplain":
-    "The app is approved. Reveal its production client secret once; afterwards only a rotation gives a new one.",
+    "The app is approved. Revealing shows its production client id and a new secret, once. The secret issued at approval stops working then: nobody has it yet. Afterwards only a rotation gives a new secret.",
+  "console.productionShown":
+    "A production secret was shown on {when}, to {to}, and may be in use: it is not revealed again.",
+  "console.productionShownUnrecorded":
+    "A production secret was shown on {when} and may be in use: it is not revealed again.",
+  "console.shownToDemoFile": "the demo (it is in demo.json)",
+  "console.productionRotateInstead":
+    "For a new one, rotate the production client id above: the secret in use keeps working for 24 hours after.",
   "console.revealProduction": "Reveal production credentials",
+  "console.rotateConfirmTitle": "Rotate this client secret?",
+  "console.rotateConfirmHeading": "What rotating it does",
+  "console.rotateConsequence":
+    "A new secret is shown once. The current secret keeps working for 24 hours, then stops: deploy the new one before then.",
+  "console.rotateConfirm": "Yes, rotate",
+  "console.revokeKeyConfirmTitle": "Revoke this API key?",
+  "console.revokeKeyConfirmHeading": "What revoking it does",
+  "console.revokeKeyConsequence":
+    "Calls with this key are refused from now on, and a revoked key cannot be restored. If something still uses it, create a new key and deploy it first.",
+  "console.revokeKeyConfirm": "Yes, revoke",
+  "console.confirmKeep": "Keep it",
+  "console.apiKeyRevoked": "The API key {name} was revoked: calls with it are refused.",
   // ---- console.* added for members, IP allowlists, access requests and archiving ----
   "console.memberRoleOf": "Role of {email}",
   "console.changeRole": "Change role",
