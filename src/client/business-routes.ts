@@ -22,6 +22,7 @@ import type {
   PlaceOrderInput,
   ReportWindow,
   SalesByStoreReport,
+  Store,
   StorePage,
   UpdateItemInput,
 } from "./types.js";
@@ -39,6 +40,8 @@ export interface BusinessRoutes {
   stores: {
     /** GET /v1/stores */
     list(query?: PageQuery, options?: CallOptions): Promise<StorePage>;
+    /** GET /v1/stores/{id}; `partner.store_not_found` when the merchant has no such store. */
+    get(id: number, options?: CallOptions): Promise<Store>;
   };
   items: {
     /** GET /v1/items */
@@ -179,6 +182,8 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
     stores: {
       list: async (query, call) =>
         withRows<StorePage>(await send("GET", "stores", { query: page(query) }, call), "stores", "GET /v1/stores"),
+      get: async (id, call) =>
+        field<Store>(await send("GET", `stores/${pathId(id, "store id")}`, {}, call), "store", "GET /v1/stores/{id}"),
     },
     items: {
       list: async (query, call) =>

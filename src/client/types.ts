@@ -13,9 +13,48 @@ export interface ReportWindow {
   to: string;
 }
 
+/** Where a store is; `country` is ISO 3166-1 alpha-2. */
+export interface StoreAddress {
+  line1: string;
+  line2?: string;
+  city: string;
+  region?: string;
+  postcode?: string;
+  country: string;
+}
+
+export type Weekday = "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+
+/** Local `HH:MM` times; a close at or before the open runs past midnight, `00:00` to `24:00` is the whole day. */
+export interface TimeRange {
+  open: string;
+  close: string;
+}
+
+/** A week of ranges (a day not listed is closed) and the dates that differ from it (no ranges: closed that day). */
+export interface OpeningHours {
+  weekly: Array<{ day: Weekday; ranges: TimeRange[] }>;
+  exceptions: Array<{ date: string; ranges: TimeRange[]; note?: string }>;
+}
+
+/** PAUSED until the point of sale resumes, or until `pausedUntil` when present (then it reads ACCEPTING). */
+export interface OnlineOrdering {
+  status: "ACCEPTING" | "PAUSED";
+  pausedUntil?: string;
+  reason?: string;
+}
+
 export interface Store {
   id: number;
   name: string;
+  /** Absent until the point of sale gives it. */
+  address?: StoreAddress;
+  /** IANA time zone name: the zone of `openingHours`. */
+  timeZone: string;
+  /** Absent when the store has not published hours. */
+  openingHours?: OpeningHours;
+  onlineOrdering: OnlineOrdering;
+  updatedAt: string;
 }
 
 export interface StorePage {

@@ -6,7 +6,7 @@ import { regionCurrency } from "./sandbox-data.js";
 import { pageOf } from "./cursor.js";
 import type { ItemRow } from "./queries/item-queries.js";
 import { violatedConstraint } from "./queries/region-tables.js";
-import { afterIdOf, companyOf, defaultPageSize, fail, idOf, storeScopeOf, type DataContext } from "./data-context.js";
+import { afterIdOf, companyOf, defaultPageSize, fail, idOf, type DataContext } from "./data-context.js";
 
 /**
  * Unique constraints a partner write can break, each with the request field (its JSON name) that clashed: db.duplicate
@@ -44,10 +44,10 @@ function itemOf(row: ItemRow): MessageInitShape<typeof ItemSchema> {
   };
 }
 
-type CatalogueRpcs = "listStores" | "listItems" | "createItem" | "updateItem" | "listCategories" | "createCategory";
+type CatalogueRpcs = "listItems" | "createItem" | "updateItem" | "listCategories" | "createCategory";
 
 export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<typeof DataService>, CatalogueRpcs> {
-  const { region, stores, items, categories, employees, now } = shared;
+  const { region, items, categories, employees, now } = shared;
 
   /** The employee a write is attributed to, or partner.acting_user_unavailable. */
   const actingEmployee = async (companyId: number) => {
@@ -57,16 +57,6 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
   };
 
   return {
-    async listStores(request, context) {
-      const companyId = companyOf(request);
-      const limit = request.limit ?? defaultPageSize;
-      const page = pageOf(
-        await stores.list(companyId, afterIdOf(request.cursor), limit + 1, storeScopeOf(context)),
-        limit,
-      );
-      return { stores: page.rows.map((row) => ({ id: BigInt(row.id), name: row.name })), nextCursor: page.nextCursor };
-    },
-
     async listItems(request) {
       const companyId = companyOf(request);
       const limit = request.limit ?? defaultPageSize;

@@ -10,6 +10,7 @@ import {
   type SeedOrder,
   type SeedSale,
 } from "./queries/region-seed-queries.js";
+import { seedStores } from "./seed-stores.js";
 
 /** The currency of each region's merchants. */
 export const regionCurrency: Readonly<Record<Region, string>> = { uk: "GBP", us: "USD", in: "INR", ae: "AED" };
@@ -69,10 +70,7 @@ export async function seedMerchantData(
     if (existing.length > 0) return existing;
     const random = sequence(companyId);
     const currency = regionCurrency[region];
-    const storeIds = await seed.insertStores(
-      companyId,
-      Array.from({ length: options.storeCount }, (_, index) => `Store ${index + 1}`),
-    );
+    const storeIds = await seed.insertStores(companyId, seedStores(region, options.storeCount, options.now));
     const [employeeId] = await seed.insertEmployees(companyId, [options.employee ?? { name: "Owner", email: null }]);
     const categoryIds = await seed.insertCategories(
       companyId,

@@ -9,6 +9,7 @@ import { createCatalogueHandlers } from "./catalogue.js";
 import { createDataContext, type DataServiceOptions } from "./data-context.js";
 import { createOnlineOrderHandlers } from "./online-orders.js";
 import { createReportHandlers } from "./reports.js";
+import { createStoreHandlers } from "./stores.js";
 
 export { defaultPageSize, type DataServiceOptions } from "./data-context.js";
 
@@ -19,6 +20,7 @@ export type DataServiceImpl = ServiceImpl<typeof DataService>;
 export function createDataService(context: ServiceContext, options: DataServiceOptions): DataServiceImpl {
   const shared = createDataContext(context, options);
   return composeSections(
+    createStoreHandlers(shared),
     createCatalogueHandlers(shared),
     createOnlineOrderHandlers(shared),
     createReportHandlers(shared),

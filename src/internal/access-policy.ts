@@ -87,6 +87,10 @@ export const accessPolicy: AccessPolicy = {
   },
   [DataService.typeName]: {
     ListStores: regionData,
+    GetStore: orderReaders,
+    UpdateStoreDetails: pointOfSale,
+    SetStoreOnlineOrdering: pointOfSale,
+    SetSandboxStoreOnlineOrdering: partnerOnly,
     ListItems: regionData,
     CreateItem: regionData,
     UpdateItem: regionData,

@@ -429,6 +429,10 @@ Client("every business route the server offers, typed: stores, items, categories
   const merchant = client.merchant(w.companyId);
   const stores = await merchant.stores.list();
   assert.is(stores.stores.length, 2);
+  const second = await merchant.stores.get(stores.stores[1]!.id);
+  assert.equal(second, stores.stores[1]);
+  assert.is(second.timeZone, "Europe/London");
+  assert.equal(second.onlineOrdering, { status: "ACCEPTING" });
   const all = await Array.fromAsync(merchant.items.all({ limit: 70 }), (item) => item.id);
   assert.is(all.length, 300);
   assert.equal(

@@ -136,6 +136,10 @@ const data: ServiceImpl<typeof DataService> = {
   completeOnlineOrder: unbuilt,
   cancelOnlineOrderAsMerchant: unbuilt,
   listOnlineOrderEvents: unbuilt,
+  getStore: unbuilt,
+  updateStoreDetails: unbuilt,
+  setStoreOnlineOrdering: unbuilt,
+  setSandboxStoreOnlineOrdering: unbuilt,
 };
 
 type Context = { front: FrontServer; base: string };

@@ -30,15 +30,16 @@ function summary(match: RouteMatch): unknown {
   };
 }
 
-RouteTable("every annotated RPC is a route: 5 token, 13 data, 51 console; internal-only RPCs are not", () => {
-  assert.is(table.routes.length, 69);
+RouteTable("every annotated RPC is a route: 5 token, 15 data, 51 console; internal-only RPCs are not", () => {
+  assert.is(table.routes.length, 71);
   assert.is(table.routes.filter((route) => route.service === TokenService).length, 5);
-  assert.is(table.routes.filter((route) => route.service === DataService).length, 13);
+  assert.is(table.routes.filter((route) => route.service === DataService).length, 15);
   // The point of sale's moves have no HTTP annotation: they are not routes of the public front.
   assert.not.ok(table.routes.some((route) => route.method.name === "AcceptOnlineOrder"));
+  assert.not.ok(table.routes.some((route) => route.method.name === "SetStoreOnlineOrdering"));
   assert.equal(
     table.routes.filter((route) => route.sandboxOnly).map((route) => `${route.httpMethod} ${route.template.source}`),
-    ["POST /v1/sandbox/online-orders/{id}/status"],
+    ["POST /v1/sandbox/stores/{id}/online-ordering", "POST /v1/sandbox/online-orders/{id}/status"],
   );
   assert.is(table.routes.filter((route) => route.service === ConsoleService).length, 51);
   assert.not.ok(table.routes.some((route) => route.method.name === "RotateSigningKey"));
