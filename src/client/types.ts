@@ -72,8 +72,24 @@ export interface Item {
   /** Price in the currency's minor unit. */
   priceMinor: number;
   currency: string;
+  description?: string;
+  /** Only when the read names a store (`storeId`): whether it sells there now. */
+  available?: boolean;
+  /** With `available: false`: when it sells again by itself; absent for sold out until further notice. */
+  unavailableUntil?: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A list of items, with their availability in `storeId` when given. */
+export interface ItemQuery extends PageQuery {
+  storeId?: number;
+}
+
+/** Sold out in one store (`available: false`, optionally until a time) or selling again. */
+export interface ItemAvailabilityInput {
+  available: boolean;
+  unavailableUntil?: string;
 }
 
 export interface ItemPage {
@@ -89,6 +105,7 @@ export interface CreateItemInput {
   priceMinor: number;
   /** ISO 4217; the merchant's currency when omitted. */
   currency?: string;
+  description?: string;
 }
 
 /** The fields to change; absent fields are left as they are. */
@@ -101,6 +118,7 @@ export interface UpdateItemInput {
   priceMinor?: number;
   /** ISO 4217: corrects the item's currency; send `priceMinor` with it when the minor units differ. */
   currency?: string;
+  description?: string;
 }
 
 export interface Category {

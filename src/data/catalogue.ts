@@ -1,7 +1,7 @@
 // The catalogue section of the DataService (data_service.proto): stores, items and categories of the merchant.
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { DataService, ItemSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
+import type { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
+import { itemOf, itemsIn, namedStore } from "./item-message.js";
 import { regionCurrency } from "./sandbox-data.js";
 import { pageOf } from "./cursor.js";
 import type { ItemRow } from "./queries/item-queries.js";
@@ -30,20 +30,6 @@ function writeError(error: unknown): unknown {
   return error;
 }
 
-function itemOf(row: ItemRow): MessageInitShape<typeof ItemSchema> {
-  return {
-    id: BigInt(row.id),
-    name: row.name,
-    code: row.code ?? "",
-    barcode: row.barcode ?? undefined,
-    categoryId: row.category_id === null ? undefined : BigInt(row.category_id),
-    priceMinor: BigInt(row.price_minor),
-    currency: row.currency,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
-}
-
 type CatalogueRpcs = "listItems" | "createItem" | "updateItem" | "listCategories" | "createCategory";
 
 export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<typeof DataService>, CatalogueRpcs> {
@@ -57,11 +43,15 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
   };
 
   return {
-    async listItems(request) {
+    async listItems(request, context) {
       const companyId = companyOf(request);
+      const storeId =
+        request.storeId === undefined
+          ? undefined
+          : await namedStore(shared, companyId, request.storeId, "storeId", context);
       const limit = request.limit ?? defaultPageSize;
       const page = pageOf(await items.list(companyId, afterIdOf(request.cursor), limit + 1), limit);
-      return { items: page.rows.map(itemOf), nextCursor: page.nextCursor };
+      return { items: await itemsIn(shared, companyId, page.rows, storeId), nextCursor: page.nextCursor };
     },
 
     async createItem(request) {
@@ -77,6 +67,7 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
             categoryId: request.categoryId === undefined ? null : idOf(request.categoryId),
             priceMinor: Number(request.priceMinor),
             currency: request.currency ?? regionCurrency[region],
+            description: request.description ?? null,
             createdByEmployeeId,
           },
           now(),
@@ -103,6 +94,7 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
             categoryId: request.categoryId === undefined ? undefined : idOf(request.categoryId),
             priceMinor: request.priceMinor === undefined ? undefined : Number(request.priceMinor),
             currency: request.currency,
+            description: request.description,
           },
           now(),
         );

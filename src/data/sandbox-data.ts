@@ -87,7 +87,10 @@ export async function seedMerchantData(
         currency,
       };
     });
-    await seed.insertItems(companyId, items, employeeId ?? null);
+    const itemIds = await seed.insertItems(companyId, items, employeeId ?? null);
+    // One item sold out in one store (issue 39): the menu of store 2 shows the third item unavailable.
+    if (storeIds.length > 1 && itemIds.length > 2)
+      await seed.insertSoldOut(companyId, [{ storeId: storeIds[1]!, itemId: itemIds[2]! }], options.now);
     const day = 86_400_000;
     const orders: SeedOrder[] = Array.from({ length: options.onlineOrderCount }, (_, index) => {
       const quantity = 1 + Math.floor(random() * 3);

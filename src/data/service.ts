@@ -8,6 +8,7 @@ import { composeSections } from "../runtime/service-sections.js";
 import { createCatalogueHandlers } from "./catalogue.js";
 import { createDataContext, type DataServiceOptions } from "./data-context.js";
 import { createOnlineOrderHandlers } from "./online-orders.js";
+import { createMenuItemHandlers } from "./menu-items.js";
 import { createReportHandlers } from "./reports.js";
 import { createStoreHandlers } from "./stores.js";
 
@@ -22,6 +23,7 @@ export function createDataService(context: ServiceContext, options: DataServiceO
   return composeSections(
     createStoreHandlers(shared),
     createCatalogueHandlers(shared),
+    createMenuItemHandlers(shared),
     createOnlineOrderHandlers(shared),
     createReportHandlers(shared),
   );

@@ -140,6 +140,9 @@ const data: ServiceImpl<typeof DataService> = {
   updateStoreDetails: unbuilt,
   setStoreOnlineOrdering: unbuilt,
   setSandboxStoreOnlineOrdering: unbuilt,
+  getItem: unbuilt,
+  deleteItem: unbuilt,
+  setItemAvailability: unbuilt,
 };
 
 type Context = { front: FrontServer; base: string };

@@ -112,6 +112,19 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
           currency: item.currency,
           created_by_employee_id: employeeId,
         })),
+        true,
+      ),
+    /** Items sold out until further notice in one store each. */
+    insertSoldOut: (companyId: number, soldOut: Array<{ storeId: number; itemId: number }>, now: Date) =>
+      insertMany(
+        "item_store_availability",
+        soldOut.map(({ storeId, itemId }) => ({
+          company_id: companyId,
+          store_id: storeId,
+          item_id: itemId,
+          available: false,
+          updated_at: now,
+        })),
       ),
     insertOnlineOrders: (companyId: number, orders: SeedOrder[]) =>
       insertMany(
