@@ -54,7 +54,8 @@ export function createItemQueries(sql: SqlClient, schema: string) {
   return {
     /**
      * Up to `count` items of the company with an id above `afterId`, in id order: one range of
-     * items__company_id_id__idx, the same cost at any depth and however many items the region holds.
+     * items__company_id_id__key (the unique index that replaced items__company_id_id__idx in migration 0012), the
+     * same cost at any depth and however many items the region holds.
      * Written `company_id = any(array[...])` and `order by company_id, id` on purpose: with `company_id = $1` the
      * planner takes company_id for a constant, so the primary key serves `order by id` too, and for a company with
      * many items (a frequent value in its statistics) and a cursor near its end it walks the primary key from the
