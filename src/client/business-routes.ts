@@ -13,7 +13,9 @@ import type {
   CreateItemInput,
   DailySalesReport,
   Item,
+  ItemAvailabilityInput,
   ItemPage,
+  ItemQuery,
   OnlineOrder,
   OnlineOrderPage,
   OnlineOrderQuery,
@@ -22,6 +24,7 @@ import type {
   PlaceOrderInput,
   ReportWindow,
   SalesByStoreReport,
+  Store,
   StorePage,
   UpdateItemInput,
 } from "./types.js";
@@ -39,12 +42,25 @@ export interface BusinessRoutes {
   stores: {
     /** GET /v1/stores */
     list(query?: PageQuery, options?: CallOptions): Promise<StorePage>;
+    /** GET /v1/stores/{id}; `partner.store_not_found` when the merchant has no such store. */
+    get(id: number, options?: CallOptions): Promise<Store>;
   };
   items: {
-    /** GET /v1/items */
-    list(query?: PageQuery, options?: CallOptions): Promise<ItemPage>;
+    /** GET /v1/items; with `storeId`, each item's availability in that store. */
+    list(query?: ItemQuery, options?: CallOptions): Promise<ItemPage>;
+    /** GET /v1/items/{id}; `partner.item_not_found` when it is not on the menu. */
+    get(id: number, query?: { storeId?: number }, options?: CallOptions): Promise<Item>;
+    /** DELETE /v1/items/{id}: the item leaves the menu (orders keep their lines). A write: retried like create. */
+    remove(id: number, options?: CallOptions): Promise<void>;
+    /** PUT /v1/stores/{storeId}/items/{itemId}/availability: sold out in one store, or selling again. */
+    setAvailability(
+      storeId: number,
+      itemId: number,
+      input: ItemAvailabilityInput,
+      options?: CallOptions,
+    ): Promise<Item>;
     /** Every item, page after page (GET /v1/items with `cursor`). */
-    all(query?: Omit<PageQuery, "cursor">, options?: CallOptions): AsyncIterable<Item>;
+    all(query?: Omit<ItemQuery, "cursor">, options?: CallOptions): AsyncIterable<Item>;
     /** POST /v1/items. Not idempotent: sent again only when nothing can have been written (no response, 401, 429, company.not_provisioned). */
     create(input: CreateItemInput, options?: CallOptions): Promise<Item>;
     /** PATCH /v1/items/{id}: changes the fields given. A write: retried like create. */
@@ -179,10 +195,36 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
     stores: {
       list: async (query, call) =>
         withRows<StorePage>(await send("GET", "stores", { query: page(query) }, call), "stores", "GET /v1/stores"),
+      get: async (id, call) =>
+        field<Store>(await send("GET", `stores/${pathId(id, "store id")}`, {}, call), "store", "GET /v1/stores/{id}"),
     },
     items: {
       list: async (query, call) =>
-        withRows<ItemPage>(await send("GET", "items", { query: page(query) }, call), "items", "GET /v1/items"),
+        withRows<ItemPage>(
+          await send("GET", "items", { query: { ...page(query), storeId: query?.storeId } }, call),
+          "items",
+          "GET /v1/items",
+        ),
+      get: async (id, query, call) =>
+        field<Item>(
+          await send("GET", `items/${pathId(id, "item id")}`, { query: { storeId: query?.storeId } }, call),
+          "item",
+          "GET /v1/items/{id}",
+        ),
+      remove: async (id, call) => {
+        await send("DELETE", `items/${pathId(id, "item id")}`, {}, call);
+      },
+      setAvailability: async (storeId, itemId, input, call) =>
+        field<Item>(
+          await send(
+            "PUT",
+            `stores/${pathId(storeId, "store id")}/items/${pathId(itemId, "item id")}/availability`,
+            { body: { ...input } },
+            call,
+          ),
+          "item",
+          "PUT /v1/stores/{storeId}/items/{itemId}/availability",
+        ),
       all: (query, call) =>
         everyPage(
           (cursor) => routes.items.list({ ...query, ...cursor }, call),

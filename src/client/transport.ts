@@ -30,7 +30,7 @@ export interface Authenticator {
 }
 
 export interface HttpCall {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** A path relative to the credentials' api_base_url (`items`), or an absolute URL (token endpoints). */
   path: string;
   query?: Record<string, string | number | undefined> | undefined;

@@ -13,9 +13,48 @@ export interface ReportWindow {
   to: string;
 }
 
+/** Where a store is; `country` is ISO 3166-1 alpha-2. */
+export interface StoreAddress {
+  line1: string;
+  line2?: string;
+  city: string;
+  region?: string;
+  postcode?: string;
+  country: string;
+}
+
+export type Weekday = "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+
+/** Local `HH:MM` times; a close at or before the open runs past midnight, `00:00` to `24:00` is the whole day. */
+export interface TimeRange {
+  open: string;
+  close: string;
+}
+
+/** A week of ranges (a day not listed is closed) and the dates that differ from it (no ranges: closed that day). */
+export interface OpeningHours {
+  weekly: Array<{ day: Weekday; ranges: TimeRange[] }>;
+  exceptions: Array<{ date: string; ranges: TimeRange[]; note?: string }>;
+}
+
+/** PAUSED until the point of sale resumes, or until `pausedUntil` when present (then it reads ACCEPTING). */
+export interface OnlineOrdering {
+  status: "ACCEPTING" | "PAUSED";
+  pausedUntil?: string;
+  reason?: string;
+}
+
 export interface Store {
   id: number;
   name: string;
+  /** Absent until the point of sale gives it. */
+  address?: StoreAddress;
+  /** IANA time zone name: the zone of `openingHours`. */
+  timeZone: string;
+  /** Absent when the store has not published hours. */
+  openingHours?: OpeningHours;
+  onlineOrdering: OnlineOrdering;
+  updatedAt: string;
 }
 
 export interface StorePage {
@@ -33,8 +72,24 @@ export interface Item {
   /** Price in the currency's minor unit. */
   priceMinor: number;
   currency: string;
+  description?: string;
+  /** Only when the read names a store (`storeId`): whether it sells there now. */
+  available?: boolean;
+  /** With `available: false`: when it sells again by itself; absent for sold out until further notice. */
+  unavailableUntil?: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A list of items, with their availability in `storeId` when given. */
+export interface ItemQuery extends PageQuery {
+  storeId?: number;
+}
+
+/** Sold out in one store (`available: false`, optionally until a time) or selling again. */
+export interface ItemAvailabilityInput {
+  available: boolean;
+  unavailableUntil?: string;
 }
 
 export interface ItemPage {
@@ -50,6 +105,7 @@ export interface CreateItemInput {
   priceMinor: number;
   /** ISO 4217; the merchant's currency when omitted. */
   currency?: string;
+  description?: string;
 }
 
 /** The fields to change; absent fields are left as they are. */
@@ -62,6 +118,7 @@ export interface UpdateItemInput {
   priceMinor?: number;
   /** ISO 4217: corrects the item's currency; send `priceMinor` with it when the minor units differ. */
   currency?: string;
+  description?: string;
 }
 
 export interface Category {

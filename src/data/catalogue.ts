@@ -1,12 +1,12 @@
 // The catalogue section of the DataService (data_service.proto): stores, items and categories of the merchant.
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { DataService, ItemSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
+import type { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
+import { itemOf, itemsIn, namedStore } from "./item-message.js";
 import { regionCurrency } from "./sandbox-data.js";
 import { pageOf } from "./cursor.js";
 import type { ItemRow } from "./queries/item-queries.js";
 import { violatedConstraint } from "./queries/region-tables.js";
-import { afterIdOf, companyOf, defaultPageSize, fail, idOf, storeScopeOf, type DataContext } from "./data-context.js";
+import { afterIdOf, companyOf, defaultPageSize, fail, idOf, type DataContext } from "./data-context.js";
 
 /**
  * Unique constraints a partner write can break, each with the request field (its JSON name) that clashed: db.duplicate
@@ -30,24 +30,10 @@ function writeError(error: unknown): unknown {
   return error;
 }
 
-function itemOf(row: ItemRow): MessageInitShape<typeof ItemSchema> {
-  return {
-    id: BigInt(row.id),
-    name: row.name,
-    code: row.code ?? "",
-    barcode: row.barcode ?? undefined,
-    categoryId: row.category_id === null ? undefined : BigInt(row.category_id),
-    priceMinor: BigInt(row.price_minor),
-    currency: row.currency,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
-}
-
-type CatalogueRpcs = "listStores" | "listItems" | "createItem" | "updateItem" | "listCategories" | "createCategory";
+type CatalogueRpcs = "listItems" | "createItem" | "updateItem" | "listCategories" | "createCategory";
 
 export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<typeof DataService>, CatalogueRpcs> {
-  const { region, stores, items, categories, employees, now } = shared;
+  const { region, items, categories, employees, now } = shared;
 
   /** The employee a write is attributed to, or partner.acting_user_unavailable. */
   const actingEmployee = async (companyId: number) => {
@@ -57,21 +43,15 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
   };
 
   return {
-    async listStores(request, context) {
+    async listItems(request, context) {
       const companyId = companyOf(request);
-      const limit = request.limit ?? defaultPageSize;
-      const page = pageOf(
-        await stores.list(companyId, afterIdOf(request.cursor), limit + 1, storeScopeOf(context)),
-        limit,
-      );
-      return { stores: page.rows.map((row) => ({ id: BigInt(row.id), name: row.name })), nextCursor: page.nextCursor };
-    },
-
-    async listItems(request) {
-      const companyId = companyOf(request);
+      const storeId =
+        request.storeId === undefined
+          ? undefined
+          : await namedStore(shared, companyId, request.storeId, "storeId", context);
       const limit = request.limit ?? defaultPageSize;
       const page = pageOf(await items.list(companyId, afterIdOf(request.cursor), limit + 1), limit);
-      return { items: page.rows.map(itemOf), nextCursor: page.nextCursor };
+      return { items: await itemsIn(shared, companyId, page.rows, storeId), nextCursor: page.nextCursor };
     },
 
     async createItem(request) {
@@ -87,6 +67,7 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
             categoryId: request.categoryId === undefined ? null : idOf(request.categoryId),
             priceMinor: Number(request.priceMinor),
             currency: request.currency ?? regionCurrency[region],
+            description: request.description ?? null,
             createdByEmployeeId,
           },
           now(),
@@ -113,6 +94,7 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
             categoryId: request.categoryId === undefined ? undefined : idOf(request.categoryId),
             priceMinor: request.priceMinor === undefined ? undefined : Number(request.priceMinor),
             currency: request.currency,
+            description: request.description,
           },
           now(),
         );

@@ -10,6 +10,7 @@ import {
   type SeedOrder,
   type SeedSale,
 } from "./queries/region-seed-queries.js";
+import { seedStores } from "./seed-stores.js";
 
 /** The currency of each region's merchants. */
 export const regionCurrency: Readonly<Record<Region, string>> = { uk: "GBP", us: "USD", in: "INR", ae: "AED" };
@@ -77,10 +78,7 @@ export async function seedMerchantData(
     if (existing.length > 0) return existing;
     const random = sequence(companyId);
     const currency = regionCurrency[region];
-    const storeIds = await seed.insertStores(
-      companyId,
-      Array.from({ length: options.storeCount }, (_, index) => `Store ${index + 1}`),
-    );
+    const storeIds = await seed.insertStores(companyId, seedStores(region, options.storeCount, options.now));
     const [employeeId] = await seed.insertEmployees(companyId, [options.employee ?? { name: "Owner", email: null }]);
     const categoryIds = await seed.insertCategories(
       companyId,
@@ -97,7 +95,10 @@ export async function seedMerchantData(
         currency,
       };
     });
-    await seed.insertItems(companyId, items, employeeId ?? null);
+    const itemIds = await seed.insertItems(companyId, items, employeeId ?? null);
+    // One item sold out in one store (issue 39): the menu of store 2 shows the third item unavailable.
+    if (storeIds.length > 1 && itemIds.length > 2)
+      await seed.insertSoldOut(companyId, [{ storeId: storeIds[1]!, itemId: itemIds[2]! }], options.now);
     const day = 86_400_000;
     const decisionMs = (options.decisionSeconds ?? defaultDecisionSeconds) * 1000;
     const orders: SeedOrder[] = Array.from({ length: options.onlineOrderCount }, (_, index) => {

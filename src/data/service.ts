@@ -8,7 +8,9 @@ import { composeSections } from "../runtime/service-sections.js";
 import { createCatalogueHandlers } from "./catalogue.js";
 import { createDataContext, type DataServiceOptions } from "./data-context.js";
 import { createOnlineOrderHandlers } from "./online-orders.js";
+import { createMenuItemHandlers } from "./menu-items.js";
 import { createReportHandlers } from "./reports.js";
+import { createStoreHandlers } from "./stores.js";
 
 export { defaultPageSize, type DataServiceOptions } from "./data-context.js";
 
@@ -19,7 +21,9 @@ export type DataServiceImpl = ServiceImpl<typeof DataService>;
 export function createDataService(context: ServiceContext, options: DataServiceOptions): DataServiceImpl {
   const shared = createDataContext(context, options);
   return composeSections(
+    createStoreHandlers(shared),
     createCatalogueHandlers(shared),
+    createMenuItemHandlers(shared),
     createOnlineOrderHandlers(shared),
     createReportHandlers(shared),
   );

@@ -1269,6 +1269,26 @@ export const catalogue = {
       hi: "DELIVERY ऑर्डर के लिए {field} में ग्राहक का फ़ोन नंबर आवश्यक है।",
     },
   },
+  "partner.invalid_time_zone": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string" },
+    messages: {
+      en: "{field} must be an IANA time zone name, spelled as the tz database spells it (Europe/London).",
+      ar: "يجب أن يكون {field} اسم منطقة زمنية من IANA مكتوبًا كما تكتبه قاعدة بيانات tz (Europe/London).",
+      hi: "{field} एक IANA समय क्षेत्र का नाम होना चाहिए, जैसा tz डेटाबेस उसे लिखता है (Europe/London)।",
+    },
+  },
+  "partner.opening_hours_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string" },
+    messages: {
+      en: "The opening hours in {field} repeat a day or a date, overlap another range, open and close at the same time, or name a date that does not exist.",
+      ar: "ساعات العمل في {field} تكرر يومًا أو تاريخًا، أو تتداخل مع فترة أخرى، أو تفتح وتغلق في الوقت نفسه، أو تذكر تاريخًا غير موجود.",
+      hi: "{field} में दिए गए खुलने के समय में कोई दिन या तिथि दोहराई गई है, कोई अवधि दूसरी से टकराती है, खुलने और बंद होने का समय एक ही है, या ऐसी तिथि है जो मौजूद नहीं है।",
+    },
+  },
   "partner.acting_user_unavailable": {
     status: 409,
     grpc: Code.FailedPrecondition,

@@ -429,6 +429,10 @@ Client("every business route the server offers, typed: stores, items, categories
   const merchant = client.merchant(w.companyId);
   const stores = await merchant.stores.list();
   assert.is(stores.stores.length, 2);
+  const second = await merchant.stores.get(stores.stores[1]!.id);
+  assert.equal(second, stores.stores[1]);
+  assert.is(second.timeZone, "Europe/London");
+  assert.equal(second.onlineOrdering, { status: "ACCEPTING" });
   const all = await Array.fromAsync(merchant.items.all({ limit: 70 }), (item) => item.id);
   assert.is(all.length, 300);
   assert.equal(
@@ -452,6 +456,16 @@ Client("every business route the server offers, typed: stores, items, categories
     merchant.items.create({ name: "Scone", code: `scone-${w.companyId}`, priceMinor: 300 }),
   );
   assert.equal([duplicate.code, duplicate.status], ["db.duplicate", 409]);
+  const storeId = stores.stores[0]!.id;
+  const soldOut = await merchant.items.setAvailability(storeId, item.id, { available: false });
+  assert.equal([soldOut.id, soldOut.available], [item.id, false]);
+  assert.is((await merchant.items.get(item.id, { storeId })).available, false);
+  assert.is((await merchant.items.get(item.id)).available, undefined);
+  const inStore = await merchant.items.list({ limit: 1, storeId });
+  assert.is(inStore.items[0]!.available, true);
+  await merchant.items.remove(item.id);
+  const removed = await failure(merchant.items.get(item.id));
+  assert.equal([removed.code, removed.status], ["partner.item_not_found", 404]);
   const orders = await merchant.onlineOrders.list({ limit: 3 });
   assert.is(orders.orders.length, 3);
   assert.type(orders.nextCursor, "string");

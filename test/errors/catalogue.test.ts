@@ -215,6 +215,9 @@ Catalogue("the spec's status tables, code by code", () => {
     "partner.item_currency_mismatch": 409,
     "partner.order_requested_for_out_of_range": 400,
     "partner.order_customer_phone_required": 400,
+    // the menu's (issue 39, docs/error-codes.md)
+    "partner.invalid_time_zone": 400,
+    "partner.opening_hours_invalid": 400,
     // the internal port's (docs/error-codes.md)
     "internal.unauthenticated": 401,
     "internal.permission_denied": 403,

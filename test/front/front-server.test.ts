@@ -140,6 +140,13 @@ const data: ServiceImpl<typeof DataService> = {
   completeOnlineOrder: unbuilt,
   cancelOnlineOrderAsMerchant: unbuilt,
   listOnlineOrderEvents: unbuilt,
+  getStore: unbuilt,
+  updateStoreDetails: unbuilt,
+  setStoreOnlineOrdering: unbuilt,
+  setSandboxStoreOnlineOrdering: unbuilt,
+  getItem: unbuilt,
+  deleteItem: unbuilt,
+  setItemAvailability: unbuilt,
 };
 
 type Context = { front: FrontServer; base: string };

@@ -30,15 +30,16 @@ function summary(match: RouteMatch): unknown {
   };
 }
 
-RouteTable("every annotated RPC is a route: 6 token, 13 data, 51 console; internal-only RPCs are not", () => {
-  assert.is(table.routes.length, 70);
+RouteTable("every annotated RPC is a route: 6 token, 18 data, 51 console; internal-only RPCs are not", () => {
+  assert.is(table.routes.length, 75);
   assert.is(table.routes.filter((route) => route.service === TokenService).length, 6);
-  assert.is(table.routes.filter((route) => route.service === DataService).length, 13);
+  assert.is(table.routes.filter((route) => route.service === DataService).length, 18);
   // The point of sale's moves have no HTTP annotation: they are not routes of the public front.
   assert.not.ok(table.routes.some((route) => route.method.name === "AcceptOnlineOrder"));
+  assert.not.ok(table.routes.some((route) => route.method.name === "SetStoreOnlineOrdering"));
   assert.equal(
     table.routes.filter((route) => route.sandboxOnly).map((route) => `${route.httpMethod} ${route.template.source}`),
-    ["POST /v1/sandbox/online-orders/{id}/status"],
+    ["POST /v1/sandbox/stores/{id}/online-ordering", "POST /v1/sandbox/online-orders/{id}/status"],
   );
   assert.is(table.routes.filter((route) => route.service === ConsoleService).length, 51);
   assert.not.ok(table.routes.some((route) => route.method.name === "RotateSigningKey"));
@@ -165,9 +166,9 @@ RouteTable(
       allow: ["GET", "POST"],
       family: "partner",
     });
-    assert.equal(table.match("GET", "/v1/items/42"), {
+    assert.equal(table.match("POST", "/v1/items/42"), {
       kind: "method_not_allowed",
-      allow: ["PATCH"],
+      allow: ["PATCH", "GET", "DELETE"],
       family: "partner",
     });
     assert.equal(table.match("GET", "/v1/oauth/token"), {

@@ -13,6 +13,14 @@ export interface ItemRow {
   currency: string;
   created_at: Date;
   updated_at: Date;
+  description: string | null;
+}
+
+/** An item's availability in one store as stored; no row means available. */
+export interface AvailabilityRow {
+  item_id: number;
+  available: boolean;
+  unavailable_until: Date | null;
 }
 
 export interface NewItem {
@@ -22,6 +30,7 @@ export interface NewItem {
   categoryId: number | null;
   priceMinor: number;
   currency: string;
+  description: string | null;
   createdByEmployeeId: number;
 }
 
@@ -33,17 +42,20 @@ export interface ItemChanges {
   categoryId?: number;
   priceMinor?: number;
   currency?: string;
+  description?: string;
 }
 
-const columns = "id, name, code, barcode, category_id, price_minor, currency, created_at, updated_at";
+const columns = "id, name, code, barcode, category_id, price_minor, currency, created_at, updated_at, description";
 
 /** The item queries of one region schema, over `sql`. */
 export function createItemQueries(sql: SqlClient, schema: string) {
   const items = regionTable(sql, schema, "items");
+  const availability = regionTable(sql, schema, "item_store_availability");
   return {
     /**
      * Up to `count` items of the company with an id above `afterId`, in id order: one range of
-     * items__company_id_id__idx, the same cost at any depth and however many items the region holds.
+     * items__company_id_id__key (the unique index that replaced items__company_id_id__idx in migration 0012), the
+     * same cost at any depth and however many items the region holds.
      * Written `company_id = any(array[...])` and `order by company_id, id` on purpose: with `company_id = $1` the
      * planner takes company_id for a constant, so the primary key serves `order by id` too, and for a company with
      * many items (a frequent value in its statistics) and a cursor near its end it walks the primary key from the
@@ -61,12 +73,59 @@ export function createItemQueries(sql: SqlClient, schema: string) {
       return sql<ItemRow[]>`
         select ${sql.unsafe(columns)} from ${items}
         where company_id = any(array[(select ${companyId}::bigint)]) and id > (select ${afterId}::bigint)
+          and deleted_at is null
         order by company_id, id limit (select ${count}::bigint)`;
     },
-    /** The company's items among `ids` (an id of another company's item, or none, is simply absent). */
+    /** The company's items among `ids` on the menu (another company's item, a deleted one, or none, is absent). */
     findMany(companyId: number, ids: readonly number[]): Promise<ItemRow[]> {
       return sql<ItemRow[]>`
-        select ${sql.unsafe(columns)} from ${items} where company_id = ${companyId} and id = any(${[...ids]}::bigint[])`;
+        select ${sql.unsafe(columns)} from ${items}
+        where company_id = ${companyId} and id = any(${[...ids]}::bigint[]) and deleted_at is null`;
+    },
+    /** One item of the company's menu; undefined when it has none (or deleted it). */
+    async find(companyId: number, id: number): Promise<ItemRow | undefined> {
+      const [row] = await sql<ItemRow[]>`
+        select ${sql.unsafe(columns)} from ${items} where company_id = ${companyId} and id = ${id} and deleted_at is null`;
+      return row;
+    },
+    /** Takes an item off the menu (the row stays for the orders' history); false when there was no such item on it. */
+    async softDelete(companyId: number, id: number, now: Date): Promise<boolean> {
+      const rows = await sql`
+        update ${items} set deleted_at = ${now}, updated_at = ${now}
+        where company_id = ${companyId} and id = ${id} and deleted_at is null
+        returning id`;
+      return rows.length > 0;
+    },
+    /** The stored availability rows of `ids` in one store (an item without a row is available there). */
+    availabilityIn(companyId: number, storeId: number, ids: readonly number[]): Promise<AvailabilityRow[]> {
+      return sql<AvailabilityRow[]>`
+        select item_id, available, unavailable_until from ${availability}
+        where company_id = ${companyId} and store_id = ${storeId} and item_id = any(${[...ids]}::bigint[])`;
+    },
+    /**
+     * Sets an item's availability in a store and stamps the item's updated_at, in one statement (both or neither);
+     * undefined when the item is not on the company's menu. The store must be the company's (its foreign key).
+     */
+    async setAvailability(
+      companyId: number,
+      storeId: number,
+      itemId: number,
+      setting: { available: boolean; unavailableUntil: Date | null },
+      now: Date,
+    ): Promise<ItemRow | undefined> {
+      const [row] = await sql<ItemRow[]>`
+        with touched as (
+          update ${items} set updated_at = ${now}
+          where company_id = ${companyId} and id = ${itemId} and deleted_at is null
+          returning ${sql.unsafe(columns)}
+        ), stored as (
+          insert into ${availability} (company_id, store_id, item_id, available, unavailable_until, updated_at)
+          select ${companyId}, ${storeId}, id, ${setting.available}, ${setting.unavailableUntil}, ${now} from touched
+          on conflict (store_id, item_id) do update set
+            available = excluded.available, unavailable_until = excluded.unavailable_until, updated_at = excluded.updated_at
+        )
+        select * from touched`;
+      return row;
     },
     /**
      * Inserts an item. A repeated code or barcode raises the unique violation of items__company_id_{code,barcode}__key;
@@ -75,9 +134,10 @@ export function createItemQueries(sql: SqlClient, schema: string) {
     async insert(companyId: number, item: NewItem, now: Date): Promise<ItemRow> {
       const [row] = await sql<ItemRow[]>`
         insert into ${items}
-          (company_id, name, code, barcode, category_id, price_minor, currency, created_by_employee_id, created_at, updated_at)
+          (company_id, name, code, barcode, category_id, price_minor, currency, description, created_by_employee_id,
+           created_at, updated_at)
         values (${companyId}, ${item.name}, ${item.code}, ${item.barcode}, ${item.categoryId}, ${item.priceMinor},
-          ${item.currency}, ${item.createdByEmployeeId}, ${now}, ${now})
+          ${item.currency}, ${item.description}, ${item.createdByEmployeeId}, ${now}, ${now})
         returning ${sql.unsafe(columns)}`;
       return row!;
     },
@@ -91,8 +151,9 @@ export function createItemQueries(sql: SqlClient, schema: string) {
           category_id = coalesce(${changes.categoryId ?? null}::bigint, category_id),
           price_minor = coalesce(${changes.priceMinor ?? null}::bigint, price_minor),
           currency = coalesce(${changes.currency ?? null}::text, currency),
+          description = coalesce(${changes.description ?? null}::text, description),
           updated_at = ${now}
-        where company_id = ${companyId} and id = ${id}
+        where company_id = ${companyId} and id = ${id} and deleted_at is null
         returning ${sql.unsafe(columns)}`;
       return row;
     },

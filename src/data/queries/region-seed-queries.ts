@@ -15,6 +15,14 @@ export interface SeedItem {
   currency: string;
 }
 
+/** A seeded store: its name, where it is, its zone and its hours (stored as the DataService stores them). */
+export interface SeedStore {
+  name: string;
+  address: Record<string, string>;
+  timeZone: string;
+  openingHours: unknown;
+}
+
 export interface SeedOrder {
   storeId: number;
   status: string;
@@ -64,10 +72,21 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
       >`select id from ${table("stores")} where company_id = ${companyId} order by id`;
       return rows.map((row) => row.id);
     },
-    insertStores: (companyId: number, names: string[]) =>
+    /** Stores by name alone (no address, UTC, no hours: what a test needs) or with their details. */
+    insertStores: (companyId: number, stores: Array<string | SeedStore>) =>
       insertMany(
         "stores",
-        names.map((name) => ({ company_id: companyId, name })),
+        stores.map((store) =>
+          typeof store === "string"
+            ? { company_id: companyId, name: store, address: null, time_zone: "UTC", opening_hours: null }
+            : {
+                company_id: companyId,
+                name: store.name,
+                address: sql.json(store.address),
+                time_zone: store.timeZone,
+                opening_hours: sql.json(store.openingHours as postgres.JSONValue),
+              },
+        ),
         true,
       ),
     insertEmployees: (companyId: number, people: { name: string; email: string | null }[]) =>
@@ -94,6 +113,19 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
           price_minor: item.priceMinor,
           currency: item.currency,
           created_by_employee_id: employeeId,
+        })),
+        true,
+      ),
+    /** Items sold out until further notice in one store each. */
+    insertSoldOut: (companyId: number, soldOut: Array<{ storeId: number; itemId: number }>, now: Date) =>
+      insertMany(
+        "item_store_availability",
+        soldOut.map(({ storeId, itemId }) => ({
+          company_id: companyId,
+          store_id: storeId,
+          item_id: itemId,
+          available: false,
+          updated_at: now,
         })),
       ),
     insertOnlineOrders: (companyId: number, orders: SeedOrder[]) =>

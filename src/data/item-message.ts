@@ -1,0 +1,68 @@
+// An item as the DataService answers it, with its availability in one store when the request names one (issue 39):
+// no stored row is available; a sold-out row whose unavailable_until has passed reads available again.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import type { ItemSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
+import type { AvailabilityRow, ItemRow } from "./queries/item-queries.js";
+import { fail, idOf, storeScopeOf, type DataContext } from "./data-context.js";
+
+/** Whether a stored availability (or none) sells at `now`. */
+export function isAvailableAt(row: AvailabilityRow | undefined, now: Date): boolean {
+  return !row || row.available || (row.unavailable_until !== null && row.unavailable_until <= now);
+}
+
+export function itemOf(row: ItemRow, availability?: { row: AvailabilityRow | undefined; now: Date }) {
+  const item: MessageInitShape<typeof ItemSchema> = {
+    id: BigInt(row.id),
+    name: row.name,
+    code: row.code ?? "",
+    barcode: row.barcode ?? undefined,
+    categoryId: row.category_id === null ? undefined : BigInt(row.category_id),
+    priceMinor: BigInt(row.price_minor),
+    currency: row.currency,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    description: row.description ?? undefined,
+  };
+  if (availability) {
+    const available = isAvailableAt(availability.row, availability.now);
+    item.available = available;
+    if (!available) item.unavailableUntil = availability.row?.unavailable_until?.toISOString();
+  }
+  return item;
+}
+
+/**
+ * The store a read or a write names in `field`: one of the company's, within the stores the call may reach
+ * (partner.store_not_found, partner.store_not_in_scope naming the field otherwise).
+ */
+export async function namedStore(
+  shared: DataContext,
+  companyId: number,
+  storeId: bigint,
+  field: string,
+  context: HandlerContext,
+): Promise<number> {
+  const id = idOf(storeId);
+  const scope = storeScopeOf(context);
+  if (scope && !scope.includes(id)) throw fail("partner.store_not_in_scope", undefined, { field });
+  if ((await shared.stores.countAmong(companyId, [id])) !== 1)
+    throw fail("partner.store_not_found", undefined, { field });
+  return id;
+}
+
+/** The items of `rows` as answered, with their availability in `storeId` when there is one. */
+export async function itemsIn(shared: DataContext, companyId: number, rows: ItemRow[], storeId: number | undefined) {
+  if (storeId === undefined) return rows.map((row) => itemOf(row));
+  const stored = new Map(
+    (
+      await shared.items.availabilityIn(
+        companyId,
+        storeId,
+        rows.map((row) => row.id),
+      )
+    ).map((row) => [Number(row.item_id), row]),
+  );
+  const now = shared.now();
+  return rows.map((row) => itemOf(row, { row: stored.get(Number(row.id)), now }));
+}
