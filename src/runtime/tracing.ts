@@ -45,6 +45,8 @@ export const roleAttribute = "partner_api.role";
 type Environment = Record<string, string | undefined>;
 
 export interface Tracing {
+  /** Exports what is buffered now (tests; a stop shuts down instead). */
+  flush(): Promise<void>;
   /** Exports what is buffered, then stops: the last thing a stopping process does. */
   shutdown(): Promise<void>;
 }
@@ -156,6 +158,7 @@ export function startTracing(env: Environment, attributes: Record<string, string
   provider.register();
   tracer = trace.getTracer("partner-api");
   return {
+    flush: () => provider.forceFlush(),
     shutdown: async () => {
       tracer = undefined;
       await provider.shutdown();
