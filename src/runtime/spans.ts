@@ -7,6 +7,7 @@ import {
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
+  TraceFlags,
   trace,
   type Context,
   type Link,
@@ -143,4 +144,57 @@ export async function inRpcSpan<T>(options: RpcSpanOptions, work: () => Promise<
 /** Runs `work` (synchronous or not) with `spanContext` active: the front's request, inside its server span. */
 export function withSpanContext<T>(active: Context, work: () => T): T {
   return context.with(active, work);
+}
+
+/**
+ * The W3C `traceparent` of the active span when tracing is on and it is sampled (Trace Context section 3.2), to be
+ * stored beside what the request commits (an outbox event) so later work can link back to it; else undefined.
+ */
+export function sampledTraceparent(): string | undefined {
+  if (!activeTracer()) return undefined;
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  if (!spanContext || (spanContext.traceFlags & TraceFlags.SAMPLED) === 0) return undefined;
+  return `00-${spanContext.traceId}-${spanContext.spanId}-01`;
+}
+
+export interface LinkedSpanOptions {
+  name: string;
+  kind: "client" | "internal";
+  attributes: Record<string, string | number>;
+  /** The `traceparent` of the work this follows from (sampledTraceparent, stored): a link, not a parent. */
+  linkedTo?: string | null;
+}
+
+/**
+ * Runs `work` in the root span of a trace of its own, linked to the span that caused it (OpenTelemetry's "Links
+ * between spans": work done later, for one or many requests); `work` may add attributes to the span (undefined when
+ * tracing is off, and then `work` just runs).
+ */
+export async function inLinkedSpan<T>(
+  options: LinkedSpanOptions,
+  work: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
+  const tracer = activeTracer();
+  if (!tracer) return work(undefined);
+  const linked = options.linkedTo
+    ? trace.getSpanContext(contextFromHeaders(new Headers({ traceparent: options.linkedTo })))
+    : undefined;
+  const span = tracer.startSpan(
+    options.name,
+    {
+      kind: options.kind === "client" ? SpanKind.CLIENT : SpanKind.INTERNAL,
+      attributes: options.attributes,
+      links: linked ? [{ context: linked }] : [],
+      root: true,
+    },
+    ROOT_CONTEXT,
+  );
+  try {
+    return await context.with(trace.setSpan(ROOT_CONTEXT, span), () => work(span));
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : undefined });
+    throw error;
+  } finally {
+    span.end();
+  }
 }
