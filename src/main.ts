@@ -9,6 +9,7 @@ import type { Clock } from "./runtime/clock.js";
 import { programClock, TestClockRefused } from "./runtime/test-clock.js";
 import { createLogger, type Logger } from "./runtime/logger.js";
 import { isRegion, type Region } from "./config/regions.js";
+import { roleAttribute, startTracing, type Tracing } from "./runtime/tracing.js";
 
 /** What the command line asks for: a role (with its region for a data role) and whether to provision the demo. */
 type Invocation = { role: "all" | "front" | "worker"; demo: boolean } | { role: "data"; region: Region; demo: boolean };
@@ -52,15 +53,20 @@ function parseInvocation(): Invocation | undefined {
 }
 
 /** The configuration for the role, and the clock; undefined after a message naming what is wrong (exit code 2). */
-function configure(invocation: Invocation): { config: Config; clock: Clock } | undefined {
+function configure(invocation: Invocation): { config: Config; clock: Clock; tracing?: Tracing } | undefined {
   try {
     // The production checks depend on the role: a data role needs only its region's database.
     const config = loadConfig(
       process.env,
       invocation.role === "data" ? { role: "data", region: invocation.region } : { role: invocation.role },
     );
+    // Traces when an OTLP endpoint is configured (src/runtime/tracing.ts); the role is a resource attribute.
+    const tracing = startTracing(process.env, {
+      [roleAttribute]: invocation.role,
+      ...(invocation.role === "data" ? { "partner_api.region": invocation.region } : {}),
+    });
     // The wall clock; in a test's child process, one the test can move (TEST_CLOCK_OFFSET_FILE, NODE_ENV=test only).
-    return { config, clock: programClock(process.env) };
+    return { config, clock: programClock(process.env), tracing };
   } catch (error) {
     if (error instanceof ConfigError || error instanceof TestClockRefused) {
       process.stderr.write(`${error.message}\n`);
@@ -80,13 +86,16 @@ interface Started {
   since: number;
   /** The internal port's scheme: with GRPC_TLS_CERT/KEY it speaks TLS only, and the ready line says so. */
   internalScheme: "http" | "https";
+  /** Traces, when on: exported one last time once the role has stopped. */
+  tracing: Tracing | undefined;
 }
 
 const startupMs = (since: number) => Math.round(performance.now() - since);
 /** An address as a URL's host: IPv6 in brackets. */
 const urlHost = (address: string) => (address.includes(":") ? `[${address}]` : address);
 
-async function runDataRole(region: Region, { config, clock, logger, since, internalScheme }: Started) {
+async function runDataRole(region: Region, started: Started) {
+  const { config, clock, logger, since, internalScheme } = started;
   const node = await startDataRole({ config, logger, clock, region });
   logger.info("data service ready", {
     region: node.region,
@@ -95,13 +104,14 @@ async function runDataRole(region: Region, { config, clock, logger, since, inter
     embeddedDatabase: node.database.embedded,
     startupMs: startupMs(since),
   });
-  stopOnSignals(node, logger, config);
+  stopOnSignals(node, started);
 }
 
-async function runWorkerRole({ config, clock, logger, since }: Started) {
+async function runWorkerRole(started: Started) {
+  const { config, clock, logger, since } = started;
   const worker = await startWorkerRole({ config, logger, clock });
   logger.info("webhook worker ready", { embeddedDatabase: worker.control.embedded, startupMs: startupMs(since) });
-  stopOnSignals(worker, logger, config);
+  stopOnSignals(worker, started);
 }
 
 /** The front role, or every role in this process (then with the demo world when asked or brand-new). */
@@ -115,7 +125,7 @@ async function runApp(role: "all" | "front", demo: boolean, started: Started) {
     await startupWork.catch(() => undefined);
     await app.stop();
   };
-  stopOnSignals({ stop }, logger, config);
+  stopOnSignals({ stop }, started);
   // The demo needs the regions' databases, which only the all-roles process opens.
   if (role === "all") {
     startupWork = offerDemo(app, demo, started);
@@ -164,13 +174,14 @@ async function main(): Promise<void> {
   if (!invocation) return;
   const configured = configure(invocation);
   if (!configured) return;
-  const { config, clock } = configured;
+  const { config, clock, tracing } = configured;
   const started: Started = {
     config,
     clock,
     logger: createLogger({ level: config.logLevel, pretty: config.logPretty }),
     since: performance.now(),
     internalScheme: config.internal.tls ? "https" : "http",
+    tracing,
   };
   if (invocation.role === "data") return runDataRole(invocation.region, started);
   if (invocation.role === "worker") return runWorkerRole(started);
@@ -191,7 +202,7 @@ const closingAllowanceMs = 5000;
  * bound: a dependency that never answers (a database gone silent, a queue's graceful stop) must not keep a stopped
  * service running and retrying (issue 36).
  */
-function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger: Logger, config: Config): void {
+function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, { logger, config, tracing }: Started): void {
   const boundMs = (config.shutdownDrainSeconds + config.shutdownGraceSeconds) * 1000 + closingAllowanceMs;
   let signals = 0;
   const shutdown = (signal: string) => {
@@ -214,7 +225,13 @@ function stopOnSignals(app: { stop(): Promise<void> } | RunningDataRole, logger:
       logger.flush();
       process.exit(1);
     }, boundMs).unref();
-    app.stop().then(
+    // The spans of the last requests leave after them: the exporter's queue is flushed once the role has stopped.
+    const stopped = app
+      .stop()
+      .then(() =>
+        tracing?.shutdown().catch((error: unknown) => logger.warn("traces: the last export failed", { error })),
+      );
+    stopped.then(
       () => {
         clearTimeout(deadline);
         logger.info("stopped");

@@ -11,6 +11,7 @@ import type { Logger } from "../runtime/logger.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Mail, MailIntent, MailTransport } from "./mail.js";
 import type { MailJob, MailQueue } from "./mail-queue.js";
+import { inLinkedSpan } from "../runtime/spans.js";
 
 /** Makes the mail `intent` asks for, or nothing (an unknown email, say); `linkToken` is the job's own. */
 export type ComposeMail = (intent: MailIntent, linkToken: string) => Promise<Mail | undefined>;
@@ -89,7 +90,12 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
           if (!composed) return;
           mail = { ...composed, messageId: `<${job.id}@${options.messageIdDomain}>` };
         }
-        await transport.send(mail);
+        const sending = mail;
+        // A span per send try (issue 41): the kind of mail only, never its recipient or its links.
+        await inLinkedSpan(
+          { name: "mail send", kind: "client", attributes: { "mail.kind": intent.kind, "mail.try": attempt } },
+          () => transport.send(sending),
+        );
         return;
       } catch (error) {
         // Stopping: the job goes back to the queue (a crash retry of pg-boss's), for another process or the next

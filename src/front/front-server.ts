@@ -33,6 +33,7 @@ import { addToLogContext, runWithLogContext } from "../runtime/log-context.js";
 import { answeredAsProbe, type Readiness } from "./probes.js";
 import { answerHeaderOverflow } from "./header-overflow.js";
 import { requestIdHeader, traceContextOf, traceparentFor, traceparentHeader } from "../runtime/trace-context.js";
+import { endRequestSpan, inRpcSpan, nameRequestSpan, startRequestSpan, withSpanContext } from "../runtime/spans.js";
 
 export interface FrontOptions {
   /**
@@ -130,8 +131,25 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       },
       options.ids.uuid,
     );
-    return runWithLogContext({ correlationId: trace.correlationId, traceId: trace.traceId }, () =>
-      handleTraced(request, response, trace),
+    const spanned = startRequestSpan(
+      {
+        method: request.method ?? "GET",
+        path: (request.url ?? "/").split("?")[0] ?? "/",
+        headers: spanHeaders(request),
+      },
+      trace.traceId,
+    );
+    if (!spanned)
+      return runWithLogContext({ correlationId: trace.correlationId, traceId: trace.traceId }, () =>
+        handleTraced(request, response, trace),
+      );
+    // Tracing on: the log lines carry the span's trace and span ids, so logs and traces join (issue 41).
+    const { traceId, spanId } = spanned.span.spanContext();
+    response.once("close", () => endRequestSpan(spanned.span, response.statusCode));
+    return withSpanContext(spanned.context, () =>
+      runWithLogContext({ correlationId: trace.correlationId, traceId, spanId }, () =>
+        handleTraced(request, response, trace),
+      ),
     );
   };
 
@@ -192,6 +210,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       throw Refusal.of({ code: "request.method_not_allowed", params: { allow } });
     }
     addToLogContext({ route: call.routeLabel });
+    nameRequestSpan(call.request.method ?? "GET", call.routeLabel);
     return { prepared: prepared.get(match.route)!, pathParams: match.pathParams };
   };
 
@@ -289,7 +308,10 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       correlationId: trace.correlationId,
     });
     const unary = { method: route.method, input, headers, values, signal: call.abort.signal, url: call.url.href };
-    return admitted ? admitted.send(unary) : caller.call(unary);
+    // The service's call, in process or over a region's hop, is a child span of the request's.
+    return inRpcSpan({ kind: "internal", service: route.service.typeName, method: route.method.name }, () =>
+      admitted ? admitted.send(unary) : caller.call(unary),
+    );
   };
 
   /** The answer: the output message in the route's content type and caching. */
@@ -324,6 +346,16 @@ type Message = ReturnType<typeof fromJson>;
 interface ReadFields {
   fields: Record<string, unknown>;
   kind: InputKind;
+}
+
+/** The W3C trace headers a request sent, as the propagator reads them (only these two: nothing else is copied). */
+function spanHeaders(request: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  const traceparent = headerValue(request.headers[traceparentHeader]);
+  const tracestate = headerValue(request.headers["tracestate"]);
+  if (traceparent !== undefined) headers.set(traceparentHeader, traceparent);
+  if (tracestate !== undefined) headers.set("tracestate", tracestate);
+  return headers;
 }
 
 /** The decoded query's pairs; none when it had too many (refused once the call is admitted). */

@@ -14,6 +14,7 @@ import { correlationHeader } from "../runtime/caller-context.js";
 import type { Logger } from "../runtime/logger.js";
 import type { Metrics } from "../runtime/metrics.js";
 import { traceparentHeader } from "../runtime/trace-context.js";
+import { inRpcSpan } from "../runtime/spans.js";
 import { createInProcessCaller, type ServiceCaller, type UnaryCall } from "../runtime/service-caller.js";
 import type { Region } from "../config/regions.js";
 import { createGrpcJsCaller, type GrpcJsCaller } from "./grpc-js-caller.js";
@@ -81,7 +82,18 @@ export function createRegionCaller(
         if (value !== null && value !== undefined) headers.set(name, value);
       }
       try {
-        return await counted(() => remote.call({ ...call, headers }));
+        // The hop is a client span; its traceparent replaces the front's, so the data role's span is its child.
+        return await inRpcSpan(
+          {
+            kind: "client",
+            service: call.method.parent.typeName,
+            method: call.method.name,
+            system: "grpc",
+            headers,
+            codeOf: (error) => (error instanceof ConnectError ? error.code : undefined),
+          },
+          () => counted(() => remote.call({ ...call, headers })),
+        );
       } catch (error) {
         if (
           error instanceof ConnectError &&

@@ -10,6 +10,7 @@ import { correlationHeader } from "../runtime/caller-context.js";
 import { runWithLogContext } from "../runtime/log-context.js";
 import type { Metrics } from "../runtime/metrics.js";
 import { parseTraceparent, traceparentHeader } from "../runtime/trace-context.js";
+import { activeSpanIds } from "../runtime/spans.js";
 import { correlationIdPattern, internalCallKey, type InternalCall } from "./internal-call.js";
 
 export function createAccessLogInterceptor(options: { logger: Logger; ids: IdSource; metrics?: Metrics }): Interceptor {
@@ -17,8 +18,12 @@ export function createAccessLogInterceptor(options: { logger: Logger; ids: IdSou
   return (next) => (request) => {
     const incoming = request.header.get(correlationHeader);
     const correlationId = incoming && correlationIdPattern.test(incoming) ? incoming : ids.uuid();
-    const traceId = parseTraceparent(request.header.get(traceparentHeader) ?? undefined)?.traceId;
-    return runWithLogContext({ correlationId, traceId }, () => logged(next, request, correlationId));
+    // Tracing on: the ids of the call's span (./tracing-interceptor.ts), so logs and traces join.
+    const spanIds = activeSpanIds();
+    const traceId = spanIds?.traceId ?? parseTraceparent(request.header.get(traceparentHeader) ?? undefined)?.traceId;
+    return runWithLogContext({ correlationId, traceId, spanId: spanIds?.spanId }, () =>
+      logged(next, request, correlationId),
+    );
   };
 
   async function logged(

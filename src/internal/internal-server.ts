@@ -17,6 +17,7 @@ import { answerMetrics, type Metrics } from "../runtime/metrics.js";
 import { closeGracefully, listen, trackSockets } from "../runtime/http-shutdown.js";
 import { accessPolicy, checkAccessPolicy, type AccessPolicy } from "./access-policy.js";
 import { createAccessLogInterceptor } from "./access-log-interceptor.js";
+import { createTracingInterceptor } from "./tracing-interceptor.js";
 import { createAuthInterceptor } from "./auth-interceptor.js";
 import { createErrorInterceptor } from "./error-interceptor.js";
 import type { ServiceCredentials } from "./service-credentials.js";
@@ -54,7 +55,7 @@ function servicesOf(routes: (router: ConnectRouter) => void): DescService[] {
 
 /**
  * The interceptors of every internal listener (this port, and the region hop's grpc-js port:
- * ./region-grpc-server.ts), outermost first: the log sees the final code; errors are normalised before; validation
+ * ./region-grpc-server.ts), outermost first: the call's span (./tracing-interceptor.ts) holds everything; the log sees the final code; errors are normalised before; validation
  * runs once authenticated.
  */
 export function internalInterceptors(
@@ -62,6 +63,7 @@ export function internalInterceptors(
   services: readonly DescService[],
 ): Interceptor[] {
   return [
+    createTracingInterceptor(),
     createAccessLogInterceptor({ logger: options.logger, ids: options.ids, metrics: options.metrics }),
     createErrorInterceptor({ logger: options.logger }),
     createAuthInterceptor({ credentials: options.credentials, logger: options.logger, policy: options.policy }),

@@ -16,6 +16,7 @@ import { retryDelaySeconds } from "./retry-schedule.js";
 import { openEndpointKey } from "./endpoint-secrets.js";
 import { sendWebhook, type AttemptResult } from "./sender.js";
 import { signedHeaders } from "./signing.js";
+import { inAttemptSpan } from "./attempt-span.js";
 
 /** Told when an endpoint was disabled (the console's mail outbox, in the app). */
 export type EndpointDisabledNotice = (notice: {
@@ -56,7 +57,7 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
     if (!claimed) return; // sent already, settled, or another worker holds it
     const result: AttemptResult = claimed.endpoint_disabled
       ? { outcome: "CONNECTION_ERROR", durationMs: 0, excerpt: "" }
-      : await send(claimed, now);
+      : await inAttemptSpan(claimed, job.attempt, () => send(claimed, now));
     const outcome = claimed.endpoint_disabled ? "ENDPOINT_DISABLED" : result.outcome;
     const settledAt = new Date(deps.clock.now());
     const delay =

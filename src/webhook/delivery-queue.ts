@@ -107,6 +107,9 @@ export async function startDeliveryQueue(options: {
     backend: options.embedded ? "pglite" : "postgres",
     // No cron schedules of ours; maintenance (expiry of stuck jobs, retention) stays on.
     schedule: false,
+    // pg-boss's own spans off (issue 41): the dispatcher fetches every second, and pg-boss makes a span of every
+    // fetch, found or empty; each attempt has a span of ours instead (attempt-span.ts), linked to its request.
+    openTelemetry: { enabled: false },
   });
   boss.on("error", (error: unknown) => options.logger.error("delivery queue error", { error }));
   // Processes starting together on a fresh database all find pg-boss not installed and all run its install; the

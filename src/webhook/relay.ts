@@ -115,6 +115,7 @@ export function createRelay(deps: {
         payload,
         occurredAt: row.occurred_at,
         now,
+        traceparent: row.traceparent,
       });
       if (added) {
         await deps.queue.enqueue(tx, { deliveryId: id, attempt: 1 }, endpoint.id);

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { parse } from "yaml";
+import { tracingEnvironmentNames } from "../../src/runtime/tracing.js";
 import { environmentNames, loadConfig } from "../../src/config/config.js";
 import { regions, type Region } from "../../src/config/regions.js";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -84,7 +85,7 @@ Deploy(
   "every service on our image runs the compiled main with a real --role, and reads only variables config.ts knows",
   () => {
     assert.ok(ours.length > 0);
-    const known = new Set([...environmentNames, "NODE_ENV"]);
+    const known = new Set([...environmentNames, ...tracingEnvironmentNames, "NODE_ENV"]);
     for (const [name, service] of ours) {
       assert.equal(service.command?.slice(0, compiledMain.length), compiledMain, name);
       const role = roleOf(service.command ?? []);

@@ -10,6 +10,7 @@ import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as assert from "uvu/assert";
 import { parseAllDocuments } from "yaml";
+import { tracingEnvironmentNames } from "../../src/runtime/tracing.js";
 import { environmentNames, loadConfig } from "../../src/config/config.js";
 import { regions } from "../../src/config/regions.js";
 import { isProbePath } from "../../src/runtime/probe-paths.js";
@@ -90,7 +91,7 @@ Kubernetes("there are overlays, each renders, and every object is valid against 
 Kubernetes(
   "every Deployment runs a real --role with only variables config.ts reads, secrets by reference, and passes its production checks",
   () => {
-    const known = new Set([...environmentNames, "NODE_ENV"]);
+    const known = new Set([...environmentNames, ...tracingEnvironmentNames, "NODE_ENV"]);
     for (const [overlay, objects] of rendered) {
       const roles = new Map<string, string>();
       for (const deployment of of(objects, "Deployment")) {

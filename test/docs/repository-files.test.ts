@@ -17,6 +17,7 @@ import { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { TokenService } from "../../gen/partnerapi/v1/token_service_pb.js";
 import { WebhookService } from "../../gen/partnerapi/v1/webhook_service_pb.js";
+import { tracingEnvironmentNames } from "../../src/runtime/tracing.js";
 import { environmentNames } from "../../src/config/config.js";
 import { testClockVariable } from "../../src/runtime/test-clock.js";
 import { admissionOf } from "../../src/internal/access-policy.js";
@@ -120,7 +121,14 @@ Files(
     const rows = documentedNames(service);
     // NODE_ENV is read by the production checks, UV_THREADPOOL_SIZE by src/runtime/thread-pool.cjs before the program,
     // TEST_CLOCK_OFFSET_FILE by the program (src/runtime/test-clock.ts) beside its configuration.
-    const readByTheService = [...environmentNames, "NODE_ENV", "UV_THREADPOOL_SIZE", testClockVariable];
+    // OTEL_* by src/runtime/tracing.ts (and the exporter) beside the configuration.
+    const readByTheService = [
+      ...environmentNames,
+      ...tracingEnvironmentNames,
+      "NODE_ENV",
+      "UV_THREADPOOL_SIZE",
+      testClockVariable,
+    ];
     assert.equal(
       readByTheService.filter((name) => !rows.has(name)),
       [],

@@ -14,6 +14,8 @@ export interface OutboxRow {
   store_id: number | null;
   data: unknown;
   occurred_at: Date;
+  /** The W3C traceparent of the request that recorded it, when traced and sampled. */
+  traceparent: string | null;
 }
 
 export interface DeliveryRow {
@@ -28,6 +30,8 @@ export interface DeliveryRow {
   next_attempt_at: Date | null;
   occurred_at: Date;
   created_at: Date;
+  /** The outbox event's traceparent: each attempt's span links to it. */
+  traceparent: string | null;
 }
 
 export interface AttemptRow {
@@ -52,7 +56,7 @@ export interface ClaimedAttempt extends DeliveryRow {
 }
 
 const deliveryColumns = `d.id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.state, d.attempts_started, d.attempts_recorded,
-  d.next_attempt_at, d.occurred_at, d.created_at`;
+  d.next_attempt_at, d.occurred_at, d.created_at, d.traceparent`;
 
 export function createDeliveryQueries(sql: SqlClient) {
   return {
@@ -67,7 +71,7 @@ export function createDeliveryQueries(sql: SqlClient) {
           select id from ${sql(schema)}.webhook_outbox
           where claimed_until is null or claimed_until < ${now}
           order by id limit ${limit} for update skip locked)
-        returning id, event_id, type, company_id, app_id, environment, endpoint_id, store_id, data, occurred_at`;
+        returning id, event_id, type, company_id, app_id, environment, endpoint_id, store_id, data, occurred_at, traceparent`;
     },
     async deleteOutbox(schema: string, ids: readonly number[]): Promise<void> {
       if (ids.length > 0)
@@ -108,10 +112,11 @@ export function createDeliveryQueries(sql: SqlClient) {
       payload: string;
       occurredAt: Date;
       now: Date;
+      traceparent: string | null;
     }): Promise<boolean> {
       const inserted = await sql`
-        insert into control.webhook_deliveries (id, endpoint_id, event_id, event_type, payload, state, occurred_at, created_at, next_attempt_at)
-        values (${row.id}, ${row.endpointId}, ${row.eventId}, ${row.eventType}, ${row.payload}, 'PENDING', ${row.occurredAt}, ${row.now}, ${row.now})
+        insert into control.webhook_deliveries (id, endpoint_id, event_id, event_type, payload, state, occurred_at, created_at, next_attempt_at, traceparent)
+        values (${row.id}, ${row.endpointId}, ${row.eventId}, ${row.eventType}, ${row.payload}, 'PENDING', ${row.occurredAt}, ${row.now}, ${row.now}, ${row.traceparent})
         on conflict (endpoint_id, event_id) do nothing returning id`;
       return inserted.length > 0;
     },

@@ -1,0 +1,137 @@
+// Tracing's switch and settings (src/runtime/tracing.ts): off unless an OTLP endpoint is named, and then nothing is
+// registered (the API's no-op tracer answers, the span helpers just run their work); the endpoint, sampler and
+// disabling variables read as the OpenTelemetry specification says; a value it cannot honour is a ConfigError.
+import { ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
+import { SamplingDecision } from "@opentelemetry/sdk-trace-node";
+import * as assert from "uvu/assert";
+import { ConfigError } from "../../src/config/config.js";
+import { activeSpanIds, inRpcSpan, startRequestSpan } from "../../src/runtime/spans.js";
+import { activeTracer, samplerOf, startTracing, tracesEndpoint } from "../../src/runtime/tracing.js";
+import { suite } from "../support/suite.js";
+
+const Tracing = suite("runtime/tracing");
+
+Tracing(
+  "off without an endpoint: nothing registered, the API's tracer records nothing, spans are not started",
+  async () => {
+    assert.is(startTracing({}, {}), undefined);
+    assert.is(activeTracer(), undefined);
+    const span = trace.getTracer("any").startSpan("a span");
+    assert.is(span.isRecording(), false);
+    assert.is(span.spanContext().traceId, "0".repeat(32), "the no-op tracer's invalid span");
+    assert.is(
+      startRequestSpan({ method: "GET", path: "/v1/items", headers: new Headers() }, "a".repeat(32)),
+      undefined,
+    );
+    assert.is(await inRpcSpan({ kind: "client", service: "s", method: "m" }, async () => activeSpanIds()), undefined);
+  },
+);
+
+Tracing("off when disabled or when the exporter is none, whatever the endpoint", () => {
+  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" };
+  assert.is(tracesEndpoint({ ...endpoint, OTEL_SDK_DISABLED: "true" }), undefined);
+  assert.is(tracesEndpoint({ ...endpoint, OTEL_SDK_DISABLED: "TRUE" }), undefined);
+  assert.is(tracesEndpoint({ ...endpoint, OTEL_TRACES_EXPORTER: "none" }), undefined);
+  assert.is(startTracing({ ...endpoint, OTEL_SDK_DISABLED: "true" }, {}), undefined);
+  assert.is(activeTracer(), undefined);
+});
+
+Tracing("the traces URL: the base endpoint gets /v1/traces, the signal's own endpoint is taken as is", () => {
+  assert.is(
+    tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }),
+    "http://collector:4318/v1/traces",
+  );
+  assert.is(
+    tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }),
+    "http://collector:4318/v1/traces",
+  );
+  assert.is(
+    tracesEndpoint({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example/ingest",
+    }),
+    "https://traces.example/ingest",
+  );
+  assert.is(tracesEndpoint({ OTEL_SDK_DISABLED: "false", OTEL_EXPORTER_OTLP_ENDPOINT: "" }), undefined);
+  assert.throws(
+    () => tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4317" }),
+    (error: unknown) => error instanceof ConfigError && /OTEL_EXPORTER_OTLP_ENDPOINT/.test(error.message),
+  );
+  assert.throws(
+    () => tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_TRACES_EXPORTER: "zipkin" }),
+    (error: unknown) => error instanceof ConfigError && /OTEL_TRACES_EXPORTER/.test(error.message),
+  );
+});
+
+/** The decision of the sampler `env` names for a root span (no parent) of `traceId`. */
+const rootDecision = (env: Record<string, string>, traceId: string): SamplingDecision =>
+  samplerOf(env).shouldSample(ROOT_CONTEXT, traceId, "span", SpanKind.SERVER, {}, []).decision;
+
+/** The decision under a remote parent with `flags` (01 sampled, 00 not). */
+const childDecision = (env: Record<string, string>, flags: number): SamplingDecision => {
+  const parent = trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+    spanId: "00f067aa0ba902b7",
+    traceFlags: flags,
+    isRemote: true,
+  });
+  return samplerOf(env).shouldSample(parent, "4bf92f3577b34da6a3ce929d0e0e4736", "span", SpanKind.SERVER, {}, [])
+    .decision;
+};
+
+Tracing(
+  "sampling: parent-based always-on by default, a caller's decision honoured, the standard names and ratio",
+  () => {
+    const sampled = SamplingDecision.RECORD_AND_SAMPLED;
+    const dropped = SamplingDecision.NOT_RECORD;
+    const low = "00000000000000000000000000000001";
+    // The JavaScript ratio sampler compares the XOR of the trace id's four 32-bit words with ratio x 2^32.
+    const high = "ffffffff000000000000000000000000";
+    assert.equal([rootDecision({}, high), childDecision({}, 1), childDecision({}, 0)], [sampled, sampled, dropped]);
+    assert.equal(
+      [
+        rootDecision({ OTEL_TRACES_SAMPLER: "always_off" }, low),
+        childDecision({ OTEL_TRACES_SAMPLER: "always_on" }, 0),
+      ],
+      [dropped, sampled],
+    );
+    const ratio = { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.25" };
+    assert.equal(
+      [rootDecision(ratio, low), rootDecision(ratio, high), childDecision(ratio, 1)],
+      [sampled, dropped, sampled],
+    );
+    assert.is(rootDecision({ OTEL_TRACES_SAMPLER: "parentbased_always_off" }, low), dropped);
+    assert.throws(
+      () => samplerOf({ OTEL_TRACES_SAMPLER: "sometimes" }),
+      (error: unknown) => error instanceof ConfigError && /OTEL_TRACES_SAMPLER: "sometimes"/.test(error.message),
+    );
+    assert.throws(
+      () => samplerOf({ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "1.5" }),
+      (error: unknown) => error instanceof ConfigError && /OTEL_TRACES_SAMPLER_ARG/.test(error.message),
+    );
+  },
+);
+
+Tracing("on: a request's root span takes the offered trace id; shut down, nothing is registered again", async () => {
+  // An endpoint nothing listens on: nothing is exported before the shutdown, which drops what it cannot send.
+  const tracing = startTracing(
+    { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_TRACES_SAMPLER: "always_off" },
+    {},
+  );
+  assert.ok(tracing);
+  assert.ok(activeTracer());
+  const offered = "0af7651916cd43dd8448eb211c80319c";
+  const started = startRequestSpan({ method: "GET", path: "/v1/items", headers: new Headers() }, offered)!;
+  assert.is(started.span.spanContext().traceId, offered);
+  assert.is(started.span.isRecording(), false, "always_off: sampled out, still a trace id for the logs");
+  const caller = new Headers({ traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" });
+  const continued = startRequestSpan({ method: "GET", path: "/v1/items", headers: caller }, offered)!;
+  assert.is(continued.span.spanContext().traceId, "4bf92f3577b34da6a3ce929d0e0e4736", "the caller's trace");
+  const next = startRequestSpan({ method: "GET", path: "/v1/items", headers: new Headers() }, offered)!;
+  assert.is(next.span.spanContext().traceId, offered, "offered per request, not left over");
+  await tracing!.shutdown();
+  assert.is(activeTracer(), undefined);
+  assert.is(trace.getTracer("any").startSpan("after").isRecording(), false);
+});
+
+Tracing.run();
