@@ -38,6 +38,7 @@ Metadata("RFC 8414 §2: every field from the default configuration", () => {
     authorizationResponseIssParameterSupported: true,
     pushedAuthorizationRequestEndpoint: "http://127.0.0.1:8080/v1/oauth/par",
     requirePushedAuthorizationRequests: false,
+    dpopSigningAlgValuesSupported: ["ES256", "ES384", "PS256", "RS256", "EdDSA"],
   });
 });
 
