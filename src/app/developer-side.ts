@@ -2,11 +2,18 @@
 import type { Config } from "../config/config.js";
 import { createRequestLogQueries, createRequestRecorder } from "../request-log/index.js";
 import { accountMailText, invitationMailText } from "../web/mail-texts.js";
+import { mailStopBoundMs } from "./shutdown.js";
 import { startConsoleMail, createConsoleService, type MailOutbox } from "../console/index.js";
 import type { Closers } from "../runtime/closers.js";
 import type { Logger } from "../runtime/logger.js";
 import type { Database } from "../storage/postgres.js";
-import { createWebhookOwner, forbiddenWebhookPorts, startWebhookDelivery, systemResolver } from "../webhook/index.js";
+import {
+  createWebhookOwner,
+  forbiddenWebhookPorts,
+  deliveryStopBoundMs,
+  startWebhookDelivery,
+  systemResolver,
+} from "../webhook/index.js";
 import type { AppOptions, AppContext } from "./context.js";
 import { type Stores, type SigningKeys, outboxSources } from "./stores.js";
 import type { Owners } from "./owners.js";
@@ -39,7 +46,7 @@ export async function buildDeveloperSide(
     transport: options.mailTransport,
     send: true,
   });
-  closers.add("console mail", () => mail.close(config.shutdownGraceSeconds * 1000));
+  closers.add("console mail", () => mail.close(config.shutdownGraceSeconds * 1000), mailStopBoundMs(config));
   // The partner request log: buffered in process, written every REQUEST_LOG_FLUSH_MS; its last batch is written
   // after the front stops (closers run in reverse) and before the databases close.
   const requestLog = createRequestRecorder({
@@ -65,7 +72,7 @@ export async function buildDeveloperSide(
     onDisabled: mailEndpointDisabled(mail, control, config, logger),
     deliver: stores.role === "all",
   });
-  closers.add("webhook delivery", () => webhooks.stop());
+  closers.add("webhook delivery", () => webhooks.stop(), deliveryStopBoundMs);
   const { endpoints: webhookEndpoints, service: webhookService } = createWebhookOwner(context, {
     sql: control.sql,
     verifyClient: owners.credentials.verifyClientCredentials,

@@ -1,6 +1,7 @@
 // How a role stops: its closers (named, bounded steps: src/runtime/closers.ts) and the stop that drains first.
 import { sleep, type Clock } from "../runtime/clock.js";
 import { createClosers, type Closers } from "../runtime/closers.js";
+import type { Config } from "../config/config.js";
 import type { AppOptions } from "./context.js";
 
 /**
@@ -9,6 +10,14 @@ import type { AppOptions } from "./context.js";
  */
 export function closersFor(options: AppOptions): Closers {
   return createClosers({ logger: options.logger, stepBoundMs: options.config.shutdownGraceSeconds * 1000 + 5000 });
+}
+
+/**
+ * The console mail step's bound: pg-boss's graceful stop waits up to the grace for the mails being sent, then fails
+ * back what is left in the database, which on a slow or failing database takes more than the default step's 5 s.
+ */
+export function mailStopBoundMs(config: Config): number {
+  return config.shutdownGraceSeconds * 1000 + 20_000;
 }
 
 /**

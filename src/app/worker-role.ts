@@ -1,10 +1,16 @@
 // startWorkerRole: webhook delivery alone (outbox relay, attempt workers) with the console's mail queue.
+import { mailStopBoundMs } from "./shutdown.js";
 import { startConsoleMail } from "../console/index.js";
 import { loadKeyEncryptionKey } from "../token/index.js";
 import { systemClock } from "../runtime/clock.js";
 import type { Database } from "../storage/postgres.js";
 import { regions, type Region } from "../config/regions.js";
-import { forbiddenWebhookPorts, startWebhookDelivery, type WebhookDelivery } from "../webhook/index.js";
+import {
+  forbiddenWebhookPorts,
+  deliveryStopBoundMs,
+  startWebhookDelivery,
+  type WebhookDelivery,
+} from "../webhook/index.js";
 import type { AppOptions } from "./context.js";
 import { closersFor } from "./shutdown.js";
 import { openRegionDatabases, openControlDatabase, outboxSources } from "./stores.js";
@@ -45,7 +51,7 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
       // A worker queues (an endpoint disabled) and leaves the sending to the console's processes.
       send: false,
     });
-    closers.add("console mail", () => mail.close(config.shutdownGraceSeconds * 1000));
+    closers.add("console mail", () => mail.close(config.shutdownGraceSeconds * 1000), mailStopBoundMs(config));
     const webhooks = await startWebhookDelivery({
       config,
       logger,
@@ -58,7 +64,7 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
       onDisabled: mailEndpointDisabled(mail, control, config, logger),
       deliver: true,
     });
-    closers.add("webhook delivery", () => webhooks.stop());
+    closers.add("webhook delivery", () => webhooks.stop(), deliveryStopBoundMs);
     return { webhooks, control, regionDatabases, stop: () => closers.closeAll() };
   } catch (error) {
     await closers.closeAll();

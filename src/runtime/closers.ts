@@ -7,8 +7,12 @@
 import type { Logger } from "./logger.js";
 
 export interface Closers {
-  /** Registers the close of something just opened, under the name the log gives it. */
-  add(step: string, close: () => Promise<void>): void;
+  /**
+   * Registers the close of something just opened, under the name the log gives it; `boundMs` for a step whose own
+   * bounds are longer than the default (a queue's graceful stop waits for its running work): cut short, it would go
+   * on in the background after the stores closed under it, and keep the process alive.
+   */
+  add(step: string, close: () => Promise<void>, boundMs?: number): void;
   /** Closes every step in reverse order of registration, each bounded; once (a second call waits for the first). */
   closeAll(): Promise<void>;
 }
@@ -22,19 +26,19 @@ export function createClosers(options: {
    */
   stepBoundMs: number;
 }): Closers {
-  const steps: Array<{ step: string; close: () => Promise<void> }> = [];
+  const steps: Array<{ step: string; close: () => Promise<void>; boundMs: number }> = [];
   let closing: Promise<void> | undefined;
-  const closeStep = async ({ step, close }: (typeof steps)[number]) => {
+  const closeStep = async ({ step, close, boundMs }: (typeof steps)[number]) => {
     options.logger.debug("shutdown step", { step });
     let timer: NodeJS.Timeout | undefined;
     const overran = new Promise<"overran">((resolve) => {
-      timer = setTimeout(() => resolve("overran"), options.stepBoundMs);
+      timer = setTimeout(() => resolve("overran"), boundMs);
       timer.unref();
     });
     try {
       const outcome = await Promise.race([close().then(() => "closed" as const), overran]);
       if (outcome === "overran") {
-        options.logger.warn("shutdown step overran its bound: going on", { step, boundMs: options.stepBoundMs });
+        options.logger.warn("shutdown step overran its bound: going on", { step, boundMs });
       }
     } catch (error) {
       options.logger.warn("shutdown step failed: going on", { step, error });
@@ -43,8 +47,8 @@ export function createClosers(options: {
     }
   };
   return {
-    add(step, close) {
-      steps.push({ step, close });
+    add(step, close, boundMs = options.stepBoundMs) {
+      steps.push({ step, close, boundMs: Math.max(boundMs, options.stepBoundMs) });
     },
     closeAll() {
       closing ??= (async () => {

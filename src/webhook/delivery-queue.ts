@@ -28,6 +28,8 @@ const startAttempts = 5;
 const pollSeconds = 1;
 /** How long a stop waits for the attempts running (each is bounded by WEBHOOK_TIMEOUT_SECONDS). */
 const stopTimeoutMs = 20_000;
+/** What a delivery queue's stop may take by its own bounds: the dispatcher's wait, then pg-boss's (src/app: its shutdown step's bound). */
+export const deliveryStopBoundMs = 2 * stopTimeoutMs + 5_000;
 
 /** One attempt of one delivery. */
 export interface AttemptJob {

@@ -18,4 +18,4 @@ export {
 export { systemResolver, type ResolveHost } from "./endpoint-url.js";
 export type { EndpointDisabledNotice } from "./delivery-attempts.js";
 // The queue's pg-boss installation and adapter, shared with the console's mail queue (src/console/mail-queue.ts).
-export { pgBossDatabase, queueSchema } from "./delivery-queue.js";
+export { deliveryStopBoundMs, pgBossDatabase, queueSchema } from "./delivery-queue.js";
