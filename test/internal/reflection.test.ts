@@ -105,6 +105,7 @@ Reflection("buf curl --list-methods resolves TokenService", async ({ baseUrl }) 
       "partnerapi.v1.TokenService/GetAuthorizationServerMetadata",
       "partnerapi.v1.TokenService/GetJwks",
       "partnerapi.v1.TokenService/MintSandboxToken",
+      "partnerapi.v1.TokenService/PushAuthorizationRequest",
       "partnerapi.v1.TokenService/RevokeToken",
       "partnerapi.v1.TokenService/RotateSigningKey",
     ],

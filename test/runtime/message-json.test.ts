@@ -63,10 +63,11 @@ MessageJson("repeated messages: an empty list is present; int64 ids inside list 
     ],
     nextCursor: "abc",
   });
+  // A store's plain text fields are always there (empty when unset); its unset messages are left out.
   assert.equal(messageToJson(ListStoresResponseSchema, message), {
     stores: [
-      { id: 1, name: "Soho" },
-      { id: 9007199254740991, name: "Max" },
+      { id: 1, name: "Soho", timeZone: "", updatedAt: "" },
+      { id: 9007199254740991, name: "Max", timeZone: "", updatedAt: "" },
     ],
     nextCursor: "abc",
   });
