@@ -39,6 +39,8 @@ export const authorizationParameters = [
   "code_challenge",
   "code_challenge_method",
   "response_mode",
+  // RFC 9449 section 10: the code is bound to this DPoP key (its RFC 7638 thumbprint), exchanged only with its proof.
+  "dpop_jkt",
 ] as const;
 export type AuthorizationParameter = (typeof authorizationParameters)[number];
 export type AuthorizationParams = Partial<Record<AuthorizationParameter, string>>;
@@ -62,6 +64,8 @@ export interface ValidAuthorization {
   redirectUri: string;
   state: string;
   codeChallenge: string | null;
+  /** RFC 9449 section 10: the DPoP key the code is bound to; null: none named. */
+  dpopJkt: string | null;
 }
 
 export type AuthorizationCheck =
@@ -179,6 +183,9 @@ export function createAuthorization(deps: AuthorizationDeps) {
     // in the query, and a mode we would ignore is refused rather than silently changed (issue 27).
     if (params.response_mode !== undefined && params.response_mode !== "query")
       return { ok: false, code: "oauth.unsupported_response_mode", redirectUri };
+    // 5c. dpop_jkt: a JWK SHA-256 thumbprint (RFC 7638), 43 base64url characters, as a DPoP proof's key gives.
+    if (params.dpop_jkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(params.dpop_jkt))
+      return { ok: false, code: "oauth.invalid_request", fields: "dpop_jkt", redirectUri };
     // 6. The app: a production client needs an APPROVED app; archived apps connect nothing; ADSR uses API keys.
     if (environment === "PRODUCTION" && client.state !== "APPROVED")
       return { ok: false, code: "oauth.app_not_published", redirectUri };
@@ -196,6 +203,7 @@ export function createAuthorization(deps: AuthorizationDeps) {
         redirectUri,
         state: params.state,
         codeChallenge: challenge ?? null,
+        dpopJkt: params.dpop_jkt ?? null,
       },
     };
   }
@@ -307,6 +315,7 @@ export function createAuthorization(deps: AuthorizationDeps) {
           approvedByUserId: userId,
           redirectUri: request.redirectUri,
           codeChallenge: request.codeChallenge,
+          dpopJkt: request.dpopJkt,
           now,
           expiresAt: new Date(now.getTime() + config.lifetimes.authCode * 1000),
         });

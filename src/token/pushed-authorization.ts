@@ -27,6 +27,7 @@ function parametersOf(request: PushAuthorizationRequestRequest): PushedParameter
     code_challenge: request.codeChallenge,
     code_challenge_method: request.codeChallengeMethod,
     response_mode: request.responseMode,
+    dpop_jkt: request.dpopJkt,
   };
   return Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== ""));
 }
@@ -37,12 +38,20 @@ export function createPushedAuthorization(deps: PushedAuthorizationDeps) {
     async push(
       request: PushAuthorizationRequestRequest,
       clientAddress: string,
+      /** The thumbprint of a DPoP proof's key sent with the push (verified when called), if any. */
+      proofKey: () => Promise<string | undefined> = async () => undefined,
     ): Promise<MessageInitShape<typeof PushAuthorizationRequestResponseSchema>> {
       await deps.clients.admitAddress(clientAddress);
       const missing = deps.clients.missingCredentials(request.clientId, request.clientSecret);
       if (missing.length > 0) throw serviceError(domain, "oauth.invalid_request", { fields: missing.join(", ") });
       const client = await deps.clients.authenticate(request.clientId, request.clientSecret, clientAddress);
-      const pushed = await deps.authorization.push(client.clientId, parametersOf(request));
+      // RFC 9449 section 10.1: a proof and a dpop_jkt must name the same key; either alone binds the code to it.
+      const proven = await proofKey();
+      if (proven !== undefined && request.dpopJkt !== "" && request.dpopJkt !== proven)
+        throw serviceError(domain, "oauth.dpop_key_mismatch");
+      const parameters = parametersOf(request);
+      if (proven !== undefined) parameters["dpop_jkt"] = proven;
+      const pushed = await deps.authorization.push(client.clientId, parameters);
       if (!pushed.ok) {
         // At the authorization endpoint an unregistered redirect_uri is a page of its own; here it is a malformed
         // request of an authenticated client (RFC 9126 section 2.3: invalid_request), not a failed grant.

@@ -108,7 +108,10 @@ export function createTokenService(context: ServiceContext, deps: TokenServiceDe
     },
     async pushAuthorizationRequest(request, handlerContext) {
       const caller = handlerContext.values.get(callerInfoKey);
-      return pushedAuthorization.push(request, caller?.clientAddress ?? "internal");
+      // RFC 9449 section 10.1: a DPoP proof at PAR binds the code as dpop_jkt does; verified once the client is known.
+      const proofKey = () =>
+        dpop.keyOf(handlerContext.requestHeader.get("dpop"), publicUrl(caller?.path, "/v1/oauth/par"), "oauth");
+      return pushedAuthorization.push(request, caller?.clientAddress ?? "internal", proofKey);
     },
     async revokeToken(request, handlerContext) {
       const caller = handlerContext.values.get(callerInfoKey);

@@ -2,9 +2,11 @@
 // signs in and decides on the consent site with only client_id and request_uri on the URL, and oauth4webapi
 // exchanges the code. Then the refusals: a request_uri used twice, by another client, expired (the injected clock
 // moved), a contradicting parameter, parallel decisions (exactly one code), and PAR's own errors.
+import { calculateJwkThumbprint, exportJWK } from "jose";
 import * as oauth from "oauth4webapi";
 import * as assert from "uvu/assert";
 import { suite } from "../support/suite.js";
+import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import {
   cookieHeader,
@@ -148,6 +150,78 @@ Par("oauth4webapi: PAR, sign-in and consent with client_id and request_uri only,
   const second = await decideOn(reload.html, cookies);
   assert.is(second.status, 400);
   assert.is(shownCode(await second.text()), "oauth.invalid_request_uri");
+});
+
+Par(
+  "DPoP at PAR (RFC 9449 section 10): the code is bound to the proof's key; another key is refused without using it up, its own gets a DPoP token",
+  async () => {
+    const w = await world();
+    const client: oauth.Client = { client_id: w.clientId };
+    const auth = oauth.ClientSecretBasic(w.clientSecret);
+    const { verifier, challenge } = await pkce();
+    const state = oauth.generateRandomState();
+    const [key, other] = await Promise.all([
+      oauth.generateKeyPair("ES256", { extractable: true }),
+      oauth.generateKeyPair("ES256", { extractable: true }),
+    ]);
+    const parameters = {
+      response_type: "code",
+      redirect_uri: w.redirectUri,
+      state,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+    };
+    // A proof's iat is the service's time (the injected clock, which real time has passed by now): each DPoP
+    // request's client carries the skew, as test/token/dpop-clients.test.ts's do.
+    const skewed = (): oauth.Client => ({
+      ...client,
+      [oauth.clockSkew]: Math.round((clock.now() - Date.now()) / 1000),
+    });
+    const pushing = skewed();
+    const response = await oauth.pushedAuthorizationRequest(as, pushing, auth, parameters, {
+      ...insecure,
+      DPoP: oauth.DPoP(pushing, key),
+    });
+    assert.is(response.status, 201, await response.clone().text());
+    const pushed = await oauth.processPushedAuthorizationResponse(as, client, response);
+    const url = authorizeAt(w.clientId, pushed.request_uri);
+    const cookies = await signIn(test, w.owner, url);
+    const decided = await decideOn((await consentPage(url, cookies)).html, cookies);
+    assert.is(decided.status, 302);
+    const params = oauth.validateAuthResponse(as, client, new URL(decided.headers.get("location")!), state);
+
+    const exchange = (pair: oauth.CryptoKeyPair | undefined) => {
+      const exchanging = skewed();
+      return oauth.authorizationCodeGrantRequest(as, exchanging, auth, params, w.redirectUri, verifier, {
+        ...insecure,
+        ...(pair ? { DPoP: oauth.DPoP(exchanging, pair) } : {}),
+      });
+    };
+    for (const pair of [other, undefined]) {
+      const refused = await exchange(pair);
+      assert.is(refused.status, 400);
+      assert.is(((await refused.json()) as { error: string }).error, "invalid_dpop_proof");
+    }
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await exchange(key));
+    assert.is(tokens.token_type, "dpop");
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split(".")[1]!, "base64url").toString()) as {
+      cnf?: { jkt?: string };
+    };
+    assert.is(claims.cnf?.jkt, await calculateJwkThumbprint(await exportJWK(key.publicKey)));
+  },
+);
+
+Par("dpop_jkt pushed as a parameter: refused unless shaped as a thumbprint (43 base64url characters)", async () => {
+  const w = await world();
+  const malformed = await push(w, { dpop_jkt: "not-a-thumbprint" });
+  assert.is(malformed.status, 400);
+  assert.equal(malformed.body, {
+    error: "invalid_request",
+    error_description: messageFor("oauth.invalid_request", { fields: "dpop_jkt" }),
+    code: "oauth.invalid_request",
+  });
+  const named = await push(w, { dpop_jkt: "A".repeat(43) });
+  assert.is(named.status, 201, JSON.stringify(named.body));
 });
 
 Par("a request_uri pushed by another client is refused, and stays usable by its own", async () => {
