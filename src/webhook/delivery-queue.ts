@@ -49,7 +49,7 @@ export function pgBossDatabase(sql: SqlClient, pool: boolean): IDatabase {
       if (values && values.length > 0)
         return { rows: [...(await sql.unsafe(text, values as postgres.ParameterOrJSON<never>[]))] };
       if (!pool) return { rows: flatten(await sql.unsafe(text)) };
-      const reserved = await (sql as postgres.Sql).reserve();
+      const reserved = await reserveWithin(sql as postgres.Sql, reserveWaitMs);
       try {
         return { rows: flatten(await reserved.unsafe(text)) };
       } catch (error) {
@@ -62,6 +62,35 @@ export function pgBossDatabase(sql: SqlClient, pool: boolean): IDatabase {
       }
     },
   };
+}
+
+/**
+ * How long a pg-boss statement waits for a connection of its own. postgres.js queues a reserve() that finds no open
+ * connection until one opens, and after an outage no other statement may come to open one: pg-boss's flow poll
+ * waited there for ever, so its stop never ended and kept the process alive (CI's outage tests). Longer than a
+ * connection's own bound (DATABASE_CONNECT_TIMEOUT_SECONDS, at most 30 s).
+ */
+const reserveWaitMs = 30_000;
+
+/** `sql.reserve()` that gives up after `ms`; a connection it gets later is released at once. */
+async function reserveWithin(sql: postgres.Sql, ms: number): Promise<postgres.ReservedSql> {
+  const reserving = sql.reserve();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no database connection within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([reserving, late]);
+  } catch (error) {
+    reserving.then(
+      (reserved) => reserved.release(),
+      () => {},
+    );
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A multi-statement result is an array of results: their rows, in order (as node-postgres's are unwrapped). */
