@@ -67,10 +67,11 @@ export function pgBossDatabase(sql: SqlClient, pool: boolean): IDatabase {
 /**
  * How long a pg-boss statement waits for a connection of its own. postgres.js queues a reserve() that finds no open
  * connection until one opens, and after an outage no other statement may come to open one: pg-boss's flow poll
- * waited there for ever, so its stop never ended and kept the process alive (CI's outage tests). Longer than a
- * connection's own bound (DATABASE_CONNECT_TIMEOUT_SECONDS, at most 30 s).
+ * waited there for ever, so its stop never ended and kept the process alive (CI's outage tests). Given up, the
+ * statement fails and pg-boss tries again at its next poll. Shorter than the queues' shutdown steps (src/app/:
+ * console mail, the grace plus 20 s), so a stop waiting on one still ends in its step.
  */
-const reserveWaitMs = 30_000;
+const reserveWaitMs = 10_000;
 
 /** `sql.reserve()` that gives up after `ms`; a connection it gets later is released at once. */
 async function reserveWithin(sql: postgres.Sql, ms: number): Promise<postgres.ReservedSql> {
