@@ -137,6 +137,26 @@ function contradictions(query: URLSearchParams, parameters: PushedParameters): s
   });
 }
 
+/**
+ * Steps 5 to 5c of the authorization checks, the parameters of the extensions: PKCE (S256 only; a challenge needs its
+ * method, and a method its challenge), response_mode (`query` or absent, OAuth 2.0 Multiple Response Types section
+ * 2.1: the code flow answers in the query, and a mode we would ignore is refused rather than silently changed, issue
+ * 27), dpop_jkt (a JWK SHA-256 thumbprint, RFC 7638: 43 base64url characters, as a DPoP proof's key gives).
+ */
+function extensionRefusal(params: AuthorizationParams, redirectUri: string): AuthorizationCheck | undefined {
+  const method = params.code_challenge_method;
+  const challenge = params.code_challenge;
+  if ((method !== undefined && method !== "S256") || (challenge !== undefined && method === undefined))
+    return { ok: false, code: "oauth.pkce_method_unsupported", redirectUri };
+  if (method !== undefined && (challenge === undefined || !isS256Challenge(challenge)))
+    return { ok: false, code: "oauth.invalid_request", fields: "code_challenge", redirectUri };
+  if (params.response_mode !== undefined && params.response_mode !== "query")
+    return { ok: false, code: "oauth.unsupported_response_mode", redirectUri };
+  if (params.dpop_jkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(params.dpop_jkt))
+    return { ok: false, code: "oauth.invalid_request", fields: "dpop_jkt", redirectUri };
+  return undefined;
+}
+
 export function createAuthorization(deps: AuthorizationDeps) {
   const { sql, config, clock, ids, logger } = deps;
   const pushedRequests = createPushedRequests({ sql, clock, ids });
@@ -170,22 +190,10 @@ export function createAuthorization(deps: AuthorizationDeps) {
       return { ok: false, code: "oauth.invalid_request", fields: "response_type", redirectUri };
     const others = repeated.filter((name) => name !== "client_id" && name !== "redirect_uri" && name !== "state");
     if (others.length > 0) return { ok: false, code: "oauth.invalid_request", fields: others.join(", "), redirectUri };
-    // 5. PKCE: S256 only; a challenge needs its method, and a method its challenge.
-    const method = params.code_challenge_method;
+    // 5. PKCE, response_mode, dpop_jkt.
+    const refused = extensionRefusal(params, redirectUri);
+    if (refused) return refused;
     const challenge = params.code_challenge;
-    if ((method !== undefined && method !== "S256") || (challenge !== undefined && method === undefined)) {
-      return { ok: false, code: "oauth.pkce_method_unsupported", redirectUri };
-    }
-    if (method !== undefined && (challenge === undefined || !isS256Challenge(challenge))) {
-      return { ok: false, code: "oauth.invalid_request", fields: "code_challenge", redirectUri };
-    }
-    // 5b. response_mode: `query` or absent (OAuth 2.0 Multiple Response Types section 2.1); the code flow answers
-    // in the query, and a mode we would ignore is refused rather than silently changed (issue 27).
-    if (params.response_mode !== undefined && params.response_mode !== "query")
-      return { ok: false, code: "oauth.unsupported_response_mode", redirectUri };
-    // 5c. dpop_jkt: a JWK SHA-256 thumbprint (RFC 7638), 43 base64url characters, as a DPoP proof's key gives.
-    if (params.dpop_jkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(params.dpop_jkt))
-      return { ok: false, code: "oauth.invalid_request", fields: "dpop_jkt", redirectUri };
     // 6. The app: a production client needs an APPROVED app; archived apps connect nothing; ADSR uses API keys.
     if (environment === "PRODUCTION" && client.state !== "APPROVED")
       return { ok: false, code: "oauth.app_not_published", redirectUri };
