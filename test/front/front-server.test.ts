@@ -517,6 +517,7 @@ Front(
       codeChallenge: "",
       codeChallengeMethod: "",
       responseMode: "",
+      dpopJkt: "",
     });
     // RFC 9126 section 2.1: request_uri has no place in a pushed request; the strict front refuses it.
     const withRequestUri = await fetch(`${base}/v1/oauth/par`, {
