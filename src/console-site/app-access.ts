@@ -3,7 +3,7 @@
 // that asks a live merchant for stores, and the archive step (its own page that says the consequence first).
 import type { AccessRequest } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import type { App } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { html, type SafeHtml } from "../web/html.js";
+import { html, raw, type SafeHtml } from "../web/html.js";
 import type { ApiError } from "./console-api.js";
 import { accessRequestStateName, shownTime } from "./labels.js";
 import { refusalOf, type Refusal } from "./error-summary.js";
@@ -42,11 +42,13 @@ export function allowlistForm(
     current: string[];
     state?: AllowlistState;
     mine: boolean;
+    /** Behind one action (a list of many rows, such as API keys): open when this form was refused. */
+    collapsed?: { name: string };
   },
 ): SafeHtml {
   const { t } = visit;
   const refused = options.mine ? options.state : undefined;
-  return postForm(
+  const form = postForm(
     options.action,
     visit.csrf,
     html`${textarea({
@@ -60,6 +62,9 @@ export function allowlistForm(
     })}<div class="actions">${button(t("console.saveAllowlist"), { kind: "secondary", ariaLabel: `${t("console.saveAllowlist")}: ${options.label}` })}</div>`,
     { hidden: options.hidden },
   );
+  if (!options.collapsed) return form;
+  // The visible words, then whose list (WCAG 2.5.3: the name contains the label as shown).
+  return html`<details class="row-actions"${refused ? raw(" open") : ""}><summary>${t("console.allowlistChange")}<span class="visually-hidden">: ${options.collapsed.name}</span></summary>${form}</details>`;
 }
 
 /**

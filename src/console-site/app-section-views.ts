@@ -135,6 +135,7 @@ ${
         ),
         current: key.allowedIps,
         state: refusedList,
+        collapsed: { name: key.name },
       })
 }</li>`,
         )}</ul>`;

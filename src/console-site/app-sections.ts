@@ -58,9 +58,9 @@ export function sectionApplies(section: AppSection, app: App, rights: AppRights)
     case "api-keys":
     case "access-requests":
       return adsr;
-    // ADSR apps never use the OAuth redirect, unless one somehow has URIs (then they are shown, to be removed).
+    // ADSR apps never use the OAuth redirect (they call with API keys): no section, whatever was stored.
     case "redirect-uris":
-      return !adsr || app.redirectUris.length > 0;
+      return !adsr;
     // An archived app is not reviewed again, and nothing of it can be renamed or archived.
     case "review":
       return !archived;

@@ -17,6 +17,7 @@ import {
   verifyEmail,
 } from "./account-pages.js";
 import { firstCallPage, runFirstCall, type FirstCallLimits, type FirstCallRoute } from "./first-call.js";
+import { provisionForFirstCall } from "./first-call-merchant.js";
 import { requestEntryPage, requestLogPage, usagePage } from "./request-log-pages.js";
 import { createWebhookEndpoint, resendWebhookDelivery, webhookEndpointAction, webhooksPage } from "./webhook-pages.js";
 import { moveSandboxOrder, sandboxMerchantPage } from "./sandbox-orders.js";
@@ -211,6 +212,11 @@ const signedInPages = createRouter<PageHandler>({
     on("GET", "/apps/{app}/first-call", ({ visit, params, site }) => firstCallPage(visit, params.app, site.baseUrl)),
     on("POST", "/apps/{app}/first-call", ({ visit, params, site }) =>
       runFirstCall(visit, params.app, site.baseUrl, site.firstCallLimits, site.firstCall),
+    ),
+    on("POST", "/apps/{app}/first-call/sandbox-merchant", ({ visit, params, site }) =>
+      provisionForFirstCall(visit, params.app, (step, status) =>
+        firstCallPage(visit, params.app, site.baseUrl, undefined, undefined, status, step),
+      ),
     ),
     on("GET", "/apps/{app}/requests", ({ visit, params }) => requestLogPage(visit, params.app)),
     on("GET", "/apps/{app}/requests/{call}", ({ visit, params }) => requestEntryPage(visit, params.app, params.call)),

@@ -19,6 +19,7 @@ import {
   type FirstCallRoute,
   type RunRefusal,
 } from "./first-call-parts.js";
+import { merchantFirst, type MerchantStep } from "./first-call-merchant.js";
 import { alert, button, field, postForm } from "./ui.js";
 import type { Reply, Visit } from "./visit.js";
 
@@ -46,9 +47,18 @@ export async function keyCallPage(
   ran?: KeyRan,
   formError?: RunRefusal,
   status = 200,
+  step?: MerchantStep,
 ): Promise<Reply> {
   const { t, locale } = visit;
-  const { chosen, choice } = await sandboxMerchantChoice(visit, app);
+  const { chosen, choice, none } = await sandboxMerchantChoice(visit, app);
+  if (none) {
+    const first = merchantFirst(visit, app, step);
+    return visit.page(
+      t("console.firstCallTitle"),
+      html`<p>${t("console.firstCallKeyIntro", { name: app.name })}</p>${first.html}`,
+      { status, problems: first.problems },
+    );
+  }
   const hasSandboxKey = app.apiKeys.some((key) => !key.revoked && key.environment === Environment.SANDBOX);
   // What a partner gets from a merchant that has not granted the app: the front's own envelope, in the page's language.
   const refusal = renderPartnerError({ code: "partner.company_not_granted", params: {} }, locale, {
@@ -56,7 +66,7 @@ export async function keyCallPage(
     timestamp: "…",
     correlationId: "…",
   });
-  const body = html`<p>${t("console.firstCallKeyIntro", { name: app.name })}</p>
+  const body = html`${step?.notice ?? ""}<p>${t("console.firstCallKeyIntro", { name: app.name })}</p>
 <section class="card" aria-labelledby="curl-heading"><h2 id="curl-heading">${t("console.firstCallCurl")}</h2>
 <p>${t("console.firstCallKeyNote")}</p>
 <h3 id="curl-stores-heading"><bdi>GET /v1/stores</bdi></h3>${commandBox(visit, "curl-stores", "GET /v1/stores", keyCallCommand(baseUrl, chosen))}</section>

@@ -6,11 +6,14 @@ import type { VouchedClients } from "../runtime/vouched-client.js";
 import { html, type SafeHtml } from "../web/html.js";
 import type { Problem, Visit } from "./visit.js";
 
-/** The organization's active sandbox merchants, the one chosen (form, query, else the first) and the choice. */
+/**
+ * The organization's active sandbox merchants, the one chosen (form, query, else the first) and the choice; `none`
+ * when the organization has no active one.
+ */
 export async function sandboxMerchantChoice(
   visit: Visit,
   app: App,
-): Promise<{ chosen: number | undefined; choice: SafeHtml }> {
+): Promise<{ chosen: number | undefined; choice: SafeHtml; none: boolean }> {
   const { t } = visit;
   const merchants = await visit.api("listOrganizationSandboxMerchants", { organizationId: Number(app.organizationId) });
   const active = merchants.ok ? merchants.value.merchants.filter((merchant) => merchant.active) : [];
@@ -23,7 +26,8 @@ export async function sandboxMerchantChoice(
           (merchant) =>
             html`<option value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` selected` : ""}>${merchant.name || String(merchant.companyId)} (${String(merchant.companyId)})</option>`,
         )}</select></div>`;
-  return { chosen, choice };
+  // None active (and the list read): the page offers to create one first (./first-call-merchant.ts).
+  return { chosen, choice, none: merchants.ok && active.length === 0 };
 }
 
 /** The merchant a run names: a positive company id from the form, else 0 (none). */

@@ -13,6 +13,7 @@ import { createFixedWindowCounter } from "../storage/fixed-window.js";
 import type { KeyValueStore } from "../storage/key-value.js";
 import { html } from "../web/html.js";
 import { keyCallPage, runKeyCall } from "./first-call-key.js";
+import { merchantFirst, type MerchantStep } from "./first-call-merchant.js";
 import {
   answerBlock,
   chosenMerchant,
@@ -56,6 +57,7 @@ export async function firstCallPage(
   ran?: Ran,
   formError?: RunRefusal,
   status = 200,
+  step?: MerchantStep,
 ): Promise<Reply> {
   const { t, locale } = visit;
   const found = await visit.api("getDeveloperApp", { appId: appId });
@@ -65,13 +67,24 @@ export async function firstCallPage(
     });
   const app = found.value.app!;
   // An ADSR app's calls use an API key; its client credentials are refused (developer.use_api_key).
-  if (app.product === Product.ADSR) return keyCallPage(visit, app, baseUrl);
+  if (app.product === Product.ADSR) return keyCallPage(visit, app, baseUrl, undefined, undefined, status, step);
   const sandbox = app.credentials.find((credential) => credential.environment === Environment.SANDBOX);
-  const { chosen, choice } = await sandboxMerchantChoice(visit, app);
+  const { chosen, choice, none } = await sandboxMerchantChoice(visit, app);
   if (!sandbox)
     return visit.page(t("console.firstCallTitle"), alert("error", t("console.noSandboxCredential")), { status: 409 });
+  if (none) {
+    const first = merchantFirst(visit, app, step);
+    return visit.page(
+      t("console.firstCallTitle"),
+      html`<p>${t("console.firstCallIntro", { name: app.name })}</p>${first.html}`,
+      {
+        status,
+        problems: first.problems,
+      },
+    );
+  }
   const commands = firstCallCommands(baseUrl, sandbox.clientId, chosen);
-  const body = html`<p>${t("console.firstCallIntro", { name: app.name })}</p>
+  const body = html`${step?.notice ?? ""}<p>${t("console.firstCallIntro", { name: app.name })}</p>
 <section class="card" aria-labelledby="curl-heading"><h2 id="curl-heading">${t("console.firstCallCurl")}</h2>
 <p>${t("console.firstCallSecretNote")}</p>
 <h3 id="curl-token-heading"><bdi>1. POST /v1/token</bdi></h3>${commandBox(visit, "curl-token", "POST /v1/token", commands.token)}

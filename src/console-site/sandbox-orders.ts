@@ -17,8 +17,8 @@ import { merchantReasons, orderMoves, type OrderMoveName } from "../data/index.j
 import { messageFor } from "../errors/index.js";
 import type { Clock } from "../runtime/clock.js";
 import { wireEnumName } from "../runtime/wire/index.js";
-import { html, type SafeHtml } from "../web/html.js";
-import type { Locale, MessageKey } from "../web/i18n.js";
+import { html, raw, type SafeHtml } from "../web/html.js";
+import { momentText, type Locale, type MessageKey } from "../web/i18n.js";
 import { rightsOf } from "./labels.js";
 import { moment } from "./request-log-pages.js";
 import { alert, button, field, postForm } from "./ui.js";
@@ -86,10 +86,11 @@ function amount(minor: bigint, currency: string, locale: Locale): string {
   }
 }
 
-/** A refused move, said in the order's card. */
+/** A refused move, said in the order's card (`words`: the page's own wording rather than the code's message). */
 export interface MoveRefusal {
   orderId: number;
   error: OrderError;
+  words?: string;
 }
 
 interface MerchantFound {
@@ -156,10 +157,10 @@ export async function sandboxMerchantPage(
     refused && !open.some((order) => Number(order.id) === refused.orderId)
       ? alert(
           "error",
-          html`<p>${t("console.orderHeading", { id: String(refused.orderId) })}</p>${refusalText(visit, refused.error)}`,
+          html`<p>${t("console.orderHeading", { id: String(refused.orderId) })}</p>${refusalText(visit, refused.error, refused.words)}`,
         )
       : "";
-  const body = html`<dl class="facts"><dt>${t("console.companyId")}</dt><dd class="ltr">${String(merchant.companyId)}</dd>
+  const body = html`${orders.ok ? movedNotice(visit, orders.value) : ""}<dl class="facts"><dt>${t("console.companyId")}</dt><dd class="ltr">${String(merchant.companyId)}</dd>
 <dt>${t("console.country")}</dt><dd class="ltr">${merchant.country}</dd>
 <dt>${t("console.state")}</dt><dd><span class="badge">${merchant.active ? t("console.active") : t("console.inactive")}</span></dd></dl>
 <p><a href="/organizations/${organizationId}">${t("console.backToOrganization")}</a></p>
@@ -171,7 +172,7 @@ ${orphan}${list}</section>`;
   const problems = refused
     ? [
         {
-          text: `${t("console.orderHeading", { id: String(refused.orderId) })}: ${refusalWords(visit, refused.error)}`,
+          text: `${t("console.orderHeading", { id: String(refused.orderId) })}: ${refusalWords(visit, refused.error, refused.words)}`,
           href: orphan ? undefined : `#order-${refused.orderId}`,
         },
       ]
@@ -180,6 +181,25 @@ ${orphan}${list}</section>`;
     status: refused ? refused.error.status : 200,
     problems,
   });
+}
+
+/** After a move (`?moved=<order>`): the order's status as the region has it now, and its promised time if accepted. */
+function movedNotice(visit: Visit, orders: OnlineOrder[]): SafeHtml | "" {
+  const { t, locale } = visit;
+  const id = visit.query.get("moved") ?? "";
+  const order = orders.find((candidate) => String(candidate.id) === id);
+  if (!order) return "";
+  const status = orderStatusName(visit, order.status);
+  return alert(
+    "ok",
+    order.status === "ACCEPTED" && order.promisedFor
+      ? t("console.orderMovedPromised", {
+          id,
+          status,
+          time: momentText(locale, Date.parse(order.promisedFor), { seconds: false, year: false }),
+        })
+      : t("console.orderMoved", { id, status }),
+  );
 }
 
 /** The finished orders (no move left): one row each, in a region that scrolls sideways on a narrow screen. */
@@ -202,7 +222,7 @@ function orderCard(
   const { t, locale } = visit;
   const id = String(order.id);
   const moves = canMove ? movesFrom(order.status) : [];
-  const error = refused && refused.orderId === Number(order.id) ? refused.error : undefined;
+  const mine = refused && refused.orderId === Number(order.id) ? refused : undefined;
   const action = `${base}/orders/${id}/move`;
   const reasonSelect = (move: "reject" | "cancel") => {
     const fieldId = `${move}-reason-${id}`;
@@ -245,13 +265,18 @@ function orderCard(
 ${order.externalReference ? html`<dt>${t("console.orderReference")}</dt><dd class="ltr">${order.externalReference}</dd>` : ""}
 ${order.promisedFor && order.status !== "PENDING" ? html`<dt>${t("console.orderPromised")}</dt><dd>${moment(Date.parse(order.promisedFor), locale, false)}</dd>` : ""}
 <dt>${t("console.orderUpdated")}</dt><dd>${moment(Date.parse(order.updatedAt || order.placedAt), locale)}</dd></dl>`;
-  const next = moves.length > 0 ? html`<div class="order-moves">${moves.map(form)}</div>` : "";
+  // The moves' forms behind one action per order (a page of open orders stays short), open when one was refused.
+  const next =
+    moves.length > 0
+      ? html`<details class="row-actions"${mine ? raw(" open") : ""}><summary>${t("console.orderMovesSummary", { id })}</summary><div class="order-moves">${moves.map(form)}</div></details>`
+      : "";
   return html`<li id="order-${id}"><article aria-labelledby="order-${id}-heading"><h4 id="order-${id}-heading">${t("console.orderHeading", { id })}</h4>
-${error ? alert("error", refusalText(visit, error)) : ""}${facts}${next}</article></li>`;
+${mine ? alert("error", refusalText(visit, mine.error, mine.words)) : ""}${facts}${next}</article></li>`;
 }
 
 /** A refusal in words: a move the order's status no longer allows names both statuses in the page's language. */
-function refusalWords(visit: Visit, error: OrderError): string {
+function refusalWords(visit: Visit, error: OrderError, words?: string): string {
+  if (words) return words;
   return error.code === "partner.order_status_conflict"
     ? visit.t("console.orderMoveRefused", {
         status: orderStatusName(visit, error.params["status"] ?? ""),
@@ -261,9 +286,9 @@ function refusalWords(visit: Visit, error: OrderError): string {
 }
 
 /** The refusal with its code, in the order's card: a move the order's status no longer allows names both statuses in the page's language. */
-function refusalText(visit: Visit, error: OrderError): SafeHtml {
+function refusalText(visit: Visit, error: OrderError, words?: string): SafeHtml {
   const { t } = visit;
-  return html`<p>${refusalWords(visit, error)}</p><p class="hint">${t("common.errorCode", { code: error.code })}</p>`;
+  return html`<p>${refusalWords(visit, error, words)}</p><p class="hint">${t("common.errorCode", { code: error.code })}</p>`;
 }
 
 /** POST .../orders/{order}/move: the move the form names, then back to the page (or the refusal in the order's card). */
@@ -278,14 +303,16 @@ export async function moveSandboxOrder(
   const { t } = visit;
   const found = await merchantOf(visit, organizationId, companyId);
   if (isReply(found)) return found;
-  const refuse = (error: OrderError) => sandboxMerchantPage(visit, desk, organizationId, companyId, { orderId, error });
+  const refuse = (error: OrderError, words?: string) =>
+    sandboxMerchantPage(visit, desk, organizationId, companyId, { orderId, error, ...(words ? { words } : {}) });
   // The ConsoleService's rule for sandbox merchants (manage_sandbox): a viewer sees the orders, never moves them.
   if (!rightsOf(found.role).manageApps) return refuse(refusal("developer.insufficient_org_role").error);
   const name = visit.form.get("move") ?? "";
   const reason = visit.form.get("reason") ?? "";
   const minutes = visit.form.get("minutes") ?? "";
-  const invalid = () =>
-    visit.page(t("common.badRequestTitle"), alert("error", t("console.orderMoveInvalid")), { status: 400 });
+  // A move the page cannot read (a reason or a time missing or wrong): the merchant's page again, the refusal in the
+  // order's card (or above the list), never a bare error page.
+  const invalid = () => refuse(refusal("developer.invalid_request").error, t("console.orderMoveInvalid"));
   if (!isPageMove(name)) return invalid();
   const move = orderMoves[pageMoves[name].move];
   const change: { status: string; reason?: string; promisedFor?: string } = { status: move.to };
@@ -302,6 +329,7 @@ export async function moveSandboxOrder(
   if (!moved.ok) return refuse(moved.error);
   return {
     status: 303,
-    location: `/organizations/${organizationId}/sandbox-merchants/${companyId}#order-${orderId}`,
+    // The page says what happened (?moved=): the order's status as it is now, and its promised time.
+    location: `/organizations/${organizationId}/sandbox-merchants/${companyId}?moved=${orderId}#order-${orderId}`,
   };
 }

@@ -239,7 +239,6 @@ ${secretBox({ id: "client-secret", label: t("console.clientSecret"), value: sand
 }
 
 export async function provisionMerchant(visit: Visit, organizationId: number): Promise<Reply> {
-  const { t } = visit;
   const name = visit.form.get("name") ?? "";
   const result = await visit.api("provisionOrganizationSandboxMerchant", {
     organizationId: organizationId,
@@ -250,16 +249,24 @@ export async function provisionMerchant(visit: Visit, organizationId: number): P
     const error = result.error.code === "developer.sandbox_limit" ? { ...result.error } : result.error;
     return organizationPage(visit, organizationId, { error, form: "sandbox" }, result.error.status);
   }
-  const merchant = result.value.merchant!;
-  const owner = result.value.owner!;
-  // The owner's login (for the consent screen) is in this answer only.
-  const notice = html`${alert("ok", t("console.merchantProvisioned", { name: merchant.name, companyId: String(merchant.companyId) }))}
+  return organizationPage(visit, organizationId, {
+    notice: merchantProvisionedNotice(visit, result.value.merchant!, result.value.owner!),
+  });
+}
+
+/** A sandbox merchant made: said, with its owner's login (for the consent screen), which is in this answer only. */
+export function merchantProvisionedNotice(
+  visit: Visit,
+  merchant: { name: string; companyId: bigint | number },
+  owner: { email: string; password: string },
+): SafeHtml {
+  const { t } = visit;
+  return html`${alert("ok", t("console.merchantProvisioned", { name: merchant.name, companyId: String(merchant.companyId) }))}
 <section class="card" aria-labelledby="owner-heading"><h2 id="owner-heading">${t("console.ownerLogin")}</h2>
 <p>${t("console.ownerLoginExplain")} ${t("common.shownOnce")}</p>
 ${secretBox({ id: "owner-email", label: t("console.email"), value: owner.email, copy: t("common.copy"), copied: t("common.copied") })}
 ${secretBox({ id: "owner-password", label: t("console.password"), value: owner.password, copy: t("common.copy"), copied: t("common.copied") })}
 </section>`;
-  return organizationPage(visit, organizationId, { notice });
 }
 
 export async function inviteMember(visit: Visit, organizationId: number): Promise<Reply> {

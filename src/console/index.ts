@@ -3,4 +3,4 @@ export { createMailTransport, type MailTransport } from "./mail.js";
 export type { MailOutbox } from "./mail-outbox.js";
 export { startConsoleMail } from "./mail-runtime.js";
 export { createConsoleService } from "./service.js";
-export { ensureOrganizationOwner, type OwnerLogin } from "./owner-account.js";
+export { admitToProgram, demoAgreement, ensureOrganizationOwner, type OwnerLogin } from "./owner-account.js";

@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from "../credential/index.js";
 import type { IdSource } from "../runtime/ids.js";
 import { createDeveloperAccountQueries } from "./queries/developer-account-queries.js";
 import { createOrganizationMemberQueries } from "./queries/organization-member-queries.js";
+import { createProgramQueries } from "./queries/program-queries.js";
 
 export interface OwnerLogin {
   email: string;
@@ -51,4 +52,42 @@ export async function ensureOrganizationOwner(options: {
     else if (member.role !== "OWNER") await membersTx.setRole(organizationId, account.id, "OWNER");
   });
   return { email, password };
+}
+
+/** The agreement a platform with none gets when the demo admits its owner (staff publish the real one over it). */
+export const demoAgreement = {
+  title: "Developer agreement (demo)",
+  url: "https://partner.example/agreement/demo",
+} as const;
+
+/**
+ * Admits the account `email` to the partner program as staff would: an APPROVED application (made and decided now
+ * unless one is approved already) and a signature of the active agreement; a platform with no agreement yet gets
+ * `demoAgreement` as version 1. One transaction, idempotent: a second run changes nothing, and a newer agreement
+ * published since is signed.
+ */
+export async function admitToProgram(options: {
+  sql: postgres.Sql;
+  email: string;
+  companyName: string;
+  now: Date;
+}): Promise<void> {
+  const { sql, email, companyName, now } = options;
+  await sql.begin(async (tx) => {
+    const account = await createDeveloperAccountQueries(tx).findByEmail(email);
+    if (!account) throw new Error(`console: no account ${email} to admit`);
+    const program = createProgramQueries(tx);
+    if (!(await program.hasApproved(account.id))) {
+      // A pending application of the account (made on the page) is decided; otherwise one is made and decided.
+      const made = await program.insertApplication(
+        { accountId: account.id, companyName, website: "", useCase: "The demo world (src/demo/)" },
+        now,
+      );
+      const pending = made ?? (await program.latestApplication(account.id));
+      if (pending) await program.decide(pending.id, "APPROVED", now);
+    }
+    const active =
+      (await program.activeAgreement()) ?? (await program.publish(demoAgreement.title, demoAgreement.url, now));
+    await program.signIfActive(account.id, active.version, now);
+  });
 }

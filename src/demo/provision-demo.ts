@@ -20,7 +20,7 @@ import {
   type MerchantUser,
   type Product,
 } from "../credential/index.js";
-import { ensureOrganizationOwner } from "../console/index.js";
+import { admitToProgram, ensureOrganizationOwner } from "../console/index.js";
 import type { Region } from "../config/regions.js";
 
 /** Where the demo's OAuth client sends the browser back; registered on every app of the demo. */
@@ -112,6 +112,8 @@ export async function provisionDemo(options: ProvisionDemoOptions): Promise<Demo
     await recordDemoSecretsShown(client, world);
     // A world provisioned before access requests existed gets its approval now (idempotent).
     await grantDemoAccess(options, world.apps.adsr.appId, world.merchants.live[0]!);
+    // A world provisioned before gave its ADSR app the redirect URI it never uses: removed (idempotent).
+    await client.setRedirectUris(world.apps.adsr.appId, []);
     // A world provisioned before it had a console login gets one now (kept when it still signs in).
     world.console = await consoleOwner(options, world.organizationId, existing.console, clock);
     await writeWorld(path, world);
@@ -229,15 +231,16 @@ export function demoConsoleEmail(organizationId: number): string {
 
 /**
  * The demo organization's console owner (`owner.<organization>@demo-console.partner-api.test`), so a newcomer can
- * sign in to the console as the organization that owns the demo apps; demo.json's login is kept while it works.
+ * sign in to the console as the organization that owns the demo apps; demo.json's login is kept while it works. It
+ * is admitted to the partner program (approved, the active agreement signed) on every run.
  */
-function consoleOwner(
+async function consoleOwner(
   options: ProvisionDemoOptions,
   organizationId: number,
   known: DemoLogin | undefined,
   clock: Clock,
 ): Promise<DemoLogin> {
-  return ensureOrganizationOwner({
+  const login = await ensureOrganizationOwner({
     sql: options.control,
     organizationId,
     email: demoConsoleEmail(organizationId),
@@ -246,6 +249,15 @@ function consoleOwner(
     ids: options.ids ?? cryptoIds,
     passwordHashCost: options.config.passwordHashCost,
   });
+  // The owner of four approved apps is in the program: approved, the active agreement signed (it creates apps
+  // without `npm run staff`; docs/decisions.md, "The demo's console owner is admitted").
+  await admitToProgram({
+    sql: options.control,
+    email: login.email,
+    companyName: "Demo organization",
+    now: new Date(clock.now()),
+  });
+  return login;
 }
 
 async function provisionWorld(
@@ -259,7 +271,8 @@ async function provisionWorld(
   const approvedApp = async (name: string, product: Product) => {
     const created = await client.createApp(organizationId, { name, product, ...demoLinks });
     const appId = created.app.appId;
-    await client.setRedirectUris(appId, [demoRedirectUri]);
+    // An ADSR app calls with API keys and never uses the OAuth redirect: it gets no redirect URI.
+    if (product !== "ADSR") await client.setRedirectUris(appId, [demoRedirectUri]);
     await client.submitApp(appId);
     const { production } = await client.approveApp(appId);
     return {

@@ -90,17 +90,48 @@ async function walk(locale: Locale, customer: string): Promise<void> {
     assert.match(await card.innerText(), t("console.orderStatusPending"));
     await look(page, locale, "merchant-orders");
 
+    // The moves are behind one action per order: no form control shows until it is opened.
+    const movesOf = (where: Page) => where.getByText(t("console.orderMovesSummary", { id }), { exact: true });
+    assert.is(
+      await card.getByRole("button", { name: named("console.orderAccept", id), exact: true }).isVisible(),
+      false,
+    );
+    await movesOf(page).click();
+
     // A second tab, shown now: its Reject button is stale once the first tab accepts.
     const stale = await context.newPage();
     await stale.goto(page.url());
-    await card.getByLabel(t("console.orderPromiseMinutes")).fill("30");
+    // A time the lifecycle cannot take (0 minutes): the same page, the refusal in the order's card, the moves open.
+    await card.getByLabel(t("console.orderPromiseMinutes")).fill("0");
     await card.getByRole("button", { name: named("console.orderAccept", id), exact: true }).click();
+    const unread = page
+      .getByRole("article", { name: t("console.orderHeading", { id }), exact: true })
+      .getByRole("alert");
+    await unread.waitFor();
+    assert.match(await unread.innerText(), t("console.orderMoveInvalid"));
+    assert.is(await page.getByRole("link", { name: t("console.backToOrganization") }).count(), 1);
+    await look(page, locale, "move-unreadable");
+    const again = page.getByRole("article", { name: t("console.orderHeading", { id }), exact: true });
+    await again.getByLabel(t("console.orderPromiseMinutes")).fill("30");
+    await again.getByRole("button", { name: named("console.orderAccept", id), exact: true }).click();
     await page.waitForURL((target) => target.hash === `#order-${id}`);
+    // The page says what happened.
+    const said = page.getByRole("status").filter({ hasText: t("console.orderStatusAccepted") });
+    // Its words with the promised time as the server wrote it (the minute is the server's): the rest exactly.
+    const [before, after] = t("console.orderMovedPromised", {
+      id,
+      status: t("console.orderStatusAccepted"),
+      time: "\u0000",
+    }).split("\u0000");
+    const text = await said.innerText();
+    assert.ok(text.startsWith(before!) && text.endsWith(after!), text);
     const accepted = page.getByRole("article", { name: t("console.orderHeading", { id }), exact: true });
+    await movesOf(page).click();
     await accepted.getByRole("button", { name: named("console.orderMarkReady", id), exact: true }).waitFor();
     assert.match(await accepted.innerText(), t("console.orderStatusAccepted"));
 
     const staleCard = stale.getByRole("article", { name: t("console.orderHeading", { id }), exact: true });
+    await movesOf(stale).click();
     await staleCard.getByLabel(t("console.orderReasonLabel")).selectOption("TOO_BUSY");
     await staleCard.getByRole("button", { name: named("console.orderReject", id), exact: true }).click();
     const refusal = stale
@@ -117,6 +148,7 @@ async function walk(locale: Locale, customer: string): Promise<void> {
 
     await accepted.getByRole("button", { name: named("console.orderMarkReady", id), exact: true }).click();
     const ready = page.getByRole("article", { name: t("console.orderHeading", { id }), exact: true });
+    await movesOf(page).click();
     await ready.getByRole("button", { name: named("console.orderComplete", id), exact: true }).waitFor();
     assert.match(await ready.innerText(), t("console.orderStatusReady"));
     await look(page, locale, "order-ready");

@@ -8,6 +8,7 @@ import { createClient } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock } from "../../src/runtime/clock.js";
+import { momentText } from "../../src/web/i18n.js";
 import { grpcTransport } from "../support/internal.js";
 import { mailedLink } from "../support/console.js";
 import { hiddenValue, startTestApp, type TestApp } from "../support/test-app.js";
@@ -134,7 +135,13 @@ Orders(
       page,
     );
     assert.is(accepted.status, 303, accepted.html);
-    assert.is(accepted.location, `${setup.merchantPath}#order-${id}`);
+    assert.is(accepted.location, `${setup.merchantPath}?moved=${id}#order-${id}`);
+    // The page it leads to says what happened: the order's status now and its promised time.
+    const said = await browser.get(`${setup.merchantPath}?moved=${id}`);
+    assert.match(
+      said.html,
+      `<div class="alert ok" role="status">Order ${id} is now Accepted, promised for ${momentText("en", clock.now() + 25 * 60_000, { seconds: false, year: false })}.</div>`,
+    );
     const order = await partnerOrder(id);
     assert.is(order["status"], "ACCEPTED");
     assert.is(order["promisedFor"], new Date(clock.now() + 25 * 60_000).toISOString());
@@ -193,7 +200,7 @@ Orders(
 );
 
 Orders(
-  "a form that cannot be read is 400 and moves nothing; an order of another merchant is 404 in words",
+  "a form that cannot be read is 400 on the merchant's page (the refusal in the order's card, the summary leading there) and moves nothing; an order of another merchant is 404 in words",
   async () => {
     const id = await setup.place("Barbara Liskov", "web-1004");
     const page = await browser.get(setup.merchantPath);
@@ -207,7 +214,10 @@ Orders(
     for (const form of forms) {
       const answer = await browser.post(`${setup.merchantPath}/orders/${id}/move`, form, page);
       assert.is(answer.status, 400, JSON.stringify(form));
-      assert.match(answer.html, "That move could not be read.");
+      assert.match(cardOf(answer.html, id), '<div class="alert error" role="alert"><p>That move could not be read (');
+      assert.match(answer.html, `<a href="#order-${id}">Order ${id}: That move could not be read (`);
+      assert.match(answer.html, `<a href="/organizations/${setup.organizationId}">`);
+      assert.match(cardOf(answer.html, id), '<details class="row-actions" open>');
     }
     assert.is((await partnerOrder(id))["status"], "PENDING");
     const unknown = await browser.post(`${setup.merchantPath}/orders/999999999/move`, { move: "ready" }, page);

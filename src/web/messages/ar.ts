@@ -299,7 +299,11 @@ export const ar: Catalogue = {
   "console.orderReasonLabel": "السبب",
   "console.orderMoveRefused":
     "حالة هذا الطلب الآن {status}، لذا لا يمكن أن يصبح {target}. نُقل قبل نقرتك (من التطبيق أو من تاجر الاختبار التلقائي أو من شخص آخر)؛ وتعرض بطاقته حالته الآن.",
-  "console.orderMoveInvalid": "تعذرت قراءة هذه النقلة. ارجع إلى صفحة التاجر واستخدم أحد أزرار الطلب.",
+  "console.orderMoveInvalid":
+    "تعذرت قراءة هذه النقلة (السبب، أو وقت من 1 إلى 1440 دقيقة، مفقود أو غير صحيح). لم يتغير شيء: اختر النقلة مرة أخرى أدناه.",
+  "console.orderMovesSummary": "نقل الطلب {id}",
+  "console.orderMoved": "الطلب {id} الآن: {status}.",
+  "console.orderMovedPromised": "الطلب {id} الآن: {status}، وموعده {time}.",
   "console.orderStatusPending": "قيد الانتظار",
   "console.orderStatusAccepted": "مقبول",
   "console.orderStatusRejected": "مرفوض",
@@ -377,6 +381,9 @@ export const ar: Catalogue = {
   "console.firstCallResult": "ردود الواجهة البرمجية",
   "console.httpStatus": "حالة HTTP",
   "console.firstCallNoMerchant": "تحتاج أولًا إلى تاجر اختبار نشط.",
+  "console.firstCallMerchantHeading": "الخطوة 1: تاجر اختبار",
+  "console.firstCallMerchantExplain":
+    "كل استدعاء يسمّي التاجر الذي يخصّه (merchant_id)، وليس لهذه المؤسسة تاجر اختبار نشط: من دونه يُجاب استدعاء الرمز بالرمز 400. أنشئه هنا، ثم تظهر الأوامر والتشغيل بمعرّفه.",
   "console.firstCallSecretMissing": "أدخل سر العميل لتشغيل الاستدعاء.",
   "console.firstCallUnreachable": "تعذّر الوصول إلى الواجهة البرمجية من وحدة التحكم. جرّب أوامر curl بدلًا من ذلك.",
   "console.firstCallTooMany":
@@ -480,6 +487,7 @@ export const ar: Catalogue = {
     "عنوان IPv4 أو IPv6 أو نطاق CIDR واحد في كل سطر، مثل 203.0.113.7 أو 198.51.100.0/24؛ {limit} كحد أقصى. يبدأ النطاق بأول عنوان فيه (198.51.100.0/24 وليس 198.51.100.1/24). إذا تُركت القائمة فارغة تُقبل الطلبات من أي عنوان، وإلا تُرفض الطلبات من العناوين الأخرى.",
   "console.saveAllowlist": "احفظ قائمة السماح",
   "console.allowlistOf": "قائمة عناوين IP المسموح بها لـ {name}",
+  "console.allowlistChange": "غيّر قائمة السماح",
   "console.allowlistCurrent": "العناوين المسموح بها:",
   "console.allowlistAny": "أي عنوان (لا توجد قائمة سماح)",
   "console.allowlistSaved": "تم حفظ قائمة عناوين IP المسموح بها.",

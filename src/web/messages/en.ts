@@ -305,7 +305,10 @@ export const en = {
   "console.orderMoveRefused":
     "This order is {status} now, so it cannot become {target}. It was moved before your click (by the app, the automatic sandbox merchant or someone else); its card shows where it stands now.",
   "console.orderMoveInvalid":
-    "That move could not be read. Go back to the merchant's page and use one of the order's buttons.",
+    "That move could not be read (a reason, or a time of 1 to 1440 minutes, is missing or wrong). Nothing changed: choose the move again below.",
+  "console.orderMovesSummary": "Move order {id}",
+  "console.orderMoved": "Order {id} is now {status}.",
+  "console.orderMovedPromised": "Order {id} is now {status}, promised for {time}.",
   "console.orderStatusPending": "Pending",
   "console.orderStatusAccepted": "Accepted",
   "console.orderStatusRejected": "Rejected",
@@ -384,6 +387,9 @@ export const en = {
   "console.firstCallResult": "The API's answers",
   "console.httpStatus": "HTTP status",
   "console.firstCallNoMerchant": "You need an active sandbox merchant first.",
+  "console.firstCallMerchantHeading": "Step 1: a sandbox merchant",
+  "console.firstCallMerchantExplain":
+    "Every call names the merchant it is for (merchant_id), and this organization has no active sandbox merchant: without one the token call answers 400. Create it here; the commands and the run follow with its id.",
   "console.firstCallSecretMissing": "Enter the client secret to run the call.",
   "console.firstCallUnreachable": "The API could not be reached from the console. Try the curl commands instead.",
   "console.firstCallTooMany":
@@ -491,6 +497,7 @@ export const en = {
     "One IPv4 or IPv6 address or CIDR range a line, for example 203.0.113.7 or 198.51.100.0/24; at most {limit}. A range starts at its first address (198.51.100.0/24, not 198.51.100.1/24). Empty: calls from any address. Otherwise calls from other addresses are refused.",
   "console.saveAllowlist": "Save the allowlist",
   "console.allowlistOf": "IP allowlist of {name}",
+  "console.allowlistChange": "Change the allowlist",
   "console.allowlistCurrent": "Allowed addresses:",
   "console.allowlistAny": "any address (no allowlist)",
   "console.allowlistSaved": "The IP allowlist is saved.",

@@ -300,7 +300,11 @@ export const hi: Catalogue = {
   "console.orderReasonLabel": "कारण",
   "console.orderMoveRefused":
     "यह ऑर्डर अभी {status} है, इसलिए यह {target} नहीं हो सकता। आपके क्लिक से पहले इसे आगे बढ़ाया जा चुका था (ऐप ने, स्वचालित सैंडबॉक्स व्यापारी ने या किसी और ने); इसका कार्ड दिखाता है कि यह अब कहाँ है।",
-  "console.orderMoveInvalid": "यह कदम पढ़ा नहीं जा सका। व्यापारी के पेज पर लौटें और ऑर्डर का कोई बटन इस्तेमाल करें।",
+  "console.orderMoveInvalid":
+    "यह कदम पढ़ा नहीं जा सका (कारण, या 1 से 1440 मिनट का समय, नहीं है या गलत है)। कुछ नहीं बदला: नीचे फिर से कदम चुनें।",
+  "console.orderMovesSummary": "ऑर्डर {id} आगे बढ़ाएँ",
+  "console.orderMoved": "ऑर्डर {id} अब {status} है।",
+  "console.orderMovedPromised": "ऑर्डर {id} अब {status} है, {time} तक का वादा।",
   "console.orderStatusPending": "लंबित",
   "console.orderStatusAccepted": "स्वीकृत",
   "console.orderStatusRejected": "अस्वीकृत",
@@ -377,6 +381,9 @@ export const hi: Catalogue = {
   "console.firstCallResult": "API के जवाब",
   "console.httpStatus": "HTTP स्थिति",
   "console.firstCallNoMerchant": "पहले आपको एक सक्रिय सैंडबॉक्स व्यापारी चाहिए।",
+  "console.firstCallMerchantHeading": "चरण 1: एक सैंडबॉक्स व्यापारी",
+  "console.firstCallMerchantExplain":
+    "हर कॉल उस व्यापारी का नाम लेती है जिसके लिए वह है (merchant_id), और इस संगठन में कोई सक्रिय सैंडबॉक्स व्यापारी नहीं है: उसके बिना टोकन कॉल का उत्तर 400 होता है। उसे यहीं बनाएँ; फिर उसकी आईडी के साथ कमांड और रन दिखेंगे।",
   "console.firstCallSecretMissing": "कॉल चलाने के लिए क्लाइंट सीक्रेट डालें।",
   "console.firstCallUnreachable": "कंसोल से API तक नहीं पहुँचा जा सका। इसके बजाय curl कमांड आज़माएँ।",
   "console.firstCallTooMany": "पिछले एक मिनट में आपने या आपके संगठन ने बहुत बार चलाया। एक मिनट रुकें, फिर दोबारा चलाएँ।",
@@ -482,6 +489,7 @@ export const hi: Catalogue = {
     "हर पंक्ति में एक IPv4 या IPv6 पता या CIDR रेंज, जैसे 203.0.113.7 या 198.51.100.0/24; अधिकतम {limit}। रेंज अपने पहले पते से शुरू होती है (198.51.100.0/24, न कि 198.51.100.1/24)। खाली छोड़ने पर किसी भी पते से कॉल स्वीकार होती हैं; वरना दूसरे पतों से आई कॉल अस्वीकार होती हैं।",
   "console.saveAllowlist": "अनुमति-सूची सहेजें",
   "console.allowlistOf": "{name} की IP अनुमति-सूची",
+  "console.allowlistChange": "अनुमति-सूची बदलें",
   "console.allowlistCurrent": "अनुमत पते:",
   "console.allowlistAny": "कोई भी पता (कोई अनुमति-सूची नहीं)",
   "console.allowlistSaved": "IP अनुमति-सूची सहेज ली गई।",
