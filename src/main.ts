@@ -110,7 +110,13 @@ async function runDataRole(region: Region, started: Started) {
 async function runWorkerRole(started: Started) {
   const { config, clock, logger, since } = started;
   const worker = await startWorkerRole({ config, logger, clock });
-  logger.info("webhook worker ready", { embeddedDatabase: worker.control.embedded, startupMs: startupMs(since) });
+  logger.info("webhook worker ready", {
+    embeddedDatabase: worker.control.embedded,
+    ...(worker.metricsAddress
+      ? { metrics: `http://${urlHost(worker.metricsAddress.address)}:${worker.metricsAddress.port}/metrics` }
+      : {}),
+    startupMs: startupMs(since),
+  });
   stopOnSignals(worker, started);
 }
 

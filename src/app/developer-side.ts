@@ -71,6 +71,7 @@ export async function buildDeveloperSide(
     forbiddenPorts,
     onDisabled: mailEndpointDisabled(mail, control, config, logger),
     deliver: stores.role === "all",
+    metrics: context.metrics,
   });
   closers.add("webhook delivery", () => webhooks.stop(), deliveryStopBoundMs);
   const { endpoints: webhookEndpoints, service: webhookService } = createWebhookOwner(context, {

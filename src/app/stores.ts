@@ -83,6 +83,7 @@ export async function openSigningKeys(context: AppContext, stores: Stores) {
     accessTokenTtlSeconds: config.lifetimes.accessToken,
   });
   await signingKeys.ensure();
+  context.metrics.followSigningKey(() => signingKeys.signingAgeSeconds());
   return { kek, signingKeys };
 }
 export type SigningKeys = Awaited<ReturnType<typeof openSigningKeys>>;

@@ -1,8 +1,10 @@
 // startWorkerRole: webhook delivery alone (outbox relay, attempt workers) with the console's mail queue.
+import type { AddressInfo } from "node:net";
 import { mailStopBoundMs } from "./shutdown.js";
 import { startConsoleMail } from "../console/index.js";
 import { loadKeyEncryptionKey } from "../token/index.js";
 import { systemClock } from "../runtime/clock.js";
+import { createMetrics, type Metrics } from "../runtime/metrics.js";
 import type { Database } from "../storage/postgres.js";
 import { regions, type Region } from "../config/regions.js";
 import {
@@ -15,11 +17,15 @@ import type { AppOptions } from "./context.js";
 import { closersFor } from "./shutdown.js";
 import { openRegionDatabases, openControlDatabase, outboxSources } from "./stores.js";
 import { consoleMailTexts, mailEndpointDisabled } from "./developer-side.js";
+import { listenForMetricsIfAsked } from "./listeners.js";
 
 export interface RunningWorkerRole {
   webhooks: WebhookDelivery;
   control: Database;
   regionDatabases: ReadonlyMap<Region, Database>;
+  /** The attempts by outcome, endpoints disabled and the backlog's age: on METRICS_PORT when set. */
+  metrics: Metrics;
+  metricsAddress: AddressInfo | undefined;
   stop(): Promise<void>;
 }
 
@@ -32,6 +38,7 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   const closers = closersFor(options);
+  const metrics = options.metrics ?? createMetrics();
   try {
     const control = await openControlDatabase(config, logger, closers);
     const regionDatabases = await openRegionDatabases(config, regions, control, logger, closers);
@@ -63,9 +70,12 @@ export async function startWorkerRole(options: AppOptions): Promise<RunningWorke
       forbiddenPorts: forbiddenWebhookPorts(config),
       onDisabled: mailEndpointDisabled(mail, control, config, logger),
       deliver: true,
+      metrics,
     });
     closers.add("webhook delivery", () => webhooks.stop(), deliveryStopBoundMs);
-    return { webhooks, control, regionDatabases, stop: () => closers.closeAll() };
+    // The worker has no other listener: its metrics (webhook attempts, backlog) are scraped on METRICS_PORT.
+    const metricsAddress = await listenForMetricsIfAsked(config, metrics, closers);
+    return { webhooks, control, regionDatabases, metrics, metricsAddress, stop: () => closers.closeAll() };
   } catch (error) {
     await closers.closeAll();
     throw error;

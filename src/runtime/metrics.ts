@@ -35,6 +35,17 @@ export interface Metrics {
   regionHopDuration: Histogram<"region">;
   /** Calls answered by the internal port, by RPC and gRPC code name. */
   internalCalls: Counter<"method" | "grpc_code">;
+  /** Webhook delivery attempts this process ran, by recorded outcome (SUCCEEDED, HTTP_ERROR, TIMEOUT, ...). */
+  webhookAttempts: Counter<"outcome">;
+  /** Webhook endpoints this process disabled after failing WEBHOOK_DISABLE_AFTER_SECONDS in a row, by environment. */
+  webhookEndpointsDisabled: Counter<"environment">;
+  /**
+   * Sets the webhook backlog gauge from a probe asked at scrape time: the oldest outbox event not yet relayed, and
+   * the longest a due attempt has waited for a worker, in seconds (0 when none).
+   */
+  followWebhookBacklog(probe: () => Promise<{ outbox: number; attempt: number }>): void;
+  /** Sets the signing-key age gauge from a probe asked at scrape time: seconds since the signing key began to sign. */
+  followSigningKey(probe: () => Promise<number | undefined>): void;
   /**
    * Sets the availability gauges from a probe asked at scrape time (the readiness probe /readyz uses): each name in
    * `databases` is 1 unless the probe says it is down; Redis only counts when one is configured.
@@ -149,6 +160,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       labelNames: ["method", "grpc_code"],
       registers,
     }),
+    ...webhookAndKeyMetrics(registry),
     followAvailability({ databases, redis, probe }) {
       availability = async () => {
         const { down } = await probe();
@@ -156,6 +168,65 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
           databaseUp.set({ database: name.replace(/^database:/, "") }, down.includes(name) ? 0 : 1);
         redisUp.set(redis && down.includes("redis") ? 0 : 1);
       };
+    },
+  };
+}
+
+/**
+ * Webhook delivery's counters, and the gauges a process registers only when it has something to ask at scrape time
+ * (a delivering process's webhook backlog, a token issuer's signing key): elsewhere they would read 0 and hide a
+ * stalled worker.
+ */
+function webhookAndKeyMetrics(registry: Registry) {
+  const registers = [registry];
+  let backlog: (() => Promise<{ outbox: number; attempt: number }>) | undefined;
+  const webhookBacklog = new Gauge({
+    name: "partnerapi_webhook_backlog_age_seconds",
+    help: "Age of the oldest webhook work waiting: an outbox event not yet relayed (stage outbox), a due attempt not yet started (stage attempt).",
+    labelNames: ["stage"],
+    registers: [],
+    async collect() {
+      if (!backlog) return;
+      // A database that does not answer leaves the series out of this scrape (partnerapi_database_up says why),
+      // rather than failing the whole scrape.
+      const ages = await backlog().catch(() => undefined);
+      this.reset();
+      if (!ages) return;
+      this.set({ stage: "outbox" }, ages.outbox);
+      this.set({ stage: "attempt" }, ages.attempt);
+    },
+  });
+  let signingKey: (() => Promise<number | undefined>) | undefined;
+  const signingKeyAge = new Gauge({
+    name: "partnerapi_signing_key_age_seconds",
+    help: "Seconds since the token signing key that signs now began to sign.",
+    registers: [],
+    async collect() {
+      if (!signingKey) return;
+      const age = await signingKey().catch(() => undefined);
+      if (age !== undefined) this.set(age);
+    },
+  });
+  return {
+    webhookAttempts: new Counter({
+      name: "partnerapi_webhook_attempts_total",
+      help: "Webhook delivery attempts run by this process, by outcome.",
+      labelNames: ["outcome"],
+      registers,
+    }),
+    webhookEndpointsDisabled: new Counter({
+      name: "partnerapi_webhook_endpoints_disabled_total",
+      help: "Webhook endpoints this process disabled after failing for days in a row, by environment.",
+      labelNames: ["environment"],
+      registers,
+    }),
+    followWebhookBacklog(probe: () => Promise<{ outbox: number; attempt: number }>) {
+      if (!backlog) registry.registerMetric(webhookBacklog);
+      backlog = probe;
+    },
+    followSigningKey(probe: () => Promise<number | undefined>) {
+      if (!signingKey) registry.registerMetric(signingKeyAge);
+      signingKey = probe;
     },
   };
 }

@@ -70,6 +70,11 @@ export interface SigningKeyStore {
   published(): Promise<PublicJwk[]>;
   /** Starts a rotation; while one is pending (its key does not sign yet) it returns that one instead. */
   rotate(): Promise<RotationResult>;
+  /**
+   * Seconds since the key that signs now began to sign (the signing-key age metric), from the key table as last
+   * read when a re-read fails; undefined when no key signs now.
+   */
+  signingAgeSeconds(): Promise<number | undefined>;
 }
 
 export interface SigningKeyStoreOptions {
@@ -187,6 +192,13 @@ export function createSigningKeyStore(options: SigningKeyStoreOptions): SigningK
       }
       if (!row) throw new Error("no signing key signs now");
       return { kid: row.kid, privateKey: await privateKeyOf(row.kid) };
+    },
+
+    async signingAgeSeconds() {
+      await fresh().catch(() => undefined);
+      const at = clock.now();
+      const row = rows.findLast((candidate) => signsAt(candidate, at));
+      return row ? Math.max(0, (at - row.sign_from.getTime()) / 1000) : undefined;
     },
 
     async published() {

@@ -6,6 +6,7 @@ import type postgres from "postgres";
 import type { Config } from "../config/config.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Metrics } from "../runtime/metrics.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import { privateNetworksOf, type AddressPolicy } from "./address-policy.js";
 import type { AttemptJob, DeliveryQueue } from "./delivery-queue.js";
@@ -38,6 +39,8 @@ export interface AttemptDeps {
   /** Ports never reached on loopback or an allowed private network (the internal port, the databases, Redis). */
   forbiddenPorts: ReadonlySet<number>;
   onDisabled?: EndpointDisabledNotice;
+  /** Counts each recorded attempt by outcome and each endpoint disabled; absent in tests that do not look. */
+  metrics?: Pick<Metrics, "webhookAttempts" | "webhookEndpointsDisabled">;
 }
 
 /** An attempt started this long ago whose outcome was never recorded is taken to have died with its worker. */
@@ -92,7 +95,11 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
         new Date(settledAt.getTime() - webhooks.disableAfterSeconds * 1000),
       );
     });
-    if (disabled) await noticeDisabled(claimed);
+    deps.metrics?.webhookAttempts.inc({ outcome });
+    if (disabled) {
+      deps.metrics?.webhookEndpointsDisabled.inc({ environment: claimed.environment });
+      await noticeDisabled(claimed);
+    }
   };
 
   async function send(claimed: ClaimedAttempt, now: Date): Promise<AttemptResult> {

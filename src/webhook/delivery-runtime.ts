@@ -6,9 +6,11 @@ import type { Config } from "../config/config.js";
 import { expireDueAccessRequests } from "../grant/index.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
+import type { Metrics } from "../runtime/metrics.js";
 import { createAttemptRunner, type EndpointDisabledNotice } from "./delivery-attempts.js";
 import { startDeliveryQueue, type DeliveryQueue } from "./delivery-queue.js";
 import { systemResolver, type ResolveHost } from "./endpoint-url.js";
+import { createDeliveryQueries } from "./queries/delivery-queries.js";
 import { createEndpointQueries } from "./queries/endpoint-queries.js";
 import { createRelay, type OutboxSource, type Relay } from "./relay.js";
 
@@ -50,6 +52,24 @@ export function forbiddenWebhookPorts(config: Config, extra: readonly number[] =
   return ports;
 }
 
+/**
+ * The webhook backlog in seconds: the oldest event in any outbox (the relay's lag), and the longest a due attempt
+ * has waited for a worker (the attempt slots' lag); 0 when nothing waits.
+ */
+export async function backlogAges(
+  control: postgres.Sql,
+  sources: readonly OutboxSource[],
+  clock: Clock,
+): Promise<{ outbox: number; attempt: number }> {
+  const now = clock.now();
+  const ageOf = (at: Date | undefined) => (at ? Math.max(0, (now - at.getTime()) / 1000) : 0);
+  const outboxes = await Promise.all(
+    sources.map(async (source) => ageOf(await createDeliveryQueries(source.sql).oldestOutboxEvent(source.schema))),
+  );
+  const due = await createDeliveryQueries(control).oldestDueAttempt(new Date(now));
+  return { outbox: Math.max(0, ...outboxes), attempt: ageOf(due) };
+}
+
 export async function startWebhookDelivery(options: {
   config: Config;
   logger: Logger;
@@ -62,6 +82,8 @@ export async function startWebhookDelivery(options: {
   forbiddenPorts: ReadonlySet<number>;
   onDisabled?: EndpointDisabledNotice;
   deliver: boolean;
+  /** Where this process's attempts and backlog are counted (a delivering process only). */
+  metrics?: Metrics;
 }): Promise<WebhookDelivery> {
   const { config, logger, clock } = options;
   const queue = await startDeliveryQueue({ sql: options.control.sql, embedded: options.control.embedded, logger });
@@ -76,7 +98,9 @@ export async function startWebhookDelivery(options: {
     resolve: options.resolve ?? systemResolver,
     forbiddenPorts: options.forbiddenPorts,
     onDisabled: options.onDisabled,
+    metrics: options.metrics,
   });
+  options.metrics?.followWebhookBacklog(() => backlogAges(options.control.sql, options.sources, clock));
   const endpoints = createEndpointQueries(options.control.sql);
   await queue.work(
     runAttempt,

@@ -157,7 +157,7 @@ Kubernetes(
         const container = containerOf(deployment);
         const role = roleOf(container["command"])!.role;
         if (role === "worker") {
-          // No listener: nothing to probe (the process exits on a fatal error).
+          // Its one listener is /metrics: nothing to probe (the process exits on a fatal error).
           assert.is(container["readinessProbe"], undefined, name);
           continue;
         }

@@ -27,9 +27,15 @@ const dashboard = JSON.parse(read("deploy/grafana/partner-api.json")) as {
   panels: { title: string; targets: { expr: string }[] }[];
 };
 
-/** The series names this program exports: every metric of its registry, a histogram's three series each. */
+/**
+ * The series names this program exports: every metric of its registry, a histogram's three series each, the gauges a
+ * delivering or token-issuing process registers when it starts following them included.
+ */
 async function exportedSeries(): Promise<Set<string>> {
-  const metrics = await createMetrics().registry.getMetricsAsJSON();
+  const registered = createMetrics();
+  registered.followWebhookBacklog(async () => ({ outbox: 0, attempt: 0 }));
+  registered.followSigningKey(async () => 0);
+  const metrics = await registered.registry.getMetricsAsJSON();
   return new Set(
     metrics.flatMap((metric) =>
       // prom-client types `type` as a numeric enum; at run time it is the text format's name.

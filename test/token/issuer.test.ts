@@ -35,6 +35,9 @@ function fakeKeys() {
     rotate: async () => {
       throw new Error("not used by the issuer");
     },
+    signingAgeSeconds: async () => {
+      throw new Error("not used by the issuer");
+    },
   };
   return { store, asked: () => asked };
 }

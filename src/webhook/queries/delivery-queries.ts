@@ -73,6 +73,19 @@ export function createDeliveryQueries(sql: SqlClient) {
           order by id limit ${limit} for update skip locked)
         returning id, event_id, type, company_id, app_id, environment, endpoint_id, store_id, data, occurred_at, traceparent`;
     },
+    /** When the oldest event still in `schema`'s outbox was recorded; undefined when the outbox is empty. */
+    async oldestOutboxEvent(schema: string): Promise<Date | undefined> {
+      const [row] = await sql<{ occurred_at: Date }[]>`
+        select occurred_at from ${sql(schema)}.webhook_outbox order by id limit 1`;
+      return row?.occurred_at;
+    },
+    /** The earliest time a pending delivery's next attempt was due, of those due by `now`; undefined when none. */
+    async oldestDueAttempt(now: Date): Promise<Date | undefined> {
+      const [row] = await sql<{ due: Date | null }[]>`
+        select min(next_attempt_at) as due from control.webhook_deliveries
+        where state = 'PENDING' and next_attempt_at <= ${now}`;
+      return row?.due ?? undefined;
+    },
     async deleteOutbox(schema: string, ids: readonly number[]): Promise<void> {
       if (ids.length > 0)
         await sql`delete from ${sql(schema)}.webhook_outbox where id = any(${ids as number[]}::bigint[])`;
