@@ -1,30 +1,39 @@
-// `npm run bench:tokens`: minting and refreshing against the ceiling of this machine, each in its own process.
+// `npm run bench:tokens`: minting and refreshing against their floors measured in the same run (issue 43), each
+// server in its own process:
 // - the service as `npm start -- --demo` starts it (bench/support/service.ts), default logging, to a file;
-// - raw RS256 signatures (crypto.sign with a callback, IN_FLIGHT 16) in a second process: the ceiling;
-// - autocannon here, the third: POST /v1/token (sandbox mint) and POST /v1/oauth/token grant_type=refresh_token
-//   over many refresh families prepared in advance through the real consent and code exchange.
-// Goal (issue 16): mints/s and refreshes/s each at least 0.7 of the raw signs/s. On PostgreSQL a refresh is also
-// compared with a signature plus one committed single-row UPDATE (bench/support/durable-writes.ts): the rotation
-// must be durable, and that commit is part of what the call must do. Each line also gives the CPU per
-// call (bench/support/cpu-meter.ts): the service's process tree, the PostgreSQL backends of its connections,
-// redis-server; the raw signs' own process per signature.
+// - the plain mint and the plain refresh (bench/support/plain-token.ts, PostgreSQL): node:http, the same one Redis
+//   count, one indexed single-row read, one RS256 signature on the thread pool, a token-shaped JSON answer; the
+//   refresh with one committed statement that rotates one row out and inserts its successor;
+// - autocannon here, the third: POST /v1/token (sandbox mint), and grant_type=refresh_token (HTTP Basic, form
+//   body) in two shapes: BENCH_FAMILIES (32) families of one app and ONE merchant (made through the real consent
+//   and code exchange), and as many families of the same app each on a merchant of its own (seeded in SQL:
+//   bench/support/merchant-families.ts), each family refreshed in a closed loop (one connection per family).
+// Each line gives throughput, p50 / p99 and the CPU per call (bench/support/cpu-meter.ts: the server's process tree,
+// the PostgreSQL backends of its connections, redis-server) of both sides, and the CPU ratio floor ÷ call. Embedded
+// (no DATABASE_URL), the floor is a raw RS256 signature in a process of its own (bench/support/raw-signs.ts).
 //
-// Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_FAMILIES (refresh families, default 200),
-// BENCH_CALLS (which to run: "mints", "refreshes" or both, the default; one alone makes a profile of its own),
-// DATABASE_URL / REDIS_URL (default: embedded, as `npm start`).
+// Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50, the mints), BENCH_FAMILIES (32), BENCH_CALLS (which to
+// run: "mints", "refreshes", "merchants", default all three), BENCH_REFRESH_AUTH ("basic", the default, or "post":
+// client_secret in the body), DATABASE_URL / REDIS_URL (default: embedded, as `npm start`).
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import autocannon, { type Request as AutocannonRequest } from "autocannon";
+import postgres from "postgres";
+import autocannon, { type Request as AutocannonRequest, type Result } from "autocannon";
 import { exitOnErrors, figureLine, machine, metered, type Figure } from "./support/measure.js";
 import { prepareRefreshFamilies } from "./support/refresh-families.js";
+import { seedMerchantFamilies } from "./support/merchant-families.js";
 import { startDemoService } from "./support/demo-service.js";
+import { startHelper } from "./support/service.js";
+import type { CpuMeterOptions } from "./support/cpu-meter.js";
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10);
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 50);
-const familyCount = Number(process.env["BENCH_FAMILIES"] ?? 200);
-const calls = new Set((process.env["BENCH_CALLS"] ?? "mints,refreshes").split(","));
+const familyCount = Number(process.env["BENCH_FAMILIES"] ?? 32);
+const calls = new Set((process.env["BENCH_CALLS"] ?? "mints,refreshes,merchants").split(","));
+const basicAuth = (process.env["BENCH_REFRESH_AUTH"] ?? "basic") === "basic";
+const databaseUrl = process.env["DATABASE_URL"];
 
-/** Raw async signatures in a process of their own, sized as the service's pool is. */
+/** Raw async signatures in a process of their own, sized as the service's pool is: the embedded mode's floor. */
 async function rawSigns(): Promise<Figure> {
   const { stdout } = await promisify(execFile)(process.execPath, [
     "--require",
@@ -38,31 +47,65 @@ async function rawSigns(): Promise<Figure> {
   return JSON.parse(stdout) as Figure;
 }
 
-/**
- * A refresh's other floor: a signature and one durable single-row write (bench/support/durable-writes.ts), on
- * PostgreSQL only (the embedded PGlite is in the service's process).
- */
-async function durableWrites(inFlight: number): Promise<Figure> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ["--import", "tsx", "bench/support/durable-writes.ts", String(seconds), String(inFlight)],
-    { env: process.env },
-  );
-  return JSON.parse(stdout) as Figure;
+interface Client {
+  clientId: string;
+  clientSecret: string;
 }
 
-/** Two floors one after the other: their CPU per call added (the rate and latencies are the first's). */
-function sumOf(first: Figure, second: Figure): Figure {
-  const cpu = (part: keyof NonNullable<Figure["cpu"]>) => (first.cpu?.[part] ?? 0) + (second.cpu?.[part] ?? 0);
+/**
+ * Refreshes in closed loops: each connection takes a family's live token and puts back its successor; never two
+ * refreshes of one family at once (that would be a reuse, which revokes the family).
+ */
+function refreshRequest(path: string, tokens: string[], client: Client): AutocannonRequest {
+  const idle = [...tokens];
+  const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString("base64")}`;
   return {
-    ...first,
-    cpu: { total: cpu("total"), service: cpu("service"), postgres: cpu("postgres"), redis: cpu("redis") },
+    method: "POST",
+    path,
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      ...(basicAuth ? { authorization: basic } : {}),
+    },
+    setupRequest(request, context) {
+      const token = idle.shift();
+      if (!token) throw new Error("more connections than refresh families");
+      context["token"] = token;
+      const form = new URLSearchParams({ grant_type: "refresh_token", refresh_token: token });
+      if (!basicAuth) {
+        form.set("client_id", client.clientId);
+        form.set("client_secret", client.clientSecret);
+      }
+      return { ...request, body: form.toString() };
+    },
+    onResponse(status, body, context) {
+      idle.push(
+        status === 200 ? (JSON.parse(body) as { refresh_token: string }).refresh_token : String(context["token"]),
+      );
+    },
   };
+}
+
+const mintRun = (url: string, body: string, duration: number) =>
+  autocannon({
+    url,
+    connections,
+    duration,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+
+/** Warm-up (2 s), then the metered run of `seconds`. */
+async function warmAndMeasure(target: CpuMeterOptions, run: (duration: number) => Promise<Result>): Promise<Figure> {
+  await run(2);
+  return metered(target, () => run(seconds));
 }
 
 async function main(): Promise<void> {
   const running = await startDemoService();
   const { service, demo, front, auth } = running;
+  const helpers: Array<{ stop(): Promise<void> }> = [];
+  const sql = databaseUrl ? postgres(databaseUrl, { max: 2, onnotice: () => {} }) : undefined;
   try {
     const sandbox = demo.apps.full.sandbox;
     const mintBody = JSON.stringify({
@@ -80,116 +123,116 @@ async function main(): Promise<void> {
 
     const production = demo.apps.full.production;
     const live = demo.merchants.live[0]!;
-    const families = calls.has("refreshes")
-      ? await prepareRefreshFamilies({
-          front,
-          auth,
-          client: production,
-          redirectUri: demo.redirectUri,
-          owner: live.owner,
-          count: familyCount,
-        })
+    const oneMerchant = calls.has("refreshes")
+      ? (
+          await prepareRefreshFamilies({
+            front,
+            auth,
+            client: production,
+            redirectUri: demo.redirectUri,
+            owner: live.owner,
+            count: familyCount,
+          })
+        ).map((family) => family.refreshToken)
       : [];
+    const manyMerchants =
+      calls.has("merchants") && sql
+        ? await seedMerchantFamilies(sql, { clientId: production.clientId, region: live.region, count: familyCount })
+        : [];
 
     // The service's calls cost its process tree, the backends of its connections (PostgreSQL only: the embedded
     // PGlite is in its process) and Redis when it counts its throttles there.
-    const databaseUrl = process.env["DATABASE_URL"];
-    const target = {
-      root: service.child.pid!,
+    const stores = {
       ...(databaseUrl ? { database: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) } : {}),
       redis: Boolean(process.env["REDIS_URL"]),
     };
-    const ceiling = await rawSigns();
-    await autocannon({
-      url: `${front}/v1/token`,
-      connections,
-      duration: 2,
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: mintBody,
-    });
+    const target = { root: service.child.pid!, ...stores };
+    const plain = databaseUrl
+      ? await startHelper("bench/support/plain-token.ts", {
+          DATABASE_URL: databaseUrl,
+          FAMILIES: String(familyCount),
+          CLIENT_ID: sandbox.clientId,
+          ...(process.env["REDIS_URL"] ? { REDIS_URL: process.env["REDIS_URL"] } : {}),
+        })
+      : undefined;
+    if (plain) helpers.push(plain);
+    const plainUrl = plain && `http://127.0.0.1:${plain.port}`;
+    const plainTarget = plain && { root: plain.pid, ...stores };
+
+    const refreshes = (url: string, path: string, tokens: string[], on: CpuMeterOptions) =>
+      warmAndMeasure(on, (duration) =>
+        autocannon({
+          url,
+          connections: tokens.length,
+          duration,
+          requests: [refreshRequest(path, tokens, production)],
+        }),
+      );
+    // Interleaved: each call right beside its floor, so both see the same neighbours.
     const mints = calls.has("mints")
-      ? await metered(target, () =>
-          autocannon({
-            url: `${front}/v1/token`,
-            connections,
-            duration: seconds,
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: mintBody,
-          }),
-        )
+      ? await warmAndMeasure(target, (duration) => mintRun(`${front}/v1/token`, mintBody, duration))
       : undefined;
+    const plainMints =
+      mints && plainUrl && plainTarget
+        ? await warmAndMeasure(plainTarget, (duration) => mintRun(`${plainUrl}/mint`, mintBody, duration))
+        : undefined;
+    const refreshOne =
+      oneMerchant.length > 0 ? await refreshes(front, "/v1/oauth/token", oneMerchant, target) : undefined;
+    const plainRefreshes =
+      plain && plainTarget && (oneMerchant.length > 0 || manyMerchants.length > 0)
+        ? await refreshes(
+            `http://127.0.0.1:${plain.port}`,
+            "/refresh",
+            plain.ready["refreshTokens"] as string[],
+            plainTarget,
+          )
+        : undefined;
+    const refreshMany =
+      manyMerchants.length > 0 ? await refreshes(front, "/v1/oauth/token", manyMerchants, target) : undefined;
+    const signs = databaseUrl ? undefined : await rawSigns();
 
-    // Each connection takes a family's live token and puts back its successor; never two refreshes of one family
-    // at once (that would be a reuse, which revokes the family).
-    const idle = families.map((family) => family.refreshToken);
-    const refreshRequest: AutocannonRequest = {
-      method: "POST",
-      path: "/v1/oauth/token",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      setupRequest(request, context) {
-        const token = idle.shift();
-        if (!token) throw new Error("more connections than refresh families: raise BENCH_FAMILIES");
-        context["token"] = token;
-        return {
-          ...request,
-          body: new URLSearchParams({
-            grant_type: "refresh_token",
-            refresh_token: token,
-            client_id: production.clientId,
-            client_secret: production.clientSecret,
-          }).toString(),
-        };
-      },
-      onResponse(status, body, context) {
-        idle.push(
-          status === 200 ? (JSON.parse(body) as { refresh_token: string }).refresh_token : String(context["token"]),
-        );
-      },
-    };
-    const refreshes = calls.has("refreshes")
-      ? await metered(target, () =>
-          autocannon({
-            url: front,
-            connections: Math.min(connections, families.length),
-            duration: seconds,
-            requests: [refreshRequest],
-          }),
-        )
-      : undefined;
-
-    const writes = refreshes && databaseUrl ? await durableWrites(Math.min(connections, families.length)) : undefined;
-
+    const mintFloor = plainMints ?? signs;
+    const refreshFloor = plainRefreshes ?? signs;
+    const floorName = (plainName: string) => (databaseUrl ? plainName : "raw async RS256 signs");
     const figures = (
       [
         ["mints", mints],
-        ["refreshes", refreshes],
+        ["refreshes, one merchant", refreshOne],
+        ["refreshes, many merchants", refreshMany],
       ] as Array<[string, Figure | undefined]>
     ).filter((figure): figure is [string, Figure] => figure[1] !== undefined);
+    const authLabel = basicAuth ? "HTTP Basic" : "client_secret in the body";
     process.stdout.write(
       [
-        `tokens: ${connections} connections, ${seconds} s each, ${families.length} refresh families, ${service.ready["embeddedDatabase"] ? "embedded PGlite" : "PostgreSQL"}, ` +
+        `tokens: ${connections} connections (mints), ${familyCount} refresh families each shape (${authLabel}), ${seconds} s each, ` +
+          `${service.ready["embeddedDatabase"] ? "embedded PGlite" : "PostgreSQL"}, ` +
           `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, ${machine()}`,
-        ...(mints ? [figureLine("POST /v1/token (sandbox mint)", mints, "raw async RS256 signs", ceiling)] : []),
-        ...(refreshes
-          ? [figureLine("POST /v1/oauth/token (refresh)", refreshes, "raw async RS256 signs", ceiling)]
+        ...(mints && mintFloor
+          ? [figureLine("POST /v1/token (sandbox mint)", mints, floorName("plain mint"), mintFloor)]
           : []),
-        ...(refreshes && writes
+        ...(refreshOne && refreshFloor
           ? [
               figureLine(
-                "  the same, ÷ sign + durable write",
-                refreshes,
-                "raw sign + one committed UPDATE",
-                sumOf(ceiling, writes),
+                `refresh, ${familyCount} families, 1 merchant`,
+                refreshOne,
+                floorName("plain refresh"),
+                refreshFloor,
               ),
-              `  one committed single-row UPDATE alone: ${writes.rate.toFixed(0)}/s, ${writes.cpu!.total.toFixed(0)} µs of CPU (process ${writes.cpu!.service.toFixed(0)}, PostgreSQL ${writes.cpu!.postgres.toFixed(0)})`,
             ]
+          : []),
+        ...(refreshMany && refreshFloor
+          ? [figureLine(`refresh, ${familyCount} merchants`, refreshMany, floorName("plain refresh"), refreshFloor)]
           : []),
       ].join("\n") + "\n",
     );
-    exitOnErrors(figures);
+    exitOnErrors([
+      ...figures,
+      ...(plainMints ? ([["plain mint", plainMints]] as Array<[string, Figure]>) : []),
+      ...(plainRefreshes ? ([["plain refresh", plainRefreshes]] as Array<[string, Figure]>) : []),
+    ]);
   } finally {
+    for (const helper of helpers) await helper.stop();
+    await sql?.end();
     await running.stop();
   }
 }

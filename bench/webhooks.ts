@@ -21,6 +21,9 @@
 //   on the path (the worker role never opens it).
 // - Baseline: each of BENCH_BURST event bodies POSTed bare and signed to every receiver at once, from this process,
 //   a new connection each (as the sender makes them): the receivers' and the loopback's ceiling.
+// - The floor of one delivery (issue 43): bench/support/plain-delivery.ts, in a process of its own, reads an outbox
+//   row, signs it, POSTs it kept-alive to the same receivers and marks it delivered; its CPU per delivery (its
+//   process and its backends) against the one worker's in the burst (its process tree and its own backends).
 import { spawn } from "node:child_process";
 import { readFile, rm } from "node:fs/promises";
 import http from "node:http";
@@ -33,8 +36,10 @@ import { openDatabase } from "../src/storage/postgres.js";
 import { secretPrefix, signedHeaders } from "../src/webhook/signing.js";
 import type { Region } from "../src/config/regions.js";
 import { startDemoService } from "./support/demo-service.js";
-import { exitOnErrors, figureLine, machine, type Figure } from "./support/measure.js";
+import { exitOnErrors, figureLine, machine, perCall, type Figure } from "./support/measure.js";
 import { freePort, startService, type RunningService } from "./support/service.js";
+import { startCpuMeter } from "./support/cpu-meter.js";
+import { plainDeliveries } from "./support/plain-delivery-run.js";
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 20);
 const rate = Number(process.env["BENCH_RATE"] ?? 2);
@@ -159,6 +164,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  const databaseName = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
   const receiver = await startReceiverProcess();
   // A service that fails to start must not leave the receivers' process behind.
   const running = await startDemoService({ WEBHOOK_ALLOW_LOOPBACK: "1" }).catch(async (error: unknown) => {
@@ -259,6 +265,9 @@ async function main(): Promise<void> {
     const measure = async (load: (commits: Map<string, number>) => Promise<number>) => {
       const commits = new Map<string, number>();
       const workerPids = workers.map((worker) => worker.child.pid!);
+      // One worker: its own CPU as the benchmarks read a server's (its tree, the backends of its own connections).
+      const own =
+        workers.length === 1 ? await startCpuMeter({ root: workerPids[0]!, database: databaseName }) : undefined;
       const backendsBefore = await backendPids();
       const before = await cpuSeconds([...workerPids, ...backendsBefore]);
       const errors = await load(commits);
@@ -268,8 +277,9 @@ async function main(): Promise<void> {
       const used = (pids: readonly number[]) =>
         pids.reduce((sum, pid) => sum + (after.get(pid) ?? 0) - (before.get(pid) ?? 0), 0);
       const deliveries = commits.size * endpoints;
+      const ownUsed = await own?.stop();
       return {
-        figure,
+        figure: ownUsed ? { ...figure, cpu: perCall(ownUsed, deliveries) } : figure,
         deliveries,
         workerMs: (used(workerPids) * 1000) / deliveries,
         backendMs: (used(backends) * 1000) / deliveries,
@@ -373,6 +383,8 @@ async function main(): Promise<void> {
       }),
     );
     const bare = await figureOf(receiver, bareCommits, bareErrors, everyEndpoint);
+    // The floor of one delivery (bench/support/plain-delivery.ts), to the same receivers, in a process of its own.
+    const plain = await plainDeliveries(databaseUrl, receiver.urls, secrets, burst * endpoints);
     const unverifiedDeliveries = receiver.stats.unverified;
 
     const [one, many] = results as [(typeof results)[0], (typeof results)[0]];
@@ -387,6 +399,7 @@ async function main(): Promise<void> {
         figureLine(`burst, ${manyWorkers} workers`, many.burst.figure, "1 worker", one.burst.figure),
         figureLine(`burst, ${manyWorkers} workers`, many.burst.figure, "bare signed POST", bare),
         figureLine("burst, 1 worker", one.burst.figure, "bare signed POST", bare),
+        figureLine("one delivery, 1 worker (burst)", one.burst.figure, "plain delivery", plain),
         `CPU per delivery, steady: 1 worker: ${cpu(one.steady)}   ${manyWorkers} workers: ${cpu(many.steady)}`,
         `CPU per delivery, burst:  1 worker: ${cpu(one.burst)}   ${manyWorkers} workers: ${cpu(many.burst)}`,
         `receipts: ${receiver.stats.total} (bare POSTs included), duplicates ${receiver.stats.duplicates}, not verified ${unverifiedDeliveries}`,
@@ -398,6 +411,7 @@ async function main(): Promise<void> {
       ["burst, 1 worker", one.burst.figure],
       [`burst, ${manyWorkers} workers`, many.burst.figure],
       ["bare signed POST", bare],
+      ["plain delivery", plain],
       ["receipts not verified", { rate: 0, p50: 0, p99: 0, errors: unverifiedDeliveries }],
     );
     exitOnErrors(figures);

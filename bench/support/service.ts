@@ -120,11 +120,14 @@ export async function startService(options: {
 /** How long a stopping service gets before SIGKILL: its shutdown grace (10 s) and some. */
 const stopTimeoutMs = 20_000;
 
-/** A helper process of the benchmarks (a baseline server): `node --import tsx <script>`, resolving with the port it prints. */
+/**
+ * A helper process of the benchmarks (a baseline server): `node --import tsx <script>`, resolving with the port it
+ * prints and the whole of that line (`ready`: what else it hands over, e.g. the plain refresh's tokens).
+ */
 export async function startHelper(
   script: string,
   env: Record<string, string>,
-): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+): Promise<{ port: number; pid: number; ready: Record<string, unknown>; stop(): Promise<void> }> {
   // BENCH_PROFILE_DIR profiles the baselines too, so that a call and its floor can be compared function by function.
   const profile = process.env["BENCH_PROFILE_DIR"]
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE_DIR"]}`]
@@ -134,18 +137,19 @@ export async function startHelper(
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
+  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      const line = out.split("\n").find((text) => text.startsWith("{"));
-      if (line) resolve((JSON.parse(line) as { port: number }).port);
+      const line = out.split("\n").find((text, index, lines) => text.startsWith("{") && index < lines.length - 1);
+      if (line) resolve(JSON.parse(line) as Record<string, unknown>);
     });
     child.once("exit", (code) => reject(new Error(`${script} exited (${code}) before listening`)));
   });
   return {
-    port,
+    port: Number(ready["port"]),
     pid: child.pid!,
+    ready,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;

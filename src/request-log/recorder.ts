@@ -10,7 +10,12 @@ import type postgres from "postgres";
 import type { Logger } from "../runtime/logger.js";
 import type { Clock } from "../runtime/clock.js";
 import type { SqlClient } from "../storage/sql-client.js";
-import { createRequestLogQueries, emptyCallColumns, type LoggedEnvironment } from "./request-log-queries.js";
+import {
+  createRequestLogQueries,
+  emptyCallColumns,
+  type LoggedEnvironment,
+  type PartnerCallColumns,
+} from "./request-log-queries.js";
 
 /** What the front knows of an answered partner call whose app is known. */
 export interface PartnerCallRecord {
@@ -57,12 +62,48 @@ export const keptCallsPerApp = 1000;
  * calls another process inserted below that point (its transaction committed after this one's trim) go within it.
  */
 const fullTrimEveryMs = 10 * 60_000;
+/** A trim's `after` when it starts from the first id: below any id, those written with `overriding system value` too. */
+const fromTheStart = -Number.MAX_SAFE_INTEGER;
 /** The usage chart's window is 24 hours; an hour more is kept so a chart drawn at a minute's edge is whole. */
 const usageKeptMs = 25 * 3600_000;
 /** A stored path is cut here (a route's path is short; a long one is a client's mistake, not worth the space). */
 const maxPathLength = 300;
 /** An error body is at most this long (our envelopes are a few hundred bytes; a field list can be longer). */
 const maxErrorBodyLength = 8_000;
+
+/**
+ * The batch without the calls its own trim would delete in the same transaction: of a pair (app, environment) with
+ * more than `keep` calls in the batch, only its newest `keep` (the batch is in call order, and ids are given in that
+ * order, so the older ones would fall below the pair's cutoff whatever other processes insert). What the table holds
+ * after the commit is the same; PostgreSQL inserts and deletes at most `keep` rows of a pair per flush instead of
+ * every call (issue 43: at thousands of calls a second from one app, most of the log's cost).
+ */
+function newestOfEachPair(
+  batch: PartnerCallColumns,
+  keep: number,
+): { batch: PartnerCallColumns; capped: ReadonlySet<string> } {
+  const size = batch.app_id.length;
+  const none = new Set<string>();
+  if (size <= keep) return { batch, capped: none };
+  const left = new Map<string, number>();
+  for (let index = 0; index < size; index++) {
+    const pair = `${batch.app_id[index]}\u0000${batch.environment[index]}`;
+    left.set(pair, (left.get(pair) ?? 0) + 1);
+  }
+  const capped = new Set([...left].filter(([, count]) => count > keep).map(([pair]) => pair));
+  if (capped.size === 0) return { batch, capped };
+  const kept = emptyCallColumns();
+  const columns = Object.keys(kept) as Array<keyof PartnerCallColumns>;
+  for (let index = 0; index < size; index++) {
+    const pair = `${batch.app_id[index]}\u0000${batch.environment[index]}`;
+    const later = left.get(pair)! - 1;
+    left.set(pair, later);
+    // `later` calls of the pair come after this one in the batch: it is among the newest `keep` when fewer than keep do.
+    if (later >= keep) continue;
+    for (const column of columns) (kept[column] as unknown[]).push(batch[column][index]);
+  }
+  return { batch: kept, capped };
+}
 
 export function createRequestRecorder(options: RequestRecorderOptions): RequestRecorder {
   const { sql, clock, logger, flushIntervalMs } = options;
@@ -113,7 +154,8 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
 
   const write = async (): Promise<void> => {
     if (calls.app_id.length === 0 && usage.size === 0 && lastCalls.size === 0) return;
-    const batch = calls;
+    const { batch, capped } = newestOfEachPair(calls, keep);
+    const written = calls.app_id.length;
     const minutes = usage;
     const touched = lastCalls;
     const lost = dropped;
@@ -150,7 +192,8 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
           [...pairs.entries()].map(([pair, row]) => ({
             app_id: row.app_id,
             environment: row.environment,
-            after: trimmedUpTo.get(pair) ?? 0,
+            after: trimmedUpTo.get(pair) ?? fromTheStart,
+            capped: capped.has(pair),
           })),
           keep,
         );
@@ -164,7 +207,7 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
       for (const row of cutoffs) trimmedUpTo.set(`${row.app_id}\u0000${row.environment}`, Number(row.cutoff));
     } catch (cause) {
       logger.warn("partner request log: a batch could not be written and is dropped", {
-        calls: batch.app_id.length,
+        calls: written,
         error: cause,
       });
     }

@@ -110,21 +110,29 @@ export function createRequestLogQueries(sql: SqlClient) {
      * its next `after`.
      */
     async trim(
-      pairs: ReadonlyArray<{ app_id: string; environment: LoggedEnvironment; after: number }>,
+      pairs: ReadonlyArray<{ app_id: string; environment: LoggedEnvironment; after: number; capped?: boolean }>,
       keep: number,
     ): Promise<Array<{ app_id: string; environment: LoggedEnvironment; cutoff: number }>> {
       if (pairs.length === 0) return [];
+      // A `capped` pair had more than `keep` calls in this batch and only its newest `keep` were inserted
+      // (recorder.ts, newestOfEachPair): its next `after` is just below the oldest of them, where its trim would
+      // have stopped had the older ones been inserted and deleted here.
       return sql<Array<{ app_id: string; environment: LoggedEnvironment; cutoff: number }>>`
         with c as (
-          select t.app_id, t.environment, t.after,
+          select t.app_id, t.environment, t.after, t.capped,
             (select q.id from control.partner_requests q where q.app_id = t.app_id and q.environment = t.environment
-             order by q.id desc offset ${keep} limit 1) as cutoff
-          from json_to_recordset((${JSON.stringify(pairs)}::text)::json) as t(app_id text, environment text, after bigint)
+             order by q.id desc offset ${keep} limit 1) as cutoff,
+            case when t.capped then
+              (select q.id - 1 from control.partner_requests q where q.app_id = t.app_id and q.environment = t.environment
+               order by q.id desc offset ${keep - 1} limit 1) end as kept_from
+          from json_to_recordset((${JSON.stringify(pairs)}::text)::json)
+            as t(app_id text, environment text, after bigint, capped boolean)
         ), gone as (
           delete from control.partner_requests p using c
           where p.app_id = c.app_id and p.environment = c.environment and p.id <= c.cutoff and p.id > c.after
         )
-        select app_id, environment, cutoff from c where cutoff is not null`;
+        select app_id, environment, coalesce(kept_from, cutoff) as cutoff from c
+        where coalesce(kept_from, cutoff) is not null`;
     },
 
     /** Adds a batch's per-minute counts to the stored ones (one statement text whatever the batch: unnest). */
