@@ -6,7 +6,8 @@
 // OTEL_EXPORTER_OTLP_ENDPOINT (the base: /v1/traces appended), OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (as is),
 // OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG. The exporter reads its own headers, timeout and
 // compression (OTEL_EXPORTER_OTLP_[TRACES_]HEADERS, _TIMEOUT, _COMPRESSION) from the process environment. The payload
-// is OTLP/HTTP with the JSON encoding, which every OTLP/HTTP receiver accepts (OTLP specification, "OTLP/HTTP").
+// is OTLP/HTTP with the JSON encoding, which every OTLP/HTTP receiver accepts (OTLP specification, "OTLP/HTTP");
+// OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL may say http/json, any other protocol is a ConfigError.
 import { trace, type Tracer } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -31,6 +32,8 @@ export const tracingEnvironmentNames: readonly string[] = [
   "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
   "OTEL_EXPORTER_OTLP_HEADERS",
   "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+  "OTEL_EXPORTER_OTLP_PROTOCOL",
+  "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
   "OTEL_SERVICE_NAME",
   "OTEL_TRACES_SAMPLER",
   "OTEL_TRACES_SAMPLER_ARG",
@@ -70,11 +73,31 @@ export function tracesEndpoint(env: Environment): string | undefined {
   // The signal-specific URL is used as is; the base gets the signal's path (OTLP Exporter Configuration).
   const url = traces || (base ? `${base.replace(/\/+$/, "")}/v1/traces` : undefined);
   if (url === undefined) return undefined;
+  checkProtocol(env);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
     throw new ConfigError(
       `OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "${url}" is not an http(s) URL`,
     );
   return url;
+}
+
+/**
+ * OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL: only `http/json` is sent here (the exporter
+ * this program ships, @opentelemetry/exporter-trace-otlp-http, encodes JSON). Unset, JSON is sent too, where the
+ * specification's default is http/protobuf; a receiver of OTLP/HTTP takes both encodings (docs/decisions.md,
+ * "Traces"). `http/protobuf` and `grpc` asked for explicitly are refused at start rather than answered with another
+ * protocol than the one named.
+ */
+function checkProtocol(env: Environment): void {
+  const name = env["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"]?.trim()
+    ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+    : "OTEL_EXPORTER_OTLP_PROTOCOL";
+  const protocol = env[name]?.trim().toLowerCase();
+  if (!protocol || protocol === "http/json") return;
+  throw new ConfigError(
+    `${name}: "${protocol}" is not supported here: traces are sent as OTLP/HTTP with the JSON encoding ` +
+      "(http/json; every OTLP/HTTP receiver, the OpenTelemetry Collector's on port 4318 among them, accepts it)",
+  );
 }
 
 /** The sampler OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG name; parentbased_always_on by default. */

@@ -36,6 +36,34 @@ Tracing("off when disabled or when the exporter is none, whatever the endpoint",
   assert.is(activeTracer(), undefined);
 });
 
+Tracing("the protocol: http/json (or unset) is sent; http/protobuf and grpc are refused by name at start", () => {
+  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" };
+  assert.is(
+    tracesEndpoint({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }),
+    "http://collector:4318/v1/traces",
+  );
+  assert.is(
+    tracesEndpoint({
+      ...endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
+    }),
+    "http://collector:4318/v1/traces",
+    "the signal's own variable wins",
+  );
+  const refused = (env: Record<string, string>, name: string) =>
+    assert.throws(
+      () => tracesEndpoint({ ...endpoint, ...env }),
+      (error: unknown) =>
+        error instanceof ConfigError && error.message.startsWith(`${name}: "`) && /http\/json/.test(error.message),
+    );
+  refused({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, "OTEL_EXPORTER_OTLP_PROTOCOL");
+  refused({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }, "OTEL_EXPORTER_OTLP_PROTOCOL");
+  refused({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "grpc" }, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL");
+  // Off, the variable is not read: a platform's default environment does not stop a process that does not trace.
+  assert.is(tracesEndpoint({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }), undefined);
+});
+
 Tracing("the traces URL: the base endpoint gets /v1/traces, the signal's own endpoint is taken as is", () => {
   assert.is(
     tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }),

@@ -1,12 +1,14 @@
 // A webhook delivery attempt's span links back to the request whose commit recorded the event (issue 41): the
 // outbox keeps that request's traceparent, the relay hands it to each delivery, the attempt starts a trace of its own
 // linked to it. The app, the partner's receiver and the OTLP/HTTP receiver on real ports; tracing on in this process.
+// An order placement is one trace, from the front's span of POST /v1/online-orders down to the region's commit, and
+// its online_order.created delivery attempt links back into it.
 import * as assert from "uvu/assert";
 import { systemClock } from "../../src/runtime/clock.js";
 import { roleAttribute, startTracing, type Tracing } from "../../src/runtime/tracing.js";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import { startOtlpReceiver, type OtlpReceiver } from "../support/otlp-receiver.js";
-import { answerOf, newApp, newOrganization, type Answer } from "../support/sandbox.js";
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.js";
+import { answerOf, newApp, newOrganization, newSandboxMerchant, type Answer } from "../support/sandbox.js";
 import { suite } from "../support/suite.js";
 import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.js";
@@ -17,6 +19,7 @@ interface Context {
   app: TestApp;
   target: Receiver;
   pair: { clientId: string; clientSecret: string };
+  organizationId: bigint;
 }
 
 const Traces = suite<Context>("webhook/traces");
@@ -30,7 +33,8 @@ Traces.before(async (context) => {
     env: { WEBHOOK_TIMEOUT_SECONDS: "2", WEBHOOK_RETRY_SCHEDULE_SECONDS: "1", WEBHOOK_ALLOW_LOOPBACK: "1" },
   });
   const credentials = credentialServiceOf(context.app, systemClock);
-  const made = await newApp(credentials, await newOrganization(credentials), Product.FULL, false);
+  context.organizationId = await newOrganization(credentials);
+  const made = await newApp(credentials, context.organizationId, Product.FULL, false);
   context.pair = made.sandbox;
   context.target = await startReceiver("ok");
 });
@@ -118,5 +122,107 @@ Traces(
     assert.equal(context.otlp.problems(), []);
   },
 );
+
+/** Every span so far, flushed until `ready` holds (a span reaches the receiver after it ends and its batch goes). */
+async function spansWhen(context: Context, ready: (spans: ReceivedSpan[]) => boolean): Promise<ReceivedSpan[]> {
+  let spans = context.otlp.spans();
+  for (let flushes = 0; flushes < 100 && !ready(spans); flushes++) {
+    await context.tracing.flush();
+    spans = context.otlp.spans();
+    if (!ready(spans)) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return spans;
+}
+
+Traces("an order placement is one trace, and its online_order.created attempt links back into it", async (context) => {
+  const credentials = credentialServiceOf(context.app, systemClock);
+  const ordering = await newApp(credentials, context.organizationId, Product.ONLINE_ORDER);
+  const basic = `Basic ${Buffer.from(`${encodeURIComponent(ordering.sandbox.clientId)}:${encodeURIComponent(ordering.sandbox.clientSecret)}`).toString("base64")}`;
+  const target = await startReceiver("ok");
+  try {
+    const created = await answerOf(
+      await fetch(`${context.app.base}/v1/webhook-endpoints`, {
+        method: "POST",
+        headers: { authorization: basic, "content-type": "application/json" },
+        body: JSON.stringify({ url: target.url, events: ["online_order.created"] }),
+      }),
+    );
+    assert.is(created.status, 200, JSON.stringify(created.body));
+    const merchant = await newSandboxMerchant(credentials, context.organizationId);
+    const minted = await answerOf(
+      await fetch(`${context.app.base}/v1/token`, {
+        method: "POST",
+        headers: { authorization: basic, "content-type": "application/json" },
+        body: JSON.stringify({ merchant_id: merchant.companyId }),
+      }),
+    );
+    assert.is(minted.status, 200);
+    const bearer = { authorization: `Bearer ${minted.body["access_token"] as string}` };
+    const partner = async (path: string, body?: unknown) =>
+      fetch(context.app.base + path, {
+        method: body === undefined ? "GET" : "POST",
+        headers: body === undefined ? bearer : { ...bearer, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const stores = (await answerOf(await partner("/v1/stores"))).body["stores"] as Array<{ id: number }>;
+    const items = (await answerOf(await partner("/v1/items?limit=1"))).body["items"] as Array<{ id: number }>;
+    const placedResponse = await partner("/v1/online-orders", {
+      storeId: stores[0]!.id,
+      lines: [{ itemId: items[0]!.id, quantity: 1 }],
+      fulfilment: { type: "PICKUP" },
+      customer: { name: "Asha Rao" },
+      externalReference: "traced-order-1",
+    });
+    const placed = await answerOf(placedResponse);
+    assert.is(placed.status, 200, JSON.stringify(placed.body));
+    const traceId = placedResponse.headers.get("x-correlation-id")!.replaceAll("-", "");
+    const [delivered] = await target.waitFor(1);
+    const eventId = delivered!.headers["webhook-id"];
+
+    const isAttempt = (span: ReceivedSpan) =>
+      span.name === "POST webhook" && span.attributes["webhook.event_id"] === eventId;
+    const spans = await spansWhen(context, (all) => all.some(isAttempt));
+    // One trace: the front's server span is its only root, and every other span's parent is in it.
+    const order = spans.filter((span) => span.traceId === traceId);
+    const roots = order.filter((span) => span.parentSpanId === "");
+    assert.equal(
+      roots.map((span) => [span.name, span.kind]),
+      [["POST /v1/online-orders", 2]],
+    );
+    const ids = new Set(order.map((span) => span.spanId));
+    assert.equal(
+      order.filter((span) => span.parentSpanId !== "" && !ids.has(span.parentSpanId)).map((span) => span.name),
+      [],
+    );
+    assert.is(roots[0]!.attributes["http.response.status_code"], 200);
+
+    // The attempt: a client span, the root of a trace of its own, linked to the span in the order's trace that was
+    // current at the commit (a descendant of the request's span).
+    const attempt = spans.find(isAttempt)!;
+    assert.ok(attempt, "the attempt's span");
+    assert.is(attempt.kind, 3);
+    assert.is(attempt.parentSpanId, "");
+    assert.is.not(attempt.traceId, traceId);
+    assert.is(attempt.links.length, 1);
+    assert.is(attempt.links[0]!.traceId, traceId);
+    const linked = order.find((span) => span.spanId === attempt.links[0]!.spanId);
+    assert.ok(linked, `the linked span is in the order's trace: ${JSON.stringify(order.map((span) => span.name))}`);
+    let ancestor: ReceivedSpan | undefined = linked;
+    while (ancestor && ancestor.parentSpanId !== "")
+      ancestor = order.find((span) => span.spanId === ancestor!.parentSpanId);
+    assert.is(ancestor?.spanId, roots[0]!.spanId);
+    assert.equal(
+      {
+        type: attempt.attributes["webhook.event_type"],
+        outcome: attempt.attributes["webhook.outcome"],
+        status: attempt.attributes["http.response.status_code"],
+      },
+      { type: "online_order.created", outcome: "SUCCEEDED", status: 204 },
+    );
+    assert.equal(context.otlp.problems(), []);
+  } finally {
+    await target.close();
+  }
+});
 
 Traces.run();
