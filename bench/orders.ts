@@ -2,7 +2,7 @@
 // runs it (its own process, default logging to a file), against its floor measured in the same run, in a process
 // of its own: the plain order placement (bench/support/plain-order.ts: node:http, the same one Redis count, one
 // read of the 3 items, one committed transaction inserting the order with its lines and one outbox row). The token
-// is a real one: the demo's FULL app approved by the live merchant's owner on the consent site, its code exchanged.
+// is a real one: the demo's ONLINE_ORDER app approved by the live merchant's owner on the consent site, its code exchanged.
 // Each line gives throughput, p50 / p99 and the CPU per call (bench/support/cpu-meter.ts) of both, and the CPU
 // ratio floor ÷ call (goal >= 0.6). PostgreSQL only (DATABASE_URL; REDIS_URL for the shared limits).
 //
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     const [connection] = await prepareRefreshFamilies({
       front,
       auth: running.auth,
-      client: demo.apps.full.production,
+      client: demo.apps.onlineOrder.production,
       redirectUri: demo.redirectUri,
       owner: live.owner,
       count: 1,

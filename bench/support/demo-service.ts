@@ -18,7 +18,7 @@ export interface DemoPair {
 /** The parts of demo.json the benchmarks use (src/demo/provision-demo.ts has the whole contract). */
 export interface DemoWorld {
   redirectUri: string;
-  apps: { full: { sandbox: DemoPair; production: DemoPair } };
+  apps: { full: { sandbox: DemoPair; production: DemoPair }; onlineOrder: { sandbox: DemoPair; production: DemoPair } };
   merchants: {
     sandbox: Array<{ companyId: number }>;
     live: Array<{ companyId: number; region: string; owner: DemoLogin }>;
