@@ -44,7 +44,11 @@ export interface RoleProcess {
  * network namespace `netns` when named (`ip netns exec` execs the program itself, so the child is the program and
  * signals reach it directly).
  */
-export function startRole(args: string[], env: Record<string, string>, options: { netns?: string } = {}): RoleProcess {
+export function startRole(
+  args: string[],
+  env: Record<string, string>,
+  options: { netns?: string; cwd?: string } = {},
+): RoleProcess {
   return startProcess(programCommand(args), env, options);
 }
 
@@ -63,13 +67,14 @@ export function startScript(
 function startProcess(
   program: { command: string; argv: string[] },
   env: Record<string, string>,
-  options: { netns?: string; stdin?: boolean },
+  options: { netns?: string; stdin?: boolean; cwd?: string },
 ): RoleProcess {
   const [command, argv] = options.netns
     ? ["ip", ["netns", "exec", options.netns, program.command, ...program.argv]]
     : [program.command, program.argv];
   const child: ChildProcess = spawn(command, argv, {
-    cwd: repositoryRoot,
+    // Another tree (an earlier release's, test/topology/previous-release.topology.ts) runs from its own root.
+    cwd: options.cwd ?? repositoryRoot,
     env: {
       PATH: process.env["PATH"] ?? "",
       SHUTDOWN_DRAIN_SECONDS: "0",
