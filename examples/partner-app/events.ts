@@ -87,6 +87,18 @@ export function summaryOf(event: WebhookEvent): string {
     case "online_order.created":
     case "online_order.updated":
       return `order ${event.data.order.id}: ${event.data.order.status}`;
+    case "item.created":
+    case "item.updated":
+    case "item.deleted": {
+      const { item, storeId } = event.data;
+      const where = storeId === undefined ? "" : ` in store ${storeId}${item.available === false ? ": sold out" : ""}`;
+      return `item ${item.id} ${event.type.slice("item.".length)}${where}`;
+    }
+    case "category.created":
+    case "category.updated":
+      return `category ${event.data.category.id}: ${event.data.category.name}`;
+    case "store.updated":
+      return `store ${event.data.store.id}: ${event.data.store.onlineOrdering.status}`;
     case "grant.created":
     case "grant.revoked":
       return `${event.data.grant.appId}, ${event.data.grant.environment}: ${event.data.grant.reason.replaceAll("_", " ")}`;

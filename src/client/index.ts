@@ -21,8 +21,11 @@ export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpoints
 export { webhooks, WebhookVerificationError } from "./webhooks.js";
 export type {
   AccessRequestEventData,
+  CategoryEventData,
   GrantEventData,
+  ItemEventData,
   OnlineOrderEventData,
+  StoreEventData,
   WebhookEvent,
   WebhookHeaders,
 } from "./webhooks.js";

@@ -77,8 +77,39 @@ export interface Item {
   available?: boolean;
   /** With `available: false`: when it sells again by itself; absent for sold out until further notice. */
   unavailableUntil?: string;
+  /** Its choices (size, extras), in menu order; empty for an item sold as it is. */
+  modifierGroups: ModifierGroup[];
+  /** Only in the change feed and item.deleted: the item left the menu (a tombstone). */
+  deleted?: boolean;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A customer picks from `minSelections` (1 or more: required) to `maxSelections` of its modifiers. */
+export interface ModifierGroup {
+  id: number;
+  name: string;
+  minSelections: number;
+  maxSelections: number;
+  modifiers: Modifier[];
+}
+
+export interface Modifier {
+  id: number;
+  name: string;
+  /** Added to the item's price, in its currency's minor unit. */
+  priceMinor: number;
+  /** As Item.available: only when the read names a store. */
+  available?: boolean;
+  unavailableUntil?: string;
+}
+
+/** A modifier group as a write gives it (no ids at creation). */
+export interface ModifierGroupInput {
+  name: string;
+  minSelections?: number;
+  maxSelections: number;
+  modifiers: Array<{ name: string; priceMinor: number }>;
 }
 
 /** A list of items, with their availability in `storeId` when given. */
@@ -106,6 +137,7 @@ export interface CreateItemInput {
   /** ISO 4217; the merchant's currency when omitted. */
   currency?: string;
   description?: string;
+  modifierGroups?: ModifierGroupInput[];
 }
 
 /** The fields to change; absent fields are left as they are. */

@@ -3,7 +3,7 @@
 // endpoint's secrets, and a timestamp within five minutes) and answers the typed event. Deduplicate by the
 // `webhook-id` header; no ordering is promised (compare `updatedAt`).
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import type { OnlineOrder } from "./types.js";
+import type { Category, Item, OnlineOrder, Store } from "./types.js";
 
 export { WebhookVerificationError };
 
@@ -47,6 +47,24 @@ export interface OnlineOrderEventData {
   order: OnlineOrder;
 }
 
+export interface ItemEventData {
+  companyId: number;
+  /** An availability change's store: `item.available` is the item's there. */
+  storeId?: number;
+  /** The item as GET /v1/items/{id} answers it (item.deleted: its tombstone, `deleted: true`). */
+  item: Item;
+}
+
+export interface CategoryEventData {
+  companyId: number;
+  category: Category;
+}
+
+export interface StoreEventData {
+  companyId: number;
+  store: Store;
+}
+
 export type WebhookEvent =
   | Envelope<"grant.created" | "grant.revoked", GrantEventData>
   | Envelope<
@@ -54,6 +72,9 @@ export type WebhookEvent =
       AccessRequestEventData
     >
   | Envelope<"online_order.created" | "online_order.updated", OnlineOrderEventData>
+  | Envelope<"item.created" | "item.updated" | "item.deleted", ItemEventData>
+  | Envelope<"category.created" | "category.updated", CategoryEventData>
+  | Envelope<"store.updated", StoreEventData>
   | Envelope<"webhook.test", { endpointId: string; appId: string }>;
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;

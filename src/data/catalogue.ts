@@ -1,10 +1,11 @@
 // The catalogue section of the DataService (data_service.proto): stores, items and categories of the merchant.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
-import { itemOf, itemsIn, namedStore } from "./item-message.js";
+import { itemsIn, namedStore } from "./item-message.js";
+import { checkedGroups } from "./menu-modifiers.js";
+import { categoryEvent, itemEvent } from "./catalogue-events.js";
 import { regionCurrency } from "./sandbox-data.js";
 import { pageOf } from "./cursor.js";
-import type { ItemRow } from "./queries/item-queries.js";
 import { violatedConstraint } from "./queries/region-tables.js";
 import { afterIdOf, companyOf, defaultPageSize, fail, idOf, type DataContext } from "./data-context.js";
 
@@ -33,7 +34,7 @@ function writeError(error: unknown): unknown {
 type CatalogueRpcs = "listItems" | "createItem" | "updateItem" | "listCategories" | "createCategory";
 
 export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<typeof DataService>, CatalogueRpcs> {
-  const { region, items, categories, employees, now } = shared;
+  const { region, items, categories, employees, catalogue, now } = shared;
 
   /** The employee a write is attributed to, or partner.acting_user_unavailable. */
   const actingEmployee = async (companyId: number) => {
@@ -57,22 +58,27 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
     async createItem(request) {
       const companyId = companyOf(request);
       const createdByEmployeeId = await actingEmployee(companyId);
+      const groups = checkedGroups(request.modifierGroups, "modifierGroups");
       try {
-        const row = await items.insert(
-          companyId,
-          {
-            name: request.name,
-            code: request.code,
-            barcode: request.barcode ?? null,
-            categoryId: request.categoryId === undefined ? null : idOf(request.categoryId),
-            priceMinor: Number(request.priceMinor),
-            currency: request.currency ?? regionCurrency[region],
-            description: request.description ?? null,
-            createdByEmployeeId,
-          },
-          now(),
-        );
-        return { item: itemOf(row) };
+        return await catalogue.change(companyId, now(), async (writer, stamp) => {
+          const row = await writer.items.insert(
+            companyId,
+            {
+              name: request.name,
+              code: request.code,
+              barcode: request.barcode ?? null,
+              categoryId: request.categoryId === undefined ? null : idOf(request.categoryId),
+              priceMinor: Number(request.priceMinor),
+              currency: request.currency ?? regionCurrency[region],
+              description: request.description ?? null,
+              createdByEmployeeId,
+            },
+            stamp,
+          );
+          if (groups.length > 0) await writer.modifiers.replace(companyId, row.id, groups);
+          const [item] = await itemsIn({ ...writer, now }, companyId, [row], undefined);
+          return { result: { item }, events: [itemEvent("item.created", item!)] };
+        });
       } catch (error) {
         throw writeError(error);
       }
@@ -82,27 +88,29 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
       const companyId = companyOf(request);
       // Every write is attributable: the schema records the creator only, but an update needs one to exist too.
       await actingEmployee(companyId);
-      let row: ItemRow | undefined;
       try {
-        row = await items.update(
-          companyId,
-          idOf(request.id),
-          {
-            name: request.name,
-            code: request.code,
-            barcode: request.barcode,
-            categoryId: request.categoryId === undefined ? undefined : idOf(request.categoryId),
-            priceMinor: request.priceMinor === undefined ? undefined : Number(request.priceMinor),
-            currency: request.currency,
-            description: request.description,
-          },
-          now(),
-        );
+        return await catalogue.change(companyId, now(), async (writer, stamp) => {
+          const row = await writer.items.update(
+            companyId,
+            idOf(request.id),
+            {
+              name: request.name,
+              code: request.code,
+              barcode: request.barcode,
+              categoryId: request.categoryId === undefined ? undefined : idOf(request.categoryId),
+              priceMinor: request.priceMinor === undefined ? undefined : Number(request.priceMinor),
+              currency: request.currency,
+              description: request.description,
+            },
+            stamp,
+          );
+          if (!row) throw fail("db.not_found");
+          const [item] = await itemsIn({ ...writer, now }, companyId, [row], undefined);
+          return { result: { item }, events: [itemEvent("item.updated", item!)] };
+        });
       } catch (error) {
         throw writeError(error);
       }
-      if (!row) throw fail("db.not_found");
-      return { item: itemOf(row) };
     },
 
     async listCategories(request) {
@@ -119,8 +127,15 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
       const companyId = companyOf(request);
       await actingEmployee(companyId);
       try {
-        const row = await categories.insert(companyId, { name: request.name, code: request.code ?? null }, now());
-        return { category: { id: BigInt(row.id), name: row.name, code: row.code ?? undefined } };
+        return await catalogue.change(companyId, now(), async (writer, stamp) => {
+          const row = await writer.categories.insert(
+            companyId,
+            { name: request.name, code: request.code ?? null },
+            stamp,
+          );
+          const category = { id: BigInt(row.id), name: row.name, code: row.code ?? undefined };
+          return { result: { category }, events: [categoryEvent("category.created", category)] };
+        });
       } catch (error) {
         throw writeError(error);
       }

@@ -9,6 +9,8 @@ import { microsecondsUtc, parseDateTime } from "./date-time.js";
 import { createOrderChanges } from "./order-changes.js";
 import { createEmployeeQueries } from "./queries/employee-queries.js";
 import { createItemQueries } from "./queries/item-queries.js";
+import { createModifierQueries } from "./queries/modifier-queries.js";
+import { createCatalogueChanges } from "./catalogue-changes.js";
 import { createOrderQueries } from "./queries/order-queries.js";
 import { createReportQueries } from "./queries/report-queries.js";
 import { createStoreQueries } from "./queries/store-queries.js";
@@ -77,7 +79,9 @@ export function createDataContext(context: ServiceContext, options: DataServiceO
     onlineOrders: context.config.onlineOrders,
     stores: createStoreQueries(sql, schema),
     items: createItemQueries(sql, schema),
+    modifiers: createModifierQueries(sql, schema),
     categories: createCategoryQueries(sql, schema),
+    catalogue: createCatalogueChanges(sql, schema),
     employees: createEmployeeQueries(sql, schema),
     orders: createOrderQueries(sql, schema),
     reports: createReportQueries(sql, schema),

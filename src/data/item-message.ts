@@ -1,17 +1,33 @@
 // An item as the DataService answers it, with its availability in one store when the request names one (issue 39):
 // no stored row is available; a sold-out row whose unavailable_until has passed reads available again.
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { create, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
-import type { ItemSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
-import type { AvailabilityRow, ItemRow } from "./queries/item-queries.js";
+import { ItemSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
+import { messageToJson } from "../runtime/wire/index.js";
+import type { AvailabilityRow, createItemQueries, ItemRow } from "./queries/item-queries.js";
 import { fail, idOf, storeScopeOf, type DataContext } from "./data-context.js";
+import { isAvailableAt } from "./availability.js";
+import {
+  modifierGroupMessages,
+  modifierGroupsOf,
+  type MenuModifierGroup,
+  type ModifierReader,
+} from "./menu-modifiers.js";
 
-/** Whether a stored availability (or none) sells at `now`. */
-export function isAvailableAt(row: AvailabilityRow | undefined, now: Date): boolean {
-  return !row || row.available || (row.unavailable_until !== null && row.unavailable_until <= now);
+/** What reads items: the DataContext, or a catalogue change's queries on its transaction with the clock. */
+export interface ItemReader extends ModifierReader {
+  items: Pick<ReturnType<typeof createItemQueries>, "availabilityIn">;
 }
 
-export function itemOf(row: ItemRow, availability?: { row: AvailabilityRow | undefined; now: Date }) {
+/**
+ * The Item message of a row: its modifier groups when given (./menu-modifiers.ts; none: an item without), its
+ * availability in a store when given, `deleted: true` for an item that left the menu (a change feed's tombstone).
+ */
+export function itemOf(
+  row: ItemRow,
+  availability?: { row: AvailabilityRow | undefined; now: Date },
+  groups: readonly MenuModifierGroup[] = [],
+) {
   const item: MessageInitShape<typeof ItemSchema> = {
     id: BigInt(row.id),
     name: row.name,
@@ -23,6 +39,8 @@ export function itemOf(row: ItemRow, availability?: { row: AvailabilityRow | und
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     description: row.description ?? undefined,
+    modifierGroups: modifierGroupMessages(groups),
+    deleted: row.deleted_at === null ? undefined : true,
   };
   if (availability) {
     const available = isAvailableAt(availability.row, availability.now);
@@ -51,9 +69,16 @@ export async function namedStore(
   return id;
 }
 
-/** The items of `rows` as answered, with their availability in `storeId` when there is one. */
-export async function itemsIn(shared: DataContext, companyId: number, rows: ItemRow[], storeId: number | undefined) {
-  if (storeId === undefined) return rows.map((row) => itemOf(row));
+/** The items of `rows` as answered, with their modifier groups, and their availability in `storeId` when there is one. */
+export async function itemsIn(shared: ItemReader, companyId: number, rows: ItemRow[], storeId: number | undefined) {
+  const groups = await modifierGroupsOf(
+    shared,
+    companyId,
+    rows.map((row) => Number(row.id)),
+    storeId,
+  );
+  const groupsOf = (row: ItemRow) => groups.get(Number(row.id));
+  if (storeId === undefined) return rows.map((row) => itemOf(row, undefined, groupsOf(row)));
   const stored = new Map(
     (
       await shared.items.availabilityIn(
@@ -64,5 +89,10 @@ export async function itemsIn(shared: DataContext, companyId: number, rows: Item
     ).map((row) => [Number(row.item_id), row]),
   );
   const now = shared.now();
-  return rows.map((row) => itemOf(row, { row: stored.get(Number(row.id)), now }));
+  return rows.map((row) => itemOf(row, { row: stored.get(Number(row.id)), now }, groupsOf(row)));
+}
+
+/** An item message as JSON, as GET /v1/items/{id} answers it: an event's `item`. */
+export function itemJson(item: MessageInitShape<typeof ItemSchema>): JsonObject {
+  return messageToJson(ItemSchema, create(ItemSchema, item));
 }

@@ -12,6 +12,7 @@ import {
   type StoreSchema,
 } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { pageOf } from "./cursor.js";
+import { storeEvent } from "./catalogue-events.js";
 import { checkedOpeningHours, isIanaTimeZone, openingHoursOf } from "./opening-hours.js";
 import { isSandboxCall } from "./partner-call.js";
 import type { OnlineOrderingSetting, StoredAddress, StoreRow } from "./queries/store-queries.js";
@@ -70,7 +71,7 @@ type StoreRpcs =
   | "setSandboxStoreOnlineOrdering";
 
 export function createStoreHandlers(shared: DataContext): Pick<ServiceImpl<typeof DataService>, StoreRpcs> {
-  const { stores, now } = shared;
+  const { stores, catalogue, now } = shared;
 
   /**
    * A pause or a resume as the rules allow it: an end and a reason only with a pause, the end after now. `prefix`
@@ -93,11 +94,13 @@ export function createStoreHandlers(shared: DataContext): Pick<ServiceImpl<typeo
     return { status: "PAUSED", pausedUntil, reason: change.reason ?? null };
   };
 
-  const setOnlineOrdering = async (companyId: number, id: number, setting: OnlineOrderingSetting) => {
-    const row = await stores.setOnlineOrdering(companyId, id, setting, now());
-    if (!row) throw fail("partner.store_not_found", undefined, { field: "id" });
-    return { store: storeOf(row, now()) };
-  };
+  const setOnlineOrdering = (companyId: number, id: number, setting: OnlineOrderingSetting) =>
+    catalogue.change(companyId, now(), async (writer, stamp) => {
+      const row = await writer.stores.setOnlineOrdering(companyId, id, setting, stamp);
+      if (!row) throw fail("partner.store_not_found", undefined, { field: "id" });
+      const store = storeOf(row, now());
+      return { result: { store }, events: [storeEvent(store)] };
+    });
 
   /** The store of a partner's read, within the stores its access covers. */
   const readableStore = async (companyId: number, id: number, context: HandlerContext) => {
@@ -130,18 +133,21 @@ export function createStoreHandlers(shared: DataContext): Pick<ServiceImpl<typeo
       if (request.timeZone !== undefined && !isIanaTimeZone(request.timeZone))
         throw fail("partner.invalid_time_zone", undefined, { field: "timeZone" });
       const openingHours = request.openingHours ? checkedOpeningHours(request.openingHours) : undefined;
-      const row = await stores.updateDetails(
-        companyId,
-        idOf(request.id),
-        {
-          ...(request.address ? { address: addressOf(request.address) } : {}),
-          ...(request.timeZone === undefined ? {} : { timeZone: request.timeZone }),
-          ...(openingHours ? { openingHours } : {}),
-        },
-        now(),
-      );
-      if (!row) throw fail("partner.store_not_found", undefined, { field: "id" });
-      return { store: storeOf(row, now()) };
+      return catalogue.change(companyId, now(), async (writer, stamp) => {
+        const row = await writer.stores.updateDetails(
+          companyId,
+          idOf(request.id),
+          {
+            ...(request.address ? { address: addressOf(request.address) } : {}),
+            ...(request.timeZone === undefined ? {} : { timeZone: request.timeZone }),
+            ...(openingHours ? { openingHours } : {}),
+          },
+          stamp,
+        );
+        if (!row) throw fail("partner.store_not_found", undefined, { field: "id" });
+        const store = storeOf(row, now());
+        return { result: { store }, events: [storeEvent(store)] };
+      });
     },
 
     async setStoreOnlineOrdering(request) {

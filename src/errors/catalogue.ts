@@ -1239,6 +1239,46 @@ export const catalogue = {
       hi: "{field} में दिया गया आइटम व्यापारी के कैटलॉग में नहीं है।",
     },
   },
+  "partner.modifier_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    params: { field: "string" },
+    messages: {
+      en: "The modifier in {field} is not one of this item's modifiers in the merchant's catalogue.",
+      ar: "الإضافة في {field} ليست من إضافات هذا الصنف في كتالوج التاجر.",
+      hi: "{field} में दिया गया मॉडिफ़ायर व्यापारी के कैटलॉग में इस आइटम के मॉडिफ़ायरों में से नहीं है।",
+    },
+  },
+  "partner.modifier_group_invalid": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string" },
+    messages: {
+      en: "The modifier groups in {field} ask for more selections than they offer, less than their minimum, repeat a name, or name the same id twice.",
+      ar: "مجموعات الإضافات في {field} تطلب اختيارات أكثر مما تعرض، أو أقل من حدها الأدنى، أو تكرر اسمًا، أو تذكر المعرّف نفسه مرتين.",
+      hi: "{field} में दिए गए मॉडिफ़ायर समूह जितने विकल्प देते हैं उससे अधिक या अपनी न्यूनतम संख्या से कम चुनाव माँगते हैं, कोई नाम दोहराते हैं, या एक ही आईडी दो बार देते हैं।",
+    },
+  },
+  "partner.category_not_found": {
+    status: 404,
+    grpc: Code.NotFound,
+    params: { field: "string" },
+    messages: {
+      en: "The category in {field} is not one of the merchant's categories.",
+      ar: "الفئة في {field} ليست من فئات التاجر.",
+      hi: "{field} में दी गई श्रेणी इस व्यापारी की श्रेणी नहीं है।",
+    },
+  },
+  "partner.category_items_mismatch": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { field: "string" },
+    messages: {
+      en: "The items in {field} must be exactly the category's items on the menu, each once, in the new order.",
+      ar: "يجب أن تكون الأصناف في {field} هي أصناف الفئة المعروضة في القائمة تمامًا، كل منها مرة واحدة، بالترتيب الجديد.",
+      hi: "{field} में दिए गए आइटम ठीक वही होने चाहिए जो मेन्यू में इस श्रेणी के आइटम हैं, हर एक एक बार, नए क्रम में।",
+    },
+  },
   "partner.item_currency_mismatch": {
     status: 409,
     grpc: Code.FailedPrecondition,

@@ -33,6 +33,12 @@ const integers = { type: "array", items: integer };
 export const eventDataSchemaNames: Record<EventType, string> = {
   "online_order.created": "OnlineOrderEventData",
   "online_order.updated": "OnlineOrderEventData",
+  "item.created": "ItemEventData",
+  "item.updated": "ItemEventData",
+  "item.deleted": "ItemEventData",
+  "category.created": "CategoryEventData",
+  "category.updated": "CategoryEventData",
+  "store.updated": "StoreEventData",
   "grant.created": "GrantEventData",
   "grant.revoked": "GrantEventData",
   "access_request.approved": "AccessRequestEventData",
@@ -46,6 +52,14 @@ export const eventDataSchemaNames: Record<EventType, string> = {
 export const eventDescriptions: Record<EventType, string> = {
   "online_order.created": "An online order was placed (status PENDING).",
   "online_order.updated": "An online order moved in its lifecycle; `data.order.status` is its new status.",
+  "item.created": "An item was added to the menu (with its modifier groups).",
+  "item.updated":
+    "An item changed: its fields, its modifier groups, or its availability (or a modifier's) in one store, which `data.storeId` then names (`data.item.available` is the item's there).",
+  "item.deleted": "An item left the menu; `data.item` is its tombstone (`deleted: true`).",
+  "category.created": "A category was added to the menu.",
+  "category.updated": "A category changed: its name, code, place on the menu or its items' order.",
+  "store.updated":
+    "A store changed: its address, time zone or opening hours (the point of sale), or its online ordering was paused or resumed.",
   "grant.created": "A merchant connected the app (or a sandbox mint restored a revoked sandbox grant).",
   "grant.revoked": "A merchant disconnected the app, or the app was revoked.",
   "access_request.approved": "The merchant approved the app's ADSR access request (production).",
@@ -123,6 +137,28 @@ export function eventDataSchemas(ref: (typeName: string) => string): Record<stri
         },
       },
       required: ["companyId", "accessRequest"],
+      additionalProperties: false,
+    },
+    ItemEventData: {
+      type: "object",
+      description:
+        "The merchant and the item as GET /v1/items/{id} answers it; for an availability change, the store (`storeId`) and the item as GET /v1/items/{id}?storeId= answers it.",
+      properties: { companyId: integer, storeId: integer, item: { $ref: ref("partnerapi.v1.Item") } },
+      required: ["companyId", "item"],
+      additionalProperties: false,
+    },
+    CategoryEventData: {
+      type: "object",
+      description: "The merchant and the category as GET /v1/categories answers it.",
+      properties: { companyId: integer, category: { $ref: ref("partnerapi.v1.Category") } },
+      required: ["companyId", "category"],
+      additionalProperties: false,
+    },
+    StoreEventData: {
+      type: "object",
+      description: "The merchant and the store as GET /v1/stores/{id} answers it.",
+      properties: { companyId: integer, store: { $ref: ref("partnerapi.v1.Store") } },
+      required: ["companyId", "store"],
       additionalProperties: false,
     },
     TestEventData: {

@@ -6,6 +6,12 @@
 export const eventTypes = [
   "online_order.created",
   "online_order.updated",
+  "item.created",
+  "item.updated",
+  "item.deleted",
+  "category.created",
+  "category.updated",
+  "store.updated",
   "grant.created",
   "grant.revoked",
   "access_request.approved",
@@ -27,8 +33,13 @@ export type EventAudience =
   | { kind: "app"; appId: string; environment: "SANDBOX" | "PRODUCTION" }
   /** One endpoint: webhook.test. */
   | { kind: "endpoint"; endpointId: string }
-  /** Every app that may see the store's orders: live grants with the orders.read scope, and ADSR keys only for their approved stores. */
-  | { kind: "store"; storeId: number };
+  /**
+   * Every app that may see the store's resource: live grants whose product reads it (orders.read for orders,
+   * stores.read for a store: src/webhook/relay.ts), and ADSR keys only for their approved stores.
+   */
+  | { kind: "store"; storeId: number }
+  /** Every app with a live grant for the merchant whose product reads the resource (items.read: the catalogue). */
+  | { kind: "company" };
 
 /** An event as a caller records it, inside the transaction of the change that made it. */
 export interface NewEvent {

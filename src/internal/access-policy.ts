@@ -99,6 +99,7 @@ export const accessPolicy: AccessPolicy = {
     GetItem: regionData,
     DeleteItem: regionData,
     SetItemAvailability: regionData,
+    SetModifierAvailability: regionData,
     ListCategories: regionData,
     CreateCategory: regionData,
     ListOnlineOrders: orderReaders,

@@ -47,10 +47,26 @@ export const relayLeaseSeconds = 30;
 /** Rows taken at once. */
 const batchSize = 200;
 
-/** The products whose apps may read orders (their bundle has orders.read): who may receive order events. */
-const orderProducts: readonly Product[] = (["FULL", "ONLINE_ORDER", "ADSR"] as const).filter((product) =>
-  scopesForProduct(product).includes("orders.read"),
-);
+/** The products whose bundle has `scope`. */
+const productsWith = (scope: string): readonly Product[] =>
+  (["FULL", "ONLINE_ORDER", "ADSR"] as const).filter((product) => scopesForProduct(product).includes(scope));
+
+/**
+ * Who may receive a merchant's event, by the scope that reads its resource: orders (orders.read), the catalogue's
+ * items and categories (items.read) and stores (stores.read).
+ */
+const audienceProducts = {
+  orders: productsWith("orders.read"),
+  items: productsWith("items.read"),
+  stores: productsWith("stores.read"),
+};
+
+/** The products whose apps receive an event of `type`, when its audience is a merchant's store or the merchant. */
+function productsFor(type: string): readonly Product[] {
+  if (type.startsWith("item.") || type.startsWith("category.")) return audienceProducts.items;
+  if (type.startsWith("store.")) return audienceProducts.stores;
+  return audienceProducts.orders;
+}
 
 export function newDeliveryId(): string {
   return `dlv_${randomBytes(12).toString("base64url")}`;
@@ -102,7 +118,7 @@ export function createRelay(deps: {
   /** Adds the event's deliveries and enqueues their first attempts; how many it enqueued. */
   const fanOut = async (tx: SqlClient, row: OutboxRow, now: Date): Promise<number> => {
     const deliveries = createDeliveryQueries(tx);
-    const endpoints = await deliveries.audience(row, orderProducts);
+    const endpoints = await deliveries.audience(row, productsFor(row.type));
     let enqueued = 0;
     const payload = eventBody(row.type, row.occurred_at, row.data);
     for (const endpoint of endpoints) {

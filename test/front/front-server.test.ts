@@ -147,6 +147,7 @@ const data: ServiceImpl<typeof DataService> = {
   getItem: unbuilt,
   deleteItem: unbuilt,
   setItemAvailability: unbuilt,
+  setModifierAvailability: unbuilt,
 };
 
 type Context = { front: FrontServer; base: string };

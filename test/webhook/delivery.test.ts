@@ -240,6 +240,64 @@ test("online_order.created and online_order.updated carry the order as the partn
   assert.is.not(created!.headers["webhook-id"], updated!.headers["webhook-id"]);
 });
 
+test("item.created, item.updated (an availability change, naming its store) and store.updated (a pause) carry the resource as the API answers it", async () => {
+  const credentials = credentialServiceOf(app, systemClock);
+  const ordering = await newApp(credentials, organizationId, Product.ONLINE_ORDER);
+  const full = await newApp(credentials, organizationId, Product.FULL);
+  const target = await receiver();
+  await register(ordering.sandbox, target, { events: ["item.created", "item.updated", "store.updated"] });
+  const merchant = await newSandboxMerchant(credentials, organizationId);
+  const partnerOf = async (pair: Pair) => {
+    const minted = await answerOf(
+      await fetch(`${app.base}/v1/token`, {
+        method: "POST",
+        headers: { authorization: basic(pair), "content-type": "application/json" },
+        body: JSON.stringify({ merchant_id: merchant.companyId }),
+      }),
+    );
+    assert.is(minted.status, 200);
+    const bearer = { authorization: `Bearer ${minted.body["access_token"] as string}` };
+    return async (method: string, path: string, body?: unknown) =>
+      answerOf(
+        await fetch(app.base + path, {
+          method,
+          headers: body === undefined ? bearer : { ...bearer, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
+  };
+  const orderApp = await partnerOf(ordering.sandbox);
+  const catalogueApp = await partnerOf(full.sandbox);
+  const stores = (await orderApp("GET", "/v1/stores")).body["stores"] as Array<{ id: number }>;
+  const created = await catalogueApp("POST", "/v1/items", {
+    name: "Flat white",
+    code: "FLAT-WHITE-W1",
+    priceMinor: 15000,
+    modifierGroups: [{ name: "Milk", maxSelections: 1, modifiers: [{ name: "Oat", priceMinor: 2000 }] }],
+  });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  const item = created.body["item"] as { id: number };
+  const soldOut = await catalogueApp("PUT", `/v1/stores/${stores[0]!.id}/items/${item.id}/availability`, {
+    available: false,
+  });
+  assert.is(soldOut.status, 200, JSON.stringify(soldOut.body));
+  const paused = await orderApp("POST", `/v1/sandbox/stores/${stores[1]!.id}/online-ordering`, {
+    status: "PAUSED",
+    reason: "kitchen at capacity",
+  });
+  assert.is(paused.status, 200, JSON.stringify(paused.body));
+  const arrived = await target.waitFor(3);
+  const ofType = (type: string) => arrived.find((webhook) => webhook.verified?.type === type)?.verified?.data;
+  assert.equal(ofType("item.created"), { companyId: merchant.companyId, item });
+  assert.equal(ofType("item.updated"), {
+    companyId: merchant.companyId,
+    storeId: stores[0]!.id,
+    item: soldOut.body["item"],
+  });
+  assert.is((ofType("item.updated")!["item"] as { available: boolean }).available, false);
+  assert.equal(ofType("store.updated"), { companyId: merchant.companyId, store: paused.body["store"] });
+});
+
 test("a rotated secret signs beside the previous one, so a receiver holding either verifies", async () => {
   const target = await receiver();
   const endpointId = await register(sandbox, target);

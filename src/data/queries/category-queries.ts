@@ -20,10 +20,14 @@ export function createCategoryQueries(sql: SqlClient, schema: string) {
         order by id limit ${count}`;
     },
     /** Inserts a category; a repeated name or code raises the unique violation of categories__company_id_{name,code}__key. */
-    async insert(companyId: number, category: { name: string; code: string | null }, now: Date): Promise<CategoryRow> {
+    async insert(
+      companyId: number,
+      category: { name: string; code: string | null },
+      stamp: string,
+    ): Promise<CategoryRow> {
       const [row] = await sql<CategoryRow[]>`
         insert into ${categories} (company_id, name, code, created_at, updated_at)
-        values (${companyId}, ${category.name}, ${category.code}, ${now}, ${now})
+        values (${companyId}, ${category.name}, ${category.code}, ${stamp}::text::timestamptz, ${stamp}::text::timestamptz)
         returning id, name, code`;
       return row!;
     },

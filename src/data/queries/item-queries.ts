@@ -14,6 +14,11 @@ export interface ItemRow {
   created_at: Date;
   updated_at: Date;
   description: string | null;
+  /** updated_at to the microsecond (UTC, as the change feed's cursor holds it). */
+  updated_key: string;
+  /** Set once the item left the menu: only the change feed answers such a row (a tombstone). */
+  deleted_at: Date | null;
+  menu_position: number | null;
 }
 
 /** An item's availability in one store as stored; no row means available. */
@@ -45,7 +50,8 @@ export interface ItemChanges {
   description?: string;
 }
 
-const columns = "id, name, code, barcode, category_id, price_minor, currency, created_at, updated_at, description";
+const columns = `id, name, code, barcode, category_id, price_minor, currency, created_at, updated_at, description,
+  to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated_key, deleted_at, menu_position`;
 
 /** The item queries of one region schema, over `sql`. */
 export function createItemQueries(sql: SqlClient, schema: string) {
@@ -89,12 +95,20 @@ export function createItemQueries(sql: SqlClient, schema: string) {
       return row;
     },
     /** Takes an item off the menu (the row stays for the orders' history); false when there was no such item on it. */
-    async softDelete(companyId: number, id: number, now: Date): Promise<boolean> {
-      const rows = await sql`
-        update ${items} set deleted_at = ${now}, updated_at = ${now}
+    async softDelete(companyId: number, id: number, stamp: string): Promise<ItemRow | undefined> {
+      const [row] = await sql<ItemRow[]>`
+        update ${items} set deleted_at = ${stamp}::text::timestamptz, updated_at = ${stamp}::text::timestamptz
         where company_id = ${companyId} and id = ${id} and deleted_at is null
-        returning id`;
-      return rows.length > 0;
+        returning ${sql.unsafe(columns)}`;
+      return row;
+    },
+    /** Stamps a change of the item that is not in its own row (its modifiers); undefined when it is not on the menu. */
+    async touch(companyId: number, id: number, stamp: string): Promise<ItemRow | undefined> {
+      const [row] = await sql<ItemRow[]>`
+        update ${items} set updated_at = ${stamp}::text::timestamptz
+        where company_id = ${companyId} and id = ${id} and deleted_at is null
+        returning ${sql.unsafe(columns)}`;
+      return row;
     },
     /** The stored availability rows of `ids` in one store (an item without a row is available there). */
     availabilityIn(companyId: number, storeId: number, ids: readonly number[]): Promise<AvailabilityRow[]> {
@@ -111,16 +125,17 @@ export function createItemQueries(sql: SqlClient, schema: string) {
       storeId: number,
       itemId: number,
       setting: { available: boolean; unavailableUntil: Date | null },
-      now: Date,
+      stamp: string,
     ): Promise<ItemRow | undefined> {
       const [row] = await sql<ItemRow[]>`
         with touched as (
-          update ${items} set updated_at = ${now}
+          update ${items} set updated_at = ${stamp}::text::timestamptz
           where company_id = ${companyId} and id = ${itemId} and deleted_at is null
           returning ${sql.unsafe(columns)}
         ), stored as (
           insert into ${availability} (company_id, store_id, item_id, available, unavailable_until, updated_at)
-          select ${companyId}, ${storeId}, id, ${setting.available}, ${setting.unavailableUntil}, ${now} from touched
+          select ${companyId}, ${storeId}, id, ${setting.available}, ${setting.unavailableUntil},
+            ${stamp}::text::timestamptz from touched
           on conflict (store_id, item_id) do update set
             available = excluded.available, unavailable_until = excluded.unavailable_until, updated_at = excluded.updated_at
         )
@@ -131,18 +146,19 @@ export function createItemQueries(sql: SqlClient, schema: string) {
      * Inserts an item. A repeated code or barcode raises the unique violation of items__company_id_{code,barcode}__key;
      * a category of another company (or none) the foreign-key violation of items__company_id_category_id__fkey.
      */
-    async insert(companyId: number, item: NewItem, now: Date): Promise<ItemRow> {
+    async insert(companyId: number, item: NewItem, stamp: string): Promise<ItemRow> {
       const [row] = await sql<ItemRow[]>`
         insert into ${items}
           (company_id, name, code, barcode, category_id, price_minor, currency, description, created_by_employee_id,
            created_at, updated_at)
         values (${companyId}, ${item.name}, ${item.code}, ${item.barcode}, ${item.categoryId}, ${item.priceMinor},
-          ${item.currency}, ${item.description}, ${item.createdByEmployeeId}, ${now}, ${now})
+          ${item.currency}, ${item.description}, ${item.createdByEmployeeId}, ${stamp}::text::timestamptz,
+          ${stamp}::text::timestamptz)
         returning ${sql.unsafe(columns)}`;
       return row!;
     },
     /** Changes the given fields of one item of the company; undefined when it has no such item. Same violations as insert. */
-    async update(companyId: number, id: number, changes: ItemChanges, now: Date): Promise<ItemRow | undefined> {
+    async update(companyId: number, id: number, changes: ItemChanges, stamp: string): Promise<ItemRow | undefined> {
       const [row] = await sql<ItemRow[]>`
         update ${items} set
           name = coalesce(${changes.name ?? null}::text, name),
@@ -152,7 +168,7 @@ export function createItemQueries(sql: SqlClient, schema: string) {
           price_minor = coalesce(${changes.priceMinor ?? null}::bigint, price_minor),
           currency = coalesce(${changes.currency ?? null}::text, currency),
           description = coalesce(${changes.description ?? null}::text, description),
-          updated_at = ${now}
+          updated_at = ${stamp}::text::timestamptz
         where company_id = ${companyId} and id = ${id} and deleted_at is null
         returning ${sql.unsafe(columns)}`;
       return row;

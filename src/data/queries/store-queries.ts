@@ -65,7 +65,7 @@ export function createStoreQueries(sql: SqlClient, schema: string) {
       companyId: number,
       id: number,
       changes: StoreDetailChanges,
-      now: Date,
+      stamp: string,
     ): Promise<StoreRow | undefined> {
       const [row] = await sql<StoreRow[]>`
         update ${stores} set
@@ -73,7 +73,7 @@ export function createStoreQueries(sql: SqlClient, schema: string) {
           time_zone = coalesce(${changes.timeZone ?? null}::text, time_zone),
           opening_hours = case when ${changes.openingHours !== undefined}
             then ${changes.openingHours ? json(changes.openingHours) : null}::jsonb else opening_hours end,
-          updated_at = ${now}
+          updated_at = ${stamp}::text::timestamptz
         where company_id = ${companyId} and id = ${id}
         returning ${sql.unsafe(columns)}`;
       return row;
@@ -83,7 +83,7 @@ export function createStoreQueries(sql: SqlClient, schema: string) {
       companyId: number,
       id: number,
       setting: OnlineOrderingSetting,
-      now: Date,
+      stamp: string,
     ): Promise<StoreRow | undefined> {
       const paused = setting.status === "PAUSED" ? setting : { pausedUntil: null, reason: null };
       const [row] = await sql<StoreRow[]>`
@@ -91,7 +91,7 @@ export function createStoreQueries(sql: SqlClient, schema: string) {
           online_ordering_status = ${setting.status},
           paused_until = ${paused.pausedUntil},
           pause_reason = ${paused.reason},
-          updated_at = ${now}
+          updated_at = ${stamp}::text::timestamptz
         where company_id = ${companyId} and id = ${id}
         returning ${sql.unsafe(columns)}`;
       return row;

@@ -92,11 +92,11 @@ export function createDeliveryQueries(sql: SqlClient) {
     },
     /**
      * The live, enabled endpoints that receive `event`: those of its app and environment, or its one endpoint, or
-     * (a store's event, an order) those of every app holding a live grant for the company whose product carries
-     * `orders.read` (`orderProducts`), where an ADSR app in production sees only the stores an approved access
-     * request names. The endpoint's event filter applies to every event but webhook.test.
+     * (a store's or the merchant's event: an order, a store, the catalogue) those of every app holding a live grant
+     * for the company whose product reads the resource (`products`, src/webhook/relay.ts), where an ADSR app in
+     * production sees only the stores an approved access request names. The endpoint's event filter applies to every event but webhook.test.
      */
-    async audience(event: OutboxRow, orderProducts: readonly string[]): Promise<{ id: string }[]> {
+    async audience(event: OutboxRow, products: readonly string[]): Promise<{ id: string }[]> {
       return sql<{ id: string }[]>`
         select e.id from control.webhook_endpoints e
         where e.deleted_at is null and e.disabled_at is null
@@ -107,13 +107,13 @@ export function createDeliveryQueries(sql: SqlClient) {
             else exists (
               select 1 from control.grants g join control.apps a on a.id = g.app_id
               where g.app_id = e.app_id and g.environment = e.environment and g.company_id = ${event.company_id}
-                and g.revoked_at is null and a.product = any(${orderProducts as string[]}::text[])
+                and g.revoked_at is null and a.product = any(${products as string[]}::text[])
                 and (a.product <> 'ADSR' or g.environment = 'SANDBOX'))
               or exists (
               select 1 from control.access_requests r join control.apps a on a.id = r.app_id
               where r.app_id = e.app_id and e.environment = 'PRODUCTION' and r.company_id = ${event.company_id}
                 and r.state = 'APPROVED' and ${event.store_id}::bigint = any(r.approved_store_ids)
-                and a.product = any(${orderProducts as string[]}::text[]))
+                and a.product = any(${products as string[]}::text[]))
           end`;
     },
     /** A delivery of the event to the endpoint, unless one exists (a relay repeated after a crash adds nothing). */
