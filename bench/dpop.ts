@@ -1,6 +1,6 @@
 // `npm run bench:dpop`: the gateway's step 1 (src/gateway/token-auth.ts) for a Bearer call against a DPoP call, in
 // CPU per call of this process, in the same run: a Bearer call is the access token's check (its RS256 signature
-// cached after the first call); a DPoP call adds the proof (jose's ES256 verification of a new proof every call,
+// cached after the first call); a DPoP call adds the proof (node:crypto's ES256 verification of a new proof every call,
 // its key's thumbprint, its claims) and the replay cache's SET NX. Proofs are made before the clock starts: their
 // cost is the client's. Prints both and their ratio (docs/benchmarks.md, "DPoP").
 //

@@ -29,18 +29,45 @@ export interface AuthorizeUrlInput {
   scope?: string | undefined;
 }
 
-/** A new authorize URL with a fresh 256-bit `state` and PKCE S256 pair (verifier 43 characters, RFC 7636 4.1). */
-export async function createAuthorizationRequest(input: AuthorizeUrlInput): Promise<PendingAuthorization> {
+/** The authorization request's parameters, with a fresh 256-bit `state` and PKCE S256 pair (verifier 43 characters, RFC 7636 4.1). */
+async function authorizationParameters(input: AuthorizeUrlInput) {
   const state = randomToken();
   const codeVerifier = randomToken();
+  const parameters: Record<string, string> = {
+    response_type: "code",
+    client_id: input.clientId,
+    redirect_uri: input.redirectUri,
+    state,
+    code_challenge: await sha256Base64url(codeVerifier),
+    code_challenge_method: "S256",
+  };
+  if (input.scope !== undefined) parameters["scope"] = input.scope;
+  return { parameters, state, codeVerifier };
+}
+
+/** A new authorize URL with a fresh 256-bit `state` and PKCE S256 pair, every parameter on the URL. */
+export async function createAuthorizationRequest(input: AuthorizeUrlInput): Promise<PendingAuthorization> {
+  const { parameters, state, codeVerifier } = await authorizationParameters(input);
   const url = new URL("/oauth/authorize", input.authUrl);
-  url.searchParams.set("response_type", "code");
+  for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+  return { url: url.toString(), state, codeVerifier, redirectUri: input.redirectUri };
+}
+
+/**
+ * The same request pushed first (RFC 9126): `push` sends the parameters server to server (POST /v1/oauth/par, with
+ * the client's credentials and, for a DPoP client, a proof that binds the code to its key), and the authorize URL
+ * carries only `client_id` and the single-use `request_uri` it answered.
+ */
+export async function createPushedAuthorizationRequest(
+  input: AuthorizeUrlInput,
+  push: (parameters: Record<string, string>) => Promise<{ request_uri: string }>,
+): Promise<PendingAuthorization> {
+  const { parameters, state, codeVerifier } = await authorizationParameters(input);
+  const { client_id: _sentBeside, ...pushed } = parameters;
+  const { request_uri: requestUri } = await push(pushed);
+  const url = new URL("/oauth/authorize", input.authUrl);
   url.searchParams.set("client_id", input.clientId);
-  url.searchParams.set("redirect_uri", input.redirectUri);
-  url.searchParams.set("state", state);
-  url.searchParams.set("code_challenge", await sha256Base64url(codeVerifier));
-  url.searchParams.set("code_challenge_method", "S256");
-  if (input.scope !== undefined) url.searchParams.set("scope", input.scope);
+  url.searchParams.set("request_uri", requestUri);
   return { url: url.toString(), state, codeVerifier, redirectUri: input.redirectUri };
 }
 

@@ -2,7 +2,8 @@
 // until it is within ~60 s of `exp`; renewal serialised per merchant, so however many calls find the token
 // expiring, one refresh is made and they all wait on it; the newest refresh token written to the store before the
 // new access token is used (a store that fails stops the call, and the tokens wait, unused, for the store to take
-// them); `invalid_grant` ends the connection for good.
+// them); `invalid_grant` ends the connection for good. DPoP-bound tokens (token_type DPoP) are sent as
+// `Authorization: DPoP` with a proof of the client's key; stored ones bound to another key end the connection too.
 
 import { jwtExpiry } from "./encoding.js";
 import { clientError, PartnerApiError, ReconnectRequiredError } from "./errors.js";
@@ -27,6 +28,8 @@ export interface ConnectionsOptions {
   tokens: TokenEndpoint;
   clock: ClientClock;
   renewBeforeMs: number;
+  /** The thumbprint of the client's DPoP key, when it has one. */
+  dpopThumbprint?: (() => Promise<string>) | undefined;
 }
 
 export function createConnections(options: ConnectionsOptions): Connections {
@@ -60,10 +63,18 @@ export function createConnections(options: ConnectionsOptions): Connections {
     return run;
   }
 
-  function entryOf(response: TokenResponse, kind: MerchantTokens["kind"], merchantId: number): MerchantTokens {
+  async function entryOf(
+    response: TokenResponse,
+    kind: MerchantTokens["kind"],
+    merchantId: number,
+  ): Promise<MerchantTokens> {
+    const bound = response.token_type.toLowerCase() === "dpop";
+    if (bound && options.dpopThumbprint === undefined)
+      throw clientError("client.misconfigured", "the server bound the tokens to a DPoP key this client does not hold");
     return {
       merchantId,
       kind,
+      ...(bound ? { tokenType: "DPoP" as const, dpopJkt: await options.dpopThumbprint!() } : {}),
       accessToken: response.access_token,
       // The JWT's own `exp`; `expires_in` from now only if the token cannot be read.
       accessTokenExpiresAt: jwtExpiry(response.access_token) ?? clock.now() + response.expires_in * 1000,
@@ -119,6 +130,22 @@ export function createConnections(options: ConnectionsOptions): Connections {
     throw error;
   }
 
+  /** Tokens bound to a DPoP key this client does not hold are worth nothing here: the merchant connects again. */
+  async function checkKey(stored: MerchantTokens): Promise<void> {
+    if (stored.dpopJkt === undefined) return;
+    const ours = options.dpopThumbprint ? await options.dpopThumbprint() : undefined;
+    if (ours === stored.dpopJkt) return;
+    await finish(
+      stored,
+      new ReconnectRequiredError(stored.merchantId, {
+        code: "client.dpop_key_changed",
+        status: 0,
+        message: `merchant ${stored.merchantId}'s tokens are bound to another DPoP key than this client's; connect it again`,
+        shape: "client",
+      }),
+    );
+  }
+
   async function renew(stored: MerchantTokens): Promise<MerchantTokens> {
     const { merchantId } = stored;
     let response: TokenResponse;
@@ -144,7 +171,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
       }
       throw error;
     }
-    const next = entryOf(response, stored.kind, merchantId);
+    const next = await entryOf(response, stored.kind, merchantId);
     // Before the new access token is used anywhere: the presented refresh token is finished once rotated.
     await persistRenewal(merchantId, next);
     return next;
@@ -172,6 +199,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
         finished.set(merchantId, error);
         throw error;
       }
+      await checkKey(stored);
       if (isFresh(stored) && stored.accessToken !== stale) {
         cache.set(merchantId, stored);
         return stored;
@@ -183,7 +211,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
   return {
     async connect(response, kind, merchantId) {
       return serialised(merchantId, async () => {
-        const entry = entryOf(response, kind, merchantId);
+        const entry = await entryOf(response, kind, merchantId);
         await persist(merchantId, entry);
         finished.delete(merchantId);
         unsaved.delete(merchantId);
@@ -192,14 +220,18 @@ export function createConnections(options: ConnectionsOptions): Connections {
     },
     current: (merchantId) => current(merchantId),
     authenticator(merchantId) {
-      const credentials = (entry: MerchantTokens): Credentials => ({
-        headers: { authorization: `Bearer ${entry.accessToken}` },
-        apiBaseUrl: entry.apiBaseUrl,
-      });
+      const credentials = (entry: MerchantTokens): Credentials =>
+        entry.tokenType === "DPoP"
+          ? {
+              headers: { authorization: `DPoP ${entry.accessToken}` },
+              apiBaseUrl: entry.apiBaseUrl,
+              dpopAccessToken: entry.accessToken,
+            }
+          : { headers: { authorization: `Bearer ${entry.accessToken}` }, apiBaseUrl: entry.apiBaseUrl };
       return {
         credentials: async () => credentials(await current(merchantId)),
         renew: async (stale) => {
-          await current(merchantId, stale.headers["authorization"]?.replace(/^Bearer /, ""));
+          await current(merchantId, stale.headers["authorization"]?.replace(/^(Bearer|DPoP) /, ""));
         },
       };
     },

@@ -48,6 +48,20 @@ export type ServerErrorCode =
   | "oauth.refresh_reused"
   | "oauth.grant_revoked"
   | "oauth.rate_limited"
+  | "oauth.dpop_proof_invalid"
+  | "oauth.dpop_nonce_required"
+  | "oauth.dpop_key_mismatch"
+  | "oauth.dpop_required"
+  | "oauth.invalid_request_uri"
+  | "oauth.pushed_request_required"
+  | "developer.dpop_proof_invalid"
+  | "developer.dpop_nonce_required"
+  | "developer.dpop_required"
+  | "partner.dpop_proof_invalid"
+  | "partner.dpop_nonce_required"
+  | "partner.dpop_bound_token"
+  | "partner.dpop_token_unbound"
+  | "partner.dpop_required"
   | "server.internal"
   | "server.unimplemented"
   | "server.unavailable"
@@ -71,7 +85,12 @@ export type ClientErrorCode =
   /** A method needs an option the client was not given (client secret, API key, redirect URI). */
   | "client.misconfigured"
   /** A success answer that is not the JSON object the route returns. */
-  | "client.bad_response";
+  | "client.bad_response"
+  /**
+   * The merchant's stored tokens are bound to another DPoP key than this client's (a key made by an earlier
+   * process): they cannot be used or refreshed, so the merchant must connect again (a ReconnectRequiredError).
+   */
+  | "client.dpop_key_changed";
 
 /** Any code: the known ones autocomplete, a code added to the server later still type-checks. */
 export type ErrorCode = ServerErrorCode | ClientErrorCode | "access_denied" | (string & {});

@@ -4,7 +4,8 @@
 export { createPartnerClient } from "./partner-client.js";
 export type { CompanyClient, Connection, MerchantClient, PartnerClient } from "./partner-client.js";
 export type { BusinessRoutes, CallOptions } from "./business-routes.js";
-export { createAuthorizationRequest, validateCallback } from "./authorization.js";
+export { createAuthorizationRequest, createPushedAuthorizationRequest, validateCallback } from "./authorization.js";
+export type { DpopAlgorithm, DpopKeyPair, DpopOption } from "./dpop.js";
 export type { AuthorizationCode, AuthorizeUrlInput, PendingAuthorization } from "./authorization.js";
 export { AuthorizationCallbackError, PartnerApiError, ReconnectRequiredError } from "./errors.js";
 export type { ClientErrorCode, ErrorCode, ErrorShape, ServerErrorCode } from "./errors.js";
@@ -12,7 +13,7 @@ export type { ClientClock, PartnerClientOptions, RetryEvent } from "./options.js
 export type { RateBudget } from "./rate-budget.js";
 export { decideRetry, defaultRetryLimits } from "./retry-policy.js";
 export type { AttemptOutcome, RetryDecision, RetryLimits, RetryState } from "./retry-policy.js";
-export type { TokenEndpoint, TokenResponse } from "./token-endpoint.js";
+export type { PushedAuthorization, TokenEndpoint, TokenResponse } from "./token-endpoint.js";
 export { createMemoryTokenStore } from "./token-store.js";
 export type { MerchantTokens, TokenStore } from "./token-store.js";
 export type * from "./types.js";

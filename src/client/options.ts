@@ -1,5 +1,6 @@
 // Everything the client is configured with, in one documented object, and the defaults of the injectable parts.
 
+import type { DpopOption } from "./dpop.js";
 import type { RetryLimits } from "./retry-policy.js";
 import type { TokenStore } from "./token-store.js";
 
@@ -21,6 +22,21 @@ export interface PartnerClientOptions {
   redirectUri?: string;
   /** An ADSR API key (`lp_ak_…`), sent as `X-API-Key` by `company(companyId)` handles. */
   apiKey?: string;
+  /**
+   * DPoP (RFC 9449): tokens bound to a key this client holds, so a copied token is useless without it. `true`: an
+   * ES256 key pair made at the first use, in memory (tokens stored by a previous process are then refused with
+   * `client.dpop_key_changed`); `{ keyPair }`: your key pair (keep it with the token store, e.g. a non-extractable
+   * key in IndexedDB or a KMS-backed CryptoKey). Every token and PAR request, and every call with a bound token,
+   * carries a proof; a server nonce (`use_dpop_nonce`) is picked up and the request sent again. Required when the
+   * app is set to "require DPoP".
+   */
+  dpop?: DpopOption;
+  /**
+   * PAR (RFC 9126): `startAuthorization` pushes the request's parameters to POST /v1/oauth/par first and the
+   * authorize URL carries only `client_id` and `request_uri`. Required when the app is set to "require pushed
+   * authorization requests" (the client cannot read that setting); works for every app. Default false.
+   */
+  pushedAuthorization?: boolean;
   /**
    * Where each merchant's tokens live. Default: in memory (lost at exit, so merchants must reconnect after a
    * restart; give a persistent store in production). One store per app: keys are merchant ids.

@@ -2,9 +2,15 @@
 // sandbox client credentials), keeps their tokens as the spec asks, calls the business routes with the spec's
 // retry table, and shows the app's rate-limit budget.
 
-import { createAuthorizationRequest, validateCallback, type PendingAuthorization } from "./authorization.js";
+import {
+  createAuthorizationRequest,
+  createPushedAuthorizationRequest,
+  validateCallback,
+  type PendingAuthorization,
+} from "./authorization.js";
 import { createBusinessRoutes, type BusinessRoutes } from "./business-routes.js";
 import { createConnections } from "./connections.js";
+import { createDpopSigner } from "./dpop.js";
 import { clientError } from "./errors.js";
 import { realSleep, systemClientClock, type PartnerClientOptions } from "./options.js";
 import { createRateBudgetTracker, type RateBudget } from "./rate-budget.js";
@@ -21,7 +27,7 @@ export interface Connection {
   apiBaseUrl: string;
 }
 
-/** The business routes of one merchant reached with its bearer token. */
+/** The business routes of one merchant reached with its access token (Bearer, or DPoP with a proof per call). */
 export interface MerchantClient extends BusinessRoutes {
   merchantId: number;
   /** The merchant's current access token (renewed first when within the margin of `exp`); for calls this client lacks. */
@@ -34,7 +40,10 @@ export interface CompanyClient extends BusinessRoutes {
 }
 
 export interface PartnerClient {
-  /** A new authorize URL with `state` and PKCE S256; keep the result server side until the callback. */
+  /**
+   * A new authorize URL with `state` and PKCE S256; keep the result server side until the callback. With
+   * `pushedAuthorization`, the parameters are pushed first (POST /v1/oauth/par) and the URL names the request_uri.
+   */
   startAuthorization(options?: { scope?: string }): Promise<PendingAuthorization>;
   /**
    * Validates the callback (`error` first, then `code`; `state` compared on both paths), exchanges the code and
@@ -62,6 +71,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   const clock = options.clock ?? systemClientClock;
   const sleep = options.sleep ?? realSleep;
   const budget = createRateBudgetTracker(clock, sleep);
+  const dpop = options.dpop === undefined ? undefined : createDpopSigner(options.dpop, clock);
   const transport = createTransport({
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     clock,
@@ -71,6 +81,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     budget,
     acceptLanguage: options.acceptLanguage,
     onRetry: options.onRetry,
+    dpop,
   });
   const tokens = createTokenEndpoint({
     transport,
@@ -78,12 +89,14 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     acceptLanguage: options.acceptLanguage,
+    dpop: dpop !== undefined,
   });
   const connections = createConnections({
     store: options.tokenStore ?? createMemoryTokenStore(),
     tokens,
     clock,
     renewBeforeMs: (options.renewBeforeSeconds ?? 60) * 1000,
+    dpopThumbprint: dpop?.thumbprint,
   });
   const connection = (entry: MerchantTokens): Connection => ({
     merchantId: entry.merchantId,
@@ -97,13 +110,17 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   };
 
   return {
-    startAuthorization: async (start = {}) =>
-      createAuthorizationRequest({
+    startAuthorization: async (start = {}) => {
+      const input = {
         authUrl: required("authUrl"),
         clientId: required("clientId"),
         redirectUri: required("redirectUri"),
         scope: start.scope,
-      }),
+      };
+      return options.pushedAuthorization
+        ? createPushedAuthorizationRequest(input, (parameters) => tokens.pushAuthorization(parameters))
+        : createAuthorizationRequest(input);
+    },
     async completeAuthorization(callback, pending) {
       // The issuer is the API's base URL with its trailing slash (the metadata's `issuer`, BASE_URL), which the
       // server's redirects name as `iss` (docs/decisions.md, "RFC 9207 `iss` in authorization responses").

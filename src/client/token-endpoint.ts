@@ -1,5 +1,7 @@
 // The token endpoints of the spec, one function per request: the authorization-code exchange and the refresh at
-// POST /v1/oauth/token, revocation at POST /v1/oauth/revoke, sandbox client credentials at POST /v1/token.
+// POST /v1/oauth/token, revocation at POST /v1/oauth/revoke, sandbox client credentials at POST /v1/token, and
+// pushed authorization requests at POST /v1/oauth/par (RFC 9126). A DPoP client's token and PAR requests carry a
+// proof (the transport signs it): the tokens, and a pushed request's code, are then bound to its key.
 // No state here: the connections module decides when to call them and what to store.
 
 import { clientError } from "./errors.js";
@@ -8,6 +10,7 @@ import type { Transport } from "./transport.js";
 /** The token response of the spec (Resources: Token response). */
 export interface TokenResponse {
   access_token: string;
+  /** `Bearer`, or `DPoP` for a token bound to the client's DPoP key (sent as `Authorization: DPoP`). */
   token_type: string;
   expires_in: number;
   /** OAuth grants only: the newest refresh token, replacing the one presented. */
@@ -29,6 +32,19 @@ export interface TokenEndpoint {
   revoke(refreshToken: string): Promise<void>;
   /** Sandbox client credentials (POST /v1/token); `merchantId` may be left out when the organization has one sandbox merchant. */
   mintSandbox(merchantId?: number): Promise<TokenResponse>;
+  /**
+   * RFC 9126: pushes an authorization request's parameters (`response_type`, `redirect_uri`, `state`,
+   * `code_challenge`, ...); the answer's `request_uri` goes on the authorize URL beside `client_id`, once.
+   */
+  pushAuthorization(parameters: Record<string, string>): Promise<PushedAuthorization>;
+}
+
+/** POST /v1/oauth/par's answer (RFC 9126 section 2.2). */
+export interface PushedAuthorization {
+  /** `urn:ietf:params:oauth:request_uri:…`: single use, for this client only. */
+  request_uri: string;
+  /** Seconds left to send the merchant's browser to the authorize URL. */
+  expires_in: number;
 }
 
 export interface TokenEndpointOptions {
@@ -38,6 +54,8 @@ export interface TokenEndpointOptions {
   clientId: string | undefined;
   clientSecret: string | undefined;
   acceptLanguage?: string | undefined;
+  /** Whether token and PAR requests carry a DPoP proof (the client was given the `dpop` option). */
+  dpop?: boolean | undefined;
 }
 
 /** Every field of TokenResponse has its type (the optional ones when present): the answer is what the type says. */
@@ -73,7 +91,7 @@ export function createTokenEndpoint(options: TokenEndpointOptions): TokenEndpoin
     }
     return { client_id: options.clientId, client_secret: options.clientSecret };
   };
-  const post = (path: string, body: Record<string, unknown>, write: boolean) =>
+  const post = (path: string, body: Record<string, unknown>, write: boolean, proof = options.dpop) =>
     transport.send({
       method: "POST",
       path: new URL(path, options.baseUrl).toString(),
@@ -81,6 +99,7 @@ export function createTokenEndpoint(options: TokenEndpointOptions): TokenEndpoin
       write,
       partner: false,
       acceptLanguage: options.acceptLanguage,
+      dpop: proof,
     });
 
   return {
@@ -101,12 +120,20 @@ export function createTokenEndpoint(options: TokenEndpointOptions): TokenEndpoin
       );
     },
     async revoke(refreshToken) {
-      await post("/v1/oauth/revoke", { token: refreshToken, ...client() }, false);
+      // RFC 9449 asks for no proof at revocation: the client's credentials are its authentication.
+      await post("/v1/oauth/revoke", { token: refreshToken, ...client() }, false, false);
     },
     async mintSandbox(merchantId) {
       const body: Record<string, unknown> = { grant_type: "client_credentials", ...client() };
       if (merchantId !== undefined) body["merchant_id"] = merchantId;
       return tokenResponse(await post("/v1/token", body, false), "/v1/token");
+    },
+    async pushAuthorization(parameters) {
+      // A write: a lost answer leaves a pushed request the client cannot name; it is short lived and never used.
+      const body = await post("/v1/oauth/par", { ...parameters, ...client() }, true);
+      if (typeof body["request_uri"] !== "string" || typeof body["expires_in"] !== "number")
+        throw clientError("client.bad_response", "/v1/oauth/par answered without request_uri and expires_in");
+      return { request_uri: body["request_uri"], expires_in: body["expires_in"] };
     },
   };
 }

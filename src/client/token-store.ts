@@ -9,6 +9,10 @@ export interface MerchantTokens {
   accessToken: string;
   /** When the access token expires, ms since the epoch (its JWT `exp`). */
   accessTokenExpiresAt: number;
+  /** `DPoP` when the tokens are bound to the client's DPoP key (sent as `Authorization: DPoP` with a proof). */
+  tokenType?: "Bearer" | "DPoP" | undefined;
+  /** The RFC 7638 thumbprint of the key DPoP-bound tokens are bound to: only that key can use or refresh them. */
+  dpopJkt?: string | undefined;
   /** The newest refresh token (OAuth only). It replaces the one presented, which is finished. */
   refreshToken?: string | undefined;
   scope: string;

@@ -3,6 +3,7 @@
 // access token), fetch, record the X-RateLimit-* budget, return the JSON of a success, or read the error and ask
 // the retry policy what to do.
 
+import { asksForNonce, type DpopSigner } from "./dpop.js";
 import { clientError, errorFromBody, type PartnerApiError } from "./errors.js";
 import type { ClientClock, RetryEvent } from "./options.js";
 import type { RateBudgetTracker } from "./rate-budget.js";
@@ -19,6 +20,8 @@ export interface Credentials {
   headers: Record<string, string>;
   /** Base of relative paths (api_base_url, trailing slash). */
   apiBaseUrl: string;
+  /** A DPoP-bound access token (sent as `Authorization: DPoP`): each attempt carries a proof with its `ath`. */
+  dpopAccessToken?: string | undefined;
 }
 
 /** The source of credentials for a call: a merchant's bearer token or an API key. */
@@ -43,6 +46,8 @@ export interface HttpCall {
   auth?: Authenticator | undefined;
   acceptLanguage?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** A token endpoint call of a DPoP client: each attempt carries a proof (no `ath`). */
+  dpop?: boolean | undefined;
 }
 
 export interface Transport {
@@ -58,7 +63,12 @@ export interface TransportOptions {
   budget: RateBudgetTracker;
   acceptLanguage?: string | undefined;
   onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** The DPoP key of a client configured with `dpop`: proofs for token calls and for DPoP-bound tokens. */
+  dpop?: DpopSigner | undefined;
 }
+
+/** A proof's nonce asked for again at most this often per call (a server rotating nonces faster is broken). */
+const maxNonceRetries = 2;
 
 const noCredentials = async (): Promise<Credentials> => ({ headers: {}, apiBaseUrl: "http://invalid.invalid/" });
 
@@ -90,8 +100,13 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/** What one attempt came to: the answer's JSON object, or what failed (for the retry decision) and the error. */
-type Attempted = { body: Record<string, unknown> } | { outcome: AttemptOutcome; failure: PartnerApiError };
+/**
+ * What one attempt came to: the answer's JSON object, or what failed (for the retry decision) and the error, and
+ * whether the refusal asked for the DPoP proof again with the server's nonce.
+ */
+type Attempted =
+  | { body: Record<string, unknown> }
+  | { outcome: AttemptOutcome; failure: PartnerApiError; nonceAsked?: boolean };
 
 /** One request of a call: sent with the credentials of this attempt, its answer read. */
 async function attempt(
@@ -105,6 +120,11 @@ async function attempt(
   const language = call.acceptLanguage ?? options.acceptLanguage;
   if (language !== undefined) headers["accept-language"] = language;
   if (call.body !== undefined) headers["content-type"] = "application/json";
+  const signer = options.dpop;
+  const proven = signer !== undefined && (call.dpop === true || credentials.dpopAccessToken !== undefined);
+  if (proven) headers["dpop"] = await signer.proof(call.method, url, credentials.dpopAccessToken);
+  else if (credentials.dpopAccessToken !== undefined)
+    throw clientError("client.misconfigured", "a DPoP-bound token needs the dpop option (its key) to be used");
 
   let response: Response | undefined;
   let networkError: unknown;
@@ -133,6 +153,7 @@ async function attempt(
     );
   } else {
     if (call.partner) budget.record(response.headers);
+    if (proven) signer.observe(url, response.headers);
     const body = await readJson(response);
     if (response.ok) {
       if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -152,6 +173,8 @@ async function attempt(
       resetAtMs: reset === undefined ? undefined : reset * 1000,
       retryAfterSeconds: seconds(response.headers.get("retry-after")) ?? seconds(failure.params["retryAfter"]),
     };
+    if (proven && asksForNonce(response.headers, failure.oauthError, failure.code))
+      return { outcome, failure, nonceAsked: true };
   }
   return { outcome, failure };
 }
@@ -163,6 +186,7 @@ export function createTransport(options: TransportOptions): Transport {
     async send(call) {
       const auth = call.auth ?? { credentials: noCredentials };
       const state = initialRetryState(call.write, auth.renew !== undefined);
+      let nonceRetries = 0;
       for (;;) {
         if (call.partner) await budget.waitForOpenWindow();
         call.signal?.throwIfAborted();
@@ -171,6 +195,12 @@ export function createTransport(options: TransportOptions): Transport {
         const result = await attempt(options, call, url, credentials);
         if ("body" in result) return result.body;
         const { outcome, failure } = result;
+        // RFC 9449 section 8: the server refused the proof before doing anything else; the next proof carries the
+        // nonce it sent. Safe for a write too (a code exchange is not used up by a refused proof).
+        if (result.nonceAsked && nonceRetries < maxNonceRetries) {
+          nonceRetries += 1;
+          continue;
+        }
 
         const decision = decideRetry(outcome, state, clock.now(), options.random, limits);
         afterDecision(state, decision);

@@ -49,6 +49,16 @@ export async function setPushedRequests(visit: Visit, appId: string): Promise<Re
   return { status: 303, location: sectionPath(appId, "settings") };
 }
 
+/** The "require DPoP" card's button: that one field, in an UpdateDeveloperApp. */
+export async function setRequireDpop(visit: Visit, appId: string): Promise<Reply> {
+  const required = requiredOfForm(visit);
+  if (required === undefined)
+    return appPage(visit, appId, "settings", { error: emptyField("required"), form: "dpop" }, 400);
+  const result = await visit.api("updateDeveloperApp", { appId, name: "", requireDpop: required });
+  if (!result.ok) return appPage(visit, appId, "settings", { error: result.error, form: "dpop" }, result.error.status);
+  return { status: 303, location: sectionPath(appId, "settings") };
+}
+
 export async function submitApp(visit: Visit, appId: string): Promise<Reply> {
   const result = await visit.api("submitDeveloperApp", { appId: appId });
   if (!result.ok) return appPage(visit, appId, "review", { error: result.error, form: "submit" }, result.error.status);

@@ -9,7 +9,7 @@ import { errorText, type Problem, type Visit } from "./visit.js";
 
 export interface AppState {
   error?: ApiError;
-  form?: "rename" | "submit" | "redirects" | "rotate" | "keys" | "production" | "archive" | "pushed-requests";
+  form?: "rename" | "submit" | "redirects" | "rotate" | "keys" | "production" | "archive" | "pushed-requests" | "dpop";
   notice?: SafeHtml;
   redirectValue?: string;
   /** A refused allowlist save: which list, the error, what was typed. */

@@ -25,6 +25,7 @@ function sectionOf(state: AppState): AppSection {
     case "rename":
     case "archive":
     case "pushed-requests":
+    case "dpop":
       return "settings";
     case "submit":
       return "review";

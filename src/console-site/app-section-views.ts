@@ -8,6 +8,7 @@ import { refusalOf, typed } from "./error-summary.js";
 import { linkList, linkNames, linkInputs, linksRefusal, missingLinks } from "./app-links.js";
 import { appStateName, productName } from "./labels.js";
 import { pushedRequestsCard } from "./pushed-requests-setting.js";
+import { dpopCard } from "./dpop-setting.js";
 import { productionCard } from "./production-credentials.js";
 import { button, field, postForm, textarea } from "./ui.js";
 import type { Visit } from "./visit.js";
@@ -239,7 +240,12 @@ ${linkInputs(visit, { error: rename, refusal, current: app, explain: kept ? t("c
 <div class="actions">${button(t("console.save"))}</div>`,
 )}
 </section>
-${app.product === Product.ADSR ? "" : pushedRequestsCard(visit, app)}
+${
+  app.product === Product.ADSR
+    ? ""
+    : html`${pushedRequestsCard(visit, app)}
+${dpopCard(visit, app)}`
+}
 ${
   rights.archiveApps
     ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>
@@ -249,7 +255,9 @@ ${
 }`;
   return {
     body,
-    problems: rename ? refusal.problems : refusalText(visit, errorOf("archive") ?? errorOf("pushed-requests")),
+    problems: rename
+      ? refusal.problems
+      : refusalText(visit, errorOf("archive") ?? errorOf("pushed-requests") ?? errorOf("dpop")),
   };
 }
 

@@ -31,6 +31,7 @@ import {
   createApiKey,
   renameApp,
   setPushedRequests,
+  setRequireDpop,
   revealProduction,
   revokeApiKey,
   rotateSecret,
@@ -193,6 +194,7 @@ const signedInPages = createRouter<PageHandler>({
     on("GET", "/apps/{app}/settings", ({ visit, params }) => appPage(visit, params.app, "settings")),
     on("POST", "/apps/{app}/rename", ({ visit, params }) => renameApp(visit, params.app)),
     on("POST", "/apps/{app}/pushed-requests", ({ visit, params }) => setPushedRequests(visit, params.app)),
+    on("POST", "/apps/{app}/dpop", ({ visit, params }) => setRequireDpop(visit, params.app)),
     on("POST", "/apps/{app}/submit", ({ visit, params }) => submitApp(visit, params.app)),
     on("POST", "/apps/{app}/rotate", ({ visit, params, site }) =>
       rotateSecret(visit, params.app, () => site.clock.now()),

@@ -1,10 +1,10 @@
 // DPoP proofs (RFC 9449): the checks of section 4.3, shared by the token endpoint and the partner gateway. A proof
 // is a JWT with `typ: dpop+jwt`, signed by the private half of the public `jwk` in its own header, naming the
-// request (`htm`, `htu`), when it was made (`iat`), once (`jti`), and on resource calls the token (`ath`). jose
-// verifies the signature and computes the key's thumbprint (RFC 7638); the replay cache is the shared key-value
-// store, one SET NX per proof, so a proof used at one front is refused at every other.
-import { createHash } from "node:crypto";
-import { calculateJwkThumbprint, compactVerify, decodeProtectedHeader, importJWK, type JWK } from "jose";
+// request (`htm`, `htu`), when it was made (`iat`), once (`jti`), and on resource calls the token (`ath`).
+// node:crypto verifies the signature with the key imported once per thumbprint (RFC 7638, computed here); the
+// replay cache is the shared key-value store, one SET NX per proof, so a proof used at one front is refused at every
+// other. (jose did the verification before: a third more CPU per proof, docs/decisions.md.)
+import { constants, createHash, createPublicKey, verify, type JsonWebKeyInput, type KeyObject } from "node:crypto";
 import type { Clock } from "../runtime/clock.js";
 import { createBoundedCache, type BoundedCache } from "../runtime/ttl-cache.js";
 import type { KeyValueStore } from "../storage/key-value.js";
@@ -108,27 +108,24 @@ export function normalizedHtu(value: string): string | undefined {
 }
 
 /**
- * Imported public keys and their thumbprints, by the header's `jwk` and `alg` as sent: a client signs every proof with
- * the same key, and importing it and hashing it were most of a proof's cost (bench/dpop.ts). Only the key's parsing is
- * kept, never a verdict on a proof: each proof's signature is still verified. Bounded, least recently used out.
+ * Imported public keys (node:crypto KeyObjects), by `alg` and the key's RFC 7638 thumbprint: a client signs every
+ * proof with the same key, and importing it was a fifth of a proof's cost (bench/dpop.ts). The thumbprint names the
+ * key's material exactly (its required members), so the KeyObject is the same for every proof naming it; only the
+ * key's parsing is kept, never a verdict on a proof: each proof's signature is still verified. Bounded, least
+ * recently used out.
  */
 export const dpopKeyCacheEntries = 10_000;
 
-interface ImportedKey {
-  key: Awaited<ReturnType<typeof importJWK>>;
-  jkt: string;
-}
-
 export function createDpopVerifier(options: DpopVerifierOptions): DpopVerifier {
   const { store, clock, nonces } = options;
-  const keys = createBoundedCache<ImportedKey>({ clock, ttlMs: Infinity, maxEntries: dpopKeyCacheEntries });
+  const keys = createBoundedCache<KeyObject>({ clock, ttlMs: Infinity, maxEntries: dpopKeyCacheEntries });
   return {
     async verify(request) {
       const proof = request.proof;
       if (proof === undefined || (Array.isArray(proof) && proof.length === 0)) return refused("missing");
       // Section 4.3 check 1: exactly one DPoP header.
       if (typeof proof !== "string") return refused(proof.length === 1 ? "malformed" : "multiple");
-      const signed = await verifySignature(proof, keys);
+      const signed = verifySignature(proof, keys);
       if (!signed.ok) return signed;
       const { claims, jkt } = signed;
       const rejection = claimsRejection(claims, request, clock.now(), nonces);
@@ -152,45 +149,116 @@ const hashOf = (value: string) => createHash("sha256").update(value).digest("bas
 type Signed = { ok: true; claims: Record<string, unknown>; jkt: string } | { ok: false; reason: DpopRejection };
 
 /** Checks 2 to 6 of section 4.3: a JWS, `typ: dpop+jwt`, an asymmetric `alg`, a public `jwk`, a valid signature. */
-async function verifySignature(proof: string, keys: BoundedCache<ImportedKey>): Promise<Signed> {
-  if (proof.length > maxDpopProofLength || proof.split(".").length !== 3) return { ok: false, reason: "malformed" };
-  let header: ReturnType<typeof decodeProtectedHeader>;
-  try {
-    header = decodeProtectedHeader(proof);
-  } catch {
+function verifySignature(proof: string, keys: BoundedCache<KeyObject>): Signed {
+  if (proof.length > maxDpopProofLength) return { ok: false, reason: "malformed" };
+  const parts = proof.split(".");
+  if (parts.length !== 3 || !parts.every((part) => base64urlPattern.test(part)))
     return { ok: false, reason: "malformed" };
-  }
-  if (header.typ !== "dpop+jwt") return { ok: false, reason: "wrong_type" };
-  const alg = header.alg;
+  const header = parseJson(Buffer.from(parts[0]!, "base64url"));
+  if (header === undefined) return { ok: false, reason: "malformed" };
+  if (header["typ"] !== "dpop+jwt") return { ok: false, reason: "wrong_type" };
+  const alg = header["alg"];
   if (typeof alg !== "string" || !(dpopSigningAlgorithms as readonly string[]).includes(alg))
     return { ok: false, reason: "unsupported_algorithm" };
-  const jwk = header.jwk as JWK | undefined;
+  // RFC 7515 section 4.1.11: an extension this verifier does not know must not be ignored (none is understood).
+  if ("crit" in header || "b64" in header) return { ok: false, reason: "malformed" };
+  const jwk = header["jwk"];
   if (!jwk || typeof jwk !== "object" || Array.isArray(jwk)) return { ok: false, reason: "bad_key" };
   // Section 4.3 check 6: the header carries the public key only; a private member means a leaked key.
   if (["d", "p", "q", "dp", "dq", "qi", "k"].some((member) => member in jwk))
     return { ok: false, reason: "private_key" };
-  const cacheKey = `${alg}\u0000${JSON.stringify(jwk)}`;
-  let imported = keys.get(cacheKey);
-  if (!imported) {
-    try {
-      imported = { key: await importJWK(jwk, alg), jkt: await calculateJwkThumbprint(jwk, "sha256") };
-    } catch {
-      return { ok: false, reason: "bad_key" };
-    }
-    keys.set(cacheKey, imported);
-  }
-  const { key, jkt } = imported;
-  let payload: Uint8Array;
-  try {
-    ({ payload } = await compactVerify(proof, key, { algorithms: [alg] }));
-  } catch {
+  const key = publicKeyOf(jwk as Record<string, unknown>, alg as DpopAlgorithm, keys);
+  if (key === undefined) return { ok: false, reason: "bad_key" };
+  const signature = Buffer.from(parts[2]!, "base64url");
+  if (!verifies(alg as DpopAlgorithm, `${parts[0]}.${parts[1]}`, key.object, signature))
     return { ok: false, reason: "bad_signature" };
-  }
-  const claims = parseClaims(payload);
-  return claims ? { ok: true, claims, jkt } : { ok: false, reason: "bad_claims" };
+  const claims = parseJson(Buffer.from(parts[1]!, "base64url"));
+  return claims ? { ok: true, claims, jkt: key.jkt } : { ok: false, reason: "bad_claims" };
 }
 
-function parseClaims(payload: Uint8Array): Record<string, unknown> | undefined {
+const base64urlPattern = /^[A-Za-z0-9_-]*$/;
+type DpopAlgorithm = (typeof dpopSigningAlgorithms)[number];
+
+/** The JWK members of RFC 7638 section 3.2 per key type, in lexicographic order: what the thumbprint hashes. */
+const thumbprintMembers: Record<string, readonly string[]> = {
+  EC: ["crv", "kty", "x", "y"],
+  RSA: ["e", "kty", "n"],
+  OKP: ["crv", "kty", "x"],
+};
+
+/** What `alg` needs of the key (RFC 7518 section 3, RFC 8037): its type, and for EC and OKP its curve. */
+function keyFits(alg: DpopAlgorithm, jwk: Record<string, unknown>): boolean {
+  switch (alg) {
+    case "ES256":
+      return jwk["kty"] === "EC" && jwk["crv"] === "P-256";
+    case "ES384":
+      return jwk["kty"] === "EC" && jwk["crv"] === "P-384";
+    case "PS256":
+    case "RS256":
+      return jwk["kty"] === "RSA";
+    case "EdDSA":
+      // Ed25519 only, as jose verified it before (and as Web Crypto signs).
+      return jwk["kty"] === "OKP" && jwk["crv"] === "Ed25519";
+  }
+}
+
+/**
+ * The key's RFC 7638 thumbprint and its KeyObject (imported once per `alg` and thumbprint, then cached); undefined
+ * when the key does not fit `alg`, lacks a required member, or is no valid public key (an RSA modulus under 2048 bits
+ * too, as RFC 7518 section 3.3 asks).
+ */
+function publicKeyOf(
+  jwk: Record<string, unknown>,
+  alg: DpopAlgorithm,
+  keys: BoundedCache<KeyObject>,
+): { object: KeyObject; jkt: string } | undefined {
+  if (!keyFits(alg, jwk)) return undefined;
+  const members = thumbprintMembers[jwk["kty"] as string]!;
+  if (!members.every((member) => typeof jwk[member] === "string")) return undefined;
+  const canonical = JSON.stringify(Object.fromEntries(members.map((member) => [member, jwk[member]])));
+  const jkt = createHash("sha256").update(canonical).digest("base64url");
+  const cacheKey = `${alg}\u0000${jkt}`;
+  let object = keys.get(cacheKey);
+  if (object === undefined) {
+    try {
+      object = createPublicKey({ key: JSON.parse(canonical) as JsonWebKeyInput["key"], format: "jwk" });
+    } catch {
+      return undefined;
+    }
+    if (jwk["kty"] === "RSA" && (object.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return undefined;
+    keys.set(cacheKey, object);
+  }
+  return { object, jkt };
+}
+
+/** The JWS signature check of `alg` (RFC 7518 section 3): ECDSA's raw r||s form, PSS with a 32-byte salt. */
+function verifies(alg: DpopAlgorithm, input: string, key: KeyObject, signature: Buffer): boolean {
+  const data = Buffer.from(input, "ascii");
+  try {
+    switch (alg) {
+      case "ES256":
+        return signature.length === 64 && verify("sha256", data, { key, dsaEncoding: "ieee-p1363" }, signature);
+      case "ES384":
+        return signature.length === 96 && verify("sha384", data, { key, dsaEncoding: "ieee-p1363" }, signature);
+      case "RS256":
+        return verify("sha256", data, key, signature);
+      case "PS256":
+        return verify(
+          "sha256",
+          data,
+          { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST },
+          signature,
+        );
+      case "EdDSA":
+        return verify(null, data, key, signature);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** A JSON object from base64url-decoded bytes (strict UTF-8); undefined for anything else. */
+function parseJson(payload: Uint8Array): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(payload));
     return value !== null && typeof value === "object" && !Array.isArray(value)

@@ -173,7 +173,7 @@ Sections(
       });
       const settings = await view(browser, appId, "/settings", {
         menu: oauthMenu,
-        forms: ["/rename", "/pushed-requests"],
+        forms: ["/rename", "/pushed-requests", "/dpop"],
         primaries: 1,
         title: title(translator("en")("console.sectionSettings")),
       });
@@ -240,6 +240,21 @@ Sections(
       const garbled = await browser.post(`/apps/${appId}/pushed-requests`, { required: "yes" }, on);
       assert.is(garbled.status, 400);
       assert.equal(menuOf(garbled.html).current, [`/apps/${appId}/settings`]);
+      // "Require DPoP" (RFC 9449): the same, and each card changes its own setting only.
+      assert.match(settings.html, en("console.dpopOff"));
+      const dpopOn = await browser.post(`/apps/${appId}/dpop`, { required: "true" }, settings);
+      assert.is(dpopOn.status, 303);
+      assert.is(dpopOn.location, `/apps/${appId}/settings`);
+      const bound = await browser.get(`/apps/${appId}/settings`);
+      assert.match(bound.html, en("console.dpopOn"));
+      assert.match(bound.html, en("console.stopRequiringDpop"));
+      assert.match(bound.html, en("console.pushedRequestsOff"));
+      assert.is((await browser.post(`/apps/${appId}/dpop`, { required: "false" }, bound)).status, 303);
+      assert.match((await browser.get(`/apps/${appId}/settings`)).html, en("console.dpopOff"));
+      const garbledDpop = await browser.post(`/apps/${appId}/dpop`, { required: "" }, bound);
+      assert.is(garbledDpop.status, 400);
+      assert.equal(menuOf(garbledDpop.html).current, [`/apps/${appId}/settings`]);
+      assert.match((await browser.get(`/apps/${appId}/settings`)).html, en("console.dpopOff"));
       // A form of another product, forged: the API refuses it, said at the top of the overview.
       const forged = await browser.post(`/apps/${appId}/api-keys`, { name: "k", environment: "SANDBOX" }, credentials);
       assert.is(forged.status, 400);

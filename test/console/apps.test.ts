@@ -262,6 +262,43 @@ SelfService(
   },
 );
 
+SelfService(
+  "UpdateDeveloperApp's security settings: require DPoP and require PAR set, kept when not sent, cleared",
+  async () => {
+    const { organizationId, dev, viewer } = await team();
+    const { appId, sandbox } = await newApp(organizationId, dev.token);
+    ok(
+      await api("POST", `/v1/console/organizations/${organizationId}/sandbox-merchants`, { country: "GB" }, dev.token),
+    );
+    const settingsOf = (app: Record<string, unknown>) => [
+      app["requireDpop"] ?? false,
+      app["requirePushedAuthorizationRequests"] ?? false,
+    ];
+    const patch = async (body: Record<string, unknown>) =>
+      ok(await api("PATCH", `/v1/console/apps/${appId}`, body, dev.token))["app"] as Record<string, unknown>;
+
+    assert.equal(settingsOf(await patch({ requireDpop: true })), [true, false]);
+    // A change that does not name a setting keeps it.
+    assert.equal(settingsOf(await patch({ name: "Bound app" })), [true, false]);
+    assert.equal(settingsOf(await patch({ requirePushedAuthorizationRequests: true })), [true, true]);
+    const read = ok(await api("GET", `/v1/console/apps/${appId}`, undefined, viewer.token))["app"];
+    assert.equal(settingsOf(read as Record<string, unknown>), [true, true]);
+    expectError(
+      await api("PATCH", `/v1/console/apps/${appId}`, { requireDpop: false }, viewer.token),
+      403,
+      "developer.insufficient_org_role",
+    );
+    // The setting binds: past the credential cache, a sandbox token asked for without a DPoP proof is refused.
+    clock.advance(6_000);
+    const plain = await mint(sandbox["clientId"]!, sandbox["clientSecret"]!);
+    assert.is(plain.status, 400, JSON.stringify(plain.body));
+    assert.is((plain.body["error"] as Record<string, unknown>)["code"], "developer.dpop_required");
+    assert.equal(settingsOf(await patch({ requireDpop: false })), [false, true]);
+    clock.advance(6_000);
+    assert.is((await mint(sandbox["clientId"]!, sandbox["clientSecret"]!)).status, 200);
+  },
+);
+
 SelfService("redirect URIs and IP allowlists: violations in the developer envelope", async () => {
   const { organizationId, dev, viewer, outsider } = await team();
   const { appId, sandbox } = await newApp(organizationId, dev.token);

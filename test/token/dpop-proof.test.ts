@@ -2,7 +2,7 @@
 // and each check refuses with its own reason: header count, JWS shape, typ, alg (none, HS256, an unknown one), the
 // jwk (absent, private, not a key), the signature, the claims, htm, htu (query and fragment ignored), the iat window
 // (on the manual clock), the jti replay cache (in the store, failing closed while it is down), ath, and nonces.
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
 import * as assert from "uvu/assert";
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, type CryptoKey } from "jose";
 import { suite } from "../support/suite.js";
@@ -71,6 +71,70 @@ Proofs("an RSA (PS256) and an Ed25519 proof are accepted too", async () => {
     assert.equal(result, { ok: true, jkt: await calculateJwkThumbprint(other, "sha256") }, alg);
   }
 });
+
+/** A proof signed by node:crypto with `privateKey` (ES256, RS256 or EdDSA): what jose refuses to make. */
+function handSigned(
+  alg: string,
+  publicJwk: Record<string, unknown>,
+  privateKey: KeyObject,
+  extra: Record<string, unknown> = {},
+): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const claims = { jti: randomUUID(), htm: "GET", htu: url, iat: Math.floor(clock.now() / 1000) };
+  const input = `${part({ alg, typ: "dpop+jwt", jwk: publicJwk, ...extra })}.${part(claims)}`;
+  const signature =
+    alg === "ES256"
+      ? sign("sha256", Buffer.from(input), { key: privateKey, dsaEncoding: "ieee-p1363" })
+      : sign(alg === "RS256" ? "sha256" : null, Buffer.from(input), privateKey);
+  return `${input}.${signature.toString("base64url")}`;
+}
+
+Proofs("RS256 and ES384 proofs are accepted; the jwk's extra members do not change its thumbprint", async () => {
+  for (const alg of ["RS256", "ES384"] as const) {
+    const pair = await generateKeyPair(alg);
+    const other = await exportJWK(pair.publicKey);
+    const made = await proof({ alg, header: { jwk: { ...other, use: "sig", kid: "k1" } }, signer: pair.privateKey });
+    const result = await verifier().verify({ proof: made, method: "GET", url });
+    assert.equal(result, { ok: true, jkt: await calculateJwkThumbprint(other, "sha256") }, alg);
+  }
+});
+
+Proofs(
+  "a key that does not fit alg, an RSA key under 2048 bits, an Ed448 key, crit and b64 headers are refused",
+  async () => {
+    const v = verifier();
+    const p384 = await generateKeyPair("ES384");
+    // An ES256 proof naming a P-384 key, and an ES384 proof naming a P-256 key: the curve is alg's, or no key.
+    const wrongCurve = await proof({ header: { jwk: await exportJWK(p384.publicKey) }, signer: key.privateKey });
+    assert.equal(await v.verify({ proof: wrongCurve, method: "GET", url }), { ok: false, reason: "bad_key" });
+    const es384 = await proof({ alg: "ES384", signer: p384.privateKey });
+    assert.equal(await v.verify({ proof: es384, method: "GET", url }), { ok: false, reason: "bad_key" });
+    const small = generateKeyPairSync("rsa", { modulusLength: 1024 });
+    const weak = handSigned("RS256", small.publicKey.export({ format: "jwk" }), small.privateKey);
+    assert.equal(await v.verify({ proof: weak, method: "GET", url }), { ok: false, reason: "bad_key" });
+    // EdDSA is Ed25519 only (as jose verified it before): an Ed448 key is refused.
+    const ed448 = generateKeyPairSync("ed448");
+    const made448 = handSigned("EdDSA", ed448.publicKey.export({ format: "jwk" }), ed448.privateKey);
+    assert.equal(await v.verify({ proof: made448, method: "GET", url }), { ok: false, reason: "bad_key" });
+    const p256 = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const p256Jwk = p256.publicKey.export({ format: "jwk" });
+    assert.is((await v.verify({ proof: handSigned("ES256", p256Jwk, p256.privateKey), method: "GET", url })).ok, true);
+    for (const header of [
+      { crit: ["exp"], exp: 1 },
+      { b64: false, crit: ["b64"] },
+    ]) {
+      const made = handSigned("ES256", p256Jwk, p256.privateKey, header);
+      assert.equal(await v.verify({ proof: made, method: "GET", url }), { ok: false, reason: "malformed" });
+    }
+    // A signature of the wrong length for ES256 (DER instead of r||s) is no signature.
+    const [head, body] = (await proof()).split(".");
+    const der = Buffer.alloc(70, 1).toString("base64url");
+    assert.equal(await v.verify({ proof: `${head}.${body}.${der}`, method: "GET", url }), {
+      ok: false,
+      reason: "bad_signature",
+    });
+  },
+);
 
 Proofs("no header, two headers, and not a JWS are refused", async () => {
   const v = verifier();

@@ -520,6 +520,13 @@ export const ar: Catalogue = {
   "console.pushedRequestsOff": "غير مطلوب: تعمل الطلبات المُرسلة مسبقًا وروابط التفويض العادية كلاهما.",
   "console.requirePushedRequests": "اشترط الطلبات المُرسلة مسبقًا",
   "console.stopRequiringPushedRequests": "أوقف اشتراط الطلبات المُرسلة مسبقًا",
+  "console.dpopHeading": "رموز مقيّدة بالمُرسِل (DPoP)",
+  "console.dpopExplain":
+    "اشترط أن يكون كل رمز لهذا التطبيق مرتبطًا بمفتاح يحتفظ به خادمك (RFC 9449): يرسل خادمك إثبات DPoP موقّعًا بذلك المفتاح عند الحصول على الرموز وفي كل استدعاء، فلا فائدة من رمز أو رمز تحديث منسوخ بدون المفتاح. تُرفض الرموز المطلوبة بلا إثبات والاستدعاءات بنوع Bearer.",
+  "console.dpopOn": "مطلوب: كل رمز مرتبط بمفتاح DPoP، وتُرفض رموز Bearer.",
+  "console.dpopOff": "غير مطلوب: تعمل الرموز المرتبطة بمفتاح DPoP ورموز Bearer كلاهما.",
+  "console.requireDpop": "اشترط DPoP",
+  "console.stopRequiringDpop": "أوقف اشتراط DPoP",
   "console.archiveHeading": "أرشفة التطبيق",
   "console.archiveExplain": "أرشف تطبيقًا لم تعد تستخدمه. توضح الصفحة التالية ما تفعله الأرشفة قبل أن تؤكد.",
   "console.archiveApp": "أرشف هذا التطبيق",

@@ -530,6 +530,13 @@ export const en = {
   "console.pushedRequestsOff": "Not required: both pushed requests and plain authorization links work.",
   "console.requirePushedRequests": "Require pushed requests",
   "console.stopRequiringPushedRequests": "Stop requiring pushed requests",
+  "console.dpopHeading": "Sender-constrained tokens (DPoP)",
+  "console.dpopExplain":
+    "Require every token of this app to be bound to a key your server holds (RFC 9449): your server sends a DPoP proof signed with that key when it gets tokens and on every call, so a copied token or refresh token is useless without the key. Tokens asked for without a proof, and calls with Bearer, are refused.",
+  "console.dpopOn": "Required: every token is DPoP-bound; Bearer tokens are refused.",
+  "console.dpopOff": "Not required: DPoP-bound tokens and Bearer tokens both work.",
+  "console.requireDpop": "Require DPoP",
+  "console.stopRequiringDpop": "Stop requiring DPoP",
   "console.archiveHeading": "Archive the app",
   "console.archiveExplain":
     "Archive an app you no longer use. The next page says what archiving does before you confirm.",
