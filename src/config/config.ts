@@ -126,6 +126,8 @@ export interface Config {
     decisionSeconds: number;
     /** SANDBOX_ORDER_AUTOPILOT_SECONDS: the automatic sandbox merchant's step; 0: off. */
     autopilotSeconds: number;
+    /** SANDBOX_MENU_AUTOPILOT_SECONDS: how often the automatic sandbox merchant pauses or resumes a store; 0: off. */
+    menuAutopilotSeconds: number;
   };
   /** How long in-process caches serve an answer, in seconds: the bound on how late a revocation shows. */
   caches: {
@@ -206,6 +208,7 @@ export function loadConfig(env: ProcessEnvironment = process.env, runs: ProcessR
     onlineOrders: {
       decisionSeconds: v.ONLINE_ORDER_DECISION_SECONDS,
       autopilotSeconds: v.SANDBOX_ORDER_AUTOPILOT_SECONDS,
+      menuAutopilotSeconds: v.SANDBOX_MENU_AUTOPILOT_SECONDS,
     },
     caches: { credentialSeconds: v.CREDENTIAL_CACHE_SECONDS, gatewaySeconds: v.GATEWAY_CACHE_SECONDS },
     requestLog: { flushMs: v.REQUEST_LOG_FLUSH_MS },

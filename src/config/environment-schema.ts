@@ -157,6 +157,11 @@ export const schema = z.object({
    */
   SANDBOX_ORDER_AUTOPILOT_SECONDS: z.coerce.number().int().min(0).max(3_600).default(10),
   /**
+   * The automatic sandbox merchant's menu: every this many seconds it pauses its second store's online ordering,
+   * or resumes it, so a partner sees store.updated events. 0 (the default) turns it off.
+   */
+  SANDBOX_MENU_AUTOPILOT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
+  /**
    * How long the gateway serves a merchant's routing facts (region, demo, active, provisioned) and an app's live
    * grant from its in-process cache: a revoked grant or deactivated merchant is refused within this bound.
    */

@@ -13,8 +13,9 @@ import {
 import { regionCurrency } from "./sandbox-data.js";
 import { decodeFeedCursor, decodeTimeCursor, encodeFeedCursor, timePageOf } from "./cursor.js";
 import { microsecondsUtc, parseDateTime } from "./date-time.js";
+import { isAvailableAt } from "./item-message.js";
 import { orderOf, reasonOf } from "./order-message.js";
-import { checkDeliveryNeeds, checkRequestedFor } from "./order-placement-rules.js";
+import { checkDeliveryNeeds, checkRequestedFor, checkStoreTakesOrder } from "./order-placement-rules.js";
 import { merchantReasons, posMoveTo, type OrderMoveName } from "./order-lifecycle.js";
 import { isSandboxCall, partnerAppOf } from "./partner-call.js";
 import type { MoveColumns, OnlineOrderRow, OrderEventRow, StoredOrderLine } from "./queries/order-queries.js";
@@ -99,12 +100,21 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
     return text;
   };
 
-  /** Prices a partner's order from the catalogue now, after checking its store and items (nothing is written). */
-  const priceOrder = async (companyId: number, request: PlaceOnlineOrderRequest, scope: number[] | undefined) => {
+  /**
+   * Prices a partner's order from the catalogue now, after checking its store (in scope, taking orders at the time
+   * the order is for) and its items (on the menu, in the region's currency, not sold out there); nothing is written.
+   */
+  const priceOrder = async (
+    companyId: number,
+    request: PlaceOnlineOrderRequest,
+    scope: number[] | undefined,
+    requestedFor: string | null,
+  ) => {
     const storeId = idOf(request.storeId);
     if (scope && !scope.includes(storeId)) throw fail("partner.store_not_in_scope", undefined, { field: "storeId" });
-    if ((await stores.countAmong(companyId, [storeId])) !== 1)
-      throw fail("partner.store_not_found", undefined, { field: "storeId" });
+    const store = await stores.find(companyId, storeId);
+    if (!store) throw fail("partner.store_not_found", undefined, { field: "storeId" });
+    checkStoreTakesOrder(store, requestedFor, now());
     const found = new Map(
       (
         await items.findMany(
@@ -112,6 +122,9 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
           request.lines.map((line) => idOf(line.itemId)),
         )
       ).map((row) => [row.id, row]),
+    );
+    const availability = new Map(
+      (await items.availabilityIn(companyId, storeId, [...found.keys()])).map((row) => [Number(row.item_id), row]),
     );
     const currency = regionCurrency[region];
     const lines: StoredOrderLine[] = [];
@@ -121,6 +134,8 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
       if (!item) throw fail("partner.item_not_found", undefined, { field: `lines.${index}.itemId` });
       if (item.currency !== currency)
         throw fail("partner.item_currency_mismatch", undefined, { field: `lines.${index}.itemId` });
+      if (!isAvailableAt(availability.get(item.id), now()))
+        throw fail("partner.item_sold_out", undefined, { field: `lines.${index}.itemId` });
       const priceMinor = Number(item.price_minor);
       totalMinor += priceMinor * line.quantity;
       lines.push({
@@ -203,7 +218,7 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
         request.requestedFor === undefined ? null : dateTimeField("requestedFor", request.requestedFor);
       checkRequestedFor(requestedFor, now().getTime());
       checkDeliveryNeeds(request);
-      const priced = await priceOrder(companyId, request, storeScopeOf(context));
+      const priced = await priceOrder(companyId, request, storeScopeOf(context), requestedFor);
       const address = fulfilment!.deliveryAddress;
       const sandboxAutopilot = isSandboxCall(context.requestHeader) && autopilotSeconds > 0;
       const row = await changes.place(

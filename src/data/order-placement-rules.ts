@@ -1,7 +1,11 @@
 // What an online order must say before it is priced and stored, beyond the request schema's field rules (issue 36):
-// when it is wanted, and what a delivery needs. Each refusal is a code of its own naming the field (docs/error-codes.md).
+// when it is wanted, and what a delivery needs; and what its store must take (issue 39): not paused, open at the
+// time the order is for. Each refusal is a code of its own naming the field (docs/error-codes.md).
 import { DataService, FulfilmentType, type PlaceOnlineOrderRequest } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { serviceError } from "../errors/index.js";
+import type { StoreRow } from "./queries/store-queries.js";
+import { isOpenAt } from "./store-open.js";
+import { isPausedAt } from "./stores.js";
 
 /**
  * How far ahead `requestedFor` may be (docs/decisions.md, "Online orders"): a week covers ordering ahead for a
@@ -32,4 +36,15 @@ export function checkDeliveryNeeds(request: PlaceOnlineOrderRequest): void {
   const phone = request.customer?.phone;
   if (phone === undefined || phone.trim() === "")
     throw serviceError(DataService.typeName, "partner.order_customer_phone_required", { field: "customer.phone" });
+}
+
+/**
+ * Refuses an order the store does not take (issue 39): online ordering paused now (a pause whose end has passed is
+ * over), or the time the order is for (`requestedFor`, else now) outside its opening hours in its time zone.
+ */
+export function checkStoreTakesOrder(store: StoreRow, requestedFor: string | null, now: Date): void {
+  if (isPausedAt(store, now)) throw serviceError(DataService.typeName, "partner.store_paused", { field: "storeId" });
+  const at = requestedFor === null ? now.getTime() : Date.parse(requestedFor);
+  if (!isOpenAt(store.opening_hours, store.time_zone, at))
+    throw serviceError(DataService.typeName, "partner.store_closed", { field: "requestedFor" });
 }

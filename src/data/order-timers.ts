@@ -3,13 +3,15 @@
 // sandbox orders a step (SANDBOX_ORDER_AUTOPILOT_SECONDS) apart: accepted (or rejected, for customer name REJECT),
 // ready, completed. Runs wherever a region's DataService runs on its database. Each move is the lifecycle's
 // conditional write (./order-changes.ts), so several instances sweeping the same region, or a sweep racing the point
-// of sale, move an order once: the loser finds the new status and lets it be.
+// of sale, move an order once: the loser finds the new status and lets it be. The same sweep takes the sandbox
+// merchant's menu turns (./menu-autopilot.ts).
 import type { Region } from "../config/regions.js";
 import { readServiceError } from "../errors/index.js";
 import { sleep } from "../runtime/clock.js";
 import type { ServiceContext } from "../runtime/service-context.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import { regionSchema } from "../storage/schemas.js";
+import { turnDueStores } from "./menu-autopilot.js";
 import { createOrderChanges } from "./order-changes.js";
 import type { OrderMoveName } from "./order-lifecycle.js";
 import { createOrderQueries, type DueOrderRow, type MoveColumns } from "./queries/order-queries.js";
@@ -40,7 +42,7 @@ export function createOrderTimers(context: ServiceContext, options: { region: Re
   const orders = createOrderQueries(options.sql, schema);
   const changes = createOrderChanges(options.sql, schema);
   const { clock, logger } = context;
-  const { autopilotSeconds } = context.config.onlineOrders;
+  const { autopilotSeconds, menuAutopilotSeconds } = context.config.onlineOrders;
   const later = (seconds: number) => new Date(clock.now() + seconds * 1000).toISOString();
 
   /** One move of a timer; false when someone else moved the order first (a refusal here is not a failure). */
@@ -107,6 +109,9 @@ export function createOrderTimers(context: ServiceContext, options: { region: Re
       }
       if (due.length < batchSize && steps.length < batchSize) break;
     }
+    // The menu's turns (SANDBOX_MENU_AUTOPILOT_SECONDS): stores, not orders, so not counted in `moved`.
+    if (menuAutopilotSeconds > 0 && !stopped)
+      await turnDueStores(options.sql, schema, menuAutopilotSeconds, new Date(clock.now()));
     return moved;
   };
 

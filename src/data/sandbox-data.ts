@@ -60,6 +60,8 @@ export interface SeedOptions {
    */
   decisionSeconds?: number;
   employee?: { name: string; email: string };
+  /** A sandbox merchant's: its second store takes turns of the menu autopilot (SANDBOX_MENU_AUTOPILOT_SECONDS). */
+  menuAutopilot?: boolean;
 }
 
 /**
@@ -99,6 +101,8 @@ export async function seedMerchantData(
     // One item sold out in one store (issue 39): the menu of store 2 shows the third item unavailable.
     if (storeIds.length > 1 && itemIds.length > 2)
       await seed.insertSoldOut(companyId, [{ storeId: storeIds[1]!, itemId: itemIds[2]! }], options.now);
+    if (options.menuAutopilot && storeIds.length > 1)
+      await seed.startMenuAutopilot(companyId, storeIds[1]!, options.now);
     const day = 86_400_000;
     const decisionMs = (options.decisionSeconds ?? defaultDecisionSeconds) * 1000;
     const orders: SeedOrder[] = Array.from({ length: options.onlineOrderCount }, (_, index) => {
@@ -155,5 +159,6 @@ export function seedSandboxMerchant(
   return seedMerchantData(sql, region, companyId, {
     ...richMerchantProfile(options.now),
     decisionSeconds: options.decisionSeconds,
+    menuAutopilot: true,
   });
 }

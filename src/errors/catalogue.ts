@@ -1309,6 +1309,36 @@ export const catalogue = {
       hi: "DELIVERY ऑर्डर के लिए {field} में ग्राहक का फ़ोन नंबर आवश्यक है।",
     },
   },
+  "partner.store_paused": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { field: "string" },
+    messages: {
+      en: "The store in {field} has paused online orders; try again when it takes them.",
+      ar: "أوقف المتجر في {field} استقبال الطلبات عبر الإنترنت مؤقتًا؛ حاول مرة أخرى عندما يستقبلها.",
+      hi: "{field} में दिए गए स्टोर ने ऑनलाइन ऑर्डर अभी रोक रखे हैं; जब वह ऑर्डर ले तब फिर कोशिश करें।",
+    },
+  },
+  "partner.store_closed": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { field: "string" },
+    messages: {
+      en: "The store is closed at the time the order is for ({field}, or now when it is absent).",
+      ar: "المتجر مغلق في الوقت المطلوب للطلب ({field}، أو الآن إذا لم يُحدد).",
+      hi: "ऑर्डर के समय ({field}, या उसके न होने पर अभी) स्टोर बंद है।",
+    },
+  },
+  "partner.item_sold_out": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { field: "string" },
+    messages: {
+      en: "The item in {field} is sold out in this store.",
+      ar: "الصنف في {field} نفد في هذا المتجر.",
+      hi: "{field} में दिया गया आइटम इस स्टोर में बिक चुका है।",
+    },
+  },
   "partner.invalid_time_zone": {
     status: 400,
     grpc: Code.InvalidArgument,

@@ -215,6 +215,9 @@ Catalogue("the spec's status tables, code by code", () => {
     "partner.item_currency_mismatch": 409,
     "partner.order_requested_for_out_of_range": 400,
     "partner.order_customer_phone_required": 400,
+    "partner.store_paused": 409,
+    "partner.store_closed": 409,
+    "partner.item_sold_out": 409,
     // the menu's (issue 39, docs/error-codes.md)
     "partner.invalid_time_zone": 400,
     "partner.opening_hours_invalid": 400,

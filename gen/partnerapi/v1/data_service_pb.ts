@@ -2800,7 +2800,8 @@ export const DataService: GenService<{
   },
   /**
    * POST /v1/online-orders: places an order for one of the merchant's stores, priced from the catalogue at this
-   * moment; it starts PENDING. Not idempotent (spec, Retry rules): after a network error, look for the order by
+   * moment; it starts PENDING. Refused (409) when the store is paused (partner.store_paused), closed at
+   * requestedFor or now (partner.store_closed) or a line's item is sold out there (partner.item_sold_out). Not idempotent (spec, Retry rules): after a network error, look for the order by
    * `externalReference` (GET /v1/online-orders?externalReference=...) before placing it again.
    *
    * @generated from rpc partnerapi.v1.DataService.PlaceOnlineOrder

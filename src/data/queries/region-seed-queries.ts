@@ -128,6 +128,9 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
           updated_at: now,
         })),
       ),
+    /** Gives a store its first turn of the sandbox menu autopilot (migration 0017). */
+    startMenuAutopilot: (companyId: number, storeId: number, at: Date) =>
+      sql`update ${table("stores")} set menu_autopilot_at = ${at} where company_id = ${companyId} and id = ${storeId}`,
     insertOnlineOrders: (companyId: number, orders: SeedOrder[]) =>
       insertMany(
         "online_orders",

@@ -1,0 +1,99 @@
+// Whether a store is open at an instant (issue 39): its opening hours read in its time zone, daylight-saving changes
+// included. docs/decisions.md, "The menu: orders that respect the menu": a range of a local date is one interval of
+// real time, from the first instant the store's clock shows its opening to the last instant it shows a time before
+// its closing. A range that opens or closes inside a spring-forward gap does so at the jump; on a fall-back night
+// an opening in the repeated hour is its first pass and a closing its second, so no range closes and opens again.
+import type { StoredOpeningHours, StoredRange } from "./opening-hours.js";
+import { spanOf } from "./opening-hours.js";
+
+const minuteMs = 60_000;
+const dayMs = 86_400_000;
+const weekdayNames = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** The store's wall clock at `at`, as milliseconds of a UTC timeline (local midnight of 2026-03-08 is that day's 0 h). */
+export function wallClockOf(at: number, timeZone: string): number {
+  const parts: Record<string, number> = {};
+  for (const part of formatterOf(timeZone).formatToParts(new Date(Math.floor(at / 1000) * 1000)))
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  const local = Date.UTC(
+    parts["year"]!,
+    parts["month"]! - 1,
+    parts["day"]!,
+    parts["hour"]!,
+    parts["minute"]!,
+    parts["second"]!,
+  );
+  return local + (at - Math.floor(at / 1000) * 1000);
+}
+
+/** The zone's offset (wall clock minus UTC) at `at`. */
+function offsetAt(at: number, timeZone: string): number {
+  return wallClockOf(at, timeZone) - at;
+}
+
+/**
+ * The instant a wall-clock time `local` (ms on the UTC timeline, see wallClockOf) resolves to: `first` is the first
+ * instant the clock shows it (an opening), `last` the last one (a closing: from then on the clock never shows an
+ * earlier time). Both are the jump itself when `local` falls in a spring-forward gap.
+ */
+function instantOf(local: number, timeZone: string, pass: "first" | "last"): number {
+  // Zone offsets change at most a few times a year and by less than a day: the two around `local` cover both sides.
+  const offsets = [...new Set([offsetAt(local - dayMs, timeZone), offsetAt(local + dayMs, timeZone)])];
+  const matches = offsets.map((offset) => local - offset).filter((at) => wallClockOf(at, timeZone) === local);
+  if (matches.length > 0) return pass === "first" ? Math.min(...matches) : Math.max(...matches);
+  // In a gap: the clock jumps over `local` at one instant, between the two candidates; find it to the minute.
+  let [low, high] = offsets.map((offset) => local - offset).sort((a, b) => a - b) as [number, number];
+  while (high - low > minuteMs) {
+    const middle = low + Math.max(1, Math.floor((high - low) / 2 / minuteMs)) * minuteMs;
+    if (wallClockOf(middle, timeZone) < local) low = middle;
+    else high = middle;
+  }
+  return high;
+}
+
+/** The ranges that open on a local date (ms of its midnight): its dated exception's, else its weekday's. */
+function rangesOn(hours: StoredOpeningHours, midnight: number): StoredRange[] {
+  const date = new Date(midnight).toISOString().slice(0, 10);
+  const exception = hours.exceptions.find((candidate) => candidate.date === date);
+  if (exception) return exception.ranges;
+  const weekday = weekdayNames[new Date(midnight).getUTCDay()];
+  return hours.weekly.find((day) => day.day === weekday)?.ranges ?? [];
+}
+
+/**
+ * Whether hours published for `timeZone` have the store open at `at`: a range of the local date or of the day
+ * before (one past midnight) that holds it. A store without published hours (null) is not judged by them.
+ */
+export function isOpenAt(hours: StoredOpeningHours | null, timeZone: string, at: number): boolean {
+  if (hours === null) return true;
+  const today = Math.floor(wallClockOf(at, timeZone) / dayMs) * dayMs;
+  for (const midnight of [today - dayMs, today]) {
+    for (const range of rangesOn(hours, midnight)) {
+      const [open, close] = spanOf(range);
+      const opens = instantOf(midnight + open * minuteMs, timeZone, "first");
+      const closes = instantOf(midnight + close * minuteMs, timeZone, "last");
+      if (opens <= at && at < closes) return true;
+    }
+  }
+  return false;
+}
