@@ -166,8 +166,6 @@ for (const locale of supportedLocales as readonly Locale[]) {
       await result.boundingBox(),
     ];
     assert.ok(answer!.y - (button!.y + button!.height) < 48, `the answer is next to the button (${answer!.y})`);
-    const top = Number(await page.evaluate('document.getElementById("run-result").getBoundingClientRect().top'));
-    assert.ok(top >= 0 && top < 800, `the answer is in view at 375 (top ${top})`);
     await lookAt(page, { locale, site: "console", folder, name: "first-call-answer" }, { schemes: ["light"] });
   });
 }
