@@ -14,6 +14,7 @@ import {
   chosenMerchant,
   commandBox,
   runProblems,
+  runResult,
   sandboxMerchantChoice,
   type FirstCallLimits,
   type FirstCallRoute,
@@ -81,8 +82,7 @@ ${postForm(
   visit.csrf,
   html`${choice}${field({ label: t("console.apiKey"), name: "api_key", type: "password", autocomplete: "off", required: true, hint: t("console.firstCallSecretHint"), error: formError?.field ? formError.text : undefined, ltr: true })}
 <div class="actions">${button(t("console.firstCallRunButton"))}</div>`,
-)}</section>
-${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="polite"><h2 id="result-heading">${t("console.firstCallResult")}</h2>${answerBlock(visit, "GET /v1/stores", ran)}${ran.code === "partner.company_not_granted" ? html`<p>${t("console.firstCallNotGranted")}</p>` : ""}</section>` : ""}`;
+)}${ran ? runResult(visit, html`${answerBlock(visit, "GET /v1/stores", ran)}${ran.code === "partner.company_not_granted" ? html`<p>${t("console.firstCallNotGranted")}</p>` : ""}`) : ""}</section>`;
   return visit.page(t("console.firstCallTitle"), body, {
     copyScript: true,
     status,

@@ -44,7 +44,16 @@ export function commandBox(visit: Visit, id: string, label: string, text: string
 
 /** One answer of the API: its status and its body, as they came. */
 export function answerBlock(visit: Visit, label: string, result: { status: number; body: string }): SafeHtml {
-  return html`<h3>${label}</h3><p>${visit.t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre tabindex="0"><code>${result.body}</code></pre>`;
+  return html`<h4><bdi>${label}</bdi></h4><p>${visit.t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre tabindex="0"><code>${result.body}</code></pre>`;
+}
+
+/**
+ * A run's answers, right after the run's button in the same card (not below a page of commands: on a phone that was
+ * 1,500 px away) and focused on load (tabindex="-1" and `autofocus`, as the error summary; no script), so the reader
+ * and a screen reader land on it.
+ */
+export function runResult(visit: Visit, answers: SafeHtml): SafeHtml {
+  return html`<div class="run-result" id="run-result" role="region" aria-labelledby="result-heading" tabindex="-1" autofocus><h3 id="result-heading">${visit.t("console.firstCallResult")}</h3>${answers}</div>`;
 }
 
 /** A refusal of a run: its text, and whether it is about the pasted secret or key (said beside it, linked to it). */

@@ -19,6 +19,7 @@ import {
   chosenMerchant,
   commandBox,
   runProblems,
+  runResult,
   sandboxMerchantChoice,
   type FirstCallLimits,
   type FirstCallRoute,
@@ -95,8 +96,7 @@ ${postForm(
   visit.csrf,
   html`${choice}${field({ label: t("console.clientSecret"), name: "client_secret", type: "password", autocomplete: "off", required: true, hint: t("console.firstCallSecretHint"), error: formError?.field ? formError.text : undefined, ltr: true })}
 <div class="actions">${button(t("console.firstCallRunButton"))}</div>`,
-)}</section>
-${ran ? html`<section class="card" aria-labelledby="result-heading" aria-live="polite"><h2 id="result-heading">${t("console.firstCallResult")}</h2>${answerBlock(visit, "POST /v1/token", ran.token)}${ran.items ? answerBlock(visit, "GET /v1/items", ran.items) : ""}</section>` : ""}`;
+)}${ran ? runResult(visit, html`${answerBlock(visit, "POST /v1/token", ran.token)}${ran.items ? answerBlock(visit, "GET /v1/items", ran.items) : ""}`) : ""}</section>`;
   return visit.page(t("console.firstCallTitle"), body, {
     copyScript: true,
     status,

@@ -19,6 +19,7 @@ import {
   launchChromium,
   lookAt,
   newPerson,
+  setViewport,
 } from "../support/browser.js";
 import {
   admittedDeveloper,
@@ -116,6 +117,13 @@ for (const locale of supportedLocales as readonly Locale[]) {
     await page.getByRole("button", { name: t("console.createApp") }).click();
     await page.getByRole("heading", { level: 1, name: t("console.appCreatedTitle") }).waitFor();
     await lookAt(page, { locale, site: "console", folder, name: "demo-owner-app-created" });
+    // Its production secrets are in demo.json: no reveal is offered, and the card says when and to whom they were shown.
+    await page.goto(`${test.console}/apps/${world.apps.full.appId}/credentials`);
+    const production = page.getByRole("region", { name: t("console.productionHeading") });
+    assert.is(await production.getByRole("button", { name: t("console.revealProduction") }).count(), 0);
+    const [shownBefore] = t("console.productionShown", { when: "\u0000", to: "" }).split("\u0000");
+    const card = await production.innerText();
+    assert.ok(card.includes(shownBefore!) && card.includes(t("console.shownToDemoFile")), card);
     // The demo's ADSR app calls with API keys: no Redirect URIs section (not in the menu, its path 404).
     await page.goto(`${test.console}/apps/${world.apps.adsr.appId}`);
     const menu = page.getByRole("navigation", { name: t("console.appSectionsNav") });
@@ -145,10 +153,20 @@ for (const locale of supportedLocales as readonly Locale[]) {
     const token = await page.locator("#curl-token").innerText();
     assert.ok(token.includes(`"merchant_id":${companyId}`), token);
     await lookAt(page, { locale, site: "console", folder, name: "first-call-merchant-made" }, { schemes: ["light"] });
+    // On a phone: the answer comes right after the run's button, in view, with the focus on it.
+    await setViewport(page, { width: 375, height: 800 });
     await page.getByRole("textbox", { name: t("console.clientSecret") }).fill(secret);
     await page.getByRole("button", { name: t("console.firstCallRunButton") }).click();
-    await page.getByRole("heading", { name: t("console.firstCallResult") }).waitFor();
-    assert.equal(await page.locator('[data-testid="status"]').allInnerTexts(), ["200", "200"]);
+    const result = page.getByRole("region", { name: t("console.firstCallResult") });
+    await result.waitFor();
+    assert.equal(await result.locator('[data-testid="status"]').allInnerTexts(), ["200", "200"]);
+    await page.waitForFunction('document.activeElement && document.activeElement.id === "run-result"');
+    const [button, answer] = [
+      await page.getByRole("button", { name: t("console.firstCallRunButton") }).boundingBox(),
+      await result.boundingBox(),
+    ];
+    assert.ok(answer!.y - (button!.y + button!.height) < 48, `the answer is next to the button (${answer!.y})`);
+    await lookAt(page, { locale, site: "console", folder, name: "first-call-answer" }, { schemes: ["light"] });
   });
 }
 

@@ -252,6 +252,36 @@ Demo(
 );
 
 Demo(
+  "the console owner is admitted to the program: one APPROVED application, the active agreement signed (the demo's when none was published); a later run signs a newer one and adds nothing else",
+  async () => {
+    const { sql } = database();
+    const world = await provisionDemo(options());
+    const standing = async () =>
+      sql`
+        select p.state, (select count(*)::int from control.program_applications q where q.account_id = a.id) as applications,
+          (select max(version) from control.agreement_signatures s where s.account_id = a.id) as signed,
+          (select max(version) from control.agreement_versions) as active
+        from control.developer_accounts a join control.program_applications p on p.account_id = a.id
+        where a.email = ${world.console.email}`;
+    const [first] = await standing();
+    assert.equal(
+      { ...first },
+      { state: "APPROVED", applications: 1, signed: first!["active"], active: first!["active"] },
+    );
+    const [agreement] = await sql`select title, url from control.agreement_versions order by version desc limit 1`;
+    assert.ok(agreement, "an agreement is published");
+    await sql`insert into control.agreement_versions (version, title, url, published_at)
+      select max(version) + 1, 'Developer agreement v2', 'https://partner.test/agreement/v2', now() from control.agreement_versions`;
+    await provisionDemo(options());
+    const [second] = await standing();
+    assert.equal(
+      { ...second },
+      { state: "APPROVED", applications: 1, signed: first!["active"] + 1, active: first!["active"] + 1 },
+    );
+  },
+);
+
+Demo(
   "the demo's secrets count as shown (to demo.json): a production reveal is refused and the file's secret keeps working; a world written before gets the record",
   async () => {
     const world = await provisionDemo(options());
