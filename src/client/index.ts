@@ -16,13 +16,35 @@ export type { TokenEndpoint, TokenResponse } from "./token-endpoint.js";
 export { createMemoryTokenStore } from "./token-store.js";
 export type { MerchantTokens, TokenStore } from "./token-store.js";
 export type * from "./types.js";
-export { onlineOrderReasons, onlineOrderStatuses } from "./types.js";
-export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpoints } from "./webhook-endpoints.js";
-export { webhooks, WebhookVerificationError } from "./webhooks.js";
+export { fulfilmentTypes, onlineOrderingStatuses, onlineOrderReasons, onlineOrderStatuses } from "./types.js";
+export {
+  webhookAttemptOutcomes,
+  webhookDeliveryStates,
+  webhookEndpointStatuses,
+  webhookEnvironments,
+} from "./webhook-endpoints.js";
+export type {
+  WebhookAttempt,
+  WebhookAttemptOutcome,
+  WebhookDelivery,
+  WebhookDeliveryState,
+  WebhookEndpoint,
+  WebhookEndpointStatus,
+  WebhookEndpoints,
+  WebhookEnvironment,
+} from "./webhook-endpoints.js";
+export {
+  accessRequestEventStates,
+  grantEventReasons,
+  webhookEventTypes,
+  webhooks,
+  WebhookVerificationError,
+} from "./webhooks.js";
 export type {
   AccessRequestEventData,
   GrantEventData,
   OnlineOrderEventData,
   WebhookEvent,
+  WebhookEventType,
   WebhookHeaders,
 } from "./webhooks.js";
