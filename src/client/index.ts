@@ -17,9 +17,30 @@ export type { PushedAuthorization, TokenEndpoint, TokenResponse } from "./token-
 export { createMemoryTokenStore } from "./token-store.js";
 export type { MerchantTokens, TokenStore } from "./token-store.js";
 export type * from "./types.js";
-export { onlineOrderReasons, onlineOrderStatuses } from "./types.js";
-export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpoints } from "./webhook-endpoints.js";
-export { webhooks, WebhookVerificationError } from "./webhooks.js";
+export { fulfilmentTypes, onlineOrderingStatuses, onlineOrderReasons, onlineOrderStatuses } from "./types.js";
+export {
+  webhookAttemptOutcomes,
+  webhookDeliveryStates,
+  webhookEndpointStatuses,
+  webhookEnvironments,
+} from "./webhook-endpoints.js";
+export type {
+  WebhookAttempt,
+  WebhookAttemptOutcome,
+  WebhookDelivery,
+  WebhookDeliveryState,
+  WebhookEndpoint,
+  WebhookEndpointStatus,
+  WebhookEndpoints,
+  WebhookEnvironment,
+} from "./webhook-endpoints.js";
+export {
+  accessRequestEventStates,
+  grantEventReasons,
+  webhookEventTypes,
+  webhooks,
+  WebhookVerificationError,
+} from "./webhooks.js";
 export type {
   AccessRequestEventData,
   CategoryEventData,
@@ -28,5 +49,6 @@ export type {
   OnlineOrderEventData,
   StoreEventData,
   WebhookEvent,
+  WebhookEventType,
   WebhookHeaders,
 } from "./webhooks.js";

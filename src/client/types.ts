@@ -39,7 +39,7 @@ export interface OpeningHours {
 
 /** PAUSED until the point of sale resumes, or until `pausedUntil` when present (then it reads ACCEPTING). */
 export interface OnlineOrdering {
-  status: "ACCEPTING" | "PAUSED";
+  status: OnlineOrderingStatus;
   pausedUntil?: string;
   reason?: string;
 }
@@ -178,6 +178,14 @@ export interface OrderLine {
   note?: string;
 }
 
+/** Whether a store takes online orders now (the proto's OnlineOrderingStatus). */
+export const onlineOrderingStatuses = ["ACCEPTING", "PAUSED"] as const;
+export type OnlineOrderingStatus = (typeof onlineOrderingStatuses)[number];
+
+/** How an order reaches the customer (the proto's FulfilmentType). */
+export const fulfilmentTypes = ["PICKUP", "DELIVERY"] as const;
+export type FulfilmentType = (typeof fulfilmentTypes)[number];
+
 export interface DeliveryAddress {
   line1: string;
   line2?: string;
@@ -187,7 +195,7 @@ export interface DeliveryAddress {
 }
 
 export interface Fulfilment {
-  type: "PICKUP" | "DELIVERY";
+  type: FulfilmentType;
   /** Required for DELIVERY, absent for PICKUP. */
   deliveryAddress?: DeliveryAddress;
 }

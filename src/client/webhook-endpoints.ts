@@ -4,16 +4,37 @@
 
 import { clientError } from "./errors.js";
 import type { Authenticator, HttpCall, Transport } from "./transport.js";
+import type { WebhookEventType } from "./webhooks.js";
+
+/** The environments an endpoint serves (its credentials'). */
+export const webhookEnvironments = ["sandbox", "production"] as const;
+export type WebhookEnvironment = (typeof webhookEnvironments)[number];
+/** enabled, or disabled (by hand, or after five days of failures). */
+export const webhookEndpointStatuses = ["enabled", "disabled"] as const;
+export type WebhookEndpointStatus = (typeof webhookEndpointStatuses)[number];
+/** How one attempt to deliver ended. */
+export const webhookAttemptOutcomes = [
+  "SUCCEEDED",
+  "HTTP_ERROR",
+  "TIMEOUT",
+  "CONNECTION_ERROR",
+  "ADDRESS_REFUSED",
+  "ENDPOINT_DISABLED",
+] as const;
+export type WebhookAttemptOutcome = (typeof webhookAttemptOutcomes)[number];
+/** A delivery: still retried, delivered, or given up. */
+export const webhookDeliveryStates = ["PENDING", "SUCCEEDED", "FAILED"] as const;
+export type WebhookDeliveryState = (typeof webhookDeliveryStates)[number];
 
 /** An endpoint as the API answers it; its secret is never in it (only `create` and `rotateSecret` answer one). */
 export interface WebhookEndpoint {
   id: string;
   url: string;
   /** Empty: every event type. */
-  events: string[];
+  events: WebhookEventType[];
   description?: string;
-  environment: "sandbox" | "production";
-  status: "enabled" | "disabled";
+  environment: WebhookEnvironment;
+  status: WebhookEndpointStatus;
   /** When a failure streak began; five days of failures disable the endpoint. */
   failingSince?: string;
   disabledAt?: string;
@@ -25,7 +46,7 @@ export interface WebhookEndpoint {
 export interface WebhookAttempt {
   attempt: number;
   attemptedAt: string;
-  outcome: string;
+  outcome: WebhookAttemptOutcome;
   statusCode?: number;
   durationMs: number;
   /** The first 256 characters of the receiver's answer. */
@@ -36,8 +57,8 @@ export interface WebhookDelivery {
   id: string;
   /** The `webhook-id` header, the same on every attempt. */
   eventId: string;
-  eventType: string;
-  state: string;
+  eventType: WebhookEventType;
+  state: WebhookDeliveryState;
   createdAt: string;
   nextAttemptAt?: string;
   attempts: WebhookAttempt[];
@@ -45,7 +66,7 @@ export interface WebhookDelivery {
 
 export interface WebhookEndpoints {
   /** A new endpoint and its signing secret (`whsec_…`), which is shown only here: keep it. At most 10 per environment. */
-  create(input: { url: string; events?: string[]; description?: string }): Promise<{
+  create(input: { url: string; events?: WebhookEventType[]; description?: string }): Promise<{
     endpoint: WebhookEndpoint;
     secret: string;
   }>;
@@ -54,7 +75,7 @@ export interface WebhookEndpoints {
   /** Changes the URL, the events or the description, or enables a disabled endpoint again (`enabled: true`). */
   update(
     endpointId: string,
-    changes: { url?: string; events?: string[]; description?: string; enabled?: boolean },
+    changes: { url?: string; events?: WebhookEventType[]; description?: string; enabled?: boolean },
   ): Promise<WebhookEndpoint>;
   remove(endpointId: string): Promise<void>;
   /** A new secret; the previous one keeps signing beside it for 24 hours, so receivers can be moved over. */

@@ -14,6 +14,24 @@ interface Envelope<T extends string, D> {
   data: D;
 }
 
+/** Every event type the service sends, in the API guide's order. */
+export const webhookEventTypes = [
+  "online_order.created",
+  "online_order.updated",
+  "grant.created",
+  "grant.revoked",
+  "access_request.approved",
+  "access_request.declined",
+  "access_request.withdrawn",
+  "access_request.expired",
+  "webhook.test",
+] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+/** Why a grant event happened. */
+export const grantEventReasons = ["merchant_connected", "merchant_disconnected", "app_revoked"] as const;
+/** The states an access request event reports. */
+export const accessRequestEventStates = ["APPROVED", "DECLINED", "WITHDRAWN", "EXPIRED"] as const;
+
 export interface GrantEventData {
   companyId: number;
   grant: {
@@ -22,7 +40,7 @@ export interface GrantEventData {
     environment: "sandbox" | "production";
     createdAt: string;
     revokedAt: string | null;
-    reason: "merchant_connected" | "merchant_disconnected" | "app_revoked";
+    reason: (typeof grantEventReasons)[number];
   };
 }
 
@@ -31,7 +49,7 @@ export interface AccessRequestEventData {
   accessRequest: {
     id: number;
     appId: string;
-    state: "APPROVED" | "DECLINED" | "WITHDRAWN" | "EXPIRED";
+    state: (typeof accessRequestEventStates)[number];
     storeIds: number[];
     approvedStoreIds: number[] | null;
     createdAt: string;

@@ -33,8 +33,10 @@ export function createAccessRequestPages(kit: ConsentKit) {
         : new Map<number, string>();
     const view = (row: (typeof rows)[number]): AccessRequestView => ({
       id: String(row.id),
+      appId: row.app_id,
       appName: row.app_name,
       organizationName: row.organization_name,
+      reviewed: row.app_state === "APPROVED",
       links: {
         ...(row.website_url ? { website: row.website_url } : {}),
         ...(row.privacy_policy_url ? { privacyUrl: row.privacy_policy_url } : {}),

@@ -3,13 +3,16 @@
 import { html, raw } from "../web/html.js";
 import { translator, type Locale } from "../web/i18n.js";
 import { hiddenFields } from "../web/layout.js";
-import { type PageContext, rich, shell, formatDay, doneNotice } from "./pages.js";
-import { type AppLinks, appLinks } from "./app-identity.js";
+import { type PageContext, nameInSentence, rich, shell, formatDay, doneNotice } from "./pages.js";
+import { type AppLinks, whoIsAsking } from "./app-identity.js";
 
 export interface AccessRequestView {
   id: string;
+  appId: string;
   appName: string;
   organizationName: string;
+  /** The app is APPROVED (reviewed by staff): the consent screen's review mark, shown the same here. */
+  reviewed: boolean;
   /** The app's pages for merchants, as on the consent screen (absent ones are not shown). */
   links?: AppLinks;
   state: string;
@@ -46,9 +49,12 @@ export function accessRequestsPage(
   const t = translator(context.locale);
   const names = options.storeNames ?? new Map<number, string>();
   const who = (row: AccessRequestView) => ({
-    app: html`<strong>${row.appName}</strong>`,
+    app: nameInSentence(row.appName),
     organization: row.organizationName,
   });
+  // Who is asking, as the consent screen shows it: avatar, name, developer, review mark and the developer's links.
+  const identity = (row: AccessRequestView) =>
+    whoIsAsking({ ...row, links: row.links ?? {} }, context.locale, `request-${row.id}-app`);
   const pending = options.pending.map((row) => {
     const refused = options.refused === row.id;
     const errorId = `stores-error-${row.id}`;
@@ -56,8 +62,7 @@ export function accessRequestsPage(
       (store) =>
         html`<li class="choice"><input type="checkbox" id="store-${row.id}-${store}" name="store_ids" value="${store}"${refused ? "" : raw(" checked")}${options.owner ? "" : raw(" disabled")}${refused ? raw(` aria-describedby="${errorId}"`) : ""}> <label for="store-${row.id}-${store}">${storeName(store, names, context.locale)}</label></li>`,
     );
-    const body = html`<p>${rich(t("consent.asksToRead"), { ...who(row), created: formatDay(row.created, context.locale), expires: formatDay(row.expires, context.locale) })}</p>
-${row.links ? appLinks(row.links, context.locale) : ""}
+    const body = html`${identity(row)}<p>${rich(t("consent.asksToRead"), { ...who(row), created: formatDay(row.created, context.locale), expires: formatDay(row.expires, context.locale) })}</p>
 <fieldset${refused ? raw(' class="invalid"') : ""}><legend>${t("consent.storeOptions", { app: row.appName })}</legend>
 ${refused ? html`<p class="field-error" id="${errorId}" tabindex="-1" autofocus role="alert">${t("consent.chooseStoresError")}</p>` : ""}
 <ul class="list-plain" aria-label="${t("consent.requestedStores")}">${stores}</ul></fieldset>`;
@@ -67,10 +72,10 @@ ${refused ? html`<p class="field-error" id="${errorId}" tabindex="-1" autofocus 
   });
   const approved = options.approved.map(
     (row) =>
-      html`<li class="connection"><p>${rich(t("consent.approvedStores"), {
+      html`<li class="connection"><div class="connection-main">${identity(row)}<p>${rich(t("consent.approvedStores"), {
         ...who(row),
         stores: html`${row.approvedStoreIds.map((store, index) => html`${index > 0 ? ", " : ""}<strong>${storeName(store, names, context.locale)}</strong>`)}`,
-      })}</p>${
+      })}</p></div>${
         options.owner
           ? html`<form method="post" action="/oauth/access-requests/withdraw">${hiddenFields({ csrf: options.csrf, access_request_id: row.id })}<button type="submit" class="danger" aria-label="${t("consent.withdrawApp", { app: row.appName })}">${t("consent.withdraw")}</button></form>`
           : ""

@@ -3,7 +3,7 @@
 import { html } from "../web/html.js";
 import { translator } from "../web/i18n.js";
 import { hiddenFields } from "../web/layout.js";
-import { type PageContext, rich, shell, permissionPhrases, productLabel } from "./pages.js";
+import { type PageContext, nameInSentence, rich, shell, permissionPhrases, productLabel } from "./pages.js";
 import { type AppLinks, whoIsAsking } from "./app-identity.js";
 
 export interface ConsentView {
@@ -35,10 +35,10 @@ export interface ConsentView {
  */
 export function consentPage(context: PageContext, view: ConsentView): string {
   const t = translator(context.locale);
-  const app = html`<strong>${view.appName}</strong>`;
+  const app = nameInSentence(view.appName);
   const summary = html`<section class="card consent-summary" aria-labelledby="asker-heading">
 ${whoIsAsking(view, context.locale, "asker-heading")}
-<p class="lead">${rich(t("consent.wantsToConnect"), { app, company: html`<strong>${view.companyName}</strong>` })}</p>
+<p class="lead">${rich(t("consent.wantsToConnect"), { app, company: nameInSentence(view.companyName) })}</p>
 <h3 id="permissions-heading">${t("consent.willBeAbleTo")}</h3>
 <ul class="permissions" aria-labelledby="permissions-heading">${permissionPhrases(view.scopes, context.locale).map((phrase) => html`<li>${phrase}</li>`)}</ul>
 <p class="duration">${t("consent.untilDisconnect")}</p>

@@ -36,6 +36,15 @@ export function rich(message: string, fragments: Record<string, HtmlValue>): Saf
   return html`${parts.map((part, index) => (index % 2 === 0 ? part : part in fragments ? fragments[part]! : `{${part}}`))}`;
 }
 
+/**
+ * A name (an app's, a merchant's) inside a sentence of the site: bold, and isolated (<bdi>) so a Latin name keeps its
+ * order in an Arabic sentence and an Arabic one in an English sentence. Two names never touch in a message: a word of
+ * the language stands between them (docs/decisions.md, "Names in sentences").
+ */
+export function nameInSentence(name: string): SafeHtml {
+  return html`<strong class="name"><bdi>${name}</bdi></strong>`;
+}
+
 export function shell(
   context: PageContext,
   title: string,
@@ -167,7 +176,7 @@ export function signInPage(
   return shell(
     context,
     t("consent.signInTitle"),
-    html`${options.appName ? html`<p class="lead">${rich(t("consent.signInContext"), { app: html`<strong>${options.appName}</strong>` })}</p>` : ""}
+    html`${options.appName ? html`<p class="lead">${rich(t("consent.signInContext"), { app: nameInSentence(options.appName) })}</p>` : ""}
 <div class="card">
 ${options.failed ? html`<div class="alert error" id="sign-in-error" tabindex="-1" autofocus><p role="alert">${t("consent.signInFailed")}</p></div>` : ""}
 <form method="post" action="/oauth/sign-in">${hiddenFields({ csrf: options.csrf, return_to: options.returnTo })}
@@ -255,7 +264,7 @@ export function confirmationPage(
     t(disconnect ? "consent.confirmDisconnectTitle" : "consent.confirmWithdrawTitle", { app: options.appName }),
     html`<section class="card">
 <p>${t(disconnect ? "consent.confirmDisconnectText" : "consent.confirmWithdrawText", { app: options.appName })}</p>
-${options.scopes ? html`<ul class="permissions" aria-label="${t("consent.permissionsOf", { app: options.appName })}">${permissionPhrases(options.scopes, context.locale).map((phrase) => html`<li>${phrase}</li>`)}</ul>` : ""}
+${options.scopes ? html`<h2 id="removed-heading">${rich(t("consent.accessRemoved"), { app: nameInSentence(options.appName) })}</h2><ul class="permissions removing" aria-labelledby="removed-heading">${permissionPhrases(options.scopes, context.locale).map((phrase) => html`<li>${phrase}</li>`)}</ul>` : ""}
 <form method="post" action="${action}">${hiddenFields({ csrf: options.csrf, ...options.fields, confirm: "yes" })}
 <div class="actions"><button type="submit" class="danger">${t(disconnect ? "consent.confirmDisconnect" : "consent.confirmWithdraw", { app: options.appName })}</button> <a class="button secondary" href="${back}">${t(disconnect ? "consent.keepConnected" : "consent.keepAccess")}</a></div>
 </form></section>`,

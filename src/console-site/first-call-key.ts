@@ -8,7 +8,7 @@
 import { Environment, type App } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { renderPartnerError } from "../errors/index.js";
 import { vouchedClientHeader } from "../runtime/vouched-client.js";
-import { html } from "../web/html.js";
+import { html, jsonSample } from "../web/html.js";
 import {
   answerBlock,
   chosenMerchant,
@@ -74,7 +74,7 @@ export async function keyCallPage(
 <section class="card" aria-labelledby="access-heading"><h2 id="access-heading">${t("console.firstCallKeyAccessHeading")}</h2>
 <p>${t("console.firstCallKeyAccess")}</p>
 <p>${t("console.firstCallKeyRefusal")}</p>
-<pre tabindex="0" aria-labelledby="access-heading" data-testid="refusal-body"><code>${JSON.stringify(refusal.body, null, 2)}</code></pre></section>
+<pre tabindex="0" aria-labelledby="access-heading" data-testid="refusal-body"><code>${jsonSample(JSON.stringify(refusal.body, null, 2))}</code></pre></section>
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
 ${hasSandboxKey ? "" : alert("info", html`${t("console.firstCallNoKey")} <a href="/apps/${app.appId}/api-keys">${t("console.createApiKey")}</a>`)}
 ${postForm(

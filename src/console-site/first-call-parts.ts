@@ -3,7 +3,7 @@
 // API as it came (status and body); where the runs go and what counts them.
 import type { App } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { VouchedClients } from "../runtime/vouched-client.js";
-import { html, type SafeHtml } from "../web/html.js";
+import { html, jsonSample, type SafeHtml } from "../web/html.js";
 import type { Problem, Visit } from "./visit.js";
 
 /**
@@ -22,10 +22,12 @@ export async function sandboxMerchantChoice(
   const choice =
     active.length === 0
       ? html`<p>${t("console.firstCallNoMerchant")} <a href="/organizations/${app.organizationId}">${t("console.provisionMerchant")}</a></p>`
-      : html`<div class="field"><label for="field-merchant_id">${t("console.sandboxMerchant")}</label><select id="field-merchant_id" name="merchant_id">${active.map(
+      : // Radios, not a select: at most three merchants (sandboxMerchantLimit), and a long name wraps in a label
+        // where a select cut it off at 375 px. The name is isolated, the company number left to right beside it.
+        html`<fieldset class="field"><legend>${t("console.sandboxMerchant")}</legend>${active.map(
           (merchant) =>
-            html`<option value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` selected` : ""}>${merchant.name || String(merchant.companyId)} (${String(merchant.companyId)})</option>`,
-        )}</select></div>`;
+            html`<div class="choice"><input type="radio" id="merchant-${String(merchant.companyId)}" name="merchant_id" value="${String(merchant.companyId)}"${Number(merchant.companyId) === chosen ? html` checked` : ""}> <label for="merchant-${String(merchant.companyId)}"><bdi>${merchant.name || String(merchant.companyId)}</bdi> <span class="muted ltr">(${String(merchant.companyId)})</span></label></div>`,
+        )}</fieldset>`;
   // None active (and the list read): the page offers to create one first (./first-call-merchant.ts).
   return { chosen, choice, none: merchants.ok && active.length === 0 };
 }
@@ -44,7 +46,7 @@ export function commandBox(visit: Visit, id: string, label: string, text: string
 
 /** One answer of the API: its status and its body, as they came. */
 export function answerBlock(visit: Visit, label: string, result: { status: number; body: string }): SafeHtml {
-  return html`<h4><bdi>${label}</bdi></h4><p>${visit.t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre tabindex="0"><code>${result.body}</code></pre>`;
+  return html`<h4><bdi>${label}</bdi></h4><p>${visit.t("console.httpStatus")} <strong class="ltr" data-testid="status">${String(result.status)}</strong></p><pre tabindex="0"><code>${jsonSample(result.body)}</code></pre>`;
 }
 
 /**

@@ -5,7 +5,7 @@
 // GetAppRequestLogEntry, GetAppUsage) like every other console page.
 import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { GetAppUsageResponse, RequestLogEntry } from "../../gen/partnerapi/v1/console_service_pb.js";
-import { html, raw, type SafeHtml } from "../web/html.js";
+import { html, jsonSample, raw, type SafeHtml } from "../web/html.js";
 import { formatNumber, millisecondsText, momentText, type Locale } from "../web/i18n.js";
 import { withApp } from "./app-lookup.js";
 import { alert } from "./ui.js";
@@ -137,7 +137,7 @@ export async function requestEntryPage(visit: Visit, appId: string, id: string):
 <dt>${t("console.colLatency")}</dt><dd><bdi>${millisecondsText(locale, entry.latencyMs)}</bdi></dd>
 </dl></section>
 <section class="card" aria-labelledby="body-heading"><h2 id="body-heading">${t("console.errorBody")}</h2>
-${pretty ? html`<pre tabindex="0" aria-labelledby="body-heading"><code>${pretty}</code></pre>` : html`<p>${t("console.noErrorBody")}</p>`}</section>`;
+${pretty ? html`<pre tabindex="0" aria-labelledby="body-heading"><code>${jsonSample(pretty)}</code></pre>` : html`<p>${t("console.noErrorBody")}</p>`}</section>`;
   return visit.page(t("console.requestTitle", { id }), body);
 }
 

@@ -72,7 +72,7 @@ export const catalogue = {
     oauth: "unsupported_grant_type",
     messages: {
       en: "This grant type is not supported. Use authorization_code, refresh_token or, with sandbox credentials, client_credentials.",
-      ar: "نوع المنح هذا غير مدعوم. استخدم authorization_code أو refresh_token، أو client_credentials مع بيانات اعتماد بيئة الاختبار.",
+      ar: "نوع المنح هذا غير مدعوم. استخدم \u2066authorization_code\u2069 أو \u2066refresh_token\u2069، أو \u2066client_credentials\u2069 مع بيانات اعتماد بيئة الاختبار.",
       hi: "यह grant type समर्थित नहीं है। authorization_code, refresh_token या, sandbox क्रेडेंशियल के साथ, client_credentials का उपयोग करें।",
     },
   },
@@ -103,7 +103,7 @@ export const catalogue = {
     oauth: "invalid_grant",
     messages: {
       en: "The redirect_uri does not exactly match the registered redirect URI.",
-      ar: "لا يطابق redirect_uri عنوان إعادة التوجيه المسجَّل تطابقًا تامًا.",
+      ar: "لا يطابق \u2066redirect_uri\u2069 عنوان إعادة التوجيه المسجَّل تطابقًا تامًا.",
       hi: "redirect_uri पंजीकृत redirect URI से पूरी तरह मेल नहीं खाता।",
     },
   },
@@ -113,7 +113,7 @@ export const catalogue = {
     oauth: "invalid_grant",
     messages: {
       en: "The code_verifier is missing or does not match the code challenge.",
-      ar: "قيمة code_verifier مفقودة أو لا تطابق رمز التحدي.",
+      ar: "قيمة \u2066code_verifier\u2069 مفقودة أو لا تطابق رمز التحدي.",
       hi: "code_verifier मौजूद नहीं है या code challenge से मेल नहीं खाता।",
     },
   },
@@ -176,7 +176,7 @@ export const catalogue = {
     headers: { "WWW-Authenticate": "Basic" },
     messages: {
       en: "Requests from this IP address are not allowed for this client credential.",
-      ar: "الطلبات من عنوان IP هذا غير مسموح بها لبيانات اعتماد العميل هذه.",
+      ar: "الطلبات من عنوان \u2066IP\u2069 هذا غير مسموح بها لبيانات اعتماد العميل هذه.",
       hi: "इस क्लाइंट क्रेडेंशियल के लिए इस IP पते से अनुरोध की अनुमति नहीं है।",
     },
   },
@@ -200,7 +200,7 @@ export const catalogue = {
     oauth: "invalid_dpop_proof",
     messages: {
       en: "The DPoP proof is malformed, not for this request, too old or already used. Send a new proof signed with the client's key.",
-      ar: "إثبات DPoP غير صالح الصيغة أو لا يخص هذا الطلب أو قديم جدًا أو سبق استخدامه. أرسل إثباتًا جديدًا موقّعًا بمفتاح العميل.",
+      ar: "إثبات \u2066DPoP\u2069 غير صالح الصيغة أو لا يخص هذا الطلب أو قديم جدًا أو سبق استخدامه. أرسل إثباتًا جديدًا موقّعًا بمفتاح العميل.",
       hi: "DPoP प्रमाण ग़लत प्रारूप में है, इस अनुरोध के लिए नहीं है, बहुत पुराना है या पहले ही उपयोग हो चुका है। क्लाइंट की कुंजी से हस्ताक्षरित नया प्रमाण भेजें।",
     },
   },
@@ -212,7 +212,7 @@ export const catalogue = {
     headers: { "DPoP-Nonce": "{nonce}" },
     messages: {
       en: "Send the DPoP proof again with the nonce {nonce} (also in the DPoP-Nonce header).",
-      ar: "أرسل إثبات DPoP مرة أخرى مع القيمة {nonce} (موجودة أيضًا في ترويسة DPoP-Nonce).",
+      ar: "أرسل إثبات \u2066DPoP\u2069 مرة أخرى مع القيمة {nonce} (موجودة أيضًا في ترويسة \u2066DPoP-Nonce\u2069).",
       hi: "DPoP प्रमाण को nonce {nonce} के साथ फिर से भेजें (यह DPoP-Nonce हेडर में भी है)।",
     },
   },
@@ -222,7 +222,7 @@ export const catalogue = {
     oauth: "invalid_dpop_proof",
     messages: {
       en: "This refresh token or code is bound to a DPoP key: send a DPoP proof signed with that key.",
-      ar: "رمز التحديث أو الرمز هذا مرتبط بمفتاح DPoP: أرسل إثبات DPoP موقّعًا بذلك المفتاح.",
+      ar: "رمز التحديث أو الرمز هذا مرتبط بمفتاح \u2066DPoP\u2069: أرسل إثبات \u2066DPoP\u2069 موقّعًا بذلك المفتاح.",
       hi: "यह रिफ़्रेश टोकन या कोड एक DPoP कुंजी से बंधा है: उसी कुंजी से हस्ताक्षरित DPoP प्रमाण भेजें।",
     },
   },
@@ -232,7 +232,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "This app requires DPoP: send a DPoP proof header with the token request.",
-      ar: "يتطلب هذا التطبيق DPoP: أرسل ترويسة إثبات DPoP مع طلب الرمز.",
+      ar: "يتطلب هذا التطبيق \u2066DPoP\u2069: أرسل ترويسة إثبات \u2066DPoP\u2069 مع طلب الرمز.",
       hi: "इस ऐप के लिए DPoP आवश्यक है: टोकन अनुरोध के साथ DPoP प्रमाण हेडर भेजें।",
     },
   },
@@ -244,7 +244,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "No app matches this client_id.",
-      ar: "لا يوجد تطبيق يطابق client_id هذا.",
+      ar: "لا يوجد تطبيق يطابق \u2066client_id\u2069 هذا.",
       hi: "इस client_id से कोई ऐप मेल नहीं खाता।",
     },
   },
@@ -254,7 +254,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "The state parameter is required.",
-      ar: "المعامل state مطلوب.",
+      ar: "المعامل \u2066state\u2069 مطلوب.",
       hi: "state पैरामीटर आवश्यक है।",
     },
   },
@@ -264,7 +264,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "Only the S256 code_challenge_method is supported.",
-      ar: "طريقة code_challenge_method المدعومة هي S256 فقط.",
+      ar: "طريقة \u2066code_challenge_method\u2069 المدعومة هي \u2066S256\u2069 فقط.",
       hi: "केवल S256 code_challenge_method समर्थित है।",
     },
   },
@@ -276,7 +276,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "Only the query response_mode is supported.",
-      ar: "طريقة response_mode المدعومة هي query فقط.",
+      ar: "طريقة \u2066response_mode\u2069 المدعومة هي \u2066query\u2069 فقط.",
       hi: "केवल query response_mode समर्थित है।",
     },
   },
@@ -300,7 +300,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "This app must push its authorization request first (POST /v1/oauth/par) and send only client_id and request_uri here.",
-      ar: "يجب أن يرسل هذا التطبيق طلب التفويض أولًا (POST /v1/oauth/par) وألا يرسل هنا إلا client_id وrequest_uri.",
+      ar: "يجب أن يرسل هذا التطبيق طلب التفويض أولًا (\u2066POST /v1/oauth/par\u2069) وألا يرسل هنا إلا \u2066client_id\u2069 و\u2066request_uri\u2069.",
       hi: "इस ऐप को पहले अपना प्राधिकरण अनुरोध भेजना होगा (POST /v1/oauth/par) और यहाँ केवल client_id और request_uri भेजने होंगे।",
     },
   },
@@ -323,7 +323,7 @@ export const catalogue = {
       // a sandbox client and a live company, or another organization's sandbox merchant; a production client and a
       // demo company; an inactive merchant. The message names the rule, so each of them reads true.
       en: "This company cannot be connected to this app: a sandbox app connects only the active sandbox merchants of its own organization, and a production app only active live companies.",
-      ar: "لا يمكن ربط هذه الشركة بهذا التطبيق: تطبيق الاختبار (sandbox) لا يتصل إلا بتجار الاختبار النشطين التابعين لمؤسسته هو، وتطبيق الإنتاج (production) لا يتصل إلا بالشركات الحقيقية النشطة.",
+      ar: "لا يمكن ربط هذه الشركة بهذا التطبيق: تطبيق الاختبار (\u2066sandbox\u2069) لا يتصل إلا بتجار الاختبار النشطين التابعين لمؤسسته هو، وتطبيق الإنتاج (\u2066production\u2069) لا يتصل إلا بالشركات الحقيقية النشطة.",
       hi: "इस कंपनी को इस ऐप से कनेक्ट नहीं किया जा सकता: sandbox ऐप केवल अपने ही संगठन के सक्रिय sandbox व्यापारियों से और production ऐप केवल सक्रिय लाइव कंपनियों से कनेक्ट होता है।",
     },
   },
@@ -676,7 +676,7 @@ export const catalogue = {
     grpc: Code.InvalidArgument,
     messages: {
       en: "The country must be a supported two-letter ISO 3166-1 code.",
-      ar: "يجب أن تكون الدولة رمزًا مدعومًا من حرفين وفق معيار ISO 3166-1.",
+      ar: "يجب أن تكون الدولة رمزًا مدعومًا من حرفين وفق معيار \u2066ISO 3166-1\u2069.",
       hi: "देश एक समर्थित दो-अक्षरों वाला ISO 3166-1 कोड होना चाहिए।",
     },
   },
@@ -686,7 +686,7 @@ export const catalogue = {
     params: { limit: "number" },
     messages: {
       en: "The app already has the maximum of {limit} API keys. Revoke one before creating another.",
-      ar: "بلغ التطبيق الحد الأقصى لمفاتيح API وهو {limit}. ألغِ أحد المفاتيح قبل إنشاء مفتاح جديد.",
+      ar: "بلغ التطبيق الحد الأقصى لمفاتيح \u2066API\u2069 وهو {limit}. ألغِ أحد المفاتيح قبل إنشاء مفتاح جديد.",
       hi: "ऐप के पास पहले से अधिकतम {limit} API कुंजियाँ हैं। नई कुंजी बनाने से पहले एक कुंजी रद्द करें।",
     },
   },
@@ -760,7 +760,7 @@ export const catalogue = {
   "developer.api_key_not_found": {
     status: 404,
     grpc: Code.NotFound,
-    messages: { en: "API key not found.", ar: "مفتاح API غير موجود.", hi: "API कुंजी नहीं मिली।" },
+    messages: { en: "API key not found.", ar: "مفتاح \u2066API\u2069 غير موجود.", hi: "API कुंजी नहीं मिली।" },
   },
   "developer.webhook_endpoint_not_found": {
     status: 404,
@@ -826,7 +826,7 @@ export const catalogue = {
     params: { field: "string", rule: "string" },
     messages: {
       en: "The link in {field} is not allowed ({rule}): give an absolute https URL of at most 2,000 characters, without a user name or password.",
-      ar: "الرابط في {field} غير مسموح به ({rule}): أدخل عنوان https كاملًا لا يزيد على 2000 حرف، بلا اسم مستخدم أو كلمة مرور.",
+      ar: "الرابط في {field} غير مسموح به ({rule}): أدخل عنوان \u2066https\u2069 كاملًا لا يزيد على 2000 حرف، بلا اسم مستخدم أو كلمة مرور.",
       hi: "{field} में दिया गया लिंक स्वीकार्य नहीं है ({rule}): अधिकतम 2,000 अक्षरों का पूरा https URL दें, बिना उपयोगकर्ता नाम या पासवर्ड के।",
     },
   },
@@ -856,7 +856,7 @@ export const catalogue = {
     params: { field: "string", value: "string" },
     messages: {
       en: '"{value}" in {field} is not a valid IP address or range.',
-      ar: 'القيمة "{value}" في {field} ليست عنوان IP أو نطاقًا صالحًا.',
+      ar: 'القيمة "{value}" في {field} ليست عنوان \u2066IP\u2069 أو نطاقًا صالحًا.',
       hi: '{field} में "{value}" एक मान्य IP पता या रेंज नहीं है।',
     },
   },
@@ -889,7 +889,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "merchant_id is required unless the organization has exactly one active sandbox merchant.",
-      ar: "الحقل merchant_id مطلوب ما لم يكن لدى المؤسسة تاجر نشط واحد فقط في بيئة الاختبار.",
+      ar: "الحقل \u2066merchant_id\u2069 مطلوب ما لم يكن لدى المؤسسة تاجر نشط واحد فقط في بيئة الاختبار.",
       hi: "merchant_id आवश्यक है, जब तक कि संगठन के पास ठीक एक सक्रिय sandbox व्यापारी न हो।",
     },
   },
@@ -899,7 +899,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "No merchant exists with this merchant_id.",
-      ar: "لا يوجد تاجر بهذا المعرّف merchant_id.",
+      ar: "لا يوجد تاجر بهذا المعرّف \u2066merchant_id\u2069.",
       hi: "इस merchant_id वाला कोई व्यापारी मौजूद नहीं है।",
     },
   },
@@ -949,7 +949,7 @@ export const catalogue = {
     oauth: "unauthorized_client",
     messages: {
       en: "Production FULL and ONLINE_ORDER apps must use the OAuth authorization code flow, not client_credentials.",
-      ar: "يجب أن تستخدم تطبيقات FULL وONLINE_ORDER في بيئة الإنتاج تدفق رمز التفويض في OAuth بدلًا من client_credentials.",
+      ar: "يجب أن تستخدم تطبيقات \u2066FULL\u2069 و\u2066ONLINE_ORDER\u2069 في بيئة الإنتاج تدفق رمز التفويض في \u2066OAuth\u2069 بدلًا من \u2066client_credentials\u2069.",
       hi: "प्रोडक्शन में FULL और ONLINE_ORDER ऐप्स को client_credentials नहीं, बल्कि OAuth authorization code फ़्लो का उपयोग करना होगा।",
     },
   },
@@ -959,7 +959,7 @@ export const catalogue = {
     oauth: "unauthorized_client",
     messages: {
       en: "Production ADSR apps must use an API key, not client_credentials.",
-      ar: "يجب أن تستخدم تطبيقات ADSR في بيئة الإنتاج مفتاح API بدلًا من client_credentials.",
+      ar: "يجب أن تستخدم تطبيقات \u2066ADSR\u2069 في بيئة الإنتاج مفتاح \u2066API\u2069 بدلًا من \u2066client_credentials\u2069.",
       hi: "प्रोडक्शन में ADSR ऐप्स को client_credentials नहीं, बल्कि API कुंजी का उपयोग करना होगा।",
     },
   },
@@ -981,7 +981,7 @@ export const catalogue = {
     params: { grantType: "string" },
     messages: {
       en: 'grant_type "{grantType}" is not supported here; only client_credentials is accepted.',
-      ar: 'نوع المنح "{grantType}" غير مدعوم هنا؛ يُقبل client_credentials فقط.',
+      ar: 'نوع المنح "{grantType}" غير مدعوم هنا؛ يُقبل \u2066client_credentials\u2069 فقط.',
       hi: 'यहाँ grant_type "{grantType}" समर्थित नहीं है; केवल client_credentials स्वीकार किया जाता है।',
     },
   },
@@ -991,7 +991,7 @@ export const catalogue = {
     grpc: Code.PermissionDenied,
     messages: {
       en: "Requests from this IP address are not allowed for this credential.",
-      ar: "الطلبات من عنوان IP هذا غير مسموح بها لبيانات الاعتماد هذه.",
+      ar: "الطلبات من عنوان \u2066IP\u2069 هذا غير مسموح بها لبيانات الاعتماد هذه.",
       hi: "इस क्रेडेंशियल के लिए इस IP पते से अनुरोध की अनुमति नहीं है।",
     },
   },
@@ -1002,7 +1002,7 @@ export const catalogue = {
     oauth: "invalid_dpop_proof",
     messages: {
       en: "The DPoP proof is malformed, not for this request, too old or already used. Send a new proof signed with the client's key.",
-      ar: "إثبات DPoP غير صالح الصيغة أو لا يخص هذا الطلب أو قديم جدًا أو سبق استخدامه. أرسل إثباتًا جديدًا موقّعًا بمفتاح العميل.",
+      ar: "إثبات \u2066DPoP\u2069 غير صالح الصيغة أو لا يخص هذا الطلب أو قديم جدًا أو سبق استخدامه. أرسل إثباتًا جديدًا موقّعًا بمفتاح العميل.",
       hi: "DPoP प्रमाण ग़लत प्रारूप में है, इस अनुरोध के लिए नहीं है, बहुत पुराना है या पहले ही उपयोग हो चुका है। क्लाइंट की कुंजी से हस्ताक्षरित नया प्रमाण भेजें।",
     },
   },
@@ -1014,7 +1014,7 @@ export const catalogue = {
     headers: { "DPoP-Nonce": "{nonce}" },
     messages: {
       en: "Send the DPoP proof again with the nonce {nonce} (also in the DPoP-Nonce header).",
-      ar: "أرسل إثبات DPoP مرة أخرى مع القيمة {nonce} (موجودة أيضًا في ترويسة DPoP-Nonce).",
+      ar: "أرسل إثبات \u2066DPoP\u2069 مرة أخرى مع القيمة {nonce} (موجودة أيضًا في ترويسة \u2066DPoP-Nonce\u2069).",
       hi: "DPoP प्रमाण को nonce {nonce} के साथ फिर से भेजें (यह DPoP-Nonce हेडर में भी है)।",
     },
   },
@@ -1023,7 +1023,7 @@ export const catalogue = {
     grpc: Code.FailedPrecondition,
     messages: {
       en: "This app requires DPoP: send a DPoP proof header with the token request.",
-      ar: "يتطلب هذا التطبيق DPoP: أرسل ترويسة إثبات DPoP مع طلب الرمز.",
+      ar: "يتطلب هذا التطبيق \u2066DPoP\u2069: أرسل ترويسة إثبات \u2066DPoP\u2069 مع طلب الرمز.",
       hi: "इस ऐप के लिए DPoP आवश्यक है: टोकन अनुरोध के साथ DPoP प्रमाण हेडर भेजें।",
     },
   },
@@ -1047,7 +1047,7 @@ export const catalogue = {
     headers: { "WWW-Authenticate": "Bearer" }, // RFC 6750 §3.1: no error attribute when no credentials came.
     messages: {
       en: "Authentication is required: send a bearer token or an API key.",
-      ar: "المصادقة مطلوبة: أرسل رمز Bearer أو مفتاح API.",
+      ar: "المصادقة مطلوبة: أرسل رمز \u2066Bearer\u2069 أو مفتاح \u2066API\u2069.",
       hi: "प्रमाणीकरण आवश्यक है: एक bearer टोकन या API कुंजी भेजें।",
     },
   },
@@ -1067,7 +1067,7 @@ export const catalogue = {
     headers: { "WWW-Authenticate": 'DPoP error="invalid_dpop_proof", algs="ES256 ES384 PS256 RS256 EdDSA"' }, // RFC 9449 §7.1
     messages: {
       en: "The DPoP proof is missing, malformed, not for this request (method, URL, access token), too old or already used.",
-      ar: "إثبات DPoP مفقود أو غير صالح الصيغة أو لا يخص هذا الطلب (الطريقة أو العنوان أو رمز الوصول) أو قديم جدًا أو سبق استخدامه.",
+      ar: "إثبات \u2066DPoP\u2069 مفقود أو غير صالح الصيغة أو لا يخص هذا الطلب (الطريقة أو العنوان أو رمز الوصول) أو قديم جدًا أو سبق استخدامه.",
       hi: "DPoP प्रमाण मौजूद नहीं है, ग़लत प्रारूप में है, इस अनुरोध (मेथड, URL, एक्सेस टोकन) के लिए नहीं है, बहुत पुराना है या पहले ही उपयोग हो चुका है।",
     },
   },
@@ -1081,7 +1081,7 @@ export const catalogue = {
     }, // RFC 9449 §9
     messages: {
       en: "Send the DPoP proof again with the nonce {nonce} (also in the DPoP-Nonce header).",
-      ar: "أرسل إثبات DPoP مرة أخرى مع القيمة {nonce} (موجودة أيضًا في ترويسة DPoP-Nonce).",
+      ar: "أرسل إثبات \u2066DPoP\u2069 مرة أخرى مع القيمة {nonce} (موجودة أيضًا في ترويسة \u2066DPoP-Nonce\u2069).",
       hi: "DPoP प्रमाण को nonce {nonce} के साथ फिर से भेजें (यह DPoP-Nonce हेडर में भी है)।",
     },
   },
@@ -1091,7 +1091,7 @@ export const catalogue = {
     headers: { "WWW-Authenticate": 'DPoP error="invalid_token", algs="ES256 ES384 PS256 RS256 EdDSA"' },
     messages: {
       en: "This access token is bound to a DPoP key: send it as Authorization: DPoP, with a DPoP proof.",
-      ar: "رمز الوصول هذا مرتبط بمفتاح DPoP: أرسله بصيغة Authorization: DPoP مع إثبات DPoP.",
+      ar: "رمز الوصول هذا مرتبط بمفتاح \u2066DPoP\u2069: أرسله بصيغة \u2066Authorization: DPoP\u2069 مع إثبات \u2066DPoP\u2069.",
       hi: "यह एक्सेस टोकन एक DPoP कुंजी से बंधा है: इसे Authorization: DPoP के रूप में, DPoP प्रमाण के साथ भेजें।",
     },
   },
@@ -1101,7 +1101,7 @@ export const catalogue = {
     headers: { "WWW-Authenticate": 'DPoP error="invalid_token", algs="ES256 ES384 PS256 RS256 EdDSA"' },
     messages: {
       en: "This access token is not bound to a DPoP key: send it as Authorization: Bearer.",
-      ar: "رمز الوصول هذا غير مرتبط بمفتاح DPoP: أرسله بصيغة Authorization: Bearer.",
+      ar: "رمز الوصول هذا غير مرتبط بمفتاح \u2066DPoP\u2069: أرسله بصيغة \u2066Authorization: Bearer\u2069.",
       hi: "यह एक्सेस टोकन किसी DPoP कुंजी से बंधा नहीं है: इसे Authorization: Bearer के रूप में भेजें।",
     },
   },
@@ -1111,7 +1111,7 @@ export const catalogue = {
     headers: { "WWW-Authenticate": 'DPoP error="invalid_token", algs="ES256 ES384 PS256 RS256 EdDSA"' },
     messages: {
       en: "This app requires DPoP: get a DPoP-bound token and send it as Authorization: DPoP, with a DPoP proof.",
-      ar: "يتطلب هذا التطبيق DPoP: احصل على رمز مرتبط بمفتاح DPoP وأرسله بصيغة Authorization: DPoP مع إثبات DPoP.",
+      ar: "يتطلب هذا التطبيق \u2066DPoP\u2069: احصل على رمز مرتبط بمفتاح \u2066DPoP\u2069 وأرسله بصيغة \u2066Authorization: DPoP\u2069 مع إثبات \u2066DPoP\u2069.",
       hi: "इस ऐप के लिए DPoP आवश्यक है: DPoP से बंधा टोकन लें और उसे Authorization: DPoP के रूप में, DPoP प्रमाण के साथ भेजें।",
     },
   },
@@ -1138,7 +1138,7 @@ export const catalogue = {
     grpc: Code.PermissionDenied,
     messages: {
       en: "Requests from this IP address are not allowed for this credential.",
-      ar: "الطلبات من عنوان IP هذا غير مسموح بها لبيانات الاعتماد هذه.",
+      ar: "الطلبات من عنوان \u2066IP\u2069 هذا غير مسموح بها لبيانات الاعتماد هذه.",
       hi: "इस क्रेडेंशियल के लिए इस IP पते से अनुरोध की अनुमति नहीं है।",
     },
   },
@@ -1176,7 +1176,7 @@ export const catalogue = {
     grpc: Code.InvalidArgument,
     messages: {
       en: "from and to must both be dates (YYYY-MM-DD), and to must not be before from.",
-      ar: "يجب أن يكون كل من from وto تاريخًا بالصيغة YYYY-MM-DD، وألا يسبق to التاريخ from.",
+      ar: "يجب أن يكون كل من \u2066from\u2069 و\u2066to\u2069 تاريخًا بالصيغة \u2066YYYY-MM-DD\u2069، وألا يسبق \u2066to\u2069 التاريخ \u2066from\u2069.",
       hi: "from और to दोनों YYYY-MM-DD प्रारूप में तिथियाँ होनी चाहिए, और to, from से पहले का नहीं होना चाहिए।",
     },
   },
@@ -1305,7 +1305,7 @@ export const catalogue = {
     params: { field: "string" },
     messages: {
       en: "A DELIVERY order needs the customer's phone number in {field}.",
-      ar: "يتطلب طلب التوصيل (DELIVERY) رقم هاتف العميل في {field}.",
+      ar: "يتطلب طلب التوصيل (\u2066DELIVERY\u2069) رقم هاتف العميل في {field}.",
       hi: "DELIVERY ऑर्डर के लिए {field} में ग्राहक का फ़ोन नंबर आवश्यक है।",
     },
   },
@@ -1345,7 +1345,7 @@ export const catalogue = {
     params: { field: "string" },
     messages: {
       en: "{field} must be an IANA time zone name, spelled as the tz database spells it (Europe/London).",
-      ar: "يجب أن يكون {field} اسم منطقة زمنية من IANA مكتوبًا كما تكتبه قاعدة بيانات tz (Europe/London).",
+      ar: "يجب أن يكون {field} اسم منطقة زمنية من \u2066IANA\u2069 مكتوبًا كما تكتبه قاعدة بيانات \u2066tz\u2069 (\u2066Europe/London\u2069).",
       hi: "{field} एक IANA समय क्षेत्र का नाम होना चाहिए, जैसा tz डेटाबेस उसे लिखता है (Europe/London)।",
     },
   },
@@ -1385,7 +1385,7 @@ export const catalogue = {
     grpc: Code.Unauthenticated,
     messages: {
       en: "The API key is not valid.",
-      ar: "مفتاح API غير صالح.",
+      ar: "مفتاح \u2066API\u2069 غير صالح.",
       hi: "API कुंजी मान्य नहीं है।",
     },
   },
@@ -1394,7 +1394,7 @@ export const catalogue = {
     grpc: Code.InvalidArgument,
     messages: {
       en: "companyId is required with an API key.",
-      ar: "المعامل companyId مطلوب عند استخدام مفتاح API.",
+      ar: "المعامل \u2066companyId\u2069 مطلوب عند استخدام مفتاح \u2066API\u2069.",
       hi: "API कुंजी के साथ companyId आवश्यक है।",
     },
   },
@@ -1412,7 +1412,7 @@ export const catalogue = {
     grpc: Code.PermissionDenied,
     messages: {
       en: "API keys are accepted only for ADSR apps.",
-      ar: "تُقبل مفاتيح API لتطبيقات ADSR فقط.",
+      ar: "تُقبل مفاتيح \u2066API\u2069 لتطبيقات \u2066ADSR\u2069 فقط.",
       hi: "API कुंजियाँ केवल ADSR ऐप्स के लिए स्वीकार की जाती हैं।",
     },
   },
@@ -1425,7 +1425,7 @@ export const catalogue = {
     headers: { "Retry-After": "{retryAfter}" },
     messages: {
       en: "API key verification is temporarily unavailable. Try again in {retryAfter} seconds.",
-      ar: "التحقق من مفتاح API غير متاح مؤقتًا. حاول مرة أخرى بعد {retryAfter} ثانية.",
+      ar: "التحقق من مفتاح \u2066API\u2069 غير متاح مؤقتًا. حاول مرة أخرى بعد {retryAfter} ثانية.",
       hi: "API कुंजी का सत्यापन अस्थायी रूप से उपलब्ध नहीं है। {retryAfter} सेकंड बाद फिर से प्रयास करें।",
     },
   },
@@ -1481,7 +1481,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "This is an OAuth 2.0 authorization server, not an OpenID Provider: its metadata is at /.well-known/oauth-authorization-server (RFC 8414).",
-      ar: "هذا خادم تفويض OAuth 2.0 وليس موفّر OpenID: بياناته الوصفية في /.well-known/oauth-authorization-server (RFC 8414).",
+      ar: "هذا خادم تفويض \u2066OAuth 2.0\u2069 وليس موفّر \u2066OpenID\u2069: بياناته الوصفية في \u2066/.well-known/oauth-authorization-server\u2069 (\u2066RFC 8414\u2069).",
       hi: "यह OAuth 2.0 प्राधिकरण सर्वर है, OpenID प्रदाता नहीं: इसका मेटाडेटा /.well-known/oauth-authorization-server (RFC 8414) पर है।",
     },
   },
@@ -1535,7 +1535,7 @@ export const catalogue = {
     oauth: "invalid_request",
     messages: {
       en: "The request body could not be read: it is not well-formed JSON or form data.",
-      ar: "تعذّرت قراءة نص الطلب: فهو ليس بصيغة JSON أو بيانات نموذج صحيحة.",
+      ar: "تعذّرت قراءة نص الطلب: فهو ليس بصيغة \u2066JSON\u2069 أو بيانات نموذج صحيحة.",
       hi: "अनुरोध का बॉडी पढ़ा नहीं जा सका: यह सही JSON या फ़ॉर्म डेटा नहीं है।",
     },
   },
@@ -1559,7 +1559,7 @@ export const catalogue = {
     oauth: "invalid_client",
     messages: {
       en: "This call needs a valid service credential in the X-Service-Credential header.",
-      ar: "يتطلب هذا الاستدعاء بيانات اعتماد خدمة صالحة في ترويسة X-Service-Credential.",
+      ar: "يتطلب هذا الاستدعاء بيانات اعتماد خدمة صالحة في ترويسة \u2066X-Service-Credential\u2069.",
       hi: "इस कॉल के लिए X-Service-Credential हेडर में एक मान्य सेवा क्रेडेंशियल आवश्यक है।",
     },
   },

@@ -60,3 +60,26 @@ export function raw(trusted: string): SafeHtml {
 export function join(values: readonly HtmlValue[], separator: SafeHtml | string = ""): SafeHtml {
   return new SafeHtml(values.map(render).join(render(separator)));
 }
+
+/** A letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms). */
+const rightToLeft = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
+
+/**
+ * JSON (an API's answer, a stored error body) for a left-to-right `<pre>`: escaped as text, and the content of each
+ * string that holds right-to-left letters (an Arabic `message`) isolated in a `<bdi>`. Inside it the message reads
+ * right to left with its own full stop at its end; outside it the quotes, the comma and the next key stay where
+ * JSON puts them. The text a reader selects or copies is the JSON as it came.
+ */
+export function jsonSample(text: string): SafeHtml {
+  let out = "";
+  let last = 0;
+  for (const found of text.matchAll(/"(?:[^"\\\n]|\\.)*"/g)) {
+    const literal = found[0];
+    out += escapeHtml(text.slice(last, found.index));
+    out += rightToLeft.test(literal)
+      ? `"<bdi dir="rtl">${escapeHtml(literal.slice(1, -1))}</bdi>"`
+      : escapeHtml(literal);
+    last = found.index + literal.length;
+  }
+  return new SafeHtml(out + escapeHtml(text.slice(last)));
+}

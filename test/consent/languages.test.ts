@@ -131,8 +131,10 @@ for (const locale of locales) {
 Languages("the access requests of an owner, with rows, hold no English in ar and hi", () => {
   const row = {
     id: "7",
+    appId: "app_reports",
     appName: "Reports App",
     organizationName: "Acme Ltd",
+    reviewed: true,
     state: "PENDING",
     storeIds: [11, 12],
     approvedStoreIds: [11],

@@ -506,7 +506,7 @@ Site("an ADSR app: an API key shown once, listed by name, revoked", async () => 
 
 /** The value of the selected option of the merchant choice. */
 function hiddenSelected(html: string): string {
-  return /<option value="(\d+)" selected>/.exec(html)![1]!;
+  return /name="merchant_id" value="(\d+)" checked>/.exec(html)![1]!;
 }
 
 Site(

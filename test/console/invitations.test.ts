@@ -290,7 +290,7 @@ Invitations("the mail: the inviter's language for a newcomer, the invitee's own 
   const newcomer = newEmail("newcomer");
   assert.is((await invite(organizationId, newcomer, "ADMIN", owner.token, "ar")).status, 200);
   const arabic = (await mailsTo(test, newcomer)).at(-1)!;
-  assert.is(arabic.subject, `دعاك ${owner.email} إلى ${name} على LP Partners`);
+  assert.is(arabic.subject, `دعاك ${owner.email} إلى ${name} على \u2066LP Partners\u2069`);
   assert.ok(arabic.text.includes(name), arabic.text);
   assert.ok(arabic.text.includes(owner.email), arabic.text);
   assert.ok(arabic.text.includes("بدور مسؤول"), arabic.text);

@@ -3,6 +3,7 @@
 // with the issuer written without its trailing slash (the guide's warning); openid-client discovers the server with
 // `algorithm: "oauth2"`, and its default (OpenID Connect) discovery gets a 404 whose body names the RFC 8414
 // document (issue 42).
+import { readFile } from "node:fs/promises";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as openid from "openid-client";
 import * as assert from "uvu/assert";
@@ -100,6 +101,53 @@ Partners(
     } catch (error) {
       assert.match(String((error as { cause?: { status?: number } }).cause?.status ?? error), "404");
     }
+  },
+);
+
+Partners(
+  "the API guide's jose example, with its own values, verifies a real token; its openid-client example too",
+  async () => {
+    const guide = await readFile(new URL("../../docs/api-guide.md", import.meta.url), "utf8");
+    const section = guide.slice(
+      guide.indexOf("### Both kinds of token"),
+      guide.indexOf("### Sender-constrained tokens"),
+    );
+    const jose = /```ts\n(import \{ createRemoteJWKSet, jwtVerify \} from "jose";[\s\S]*?)```/.exec(section)?.[1];
+    assert.ok(jose, "the guide's jose example");
+    const value = (pattern: RegExp) => pattern.exec(jose!)?.[1];
+    const exampleBase = value(/const baseUrl = "([^"]+)"/)!;
+    // The example's issuer is its base URL with the trailing slash; the real one is the metadata's.
+    assert.match(exampleBase, /^https:\/\/[^/]+\/$/);
+    assert.match(jose!, "issuer: baseUrl,");
+    assert.match(jose!, 'new URL(".well-known/jwks.json", baseUrl)');
+    const metadata = (await (await fetch(`${test.base}/.well-known/oauth-authorization-server`)).json()) as {
+      issuer: string;
+      jwks_uri: string;
+    };
+    assert.is(new URL(".well-known/jwks.json", metadata.issuer).href, metadata.jwks_uri);
+    const { protectedHeader, payload } = await jwtVerify(
+      await accessToken(),
+      createRemoteJWKSet(new URL(".well-known/jwks.json", metadata.issuer)),
+      {
+        issuer: metadata.issuer,
+        audience: value(/audience: "([^"]+)"/)!,
+        typ: value(/typ: "([^"]+)"/)!,
+        algorithms: [value(/algorithms: \["([^"]+)"\]/)!],
+      },
+    );
+    assert.is(protectedHeader.typ, value(/typ: "([^"]+)"/));
+    assert.is(payload.aud, value(/audience: "([^"]+)"/));
+    // The table above the example names the same values.
+    for (const cell of ["| `aud` | `partnerapi-app` |", "| header `typ` | `at+jwt` |", "`RS256`"])
+      assert.match(section, cell);
+    // openid-client: the example's option is the one that discovers the server.
+    const algorithm = /algorithm: "([^"]+)"/.exec(section)?.[1];
+    assert.is(algorithm, "oauth2");
+    const config = await openid.discovery(new URL(`${test.base}/`), "lp_app_any", "secret", undefined, {
+      algorithm: algorithm as "oauth2",
+      execute: [openid.allowInsecureRequests],
+    });
+    assert.is(config.serverMetadata().issuer, metadata.issuer);
   },
 );
 

@@ -30,6 +30,8 @@ export interface AccessRequestListRow extends AccessRequestRow {
   terms_url: string | null;
   organization_name: string;
   product: string;
+  /** The app's review state (APPROVED: reviewed by staff, as the consent screen marks it). */
+  app_state: string;
 }
 
 const columns = `r.id, r.app_id, r.company_id, r.store_ids, r.approved_store_ids, r.state, r.created_at, r.expires_at,
@@ -97,7 +99,7 @@ export function createAccessRequestQueries(sql: SqlClient) {
     async listForCompany(companyId: number): Promise<AccessRequestListRow[]> {
       return sql<AccessRequestListRow[]>`
         select ${sql.unsafe(columns)}, a.name as app_name, o.name as organization_name, a.product,
-          a.website_url, a.privacy_policy_url, a.terms_url
+          a.state as app_state, a.website_url, a.privacy_policy_url, a.terms_url
         from control.access_requests r
         join control.apps a on a.id = r.app_id
         join control.organizations o on o.id = a.organization_id

@@ -136,6 +136,7 @@ export const en = {
   "consent.advice.retry": "This is a problem on our side. Try again in a few minutes.",
   "consent.advice.generic": "Go back to the app and try again. If it happens again, contact the app's developer.",
   "consent.permissionsOf": "Permissions of {app}",
+  "consent.accessRemoved": "What {app} will no longer be able to do",
   "consent.connectedOn": "Connected on {date}",
   "consent.lastCall": "Last used {date}",
   "consent.noCallsYet": "Not used yet",
