@@ -40,8 +40,6 @@ export const microsecondsUtc = '\'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\'';
 export type CatalogueChanges = ReturnType<typeof createCatalogueChanges>;
 
 export function createCatalogueChanges(sql: SqlClient, schema: string) {
-  const heads = regionTable(sql, schema, "catalogue_feed_heads");
-  const table = (name: string) => regionTable(sql, schema, name);
   return {
     /**
      * Runs `write` as one catalogue change of the company: its stamp (strictly after the merchant's previous change,
@@ -53,8 +51,28 @@ export function createCatalogueChanges(sql: SqlClient, schema: string) {
       now: Date,
       write: (writer: CatalogueWriter, stamp: string) => Promise<CatalogueWrite<T>>,
     ) {
-      return (sql as { begin: <R>(run: (tx: SqlClient) => Promise<R>) => Promise<R> }).begin(async (tx) => {
-        const [head] = await tx<{ stamp: string }[]>`
+      return (sql as { begin: <R>(run: (tx: SqlClient) => Promise<R>) => Promise<R> }).begin((tx) =>
+        changeWithin(tx, schema, companyId, now, write),
+      );
+    },
+  };
+}
+
+/**
+ * One catalogue change inside a transaction the caller holds (`tx`): the stamp, the write and its events, as
+ * `change` does in a transaction of its own. For a caller whose change is part of a larger transaction (the sandbox
+ * menu autopilot claims its stores and turns them in one).
+ */
+export async function changeWithin<T>(
+  tx: SqlClient,
+  schema: string,
+  companyId: number,
+  now: Date,
+  write: (writer: CatalogueWriter, stamp: string) => Promise<CatalogueWrite<T>>,
+): Promise<T> {
+  const heads = regionTable(tx, schema, "catalogue_feed_heads");
+  const table = (name: string) => regionTable(tx, schema, name);
+  const [head] = await tx<{ stamp: string }[]>`
           insert into ${heads} as head (company_id, last_changed_at)
           values (${companyId}, greatest(${now.toISOString()}::text::timestamptz,
             (select max(t) + interval '1 microsecond' from (
@@ -64,18 +82,15 @@ export function createCatalogueChanges(sql: SqlClient, schema: string) {
           on conflict (company_id) do update
             set last_changed_at = greatest(excluded.last_changed_at, head.last_changed_at + interval '1 microsecond')
           returning to_char(last_changed_at at time zone 'UTC', ${tx.unsafe(microsecondsUtc)}) as stamp`;
-        const writer: CatalogueWriter = {
-          tx,
-          items: createItemQueries(tx, schema),
-          modifiers: createModifierQueries(tx, schema),
-          categories: createCategoryQueries(tx, schema),
-          stores: createStoreQueries(tx, schema),
-        };
-        const { result, events } = await write(writer, head!.stamp);
-        for (const event of events)
-          await recordEvent(tx, { ...event, companyId, data: { companyId, ...event.data }, occurredAt: now }, schema);
-        return result;
-      });
-    },
+  const writer: CatalogueWriter = {
+    tx,
+    items: createItemQueries(tx, schema),
+    modifiers: createModifierQueries(tx, schema),
+    categories: createCategoryQueries(tx, schema),
+    stores: createStoreQueries(tx, schema),
   };
+  const { result, events } = await write(writer, head!.stamp);
+  for (const event of events)
+    await recordEvent(tx, { ...event, companyId, data: { companyId, ...event.data }, occurredAt: now }, schema);
+  return result;
 }

@@ -1,12 +1,14 @@
 // The automatic sandbox merchant's menu (issue 39): with SANDBOX_MENU_AUTOPILOT_SECONDS set, each store whose turn
 // has come (stores.menu_autopilot_at, set at seeding for a sandbox merchant's second store) is paused, or resumed
-// when paused, through the write the sandbox helper's pause makes (store-queries' setOnlineOrdering, so the same
-// store.updated event goes out), and its next turn is set that many seconds on. Claim and write are one
+// when paused, through the catalogue change the sandbox helper's pause makes (one stamp, the write and the same
+// store.updated event), and its next turn is set that many seconds on. Claim and write are one
 // transaction with SKIP LOCKED: instances sweeping the same region turn a store once.
 import type { SqlClient } from "../storage/sql-client.js";
 import { regionTable } from "./queries/region-tables.js";
-import { createStoreQueries, type OnlineOrderingSetting, type StoreRow } from "./queries/store-queries.js";
-import { isPausedAt } from "./stores.js";
+import type { OnlineOrderingSetting, StoreRow } from "./queries/store-queries.js";
+import { changeWithin } from "./catalogue-changes.js";
+import { storeEvent } from "./catalogue-events.js";
+import { isPausedAt, storeOf } from "./stores.js";
 
 /** The reason the autopilot gives its pauses: a partner reading the store sees who paused it. */
 export const menuAutopilotReason = "Sandbox autopilot";
@@ -27,12 +29,17 @@ export function turnDueStores(sql: SqlClient, schema: string, seconds: number, n
         select id from ${stores} where menu_autopilot_at <= ${now}
         order by menu_autopilot_at limit ${batchSize} for update skip locked)
       returning id, company_id, online_ordering_status, paused_until`;
-    const queries = createStoreQueries(tx, schema);
     for (const store of due) {
       const setting: OnlineOrderingSetting = isPausedAt(store, now)
         ? { status: "ACCEPTING" }
         : { status: "PAUSED", pausedUntil: null, reason: menuAutopilotReason };
-      await queries.setOnlineOrdering(Number(store.company_id), Number(store.id), setting, now);
+      const companyId = Number(store.company_id);
+      // One catalogue change each, as the sandbox helper's pause: its stamp, the write and its store.updated event.
+      await changeWithin(tx, schema, companyId, now, async (writer, stamp) => {
+        const row = await writer.stores.setOnlineOrdering(companyId, Number(store.id), setting, stamp);
+        if (!row) return { result: undefined, events: [] };
+        return { result: undefined, events: [storeEvent(storeOf(row, now))] };
+      });
     }
     return due.length;
   });

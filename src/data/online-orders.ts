@@ -13,7 +13,7 @@ import {
 import { regionCurrency } from "./sandbox-data.js";
 import { decodeFeedCursor, decodeTimeCursor, encodeFeedCursor, timePageOf } from "./cursor.js";
 import { microsecondsUtc, parseDateTime } from "./date-time.js";
-import { isAvailableAt } from "./item-message.js";
+import { isAvailableAt } from "./availability.js";
 import { orderOf, reasonOf } from "./order-message.js";
 import { checkDeliveryNeeds, checkRequestedFor, checkStoreTakesOrder } from "./order-placement-rules.js";
 import { merchantReasons, posMoveTo, type OrderMoveName } from "./order-lifecycle.js";
