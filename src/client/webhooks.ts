@@ -18,6 +18,12 @@ interface Envelope<T extends string, D> {
 export const webhookEventTypes = [
   "online_order.created",
   "online_order.updated",
+  "item.created",
+  "item.updated",
+  "item.deleted",
+  "category.created",
+  "category.updated",
+  "store.updated",
   "grant.created",
   "grant.revoked",
   "access_request.approved",

@@ -80,11 +80,16 @@ export async function seedMerchantData(
     if (existing.length > 0) return existing;
     const random = sequence(companyId);
     const currency = regionCurrency[region];
-    const storeIds = await seed.insertStores(companyId, seedStores(region, options.storeCount, options.now));
+    const storeIds = await seed.insertStores(
+      companyId,
+      seedStores(region, options.storeCount, options.now),
+      options.now,
+    );
     const [employeeId] = await seed.insertEmployees(companyId, [options.employee ?? { name: "Owner", email: null }]);
     const categoryIds = await seed.insertCategories(
       companyId,
       categoryNames.map((name, index) => ({ name, code: `CAT${String(index + 1).padStart(2, "0")}` })),
+      options.now,
     );
     const items: SeedItem[] = Array.from({ length: options.itemCount }, (_, index) => {
       const category = index % categoryNames.length;
@@ -97,7 +102,7 @@ export async function seedMerchantData(
         currency,
       };
     });
-    const itemIds = await seed.insertItems(companyId, items, employeeId ?? null);
+    const itemIds = await seed.insertItems(companyId, items, employeeId ?? null, options.now);
     // One item sold out in one store (issue 39): the menu of store 2 shows the third item unavailable.
     if (storeIds.length > 1 && itemIds.length > 2)
       await seed.insertSoldOut(companyId, [{ storeId: storeIds[1]!, itemId: itemIds[2]! }], options.now);

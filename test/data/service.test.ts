@@ -147,6 +147,7 @@ Data("creating an item: attributed, currency defaulted, duplicates and foreign c
       currency: "INR",
       createdAt: "2026-11-21T12:00:00.000Z",
       updatedAt: "2026-11-21T12:00:00.000Z",
+      modifierGroups: [],
     },
   );
   const [row] = await database()

@@ -221,6 +221,10 @@ Catalogue("the spec's status tables, code by code", () => {
     // the menu's (issue 39, docs/error-codes.md)
     "partner.invalid_time_zone": 400,
     "partner.opening_hours_invalid": 400,
+    "partner.modifier_not_found": 404,
+    "partner.modifier_group_invalid": 400,
+    "partner.category_not_found": 404,
+    "partner.category_items_mismatch": 409,
     // the internal port's (docs/error-codes.md)
     "internal.unauthenticated": 401,
     "internal.permission_denied": 403,

@@ -45,6 +45,11 @@ export interface SeedSale {
 const chunk = 500;
 
 /** The seed queries of one region over `sql` (that region's database client, or a transaction's `sql`). */
+/** created_at and updated_at at `at`, or nothing (the columns' default, now()). */
+function stamped(at: Date | undefined): { created_at?: Date; updated_at?: Date } {
+  return at ? { created_at: at, updated_at: at } : {};
+}
+
 export function createRegionSeedQueries(sql: SqlClient, region: Region) {
   const table = (name: string) => sql(`${regionSchema(region)}.${name}`);
   async function insertMany<T extends Record<string, unknown>>(
@@ -72,12 +77,16 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
       >`select id from ${table("stores")} where company_id = ${companyId} order by id`;
       return rows.map((row) => row.id);
     },
-    /** Stores by name alone (no address, UTC, no hours: what a test needs) or with their details. */
-    insertStores: (companyId: number, stores: Array<string | SeedStore>) =>
+    /**
+     * Stores by name alone (no address, UTC, no hours: what a test needs) or with their details. `at` (the seed's
+     * clock) is their created_at and updated_at, else the database's now(): the catalogue's change stamps start
+     * after the newest updated_at (../catalogue-changes.ts), so a seed in the clock's past keeps the clock's times.
+     */
+    insertStores: (companyId: number, stores: Array<string | SeedStore>, at?: Date) =>
       insertMany(
         "stores",
-        stores.map((store) =>
-          typeof store === "string"
+        stores.map((store) => ({
+          ...(typeof store === "string"
             ? { company_id: companyId, name: store, address: null, time_zone: "UTC", opening_hours: null }
             : {
                 company_id: companyId,
@@ -85,8 +94,9 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
                 address: sql.json(store.address),
                 time_zone: store.timeZone,
                 opening_hours: sql.json(store.openingHours as postgres.JSONValue),
-              },
-        ),
+              }),
+          ...stamped(at),
+        })),
         true,
       ),
     insertEmployees: (companyId: number, people: { name: string; email: string | null }[]) =>
@@ -95,13 +105,13 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
         people.map((person) => ({ company_id: companyId, name: person.name, email: person.email })),
         true,
       ),
-    insertCategories: (companyId: number, categories: { name: string; code: string }[]) =>
+    insertCategories: (companyId: number, categories: { name: string; code: string }[], at?: Date) =>
       insertMany(
         "categories",
-        categories.map((category) => ({ company_id: companyId, ...category })),
+        categories.map((category) => ({ company_id: companyId, ...category, ...stamped(at) })),
         true,
       ),
-    insertItems: (companyId: number, items: SeedItem[], employeeId: number | null) =>
+    insertItems: (companyId: number, items: SeedItem[], employeeId: number | null, at?: Date) =>
       insertMany(
         "items",
         items.map((item) => ({
@@ -113,6 +123,7 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
           price_minor: item.priceMinor,
           currency: item.currency,
           created_by_employee_id: employeeId,
+          ...stamped(at),
         })),
         true,
       ),
