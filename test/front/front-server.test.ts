@@ -332,7 +332,16 @@ Front(
     });
     assert.is(valid.status, 200);
     assert.equal(await valid.json(), {
-      item: { id: 2, name: "Tea", code: "T1", priceMinor: 250, currency: "GBP", createdAt: "", updatedAt: "", modifierGroups: [] },
+      item: {
+        id: 2,
+        name: "Tea",
+        code: "T1",
+        priceMinor: 250,
+        currency: "GBP",
+        createdAt: "",
+        updatedAt: "",
+        modifierGroups: [],
+      },
     });
   },
 );
@@ -389,7 +398,16 @@ Front("path variables bind to the request and are validated like any field", asy
   });
   assert.is(patched.status, 200);
   assert.equal(await patched.json(), {
-    item: { id: 7, name: "Green tea", code: "", priceMinor: 0, currency: "", createdAt: "", updatedAt: "", modifierGroups: [] },
+    item: {
+      id: 7,
+      name: "Green tea",
+      code: "",
+      priceMinor: 0,
+      currency: "",
+      createdAt: "",
+      updatedAt: "",
+      modifierGroups: [],
+    },
   });
   const both = await fetch(`${base}/v1/items/7`, { method: "PATCH", headers: json, body: JSON.stringify({ id: 8 }) });
   assert.is(both.status, 400);
