@@ -38,6 +38,8 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
     clientSecret: settings.clientSecret,
     redirectUri: settings.redirectUri,
     tokenStore,
+    // DPoP-bound tokens (a key made in memory at start) and pushed authorization requests, when asked for.
+    ...(settings.dpop ? { dpop: true, pushedAuthorization: true } : {}),
   });
   const callbackPath = new URL(settings.redirectUri).pathname;
   // The ONLINE_ORDER app: sandbox credentials mint without a browser (POST /v1/token), for one sandbox merchant.

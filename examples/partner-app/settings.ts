@@ -13,6 +13,11 @@ export interface ExampleSettings {
   /** Registered on the app; the example serves its path and listens on its port. */
   redirectUri: string;
   environment: "sandbox" | "production";
+  /**
+   * EXAMPLE_DPOP=1: the merchant's tokens are bound to a key the example makes at start (DPoP, RFC 9449) and the
+   * authorization request is pushed first (PAR, RFC 9126); a copied token is then useless without that key.
+   */
+  dpop?: boolean;
   /** Who can sign in on the consent screen (shown on the start page; the password stays in demo.json). */
   loginHint?: string;
   /** The ONLINE_ORDER app's sandbox pair and the sandbox merchant it orders from: the "place an order" page. */
@@ -73,6 +78,7 @@ export async function loadExampleSettings(env: NodeJS.ProcessEnv = process.env):
     clientSecret: value("CLIENT_SECRET", pair?.clientSecret),
     redirectUri: value("REDIRECT_URI", demo?.redirectUri),
     environment,
+    ...(env["EXAMPLE_DPOP"] === "1" ? { dpop: true } : {}),
     ...(owner ? { loginHint: `${owner.email} (its password is in ${path})` } : {}),
     ...onlineOrderOf(env, demo),
   };

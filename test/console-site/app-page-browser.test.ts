@@ -123,14 +123,19 @@ const sections: Record<"full" | "adsr", Array<[string, MessageKey]>> = {
   ],
 };
 
-/** At 375 px: under 2,000 px tall, and nothing wider than the screen. */
+/**
+ * At 375 px: under 2,000 px tall (an OAuth app's settings under 2,400: its name and links, then the two security
+ * settings, pushed requests and DPoP, each a card with its explanation, then archiving), and nothing wider than the
+ * screen.
+ */
 async function phoneFit(page: Page, label: string): Promise<void> {
+  const limit = / full settings$/.test(label) ? 2400 : 2000;
   await setViewport(page, { width: 375, height: 812 });
   try {
     const [height, width] = (await page.evaluate(
       "[document.documentElement.scrollHeight, document.documentElement.scrollWidth]",
     )) as [number, number];
-    assert.ok(height < 2000, `${label}: ${height} px tall at 375 px`);
+    assert.ok(height < limit, `${label}: ${height} px tall at 375 px (limit ${limit})`);
     assert.is(width, 375, `${label}: page width at 375 px`);
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });

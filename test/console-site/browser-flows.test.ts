@@ -340,7 +340,10 @@ if (!chromiumAvailable) {
       assert.match(apiKey, /^lp_ak_sb_/);
       // Shown once: the app's API keys, opened again, list the key by name only.
       await page.goto(`${test.console}${appPath}/api-keys`);
-      await page.getByRole("region", { name: "API keys" }).getByText("reporting server").waitFor();
+      await page
+        .getByRole("region", { name: "API keys" })
+        .getByRole("button", { name: "Revoke: reporting server" })
+        .waitFor();
       assert.is(await page.locator("#api-key").count(), 0);
       assert.not.match(await page.content(), apiKey);
 

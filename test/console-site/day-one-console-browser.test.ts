@@ -148,7 +148,8 @@ for (const locale of supportedLocales as readonly Locale[]) {
     await step.getByRole("textbox", { name: t("console.merchantName") }).fill("Corner cafe");
     await step.getByRole("button", { name: t("console.provisionMerchant") }).click();
     await page.locator("#owner-password").waitFor();
-    const companyId = /\((\d+)\)<\/option>/.exec(await page.content())?.[1];
+    // The merchant choice is a radio per merchant (a select cut long names off at 375 px): the new one is checked.
+    const companyId = await page.locator('input[name="merchant_id"]:checked').getAttribute("value");
     assert.ok(companyId, "the new merchant is chosen");
     const token = await page.locator("#curl-token").innerText();
     assert.ok(token.includes(`"merchant_id":${companyId}`), token);

@@ -112,7 +112,7 @@ for (const locale of supportedLocales as readonly Locale[]) {
     await page.getByLabel(t("console.clientSecret")).fill("not-the-secret");
     await page.getByRole("button", { name: t("console.firstCallRunButton") }).click();
     await page.getByRole("heading", { name: t("console.firstCallResult") }).waitFor();
-    const answer = page.locator("section[aria-labelledby=result-heading] pre").first();
+    const answer = page.locator("#run-result pre").first();
     const isolates = answer.locator("bdi");
     if (locale !== "ar") {
       assert.is(await isolates.count(), 0, "no isolate where no string is right to left");
