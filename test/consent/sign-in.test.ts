@@ -107,7 +107,7 @@ SignIn("signed out: the sign-in form; after signing in, 303 back to the very sam
   assert.is(consent.status, 200);
   assert.match(consent.html, "Connect an app");
   // The company by its name, never its number (a merchant knows the one, not the other).
-  assert.match(consent.html, /wants to connect to <strong>[^<]+<\/strong>\.<\/p>/);
+  assert.match(consent.html, /wants to connect to <strong class="name"><bdi>[^<]+<\/bdi><\/strong>\.<\/p>/);
   assert.not.match(consent.html, `company ${world.companyId}`);
   assert.match(consent.html, `Signed in as <bdi>${world.owner.email}</bdi>`);
   assert.is(hiddenValue(consent.html, "state"), "st-same");
@@ -128,7 +128,7 @@ SignIn("a failed attempt keeps the consent request: the next, right one still re
   assert.match(failed.html, `dir="ltr" required value="${world.owner.email}" aria-describedby="sign-in-error"></p>`);
   assert.match(
     failed.html,
-    /<p class="lead"><strong>App \d+<\/strong> wants to connect to your business\. Sign in to continue\.<\/p>/,
+    /<p class="lead"><strong class="name"><bdi>App \d+<\/bdi><\/strong> wants to connect to your business\. Sign in to continue\.<\/p>/,
   );
   assert.match(
     failed.html,

@@ -533,6 +533,7 @@ Gateway(
         currency: "INR",
         createdAt: new Date(gw.clock.now()).toISOString(),
         updatedAt: new Date(gw.clock.now()).toISOString(),
+        modifierGroups: [],
       },
     );
     await expectError(

@@ -88,7 +88,7 @@ export function textOf(html: string): string {
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, "&")
-    .replace(/[\u2068\u2069]/g, "") // bidi isolates around a left-to-right value in a sentence
+    .replace(/[\u2066\u2068\u2069]/g, "") // bidi isolates (LRI, FSI, PDI) around a left-to-right value in a sentence
     .replace(/\s+/g, " ");
 }
 
