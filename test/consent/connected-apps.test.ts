@@ -215,7 +215,10 @@ Connections(
       const consent = await owner.get(consentUrl);
       assert.is(consent.status, 200, consent.html);
       assert.match(consent.html, `class="asker-name">${name}</h2>`);
-      assert.match(consent.html, `<p class="lead"><strong>${name}</strong> wants to connect to <strong>`);
+      assert.match(
+        consent.html,
+        `<p class="lead"><strong class="name"><bdi>${name}</bdi></strong> wants to connect to <strong`,
+      );
       assert.equal(listed(await owner.get("/oauth/connections")), [name, other.appName]);
     };
     await shows(first.appName);

@@ -135,7 +135,7 @@ KeyCall(
     );
     assert.not.match(page.html, 'name="client_secret"');
     assert.not.match(page.html, "/v1/token");
-    assert.match(page.html, `<option value="${dev.companyId}" selected>`);
+    assert.match(page.html, `name="merchant_id" value="${dev.companyId}" checked>`);
 
     dev.browser.language = "ar";
     const arabic = await dev.browser.get(`/apps/${dev.appId}/first-call`);
