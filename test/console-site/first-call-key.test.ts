@@ -139,7 +139,11 @@ KeyCall(
 
     dev.browser.language = "ar";
     const arabic = await dev.browser.get(`/apps/${dev.appId}/first-call`);
-    assert.match(arabic.html, escapeHtml(JSON.stringify(messageFor("partner.company_not_granted", {}, "ar"))));
+    // A right-to-left string in the JSON sample keeps its direction inside the left-to-right block (jsonSample).
+    assert.match(
+      arabic.html,
+      `"<bdi dir="rtl">${escapeHtml(messageFor("partner.company_not_granted", {}, "ar"))}</bdi>"`,
+    );
     assert.match(arabic.html, escapeHtml(translator("ar")("console.firstCallKeyRefusal")));
   },
 );

@@ -120,7 +120,7 @@ for (const locale of supportedLocales as readonly Locale[]) {
       assert.is(await isolates.count(), 1, "the Arabic message, isolated");
       assert.is(await isolates.first().getAttribute("dir"), "rtl");
       const layout = (await page.evaluate(`(() => {
-        const bdi = document.querySelector("section[aria-labelledby=result-heading] pre bdi");
+        const bdi = document.querySelector("#run-result pre bdi");
         const text = bdi.firstChild;
         const stop = document.createRange();
         stop.setStart(text, text.length - 1);

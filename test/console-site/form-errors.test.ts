@@ -183,7 +183,11 @@ Forms(
     // The first call without its secret: said beside the secret field and linked; a secret is never given back.
     // The organization has no sandbox merchant yet: the page's first step makes one (issue 42), then the run.
     const merchantFirst = await browser.get(`/apps/${appId}/first-call`);
-    const made = await browser.post(`/apps/${appId}/first-call/sandbox-merchant`, { name: "Form cafe" }, merchantFirst);
+    const made = await browser.post(
+      `/apps/${appId}/first-call/sandbox-merchant`,
+      { name: "Form cafe", country: "GB" },
+      merchantFirst,
+    );
     assert.is(made.status, 200);
     const firstCall = await browser.get(`/apps/${appId}/first-call`);
     const noSecret = await browser.post(`/apps/${appId}/first-call`, { client_secret: "" }, firstCall);
