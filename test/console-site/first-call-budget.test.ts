@@ -69,7 +69,7 @@ async function developer(): Promise<Developer> {
     appId,
     clientId: workspace.clientId,
     secret: workspace.clientSecret,
-    merchantId: /<option value="(\d+)" selected>/.exec(page.html)![1]!,
+    merchantId: /name="merchant_id" value="(\d+)" checked>/.exec(page.html)![1]!,
   };
 }
 
