@@ -18,6 +18,8 @@ import { isRegion } from "../../src/config/regions.js";
 const region = process.env["REGION"] ?? "uk";
 if (!isRegion(region)) throw new Error(`REGION ${region} is not a region`);
 const companyId = Number(process.env["COMPANY_ID"] ?? 0);
+/** ONLINE_ORDER_DECISION_SECONDS' default: the plain placement writes the deadline the service writes. */
+const decisionSeconds = 900;
 const url = process.env["DATABASE_URL"];
 if (!url) throw new Error("DATABASE_URL: the plain order placement writes PostgreSQL");
 const database = await openDatabase({ url, dataDir: ".", logger: silentLogger });
@@ -70,12 +72,15 @@ async function place(body: string): Promise<string> {
     };
   });
   const now = new Date();
+  // A PENDING order carries its decision deadline (region migration 0011's check), as the service's does.
+  const decideBy = new Date(now.getTime() + decisionSeconds * 1000);
   const order = await sql.begin(async (tx) => {
     const [row] = await tx<Array<{ id: number; placed_at: Date }>>`
-      insert into ${tx(orders)} (company_id, store_id, status, total_minor, currency, placed_at, updated_at, lines, app_id,
-        external_reference, fulfilment_type, customer_name)
+      insert into ${tx(orders)} (company_id, store_id, status, total_minor, currency, placed_at, updated_at, decide_by,
+        lines, app_id, external_reference, fulfilment_type, customer_name)
       values (${companyId}, ${request.storeId}, 'PENDING', ${totalMinor}, ${found.values().next().value!.currency}, ${now},
-        ${now}, ${tx.json(lines as never)}, 'bench-app', ${request.externalReference ?? null}, 'PICKUP', ${request.customer.name})
+        ${now}, ${decideBy}, ${tx.json(lines as never)}, 'bench-app', ${request.externalReference ?? null}, 'PICKUP',
+        ${request.customer.name})
       returning id, placed_at`;
     const json = { id: String(row!.id), storeId: String(request.storeId), status: "PENDING", totalMinor, lines };
     await tx`
