@@ -12,7 +12,7 @@ import { alert, secretBox } from "./ui.js";
 import type { Reply, Visit } from "./visit.js";
 import { refusalText } from "./app-page-view.js";
 import { appPage } from "./app-pages.js";
-import { requiredOfForm } from "./pushed-requests-setting.js";
+import { requiredOfForm } from "./security-settings.js";
 import { confirmed, confirmRevoke, confirmRotation, liveKeyName } from "./credential-confirmations.js";
 
 /** The refusal of a form field left empty, as the API words one (400 developer.invalid_request naming the field). */

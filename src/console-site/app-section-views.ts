@@ -7,8 +7,7 @@ import { sectionPath, type AppSection } from "./app-sections.js";
 import { refusalOf, typed } from "./error-summary.js";
 import { linkList, linkNames, linkInputs, linksRefusal, missingLinks } from "./app-links.js";
 import { appStateName, productName } from "./labels.js";
-import { pushedRequestsCard } from "./pushed-requests-setting.js";
-import { dpopCard } from "./dpop-setting.js";
+import { securityCard } from "./security-settings.js";
 import { productionCard } from "./production-credentials.js";
 import { button, field, postForm, textarea } from "./ui.js";
 import type { Visit } from "./visit.js";
@@ -240,12 +239,7 @@ ${linkInputs(visit, { error: rename, refusal, current: app, explain: kept ? t("c
 <div class="actions">${button(t("console.save"))}</div>`,
 )}
 </section>
-${
-  app.product === Product.ADSR
-    ? ""
-    : html`${pushedRequestsCard(visit, app)}
-${dpopCard(visit, app)}`
-}
+${app.product === Product.ADSR ? "" : securityCard(visit, app)}
 ${
   rights.archiveApps
     ? html`<section class="card" aria-labelledby="archive-link-heading"><h2 id="archive-link-heading">${t("console.archiveHeading")}</h2>

@@ -517,6 +517,7 @@ export const ar: Catalogue = {
     "متاجر التاجر التي يحتاجها تطبيقك: من 1 إلى 500 رقم، تفصل بينها فواصل أو مسافات. قد يوافق المالك على عدد أقل.",
   "console.accessRequestsNeedApproval": "طلبات الوصول للتطبيقات المعتمدة فقط: أرسل هذا التطبيق للمراجعة أولًا.",
   "console.accessRequestSent": "أُرسل طلب الوصول إلى الشركة {companyId}، وهو بانتظار قرار المالك.",
+  "console.securityHeading": "الأمان",
   "console.pushedRequestsHeading": "طلبات التفويض المُرسلة مسبقًا (\u2066PAR\u2069)",
   "console.pushedRequestsExplain":
     "اشترط أن يرسل خادمك كل طلب تفويض أولًا إلى \u2066POST /v1/oauth/par\u2069 (\u2066RFC 9126\u2069): عندها لا يحمل متصفح التاجر إلا \u2066client_id\u2069 و\u2066request_uri\u2069، ويُرفض أي رابط تفويض تكون معاملاته في العنوان.",

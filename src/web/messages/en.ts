@@ -524,6 +524,7 @@ export const en = {
     "The merchant's stores your app needs: 1 to 500 numbers, separated by commas or spaces. The owner may approve fewer.",
   "console.accessRequestsNeedApproval": "Access requests are for approved apps: submit this app for review first.",
   "console.accessRequestSent": "The access request to company {companyId} is sent. It waits for the owner's decision.",
+  "console.securityHeading": "Security",
   "console.pushedRequestsHeading": "Pushed authorization requests (PAR)",
   "console.pushedRequestsExplain":
     "Require your server to push each authorization request to POST /v1/oauth/par first (RFC 9126): the merchant's browser then carries only client_id and request_uri, and an authorization link with the parameters on the URL is refused.",

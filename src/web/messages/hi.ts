@@ -516,6 +516,7 @@ export const hi: Catalogue = {
     "व्यापारी के वे स्टोर जिनकी आपके ऐप को ज़रूरत है: 1 से 500 संख्याएँ, अल्पविराम या स्पेस से अलग। मालिक कम स्टोर स्वीकृत कर सकता है।",
   "console.accessRequestsNeedApproval": "एक्सेस अनुरोध केवल स्वीकृत ऐप के लिए हैं: पहले इस ऐप को समीक्षा के लिए भेजें।",
   "console.accessRequestSent": "कंपनी {companyId} को एक्सेस अनुरोध भेजा गया। यह मालिक के निर्णय की प्रतीक्षा में है।",
+  "console.securityHeading": "सुरक्षा",
   "console.pushedRequestsHeading": "पहले से भेजे गए प्राधिकरण अनुरोध (PAR)",
   "console.pushedRequestsExplain":
     "अपने सर्वर से हर प्राधिकरण अनुरोध पहले POST /v1/oauth/par पर भेजना अनिवार्य करें (RFC 9126): तब व्यापारी का ब्राउज़र केवल client_id और request_uri ले जाता है, और URL में पैरामीटर वाला प्राधिकरण लिंक अस्वीकार किया जाता है।",
