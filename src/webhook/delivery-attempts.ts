@@ -68,28 +68,27 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
         ? undefined
         : retryDelaySeconds(webhooks.retryScheduleSeconds, job.attempt);
     const nextAt = delay === undefined ? null : new Date(settledAt.getTime() + delay * 1000);
+    const attemptRow = {
+      delivery_id: claimed.id,
+      attempt: job.attempt,
+      attempted_at: now,
+      ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
+      duration_ms: result.durationMs,
+      response_excerpt: result.excerpt,
+    };
+    if (outcome === "SUCCEEDED") {
+      await createDeliveryQueries(deps.sql).recordSucceeded(attemptRow, claimed.endpoint_id);
+      deps.metrics?.webhookAttempts.inc({ outcome });
+      return;
+    }
     const disabled = await deps.sql.begin(async (tx: SqlClient) => {
       const deliveries = createDeliveryQueries(tx);
-      await deliveries.recordAttempt({
-        delivery_id: claimed.id,
-        attempt: job.attempt,
-        attempted_at: now,
-        outcome,
-        ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
-        duration_ms: result.durationMs,
-        response_excerpt: result.excerpt,
-      });
-      const state = outcome === "SUCCEEDED" ? "SUCCEEDED" : nextAt ? "PENDING" : "FAILED";
-      await deliveries.settle(claimed.id, job.attempt, state, nextAt);
+      await deliveries.recordAttempt({ ...attemptRow, outcome });
+      await deliveries.settle(claimed.id, job.attempt, nextAt ? "PENDING" : "FAILED", nextAt);
       if (nextAt)
         await deps.queue.enqueue(tx, { deliveryId: claimed.id, attempt: job.attempt + 1 }, claimed.endpoint_id, nextAt);
       if (outcome === "ENDPOINT_DISABLED") return false;
-      const endpoints = createEndpointQueries(tx);
-      if (outcome === "SUCCEEDED") {
-        await endpoints.recordSuccess(claimed.endpoint_id);
-        return false;
-      }
-      return endpoints.recordFailure(
+      return createEndpointQueries(tx).recordFailure(
         claimed.endpoint_id,
         settledAt,
         new Date(settledAt.getTime() - webhooks.disableAfterSeconds * 1000),

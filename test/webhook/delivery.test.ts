@@ -160,9 +160,12 @@ test("an endpoint is created with Basic client credentials, its whsec_ secret sh
   assert.equal(deleted.body, { deleted: true });
 });
 
-test("webhook.test reaches the receiver signed as Standard Webhooks says, and the deliveries list shows the attempt", async () => {
+test("webhook.test reaches the receiver signed as Standard Webhooks says, the deliveries list shows the attempt, and the success ends the endpoint's failure streak", async () => {
   const target = await receiver();
   const endpointId = await register(sandbox, target);
+  // Failing for a day (as the workers leave an endpoint whose attempts failed): a success ends the streak.
+  await app.app.control.sql`
+    update control.webhook_endpoints set failing_since = now() - interval '1 day' where id = ${endpointId}`;
   const sent = await call(sandbox, "POST", `/v1/webhook-endpoints/${endpointId}/test`, {});
   assert.is(sent.status, 200);
   const eventId = sent.body["eventId"] as string;
@@ -178,6 +181,9 @@ test("webhook.test reaches the receiver signed as Standard Webhooks says, and th
   assert.is(listed!.attempts.length, 1);
   assert.is(listed!.attempts[0]!.outcome, "SUCCEEDED");
   assert.is(listed!.attempts[0]!.statusCode, 204);
+  const [endpointRow] = await app.app.control.sql<{ failing_since: Date | null }[]>`
+    select failing_since from control.webhook_endpoints where id = ${endpointId}`;
+  assert.is(endpointRow!.failing_since, null);
   // A resend sends the same event (same webhook-id) again.
   const resent = await call(sandbox, "POST", `/v1/webhook-endpoints/${endpointId}/deliveries/${listed!.id}/resend`, {});
   assert.is(resent.status, 200);

@@ -161,6 +161,28 @@ export function createDeliveryQueries(sql: SqlClient) {
         on conflict (delivery_id, attempt) do update set attempted_at = excluded.attempted_at, outcome = excluded.outcome,
           status_code = excluded.status_code, duration_ms = excluded.duration_ms, response_excerpt = excluded.response_excerpt`;
     },
+    /**
+     * A success, in one statement (atomic on its own, no transaction around it): the attempt's row, the delivery
+     * SUCCEEDED, and its endpoint's failure streak ended. The common outcome: one round trip where the failure path
+     * (recordAttempt, settle, a retry's enqueue, the streak) takes a transaction of five.
+     */
+    async recordSucceeded(
+      row: Omit<AttemptRow, "status_code" | "outcome"> & { status_code?: number },
+      endpointId: string,
+    ): Promise<void> {
+      await sql`
+        with attempt as (
+          insert into control.webhook_attempts (delivery_id, attempt, attempted_at, outcome, status_code, duration_ms, response_excerpt)
+          values (${row.delivery_id}, ${row.attempt}, ${row.attempted_at}, 'SUCCEEDED', ${row.status_code ?? null}, ${row.duration_ms}, ${row.response_excerpt})
+          on conflict (delivery_id, attempt) do update set attempted_at = excluded.attempted_at, outcome = excluded.outcome,
+            status_code = excluded.status_code, duration_ms = excluded.duration_ms, response_excerpt = excluded.response_excerpt),
+        delivery as (
+          update control.webhook_deliveries set attempts_recorded = ${row.attempt}, state = 'SUCCEEDED', next_attempt_at = null
+          where id = ${row.delivery_id}),
+        streak as (
+          update control.webhook_endpoints set failing_since = null where id = ${endpointId} and failing_since is not null)
+        select 1`;
+    },
     /** Settles the delivery after attempt `attempt`: its new state, and when the next attempt starts (if any). */
     async settle(
       deliveryId: string,

@@ -90,12 +90,8 @@ export function createEndpointQueries(sql: SqlClient) {
         returning ${sql.unsafe(columns)}`;
       return row;
     },
-    /** A success ends the failure streak. */
-    async recordSuccess(id: string): Promise<void> {
-      await sql`update control.webhook_endpoints set failing_since = null where id = ${id} and failing_since is not null`;
-    },
     /**
-     * A failure starts a streak (or continues one); a streak as long as `disableAfterMs` disables the endpoint.
+     * A failure starts a streak (or continues one; a success ends it: delivery-queries.ts, recordSucceeded); a streak as long as `disableAfterMs` disables the endpoint.
      * True when this failure disabled it.
      */
     async recordFailure(id: string, now: Date, disableBefore: Date): Promise<boolean> {
