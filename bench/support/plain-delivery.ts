@@ -53,13 +53,18 @@ const post = (target: URL, headers: Record<string, string>, body: string) =>
     request.end(body);
   });
 
+/** The first row no run has taken yet: each run takes `count` rows from it, every one exactly once. */
 let next = 1;
 async function run(count: number, latencies?: number[]): Promise<number> {
+  // The run's own counter: a shared one would be pushed past `last` once by every loop that ends, and the next run
+  // would start that many rows late and ask for rows that were never inserted (8 errors a run, one per loop).
+  let cursor = next;
   const last = next + count;
+  next = last;
   let errors = 0;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
-      for (let id = next++; id < last; id = next++) {
+      for (let id = cursor++; id < last; id = cursor++) {
         const at = performance.now();
         try {
           const [row] = await sql<Array<{ event_id: string; type: string; data: unknown; occurred_at: Date }>>`
