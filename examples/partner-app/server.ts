@@ -15,6 +15,9 @@ import {
   type PendingAuthorization,
 } from "./partner-client.js";
 import { createEventInbox, merchantOf, type Subscription, summaryOf } from "./events.js";
+import { escapeHtml, page } from "./html.js";
+import { createMenuBoard } from "./menu.js";
+import { menuPage } from "./menu-page.js";
 import { formatMoney } from "./money.js";
 import type { ExampleSettings } from "./settings.js";
 
@@ -61,7 +64,9 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
     await orders.client.connectSandbox(orders.merchantId);
     return orders.client.merchant(orders.merchantId);
   };
-  const inbox = createEventInbox();
+  // The menu of the ordering merchant's stores, kept current by the events either endpoint receives.
+  const menus = orders ? createMenuBoard(orders.merchantId, orderingMerchant) : undefined;
+  const inbox = createEventInbox(undefined, (event) => menus?.apply(event));
   const origin = new URL(settings.redirectUri).origin;
   let subscribeFailure: string | undefined;
   /** Authorizations in progress, by session id (one per browser; a new /connect replaces it). */
@@ -74,7 +79,8 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
         settings.loginHint ? `<p>On the consent screen, sign in as ${escapeHtml(settings.loginHint)}.</p>` : "",
         `<p><a id="connect" href="/connect">Connect a merchant</a></p>`,
         orders
-          ? `<p><a id="orders" href="/orders">Place an order</a> (the ONLINE_ORDER app, sandbox merchant ${orders.merchantId})</p>`
+          ? `<p><a id="orders" href="/orders">Place an order</a> (the ONLINE_ORDER app, sandbox merchant ${orders.merchantId})</p>` +
+            `<p><a id="menu" href="/menu">The menu</a> of its stores, kept current by the events</p>`
           : "",
         `<p><a id="events" href="/events">Events received</a> (webhooks)</p>`,
       ]);
@@ -146,6 +152,16 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
         `<button type="submit">Place the order</button></form>`,
         `<p>A customer named REJECT is rejected by the sandbox merchant; any other is accepted, then ready, then completed.</p>`,
       ]);
+    },
+    "/menu": async (request, response) => {
+      const { stores } = await (await orderingMerchant()).stores.list();
+      const asked = Number(new URL(request.url ?? "/", "http://example.invalid").searchParams.get("storeId"));
+      const store = stores.find((entry) => entry.id === asked) ?? stores[0];
+      if (!store || !menus) {
+        page(response, 404, "No store", [`<p>The merchant has no store.</p>`]);
+        return;
+      }
+      menuPage(response, stores, await menus.menuOf(store.id), new Date());
     },
     "/connect": async (_request, response) => {
       const session = randomBytes(24).toString("base64url");
@@ -224,7 +240,7 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
         ? receiveEvent
         : orders && orderId && request.method === "GET"
           ? (_: http.IncomingMessage, answer: http.ServerResponse) => orderPage(Number(orderId), answer)
-          : path === "/orders" && !orders
+          : (path === "/orders" || path === "/menu") && !orders
             ? undefined
             : request.method === "GET" || (request.method === "POST" && posts.includes(path))
               ? routes[path]
@@ -285,15 +301,4 @@ function cookieOf(request: http.IncomingMessage, name: string): string | undefin
     if (key === name) return value.join("=");
   }
   return undefined;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
-function page(response: http.ServerResponse, status: number, title: string, body: string[]): void {
-  response.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-  response.end(
-    `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(title)}</title><main><h1>${escapeHtml(title)}</h1>${body.join("")}</main></html>`,
-  );
 }
