@@ -154,6 +154,8 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
         ...(modifiers.length > 0 ? { modifiers } : {}),
       });
     }
+    // Modifiers can multiply prices past what a number holds exactly (1e12 × 50 × 50 × 99): refused, never rounded.
+    if (!Number.isSafeInteger(totalMinor)) throw invalidField("lines", "make a total beyond 2^53 - 1 minor units");
     return { storeId, currency, lines, totalMinor };
   };
 

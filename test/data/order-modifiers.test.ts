@@ -262,11 +262,21 @@ Orders(
       latte(merchant, menu, [regular, { modifierId: menu.modifier["Syrup"] }, { modifierId: menu.modifier["Syrup"] }]),
     );
     assert.is(twice.status, 400);
-    assert.equal(twice.body.params, { fields: "lines.0.modifiers.2.modifierId" });
-    for (const bad of [{ modifierId: 0 }, { modifierId: menu.modifier["Regular"], quantity: 0 }, { quantity: 1 }]) {
+    assert.is(twice.body.code, undefined);
+    assert.is(twice.body.params.fields, "lines.0.modifiers.2.modifierId");
+    const shapes: Array<[unknown, string]> = [
+      [{ modifierId: 0 }, "lines.0.modifiers.0.modifierId"],
+      [{ quantity: 1 }, "lines.0.modifiers.0.modifierId"],
+      [{ modifierId: menu.modifier["Regular"], quantity: 0 }, "lines.0.modifiers.0.quantity"],
+      [{ modifierId: menu.modifier["Regular"], quantity: 51 }, "lines.0.modifiers.0.quantity"],
+    ];
+    for (const [bad, field] of shapes) {
       const shape = await call(world, token, "POST", "/v1/online-orders", latte(merchant, menu, [bad]));
-      assert.is(shape.status, 400, JSON.stringify(bad));
-      assert.is(shape.body.code, undefined, "a shape failure is the uncoded validation failure");
+      assert.equal(
+        [shape.status, shape.body.code, shape.body.params.fields],
+        [400, undefined, field],
+        JSON.stringify(bad),
+      );
     }
     assert.equal(await orderCount(world, merchant), before, "nothing written");
   },
