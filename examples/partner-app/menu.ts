@@ -13,6 +13,8 @@ export interface StoreMenu {
 }
 
 export interface MenuBoard {
+  /** The merchant's stores: read from the API the first time, then the copy store.updated keeps. */
+  stores(): Promise<Store[]>;
   /** The store's menu: read from the API the first time, then the copy the events keep. */
   menuOf(storeId: number): Promise<StoreMenu>;
   /** Applies an event of the merchant to the menus read so far; other merchants' and other types are ignored. */
@@ -22,6 +24,8 @@ export interface MenuBoard {
 export function createMenuBoard(merchantId: number, merchant: () => Promise<MerchantClient>): MenuBoard {
   const menus = new Map<number, StoreMenu>();
   const loading = new Map<number, Promise<StoreMenu>>();
+  let stores: Promise<Store[]> | undefined;
+  const newer = (store: Store, held: Store | undefined) => !held || store.updatedAt >= held.updatedAt;
 
   const load = async (storeId: number): Promise<StoreMenu> => {
     const client = await merchant();
@@ -48,6 +52,16 @@ export function createMenuBoard(merchantId: number, merchant: () => Promise<Merc
   };
 
   return {
+    stores() {
+      stores ??= merchant()
+        .then((client) => client.stores.list({ limit: 100 }))
+        .then((page) => page.stores)
+        .catch((error: unknown) => {
+          stores = undefined; // read again next time
+          throw error;
+        });
+      return stores;
+    },
     menuOf(storeId) {
       const held = menus.get(storeId);
       if (held) return Promise.resolve(held);
@@ -62,8 +76,17 @@ export function createMenuBoard(merchantId: number, merchant: () => Promise<Merc
       if (!("companyId" in event.data) || event.data.companyId !== merchantId) return;
       switch (event.type) {
         case "store.updated": {
-          const menu = menus.get(event.data.store.id);
-          if (menu && event.data.store.updatedAt >= menu.store.updatedAt) menu.store = event.data.store;
+          const store = event.data.store;
+          const menu = menus.get(store.id);
+          if (menu && newer(store, menu.store)) menu.store = store;
+          // A list still being read (or failing: read again later) takes the change once it is there.
+          void stores?.then(
+            (list) => {
+              const index = list.findIndex((entry) => entry.id === store.id);
+              if (index >= 0 && newer(store, list[index])) list[index] = store;
+            },
+            () => undefined,
+          );
           return;
         }
         case "item.created":

@@ -154,7 +154,7 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
       ]);
     },
     "/menu": async (request, response) => {
-      const { stores } = await (await orderingMerchant()).stores.list();
+      const stores = menus ? await menus.stores() : [];
       const asked = Number(new URL(request.url ?? "/", "http://example.invalid").searchParams.get("storeId"));
       const store = stores.find((entry) => entry.id === asked) ?? stores[0];
       if (!store || !menus) {
