@@ -168,7 +168,13 @@ Orders(
     );
 
     // A new order takes the new prices and names.
-    const again = await call(world, token, "POST", "/v1/online-orders", latte(merchant, menu, [{ modifierId: menu.modifier["Regular"] }]));
+    const again = await call(
+      world,
+      token,
+      "POST",
+      "/v1/online-orders",
+      latte(merchant, menu, [{ modifierId: menu.modifier["Regular"] }]),
+    );
     assert.equal(again.body.order.lines[0].modifiers, [{ name: "Regular (new)", priceMinor: 1, quantity: 1 }]);
     assert.is(again.body.order.lines[0].totalMinor, 2 * (18_000 + 1));
     // Put the menu back for the other tests.
@@ -215,20 +221,32 @@ Orders(
       out(menu.extras, 0, 3),
       "four extras where three are allowed",
     );
-    const plain = await call(world, token, "POST", "/v1/online-orders", orderBody(merchant, {
-      lines: [{ itemId: merchant.items[0]!.id, quantity: 1, modifiers: [{ modifierId: menu.modifier["Large"] }] }],
-    }));
+    const plain = await call(
+      world,
+      token,
+      "POST",
+      "/v1/online-orders",
+      orderBody(merchant, {
+        lines: [{ itemId: merchant.items[0]!.id, quantity: 1, modifiers: [{ modifierId: menu.modifier["Large"] }] }],
+      }),
+    );
     assert.equal(
       [plain.status, plain.body.code, plain.body.params],
       [404, "partner.modifier_not_found", { field: "lines.0.modifiers.0.modifierId" }],
       "an item without groups takes no modifiers",
     );
     assert.equal(await orderCount(world, merchant), before, "nothing written");
-    const most = await call(world, token, "POST", "/v1/online-orders", latte(merchant, menu, [
-      { modifierId: menu.modifier["Regular"] },
-      { modifierId: menu.modifier["Oat milk"], quantity: 2 },
-      { modifierId: menu.modifier["Syrup"] },
-    ]));
+    const most = await call(
+      world,
+      token,
+      "POST",
+      "/v1/online-orders",
+      latte(merchant, menu, [
+        { modifierId: menu.modifier["Regular"] },
+        { modifierId: menu.modifier["Oat milk"], quantity: 2 },
+        { modifierId: menu.modifier["Syrup"] },
+      ]),
+    );
     assert.is(most.status, 200, "exactly the maximum");
     assert.is(most.body.order.lines[0].totalMinor, 2 * (18_000 + 2 * 3000 + 2500));
   },
@@ -289,10 +307,16 @@ Orders(
     const token = () => gw.token(merchant.fixture);
     const [store1, store2] = merchant.storeIds;
     const until = new Date(gw.clock.now() + 10 * 60_000).toISOString();
-    const soldOut = await call(world, full(), "PUT", `/v1/stores/${store1}/modifiers/${menu.modifier["Syrup"]}/availability`, {
-      available: false,
-      unavailableUntil: until,
-    });
+    const soldOut = await call(
+      world,
+      full(),
+      "PUT",
+      `/v1/stores/${store1}/modifiers/${menu.modifier["Syrup"]}/availability`,
+      {
+        available: false,
+        unavailableUntil: until,
+      },
+    );
     assert.is(soldOut.status, 200);
     // Store 2 keeps a café's hours: made open around the clock, so only the modifier decides there.
     await world.pos.updateStoreDetails({

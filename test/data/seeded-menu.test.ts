@@ -119,8 +119,9 @@ Seeded(
     for (let tries = 0; tries < 200 && !delivered; tries++) {
       delivered = receiver.received
         .map((entry) => entry.verified)
-        .find((event) => event?.type === "online_order.created" && (event.data["order"] as { id: number }).id === placed.id)
-        ?.data;
+        .find(
+          (event) => event?.type === "online_order.created" && (event.data["order"] as { id: number }).id === placed.id,
+        )?.data;
       if (!delivered) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.ok(delivered, "the online_order.created webhook arrived, verified");

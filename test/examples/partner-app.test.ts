@@ -220,7 +220,10 @@ Example(
     assert.equal(soldOut(first), [itemIds[2]], "the seeded sold-out item, greyed");
     assert.match(first, /Bread \(choose 1\)<ul>.*?Sourdough \+£0\.60/);
     assert.match(first, /Extras \(up to 3\)/);
-    assert.match(first, /<li data-modifier-id="\d+" class="sold-out">Avocado \+£1\.50 <span class="label">\(sold out\)<\/span><\/li>/);
+    assert.match(
+      first,
+      /<li data-modifier-id="\d+" class="sold-out">Avocado \+£1\.50 <span class="label">\(sold out\)<\/span><\/li>/,
+    );
     assert.not.match(first, 'id="paused"');
 
     // An item sold out in store 2: item.updated for that store greys it; one sold out in store 1 leaves it alone.
@@ -232,7 +235,10 @@ Example(
     // Paused with a reason: the banner; resumed: gone.
     await pause({ status: "PAUSED", reason: "Kitchen busy" });
     const paused = await menuWhen(store2, (html) => html.includes('id="paused"'));
-    assert.match(paused, `<p id="paused" role="status">${stores[1]!.name} is not taking online orders now: Kitchen busy.</p>`);
+    assert.match(
+      paused,
+      `<p id="paused" role="status">${stores[1]!.name} is not taking online orders now: Kitchen busy.</p>`,
+    );
     await pause({ status: "ACCEPTING" });
     await menuWhen(store2, (html) => !html.includes('id="paused"'));
 

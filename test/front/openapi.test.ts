@@ -98,7 +98,10 @@ OpenApi(
     assert.is(modifiers["maxItems"], 50);
     assert.equal(modifiers["items"]["required"], ["modifierId"]);
     assert.equal(
-      [modifiers["items"]["properties"]["quantity"]["minimum"], modifiers["items"]["properties"]["quantity"]["maximum"]],
+      [
+        modifiers["items"]["properties"]["quantity"]["minimum"],
+        modifiers["items"]["properties"]["quantity"]["maximum"],
+      ],
       [1, 50],
     );
     const schemas = doc["components"]["schemas"];
