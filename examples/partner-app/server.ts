@@ -217,7 +217,7 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
       final ? "" : `<meta http-equiv="refresh" content="3">`,
       `<p>Status: <strong id="status">${escapeHtml(order.status)}</strong>${order.reason ? ` (${escapeHtml(order.reason)})` : ""}; updated ${escapeHtml(order.updatedAt)}.</p>`,
       order.promisedFor ? `<p>Promised for ${escapeHtml(order.promisedFor)}.</p>` : "",
-      `<ul id="lines">${order.lines.map((line) => `<li>${line.quantity} × ${escapeHtml(line.name)}: ${escapeHtml(formatMoney(line.totalMinor, order.currency))}</li>`).join("")}</ul>`,
+      `<ul id="lines">${order.lines.map((line) => `<li>${line.quantity} × ${escapeHtml(line.name)}${escapeHtml(choicesOf(line.modifiers))}: ${escapeHtml(formatMoney(line.totalMinor, order.currency))}</li>`).join("")}</ul>`,
       `<p>Total <span id="total">${escapeHtml(formatMoney(order.totalMinor, order.currency))}</span>.</p>`,
       `<p><a href="/orders">Place another order</a></p>`,
     ]);
@@ -273,6 +273,12 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
       return inbox.subscriptions();
     },
   };
+}
+
+/** A line's modifiers as the kitchen reads them: " (Sourdough, 2 × Bacon)"; nothing for none. */
+function choicesOf(modifiers: ReadonlyArray<{ name: string; quantity: number }>): string {
+  if (modifiers.length === 0) return "";
+  return ` (${modifiers.map((modifier) => `${modifier.quantity > 1 ? `${modifier.quantity} × ` : ""}${modifier.name}`).join(", ")})`;
 }
 
 /** The JWT's payload, decoded for display (the API verifies tokens; the app only shows what it holds). */

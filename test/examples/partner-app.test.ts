@@ -1,7 +1,8 @@
 // examples/partner-app against a started app, the consent in Debian's chromium (playwright-core): the start page,
 // /connect to the consent site, sign-in and Allow, back at the example's redirect URI, which exchanged the code and
 // shows the token's claims and the first GET /v1/items; Deny shown as access_denied; a callback with no
-// authorization in progress refused; the settings read from demo.json. Without /usr/bin/chromium the browser tests
+// authorization in progress refused; the settings read from demo.json; the menu of a store (sold-out items greyed, a
+// paused store's banner) kept current by the webhook events; an order's lines shown with their modifiers. Without /usr/bin/chromium the browser tests
 // report themselves skipped with the install command.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -461,5 +462,30 @@ Example(
     }
   },
 );
+
+Example("an order's page shows each line's modifiers as placed", async () => {
+  const ordering = createPartnerClient({ baseUrl: test.base, ...orderingPair, tokenStore: createMemoryTokenStore() });
+  await ordering.connectSandbox(merchant.companyId);
+  const shop = ordering.merchant(merchant.companyId);
+  const [store1] = (await shop.stores.list()).stores;
+  // The seeded sandwich (the fourth item): Bread is required, Extras up to three.
+  const sandwich = (await shop.items.list({ limit: 4 })).items[3]!;
+  const [bread, extras] = sandwich.modifierGroups;
+  const order = await shop.orders.place({
+    storeId: store1!.id,
+    lines: [
+      {
+        itemId: sandwich.id,
+        quantity: 1,
+        modifiers: [{ modifierId: bread!.modifiers[2]!.id }, { modifierId: extras!.modifiers[1]!.id, quantity: 2 }],
+      },
+    ],
+    fulfilment: { type: "PICKUP" },
+    customer: { name: "Example test" },
+    externalReference: `example-modifiers-${Date.now()}`,
+  });
+  const html = await (await fetch(`${exampleBase}/orders/${order.id}`)).text();
+  assert.match(html, `<li>1 × ${sandwich.name} (Sourdough, 2 × Bacon): £`);
+});
 
 Example.run();
