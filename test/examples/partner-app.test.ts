@@ -2,8 +2,8 @@
 // /connect to the consent site, sign-in and Allow, back at the example's redirect URI, which exchanged the code and
 // shows the token's claims and the first GET /v1/items; Deny shown as access_denied; a callback with no
 // authorization in progress refused; the settings read from demo.json; the menu of a store (sold-out items greyed, a
-// paused store's banner) kept current by the webhook events; an order's lines shown with their modifiers. Without /usr/bin/chromium the browser tests
-// report themselves skipped with the install command.
+// paused store's banner) kept current by the webhook events; an order's lines shown with their modifiers. Without
+// /usr/bin/chromium the browser tests report themselves skipped with the install command.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type http from "node:http";
