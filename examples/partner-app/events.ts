@@ -2,7 +2,8 @@
 // with the app's client credentials; an endpoint left by an earlier run at the same URL gets a new secret instead),
 // keeps each secret in memory, and accepts a POST at the endpoint's path only when `webhooks.verify` (the Standard
 // Webhooks library) says the body was signed with it. Events are deduplicated per endpoint by `webhook-id`
-// (delivery is at least once) and the last 100 are kept for the /events page.
+// (delivery is at least once) and the last 100 are kept for the /events page; each new one is also handed to the
+// app's listener (the menu board, ./menu.ts).
 import type http from "node:http";
 import { type PartnerClient, type WebhookEvent, webhooks, WebhookVerificationError } from "./partner-client.js";
 
@@ -37,7 +38,11 @@ export interface EventInbox {
 
 const kept = 100;
 
-export function createEventInbox(now: () => Date = () => new Date()): EventInbox {
+/** `onEvent` hears each verified event once per endpoint (a duplicate delivery is not heard again). */
+export function createEventInbox(
+  now: () => Date = () => new Date(),
+  onEvent?: (event: WebhookEvent) => void,
+): EventInbox {
   const endpoints = new Map<string, { subscription: Subscription; secret: string; client: PartnerClient }>();
   const received: ReceivedEvent[] = [];
 
@@ -68,6 +73,7 @@ export function createEventInbox(now: () => Date = () => new Date()): EventInbox
       if (!received.some((entry) => entry.id === id && entry.app === endpoint.subscription.app)) {
         received.unshift({ id, receivedAt: now(), app: endpoint.subscription.app, event });
         received.length = Math.min(received.length, kept);
+        onEvent?.(event);
       }
       return { status: 204 };
     },

@@ -9,4 +9,12 @@ export {
   webhooks,
   WebhookVerificationError,
 } from "../../src/client/index.js";
-export type { PartnerClient, PendingAuthorization, TokenStore, WebhookEvent } from "../../src/client/index.js";
+export type {
+  Item,
+  MerchantClient,
+  PartnerClient,
+  PendingAuthorization,
+  Store,
+  TokenStore,
+  WebhookEvent,
+} from "../../src/client/index.js";

@@ -15,6 +15,9 @@ import {
   type PendingAuthorization,
 } from "./partner-client.js";
 import { createEventInbox, merchantOf, type Subscription, summaryOf } from "./events.js";
+import { escapeHtml, page } from "./html.js";
+import { createMenuBoard } from "./menu.js";
+import { menuPage } from "./menu-page.js";
 import { formatMoney } from "./money.js";
 import type { ExampleSettings } from "./settings.js";
 
@@ -61,7 +64,9 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
     await orders.client.connectSandbox(orders.merchantId);
     return orders.client.merchant(orders.merchantId);
   };
-  const inbox = createEventInbox();
+  // The menu of the ordering merchant's stores, kept current by the events either endpoint receives.
+  const menus = orders ? createMenuBoard(orders.merchantId, orderingMerchant) : undefined;
+  const inbox = createEventInbox(undefined, (event) => menus?.apply(event));
   const origin = new URL(settings.redirectUri).origin;
   let subscribeFailure: string | undefined;
   /** Authorizations in progress, by session id (one per browser; a new /connect replaces it). */
@@ -74,7 +79,8 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
         settings.loginHint ? `<p>On the consent screen, sign in as ${escapeHtml(settings.loginHint)}.</p>` : "",
         `<p><a id="connect" href="/connect">Connect a merchant</a></p>`,
         orders
-          ? `<p><a id="orders" href="/orders">Place an order</a> (the ONLINE_ORDER app, sandbox merchant ${orders.merchantId})</p>`
+          ? `<p><a id="orders" href="/orders">Place an order</a> (the ONLINE_ORDER app, sandbox merchant ${orders.merchantId})</p>` +
+            `<p><a id="menu" href="/menu">The menu</a> of its stores, kept current by the events</p>`
           : "",
         `<p><a id="events" href="/events">Events received</a> (webhooks)</p>`,
       ]);
@@ -147,6 +153,16 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
         `<p>A customer named REJECT is rejected by the sandbox merchant; any other is accepted, then ready, then completed.</p>`,
       ]);
     },
+    "/menu": async (request, response) => {
+      const stores = menus ? await menus.stores() : [];
+      const asked = Number(new URL(request.url ?? "/", "http://example.invalid").searchParams.get("storeId"));
+      const store = stores.find((entry) => entry.id === asked) ?? stores[0];
+      if (!store || !menus) {
+        page(response, 404, "No store", [`<p>The merchant has no store.</p>`]);
+        return;
+      }
+      menuPage(response, stores, await menus.menuOf(store.id), new Date());
+    },
     "/connect": async (_request, response) => {
       const session = randomBytes(24).toString("base64url");
       const authorization = await client.startAuthorization();
@@ -201,7 +217,7 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
       final ? "" : `<meta http-equiv="refresh" content="3">`,
       `<p>Status: <strong id="status">${escapeHtml(order.status)}</strong>${order.reason ? ` (${escapeHtml(order.reason)})` : ""}; updated ${escapeHtml(order.updatedAt)}.</p>`,
       order.promisedFor ? `<p>Promised for ${escapeHtml(order.promisedFor)}.</p>` : "",
-      `<ul id="lines">${order.lines.map((line) => `<li>${line.quantity} × ${escapeHtml(line.name)}: ${escapeHtml(formatMoney(line.totalMinor, order.currency))}</li>`).join("")}</ul>`,
+      `<ul id="lines">${order.lines.map((line) => `<li>${line.quantity} × ${escapeHtml(line.name)}${escapeHtml(choicesOf(line.modifiers))}: ${escapeHtml(formatMoney(line.totalMinor, order.currency))}</li>`).join("")}</ul>`,
       `<p>Total <span id="total">${escapeHtml(formatMoney(order.totalMinor, order.currency))}</span>.</p>`,
       `<p><a href="/orders">Place another order</a></p>`,
     ]);
@@ -224,7 +240,7 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
         ? receiveEvent
         : orders && orderId && request.method === "GET"
           ? (_: http.IncomingMessage, answer: http.ServerResponse) => orderPage(Number(orderId), answer)
-          : path === "/orders" && !orders
+          : (path === "/orders" || path === "/menu") && !orders
             ? undefined
             : request.method === "GET" || (request.method === "POST" && posts.includes(path))
               ? routes[path]
@@ -259,6 +275,12 @@ export function createExampleServer(settings: ExampleSettings): ExampleServer {
   };
 }
 
+/** A line's modifiers as the kitchen reads them: " (Sourdough, 2 × Bacon)"; nothing for none. */
+function choicesOf(modifiers: ReadonlyArray<{ name: string; quantity: number }>): string {
+  if (modifiers.length === 0) return "";
+  return ` (${modifiers.map((modifier) => `${modifier.quantity > 1 ? `${modifier.quantity} × ` : ""}${modifier.name}`).join(", ")})`;
+}
+
 /** The JWT's payload, decoded for display (the API verifies tokens; the app only shows what it holds). */
 function claimsOf(accessToken: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(accessToken.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<
@@ -285,15 +307,4 @@ function cookieOf(request: http.IncomingMessage, name: string): string | undefin
     if (key === name) return value.join("=");
   }
   return undefined;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
-function page(response: http.ServerResponse, status: number, title: string, body: string[]): void {
-  response.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-  response.end(
-    `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(title)}</title><main><h1>${escapeHtml(title)}</h1>${body.join("")}</main></html>`,
-  );
 }

@@ -176,6 +176,15 @@ export interface OrderLine {
   itemCode: string;
   unitPriceMinor: number;
   note?: string;
+  /** The choices for each one of the line's items, copied at placing; totalMinor includes them. Empty: none. */
+  modifiers: OrderLineModifier[];
+}
+
+/** A modifier of an order line as it was when the order was placed: its price for one, how many per item. */
+export interface OrderLineModifier {
+  name: string;
+  priceMinor: number;
+  quantity: number;
 }
 
 /** Whether a store takes online orders now (the proto's OnlineOrderingStatus). */
@@ -250,8 +259,16 @@ export interface OnlineOrder {
 /** POST /v1/online-orders: what the customer chose; the platform prices it from the catalogue. */
 export interface PlaceOrderInput {
   storeId: number;
-  /** 1 to 50 lines; quantity 1 to 99. */
-  lines: Array<{ itemId: number; quantity: number; note?: string }>;
+  /**
+   * 1 to 50 lines; quantity 1 to 99. `modifiers`: the item's own (its modifierGroups), each group's selections from
+   * its minSelections to its maxSelections; quantity (default 1) is per one of the line's items.
+   */
+  lines: Array<{
+    itemId: number;
+    quantity: number;
+    note?: string;
+    modifiers?: Array<{ modifierId: number; quantity?: number }>;
+  }>;
   fulfilment: Fulfilment;
   customer: Customer;
   note?: string;

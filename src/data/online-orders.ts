@@ -14,6 +14,8 @@ import { regionCurrency } from "./sandbox-data.js";
 import { decodeFeedCursor, decodeTimeCursor, encodeFeedCursor, timePageOf } from "./cursor.js";
 import { microsecondsUtc, parseDateTime } from "./date-time.js";
 import { isAvailableAt } from "./availability.js";
+import { modifierGroupsOf } from "./menu-modifiers.js";
+import { priceLineModifiers } from "./order-line-modifiers.js";
 import { orderOf, reasonOf } from "./order-message.js";
 import { checkDeliveryNeeds, checkRequestedFor, checkStoreTakesOrder } from "./order-placement-rules.js";
 import { merchantReasons, posMoveTo, type OrderMoveName } from "./order-lifecycle.js";
@@ -102,7 +104,8 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
 
   /**
    * Prices a partner's order from the catalogue now, after checking its store (in scope, taking orders at the time
-   * the order is for) and its items (on the menu, in the region's currency, not sold out there); nothing is written.
+   * the order is for), its items (on the menu, in the region's currency, not sold out there) and each line's
+   * modifiers (its item's, not sold out there, each group's selections within its bounds); nothing is written.
    */
   const priceOrder = async (
     companyId: number,
@@ -126,6 +129,8 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
     const availability = new Map(
       (await items.availabilityIn(companyId, storeId, [...found.keys()])).map((row) => [Number(row.item_id), row]),
     );
+    // Every line's item's groups, with their modifiers' availability in this store now.
+    const groups = await modifierGroupsOf(shared, companyId, [...found.keys()], storeId);
     const currency = regionCurrency[region];
     const lines: StoredOrderLine[] = [];
     let totalMinor = 0;
@@ -137,7 +142,8 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
       if (!isAvailableAt(availability.get(item.id), now()))
         throw fail("partner.item_sold_out", undefined, { field: `lines.${index}.itemId` });
       const priceMinor = Number(item.price_minor);
-      totalMinor += priceMinor * line.quantity;
+      const { modifiers, eachMinor } = priceLineModifiers(line.modifiers, groups.get(item.id) ?? [], index);
+      totalMinor += (priceMinor + eachMinor) * line.quantity;
       lines.push({
         itemId: item.id,
         itemCode: item.code ?? "",
@@ -145,8 +151,11 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
         quantity: line.quantity,
         priceMinor,
         ...(line.note !== undefined ? { note: line.note } : {}),
+        ...(modifiers.length > 0 ? { modifiers } : {}),
       });
     }
+    // Modifiers can multiply prices past what a number holds exactly (1e12 × 50 × 50 × 99): refused, never rounded.
+    if (!Number.isSafeInteger(totalMinor)) throw invalidField("lines", "make a total beyond 2^53 - 1 minor units");
     return { storeId, currency, lines, totalMinor };
   };
 

@@ -6,9 +6,10 @@ import {
   OnlineOrderReason,
   OnlineOrderReasonSchema,
   OnlineOrderSchema,
+  type OrderLineSchema,
 } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { enumNumberOf, messageToJson } from "../runtime/wire/index.js";
-import type { OnlineOrderRow } from "./queries/order-queries.js";
+import type { OnlineOrderRow, StoredOrderLine } from "./queries/order-queries.js";
 
 /** The reason column's text (OnlineOrderReason without its prefix) as the enum; UNSPECIFIED when none. */
 export function reasonOf(text: string | null): OnlineOrderReason {
@@ -25,18 +26,7 @@ export function orderOf(row: OnlineOrderRow): MessageInitShape<typeof OnlineOrde
     currency: row.currency,
     placedAt: row.placed_at.toISOString(),
     updatedAt: row.updated_key,
-    lines: (Array.isArray(row.lines) ? row.lines : []).map((line) => {
-      const quantity = Number.isSafeInteger(line.quantity) ? line.quantity! : 0;
-      const unit = Number.isSafeInteger(line.priceMinor) ? line.priceMinor! : 0;
-      return {
-        itemCode: line.itemCode ?? "",
-        name: line.name ?? "",
-        quantity,
-        unitPriceMinor: BigInt(unit),
-        totalMinor: BigInt(unit * quantity),
-        note: typeof line.note === "string" ? line.note : undefined,
-      };
-    }),
+    lines: (Array.isArray(row.lines) ? row.lines : []).map(lineOf),
     fulfilment:
       row.fulfilment_type === null
         ? undefined
@@ -52,6 +42,32 @@ export function orderOf(row: OnlineOrderRow): MessageInitShape<typeof OnlineOrde
     promisedFor: row.promised_for?.toISOString(),
     reason: reasonOf(row.reason),
     decideBy: row.status === "PENDING" ? row.decide_by?.toISOString() : undefined,
+  };
+}
+
+const wholeOr0 = (value: unknown): number => (Number.isSafeInteger(value) ? (value as number) : 0);
+
+/**
+ * A stored line as answered: its modifiers as copied at placing, and its total, the line's quantity times the item's
+ * price plus each modifier's price times its quantity (every modifier goes with each one of the line's items).
+ */
+function lineOf(line: StoredOrderLine): MessageInitShape<typeof OrderLineSchema> {
+  const quantity = wholeOr0(line.quantity);
+  const unit = wholeOr0(line.priceMinor);
+  const modifiers = (Array.isArray(line.modifiers) ? line.modifiers : []).map((modifier) => ({
+    name: modifier.name ?? "",
+    priceMinor: wholeOr0(modifier.priceMinor),
+    quantity: wholeOr0(modifier.quantity),
+  }));
+  const each = modifiers.reduce((sum, modifier) => sum + modifier.priceMinor * modifier.quantity, unit);
+  return {
+    itemCode: line.itemCode ?? "",
+    name: line.name ?? "",
+    quantity,
+    unitPriceMinor: BigInt(unit),
+    totalMinor: BigInt(each * quantity),
+    note: typeof line.note === "string" ? line.note : undefined,
+    modifiers: modifiers.map((modifier) => ({ ...modifier, priceMinor: BigInt(modifier.priceMinor) })),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   type SeedOrder,
   type SeedSale,
 } from "./queries/region-seed-queries.js";
+import { seededGroupsOf, seededMenu, seededSoldOutModifier } from "./seed-menu.js";
 import { seedStores } from "./seed-stores.js";
 
 /** The currency of each region's merchants. */
@@ -60,6 +61,8 @@ export interface SeedOptions {
    */
   decisionSeconds?: number;
   employee?: { name: string; email: string };
+  /** The demo's and the sandbox's: items with modifier groups and one modifier sold out in store 2 (./seed-menu.ts). */
+  menu?: boolean;
   /** A sandbox merchant's: its second store takes turns of the menu autopilot (SANDBOX_MENU_AUTOPILOT_SECONDS). */
   menuAutopilot?: boolean;
 }
@@ -85,7 +88,11 @@ export async function seedMerchantData(
       seedStores(region, options.storeCount, options.now),
       options.now,
     );
-    const [employeeId] = await seed.insertEmployees(companyId, [options.employee ?? { name: "Owner", email: null }]);
+    const [employeeId] = await seed.insertEmployees(
+      companyId,
+      [options.employee ?? { name: "Owner", email: null }],
+      options.now,
+    );
     const categoryIds = await seed.insertCategories(
       companyId,
       categoryNames.map((name, index) => ({ name, code: `CAT${String(index + 1).padStart(2, "0")}` })),
@@ -106,6 +113,7 @@ export async function seedMerchantData(
     // One item sold out in one store (issue 39): the menu of store 2 shows the third item unavailable.
     if (storeIds.length > 1 && itemIds.length > 2)
       await seed.insertSoldOut(companyId, [{ storeId: storeIds[1]!, itemId: itemIds[2]! }], options.now);
+    if (options.menu) await seedModifiers(seed, companyId, storeIds, itemIds, options.now);
     if (options.menuAutopilot && storeIds.length > 1)
       await seed.startMenuAutopilot(companyId, storeIds[1]!, options.now);
     const day = 86_400_000;
@@ -149,9 +157,40 @@ export async function seedMerchantData(
   });
 }
 
-/** How much a merchant of the demo or the sandbox starts with: the one profile both use. */
+/** The seeded menu's modifier groups, their items' descriptions and its sold-out modifier in the second store. */
+async function seedModifiers(
+  seed: ReturnType<typeof createRegionSeedQueries>,
+  companyId: number,
+  storeIds: readonly number[],
+  itemIds: readonly number[],
+  now: Date,
+): Promise<void> {
+  for (const entry of seededMenu) {
+    const itemId = itemIds[entry.itemIndex];
+    if (itemId !== undefined) await seed.describeItem(companyId, itemId, entry.description);
+  }
+  const groups = seededGroupsOf(itemIds);
+  const modifierIds = await seed.insertModifierGroups(companyId, groups);
+  const soldOut = groups.findIndex(
+    (group) => group.itemId === itemIds[seededSoldOutModifier.itemIndex] && group.name === seededSoldOutModifier.group,
+  );
+  const position = groups[soldOut]?.modifiers.findIndex((modifier) => modifier.name === seededSoldOutModifier.modifier);
+  const modifierId = position === undefined ? undefined : modifierIds[soldOut]?.[position];
+  if (storeIds.length > 1 && modifierId !== undefined)
+    await seed.insertModifiersSoldOut(companyId, [{ storeId: storeIds[1]!, modifierId }], now);
+}
+
+/** How much a merchant of the demo or the sandbox starts with: the one profile both use, with the seeded menu. */
 export function richMerchantProfile(now: Date, employee?: SeedOptions["employee"]): SeedOptions {
-  return { storeCount: 2, itemCount: 300, salesDays: 90, onlineOrderCount: 60, now, ...(employee ? { employee } : {}) };
+  return {
+    storeCount: 2,
+    itemCount: 300,
+    salesDays: 90,
+    onlineOrderCount: 60,
+    now,
+    menu: true,
+    ...(employee ? { employee } : {}),
+  };
 }
 
 /** A sandbox merchant's data set: as rich as the demo's live merchants (richMerchantProfile). */

@@ -1339,6 +1339,26 @@ export const catalogue = {
       hi: "{field} में दिया गया आइटम इस स्टोर में बिक चुका है।",
     },
   },
+  "partner.modifier_sold_out": {
+    status: 409,
+    grpc: Code.FailedPrecondition,
+    params: { field: "string" },
+    messages: {
+      en: "The modifier in {field} is sold out in this store.",
+      ar: "الإضافة في {field} نفدت في هذا المتجر.",
+      hi: "{field} में दिया गया मॉडिफ़ायर इस स्टोर में बिक चुका है।",
+    },
+  },
+  "partner.modifier_selections_out_of_range": {
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string", groupId: "number", minSelections: "number", maxSelections: "number" },
+    messages: {
+      en: "The line in {field} must choose from {minSelections} to {maxSelections} of modifier group {groupId}.",
+      ar: "يجب أن يختار السطر في {field} من {minSelections} إلى {maxSelections} من مجموعة الإضافات {groupId}.",
+      hi: "{field} वाली पंक्ति को मॉडिफ़ायर समूह {groupId} में से {minSelections} से {maxSelections} तक चुनने होंगे।",
+    },
+  },
   "partner.invalid_time_zone": {
     status: 400,
     grpc: Code.InvalidArgument,

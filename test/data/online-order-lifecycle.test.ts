@@ -106,6 +106,7 @@ Lifecycle(
           itemCode: first!.code,
           unitPriceMinor: first!.price,
           note: "no sugar",
+          modifiers: [],
         },
         {
           name: second!.name,
@@ -113,6 +114,7 @@ Lifecycle(
           totalMinor: second!.price,
           itemCode: second!.code,
           unitPriceMinor: second!.price,
+          modifiers: [],
         },
       ],
       fulfilment: { type: "PICKUP" },

@@ -218,6 +218,8 @@ Catalogue("the spec's status tables, code by code", () => {
     "partner.store_paused": 409,
     "partner.store_closed": 409,
     "partner.item_sold_out": 409,
+    "partner.modifier_sold_out": 409,
+    "partner.modifier_selections_out_of_range": 400,
     // the menu's (issue 39, docs/error-codes.md)
     "partner.invalid_time_zone": 400,
     "partner.opening_hours_invalid": 400,

@@ -1,8 +1,9 @@
 // examples/partner-app against a started app, the consent in Debian's chromium (playwright-core): the start page,
 // /connect to the consent site, sign-in and Allow, back at the example's redirect URI, which exchanged the code and
 // shows the token's claims and the first GET /v1/items; Deny shown as access_denied; a callback with no
-// authorization in progress refused; the settings read from demo.json. Without /usr/bin/chromium the browser tests
-// report themselves skipped with the install command.
+// authorization in progress refused; the settings read from demo.json; the menu of a store (sold-out items greyed, a
+// paused store's banner) kept current by the webhook events; an order's lines shown with their modifiers. Without
+// /usr/bin/chromium the browser tests report themselves skipped with the install command.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type http from "node:http";
@@ -14,7 +15,7 @@ import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { Subscription } from "../../examples/partner-app/events.js";
-import { createPartnerClient } from "../../examples/partner-app/partner-client.js";
+import { createMemoryTokenStore, createPartnerClient } from "../../examples/partner-app/partner-client.js";
 import { createExampleServer, type ExampleServer } from "../../examples/partner-app/server.js";
 import { loadExampleSettings } from "../../examples/partner-app/settings.js";
 import { demoRedirectUri, type DemoWorld } from "../../src/demo/provision-demo.js";
@@ -172,6 +173,80 @@ Example(
     clock.advance(10_000);
     await test.app.orderTimers.get(merchant.region as never)!.runDue();
     assert.match(await (await fetch(`${exampleBase}${location}`)).text(), '<strong id="status">ACCEPTED</strong>');
+  },
+);
+
+/** The menu page of `storeId` once `done` holds for its HTML (the events that change it arrive by webhook). */
+async function menuWhen(storeId: number, done: (html: string) => boolean): Promise<string> {
+  let html = "";
+  for (let tries = 0; tries < 300; tries++) {
+    html = await (await fetch(`${exampleBase}/menu?storeId=${storeId}`)).text();
+    if (done(html)) return html;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the menu page never showed what was awaited: ${html.slice(0, 2000)}`);
+}
+
+Example(
+  "the menu: a store's items with their groups, sold-out items and modifiers greyed, a paused store's banner, kept current by item.updated and store.updated",
+  async () => {
+    // The FULL app sells items out; the ONLINE_ORDER app pauses the store with the sandbox helper.
+    const full = createPartnerClient({ baseUrl: test.base, ...fullPair, tokenStore: createMemoryTokenStore() });
+    await full.connectSandbox(merchant.companyId);
+    const catalogue = full.merchant(merchant.companyId);
+    const ordering = createPartnerClient({ baseUrl: test.base, ...orderingPair, tokenStore: createMemoryTokenStore() });
+    await ordering.connectSandbox(merchant.companyId);
+    const { stores } = await catalogue.stores.list();
+    const store2 = stores[1]!.id;
+    const pause = async (body: Record<string, unknown>) => {
+      const answer = await fetch(`${test.base}/v1/sandbox/stores/${store2}/online-ordering`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${await ordering.merchant(merchant.companyId).accessToken()}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify(body),
+      });
+      assert.is(answer.status, 200, await answer.text());
+    };
+
+    const first = await menuWhen(store2, () => true);
+    assert.match(first, `<h1>Menu of ${stores[1]!.name}</h1>`);
+    const itemIds = [...first.matchAll(/<li data-item-id="(\d+)"/g)].map((match) => Number(match[1]));
+    assert.is(itemIds.length, 300, "every item of the seeded menu");
+    const soldOut = (html: string) =>
+      [...html.matchAll(/<li data-item-id="(\d+)" class="sold-out" aria-disabled="true">/g)].map((match) =>
+        Number(match[1]),
+      );
+    assert.equal(soldOut(first), [itemIds[2]], "the seeded sold-out item, greyed");
+    assert.match(first, /Bread \(choose 1\)<ul>.*?Sourdough \+£0\.60/);
+    assert.match(first, /Extras \(up to 3\)/);
+    assert.match(
+      first,
+      /<li data-modifier-id="\d+" class="sold-out">Avocado \+£1\.50 <span class="label">\(sold out\)<\/span><\/li>/,
+    );
+    assert.not.match(first, 'id="paused"');
+
+    // An item sold out in store 2: item.updated for that store greys it; one sold out in store 1 leaves it alone.
+    await catalogue.items.setAvailability(store2, itemIds[0]!, { available: false });
+    await catalogue.items.setAvailability(stores[0]!.id, itemIds[1]!, { available: false });
+    const greyed = await menuWhen(store2, (html) => soldOut(html).includes(itemIds[0]!));
+    assert.equal(soldOut(greyed), [itemIds[0], itemIds[2]]);
+
+    // Paused with a reason: the banner; resumed: gone.
+    await pause({ status: "PAUSED", reason: "Kitchen busy" });
+    const paused = await menuWhen(store2, (html) => html.includes('id="paused"'));
+    assert.match(
+      paused,
+      `<p id="paused" role="status">${stores[1]!.name} is not taking online orders now: Kitchen busy.</p>`,
+    );
+    await pause({ status: "ACCEPTING" });
+    await menuWhen(store2, (html) => !html.includes('id="paused"'));
+
+    // On sale again: no longer greyed.
+    await catalogue.items.setAvailability(store2, itemIds[0]!, { available: true });
+    await catalogue.items.setAvailability(stores[0]!.id, itemIds[1]!, { available: true });
+    assert.equal(soldOut(await menuWhen(store2, (html) => soldOut(html).length === 1)), [itemIds[2]]);
   },
 );
 
@@ -387,5 +462,30 @@ Example(
     }
   },
 );
+
+Example("an order's page shows each line's modifiers as placed", async () => {
+  const ordering = createPartnerClient({ baseUrl: test.base, ...orderingPair, tokenStore: createMemoryTokenStore() });
+  await ordering.connectSandbox(merchant.companyId);
+  const shop = ordering.merchant(merchant.companyId);
+  const [store1] = (await shop.stores.list()).stores;
+  // The seeded sandwich (the fourth item): Bread is required, Extras up to three.
+  const sandwich = (await shop.items.list({ limit: 4 })).items[3]!;
+  const [bread, extras] = sandwich.modifierGroups;
+  const order = await shop.orders.place({
+    storeId: store1!.id,
+    lines: [
+      {
+        itemId: sandwich.id,
+        quantity: 1,
+        modifiers: [{ modifierId: bread!.modifiers[2]!.id }, { modifierId: extras!.modifiers[1]!.id, quantity: 2 }],
+      },
+    ],
+    fulfilment: { type: "PICKUP" },
+    customer: { name: "Example test" },
+    externalReference: `example-modifiers-${Date.now()}`,
+  });
+  const html = await (await fetch(`${exampleBase}/orders/${order.id}`)).text();
+  assert.match(html, `<li>1 × ${sandwich.name} (Sourdough, 2 × Bacon): £`);
+});
 
 Example.run();

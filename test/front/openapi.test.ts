@@ -92,6 +92,33 @@ OpenApi(
       [1, 99],
     );
     assert.equal(body["properties"]["fulfilment"]["properties"]["type"]["enum"], ["PICKUP", "DELIVERY"]);
+    // A line's modifiers (issue 39): at most 50, each a modifier id with a quantity of 1 to 50; the answered line
+    // carries them as copied, and the refusals are codes of the partner envelope.
+    const modifiers = body["properties"]["lines"]["items"]["properties"]["modifiers"];
+    assert.is(modifiers["maxItems"], 50);
+    assert.equal(modifiers["items"]["required"], ["modifierId"]);
+    assert.equal(
+      [
+        modifiers["items"]["properties"]["quantity"]["minimum"],
+        modifiers["items"]["properties"]["quantity"]["maximum"],
+      ],
+      [1, 50],
+    );
+    const schemas = doc["components"]["schemas"];
+    assert.equal(schemas["partnerapi.v1.OrderLine"]["properties"]["modifiers"]["items"], {
+      $ref: "#/components/schemas/partnerapi.v1.OrderLineModifier",
+    });
+    assert.equal(Object.keys(schemas["partnerapi.v1.OrderLineModifier"]["properties"]), [
+      "name",
+      "priceMinor",
+      "quantity",
+    ]);
+    for (const code of [
+      "partner.modifier_selections_out_of_range",
+      "partner.modifier_not_found",
+      "partner.modifier_sold_out",
+    ])
+      assert.ok(schemas["PartnerError"]["properties"]["code"]["enum"].includes(code), code);
     assert.ok(doc["paths"]["/v1/online-orders/{id}/cancel"]["post"]);
     assert.ok(doc["paths"]["/v1/sandbox/online-orders/{id}/status"]["post"]);
   },

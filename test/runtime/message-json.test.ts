@@ -92,7 +92,7 @@ MessageJson("nested messages and their lists: every int64 at every depth is a nu
       totalMinor: 1250,
       currency: "GBP",
       placedAt: "",
-      lines: [{ name: "Tea", quantity: 2, totalMinor: 500, itemCode: "T1", unitPriceMinor: 250 }],
+      lines: [{ name: "Tea", quantity: 2, totalMinor: 500, itemCode: "T1", unitPriceMinor: 250, modifiers: [] }],
       updatedAt: "",
     },
   });

@@ -13,6 +13,16 @@ export interface StoredOrderLine {
   quantity?: number;
   priceMinor?: number;
   note?: string;
+  /** The line's modifiers, copied from the catalogue at placing (../order-line-modifiers.ts); absent: none. */
+  modifiers?: StoredLineModifier[];
+}
+
+/** A modifier of a stored line: per one of the line's items, its price for one. */
+export interface StoredLineModifier {
+  modifierId?: number;
+  name?: string;
+  priceMinor?: number;
+  quantity?: number;
 }
 
 /** Where a delivery goes, as stored in online_orders.delivery_address (jsonb, the API's field names). */

@@ -23,6 +23,16 @@ export interface SeedStore {
   openingHours: unknown;
 }
 
+/** A seeded modifier group of one item, at its place among the item's groups, with its modifiers in order. */
+export interface SeedModifierGroup {
+  itemId: number;
+  name: string;
+  minSelections: number;
+  maxSelections: number;
+  position: number;
+  modifiers: ReadonlyArray<{ name: string; priceMinor: number }>;
+}
+
 export interface SeedOrder {
   storeId: number;
   status: string;
@@ -99,10 +109,15 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
         })),
         true,
       ),
-    insertEmployees: (companyId: number, people: { name: string; email: string | null }[]) =>
+    insertEmployees: (companyId: number, people: { name: string; email: string | null }[], at?: Date) =>
       insertMany(
         "employees",
-        people.map((person) => ({ company_id: companyId, name: person.name, email: person.email })),
+        people.map((person) => ({
+          company_id: companyId,
+          name: person.name,
+          email: person.email,
+          ...(at ? { created_at: at } : {}),
+        })),
         true,
       ),
     insertCategories: (companyId: number, categories: { name: string; code: string }[], at?: Date) =>
@@ -135,6 +150,46 @@ export function createRegionSeedQueries(sql: SqlClient, region: Region) {
           company_id: companyId,
           store_id: storeId,
           item_id: itemId,
+          available: false,
+          updated_at: now,
+        })),
+      ),
+    /** An item's description (what the menu shows about it). */
+    describeItem: (companyId: number, itemId: number, description: string) =>
+      sql`update ${table("items")} set description = ${description} where company_id = ${companyId} and id = ${itemId}`,
+    /** Modifier groups with their modifiers (migration 0015); answers each group's modifier ids, in order. */
+    async insertModifierGroups(companyId: number, groups: readonly SeedModifierGroup[]): Promise<number[][]> {
+      const ids: number[][] = [];
+      for (const group of groups) {
+        const [row] = await sql<{ id: number }[]>`
+          insert into ${table("modifier_groups")} (company_id, item_id, name, min_selections, max_selections, position)
+          values (${companyId}, ${group.itemId}, ${group.name}, ${group.minSelections}, ${group.maxSelections},
+            ${group.position})
+          returning id`;
+        ids.push(
+          await insertMany(
+            "modifiers",
+            group.modifiers.map((modifier, position) => ({
+              company_id: companyId,
+              group_id: row!.id,
+              name: modifier.name,
+              price_minor: modifier.priceMinor,
+              position,
+            })),
+            true,
+          ),
+        );
+      }
+      return ids;
+    },
+    /** Modifiers sold out until further notice in one store each. */
+    insertModifiersSoldOut: (companyId: number, soldOut: Array<{ storeId: number; modifierId: number }>, now: Date) =>
+      insertMany(
+        "modifier_store_availability",
+        soldOut.map(({ storeId, modifierId }) => ({
+          company_id: companyId,
+          store_id: storeId,
+          modifier_id: modifierId,
           available: false,
           updated_at: now,
         })),
