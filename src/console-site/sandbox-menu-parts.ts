@@ -107,7 +107,7 @@ function orderingForm(visit: Visit, view: MenuView, store: Store): SafeHtml {
         })}<div class="actions">${button(t("console.storePause"), { kind: "danger", ariaLabel: `${t("console.storePause")}: ${name}` })}</div>`,
         { hidden: { ...viewFields(view), action: "pause" } },
       );
-  return html`<details class="row-actions"${mine ? raw(" open") : ""}><summary>${t("console.storePauseSummary")}<span class="visually-hidden">: ${name}</span></summary>${form}</details>`;
+  return html`<details class="row-actions"${mine ? raw(" open") : ""}><summary>${t("console.storePauseSummary")}<span class="visually-hidden">: <bdi>${name}</bdi></span></summary>${form}</details>`;
 }
 
 function hoursList(visit: Visit, store: Store): SafeHtml {
@@ -141,7 +141,7 @@ function hoursForm(visit: Visit, view: MenuView, store: Store): SafeHtml {
     html`<p class="hint" id="hours-hint-${id}">${t("console.hoursHint")}</p>${fields}<div class="actions">${button(t("console.hoursSave"), { ariaLabel: `${t("console.hoursSave")}: ${store.name}` })}</div>`,
     { hidden: viewFields(view) },
   );
-  return html`<details class="row-actions"${mine ? raw(" open") : ""}><summary>${t("console.hoursEditSummary")}<span class="visually-hidden">: ${store.name}</span></summary>${form}</details>`;
+  return html`<details class="row-actions"${mine ? raw(" open") : ""}><summary>${t("console.hoursEditSummary")}<span class="visually-hidden">: <bdi>${store.name}</bdi></span></summary>${form}</details>`;
 }
 
 /** A store's card: its online ordering and its opening hours, each with its form for a role that may change them. */
@@ -181,7 +181,7 @@ function availabilityForm(visit: Visit, view: MenuView, item: Item): SafeHtml {
           })}<div class="actions">${button(t("console.itemSellOut"), { kind: "danger", ariaLabel: `${t("console.itemSellOut")}: ${item.name}` })}</div>`,
           { hidden: { ...viewFields(view), available: "false" } },
         );
-  return html`<details class="row-actions"${mine ? raw(" open") : ""}><summary>${t("console.itemChangeSummary")}<span class="visually-hidden">: ${item.name}</span></summary>${mine ? refusalAlert(visit, mine) : ""}${form}</details>`;
+  return html`<details class="row-actions"${mine ? raw(" open") : ""}><summary>${t("console.itemChangeSummary")}<span class="visually-hidden">: <bdi>${item.name}</bdi></span></summary>${mine ? refusalAlert(visit, mine) : ""}${form}</details>`;
 }
 
 /** One item of the list: its name, price and availability in the listed store, and its form. */
