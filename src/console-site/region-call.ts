@@ -28,7 +28,12 @@ export type RegionCall = <M extends DescMethodUnary>(
 ) => Promise<Outcome<MessageShape<M["output"]>>>;
 
 export function createRegionCall(options: { callers: ReadonlyMap<Region, ServiceCaller>; ids: IdSource }): RegionCall {
-  return async (region, method, input, locale) => {
+  return async function call<M extends DescMethodUnary>(
+    region: string,
+    method: M,
+    input: MessageInitShape<M["input"]>,
+    locale: Locale,
+  ): Promise<Outcome<MessageShape<M["output"]>>> {
     const caller = isRegion(region) ? options.callers.get(region) : undefined;
     if (!caller) return refusal("partner.region_unavailable");
     // A sandbox call, as the gateway marks one: the DataService refuses the sandbox helpers to anything else.

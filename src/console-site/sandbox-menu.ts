@@ -134,7 +134,7 @@ function itemsSection(
       : "";
   const here = `${view.base}?store=${String(store.id)}`;
   const paging = items.ok
-    ? html`<p class="paging">${view.cursor ? html`<a href="${here}#items-heading">${t("console.itemsFirst")}</a>` : ""}${view.cursor && items.value.nextCursor ? " · " : ""}${items.value.nextCursor ? html`<a href="${here}&cursor=${items.value.nextCursor}#items-heading">${t("console.itemsNext")}</a>` : ""}</p>`
+    ? html`<p class="paging">${view.cursor ? html`<a href="${here}#items-heading">${t("console.itemsFirst")}</a>` : ""}${view.cursor && items.value.nextCursor ? " · " : ""}${items.value.nextCursor ? html`<a href="${here}&amp;cursor=${items.value.nextCursor}#items-heading">${t("console.itemsNext")}</a>` : ""}</p>`
     : "";
   const list = !items.ok
     ? alert("error", messageFor(items.error.code, items.error.params, locale))

@@ -129,7 +129,6 @@ async function walk(locale: Locale, index: number): Promise<void> {
     await card().getByLabel(t("console.pauseMinutesLabel")).fill("30");
     await card().getByRole("button", { name: `${t("console.storePause")}: ${store.name}` }).click();
     await card().getByText(t("console.storePaused"), { exact: true }).waitFor();
-    assert.is(await page.getByRole("status").count(), 1);
     await look(page, locale, "store-paused");
     await open(card(), t("console.storePauseSummary"));
     await card().getByRole("button", { name: `${t("console.storeResume")}: ${store.name}` }).click();
@@ -158,7 +157,8 @@ async function walk(locale: Locale, index: number): Promise<void> {
     const events = page.getByRole("table", { name: t("console.menuEventsCaption") });
     for (let tries = 0; tries < 100 && (await events.getByText("item.updated").count()) === 0; tries++) {
       await page.waitForTimeout(200);
-      await page.reload();
+      // A GET of the page (a reload would send the last form again).
+      await page.goto(`${test.console}${setup.merchantPath}/menu`);
     }
     assert.ok((await events.getByText("item.updated").count()) > 0, "item.updated listed");
     assert.ok((await events.getByText("store.updated").count()) > 0, "store.updated listed");
