@@ -4,7 +4,7 @@
 // nothing. docs/decisions.md, "Console site", "The sandbox menu page".
 import type { Store } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { messageFor } from "../errors/index.js";
-import { momentText } from "../web/i18n.js";
+import { momentText, type MessageKey } from "../web/i18n.js";
 import { rightsOf } from "./labels.js";
 import { refusal, type RegionError } from "./region-call.js";
 import { hoursOfForm, refusedDay, weekdays } from "./sandbox-menu-hours.js";
@@ -24,9 +24,15 @@ type Refuse = (refusal: Omit<MenuRefusal, "form" | "storeId" | "itemId">) => Pro
 
 /** A region's refusal as the page says it above the form (its code under it). */
 function regionWords(visit: Visit, error: RegionError): Omit<MenuRefusal, "form" | "storeId" | "itemId"> {
+  // The codes that name a request field (`id`, `itemId`): said as the page's words, not the API's field names.
+  const own: Partial<Record<string, MessageKey>> = {
+    "partner.store_not_found": "console.menuStoreUnknown",
+    "partner.item_not_found": "console.menuItemUnknown",
+  };
+  const key = own[error.code];
   return {
     beside: {},
-    general: messageFor(error.code, error.params, visit.locale),
+    general: key ? visit.t(key) : messageFor(error.code, error.params, visit.locale),
     code: error.code,
     status: error.status,
   };

@@ -771,6 +771,8 @@ export const ar: Catalogue = {
   "console.itemSoldOutUntilNotice": "{item} نافد في {store} حتى {time}.",
   "console.itemAvailableNotice": "عاد {item} إلى البيع في {store}.",
   "console.menuMinutesInvalid": "{field}: عدد صحيح من الدقائق من 1 إلى {max}، أو فارغ.",
+  "console.menuStoreUnknown": "لا يوجد لدى هذا التاجر متجر كهذا.",
+  "console.menuItemUnknown": "لا يوجد في قائمة هذا التاجر صنف كهذا (ربما حُذف).",
   "console.menuFormInvalid": "تعذرت قراءة هذا التغيير. لم يتغير شيء: اختره مرة أخرى أدناه.",
   "console.menuEventsHeading": "الأحداث التي أُرسلت",
   "console.menuEventsExplain":

@@ -779,6 +779,8 @@ export const en = {
   "console.itemSoldOutUntilNotice": "{item} is sold out in {store} until {time}.",
   "console.itemAvailableNotice": "{item} sells in {store} again.",
   "console.menuMinutesInvalid": "{field}: a whole number of minutes from 1 to {max}, or empty.",
+  "console.menuStoreUnknown": "This merchant has no such store.",
+  "console.menuItemUnknown": "This merchant's menu has no such item (it may have been deleted).",
   "console.menuFormInvalid": "That change could not be read. Nothing changed: choose it again below.",
   "console.menuEventsHeading": "Events that went out",
   "console.menuEventsExplain":

@@ -767,6 +767,8 @@ export const hi: Catalogue = {
   "console.itemSoldOutUntilNotice": "{item} {store} में {time} तक ख़त्म है।",
   "console.itemAvailableNotice": "{item} {store} में फिर से बिक रहा है।",
   "console.menuMinutesInvalid": "{field}: 1 से {max} तक मिनटों की पूर्ण संख्या, या ख़ाली।",
+  "console.menuStoreUnknown": "इस व्यापारी का ऐसा कोई स्टोर नहीं है।",
+  "console.menuItemUnknown": "इस व्यापारी के मेन्यू में ऐसा कोई आइटम नहीं है (हो सकता है वह हटा दिया गया हो)।",
   "console.menuFormInvalid": "यह बदलाव पढ़ा नहीं जा सका। कुछ नहीं बदला: नीचे इसे फिर से चुनें।",
   "console.menuEventsHeading": "भेजे गए इवेंट",
   "console.menuEventsExplain":
