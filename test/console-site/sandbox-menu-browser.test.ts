@@ -145,7 +145,9 @@ async function walk(locale: Locale, index: number): Promise<void> {
     );
     await look(page, locale, "hours-refused");
     await card().getByLabel(t("console.weekdayTuesday"), { exact: true }).fill("08:00-12:00, 13:00-18:00");
+    // Friday's range runs past midnight into Saturday, which then opens at 10:00 (the store was open all day).
     await card().getByLabel(t("console.weekdayFriday"), { exact: true }).fill("18:00-02:00");
+    await card().getByLabel(t("console.weekdaySaturday"), { exact: true }).fill("10:00-24:00");
     await card().getByRole("button", { name: `${t("console.hoursSave")}: ${store.name}` }).click();
     await page.getByRole("status").filter({ hasText: t("console.hoursSavedNotice", { store: store.name }) }).waitFor();
 
