@@ -116,7 +116,11 @@ function menuForm(
   handler: typeof setMenuOnlineOrdering,
 ): Promise<Reply> | Reply {
   if (!site.sandboxMenu) return notFound(visit);
-  const target = { organizationId: Number(params.org), companyId: Number(params.company), storeId: Number(params.store) };
+  const target = {
+    organizationId: Number(params.org),
+    companyId: Number(params.company),
+    storeId: Number(params.store),
+  };
   return handler(visit, site.sandboxMenu, target);
 }
 

@@ -58,7 +58,8 @@ async function withStore(
   const refuse: Refuse = (refused) =>
     sandboxMenuPage(visit, tools, organizationId, companyId, { refused: { ...form, storeId, ...refused } });
   // The ConsoleService's rule for sandbox merchants: a viewer sees the menu, never changes it.
-  if (!rightsOf(found.role).manageApps) return refuse(regionWords(visit, refusal("developer.insufficient_org_role").error));
+  if (!rightsOf(found.role).manageApps)
+    return refuse(regionWords(visit, refusal("developer.insufficient_org_role").error));
   const store = await tools.desk.store(found.merchant.region, companyId, storeId, visit.locale);
   if (!store.ok) return refuse(regionWords(visit, store.error));
   return work({ region: found.merchant.region, store: store.value, refuse });
@@ -166,7 +167,9 @@ export function setMenuItemAvailability(
       );
     const wish = {
       available: available === "true",
-      ...(minutes === undefined ? {} : { unavailableUntil: new Date(tools.clock.now() + minutes * 60_000).toISOString() }),
+      ...(minutes === undefined
+        ? {}
+        : { unavailableUntil: new Date(tools.clock.now() + minutes * 60_000).toISOString() }),
     };
     const set = await tools.desk.setAvailability(
       region,

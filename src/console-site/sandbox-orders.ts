@@ -100,7 +100,11 @@ export interface MerchantFound {
 }
 
 /** The organization's sandbox merchant `companyId` and the caller's role, or the page that says why not. */
-export async function merchantOf(visit: Visit, organizationId: number, companyId: number): Promise<MerchantFound | Reply> {
+export async function merchantOf(
+  visit: Visit,
+  organizationId: number,
+  companyId: number,
+): Promise<MerchantFound | Reply> {
   const { t, locale } = visit;
   const [orgs, merchants] = await Promise.all([
     visit.api("listDeveloperOrganizations"),

@@ -119,7 +119,9 @@ async function walk(locale: Locale, index: number): Promise<void> {
     // A reason too long: the summary names it and leads to the field, the form stays open with what was typed.
     await open(card(), t("console.storePauseSummary"));
     await card().getByLabel(t("console.pauseReasonLabel")).fill("x".repeat(201));
-    await card().getByRole("button", { name: `${t("console.storePause")}: ${store.name}` }).click();
+    await card()
+      .getByRole("button", { name: `${t("console.storePause")}: ${store.name}` })
+      .click();
     const summary = page.locator("#error-summary");
     await summary.waitFor();
     assert.match(await summary.innerText(), t("console.pauseReasonTooLong", { max: 200 }));
@@ -127,17 +129,23 @@ async function walk(locale: Locale, index: number): Promise<void> {
     await summary.getByRole("link").first().click();
     await card().getByLabel(t("console.pauseReasonLabel")).fill("Kitchen at capacity");
     await card().getByLabel(t("console.pauseMinutesLabel")).fill("30");
-    await card().getByRole("button", { name: `${t("console.storePause")}: ${store.name}` }).click();
+    await card()
+      .getByRole("button", { name: `${t("console.storePause")}: ${store.name}` })
+      .click();
     await card().getByText(t("console.storePaused"), { exact: true }).waitFor();
     await look(page, locale, "store-paused");
     await open(card(), t("console.storePauseSummary"));
-    await card().getByRole("button", { name: `${t("console.storeResume")}: ${store.name}` }).click();
+    await card()
+      .getByRole("button", { name: `${t("console.storeResume")}: ${store.name}` })
+      .click();
     await card().getByText(t("console.storeAccepting"), { exact: true }).waitFor();
 
     // Hours: a day the page cannot read is named at its field; then a week with a range past midnight is saved.
     await open(card(), t("console.hoursEditSummary"));
     await card().getByLabel(t("console.weekdayTuesday"), { exact: true }).fill("9-17");
-    await card().getByRole("button", { name: `${t("console.hoursSave")}: ${store.name}` }).click();
+    await card()
+      .getByRole("button", { name: `${t("console.hoursSave")}: ${store.name}` })
+      .click();
     await page.locator("#error-summary").waitFor();
     assert.match(
       await page.locator("#error-summary").innerText(),
@@ -148,8 +156,13 @@ async function walk(locale: Locale, index: number): Promise<void> {
     // Friday's range runs past midnight into Saturday, which then opens at 10:00 (the store was open all day).
     await card().getByLabel(t("console.weekdayFriday"), { exact: true }).fill("18:00-02:00");
     await card().getByLabel(t("console.weekdaySaturday"), { exact: true }).fill("10:00-24:00");
-    await card().getByRole("button", { name: `${t("console.hoursSave")}: ${store.name}` }).click();
-    await page.getByRole("status").filter({ hasText: t("console.hoursSavedNotice", { store: store.name }) }).waitFor();
+    await card()
+      .getByRole("button", { name: `${t("console.hoursSave")}: ${store.name}` })
+      .click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: t("console.hoursSavedNotice", { store: store.name }) })
+      .waitFor();
 
     // An item sold out in this store, then the events that went out (the relay delivers them: reloaded until listed).
     const row = page.locator(`#item-${item.id}`);
