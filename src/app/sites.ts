@@ -15,6 +15,7 @@ import {
   webhookHeaders,
 } from "../events/index.js";
 import { createSandboxOrderDesk } from "../console-site/sandbox-order-desk.js";
+import { createSandboxMenuDesk } from "../console-site/sandbox-menu-desk.js";
 import type { FirstCallRoute } from "../console-site/first-call.js";
 import { merchantUserVerifier } from "../consent/merchant-users.js";
 import { createFrontServer } from "../front/front-server.js";
@@ -22,6 +23,7 @@ import { loadReferenceFiles } from "../front/reference-page.js";
 import { createInProcessCaller, createInProcessClient } from "../runtime/service-caller.js";
 import { createAuthorization, createConnections } from "../grant/index.js";
 import { findApp } from "../credential/index.js";
+import { recentMerchantEvents } from "../webhook/index.js";
 import type { Readiness } from "../storage/postgres.js";
 import type { AppContext } from "./context.js";
 import type { Stores } from "./stores.js";
@@ -153,6 +155,13 @@ export function buildConsoleSite(
     console: developer.consoleService,
     // The sandbox merchant page reads and moves orders in the merchant's region, through the gateway's callers.
     sandboxOrders: createSandboxOrderDesk({ callers: owners.regional.callers, ids: context.ids, clock: context.clock }),
+    // The menu page changes the menu through the same callers; the events that went out are the delivery records of
+    // the organization's sandbox endpoints (control database).
+    sandboxMenu: {
+      desk: createSandboxMenuDesk({ callers: owners.regional.callers, ids: context.ids }),
+      events: (query) => recentMerchantEvents(stores.control.sql, query),
+      clock: context.clock,
+    },
     readiness,
     // Development mode: the program page names the `npm run staff` command that approves an application.
     development: config.internal.localStaff,

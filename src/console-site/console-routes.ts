@@ -22,6 +22,8 @@ import { requestEntryPage, requestLogPage, usagePage } from "./request-log-pages
 import { createWebhookEndpoint, resendWebhookDelivery, webhookEndpointAction, webhooksPage } from "./webhook-pages.js";
 import { moveSandboxOrder, sandboxMerchantPage } from "./sandbox-orders.js";
 import type { SandboxOrderDesk } from "./sandbox-order-desk.js";
+import { sandboxMenuPage, type MenuTools } from "./sandbox-menu.js";
+import { setMenuItemAvailability, setMenuOnlineOrdering, setMenuOpeningHours } from "./sandbox-menu-forms.js";
 import type { Reply, Visit } from "./visit.js";
 import { appPage } from "./app-pages.js";
 import {
@@ -68,6 +70,8 @@ export interface SiteTools {
   firstCallLimits: FirstCallLimits;
   firstCall: FirstCallRoute | undefined;
   sandboxOrders: SandboxOrderDesk | undefined;
+  /** The sandbox merchants' menus in their regions and the events that went out (the menu page); absent: 404. */
+  sandboxMenu: MenuTools | undefined;
 }
 
 /** A request that reached its route: the visit, the path's segments, the session, the site's tools. */
@@ -98,11 +102,27 @@ const segments = {
   account: "[1-9]\\d{0,15}",
   company: "[1-9]\\d{0,15}",
   order: "[1-9]\\d{0,15}",
+  store: "[1-9]\\d{0,15}",
+  item: "[1-9]\\d{0,15}",
   call: "[1-9]\\d{0,15}",
   app: "[A-Za-z0-9_-]{1,64}",
   endpoint: "[A-Za-z0-9_-]{1,64}",
   delivery: "[A-Za-z0-9_-]{1,64}",
 };
+
+/** A store form of the menu page: its handler with the path's organization, merchant and store. */
+function menuForm(
+  { visit, params, site }: Routed<{ org: string; company: string; store: string }>,
+  handler: typeof setMenuOnlineOrdering,
+): Promise<Reply> | Reply {
+  if (!site.sandboxMenu) return notFound(visit);
+  const target = {
+    organizationId: Number(params.org),
+    companyId: Number(params.company),
+    storeId: Number(params.store),
+  };
+  return handler(visit, site.sandboxMenu, target);
+}
 
 /** 404 in the site's shell. */
 const notFound = ({ t, page }: Visit): Reply =>
@@ -187,6 +207,30 @@ const signedInPages = createRouter<PageHandler>({
             Number(params.order),
           )
         : notFound(visit),
+    ),
+    on("GET", "/organizations/{org}/sandbox-merchants/{company}/menu", ({ visit, params, site }) =>
+      site.sandboxMenu
+        ? sandboxMenuPage(visit, site.sandboxMenu, Number(params.org), Number(params.company))
+        : notFound(visit),
+    ),
+    on("POST", "/organizations/{org}/sandbox-merchants/{company}/menu/stores/{store}/online-ordering", (routed) =>
+      menuForm(routed, setMenuOnlineOrdering),
+    ),
+    on("POST", "/organizations/{org}/sandbox-merchants/{company}/menu/stores/{store}/hours", (routed) =>
+      menuForm(routed, setMenuOpeningHours),
+    ),
+    on(
+      "POST",
+      "/organizations/{org}/sandbox-merchants/{company}/menu/stores/{store}/items/{item}/availability",
+      ({ visit, params, site }) =>
+        site.sandboxMenu
+          ? setMenuItemAvailability(visit, site.sandboxMenu, {
+              organizationId: Number(params.org),
+              companyId: Number(params.company),
+              storeId: Number(params.store),
+              itemId: Number(params.item),
+            })
+          : notFound(visit),
     ),
     on("GET", "/apps/{app}", ({ visit, params }) => appPage(visit, params.app, "overview")),
     on("GET", "/apps/{app}/credentials", ({ visit, params }) => appPage(visit, params.app, "credentials")),

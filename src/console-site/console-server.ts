@@ -40,6 +40,7 @@ import { dispatch, languageSwitchPath, type SiteTools } from "./console-routes.j
 import { createFirstCallLimits, type FirstCallRoute } from "./first-call.js";
 import { createWebSessions, type WebSession } from "./web-sessions.js";
 import type { SandboxOrderDesk } from "./sandbox-order-desk.js";
+import type { MenuTools } from "./sandbox-menu.js";
 import type { PageOptions, Reply, Visit } from "./visit.js";
 import { errorSummary } from "./error-summary.js";
 
@@ -52,6 +53,8 @@ export interface ConsoleSiteOptions {
   console: ServiceImpl<typeof ConsoleService>;
   /** The sandbox merchants' online orders in their regions (the sandbox merchant page); absent: that page answers 404. */
   sandboxOrders?: SandboxOrderDesk;
+  /** The sandbox merchants' menus and the events that went out (the menu page); absent: that page answers 404. */
+  sandboxMenu?: MenuTools;
   readiness?: () => Promise<{ ready: boolean; down: string[] }>;
   /**
    * Development mode (config.internal.localStaff): no staff exist and `npm run staff` acts as them, so the program
@@ -97,6 +100,7 @@ export function createConsoleSite(options: ConsoleSiteOptions): ConsoleSite {
     firstCallLimits: createFirstCallLimits({ kv, clock, logger: options.logger }),
     firstCall: options.firstCall,
     sandboxOrders: options.sandboxOrders,
+    sandboxMenu: options.sandboxMenu,
   };
 
   function shell(locale: Locale, path: string, query: URLSearchParams, signedIn: boolean, csrf: string) {

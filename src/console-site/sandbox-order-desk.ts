@@ -1,22 +1,21 @@
 // The sandbox orders the console's merchant page reads and moves (./sandbox-orders.ts), in the merchant's region:
 // DataService calls through the same callers as the gateway's (in process, or the region's data role over gRPC),
 // made as sandbox calls, their refusals read back as the page says them.
-import type { DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import {
   DataService,
   OnlineOrderReason,
   OnlineOrderReasonSchema,
   type OnlineOrder,
 } from "../../gen/partnerapi/v1/data_service_pb.js";
-import { isRegion, type Region } from "../config/regions.js";
-import { partnerEnvironmentHeader } from "../data/index.js";
-import { entryOf, readServiceError, type ErrorCode } from "../errors/index.js";
-import { correlationHeader } from "../runtime/caller-context.js";
+import type { Region } from "../config/regions.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdSource } from "../runtime/ids.js";
 import type { ServiceCaller } from "../runtime/service-caller.js";
 import { enumNumberOf } from "../runtime/wire/index.js";
 import type { Locale } from "../web/i18n.js";
+import { createRegionCall, type Outcome, type RegionError } from "./region-call.js";
+
+export { refusal } from "./region-call.js";
 
 /** How many orders the page shows: the newest placed. */
 export const recentOrderCount = 20;
@@ -26,13 +25,7 @@ const windowsDays = [1, 30, undefined] as const;
 const maxPages = 10;
 
 /** A refusal of the region's DataService, as the page says it. */
-export interface OrderError {
-  code: ErrorCode;
-  params: Record<string, string>;
-  status: number;
-}
-
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: OrderError };
+export type OrderError = RegionError;
 
 /** The sandbox orders of the merchants, in their regions: what the console site asks of the DataService. */
 export interface SandboxOrderDesk {
@@ -53,30 +46,7 @@ export function createSandboxOrderDesk(options: {
   ids: IdSource;
   clock: Clock;
 }): SandboxOrderDesk {
-  const call = async <M extends DescMethodUnary>(
-    region: string,
-    method: M,
-    input: MessageInitShape<M["input"]>,
-    locale: Locale,
-  ): Promise<Outcome<MessageShape<M["output"]>>> => {
-    const caller = isRegion(region) ? options.callers.get(region) : undefined;
-    if (!caller) return refusal("partner.region_unavailable");
-    // A sandbox call, as the gateway marks one: the DataService refuses the helper's move to anything else.
-    const headers = new Headers({
-      [partnerEnvironmentHeader]: "SANDBOX",
-      [correlationHeader]: options.ids.uuid(),
-      "accept-language": locale,
-    });
-    try {
-      return { ok: true, value: await caller.call({ method, input, headers }) };
-    } catch (cause) {
-      const read = readServiceError(cause);
-      // An internal failure or this process's database being away: the site's error page answers it.
-      if (read.code === "server.internal" || read.code === "server.database_unavailable") throw cause;
-      const params = Object.fromEntries(Object.entries(read.params).map(([key, value]) => [key, String(value)]));
-      return { ok: false, error: { code: read.code, params, status: entryOf(read.code).status } };
-    }
-  };
+  const call = createRegionCall(options);
   return {
     async recent(region, companyId, locale) {
       const now = options.clock.now();
@@ -123,8 +93,4 @@ export function createSandboxOrderDesk(options: {
       return moved.ok ? { ok: true, value: moved.value.order! } : moved;
     },
   };
-}
-
-export function refusal(code: ErrorCode, params: Record<string, string> = {}): { ok: false; error: OrderError } {
-  return { ok: false, error: { code, params, status: entryOf(code).status } };
 }

@@ -76,7 +76,7 @@ function movesFrom(status: string): PageMove[] {
 }
 
 /** An amount in minor units, in the currency's own decimals and the reader's language. */
-function amount(minor: bigint, currency: string, locale: Locale): string {
+export function amount(minor: bigint, currency: string, locale: Locale): string {
   try {
     const format = new Intl.NumberFormat(locale, { style: "currency", currency });
     const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
@@ -93,14 +93,18 @@ export interface MoveRefusal {
   words?: string;
 }
 
-interface MerchantFound {
+export interface MerchantFound {
   merchant: Merchant;
   role: OrganizationRole;
   organizationName: string;
 }
 
 /** The organization's sandbox merchant `companyId` and the caller's role, or the page that says why not. */
-async function merchantOf(visit: Visit, organizationId: number, companyId: number): Promise<MerchantFound | Reply> {
+export async function merchantOf(
+  visit: Visit,
+  organizationId: number,
+  companyId: number,
+): Promise<MerchantFound | Reply> {
   const { t, locale } = visit;
   const [orgs, merchants] = await Promise.all([
     visit.api("listDeveloperOrganizations"),
@@ -121,7 +125,7 @@ async function merchantOf(visit: Visit, organizationId: number, companyId: numbe
   return { merchant, role: organization.role, organizationName: organization.name };
 }
 
-const isReply = (value: MerchantFound | Reply): value is Reply => "status" in value;
+export const isReply = (value: MerchantFound | Reply): value is Reply => "status" in value;
 
 /** GET /organizations/{id}/sandbox-merchants/{company}: the merchant and its recent orders, each with its moves. */
 export async function sandboxMerchantPage(
@@ -163,7 +167,7 @@ export async function sandboxMerchantPage(
   const body = html`${orders.ok ? movedNotice(visit, orders.value) : ""}<dl class="facts"><dt>${t("console.companyId")}</dt><dd class="ltr">${String(merchant.companyId)}</dd>
 <dt>${t("console.country")}</dt><dd class="ltr">${merchant.country}</dd>
 <dt>${t("console.state")}</dt><dd><span class="badge">${merchant.active ? t("console.active") : t("console.inactive")}</span></dd></dl>
-<p><a href="/organizations/${organizationId}">${t("console.backToOrganization")}</a></p>
+<p><a href="/organizations/${organizationId}">${t("console.backToOrganization")}</a> · <a href="${base}/menu">${t("console.merchantMenuLink")}</a></p>
 <section class="card" aria-labelledby="orders-heading"><h2 id="orders-heading">${t("console.ordersHeading")}</h2>
 <p>${t("console.ordersExplain", { count: recentOrderCount })}</p>
 ${canMove ? "" : html`<p class="muted">${t("console.ordersViewerNote")}</p>`}

@@ -16,6 +16,7 @@ export {
   type WebhookServiceImpl,
 } from "./service.js";
 export { systemResolver, type ResolveHost } from "./endpoint-url.js";
+export { recentMerchantEvents, type EventResource, type MerchantEvent } from "./merchant-events.js";
 export type { EndpointDisabledNotice } from "./delivery-attempts.js";
 // The queue's pg-boss installation and adapter, shared with the console's mail queue (src/console/mail-queue.ts).
 export { deliveryStopBoundMs, pgBossDatabase, queueSchema } from "./delivery-queue.js";
