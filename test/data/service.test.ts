@@ -146,7 +146,7 @@ Data("creating an item: attributed, currency defaulted, duplicates and foreign c
       priceMinor: 4500n,
       currency: "INR",
       createdAt: "2026-11-21T12:00:00.000Z",
-      updatedAt: "2026-11-21T12:00:00.000Z",
+      updatedAt: "2026-11-21T12:00:00.000000Z",
       modifierGroups: [],
     },
   );
@@ -192,7 +192,7 @@ Data("updating an item changes only the fields sent; unknown ids and duplicates 
   assert.is(updated.item!.name, first!.name);
   assert.is(updated.item!.code, first!.code);
   assert.is(updated.item!.createdAt, first!.createdAt);
-  assert.is(updated.item!.updatedAt, new Date(clock.now()).toISOString());
+  assert.is(updated.item!.updatedAt, new Date(clock.now()).toISOString().replace("Z", "000Z"));
   const recurrenced = await data.updateItem({ companyId, id: first!.id, currency: "EUR" });
   assert.is(recurrenced.item!.currency, "EUR");
   assert.is(recurrenced.item!.priceMinor, 999n);

@@ -492,7 +492,8 @@ Gateway(
       ...item,
       currency: "USD",
       priceMinor: 199,
-      updatedAt: new Date(gw.clock.now()).toISOString(),
+      // Microseconds: the catalogue change feed's stamp.
+      updatedAt: new Date(gw.clock.now()).toISOString().replace("Z", "000Z"),
     });
     const listed = (await (await call(gw, "/v1/items?limit=100", { token })).json()) as ItemPage;
     assert.is(listed.items.find((candidate) => candidate.id === item.id)?.currency, "USD");
@@ -532,7 +533,7 @@ Gateway(
         priceMinor: 4500,
         currency: "INR",
         createdAt: new Date(gw.clock.now()).toISOString(),
-        updatedAt: new Date(gw.clock.now()).toISOString(),
+        updatedAt: new Date(gw.clock.now()).toISOString().replace("Z", "000Z"),
         modifierGroups: [],
       },
     );
