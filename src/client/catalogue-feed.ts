@@ -31,9 +31,6 @@ export type FeedGet = (
   call: { acceptLanguage?: string | undefined; signal?: AbortSignal | undefined },
 ) => Promise<Record<string, unknown>>;
 
-/** The array field of each list's answer. */
-const rowsField: Record<CatalogueResource, string> = { items: "items", stores: "stores", categories: "categories" };
-
 /** Waits `ms`, or less when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -49,7 +46,7 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 /** A feed row as the typed value: a deleted item is its tombstone, only the fields a tombstone promises. */
-function valueOf<R extends CatalogueResource>(resource: R, row: unknown): CatalogueFeedValues[R] {
+function feedValue<R extends CatalogueResource>(resource: R, row: unknown): CatalogueFeedValues[R] {
   if (resource === "items" && (row as Item).deleted === true) {
     const { id, updatedAt } = row as Item;
     return { id, deleted: true, updatedAt } satisfies ItemTombstone as CatalogueFeedValues[R];
@@ -71,12 +68,13 @@ export async function* catalogueChanges<R extends CatalogueResource>(
     const from = asked === undefined ? { updatedFrom: (start as { updatedFrom: string }).updatedFrom } : { cursor: asked };
     const store = resource === "items" ? { storeId: options.storeId } : {};
     const page = await get(resource, { ...from, ...store, limit: options.limit ?? 100 }, call);
-    const rows = page[rowsField[resource]];
-    if (!Array.isArray(rows)) throw clientError("client.bad_response", `${path} answered without ${rowsField[resource]}`);
+    // Each list answers its rows under its own name (items, stores, categories).
+    const rows = page[resource];
+    if (!Array.isArray(rows)) throw clientError("client.bad_response", `${path} answered without ${resource}`);
     const next = page["nextCursor"];
     if (typeof next !== "string") throw clientError("client.bad_response", `${path} answered a feed page without nextCursor`);
     for (const [index, row] of rows.entries())
-      yield { resource, value: valueOf(resource, row), cursor: index === rows.length - 1 ? next : asked };
+      yield { resource, value: feedValue(resource, row), cursor: index === rows.length - 1 ? next : asked };
     asked = next;
     // Aborted while the caller handled a change: the feed ends there (the caller holds its cursor).
     if (options.signal?.aborted) return;

@@ -5,7 +5,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { itemsIn, namedStore } from "./item-message.js";
 import { checkedGroups } from "./menu-modifiers.js";
-import { categoryEvent, itemEvent } from "./catalogue-events.js";
+import { itemEvent } from "./catalogue-events.js";
 import { regionCurrency } from "./sandbox-data.js";
 import { catalogueListing, feedCursor } from "./catalogue-feed.js";
 import { writeError } from "./catalogue-write-errors.js";

@@ -104,4 +104,14 @@ Catalogue("catalogue.changes gives each feed's changes typed, tombstones include
   );
 });
 
+Catalogue("a feed's resource is one of three, and an item change is a live item or a tombstone by `deleted`", () => {
+  const resource: CatalogueResource = "categories";
+  // @ts-expect-error: not a feed
+  const wrong: CatalogueResource = "menus";
+  const tombstone: CatalogueChange<"items">["value"] = { id: 4, deleted: true, updatedAt: "2026-11-29T10:00:00.000000Z" };
+  // @ts-expect-error: a tombstone carries no name
+  const named: CatalogueChange<"items">["value"] = { id: 4, deleted: true, updatedAt: "x", name: "Tea" };
+  assert.equal([resource, wrong, tombstone.id, named.id], ["categories", "menus", 4, 4]);
+});
+
 Catalogue.run();
