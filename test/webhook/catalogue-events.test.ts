@@ -33,7 +33,7 @@ Events.after(async () => {
 
 interface Sent {
   type: string;
-  data: Record<string, never>;
+  data: Record<string, unknown>;
 }
 
 /**
