@@ -65,14 +65,16 @@ export async function* catalogueChanges<R extends CatalogueResource>(
   let asked: string | undefined = "cursor" in start ? start.cursor : undefined;
   const call = { acceptLanguage: options.acceptLanguage, signal: options.signal };
   for (;;) {
-    const from = asked === undefined ? { updatedFrom: (start as { updatedFrom: string }).updatedFrom } : { cursor: asked };
+    const from =
+      asked === undefined ? { updatedFrom: (start as { updatedFrom: string }).updatedFrom } : { cursor: asked };
     const store = resource === "items" ? { storeId: options.storeId } : {};
     const page = await get(resource, { ...from, ...store, limit: options.limit ?? 100 }, call);
     // Each list answers its rows under its own name (items, stores, categories).
     const rows = page[resource];
     if (!Array.isArray(rows)) throw clientError("client.bad_response", `${path} answered without ${resource}`);
     const next = page["nextCursor"];
-    if (typeof next !== "string") throw clientError("client.bad_response", `${path} answered a feed page without nextCursor`);
+    if (typeof next !== "string")
+      throw clientError("client.bad_response", `${path} answered a feed page without nextCursor`);
     for (const [index, row] of rows.entries())
       yield { resource, value: feedValue(resource, row), cursor: index === rows.length - 1 ? next : asked };
     asked = next;

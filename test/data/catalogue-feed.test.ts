@@ -77,9 +77,17 @@ Feed(
     const merchant = await onlineOrderMerchant(world);
     const full = await fullApp(world, merchant);
     const start = startNow(world);
-    const created = await call(world, full(), "POST", "/v1/items", { name: "Feed tea", code: "FEED-1", priceMinor: 90 });
+    const created = await call(world, full(), "POST", "/v1/items", {
+      name: "Feed tea",
+      code: "FEED-1",
+      priceMinor: 90,
+    });
     assert.is(created.status, 200, JSON.stringify(created.body));
-    const other = await call(world, full(), "POST", "/v1/items", { name: "Feed coffee", code: "FEED-2", priceMinor: 120 });
+    const other = await call(world, full(), "POST", "/v1/items", {
+      name: "Feed coffee",
+      code: "FEED-2",
+      priceMinor: 120,
+    });
     const first = await pollAll(world, full(), "items", { updatedFrom: start }, 1);
     assert.equal(
       first.seen.map((item: Json) => item.id),
@@ -99,10 +107,17 @@ Feed(
     const still = await call(world, full(), "GET", `/v1/items/${created.body.item.id}`);
     assert.is(still.status, 404, "off the menu for every other read");
     const listed = await call(world, full(), "GET", "/v1/items?limit=100");
-    assert.not.ok(listed.body.items.some((item: Json) => item.id === created.body.item.id), "the list skips it");
+    assert.not.ok(
+      listed.body.items.some((item: Json) => item.id === created.body.item.id),
+      "the list skips it",
+    );
 
     const nothing = await call(world, full(), "GET", `/v1/items?cursor=${afterDelete.cursor}`);
-    assert.equal([nothing.body.items, nothing.body.nextCursor], [[], afterDelete.cursor], "an empty page keeps the place");
+    assert.equal(
+      [nothing.body.items, nothing.body.nextCursor],
+      [[], afterDelete.cursor],
+      "an empty page keeps the place",
+    );
     const future = await call(world, full(), "GET", "/v1/items?updatedFrom=2099-01-01T00:00:00Z");
     assert.equal(future.body.items, []);
     assert.type(future.body.nextCursor, "string", "an empty first page too");
@@ -154,8 +169,18 @@ Feed(
     assert.type(itemsList.body.nextCursor, "string");
     const refusals: Array<[string, number, string | undefined, Json]> = [
       ["/v1/items?updatedFrom=yesterday", 400, "partner.feed_updated_from_invalid", { field: "updatedFrom" }],
-      ["/v1/stores?updatedFrom=2026-02-30T00:00:00Z", 400, "partner.feed_updated_from_invalid", { field: "updatedFrom" }],
-      ["/v1/categories?updatedFrom=2026-01-01T00:00:00", 400, "partner.feed_updated_from_invalid", { field: "updatedFrom" }],
+      [
+        "/v1/stores?updatedFrom=2026-02-30T00:00:00Z",
+        400,
+        "partner.feed_updated_from_invalid",
+        { field: "updatedFrom" },
+      ],
+      [
+        "/v1/categories?updatedFrom=2026-01-01T00:00:00",
+        400,
+        "partner.feed_updated_from_invalid",
+        { field: "updatedFrom" },
+      ],
       [`/v1/stores?cursor=${itemsFeed.body.nextCursor}`, 400, "partner.feed_cursor_invalid", { field: "cursor" }],
       [`/v1/items?cursor=${ordersFeed.body.nextCursor}`, 400, "partner.feed_cursor_invalid", { field: "cursor" }],
       [
@@ -164,7 +189,12 @@ Feed(
         "partner.feed_cursor_invalid",
         { field: "cursor" },
       ],
-      ["/v1/items?updatedFrom=2026-01-01T00:00:00Z&cursor=bm9wZQ", 400, "partner.feed_cursor_invalid", { field: "cursor" }],
+      [
+        "/v1/items?updatedFrom=2026-01-01T00:00:00Z&cursor=bm9wZQ",
+        400,
+        "partner.feed_cursor_invalid",
+        { field: "cursor" },
+      ],
       // A list cursor that is not ours stays the list's validation failure, as before the feed.
       ["/v1/categories?cursor=bm9wZQ", 400, undefined, { fields: "cursor" }],
     ];

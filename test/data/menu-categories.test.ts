@@ -66,11 +66,21 @@ Categories(
   async ({ world, merchant }) => {
     const listed = await call(world, merchant.token, "GET", "/v1/categories?limit=100");
     assert.is(listed.status, 200);
-    const held = listed.body.categories.flatMap((category: Json) => category.itemIds).sort((a: number, b: number) => a - b);
-    assert.equal(held, merchant.items.map((item) => item.id), "every seeded item in exactly one category");
+    const held = listed.body.categories
+      .flatMap((category: Json) => category.itemIds)
+      .sort((a: number, b: number) => a - b);
+    assert.equal(
+      held,
+      merchant.items.map((item) => item.id),
+      "every seeded item in exactly one category",
+    );
     for (const category of listed.body.categories) {
       assert.is(category.sortOrder, 0);
-      assert.equal(category.itemIds, [...category.itemIds].sort((a: number, b: number) => a - b), "id order unplaced");
+      assert.equal(
+        category.itemIds,
+        [...category.itemIds].sort((a: number, b: number) => a - b),
+        "id order unplaced",
+      );
       assert.match(category.updatedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     }
   },
@@ -91,13 +101,22 @@ Categories(
     });
     assert.is(patched.status, 200, JSON.stringify(patched.body));
     assert.equal(
-      [patched.body.category.name, patched.body.category.code, patched.body.category.sortOrder, patched.body.category.itemIds],
+      [
+        patched.body.category.name,
+        patched.body.category.code,
+        patched.body.category.sortOrder,
+        patched.body.category.itemIds,
+      ],
       ["Reordered", "REORDER", 3, [c, a, b]],
     );
     assert.ok(patched.body.category.updatedAt > before.updatedAt);
     assert.equal(await read(world, full(), id), patched.body.category, "the list answers it as the PATCH did");
     const empty = await call(world, full(), "PATCH", `/v1/categories/${id}`, {});
-    assert.equal([empty.status, empty.body.category], [200, patched.body.category], "nothing changed, not even updatedAt");
+    assert.equal(
+      [empty.status, empty.body.category],
+      [200, patched.body.category],
+      "nothing changed, not even updatedAt",
+    );
     // A new item of the category goes after the placed ones; its creation changes the category.
     const added = await call(world, full(), "POST", "/v1/items", {
       name: "Reorder 4",
@@ -124,7 +143,11 @@ Categories(
     assert.is(moved.status, 200, JSON.stringify(moved.body));
     const [fromAfter, toAfter] = [await read(world, full(), from.id), await read(world, full(), to.id)];
     assert.equal(fromAfter.itemIds, [b, a]);
-    assert.equal(toAfter.itemIds, [...[...to.itemIds].reverse(), c], "after the placed ones: its place does not travel");
+    assert.equal(
+      toAfter.itemIds,
+      [...[...to.itemIds].reverse(), c],
+      "after the placed ones: its place does not travel",
+    );
     assert.ok(fromAfter.updatedAt > fromBefore.updatedAt && toAfter.updatedAt > toBefore.updatedAt);
     assert.is(fromAfter.updatedAt, moved.body.item.updatedAt, "in the same change as the item");
     const repriced = await call(world, full(), "PATCH", `/v1/items/${b}`, { priceMinor: 999 });
@@ -167,7 +190,11 @@ Categories(
       assert.equal([answer.status, answer.body.code, answer.body.params], [status, code, params], JSON.stringify(body));
     }
     const forbidden = await call(world, merchant.token, "PATCH", `/v1/categories/${id}`, { sortOrder: 2 });
-    assert.equal([forbidden.status, forbidden.body.code], [403, "partner.scope_denied"], "an ONLINE_ORDER app reads only");
+    assert.equal(
+      [forbidden.status, forbidden.body.code],
+      [403, "partner.scope_denied"],
+      "an ONLINE_ORDER app reads only",
+    );
     assert.equal(await read(world, full(), id), before, "nothing written by a refusal");
     const created = await call(world, full(), "POST", "/v1/categories", { name: "Sorted", sortOrder: 7 });
     assert.equal([created.body.category.sortOrder, created.body.category.itemIds], [7, []]);

@@ -95,7 +95,11 @@ Items(
       [item.id, false, until],
     );
     // The change's stamp, to the microsecond: now, or just after a change made at the same instant.
-    assert.is(Date.parse(soldOut.body.item.updatedAt), world.gw.clock.now(), "an availability change is an item change");
+    assert.is(
+      Date.parse(soldOut.body.item.updatedAt),
+      world.gw.clock.now(),
+      "an availability change is an item change",
+    );
     const elsewhere = await call(world, full(), "GET", `/v1/items/${item.id}?storeId=${store2}`);
     assert.is(elsewhere.body.item.available, true, "sold out in one store only");
     world.gw.clock.advance(60 * 60_000);

@@ -574,7 +574,14 @@ OpenApi(
   () => {
     const [tag] = doc["tags"] as Json[];
     assert.is(tag!["name"], "Menu sync");
-    for (const words of ["nextCursor", "updatedFrom", "deleted: true", "tombstone", "category.updated", "store.updated"])
+    for (const words of [
+      "nextCursor",
+      "updatedFrom",
+      "deleted: true",
+      "tombstone",
+      "category.updated",
+      "store.updated",
+    ])
       assert.ok((tag!["description"] as string).includes(words), words);
     for (const path of ["/v1/items", "/v1/stores", "/v1/categories"]) {
       const list = doc["paths"][path]["get"];

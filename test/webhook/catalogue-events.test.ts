@@ -135,7 +135,11 @@ Events("a category's PATCH sends category.updated from its transaction; a refuse
     ["category.updated"],
     "the refused writes sent nothing",
   );
-  assert.equal(sent[0]!.data, { companyId: world.companyId, category: reordered }, "the category as the PATCH answered");
+  assert.equal(
+    sent[0]!.data,
+    { companyId: world.companyId, category: reordered },
+    "the category as the PATCH answered",
+  );
 });
 
 Events.run();
