@@ -150,6 +150,16 @@ Feed("stores and categories: their feeds give a pause and a category change, eac
     stores.seen.map((store: Json) => [store.id, store.onlineOrdering.status, store.updatedAt]),
     [[store1, "PAUSED", start]],
   );
+  // An access request's store scope narrows the feed as it narrows the list (the front's header, role `front`).
+  const scoped = async (storeId: number) =>
+    (
+      await world.front.listStores(
+        { companyId: BigInt(merchant.fixture.companyId), updatedFrom: start },
+        { headers: { "x-partner-store-scope": String(storeId) } },
+      )
+    ).stores.map((store) => Number(store.id));
+  assert.equal(await scoped(store1!), [store1]);
+  assert.equal(await scoped(merchant.storeIds[1]!), [], "a store outside the scope is not in its feed");
   const category = await call(world, full(), "POST", "/v1/categories", { name: "Feed specials", sortOrder: 5 });
   assert.is(category.status, 200, JSON.stringify(category.body));
   const categories = await pollAll(world, full(), "categories", { updatedFrom: start });
