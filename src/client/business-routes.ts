@@ -3,9 +3,12 @@
 // relative to the credentials' api_base_url; an API-key handle adds `companyId` to every call (query for reads,
 // body for writes), as the spec requires.
 
+import { catalogueChanges, type CatalogueChangesOptions } from "./catalogue-feed.js";
 import { clientError } from "./errors.js";
 import type { Authenticator, HttpCall, Transport } from "./transport.js";
 import type {
+  CatalogueChange,
+  CatalogueResource,
   Category,
   CategoryPage,
   ChangesStart,
@@ -26,6 +29,7 @@ import type {
   SalesByStoreReport,
   Store,
   StorePage,
+  UpdateCategoryInput,
   UpdateItemInput,
 } from "./types.js";
 
@@ -71,6 +75,21 @@ export interface BusinessRoutes {
     list(query?: PageQuery, options?: CallOptions): Promise<CategoryPage>;
     /** POST /v1/categories. Not idempotent. */
     create(input: CreateCategoryInput, options?: CallOptions): Promise<Category>;
+    /** PATCH /v1/categories/{id}: its name, code, sortOrder, or its items' order (itemIds). A write: retried like create. */
+    update(id: number, input: UpdateCategoryInput, options?: CallOptions): Promise<Category>;
+  };
+  catalogue: {
+    /**
+     * A catalogue change feed (GET /v1/items, /v1/stores or /v1/categories with updatedFrom, then cursor): every
+     * change of that list since `start`, in (updatedAt, id) order, each with the cursor to keep; deleted items as
+     * tombstones ({ id, deleted: true, updatedAt }). Ends at the first empty page unless `follow` is given. Keep one
+     * cursor per resource: a cursor of one feed is refused by another (400 partner.feed_cursor_invalid).
+     */
+    changes<R extends CatalogueResource>(
+      resource: R,
+      start: ChangesStart,
+      options?: CatalogueChangesOptions,
+    ): AsyncIterable<CatalogueChange<R>>;
   };
   onlineOrders: OnlineOrderRoutes;
   /** The online-order routes (the same object as onlineOrders). */
@@ -252,6 +271,16 @@ export function createBusinessRoutes(options: BusinessRoutesOptions): BusinessRo
           "category",
           "POST /v1/categories",
         ),
+      update: async (id, input, call) =>
+        field<Category>(
+          await send("PATCH", `categories/${pathId(id, "category id")}`, { body: { ...input } }, call),
+          "category",
+          "PATCH /v1/categories/{id}",
+        ),
+    },
+    catalogue: {
+      changes: (resource, start, options) =>
+        catalogueChanges((path, query, call) => send("GET", path, { query }, call), resource, start, options),
     },
     onlineOrders: {
       list: async (query = {}, call) =>

@@ -17,7 +17,14 @@ export type { PushedAuthorization, TokenEndpoint, TokenResponse } from "./token-
 export { createMemoryTokenStore } from "./token-store.js";
 export type { MerchantTokens, TokenStore } from "./token-store.js";
 export type * from "./types.js";
-export { fulfilmentTypes, onlineOrderingStatuses, onlineOrderReasons, onlineOrderStatuses } from "./types.js";
+export {
+  catalogueResources,
+  fulfilmentTypes,
+  onlineOrderingStatuses,
+  onlineOrderReasons,
+  onlineOrderStatuses,
+} from "./types.js";
+export type { CatalogueChangesOptions } from "./catalogue-feed.js";
 export {
   webhookAttemptOutcomes,
   webhookDeliveryStates,

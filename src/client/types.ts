@@ -157,6 +157,12 @@ export interface Category {
   id: number;
   name: string;
   code?: string;
+  /** Its place on the menu: lower first (then id); 0 unless set. */
+  sortOrder: number;
+  /** The ids of its items on the menu, in menu order. */
+  itemIds: number[];
+  /** When it last changed (RFC 3339, microseconds): its fields, its items' order, or which items it holds. */
+  updatedAt: string;
 }
 
 export interface CategoryPage {
@@ -167,6 +173,54 @@ export interface CategoryPage {
 export interface CreateCategoryInput {
   name: string;
   code?: string;
+  /** 0 to 1,000,000; 0 when omitted. */
+  sortOrder?: number;
+}
+
+/** PATCH /v1/categories/{id}: the fields to change; absent fields are left as they are. */
+export interface UpdateCategoryInput {
+  name?: string;
+  code?: string;
+  sortOrder?: number;
+  /**
+   * The category's items on the menu in their new order: exactly its items, each once (409
+   * partner.category_items_mismatch otherwise). An item joins or leaves a category through its own categoryId.
+   */
+  itemIds?: number[];
+}
+
+/** The catalogue's change feeds: GET /v1/items, /v1/stores or /v1/categories with updatedFrom, then cursor. */
+export const catalogueResources = ["items", "stores", "categories"] as const;
+export type CatalogueResource = (typeof catalogueResources)[number];
+
+/** An item that left the menu, as the items' feed gives it: only these fields are meaningful. */
+export interface ItemTombstone {
+  id: number;
+  deleted: true;
+  /** When it was deleted (the feed's order). */
+  updatedAt: string;
+}
+
+/** An item on the menu, as a feed gives it (never `deleted`): tell it from a tombstone by `deleted`. */
+export type LiveItem = Item & { deleted?: undefined };
+
+/** What each catalogue feed gives: the resource as it is now, or (items only) a tombstone. */
+export interface CatalogueFeedValues {
+  items: LiveItem | ItemTombstone;
+  stores: Store;
+  categories: Category;
+}
+
+/** One change a catalogue feed gave, and where to resume once it is handled (as OrderChange's cursor). */
+export interface CatalogueChange<R extends CatalogueResource = CatalogueResource> {
+  resource: R;
+  value: CatalogueFeedValues[R];
+  /**
+   * Save this once the change is handled and pass it back ({ cursor }) to resume this feed: nothing after it is
+   * missed. Within a page it is the cursor the page was asked with (undefined on the very first page), so a resumed
+   * feed may give the rest of that page again; handle changes idempotently, by id and updatedAt.
+   */
+  cursor: string | undefined;
 }
 
 export interface OrderLine {

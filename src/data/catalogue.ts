@@ -1,40 +1,22 @@
-// The catalogue section of the DataService (data_service.proto): stores, items and categories of the merchant.
+// The items section of the DataService (data_service.proto): the list (and its change feed), creation and update.
+// A write that moves an item into or out of a category stamps that category too (its itemIds changed), in the same
+// catalogue change, so the categories' change feed and category.updated follow it.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { itemsIn, namedStore } from "./item-message.js";
 import { checkedGroups } from "./menu-modifiers.js";
-import { categoryEvent, itemEvent } from "./catalogue-events.js";
+import { itemEvent } from "./catalogue-events.js";
 import { regionCurrency } from "./sandbox-data.js";
+import { catalogueListing, feedCursor } from "./catalogue-feed.js";
+import { writeError } from "./catalogue-write-errors.js";
+import { touchCategories } from "./category-message.js";
 import { pageOf } from "./cursor.js";
-import { violatedConstraint } from "./queries/region-tables.js";
-import { afterIdOf, companyOf, defaultPageSize, fail, idOf, type DataContext } from "./data-context.js";
+import { companyOf, defaultPageSize, fail, idOf, type DataContext } from "./data-context.js";
 
-/**
- * Unique constraints a partner write can break, each with the request field (its JSON name) that clashed: db.duplicate
- * names it in `params.field`, so a partner knows which value to change without parsing the message.
- */
-const duplicateConstraints = new Map([
-  ["items__company_id_code__key", "code"],
-  ["items__company_id_barcode__key", "barcode"],
-  ["categories__company_id_name__key", "name"],
-  ["categories__company_id_code__key", "code"],
-]);
-const missingReferenceConstraints = new Set(["items__company_id_category_id__fkey"]);
-
-/** Turns a broken named constraint into its catalogue code; anything else goes on as it was. */
-function writeError(error: unknown): unknown {
-  const unique = violatedConstraint(error, "23505");
-  const field = unique === undefined ? undefined : duplicateConstraints.get(unique);
-  if (field) return fail("db.duplicate", error, { field });
-  const reference = violatedConstraint(error, "23503");
-  if (reference && missingReferenceConstraints.has(reference)) return fail("db.not_found", error);
-  return error;
-}
-
-type CatalogueRpcs = "listItems" | "createItem" | "updateItem" | "listCategories" | "createCategory";
+type CatalogueRpcs = "listItems" | "createItem" | "updateItem";
 
 export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<typeof DataService>, CatalogueRpcs> {
-  const { region, items, categories, employees, catalogue, now } = shared;
+  const { region, items, employees, catalogue, now } = shared;
 
   /** The employee a write is attributed to, or partner.acting_user_unavailable. */
   const actingEmployee = async (companyId: number) => {
@@ -51,8 +33,17 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
           ? undefined
           : await namedStore(shared, companyId, request.storeId, "storeId", context);
       const limit = request.limit ?? defaultPageSize;
-      const page = pageOf(await items.list(companyId, afterIdOf(request.cursor), limit + 1), limit);
-      return { items: await itemsIn(shared, companyId, page.rows, storeId), nextCursor: page.nextCursor };
+      const listing = catalogueListing("items", request);
+      if (!listing.feed) {
+        const page = pageOf(await items.list(companyId, listing.afterId, limit + 1), limit);
+        return { items: await itemsIn(shared, companyId, page.rows, storeId), nextCursor: page.nextCursor };
+      }
+      // The feed: deleted items too, as tombstones (`deleted: true`, the deletion's updatedAt).
+      const rows = await items.changes(companyId, listing.after, limit);
+      return {
+        items: await itemsIn(shared, companyId, rows, storeId),
+        nextCursor: feedCursor("items", rows, listing.after),
+      };
     },
 
     async createItem(request) {
@@ -77,7 +68,8 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
           );
           if (groups.length > 0) await writer.modifiers.replace(companyId, row.id, groups);
           const [item] = await itemsIn({ ...writer, now }, companyId, [row], undefined);
-          return { result: { item }, events: [itemEvent("item.created", item!)] };
+          const moved = await touchCategories(writer, companyId, [row.category_id], stamp);
+          return { result: { item }, events: [itemEvent("item.created", item!), ...moved] };
         });
       } catch (error) {
         throw writeError(error);
@@ -90,6 +82,7 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
       await actingEmployee(companyId);
       try {
         return await catalogue.change(companyId, now(), async (writer, stamp) => {
+          const before = await writer.items.find(companyId, idOf(request.id));
           const row = await writer.items.update(
             companyId,
             idOf(request.id),
@@ -104,37 +97,13 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
             },
             stamp,
           );
-          if (!row) throw fail("db.not_found");
+          if (!row || !before) throw fail("db.not_found");
           const [item] = await itemsIn({ ...writer, now }, companyId, [row], undefined);
-          return { result: { item }, events: [itemEvent("item.updated", item!)] };
-        });
-      } catch (error) {
-        throw writeError(error);
-      }
-    },
-
-    async listCategories(request) {
-      const companyId = companyOf(request);
-      const limit = request.limit ?? defaultPageSize;
-      const page = pageOf(await categories.list(companyId, afterIdOf(request.cursor), limit + 1), limit);
-      return {
-        categories: page.rows.map((row) => ({ id: BigInt(row.id), name: row.name, code: row.code ?? undefined })),
-        nextCursor: page.nextCursor,
-      };
-    },
-
-    async createCategory(request) {
-      const companyId = companyOf(request);
-      await actingEmployee(companyId);
-      try {
-        return await catalogue.change(companyId, now(), async (writer, stamp) => {
-          const row = await writer.categories.insert(
-            companyId,
-            { name: request.name, code: request.code ?? null },
-            stamp,
-          );
-          const category = { id: BigInt(row.id), name: row.name, code: row.code ?? undefined };
-          return { result: { category }, events: [categoryEvent("category.created", category)] };
+          const moved =
+            Number(before.category_id) === Number(row.category_id)
+              ? []
+              : await touchCategories(writer, companyId, [before.category_id, row.category_id], stamp);
+          return { result: { item }, events: [itemEvent("item.updated", item!), ...moved] };
         });
       } catch (error) {
         throw writeError(error);

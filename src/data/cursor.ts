@@ -87,3 +87,32 @@ export function decodeFeedCursor(cursor: string | undefined): TimeKey | undefine
   if (!match || Number.isNaN(Date.parse(match[1]!))) return undefined;
   return { time: match[1]!, id: Number(match[2]) };
 }
+
+/** The catalogue's change feeds (GET /v1/items, /v1/stores, /v1/categories with updatedFrom): one cursor kind each. */
+export type CatalogueFeed = "items" | "stores" | "categories";
+
+const catalogueFeedPattern =
+  /^v1m:(items|stores|categories):(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z):(0|[1-9][0-9]{0,14})$/;
+
+/**
+ * A catalogue feed's cursor: the feed it belongs to and the (updated_at, id) of the last row a page gave, or
+ * (updatedFrom, 0) for an empty first page. The feed is named inside so that a cursor kept for one list is refused
+ * by another rather than read as a place in it.
+ */
+export function encodeCatalogueCursor(feed: CatalogueFeed, key: TimeKey): string {
+  return Buffer.from(`v1m:${feed}:${key.time}:${key.id}`).toString("base64url");
+}
+
+/**
+ * What a cursor is to a catalogue feed: its key when it is one of `feed`'s; "other" when it is a change feed's
+ * cursor of another list (the orders' included); undefined otherwise (absent, a list's id cursor, or not ours).
+ */
+export function decodeCatalogueCursor(feed: CatalogueFeed, cursor: string | undefined): TimeKey | "other" | undefined {
+  if (cursor === undefined || cursor === "" || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const match = catalogueFeedPattern.exec(text);
+  if (match && !Number.isNaN(Date.parse(match[2]!))) {
+    return match[1] === feed ? { time: match[2]!, id: Number(match[3]) } : "other";
+  }
+  return text.startsWith("v1m:") || decodeFeedCursor(cursor) !== undefined ? "other" : undefined;
+}

@@ -37,7 +37,7 @@ export function itemOf(
     priceMinor: BigInt(row.price_minor),
     currency: row.currency,
     createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    updatedAt: row.updated_key,
     description: row.description ?? undefined,
     modifierGroups: modifierGroupMessages(groups),
     deleted: row.deleted_at === null ? undefined : true,

@@ -4,6 +4,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { DataService } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { itemsIn, namedStore } from "./item-message.js";
 import { itemEvent } from "./catalogue-events.js";
+import { touchCategories } from "./category-message.js";
 import { companyOf, dateTimeField, fail, idOf, invalidField, type DataContext } from "./data-context.js";
 
 type MenuItemRpcs = "getItem" | "deleteItem" | "setItemAvailability" | "setModifierAvailability";
@@ -36,7 +37,9 @@ export function createMenuItemHandlers(shared: DataContext): Pick<ServiceImpl<ty
         const row = await writer.items.softDelete(companyId, idOf(request.id), stamp);
         if (!row) throw fail("partner.item_not_found", undefined, { field: "id" });
         const [item] = await itemsIn({ ...writer, now }, companyId, [row], undefined);
-        return { result: {}, events: [itemEvent("item.deleted", item!)] };
+        // Its category's itemIds lose it: the category changes with it.
+        const moved = await touchCategories(writer, companyId, [row.category_id], stamp);
+        return { result: {}, events: [itemEvent("item.deleted", item!), ...moved] };
       });
     },
 

@@ -9,6 +9,7 @@ import { createCatalogueHandlers } from "./catalogue.js";
 import { createDataContext, type DataServiceOptions } from "./data-context.js";
 import { createOnlineOrderHandlers } from "./online-orders.js";
 import { createMenuItemHandlers } from "./menu-items.js";
+import { createCategoryHandlers } from "./menu-categories.js";
 import { createReportHandlers } from "./reports.js";
 import { createStoreHandlers } from "./stores.js";
 
@@ -24,6 +25,7 @@ export function createDataService(context: ServiceContext, options: DataServiceO
     createStoreHandlers(shared),
     createCatalogueHandlers(shared),
     createMenuItemHandlers(shared),
+    createCategoryHandlers(shared),
     createOnlineOrderHandlers(shared),
     createReportHandlers(shared),
   );

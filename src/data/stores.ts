@@ -12,12 +12,12 @@ import {
   type StoreSchema,
 } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { pageOf } from "./cursor.js";
+import { catalogueListing, feedCursor } from "./catalogue-feed.js";
 import { storeEvent } from "./catalogue-events.js";
 import { checkedOpeningHours, isIanaTimeZone, openingHoursOf } from "./opening-hours.js";
 import { isSandboxCall } from "./partner-call.js";
 import type { OnlineOrderingSetting, StoredAddress, StoreRow } from "./queries/store-queries.js";
 import {
-  afterIdOf,
   companyOf,
   dateTimeField,
   defaultPageSize,
@@ -48,7 +48,7 @@ export function storeOf(row: StoreRow, now: Date): MessageInitShape<typeof Store
           reason: row.pause_reason ?? undefined,
         }
       : { status: OnlineOrderingStatus.ACCEPTING },
-    updatedAt: row.updated_at.toISOString(),
+    updatedAt: row.updated_key,
   };
 }
 
@@ -115,12 +115,15 @@ export function createStoreHandlers(shared: DataContext): Pick<ServiceImpl<typeo
     async listStores(request, context) {
       const companyId = companyOf(request);
       const limit = request.limit ?? defaultPageSize;
-      const page = pageOf(
-        await stores.list(companyId, afterIdOf(request.cursor), limit + 1, storeScopeOf(context)),
-        limit,
-      );
+      const listing = catalogueListing("stores", request);
       const at = now();
-      return { stores: page.rows.map((row) => storeOf(row, at)), nextCursor: page.nextCursor };
+      if (!listing.feed) {
+        const page = pageOf(await stores.list(companyId, listing.afterId, limit + 1, storeScopeOf(context)), limit);
+        return { stores: page.rows.map((row) => storeOf(row, at)), nextCursor: page.nextCursor };
+      }
+      // The feed, narrowed to the stores an access request covers as the list is.
+      const rows = await stores.changes(companyId, listing.after, limit, storeScopeOf(context));
+      return { stores: rows.map((row) => storeOf(row, at)), nextCursor: feedCursor("stores", rows, listing.after) };
     },
 
     async getStore(request, context) {

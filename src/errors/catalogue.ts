@@ -1279,6 +1279,28 @@ export const catalogue = {
       hi: "{field} में दिए गए आइटम ठीक वही होने चाहिए जो मेन्यू में इस श्रेणी के आइटम हैं, हर एक एक बार, नए क्रम में।",
     },
   },
+  "partner.feed_updated_from_invalid": {
+    // The catalogue's change feeds (GET /v1/items, /v1/stores, /v1/categories with updatedFrom): a start we cannot read.
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string" },
+    messages: {
+      en: "The time in {field} must be an RFC 3339 date-time with an offset, such as 2026-11-20T00:00:00Z.",
+      ar: "يجب أن يكون الوقت في {field} تاريخًا ووقتًا بصيغة \u2066RFC 3339\u2069 مع فرق التوقيت، مثل \u20662026-11-20T00:00:00Z\u2069.",
+      hi: "{field} में दिया गया समय ऑफ़सेट सहित RFC 3339 दिनांक-समय होना चाहिए, जैसे 2026-11-20T00:00:00Z।",
+    },
+  },
+  "partner.feed_cursor_invalid": {
+    // A cursor this change feed did not issue: another list's (another feed's included), or not one of ours.
+    status: 400,
+    grpc: Code.InvalidArgument,
+    params: { field: "string" },
+    messages: {
+      en: "The cursor in {field} was not issued by this change feed: send a nextCursor this list gave, or start again with updatedFrom.",
+      ar: "المؤشر في {field} لم يصدر عن موجز التغييرات هذا: أرسل قيمة \u2066nextCursor\u2069 أعادتها هذه القائمة، أو ابدأ من جديد باستخدام \u2066updatedFrom\u2069.",
+      hi: "{field} में दिया गया कर्सर इस बदलाव फ़ीड ने जारी नहीं किया: इसी सूची से मिला nextCursor भेजें, या updatedFrom के साथ फिर से शुरू करें।",
+    },
+  },
   "partner.item_currency_mismatch": {
     status: 409,
     grpc: Code.FailedPrecondition,

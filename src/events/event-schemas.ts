@@ -57,7 +57,8 @@ export const eventDescriptions: Record<EventType, string> = {
     "An item changed: its fields, its modifier groups, or its availability (or a modifier's) in one store, which `data.storeId` then names (`data.item.available` is the item's there).",
   "item.deleted": "An item left the menu; `data.item` is its tombstone (`deleted: true`).",
   "category.created": "A category was added to the menu.",
-  "category.updated": "A category changed: its name, code, place on the menu or its items' order.",
+  "category.updated":
+    "A category changed: its name, code, place on the menu (`sortOrder`), its items' order, or which items it holds (`itemIds`: an item created in it, moved in or out, or deleted).",
   "store.updated":
     "A store changed: its address, time zone or opening hours (the point of sale), or its online ordering was paused or resumed.",
   "grant.created": "A merchant connected the app (or a sandbox mint restored a revoked sandbox grant).",

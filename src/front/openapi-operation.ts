@@ -11,6 +11,7 @@ import {
   type JsonSchema,
 } from "../runtime/wire/index.js";
 import type { Family, Route } from "./route-table.js";
+import { isMenuSyncRoute, menuSyncTagName } from "./openapi-menu-sync.js";
 
 /** The path fields a route's template binds (proto field names, as the template spells them). */
 function pathFieldsOf(route: Route): string[] {
@@ -83,7 +84,7 @@ export function operationOf(
   const operation: Record<string, unknown> = {
     operationId: `${route.service.name}.${route.method.name}`,
     summary: route.method.name,
-    tags: [route.service.name],
+    tags: isMenuSyncRoute(route) ? [route.service.name, menuSyncTagName] : [route.service.name],
   };
   if (route.bodyIsRequest) {
     // Form and JSON bodies carry the same fields (request-body.ts); form values are text of the same types.

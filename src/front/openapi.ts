@@ -16,6 +16,7 @@ import {
 import { responseJsonSchemas, type JsonSchema } from "../runtime/wire/index.js";
 import type { Family, Route, RouteTable } from "./route-table.js";
 import { componentRef, errorResponseOf, operationOf, rateLimitHeaders, responseExamples } from "./openapi-operation.js";
+import { menuSyncTag } from "./openapi-menu-sync.js";
 
 export interface OpenApiOptions {
   /** BASE_URL, with its trailing slash: the document's one server is its origin. */
@@ -106,6 +107,7 @@ export function buildOpenApiDocument(table: RouteTable, options: OpenApiOptions)
           "BASE_URL: the API host. Partner calls build their URLs from the token answer's api_base_url, this host with /v1/.",
       },
     ],
+    tags: [menuSyncTag],
     paths,
     webhooks: Object.fromEntries((events?.types ?? []).map((type) => [type, webhookOperation(events!, type)])),
     components: {

@@ -102,6 +102,7 @@ export const accessPolicy: AccessPolicy = {
     SetModifierAvailability: regionData,
     ListCategories: regionData,
     CreateCategory: regionData,
+    UpdateCategory: regionData,
     ListOnlineOrders: orderReaders,
     GetOnlineOrder: orderReaders,
     PlaceOnlineOrder: partnerOnly,

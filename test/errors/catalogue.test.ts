@@ -227,6 +227,8 @@ Catalogue("the spec's status tables, code by code", () => {
     "partner.modifier_group_invalid": 400,
     "partner.category_not_found": 404,
     "partner.category_items_mismatch": 409,
+    "partner.feed_updated_from_invalid": 400,
+    "partner.feed_cursor_invalid": 400,
     // the internal port's (docs/error-codes.md)
     "internal.unauthenticated": 401,
     "internal.permission_denied": 403,

@@ -148,6 +148,7 @@ const data: ServiceImpl<typeof DataService> = {
   deleteItem: unbuilt,
   setItemAvailability: unbuilt,
   setModifierAvailability: unbuilt,
+  updateCategory: unbuilt,
 };
 
 type Context = { front: FrontServer; base: string };

@@ -596,4 +596,33 @@ OpenApi("the error examples are what the renderer answers: the partner 429 names
   );
 });
 
+OpenApi(
+  "a Menu sync section: the tag's polling loop, tombstones and events, on the three feeds with updatedFrom",
+  () => {
+    const [tag] = doc["tags"] as Json[];
+    assert.is(tag!["name"], "Menu sync");
+    for (const words of [
+      "nextCursor",
+      "updatedFrom",
+      "deleted: true",
+      "tombstone",
+      "category.updated",
+      "store.updated",
+    ])
+      assert.ok((tag!["description"] as string).includes(words), words);
+    for (const path of ["/v1/items", "/v1/stores", "/v1/categories"]) {
+      const list = doc["paths"][path]["get"];
+      assert.equal(list["tags"], ["DataService", "Menu sync"], path);
+      assert.ok(
+        list["parameters"].some((parameter: Json) => parameter["name"] === "updatedFrom"),
+        `${path} takes updatedFrom`,
+      );
+    }
+    assert.equal(doc["paths"]["/v1/items/{id}"]["get"]["tags"], ["DataService"]);
+    assert.ok(doc["paths"]["/v1/categories/{id}"]["patch"], "PATCH /v1/categories/{id}");
+    const category = doc["components"]["schemas"]["partnerapi.v1.Category"];
+    for (const field of ["sortOrder", "itemIds", "updatedAt"]) assert.ok(category["properties"][field], field);
+  },
+);
+
 OpenApi.run();

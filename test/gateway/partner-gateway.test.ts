@@ -492,7 +492,8 @@ Gateway(
       ...item,
       currency: "USD",
       priceMinor: 199,
-      updatedAt: new Date(gw.clock.now()).toISOString(),
+      // Microseconds: the catalogue change feed's stamp.
+      updatedAt: new Date(gw.clock.now()).toISOString().replace("Z", "000Z"),
     });
     const listed = (await (await call(gw, "/v1/items?limit=100", { token })).json()) as ItemPage;
     assert.is(listed.items.find((candidate) => candidate.id === item.id)?.currency, "USD");
@@ -523,6 +524,8 @@ Gateway(
     });
     assert.is(created.status, 200);
     const item = ((await created.json()) as { item: Item }).item;
+    // The change's stamp, to the microsecond: now, or just after the merchant's data seeded at the same instant.
+    assert.is(Date.parse(item.updatedAt), gw.clock.now());
     assert.equal(
       { ...item, id: 0 },
       {
@@ -532,7 +535,7 @@ Gateway(
         priceMinor: 4500,
         currency: "INR",
         createdAt: new Date(gw.clock.now()).toISOString(),
-        updatedAt: new Date(gw.clock.now()).toISOString(),
+        updatedAt: item.updatedAt,
         modifierGroups: [],
       },
     );

@@ -1,6 +1,7 @@
 // Queries of a region's items (region_<r>.items).
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
+import type { TimeKey } from "../cursor.js";
 import { regionTable } from "./region-tables.js";
 
 export interface ItemRow {
@@ -81,6 +82,38 @@ export function createItemQueries(sql: SqlClient, schema: string) {
         where company_id = any(array[(select ${companyId}::bigint)]) and id > (select ${afterId}::bigint)
           and deleted_at is null
         order by company_id, id limit (select ${count}::bigint)`;
+    },
+    /**
+     * The items' change feed: up to `count` items of the company after `after` in (updated_at, id) order, deleted ones
+     * included (the feed's tombstones). Served by items__company_id_updated_at_id__idx (region migration 0015).
+     */
+    changes(companyId: number, after: TimeKey, count: number): Promise<ItemRow[]> {
+      return sql<ItemRow[]>`
+        select ${sql.unsafe(columns)} from ${items}
+        where company_id = ${companyId} and (updated_at, id) > (${after.time}::text::timestamptz, ${after.id})
+        order by updated_at, id limit ${count}`;
+    },
+    /**
+     * The ids of the items on the menu in each of `categoryIds`, in menu order: menu_position (unset last), then id.
+     * One range of items__company_id_category_id_menu_position__idx per category (region migration 0016).
+     */
+    async inCategories(companyId: number, categoryIds: readonly number[]): Promise<Map<number, number[]>> {
+      const byCategory = new Map<number, number[]>(categoryIds.map((id) => [Number(id), []]));
+      if (categoryIds.length === 0) return byCategory;
+      const rows = await sql<{ category_id: number; id: number }[]>`
+        select category_id, id from ${items}
+        where company_id = ${companyId} and category_id = any(${[...categoryIds]}::bigint[]) and deleted_at is null
+        order by category_id, menu_position nulls last, id`;
+      for (const row of rows) byCategory.get(Number(row.category_id))?.push(Number(row.id));
+      return byCategory;
+    },
+    /** Puts the category's items in the order of `itemIds` (positions 0, 1, ...); the caller checked they are its items. */
+    async reorder(companyId: number, categoryId: number, itemIds: readonly number[]): Promise<void> {
+      await sql`
+        update ${items} as item set menu_position = placed.position - 1
+        from unnest(${[...itemIds]}::bigint[]) with ordinality as placed(id, position)
+        where item.company_id = ${companyId} and item.category_id = ${categoryId} and item.id = placed.id
+          and item.deleted_at is null`;
     },
     /** The company's items among `ids` on the menu (another company's item, a deleted one, or none, is absent). */
     findMany(companyId: number, ids: readonly number[]): Promise<ItemRow[]> {
@@ -165,6 +198,9 @@ export function createItemQueries(sql: SqlClient, schema: string) {
           code = coalesce(${changes.code ?? null}::text, code),
           barcode = coalesce(${changes.barcode ?? null}::text, barcode),
           category_id = coalesce(${changes.categoryId ?? null}::bigint, category_id),
+          -- A place in one category means nothing in another: a moved item goes after the placed ones.
+          menu_position = case when category_id is distinct from coalesce(${changes.categoryId ?? null}::bigint, category_id)
+            then null else menu_position end,
           price_minor = coalesce(${changes.priceMinor ?? null}::bigint, price_minor),
           currency = coalesce(${changes.currency ?? null}::text, currency),
           description = coalesce(${changes.description ?? null}::text, description),

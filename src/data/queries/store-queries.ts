@@ -2,6 +2,7 @@
 import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { StoredOpeningHours } from "../opening-hours.js";
+import type { TimeKey } from "../cursor.js";
 import { regionTable } from "./region-tables.js";
 
 /** A store's address as stored (stores.address) and answered. */
@@ -24,6 +25,8 @@ export interface StoreRow {
   paused_until: Date | null;
   pause_reason: string | null;
   updated_at: Date;
+  /** updated_at to the microsecond (UTC): the change feed's key and the answer's updatedAt. */
+  updated_key: string;
 }
 
 /** What the point of sale changes of a store's details; an absent field keeps its value. */
@@ -38,8 +41,8 @@ export type OnlineOrderingSetting =
   | { status: "ACCEPTING" }
   | { status: "PAUSED"; pausedUntil: Date | null; reason: string | null };
 
-const columns =
-  "id, name, address, time_zone, opening_hours, online_ordering_status, paused_until, pause_reason, updated_at";
+const columns = `id, name, address, time_zone, opening_hours, online_ordering_status, paused_until, pause_reason,
+  updated_at, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated_key`;
 
 /** The store queries of one region schema, over `sql` (the region's pool or a transaction's client). */
 export function createStoreQueries(sql: SqlClient, schema: string) {
@@ -53,6 +56,17 @@ export function createStoreQueries(sql: SqlClient, schema: string) {
         where company_id = ${companyId} and id > ${afterId}
           and (${storeIds ? [...storeIds] : null}::bigint[] is null or id = any(${storeIds ? [...storeIds] : null}::bigint[]))
         order by id limit ${count}`;
+    },
+    /**
+     * The stores' change feed: up to `count` stores of the company after `after` in (updated_at, id) order; only
+     * `storeIds` when given. Served by stores__company_id_updated_at_id__idx (region migration 0015).
+     */
+    changes(companyId: number, after: TimeKey, count: number, storeIds?: readonly number[]): Promise<StoreRow[]> {
+      return sql<StoreRow[]>`
+        select ${sql.unsafe(columns)} from ${stores}
+        where company_id = ${companyId} and (updated_at, id) > (${after.time}::text::timestamptz, ${after.id})
+          ${storeIds ? sql`and id = any(${[...storeIds]}::bigint[])` : sql``}
+        order by updated_at, id limit ${count}`;
     },
     /** One store of the company; undefined when it has no such store. */
     async find(companyId: number, id: number): Promise<StoreRow | undefined> {
