@@ -1,7 +1,7 @@
 // The developer side's wiring: the console's mail, the partner request log, webhook delivery, the ConsoleService.
 import type { Config } from "../config/config.js";
 import { createRequestLogQueries, createRequestRecorder } from "../request-log/index.js";
-import { accountMailText, invitationMailText } from "../web/mail-texts.js";
+import { accountMailText, endpointDisabledMailText, invitationMailText } from "../web/mail-texts.js";
 import { mailStopBoundMs } from "./shutdown.js";
 import { startConsoleMail, createConsoleService, type MailOutbox } from "../console/index.js";
 import type { Closers } from "../runtime/closers.js";
@@ -99,7 +99,11 @@ export async function buildDeveloperSide(
 export type DeveloperSide = Awaited<ReturnType<typeof buildDeveloperSide>>;
 
 /** The console's mail in its reader's language, from the sites' catalogues. */
-export const consoleMailTexts = { invitation: invitationMailText, account: accountMailText };
+export const consoleMailTexts = {
+  invitation: invitationMailText,
+  account: accountMailText,
+  endpointDisabled: endpointDisabledMailText,
+};
 
 /**
  * An endpoint disabled after days of failures: every member of the app's organization is mailed. Queued on the

@@ -446,6 +446,9 @@ export const ar: Catalogue = {
   "console.mailInvitationSubject": "دعاك {inviter} إلى {organization} على \u2066LP Partners\u2069",
   "console.mailInvitationText":
     "دعاك {inviter} للانضمام إلى المؤسسة {organization} في وحدة تحكم المطوّرين على \u2066LP Partners\u2069 بدور {role}. افتح الرابط أدناه لقبول الدعوة؛ يبقى صالحًا حتى {expires}. ليس لديك حساب بعد؟ أنشئ حسابًا بهذا البريد الإلكتروني من صفحة الرابط، ثم اقبل الدعوة.",
+  "console.mailEndpointDisabledSubject": "عُطّلت نقطة استقبال ويب هوك للتطبيق {app}",
+  "console.mailEndpointDisabledText":
+    "فشلت كل عمليات التسليم إلى نقطة استقبال الويب هوك {url} للتطبيق {app} طوال {days, plural, zero {# يوم} one {يوم واحد} two {يومين} few {# أيام} many {# يومًا} other {# يوم}} متتالية، فعُطّلت. أصلح المستقبِل، ثم فعّلها من جديد في صفحة التطبيق.",
   "console.programStaffHint":
     "تعمل وحدة التحكم هذه في وضع التطوير، حيث لا يراجع أي موظف الطلبات. وافق على طلبك بنفسك من طرفية في مجلد المشروع:",
   "console.agreementStaffHint": "في وضع التطوير، انشر واحدة من طرفية في مجلد المشروع:",

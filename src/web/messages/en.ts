@@ -450,6 +450,9 @@ export const en = {
   "console.mailInvitationSubject": "{inviter} invited you to {organization} on LP Partners",
   "console.mailInvitationText":
     "{inviter} invited you to join the organization {organization} on the LP Partners developer console, with the role {role}. Open the link below to accept; it works until {expires}. No account yet? Sign up with this email address from the link's page, then accept.",
+  "console.mailEndpointDisabledSubject": "A webhook endpoint of {app} was disabled",
+  "console.mailEndpointDisabledText":
+    "The webhook endpoint {url} of {app} failed every delivery for {days, plural, one {# day} other {# days}} in a row and was disabled. Fix the receiver, then enable it again on the app's page.",
   "console.programStaffHint":
     "This console runs in development mode, where no staff review applications. Approve yours from a terminal in the project folder:",
   "console.agreementStaffHint": "In development mode, publish one from a terminal in the project folder:",

@@ -442,6 +442,9 @@ export const hi: Catalogue = {
   "console.mailInvitationSubject": "{inviter} ने आपको LP Partners पर {organization} में आमंत्रित किया है",
   "console.mailInvitationText":
     "{inviter} ने आपको LP Partners के डेवलपर कंसोल पर संगठन {organization} से {role} की भूमिका में जुड़ने के लिए आमंत्रित किया है। स्वीकार करने के लिए नीचे दिया गया लिंक खोलें; यह {expires} तक काम करता है। अभी खाता नहीं है? लिंक वाले पेज से इसी ईमेल पते से साइन अप करें, फिर स्वीकार करें।",
+  "console.mailEndpointDisabledSubject": "{app} का एक वेबहुक एंडपॉइंट बंद कर दिया गया",
+  "console.mailEndpointDisabledText":
+    "{app} का वेबहुक एंडपॉइंट {url} लगातार {days, plural, one {# दिन} other {# दिन}} तक हर डिलीवरी में विफल रहा और बंद कर दिया गया। रिसीवर ठीक करें, फिर ऐप के पेज पर इसे दोबारा चालू करें।",
   "console.programStaffHint":
     "यह कंसोल डेवलपमेंट मोड में चल रहा है, जहाँ कोई स्टाफ़ आवेदनों की समीक्षा नहीं करता। प्रोजेक्ट फ़ोल्डर के टर्मिनल से अपना आवेदन स्वयं स्वीकृत करें:",
   "console.agreementStaffHint": "डेवलपमेंट मोड में, प्रोजेक्ट फ़ोल्डर के टर्मिनल से एक प्रकाशित करें:",
