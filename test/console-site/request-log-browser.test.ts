@@ -92,6 +92,30 @@ async function phoneFit(page: Page, locale: Locale, caption: string): Promise<vo
   }
 }
 
+/**
+ * At 375 px the usage chart's labels are read at the page's size (with a viewBox they were scaled to about 4 px),
+ * the limit's label among them, and the chart fits the phone.
+ */
+async function chartFit(page: Page, locale: Locale): Promise<void> {
+  await setViewport(page, { width: 375, height: 812 });
+  try {
+    const fit = (await page.evaluate(`(() => {
+      const chart = document.querySelector("svg.usage-chart");
+      const labels = [...chart.querySelectorAll("text")].map((text) => ({
+        text: text.textContent,
+        height: text.getBoundingClientRect().height,
+      }));
+      return { labels, right: chart.getBoundingClientRect().right, pageWidth: document.documentElement.scrollWidth };
+    })()`)) as { labels: Array<{ text: string; height: number }>; right: number; pageWidth: number };
+    assert.ok(fit.labels.length >= 7, `${locale}: the axis, hour and limit labels (${fit.labels.length})`);
+    for (const label of fit.labels)
+      assert.ok(label.height >= 11, `${locale}: "${label.text}" is ${label.height.toFixed(1)} px high at 375`);
+    assert.ok(fit.right <= 375 && fit.pageWidth <= 375, `${locale}: the chart fits (${JSON.stringify(fit)})`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+}
+
 async function walk(locale: Locale): Promise<void> {
   {
     const t = translator(locale);
@@ -121,6 +145,7 @@ async function walk(locale: Locale): Promise<void> {
         .getByRole("img", { name: t("console.usageChartTitle", { limit: new Intl.NumberFormat(locale).format(3) }) })
         .waitFor();
       await look(page, locale, "usage");
+      await chartFit(page, locale);
     } finally {
       await context.close();
     }

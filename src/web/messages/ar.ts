@@ -679,6 +679,7 @@ export const ar: Catalogue = {
   "console.usageChartTitle":
     "الطلبات في الدقيقة واستجابات 429 خلال آخر 24 ساعة؛ الحد {limit} في الدقيقة. يعرض الجدول أدناه الأرقام نفسها لكل ساعة.",
   "console.usageLimitLine": "الحد {limit}/دقيقة",
+  "console.usageLimitAbove": "↑ الحد {limit}/دقيقة، فوق هذا المقياس",
   "console.usageLegendRequests": "الطلبات في الدقيقة",
   "console.usageLegendLimited": "429: تجاوز الحد",
   "console.usageLegendLimit": "الحد",

@@ -688,6 +688,7 @@ export const en = {
   "console.usageChartTitle":
     "Requests a minute and 429s over the last 24 hours; the limit is {limit} a minute. The table below gives the same by hour.",
   "console.usageLimitLine": "Limit {limit}/min",
+  "console.usageLimitAbove": "↑ Limit {limit}/min, above this scale",
   "console.usageLegendRequests": "Requests a minute",
   "console.usageLegendLimited": "429: over the limit",
   "console.usageLegendLimit": "The limit",

@@ -676,6 +676,7 @@ export const hi: Catalogue = {
   "console.usageChartTitle":
     "पिछले 24 घंटों में प्रति मिनट अनुरोध और 429; सीमा प्रति मिनट {limit} है। नीचे की तालिका यही प्रति घंटा बताती है।",
   "console.usageLimitLine": "सीमा {limit}/मिनट",
+  "console.usageLimitAbove": "↑ सीमा {limit}/मिनट, इस पैमाने से ऊपर",
   "console.usageLegendRequests": "प्रति मिनट अनुरोध",
   "console.usageLegendLimited": "429: सीमा से अधिक",
   "console.usageLegendLimit": "सीमा",
