@@ -1,19 +1,20 @@
-// What an app is doing, in the console: its request log (the last partner calls of one environment, filtered by
-// status and merchant, each with a detail view holding the error body the app received) and its usage (requests a
-// minute against the limit, and 429s, over the last 24 hours: a server-rendered SVG chart, no script, no external
-// host, with an hourly table beside it for screen readers). Both read the ConsoleService (ListAppRequestLog,
-// GetAppRequestLogEntry, GetAppUsage) like every other console page.
+// What an app is doing, in the console: its request log (the last partner calls of one environment and its calls of
+// the OAuth endpoints, filtered as ./request-log-filters.ts reads them, each with a detail view holding the error
+// body the app received) and its usage (requests a minute against the limit, and 429s, over the last 24 hours: a
+// server-rendered SVG chart, ./usage-chart.ts, no script, no external host, with an hourly table beside it for
+// screen readers). Both read the ConsoleService (ListAppRequestLog, GetAppRequestLogEntry, GetAppUsage) like every
+// other console page.
 import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import type { RequestLogEntry } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { html, jsonSample, raw, type SafeHtml } from "../web/html.js";
 import { formatNumber, millisecondsText, momentText, type Locale } from "../web/i18n.js";
 import { withApp } from "./app-lookup.js";
 import { alert } from "./ui.js";
+import { filtersForm, readLogFilters } from "./request-log-filters.js";
 import { usageChart } from "./usage-chart.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
 
 export type EnvironmentName = "sandbox" | "production";
-const statusFilters = ["", "2xx", "4xx", "429", "5xx"] as const;
 
 function environmentOf(visit: Visit): EnvironmentName {
   return visit.query.get("environment") === "production" ? "production" : "sandbox";
@@ -52,36 +53,15 @@ export async function requestLogPage(visit: Visit, appId: string): Promise<Reply
   return withApp(visit, visit.api("getDeveloperApp", { appId }), async (app) => {
     const name = app.value.app!.name;
     const environment = environmentOf(visit);
-    const status = statusFilters.find((value) => value !== "" && value === visit.query.get("status")) ?? "";
-    const merchantText = (visit.query.get("merchant") ?? "").trim();
-    const merchant = /^[1-9]\d{0,15}$/.test(merchantText) ? Number(merchantText) : 0;
-    const listed = await visit.api("listAppRequestLog", {
-      appId,
-      environment: wire(environment),
-      status,
-      companyId: merchant,
-      limit: 1000,
-    });
+    const filters = readLogFilters(visit);
+    const refused = Object.keys(filters.errors).length > 0;
+    // A filter typed wrong is said beside its field; the list is then not asked for (it would not be what was meant).
+    const listed = refused
+      ? undefined
+      : await visit.api("listAppRequestLog", { appId, environment: wire(environment), ...filters.request, limit: 1000 });
     const base = `/apps/${appId}/requests`;
-    const merchantError = merchantText !== "" && merchant === 0 ? t("console.merchantFilterInvalid") : undefined;
-    const statusLabel: Record<(typeof statusFilters)[number], string> = {
-      "": t("console.statusAll"),
-      "2xx": t("console.status2xx"),
-      "4xx": t("console.status4xx"),
-      "429": t("console.status429"),
-      "5xx": t("console.status5xx"),
-    };
-    const filters = html`<form method="get" action="${base}" class="filters" aria-label="${t("console.filters")}">
-<input type="hidden" name="environment" value="${environment}">
-<div class="field"><label for="filter-status">${t("console.filterStatus")}</label><select id="filter-status" name="status">${statusFilters.map(
-      (value) =>
-        html`<option value="${value}"${value === status ? raw(" selected") : ""}>${statusLabel[value]}</option>`,
-    )}</select></div>
-<div class="field"><label for="filter-merchant">${t("console.filterMerchant")}</label><input id="filter-merchant" name="merchant" type="text" inputmode="numeric" dir="ltr" value="${merchantText}"${merchantError ? raw(' aria-invalid="true" aria-describedby="filter-merchant-error"') : ""}>
-${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merchantError}</p>` : ""}</div>
-<div class="actions"><button type="submit" class="secondary">${t("console.applyFilters")}</button></div>
-</form>`;
-    const entries: RequestLogEntry[] = listed.ok ? listed.value.entries : [];
+    const filtersHtml = filtersForm(visit, base, environment, filters);
+    const entries: RequestLogEntry[] = listed?.ok ? listed.value.entries : [];
     const rows = entries.map(
       (entry) => html`<tr>
 <td>${moment(Number(entry.atMs), locale)}</td>
@@ -101,10 +81,10 @@ ${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merch
     const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/usage?environment=${environment}">${t("console.usageLink")}</a></p>
 <p class="lead">${t("console.requestLogIntro")}</p>
 ${environmentSwitch(visit, base, environment)}
-<section class="card" aria-label="${t("console.filters")}">${filters}</section>
-${listed.ok ? "" : alert("error", errorText(listed.error, locale, t))}
+<section class="card" aria-label="${t("console.filters")}">${filtersHtml}</section>
+${!listed || listed.ok ? "" : alert("error", errorText(listed.error, locale, t))}
 <section class="card" aria-labelledby="log-heading"><h2 id="log-heading">${t("console.requestLogHeading", { environment: environment === "production" ? t("console.production") : t("console.sandbox") })}</h2>${table}</section>`;
-    return visit.page(t("console.requestLogTitle", { name }), body, { status: merchantError ? 400 : 200 });
+    return visit.page(t("console.requestLogTitle", { name }), body, { status: refused ? 400 : 200 });
   });
 }
 
