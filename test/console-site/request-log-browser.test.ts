@@ -126,9 +126,26 @@ async function walk(locale: Locale): Promise<void> {
       await page.goto(`${test.console}/apps/${appId}`);
       await page.getByRole("link", { name: t("console.requestLogLink"), exact: true }).click();
       await page.getByRole("heading", { name: t("console.requestLogTitle", { name: "Stock sync" }) }).waitFor();
-      assert.is(await page.getByRole("table").getByRole("row").count(), 5);
-      await phoneFit(page, locale, t("console.requestLogCaption", { count: 4 }));
+      // The four calls to /v1/items and the token call that made their token (POST /v1/token).
+      assert.is(await page.getByRole("table").getByRole("row").count(), 6);
+      await phoneFit(page, locale, t("console.requestLogCaption", { count: 5 }));
       await look(page, locale, "request-log");
+      // The token endpoint's calls by route and method; a time typed wrong is refused beside its field.
+      await page.getByLabel(t("console.filterRoute")).fill("/v1/token");
+      await page.getByLabel(t("console.filterMethod")).selectOption("POST");
+      await page.getByRole("button", { name: t("console.applyFilters") }).click();
+      await page.waitForURL((target) => target.searchParams.get("route") === "/v1/token");
+      assert.is(await page.getByRole("table").getByRole("row").count(), 2);
+      assert.match(await page.getByRole("table").innerText(), "/v1/token");
+      await page.getByLabel(t("console.filterFrom")).fill("2026-11-29T10:00");
+      await page.getByLabel(t("console.filterTo")).fill("2026-11-29T09:00");
+      await page.getByRole("button", { name: t("console.applyFilters") }).click();
+      await page.locator("#filter-to-error").waitFor();
+      assert.is(await page.locator("#filter-to-error").innerText(), t("console.timeRangeBackwards"));
+      assert.is(await page.getByLabel(t("console.filterTo")).getAttribute("aria-invalid"), "true");
+      await look(page, locale, "request-log-filtered");
+      await page.getByRole("link", { name: t("console.clearFilters") }).click();
+      await page.waitForURL((target) => !target.searchParams.has("route"));
       await page.getByLabel(t("console.filterStatus")).selectOption("429");
       await page.getByRole("button", { name: t("console.applyFilters") }).click();
       await page.waitForURL((target) => target.searchParams.get("status") === "429");
