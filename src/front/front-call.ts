@@ -161,7 +161,7 @@ export class FrontCall {
     }
     const identify = this.deps.identifyClient;
     if (!identify || !this.clientId) return;
-    identify(this.clientId).then(
+    void identify(this.clientId).then(
       (client) => {
         if (client) log.record({ ...call, appId: client.appId, environment: client.environment, countsInUsage: false });
       },
