@@ -78,9 +78,7 @@ export function refusalOf(
   const paths = [...new Set([...error.fields, ...(error.params["field"] ? [error.params["field"]] : [])])];
   const meant = fieldMeant[error.code];
   const derived = meant ? [meant] : [...new Set(paths.map((path) => apiFieldPath(path).name))];
-  const concerned = (options.concerns ?? derived).filter(
-    (name) => name in fields,
-  );
+  const concerned = (options.concerns ?? derived).filter((name) => name in fields);
   // The API's params name fields by their paths: said in words before the catalogue fills them in.
   const params = { ...error.params };
   if (params["field"]) params["field"] = inWords(t, fields, params["field"]);

@@ -96,7 +96,10 @@ export function filtersForm(visit: Visit, base: string, environment: string, fil
     "429": t("console.status429"),
     "5xx": t("console.status5xx"),
   };
-  const methods = methodFilters.map((value): [string, string] => [value, value === "" ? t("console.methodAll") : value]);
+  const methods = methodFilters.map((value): [string, string] => [
+    value,
+    value === "" ? t("console.methodAll") : value,
+  ]);
   const clear = anyFilter(filters)
     ? html` <a href="${base}?environment=${environment}">${t("console.clearFilters")}</a>`
     : "";

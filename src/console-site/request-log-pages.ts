@@ -58,7 +58,12 @@ export async function requestLogPage(visit: Visit, appId: string): Promise<Reply
     // A filter typed wrong is said beside its field; the list is then not asked for (it would not be what was meant).
     const listed = refused
       ? undefined
-      : await visit.api("listAppRequestLog", { appId, environment: wire(environment), ...filters.request, limit: 1000 });
+      : await visit.api("listAppRequestLog", {
+          appId,
+          environment: wire(environment),
+          ...filters.request,
+          limit: 1000,
+        });
     const base = `/apps/${appId}/requests`;
     const filtersHtml = filtersForm(visit, base, environment, filters);
     const entries: RequestLogEntry[] = listed?.ok ? listed.value.entries : [];

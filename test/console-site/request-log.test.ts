@@ -155,46 +155,52 @@ function callsOf(html: string): string[][] {
 /** A moment as a datetime-local field holds it, in UTC. */
 const typedMoment = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 
-Log("filters: a time range, a path's start, a method, a correlation id's start; each typed wrong refused beside it", async () => {
-  const { browser, appId, correlationOf429 } = await once();
-  const calls = async (query: string) => callsOf((await browser.get(`/apps/${appId}/requests?${query}`)).html);
-  const items = ["GET", "/v1/items"];
-  // The token call that made the test's token is in the log too (POST /v1/token), before the four item calls.
-  assert.equal(
-    (await calls("")).map((call) => call.slice(0, 2)),
-    [items, items, items, items, ["POST", "/v1/token"]],
-  );
-  assert.equal((await calls("route=/v1/items")).length, 4);
-  assert.equal(await calls("route=/v1/token"), [["POST", "/v1/token", "200", ""]]);
-  assert.equal(await calls("route=/v1/orders"), []);
-  assert.equal((await calls("method=POST")).length, 1);
-  assert.equal((await calls("method=GET&status=4xx")).map((call) => call[2]), ["429", "400"]);
-  // A path's own % and _ are matched as themselves, not as patterns.
-  assert.equal(await calls("route=/v1/item_"), []);
-  assert.equal(await calls("route=/v1/%25"), []);
-  assert.equal(await calls(`correlation=${correlationOf429.slice(0, 8)}`), [
-    ["GET", "/v1/items", "429", "partner.rate_limited"],
-  ]);
-  const now = clock.now();
-  assert.equal((await calls(`from=${typedMoment(now - 60_000)}`)).length, 5);
-  assert.equal(await calls(`from=${typedMoment(now + 60_000)}`), []);
-  assert.equal(await calls(`to=${typedMoment(now - 60_000)}`), []);
-  assert.equal((await calls(`from=${typedMoment(now - 60_000)}&to=${typedMoment(now + 60_000)}`)).length, 5);
-  // Typed wrong: 400, said beside the field, what was typed kept, and no list.
-  for (const [query, id, message] of [
-    ["from=yesterday", "filter-from", en("console.timeFilterInvalid")],
-    ["from=2026-02-30T10:00", "filter-from", en("console.timeFilterInvalid")],
-    [`from=${typedMoment(now)}&to=${typedMoment(now - 3_600_000)}`, "filter-to", en("console.timeRangeBackwards")],
-    ["route=v1/items", "filter-route", en("console.routeFilterInvalid")],
-    ["correlation=two%20words", "filter-correlation", en("console.correlationFilterInvalid")],
-  ] as const) {
-    const refused = await browser.get(`/apps/${appId}/requests?${query}`);
-    assert.is(refused.status, 400, query);
-    assert.match(refused.html, `<p class="field-error" id="${id}-error">${message}</p>`);
-    assert.match(refused.html, new RegExp(`<input id="${id}"[^>]*aria-invalid="true"`));
-    assert.equal(callsOf(refused.html), [], query);
-  }
-});
+Log(
+  "filters: a time range, a path's start, a method, a correlation id's start; each typed wrong refused beside it",
+  async () => {
+    const { browser, appId, correlationOf429 } = await once();
+    const calls = async (query: string) => callsOf((await browser.get(`/apps/${appId}/requests?${query}`)).html);
+    const items = ["GET", "/v1/items"];
+    // The token call that made the test's token is in the log too (POST /v1/token), before the four item calls.
+    assert.equal(
+      (await calls("")).map((call) => call.slice(0, 2)),
+      [items, items, items, items, ["POST", "/v1/token"]],
+    );
+    assert.equal((await calls("route=/v1/items")).length, 4);
+    assert.equal(await calls("route=/v1/token"), [["POST", "/v1/token", "200", ""]]);
+    assert.equal(await calls("route=/v1/orders"), []);
+    assert.equal((await calls("method=POST")).length, 1);
+    assert.equal(
+      (await calls("method=GET&status=4xx")).map((call) => call[2]),
+      ["429", "400"],
+    );
+    // A path's own % and _ are matched as themselves, not as patterns.
+    assert.equal(await calls("route=/v1/item_"), []);
+    assert.equal(await calls("route=/v1/%25"), []);
+    assert.equal(await calls(`correlation=${correlationOf429.slice(0, 8)}`), [
+      ["GET", "/v1/items", "429", "partner.rate_limited"],
+    ]);
+    const now = clock.now();
+    assert.equal((await calls(`from=${typedMoment(now - 60_000)}`)).length, 5);
+    assert.equal(await calls(`from=${typedMoment(now + 60_000)}`), []);
+    assert.equal(await calls(`to=${typedMoment(now - 60_000)}`), []);
+    assert.equal((await calls(`from=${typedMoment(now - 60_000)}&to=${typedMoment(now + 60_000)}`)).length, 5);
+    // Typed wrong: 400, said beside the field, what was typed kept, and no list.
+    for (const [query, id, message] of [
+      ["from=yesterday", "filter-from", en("console.timeFilterInvalid")],
+      ["from=2026-02-30T10:00", "filter-from", en("console.timeFilterInvalid")],
+      [`from=${typedMoment(now)}&to=${typedMoment(now - 3_600_000)}`, "filter-to", en("console.timeRangeBackwards")],
+      ["route=v1/items", "filter-route", en("console.routeFilterInvalid")],
+      ["correlation=two%20words", "filter-correlation", en("console.correlationFilterInvalid")],
+    ] as const) {
+      const refused = await browser.get(`/apps/${appId}/requests?${query}`);
+      assert.is(refused.status, 400, query);
+      assert.match(refused.html, `<p class="field-error" id="${id}-error">${message}</p>`);
+      assert.match(refused.html, new RegExp(`<input id="${id}"[^>]*aria-invalid="true"`));
+      assert.equal(callsOf(refused.html), [], query);
+    }
+  },
+);
 
 Log(
   "the app's token calls are logged, a refused one (401 invalid_client) with its body; an unknown client id's are in no log; neither is counted in the usage",
@@ -225,7 +231,10 @@ Log(
     assert.match(detail.html, "invalid_client");
     assert.not.match(detail.html, "not-the-secret");
     // The stranger's call is nobody's: not here, and no other call was added.
-    assert.equal((await browser.get(`/apps/${appId}/requests?method=POST`)).html.match(/<code>POST<\/code>/g)?.length, 2);
+    assert.equal(
+      (await browser.get(`/apps/${appId}/requests?method=POST`)).html.match(/<code>POST<\/code>/g)?.length,
+      2,
+    );
   },
 );
 
@@ -270,7 +279,10 @@ Log(
     const page = await browser.get(`/apps/${appId}/usage`);
     assert.is(page.status, 200, page.html);
     // No viewBox: the labels keep the page's size at any width (usage-chart.ts); the axis ends at 5, over the 4.
-    assert.match(page.html, '<svg class="usage-chart" width="100%" height="220" role="img" aria-labelledby="chart-title"');
+    assert.match(
+      page.html,
+      '<svg class="usage-chart" width="100%" height="220" role="img" aria-labelledby="chart-title"',
+    );
     assert.not.match(page.html, "viewBox");
     assert.match(page.html, 'data-axis-top="5"');
     assert.is([...page.html.matchAll(/<line class="chart-requests"/g)].length, 1);

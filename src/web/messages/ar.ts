@@ -575,7 +575,8 @@ export const ar: Catalogue = {
   "console.filterFrom": "من (\u2066UTC\u2069)",
   "console.filterTo": "حتى (\u2066UTC\u2069)",
   "console.filterRoute": "المسار يبدأ بـ",
-  "console.filterRouteHint": "مثل \u2066/v1/items\u2069، أو \u2066/v1/oauth/token\u2069 لاستدعاءات الرموز الخاصة بالتطبيق.",
+  "console.filterRouteHint":
+    "مثل \u2066/v1/items\u2069، أو \u2066/v1/oauth/token\u2069 لاستدعاءات الرموز الخاصة بالتطبيق.",
   "console.filterCorrelation": "معرّف الارتباط",
   "console.filterCorrelationHint": "ترويسة \u2066X-Correlation-Id\u2069 لإحدى الاستجابات، أو بدايتها.",
   "console.timeFilterInvalid": "أدخل تاريخًا ووقتًا، مثل \u20662026-11-29 14:05\u2069، أو اترك الحقل فارغًا.",
