@@ -88,7 +88,7 @@ export async function requestLogPage(visit: Visit, appId: string): Promise<Reply
 ${environmentSwitch(visit, base, environment)}
 <section class="card" aria-label="${t("console.filters")}">${filtersHtml}</section>
 ${!listed || listed.ok ? "" : alert("error", errorText(listed.error, locale, t))}
-<section class="card" aria-labelledby="log-heading"><h2 id="log-heading">${t("console.requestLogHeading", { environment: environment === "production" ? t("console.production") : t("console.sandbox") })}</h2>${table}</section>`;
+${listed ? html`<section class="card" aria-labelledby="log-heading"><h2 id="log-heading">${t("console.requestLogHeading", { environment: environment === "production" ? t("console.production") : t("console.sandbox") })}</h2>${table}</section>` : ""}`;
     return visit.page(t("console.requestLogTitle", { name }), body, { status: refused ? 400 : 200 });
   });
 }

@@ -54,7 +54,13 @@ export function usageChart(usage: GetAppUsageResponse, locale: Locale, words: Us
     (level) =>
       html`<line class="chart-grid" x1="0" x2="100%" y1="${y(level).toFixed(1)}" y2="${y(level).toFixed(1)}"></line><text class="chart-axis" x="0" y="${(y(level) - 4).toFixed(1)}" text-anchor="start">${formatNumber(locale, level)}</text>`,
   );
-  const hourFormat = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+  // 24-hour times ("05:21", not "05:21 ص"): five of them fit a phone's width without touching.
+  const hourFormat = new Intl.DateTimeFormat(locale, {
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone: "UTC",
+  });
   const ticks = [0, 6, 12, 18, 24].map((hours) => {
     const at = from + hours * 3600_000;
     const anchor = hours === 0 ? "start" : hours === 24 ? "end" : "middle";
