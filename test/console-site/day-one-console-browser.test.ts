@@ -173,7 +173,8 @@ for (const locale of supportedLocales as readonly Locale[]) {
       const status = document.querySelector('#run-result [data-testid="status"]').getBoundingClientRect();
       return { top: box.top, status: status.bottom, viewport: window.innerHeight };
     })()`)) as { top: number; status: number; viewport: number };
-    assert.ok(seen.top >= 0 && seen.status <= seen.viewport, `the answer is in view at 375: ${JSON.stringify(seen)}`);
+    // (Less than a pixel above the top is the fragment's scroll rounding a fractional position.)
+    assert.ok(seen.top > -1 && seen.status <= seen.viewport, `the answer is in view at 375: ${JSON.stringify(seen)}`);
     await lookAt(page, { locale, site: "console", folder, name: "first-call-answer" }, { schemes: ["light"] });
   });
 }
