@@ -1,7 +1,8 @@
 // The developer side's wiring: the console's mail, the partner request log, webhook delivery, the ConsoleService.
 import type { Config } from "../config/config.js";
-import { createRequestLogQueries, createRequestRecorder } from "../request-log/index.js";
-import { accountMailText, invitationMailText } from "../web/mail-texts.js";
+import { cachedClientIdentities, createRequestLogQueries, createRequestRecorder } from "../request-log/index.js";
+import { clientIdEnvironment, findClient } from "../credential/index.js";
+import { accountMailText, endpointDisabledMailText, invitationMailText } from "../web/mail-texts.js";
 import { mailStopBoundMs } from "./shutdown.js";
 import { startConsoleMail, createConsoleService, type MailOutbox } from "../console/index.js";
 import type { Closers } from "../runtime/closers.js";
@@ -57,6 +58,12 @@ export async function buildDeveloperSide(
   });
   closers.add("request log", () => requestLog.close());
   const requestLogQueries = createRequestLogQueries(control.sql);
+  // The app of a client id an OAuth endpoint's call sent: its calls, refused ones too, go in that app's log.
+  const identifyClient = cachedClientIdentities(async (clientId) => {
+    if (!clientIdEnvironment(clientId)) return undefined;
+    const client = await findClient(control.sql, clientId);
+    return client && { appId: client.app_id, environment: client.environment };
+  }, context.clock);
   // Webhooks: the queue in the control database; an all-roles process also relays every outbox and delivers.
   // The internal port's bound port joins the forbidden ones once it listens (GRPC_PORT=0 picks one).
   const forbiddenPorts = forbiddenWebhookPorts(config);
@@ -94,12 +101,25 @@ export async function buildDeveloperSide(
     webhooks: webhookEndpoints,
     requestLog: { beforeRead: () => requestLog.flush() },
   });
-  return { mail, requestLog, requestLogQueries, forbiddenPorts, webhooks, webhookService, consoleService };
+  return {
+    mail,
+    requestLog,
+    requestLogQueries,
+    identifyClient,
+    forbiddenPorts,
+    webhooks,
+    webhookService,
+    consoleService,
+  };
 }
 export type DeveloperSide = Awaited<ReturnType<typeof buildDeveloperSide>>;
 
 /** The console's mail in its reader's language, from the sites' catalogues. */
-export const consoleMailTexts = { invitation: invitationMailText, account: accountMailText };
+export const consoleMailTexts = {
+  invitation: invitationMailText,
+  account: accountMailText,
+  endpointDisabled: endpointDisabledMailText,
+};
 
 /**
  * An endpoint disabled after days of failures: every member of the app's organization is mailed. Queued on the

@@ -56,6 +56,7 @@ export async function buildFront(
     ],
     partner: partner.gateway,
     requestLog: developer.requestLog,
+    identifyClient: developer.identifyClient,
     bodyLimitBytes: config.bodyLimitBytes,
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,

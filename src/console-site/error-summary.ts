@@ -32,6 +32,16 @@ export interface Refusal {
 
 const none: Refusal = { at: () => undefined, general: undefined, problems: [] };
 
+/**
+ * Codes that name no field but mean one: a duplicate is about the value typed in that field (an invitation's email,
+ * a key's name, an endpoint's URL), so it is said beside it and the summary links there.
+ */
+const fieldMeant: Partial<Record<ApiError["code"], string>> = {
+  "developer.invitation_pending": "email",
+  "developer.api_key_name_taken": "name",
+  "developer.webhook_url_taken": "url",
+};
+
 /** An API field path (`storeIds.0`, `allowed_ips[1]`, `redirect_uris[0]`, `email`): its JSON name and index. */
 export function apiFieldPath(path: string): { name: string; index?: number } {
   const match = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\d+)\]|\.(\d+))?/.exec(path.trim());
@@ -66,9 +76,9 @@ export function refusalOf(
   if (!error) return none;
   const { t, locale } = visit;
   const paths = [...new Set([...error.fields, ...(error.params["field"] ? [error.params["field"]] : [])])];
-  const concerned = (options.concerns ?? [...new Set(paths.map((path) => apiFieldPath(path).name))]).filter(
-    (name) => name in fields,
-  );
+  const meant = fieldMeant[error.code];
+  const derived = meant ? [meant] : [...new Set(paths.map((path) => apiFieldPath(path).name))];
+  const concerned = (options.concerns ?? derived).filter((name) => name in fields);
   // The API's params name fields by their paths: said in words before the catalogue fills them in.
   const params = { ...error.params };
   if (params["field"]) params["field"] = inWords(t, fields, params["field"]);

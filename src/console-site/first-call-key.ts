@@ -78,7 +78,7 @@ export async function keyCallPage(
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
 ${hasSandboxKey ? "" : alert("info", html`${t("console.firstCallNoKey")} <a href="/apps/${app.appId}/api-keys">${t("console.createApiKey")}</a>`)}
 ${postForm(
-  `/apps/${app.appId}/first-call`,
+  `/apps/${app.appId}/first-call#run-result`,
   visit.csrf,
   html`${choice}${field({ label: t("console.apiKey"), name: "api_key", type: "password", autocomplete: "off", required: true, hint: t("console.firstCallSecretHint"), error: formError?.field ? formError.text : undefined, ltr: true })}
 <div class="actions">${button(t("console.firstCallRunButton"))}</div>`,

@@ -92,7 +92,8 @@ export async function firstCallPage(
 <h3 id="curl-items-heading"><bdi>2. GET /v1/items</bdi></h3>${commandBox(visit, "curl-items", "GET /v1/items", commands.items)}</section>
 <section class="card" aria-labelledby="run-heading"><h2 id="run-heading">${t("console.firstCallRun")}</h2>
 ${postForm(
-  `/apps/${appId}/first-call`,
+  // The answer page opens at the answer (a fragment, no script): autofocus alone left it scrolled past on a phone.
+  `/apps/${appId}/first-call#run-result`,
   visit.csrf,
   html`${choice}${field({ label: t("console.clientSecret"), name: "client_secret", type: "password", autocomplete: "off", required: true, hint: t("console.firstCallSecretHint"), error: formError?.field ? formError.text : undefined, ltr: true })}
 <div class="actions">${button(t("console.firstCallRunButton"))}</div>`,

@@ -1,18 +1,20 @@
-// What an app is doing, in the console: its request log (the last partner calls of one environment, filtered by
-// status and merchant, each with a detail view holding the error body the app received) and its usage (requests a
-// minute against the limit, and 429s, over the last 24 hours: a server-rendered SVG chart, no script, no external
-// host, with an hourly table beside it for screen readers). Both read the ConsoleService (ListAppRequestLog,
-// GetAppRequestLogEntry, GetAppUsage) like every other console page.
+// What an app is doing, in the console: its request log (the last partner calls of one environment and its calls of
+// the OAuth endpoints, filtered as ./request-log-filters.ts reads them, each with a detail view holding the error
+// body the app received) and its usage (requests a minute against the limit, and 429s, over the last 24 hours: a
+// server-rendered SVG chart, ./usage-chart.ts, no script, no external host, with an hourly table beside it for
+// screen readers). Both read the ConsoleService (ListAppRequestLog, GetAppRequestLogEntry, GetAppUsage) like every
+// other console page.
 import { Environment } from "../../gen/partnerapi/v1/credential_service_pb.js";
-import type { GetAppUsageResponse, RequestLogEntry } from "../../gen/partnerapi/v1/console_service_pb.js";
+import type { RequestLogEntry } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { html, jsonSample, raw, type SafeHtml } from "../web/html.js";
 import { formatNumber, millisecondsText, momentText, type Locale } from "../web/i18n.js";
 import { withApp } from "./app-lookup.js";
 import { alert } from "./ui.js";
+import { filtersForm, readLogFilters } from "./request-log-filters.js";
+import { usageChart } from "./usage-chart.js";
 import { errorText, type Reply, type Visit } from "./visit.js";
 
 export type EnvironmentName = "sandbox" | "production";
-const statusFilters = ["", "2xx", "4xx", "429", "5xx"] as const;
 
 function environmentOf(visit: Visit): EnvironmentName {
   return visit.query.get("environment") === "production" ? "production" : "sandbox";
@@ -51,36 +53,20 @@ export async function requestLogPage(visit: Visit, appId: string): Promise<Reply
   return withApp(visit, visit.api("getDeveloperApp", { appId }), async (app) => {
     const name = app.value.app!.name;
     const environment = environmentOf(visit);
-    const status = statusFilters.find((value) => value !== "" && value === visit.query.get("status")) ?? "";
-    const merchantText = (visit.query.get("merchant") ?? "").trim();
-    const merchant = /^[1-9]\d{0,15}$/.test(merchantText) ? Number(merchantText) : 0;
-    const listed = await visit.api("listAppRequestLog", {
-      appId,
-      environment: wire(environment),
-      status,
-      companyId: merchant,
-      limit: 1000,
-    });
+    const filters = readLogFilters(visit);
+    const refused = Object.keys(filters.errors).length > 0;
+    // A filter typed wrong is said beside its field; the list is then not asked for (it would not be what was meant).
+    const listed = refused
+      ? undefined
+      : await visit.api("listAppRequestLog", {
+          appId,
+          environment: wire(environment),
+          ...filters.request,
+          limit: 1000,
+        });
     const base = `/apps/${appId}/requests`;
-    const merchantError = merchantText !== "" && merchant === 0 ? t("console.merchantFilterInvalid") : undefined;
-    const statusLabel: Record<(typeof statusFilters)[number], string> = {
-      "": t("console.statusAll"),
-      "2xx": t("console.status2xx"),
-      "4xx": t("console.status4xx"),
-      "429": t("console.status429"),
-      "5xx": t("console.status5xx"),
-    };
-    const filters = html`<form method="get" action="${base}" class="filters" aria-label="${t("console.filters")}">
-<input type="hidden" name="environment" value="${environment}">
-<div class="field"><label for="filter-status">${t("console.filterStatus")}</label><select id="filter-status" name="status">${statusFilters.map(
-      (value) =>
-        html`<option value="${value}"${value === status ? raw(" selected") : ""}>${statusLabel[value]}</option>`,
-    )}</select></div>
-<div class="field"><label for="filter-merchant">${t("console.filterMerchant")}</label><input id="filter-merchant" name="merchant" type="text" inputmode="numeric" dir="ltr" value="${merchantText}"${merchantError ? raw(' aria-invalid="true" aria-describedby="filter-merchant-error"') : ""}>
-${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merchantError}</p>` : ""}</div>
-<div class="actions"><button type="submit" class="secondary">${t("console.applyFilters")}</button></div>
-</form>`;
-    const entries: RequestLogEntry[] = listed.ok ? listed.value.entries : [];
+    const filtersHtml = filtersForm(visit, base, environment, filters);
+    const entries: RequestLogEntry[] = listed?.ok ? listed.value.entries : [];
     const rows = entries.map(
       (entry) => html`<tr>
 <td>${moment(Number(entry.atMs), locale)}</td>
@@ -100,10 +86,10 @@ ${merchantError ? html`<p class="field-error" id="filter-merchant-error">${merch
     const body = html`<p><a href="/apps/${appId}">${t("console.backToApp", { name })}</a> · <a href="/apps/${appId}/usage?environment=${environment}">${t("console.usageLink")}</a></p>
 <p class="lead">${t("console.requestLogIntro")}</p>
 ${environmentSwitch(visit, base, environment)}
-<section class="card" aria-label="${t("console.filters")}">${filters}</section>
-${listed.ok ? "" : alert("error", errorText(listed.error, locale, t))}
-<section class="card" aria-labelledby="log-heading"><h2 id="log-heading">${t("console.requestLogHeading", { environment: environment === "production" ? t("console.production") : t("console.sandbox") })}</h2>${table}</section>`;
-    return visit.page(t("console.requestLogTitle", { name }), body, { status: merchantError ? 400 : 200 });
+<section class="card" aria-label="${t("console.filters")}">${filtersHtml}</section>
+${!listed || listed.ok ? "" : alert("error", errorText(listed.error, locale, t))}
+${listed ? html`<section class="card" aria-labelledby="log-heading"><h2 id="log-heading">${t("console.requestLogHeading", { environment: environment === "production" ? t("console.production") : t("console.sandbox") })}</h2>${table}</section>` : ""}`;
+    return visit.page(t("console.requestLogTitle", { name }), body, { status: refused ? 400 : 200 });
   });
 }
 
@@ -141,52 +127,6 @@ ${pretty ? html`<pre tabindex="0" aria-labelledby="body-heading"><code>${jsonSam
   return visit.page(t("console.requestTitle", { id }), body);
 }
 
-/** The chart's drawing area, in SVG user units (it scales to the column's width). */
-const chart = { width: 720, height: 220, left: 44, right: 8, top: 12, bottom: 28 };
-
-/**
- * Requests a minute as bars (one per minute with calls), the 429s of each minute over them in the danger colour,
- * and the limit as a dashed line: inline SVG, coloured by the stylesheet (so dark mode and the CSP both hold).
- */
-function usageChart(usage: GetAppUsageResponse, locale: Locale, title: string, labels: { limit: string }): SafeHtml {
-  const from = Number(usage.fromMs);
-  const to = Number(usage.toMs);
-  const plotWidth = chart.width - chart.left - chart.right;
-  const plotHeight = chart.height - chart.top - chart.bottom;
-  const peak = Math.max(usage.limitPerMinute, ...usage.minutes.map((minute) => minute.requests));
-  // Headroom over the highest of the limit and the busiest minute; small limits keep a small scale.
-  const top = peak <= 10 ? Math.ceil(peak * 1.25) + 1 : Math.ceil((peak * 1.1) / 10) * 10;
-  const x = (ms: number) => chart.left + ((ms - from) / (to - from)) * plotWidth;
-  const y = (value: number) => chart.top + plotHeight - (value / top) * plotHeight;
-  const barWidth = Math.max(plotWidth / 1440, 1);
-  const bars = usage.minutes.map((minute) => {
-    const left = x(Number(minute.minuteMs)).toFixed(2);
-    const requests = html`<rect class="chart-requests" x="${left}" y="${y(minute.requests).toFixed(2)}" width="${barWidth.toFixed(2)}" height="${(chart.top + plotHeight - y(minute.requests)).toFixed(2)}"></rect>`;
-    const limited =
-      minute.limited > 0
-        ? html`<rect class="chart-limited" x="${left}" y="${y(minute.limited).toFixed(2)}" width="${Math.max(barWidth, 2).toFixed(2)}" height="${(chart.top + plotHeight - y(minute.limited)).toFixed(2)}"></rect>`
-        : "";
-    return html`${requests}${limited}`;
-  });
-  const hourFormat = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
-  const ticks = [0, 6, 12, 18, 24].map((hours) => {
-    const at = from + hours * 3600_000;
-    const anchor = hours === 0 ? "start" : hours === 24 ? "end" : "middle";
-    return html`<text class="chart-axis" x="${x(at).toFixed(1)}" y="${chart.height - 8}" text-anchor="${anchor}">${hourFormat.format(at)}</text>`;
-  });
-  const limitY = y(usage.limitPerMinute).toFixed(2);
-  return html`<svg class="usage-chart" viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="chart-title" focusable="false" direction="ltr">
-<title id="chart-title">${title}</title>
-<line class="chart-grid" x1="${chart.left}" x2="${chart.width - chart.right}" y1="${chart.top + plotHeight}" y2="${chart.top + plotHeight}"></line>
-${bars}
-<line class="chart-limit" x1="${chart.left}" x2="${chart.width - chart.right}" y1="${limitY}" y2="${limitY}"></line>
-<text class="chart-axis" x="${chart.left - 4}" y="${Number(limitY) + 4}" text-anchor="end">${number(usage.limitPerMinute, locale)}</text>
-<text class="chart-axis" x="${chart.left - 4}" y="${chart.top + plotHeight + 4}" text-anchor="end">0</text>
-<text class="chart-limit-label" x="${chart.width - chart.right}" y="${Number(limitY) - 4}" text-anchor="end">${labels.limit}</text>
-${ticks}
-</svg>`;
-}
-
 export async function usagePage(visit: Visit, appId: string): Promise<Reply> {
   const { t, locale } = visit;
   return withApp(visit, visit.api("getDeveloperApp", { appId }), async (app) => {
@@ -214,6 +154,12 @@ export async function usagePage(visit: Visit, appId: string): Promise<Reply> {
       { requests: 0, limited: 0 },
     );
     const hourText = (ms: number) => momentText(locale, ms, { year: false });
+    const limit = number(value.limitPerMinute, locale);
+    const chartWords = {
+      title: t("console.usageChartTitle", { limit }),
+      limit: t("console.usageLimitLine", { limit }),
+      limitAbove: t("console.usageLimitAbove", { limit }),
+    };
     const table =
       hours.size === 0
         ? html`<p>${t("console.noUsage")}</p>`
@@ -225,7 +171,7 @@ export async function usagePage(visit: Visit, appId: string): Promise<Reply> {
 ${environmentSwitch(visit, `/apps/${appId}/usage`, environment)}
 <section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">${t("console.usageChartHeading")}</h2>
 <dl class="facts"><dt>${t("console.usageRequests")}</dt><dd>${number(totals.requests, locale)}</dd><dt>${t("console.usageLimited")}</dt><dd>${number(totals.limited, locale)}</dd><dt>${t("console.usageWindow")}</dt><dd>${moment(from, locale, false)} – ${moment(Number(value.toMs), locale, false)}</dd></dl>
-<figure class="chart">${usageChart(value, locale, t("console.usageChartTitle", { limit: number(value.limitPerMinute, locale) }), { limit: t("console.usageLimitLine", { limit: number(value.limitPerMinute, locale) }) })}
+<figure class="chart">${usageChart(value, locale, chartWords)}
 <figcaption><span class="legend legend-requests">${t("console.usageLegendRequests")}</span> <span class="legend legend-limited">${t("console.usageLegendLimited")}</span> <span class="legend legend-limit">${t("console.usageLegendLimit")}</span></figcaption></figure>
 </section>
 <section class="card" aria-labelledby="usage-table-heading"><h2 id="usage-table-heading">${t("console.usageTableHeading")}</h2>${table}</section>`;

@@ -6,7 +6,7 @@ import { hiddenFields } from "../web/layout.js";
 export interface FieldOptions {
   label: string;
   name: string;
-  type?: "text" | "email" | "password" | "url" | "number";
+  type?: "text" | "email" | "password" | "url" | "number" | "datetime-local";
   value?: string;
   hint?: string;
   error?: string;

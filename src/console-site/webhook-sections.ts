@@ -92,6 +92,7 @@ export function endpointCard(
   const { t, locale } = visit;
   const headingId = `endpoint-${endpoint.id}-heading`;
   const captionId = `endpoint-${endpoint.id}-deliveries`;
+  const idId = `endpoint-${endpoint.id}-id`;
   const enabled = endpoint.status === "enabled";
   const events =
     endpoint.events.length === 0
@@ -112,15 +113,16 @@ ${postForm(`${base}/${endpoint.id}/delete`, visit.csrf, button(t("console.webhoo
   if (!Array.isArray(deliveries)) table = alert("error", errorText(deliveries, locale, t));
   else if (deliveries.length === 0) table = html`<p>${t("console.webhookNoDeliveries")}</p>`;
   else
-    table = html`<div class="table-wrap" role="region" aria-labelledby="${captionId}" tabindex="0"><table class="deliveries"><caption id="${captionId}">${t("console.webhookDeliveriesCaption")}<span class="visually-hidden">: ${endpoint.url}</span></caption>
+    table = html`<div class="table-wrap" role="region" aria-labelledby="${captionId}" tabindex="0"><table class="deliveries"><caption id="${captionId}">${t("console.webhookDeliveriesCaption")}<span class="visually-hidden">: ${endpoint.url} (${endpoint.id})</span></caption>
 <thead><tr><th scope="col">${t("console.webhookColEvent")}</th><th scope="col">${t("console.webhookColId")}</th><th scope="col">${t("console.webhookColStatus")}</th><th scope="col">${t("console.webhookColAttempts")}</th><th scope="col">${t("console.webhookColLastAttempt")}</th><th scope="col">${canManage ? html`<span class="visually-hidden">${t("console.webhookResend")}</span>` : ""}</th></tr></thead>
 <tbody>${deliveries.map((delivery) => deliveryRow(visit, base, environment, endpoint, delivery, canManage))}</tbody></table></div>`;
-  return html`<section class="card" aria-labelledby="${headingId}"><h3 id="${headingId}"><bdi dir="ltr">${endpoint.url}</bdi></h3>
+  // Named by its URL and its id: two cards of one URL (made before duplicates were refused) are still two landmarks.
+  return html`<section class="card" aria-labelledby="${headingId} ${idId}"><h3 id="${headingId}"><bdi dir="ltr">${endpoint.url}</bdi></h3>
 ${refusal ? alert("error", errorText(refusal, locale, t)) : ""}
 <dl class="facts"><dt>${t("console.state")}</dt><dd><span class="badge">${enabled ? t("console.webhookEnabled") : t("console.webhookDisabled")}</span>${endpoint.failingSince ? html` <span class="muted">${t("console.webhookFailingSince")} ${moment(Date.parse(endpoint.failingSince), locale, false)}</span>` : ""}</dd>
 <dt>${t("console.webhookEvents")}</dt><dd>${events}</dd>
 ${endpoint.description ? html`<dt>${t("console.webhookDescription")}</dt><dd>${endpoint.description}</dd>` : ""}
-<dt>${t("console.webhookEndpointId")}</dt><dd class="ltr"><code>${endpoint.id}</code></dd>
+<dt>${t("console.webhookEndpointId")}</dt><dd class="ltr"><code id="${idId}">${endpoint.id}</code></dd>
 ${endpoint.previousSecretExpiresAt ? html`<dt>${t("console.webhookPreviousSecret")}</dt><dd>${moment(Date.parse(endpoint.previousSecretExpiresAt), locale, false)}</dd>` : ""}</dl>
 ${enabled ? "" : html`<p class="muted">${t("console.webhookDisabledExplain")}</p>`}
 ${actions}

@@ -86,10 +86,14 @@ export function createMailComposer(deps: {
         return { to: invitation.email, ...words, link: `${consoleUrl}/invitations/accept?token=${token}` };
       }
       case "webhook endpoint disabled":
+        // In the member's language (the one their account last used), as the account mails.
         return {
           to: intent.to,
-          subject: `Webhook endpoint of ${intent.appName} disabled`,
-          text: `The webhook endpoint ${intent.url} of ${intent.appName} failed every delivery for ${intent.days} days in a row and was disabled. Fix the receiver, then enable it again on the app's page.`,
+          ...mailTexts.endpointDisabled(await mailLocale(undefined, intent.to), {
+            app: intent.appName,
+            url: intent.url,
+            days: intent.days,
+          }),
           link: `${consoleUrl}/apps/${encodeURIComponent(intent.appId)}`,
         };
     }

@@ -43,6 +43,11 @@ export interface ConsoleMailTexts {
   ): { subject: string; text: string };
   /** A verification link, a password-reset link, or the notice to an address that already has an account. */
   account(locale: Locale, kind: "verify" | "reset" | "taken"): { subject: string; text: string };
+  /** The notice to a member that an app's webhook endpoint was disabled after days of failures. */
+  endpointDisabled(
+    locale: Locale,
+    facts: { app: string; url: string; days: number },
+  ): { subject: string; text: string };
 }
 
 export interface MailTransport {

@@ -121,7 +121,10 @@ export function createOrganizationInvitationHandlers(
       const { jobId, token } = invitationLink();
       // The invitation and its mail's job in one transaction.
       const invitation = await sql.begin(async (tx) => {
-        const row = await createOrganizationMemberQueries(tx).insertInvitation(
+        const members = createOrganizationMemberQueries(tx);
+        // One open invitation an address: a second would be a second link and mail (the list offers a resend).
+        if (await members.pendingInvitationTo(organizationId, email, now())) throw fail("developer.invitation_pending");
+        const row = await members.insertInvitation(
           {
             tokenHash: sha256(token),
             organizationId,

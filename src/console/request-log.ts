@@ -1,7 +1,8 @@
-// ConsoleService, what an app is doing: its partner request log (the last calls, filtered; one call with the
-// error body it received) and its usage (requests a minute and 429s over 24 hours, against the limit). Any member
-// of the app's organization may read them. The log is written off the request path (src/request-log/); in one
-// process the reader first flushes what this process holds, so a developer sees the call they just made.
+// ConsoleService, what an app is doing: its partner request log (the last calls, filtered by status, merchant, time
+// range, path, method and correlation id; one call with the error body it received) and its usage (requests a minute
+// and 429s over 24 hours, against the limit). Any member of the app's organization may read them. The log is written
+// off the request path (src/request-log/); in one process the reader first flushes what this process holds, so a
+// developer sees the call they just made.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { environmentEnum, requestedEnvironment } from "../credential/index.js";
@@ -47,12 +48,20 @@ export function createRequestLogHandlers(
       const { account } = await authenticate(ctx);
       await requireAppRole(account.id, request.appId, "read");
       const environment = environmentRequired(request.environment);
+      const fromMs = Number(request.fromMs) || undefined;
+      const toMs = Number(request.toMs) || undefined;
+      if (fromMs !== undefined && toMs !== undefined && toMs <= fromMs) throw invalid("to_ms", "must be after from_ms");
       await fresh();
       const rows = await queries.list({
         appId: request.appId,
         environment,
         status: request.status || undefined,
         companyId: Number(request.companyId) || undefined,
+        fromMs,
+        toMs,
+        pathPrefix: request.pathPrefix || undefined,
+        method: request.method || undefined,
+        correlationId: request.correlationId || undefined,
         limit: request.limit || defaultListLimit,
       });
       return { entries: rows.map((row) => entryOf(row)) };

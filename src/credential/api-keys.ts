@@ -43,6 +43,8 @@ export function createApiKeys(credential: CredentialContext): ApiKeys {
         if (app.product !== "ADSR") throw invalid("app_id (API keys exist for ADSR apps only)");
         if (environment === "PRODUCTION" && app.state !== "APPROVED") throw fail("developer.app_not_approved");
         const credentials = createCredentialQueries(tx);
+        // A name tells the app's keys apart (the console's revoke and allowlist controls are named by it).
+        if (await credentials.liveApiKeyNamed(app.id, name)) throw serviceError(domain, "developer.api_key_name_taken");
         if ((await credentials.countLiveApiKeys(app.id)) >= apiKeyLimit) {
           throw serviceError(domain, "developer.api_key_limit", { limit: apiKeyLimit });
         }

@@ -604,6 +604,15 @@ export const catalogue = {
       hi: "यह आमंत्रण अब लंबित नहीं है: इस बीच इसे स्वीकार किया गया, वापस लिया गया या दोबारा भेजा गया।",
     },
   },
+  "developer.invitation_pending": {
+    status: 409,
+    grpc: Code.AlreadyExists,
+    messages: {
+      en: "This email address already has a pending invitation to this organization. Send that invitation again from the list instead.",
+      ar: "لهذا البريد الإلكتروني دعوة معلّقة بالفعل إلى هذه المؤسسة. أعد إرسال تلك الدعوة من القائمة بدلًا من ذلك.",
+      hi: "इस ईमेल पते के लिए इस संगठन का एक लंबित आमंत्रण पहले से है। इसके बजाय सूची से वही आमंत्रण दोबारा भेजें।",
+    },
+  },
   "developer.already_org_member": {
     status: 409,
     grpc: Code.AlreadyExists,
@@ -688,6 +697,15 @@ export const catalogue = {
       en: "The app already has the maximum of {limit} API keys. Revoke one before creating another.",
       ar: "بلغ التطبيق الحد الأقصى لمفاتيح \u2066API\u2069 وهو {limit}. ألغِ أحد المفاتيح قبل إنشاء مفتاح جديد.",
       hi: "ऐप के पास पहले से अधिकतम {limit} API कुंजियाँ हैं। नई कुंजी बनाने से पहले एक कुंजी रद्द करें।",
+    },
+  },
+  "developer.api_key_name_taken": {
+    status: 409,
+    grpc: Code.AlreadyExists,
+    messages: {
+      en: "The app already has a live API key with this name. Choose another name, or revoke that key first.",
+      ar: "لدى التطبيق بالفعل مفتاح \u2066API\u2069 فعّال بهذا الاسم. اختر اسمًا آخر، أو ألغِ ذلك المفتاح أولًا.",
+      hi: "ऐप के पास इस नाम की एक सक्रिय API कुंजी पहले से है। कोई दूसरा नाम चुनें, या पहले उस कुंजी को रद्द करें।",
     },
   },
   "developer.access_request_exists": {
@@ -808,6 +826,15 @@ export const catalogue = {
       en: "The app already has the most webhook endpoints allowed ({limit}) in this environment. Delete one first.",
       ar: "لدى التطبيق بالفعل الحد الأقصى المسموح به من نقاط استقبال الويب هوك ({limit}) في هذه البيئة. احذف واحدة أولاً.",
       hi: "इस परिवेश में ऐप के पास पहले से अधिकतम {limit} वेबहुक एंडपॉइंट हैं। पहले एक हटाएँ।",
+    },
+  },
+  "developer.webhook_url_taken": {
+    status: 409,
+    grpc: Code.AlreadyExists,
+    messages: {
+      en: "The app already has a webhook endpoint with this URL in this environment. Use that endpoint, or enter another URL.",
+      ar: "لدى التطبيق بالفعل نقطة استقبال ويب هوك بهذا العنوان في هذه البيئة. استخدم تلك النقطة، أو أدخل عنوانًا آخر.",
+      hi: "इस परिवेश में ऐप के पास इस URL का वेबहुक एंडपॉइंट पहले से है। उसी एंडपॉइंट का उपयोग करें, या कोई दूसरा URL दर्ज करें।",
     },
   },
   "developer.redirect_uri_invalid": {

@@ -24,6 +24,8 @@ export interface FrontCallDeps {
   logger: Logger;
   metrics?: Metrics;
   requestLog?: { record(call: PartnerCallRecord): void };
+  /** The app and environment of a client id (the OAuth endpoints' calls are logged under them); undefined: unknown. */
+  identifyClient?: (clientId: string) => Promise<PartnerIdentity | undefined>;
   requestTimeoutMs: number;
 }
 
@@ -61,6 +63,11 @@ export class FrontCall {
   callHeaders: Record<string, string> = {};
   /** Who the call is from, once the gateway says: the request log records the answer under it. */
   partner: PartnerIdentity | undefined;
+  /**
+   * The client id an OAuth endpoint's call sent (in its body or by Basic): once answered, the call is logged under
+   * that client's app when the id is one (a refused secret included), looked up off the request path.
+   */
+  clientId: string | undefined;
   /** Aborted when the client goes away or the deadline passes: the service call stops waiting. */
   readonly abort = new AbortController();
   private errorCode: string | undefined;
@@ -111,22 +118,7 @@ export class FrontCall {
     });
     response.end(text);
     const seconds = (performance.now() - this.started) / 1000;
-    if (this.partner && this.deps.requestLog) {
-      // After the answer is written; a success's body is never recorded, a refusal's (our own envelope) is.
-      this.deps.requestLog.record({
-        appId: this.partner.appId,
-        environment: this.partner.environment,
-        at: this.deps.clock.now(),
-        method: request.method ?? "GET",
-        path: this.url.pathname,
-        status,
-        errorCode: this.errorCode,
-        companyId: this.partner.companyId,
-        correlationId: this.correlationId,
-        latencyMs: millisecondsOf(seconds),
-        errorBody: status >= 400 ? body : undefined,
-      });
-    }
+    this.recordInLog(status, body, seconds);
     // The request line: correlation and trace ids, route, app and company come from the log context.
     this.deps.logger.info("request", {
       method: request.method,
@@ -140,6 +132,40 @@ export class FrontCall {
       this.deps.metrics,
       { family: this.familyLabel, route: this.routeLabel, method: request.method, status },
       seconds,
+    );
+  }
+
+  /**
+   * The request log's record of the answer (after it is written): a partner call under the app the gateway named;
+   * an OAuth endpoint's call under the app of the client id it sent, once that is looked up (outside the usage
+   * counts: the per-app limit does not apply to it). A success's body is never recorded, a refusal's (our own
+   * envelope, or the OAuth error body) is.
+   */
+  private recordInLog(status: number, body: object, seconds: number): void {
+    const log = this.deps.requestLog;
+    if (!log || (!this.partner && this.clientId === undefined)) return;
+    const call = {
+      at: this.deps.clock.now(),
+      method: this.request.method ?? "GET",
+      path: this.url.pathname,
+      status,
+      errorCode: this.errorCode,
+      correlationId: this.correlationId,
+      latencyMs: millisecondsOf(seconds),
+      errorBody: status >= 400 ? body : undefined,
+    };
+    if (this.partner) {
+      const { appId, environment, companyId } = this.partner;
+      log.record({ ...call, appId, environment, companyId });
+      return;
+    }
+    const identify = this.deps.identifyClient;
+    if (!identify || !this.clientId) return;
+    void identify(this.clientId).then(
+      (client) => {
+        if (client) log.record({ ...call, appId: client.appId, environment: client.environment, countsInUsage: false });
+      },
+      (error: unknown) => this.deps.logger.warn("request log: the client of a token call was not looked up", { error }),
     );
   }
 

@@ -22,7 +22,7 @@ import { FrontCall, type FrontCallDeps } from "./front-call.js";
 import { Refusal } from "./refusal.js";
 import { createRequestSchema, messageToJson, type InputKind, type RequestSchema } from "../runtime/wire/index.js";
 import { validationCode } from "./render-error.js";
-import type { AdmittedCall, PartnerAdmission } from "./partner-admission.js";
+import type { AdmittedCall, PartnerAdmission, PartnerIdentity } from "./partner-admission.js";
 import type { PartnerCallRecord } from "../request-log/index.js";
 import { createRouteTable, type Route } from "./route-table.js";
 import { buildOpenApiDocument, openApiPath, type OpenApiOptions } from "./openapi.js";
@@ -70,6 +70,11 @@ export interface FrontOptions {
    * over after the answer is written; `record` only buffers. Absent: nothing recorded.
    */
   requestLog?: { record(call: PartnerCallRecord): void };
+  /**
+   * The app of a client id: the calls of the OAuth endpoints that authenticate a client (token, pushed requests,
+   * revocation) go in that app's request log, refused ones too, when the id they sent is one. Absent: not logged.
+   */
+  identifyClient?: (clientId: string) => Promise<PartnerIdentity | undefined>;
 }
 
 export interface FrontServer {
@@ -118,6 +123,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     logger: options.logger,
     metrics: options.metrics,
     requestLog: options.requestLog,
+    identifyClient: options.identifyClient,
     requestTimeoutMs,
   };
 
@@ -167,6 +173,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       const query = parseUrlEncoded(url.search.slice(1), maxRequestFields);
       const admitted = await admitPartner(call, prepared, query, clientIp);
       const fields = withBasicCredentials(call, prepared, await readFields(call, prepared, query));
+      if (prepared.takesClientCredentials && typeof fields.fields["client_id"] === "string")
+        call.clientId = fields.fields["client_id"];
       const input = validated(prepared, fields, pathParams);
       const output = await send(call, prepared, { admitted, input, trace, clientIp });
       render(call, prepared, output);

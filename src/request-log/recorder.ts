@@ -32,6 +32,11 @@ export interface PartnerCallRecord {
   latencyMs: number;
   /** The error body the partner received; only for a refused call (never a success's body, never a secret). */
   errorBody?: object;
+  /**
+   * False for a call outside the per-app limit (the token endpoints' calls of an app, identified by the client id it
+   * sent): in the log, not in the usage chart's requests a minute, which are measured against that limit.
+   */
+  countsInUsage?: boolean;
 }
 
 export interface RequestRecorder {
@@ -121,7 +126,7 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
   let trimmedUpTo = new Map<string, number>();
   let lastFullTrim = clock.now();
 
-  const record = (call: PartnerCallRecord): void => {
+  const countUsage = (call: PartnerCallRecord): void => {
     const minute = call.at - (call.at % 60_000);
     const usageKey = `${call.appId}\u0000${call.environment}\u0000${minute}`;
     const counts = usage.get(usageKey);
@@ -130,6 +135,10 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
       counts[0] += 1;
       counts[1] += limited;
     } else usage.set(usageKey, [1, limited]);
+  };
+
+  const record = (call: PartnerCallRecord): void => {
+    if (call.countsInUsage !== false) countUsage(call);
     if (call.companyId !== undefined) {
       const callKey = `${call.appId}\u0000${call.companyId}`;
       if ((lastCalls.get(callKey) ?? 0) < call.at) lastCalls.set(callKey, call.at);
@@ -173,7 +182,14 @@ export function createRequestRecorder(options: RequestRecorderOptions): RequestR
       const [app_id, company] = key.split("\u0000") as [string, string];
       return { app_id, company_id: Number(company), at: new Date(at) };
     });
-    const pairs = new Map(usageRows.map((row) => [`${row.app_id}\u0000${row.environment}`, row] as const));
+    // Every pair with calls in the log's batch or in the usage counts (a call outside the usage, a token endpoint's,
+    // still fills its pair's log, which the trim keeps at `keep`).
+    const pairs = new Map<string, { app_id: string; environment: LoggedEnvironment }>();
+    for (const row of usageRows) pairs.set(`${row.app_id}\u0000${row.environment}`, row);
+    for (let index = 0; index < batch.app_id.length; index++) {
+      const row = { app_id: batch.app_id[index]!, environment: batch.environment[index]! };
+      pairs.set(`${row.app_id}\u0000${row.environment}`, row);
+    }
     const now = clock.now();
     const before = new Date(now - usageKeptMs);
     let cutoffs: Array<{ app_id: string; environment: string; cutoff: number }> = [];

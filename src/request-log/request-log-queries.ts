@@ -65,13 +65,26 @@ export interface UsageMinuteRow {
   limited: number;
 }
 
-/** Which calls a reader wants: a status class ("4xx"), one status ("429"), a merchant; newest first. */
+/**
+ * Which calls a reader wants, newest first: a status class ("4xx") or one status ("429"), a merchant, a time range
+ * (from inclusive, to exclusive, ms since the epoch), a path's start, a method, a correlation id's start.
+ */
 export interface LogFilter {
   appId: string;
   environment: LoggedEnvironment;
   status?: string;
   companyId?: number;
+  fromMs?: number;
+  toMs?: number;
+  pathPrefix?: string;
+  method?: string;
+  correlationId?: string;
   limit: number;
+}
+
+/** `text` as the start of a LIKE pattern: its own %, _ and \ matched as themselves. */
+function startsWith(text: string): string {
+  return `${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
 const listColumns =
@@ -181,6 +194,11 @@ export function createRequestLogQueries(sql: SqlClient) {
           ${classOf !== undefined ? sql`and status >= ${classOf * 100} and status < ${classOf * 100 + 100}` : sql``}
           ${exact !== undefined ? sql`and status = ${exact}` : sql``}
           ${filter.companyId ? sql`and company_id = ${filter.companyId}` : sql``}
+          ${filter.fromMs ? sql`and at >= ${new Date(filter.fromMs)}` : sql``}
+          ${filter.toMs ? sql`and at < ${new Date(filter.toMs)}` : sql``}
+          ${filter.pathPrefix ? sql`and path like ${startsWith(filter.pathPrefix)}` : sql``}
+          ${filter.method ? sql`and method = ${filter.method}` : sql``}
+          ${filter.correlationId ? sql`and correlation_id like ${startsWith(filter.correlationId)}` : sql``}
         order by id desc limit ${filter.limit}`;
     },
 

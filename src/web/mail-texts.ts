@@ -19,14 +19,23 @@ const roleKeys = {
   VIEWER: "console.roleViewer",
 } as const;
 
+/**
+ * A value inside a sentence of mail, isolated (U+2068 FIRST STRONG ISOLATE … U+2069 POP DIRECTIONAL ISOLATE) as the
+ * pages isolate theirs in <bdi>: a Latin address or name in an Arabic subject keeps its own direction and leaves the
+ * sentence's punctuation where it belongs; an Arabic name in an English mail likewise. Plain text has no <bdi>.
+ */
+export function isolated(value: string): string {
+  return `\u2068${value}\u2069`;
+}
+
 /** The subject and text of an invitation mail in `locale` (the link goes below the text). */
 export function invitationMailText(locale: Locale, facts: InvitationFacts): { subject: string; text: string } {
   const t = translator(locale);
   const params = {
-    organization: facts.organization,
-    inviter: facts.inviter,
+    organization: isolated(facts.organization),
+    inviter: isolated(facts.inviter),
     role: t(roleKeys[facts.role]),
-    expires: momentText(locale, facts.expiresAt),
+    expires: isolated(momentText(locale, facts.expiresAt)),
   };
   return { subject: t("console.mailInvitationSubject", params), text: t("console.mailInvitationText", params) };
 }
@@ -45,4 +54,24 @@ export function accountMailText(locale: Locale, kind: AccountMailKind): { subjec
   const t = translator(locale);
   const [subject, text] = accountMailKeys[kind];
   return { subject: t(subject), text: t(text) };
+}
+
+/** What the notice of a disabled webhook endpoint says: whose app, which URL, after how many days of failures. */
+export interface EndpointDisabledFacts {
+  app: string;
+  url: string;
+  days: number;
+}
+
+/** The subject and text of the notice that an app's webhook endpoint was disabled, in `locale`. */
+export function endpointDisabledMailText(
+  locale: Locale,
+  facts: EndpointDisabledFacts,
+): { subject: string; text: string } {
+  const t = translator(locale);
+  const params = { app: isolated(facts.app), url: isolated(facts.url), days: facts.days };
+  return {
+    subject: t("console.mailEndpointDisabledSubject", params),
+    text: t("console.mailEndpointDisabledText", params),
+  };
 }

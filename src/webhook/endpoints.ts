@@ -89,6 +89,15 @@ function eventFilter(events: readonly string[]): string[] {
 }
 
 /** The opaque cursor of the deliveries list: the last row's (created_at, id). */
+/** Two endpoint URLs are one when they parse alike (host case, default port, an empty path are spelled away). */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+}
+
 function encodeCursor(row: DeliveryRow): string {
   return Buffer.from(JSON.stringify([row.created_at.toISOString(), row.id])).toString("base64url");
 }
@@ -135,7 +144,11 @@ export function createWebhookEndpoints(context: ServiceContext, deps: WebhookEnd
         // The app's row lock serialises creations, so the limit holds under parallel requests.
         await tx`select id from control.apps where id = ${actor.appId} for update`;
         const endpoints = createEndpointQueries(tx);
-        if ((await endpoints.list(actor.appId, actor.environment)).length >= config.webhooks.endpointLimit) {
+        const existing = await endpoints.list(actor.appId, actor.environment);
+        // One endpoint a URL: a second one would get every event twice, and the console could not tell them apart.
+        if (existing.some((endpoint) => sameUrl(endpoint.url, input.url)))
+          throw serviceError(domain, "developer.webhook_url_taken");
+        if (existing.length >= config.webhooks.endpointLimit) {
           throw serviceError(domain, "developer.webhook_endpoint_limit", { limit: config.webhooks.endpointLimit });
         }
         return endpoints.insert({
@@ -172,11 +185,21 @@ export function createWebhookEndpoints(context: ServiceContext, deps: WebhookEnd
       const events = change.events.length > 0 ? eventFilter(change.events) : undefined;
       if (change.url !== undefined) await checkUrl(change.url, actor);
       const at = now();
-      const row = await createEndpointQueries(deps.sql).update(
-        endpointId,
-        { url: change.url, description: change.description, eventTypes: events, enable: change.enabled === true },
-        at,
-      );
+      const row = await deps.sql.begin(async (tx: SqlClient) => {
+        const endpoints = createEndpointQueries(tx);
+        if (change.url !== undefined) {
+          // The app's row lock, as creation takes it: a move onto a URL races no creation of it.
+          await tx`select id from control.apps where id = ${actor.appId} for update`;
+          const others = (await endpoints.list(actor.appId, actor.environment)).filter((one) => one.id !== endpointId);
+          if (others.some((endpoint) => sameUrl(endpoint.url, change.url!)))
+            throw serviceError(domain, "developer.webhook_url_taken");
+        }
+        return endpoints.update(
+          endpointId,
+          { url: change.url, description: change.description, eventTypes: events, enable: change.enabled === true },
+          at,
+        );
+      });
       if (!row) throw serviceError(domain, "developer.webhook_endpoint_not_found");
       return { row, at };
     },

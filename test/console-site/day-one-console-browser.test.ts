@@ -167,6 +167,14 @@ for (const locale of supportedLocales as readonly Locale[]) {
       await result.boundingBox(),
     ];
     assert.ok(answer!.y - (button!.y + button!.height) < 48, `the answer is next to the button (${answer!.y})`);
+    // Scrolled to: its heading and the start of its first answer are inside the phone's 800 px, not below them.
+    const seen = (await page.evaluate(`(() => {
+      const box = document.getElementById("run-result").getBoundingClientRect();
+      const status = document.querySelector('#run-result [data-testid="status"]').getBoundingClientRect();
+      return { top: box.top, status: status.bottom, viewport: window.innerHeight };
+    })()`)) as { top: number; status: number; viewport: number };
+    // (Less than a pixel above the top is the fragment's scroll rounding a fractional position.)
+    assert.ok(seen.top > -1 && seen.status <= seen.viewport, `the answer is in view at 375: ${JSON.stringify(seen)}`);
     await lookAt(page, { locale, site: "console", folder, name: "first-call-answer" }, { schemes: ["light"] });
   });
 }

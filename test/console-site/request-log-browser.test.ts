@@ -92,6 +92,30 @@ async function phoneFit(page: Page, locale: Locale, caption: string): Promise<vo
   }
 }
 
+/**
+ * At 375 px the usage chart's labels are read at the page's size (with a viewBox they were scaled to about 4 px),
+ * the limit's label among them, and the chart fits the phone.
+ */
+async function chartFit(page: Page, locale: Locale): Promise<void> {
+  await setViewport(page, { width: 375, height: 812 });
+  try {
+    const fit = (await page.evaluate(`(() => {
+      const chart = document.querySelector("svg.usage-chart");
+      const labels = [...chart.querySelectorAll("text")].map((text) => ({
+        text: text.textContent,
+        height: text.getBoundingClientRect().height,
+      }));
+      return { labels, right: chart.getBoundingClientRect().right, pageWidth: document.documentElement.scrollWidth };
+    })()`)) as { labels: Array<{ text: string; height: number }>; right: number; pageWidth: number };
+    assert.ok(fit.labels.length >= 7, `${locale}: the axis, hour and limit labels (${fit.labels.length})`);
+    for (const label of fit.labels)
+      assert.ok(label.height >= 11, `${locale}: "${label.text}" is ${label.height.toFixed(1)} px high at 375`);
+    assert.ok(fit.right <= 375 && fit.pageWidth <= 375, `${locale}: the chart fits (${JSON.stringify(fit)})`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+}
+
 async function walk(locale: Locale): Promise<void> {
   {
     const t = translator(locale);
@@ -102,9 +126,26 @@ async function walk(locale: Locale): Promise<void> {
       await page.goto(`${test.console}/apps/${appId}`);
       await page.getByRole("link", { name: t("console.requestLogLink"), exact: true }).click();
       await page.getByRole("heading", { name: t("console.requestLogTitle", { name: "Stock sync" }) }).waitFor();
-      assert.is(await page.getByRole("table").getByRole("row").count(), 5);
-      await phoneFit(page, locale, t("console.requestLogCaption", { count: 4 }));
+      // The four calls to /v1/items and the token call that made their token (POST /v1/token).
+      assert.is(await page.getByRole("table").getByRole("row").count(), 6);
+      await phoneFit(page, locale, t("console.requestLogCaption", { count: 5 }));
       await look(page, locale, "request-log");
+      // The token endpoint's calls by route and method; a time typed wrong is refused beside its field.
+      await page.getByLabel(t("console.filterRoute")).fill("/v1/token");
+      await page.getByLabel(t("console.filterMethod")).selectOption("POST");
+      await page.getByRole("button", { name: t("console.applyFilters") }).click();
+      await page.waitForURL((target) => target.searchParams.get("route") === "/v1/token");
+      assert.is(await page.getByRole("table").getByRole("row").count(), 2);
+      assert.match(await page.getByRole("table").innerText(), "/v1/token");
+      await page.getByLabel(t("console.filterFrom")).fill("2026-11-29T10:00");
+      await page.getByLabel(t("console.filterTo")).fill("2026-11-29T09:00");
+      await page.getByRole("button", { name: t("console.applyFilters") }).click();
+      await page.locator("#filter-to-error").waitFor();
+      assert.is(await page.locator("#filter-to-error").innerText(), t("console.timeRangeBackwards"));
+      assert.is(await page.getByLabel(t("console.filterTo")).getAttribute("aria-invalid"), "true");
+      await look(page, locale, "request-log-filtered");
+      await page.getByRole("link", { name: t("console.clearFilters") }).click();
+      await page.waitForURL((target) => !target.searchParams.has("route"));
       await page.getByLabel(t("console.filterStatus")).selectOption("429");
       await page.getByRole("button", { name: t("console.applyFilters") }).click();
       await page.waitForURL((target) => target.searchParams.get("status") === "429");
@@ -121,6 +162,7 @@ async function walk(locale: Locale): Promise<void> {
         .getByRole("img", { name: t("console.usageChartTitle", { limit: new Intl.NumberFormat(locale).format(3) }) })
         .waitFor();
       await look(page, locale, "usage");
+      await chartFit(page, locale);
     } finally {
       await context.close();
     }

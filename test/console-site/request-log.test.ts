@@ -45,6 +45,7 @@ interface Traffic {
   owner: { email: string; password: string };
   accessToken: string;
   correlationOf429: string;
+  clientId: string;
 }
 
 async function traffic(): Promise<Traffic> {
@@ -69,7 +70,15 @@ async function traffic(): Promise<Traffic> {
   assert.is(limited.status, 429);
   // No token: nobody's call, in no app's log.
   assert.is((await call("?limit=1", "")).status, 401);
-  return { browser, appId, companyId, owner, accessToken, correlationOf429: limited.headers.get("x-correlation-id")! };
+  return {
+    browser,
+    appId,
+    companyId,
+    owner,
+    accessToken,
+    correlationOf429: limited.headers.get("x-correlation-id")!,
+    clientId: workspace.clientId,
+  };
 }
 
 let shared: Traffic | undefined;
@@ -134,6 +143,101 @@ Log(
   },
 );
 
+/** Every row of the log table: [method, path, status, error code]. */
+function callsOf(html: string): string[][] {
+  return [
+    ...html.matchAll(
+      /<tr>\n<td>.*?<\/td>\n<td class="ltr"><code>([A-Z]+)<\/code> <code>([^<]*)<\/code><\/td>\n<td><span class="status [^"]+">(\d{3})<\/span>(?: <code class="ltr error-code">([^<]*)<\/code>)?/gs,
+    ),
+  ].map((match) => [match[1]!, match[2]!, match[3]!, match[4] ?? ""]);
+}
+
+/** A moment as a datetime-local field holds it, in UTC. */
+const typedMoment = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+
+Log(
+  "filters: a time range, a path's start, a method, a correlation id's start; each typed wrong refused beside it",
+  async () => {
+    const { browser, appId, correlationOf429 } = await once();
+    const calls = async (query: string) => callsOf((await browser.get(`/apps/${appId}/requests?${query}`)).html);
+    const items = ["GET", "/v1/items"];
+    // The token call that made the test's token is in the log too (POST /v1/token), before the four item calls.
+    assert.equal(
+      (await calls("")).map((call) => call.slice(0, 2)),
+      [items, items, items, items, ["POST", "/v1/token"]],
+    );
+    assert.equal((await calls("route=/v1/items")).length, 4);
+    assert.equal(await calls("route=/v1/token"), [["POST", "/v1/token", "200", ""]]);
+    assert.equal(await calls("route=/v1/orders"), []);
+    assert.equal((await calls("method=POST")).length, 1);
+    assert.equal(
+      (await calls("method=GET&status=4xx")).map((call) => call[2]),
+      ["429", "400"],
+    );
+    // A path's own % and _ are matched as themselves, not as patterns.
+    assert.equal(await calls("route=/v1/item_"), []);
+    assert.equal(await calls("route=/v1/%25"), []);
+    assert.equal(await calls(`correlation=${correlationOf429.slice(0, 8)}`), [
+      ["GET", "/v1/items", "429", "partner.rate_limited"],
+    ]);
+    const now = clock.now();
+    assert.equal((await calls(`from=${typedMoment(now - 60_000)}`)).length, 5);
+    assert.equal(await calls(`from=${typedMoment(now + 60_000)}`), []);
+    assert.equal(await calls(`to=${typedMoment(now - 60_000)}`), []);
+    assert.equal((await calls(`from=${typedMoment(now - 60_000)}&to=${typedMoment(now + 60_000)}`)).length, 5);
+    // Typed wrong: 400, said beside the field, what was typed kept, and no list.
+    for (const [query, id, message] of [
+      ["from=yesterday", "filter-from", en("console.timeFilterInvalid")],
+      ["from=2026-02-30T10:00", "filter-from", en("console.timeFilterInvalid")],
+      [`from=${typedMoment(now)}&to=${typedMoment(now - 3_600_000)}`, "filter-to", en("console.timeRangeBackwards")],
+      ["route=v1/items", "filter-route", en("console.routeFilterInvalid")],
+      ["correlation=two%20words", "filter-correlation", en("console.correlationFilterInvalid")],
+    ] as const) {
+      const refused = await browser.get(`/apps/${appId}/requests?${query}`);
+      assert.is(refused.status, 400, query);
+      assert.match(refused.html, `<p class="field-error" id="${id}-error">${message}</p>`);
+      assert.match(refused.html, new RegExp(`<input id="${id}"[^>]*aria-invalid="true"`));
+      assert.equal(callsOf(refused.html), [], query);
+    }
+  },
+);
+
+Log(
+  "the app's token calls are logged, a refused one (401 invalid_client) with its body; an unknown client id's are in no log; neither is counted in the usage",
+  async () => {
+    const { browser, appId, clientId } = await once();
+    const token = (id: string, secret: string) =>
+      fetch(`${test.base}/v1/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "client_credentials", client_id: id, client_secret: secret }),
+      });
+    const refused = await token(clientId, "not-the-secret");
+    assert.is(refused.status, 401);
+    assert.is(((await refused.json()) as { error: string }).error, "invalid_client");
+    const correlation = refused.headers.get("x-correlation-id")!;
+    const stranger = await token(`${clientId.slice(0, -4)}zzzz`, "not-the-secret");
+    assert.is(stranger.status, 401);
+    // The record is written once the client id is looked up, after the answer: wait for it, never for a time.
+    let page = await browser.get(`/apps/${appId}/requests?route=/v1/oauth/token`);
+    for (let tries = 0; tries < 50 && callsOf(page.html).length === 0; tries++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      page = await browser.get(`/apps/${appId}/requests?route=/v1/oauth/token`);
+    }
+    assert.equal(callsOf(page.html), [["POST", "/v1/oauth/token", "401", "developer.invalid_client"]]);
+    const id = /href="\/apps\/[^/]+\/requests\/(\d+)"/.exec(page.html)![1]!;
+    const detail = await browser.get(`/apps/${appId}/requests/${id}`);
+    assert.match(detail.html, `<dd class="ltr"><code>${correlation}</code></dd>`);
+    assert.match(detail.html, "invalid_client");
+    assert.not.match(detail.html, "not-the-secret");
+    // The stranger's call is nobody's: not here, and no other call was added.
+    assert.equal(
+      (await browser.get(`/apps/${appId}/requests?method=POST`)).html.match(/<code>POST<\/code>/g)?.length,
+      2,
+    );
+  },
+);
+
 Log(
   "the detail view: the 429's error body as the app received it, its correlation id; a success keeps no body",
   async () => {
@@ -174,10 +278,18 @@ Log(
     const { browser, appId } = await once();
     const page = await browser.get(`/apps/${appId}/usage`);
     assert.is(page.status, 200, page.html);
-    assert.match(page.html, '<svg class="usage-chart" viewBox="0 0 720 220" role="img" aria-labelledby="chart-title"');
-    assert.is([...page.html.matchAll(/<rect class="chart-requests"/g)].length, 1);
-    assert.is([...page.html.matchAll(/<rect class="chart-limited"/g)].length, 1);
-    assert.match(page.html, '<line class="chart-limit"');
+    // No viewBox: the labels keep the page's size at any width (usage-chart.ts); the axis ends at 5, over the 4.
+    assert.match(
+      page.html,
+      '<svg class="usage-chart" width="100%" height="220" role="img" aria-labelledby="chart-title"',
+    );
+    assert.not.match(/<svg class="usage-chart"[^>]*>/.exec(page.html)![0], "viewBox");
+    assert.match(page.html, 'data-axis-top="5"');
+    assert.is([...page.html.matchAll(/<line class="chart-requests"/g)].length, 1);
+    assert.is([...page.html.matchAll(/<line class="chart-limited"/g)].length, 1);
+    // The limit of 3 drawn where it falls, under the top.
+    assert.match(page.html, '<line class="chart-limit" x1="0" x2="100%"');
+    assert.match(page.html, `>${en("console.usageLimitLine", { limit: "3" })}</text>`);
     assert.match(textOf(page.html), en("console.usageIntro", { limit: "3" }));
     const row =
       /<tbody><tr><th scope="row">.*?<\/th><td>(\d+)<\/td><td>(\d+)<\/td><td>(?:<strong class="status status-429">)?(\d+)/s.exec(

@@ -290,7 +290,7 @@ Invitations("the mail: the inviter's language for a newcomer, the invitee's own 
   const newcomer = newEmail("newcomer");
   assert.is((await invite(organizationId, newcomer, "ADMIN", owner.token, "ar")).status, 200);
   const arabic = (await mailsTo(test, newcomer)).at(-1)!;
-  assert.is(arabic.subject, `دعاك ${owner.email} إلى ${name} على \u2066LP Partners\u2069`);
+  assert.is(arabic.subject, `دعاك \u2068${owner.email}\u2069 إلى \u2068${name}\u2069 على \u2066LP Partners\u2069`);
   assert.ok(arabic.text.includes(name), arabic.text);
   assert.ok(arabic.text.includes(owner.email), arabic.text);
   assert.ok(arabic.text.includes("بدور مسؤول"), arabic.text);
@@ -300,7 +300,7 @@ Invitations("the mail: the inviter's language for a newcomer, the invitee's own 
   const hindi = await developer("hindi", "hi");
   assert.is((await invite(organizationId, hindi.email, "VIEWER", owner.token, "ar")).status, 200);
   const mail = (await mailsTo(test, hindi.email)).at(-1)!;
-  assert.is(mail.subject, `${owner.email} ने आपको LP Partners पर ${name} में आमंत्रित किया है`);
+  assert.is(mail.subject, `\u2068${owner.email}\u2069 ने आपको LP Partners पर \u2068${name}\u2069 में आमंत्रित किया है`);
   assert.ok(mail.text.includes(name), mail.text);
   assert.ok(mail.text.includes(owner.email), mail.text);
   assert.ok(mail.text.includes("दर्शक की भूमिका"), mail.text);
@@ -309,7 +309,7 @@ Invitations("the mail: the inviter's language for a newcomer, the invitee's own 
   const english = newEmail("english");
   assert.is((await invite(organizationId, english, "DEVELOPER", owner.token)).status, 200);
   const plain = (await mailsTo(test, english)).at(-1)!;
-  assert.is(plain.subject, `${owner.email} invited you to ${name} on LP Partners`);
+  assert.is(plain.subject, `\u2068${owner.email}\u2069 invited you to \u2068${name}\u2069 on LP Partners`);
   assert.ok(plain.text.includes(`with the role Developer`), plain.text);
   assert.ok(plain.text.includes("UTC"), "the expiry says its time zone");
 });

@@ -511,6 +511,34 @@ Credentials(
   },
 );
 
+Credentials(
+  "an API key named like a live key of the app is refused, in either environment; a revoked key's name is free",
+  async () => {
+    const client = connect();
+    const { app } = await newApp(client, Product.ADSR);
+    const made = await client.createApiKey({ appId: app.appId, name: "Till", environment: Environment.SANDBOX });
+    for (const name of ["Till", " till "])
+      assert.is(
+        await codeOf(client.createApiKey({ appId: app.appId, name, environment: Environment.SANDBOX })),
+        "developer.api_key_name_taken",
+        name,
+      );
+    // Another app's keys are not this app's.
+    const other = await newApp(client, Product.ADSR);
+    assert.is(
+      await codeOf(client.createApiKey({ appId: other.app.appId, name: "Till", environment: Environment.SANDBOX })),
+      "ok",
+    );
+    await client.revokeApiKey({ apiKeyId: made.apiKey!.apiKeyId });
+    assert.is(
+      await codeOf(client.createApiKey({ appId: app.appId, name: "Till", environment: Environment.SANDBOX })),
+      "ok",
+    );
+    const keys = (await client.getApp({ appId: app.appId })).app!.apiKeys;
+    assert.equal(keys.map((key) => `${key.name} ${key.revoked}`).sort(), ["Till false", "Till true"]);
+  },
+);
+
 Credentials(`at most ${apiKeyLimit} live API keys per app, even when created in parallel`, async () => {
   const client = connect();
   const { app } = await newApp(client, Product.ADSR);

@@ -143,4 +143,56 @@ Recorder(
   },
 );
 
+Recorder(
+  "calls outside the usage (an app's token calls) are logged and trimmed like any, and counted in no minute",
+  async () => {
+    const recorder = manualRecorder({ keepPerApp: 2 });
+    // An app whose only calls in the batch are token calls: its pair is trimmed though no usage minute names it.
+    for (let index = 0; index < 4; index++)
+      recorder.record({
+        ...call("app_token", index, 401),
+        path: "/v1/oauth/token",
+        method: "POST",
+        countsInUsage: false,
+      });
+    await recorder.close();
+    const queries = createRequestLogQueries(database.sql);
+    const kept = await queries.list({ appId: "app_token", environment: "SANDBOX", limit: 100 });
+    assert.equal(
+      kept.map((row) => row.correlation_id),
+      ["c-3", "c-2"],
+    );
+    assert.equal([...(await queries.usage("app_token", "SANDBOX", new Date(clock.now() - minute)))], []);
+  },
+);
+
+Recorder(
+  "the list's filters: a time range, a path's start (its % and _ literal), a method, a correlation id's start",
+  async () => {
+    const recorder = manualRecorder({});
+    const at = clock.now();
+    recorder.record({ ...call("app_filter", 0), path: "/v1/items", correlationId: "abc-1" });
+    recorder.record({ ...call("app_filter", 60_000), path: "/v1/items_x", correlationId: "abd-2" });
+    recorder.record({ ...call("app_filter", 120_000), path: "/v1/oauth/token", method: "POST", correlationId: "x%-3" });
+    await recorder.close();
+    const queries = createRequestLogQueries(database.sql);
+    const paths = async (filter: Partial<Parameters<typeof queries.list>[0]>) =>
+      (await queries.list({ appId: "app_filter", environment: "SANDBOX", limit: 100, ...filter })).map(
+        (row) => row.path,
+      );
+    assert.equal(await paths({}), ["/v1/oauth/token", "/v1/items_x", "/v1/items"]);
+    assert.equal(await paths({ fromMs: at + 60_000 }), ["/v1/oauth/token", "/v1/items_x"]);
+    assert.equal(await paths({ toMs: at + 60_000 }), ["/v1/items"]);
+    assert.equal(await paths({ fromMs: at + 1, toMs: at + 120_000 }), ["/v1/items_x"]);
+    assert.equal(await paths({ pathPrefix: "/v1/items" }), ["/v1/items_x", "/v1/items"]);
+    assert.equal(await paths({ pathPrefix: "/v1/items_" }), ["/v1/items_x"]);
+    assert.equal(await paths({ pathPrefix: "/v1/item%" }), []);
+    assert.equal(await paths({ method: "POST" }), ["/v1/oauth/token"]);
+    assert.equal(await paths({ correlationId: "ab" }), ["/v1/items_x", "/v1/items"]);
+    assert.equal(await paths({ correlationId: "x%" }), ["/v1/oauth/token"]);
+    assert.equal(await paths({ correlationId: "%" }), []);
+    assert.equal(await paths({ method: "GET", correlationId: "abc" }), ["/v1/items"]);
+  },
+);
+
 Recorder.run();

@@ -103,6 +103,19 @@ export function createOrganizationMemberQueries(sql: SqlClient) {
       return row;
     },
     /** The organization's open invitations, newest first (expired ones included: they can be resent or revoked). */
+    /**
+     * Whether `email` has an open, unexpired invitation to the organization, once this transaction holds the
+     * (organization, email) lock: two invitations to one address racing each other are serialised here.
+     */
+    async pendingInvitationTo(organizationId: number, email: string, now: Date): Promise<boolean> {
+      await sql`select pg_advisory_xact_lock(hashtext(${`invitation:${organizationId}:${email}`}))`;
+      const rows = await sql`
+        select 1 from control.organization_invitations
+        where organization_id = ${organizationId} and email = ${email} and expires_at > ${now}
+          and accepted_at is null and revoked_at is null and superseded_by is null
+        limit 1`;
+      return rows.length > 0;
+    },
     async listPendingInvitations(organizationId: number): Promise<PendingInvitationRow[]> {
       return sql<PendingInvitationRow[]>`
         select i.id, i.organization_id, i.email, i.role, i.expires_at, i.accepted_at, i.revoked_at, i.superseded_by,

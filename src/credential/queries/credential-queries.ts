@@ -105,6 +105,12 @@ export function createCredentialQueries(sql: SqlClient) {
       return rows.length > 0;
     },
 
+    /** Whether a live key of the app (either environment) has this name, letter case aside. */
+    async liveApiKeyNamed(appId: string, name: string): Promise<boolean> {
+      const rows = await sql`
+        select 1 from control.api_keys where app_id = ${appId} and revoked_at is null and lower(name) = lower(${name}) limit 1`;
+      return rows.length > 0;
+    },
     async countLiveApiKeys(appId: string): Promise<number> {
       const [row] = await sql<{ count: number }[]>`
         select count(*)::int as count from control.api_keys where app_id = ${appId} and revoked_at is null`;

@@ -446,6 +446,9 @@ export const ar: Catalogue = {
   "console.mailInvitationSubject": "دعاك {inviter} إلى {organization} على \u2066LP Partners\u2069",
   "console.mailInvitationText":
     "دعاك {inviter} للانضمام إلى المؤسسة {organization} في وحدة تحكم المطوّرين على \u2066LP Partners\u2069 بدور {role}. افتح الرابط أدناه لقبول الدعوة؛ يبقى صالحًا حتى {expires}. ليس لديك حساب بعد؟ أنشئ حسابًا بهذا البريد الإلكتروني من صفحة الرابط، ثم اقبل الدعوة.",
+  "console.mailEndpointDisabledSubject": "عُطّلت نقطة استقبال ويب هوك للتطبيق {app}",
+  "console.mailEndpointDisabledText":
+    "فشلت كل عمليات التسليم إلى نقطة استقبال الويب هوك {url} للتطبيق {app} طوال {days, plural, zero {# يوم} one {يوم واحد} two {يومين} few {# أيام} many {# يومًا} other {# يوم}} متتالية، فعُطّلت. أصلح المستقبِل، ثم فعّلها من جديد في صفحة التطبيق.",
   "console.programStaffHint":
     "تعمل وحدة التحكم هذه في وضع التطوير، حيث لا يراجع أي موظف الطلبات. وافق على طلبك بنفسك من طرفية في مجلد المشروع:",
   "console.agreementStaffHint": "في وضع التطوير، انشر واحدة من طرفية في مجلد المشروع:",
@@ -560,7 +563,7 @@ export const ar: Catalogue = {
   "console.usageLink": "الاستخدام",
   "console.requestLogTitle": "سجل طلبات {name}",
   "console.requestLogIntro":
-    "آخر 1000 استدعاء شريك لهذا التطبيق في كل بيئة، الأحدث أولًا. يُحفظ الاستدعاء الناجح دون محتواه؛ ويحتفظ المرفوض بمحتوى الخطأ الذي تلقّاه التطبيق.",
+    "آخر 1000 استدعاء لهذا التطبيق في كل بيئة، الأحدث أولًا: استدعاءاته الشريكة، واستدعاءاته لنقاط إصدار الرموز (المرفوضة منها أيضًا، متى كان معرّف العميل للتطبيق). يُحفظ الاستدعاء الناجح دون محتواه؛ ويحتفظ المرفوض بمحتوى الخطأ الذي تلقّاه التطبيق.",
   "console.requestLogHeading": "الاستدعاءات في {environment}",
   "console.requestLogCaption":
     "استدعاءات الشركاء، الأحدث أولًا: {count, plural, zero {لا استدعاءات معروضة} one {استدعاء واحد معروض} two {استدعاءان معروضان} few {# استدعاءات معروضة} many {# استدعاءً معروضًا} other {# استدعاء معروض}}",
@@ -568,6 +571,20 @@ export const ar: Catalogue = {
   "console.filterStatus": "الحالة",
   "console.filterMerchant": "التاجر (رقم الشركة)",
   "console.merchantFilterInvalid": "أدخل رقم شركة: أرقام فقط، أو اتركه فارغًا لكل التجار.",
+  "console.filterMethod": "الطريقة",
+  "console.methodAll": "أي طريقة",
+  "console.filterFrom": "من (\u2066UTC\u2069)",
+  "console.filterTo": "حتى (\u2066UTC\u2069)",
+  "console.filterRoute": "المسار يبدأ بـ",
+  "console.filterRouteHint":
+    "مثل \u2066/v1/items\u2069، أو \u2066/v1/oauth/token\u2069 لاستدعاءات الرموز الخاصة بالتطبيق.",
+  "console.filterCorrelation": "معرّف الارتباط",
+  "console.filterCorrelationHint": "ترويسة \u2066X-Correlation-Id\u2069 لإحدى الاستجابات، أو بدايتها.",
+  "console.timeFilterInvalid": "أدخل تاريخًا ووقتًا، مثل \u20662026-11-29 14:05\u2069، أو اترك الحقل فارغًا.",
+  "console.timeRangeBackwards": "يجب أن تكون نهاية الفترة بعد بدايتها.",
+  "console.routeFilterInvalid": "أدخل مسارًا يبدأ بـ \u2066/\u2069، مثل \u2066/v1/items\u2069، دون مسافات.",
+  "console.correlationFilterInvalid": "أدخل المعرّف دون مسافات، بحد أقصى 128 حرفًا.",
+  "console.clearFilters": "مسح عوامل التصفية",
   "console.statusAll": "الكل",
   "console.status2xx": "ناجحة (\u20662xx\u2069)",
   "console.status4xx": "مرفوضة (\u20664xx\u2069)",
@@ -677,6 +694,7 @@ export const ar: Catalogue = {
   "console.usageChartTitle":
     "الطلبات في الدقيقة واستجابات 429 خلال آخر 24 ساعة؛ الحد {limit} في الدقيقة. يعرض الجدول أدناه الأرقام نفسها لكل ساعة.",
   "console.usageLimitLine": "الحد {limit}/دقيقة",
+  "console.usageLimitAbove": "↑ الحد {limit}/دقيقة، فوق هذا المقياس",
   "console.usageLegendRequests": "الطلبات في الدقيقة",
   "console.usageLegendLimited": "429: تجاوز الحد",
   "console.usageLegendLimit": "الحد",
