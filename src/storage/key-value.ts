@@ -4,7 +4,9 @@ import { createHash } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
+import { storageSpansOn } from "../runtime/tracing.js";
 import { dropSilentConnections } from "./redis-silence.js";
+import { tracedKeyValueStore } from "./traced-key-value.js";
 
 /** The small store the front's limits are built on; both implementations behave the same. */
 export interface KeyValueStore {
@@ -319,8 +321,8 @@ export interface OpenKeyValueStoreOptions {
 
 /** Redis when a URL is configured, otherwise the in-process store (and a one-time warning about what that means). */
 export async function openKeyValueStore(options: OpenKeyValueStoreOptions): Promise<KeyValueStore> {
-  if (options.url || options.sentinel)
-    return createRedisStore({
+  if (options.url || options.sentinel) {
+    const store = await createRedisStore({
       url: options.url,
       sentinel: options.sentinel,
       logger: options.logger,
@@ -328,6 +330,12 @@ export async function openKeyValueStore(options: OpenKeyValueStoreOptions): Prom
       clock: options.clock,
       countTimeoutMs: options.countTimeoutMs,
     });
+    // A span per command when TRACE_STORAGE_SPANS=1 asked for them (./traced-key-value.ts); the URL's path is its
+    // database number.
+    return storageSpansOn()
+      ? tracedKeyValueStore(store, Number(options.url ? new URL(options.url).pathname.slice(1) || 0 : 0))
+      : store;
+  }
   options.logger.warn("no Redis configured: rate limits and throttles are counted per process, not shared");
   return createMemoryStore({ clock: options.clock });
 }
