@@ -8,7 +8,7 @@ import {
   ATTR_DB_STORED_PROCEDURE_NAME,
   ATTR_DB_SYSTEM_NAME,
 } from "@opentelemetry/semantic-conventions";
-import type { KeyValueStore } from "./key-value.js";
+import type { KeyValueStore } from "./key-value-store.js";
 import { inStoreSpan, type StoreSpanAttributes } from "./store-spans.js";
 
 /** db.system.name of Redis (database semantic conventions, "Redis"; not among the stable entry's values). */
