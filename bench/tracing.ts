@@ -1,8 +1,10 @@
 // `npm run bench:tracing`: what traces cost (issue 41). An authenticated GET /v1/items?limit=10 through the service
-// as `npm start -- --demo` runs it (bench/items.ts's call), three times on the same data, the service restarted
+// as `npm start -- --demo` runs it (bench/items.ts's call), five times on the same data, the service restarted
 // between runs: tracing off (no OTEL_* variable), on and sampled (always_on, exporting to an OTLP/HTTP receiver in
-// this process), on and sampled out (always_off: spans started, never exported). CPU per call of the service's
-// process tree and its stores (bench/support/cpu-meter.ts), and the ratios to the run with tracing off.
+// this process, in the default encoding, http/protobuf), on and sampled out (always_off: spans started, never
+// exported), and both again with a span per database statement and Redis command (TRACE_STORAGE_SPANS=1). CPU per
+// call of the service's process tree and its stores (bench/support/cpu-meter.ts), the ratios to the run with tracing
+// off, and how many spans one sampled call makes without and with the store spans.
 //
 // Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), DATABASE_URL / REDIS_URL (default embedded).
 import autocannon from "autocannon";
@@ -42,25 +44,49 @@ async function main(): Promise<void> {
       };
       return metered(target, () => autocannon({ url, connections, duration: seconds, headers }));
     };
+    /** The names of the spans of one call's trace, once its root (which ends last) is exported. */
+    const spansOfOneCall = async (): Promise<string[]> => {
+      const response = await fetch(url, { headers });
+      await response.arrayBuffer();
+      const traceId = response.headers.get("x-correlation-id")!.replaceAll("-", "");
+      const spans = await receiver.waitFor((all) =>
+        all.some((span) => span.traceId === traceId && span.parentSpanId === ""),
+      );
+      return spans.filter((span) => span.traceId === traceId).map((span) => span.name);
+    };
+    /** A run after a restart with `env` added to the service's environment. */
+    const runWith = async (env: Record<string, string>): Promise<Figure> => {
+      Object.assign(running.env, env);
+      await running.restart();
+      return run();
+    };
     const off = await run();
-    Object.assign(running.env, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: "always_on" });
-    await running.restart();
-    const sampled = await run();
-    running.env["OTEL_TRACES_SAMPLER"] = "always_off";
-    await running.restart();
-    const sampledOut = await run();
+    const sampled = await runWith({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: "always_on" });
+    const spansPerCall = await spansOfOneCall();
+    const stores = await runWith({ TRACE_STORAGE_SPANS: "1" });
+    const spansPerCallWithStores = await spansOfOneCall();
+    const storesSampledOut = await runWith({ OTEL_TRACES_SAMPLER: "always_off" });
+    const sampledOut = await runWith({ TRACE_STORAGE_SPANS: "0" });
     process.stdout.write(
       [
         `GET /v1/items?limit=10: ${connections} connections, ${seconds} s each, ${machine()}`,
+        `stores: ${databaseUrl ? "PostgreSQL" : "embedded PGlite"}, ${process.env["REDIS_URL"] ? "Redis" : "no Redis"}`,
         figureLine("traces on, sampled", sampled, "traces off", off),
         figureLine("traces on, sampled out", sampledOut, "traces off", off),
-        `spans received while sampled: ${receiver.spans().length}; receiver problems: ${receiver.problems().length}`,
+        figureLine("store spans, sampled", stores, "traces off", off),
+        figureLine("store spans, sampled out", storesSampledOut, "traces off", off),
+        figureLine("store spans, sampled", stores, "sampled", sampled),
+        `spans of one sampled call: ${spansPerCall.length} (${spansPerCall.join(", ")}); with store spans ` +
+          `${spansPerCallWithStores.length} (${spansPerCallWithStores.join(", ")})`,
+        `spans received: ${receiver.spans().length}; receiver problems: ${receiver.problems().length}`,
       ].join("\n") + "\n",
     );
     exitOnErrors([
       ["off", off],
       ["sampled", sampled],
       ["sampled out", sampledOut],
+      ["store spans, sampled", stores],
+      ["store spans, sampled out", storesSampledOut],
     ]);
   } finally {
     await running.stop();

@@ -11,7 +11,7 @@ import type { Logger } from "../runtime/logger.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { Mail, MailIntent, MailTransport } from "./mail.js";
 import type { MailJob, MailQueue } from "./mail-queue.js";
-import { inLinkedSpan } from "../runtime/spans.js";
+import { inLinkedSpan, sampledTraceparent } from "../runtime/spans.js";
 
 /** Makes the mail `intent` asks for, or nothing (an unknown email, say); `linkToken` is the job's own. */
 export type ComposeMail = (intent: MailIntent, linkToken: string) => Promise<Mail | undefined>;
@@ -91,9 +91,16 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
           mail = { ...composed, messageId: `<${job.id}@${options.messageIdDomain}>` };
         }
         const sending = mail;
-        // A span per send try (issue 41): the kind of mail only, never its recipient or its links.
+        // A span per send try (issue 41), the root of a trace of its own linked to the request that asked for the
+        // mail (a try may come seconds after it, a retry is another try): the kind of mail only, never its recipient
+        // or its links.
         await inLinkedSpan(
-          { name: "mail send", kind: "client", attributes: { "mail.kind": intent.kind, "mail.try": attempt } },
+          {
+            name: "mail send",
+            kind: "client",
+            linkedTo: job.traceparent,
+            attributes: { "mail.kind": intent.kind, "mail.try": attempt, "mail.job_id": job.id },
+          },
           () => transport.send(sending),
         );
         return;
@@ -124,7 +131,8 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     async enqueue(tx, intent, jobId = randomUUID()) {
       if (closed)
         logger.warn("console mail queued while this process stops: another process sends it", { what: intent.kind });
-      await queue.send(tx, intent, { id: jobId, group: intent.to });
+      // The span that asks for the mail, when sampled: each send's span links back to it.
+      await queue.send(tx, intent, { id: jobId, group: intent.to, traceparent: sampledTraceparent() });
     },
     async start(composer) {
       compose = composer;

@@ -2,8 +2,10 @@
 // installation per database: an embedded start installs it once), through the same postgres.js adapter, so a mail
 // asked for survives a crash or a restart of the process that was to send it (docs/decisions.md, "Console mail on
 // the durable queue"). A job is one mail's intent, never its link: the outbox (mail-outbox.ts) composes it when the
-// job runs. Jobs are grouped by recipient with one running per group across every process: one mailbox's mails
-// leave in the order asked, and other mailboxes do not wait.
+// job runs. Beside the intent, the job keeps the sampled traceparent of the request that asked for it (issue 41),
+// which each send's span links to, as a webhook outbox row keeps its own. Jobs are grouped by recipient with one
+// running per group across every process: one mailbox's mails leave in the order asked, and other mailboxes do not
+// wait.
 import { PgBoss } from "pg-boss";
 import type postgres from "postgres";
 import type { Logger } from "../runtime/logger.js";
@@ -40,11 +42,16 @@ const keepFinishedSeconds = 86_400;
 export interface MailJob {
   id: string;
   data: MailIntent;
+  /** The W3C traceparent of the span that asked for the mail, when traced and sampled (sampledTraceparent). */
+  traceparent?: string;
 }
+
+/** What a job's data holds: the intent's fields, and the traceparent beside them (absent in jobs queued before it). */
+type JobData = MailIntent & { traceparent?: string };
 
 export interface MailQueue {
   /** Stores a job on `tx` (the transaction that asks for the mail, or the pool), `id` chosen by the caller. */
-  send(tx: SqlClient, data: MailIntent, options: { id: string; group: string }): Promise<void>;
+  send(tx: SqlClient, data: MailIntent, options: { id: string; group: string; traceparent?: string }): Promise<void>;
   /** Runs `handler` for due jobs, `concurrency` at once in this process, one per group across every process. */
   work(handler: (job: MailJob) => Promise<void>, concurrency: number): Promise<void>;
   /** How many jobs are waiting or running (tests wait for 0; an operator's view is the table itself). */
@@ -66,6 +73,9 @@ export async function startMailQueue(options: {
     schedule: false,
     superviseIntervalSeconds: superviseSeconds,
     monitorIntervalSeconds: superviseSeconds,
+    // pg-boss's own spans (a send, and a process span starting a trace of its own per job) would make a second,
+    // unlinked trace of every mail: the job carries our traceparent instead (docs/decisions.md, "Traces").
+    openTelemetry: { enabled: false },
   });
   boss.on("error", (error: unknown) => logger.error("mail queue error", { error }));
   // As the delivery queue's start: processes starting together on a fresh database race to install pg-boss.
@@ -79,8 +89,9 @@ export async function startMailQueue(options: {
     deleteAfterSeconds: keepFinishedSeconds,
   });
   return {
-    async send(tx, data, { id, group }) {
-      await boss.send(mailQueueName, data, { id, db: pgBossDatabase(tx, false), group: { id: group } });
+    async send(tx, data, { id, group, traceparent }) {
+      const stored: JobData = traceparent ? { ...data, traceparent } : data;
+      await boss.send(mailQueueName, stored, { id, db: pgBossDatabase(tx, false), group: { id: group } });
     },
     async work(handler, concurrency) {
       const workerIds: string[] = [];
@@ -94,7 +105,10 @@ export async function startMailQueue(options: {
           async (jobs) => {
             // The next worker in turn (never this busy one) looks at once.
             if (jobs.length > 0 && workerIds.length > 1) boss.notifyWorker(workerIds[(i + 1) % workerIds.length]!);
-            for (const job of jobs) await handler({ id: job.id, data: job.data as MailIntent });
+            for (const job of jobs) {
+              const { traceparent, ...intent } = job.data as JobData;
+              await handler({ id: job.id, data: intent as MailIntent, ...(traceparent ? { traceparent } : {}) });
+            }
           },
         );
         workerIds.push(id);

@@ -6,10 +6,12 @@
 // OTEL_EXPORTER_OTLP_ENDPOINT (the base: /v1/traces appended), OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (as is),
 // OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG. The exporter reads its own headers, timeout and
 // compression (OTEL_EXPORTER_OTLP_[TRACES_]HEADERS, _TIMEOUT, _COMPRESSION) from the process environment. The payload
-// is OTLP/HTTP with the JSON encoding, which every OTLP/HTTP receiver accepts (OTLP specification, "OTLP/HTTP");
-// OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL may say http/json, any other protocol is a ConfigError.
+// is OTLP/HTTP (OTLP specification, "OTLP/HTTP"), binary protobuf by default as the specification's default protocol
+// is http/protobuf, or JSON with OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL=http/json; grpc is a ConfigError. Our own
+// TRACE_STORAGE_SPANS=1 adds a span per database statement and Redis command (src/storage/store-spans.ts).
 import { trace, type Tracer } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { OTLPTraceExporter as JsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { OTLPTraceExporter as ProtobufTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
   AlwaysOffSampler,
@@ -37,6 +39,7 @@ export const tracingEnvironmentNames: readonly string[] = [
   "OTEL_SERVICE_NAME",
   "OTEL_TRACES_SAMPLER",
   "OTEL_TRACES_SAMPLER_ARG",
+  "TRACE_STORAGE_SPANS",
 ];
 
 /** The service name when OTEL_SERVICE_NAME is not set. */
@@ -55,10 +58,28 @@ export interface Tracing {
 }
 
 let tracer: Tracer | undefined;
+let storageSpans = false;
 
 /** The tracer when tracing is on, else undefined: the one check every span site makes (./spans.ts). */
 export function activeTracer(): Tracer | undefined {
   return tracer;
+}
+
+/**
+ * Whether stores opened now wrap their calls in spans: tracing on and TRACE_STORAGE_SPANS=1. Asked once, when a
+ * database or Redis is opened, so with it off a statement pays not even a check.
+ */
+export function storageSpansOn(): boolean {
+  return tracer !== undefined && storageSpans;
+}
+
+/** The OTLP/HTTP encodings this program sends: OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL's values. */
+export type OtlpProtocol = "http/protobuf" | "http/json";
+
+/** Where and how traces go, or undefined when tracing is off. */
+export function tracesExport(env: Environment): { url: string; protocol: OtlpProtocol } | undefined {
+  const url = tracesEndpoint(env);
+  return url === undefined ? undefined : { url, protocol: protocolOf(env) };
 }
 
 /** The OTLP/HTTP traces URL the environment names, or undefined when tracing is off. */
@@ -73,7 +94,7 @@ export function tracesEndpoint(env: Environment): string | undefined {
   // The signal-specific URL is used as is; the base gets the signal's path (OTLP Exporter Configuration).
   const url = traces || (base ? `${base.replace(/\/+$/, "")}/v1/traces` : undefined);
   if (url === undefined) return undefined;
-  checkProtocol(env);
+  protocolOf(env);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
     throw new ConfigError(
       `OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "${url}" is not an http(s) URL`,
@@ -82,22 +103,31 @@ export function tracesEndpoint(env: Environment): string | undefined {
 }
 
 /**
- * OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL: only `http/json` is sent here (the exporter
- * this program ships, @opentelemetry/exporter-trace-otlp-http, encodes JSON). Unset, JSON is sent too, where the
- * specification's default is http/protobuf; a receiver of OTLP/HTTP takes both encodings (docs/decisions.md,
- * "Traces"). `http/protobuf` and `grpc` asked for explicitly are refused at start rather than answered with another
- * protocol than the one named.
+ * OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL, else `http/protobuf`: the specification's
+ * default ("OTLP Exporter Configuration"; docs/decisions.md, "Traces"). `http/json` sends the JSON encoding (what
+ * an unset variable sent before protobuf was added: set it to keep that). `grpc` is refused at start rather than
+ * answered with another protocol than the one named: a collector's gRPC port (4317) would refuse HTTP, and every
+ * span would be lost.
  */
-function checkProtocol(env: Environment): void {
+function protocolOf(env: Environment): OtlpProtocol {
   const name = env["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"]?.trim()
     ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
     : "OTEL_EXPORTER_OTLP_PROTOCOL";
   const protocol = env[name]?.trim().toLowerCase();
-  if (!protocol || protocol === "http/json") return;
+  if (!protocol || protocol === "http/protobuf") return "http/protobuf";
+  if (protocol === "http/json") return "http/json";
   throw new ConfigError(
-    `${name}: "${protocol}" is not supported here: traces are sent as OTLP/HTTP with the JSON encoding ` +
-      "(http/json; every OTLP/HTTP receiver, the OpenTelemetry Collector's on port 4318 among them, accepts it)",
+    `${name}: "${protocol}" is not supported here: traces are sent over OTLP/HTTP, as http/protobuf (the default) ` +
+      "or http/json; point the endpoint at the collector's OTLP/HTTP receiver (port 4318), not its gRPC one (4317)",
   );
+}
+
+/** TRACE_STORAGE_SPANS: `1` for a span per database statement and Redis command, unset or `0` for none. */
+function storageSpansOf(env: Environment): boolean {
+  const value = env["TRACE_STORAGE_SPANS"]?.trim() ?? "";
+  if (value === "" || value === "0") return false;
+  if (value === "1") return true;
+  throw new ConfigError(`TRACE_STORAGE_SPANS: "${value}" is neither 1 (a span per statement and command) nor 0`);
 }
 
 /** The sampler OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG name; parentbased_always_on by default. */
@@ -165,25 +195,34 @@ export function withOfferedTraceId<T>(traceId: string, start: () => T): T {
  * process's own (its role, a data role's region).
  */
 export function startTracing(env: Environment, attributes: Record<string, string>): Tracing | undefined {
-  const url = tracesEndpoint(env);
-  if (url === undefined) return undefined;
+  const target = tracesExport(env);
+  if (target === undefined) return undefined;
+  // Every setting checked before anything is made: a ConfigError leaves nothing behind.
+  const sampler = samplerOf(env);
+  const withStorageSpans = storageSpansOf(env);
+  const exporter =
+    target.protocol === "http/json"
+      ? new JsonTraceExporter({ url: target.url })
+      : new ProtobufTraceExporter({ url: target.url });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: env["OTEL_SERVICE_NAME"]?.trim() || defaultServiceName,
       ...attributes,
     }),
-    sampler: samplerOf(env),
+    sampler,
     idGenerator,
     // Batched off the request path; the queue drops spans (never blocks a request) when the collector is away.
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
+    spanProcessors: [new BatchSpanProcessor(exporter)],
   });
   // The AsyncLocalStorage context manager and the W3C traceparent/baggage propagator (Trace Context, section 3).
   provider.register();
   tracer = trace.getTracer("partner-api");
+  storageSpans = withStorageSpans;
   return {
     flush: () => provider.forceFlush(),
     shutdown: async () => {
       tracer = undefined;
+      storageSpans = false;
       await provider.shutdown();
       trace.disable();
     },

@@ -4,53 +4,12 @@ import { createHash } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
+import { storageSpansOn } from "../runtime/tracing.js";
 import { dropSilentConnections } from "./redis-silence.js";
+import type { AtomicScript, KeyValueStore, LocalEntries } from "./key-value-store.js";
+import { tracedKeyValueStore } from "./traced-key-value.js";
 
-/** The small store the front's limits are built on; both implementations behave the same. */
-export interface KeyValueStore {
-  /**
-   * Adds one hit to the fixed window `key`, created to expire at `expiresAtMs` (epoch ms on the store's clock);
-   * returns the count after this hit. One round trip.
-   */
-  hit(key: string, expiresAtMs: number): Promise<number>;
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string, ttlMs: number): Promise<void>;
-  /** Sets only if absent; true when it was set. */
-  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
-  del(key: string): Promise<void>;
-  /**
-   * Runs `script` on `keys` with `args` as one atomic step: its Lua on Redis (EVALSHA), its `local` twin on the
-   * in-process map, synchronously, so nothing else touches the store between its reads and its writes.
-   */
-  run(script: AtomicScript, keys: string[], args: number[]): Promise<number[]>;
-  close(): Promise<void>;
-  /** Whether the store answers within `timeoutMs` (readiness, /readyz). Never throws; the in-process store always does. */
-  ping(timeoutMs: number): Promise<boolean>;
-  /** True for Redis (every instance sees it); false for the in-process store. */
-  readonly shared: boolean;
-  /** For a shared store: how long a count waits for it before counting in process (REDIS_COUNT_TIMEOUT_MS). */
-  readonly countTimeoutMs?: number;
-}
-
-/** What an atomic script's in-process twin may do: Redis's GET, SET PX and INCR, on the store's clock. */
-export interface LocalEntries {
-  get(key: string): string | null;
-  /** SET key value PX ttlMs. */
-  set(key: string, value: string, ttlMs: number): void;
-  /** INCRBY key by, keeping the key's expiry; a new key expires after `ttlMsIfNew`. Returns the new count. */
-  incrBy(key: string, by: number, ttlMsIfNew: number): number;
-}
-
-/**
- * An operation over several keys that must not interleave with any other (a check and its count): the same rule
- * written twice, in Lua for Redis and as a synchronous function for the in-process store, both returning integers.
- */
-export interface AtomicScript {
-  /** What the script is called in errors. */
-  name: string;
-  lua: string;
-  local(entries: LocalEntries, keys: string[], args: number[]): number[];
-}
+export type { AtomicScript, KeyValueStore, LocalEntries } from "./key-value-store.js";
 
 /**
  * INCR, and on the first hit give the window its remaining lifetime, in one script so it is one round trip and
@@ -319,8 +278,8 @@ export interface OpenKeyValueStoreOptions {
 
 /** Redis when a URL is configured, otherwise the in-process store (and a one-time warning about what that means). */
 export async function openKeyValueStore(options: OpenKeyValueStoreOptions): Promise<KeyValueStore> {
-  if (options.url || options.sentinel)
-    return createRedisStore({
+  if (options.url || options.sentinel) {
+    const store = await createRedisStore({
       url: options.url,
       sentinel: options.sentinel,
       logger: options.logger,
@@ -328,6 +287,12 @@ export async function openKeyValueStore(options: OpenKeyValueStoreOptions): Prom
       clock: options.clock,
       countTimeoutMs: options.countTimeoutMs,
     });
+    // A span per command when TRACE_STORAGE_SPANS=1 asked for them (./traced-key-value.ts); the URL's path is its
+    // database number.
+    return storageSpansOn()
+      ? tracedKeyValueStore(store, Number(options.url ? new URL(options.url).pathname.slice(1) || 0 : 0))
+      : store;
+  }
   options.logger.warn("no Redis configured: rate limits and throttles are counted per process, not shared");
   return createMemoryStore({ clock: options.clock });
 }

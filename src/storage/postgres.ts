@@ -4,8 +4,10 @@
 // unreachable database fails a call within seconds (503 server.database_unavailable) instead of hanging it.
 import postgres from "postgres";
 import type { Logger } from "../runtime/logger.js";
+import { storageSpansOn } from "../runtime/tracing.js";
 import { startEmbeddedPostgres } from "./embedded-postgres.js";
 import { openWatchedSocket } from "./reply-deadline.js";
+import { tracedSql, type SqlSpanTarget } from "./traced-sql.js";
 
 /** The database handle every query module receives its `sql` from. */
 export interface Database {
@@ -113,8 +115,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       await sql.end({ timeout: 0 });
       throw error;
     });
+    const { hostname, port, pathname } = new URL(options.url);
     return {
-      sql,
+      sql: withStatementSpans(sql, {
+        database: decodeURIComponent(pathname.slice(1)) || "postgres",
+        host: hostname,
+        port: Number(port || 5432),
+      }),
       embedded: false,
       close: () => sql.end({ timeout: 5 }),
       ping: (timeoutMs) => ping(sql, timeoutMs),
@@ -146,7 +153,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const listenOn = (channel: string) => sql.unsafe(`listen "${channel.replace(/"/g, '""')}"`).then(() => {});
   let closing: Promise<void> | undefined;
   return {
-    sql,
+    sql: withStatementSpans(sql, { database: "postgres" }),
     embedded: true,
     // Once however often called, as sql.end() is.
     close: () =>
@@ -161,6 +168,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       return { rearm: () => listenOn(channel) };
     },
   };
+}
+
+/** `sql`, its statements in spans when TRACE_STORAGE_SPANS=1 asked for them (./traced-sql.ts); else `sql` itself. */
+function withStatementSpans(sql: postgres.Sql, target: SqlSpanTarget): postgres.Sql {
+  return storageSpansOn() ? tracedSql(sql, target) : sql;
 }
 
 /**

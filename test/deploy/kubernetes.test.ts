@@ -4,13 +4,14 @@
 // - against the program: every Deployment runs the compiled main with a real --role and only variables config.ts
 //   reads, passes loadConfig's production checks, takes every secret by reference; its ports are the ports the
 //   program listens on, its probes real paths on them; the internal port is on no Ingress; only fronts reach a data
-//   role's region hop; a pod outlives its own drain and grace.
+//   role's region hop; a pod outlives its own drain and grace; every role's traces (the overlay's ConfigMap, read
+//   by envFrom) go to a collector's OTLP/HTTP port with settings tracing.ts accepts.
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as assert from "uvu/assert";
 import { parseAllDocuments } from "yaml";
-import { tracingEnvironmentNames } from "../../src/runtime/tracing.js";
+import { samplerOf, tracesExport, tracingEnvironmentNames } from "../../src/runtime/tracing.js";
 import { environmentNames, loadConfig } from "../../src/config/config.js";
 import { regions } from "../../src/config/regions.js";
 import { isProbePath } from "../../src/runtime/probe-paths.js";
@@ -59,9 +60,23 @@ const secretSetting = (name: string) =>
   ["DATABASE_URL", "REDIS_URL", "TOKEN_KEY_ENCRYPTION_KEY", "MAIL_TRANSPORT"].includes(name) ||
   name.startsWith("REGION_DATABASE_URL_");
 
-/** The environment a container gets, with each secret reference filled with a sample of its setting. */
-function environmentOf(container: Manifest): Record<string, string> {
+/** The ConfigMaps `envFrom` names in `container`, each one of `objects` (the render holds every one it refers to). */
+function configMapsOf(container: Manifest, objects: Manifest[]): Manifest[] {
+  return (container["envFrom"] ?? []).map((source: Manifest) => {
+    const name = source["configMapRef"]?.name;
+    const map = named(objects, "ConfigMap", name);
+    assert.ok(map, `envFrom names ConfigMap ${name}, which the overlay makes`);
+    return map;
+  });
+}
+
+/**
+ * The environment a container gets: its ConfigMaps' entries (envFrom), then its own variables over them, each secret
+ * reference filled with a sample of its setting.
+ */
+function environmentOf(container: Manifest, objects: Manifest[]): Record<string, string> {
   const environment: Record<string, string> = {};
+  for (const map of configMapsOf(container, objects)) Object.assign(environment, map["data"]);
   for (const variable of container["env"] ?? []) {
     environment[variable.name] = variable.valueFrom?.secretKeyRef ? sampleSecret(variable.name) : variable.value;
   }
@@ -101,8 +116,9 @@ Kubernetes(
         assert.ok(role, `${name}: ${container["command"].join(" ")} is not a role main accepts`);
         roles.set(deployment["metadata"].name, role.role === "data" ? `data ${role.region}` : role.role);
         const variables: Manifest[] = container["env"];
+        const fromMaps = configMapsOf(container, objects).flatMap((map) => Object.keys(map["data"] ?? {}));
         assert.equal(
-          variables.map((variable) => variable["name"]).filter((variable) => !known.has(variable)),
+          [...variables.map((variable) => variable["name"]), ...fromMaps].filter((variable) => !known.has(variable)),
           [],
           `${name} sets variables config.ts does not read`,
         );
@@ -110,7 +126,7 @@ Kubernetes(
           assert.is(variable["value"], undefined, `${name}: ${variable["name"]} is a literal`);
           assert.is(variable["valueFrom"].secretKeyRef.name, "partner-api", `${name}: ${variable["name"]}`);
         }
-        const environment = environmentOf(container);
+        const environment = environmentOf(container, objects);
         assert.is(environment["NODE_ENV"], "production", name);
         const config = loadConfig(environment, role);
         // A data role reads its own region's database only.
@@ -161,7 +177,7 @@ Kubernetes(
           assert.is(container["readinessProbe"], undefined, name);
           continue;
         }
-        const config = loadConfig(environmentOf(container), roleOf(container["command"])!);
+        const config = loadConfig(environmentOf(container, objects), roleOf(container["command"])!);
         for (const kind of ["readinessProbe", "livenessProbe"]) {
           const probe: Manifest = container[kind];
           assert.ok(probe, `${name}: ${kind}`);
@@ -195,7 +211,7 @@ Kubernetes(
         ["front:api", "front:consent", "front:console"],
       );
       // The hosts the Ingress serves are the fronts' public URLs.
-      const environment = environmentOf(containerOf(front));
+      const environment = environmentOf(containerOf(front), objects);
       assert.equal(
         ingress[0]!["spec"].rules.map((rule: Manifest) => rule["host"]),
         [environment["BASE_URL"], environment["AUTH_URL"], environment["CONSOLE_URL"]].map(
@@ -304,6 +320,26 @@ Kubernetes("the fronts scale and every role keeps one pod through a voluntary di
       assert.is(budget.length, 1, `${overlay}: a budget for ${deployment["metadata"].name}`);
       assert.ok(deployment["spec"].replicas > budget[0]!["spec"].minAvailable, deployment["metadata"].name);
     }
+  }
+});
+
+Kubernetes("every role exports traces the same way, with settings the program starts with", () => {
+  for (const [overlay, objects] of rendered) {
+    const settings = new Set<string>();
+    for (const deployment of of(objects, "Deployment")) {
+      const name = `${overlay}/${deployment["metadata"].name}`;
+      const environment = environmentOf(containerOf(deployment), objects);
+      const traced = Object.fromEntries(
+        tracingEnvironmentNames.filter((key) => environment[key] !== undefined).map((key) => [key, environment[key]]),
+      );
+      // What main.ts does with them at start: an endpoint it can send to, a sampler it knows (else exit 2).
+      const target = tracesExport(traced);
+      assert.ok(target, `${name}: traces on`);
+      assert.is(new URL(target.url).port, "4318", `${name}: the collector's OTLP/HTTP port`);
+      samplerOf(traced);
+      settings.add(JSON.stringify(traced));
+    }
+    assert.is(settings.size, 1, `${overlay}: one tracing configuration for every role: ${[...settings].join(" | ")}`);
   }
 });
 

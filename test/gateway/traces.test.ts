@@ -2,7 +2,8 @@
 // to the same OTLP/HTTP receiver on a real port (test/support/otlp-receiver.ts). A partner call is one trace: the
 // front's server span, the service call, the hop's client span and the data role's server span, each the child of
 // the one before; the log lines of both processes carry its trace and span ids; a caller's traceparent is honoured,
-// sampled or not.
+// sampled or not. The data role exports in the default encoding, binary protobuf (http/protobuf), the front in JSON
+// (http/json): one trace arrives in both, and the receiver reads them alike.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,7 +75,10 @@ Traces.before(async (context) => {
   const ready = await context.data.line("data service ready");
 
   // This process is the front: its own tracing, to the same receiver, as main.ts starts it for `--role front`.
-  context.tracing = startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: context.receiver.url }, { [roleAttribute]: "front" })!;
+  context.tracing = startTracing(
+    { OTEL_EXPORTER_OTLP_ENDPOINT: context.receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+    { [roleAttribute]: "front" },
+  )!;
   context.cleanup.push(() => context.tracing.shutdown());
   const frontCredential = join(dir, "front-credential");
   await writeFile(frontCredential, `${credentials.front}\n`, { mode: 0o600 });
@@ -168,6 +172,11 @@ Traces(
       },
     );
     assert.is(served.resource["partner_api.region"], "us");
+    // The data role's spans came as binary protobuf (its default), the front's as JSON (named).
+    assert.equal(
+      [request, call, hop, served].map((span) => span.encoding),
+      ["json", "json", "json", "protobuf"],
+    );
     assert.equal(context.receiver.problems(), []);
 
     // Logs and traces join: the front's request line and the data role's access line carry the ids of their spans.

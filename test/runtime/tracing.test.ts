@@ -6,7 +6,14 @@ import { SamplingDecision } from "@opentelemetry/sdk-trace-node";
 import * as assert from "uvu/assert";
 import { ConfigError } from "../../src/config/config.js";
 import { activeSpanIds, inRpcSpan, startRequestSpan } from "../../src/runtime/spans.js";
-import { activeTracer, samplerOf, startTracing, tracesEndpoint } from "../../src/runtime/tracing.js";
+import {
+  activeTracer,
+  samplerOf,
+  startTracing,
+  storageSpansOn,
+  tracesEndpoint,
+  tracesExport,
+} from "../../src/runtime/tracing.js";
 import { suite } from "../support/suite.js";
 
 const Tracing = suite("runtime/tracing");
@@ -36,33 +43,64 @@ Tracing("off when disabled or when the exporter is none, whatever the endpoint",
   assert.is(activeTracer(), undefined);
 });
 
-Tracing("the protocol: http/json (or unset) is sent; http/protobuf and grpc are refused by name at start", () => {
+Tracing("the protocol: http/protobuf by default or named, http/json when named, grpc refused by name at start", () => {
   const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" };
-  assert.is(
-    tracesEndpoint({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }),
-    "http://collector:4318/v1/traces",
-  );
-  assert.is(
-    tracesEndpoint({
+  const url = "http://collector:4318/v1/traces";
+  assert.equal(tracesExport(endpoint), { url, protocol: "http/protobuf" }, "the specification's default");
+  assert.equal(tracesExport({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }), {
+    url,
+    protocol: "http/protobuf",
+  });
+  assert.equal(tracesExport({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "HTTP/JSON" }), { url, protocol: "http/json" });
+  assert.equal(
+    tracesExport({
       ...endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
     }),
-    "http://collector:4318/v1/traces",
+    { url, protocol: "http/json" },
     "the signal's own variable wins",
   );
   const refused = (env: Record<string, string>, name: string) =>
     assert.throws(
       () => tracesEndpoint({ ...endpoint, ...env }),
       (error: unknown) =>
-        error instanceof ConfigError && error.message.startsWith(`${name}: "`) && /http\/json/.test(error.message),
+        error instanceof ConfigError &&
+        error.message.startsWith(`${name}: "`) &&
+        /http\/protobuf/.test(error.message) &&
+        /4318/.test(error.message),
     );
   refused({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, "OTEL_EXPORTER_OTLP_PROTOCOL");
-  refused({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }, "OTEL_EXPORTER_OTLP_PROTOCOL");
+  refused({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/xml" }, "OTEL_EXPORTER_OTLP_PROTOCOL");
   refused({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "grpc" }, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL");
   // Off, the variable is not read: a platform's default environment does not stop a process that does not trace.
   assert.is(tracesEndpoint({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }), undefined);
 });
+
+Tracing(
+  "TRACE_STORAGE_SPANS: 1 turns store spans on with tracing, 0 or unset leaves them off, else refused",
+  async () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_TRACES_SAMPLER: "always_off" };
+    assert.is(storageSpansOn(), false);
+    assert.throws(
+      () => startTracing({ ...endpoint, TRACE_STORAGE_SPANS: "yes" }, {}),
+      (error: unknown) => error instanceof ConfigError && /TRACE_STORAGE_SPANS: "yes"/.test(error.message),
+    );
+    assert.is(activeTracer(), undefined, "refused before anything was registered");
+    assert.is(startTracing({ TRACE_STORAGE_SPANS: "1" }, {}), undefined, "no endpoint: no tracing, no store spans");
+    assert.is(storageSpansOn(), false);
+    for (const [value, on] of [
+      ["0", false],
+      ["", false],
+      ["1", true],
+    ] as const) {
+      const tracing = startTracing({ ...endpoint, TRACE_STORAGE_SPANS: value }, {})!;
+      assert.is(storageSpansOn(), on, `TRACE_STORAGE_SPANS=${value}`);
+      await tracing.shutdown();
+      assert.is(storageSpansOn(), false, "off again with tracing");
+    }
+  },
+);
 
 Tracing("the traces URL: the base endpoint gets /v1/traces, the signal's own endpoint is taken as is", () => {
   assert.is(

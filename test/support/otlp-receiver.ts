@@ -1,13 +1,15 @@
 // A small OTLP/HTTP traces receiver on a real port, for the tracing tests (issue 41): it accepts POST /v1/traces in
-// the JSON encoding (OTLP specification, "OTLP/HTTP" and "JSON Protobuf Encoding": ids as hex strings, enums as
-// numbers), gzip or not, answers 200 with an empty ExportTraceServiceResponse, and keeps every span it was sent with
-// its resource's attributes. Anything else is answered 400 or 404 and recorded as a problem the test can assert on.
+// either encoding of OTLP/HTTP (OTLP specification, "OTLP/HTTP"): binary protobuf (application/x-protobuf, decoded
+// by ./otlp-protobuf.ts) and JSON (application/json, "JSON Protobuf Encoding": ids as hex strings, enums as numbers),
+// gzip or not; it answers 200 with an empty ExportTraceServiceResponse in the request's encoding, and keeps every span
+// it was sent with its resource's attributes and the encoding it came in. Anything else is answered 400 or 404 and
+// recorded as a problem the test can assert on.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
+import { decodeTraceRequest, type ExportRequest, type KeyValue } from "./otlp-protobuf.js";
 
-type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
-type KeyValue = { key: string; value: AnyValue };
+export type OtlpEncoding = "protobuf" | "json";
 
 export interface ReceivedSpan {
   traceId: string;
@@ -23,6 +25,8 @@ export interface ReceivedSpan {
   links: Array<{ traceId: string; spanId: string }>;
   /** The attributes of the resource that sent it (service.name, partner_api.role). */
   resource: Record<string, string | number | boolean>;
+  /** How the export that carried it was encoded. */
+  encoding: OtlpEncoding;
 }
 
 export interface OtlpReceiver {
@@ -48,29 +52,19 @@ const flatten = (attributes: KeyValue[] | undefined): Record<string, string | nu
     ]),
   );
 
-interface ExportRequest {
-  resourceSpans?: Array<{
-    resource?: { attributes?: KeyValue[] };
-    scopeSpans?: Array<{
-      spans?: Array<{
-        traceId: string;
-        spanId: string;
-        parentSpanId?: string;
-        name: string;
-        kind: number;
-        attributes?: KeyValue[];
-        status?: { code?: number };
-        links?: Array<{ traceId: string; spanId: string }>;
-      }>;
-    }>;
-  }>;
-}
+/** The encoding a Content-Type names, or undefined for one OTLP/HTTP does not use. */
+const encodingOf = (contentType: string | undefined): OtlpEncoding | undefined =>
+  contentType?.startsWith("application/x-protobuf")
+    ? "protobuf"
+    : contentType?.startsWith("application/json")
+      ? "json"
+      : undefined;
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const received: ReceivedSpan[] = [];
   const problems: string[] = [];
   const waiters = new Set<() => void>();
-  const take = (body: ExportRequest) => {
+  const take = (body: ExportRequest, encoding: OtlpEncoding) => {
     for (const resourceSpans of body.resourceSpans ?? []) {
       const resource = flatten(resourceSpans.resource?.attributes);
       for (const scope of resourceSpans.scopeSpans ?? [])
@@ -85,6 +79,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
             status: span.status?.code ?? 0,
             links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
             resource,
+            encoding,
           });
     }
     for (const waiter of waiters) waiter();
@@ -99,16 +94,21 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       };
       if (request.method !== "POST" || request.url !== "/v1/traces")
         return refuse(404, `${request.method} ${request.url}`);
-      if (!(request.headers["content-type"] ?? "").startsWith("application/json"))
-        return refuse(400, `content-type ${request.headers["content-type"]}`);
+      const encoding = encodingOf(request.headers["content-type"]);
+      if (!encoding) return refuse(400, `content-type ${request.headers["content-type"]}`);
       try {
         const raw = Buffer.concat(chunks);
-        const text = (request.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw).toString("utf8");
-        take(JSON.parse(text) as ExportRequest);
+        const body = request.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw;
+        take(
+          encoding === "json" ? (JSON.parse(body.toString("utf8")) as ExportRequest) : decodeTraceRequest(body),
+          encoding,
+        );
       } catch (error) {
-        return refuse(400, `body: ${String(error)}`);
+        return refuse(400, `${encoding} body: ${String(error)}`);
       }
-      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+      // An empty ExportTraceServiceResponse: no bytes in protobuf, `{}` in JSON.
+      if (encoding === "json") response.writeHead(200, { "content-type": "application/json" }).end("{}");
+      else response.writeHead(200, { "content-type": "application/x-protobuf" }).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
