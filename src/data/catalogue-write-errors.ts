@@ -13,7 +13,8 @@ const duplicateConstraints = new Map([
   ["categories__company_id_name__key", "name"],
   ["categories__company_id_code__key", "code"],
 ]);
-const missingReferenceConstraints = new Set(["items__company_id_category_id__fkey"]);
+/** Foreign keys a partner write can break, each with the request field that named what is not there. */
+const missingReferenceConstraints = new Map([["items__company_id_category_id__fkey", "categoryId"]]);
 
 /** Turns a broken named constraint into its catalogue code; anything else goes on as it was. */
 export function writeError(error: unknown): unknown {
@@ -21,6 +22,8 @@ export function writeError(error: unknown): unknown {
   const field = unique === undefined ? undefined : duplicateConstraints.get(unique);
   if (field) return fail("db.duplicate", error, { field });
   const reference = violatedConstraint(error, "23503");
-  if (reference && missingReferenceConstraints.has(reference)) return fail("db.not_found", error);
+  const missing = reference === undefined ? undefined : missingReferenceConstraints.get(reference);
+  // docs/error-codes.md: an item write whose categoryId is not one of the merchant's (another merchant's, or none).
+  if (missing) return fail("partner.category_not_found", error, { field: missing });
   return error;
 }

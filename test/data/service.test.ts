@@ -165,13 +165,13 @@ Data("creating an item: attributed, currency defaulted, duplicates and foreign c
     await codeOf(
       data.createItem({ companyId, name: "Other", code: "C3", categoryId: foreignCategory.id, priceMinor: 1n }),
     ),
-    "db.not_found",
+    "partner.category_not_found",
   );
   assert.is(
     await codeOf(
       data.createItem({ companyId, name: "Other", code: "C4", categoryId: 999_999_999_999n, priceMinor: 1n }),
     ),
-    "db.not_found",
+    "partner.category_not_found",
   );
   // A retried POST is a second record (no idempotency keys): only the unique code stops it.
   const again = await data.createItem({

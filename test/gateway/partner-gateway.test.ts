@@ -555,8 +555,9 @@ Gateway(
         body: { name: "x", code: "X1", categoryId: 999999999, priceMinor: 1 },
       }),
       404,
-      "db.not_found",
+      "partner.category_not_found",
       "/v1/items",
+      { field: "categoryId" },
     );
     const patched = await call(gw, `/v1/items/${item.id}`, { token, method: "PATCH", body: { priceMinor: 5000 } });
     assert.is(patched.status, 200);
