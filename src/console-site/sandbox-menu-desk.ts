@@ -3,7 +3,7 @@
 // makes there. Each write is the one the partner API or the point of sale makes, so it takes the same write path
 // (src/data/catalogue-changes.ts), with the same rules and the same webhook events in the same transaction:
 //   pause / resume   SetSandboxStoreOnlineOrdering (the sandbox helper, POST /v1/sandbox/stores/{id}/online-ordering)
-//   opening hours    UpdateStoreDetails (the point of sale's, `pos`, with the opening hours only)
+//   opening hours    SetSandboxStoreOpeningHours (the point of sale's rules, for sandbox calls; admitted for the front)
 //   sold out         SetItemAvailability (PUT /v1/stores/{storeId}/items/{itemId}/availability)
 // docs/decisions.md, "Console site", "The sandbox menu page".
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -125,7 +125,7 @@ export function createSandboxMenuDesk(options: {
     async setOpeningHours(region, companyId, storeId, hours, locale) {
       const set = await call(
         region,
-        DataService.method.updateStoreDetails,
+        DataService.method.setSandboxStoreOpeningHours,
         { companyId: BigInt(companyId), id: BigInt(storeId), openingHours: hours },
         locale,
       );

@@ -93,6 +93,7 @@ export const accessPolicy: AccessPolicy = {
     UpdateStoreDetails: pointOfSale,
     SetStoreOnlineOrdering: pointOfSale,
     SetSandboxStoreOnlineOrdering: partnerOnly,
+    SetSandboxStoreOpeningHours: partnerOnly,
     ListItems: regionData,
     CreateItem: regionData,
     UpdateItem: regionData,

@@ -7,6 +7,7 @@ import * as assert from "uvu/assert";
 import { Code, type ConnectError } from "@connectrpc/connect";
 import { OnlineOrderingStatus, Weekday } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { messageFor, readServiceError } from "../../src/errors/index.js";
+import { partnerEnvironmentHeader } from "../../src/data/index.js";
 import {
   call,
   onlineOrderMerchant,
@@ -349,6 +350,55 @@ Stores(
     );
     const bad = await call(world, fresh(world, sandbox), "POST", path, { status: "CLOSED" });
     assert.equal([bad.status, bad.body.code, bad.body.params], [400, undefined, { fields: "status" }]);
+  },
+);
+
+Stores(
+  "the console's sandbox hours helper (front role, sandbox calls only) replaces a sandbox store's hours; a production call, the point of sale and an operator are refused",
+  async ({ world, merchant }) => {
+    const sandbox = await onlineOrderMerchant(world, { demo: true });
+    const hours = {
+      weekly: [{ day: Weekday.TUESDAY, ranges: [range("07:30", "11:00"), range("17:00", "00:30")] }],
+      exceptions: [],
+    };
+    const request = {
+      companyId: BigInt(sandbox.fixture.companyId),
+      id: BigInt(sandbox.storeIds[0]!),
+      openingHours: hours,
+    };
+    const as = (environment: string) => ({ headers: { [partnerEnvironmentHeader]: environment } });
+    const set = await world.front.setSandboxStoreOpeningHours(request, as("SANDBOX"));
+    assert.is(set.store?.id, request.id);
+    const read = await call(world, fresh(world, sandbox), "GET", `/v1/stores/${request.id}`);
+    assert.equal(read.body.store.openingHours, {
+      weekly: [{ day: "TUESDAY", ranges: [range("07:30", "11:00"), range("17:00", "00:30")] }],
+      exceptions: [],
+    });
+    const live = { ...request, companyId: BigInt(merchant.fixture.companyId), id: BigInt(merchant.storeIds[0]!) };
+    assert.equal(await refusal(world.front.setSandboxStoreOpeningHours(live, as("PRODUCTION"))), {
+      grpc: Code.PermissionDenied,
+      code: "partner.env_mismatch",
+      params: {},
+    });
+    const overlapping = {
+      ...request,
+      openingHours: {
+        weekly: [{ day: Weekday.TUESDAY, ranges: [range("07:00", "12:00"), range("11:00", "13:00")] }],
+        exceptions: [],
+      },
+    };
+    assert.is(
+      (await refusal(world.front.setSandboxStoreOpeningHours(overlapping, as("SANDBOX")))).code,
+      "partner.opening_hours_invalid",
+    );
+    for (const client of [world.pos, world.operator])
+      assert.equal(await refusal(client.setSandboxStoreOpeningHours(request, as("SANDBOX"))), {
+        grpc: Code.PermissionDenied,
+        code: "internal.permission_denied",
+        params: {},
+      });
+    const after = await call(world, fresh(world, sandbox), "GET", `/v1/stores/${request.id}`);
+    assert.equal(after.body.store.openingHours, read.body.store.openingHours, "a refused change writes nothing");
   },
 );
 

@@ -149,6 +149,7 @@ const data: ServiceImpl<typeof DataService> = {
   setItemAvailability: unbuilt,
   setModifierAvailability: unbuilt,
   updateCategory: unbuilt,
+  setSandboxStoreOpeningHours: unbuilt,
 };
 
 type Context = { front: FrontServer; base: string };
