@@ -64,7 +64,9 @@ Events(
     await client.connectSandbox(world.companyId);
     const merchant = client.merchant(world.companyId);
     const endpoint = async (events: WebhookEventType[]) =>
-      (await client.webhookEndpoints.create({ url: "http://127.0.0.1:9/hooks", events })).endpoint.id;
+      // One URL per endpoint: an app's environment holds one endpoint per URL (developer.webhook_url_taken).
+      (await client.webhookEndpoints.create({ url: `http://127.0.0.1:9/hooks/${events.join("+")}`, events })).endpoint
+        .id;
     const both = await endpoint(["store.updated", "category.updated"]);
     const storesOnly = await endpoint(["store.updated"]);
     const itemsOnly = await endpoint(["item.created"]);
@@ -110,7 +112,7 @@ Events("a category's PATCH sends category.updated from its transaction; a refuse
   await client.connectSandbox(world.companyId);
   const merchant = client.merchant(world.companyId);
   const { endpoint } = await client.webhookEndpoints.create({
-    url: "http://127.0.0.1:9/hooks",
+    url: "http://127.0.0.1:9/hooks/categories",
     events: ["category.updated"],
   });
   const [category, other] = (await merchant.categories.list({ limit: 2 })).categories;
