@@ -133,12 +133,14 @@ const ms = (value: number | undefined) => (value === undefined ? "–" : value.t
 /** The table, in Markdown (docs/benchmarks.md takes it as printed). */
 export function table(rows: readonly Row[]): string {
   const lines = [
-    "| fault | writes back | answers from the fault until writes are back | acknowledged writes: missing / duplicated | webhook events expected / delivered / duplicated ids | p99 before / during / after (ms) | load avg | notes |",
-    "|---|---|---|---|---|---|---|---|",
+    "| fault | writes succeed again after | answers from the fault until then | acknowledged writes | missing | duplicated | webhook events expected / delivered / duplicated ids | p99 before / during / after (ms) | load avg | what happened |",
+    "|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const row of rows) {
+    const back = row.writesBackSeconds === undefined ? "not within the run" : `${row.writesBackSeconds.toFixed(1)} s`;
+    const events = `${row.expectedEvents} / ${row.deliveredEvents} / ${row.duplicatedIds}`;
     lines.push(
-      `| ${row.name} | ${row.writesBackSeconds === undefined ? "not within the run" : `${row.writesBackSeconds.toFixed(1)} s`} | ${row.window} | ${row.acknowledged}: ${row.missing} / ${row.duplicated} | ${row.expectedEvents} / ${row.deliveredEvents} / ${row.duplicatedIds} | ${row.p99.map(ms).join(" / ")} | ${row.load.toFixed(2)} | ${row.note} |`,
+      `| ${row.name} | ${back} | ${row.window} | ${row.acknowledged} | ${row.missing} | ${row.duplicated} | ${events} | ${row.p99.map(ms).join(" / ")} | ${row.load.toFixed(2)} | ${row.note} |`,
     );
   }
   return lines.join("\n");
