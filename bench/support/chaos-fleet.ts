@@ -7,7 +7,7 @@
 // (test/support/private-sentinel.ts: deploy/redis-sentinel's timings); both listen on the bridge's host address, so
 // the namespaces reach them as the fleet reaches its database hosts. close() removes every process, namespace and
 // directory it made, whatever happened before.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@connectrpc/connect";
@@ -159,9 +159,14 @@ async function startParts(teardown: Teardown, log: (line: string) => void): Prom
     { netns: roles.receiverHost.netns, stdin: true },
   );
   teardown.add(() => receiver.stop(5_000));
+  // CHAOS_LOG_DIR: every role process's output (restarts too) written there at the end, for a run to be read after.
+  const startedRoles: Array<{ name: string; process: RoleProcess }> = [{ name: "receiver", process: receiver }];
+  const logDir = process.env["CHAOS_LOG_DIR"];
+  if (logDir) teardown.add(() => writeLogs(logDir, startedRoles));
   const launch = (role: FleetRole) => {
     const { command, args } = serviceCommand(role.args);
     role.process = startProcess({ command, argv: args }, role.env, { netns: role.host.netns });
+    startedRoles.push({ name: role.name, process: role.process });
     return role.process.line(role.ready, 180_000);
   };
   await Promise.all([...everyRole.map(launch), receiver.line("receiver ready", 60_000)]);
@@ -198,6 +203,14 @@ async function startParts(teardown: Teardown, log: (line: string) => void): Prom
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Each process's output in `<dir>/<n>-<name>.log`, numbered in start order. */
+async function writeLogs(dir: string, processes: Array<{ name: string; process: RoleProcess }>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const [index, { name, process: role }] of processes.entries()) {
+    await writeFile(join(dir, `${index}-${name.replace(/\W+/g, "-")}.log`), role.output());
+  }
+}
 
 /** Migrations, the first signing key and pg-boss's tables, made once here rather than raced by the roles' starts. */
 async function prepareDatabases(cluster: PatroniCluster, dir: string): Promise<Database> {

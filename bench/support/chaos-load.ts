@@ -52,12 +52,15 @@ export interface Load {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The code of an error body: JSON `code` (or OAuth's `error`), else the start of a plain-text answer. */
+/** The code of an error body: JSON `code` (OAuth's `error`, the mint's `error.code`), else the start of plain text. */
 function codeOf(body: string): string | undefined {
   try {
     const parsed = JSON.parse(body) as { code?: unknown; error?: unknown };
     if (typeof parsed.code === "string") return parsed.code;
     if (typeof parsed.error === "string") return parsed.error;
+    // The sandbox mint's envelope: {"error": {"code": ...}}.
+    const nested = (parsed.error as { code?: unknown } | null | undefined)?.code;
+    if (typeof nested === "string") return nested;
   } catch {
     // plain text: the balancer's own answers
   }

@@ -119,7 +119,7 @@ export function rowOf(
     deliveredEvents: new Set(deliveries.map((arrival) => arrival.orderId)).size,
     duplicatedIds: [...perId.values()].filter((count) => count > 1).length,
     p99: [
-      p99(ours.filter((record) => record.startedMs < phase.faultMs)),
+      p99(ours.filter((record) => record.endedMs < phase.faultMs)),
       p99(window),
       p99(ours.filter((record) => record.startedMs > windowEnd)),
     ],

@@ -16,7 +16,19 @@ export async function startPrivateRedis(
 ): Promise<ChildProcess | undefined> {
   const server = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", host, "--save", "", "--appendonly", "no", ...extra],
+    [
+      "--port",
+      String(port),
+      "--bind",
+      host,
+      // Off the loopback, Redis without a password refuses every client unless told this is a private network.
+      ...(host === "127.0.0.1" ? [] : ["--protected-mode", "no"]),
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      ...extra,
+    ],
     { stdio: "ignore" },
   );
   const started = await new Promise<boolean>((resolve) => {

@@ -103,6 +103,8 @@ function sentinelConf(port: number, primaryPort: number, dir: string, host: stri
   return [
     `port ${port}`,
     `bind ${host}`,
+    // Off the loopback a sentinel without a password refuses every client unless told this is a private network.
+    ...(host === "127.0.0.1" ? [] : ["protected-mode no"]),
     "daemonize no",
     `dir ${dir}`,
     `sentinel monitor ${sentinelName} ${host} ${primaryPort} 2`,
