@@ -65,6 +65,7 @@ async function writesSteady(load: Load, sinceMs: number): Promise<void> {
 
 async function runPhase(fault: Fault, running: Fleet, load: Load): Promise<Phase> {
   const startMs = performance.now();
+  const crashed = running.crashes.length;
   await sleep(beforeMs);
   const faultMs = performance.now();
   const loadNow = loadAverage();
@@ -73,7 +74,12 @@ async function runPhase(fault: Fault, running: Fleet, load: Load): Promise<Phase
   const clearedMs = performance.now();
   await writesSteady(load, clearedMs);
   await sleep(afterMs);
-  return { name: fault.name, startMs, faultMs, clearedMs, endMs: performance.now(), note, load: loadNow };
+  // A role that died of the fault (and was started again) is part of what it cost.
+  const crashes = running.crashes
+    .slice(crashed)
+    .map((crash) => `**${crash.name} exited (${crash.code}) ${((crash.atMs - faultMs) / 1000).toFixed(1)} s in**, restarted`);
+  const what = [note, ...crashes].join("; ");
+  return { name: fault.name, startMs, faultMs, clearedMs, endMs: performance.now(), note: what, load: loadNow };
 }
 
 /** Every order of the merchant in the region's database by external reference (asked again while it fails over). */

@@ -97,7 +97,7 @@ function rollingRestart(): Fault {
       const took: string[] = [];
       for (const role of [...fleet.fronts, fleet.data, fleet.worker]) {
         const started = performance.now();
-        await role.process!.stop(60_000);
+        await fleet.stop(role);
         await fleet.start(role);
         took.push(`${role.name} ${seconds(started)}`);
       }

@@ -74,6 +74,10 @@ export interface Fleet {
   start(role: FleetRole): Promise<void>;
   /** kill -9 of the role's process. */
   kill(role: FleetRole): void;
+  /** SIGTERM (drain, then exit) and waits for the exit. */
+  stop(role: FleetRole): Promise<void>;
+  /** Roles that exited without being stopped or killed (each started again a second later, as a supervisor does). */
+  crashes: Array<{ name: string; atMs: number; code: number | null }>;
   close(): Promise<void>;
 }
 
@@ -163,11 +167,25 @@ async function startParts(teardown: Teardown, log: (line: string) => void): Prom
   const startedRoles: Array<{ name: string; process: RoleProcess }> = [{ name: "receiver", process: receiver }];
   const logDir = process.env["CHAOS_LOG_DIR"];
   if (logDir) teardown.add(() => writeLogs(logDir, startedRoles));
-  const launch = (role: FleetRole) => {
+  // Exits the bench asked for; any other is a crash, started again as an orchestrator's restart policy would.
+  const expected = new WeakSet<RoleProcess>();
+  const crashes: Fleet["crashes"] = [];
+  let closing = false;
+  teardown.add(async () => {
+    closing = true;
+  });
+  const launch = (role: FleetRole): Promise<unknown> => {
     const { command, args } = serviceCommand(role.args);
-    role.process = startProcess({ command, argv: args }, role.env, { netns: role.host.netns });
-    startedRoles.push({ name: role.name, process: role.process });
-    return role.process.line(role.ready, 180_000);
+    const child = startProcess({ command, argv: args }, role.env, { netns: role.host.netns });
+    role.process = child;
+    startedRoles.push({ name: role.name, process: child });
+    void child.exited.then(async (code) => {
+      if (closing || expected.has(child)) return;
+      crashes.push({ name: role.name, atMs: performance.now(), code });
+      await sleep(1000);
+      if (!closing && role.process === child) await launch(role).catch(() => {});
+    });
+    return child.line(role.ready, 180_000);
   };
   await Promise.all([...everyRole.map(launch), receiver.line("receiver ready", 60_000)]);
   await Promise.all([api!.allHealthy(), consent!.allHealthy()]);
@@ -196,8 +214,16 @@ async function startParts(teardown: Teardown, log: (line: string) => void): Prom
       }
     },
     kill(role) {
-      role.process?.child.kill("SIGKILL");
+      if (!role.process) return;
+      expected.add(role.process);
+      role.process.child.kill("SIGKILL");
     },
+    async stop(role) {
+      if (!role.process) return;
+      expected.add(role.process);
+      await role.process.stop(60_000);
+    },
+    crashes,
     close: () => teardown.run(),
   };
 }
