@@ -69,19 +69,23 @@ export function tally(records: readonly CallRecord[]): string {
 }
 
 /**
- * When writes succeed again: the end of the first successful write started after the last failed write of the
- * fault (no earlier than the fault), or undefined when none did within the phase.
+ * When writes succeed again: per kind of write, the end of its first success started after the fault and after the
+ * kind's last failed call; the latest of the kinds (a partition stops orders while rotations go on). Undefined when
+ * a kind had none within the phase.
  */
 export function writesBackAt(phase: Phase, records: readonly CallRecord[]): number | undefined {
-  const writes = records.filter(
-    (record) => writeKinds.includes(record.kind) && record.endedMs >= phase.faultMs && record.startedMs < phase.endMs,
-  );
-  const lastFailure = Math.max(
-    phase.faultMs,
-    ...writes.filter((record) => !record.ok && record.startedMs < phase.endMs).map((record) => record.startedMs),
-  );
-  const back = writes.filter((record) => record.ok && record.startedMs > lastFailure).map((record) => record.endedMs);
-  return back.length > 0 ? Math.min(...back) : undefined;
+  const backs = writeKinds.map((kind) => {
+    const writes = records.filter(
+      (record) => record.kind === kind && record.endedMs >= phase.faultMs && record.startedMs < phase.endMs,
+    );
+    const lastFailure = Math.max(
+      phase.faultMs,
+      ...writes.filter((record) => !record.ok).map((record) => record.startedMs),
+    );
+    const back = writes.filter((record) => record.ok && record.startedMs > lastFailure).map((r) => r.endedMs);
+    return back.length > 0 ? Math.min(...back) : undefined;
+  });
+  return backs.some((back) => back === undefined) ? undefined : Math.max(...(backs as number[]));
 }
 
 /** The row of one phase. */
