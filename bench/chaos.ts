@@ -44,13 +44,10 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     void close().finally(() => process.exit(130));
   });
 }
-const runLimit = setTimeout(
-  () => {
-    console.error("bench:chaos: over CHAOS_RUN_LIMIT_SECONDS; removing the fleet");
-    void close().finally(() => process.exit(1));
-  },
-  knob("CHAOS_RUN_LIMIT_SECONDS", 600) * 1000,
-);
+const runLimit = setTimeout(() => {
+  console.error("bench:chaos: over CHAOS_RUN_LIMIT_SECONDS; removing the fleet");
+  void close().finally(() => process.exit(1));
+}, knob("CHAOS_RUN_LIMIT_SECONDS", 600) * 1000);
 
 /** Until each write kind's last three calls started after `sinceMs` succeeded (at most `limitMs`). */
 async function writesSteady(load: Load, sinceMs: number): Promise<void> {
@@ -77,7 +74,10 @@ async function runPhase(fault: Fault, running: Fleet, load: Load): Promise<Phase
   // A role that died of the fault (and was started again) is part of what it cost.
   const crashes = running.crashes
     .slice(crashed)
-    .map((crash) => `**${crash.name} exited (${crash.code}) ${((crash.atMs - faultMs) / 1000).toFixed(1)} s in**, restarted`);
+    .map(
+      (crash) =>
+        `**${crash.name} exited (${crash.code}) ${((crash.atMs - faultMs) / 1000).toFixed(1)} s in**, restarted`,
+    );
   const what = [note, ...crashes].join("; ");
   return { name: fault.name, startMs, faultMs, clearedMs, endMs: performance.now(), note: what, load: loadNow };
 }
@@ -168,7 +168,7 @@ async function main(): Promise<number> {
   return broken.length > 0 ? 1 : 0;
 }
 
-main()
+void main()
   .then(
     (code) => code,
     (error: unknown) => {

@@ -43,7 +43,9 @@ function postgresPrimary(limitMs: number): Fault {
         return promoted !== "";
       });
       return {
-        note: promoted ? `${old.name} killed, ${promoted} primary after ${seconds(killedMs)} (Patroni)` : "no new primary",
+        note: promoted
+          ? `${old.name} killed, ${promoted} primary after ${seconds(killedMs)} (Patroni)`
+          : "no new primary",
       };
     },
   };

@@ -381,7 +381,11 @@ async function provision(
   const organizationId = organization!.organizationId;
   const app = async (product: Product, name: string) => {
     const created = await operator.createApp({ organizationId, name, product, ...reviewLinks });
-    return { appId: created.app!.appId, clientId: created.sandbox!.clientId, clientSecret: created.sandbox!.clientSecret };
+    return {
+      appId: created.app!.appId,
+      clientId: created.sandbox!.clientId,
+      clientSecret: created.sandbox!.clientSecret,
+    };
   };
   const full = await app(Product.FULL, "Chaos app");
   await operator.setRedirectUris({ appId: full.appId, redirectUris: [redirectUri] });

@@ -155,7 +155,7 @@ export function startLoad(
       await sleep(options.pauseMs);
     }
   };
-  const chains = Array.from({ length: options.lanes }, () => refreshChain(writer, families, records, lost, options));
+  const chains = Array.from({ length: options.lanes }, () => refreshChain(writer, families, lost, options));
   const lanes = [
     // The reads need a token: the first mint before any read.
     mint().then((record) => {
@@ -180,13 +180,7 @@ export function startLoad(
 }
 
 /** One refresh chain: `next` presents the current token; `last` checks the final one. */
-function refreshChain(
-  writer: Writer,
-  families: Ticket[],
-  records: CallRecord[],
-  lost: LostRotation[],
-  options: LoadOptions,
-) {
+function refreshChain(writer: Writer, families: Ticket[], lost: LostRotation[], options: LoadOptions) {
   let current = families.shift();
   let acknowledgedBy: CallRecord | undefined;
   const present = async (): Promise<CallRecord> => {
