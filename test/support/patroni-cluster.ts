@@ -24,7 +24,7 @@ export interface PatroniNode {
 }
 
 export interface PatroniCluster {
-  /** `postgres://postgres@127.0.0.1:<haproxy port>/<database>`: the primary, whichever node it is. */
+  /** `postgres://postgres@<HAProxy's address>:<its port>/<database>`: the primary, whichever node it is. */
   url(database: string): string;
   nodes: readonly PatroniNode[];
   /** The node holding the leader lock with PostgreSQL running, per Patroni's REST API; undefined when none. */
@@ -219,15 +219,15 @@ async function startNode(processes: Processes, name: string, etcd: string, scope
   return node;
 }
 
-/** deploy/haproxy/haproxy.cfg filled for the two nodes and HAProxy started; its port. */
-async function startHaproxy(processes: Processes): Promise<number> {
+/** deploy/haproxy/haproxy.cfg filled for the two nodes and HAProxy started on `address`; its port. */
+async function startHaproxy(processes: Processes, address: string): Promise<number> {
   const port = await freePort();
   const [first, second] = processes.nodes as [PatroniNode, PatroniNode];
   const config = join(processes.dir, "haproxy.cfg");
   writeFileSync(
     config,
     fillTemplate(readFileSync(join(root, "deploy", "haproxy", "haproxy.cfg"), "utf8"), {
-      LISTEN_ADDRESS: "127.0.0.1",
+      LISTEN_ADDRESS: address,
       LISTEN_PORT: port,
       NODE1_NAME: first.name,
       NODE1_ADDRESS: "127.0.0.1",
@@ -243,8 +243,13 @@ async function startHaproxy(processes: Processes): Promise<number> {
   return port;
 }
 
-/** Starts etcd, two Patroni nodes (the first bootstraps, the second clones it) and HAProxy; waits until healthy. */
-export async function startPatroniCluster(options: { startTimeoutMs?: number } = {}): Promise<PatroniCluster> {
+/**
+ * Starts etcd, two Patroni nodes (the first bootstraps, the second clones it) and HAProxy; waits until healthy.
+ * HAProxy listens on `clientAddress` (127.0.0.1 unless given: bench:chaos names the bridge its namespaces reach).
+ */
+export async function startPatroniCluster(
+  options: { startTimeoutMs?: number; clientAddress?: string } = {},
+): Promise<PatroniCluster> {
   await ensurePackages();
   const timeoutMs = options.startTimeoutMs ?? 180_000;
   const dir = await mkdtemp(join(tmpdir(), "pa-ha-"));
@@ -277,7 +282,8 @@ export async function startPatroniCluster(options: { startTimeoutMs?: number } =
       (await restStatus(first, "/primary")) === 200 ? true : undefined,
     );
     await startNode(processes, "pg2", etcd, scope);
-    const cluster = clusterOf(processes, await startHaproxy(processes), destroy);
+    const clientAddress = options.clientAddress ?? "127.0.0.1";
+    const cluster = clusterOf(processes, clientAddress, await startHaproxy(processes, clientAddress), destroy);
     await cluster.waitHealthy(timeoutMs);
     // HAProxy's first checks: a connection through it reaches the primary.
     await until("HAProxy reaching the primary", 30_000, async () =>
@@ -294,14 +300,19 @@ export async function startPatroniCluster(options: { startTimeoutMs?: number } =
   }
 }
 
-function clusterOf(processes: Processes, haproxyPort: number, destroy: () => Promise<void>): PatroniCluster {
+function clusterOf(
+  processes: Processes,
+  haproxyAddress: string,
+  haproxyPort: number,
+  destroy: () => Promise<void>,
+): PatroniCluster {
   const { nodes } = processes;
   const primary = async () => {
     for (const node of nodes) if ((await restStatus(node, "/primary")) === 200) return node;
     return undefined;
   };
   const cluster: PatroniCluster = {
-    url: (database) => `postgres://postgres@127.0.0.1:${haproxyPort}/${database}`,
+    url: (database) => `postgres://postgres@${haproxyAddress}:${haproxyPort}/${database}`,
     nodes,
     primary,
     dir: processes.dir,

@@ -4,17 +4,37 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect } from "node:net";
 
-/** Starts redis-server on `port` (with `extra` arguments: --replicaof ...) and resolves once it accepts connections; undefined when there is none to start. */
-export async function startPrivateRedis(port: number, extra: string[] = []): Promise<ChildProcess | undefined> {
+/**
+ * Starts redis-server on `port` (with `extra` arguments: --replicaof ...) and resolves once it accepts connections;
+ * undefined when there is none to start. On `host` (127.0.0.1 unless given: bench:chaos binds the bridge address its
+ * network namespaces reach).
+ */
+export async function startPrivateRedis(
+  port: number,
+  extra: string[] = [],
+  host = "127.0.0.1",
+): Promise<ChildProcess | undefined> {
   const server = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...extra],
+    [
+      "--port",
+      String(port),
+      "--bind",
+      host,
+      // Off the loopback, Redis without a password refuses every client unless told this is a private network.
+      ...(host === "127.0.0.1" ? [] : ["--protected-mode", "no"]),
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      ...extra,
+    ],
     { stdio: "ignore" },
   );
   const started = await new Promise<boolean>((resolve) => {
     server.once("error", () => resolve(false));
     const probe = (attempt: number) => {
-      const socket = connect(port, "127.0.0.1");
+      const socket = connect(port, host);
       socket.once("connect", () => {
         socket.destroy();
         resolve(true);

@@ -36,8 +36,11 @@ export function sentinelCommand(): { command: string; args: string[] } | undefin
   return undefined;
 }
 
-/** Starts the cluster; undefined when the binaries are missing. Throws when it does not become ready. */
-export async function startSentinelCluster(): Promise<SentinelCluster | undefined> {
+/**
+ * Starts the cluster; undefined when the binaries are missing. Throws when it does not become ready. Everything
+ * listens on `host` (127.0.0.1 unless given), the address the sentinels also hand out for the primary.
+ */
+export async function startSentinelCluster(host = "127.0.0.1"): Promise<SentinelCluster | undefined> {
   const how = sentinelCommand();
   if (!how) return undefined;
   const dir = await mkdtemp(join(tmpdir(), "pa-sentinel-"));
@@ -48,18 +51,22 @@ export async function startSentinelCluster(): Promise<SentinelCluster | undefine
   };
   try {
     const primaryPort = await freePort();
-    const primary = await startPrivateRedis(primaryPort, ["--dir", dir]);
+    const primary = await startPrivateRedis(primaryPort, ["--dir", dir], host);
     if (!primary) return undefined;
     started.push(primary);
     const replicaPort = await freePort();
-    const replica = await startPrivateRedis(replicaPort, [
-      "--replicaof",
-      "127.0.0.1",
-      String(primaryPort),
-      // A full sync lands in a file (dump.rdb) before it is loaded: in the cluster's directory, not the cwd.
-      "--dir",
-      dir,
-    ]);
+    const replica = await startPrivateRedis(
+      replicaPort,
+      [
+        "--replicaof",
+        host,
+        String(primaryPort),
+        // A full sync lands in a file (dump.rdb) before it is loaded: in the cluster's directory, not the cwd.
+        "--dir",
+        dir,
+      ],
+      host,
+    );
     if (!replica) throw new Error("the replica did not start");
     started.push(replica);
     const sentinels: SentinelCluster["sentinels"] = [];
@@ -67,7 +74,7 @@ export async function startSentinelCluster(): Promise<SentinelCluster | undefine
       const port = await freePort();
       const file = join(dir, `sentinel-${i}.conf`);
       // Sentinel rewrites its file (what it learns), so each gets a writable copy of its own.
-      await writeFile(file, sentinelConf(port, primaryPort, dir));
+      await writeFile(file, sentinelConf(port, primaryPort, dir, host));
       const child = spawn(how.command, [file, ...how.args], { stdio: "ignore" });
       started.push(child);
       sentinels.push({ port, process: child });
@@ -77,13 +84,13 @@ export async function startSentinelCluster(): Promise<SentinelCluster | undefine
       replica: { port: replicaPort, process: replica },
       sentinels,
       primaryPort: () =>
-        askSentinel(sentinels[0]!.port, async (s) =>
+        askSentinel(host, sentinels[0]!.port, async (s) =>
           Number(((await s.call("SENTINEL", "get-master-addr-by-name", sentinelName)) as string[])[1]),
         ),
-      replicated: () => waitReplicated(primaryPort, replicaPort),
+      replicated: () => waitReplicated(host, primaryPort, replicaPort),
       destroy,
     };
-    await waitReady(cluster);
+    await waitReady(host, cluster);
     return cluster;
   } catch (error) {
     await destroy();
@@ -92,13 +99,15 @@ export async function startSentinelCluster(): Promise<SentinelCluster | undefine
 }
 
 /** A sentinel's configuration: the timings the deployment template uses (deploy/redis-sentinel/sentinel.conf). */
-function sentinelConf(port: number, primaryPort: number, dir: string): string {
+function sentinelConf(port: number, primaryPort: number, dir: string, host: string): string {
   return [
     `port ${port}`,
-    "bind 127.0.0.1",
+    `bind ${host}`,
+    // Off the loopback a sentinel without a password refuses every client unless told this is a private network.
+    ...(host === "127.0.0.1" ? [] : ["protected-mode no"]),
     "daemonize no",
     `dir ${dir}`,
-    `sentinel monitor ${sentinelName} 127.0.0.1 ${primaryPort} 2`,
+    `sentinel monitor ${sentinelName} ${host} ${primaryPort} 2`,
     `sentinel down-after-milliseconds ${sentinelName} ${downAfterMs}`,
     `sentinel failover-timeout ${sentinelName} ${failoverTimeoutMs}`,
     `sentinel parallel-syncs ${sentinelName} 1`,
@@ -106,10 +115,10 @@ function sentinelConf(port: number, primaryPort: number, dir: string): string {
   ].join("\n");
 }
 
-async function askSentinel<T>(port: number, ask: (sentinel: Redis) => Promise<T>): Promise<T> {
+async function askSentinel<T>(host: string, port: number, ask: (sentinel: Redis) => Promise<T>): Promise<T> {
   const sentinel = new Redis({
     port,
-    host: "127.0.0.1",
+    host,
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
@@ -124,12 +133,12 @@ async function askSentinel<T>(port: number, ask: (sentinel: Redis) => Promise<T>
 }
 
 /** Polls (for up to a minute: Sentinel learns replicas from INFO every 10 s) until the cluster can fail over. */
-async function waitReady(cluster: SentinelCluster): Promise<void> {
+async function waitReady(host: string, cluster: SentinelCluster): Promise<void> {
   const deadline = performance.now() + 60_000;
   for (;;) {
     const ready = await Promise.all(
       cluster.sentinels.map(({ port }) =>
-        askSentinel(port, async (s) => {
+        askSentinel(host, port, async (s) => {
           const replicas = (await s.call("SENTINEL", "replicas", sentinelName)) as string[][];
           const peers = (await s.call("SENTINEL", "sentinels", sentinelName)) as string[][];
           return replicas.length === 1 && peers.length === 2;
@@ -143,9 +152,9 @@ async function waitReady(cluster: SentinelCluster): Promise<void> {
 }
 
 /** Polls until the replica's offset reaches the primary's (asynchronous replication has caught up). */
-async function waitReplicated(primaryPort: number, replicaPort: number): Promise<void> {
+async function waitReplicated(host: string, primaryPort: number, replicaPort: number): Promise<void> {
   const offset = async (port: number, field: string) => {
-    const client = new Redis({ port, host: "127.0.0.1", maxRetriesPerRequest: 0 });
+    const client = new Redis({ port, host, maxRetriesPerRequest: 0 });
     client.on("error", () => undefined); // the failed INFO says it
     try {
       const info = await client.info("replication");

@@ -64,7 +64,11 @@ export function startScript(
   return startProcess({ command: process.execPath, argv: [...testV8Flags, "--import", "tsx", script] }, env, options);
 }
 
-function startProcess(
+/**
+ * Starts `program` as startRole starts the program: bench:chaos runs the compiled program (bench/support/service.ts's
+ * serviceCommand, as `npm start`) this way, in the topology's namespaces.
+ */
+export function startProcess(
   program: { command: string; argv: string[] },
   env: Record<string, string>,
   options: { netns?: string; stdin?: boolean; cwd?: string },
