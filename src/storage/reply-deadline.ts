@@ -5,7 +5,7 @@
 // waited 74 s, the whole outage (issue 27). TCP keep-alive does not either, since a frozen process's kernel still
 // answers its probes. In plain text a reply counts as complete at its ReadyForQuery, so one that stalls half-way is
 // given up too; under TLS any byte received counts as the answer (see watchReplies).
-import { Socket } from "node:net";
+import { connect, type Socket } from "node:net";
 
 export interface ReplyDeadline {
   /** A connection waiting for a reply (written to after the last byte it received) gives up after this long. */
@@ -23,46 +23,12 @@ export function openWatchedSocket(
   target: { host: string; port: number } | { path: string },
   deadline: ReplyDeadline,
 ): Socket {
-  const socket = new Socket();
+  const socket = "path" in target ? connect(target.path) : connect(target.port, target.host);
   // postgres.js reads `host` off its socket for TLS's server name (SNI and the certificate's name check).
   if ("host" in target) Object.assign(socket, { host: target.host, port: target.port });
-  connectOnceHeard(socket, () =>
-    "path" in target ? socket.connect(target.path) : socket.connect(target.port, target.host),
-  );
   watchReplies(socket, deadline.replyMs);
   failUnansweredClose(socket);
   return socket;
-}
-
-/**
- * Starts the connect once the socket has an `error` listener or is first written to, whichever comes first.
- * postgres.js attaches its listeners only after an await on this socket; a connect begun before that, which fails at
- * once (ENETUNREACH, EINVAL: a route that drops everything, an interface gone), emits its error on the next tick,
- * ahead of that await when the connect runs in a timer (postgres.js's reconnect), to no listener: an unhandled
- * `error` that ended the process (a data role cut off by bench:chaos's partition died so). Written to first, the
- * connect starts before the write, which then waits in the socket as postgres.js's own would.
- */
-function connectOnceHeard(socket: Socket, start: () => void): void {
-  let started = false;
-  const begin = () => {
-    if (started) return;
-    started = true;
-    socket.off("newListener", onListener);
-    // net.Socket's connect() puts the prototype's write back; the wrappers (this one, watchReplies') must stay.
-    const wrapped = socket.write;
-    start();
-    socket.write = wrapped;
-  };
-  const onListener = (event: string | symbol) => {
-    // Emitted before the listener is added; the connect's outcome comes on a later tick, when it is there.
-    if (event === "error") begin();
-  };
-  socket.on("newListener", onListener);
-  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
-  socket.write = ((...args: unknown[]) => {
-    begin();
-    return write(...args);
-  }) as Socket["write"];
 }
 
 /**
