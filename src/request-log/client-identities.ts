@@ -3,6 +3,7 @@
 // load sends its one id again and again) and for at most `max` ids. An unknown id is never remembered, so random ids
 // cannot fill the memory; a revoked client's calls may be logged under its app for that minute, which is still its app.
 import type { Clock } from "../runtime/clock.js";
+import { createBoundedCache } from "../runtime/ttl-cache.js";
 import type { LoggedEnvironment } from "./request-log-queries.js";
 
 export interface ClientIdentity {
@@ -17,19 +18,17 @@ export function cachedClientIdentities(
   clock: Clock,
   options: { ttlMs?: number; max?: number } = {},
 ): IdentifyClient {
-  const ttlMs = options.ttlMs ?? 60_000;
-  const max = options.max ?? 10_000;
-  const known = new Map<string, { identity: ClientIdentity; until: number }>();
+  // The project's one bounded cache (../runtime/ttl-cache.ts), holding known ids only.
+  const known = createBoundedCache<ClientIdentity>({
+    clock,
+    ttlMs: options.ttlMs ?? 60_000,
+    maxEntries: options.max ?? 10_000,
+  });
   return async (clientId) => {
     const cached = known.get(clientId);
-    if (cached && cached.until > clock.now()) return cached.identity;
+    if (cached) return cached;
     const identity = await lookup(clientId);
-    known.delete(clientId);
-    if (identity) {
-      // The oldest entry goes first (a Map keeps insertion order).
-      if (known.size >= max) known.delete(known.keys().next().value!);
-      known.set(clientId, { identity, until: clock.now() + ttlMs });
-    }
+    if (identity) known.set(clientId, identity);
     return identity;
   };
 }
