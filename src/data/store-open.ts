@@ -5,6 +5,8 @@
 // an opening in the repeated hour is its first pass and a closing its second, so no range closes and opens again.
 import type { StoredOpeningHours, StoredRange } from "./opening-hours.js";
 import { spanOf } from "./opening-hours.js";
+import { systemClock } from "../runtime/clock.js";
+import { createBoundedCache } from "../runtime/ttl-cache.js";
 
 const minuteMs = 60_000;
 const dayMs = 86_400_000;
@@ -53,24 +55,19 @@ function exactOffsetAt(second: number, timeZone: string): number {
  * seconds agree has one offset throughout; one that holds a change (an older rule's odd instant) is never cached.
  */
 const quarterMs = 15 * minuteMs;
-const offsetCache = new Map<string, Map<number, number>>();
-/** Quarters kept per zone before its cache starts again (a day's worth of quarters is 96). */
-const cachedQuarters = 4096;
+/** Zone and quarter → offset; offsets never change, so entries end only when the least used are pushed out. */
+const offsetCache = createBoundedCache<number>({ clock: systemClock, ttlMs: Infinity, maxEntries: 16_384 });
 
 /** The zone's offset (wall clock minus UTC) at `at`. */
 function offsetAt(at: number, timeZone: string): number {
   const quarter = Math.floor(at / quarterMs);
-  let zone = offsetCache.get(timeZone);
-  const cached = zone?.get(quarter);
+  const key = `${timeZone} ${quarter}`;
+  const cached = offsetCache.get(key);
   if (cached !== undefined) return cached;
   const first = exactOffsetAt(quarter * quarterMs, timeZone);
   const last = exactOffsetAt((quarter + 1) * quarterMs - 1000, timeZone);
   if (first !== last) return exactOffsetAt(Math.floor(at / 1000) * 1000, timeZone);
-  if (!zone || zone.size >= cachedQuarters) {
-    zone = new Map();
-    offsetCache.set(timeZone, zone);
-  }
-  zone.set(quarter, first);
+  offsetCache.set(key, first);
   return first;
 }
 
