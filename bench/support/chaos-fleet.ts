@@ -14,15 +14,13 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { CredentialService, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { seedMerchantData } from "../../src/data/sandbox-data.js";
-import { systemClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
-import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
+import { migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
-import { createSigningKeyStore, loadKeyEncryptionKey } from "../../src/token/index.js";
-import { startDeliveryQueue } from "../../src/webhook/delivery-queue.js";
 import { build } from "../../scripts/build.mjs";
 import { buildState } from "../../scripts/build-state.mjs";
 import { reviewLinks } from "../../test/support/app-links.js";
+import { prepareFleetControl } from "../../test/support/fleet-control.js";
 import { testKek } from "../../test/support/gateway.js";
 import { presenting, writeInternalCredentials } from "../../test/support/internal.js";
 import { createTopologyNetwork, type Host, type TopologyNetwork } from "../../test/support/network-namespaces.js";
@@ -242,16 +240,7 @@ async function writeLogs(dir: string, processes: Array<{ name: string; process: 
 async function prepareDatabases(cluster: PatroniCluster, dir: string): Promise<Database> {
   const control = await openDatabase({ url: cluster.url(databases.control), dataDir: dir, logger: silentLogger });
   try {
-    await migrateControl(control.sql, silentLogger);
-    const kek = await loadKeyEncryptionKey({ configured: testKek, dataDir: dir, logger: silentLogger });
-    await createSigningKeyStore({
-      sql: control.sql,
-      kek,
-      clock: systemClock,
-      logger: silentLogger,
-      accessTokenTtlSeconds: 900,
-    }).ensure();
-    await (await startDeliveryQueue({ sql: control.sql, embedded: false, logger: silentLogger })).stop();
+    await prepareFleetControl(control.sql, dir);
   } finally {
     await control.close();
   }

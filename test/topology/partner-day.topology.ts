@@ -34,11 +34,11 @@ import { seedMerchantData } from "../../src/data/sandbox-data.js";
 import { messageFor } from "../../src/errors/index.js";
 import { createManualClock, systemClock } from "../../src/runtime/clock.js";
 import { silentLogger } from "../../src/runtime/logger.js";
-import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
+import { migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
 import { createSigningKeyStore, loadKeyEncryptionKey } from "../../src/token/index.js";
-import { startDeliveryQueue } from "../../src/webhook/delivery-queue.js";
 import { uniqueEmail } from "../support/consent.js";
+import { prepareFleetControl } from "../support/fleet-control.js";
 import { createFixture, testKek, tokenFor } from "../support/gateway.js";
 import { presenting, writeInternalCredentials, type InternalCredentials } from "../support/internal.js";
 import { createTopologyNetwork, type Host, type TopologyNetwork } from "../support/network-namespaces.js";
@@ -258,19 +258,7 @@ async function buildTopology(): Promise<void> {
   ]);
   control = await openDatabase({ url: controlUrl, dataDir: root, logger: silentLogger });
   openDatabases.push(control);
-  await migrateControl(control.sql, silentLogger);
-  // The first signing key, made once here rather than raced by two fronts starting together.
-  const kek = await loadKeyEncryptionKey({ configured: testKek, dataDir: root, logger: silentLogger });
-  await createSigningKeyStore({
-    sql: control.sql,
-    kek,
-    clock: systemClock,
-    logger: silentLogger,
-    accessTokenTtlSeconds: 900,
-  }).ensure();
-  // The delivery queue's tables (pg-boss installs them at its first start), made once here too: four processes
-  // racing the install (two fronts, two workers) retry it with a growing backoff (1, 2, 4, 8 s).
-  await (await startDeliveryQueue({ sql: control.sql, embedded: false, logger: silentLogger })).stop();
+  await prepareFleetControl(control.sql, root);
   regionDatabases = new Map();
   for (const region of regionsServed) {
     const database = await openDatabase({ url: regionUrls.get(region), dataDir: root, logger: silentLogger });
