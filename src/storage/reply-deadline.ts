@@ -26,9 +26,38 @@ export function openWatchedSocket(
   const socket = "path" in target ? connect(target.path) : connect(target.port, target.host);
   // postgres.js reads `host` off its socket for TLS's server name (SNI and the certificate's name check).
   if ("host" in target) Object.assign(socket, { host: target.host, port: target.port });
+  holdEarlyFailure(socket);
   watchReplies(socket, deadline.replyMs);
   failUnansweredClose(socket);
   return socket;
+}
+
+/**
+ * Holds the socket's `error` (and the `close` after it) until someone listens for errors, then emits them. postgres.js
+ * attaches its listeners only after an await on this socket; a connect that fails at once (ENETUNREACH, EINVAL: a
+ * route that drops everything, an interface gone) emits its error on the next tick, ahead of that await when the
+ * connect runs in a timer (postgres.js's reconnect): an unhandled `error` that ended the process (a data role cut
+ * off by bench:chaos's partition died so). The connect itself starts at once as before, so a connection that does not
+ * fail at once behaves exactly as without this; the hold ends as soon as an `error` listener is added.
+ */
+function holdEarlyFailure(socket: Socket): void {
+  const held: Array<{ event: "error" | "close"; args: unknown[] }> = [];
+  const emit = socket.emit;
+  socket.emit = function holdingEmit(this: Socket, event: string | symbol, ...args: unknown[]): boolean {
+    if (socket.listenerCount("error") === 0 && (event === "error" || (event === "close" && held.length > 0))) {
+      held.push({ event, args });
+      return true;
+    }
+    return emit.call(this, event, ...args);
+  } as Socket["emit"];
+  const onListener = (event: string | symbol) => {
+    if (event !== "error") return;
+    socket.off("newListener", onListener);
+    socket.emit = emit;
+    // Emitted before the listener is added, and postgres.js adds its `close` listener right after: replay a tick later.
+    if (held.length > 0) process.nextTick(() => held.forEach(({ event: name, args }) => emit.call(socket, name, ...args)));
+  };
+  socket.on("newListener", onListener);
 }
 
 /**

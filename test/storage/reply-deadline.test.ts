@@ -3,8 +3,9 @@
 // the connection however long it stays idle afterwards; one whose reply starts and stalls is given up; after an
 // SSLRequest any byte is the answer; a refused connection is the socket's own error event, as postgres.js expects;
 // a peer that closes before answering anything (HAProxy with no primary) is an ECONNRESET error, one that answered
-// and closed a plain close.
+// and closed a plain close; a connect that fails at once reaches the listeners postgres.js attaches after an await.
 import { createServer, type Server, type Socket } from "node:net";
+import postgres from "postgres";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { openWatchedSocket } from "../../src/storage/reply-deadline.js";
@@ -140,6 +141,72 @@ Deadline("a refused connection is the socket's error event, never a throw", asyn
   const socket = openWatchedSocket({ host: "127.0.0.1", port }, { replyMs: 150 });
   socket.write("startup");
   assert.is((await outcome(socket)).code, "ECONNREFUSED");
+});
+
+/** Runs `body` with uncaught exceptions collected instead of ending the process; returns what was caught. */
+async function catchingUncaught(body: () => Promise<void>): Promise<unknown[]> {
+  const uncaught: unknown[] = [];
+  const onUncaught = (error: unknown) => uncaught.push(error);
+  process.on("uncaughtException", onUncaught);
+  try {
+    await body();
+  } finally {
+    process.off("uncaughtException", onUncaught);
+  }
+  return uncaught;
+}
+
+// TCP to a multicast address: Linux refuses the route inside connect() itself, as it does under a blackhole route or
+// with the interface gone (bench:chaos's partition).
+const unroutable = { host: "224.0.0.1", port: 5432 };
+
+Deadline(
+  "a connect that fails at once (ENETUNREACH) reaches listeners attached after an await in a timer, as postgres.js's reconnect attaches them: never an unhandled error",
+  async () => {
+    let seen: { code: string | undefined; hadError: boolean } | undefined;
+    const uncaught = await catchingUncaught(async () => {
+      seen = await new Promise((resolve) => {
+        setTimeout(() => {
+          void Promise.resolve(openWatchedSocket(unroutable, { replyMs: 1000 })).then((socket) => {
+            let code: string | undefined;
+            socket.on("error", (error: NodeJS.ErrnoException) => {
+              code = error.code;
+            });
+            socket.on("close", (hadError: boolean) => resolve({ code, hadError }));
+            socket.write("startup");
+          });
+        }, 1);
+      });
+    });
+    assert.equal(seen, { code: "ENETUNREACH", hadError: true });
+    assert.equal(uncaught, [], "nothing uncaught");
+  },
+);
+
+Deadline("postgres.js on a watched socket whose connect fails at once rejects the query; the process lives", async () => {
+  let code: unknown;
+  const uncaught = await catchingUncaught(async () => {
+    const sql = postgres(`postgres://postgres@${unroutable.host}:${unroutable.port}/postgres`, {
+      max: 1,
+      connect_timeout: 2,
+      ...{ socket: () => openWatchedSocket(unroutable, { replyMs: 1000 }) },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      // Without the hold the error went unhandled and its close unheard: the query never settled.
+      const hung = new Promise((resolve) => {
+        timer = setTimeout(resolve, 10_000);
+      }).then(() => "never settled");
+      code = await Promise.race([sql`select 1`.then(() => "answered"), hung]);
+    } catch (error) {
+      code = (error as NodeJS.ErrnoException).code;
+    } finally {
+      clearTimeout(timer);
+      await sql.end({ timeout: 0 });
+    }
+  });
+  assert.is(code, "ENETUNREACH");
+  assert.equal(uncaught, [], "nothing uncaught");
 });
 
 Deadline(
