@@ -42,7 +42,7 @@ export function openWatchedSocket(
  */
 function holdEarlyFailure(socket: Socket): void {
   const held: Array<{ event: "error" | "close"; args: unknown[] }> = [];
-  const emit = socket.emit;
+  const emit = socket.emit as (this: Socket, event: string | symbol, ...args: unknown[]) => boolean;
   socket.emit = function holdingEmit(this: Socket, event: string | symbol, ...args: unknown[]): boolean {
     if (socket.listenerCount("error") === 0 && (event === "error" || (event === "close" && held.length > 0))) {
       held.push({ event, args });
@@ -53,9 +53,12 @@ function holdEarlyFailure(socket: Socket): void {
   const onListener = (event: string | symbol) => {
     if (event !== "error") return;
     socket.off("newListener", onListener);
-    socket.emit = emit;
+    socket.emit = emit as Socket["emit"];
     // Emitted before the listener is added, and postgres.js adds its `close` listener right after: replay a tick later.
-    if (held.length > 0) process.nextTick(() => held.forEach(({ event: name, args }) => emit.call(socket, name, ...args)));
+    if (held.length === 0) return;
+    process.nextTick(() => {
+      for (const { event: name, args } of held) emit.call(socket, name, ...args);
+    });
   };
   socket.on("newListener", onListener);
 }
