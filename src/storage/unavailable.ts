@@ -17,6 +17,13 @@ const socketCodes = new Set([
   "EAI_AGAIN",
 ]);
 
+/**
+ * Codes that say the network is down only when a connect failed with them: a route that drops everything (a
+ * blackhole or prohibit route, as bench:chaos's partition sets) fails connect() with EINVAL, an interface gone with
+ * ENETDOWN or EADDRNOTAVAIL. From another call EINVAL is a bug of ours, so the syscall must be the connect.
+ */
+const connectCodes = new Set(["EINVAL", "ENETDOWN", "EADDRNOTAVAIL", "EHOSTDOWN"]);
+
 /** postgres.js's own connection errors (node_modules/postgres/src/errors.js). */
 const clientCodes = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
 
@@ -33,6 +40,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string") {
     if (socketCodes.has(code) || clientCodes.has(code) || serverStates.has(code)) return true;
+    if (connectCodes.has(code) && (error as { syscall?: unknown }).syscall === "connect") return true;
     // Only a PostgresError carries a five-character SQLSTATE; class 08 is a connection exception.
     if ((error as { name?: unknown }).name === "PostgresError" && code.startsWith("08")) return true;
   }

@@ -53,6 +53,19 @@ Unavailable("postgres.js's connection errors and the shutdown SQLSTATEs are unav
   }
 });
 
+Unavailable(
+  "a connect refused by the route (EINVAL under a blackhole route, ENETDOWN, EADDRNOTAVAIL) is unavailability; EINVAL from anything else is not",
+  () => {
+    for (const code of ["EINVAL", "ENETDOWN", "EADDRNOTAVAIL", "EHOSTDOWN"]) {
+      assert.ok(isDatabaseUnavailable(Object.assign(new Error(`connect ${code}`), { code, syscall: "connect" })), code);
+    }
+    assert.not.ok(
+      isDatabaseUnavailable(Object.assign(new Error("write EINVAL"), { code: "EINVAL", syscall: "write" })),
+    );
+    assert.not.ok(isDatabaseUnavailable(Object.assign(new Error("EINVAL"), { code: "EINVAL" })));
+  },
+);
+
 Unavailable("found through a cause or an AggregateError (connect's wrapping, a dual-stack connect)", () => {
   const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
   assert.ok(isDatabaseUnavailable(new ConnectError("wrapped", Code.Internal, undefined, undefined, refused)));
