@@ -31,8 +31,12 @@ const clientCodes = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTIO
  * SQLSTATEs (PostgreSQL appendix A) that say the server cannot serve now, not that the statement is wrong:
  * 57P01 admin_shutdown (a fast stop), 57P02 crash_shutdown, 57P03 cannot_connect_now (starting or stopping),
  * 53300 too_many_connections, 57014 query_canceled (our statement_timeout), and class 08, connection exception.
+ * 25006 read_only_sql_transaction: the service never opens a read-only transaction, so a write refused as read-only
+ * reached a server still in recovery, a standby being promoted that Patroni already reports as the primary
+ * (HAProxy routes to it on that check): bench:chaos's PostgreSQL kill drew three 500s from it. Nothing was written,
+ * and the same session writes once the promotion ends.
  */
-const serverStates = new Set(["57P01", "57P02", "57P03", "53300", "57014"]);
+const serverStates = new Set(["57P01", "57P02", "57P03", "53300", "57014", "25006"]);
 
 /** True when `error` (or an error it wraps, through `cause` or an AggregateError) says the database is unavailable. */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {

@@ -48,7 +48,7 @@ Unavailable("postgres.js's connection errors and the shutdown SQLSTATEs are unav
   ]) {
     assert.ok(isDatabaseUnavailable(Object.assign(new Error(code), { code })), code);
   }
-  for (const state of ["57P01", "57P02", "57P03", "53300", "57014", "08006", "08001"]) {
+  for (const state of ["57P01", "57P02", "57P03", "53300", "57014", "25006", "08006", "08001"]) {
     assert.ok(isDatabaseUnavailable(postgresError(state)), state);
   }
 });
