@@ -48,14 +48,15 @@ function holdEarlyFailure(socket: Socket): void {
       held.push({ event, args });
       return true;
     }
-    return emit.call(this, event, ...args);
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as Socket["emit"];
   const onListener = (event: string | symbol) => {
     if (event !== "error") return;
     socket.off("newListener", onListener);
     socket.emit = emit;
     // Emitted before the listener is added, and postgres.js adds its `close` listener right after: replay a tick later.
-    if (held.length > 0) process.nextTick(() => held.forEach(({ event: name, args }) => emit.call(socket, name, ...args)));
+    if (held.length > 0)
+      process.nextTick(() => held.forEach(({ event: name, args }) => Reflect.apply(emit, socket, [name, ...args])));
   };
   socket.on("newListener", onListener);
 }
