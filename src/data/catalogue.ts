@@ -35,8 +35,13 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
       const limit = request.limit ?? defaultPageSize;
       const listing = catalogueListing("items", request);
       if (!listing.feed) {
-        const page = pageOf(await items.list(companyId, listing.afterId, limit + 1), limit);
-        return { items: await itemsIn(shared, companyId, page.rows, storeId), nextCursor: page.nextCursor };
+        // The page and its modifiers in one statement (the (limit + 1)th row's are read and left: a few rows at most).
+        const page = pageOf(await items.listWithModifiers(companyId, listing.afterId, limit + 1), limit);
+        const modifierRows = page.rows.flatMap((row) => row.modifiers ?? []);
+        return {
+          items: await itemsIn(shared, companyId, page.rows, storeId, modifierRows),
+          nextCursor: page.nextCursor,
+        };
       }
       // The feed: deleted items too, as tombstones (`deleted: true`, the deletion's updatedAt).
       const rows = await items.changes(companyId, listing.after, limit);

@@ -3,6 +3,7 @@ import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { TimeKey } from "../cursor.js";
 import { regionTable } from "./region-tables.js";
+import type { ModifierRow } from "./modifier-queries.js";
 
 export interface ItemRow {
   id: number;
@@ -58,6 +59,8 @@ const columns = `id, name, code, barcode, category_id, price_minor, currency, cr
 export function createItemQueries(sql: SqlClient, schema: string) {
   const items = regionTable(sql, schema, "items");
   const availability = regionTable(sql, schema, "item_store_availability");
+  const modifierGroups = regionTable(sql, schema, "modifier_groups");
+  const modifiers = regionTable(sql, schema, "modifiers");
   return {
     /**
      * Up to `count` items of the company with an id above `afterId`, in id order: one range of
@@ -79,6 +82,33 @@ export function createItemQueries(sql: SqlClient, schema: string) {
     list(companyId: number, afterId: number, count: number): postgres.PendingQuery<ItemRow[]> {
       return sql<ItemRow[]>`
         select ${sql.unsafe(columns)} from ${items}
+        where company_id = any(array[(select ${companyId}::bigint)]) and id > (select ${afterId}::bigint)
+          and deleted_at is null
+        order by company_id, id limit (select ${count}::bigint)`;
+    },
+    /**
+     * `list` with each item's modifiers (issue 39) in the same statement: the rows `createModifierQueries().ofItems`
+     * answers for that item, in group and modifier order, as one JSON array (null: an item without groups). One round
+     * trip instead of two for a page of the menu; the outer scan is `list`'s (one range of the (company_id, id)
+     * index, test/data/item-keyset-plan.test.ts), and the subquery runs once for each row the LIMIT lets out, on
+     * modifier_groups__item_id_position__idx and modifiers__group_id_position__idx.
+     */
+    listWithModifiers(
+      companyId: number,
+      afterId: number,
+      count: number,
+    ): postgres.PendingQuery<Array<ItemRow & { modifiers: ModifierRow[] | null }>> {
+      return sql<Array<ItemRow & { modifiers: ModifierRow[] | null }>>`
+        select ${sql.unsafe(columns)}, (
+          select json_agg(json_build_object(
+              'item_id', g.item_id, 'group_id', g.id, 'group_name', g.name, 'min_selections', g.min_selections,
+              'max_selections', g.max_selections, 'modifier_id', m.id, 'modifier_name', m.name,
+              'price_minor', m.price_minor)
+            order by g.position, m.position)
+          from ${modifierGroups} g join ${modifiers} m on m.group_id = g.id
+          where g.company_id = item.company_id and g.item_id = item.id
+        ) as modifiers
+        from ${items} as item
         where company_id = any(array[(select ${companyId}::bigint)]) and id > (select ${afterId}::bigint)
           and deleted_at is null
         order by company_id, id limit (select ${count}::bigint)`;
