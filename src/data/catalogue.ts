@@ -11,6 +11,7 @@ import { catalogueListing, feedCursor } from "./catalogue-feed.js";
 import { writeError } from "./catalogue-write-errors.js";
 import { touchCategories } from "./category-message.js";
 import { pageOf } from "./cursor.js";
+import { listedModifiers } from "./queries/item-queries.js";
 import { companyOf, defaultPageSize, fail, idOf, type DataContext } from "./data-context.js";
 
 type CatalogueRpcs = "listItems" | "createItem" | "updateItem";
@@ -37,9 +38,8 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
       if (!listing.feed) {
         // The page and its modifiers in one statement (the (limit + 1)th row's are read and left: a few rows at most).
         const page = pageOf(await items.listWithModifiers(companyId, listing.afterId, limit + 1), limit);
-        const modifierRows = page.rows.flatMap((row) => row.modifiers ?? []);
         return {
-          items: await itemsIn(shared, companyId, page.rows, storeId, modifierRows),
+          items: await itemsIn(shared, companyId, page.rows, storeId, listedModifiers(page.rows)),
           nextCursor: page.nextCursor,
         };
       }

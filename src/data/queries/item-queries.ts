@@ -23,6 +23,27 @@ export interface ItemRow {
   menu_position: number | null;
 }
 
+/** A row of `listWithModifiers`: the item, and its modifiers as one JSON array of arrays (null: none). */
+export interface ListedItemRow extends ItemRow {
+  modifiers: Array<[number, string, number, number, number, string, number]> | null;
+}
+
+/** The modifiers `listWithModifiers` brought with `rows`, as `ofItems` answers them: item, group, modifier order. */
+export function listedModifiers(rows: readonly ListedItemRow[]): ModifierRow[] {
+  return rows.flatMap((row) =>
+    (row.modifiers ?? []).map(([groupId, groupName, min, max, modifierId, modifierName, priceMinor]) => ({
+      item_id: row.id,
+      group_id: groupId,
+      group_name: groupName,
+      min_selections: min,
+      max_selections: max,
+      modifier_id: modifierId,
+      modifier_name: modifierName,
+      price_minor: priceMinor,
+    })),
+  );
+}
+
 /** An item's availability in one store as stored; no row means available. */
 export interface AvailabilityRow {
   item_id: number;
@@ -87,23 +108,17 @@ export function createItemQueries(sql: SqlClient, schema: string) {
         order by company_id, id limit (select ${count}::bigint)`;
     },
     /**
-     * `list` with each item's modifiers (issue 39) in the same statement: the rows `createModifierQueries().ofItems`
-     * answers for that item, in group and modifier order, as one JSON array (null: an item without groups). One round
-     * trip instead of two for a page of the menu; the outer scan is `list`'s (one range of the (company_id, id)
-     * index, test/data/item-keyset-plan.test.ts), and the subquery runs once for each row the LIMIT lets out, on
+     * `list` with each item's modifiers (issue 39) in the same statement: for each item, one JSON array of
+     * [group id, group name, min, max, modifier id, modifier name, price] in group and modifier order (null: an item
+     * without groups); `listedModifiers` turns them into `ofItems`' rows. One round trip instead of two for a page of
+     * the menu (docs/benchmarks.md: arrays cost PostgreSQL less than objects with their keys). The outer scan is
+     * `list`'s (test/data/item-keyset-plan.test.ts); the subquery runs for each row the LIMIT lets out, on
      * modifier_groups__item_id_position__idx and modifiers__group_id_position__idx.
      */
-    listWithModifiers(
-      companyId: number,
-      afterId: number,
-      count: number,
-    ): postgres.PendingQuery<Array<ItemRow & { modifiers: ModifierRow[] | null }>> {
-      return sql<Array<ItemRow & { modifiers: ModifierRow[] | null }>>`
+    listWithModifiers(companyId: number, afterId: number, count: number): postgres.PendingQuery<ListedItemRow[]> {
+      return sql<ListedItemRow[]>`
         select ${sql.unsafe(columns)}, (
-          select json_agg(json_build_object(
-              'item_id', g.item_id, 'group_id', g.id, 'group_name', g.name, 'min_selections', g.min_selections,
-              'max_selections', g.max_selections, 'modifier_id', m.id, 'modifier_name', m.name,
-              'price_minor', m.price_minor)
+          select json_agg(json_build_array(g.id, g.name, g.min_selections, g.max_selections, m.id, m.name, m.price_minor)
             order by g.position, m.position)
           from ${modifierGroups} g join ${modifiers} m on m.group_id = g.id
           where g.company_id = item.company_id and g.item_id = item.id
