@@ -11,7 +11,7 @@ import { catalogueListing, feedCursor } from "./catalogue-feed.js";
 import { writeError } from "./catalogue-write-errors.js";
 import { touchCategories } from "./category-message.js";
 import { pageOf } from "./cursor.js";
-import { listedModifiers } from "./queries/item-queries.js";
+import { listedModifiers } from "./queries/modifier-queries.js";
 import { companyOf, defaultPageSize, fail, idOf, type DataContext } from "./data-context.js";
 
 type CatalogueRpcs = "listItems" | "createItem" | "updateItem";

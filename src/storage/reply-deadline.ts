@@ -56,7 +56,9 @@ function holdEarlyFailure(socket: Socket): void {
     socket.emit = emit;
     // Emitted before the listener is added, and postgres.js adds its `close` listener right after: replay a tick later.
     if (held.length > 0)
-      process.nextTick(() => held.forEach(({ event: name, args }) => Reflect.apply(emit, socket, [name, ...args])));
+      process.nextTick(() => {
+        for (const { event: name, args } of held) Reflect.apply(emit, socket, [name, ...args]);
+      });
   };
   socket.on("newListener", onListener);
 }

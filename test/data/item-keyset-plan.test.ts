@@ -5,7 +5,8 @@
 // regions are never assumed to hold any particular data).
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { createItemQueries, listedModifiers } from "../../src/data/queries/item-queries.js";
+import { createItemQueries } from "../../src/data/queries/item-queries.js";
+import { listedModifiers } from "../../src/data/queries/modifier-queries.js";
 import { useTestDatabase } from "../support/storage.js";
 
 const Plan = suite("data/item-keyset-plan");

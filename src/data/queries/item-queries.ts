@@ -3,7 +3,6 @@ import type postgres from "postgres";
 import type { SqlClient } from "../../storage/sql-client.js";
 import type { TimeKey } from "../cursor.js";
 import { regionTable } from "./region-tables.js";
-import type { ModifierRow } from "./modifier-queries.js";
 
 export interface ItemRow {
   id: number;
@@ -26,22 +25,6 @@ export interface ItemRow {
 /** A row of `listWithModifiers`: the item, and its modifiers as one JSON array of arrays (null: none). */
 export interface ListedItemRow extends ItemRow {
   modifiers: Array<[number, string, number, number, number, string, number]> | null;
-}
-
-/** The modifiers `listWithModifiers` brought with `rows`, as `ofItems` answers them: item, group, modifier order. */
-export function listedModifiers(rows: readonly ListedItemRow[]): ModifierRow[] {
-  return rows.flatMap((row) =>
-    (row.modifiers ?? []).map(([groupId, groupName, min, max, modifierId, modifierName, priceMinor]) => ({
-      item_id: row.id,
-      group_id: groupId,
-      group_name: groupName,
-      min_selections: min,
-      max_selections: max,
-      modifier_id: modifierId,
-      modifier_name: modifierName,
-      price_minor: priceMinor,
-    })),
-  );
 }
 
 /** An item's availability in one store as stored; no row means available. */
@@ -110,10 +93,10 @@ export function createItemQueries(sql: SqlClient, schema: string) {
     /**
      * `list` with each item's modifiers (issue 39) in the same statement: for each item, one JSON array of
      * [group id, group name, min, max, modifier id, modifier name, price] in group and modifier order (null: an item
-     * without groups); `listedModifiers` turns them into `ofItems`' rows. One round trip instead of two for a page of
-     * the menu (docs/benchmarks.md: arrays cost PostgreSQL less than objects with their keys). The outer scan is
-     * `list`'s (test/data/item-keyset-plan.test.ts); the subquery runs for each row the LIMIT lets out, on
-     * modifier_groups__item_id_position__idx and modifiers__group_id_position__idx.
+     * without groups); `listedModifiers` (./modifier-queries.ts) turns them into `ofItems`' rows. One round trip
+     * instead of two for a page of the menu (docs/benchmarks.md: arrays cost PostgreSQL less than objects with their
+     * keys). The outer scan is `list`'s (test/data/item-keyset-plan.test.ts); the subquery runs for each row the
+     * LIMIT lets out, on modifier_groups__item_id_position__idx and modifiers__group_id_position__idx.
      */
     listWithModifiers(companyId: number, afterId: number, count: number): postgres.PendingQuery<ListedItemRow[]> {
       return sql<ListedItemRow[]>`
