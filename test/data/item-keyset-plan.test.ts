@@ -1,8 +1,9 @@
 // The items list reads one range of the (company_id, id) index at any depth, even where the planner's statistics
 // invite a primary-key walk: a table where one merchant owns a large share of the rows, all at the start of the id
-// space, and a last page (fewer rows left than asked). The query planned is the one the DataService sends
-// (createItemQueries), on a copy of a region's items table in a schema of its own (the shared test database's
-// regions are never assumed to hold any particular data).
+// space, and a last page (fewer rows left than asked). The queries planned are the items alone (`list`, what the
+// bench's plain read sends) and the page with its modifiers (`listWithModifiers`, what the DataService sends), from
+// createItemQueries, on copies of a region's items and modifier tables in a schema of its own (the shared test
+// database's regions are never assumed to hold any particular data).
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createItemQueries } from "../../src/data/queries/item-queries.js";
