@@ -11,6 +11,7 @@ import { catalogueListing, feedCursor } from "./catalogue-feed.js";
 import { writeError } from "./catalogue-write-errors.js";
 import { touchCategories } from "./category-message.js";
 import { pageOf } from "./cursor.js";
+import { listedModifiers } from "./queries/modifier-queries.js";
 import { companyOf, defaultPageSize, fail, idOf, type DataContext } from "./data-context.js";
 
 type CatalogueRpcs = "listItems" | "createItem" | "updateItem";
@@ -35,8 +36,12 @@ export function createCatalogueHandlers(shared: DataContext): Pick<ServiceImpl<t
       const limit = request.limit ?? defaultPageSize;
       const listing = catalogueListing("items", request);
       if (!listing.feed) {
-        const page = pageOf(await items.list(companyId, listing.afterId, limit + 1), limit);
-        return { items: await itemsIn(shared, companyId, page.rows, storeId), nextCursor: page.nextCursor };
+        // The page and its modifiers in one statement (the (limit + 1)th row's are read and left: a few rows at most).
+        const page = pageOf(await items.listWithModifiers(companyId, listing.afterId, limit + 1), limit);
+        return {
+          items: await itemsIn(shared, companyId, page.rows, storeId, listedModifiers(page.rows)),
+          nextCursor: page.nextCursor,
+        };
       }
       // The feed: deleted items too, as tombstones (`deleted: true`, the deletion's updatedAt).
       const rows = await items.changes(companyId, listing.after, limit);

@@ -7,7 +7,9 @@ import { messageToJson } from "../runtime/wire/index.js";
 import type { AvailabilityRow, createItemQueries, ItemRow } from "./queries/item-queries.js";
 import { fail, idOf, storeScopeOf, type DataContext } from "./data-context.js";
 import { isAvailableAt } from "./availability.js";
+import type { ModifierRow } from "./queries/modifier-queries.js";
 import {
+  groupedModifiers,
   modifierGroupMessages,
   modifierGroupsOf,
   type MenuModifierGroup,
@@ -69,14 +71,25 @@ export async function namedStore(
   return id;
 }
 
-/** The items of `rows` as answered, with their modifier groups, and their availability in `storeId` when there is one. */
-export async function itemsIn(shared: ItemReader, companyId: number, rows: ItemRow[], storeId: number | undefined) {
-  const groups = await modifierGroupsOf(
-    shared,
-    companyId,
-    rows.map((row) => Number(row.id)),
-    storeId,
-  );
+/**
+ * The items of `rows` as answered, with their modifier groups, and their availability in `storeId` when there is one.
+ * `modifierRows`: the rows' modifiers when they were read with them (`items.listWithModifiers`); else they are read.
+ */
+export async function itemsIn(
+  shared: ItemReader,
+  companyId: number,
+  rows: ItemRow[],
+  storeId: number | undefined,
+  modifierRows?: readonly ModifierRow[],
+) {
+  const groups = modifierRows
+    ? await groupedModifiers(shared, companyId, modifierRows, storeId)
+    : await modifierGroupsOf(
+        shared,
+        companyId,
+        rows.map((row) => Number(row.id)),
+        storeId,
+      );
   const groupsOf = (row: ItemRow) => groups.get(Number(row.id));
   if (storeId === undefined) return rows.map((row) => itemOf(row, undefined, groupsOf(row)));
   const stored = new Map(

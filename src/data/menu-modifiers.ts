@@ -9,7 +9,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ModifierGroupInput, ModifierGroupSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { isAvailableAt } from "./availability.js";
 import { fail } from "./data-context.js";
-import type { createModifierQueries, GroupWrite } from "./queries/modifier-queries.js";
+import type { createModifierQueries, GroupWrite, ModifierRow } from "./queries/modifier-queries.js";
 
 /** What reads the menu: the region's modifier queries (the DataContext's, or a change's on its transaction), the clock. */
 export interface ModifierReader {
@@ -44,9 +44,21 @@ export async function modifierGroupsOf(
   itemIds: readonly number[],
   storeId: number | undefined,
 ): Promise<Map<number, MenuModifierGroup[]>> {
+  if (itemIds.length === 0) return new Map();
+  return groupedModifiers(shared, companyId, await shared.modifiers.ofItems(companyId, itemIds), storeId);
+}
+
+/**
+ * `modifierGroupsOf` for modifier rows already read (`ofItems`' rows, or those a page of items brought with it:
+ * `items.listWithModifiers`), in item, group and modifier order; reads only their availability in `storeId`.
+ */
+export async function groupedModifiers(
+  shared: ModifierReader,
+  companyId: number,
+  rows: readonly ModifierRow[],
+  storeId: number | undefined,
+): Promise<Map<number, MenuModifierGroup[]>> {
   const byItem = new Map<number, MenuModifierGroup[]>();
-  if (itemIds.length === 0) return byItem;
-  const rows = await shared.modifiers.ofItems(companyId, itemIds);
   const stored =
     storeId === undefined || rows.length === 0
       ? undefined

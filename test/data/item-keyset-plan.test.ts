@@ -1,11 +1,13 @@
 // The items list reads one range of the (company_id, id) index at any depth, even where the planner's statistics
 // invite a primary-key walk: a table where one merchant owns a large share of the rows, all at the start of the id
-// space, and a last page (fewer rows left than asked). The query planned is the one the DataService sends
-// (createItemQueries), on a copy of a region's items table in a schema of its own (the shared test database's
-// regions are never assumed to hold any particular data).
+// space, and a last page (fewer rows left than asked). The queries planned are the items alone (`list`, what the
+// bench's plain read sends) and the page with its modifiers (`listWithModifiers`, what the DataService sends), from
+// createItemQueries, on copies of a region's items and modifier tables in a schema of its own (the shared test
+// database's regions are never assumed to hold any particular data).
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createItemQueries } from "../../src/data/queries/item-queries.js";
+import { listedModifiers } from "../../src/data/queries/modifier-queries.js";
 import { useTestDatabase } from "../support/storage.js";
 
 const Plan = suite("data/item-keyset-plan");
@@ -29,6 +31,8 @@ Plan.before(async () => {
     select case when g <= 2000 then ${busy}::bigint else 6000000 + g % 300 end, 'item ' || g, 'code-' || g, g, 'INR'
     from generate_series(1, 32000) g`;
   await sql`analyze ${sql(`${schema}.items`)}`;
+  for (const table of ["modifier_groups", "modifiers"])
+    await sql`create table ${sql(`${schema}.${table}`)} (like ${sql(`region_in.${table}`)} including defaults including identity including constraints including indexes)`;
 });
 
 Plan.after(async () => {
@@ -63,5 +67,70 @@ Plan("a last page is one range of the (company_id, id) index, not a walk of the 
   // And the page itself: the merchant's last three items.
   assert.is((await createItemQueries(sql, schema).list(busy, last!.id, 11)).length, 3);
 });
+
+Plan(
+  "the page with its modifiers is the same one range of the index, each listed item's groups read by item id",
+  async () => {
+    const { sql } = database();
+    const [last] = await sql<
+      Array<{ id: number }>
+    >`select id from ${sql(`${schema}.items`)} where company_id = ${busy} order by id desc offset 3 limit 1`;
+    const [first, second] = await sql<Array<{ id: number }>>`
+    select id from ${sql(`${schema}.items`)} where company_id = ${busy} and id > ${last!.id} order by id limit 2`;
+    // The second of the three items left has two groups (given in reverse position), the first of them two modifiers.
+    const groups = await sql<Array<{ id: number; position: number }>>`
+    insert into ${sql(`${schema}.modifier_groups`)} (company_id, item_id, name, min_selections, max_selections, position)
+    values (${busy}, ${second!.id}, 'Extras', 0, 1, 1), (${busy}, ${second!.id}, 'Size', 1, 2, 0)
+    returning id, position`;
+    const size = groups.find((group) => group.position === 0)!.id;
+    const extras = groups.find((group) => group.position === 1)!.id;
+    await sql`
+    insert into ${sql(`${schema}.modifiers`)} (company_id, group_id, name, price_minor, position)
+    values (${busy}, ${size}, 'Large', 150, 1), (${busy}, ${size}, 'Small', 0, 0), (${busy}, ${extras}, 'Cheese', 90, 0)`;
+    const query = createItemQueries(sql, schema).listWithModifiers(busy, last!.id, 11);
+    const { string } = await query.describe();
+    const [row] = await sql.unsafe<Array<{ "QUERY PLAN": Array<{ Plan: Record<string, unknown> }> }>>(
+      `explain (format json) ${string}`,
+      [busy, last!.id, 11],
+    );
+    const plan = nodes(row!["QUERY PLAN"][0]!.Plan);
+    const itemScans = plan.filter((node) => node["Relation Name"] === "items");
+    assert.equal(
+      itemScans.map((node) => [node["Node Type"], String(node["Index Name"]).includes("company_id_id")]),
+      [["Index Scan", true]],
+    );
+    // The page's own nodes (not those of the subquery per item, nor of the (select $n) parameters): no sort.
+    const outer = (node: Record<string, unknown>): Array<Record<string, unknown>> => [
+      node,
+      ...((node["Plans"] as Array<Record<string, unknown>> | undefined) ?? [])
+        .filter((child) => child["Parent Relationship"] !== "SubPlan" && child["Parent Relationship"] !== "InitPlan")
+        .flatMap(outer),
+    ];
+    assert.not.ok(
+      outer(row!["QUERY PLAN"][0]!.Plan).some((node) => String(node["Node Type"]).includes("Sort")),
+      "no sort of the page: the index gives the order",
+    );
+    const page = await createItemQueries(sql, schema).listWithModifiers(busy, last!.id, 11);
+    assert.equal(
+      page.map((item) => Number(item.id)),
+      [first!.id, second!.id, Number(page[2]!.id)].map(Number),
+    );
+    assert.equal(
+      listedModifiers(page).map((modifier) => [
+        Number(modifier.item_id),
+        modifier.group_name,
+        modifier.min_selections,
+        modifier.max_selections,
+        modifier.modifier_name,
+        Number(modifier.price_minor),
+      ]),
+      [
+        [Number(second!.id), "Size", 1, 2, "Small", 0],
+        [Number(second!.id), "Size", 1, 2, "Large", 150],
+        [Number(second!.id), "Extras", 0, 1, "Cheese", 90],
+      ],
+    );
+  },
+);
 
 Plan.run();

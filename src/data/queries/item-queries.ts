@@ -22,6 +22,11 @@ export interface ItemRow {
   menu_position: number | null;
 }
 
+/** A row of `listWithModifiers`: the item, and its modifiers as one JSON array of arrays (null: none). */
+export interface ListedItemRow extends ItemRow {
+  modifiers: Array<[number, string, number, number, number, string, number]> | null;
+}
+
 /** An item's availability in one store as stored; no row means available. */
 export interface AvailabilityRow {
   item_id: number;
@@ -58,6 +63,8 @@ const columns = `id, name, code, barcode, category_id, price_minor, currency, cr
 export function createItemQueries(sql: SqlClient, schema: string) {
   const items = regionTable(sql, schema, "items");
   const availability = regionTable(sql, schema, "item_store_availability");
+  const modifierGroups = regionTable(sql, schema, "modifier_groups");
+  const modifiers = regionTable(sql, schema, "modifiers");
   return {
     /**
      * Up to `count` items of the company with an id above `afterId`, in id order: one range of
@@ -79,6 +86,27 @@ export function createItemQueries(sql: SqlClient, schema: string) {
     list(companyId: number, afterId: number, count: number): postgres.PendingQuery<ItemRow[]> {
       return sql<ItemRow[]>`
         select ${sql.unsafe(columns)} from ${items}
+        where company_id = any(array[(select ${companyId}::bigint)]) and id > (select ${afterId}::bigint)
+          and deleted_at is null
+        order by company_id, id limit (select ${count}::bigint)`;
+    },
+    /**
+     * `list` with each item's modifiers (issue 39) in the same statement: for each item, one JSON array of
+     * [group id, group name, min, max, modifier id, modifier name, price] in group and modifier order (null: an item
+     * without groups); `listedModifiers` (./modifier-queries.ts) turns them into `ofItems`' rows. One round trip
+     * instead of two for a page of the menu (docs/benchmarks.md: arrays cost PostgreSQL less than objects with their
+     * keys). The outer scan is `list`'s (test/data/item-keyset-plan.test.ts); the subquery runs for each row the
+     * LIMIT lets out, on modifier_groups__item_id_position__idx and modifiers__group_id_position__idx.
+     */
+    listWithModifiers(companyId: number, afterId: number, count: number): postgres.PendingQuery<ListedItemRow[]> {
+      return sql<ListedItemRow[]>`
+        select ${sql.unsafe(columns)}, (
+          select json_agg(json_build_array(g.id, g.name, g.min_selections, g.max_selections, m.id, m.name, m.price_minor)
+            order by g.position, m.position)
+          from ${modifierGroups} g join ${modifiers} m on m.group_id = g.id
+          where g.company_id = item.company_id and g.item_id = item.id
+        ) as modifiers
+        from ${items} as item
         where company_id = any(array[(select ${companyId}::bigint)]) and id > (select ${afterId}::bigint)
           and deleted_at is null
         order by company_id, id limit (select ${count}::bigint)`;

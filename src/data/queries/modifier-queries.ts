@@ -2,7 +2,7 @@
 // ../menu-modifiers.ts, which answers them as the menu shows them.
 import type { SqlClient } from "../../storage/sql-client.js";
 import { regionTable } from "./region-tables.js";
-import type { AvailabilityRow } from "./item-queries.js";
+import type { AvailabilityRow, ListedItemRow } from "./item-queries.js";
 
 /** One modifier with its group, as stored (a group without modifiers never exists: a write gives 1 to 50). */
 export interface ModifierRow {
@@ -14,6 +14,22 @@ export interface ModifierRow {
   modifier_id: number;
   modifier_name: string;
   price_minor: number;
+}
+
+/** The modifiers `listWithModifiers` brought with `rows`, as `ofItems` answers them: item, group, modifier order. */
+export function listedModifiers(rows: readonly ListedItemRow[]): ModifierRow[] {
+  return rows.flatMap((row) =>
+    (row.modifiers ?? []).map(([groupId, groupName, min, max, modifierId, modifierName, priceMinor]) => ({
+      item_id: row.id,
+      group_id: groupId,
+      group_name: groupName,
+      min_selections: min,
+      max_selections: max,
+      modifier_id: modifierId,
+      modifier_name: modifierName,
+      price_minor: priceMinor,
+    })),
+  );
 }
 
 /** A group to write: `id` set keeps that stored group (and `modifiers[].id` those modifiers), unset inserts one. */
