@@ -118,16 +118,15 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
     const store = await stores.find(companyId, storeId);
     if (!store) throw fail("partner.store_not_found", undefined, { field: "storeId" });
     checkStoreTakesOrder(store, requestedFor, now());
+    // The items with their availability in the store, in one read.
     const found = new Map(
       (
-        await items.findMany(
+        await items.findManyIn(
           companyId,
+          storeId,
           request.lines.map((line) => idOf(line.itemId)),
         )
       ).map((row) => [row.id, row]),
-    );
-    const availability = new Map(
-      (await items.availabilityIn(companyId, storeId, [...found.keys()])).map((row) => [Number(row.item_id), row]),
     );
     // Every line's item's groups, with their modifiers' availability in this store now.
     const groups = await modifierGroupsOf(shared, companyId, [...found.keys()], storeId);
@@ -139,7 +138,8 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
       if (!item) throw fail("partner.item_not_found", undefined, { field: `lines.${index}.itemId` });
       if (item.currency !== currency)
         throw fail("partner.item_currency_mismatch", undefined, { field: `lines.${index}.itemId` });
-      if (!isAvailableAt(availability.get(item.id), now()))
+      const stored = item.available === null ? undefined : { ...item, item_id: item.id, available: item.available };
+      if (!isAvailableAt(stored, now()))
         throw fail("partner.item_sold_out", undefined, { field: `lines.${index}.itemId` });
       const priceMinor = Number(item.price_minor);
       const { modifiers, eachMinor } = priceLineModifiers(line.modifiers, groups.get(item.id) ?? [], index);
