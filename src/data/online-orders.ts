@@ -14,7 +14,7 @@ import { regionCurrency } from "./sandbox-data.js";
 import { decodeFeedCursor, decodeTimeCursor, encodeFeedCursor, timePageOf } from "./cursor.js";
 import { microsecondsUtc, parseDateTime } from "./date-time.js";
 import { isAvailableAt } from "./availability.js";
-import { modifierGroupsOf } from "./menu-modifiers.js";
+import { modifierGroupsIn } from "./menu-modifiers.js";
 import { priceLineModifiers } from "./order-line-modifiers.js";
 import { orderOf, reasonOf } from "./order-message.js";
 import { checkDeliveryNeeds, checkRequestedFor, checkStoreTakesOrder } from "./order-placement-rules.js";
@@ -118,7 +118,7 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
     const store = await stores.find(companyId, storeId);
     if (!store) throw fail("partner.store_not_found", undefined, { field: "storeId" });
     checkStoreTakesOrder(store, requestedFor, now());
-    // The items with their availability in the store, in one read.
+    // The items with their availability in the store and their modifiers with theirs, in one read.
     const found = new Map(
       (
         await items.findManyIn(
@@ -128,8 +128,8 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
         )
       ).map((row) => [row.id, row]),
     );
-    // Every line's item's groups, with their modifiers' availability in this store now.
-    const groups = await modifierGroupsOf(shared, companyId, [...found.keys()], storeId);
+    // Every line's item's groups, with their modifiers' availability in this store now (read with the items).
+    const groups = modifierGroupsIn([...found.values()], now());
     const currency = regionCurrency[region];
     const lines: StoredOrderLine[] = [];
     let totalMinor = 0;
