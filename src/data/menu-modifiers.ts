@@ -1,15 +1,17 @@
 // An item's modifier groups (issue 39) as the menu shows them, and the checks of a write that gives them.
 //
-// For pricing an order: `modifierGroupsOf(shared, companyId, itemIds, storeId)` (shared: the DataContext) answers, for each item id that has
+// `modifierGroupsOf(shared, companyId, itemIds, storeId)` (shared: the DataContext) answers, for each item id that has
 // groups, its groups in menu order, each `{ id, itemId, name, minSelections, maxSelections, modifiers }` with
 // `modifiers: [{ id, groupId, name, priceMinor, available }]` (priceMinor in the item's currency; `available` in
 // that store at the DataContext's now, or undefined without a store). Look a line's modifierId up among its own
 // item's groups: a modifier of another item (or none) is not that item's. Items without groups are absent.
+// Pricing an order reads the same with its items in one statement (ItemQueries.findManyIn): `modifierGroupsIn`.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ModifierGroupInput, ModifierGroupSchema } from "../../gen/partnerapi/v1/data_service_pb.js";
 import { isAvailableAt } from "./availability.js";
 import { fail } from "./data-context.js";
 import type { createModifierQueries, GroupWrite, ModifierRow } from "./queries/modifier-queries.js";
+import type { AvailabilityRow, ModifierInStore } from "./queries/item-queries.js";
 
 /** What reads the menu: the region's modifier queries (the DataContext's, or a change's on its transaction), the clock. */
 export interface ModifierReader {
@@ -71,7 +73,39 @@ export async function groupedModifiers(
             )
           ).map((row) => [Number(row.item_id), row]),
         );
-  const now = shared.now();
+  return groupRows(byItem, rows, stored && ((id) => stored.get(id)), shared.now());
+}
+
+/**
+ * The groups of items read with their modifiers' availability in one store (ItemQueries.findManyIn: the rows of
+ * each item in group and modifier order), as modifierGroupsOf answers them for that store.
+ */
+export function modifierGroupsIn(
+  items: ReadonlyArray<{ modifiers: readonly ModifierInStore[] }>,
+  now: Date,
+): Map<number, MenuModifierGroup[]> {
+  const byItem = new Map<number, MenuModifierGroup[]>();
+  for (const { modifiers } of items) {
+    const held = new Map<number, AvailabilityRow>();
+    for (const row of modifiers)
+      if (row.available !== null)
+        held.set(Number(row.modifier_id), {
+          item_id: Number(row.modifier_id),
+          available: row.available,
+          unavailable_until: row.unavailable_until === null ? null : new Date(row.unavailable_until),
+        });
+    groupRows(byItem, modifiers, (id) => held.get(id), now);
+  }
+  return byItem;
+}
+
+/** Adds `rows` (in item, group and modifier order) to `byItem`; `availabilityOf` undefined: no store was named. */
+function groupRows(
+  byItem: Map<number, MenuModifierGroup[]>,
+  rows: readonly ModifierRow[],
+  availabilityOf: ((modifierId: number) => AvailabilityRow | undefined) | undefined,
+  now: Date,
+): Map<number, MenuModifierGroup[]> {
   for (const row of rows) {
     const itemId = Number(row.item_id);
     const groups = byItem.get(itemId) ?? [];
@@ -88,8 +122,8 @@ export async function groupedModifiers(
       };
       groups.push(group);
     }
-    const availability = stored?.get(Number(row.modifier_id));
-    const available = stored === undefined ? undefined : isAvailableAt(availability, now);
+    const availability = availabilityOf?.(Number(row.modifier_id));
+    const available = availabilityOf === undefined ? undefined : isAvailableAt(availability, now);
     group.modifiers.push({
       id: Number(row.modifier_id),
       groupId: group.id,

@@ -14,7 +14,7 @@ import { regionCurrency } from "./sandbox-data.js";
 import { decodeFeedCursor, decodeTimeCursor, encodeFeedCursor, timePageOf } from "./cursor.js";
 import { microsecondsUtc, parseDateTime } from "./date-time.js";
 import { isAvailableAt } from "./availability.js";
-import { modifierGroupsOf } from "./menu-modifiers.js";
+import { modifierGroupsIn } from "./menu-modifiers.js";
 import { priceLineModifiers } from "./order-line-modifiers.js";
 import { orderOf, reasonOf } from "./order-message.js";
 import { checkDeliveryNeeds, checkRequestedFor, checkStoreTakesOrder } from "./order-placement-rules.js";
@@ -118,19 +118,18 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
     const store = await stores.find(companyId, storeId);
     if (!store) throw fail("partner.store_not_found", undefined, { field: "storeId" });
     checkStoreTakesOrder(store, requestedFor, now());
+    // The items with their availability in the store and their modifiers with theirs, in one read.
     const found = new Map(
       (
-        await items.findMany(
+        await items.findManyIn(
           companyId,
+          storeId,
           request.lines.map((line) => idOf(line.itemId)),
         )
       ).map((row) => [row.id, row]),
     );
-    const availability = new Map(
-      (await items.availabilityIn(companyId, storeId, [...found.keys()])).map((row) => [Number(row.item_id), row]),
-    );
-    // Every line's item's groups, with their modifiers' availability in this store now.
-    const groups = await modifierGroupsOf(shared, companyId, [...found.keys()], storeId);
+    // Every line's item's groups, with their modifiers' availability in this store now (read with the items).
+    const groups = modifierGroupsIn([...found.values()], now());
     const currency = regionCurrency[region];
     const lines: StoredOrderLine[] = [];
     let totalMinor = 0;
@@ -139,7 +138,8 @@ export function createOnlineOrderHandlers(shared: DataContext): Pick<ServiceImpl
       if (!item) throw fail("partner.item_not_found", undefined, { field: `lines.${index}.itemId` });
       if (item.currency !== currency)
         throw fail("partner.item_currency_mismatch", undefined, { field: `lines.${index}.itemId` });
-      if (!isAvailableAt(availability.get(item.id), now()))
+      const stored = item.available === null ? undefined : { ...item, item_id: item.id, available: item.available };
+      if (!isAvailableAt(stored, now()))
         throw fail("partner.item_sold_out", undefined, { field: `lines.${index}.itemId` });
       const priceMinor = Number(item.price_minor);
       const { modifiers, eachMinor } = priceLineModifiers(line.modifiers, groups.get(item.id) ?? [], index);

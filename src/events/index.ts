@@ -1,4 +1,4 @@
 // The events of the platform and the transactional outbox that records them (src/webhook delivers them).
 export { eventBody, eventTypes, isEventType, type EventAudience, type EventType, type NewEvent } from "./events.js";
-export { newEventId, recordEvent } from "./outbox.js";
+export { newEventId, outboxValues, recordEvent, type OutboxValues } from "./outbox.js";
 export { eventDataSchemaNames, eventDataSchemas, eventDescriptions, webhookHeaders } from "./event-schemas.js";

@@ -127,8 +127,29 @@ Lifecycle(
     assert.match(order.updatedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     assert.ok(Date.parse(order.updatedAt) >= now.getTime());
 
-    // The catalogue changing later does not change the order: names and prices were copied.
+    // Its online_order.created event, written in the same statement, carries the order as answered: the id, the
+    // stamp and the times as stored (an offset and microseconds in requestedFor come back as UTC milliseconds).
     const sql = world.gw.app.regionDatabases.get("in")!.sql;
+    const eventOf = async (id: number) => {
+      const [row] = await sql<{ data: Json }[]>`
+        select data from region_in.webhook_outbox
+        where type = 'online_order.created' and (data -> 'order' ->> 'id')::bigint = ${id}`;
+      return row?.data;
+    };
+    assert.equal(await eventOf(order.id), { companyId: merchant.fixture.companyId, order });
+    const inOneHour = new Date(world.gw.clock.now() + 3_600_000 + 19_800_000).toISOString().slice(0, 23);
+    const delivered = await call(world, merchant.token, "POST", "/v1/online-orders", {
+      ...orderBody(merchant, { requestedFor: `${inOneHour}456+05:30` }),
+      fulfilment: { type: "DELIVERY", deliveryAddress: { line1: "12 MG Road", city: "Bengaluru", postcode: "560001" } },
+    });
+    assert.is(delivered.status, 200, JSON.stringify(delivered.body));
+    assert.is(delivered.body.order.requestedFor, new Date(world.gw.clock.now() + 3_600_000).toISOString());
+    assert.equal(await eventOf(delivered.body.order.id), {
+      companyId: merchant.fixture.companyId,
+      order: delivered.body.order,
+    });
+
+    // The catalogue changing later does not change the order: names and prices were copied.
     await sql`update region_in.items set price_minor = price_minor + 1000, name = 'Renamed' where id = ${first!.id}`;
     const read = await call(world, merchant.token, "GET", `/v1/online-orders/${order.id}`);
     assert.is(read.status, 200);

@@ -27,6 +27,28 @@ export interface ListedItemRow extends ItemRow {
   modifiers: Array<[number, string, number, number, number, string, number]> | null;
 }
 
+/** An item with its availability in one store as stored: `available` null when there is no row (available). */
+export interface ItemInStoreRow extends ItemRow {
+  available: boolean | null;
+  unavailable_until: Date | null;
+  /** The item's modifiers with their availability in the store (JSON: times as text, null `available`: no row). */
+  modifiers: Array<ModifierInStore>;
+}
+
+/** A modifier of an item with its group and its availability in one store, as findManyIn reads it. */
+export interface ModifierInStore {
+  item_id: number;
+  group_id: number;
+  group_name: string;
+  min_selections: number;
+  max_selections: number;
+  modifier_id: number;
+  modifier_name: string;
+  price_minor: number;
+  available: boolean | null;
+  unavailable_until: string | null;
+}
+
 /** An item's availability in one store as stored; no row means available. */
 export interface AvailabilityRow {
   item_id: number;
@@ -65,6 +87,7 @@ export function createItemQueries(sql: SqlClient, schema: string) {
   const availability = regionTable(sql, schema, "item_store_availability");
   const modifierGroups = regionTable(sql, schema, "modifier_groups");
   const modifiers = regionTable(sql, schema, "modifiers");
+  const modifierAvailability = regionTable(sql, schema, "modifier_store_availability");
   return {
     /**
      * Up to `count` items of the company with an id above `afterId`, in id order: one range of
@@ -148,6 +171,28 @@ export function createItemQueries(sql: SqlClient, schema: string) {
       return sql<ItemRow[]>`
         select ${sql.unsafe(columns)} from ${items}
         where company_id = ${companyId} and id = any(${[...ids]}::bigint[]) and deleted_at is null`;
+    },
+    /**
+     * The company's items among `ids` on the menu as findMany, each with its availability in the company's store
+     * `storeId` as stored (null `available`: no row, so available) and its modifiers with theirs (`modifiers`, in
+     * group and modifier order, as ModifierRow with `available` and `unavailable_until`): one statement for what an
+     * order's pricing reads of its items.
+     */
+    findManyIn(companyId: number, storeId: number, ids: readonly number[]): Promise<ItemInStoreRow[]> {
+      return sql<ItemInStoreRow[]>`
+        select item.*, stored.available, stored.unavailable_until, (
+          select coalesce(jsonb_agg(jsonb_build_object('item_id', g.item_id, 'group_id', g.id, 'group_name', g.name,
+            'min_selections', g.min_selections, 'max_selections', g.max_selections, 'modifier_id', m.id,
+            'modifier_name', m.name, 'price_minor', m.price_minor, 'available', held.available,
+            'unavailable_until', held.unavailable_until) order by g.position, m.position), '[]'::jsonb)
+          from ${modifierGroups} g join ${modifiers} m on m.group_id = g.id
+          left join ${modifierAvailability} held
+            on held.company_id = ${companyId} and held.store_id = ${storeId} and held.modifier_id = m.id
+          where g.company_id = ${companyId} and g.item_id = item.id) as modifiers
+        from (select ${sql.unsafe(columns)} from ${items}
+          where company_id = ${companyId} and id = any(${[...ids]}::bigint[]) and deleted_at is null) item
+        left join ${availability} stored
+          on stored.company_id = ${companyId} and stored.store_id = ${storeId} and stored.item_id = item.id`;
     },
     /** One item of the company's menu; undefined when it has none (or deleted it). */
     async find(companyId: number, id: number): Promise<ItemRow | undefined> {

@@ -4,6 +4,7 @@
 import type { SqlClient } from "../../storage/sql-client.js";
 import { regionTable } from "./region-tables.js";
 import type { TimeKey } from "../cursor.js";
+import type { OutboxValues } from "../../events/index.js";
 
 /** A line as stored in online_orders.lines (jsonb), copied from the item when the order was placed. */
 export interface StoredOrderLine {
@@ -134,6 +135,14 @@ export function createOrderQueries(sql: SqlClient, schema: string) {
     to_char(updated_at at time zone 'UTC', ${microsecondsUtc}) as updated_key,
     app_id, external_reference, fulfilment_type, delivery_address, customer_name, customer_phone, note,
     requested_for, promised_for, reason, decide_by, autopilot_at`);
+  /** The statement that takes a change's stamp (stampChange), returning last_changed_at. */
+  const takeStamp = (companyId: number, now: string) => sql`
+    insert into ${heads} as head (company_id, last_changed_at)
+    values (${companyId}, greatest(${now}::text::timestamptz,
+      (select max(updated_at) + interval '1 microsecond' from ${orders} where company_id = ${companyId})))
+    on conflict (company_id) do update
+      set last_changed_at = greatest(excluded.last_changed_at, head.last_changed_at + interval '1 microsecond')
+    returning last_changed_at`;
   return {
     /** One order of the company; undefined when the company has no order with this id (another company's included). */
     async find(companyId: number, id: number): Promise<OnlineOrderRow | undefined> {
@@ -178,27 +187,54 @@ export function createOrderQueries(sql: SqlClient, schema: string) {
      */
     async stampChange(companyId: number, now: string): Promise<string> {
       const [row] = await sql<{ stamp: string }[]>`
-        insert into ${heads} as head (company_id, last_changed_at)
-        values (${companyId}, greatest(${now}::text::timestamptz,
-          (select max(updated_at) + interval '1 microsecond' from ${orders} where company_id = ${companyId})))
-        on conflict (company_id) do update
-          set last_changed_at = greatest(excluded.last_changed_at, head.last_changed_at + interval '1 microsecond')
-        returning to_char(last_changed_at at time zone 'UTC', ${sql.unsafe(microsecondsUtc)}) as stamp`;
+        with head as (${takeStamp(companyId, now)})
+        select to_char(last_changed_at at time zone 'UTC', ${sql.unsafe(microsecondsUtc)}) as stamp from head`;
       return row!.stamp;
     },
-    /** Inserts a placed order, PENDING, placed and updated at `stamp`. */
-    async insert(order: NewOrderRow, stamp: string): Promise<OnlineOrderRow> {
+    /**
+     * Places an order in ONE statement, the change's whole transaction: takes the merchant's stamp under its feed
+     * head lock (as stampChange), inserts the order PENDING, placed and updated at the stamp, its creation in its
+     * history and `outbox` in the region's outbox. The outbox's `data.order` is the order as answered, built before
+     * the statement; what only the statement knows (the id, the stamp, and the times as stored) is set in it there,
+     * as orderJson writes them (milliseconds, UTC; updatedAt to the microsecond).
+     */
+    async place(order: NewOrderRow, now: string, actor: string, outbox: OutboxValues): Promise<OnlineOrderRow> {
+      // A time of the placed row as JSON: orderJson's (toISOString, milliseconds), updatedAt's to the microsecond.
+      const at = (column: string, format = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`) =>
+        sql.unsafe(`to_char(placed.${column} at time zone 'UTC', ${format})`);
       const [row] = await sql<OnlineOrderRow[]>`
-        insert into ${orders} (company_id, store_id, status, total_minor, currency, placed_at, updated_at, lines, app_id,
-          external_reference, fulfilment_type, delivery_address, customer_name, customer_phone, note, requested_for,
-          decide_by, autopilot_at)
-        values (${order.companyId}, ${order.storeId}, 'PENDING', ${order.totalMinor}, ${order.currency},
-          ${stamp}::text::timestamptz, ${stamp}::text::timestamptz, ${sql.json(order.lines as never)}, ${order.appId},
-          ${order.externalReference}, ${order.fulfilmentType},
-          ${order.deliveryAddress === null ? null : sql.json(order.deliveryAddress as never)}, ${order.customerName},
-          ${order.customerPhone}, ${order.note}, ${order.requestedFor}::text::timestamptz, ${order.decideBy}::text::timestamptz,
-          ${order.autopilotAt}::text::timestamptz)
-        returning ${columns}`;
+        with head as (
+          ${takeStamp(order.companyId, now)}
+        ), placed as (
+          insert into ${orders} (company_id, store_id, status, total_minor, currency, placed_at, updated_at, lines,
+            app_id, external_reference, fulfilment_type, delivery_address, customer_name, customer_phone, note,
+            requested_for, decide_by, autopilot_at)
+          select ${order.companyId}, ${order.storeId}, 'PENDING', ${order.totalMinor}, ${order.currency},
+            head.last_changed_at, head.last_changed_at, ${sql.json(order.lines as never)}, ${order.appId},
+            ${order.externalReference}, ${order.fulfilmentType},
+            ${order.deliveryAddress === null ? null : sql.json(order.deliveryAddress as never)}, ${order.customerName},
+            ${order.customerPhone}, ${order.note}, ${order.requestedFor}::text::timestamptz,
+            ${order.decideBy}::text::timestamptz, ${order.autopilotAt}::text::timestamptz
+          from head
+          returning *
+        ), history as (
+          insert into ${events} (company_id, store_id, order_id, type, from_status, status, actor, reason, occurred_at)
+          select company_id, store_id, id, ${outbox.type}, null, status, ${actor}, reason, updated_at from placed
+        ), event as (
+          insert into ${sql(`${schema}.webhook_outbox`)} (event_id, type, company_id, app_id, environment, endpoint_id,
+            store_id, data, occurred_at, traceparent)
+          select ${outbox.eventId}, ${outbox.type}, ${outbox.companyId}, ${outbox.appId}, ${outbox.environment},
+            ${outbox.endpointId}, ${outbox.storeId},
+            jsonb_set(given.data, '{order}', (given.data -> 'order') || jsonb_strip_nulls(jsonb_build_object(
+              'id', placed.id,
+              'placedAt', ${at("placed_at")},
+              'updatedAt', ${at("updated_at", microsecondsUtc)},
+              'requestedFor', ${at("requested_for")},
+              'decideBy', ${at("decide_by")}))),
+            ${outbox.occurredAt}, ${outbox.traceparent}
+          from placed, (select ${sql.json(outbox.data as never)}::jsonb as data) given
+        )
+        select ${columns} from placed`;
       return row!;
     },
     /**
