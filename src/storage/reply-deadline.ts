@@ -42,7 +42,7 @@ export function openWatchedSocket(
  */
 function holdEarlyFailure(socket: Socket): void {
   const held: Array<{ event: "error" | "close"; args: unknown[] }> = [];
-  const emit = socket.emit;
+  const emit = socket.emit as (this: Socket, event: string | symbol, ...args: unknown[]) => boolean;
   socket.emit = function holdingEmit(this: Socket, event: string | symbol, ...args: unknown[]): boolean {
     if (socket.listenerCount("error") === 0 && (event === "error" || (event === "close" && held.length > 0))) {
       held.push({ event, args });
