@@ -55,7 +55,10 @@ function holdEarlyFailure(socket: Socket): void {
     socket.off("newListener", onListener);
     socket.emit = emit;
     // Emitted before the listener is added, and postgres.js adds its `close` listener right after: replay a tick later.
-    if (held.length > 0) process.nextTick(() => held.forEach(({ event: name, args }) => emit.call(socket, name, ...args)));
+    if (held.length > 0)
+      process.nextTick(() => {
+        for (const { event: name, args } of held) emit.call(socket, name, ...args);
+      });
   };
   socket.on("newListener", onListener);
 }

@@ -183,31 +183,34 @@ Deadline(
   },
 );
 
-Deadline("postgres.js on a watched socket whose connect fails at once rejects the query; the process lives", async () => {
-  let code: unknown;
-  const uncaught = await catchingUncaught(async () => {
-    const sql = postgres(`postgres://postgres@${unroutable.host}:${unroutable.port}/postgres`, {
-      max: 1,
-      connect_timeout: 2,
-      ...{ socket: () => openWatchedSocket(unroutable, { replyMs: 1000 }) },
+Deadline(
+  "postgres.js on a watched socket whose connect fails at once rejects the query; the process lives",
+  async () => {
+    let code: unknown;
+    const uncaught = await catchingUncaught(async () => {
+      const sql = postgres(`postgres://postgres@${unroutable.host}:${unroutable.port}/postgres`, {
+        max: 1,
+        connect_timeout: 2,
+        ...{ socket: () => openWatchedSocket(unroutable, { replyMs: 1000 }) },
+      });
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // Without the hold the error went unhandled and its close unheard: the query never settled.
+        const hung = new Promise((resolve) => {
+          timer = setTimeout(resolve, 10_000);
+        }).then(() => "never settled");
+        code = await Promise.race([sql`select 1`.then(() => "answered"), hung]);
+      } catch (error) {
+        code = (error as NodeJS.ErrnoException).code;
+      } finally {
+        clearTimeout(timer);
+        await sql.end({ timeout: 0 });
+      }
     });
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      // Without the hold the error went unhandled and its close unheard: the query never settled.
-      const hung = new Promise((resolve) => {
-        timer = setTimeout(resolve, 10_000);
-      }).then(() => "never settled");
-      code = await Promise.race([sql`select 1`.then(() => "answered"), hung]);
-    } catch (error) {
-      code = (error as NodeJS.ErrnoException).code;
-    } finally {
-      clearTimeout(timer);
-      await sql.end({ timeout: 0 });
-    }
-  });
-  assert.is(code, "ENETUNREACH");
-  assert.equal(uncaught, [], "nothing uncaught");
-});
+    assert.is(code, "ENETUNREACH");
+    assert.equal(uncaught, [], "nothing uncaught");
+  },
+);
 
 Deadline(
   "a peer that closes before answering a byte (HAProxy with no server up) is the socket's error ECONNRESET",
