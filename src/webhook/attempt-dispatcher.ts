@@ -1,11 +1,13 @@
 // This process's attempt slots, shared between tenants (issue 36; docs/decisions.md, "Tenant isolation of the
-// attempt slots"). One loop fetches due attempts one at a time while a slot is free, and never fetches an attempt
-// whose app already holds WEBHOOK_APP_CONCURRENCY of this process's slots: the fetch skips that app's endpoints
-// (pg-boss's ignoreGroups; a group is an endpoint, whose own bound pg-boss keeps across every process). An attempt
-// fetched for such an app all the same (an endpoint created after the skip list was read) is handed back unstarted
-// (pg-boss's restore: no attempt counted, its place in line kept) and its endpoint is known from then on, so it is
-// never fetched twice. A slot freed, a wake or the poll sends the loop to fetch again; it never spins on a job it
-// cannot run.
+// attempt slots"). One loop fetches due attempts while a slot is free, and never fetches an attempt whose app
+// already holds WEBHOOK_APP_CONCURRENCY of this process's slots: the fetch skips that app's endpoints (pg-boss's
+// ignoreGroups; a group is an endpoint, whose own bound pg-boss keeps across every process). One fetch takes as many
+// attempts as the smallest room left: the free slots, and the share left to the app that holds the most of the
+// apps not at their share, so that even a batch of one app's attempts only fills its share (issue 43: one fetch per
+// batch, not per attempt). An attempt fetched for an app at its share all the same (an endpoint created after the
+// skip list was read) is handed back unstarted (pg-boss's restore: no attempt counted, its place in line kept) and
+// its endpoint is known from then on, so it is never fetched twice. A slot freed, a wake or the poll sends the loop
+// to fetch again; it never spins on a job it cannot run.
 /** An attempt the queue handed to this process: its job, and the endpoint (pg-boss group) it goes to. */
 export interface FetchedAttempt {
   /** What the handler runs (the queue's job: one attempt of one delivery). */
@@ -20,8 +22,8 @@ export interface DispatcherDeps<T extends FetchedAttempt> {
   appSlots: number;
   /** How often the loop looks for due attempts when nothing woke it. */
   pollMs: number;
-  /** Claims the next due attempt, none of `skipEndpoints`; undefined when none is due. */
-  fetch(skipEndpoints: readonly string[]): Promise<T | undefined>;
+  /** Claims up to `limit` due attempts, none of `skipEndpoints`, in the queue's order; none when none is due. */
+  fetch(skipEndpoints: readonly string[], limit: number): Promise<readonly T[]>;
   /** Gives a fetched attempt back to the queue unstarted, as if never fetched. */
   handBack(attempt: T): Promise<void>;
   /** Marks the job done (`error` undefined) or failed, for the queue to retry. */
@@ -72,10 +74,21 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
     });
 
   /** The app an attempt counts against: its endpoint's, or the endpoint itself when the endpoint is gone. */
-  async function appOf(endpointId: string): Promise<string> {
-    if (!appOfEndpoint.has(endpointId))
-      for (const [endpoint, app] of await deps.appsOf([endpointId])) appOfEndpoint.set(endpoint, app);
-    return appOfEndpoint.get(endpointId) ?? `endpoint:${endpointId}`;
+  async function appsOf(endpointIds: readonly string[]): Promise<string[]> {
+    const unknown = [...new Set(endpointIds.filter((id) => !appOfEndpoint.has(id)))];
+    if (unknown.length > 0) for (const [endpoint, app] of await deps.appsOf(unknown)) appOfEndpoint.set(endpoint, app);
+    return endpointIds.map((id) => appOfEndpoint.get(id) ?? `endpoint:${id}`);
+  }
+
+  /**
+   * How many attempts one fetch may take: no more than the free slots, nor than the share left to any app that may
+   * be fetched for (an app seen for the first time has all of it), so every attempt of the batch can start even if
+   * all go to one app, as they would one fetch at a time.
+   */
+  function batchLimit(): number {
+    let room = deps.appSlots;
+    for (const held of perApp.values()) if (held < deps.appSlots) room = Math.min(room, deps.appSlots - held);
+    return Math.max(1, Math.min(deps.slots - running.size, room));
   }
 
   /** Every endpoint of the apps at their bound: the live ones, and any this process saw that are gone since. */
@@ -90,34 +103,40 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
   }
 
   /**
-   * Fetches and starts one attempt: "none" when none is due; "handed back" when it went to an app at its share
-   * (its endpoint is known from now on, so the next fetch skips it: no loop on it).
+   * Fetches a batch of attempts and starts them: "none" when none is due; "handed back" when one went to an app at
+   * its share (its endpoint is known from now on, so the next fetch skips it: no loop on it).
    */
   async function startNext(): Promise<"started" | "none" | "handed back"> {
-    const attempt = await deps.fetch(await endpointsToSkip());
-    if (!attempt) return "none";
-    let app: string;
+    const attempts = await deps.fetch(await endpointsToSkip(), batchLimit());
+    if (attempts.length === 0) return "none";
+    let apps: string[];
     try {
-      app = await appOf(attempt.endpointId);
+      apps = await appsOf(attempts.map((attempt) => attempt.endpointId));
     } catch (error) {
-      await deps.handBack(attempt);
+      await Promise.all(attempts.map((attempt) => deps.handBack(attempt)));
       throw error;
     }
-    const held = perApp.get(app) ?? 0;
-    if (held >= deps.appSlots) {
-      await deps.handBack(attempt);
-      return "handed back";
+    let handedBack = false;
+    for (const [index, attempt] of attempts.entries()) {
+      const app = apps[index]!;
+      const held = perApp.get(app) ?? 0;
+      if (held >= deps.appSlots) {
+        // A failed hand-back leaves the job active until pg-boss expires and retries it: never claimed, so sent then.
+        await deps.handBack(attempt).catch(deps.onError);
+        handedBack = true;
+        continue;
+      }
+      perApp.set(app, held + 1);
+      const run: Promise<void> = execute(attempt).finally(() => {
+        const left = (perApp.get(app) ?? 1) - 1;
+        if (left > 0) perApp.set(app, left);
+        else perApp.delete(app);
+        running.delete(run);
+        wake();
+      });
+      running.add(run);
     }
-    perApp.set(app, held + 1);
-    const run: Promise<void> = execute(attempt).finally(() => {
-      const left = (perApp.get(app) ?? 1) - 1;
-      if (left > 0) perApp.set(app, left);
-      else perApp.delete(app);
-      running.delete(run);
-      wake();
-    });
-    running.add(run);
-    return "started";
+    return handedBack ? "handed back" : "started";
   }
 
   /** Runs the attempt and settles its job: done, or failed for the queue to retry (the handler threw). */

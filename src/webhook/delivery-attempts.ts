@@ -11,7 +11,8 @@ import type { SqlClient } from "../storage/sql-client.js";
 import { privateNetworksOf, type AddressPolicy } from "./address-policy.js";
 import type { AttemptJob, DeliveryQueue } from "./delivery-queue.js";
 import type { ResolveHost } from "./endpoint-url.js";
-import { createDeliveryQueries, type ClaimedAttempt } from "./queries/delivery-queries.js";
+import { inBatches } from "./batches.js";
+import { createDeliveryQueries, type ClaimedAttempt, type SucceededAttempt } from "./queries/delivery-queries.js";
 import { createEndpointQueries } from "./queries/endpoint-queries.js";
 import { retryDelaySeconds } from "./retry-schedule.js";
 import { openEndpointKey } from "./endpoint-secrets.js";
@@ -49,6 +50,10 @@ const staleAttemptMs = 60_000;
 export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Promise<void> {
   const { webhooks } = deps.config;
   const privateNetworks = privateNetworksOf(webhooks.allowPrivateNetworks);
+  // Successes recorded while one record is on its way go together in the next statement (issue 43). The job is
+  // completed only after its success is recorded, so a crash between them leaves a job that pg-boss retries and whose
+  // claim finds the delivery settled: nothing sent twice, nothing lost.
+  const recordSucceeded = inBatches<SucceededAttempt>((rows) => createDeliveryQueries(deps.sql).recordSucceeded(rows));
   return async (job) => {
     const now = new Date(deps.clock.now());
     const claimed = await createDeliveryQueries(deps.sql).claim(
@@ -77,7 +82,7 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
       response_excerpt: result.excerpt,
     };
     if (outcome === "SUCCEEDED") {
-      await createDeliveryQueries(deps.sql).recordSucceeded(attemptRow, claimed.endpoint_id);
+      await recordSucceeded({ ...attemptRow, endpoint_id: claimed.endpoint_id });
       deps.metrics?.webhookAttempts.inc({ outcome });
       return;
     }
@@ -86,7 +91,13 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
       await deliveries.recordAttempt({ ...attemptRow, outcome });
       await deliveries.settle(claimed.id, job.attempt, nextAt ? "PENDING" : "FAILED", nextAt);
       if (nextAt)
-        await deps.queue.enqueue(tx, { deliveryId: claimed.id, attempt: job.attempt + 1 }, claimed.endpoint_id, nextAt);
+        await deps.queue.enqueue(tx, [
+          {
+            job: { deliveryId: claimed.id, attempt: job.attempt + 1 },
+            endpointId: claimed.endpoint_id,
+            startAfter: nextAt,
+          },
+        ]);
       if (outcome === "ENDPOINT_DISABLED") return false;
       return createEndpointQueries(tx).recordFailure(
         claimed.endpoint_id,

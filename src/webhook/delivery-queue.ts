@@ -8,6 +8,7 @@
 import { PgBoss, type Db as IDatabase } from "pg-boss";
 import type postgres from "postgres";
 import type { SqlClient } from "../storage/sql-client.js";
+import type { Clock } from "../runtime/clock.js";
 import type { Logger } from "../runtime/logger.js";
 import {
   startAttemptDispatcher,
@@ -15,6 +16,8 @@ import {
   type DispatcherDeps,
   type FetchedAttempt,
 } from "./attempt-dispatcher.js";
+import { inBatches } from "./batches.js";
+import { timeOrderedIds } from "./job-ids.js";
 
 export const deliveryQueueName = "webhook-delivery";
 export const queueSchema = "webhook_queue";
@@ -35,6 +38,13 @@ export const deliveryStopBoundMs = 2 * stopTimeoutMs + 5_000;
 export interface AttemptJob {
   deliveryId: string;
   attempt: number;
+}
+
+/** An attempt to enqueue: its job, the endpoint it goes to (its group), and when it is due (absent: now). */
+export interface QueuedAttempt {
+  job: AttemptJob;
+  endpointId: string;
+  startAfter?: Date;
 }
 
 /**
@@ -116,8 +126,11 @@ interface FetchedJob extends FetchedAttempt {
 }
 
 export interface DeliveryQueue {
-  /** Enqueues an attempt on `tx` (the transaction that makes it due), grouped by its endpoint. */
-  enqueue(tx: SqlClient, job: AttemptJob, endpointId: string, startAfter?: Date): Promise<void>;
+  /**
+   * Enqueues attempts on `tx` (the transaction that makes them due), each grouped by its endpoint: one statement
+   * for all of them (a relay's fan-out of a batch of events).
+   */
+  enqueue(tx: SqlClient, attempts: readonly QueuedAttempt[]): Promise<void>;
   /**
    * Runs `handler` for due attempts, `slots` at once in this process, at most `appSlots` of them for one app's
    * endpoints, and at most `endpointSlots` for one endpoint across every process.
@@ -132,6 +145,8 @@ export async function startDeliveryQueue(options: {
   sql: postgres.Sql;
   embedded: boolean;
   logger: Logger;
+  /** Stamps the job ids (job-ids.ts), which keep one endpoint's attempts in the order they were made. */
+  clock: Pick<Clock, "now">;
 }): Promise<DeliveryQueue> {
   const boss = new PgBoss({
     db: pgBossDatabase(options.sql, !options.embedded),
@@ -157,13 +172,21 @@ export async function startDeliveryQueue(options: {
     deleteAfterSeconds: 86_400,
   });
   let dispatcher: AttemptDispatcher | undefined;
+  const jobId = timeOrderedIds(options.clock);
   return {
-    async enqueue(tx, job, endpointId, startAfter) {
-      await boss.send(deliveryQueueName, job, {
-        db: pgBossDatabase(tx, false),
-        group: { id: endpointId },
-        ...(startAfter ? { startAfter } : {}),
-      });
+    async enqueue(tx, attempts) {
+      if (attempts.length === 0) return;
+      // pg-boss's insert: the queue's retry, expiry and retention settings apply as they do to send().
+      await boss.insert(
+        deliveryQueueName,
+        attempts.map((attempt) => ({
+          id: jobId(),
+          data: attempt.job,
+          group: { id: attempt.endpointId },
+          ...(attempt.startAfter ? { startAfter: attempt.startAfter } : {}),
+        })),
+        { db: pgBossDatabase(tx, false) },
+      );
     },
     async work(handler, bounds, tenancy) {
       const table = (await boss.getQueue(deliveryQueueName))?.table ?? "job";
@@ -173,6 +196,15 @@ export async function startDeliveryQueue(options: {
        * which 12.38 keeps private: the job is created again with started_on cleared, so its next fetch counts no
        * retry, and keeps its created_on, so its place in line. Fenced to the fetch that took it.
        */
+      // Jobs settled while a completion is on its way go together in the next (issue 43). A job whose completion is
+      // lost with its process stays active until pg-boss expires and retries it, and its attempt, already recorded,
+      // is not sent again (delivery-attempts.ts: the claim finds the delivery settled).
+      const complete = inBatches<FetchedJob>((jobs) =>
+        boss.complete(
+          deliveryQueueName,
+          jobs.map((job) => ({ id: job.id, retryCount: job.retryCount })),
+        ),
+      );
       const handBack = async (fetched: FetchedJob) => {
         await options.sql.unsafe(
           `update ${queueSchema}.${table} set state = 'created', started_on = null, heartbeat_on = null
@@ -184,20 +216,27 @@ export async function startDeliveryQueue(options: {
         slots: bounds.slots,
         appSlots: bounds.appSlots,
         pollMs: pollSeconds * 1000,
-        async fetch(skipEndpoints) {
-          const [job] = await boss.fetch<AttemptJob>(deliveryQueueName, {
-            batchSize: 1,
+        async fetch(skipEndpoints, limit) {
+          const jobs = await boss.fetch<AttemptJob>(deliveryQueueName, {
+            batchSize: limit,
             groupConcurrency: bounds.endpointSlots,
             ...(skipEndpoints.length > 0 ? { ignoreGroups: [...skipEndpoints] } : {}),
           });
-          if (!job) return undefined;
-          return { id: job.id, retryCount: job.retryCount, job: job.data, endpointId: job.groupId ?? "" };
+          return jobs.map((job) => ({
+            id: job.id,
+            retryCount: job.retryCount,
+            job: job.data,
+            endpointId: job.groupId ?? "",
+          }));
         },
         handBack: (fetched) => handBack(fetched),
         async settle(fetched, error) {
-          const job = { id: fetched.id, retryCount: fetched.retryCount };
-          if (error === undefined) await boss.complete(deliveryQueueName, job);
-          else await boss.fail(deliveryQueueName, job, { message: String(error) });
+          if (error === undefined) return complete(fetched);
+          await boss.fail(
+            deliveryQueueName,
+            { id: fetched.id, retryCount: fetched.retryCount },
+            { message: String(error) },
+          );
         },
         ...tenancy,
         run: handler,

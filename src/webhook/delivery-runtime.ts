@@ -86,7 +86,12 @@ export async function startWebhookDelivery(options: {
   metrics?: Metrics;
 }): Promise<WebhookDelivery> {
   const { config, logger, clock } = options;
-  const queue = await startDeliveryQueue({ sql: options.control.sql, embedded: options.control.embedded, logger });
+  const queue = await startDeliveryQueue({
+    sql: options.control.sql,
+    embedded: options.control.embedded,
+    logger,
+    clock,
+  });
   if (!options.deliver) return { queue, relay: undefined, nudge: () => {}, stop: () => queue.stop() };
   const runAttempt = createAttemptRunner({
     sql: options.control.sql,

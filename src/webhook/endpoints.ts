@@ -269,7 +269,9 @@ export function createWebhookEndpoints(context: ServiceContext, deps: WebhookEnd
       const row = await deps.sql.begin(async (tx: SqlClient) => {
         const reopened = await createDeliveryQueries(tx).reopen(deliveryId, endpoint.id, at);
         if (!reopened) throw serviceError(domain, "developer.webhook_delivery_not_found");
-        await queue.enqueue(tx, { deliveryId: reopened.id, attempt: reopened.attempts_started + 1 }, endpoint.id);
+        await queue.enqueue(tx, [
+          { job: { deliveryId: reopened.id, attempt: reopened.attempts_started + 1 }, endpointId: endpoint.id },
+        ]);
         return reopened;
       });
       queue.wake(1);

@@ -12,7 +12,7 @@ import type { Database, Listening } from "../storage/postgres.js";
 import type { SqlClient } from "../storage/sql-client.js";
 import type { DeliveryQueue } from "./delivery-queue.js";
 import { eventBody } from "../events/index.js";
-import { createDeliveryQueries, type OutboxRow } from "./queries/delivery-queries.js";
+import { createDeliveryQueries, type NewDelivery, type OutboxRow } from "./queries/delivery-queries.js";
 
 /** An outbox to relay: a schema in a database. */
 export interface OutboxSource {
@@ -98,7 +98,17 @@ export function createRelay(deps: {
     let enqueued = 0;
     await deps.control.begin(async (tx: SqlClient) => {
       const deliveries = createDeliveryQueries(tx);
-      for (const row of rows) enqueued += await fanOut(tx, row, now);
+      const planned: NewDelivery[] = [];
+      for (const row of rows) planned.push(...(await fanOut(tx, row)));
+      // One insert for every delivery of the batch and one for their first attempts (issue 43: a statement per
+      // delivery and one per job were most of a delivery's database time).
+      const added = await deliveries.insertMany(planned, now);
+      if (added.length > 0)
+        await deps.queue.enqueue(
+          tx,
+          added.map((delivery) => ({ job: { deliveryId: delivery.id, attempt: 1 }, endpointId: delivery.endpoint_id })),
+        );
+      enqueued = added.length;
       // In the control database the rows go in the same transaction as their deliveries: relayed exactly once.
       if (sameDatabase)
         await deliveries.deleteOutbox(
@@ -115,30 +125,19 @@ export function createRelay(deps: {
     return rows.length;
   };
 
-  /** Adds the event's deliveries and enqueues their first attempts; how many it enqueued. */
-  const fanOut = async (tx: SqlClient, row: OutboxRow, now: Date): Promise<number> => {
-    const deliveries = createDeliveryQueries(tx);
-    const endpoints = await deliveries.audience(row, productsFor(row.type));
-    let enqueued = 0;
+  /** The deliveries of the event: one to each endpoint that may see it. */
+  const fanOut = async (tx: SqlClient, row: OutboxRow): Promise<NewDelivery[]> => {
+    const endpoints = await createDeliveryQueries(tx).audience(row, productsFor(row.type));
     const payload = eventBody(row.type, row.occurred_at, row.data);
-    for (const endpoint of endpoints) {
-      const id = newDeliveryId();
-      const added = await deliveries.insert({
-        id,
-        endpointId: endpoint.id,
-        eventId: row.event_id,
-        eventType: row.type,
-        payload,
-        occurredAt: row.occurred_at,
-        now,
-        traceparent: row.traceparent,
-      });
-      if (added) {
-        await deps.queue.enqueue(tx, { deliveryId: id, attempt: 1 }, endpoint.id);
-        enqueued++;
-      }
-    }
-    return enqueued;
+    return endpoints.map((endpoint) => ({
+      id: newDeliveryId(),
+      endpointId: endpoint.id,
+      eventId: row.event_id,
+      eventType: row.type,
+      payload,
+      occurredAt: row.occurred_at,
+      traceparent: row.traceparent,
+    }));
   };
 
   const drain = async () => {

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { regions } from "../../src/config/regions.js";
 import { silentLogger } from "../../src/runtime/logger.js";
+import { systemClock } from "../../src/runtime/clock.js";
 import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase } from "../../src/storage/postgres.js";
 import { startDeliveryQueue } from "../../src/webhook/delivery-queue.js";
@@ -65,7 +66,12 @@ async function build(dir: string): Promise<void> {
   try {
     await migrateControl(database.sql, silentLogger);
     for (const region of regions) await migrateRegion(database.sql, region, silentLogger);
-    const queue = await startDeliveryQueue({ sql: database.sql, embedded: true, logger: silentLogger });
+    const queue = await startDeliveryQueue({
+      sql: database.sql,
+      embedded: true,
+      logger: silentLogger,
+      clock: systemClock,
+    });
     await queue.stop();
   } finally {
     await database.close();

@@ -20,5 +20,5 @@ export async function prepareFleetControl(sql: postgres.Sql, dataDir: string): P
     logger: silentLogger,
     accessTokenTtlSeconds: 900,
   }).ensure();
-  await (await startDeliveryQueue({ sql, embedded: false, logger: silentLogger })).stop();
+  await (await startDeliveryQueue({ sql, embedded: false, logger: silentLogger, clock: systemClock })).stop();
 }

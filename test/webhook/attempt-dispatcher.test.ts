@@ -13,7 +13,7 @@ interface Queued extends FetchedAttempt {
   name: string;
 }
 
-/** A queue in creation order; `fetch` takes the first job whose endpoint is not skipped. */
+/** A queue in creation order; `fetch` takes the first `limit` jobs whose endpoints are not skipped. */
 function memoryQueue(jobs: Array<[name: string, endpointId: string]>) {
   const waiting: Queued[] = jobs.map(([name, endpointId], i) => ({
     name,
@@ -24,10 +24,13 @@ function memoryQueue(jobs: Array<[name: string, endpointId: string]>) {
   return {
     waiting,
     log,
-    async fetch(skip: readonly string[]) {
-      log.push(`fetch skipping [${[...skip].sort().join(",")}]`);
-      const index = waiting.findIndex((job) => !skip.includes(job.endpointId));
-      return index < 0 ? undefined : waiting.splice(index, 1)[0];
+    async fetch(skip: readonly string[], limit: number) {
+      log.push(`fetch ${limit} skipping [${[...skip].sort().join(",")}]`);
+      const taken: Queued[] = [];
+      for (let index = 0; index < waiting.length && taken.length < limit; )
+        if (skip.includes(waiting[index]!.endpointId)) index++;
+        else taken.push(waiting.splice(index, 1)[0]!);
+      return taken;
     },
     async handBack(job: Queued) {
       log.push(`hand back ${job.name}`);
@@ -99,13 +102,14 @@ Dispatcher(
       await runs.startedCount(4);
       assert.equal(runs.started, ["A-1", "A-2", "B-1", "B-2"]);
       assert.equal(queue.log, [
-        "fetch skipping []",
-        "fetch skipping []",
-        // A holds its two: its known endpoints are skipped; a3 is not known yet, so A-3 is taken and handed back.
-        "fetch skipping [a1,a2]",
+        // A batch as large as an app's share (2 of the 4 slots): both may go to one app, and here do.
+        "fetch 2 skipping []",
+        // A holds its two: its known endpoints are skipped; a3 is not known yet, so A-3 is taken and handed back,
+        // and B-1 of the same batch starts.
+        "fetch 2 skipping [a1,a2]",
         "hand back A-3",
-        "fetch skipping [a1,a2,a3]",
-        "fetch skipping [a1,a2,a3]",
+        // B has one of its two left, and one slot is free: a batch of one.
+        "fetch 1 skipping [a1,a2,a3]",
       ]);
       assert.equal(
         dispatcher.held(),
@@ -118,6 +122,7 @@ Dispatcher(
       runs.release("A-1");
       await runs.startedCount(5);
       assert.equal(runs.started.at(-1), "A-3");
+      assert.equal(queue.log.at(-1), "fetch 1 skipping [b1]");
       assert.equal(settled, ["A-1 done"]);
       assert.equal(
         queue.waiting.map((job) => job.name),

@@ -4,6 +4,7 @@
 import postgres from "postgres";
 import * as assert from "uvu/assert";
 import { silentLogger } from "../../src/runtime/logger.js";
+import { systemClock } from "../../src/runtime/clock.js";
 import { startDeliveryQueue, type AttemptJob, type DeliveryQueue } from "../../src/webhook/delivery-queue.js";
 import { startPrivatePostgres, type PrivatePostgres } from "../support/private-postgres.js";
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
@@ -20,7 +21,7 @@ Queue("four processes' queues starting at once on an empty database all start, a
   const queues: DeliveryQueue[] = [];
   try {
     const started = await Promise.allSettled(
-      pools.map((sql) => startDeliveryQueue({ sql, embedded: false, logger: silentLogger })),
+      pools.map((sql) => startDeliveryQueue({ sql, embedded: false, logger: silentLogger, clock: systemClock })),
     );
     for (const outcome of started) if (outcome.status === "fulfilled") queues.push(outcome.value);
     assert.equal(
@@ -39,7 +40,9 @@ Queue("four processes' queues starting at once on an empty database all start, a
         { appsOf: async () => new Map(), endpointsOf: async () => [] },
       );
     });
-    await pools[0]!.begin((tx) => queues[0]!.enqueue(tx, { deliveryId: "d-1", attempt: 1 }, "endpoint-1"));
+    await pools[0]!.begin((tx) =>
+      queues[0]!.enqueue(tx, [{ job: { deliveryId: "d-1", attempt: 1 }, endpointId: "endpoint-1" }]),
+    );
     assert.equal(await worked, { deliveryId: "d-1", attempt: 1 });
   } finally {
     await Promise.allSettled(queues.map((queue) => queue.stop()));

@@ -44,6 +44,23 @@ export interface AttemptRow {
   response_excerpt: string;
 }
 
+/** A successful attempt to record, and the endpoint whose failure streak it ends. */
+export type SucceededAttempt = Omit<AttemptRow, "status_code" | "outcome"> & {
+  status_code?: number;
+  endpoint_id: string;
+};
+
+/** A delivery the relay adds: an event to one endpoint. */
+export interface NewDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  occurredAt: Date;
+  traceparent: string | null;
+}
+
 /** A claimed attempt: the delivery and what the worker needs of its endpoint. */
 export interface ClaimedAttempt extends DeliveryRow {
   url: string;
@@ -116,22 +133,22 @@ export function createDeliveryQueries(sql: SqlClient) {
                 and a.product = any(${products as string[]}::text[]))
           end`;
     },
-    /** A delivery of the event to the endpoint, unless one exists (a relay repeated after a crash adds nothing). */
-    async insert(row: {
-      id: string;
-      endpointId: string;
-      eventId: string;
-      eventType: string;
-      payload: string;
-      occurredAt: Date;
-      now: Date;
-      traceparent: string | null;
-    }): Promise<boolean> {
-      const inserted = await sql`
+    /**
+     * The deliveries of events to endpoints, in one statement, each unless one exists (a relay repeated after a crash
+     * adds nothing); the ids of those added, with their endpoints. Arrays, not a row of parameters each: a relay's
+     * batch of events fans out to any number of endpoints.
+     */
+    async insertMany(rows: readonly NewDelivery[], now: Date): Promise<{ id: string; endpoint_id: string }[]> {
+      if (rows.length === 0) return [];
+      const column = <K extends keyof NewDelivery>(key: K) => rows.map((row) => row[key]);
+      return sql<{ id: string; endpoint_id: string }[]>`
         insert into control.webhook_deliveries (id, endpoint_id, event_id, event_type, payload, state, occurred_at, created_at, next_attempt_at, traceparent)
-        values (${row.id}, ${row.endpointId}, ${row.eventId}, ${row.eventType}, ${row.payload}, 'PENDING', ${row.occurredAt}, ${row.now}, ${row.now}, ${row.traceparent})
-        on conflict (endpoint_id, event_id) do nothing returning id`;
-      return inserted.length > 0;
+        select id, endpoint_id, event_id, event_type, payload, 'PENDING', occurred_at, ${now}, ${now}, traceparent
+        from unnest(${column("id")}::text[], ${column("endpointId")}::text[], ${column("eventId")}::text[],
+          ${column("eventType")}::text[], ${column("payload")}::text[],
+          ${rows.map((row) => row.occurredAt.toISOString())}::timestamptz[], ${column("traceparent") as (string | null)[]}::text[])
+          as d (id, endpoint_id, event_id, event_type, payload, occurred_at, traceparent)
+        on conflict (endpoint_id, event_id) do nothing returning id, endpoint_id`;
     },
     /**
      * Claims attempt `attempt` of a pending delivery for this worker: only one worker moves attempts_started from
@@ -162,25 +179,33 @@ export function createDeliveryQueries(sql: SqlClient) {
           status_code = excluded.status_code, duration_ms = excluded.duration_ms, response_excerpt = excluded.response_excerpt`;
     },
     /**
-     * A success, in one statement (atomic on its own, no transaction around it): the attempt's row, the delivery
-     * SUCCEEDED, and its endpoint's failure streak ended. The common outcome: one round trip where the failure path
-     * (recordAttempt, settle, a retry's enqueue, the streak) takes a transaction of five.
+     * Successes, in one statement (atomic on its own, no transaction around it): each attempt's row, its delivery
+     * SUCCEEDED, and its endpoint's failure streak ended. The common outcome: one round trip for every success
+     * recorded at once (issue 43), where the failure path (recordAttempt, settle, a retry's enqueue, the streak) takes
+     * a transaction of five. At most one row per delivery: a delivery has one attempt running at a time.
      */
-    async recordSucceeded(
-      row: Omit<AttemptRow, "status_code" | "outcome"> & { status_code?: number },
-      endpointId: string,
-    ): Promise<void> {
+    async recordSucceeded(rows: readonly SucceededAttempt[]): Promise<void> {
+      if (rows.length === 0) return;
       await sql`
-        with attempt as (
+        with input as (
+          select * from unnest(${rows.map((row) => row.delivery_id)}::text[], ${rows.map((row) => row.attempt)}::int[],
+            ${rows.map((row) => row.attempted_at.toISOString())}::timestamptz[],
+            ${rows.map((row) => row.status_code ?? null) as (number | null)[]}::int[],
+            ${rows.map((row) => row.duration_ms)}::int[], ${rows.map((row) => row.response_excerpt)}::text[],
+            ${rows.map((row) => row.endpoint_id)}::text[])
+            as i (delivery_id, attempt, attempted_at, status_code, duration_ms, response_excerpt, endpoint_id)),
+        attempt as (
           insert into control.webhook_attempts (delivery_id, attempt, attempted_at, outcome, status_code, duration_ms, response_excerpt)
-          values (${row.delivery_id}, ${row.attempt}, ${row.attempted_at}, 'SUCCEEDED', ${row.status_code ?? null}, ${row.duration_ms}, ${row.response_excerpt})
+          select distinct on (delivery_id, attempt) delivery_id, attempt, attempted_at, 'SUCCEEDED', status_code, duration_ms,
+            response_excerpt from input
           on conflict (delivery_id, attempt) do update set attempted_at = excluded.attempted_at, outcome = excluded.outcome,
             status_code = excluded.status_code, duration_ms = excluded.duration_ms, response_excerpt = excluded.response_excerpt),
         delivery as (
-          update control.webhook_deliveries set attempts_recorded = ${row.attempt}, state = 'SUCCEEDED', next_attempt_at = null
-          where id = ${row.delivery_id}),
+          update control.webhook_deliveries d set attempts_recorded = i.attempt, state = 'SUCCEEDED', next_attempt_at = null
+          from input i where d.id = i.delivery_id),
         streak as (
-          update control.webhook_endpoints set failing_since = null where id = ${endpointId} and failing_since is not null)
+          update control.webhook_endpoints set failing_since = null
+          where id in (select endpoint_id from input) and failing_since is not null)
         select 1`;
     },
     /** Settles the delivery after attempt `attempt`: its new state, and when the next attempt starts (if any). */
