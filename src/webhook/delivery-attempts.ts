@@ -62,7 +62,7 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
       now,
       new Date(now.getTime() - staleAttemptMs),
     );
-    if (!claimed) return; // sent already, settled, or another worker holds it
+    if (!claimed) return await retryOnceStale(job); // sent already, settled, or another worker holds it
     const result: AttemptResult = claimed.endpoint_disabled
       ? { outcome: "CONNECTION_ERROR", durationMs: 0, excerpt: "" }
       : await inAttemptSpan(claimed, job.attempt, () => send(claimed, now));
@@ -111,6 +111,25 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
       await noticeDisabled(claimed);
     }
   };
+
+  /**
+   * A claim refused because the attempt was started and its outcome never recorded: another worker sends it now, or
+   * a worker's record failed after the send (the database away for a moment) and pg-boss retried its job within the
+   * second, long before the attempt is stale. Completing this job then left the delivery PENDING with no job to
+   * finish it. A job for the same attempt is queued for when the claim would take it (the start + staleAttemptMs):
+   * if the outcome is recorded by then, that claim finds it so and does nothing.
+   */
+  async function retryOnceStale(job: AttemptJob): Promise<void> {
+    const held = await createDeliveryQueries(deps.sql).startedUnrecorded(job.deliveryId, job.attempt);
+    if (!held) return;
+    await deps.queue.enqueue(deps.sql, [
+      {
+        job,
+        endpointId: held.endpoint_id,
+        startAfter: new Date(held.attempt_started_at.getTime() + staleAttemptMs + 1000),
+      },
+    ]);
+  }
 
   async function send(claimed: ClaimedAttempt, now: Date): Promise<AttemptResult> {
     const keys = [openEndpointKey(deps.kek, claimed.endpoint_id, claimed.secret_sealed)];

@@ -197,6 +197,38 @@ test("webhook.test reaches the receiver signed as Standard Webhooks says, the de
   );
 });
 
+test("an attempt started and never recorded (its record failed after the send) is not dropped: a refused claim queues the attempt again for when it is stale", async () => {
+  const target = await receiver();
+  const endpointId = await register(sandbox, target);
+  assert.is((await call(sandbox, "POST", `/v1/webhook-endpoints/${endpointId}/test`, {})).status, 200);
+  const [listed] = await deliveriesWhen(sandbox, endpointId, (rows) => rows[0]?.state === "SUCCEEDED");
+  const deliveryId = listed!.id;
+  const sql = app.app.control.sql;
+  // As a worker leaves a delivery when attempt 2 was sent and recording its outcome failed (the database away for a
+  // moment): started, never recorded, still PENDING; pg-boss then retries that job within the second.
+  const [started] = await sql<{ at: Date }[]>`
+    update control.webhook_deliveries set state = 'PENDING', attempts_started = 2, attempt_started_at = now()
+    where id = ${deliveryId} returning attempt_started_at as at`;
+  await app.app.webhooks.queue.enqueue(sql, [{ job: { deliveryId, attempt: 2 }, endpointId }]);
+  app.app.webhooks.nudge();
+  type Job = { state: string; start_after: Date };
+  let jobs: Job[] = [];
+  for (let tries = 0; tries < 100 && !jobs.some((job) => job.state === "completed"); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    jobs = await sql<Job[]>`
+      select state, start_after from webhook_queue.job
+      where data->>'deliveryId' = ${deliveryId} and (data->>'attempt')::int = 2 order by created_on, id`;
+  }
+  // The retried job's claim was refused (not stale) and it completed; a job for the same attempt waits for the
+  // moment the claim takes it: the start + 60 s (+1 s).
+  assert.equal(
+    jobs.map((job) => job.state),
+    ["completed", "created"],
+  );
+  assert.is(jobs[1]!.start_after.getTime(), Math.floor(started!.at.getTime()) + 61_000);
+  assert.is(target.received.length, 1, "nothing sent again before then");
+});
+
 test("online_order.created and online_order.updated carry the order as the partner API answers it, from the move's own transaction", async () => {
   const credentials = credentialServiceOf(app, systemClock);
   const ordering = await newApp(credentials, organizationId, Product.ONLINE_ORDER);

@@ -171,6 +171,21 @@ export function createDeliveryQueries(sql: SqlClient) {
           e.previous_secret_expires_at, (e.disabled_at is not null or e.deleted_at is not null) as endpoint_disabled`;
       return row;
     },
+    /**
+     * When attempt `attempt` was started, if it was and its outcome was never recorded (the delivery still PENDING):
+     * a claim refused for that reason is held by a live worker, or by one whose record failed, and is claimable
+     * again once stale. Undefined when the attempt was recorded, settled, or never started.
+     */
+    async startedUnrecorded(
+      deliveryId: string,
+      attempt: number,
+    ): Promise<{ endpoint_id: string; attempt_started_at: Date } | undefined> {
+      const [row] = await sql<{ endpoint_id: string; attempt_started_at: Date }[]>`
+        select endpoint_id, attempt_started_at from control.webhook_deliveries
+        where id = ${deliveryId} and state = 'PENDING' and attempts_started = ${attempt}
+          and attempts_recorded < ${attempt} and attempt_started_at is not null`;
+      return row;
+    },
     async recordAttempt(row: Omit<AttemptRow, "status_code"> & { status_code?: number }): Promise<void> {
       await sql`
         insert into control.webhook_attempts (delivery_id, attempt, attempted_at, outcome, status_code, duration_ms, response_excerpt)
