@@ -16,6 +16,7 @@ import { loadConfig } from "../src/config/config.js";
 import { createManualClock } from "../src/runtime/clock.js";
 import { silentLogger } from "../src/runtime/logger.js";
 import { freePort, startTestApp } from "./support/test-app.js";
+import { seedEmbeddedDatabase } from "./support/embedded-template.js";
 import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";
 import { startPrivateRedis, stopProcess } from "./support/private-redis.js";
 import { grpcHealthCheck } from "./support/internal.js";
@@ -238,6 +239,8 @@ Probes(
 Probes("the data role: its health follows its database's readiness and shutdown", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "pa-data-health-"));
   const databaseUrl = await freshDatabaseUrl();
+  // Embedded: a copy of the migrated template, no initdb of its own.
+  if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
   const clock = createManualClock();
   const node = await startDataRole({
     config: loadConfig({

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { seedEmbeddedDatabase } from "./support/embedded-template.js";
 import { testPasswordCostEnv } from "./support/password-cost.js";
 import { programCommand } from "./support/role-process.js";
-import { suite } from "./support/suite.js";
+import { skipTest, suite } from "./support/suite.js";
 import * as assert from "uvu/assert";
 import postgres from "postgres";
 import { dropDatabase, freshDatabaseUrl } from "./support/storage.js";
@@ -139,6 +139,9 @@ Main("Ctrl-C (SIGINT) on the embedded start skips the drain: it logs drainSecond
 // through the world. It now waits for the world, writes demo.json, stops and exits 0.
 Main("a SIGTERM while the demo world is being written waits for it, then stops and exits 0", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
+  // The embedded database from the migrated template: the demo world is written all the same (no demo.json yet);
+  // a brand-new database's own start is the operator-credential test's below.
+  await seedEmbeddedDatabase(dataDir);
   try {
     const process = run({
       HOST: "127.0.0.1",
@@ -190,7 +193,7 @@ Main(
   async () => {
     const databaseUrl = await freshDatabaseUrl();
     // PGlite takes one connection: nothing else can hold a lock on it, and its pool has no queue to leave behind.
-    if (!databaseUrl) return;
+    if (!databaseUrl) skipTest("TEST_DATABASE_URL is not set: PGlite takes one connection, nothing can hold a lock");
     const dataDir = await mkdtemp(join(tmpdir(), "partner-api-main-"));
     // One connection holds the lock; another watches the service's connections (pg_stat_activity of this database).
     const locker = postgres(databaseUrl, { max: 1, onnotice: () => {} });

@@ -4,6 +4,9 @@
 //   (`alter database ... with allow_connections false` and its backends terminated), then allowed again.
 // - In process on the embedded database (always): the CredentialService and the API-key steps on a dedicated
 //   PGlite socket, which is stopped mid-run and started again on the same port.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { createClient, type Client } from "@connectrpc/connect";
@@ -27,6 +30,7 @@ import { createSandboxGrants } from "../../src/grant/sandbox-grants.js";
 import { migrateControl } from "../../src/storage/migrate.js";
 import { openDatabase, type Database } from "../../src/storage/postgres.js";
 import { credentialServiceOf, freePort, startTestApp, type TestApp } from "../support/test-app.js";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
 import { newApiKey, newApp, newLiveMerchant, newOrganization } from "../support/sandbox.js";
 
 const serverUrl = process.env["TEST_DATABASE_URL"];
@@ -141,8 +145,13 @@ async function startSocket(): Promise<void> {
   await socket.start();
 }
 
+let pgliteDir: string;
+
 Embedded.before(async () => {
-  pglite = await PGlite.create();
+  // On a copy of the migrated template (a directory of its own), not a new in-memory PGlite: no initdb here.
+  pgliteDir = await mkdtemp(join(tmpdir(), "pa-api-key-outage-"));
+  await seedEmbeddedDatabase(pgliteDir);
+  pglite = await PGlite.create(join(pgliteDir, "pg"));
   port = await freePort();
   await startSocket();
   // The app's own client (bigint as number), with one connection: the socket accepts one.
@@ -159,6 +168,7 @@ Embedded.after(async () => {
   await database.close();
   await socket.stop();
   await pglite.close();
+  await rm(pgliteDir, { recursive: true, force: true });
 });
 
 Embedded("the socket stops: api_key_unavailable, never a pass; it starts again: the same key works", async () => {

@@ -13,6 +13,7 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { startGatewayApp, type Fixture, type GatewayApp } from "../support/gateway.js";
 import { writeInternalCredentials } from "../support/internal.js";
 import { sample, scrape } from "../support/metrics.js";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
 
 interface Context {
@@ -30,6 +31,8 @@ Observability.before(async (context) => {
   const presented = join(dir, "front-credential");
   await writeFile(presented, accepted.front + "\n", { mode: 0o600 });
   const dataUrl = await freshDatabaseUrl();
+  // Embedded: a copy of the migrated template, no initdb of its own.
+  if (!dataUrl) await seedEmbeddedDatabase(join(dir, "data"));
   context.dataLogs = [];
   context.data = await startDataRole({
     config: loadConfig({

@@ -17,6 +17,7 @@ import { silentLogger } from "../../src/runtime/logger.js";
 import { migrateControl, migrateRegion } from "../../src/storage/migrate.js";
 import { openDatabase } from "../../src/storage/postgres.js";
 import { createSigningKeyStore, loadKeyEncryptionKey } from "../../src/token/index.js";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
 import { createFixture, testKek, tokenFor } from "../support/gateway.js";
 import { grpcTransport, writeInternalCredentials } from "../support/internal.js";
 import { startRole } from "../support/role-process.js";
@@ -36,6 +37,9 @@ Roles(
     const regionUrl = await freshDatabaseUrl();
     const cleanup: Array<() => Promise<unknown>> = [];
     try {
+      // Embedded: each process's database starts on a copy of the migrated template, no initdb of its own.
+      if (!controlUrl) await seedEmbeddedDatabase(frontDir);
+      if (!regionUrl) await seedEmbeddedDatabase(dataDir);
       // The control plane: an ONLINE_ORDER app, a live us merchant, its grant, the signing key. Closed before the front opens it.
       const control = await openDatabase({ url: controlUrl, dataDir: frontDir, logger: silentLogger });
       await migrateControl(control.sql, silentLogger);

@@ -11,6 +11,7 @@ import { openDatabase, type Database } from "../../src/storage/postgres.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
 
 const Recorder = suite("request-log/recorder");
@@ -23,6 +24,8 @@ let url: string | undefined;
 Recorder.before(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pa-request-log-"));
   url = await freshDatabaseUrl();
+  // Embedded: a copy of the migrated template, no initdb of its own.
+  if (!url) await seedEmbeddedDatabase(dataDir);
   database = await openDatabase({ url, dataDir, logger: silentLogger });
   await migrateControl(database.sql, silentLogger);
 });

@@ -4,6 +4,7 @@ import { readdirSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createLogger } from "../../src/runtime/logger.js";
@@ -64,6 +65,8 @@ test("open, migrate, write, close, reopen: the data is there and migrations appl
 
 test("readiness: a ping queued behind this process's own work is busy, not down; a closed database is down", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "pa-embedded-"));
+  // A copy of the migrated template: readiness needs a database, not a new one (the test above keeps its initdb).
+  await seedEmbeddedDatabase(dataDir);
   const database = await openDatabase({ dataDir, logger: createLogger({ level: "error" }) });
   try {
     assert.is(await database.ping(1000), true);

@@ -17,6 +17,7 @@ import { silentLogger } from "../../src/runtime/logger.js";
 import { createInProcessClient } from "../../src/runtime/service-caller.js";
 import { migrateControl } from "../../src/storage/migrate.js";
 import { openDatabase } from "../../src/storage/postgres.js";
+import { seedEmbeddedDatabase } from "../support/embedded-template.js";
 import { startRole, type RoleProcess } from "../support/role-process.js";
 import { dropDatabase, freshDatabaseUrl } from "../support/storage.js";
 import { freePort } from "../support/test-app.js";
@@ -30,7 +31,9 @@ test("SIGKILL right after the commit: the event is delivered once a worker is ba
   const receiver = await startReceiver();
   const running: RoleProcess[] = [];
   try {
-    // The world, written before any process holds the database.
+    // The world, written before any process holds the database (embedded: on a copy of the migrated template, no
+    // initdb of its own).
+    if (!databaseUrl) await seedEmbeddedDatabase(dataDir);
     const database = await openDatabase({ url: databaseUrl, dataDir, logger: silentLogger });
     await migrateControl(database.sql, silentLogger);
     const credentials = createInProcessClient(
