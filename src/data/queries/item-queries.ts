@@ -35,8 +35,8 @@ export interface ItemInStoreRow extends ItemRow {
   modifiers: Array<ModifierInStore>;
 }
 
-/** A modifier of an item with its group and its availability in one store, as findManyIn reads it. */
-export interface ModifierInStore {
+/** One modifier with its group, as stored (a group without modifiers never exists: a write gives 1 to 50). */
+export interface ModifierRow {
   item_id: number;
   group_id: number;
   group_name: string;
@@ -45,6 +45,10 @@ export interface ModifierInStore {
   modifier_id: number;
   modifier_name: string;
   price_minor: number;
+}
+
+/** A modifier of an item with its group and its availability in one store, as findManyIn reads it. */
+export interface ModifierInStore extends ModifierRow {
   available: boolean | null;
   unavailable_until: string | null;
 }

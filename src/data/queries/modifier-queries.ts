@@ -2,19 +2,9 @@
 // ../menu-modifiers.ts, which answers them as the menu shows them.
 import type { SqlClient } from "../../storage/sql-client.js";
 import { regionTable } from "./region-tables.js";
-import type { AvailabilityRow, ListedItemRow } from "./item-queries.js";
+import type { AvailabilityRow, ListedItemRow, ModifierRow } from "./item-queries.js";
 
-/** One modifier with its group, as stored (a group without modifiers never exists: a write gives 1 to 50). */
-export interface ModifierRow {
-  item_id: number;
-  group_id: number;
-  group_name: string;
-  min_selections: number;
-  max_selections: number;
-  modifier_id: number;
-  modifier_name: string;
-  price_minor: number;
-}
+export type { ModifierRow } from "./item-queries.js";
 
 /** The modifiers `listWithModifiers` brought with `rows`, as `ofItems` answers them: item, group, modifier order. */
 export function listedModifiers(rows: readonly ListedItemRow[]): ModifierRow[] {
