@@ -34,7 +34,17 @@ export interface DispatcherDeps<T extends FetchedAttempt> {
   endpointsOf(appIds: readonly string[]): Promise<readonly string[]>;
   run(job: T["job"]): Promise<void>;
   onError(error: unknown): void;
+  /**
+   * How long a settle or hand-back the database refused is tried again (default 60 s, the queue's expiry: past it
+   * pg-boss retries the job itself). Each try waits `wait` (default a timer; tests record it instead of sleeping).
+   */
+  persistForMs?: number;
+  wait?: (ms: number) => Promise<void>;
 }
+
+/** First wait before a refused settle is tried again; doubled after each refusal up to persistMaxDelayMs. */
+const persistFirstDelayMs = 250;
+const persistMaxDelayMs = 4_000;
 
 export interface AttemptDispatcher {
   /** Looks for due attempts now (after a commit that enqueued some, or a slot freed). */
@@ -53,6 +63,29 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
   let stopping = false;
   let woken = false;
   let interrupt: (() => void) | undefined;
+  const persistForMs = deps.persistForMs ?? 60_000;
+  const wait = deps.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+
+  /**
+   * Runs a write to the queue (a settle, a hand-back) until it is done. A job whose settle never reached the
+   * database (a failover: the primary gone between the fetch and the settle) stays active until pg-boss expires it,
+   * 60 s and up to a supervise interval later; tried again here, it settles within seconds of the database's return.
+   * Settles are fenced to their fetch (the job's retry count), so one that lands after pg-boss's own retry changes
+   * nothing. Gives up when the dispatcher stops or after persistForMs, leaving the job to pg-boss's expiry.
+   */
+  async function persist(write: () => Promise<void>): Promise<void> {
+    let waited = 0;
+    for (let delay = persistFirstDelayMs; ; delay = Math.min(delay * 2, persistMaxDelayMs)) {
+      try {
+        return await write();
+      } catch (error) {
+        deps.onError(error);
+        if (stopping || waited + delay > persistForMs) return;
+      }
+      await wait(delay);
+      waited += delay;
+    }
+  }
 
   const wake = () => {
     woken = true;
@@ -113,7 +146,7 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
     try {
       apps = await appsOf(attempts.map((attempt) => attempt.endpointId));
     } catch (error) {
-      await Promise.all(attempts.map((attempt) => deps.handBack(attempt)));
+      await Promise.all(attempts.map((attempt) => persist(() => deps.handBack(attempt))));
       throw error;
     }
     let handedBack = false;
@@ -121,8 +154,9 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
       const app = apps[index]!;
       const held = perApp.get(app) ?? 0;
       if (held >= deps.appSlots) {
-        // A failed hand-back leaves the job active until pg-boss expires and retries it: never claimed, so sent then.
-        await deps.handBack(attempt).catch(deps.onError);
+        // A hand-back that never lands leaves the job active until pg-boss expires and retries it: never claimed, so
+        // sent then.
+        await persist(() => deps.handBack(attempt));
         handedBack = true;
         continue;
       }
@@ -141,12 +175,13 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
 
   /** Runs the attempt and settles its job: done, or failed for the queue to retry (the handler threw). */
   async function execute(attempt: T): Promise<void> {
+    let failure: { error: unknown } | undefined;
     try {
       await deps.run(attempt.job);
-      await deps.settle(attempt);
     } catch (error) {
-      await deps.settle(attempt, error).catch(deps.onError);
+      failure = { error };
     }
+    await persist(() => (failure ? deps.settle(attempt, failure.error) : deps.settle(attempt)));
   }
 
   const loop = (async () => {

@@ -28,6 +28,7 @@ import {
   launchChromium,
   newPerson,
   screenshots,
+  settledFocusId,
 } from "../support/browser.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
@@ -222,7 +223,7 @@ if (!chromiumAvailable) {
     const refusal = messageFor("developer.sign_in_failed", {}, "en");
     const summary = page.getByRole("alert", { name: "There is a problem" });
     assert.is((await summary.getByRole("listitem").innerText()).trim(), refusal);
-    assert.is(await page.evaluate("document.activeElement.id"), "error-summary");
+    assert.is(await settledFocusId(page, "error-summary"), "error-summary");
     assert.is(await page.getByRole("alert").count(), 1);
     await assertAccessible(page, "old password refused");
 
@@ -359,7 +360,7 @@ if (!chromiumAvailable) {
       // Asked first, the consequence said, the focus on the question; then revoked and told so.
       await page.getByRole("button", { name: "Revoke: reporting server" }).click();
       await page.getByRole("heading", { name: "What revoking it does" }).waitFor();
-      assert.is(await page.evaluate("document.activeElement && document.activeElement.id"), "confirm-heading");
+      assert.is(await settledFocusId(page, "confirm-heading"), "confirm-heading");
       await assertAccessible(page, "API key revoke question");
       await page.getByRole("button", { name: "Yes, revoke: reporting server" }).click();
       await page

@@ -19,6 +19,7 @@ import {
   launchChromium,
   lookAt,
   newPerson,
+  settledFocusId,
 } from "../support/browser.js";
 import { admittedDeveloper, createSiteBrowser, signedUpDeveloper, type SiteBrowser } from "../support/console-site.js";
 import { grpcTransport } from "../support/internal.js";
@@ -76,7 +77,7 @@ async function refusedAt(page: Page, locale: Locale, code: ErrorCode, field: { i
   const message = messageFor(code, {}, locale);
   const summary = page.locator("#error-summary");
   await summary.waitFor();
-  assert.is(await page.evaluate("document.activeElement && document.activeElement.id"), "error-summary");
+  assert.is(await settledFocusId(page, "error-summary"), "error-summary");
   const link = summary.getByRole("link", { name: t("console.problemAt", { field: field.label, message }) });
   assert.is(await link.getAttribute("href"), `#${field.id}`);
   assert.is(await page.locator(`#${field.id}-error`).innerText(), message);

@@ -20,6 +20,7 @@ import {
   launchChromium,
   lookAt,
   newPerson,
+  settledFocusId,
 } from "../support/browser.js";
 import {
   admittedDeveloper,
@@ -258,7 +259,7 @@ async function walk(locale: Locale): Promise<void> {
     // The consequence first, focused; then the confirmation's own button deletes.
     const confirmHeading = page.getByRole("heading", { name: t("console.webhookDeleteConfirmHeading") });
     await confirmHeading.waitFor();
-    assert.is(await page.evaluate("document.activeElement && document.activeElement.id"), "confirm-heading");
+    assert.is(await settledFocusId(page, "confirm-heading"), "confirm-heading");
     assert.is(await page.getByRole("link", { name: t("console.webhookDeleteKeep") }).count(), 1);
     await look(page, locale, "delete-confirm");
     await page.getByRole("button", { name: `${t("console.webhookDeleteConfirm")}: ${receiver.url}` }).click();

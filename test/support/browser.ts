@@ -60,6 +60,20 @@ export async function newPerson(
 }
 
 /**
+ * The id of the element focus settles on, given the one expected: `autofocus` is applied at the page's next
+ * rendering update, which may come after the element is found, so the read waits (up to 5 s) for `expected` first
+ * and then tells what is focused, whatever it is.
+ */
+export async function settledFocusId(page: Page, expected: string): Promise<string | null> {
+  await page
+    .waitForFunction(`document.activeElement && document.activeElement.id === ${JSON.stringify(expected)}`, null, {
+      timeout: 5_000,
+    })
+    .catch(() => undefined);
+  return page.evaluate("document.activeElement && document.activeElement.id") as Promise<string | null>;
+}
+
+/**
  * axe-core on the page: zero critical, serious or moderate violations (the label says which page, in which
  * language). Moderate counts too: the console once passed with twelve `landmark-unique` findings.
  */

@@ -173,4 +173,57 @@ Dispatcher(
   { timeoutMs: 20_000 },
 );
 
+Dispatcher(
+  "a settle the database refused is tried again, waiting longer each time, until it lands; one refused past the bound is left to the queue's expiry",
+  async () => {
+    const queue = memoryQueue([
+      ["A-1", "a1"],
+      ["A-2", "a1"],
+    ]);
+    const tries: string[] = [];
+    const waits: number[] = [];
+    const errors: string[] = [];
+    // The third fetch comes once A-2's slot is free again: its settle given up, not the dispatcher stopped.
+    let slotFreedTwice: () => void = () => {};
+    const bothDone = new Promise<void>((resolve) => {
+      slotFreedTwice = resolve;
+    });
+    const dispatcher = startAttemptDispatcher<Queued>({
+      slots: 1,
+      appSlots: 1,
+      pollMs: 3_600_000,
+      async fetch(skip, limit) {
+        const taken = await queue.fetch(skip, limit);
+        if (queue.log.length === 3) slotFreedTwice();
+        return taken;
+      },
+      handBack: queue.handBack,
+      async settle(job, error) {
+        tries.push(`${job.name} ${error === undefined ? "done" : "failed"}`);
+        // A-1's completion is refused three times (the primary gone), then lands; A-2's is refused every time.
+        const refusals = tries.filter((line) => line.startsWith(job.name)).length;
+        if (job.name === "A-2" || refusals <= 3) throw new Error("connection refused");
+      },
+      appsOf: async () => new Map([["a1", "A"]]),
+      endpointsOf: async () => ["a1"],
+      async run() {},
+      onError: (error) => errors.push((error as Error).message),
+      persistForMs: 5_000,
+      wait: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    await bothDone;
+    await dispatcher.stop(1_000);
+    // A completion is tried again as a completion (never turned into a failure: the attempt was recorded).
+    assert.equal(tries, [...Array(4).fill("A-1 done"), ...Array(5).fill("A-2 done")]);
+    // A-1: three waits, doubling from 250 ms. A-2: 250, 500, 1,000 and 2,000 ms (3,750 in all); the next (4,000)
+    // would pass the 5 s bound, so its fifth refusal is its last: pg-boss expires the job and retries it.
+    assert.equal(waits, [250, 500, 1_000, 250, 500, 1_000, 2_000]);
+    assert.equal(errors, Array(3 + 5).fill("connection refused"));
+    assert.equal(dispatcher.held(), new Map());
+  },
+  { timeoutMs: 20_000 },
+);
+
 Dispatcher.run();
