@@ -419,9 +419,12 @@ async function assertInflight(run: InflightRun, killedMs: number): Promise<void>
     while (new Set(created().map((d) => d.headers["webhook-id"])).size < rows.length && performance.now() < deadline)
       await sleep(200);
     const ids = created().map((delivery) => String(delivery.headers["webhook-id"]));
+    // receivedAt is on the epoch's scale, killedMs on performance.now()'s.
+    const lastSeconds = Math.max(...created().map((d) => d.receivedAt - performance.timeOrigin - killedMs)) / 1000;
     console.log(
       `  orders: ${orders.length} placed, ${accepted.length} accepted, ${rows.length} stored; ` +
-        `online_order.created deliveries ${ids.length}, distinct webhook-ids ${new Set(ids).size}`,
+        `online_order.created deliveries ${ids.length}, distinct webhook-ids ${new Set(ids).size}, ` +
+        `the last ${lastSeconds.toFixed(1)} s after the fault`,
     );
     assert.is(new Set(ids).size, rows.length, "order events delivered (distinct webhook-ids)");
     const ordersOfEvents = created().map((d) => String((d.verified!.data["order"] as { id?: unknown }).id));
