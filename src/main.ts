@@ -2,9 +2,10 @@
 // and shuts down gracefully on SIGTERM / SIGINT.
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startApp, startDataRole, startWorkerRole, type RunningApp, type RunningDataRole } from "./app.js";
+// The app and the demo are imported once the configuration is read: a refused configuration, --help or a usage
+// error answers without loading every service (about 1 s of CPU, and what a config-failure test waits for).
+import type { RunningApp, RunningDataRole } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config/config.js";
-import { demoFilePath, describeDemo, provisionDemo, refreshDemoUrls } from "./demo/provision-demo.js";
 import type { Clock } from "./runtime/clock.js";
 import { programClock, TestClockRefused } from "./runtime/test-clock.js";
 import { createLogger, type Logger } from "./runtime/logger.js";
@@ -96,6 +97,7 @@ const urlHost = (address: string) => (address.includes(":") ? `[${address}]` : a
 
 async function runDataRole(region: Region, started: Started) {
   const { config, clock, logger, since, internalScheme } = started;
+  const { startDataRole } = await import("./app.js");
   const node = await startDataRole({ config, logger, clock, region });
   logger.info("data service ready", {
     region: node.region,
@@ -109,6 +111,7 @@ async function runDataRole(region: Region, started: Started) {
 
 async function runWorkerRole(started: Started) {
   const { config, clock, logger, since } = started;
+  const { startWorkerRole } = await import("./app.js");
   const worker = await startWorkerRole({ config, logger, clock });
   logger.info("webhook worker ready", {
     embeddedDatabase: worker.control.embedded,
@@ -123,6 +126,7 @@ async function runWorkerRole(started: Started) {
 /** The front role, or every role in this process (then with the demo world when asked or brand-new). */
 async function runApp(role: "all" | "front", demo: boolean, started: Started) {
   const { config, clock, logger, internalScheme } = started;
+  const { startApp } = await import("./app.js");
   const app = await startApp({ config, logger, clock, role });
   // The listeners answer from here on (/readyz included), so a signal from here on stops gracefully; one that
   // arrives while the demo world is being written waits for it, rather than ending the process halfway through it.
@@ -154,6 +158,7 @@ async function runApp(role: "all" | "front", demo: boolean, started: Started) {
  * `npm install && npm start` has something to try; otherwise demo.json only learns this start's URLs.
  */
 async function offerDemo(app: RunningApp, demo: boolean, { config, logger, internalScheme }: Started) {
+  const { demoFilePath, describeDemo, provisionDemo, refreshDemoUrls } = await import("./demo/provision-demo.js");
   const demoFile = demoFilePath(config);
   if (demo || (app.control.embedded && !existsSync(demoFile))) {
     const world = await provisionDemo({
