@@ -29,6 +29,11 @@ const startAttempts = 5;
  * second, as the one polling worker (the sentinel) of the sixteen the dispatcher replaced.
  */
 const pollSeconds = 1;
+/**
+ * How long a freed slot waits for others before the next fetch while attempts still run (attempt-dispatcher.ts): a
+ * burst drains in fetches of a few jobs, not one per attempt ended (issue 43), for at most this much delay.
+ */
+const gatherMs = 3;
 /** How long a stop waits for the attempts running (each is bounded by WEBHOOK_TIMEOUT_SECONDS). */
 const stopTimeoutMs = 20_000;
 /** What a delivery queue's stop may take by its own bounds: the dispatcher's wait, then pg-boss's (src/app: its shutdown step's bound). */
@@ -237,6 +242,7 @@ export async function startDeliveryQueue(options: {
         slots: bounds.slots,
         appSlots: bounds.appSlots,
         pollMs: pollSeconds * 1000,
+        gatherMs,
         async fetch(skipEndpoints, limit) {
           const jobs = await boss.fetch<AttemptJob>(deliveryQueueName, {
             batchSize: limit,
