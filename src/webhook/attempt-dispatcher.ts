@@ -22,6 +22,12 @@ export interface DispatcherDeps<T extends FetchedAttempt> {
   appSlots: number;
   /** How often the loop looks for due attempts when nothing woke it. */
   pollMs: number;
+  /**
+   * How long the loop, woken by a slot freed while other attempts still run, waits for more slots to free before it
+   * fetches (absent: no wait). While a burst drains, attempts end one by one; without it, every end is a fetch of
+   * one job (issue 43: pg-boss's fetch with group concurrency is the costliest statement of a delivery).
+   */
+  gatherMs?: number;
   /** Claims up to `limit` due attempts, none of `skipEndpoints`, in the queue's order; none when none is due. */
   fetch(skipEndpoints: readonly string[], limit: number): Promise<readonly T[]>;
   /** Gives a fetched attempt back to the queue unstarted, as if never fetched. */
@@ -62,6 +68,8 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
   const appOfEndpoint = new Map<string, string>();
   let stopping = false;
   let woken = false;
+  /** A slot was freed since the last fetch (not a relay's wake, nor the poll). */
+  let freed = false;
   let interrupt: (() => void) | undefined;
   const persistForMs = deps.persistForMs ?? 60_000;
   const wait = deps.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
@@ -104,6 +112,19 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
       interrupt = done;
     }).then(() => {
       woken = false;
+    });
+
+  let endGather: (() => void) | undefined;
+  /** Waits `ms` for more slots to free, or less when nothing is left to wait for (endGather) or on a stop. */
+  const gather = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        endGather = undefined;
+        resolve();
+      }
+      endGather = done;
     });
 
   /** The app an attempt counts against: its endpoint's, or the endpoint itself when the endpoint is gone. */
@@ -166,6 +187,9 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
         if (left > 0) perApp.set(app, left);
         else perApp.delete(app);
         running.delete(run);
+        freed = true;
+        // Nothing more to wait for: every attempt ended, or the room is as large as one fetch may take.
+        if (running.size === 0 || batchLimit() >= Math.min(deps.slots, deps.appSlots)) endGather?.();
         wake();
       });
       running.add(run);
@@ -190,6 +214,8 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
         await pause();
         continue;
       }
+      if (freed && deps.gatherMs && running.size > 0) await gather(deps.gatherMs);
+      freed = false;
       let next: Awaited<ReturnType<typeof startNext>> | "failed";
       try {
         next = await startNext();
@@ -207,6 +233,7 @@ export function startAttemptDispatcher<T extends FetchedAttempt>(deps: Dispatche
     async stop(timeoutMs) {
       stopping = true;
       interrupt?.();
+      endGather?.();
       await loop;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([

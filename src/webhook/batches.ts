@@ -26,3 +26,33 @@ export function inBatches<J>(writeAll: (items: J[]) => Promise<unknown>): (item:
       if (!writing) void drain();
     });
 }
+
+/**
+ * Returns `read` for one item, answered with its own result: the items given in one turn (before the next
+ * microtask: a fetched batch's attempts all start in one loop) go to `readAll` together, and so do the items given
+ * while a read is on its way. `readAll` answers one result per item, in their order.
+ */
+export function gatheredReads<J, R>(readAll: (items: J[]) => Promise<readonly R[]>): (item: J) => Promise<R> {
+  let waiting: Array<{ item: J; done: (result: R) => void; failed: (error: unknown) => void }> = [];
+  let reading = false;
+  const drain = async () => {
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        const results = await readAll(batch.map((entry) => entry.item));
+        for (const [index, entry] of batch.entries()) entry.done(results[index]!);
+      } catch (error) {
+        for (const entry of batch) entry.failed(error);
+      }
+    }
+    reading = false;
+  };
+  return (item) =>
+    new Promise<R>((done, failed) => {
+      waiting.push({ item, done, failed });
+      if (reading) return;
+      reading = true;
+      queueMicrotask(() => void drain());
+    });
+}

@@ -11,8 +11,13 @@ import type { SqlClient } from "../storage/sql-client.js";
 import { privateNetworksOf, type AddressPolicy } from "./address-policy.js";
 import type { AttemptJob, DeliveryQueue } from "./delivery-queue.js";
 import type { ResolveHost } from "./endpoint-url.js";
-import { inBatches } from "./batches.js";
-import { createDeliveryQueries, type ClaimedAttempt, type SucceededAttempt } from "./queries/delivery-queries.js";
+import { gatheredReads, inBatches } from "./batches.js";
+import {
+  createDeliveryQueries,
+  type AttemptClaim,
+  type ClaimedAttempt,
+  type SucceededAttempt,
+} from "./queries/delivery-queries.js";
 import { createEndpointQueries } from "./queries/endpoint-queries.js";
 import { retryDelaySeconds } from "./retry-schedule.js";
 import { openEndpointKey } from "./endpoint-secrets.js";
@@ -54,14 +59,19 @@ export function createAttemptRunner(deps: AttemptDeps): (job: AttemptJob) => Pro
   // completed only after its success is recorded, so a crash between them leaves a job that pg-boss retries and whose
   // claim finds the delivery settled: nothing sent twice, nothing lost.
   const recordSucceeded = inBatches<SucceededAttempt>((rows) => createDeliveryQueries(deps.sql).recordSucceeded(rows));
+  // The attempts of one fetch start together and are claimed in one statement, as are those started while a claim
+  // is on its way (issue 43); each runner learns its own claim, so what one claim decides is unchanged.
+  const claim = gatheredReads<AttemptClaim, ClaimedAttempt | undefined>((claims) =>
+    createDeliveryQueries(deps.sql).claimMany(claims),
+  );
   return async (job) => {
     const now = new Date(deps.clock.now());
-    const claimed = await createDeliveryQueries(deps.sql).claim(
-      job.deliveryId,
-      job.attempt,
+    const claimed = await claim({
+      deliveryId: job.deliveryId,
+      attempt: job.attempt,
       now,
-      new Date(now.getTime() - staleAttemptMs),
-    );
+      staleBefore: new Date(now.getTime() - staleAttemptMs),
+    });
     if (!claimed) return await retryOnceStale(job); // sent already, settled, or another worker holds it
     const result: AttemptResult = claimed.endpoint_disabled
       ? { outcome: "CONNECTION_ERROR", durationMs: 0, excerpt: "" }

@@ -226,4 +226,60 @@ Dispatcher(
   { timeoutMs: 20_000 },
 );
 
+Dispatcher(
+  "slots freed while other attempts run are fetched for together after the gathering wait, not one fetch each",
+  async () => {
+    const queue = memoryQueue([
+      ["A-1", "a1"],
+      ["A-2", "a2"],
+      ["A-3", "a3"],
+      ["A-4", "a1"],
+      ["A-5", "a2"],
+    ]);
+    const runs = heldRuns();
+    const settled: string[] = [];
+    let onSettle: () => void = () => {};
+    const dispatcher = startAttemptDispatcher<Queued>({
+      slots: 3,
+      appSlots: 3,
+      pollMs: 3_600_000,
+      gatherMs: 60_000, // longer than the test: the second end comes within it whatever the machine's load
+      fetch: queue.fetch,
+      handBack: queue.handBack,
+      async settle(job) {
+        settled.push(job.name);
+        onSettle();
+      },
+      appsOf: async () => new Map(["a1", "a2", "a3"].map((id) => [id, "A"])),
+      endpointsOf: async () => ["a1", "a2", "a3"],
+      run: runs.run,
+      onError: (error) => assert.unreachable(String(error)),
+    });
+    try {
+      await runs.startedCount(3);
+      const settledCount = (count: number) =>
+        new Promise<void>((resolve) => {
+          onSettle = () => settled.length >= count && resolve();
+          onSettle();
+        });
+      runs.release("A-1");
+      await settledCount(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(queue.log, ["fetch 3 skipping []"], "the first end waits for others, A-2 and A-3 still run");
+      runs.release("A-2");
+      await settledCount(2);
+      assert.equal(queue.log, ["fetch 3 skipping []"]);
+      // Every run over: nothing left to wait for, so the loop fetches at once for the two freed slots and the third.
+      runs.release("A-3");
+      await runs.startedCount(5);
+      assert.equal(queue.log, ["fetch 3 skipping []", "fetch 3 skipping []"]);
+      assert.equal(runs.started, ["A-1", "A-2", "A-3", "A-4", "A-5"]);
+    } finally {
+      for (const name of runs.started) runs.release(name);
+      await dispatcher.stop(1_000);
+    }
+  },
+  { timeoutMs: 20_000 },
+);
+
 Dispatcher.run();

@@ -8,6 +8,7 @@ import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { recordEvent } from "../../src/events/index.js";
 import { createConnections } from "../../src/grant/index.js";
 import { systemClock } from "../../src/runtime/clock.js";
+import { createDeliveryQueries } from "../../src/webhook/queries/delivery-queries.js";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { expectError } from "../support/console.js";
 import { answerOf, newApp, newOrganization, newSandboxMerchant, type Answer } from "../support/sandbox.js";
@@ -227,6 +228,54 @@ test("an attempt started and never recorded (its record failed after the send) i
   );
   assert.is(jobs[1]!.start_after.getTime(), Math.floor(started!.at.getTime()) + 61_000);
   assert.is(target.received.length, 1, "nothing sent again before then");
+});
+
+test("claims in one statement decide as one at a time: the first claim of a delivery takes it, a second in the same batch and a claim of a settled delivery are refused, a stale one is taken again", async () => {
+  const target = await receiver();
+  const endpointId = await register(sandbox, target);
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    assert.is((await call(sandbox, "POST", `/v1/webhook-endpoints/${endpointId}/test`, {})).status, 200);
+    const done = await deliveriesWhen(
+      sandbox,
+      endpointId,
+      (rows) => rows.length > i && rows.every((row) => row.state === "SUCCEEDED"),
+    );
+    ids.push(done.find((row) => !ids.includes(row.id))!.id);
+  }
+  const [open, settled] = ids as [string, string];
+  const sql = app.app.control.sql;
+  // `open` as a delivery whose attempt 1 failed and whose attempt 2 is due; `settled` stays SUCCEEDED.
+  await sql`update control.webhook_deliveries set state = 'PENDING', attempts_started = 1, attempts_recorded = 1
+    where id = ${open}`;
+  const now = new Date();
+  const staleBefore = new Date(now.getTime() - 60_000);
+  const claims = [
+    { deliveryId: open, attempt: 2, now, staleBefore },
+    { deliveryId: settled, attempt: 2, now, staleBefore },
+    { deliveryId: open, attempt: 2, now, staleBefore },
+  ];
+  const answered = await createDeliveryQueries(sql).claimMany(claims);
+  assert.is(answered.length, 3);
+  assert.is(answered[0]?.id, open, "the first claim of the pending delivery takes it");
+  assert.is(answered[0]?.endpoint_id, endpointId);
+  assert.is(answered[0]?.url, target.url);
+  assert.is(answered[1], undefined, "a settled delivery is not claimed");
+  assert.is(
+    answered[2],
+    undefined,
+    "a second claim of the same attempt in the batch is refused, as it would be after the first",
+  );
+  const [again] = await createDeliveryQueries(sql).claimMany([claims[0]!]);
+  assert.is(again, undefined, "started and not stale: refused");
+  const later = new Date(now.getTime() + 61_000);
+  const [stale] = await createDeliveryQueries(sql).claimMany([
+    { deliveryId: open, attempt: 2, now: later, staleBefore: new Date(later.getTime() - 60_000) },
+  ]);
+  assert.is(stale?.id, open, "started more than a minute before and never recorded: claimed again");
+  await sql`update control.webhook_deliveries set state = 'SUCCEEDED', attempts_recorded = 2 where id = ${open}`;
+  // The app's endpoints are bounded; the later tests register theirs.
+  assert.is((await call(sandbox, "DELETE", `/v1/webhook-endpoints/${endpointId}`)).status, 200);
 });
 
 test("online_order.created and online_order.updated carry the order as the partner API answers it, from the move's own transaction", async () => {

@@ -2,7 +2,7 @@
 // order they were made (pg-boss keeps, of one endpoint's jobs in a fetch past the endpoint's room, the first by id),
 // and completions that gather the jobs settled while one is on its way into the next statement.
 import * as assert from "uvu/assert";
-import { inBatches } from "../../src/webhook/batches.js";
+import { gatheredReads, inBatches } from "../../src/webhook/batches.js";
 import { timeOrderedIds } from "../../src/webhook/job-ids.js";
 import { suite } from "../support/suite.js";
 
@@ -65,6 +65,52 @@ Batching(
     release!();
     await again;
     assert.equal(calls.at(-1), [6], "a failure does not stop the next completion");
+  },
+);
+
+Batching(
+  "claims given in one turn go together, those given meanwhile in the next; each caller gets its own answer",
+  async () => {
+    const calls: number[][] = [];
+    let release: (() => void) | undefined;
+    let fail = false;
+    const claim = gatheredReads<number, string>(async (items) => {
+      calls.push(items);
+      await new Promise<void>((resolve) => (release = resolve));
+      if (fail) throw new Error("database gone");
+      return items.map((item) => `claimed ${item}`);
+    });
+    const firstTurn = [claim(1), claim(2), claim(3)];
+    assert.equal(calls, [], "nothing read before the turn ends");
+    await Promise.resolve();
+    assert.equal(calls, [[1, 2, 3]], "the three of one turn: one read");
+    const meanwhile = [claim(4), claim(5)];
+    release!();
+    assert.equal(await Promise.all(firstTurn), ["claimed 1", "claimed 2", "claimed 3"]);
+    assert.equal(
+      calls,
+      [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      "given while the read was on its way: the next read",
+    );
+    release!();
+    assert.equal(await Promise.all(meanwhile), ["claimed 4", "claimed 5"]);
+    fail = true;
+    const late = claim(6);
+    await Promise.resolve();
+    release!();
+    await late.then(
+      () => assert.unreachable("a failed read rejects its callers"),
+      (error: Error) => assert.is(error.message, "database gone"),
+    );
+    fail = false;
+    const again = claim(7);
+    await Promise.resolve();
+    assert.equal(calls.at(-1), [7], "a failure does not stop the next read");
+    release!();
+    assert.is(await again, "claimed 7");
   },
 );
 

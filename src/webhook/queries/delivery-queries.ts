@@ -61,6 +61,14 @@ export interface NewDelivery {
   traceparent: string | null;
 }
 
+/** One attempt to claim: `claim`'s arguments. */
+export interface AttemptClaim {
+  deliveryId: string;
+  attempt: number;
+  now: Date;
+  staleBefore: Date;
+}
+
 /** A claimed attempt: the delivery and what the worker needs of its endpoint. */
 export interface ClaimedAttempt extends DeliveryRow {
   url: string;
@@ -74,6 +82,28 @@ export interface ClaimedAttempt extends DeliveryRow {
 
 const deliveryColumns = `d.id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.state, d.attempts_started, d.attempts_recorded,
   d.next_attempt_at, d.occurred_at, d.created_at, d.traceparent`;
+
+async function claimMany(sql: SqlClient, claims: readonly AttemptClaim[]): Promise<(ClaimedAttempt | undefined)[]> {
+  const first = new Map<string, number>();
+  for (const [index, claim] of claims.entries()) if (!first.has(claim.deliveryId)) first.set(claim.deliveryId, index);
+  const tried = [...first.values()].map((index) => claims[index]!);
+  if (tried.length === 0) return [];
+  const rows = await sql<ClaimedAttempt[]>`
+    update control.webhook_deliveries d set attempts_started = i.attempt, attempt_started_at = i.now, next_attempt_at = null
+    from unnest(${tried.map((claim) => claim.deliveryId)}::text[], ${tried.map((claim) => claim.attempt)}::int[],
+        ${tried.map((claim) => claim.now.toISOString())}::timestamptz[],
+        ${tried.map((claim) => claim.staleBefore.toISOString())}::timestamptz[]) as i (id, attempt, now, stale_before),
+      control.webhook_endpoints e
+    where d.id = i.id and e.id = d.endpoint_id and d.state = 'PENDING'
+      and (d.attempts_started = i.attempt - 1
+        or (d.attempts_started = i.attempt and d.attempts_recorded < i.attempt and d.attempt_started_at < i.stale_before))
+    returning ${sql.unsafe(deliveryColumns)}, e.url, e.app_id, e.environment, e.secret_sealed, e.previous_secret_sealed,
+      e.previous_secret_expires_at, (e.disabled_at is not null or e.deleted_at is not null) as endpoint_disabled`;
+  const claimed = new Map(rows.map((row) => [row.id, row]));
+  return claims.map((claim, index) =>
+    first.get(claim.deliveryId) === index ? claimed.get(claim.deliveryId) : undefined,
+  );
+}
 
 export function createDeliveryQueries(sql: SqlClient) {
   return {
@@ -161,16 +191,16 @@ export function createDeliveryQueries(sql: SqlClient) {
       now: Date,
       staleBefore: Date,
     ): Promise<ClaimedAttempt | undefined> {
-      const [row] = await sql<ClaimedAttempt[]>`
-        update control.webhook_deliveries d set attempts_started = ${attempt}, attempt_started_at = ${now}, next_attempt_at = null
-        from control.webhook_endpoints e
-        where d.id = ${deliveryId} and e.id = d.endpoint_id and d.state = 'PENDING'
-          and (d.attempts_started = ${attempt - 1}
-            or (d.attempts_started = ${attempt} and d.attempts_recorded < ${attempt} and d.attempt_started_at < ${staleBefore}))
-        returning ${sql.unsafe(deliveryColumns)}, e.url, e.app_id, e.environment, e.secret_sealed, e.previous_secret_sealed,
-          e.previous_secret_expires_at, (e.disabled_at is not null or e.deleted_at is not null) as endpoint_disabled`;
-      return row;
+      const [claimed] = await claimMany(sql, [{ deliveryId, attempt, now, staleBefore }]);
+      return claimed;
     },
+    /**
+     * `claim` for many attempts in one statement (issue 43: a fetched batch's attempts are claimed together), each
+     * with its own `now` and `staleBefore`; answers one claimed attempt or undefined per claim, in their order. Of
+     * two claims of one delivery in a batch only the first is tried: the second is refused, as it would be run
+     * after the first (its attempt then just started, not stale).
+     */
+    claimMany: (claims: readonly AttemptClaim[]) => claimMany(sql, claims),
     /**
      * When attempt `attempt` was started, if it was and its outcome was never recorded (the delivery still PENDING):
      * a claim refused for that reason is held by a live worker, or by one whose record failed, and is claimable
