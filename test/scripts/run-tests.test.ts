@@ -96,7 +96,7 @@ Runner(
 
 Runner("a file over its limit is killed with the processes it started, and named with the test it was in", async () => {
   const pidFile = join(scratch, "sleep.pid");
-  // 30 s: the fixture must reach its hanging test first, and under load starting tsx alone can take seconds.
+  // 30 s: the fixture must reach its hanging test first, and under load starting Node alone can take seconds.
   const { code, output } = await runner(["--file-timeout", "30", `${fixtures}/hangs.ts`], { HANGS_PID_FILE: pidFile });
   assert.is(code, 1, output);
   assert.match(output, "killed after 30.");
