@@ -119,7 +119,7 @@ function readTimings() {
 /**
  * A guess for a file never timed (every file of a clean clone's first run: the timings file is not committed):
  * files that start the app or a browser are the slow ones, and so are those that start programs (role processes,
- * `main`: each loads the app through tsx and opens its own PGlite, 49 to 73 s of CPU each) or a PostgreSQL server
+ * `main`: each loads the app and opens its own PGlite, 49 to 73 s of CPU each) or a PostgreSQL server
  * of their own, and the fuzz test (every route, hundreds of requests each through the app). Guessed light, they started last on a
  * first run, and the run ends with its slowest file.
  */
@@ -247,7 +247,7 @@ const children = new Set();
  * (Linux), else the system's. Every embedded app of a test starts on a copy of the migrated template (about 1,450
  * files, test/support/embedded-template.ts) that is deleted when it stops; on ext4, creating and deleting inodes
  * at that rate cost about a second of kernel CPU per copy (its inode allocator skipping recently deleted ones),
- * on tmpfs almost nothing. Tests' data directories, the template, tsx's cache and chromium's profiles live there.
+ * on tmpfs almost nothing. Tests' data directories, the template, Node's compile cache and chromium's profiles live there.
  */
 function testTmpdir() {
   if (process.env.TMPDIR) return process.env.TMPDIR;
