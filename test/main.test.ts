@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seedEmbeddedDatabase } from "./support/embedded-template.js";
 import { testPasswordCostEnv } from "./support/password-cost.js";
-import { programCommand } from "./support/role-process.js";
+import { programCommand, sourceLoaderFlags } from "./support/role-process.js";
 import { skipTest, suite } from "./support/suite.js";
 import * as assert from "uvu/assert";
 import postgres from "postgres";
@@ -436,7 +436,7 @@ Main(
         const made = await new Promise<string>((resolve, reject) =>
           execFile(
             process.execPath,
-            ["--import", "tsx", "src/internal/new-credential.ts", "staff", "staff-local"],
+            [...sourceLoaderFlags, "src/internal/new-credential.ts", "staff", "staff-local"],
             (error, stdout) => (error ? reject(error) : resolve(stdout)),
           ),
         );

@@ -6,6 +6,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { suite } from "../support/suite.js";
+import { sourceLoaderFlags } from "../support/role-process.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { staffCredentialPath } from "../../src/internal/service-credentials.js";
@@ -26,7 +27,7 @@ Staff.after(async () => {
   await test.stop();
 });
 
-/** `npm run staff -- ...args` as the sources (tsx), in the app's environment: its DATA_DIR and internal port. */
+/** `npm run staff -- ...args` as the sources (loaded as the tests are), in the app's environment: its DATA_DIR and internal port. */
 async function staff(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = {
     PATH: process.env["PATH"] ?? "",
@@ -37,7 +38,7 @@ async function staff(...args: string[]): Promise<{ code: number; stdout: string;
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ["--import", "tsx", "src/internal/staff-command.ts", ...args],
+      [...sourceLoaderFlags, "src/internal/staff-command.ts", ...args],
       { cwd: root, env },
     );
     return { code: 0, stdout, stderr };

@@ -1,6 +1,7 @@
 // The logger keeps secrets out of log lines, whatever their nesting, and leaves ids of secrets readable.
 import { spawn, spawnSync } from "node:child_process";
 import { suite } from "../support/suite.js";
+import { sourceLoaderFlags } from "../support/role-process.js";
 import * as assert from "uvu/assert";
 import { createLogger, redact } from "../../src/runtime/logger.js";
 import { addToLogContext, runWithLogContext } from "../../src/runtime/log-context.js";
@@ -161,7 +162,7 @@ Logger(
     logger.error("last", { i: 2000 });
     process.exit(0);
   });`;
-    const child = spawnSync(process.execPath, ["--import", "tsx", "-e", program], {
+    const child = spawnSync(process.execPath, [...sourceLoaderFlags, "-e", program], {
       cwd: new URL("../..", import.meta.url).pathname,
       encoding: "utf8",
       timeout: 60_000,
@@ -194,7 +195,7 @@ Logger("a line on stdout is written while the process runs on, without waiting f
     createLogger({}).info("alone", { n: 1 });
     setTimeout(() => { process.stderr.write("gave up"); process.exit(3); }, 20_000);
   });`;
-  const child = spawn(process.execPath, ["--import", "tsx", "-e", program], {
+  const child = spawn(process.execPath, [...sourceLoaderFlags, "-e", program], {
     cwd: new URL("../..", import.meta.url).pathname,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -47,6 +47,19 @@ function runner(args: string[], env: Record<string, string> = {}): Promise<{ cod
 const lastLine = (output: string) => output.trimEnd().split("\n").at(-1);
 
 Runner(
+  "a file is loaded by Node's own type handling and the loader's hook; one that says `// test-loader: tsx` by tsx",
+  async () => {
+    const { code, output } = await runner([`${fixtures}/loads-natively.ts`, `${fixtures}/on-tsx.ts`], {
+      // Times of their own: the next test reads back the timings file's files.
+      TEST_TIMINGS_FILE: join(scratch, "loader-timings.json"),
+    });
+    assert.is(code, 0, output);
+    assert.not.match(output, /ExperimentalWarning/);
+    assert.is(lastLine(output), "2 passed, 0 failed, 0 skipped");
+  },
+);
+
+Runner(
   "a passing file: its tests counted, the slowest files listed, and last of all 'N passed, 0 failed, 0 skipped'",
   async () => {
     const { code, output } = await runner([`${fixtures}/passes.ts`]);
@@ -96,7 +109,7 @@ Runner(
 
 Runner("a file over its limit is killed with the processes it started, and named with the test it was in", async () => {
   const pidFile = join(scratch, "sleep.pid");
-  // 30 s: the fixture must reach its hanging test first, and under load starting tsx alone can take seconds.
+  // 30 s: the fixture must reach its hanging test first, and under load starting Node alone can take seconds.
   const { code, output } = await runner(["--file-timeout", "30", `${fixtures}/hangs.ts`], { HANGS_PID_FILE: pidFile });
   assert.is(code, 1, output);
   assert.match(output, "killed after 30.");

@@ -4,10 +4,22 @@
 // test/gateway/processes.test.ts, test/webhook/processes.test.ts and the topology test (test/topology/).
 import { testPasswordCostEnv } from "./password-cost.js";
 import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-/** The repository root: `src/main.ts` and the tsx loader resolve from here whatever the runner's cwd. */
+/** The repository root: `src/main.ts` and the loader resolve from here whatever the runner's cwd. */
 const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * How the programs the tests start load their TypeScript, as the test processes do (scripts/run-tests.mjs): Node's
+ * own type handling plus scripts/test-loader.mjs (`./x.js` means `./x.ts`), about half of tsx's CPU per start.
+ */
+export const sourceLoaderFlags = [
+  "--experimental-transform-types",
+  "--disable-warning=ExperimentalWarning",
+  "--import",
+  pathToFileURL(join(repositoryRoot, "scripts", "test-loader.mjs")).href,
+];
 
 /**
  * V8 flags of the programs the tests start, as of the test processes themselves (scripts/run-tests.mjs): PGlite's
@@ -21,6 +33,14 @@ export const testV8Flags = ["--liftoff-only"];
  * tests to the compiled build (`node dist/main.js`) is a change here only.
  */
 export function programCommand(args: string[]): { command: string; argv: string[] } {
+  return { command: process.execPath, argv: [...testV8Flags, ...sourceLoaderFlags, "src/main.ts", ...args] };
+}
+
+/**
+ * The program of another tree (an earlier release's, test/topology/previous-release.topology.ts) keeps tsx, from
+ * that tree's own packages: its sources were written for tsx, and how the current tree is loaded is no test of it.
+ */
+function otherTreeCommand(args: string[]): { command: string; argv: string[] } {
   return { command: process.execPath, argv: [...testV8Flags, "--import", "tsx", "src/main.ts", ...args] };
 }
 
@@ -49,11 +69,12 @@ export function startRole(
   env: Record<string, string>,
   options: { netns?: string; cwd?: string } = {},
 ): RoleProcess {
-  return startProcess(programCommand(args), env, options);
+  const otherTree = options.cwd !== undefined && resolve(options.cwd) !== resolve(repositoryRoot);
+  return startProcess(otherTree ? otherTreeCommand(args) : programCommand(args), env, options);
 }
 
 /**
- * Starts a helper script of the tests (`test/support/...ts`, on tsx) as startRole starts the program: for a machine
+ * Starts a helper script of the tests (`test/support/...ts`, loaded as the program is) as startRole starts the program: for a machine
  * of a topology that is not a role, such as a partner's webhook receiver. With `stdin`, the test writes to it.
  */
 export function startScript(
@@ -61,7 +82,11 @@ export function startScript(
   env: Record<string, string>,
   options: { netns?: string; stdin?: boolean } = {},
 ): RoleProcess {
-  return startProcess({ command: process.execPath, argv: [...testV8Flags, "--import", "tsx", script] }, env, options);
+  return startProcess(
+    { command: process.execPath, argv: [...testV8Flags, ...sourceLoaderFlags, script] },
+    env,
+    options,
+  );
 }
 
 /**
