@@ -358,9 +358,10 @@ async function ticketsOfEveryKind(count: number): Promise<Map<WriteKind, Ticket[
 Failover(
   "kill -9 of the primary's PostgreSQL under writes: 200 or 503 with Retry-After, then 200 again, none lost; refresh rotations, code exchanges, consent decisions and order placements on their way succeed only where they committed",
   async () => {
+    // 28 tickets for a kind's two lanes, at least 250 ms apart: 3.5 s at the least, past the fault at 2 s.
     const run = inflightRun(writer, await ticketsOfEveryKind(30), {
       lanes: 2,
-      pauseMs: 100,
+      pauseMs: 250,
       callTimeoutMs: recoveryLimitMs,
       limitMs: recoveryLimitMs,
     });

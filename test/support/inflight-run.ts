@@ -1,7 +1,8 @@
 // Lanes of in-flight writes through a fault (test/support/inflight-writes.ts's tickets), and what their answers
 // came to: shared by the PostgreSQL failover test and bench:chaos. Each kind runs `lanes` lanes, one call after
 // another with a short pause, from before the fault until each lane has succeeded once after recovery (or its
-// tickets or the time run out); burst() starts one more call per kind at once, for calls on their way at the fault.
+// tickets or the time run out); burst() starts the calls kept back for it, two per kind at once, for calls on their
+// way at the fault whatever the lanes have left (on a quick machine the lanes may spend theirs before it).
 import {
   spend,
   succeeded,
@@ -27,6 +28,8 @@ export interface InflightRun {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Tickets of each kind kept back from the lanes for burst(). */
+const burstPerKind = 2;
 
 export function inflightRun(
   writer: Writer,
@@ -36,6 +39,7 @@ export function inflightRun(
   const answers: WriteAnswer[] = [];
   const bursts: Array<Promise<unknown>> = [];
   const take = (kind: WriteKind) => tickets.get(kind)?.shift();
+  const keptForBurst = new Map([...tickets].map(([kind, own]) => [kind, own.splice(-burstPerKind)]));
   const lane = async (kind: WriteKind, clock: FaultClock) => {
     for (;;) {
       const ticket = take(kind);
@@ -56,10 +60,9 @@ export function inflightRun(
       await Promise.all(bursts);
     },
     burst() {
-      for (const kind of writeKinds) {
-        const ticket = take(kind);
-        if (ticket) bursts.push(spend(writer, ticket, options.callTimeoutMs).then((answer) => answers.push(answer)));
-      }
+      for (const kind of writeKinds)
+        for (const ticket of keptForBurst.get(kind)?.splice(0) ?? [])
+          bursts.push(spend(writer, ticket, options.callTimeoutMs).then((answer) => answers.push(answer)));
     },
   };
 }
