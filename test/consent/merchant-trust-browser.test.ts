@@ -20,6 +20,7 @@ import {
   lookAt,
   newPerson,
   setViewport,
+  settledFocusId,
 } from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
 import { reviewLinks } from "../support/app-links.js";
@@ -58,10 +59,6 @@ const it = chromiumAvailable ? Trust : Trust.skip;
 const look = (page: Page, locale: Locale, name: string) =>
   lookAt(page, { locale, site: "consent", folder: "consent/second-pass", name });
 
-/** The id of the focused element. */
-const focusedId = (page: Page) =>
-  page.evaluate("document.activeElement && document.activeElement.id") as Promise<string | null>;
-
 async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
   const t = translator(locale);
   const world: World = await newSandboxWorld(test, clock, `${callbackBase}/callback/${locale}`);
@@ -76,7 +73,7 @@ async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
     await page.getByText(t("consent.signInFailed")).waitFor();
     assert.is(await page.getByLabel(t("consent.email")).inputValue(), world.owner.email);
     assert.match(await page.locator("main p.lead").innerText(), /App \d+/);
-    assert.is(await focusedId(page), "sign-in-error");
+    assert.is(await settledFocusId(page, "sign-in-error"), "sign-in-error");
     await look(page, locale, "sign-in-failed");
 
     // Cancel: back at the app with access_denied and the state.
@@ -146,7 +143,7 @@ async function walk(locale: Locale, acceptLanguage: string): Promise<void> {
       .getByRole("status")
       .getByText(t("consent.disconnected", { app: appName }))
       .waitFor();
-    assert.is(await focusedId(page), "done");
+    assert.is(await settledFocusId(page, "done"), "done");
     await look(page, locale, "disconnected");
 
     // An error page: what to do, then the developer's detail.

@@ -19,6 +19,7 @@ import {
   launchChromium,
   lookAt,
   newPerson,
+  settledFocusId,
 } from "../support/browser.js";
 import { admittedDeveloper, createSiteBrowser, signedUpDeveloper } from "../support/console-site.js";
 import { grpcTransport } from "../support/internal.js";
@@ -43,9 +44,6 @@ Links.after(async () => {
   await chromium?.close();
   await test?.stop();
 });
-
-/** The focused element's id (document.activeElement). */
-const focusedId = (page: Page) => page.evaluate("document.activeElement && document.activeElement.id");
 
 if (!chromiumAvailable) console.log(`  (browser tests skipped: ${chromiumPath} is missing)`);
 const it = chromiumAvailable ? Links : Links.skip;
@@ -102,7 +100,7 @@ for (const locale of supportedLocales as readonly Locale[]) {
     await page.getByRole("button", { name: t("console.save") }).click();
     const summary = page.locator("#error-summary");
     await summary.waitFor();
-    assert.is(await focusedId(page), "error-summary", "the summary has focus on load");
+    assert.is(await settledFocusId(page, "error-summary"), "error-summary", "the summary has focus on load");
     const limit = formatNumber(locale, 2000);
     const saidWebsite = t("console.linkRule.https_required", { field: t("console.websiteUrl"), limit });
     const saidPrivacy = t("console.linkRule.credentials_not_allowed", { field: t("console.privacyPolicyUrl"), limit });
@@ -117,7 +115,11 @@ for (const locale of supportedLocales as readonly Locale[]) {
     assert.not.match(await page.locator("main").innerText(), "website_url");
     await lookAt(page, { locale, site: "console", folder, name: "settings-refused" });
     await summary.getByRole("link", { name: saidPrivacy }).click();
-    assert.is(await focusedId(page), "field-privacyPolicyUrl", "the link moved focus to the field");
+    assert.is(
+      await settledFocusId(page, "field-privacyPolicyUrl"),
+      "field-privacyPolicyUrl",
+      "the link moved focus to the field",
+    );
 
     // Fixed and saved: shown back in Settings; Review now offers the submit, which puts the app in review.
     await website.fill("https://shop.example.com/");

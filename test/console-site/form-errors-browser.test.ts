@@ -18,6 +18,7 @@ import {
   launchChromium,
   lookAt,
   newPerson,
+  settledFocusId,
 } from "../support/browser.js";
 import { admittedDeveloper, createSiteBrowser, shownValue, signedUpDeveloper } from "../support/console-site.js";
 import { grpcTransport } from "../support/internal.js";
@@ -46,9 +47,6 @@ async function person(acceptLanguage: string): Promise<Page> {
   return page;
 }
 
-/** The focused element's id (document.activeElement). */
-const focusedId = (page: Page) => page.evaluate("document.activeElement && document.activeElement.id");
-
 if (!chromiumAvailable) console.log(`  (browser tests skipped: ${chromiumPath} is missing)`);
 const it = chromiumAvailable ? Errors : Errors.skip;
 
@@ -65,7 +63,7 @@ for (const locale of supportedLocales) {
       .getByRole("alert")
       .filter({ has: page.getByRole("heading", { name: t("console.errorSummaryTitle") }) });
     await summary.waitFor();
-    assert.is(await focusedId(page), "error-summary", "the summary has focus on load");
+    assert.is(await settledFocusId(page, "error-summary"), "error-summary", "the summary has focus on load");
     assert.is(
       await page.title(),
       `${t("common.errorTitle", { title: t("console.signUpTitle") })} · ${t("common.brand")}`,
@@ -80,7 +78,7 @@ for (const locale of supportedLocales) {
     assert.is(await page.getByLabel(t("console.password")).inputValue(), "");
     await lookAt(page, { locale: locale as Locale, site: "console", folder, name: "sign-up-refused" });
     await link.click();
-    assert.is(await focusedId(page), "field-password", "the link moved focus to the field");
+    assert.is(await settledFocusId(page, "field-password"), "field-password", "the link moved focus to the field");
   });
 }
 
@@ -110,7 +108,7 @@ it("a refused allowlist: the summary names the list and its line, its link focus
   await page.getByRole("button", { name: `${t("console.saveAllowlist")}: ${label}` }).click();
   const summary = page.locator("#error-summary");
   await summary.waitFor();
-  assert.is(await focusedId(page), "error-summary");
+  assert.is(await settledFocusId(page, "error-summary"), "error-summary");
   const said = messageFor(
     "developer.ip_allowlist_invalid",
     { field: t("console.fieldLine", { label, line: 2 }), value: "10.0.0.1/8" },
@@ -121,7 +119,7 @@ it("a refused allowlist: the summary names the list and its line, its link focus
   assert.not.match(await page.locator("main").innerText(), "allowed_ips");
   await lookAt(page, { locale: "en", site: "console", folder, name: "allowlist-refused" }, { schemes: ["light"] });
   await link.click();
-  assert.is(await focusedId(page), `allowlist-${clientId}`);
+  assert.is(await settledFocusId(page, `allowlist-${clientId}`), `allowlist-${clientId}`);
   assert.is(await page.getByRole("textbox", { name: label, exact: true }).inputValue(), typed);
 });
 

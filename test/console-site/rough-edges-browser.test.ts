@@ -18,6 +18,7 @@ import {
   launchChromium,
   lookAt,
   newPerson,
+  settledFocusId,
 } from "../support/browser.js";
 import { mailedLink } from "../support/console.js";
 import { admittedDeveloper, createSiteBrowser, signedUpDeveloper, type SiteBrowser } from "../support/console-site.js";
@@ -54,8 +55,6 @@ async function personWith(browser: SiteBrowser, locale: Locale): Promise<Page> {
   return page;
 }
 
-/** The focused element's id (document.activeElement). */
-const focusedId = (page: Page) => page.evaluate("document.activeElement && document.activeElement.id");
 /** A value typed by someone else inside a sentence: a bidi isolate, as the pages write it. */
 const isolated = (value: string) => `\u2068${value}\u2069`;
 
@@ -98,7 +97,7 @@ for (const locale of supportedLocales as readonly Locale[]) {
     await page.getByRole("button", { name: t("console.save") }).click();
     const summary = page.getByRole("alert", { name: t("console.errorSummaryTitle") });
     await summary.waitFor();
-    assert.is(await focusedId(page), "error-summary");
+    assert.is(await settledFocusId(page, "error-summary"), "error-summary");
     const said = t("console.fieldInvalid", { field: t("console.appName") });
     const link = summary.getByRole("link", { name: said });
     assert.is(await link.getAttribute("href"), "#field-name");
@@ -108,7 +107,7 @@ for (const locale of supportedLocales as readonly Locale[]) {
     assert.is(await page.getByRole("alert").count(), 1);
     await lookAt(page, { locale, site: "console", folder, name: "rename-empty" });
     await link.click();
-    assert.is(await focusedId(page), "field-name");
+    assert.is(await settledFocusId(page, "field-name"), "field-name");
 
     // 3. The invitation page names the inviter, the organization and the role before its button.
     const inviteeEmail = newEmail("invitee", locale);
@@ -154,7 +153,7 @@ for (const locale of supportedLocales as readonly Locale[]) {
       messageFor("developer.invite_revoked", {}, locale),
     );
     assert.is(await guest.getByRole("alert").count(), 1);
-    assert.is(await focusedId(guest), "error-summary");
+    assert.is(await settledFocusId(guest, "error-summary"), "error-summary");
     assert.is(
       await guest
         .locator("main")
