@@ -4,27 +4,10 @@
 
 /** Returns `write` for one item: it resolves once the batch that took the item is written, or rejects with its error. */
 export function inBatches<J>(writeAll: (items: J[]) => Promise<unknown>): (item: J) => Promise<void> {
-  let waiting: Array<{ item: J; done: () => void; failed: (error: unknown) => void }> = [];
-  let writing = false;
-  const drain = async () => {
-    writing = true;
-    while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
-      try {
-        await writeAll(batch.map((entry) => entry.item));
-        for (const entry of batch) entry.done();
-      } catch (error) {
-        for (const entry of batch) entry.failed(error);
-      }
-    }
-    writing = false;
-  };
-  return (item) =>
-    new Promise<void>((done, failed) => {
-      waiting.push({ item, done, failed });
-      if (!writing) void drain();
-    });
+  return batchedCalls<J, void>(async (items) => {
+    await writeAll(items);
+    return () => undefined;
+  }, false);
 }
 
 /**
@@ -33,26 +16,41 @@ export function inBatches<J>(writeAll: (items: J[]) => Promise<unknown>): (item:
  * while a read is on its way. `readAll` answers one result per item, in their order.
  */
 export function gatheredReads<J, R>(readAll: (items: J[]) => Promise<readonly R[]>): (item: J) => Promise<R> {
+  return batchedCalls<J, R>(async (items) => {
+    const results = await readAll(items);
+    return (index) => results[index]!;
+  }, true);
+}
+
+/**
+ * The one mechanism of both: items given while a call is on its way wait for the next, which takes them all; the
+ * first item starts a call at once, or (`gatherTurn`) once the current turn's other items are given too.
+ */
+function batchedCalls<J, R>(
+  callAll: (items: J[]) => Promise<(index: number) => R>,
+  gatherTurn: boolean,
+): (item: J) => Promise<R> {
   let waiting: Array<{ item: J; done: (result: R) => void; failed: (error: unknown) => void }> = [];
-  let reading = false;
+  let busy = false;
   const drain = async () => {
     while (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
       try {
-        const results = await readAll(batch.map((entry) => entry.item));
-        for (const [index, entry] of batch.entries()) entry.done(results[index]!);
+        const resultOf = await callAll(batch.map((entry) => entry.item));
+        for (const [index, entry] of batch.entries()) entry.done(resultOf(index));
       } catch (error) {
         for (const entry of batch) entry.failed(error);
       }
     }
-    reading = false;
+    busy = false;
   };
   return (item) =>
     new Promise<R>((done, failed) => {
       waiting.push({ item, done, failed });
-      if (reading) return;
-      reading = true;
-      queueMicrotask(() => void drain());
+      if (busy) return;
+      busy = true;
+      if (gatherTurn) queueMicrotask(() => void drain());
+      else void drain();
     });
 }
