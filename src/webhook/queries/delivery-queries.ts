@@ -61,7 +61,7 @@ export interface NewDelivery {
   traceparent: string | null;
 }
 
-/** One attempt to claim: `claim`'s arguments. */
+/** One attempt to claim (claimMany). */
 export interface AttemptClaim {
   deliveryId: string;
   attempt: number;
@@ -181,24 +181,12 @@ export function createDeliveryQueries(sql: SqlClient) {
         on conflict (endpoint_id, event_id) do nothing returning id, endpoint_id`;
     },
     /**
-     * Claims attempt `attempt` of a pending delivery for this worker: only one worker moves attempts_started from
-     * attempt - 1 to attempt. An attempt started before `staleBefore` whose outcome was never recorded (its worker
-     * died mid-send) may be claimed again, so it is sent at least once.
-     */
-    async claim(
-      deliveryId: string,
-      attempt: number,
-      now: Date,
-      staleBefore: Date,
-    ): Promise<ClaimedAttempt | undefined> {
-      const [claimed] = await claimMany(sql, [{ deliveryId, attempt, now, staleBefore }]);
-      return claimed;
-    },
-    /**
-     * `claim` for many attempts in one statement (issue 43: a fetched batch's attempts are claimed together), each
-     * with its own `now` and `staleBefore`; answers one claimed attempt or undefined per claim, in their order. Of
-     * two claims of one delivery in a batch only the first is tried: the second is refused, as it would be run
-     * after the first (its attempt then just started, not stale).
+     * Claims attempts of pending deliveries for this worker, many in one statement (a fetched batch's attempts are
+     * claimed together), each with its own `now` and `staleBefore`: only one worker moves attempts_started from
+     * attempt - 1 to attempt, and an attempt started before `staleBefore` whose outcome was never recorded (its
+     * worker died mid-send) may be claimed again, so it is sent at least once. Answers one claimed attempt or
+     * undefined per claim, in their order. Of two claims of one delivery in a batch only the first is tried: the
+     * second is refused, as it would be run after the first (its attempt then just started, not stale).
      */
     claimMany: (claims: readonly AttemptClaim[]) => claimMany(sql, claims),
     /**
