@@ -1,13 +1,14 @@
-// One statement for many of the same write (issue 43): an item given while a write is on its way waits for the next
-// one, which takes every item given meanwhile. Alone, an item is written at once, as before; under load one
-// statement writes as many items as arrived during the last one, with no timer and no added wait.
+// One statement for many of the same write or read (issue 43): an item given while a call is on its way waits for
+// the next one, which takes every item given meanwhile. Alone, a write goes at once and a read at the end of its
+// turn; under load one statement takes as many items as arrived during the last one, with no timer and no added wait.
 
 /** Returns `write` for one item: it resolves once the batch that took the item is written, or rejects with its error. */
 export function inBatches<J>(writeAll: (items: J[]) => Promise<unknown>): (item: J) => Promise<void> {
+  const gatherTurn = false;
   return batchedCalls<J, void>(async (items) => {
     await writeAll(items);
     return () => undefined;
-  }, false);
+  }, gatherTurn);
 }
 
 /**
@@ -16,10 +17,11 @@ export function inBatches<J>(writeAll: (items: J[]) => Promise<unknown>): (item:
  * while a read is on its way. `readAll` answers one result per item, in their order.
  */
 export function gatheredReads<J, R>(readAll: (items: J[]) => Promise<readonly R[]>): (item: J) => Promise<R> {
+  const gatherTurn = true;
   return batchedCalls<J, R>(async (items) => {
     const results = await readAll(items);
     return (index) => results[index]!;
-  }, true);
+  }, gatherTurn);
 }
 
 /**
