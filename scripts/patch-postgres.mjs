@@ -4,9 +4,12 @@
 // can catch it, ending the process (a real-services CI run lost the PostgreSQL outage test to it). Teardown also
 // cleared that immediate without forgetting it, so a connection could never flush again. The guard drops the
 // buffered bytes of a closed connection (its queries were already failed with CONNECTION_CLOSED), and teardown
-// forgets the immediate. Run by `npm install` (postinstall) and by the Dockerfile and the production-install check,
-// which install with --ignore-scripts. Idempotent; refuses a postgres.js whose text it does not recognise, so an
-// upgrade is looked at (drop this script once a release carries the fix).
+// forgets the immediate. Second, a closed connection kept the query it was running as its current one, so the next
+// startup's refusal was taken for that query's error and the query waiting for the connection hung until the server
+// took connections again (see the last edit, and #1223 for another face of it). Run by `npm install` (postinstall)
+// and by the Dockerfile and the production-install check, which install with --ignore-scripts. Idempotent, edit by
+// edit; refuses a postgres.js whose text it does not recognise, so an upgrade is looked at (drop this script once a
+// release carries the fixes).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +31,14 @@ const edits = [
     from: "    incomings = null\n    clearImmediate(nextWriteTimer)\n    socket.removeListener('data', data)",
     to: "    incomings = null\n    clearImmediate(nextWriteTimer)\n    chunk = nextWriteTimer = null // patched: scripts/patch-postgres.mjs\n    socket.removeListener('data', data)",
   },
+  // A closed connection forgets the query it was running (porsager/postgres#1223 is one face of it). Left set, the
+  // connection's next startup took a refusal (57P03 starting up, 53300 too many clients, a database not accepting
+  // connections) for that old query's error: the query waiting for the connection was never failed, and it
+  // reconnected until the server took connections again (a partner call hung to its 15 s deadline in CI).
+  {
+    from: "    socket = null\n\n    if (initial)\n      return reconnect()\n\n    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n",
+    to: "    socket = null\n\n    initial && (query = errorResponse = null) // patched: scripts/patch-postgres.mjs\n    if (initial)\n      return reconnect()\n\n    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query = errorResponse = null // patched: scripts/patch-postgres.mjs\n",
+  },
 ];
 
 if (!existsSync(packageDir)) process.exit(0); // not installed (yet): nothing to mend
@@ -41,9 +52,11 @@ if (version !== mendedVersion) {
 for (const flavour of ["src", "cjs/src", "cf/src"]) {
   const file = join(packageDir, flavour, "connection.js");
   if (!existsSync(file)) continue;
-  let text = readFileSync(file, "utf8");
-  if (text.includes("patched: scripts/patch-postgres.mjs")) continue;
+  const original = readFileSync(file, "utf8");
+  let text = original;
+  // Edit by edit, so a driver mended by an earlier version of this script gets the edits added since.
   for (const { from, to } of edits) {
+    if (text.includes(to)) continue;
     if (text.split(from).length !== 2) {
       console.error(
         `patch-postgres: ${file} does not hold the expected text once: ${JSON.stringify(from.slice(0, 60))}`,
@@ -52,5 +65,5 @@ for (const flavour of ["src", "cjs/src", "cf/src"]) {
     }
     text = text.replace(from, to);
   }
-  writeFileSync(file, text);
+  if (text !== original) writeFileSync(file, text);
 }

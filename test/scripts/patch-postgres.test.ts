@@ -1,6 +1,8 @@
-// scripts/patch-postgres.mjs, the postinstall mend of postgres.js 3.4.9's write after close (porsager/postgres#1208):
-// the installed driver carries it in each module flavour; on a copy of the unmended text the script applies its
-// three edits once, a second run changes nothing, and another version or unknown text is refused (exit 1).
+// scripts/patch-postgres.mjs, the postinstall mend of postgres.js 3.4.9's write after close (porsager/postgres#1208)
+// and of a closed connection's query kept as its current one (#1223): the installed driver carries it in each module
+// flavour; on a copy of the unmended text the script applies its five edits once, a second run changes nothing, a
+// driver mended by the script's first version (three edits) gets the two added since, and another version or
+// unknown text is refused (exit 1). What the second mend changes is tested in test/storage/postgres.test.ts.
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,19 +40,31 @@ function unmendedProject(version: string): string {
 Patch("the installed postgres.js is mended in each flavour it ships", () => {
   for (const flavour of ["src", "cjs/src"]) {
     const text = readFileSync(join(root, "node_modules/postgres", flavour, "connection.js"), "utf8");
-    assert.is(text.split(marker).length - 1, 3, flavour);
+    assert.is(text.split(marker).length - 1, 5, flavour);
     assert.match(text, "if (!socket) return (chunk = nextWriteTimer = null, false)");
+    assert.match(text, "initial && (query = errorResponse = null)");
   }
 });
 
-Patch("on the unmended text: three edits, once; a second run changes nothing; another version is refused", async () => {
+Patch("on the unmended text: five edits, once; a second run changes nothing; another version is refused", async () => {
   const dir = unmendedProject("3.4.9");
   try {
     const file = join(dir, "node_modules/postgres/src/connection.js");
     assert.is(readFileSync(file, "utf8").includes(marker), false);
     assert.is(await run(dir), 0);
     const once = readFileSync(file, "utf8");
-    assert.is(once.split(marker).length - 1, 3);
+    assert.is(once.split(marker).length - 1, 5);
+    assert.is(await run(dir), 0);
+    assert.is(readFileSync(file, "utf8"), once);
+    // As the script's first version left it: the write guard's three edits, not the query's two.
+    writeFileSync(
+      file,
+      once
+        .split("\n")
+        .filter((line) => !(line.includes(marker) && line.includes("errorResponse = null")))
+        .join("\n"),
+    );
+    assert.is(readFileSync(file, "utf8").split(marker).length - 1, 3);
     assert.is(await run(dir), 0);
     assert.is(readFileSync(file, "utf8"), once);
   } finally {

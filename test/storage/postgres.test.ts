@@ -115,4 +115,73 @@ test("a proxy with no server behind it (closes every connection unanswered): the
   }
 });
 
+/** A backend message: its type byte, then its length (itself included) and body. */
+function backendMessage(type: string, body: Buffer): Buffer {
+  const header = Buffer.alloc(5);
+  header.write(type, 0, "latin1");
+  header.writeUInt32BE(body.length + 4, 1);
+  return Buffer.concat([header, body]);
+}
+
+/** An ErrorResponse of severity FATAL, as a backend sends it before it closes. */
+function fatal(code: string, message: string): Buffer {
+  const fields = [`SFATAL`, `VFATAL`, `C${code}`, `M${message}`].map((field) => `${field}\0`).join("");
+  return backendMessage("E", Buffer.from(`${fields}\0`, "latin1"));
+}
+
+test("a connection ended while it ran a query, then refused on reconnecting: the waiting query fails with the refusal, never waits for the server", async () => {
+  // postgres.js kept the ended connection's query as its current one, and took the next startup's FATAL for that
+  // query's: the query waiting for the connection was never failed, and reconnected until the server took
+  // connections again (an API-key call hung to its 15 s deadline in CI). Mended by scripts/patch-postgres.mjs.
+  // The scripted server: the first connection starts (AuthenticationOk, ReadyForQuery) and is terminated at the
+  // first query it gets (the driver's array-types query: 57P01, as pg_terminate_backend); every later one is
+  // refused at startup (57P03, the database starting up).
+  let connections = 0;
+  const server = createServer((socket) => {
+    const first = ++connections === 1;
+    let started = false;
+    socket.on("error", () => {});
+    socket.on("data", () => {
+      if (socket.writableEnded) return;
+      if (!first) {
+        socket.end(fatal("57P03", "the database system is starting up"));
+      } else if (!started) {
+        started = true;
+        socket.write(
+          Buffer.concat([backendMessage("R", Buffer.from([0, 0, 0, 0])), backendMessage("Z", Buffer.from("I"))]),
+        );
+      } else {
+        socket.end(fatal("57P01", "terminating connection due to administrator command"));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  // A ceiling only, far above the reconnect pauses: without the mend the promise never settles.
+  let timer: NodeJS.Timeout | undefined;
+  const ceiling = new Promise<"still waiting">((resolve) => {
+    timer = setTimeout(() => resolve("still waiting"), 20_000);
+  });
+  try {
+    const outcome = await Promise.race([
+      openDatabase({
+        url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+        dataDir: ":memory:",
+        logger: silentLogger,
+      }).then(
+        () => "opened",
+        (error: unknown) => error,
+      ),
+      ceiling,
+    ]);
+    assert.ok(outcome instanceof Error, `openDatabase: ${String(outcome)} after ${connections} connections`);
+    assert.is((outcome as Error & { code?: string }).code, "57P03");
+    assert.ok(isDatabaseUnavailable(outcome));
+    assert.is(connections, 2, "one refusal ends the wait");
+  } finally {
+    clearTimeout(timer);
+    server.close();
+  }
+});
+
 test.run();
