@@ -1,19 +1,20 @@
-// `npm test`: every test file in a uvu process of its own, several at a time. Test files mostly wait (on the
-// database, chromium, timers), so a 2-core machine runs a few of them at once well; uvu stays the runner of each
-// file. Longest files start first (their times from the last run, in test-output/test-timings.json), a file that
+// `npm test`: every test file in a uvu process of its own (the light ones a few to a process:
+// scripts/test-batches.mjs), several at a time. Test files mostly wait (on the database, chromium, timers), so a
+// 2-core machine runs a few of them at once well; uvu stays the runner of each file. Longest files start first (their times from the last run, in test-output/test-timings.json), a file that
 // outlives its limit is killed with every process it started and named with the test it was in, one still alive
 // --exit-grace seconds (default 30) after its last test is killed and counted failed, and the end of the
 // output is the slowest ten files, the skipped tests with their reasons, the failures again, and last of all
 // "N passed, M failed, K skipped".
 //
 //   node scripts/run-tests.mjs [--concurrency N] [--max-concurrency M] [--file-timeout SECONDS]
-//                              [--exit-grace SECONDS] [--pattern REGEX] [--verbose] [--list] [PATH...]
+//                              [--exit-grace SECONDS] [--pattern REGEX] [--alone] [--verbose] [--list] [PATH...]
 //
 // PATHs are files or directories (default: test); in directories the files whose path matches --pattern
 // (default \.test\.ts$) run. --concurrency files always run at once (default twice the CPUs), and more, up to
 // --max-concurrency (default twice --concurrency), while the machine's CPU idles. Environment: TEST_CONCURRENCY,
 // TEST_MAX_CONCURRENCY, TEST_FILE_TIMEOUT_MS, TEST_TIMEOUT_MS (one test's limit,
-// read by test/support/suite.ts), TEST_TIMINGS_FILE (where the files' times are kept). docs/testing.md says more.
+// read by test/support/suite.ts), TEST_TIMINGS_FILE (where the files' times are kept), TEST_ALONE=1 (as --alone:
+// every file in a process of its own, light ones included). docs/testing.md says more.
 import { spawn } from "node:child_process";
 import {
   existsSync,
@@ -27,9 +28,10 @@ import {
 } from "node:fs";
 import * as nodeModule from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { planUnits, sharesOf, uvuArguments } from "./test-batches.mjs";
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const uvuBin = join(root, "node_modules", "uvu", "bin.js");
@@ -46,6 +48,7 @@ function parseArguments(argv) {
     fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS) || 15 * 60_000,
     exitGraceMs: 30_000,
     pattern: /\.test\.ts$/,
+    alone: process.env.TEST_ALONE === "1",
     verbose: false,
     list: false,
     paths: [],
@@ -62,6 +65,7 @@ function parseArguments(argv) {
     else if (argument === "--file-timeout") options.fileTimeoutMs = Number(value()) * 1000;
     else if (argument === "--exit-grace") options.exitGraceMs = Number(value()) * 1000;
     else if (argument === "--pattern") options.pattern = new RegExp(value());
+    else if (argument === "--alone") options.alone = true;
     else if (argument === "--verbose" || argument === "-v") options.verbose = true;
     else if (argument === "--list") options.list = true;
     else if (argument.startsWith("-")) throw new Error(`unknown option ${argument}`);
@@ -198,8 +202,9 @@ function totalsOf(output) {
 }
 
 /**
- * The tests a file reported skipped ("end\t<label>\t<ms>\tskip\t<reason>" lines of its progress file, written by
- * test/support/suite.ts): uvu counted each of them as passed.
+ * The tests a unit reported skipped ("end\t<label>\t<ms>\tskip\t<reason>\t<file>" lines of its progress file,
+ * written by test/support/suite.ts; the file as uvu named it, relative to the directory it was given): uvu counted
+ * each of them as passed.
  */
 function skippedTests(progressPath) {
   let lines = [];
@@ -211,7 +216,7 @@ function skippedTests(progressPath) {
   return lines
     .map((line) => line.split("\t"))
     .filter(([kind, , , outcome]) => kind === "end" && outcome === "skip")
-    .map(([, label, , , reason]) => ({ label, reason: reason ?? "" }));
+    .map(([, label, , , reason, file]) => ({ label, reason: reason ?? "", file: file ?? "" }));
 }
 
 /** The test (or hook) a file was in when it was killed: the last "start" line of its progress file with no "end". */
@@ -308,17 +313,20 @@ function loaderFlags(source) {
   return node.native && !tsxMarker.test(source) ? nativeLoaderFlags : tsxLoaderFlags;
 }
 
-/** Runs one file in its own uvu process (own process group); resolves with what happened. */
-function runFile(file, progressDir) {
+/**
+ * Runs a unit (one file, or a batch of light files: scripts/test-batches.mjs) in one uvu process (own process
+ * group); resolves with what happened. A batch's files are all loaded as its first is (the plan keeps apart a file
+ * loaded another way).
+ */
+function runUnit(unit, progressDir) {
+  const file = unit.length === 1 ? unit[0] : `${unit.length} light files in one process`;
   return new Promise((resolvePromise) => {
-    const progressPath = join(progressDir, `${file.replace(/[/\\]/g, "__")}.progress`);
-    // A file run again (after a runtime crash) reports afresh.
+    const progressPath = join(progressDir, `${unit[0].replace(/[/\\]/g, "__")}.${unit.length}.progress`);
+    // A unit run again (after a runtime crash) reports afresh.
     rmSync(progressPath, { force: true });
     const startedAt = performance.now();
-    // uvu's CLI: a directory and a pattern matched against the names inside it; anchored, the one file.
-    const pattern = `^${basename(file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
-    const flags = [...v8Flags, ...loaderFlags(readFileSync(join(root, file), "utf8"))];
-    const child = spawn(node.path, [...flags, uvuBin, dirname(file), pattern], {
+    const flags = [...v8Flags, ...loaderFlags(readFileSync(join(root, unit[0]), "utf8"))];
+    const child = spawn(node.path, [...flags, uvuBin, ...uvuArguments(unit)], {
       cwd: root,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -355,6 +363,7 @@ function runFile(file, progressDir) {
       children.delete(child);
       resolvePromise({
         file,
+        unit,
         ms: performance.now() - startedAt,
         cpuSeconds,
         output,
@@ -442,6 +451,52 @@ function failureReport(result) {
   return lines.join("\n").trimEnd();
 }
 
+/** Runs a unit; the runtime ending its process (a V8 fatal check, a native crash) runs it once more, said so. */
+async function runOnce(unit, progressDir) {
+  const result = await runUnit(unit, progressDir);
+  return crashedByRuntime(result) ? { ...(await runUnit(unit, progressDir)), crashedFirst: result } : result;
+}
+
+/**
+ * A unit's results, each with its outcome. A batch that failed has its files run again one by one, so each failure
+ * is named by its own file and counted as it would be alone; if every one passes alone, the batch itself counts one
+ * failure (its files interfere), with its output.
+ */
+async function settle(unit, progressDir) {
+  const result = await runOnce(unit, progressDir);
+  const outcome = outcomeOf(result);
+  if (unit.length === 1 || outcome.ok) return [{ ...result, outcome }];
+  console.log(`✘ ${result.file} failed; its files run again one by one:\n  ${unit.join("\n  ")}`);
+  const alone = [];
+  for (const file of unit) {
+    const single = await runOnce([file], progressDir);
+    alone.push({ ...single, outcome: outcomeOf(single) });
+  }
+  if (alone.every((single) => single.outcome.ok))
+    alone.push({ ...result, outcome: { passed: 0, failed: 1, skipped: 0, ok: false }, interfered: true });
+  return alone;
+}
+
+/** A unit's line (a batch's files listed under it), and its output when it failed or with --verbose. */
+function printLine(result) {
+  const { outcome } = result;
+  const counts =
+    `${outcome.passed} passed` +
+    (outcome.failed ? `, ${outcome.failed} failed` : "") +
+    (outcome.skipped ? `, ${outcome.skipped} skipped` : "");
+  const cpu = result.cpuSeconds === undefined ? "" : ` (${result.cpuSeconds.toFixed(1)} s CPU)`;
+  const crashed = result.crashedFirst
+    ? ` (its first run crashed with ${result.crashedFirst.exit.signal}: run again)`
+    : "";
+  const interfered = result.interfered ? " (every file passed alone: they interfere)" : "";
+  console.log(
+    `${outcome.ok ? "✓" : "✘"} ${result.file}  ${counts}  ${seconds(result.ms)}${cpu}${crashed}${interfered}`,
+  );
+  if (result.unit.length > 1 && outcome.ok) console.log(`  ${result.unit.join("\n  ")}`);
+  if (!outcome.ok || options.verbose) console.log(`${result.output.trimEnd()}\n`);
+  if (!outcome.ok && result.killedAfterMs !== undefined) console.log(`  ${failureReport(result).split("\n")[0]}\n`);
+}
+
 async function main() {
   const files = findFiles(options.paths, options.pattern);
   if (files.length === 0) {
@@ -469,12 +524,21 @@ async function main() {
 
   const timings = readTimings();
   const expected = (file) => timings[file] ?? estimateMs(readFileSync(join(root, file), "utf8"));
-  // Longest first: the run ends when its slowest file does, so that one must not start last.
-  const queue = [...files].sort((a, b) => expected(b) - expected(a));
-  const concurrency = Math.min(options.concurrency, files.length);
-  const maxConcurrency = Math.min(options.maxConcurrency, files.length);
+  // Longest first: the run ends when its slowest file does, so that one must not start last. Light files share a
+  // process a few at a time (never with a file loaded another way), unless --alone.
+  const sharesLoader = (file) =>
+    !options.alone && loaderFlags(readFileSync(join(root, file), "utf8")) === nativeLoaderFlags;
+  const queue = planUnits(files, expected, sharesLoader);
+  const batches = queue.filter((unit) => unit.length > 1);
+  const concurrency = Math.min(options.concurrency, queue.length);
+  const maxConcurrency = Math.min(options.maxConcurrency, queue.length);
   console.log(
-    `${files.length} test file${files.length === 1 ? "" : "s"}, ${concurrency} at a time (TEST_CONCURRENCY / --concurrency)` +
+    `${files.length} test file${files.length === 1 ? "" : "s"}` +
+      (batches.length > 0
+        ? ` (the ${batches.reduce((sum, unit) => sum + unit.length, 0)} light ones in ${batches.length} ` +
+          `process${batches.length === 1 ? "" : "es"}, --alone: each in its own)`
+        : "") +
+      `, ${concurrency} at a time (TEST_CONCURRENCY / --concurrency)` +
       (maxConcurrency > concurrency ? `, up to ${maxConcurrency} while the CPU idles (--max-concurrency)` : "") +
       (testTmp ? `; temporary files under ${testTmp}` : "") +
       "\n",
@@ -487,30 +551,18 @@ async function main() {
   const totals = { passed: 0, failed: 0, skipped: 0 };
   let running = 0;
   let mostRunning = 0;
-  /** Runs files from the queue until it is empty, or (`once`) one file. */
+  /** Runs units from the queue until it is empty, or (`once`) one unit. */
   const worker = async (once = false) => {
-    for (let file = queue.shift(); file !== undefined; file = once ? undefined : queue.shift()) {
+    for (let unit = queue.shift(); unit !== undefined; unit = once ? undefined : queue.shift()) {
       running++;
       mostRunning = Math.max(mostRunning, running);
-      let result = await runFile(file, progressDir);
-      // The runtime itself ended the process (a V8 fatal check, a native crash): run the file once more, and say so.
-      if (crashedByRuntime(result)) result = { ...(await runFile(file, progressDir)), crashedFirst: result };
-      const outcome = outcomeOf(result);
-      results.push({ ...result, outcome });
-      totals.passed += outcome.passed;
-      totals.failed += outcome.failed;
-      totals.skipped += outcome.skipped;
-      const counts =
-        `${outcome.passed} passed` +
-        (outcome.failed ? `, ${outcome.failed} failed` : "") +
-        (outcome.skipped ? `, ${outcome.skipped} skipped` : "");
-      const cpu = result.cpuSeconds === undefined ? "" : ` (${result.cpuSeconds.toFixed(1)} s CPU)`;
-      const crashed = result.crashedFirst
-        ? ` (its first run crashed with ${result.crashedFirst.exit.signal}: run again)`
-        : "";
-      console.log(`${outcome.ok ? "✓" : "✘"} ${file}  ${counts}  ${seconds(result.ms)}${cpu}${crashed}`);
-      if (!outcome.ok || options.verbose) console.log(`${result.output.trimEnd()}\n`);
-      if (!outcome.ok && result.killedAfterMs !== undefined) console.log(`  ${failureReport(result).split("\n")[0]}\n`);
+      for (const result of await settle(unit, progressDir)) {
+        results.push(result);
+        totals.passed += result.outcome.passed;
+        totals.failed += result.outcome.failed;
+        totals.skipped += result.outcome.skipped;
+        printLine(result);
+      }
       running--;
     }
   };
@@ -541,7 +593,11 @@ async function main() {
       // This machine's times only: the committed baseline is read beside them, never copied in.
       {
         ...readJson(timingsFile),
-        ...Object.fromEntries(results.map((result) => [result.file, Math.round(result.ms)])),
+        ...Object.fromEntries(
+          results
+            .filter((result) => !result.interfered)
+            .flatMap((result) => sharesOf(result.unit, result.ms, expected)),
+        ),
       },
       null,
       2,
@@ -569,7 +625,10 @@ async function main() {
     console.log("\n=== skipped");
     for (const result of skipping) {
       const unexplained = result.outcome.skipped - result.skips.length;
-      for (const skip of result.skips) console.log(`${result.file}: ${skip.label} (${skip.reason})`);
+      for (const skip of result.skips) {
+        const file = result.unit.length > 1 && skip.file ? `test/${skip.file}` : result.file;
+        console.log(`${file}: ${skip.label} (${skip.reason})`);
+      }
       if (unexplained > 0) console.log(`${result.file}: ${unexplained} registered with .skip (its output says why)`);
     }
     console.log("=== end of skipped");

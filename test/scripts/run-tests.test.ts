@@ -1,6 +1,8 @@
 // scripts/run-tests.mjs, the runner of `npm test`, run for real on the fixture files of test/support/runner-fixtures:
-// its totals line (skips counted apart from passes, with their reasons), a test's timeout named in the failures, a hung file killed with the processes it started and
-// named by the test it was in, and a test file that imports uvu directly refused.
+// its totals line (skips counted apart from passes, with their reasons), a test's timeout named in the failures, a
+// hung file killed with the processes it started and named by the test it was in, light files sharing a process
+// (a failing batch run again file by file, files that interfere named), and a test file that imports uvu directly
+// refused.
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -97,6 +99,10 @@ Runner(
     const { code, output } = await runner([`${fixtures}/fails.ts`, `${fixtures}/passes.ts`]);
     assert.is(code, 1, output);
     assert.is(lastLine(output), "4 passed, 2 failed, 0 skipped");
+    // Light, they shared a process; the batch failed, so each file ran again alone and counted alone.
+    assert.match(output, "✘ 2 light files in one process failed; its files run again one by one:");
+    assert.match(output, /✘ test\/support\/runner-fixtures\/fails\.ts {2}2 passed, 2 failed {2}/);
+    assert.match(output, /✓ test\/support\/runner-fixtures\/passes\.ts {2}2 passed {2}/);
     const failures = output.slice(output.indexOf("=== failures"), output.indexOf("=== end of failures"));
     assert.match(failures, "--- test/support/runner-fixtures/fails.ts");
     assert.match(failures, /FAIL +fixture\/fails +"compares the answer"/);
@@ -106,6 +112,46 @@ Runner(
     assert.not.match(failures, "passes.ts");
   },
 );
+
+Runner(
+  "light files share one process: one line for them, their files listed under it, a skip named by its own file; --alone runs each alone",
+  async () => {
+    const files = [`${fixtures}/passes.ts`, `${fixtures}/skips.ts`];
+    const shared = await runner(files);
+    assert.is(shared.code, 0, shared.output);
+    assert.match(shared.output, "2 test files (the 2 light ones in 1 process, --alone: each in its own), 1 at a time");
+    assert.match(
+      shared.output,
+      /✓ 2 light files in one process {2}3 passed, 4 skipped {2}\d+\.\d s \(\d+\.\d s CPU\)\n {2}test\/support\/runner-fixtures\/skips\.ts\n {2}test\/support\/runner-fixtures\/passes\.ts\n/,
+    );
+    assert.match(
+      shared.output,
+      `${fixtures}/skips.ts: fixture/skips › needs a service (FIXTURE_SERVICE_URL is not set)`,
+    );
+    assert.is(lastLine(shared.output), "3 passed, 0 failed, 4 skipped");
+    const alone = await runner(["--alone", ...files]);
+    assert.is(alone.code, 0, alone.output);
+    assert.match(alone.output, "2 test files, 2 at a time");
+    assert.match(alone.output, /✓ test\/support\/runner-fixtures\/passes\.ts {2}2 passed {2}/);
+    assert.match(alone.output, /✓ test\/support\/runner-fixtures\/skips\.ts {2}1 passed, 4 skipped {2}/);
+    assert.is(lastLine(alone.output), "3 passed, 0 failed, 4 skipped");
+  },
+);
+
+Runner("files that pass alone and fail together count one failure, named as files that interfere", async () => {
+  const { code, output } = await runner([`${fixtures}/sets-a-global.ts`, `${fixtures}/needs-no-global.ts`]);
+  assert.is(code, 1, output);
+  assert.match(output, /✓ test\/support\/runner-fixtures\/sets-a-global\.ts {2}1 passed {2}/);
+  assert.match(output, /✓ test\/support\/runner-fixtures\/needs-no-global\.ts {2}1 passed {2}/);
+  assert.match(
+    output,
+    /✘ 2 light files in one process {2}0 passed, 1 failed {2}.*\(every file passed alone: they interfere\)/,
+  );
+  const failures = output.slice(output.indexOf("=== failures"), output.indexOf("=== end of failures"));
+  assert.match(failures, "--- 2 light files in one process");
+  assert.match(failures, /FAIL +fixture\/needs-no-global +"finds the process unmarked"/);
+  assert.is(lastLine(output), "2 passed, 1 failed, 0 skipped");
+});
 
 Runner("a file over its limit is killed with the processes it started, and named with the test it was in", async () => {
   const pidFile = join(scratch, "sleep.pid");
@@ -143,7 +189,7 @@ Runner("--max-concurrency: announced when above --concurrency; below it, refused
     `1 test file, 1 at a time (TEST_CONCURRENCY / --concurrency); temporary files under ${scratch}\n`,
   );
   const twoFiles = await runner(
-    ["--concurrency", "1", "--max-concurrency", "3", `${fixtures}/passes.ts`, `${fixtures}/fails.ts`],
+    ["--alone", "--concurrency", "1", "--max-concurrency", "3", `${fixtures}/passes.ts`, `${fixtures}/fails.ts`],
     { TMPDIR: scratch },
   );
   assert.match(

@@ -72,8 +72,8 @@ export class TestTimeoutError extends Error {
   }
 }
 
-// The runner's progress file (TEST_PROGRESS_FILE): "start\t<label>" and "end\t<label>\t<ms>\t<pass|fail>" lines,
-// written synchronously so the last line survives a kill.
+// The runner's progress file (TEST_PROGRESS_FILE): "start\t<label>" and "end\t<label>\t<ms>\t<pass|fail|skip>\t
+// <reason>\t<file>" lines, written synchronously so the last line survives a kill.
 const progressFile = process.env["TEST_PROGRESS_FILE"];
 const progressFd = progressFile ? openSync(progressFile, "a") : undefined;
 if (progressFd !== undefined) process.once("exit", () => closeSync(progressFd));
@@ -103,8 +103,18 @@ async function withTimeout<T>(
   }
 }
 
+/**
+ * The test file being loaded, as uvu's CLI names it (relative to the directory it was given): uvu queues each
+ * file's name just before importing it, and a file creates its suites as it is imported. The runner needs it to
+ * name a skipped test's file when several light files share a process (scripts/test-batches.mjs).
+ */
+function fileBeingLoaded(): string {
+  const queue = (globalThis as { UVU_QUEUE?: Array<[string?]> }).UVU_QUEUE;
+  return queue?.at(-1)?.[0] ?? "";
+}
+
 /** A test handler with a limit, reported to the runner's progress file. */
-function timedTest<T>(label: string, handler: Callback<T>, options: TestOptions | undefined): Callback<T> {
+function timedTest<T>(label: string, handler: Callback<T>, options: TestOptions | undefined, file = ""): Callback<T> {
   const timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
   return async (context) => {
     progress("start", label);
@@ -122,7 +132,7 @@ function timedTest<T>(label: string, handler: Callback<T>, options: TestOptions 
       reason = error.reason;
       console.log(`\n  skipped: ${label} (${reason})`);
     } finally {
-      progress("end", label, Math.round(performance.now() - startedAt), outcome, ...(reason ? [reason] : []));
+      progress("end", label, Math.round(performance.now() - startedAt), outcome, reason ?? "", file);
     }
   };
 }
@@ -160,6 +170,7 @@ export function suite<T = Context>(title = "", context?: T, options: TestOptions
     skip: options.skip || own?.skip,
   });
   const label = (name: string) => (title ? `${title} › ${name}` : name);
+  const file = fileBeingLoaded();
   const hook = (register: (hook: Callback<T>) => void, name: string) => (handler: Callback<T>, own?: TestOptions) =>
     register(timedHook(label(name), handler, limit(own)));
   const before = Object.assign(hook(inner.before, "before hook"), {
@@ -167,7 +178,7 @@ export function suite<T = Context>(title = "", context?: T, options: TestOptions
   });
   const after = Object.assign(hook(inner.after, "after hook"), { each: hook(inner.after.each, "after.each hook") });
   const test = (name: string, handler: Callback<T>, own?: TestOptions) =>
-    inner(name, timedTest(label(name), handler, limit(own)));
+    inner(name, timedTest(label(name), handler, limit(own), file));
   // No `only`: a committed `.only` would narrow a whole file's run to one test and report the rest as never run.
   return Object.assign(test, {
     skip: (name?: string, handler?: Callback<T>) => inner.skip(name, handler),
