@@ -2,7 +2,7 @@
 // transactions through their own `sql`, the bounded pause between connection attempts.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { createServer } from "node:net";
+import { createServer, type Server } from "node:net";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { openDatabase, reconnectDelaySeconds } from "../../src/storage/postgres.js";
 import { isDatabaseUnavailable } from "../../src/storage/unavailable.js";
@@ -76,6 +76,33 @@ test("named constraints are what query code will match on", async () => {
   assert.is(error.constraint_name, "merchants__region__check");
 });
 
+/**
+ * What `openDatabase` ends with against `server` (a stand-in for PostgreSQL, listened on here and closed after):
+ * "opened", its error, or "still waiting" at a 20 s ceiling, far above every connect bound and reconnect pause (the
+ * defects these tests pin down left the promise unsettled for ever).
+ */
+async function openAgainst(server: Server): Promise<unknown> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  let timer: NodeJS.Timeout | undefined;
+  const ceiling = new Promise<"still waiting">((resolve) => {
+    timer = setTimeout(() => resolve("still waiting"), 20_000);
+  });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  try {
+    return await Promise.race([
+      openDatabase({ url, dataDir: ":memory:", logger: silentLogger }).then(
+        () => "opened",
+        (error: unknown) => error,
+      ),
+      ceiling,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    server.close();
+  }
+}
+
 test("a proxy with no server behind it (closes every connection unanswered): the query fails as unavailable, never waits for ever", async () => {
   // HAProxy in front of Patroni while no node passes its primary check: postgres.js retried such a close during
   // startup for ever with the query waiting (calls hung 10 s in the HA test's node loss, until a primary was back).
@@ -86,33 +113,10 @@ test("a proxy with no server behind it (closes every connection unanswered): the
     socket.on("data", () => {});
     socket.end();
   });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  const port = (proxy.address() as { port: number }).port;
-  // A ceiling only, far above the connect bound: without the fix the promise never settles.
-  let timer: NodeJS.Timeout | undefined;
-  const ceiling = new Promise<"still waiting">((resolve) => {
-    timer = setTimeout(() => resolve("still waiting"), 20_000);
-  });
-  try {
-    const opened = openDatabase({
-      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-      dataDir: ":memory:",
-      logger: silentLogger,
-    });
-    const outcome = await Promise.race([
-      opened.then(
-        () => "opened",
-        (error: unknown) => error,
-      ),
-      ceiling,
-    ]);
-    assert.ok(outcome instanceof Error, `openDatabase: ${String(outcome)} after ${connections} connections`);
-    assert.is((outcome as NodeJS.ErrnoException).code, "ECONNRESET");
-    assert.ok(isDatabaseUnavailable(outcome));
-  } finally {
-    clearTimeout(timer);
-    proxy.close();
-  }
+  const outcome = await openAgainst(proxy);
+  assert.ok(outcome instanceof Error, `openDatabase: ${String(outcome)} after ${connections} connections`);
+  assert.is((outcome as NodeJS.ErrnoException).code, "ECONNRESET");
+  assert.ok(isDatabaseUnavailable(outcome));
 });
 
 /** A backend message: its type byte, then its length (itself included) and body. */
@@ -155,33 +159,11 @@ test("a connection ended while it ran a query, then refused on reconnecting: the
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  // A ceiling only, far above the reconnect pauses: without the mend the promise never settles.
-  let timer: NodeJS.Timeout | undefined;
-  const ceiling = new Promise<"still waiting">((resolve) => {
-    timer = setTimeout(() => resolve("still waiting"), 20_000);
-  });
-  try {
-    const outcome = await Promise.race([
-      openDatabase({
-        url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-        dataDir: ":memory:",
-        logger: silentLogger,
-      }).then(
-        () => "opened",
-        (error: unknown) => error,
-      ),
-      ceiling,
-    ]);
-    assert.ok(outcome instanceof Error, `openDatabase: ${String(outcome)} after ${connections} connections`);
-    assert.is((outcome as Error & { code?: string }).code, "57P03");
-    assert.ok(isDatabaseUnavailable(outcome));
-    assert.is(connections, 2, "one refusal ends the wait");
-  } finally {
-    clearTimeout(timer);
-    server.close();
-  }
+  const outcome = await openAgainst(server);
+  assert.ok(outcome instanceof Error, `openDatabase: ${String(outcome)} after ${connections} connections`);
+  assert.is((outcome as Error & { code?: string }).code, "57P03");
+  assert.ok(isDatabaseUnavailable(outcome));
+  assert.is(connections, 2, "one refusal ends the wait");
 });
 
 test.run();
