@@ -7,14 +7,16 @@
 // "N passed, M failed, K skipped".
 //
 //   node scripts/run-tests.mjs [--concurrency N] [--max-concurrency M] [--file-timeout SECONDS]
-//                              [--exit-grace SECONDS] [--pattern REGEX] [--alone] [--verbose] [--list] [PATH...]
+//                              [--exit-grace SECONDS] [--pattern REGEX] [--alone] [--screenshots] [--verbose]
+//                              [--list] [PATH...]
 //
 // PATHs are files or directories (default: test); in directories the files whose path matches --pattern
 // (default \.test\.ts$) run. --concurrency files always run at once (default twice the CPUs), and more, up to
 // --max-concurrency (default twice --concurrency), while the machine's CPU idles. Environment: TEST_CONCURRENCY,
 // TEST_MAX_CONCURRENCY, TEST_FILE_TIMEOUT_MS, TEST_TIMEOUT_MS (one test's limit,
 // read by test/support/suite.ts), TEST_TIMINGS_FILE (where the files' times are kept), TEST_ALONE=1 (as --alone:
-// every file in a process of its own, light ones included). docs/testing.md says more.
+// every file in a process of its own, light ones included), TEST_SCREENSHOTS=1 (as --screenshots: the browser files
+// write their screenshots to test-output/screenshots/). docs/testing.md says more.
 import { spawn } from "node:child_process";
 import {
   existsSync,
@@ -49,6 +51,7 @@ function parseArguments(argv) {
     exitGraceMs: 30_000,
     pattern: /\.test\.ts$/,
     alone: process.env.TEST_ALONE === "1",
+    screenshots: process.env.TEST_SCREENSHOTS === "1",
     verbose: false,
     list: false,
     paths: [],
@@ -66,6 +69,7 @@ function parseArguments(argv) {
     else if (argument === "--exit-grace") options.exitGraceMs = Number(value()) * 1000;
     else if (argument === "--pattern") options.pattern = new RegExp(value());
     else if (argument === "--alone") options.alone = true;
+    else if (argument === "--screenshots") options.screenshots = true;
     else if (argument === "--verbose" || argument === "-v") options.verbose = true;
     else if (argument === "--list") options.list = true;
     else if (argument.startsWith("-")) throw new Error(`unknown option ${argument}`);
@@ -330,7 +334,12 @@ function runUnit(unit, progressDir) {
       cwd: root,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...(testTmp ? { TMPDIR: testTmp } : {}), TEST_PROGRESS_FILE: progressPath },
+      env: {
+        ...process.env,
+        ...(testTmp ? { TMPDIR: testTmp } : {}),
+        TEST_PROGRESS_FILE: progressPath,
+        ...(options.screenshots ? { TEST_SCREENSHOTS: "1" } : {}),
+      },
     });
     children.add(child);
     let output = "";
@@ -541,6 +550,7 @@ async function main() {
       `, ${concurrency} at a time (TEST_CONCURRENCY / --concurrency)` +
       (maxConcurrency > concurrency ? `, up to ${maxConcurrency} while the CPU idles (--max-concurrency)` : "") +
       (testTmp ? `; temporary files under ${testTmp}` : "") +
+      (options.screenshots ? "; the browser files write screenshots to test-output/screenshots/" : "") +
       "\n",
   );
 

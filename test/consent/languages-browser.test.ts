@@ -5,10 +5,10 @@
 // moderate violations, and screenshots at 375 and 1280 px in test-output/screenshots/consent/ (gitignored); then the same
 // page in dark mode (prefers-color-scheme: dark emulated on the page): axe again (the dark palette's contrast) and
 // its screenshots in test-output/screenshots/consent/dark/.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import http from "node:http";
 import { chromium, type Browser as Chromium, type Page } from "playwright-core";
-import { assertAccessible, browserTestTimeoutMs } from "../support/browser.js";
+import { assertAccessible, browserTestTimeoutMs, screenshots } from "../support/browser.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -21,8 +21,6 @@ const available = existsSync(chromiumPath);
 const Languages = suite("consent/languages-browser", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Date.now());
 const timeout = 90_000;
-const screenshots = new URL("../../test-output/screenshots/consent/", import.meta.url).pathname;
-const darkScreenshots = `${screenshots}dark/`;
 
 let test: TestApp;
 let callback: http.Server;
@@ -33,7 +31,6 @@ if (!available) {
   console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
 } else {
   Languages.before(async () => {
-    mkdirSync(darkScreenshots, { recursive: true });
     test = await startTestApp({ clock, redis: true });
     const port = await freePort();
     callbackBase = `http://127.0.0.1:${port}`;
@@ -97,14 +94,7 @@ async function checkPage(page: Page, locale: Locale, name: string): Promise<void
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await assertAccessible(page, `${name} (${locale}, ${scheme})`);
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({
-        path: `${scheme === "dark" ? darkScreenshots : screenshots}${name}-${locale}-${width}.png`,
-        fullPage: true,
-      });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshots(page, scheme === "dark" ? "consent/dark" : "consent", `${name}-${locale}`);
   }
   await page.emulateMedia({ colorScheme: "light" });
 }

@@ -6,7 +6,7 @@
 // shown in en, ar and hi: axe again, no English string left on the Arabic pages, and screenshots at 375 and 1280
 // pixels written to test-output/screenshots/console/. Without /usr/bin/chromium the suite says it is skipped.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, type Client } from "@connectrpc/connect";
@@ -18,7 +18,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { catalogueOf, supportedLocales, type Locale } from "../../src/web/i18n.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
-import { assertAccessible, browserTestTimeoutMs } from "../support/browser.js";
+import { assertAccessible, browserTestTimeoutMs, screenshots } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
 const chromiumPath = "/usr/bin/chromium";
@@ -26,7 +26,6 @@ const available = existsSync(chromiumPath);
 const Journey = suite("console-site/browser-journey", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 const timeout = 90_000;
-const screenshots = new URL("../../test-output/screenshots/console/", import.meta.url);
 const password = "correct horse battery staple";
 
 let test: TestApp;
@@ -86,9 +85,7 @@ async function showInEachLanguage(page: Page, pages: ReadonlyArray<readonly [str
         assert.equal(await englishLeft(page, "ar"), [], `${name} in Arabic`);
       }
       await assertAccessible(page, `${name} (${locale})`);
-      await page.screenshot({ path: new URL(`${name}-${locale}-1280.png`, screenshots).pathname, fullPage: true });
-      await page.setViewportSize({ width: 375, height: 800 });
-      await page.screenshot({ path: new URL(`${name}-${locale}-375.png`, screenshots).pathname, fullPage: true });
+      await screenshots(page, "console", `${name}-${locale}`);
     }
   }
 }
@@ -102,7 +99,6 @@ if (!available) {
     test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]) });
     staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
     await staff.publishAgreementVersion({ title: "LP-2026", url: "https://partner.test/agreement/v1" });
-    await mkdir(screenshots, { recursive: true });
     context = await launch();
     context.setDefaultTimeout(timeout);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: test.console });

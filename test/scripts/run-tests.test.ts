@@ -1,8 +1,8 @@
 // scripts/run-tests.mjs, the runner of `npm test`, run for real on the fixture files of test/support/runner-fixtures:
 // its totals line (skips counted apart from passes, with their reasons), a test's timeout named in the failures, a
 // hung file killed with the processes it started and named by the test it was in, light files sharing a process
-// (a failing batch run again file by file, files that interfere named), and a test file that imports uvu directly
-// refused.
+// (a failing batch run again file by file, files that interfere named), --screenshots reaching the files, and a test
+// file that imports uvu directly refused.
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -211,6 +211,19 @@ Runner("--max-concurrency: announced when above --concurrency; below it, refused
   assert.is(refused.code, 2, refused.output);
   assert.match(refused.output, "--max-concurrency must be a whole number of at least --concurrency");
   assert.not.match(refused.output, "passed");
+});
+
+Runner("screenshots only with --screenshots (or TEST_SCREENSHOTS=1), said on the first line", async () => {
+  const file = `${fixtures}/screenshots-wanted.ts`;
+  const without = await runner([file], { TEST_SCREENSHOTS: "", EXPECT_SCREENSHOTS: "0" });
+  assert.is(without.code, 0, without.output);
+  assert.not.match(without.output, "write screenshots");
+  const asked = await runner(["--screenshots", file], { TEST_SCREENSHOTS: "", EXPECT_SCREENSHOTS: "1" });
+  assert.is(asked.code, 0, asked.output);
+  assert.match(asked.output, "; the browser files write screenshots to test-output/screenshots/\n");
+  const byEnvironment = await runner([file], { TEST_SCREENSHOTS: "1", EXPECT_SCREENSHOTS: "1" });
+  assert.is(byEnvironment.code, 0, byEnvironment.output);
+  assert.is(lastLine(byEnvironment.output), "1 passed, 0 failed, 0 skipped");
 });
 
 Runner(

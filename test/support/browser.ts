@@ -17,6 +17,12 @@ export const browserTimeout = 90_000;
 /** A browser test's limit (test/support/suite.ts): many navigations, each allowed `browserTimeout`. */
 export const browserTestTimeoutMs = 600_000;
 export const screenshotsRoot = new URL("../../test-output/screenshots/", import.meta.url).pathname;
+/**
+ * Screenshots are for people to look at, not assertions: written only when asked (`TEST_SCREENSHOTS=1`, which
+ * `npm run screenshots` and the runner's `--screenshots` set). A full-page PNG at two widths is about 40% of a
+ * browser file's CPU, chromium's included (docs/testing.md, "How long it takes").
+ */
+export const screenshotsWanted = process.env["TEST_SCREENSHOTS"] === "1";
 
 const flags = [
   "--headless",
@@ -130,8 +136,12 @@ export async function setViewport(page: Page, size: { width: number; height: num
   await page.evaluate("new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))");
 }
 
-/** Full-page screenshots at 1280 and 375 px as `<folder>/<name>-1280.png` and `-375.png`; the viewport is set back. */
+/**
+ * Full-page screenshots at 1280 and 375 px as `<folder>/<name>-1280.png` and `-375.png`, the viewport set back;
+ * nothing unless `screenshotsWanted`.
+ */
 export async function screenshots(page: Page, folder: string, name: string): Promise<void> {
+  if (!screenshotsWanted) return;
   const directory = `${screenshotsRoot}${folder}/`;
   await mkdir(directory, { recursive: true });
   for (const width of [1280, 375]) {
