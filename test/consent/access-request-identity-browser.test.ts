@@ -9,14 +9,14 @@ import { translator, type Locale } from "../../src/web/i18n.js";
 import {
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
+  withoutChromium,
 } from "../support/browser.js";
 import { connectTransport } from "../support/internal.js";
 import { newApp, newLiveMerchant, newOrganization } from "../support/sandbox.js";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
 
 const Identity = suite("consent/access-request-identity-browser", {}, { timeoutMs: browserTestTimeoutMs });
@@ -25,7 +25,7 @@ let test: TestApp;
 let chromium: Browser;
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Identity("drives chromium", () => skipTest(withoutChromium));
 } else {
   Identity.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as oauth from "oauth4webapi";
 import { chromium, type BrowserContext } from "playwright-core";
-import { browserTestTimeoutMs } from "../support/browser.js";
-import { suite } from "../support/suite.js";
+import { browserTestTimeoutMs, withoutChromium } from "../support/browser.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { freePort, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
@@ -53,7 +53,7 @@ async function launch(): Promise<BrowserContext> {
 }
 
 if (!available) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Browser("drives chromium", () => skipTest(withoutChromium));
 } else {
   Browser.before(async () => {
     test = await startTestApp({ clock, redis: true });

@@ -13,13 +13,13 @@ import { translator, type Locale } from "../../src/web/i18n.js";
 import {
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
+  withoutChromium,
 } from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import { authorizeUrl, freePort, startTestApp, type TestApp } from "../support/test-app.js";
 
 const Identity = suite("consent/identity-languages-browser", {}, { timeoutMs: browserTestTimeoutMs });
@@ -30,7 +30,7 @@ let callback: http.Server;
 let callbackBase: string;
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Identity("drives chromium", () => skipTest(withoutChromium));
 } else {
   Identity.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });

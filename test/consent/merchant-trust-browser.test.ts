@@ -8,19 +8,19 @@
 // and 1280 px in test-output/screenshots/consent/second-pass/ (light) and .../second-pass/dark/.
 import http from "node:http";
 import type { Browser, Page } from "playwright-core";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
 import {
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
-  setViewport,
   settledFocusId,
+  setViewport,
+  withoutChromium,
 } from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
 import { reviewLinks } from "../support/app-links.js";
@@ -34,7 +34,7 @@ let callback: http.Server;
 let callbackBase: string;
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Trust("drives chromium", () => skipTest(withoutChromium));
 } else {
   Trust.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });

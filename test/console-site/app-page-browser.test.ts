@@ -14,11 +14,11 @@ import { translator, type Locale, type MessageKey } from "../../src/web/i18n.js"
 import {
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
   setViewport,
+  withoutChromium,
 } from "../support/browser.js";
 import {
   admittedDeveloper,
@@ -29,7 +29,7 @@ import {
 } from "../support/console-site.js";
 import { grpcTransport } from "../support/internal.js";
 import { newLiveMerchant } from "../support/sandbox.js";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
 import { reviewLinks } from "../support/app-links.js";
 
@@ -43,7 +43,7 @@ let adsrApp: string;
 let apiKey: string;
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Walk("drives chromium", () => skipTest(withoutChromium));
 } else {
   Walk.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });

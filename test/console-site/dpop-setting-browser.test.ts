@@ -11,14 +11,14 @@ import { translator, type Locale } from "../../src/web/i18n.js";
 import {
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
+  withoutChromium,
 } from "../support/browser.js";
 import { admittedDeveloper, createSiteBrowser, sandboxWorkspace, signedUpDeveloper } from "../support/console-site.js";
 import { grpcTransport } from "../support/internal.js";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
 
 const Setting = suite("console-site/dpop-setting-browser", {}, { timeoutMs: browserTestTimeoutMs });
@@ -29,7 +29,7 @@ let session: Map<string, string>;
 let appId: string;
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Setting("drives chromium", () => skipTest(withoutChromium));
 } else {
   Setting.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });

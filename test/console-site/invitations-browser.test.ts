@@ -3,17 +3,17 @@
 // the list; the waiting page (development mode) shows `npm run staff -- approve <id>`. lang and dir, no English
 // left, axe light and dark, screenshots at 375 and 1280 px in test-output/screenshots/console/invitations/.
 import type { Browser } from "playwright-core";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
 import {
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
+  withoutChromium,
 } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createSiteBrowser, signedUpDeveloper } from "../support/console-site.js";
@@ -26,7 +26,7 @@ let session: Map<string, string>;
 let organizationId: number;
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Pages("drives chromium", () => skipTest(withoutChromium));
 } else {
   Pages.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });

@@ -3,7 +3,7 @@
 // (no critical, serious or moderate violation) light and dark, and screenshots at 375 and 1280 px in
 // test-output/screenshots/console/request-log/ (and .../dark/).
 import type { Browser, Page } from "playwright-core";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
@@ -12,11 +12,11 @@ import { translator, type Locale } from "../../src/web/i18n.js";
 import {
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
   setViewport,
+  withoutChromium,
 } from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -36,7 +36,7 @@ let session: Map<string, string>;
 let appId: string;
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Pages("drives chromium", () => skipTest(withoutChromium));
 } else {
   Pages.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1", PARTNER_RATE_LIMIT: "3" } });

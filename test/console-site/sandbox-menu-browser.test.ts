@@ -4,7 +4,7 @@
 // English left, axe with no critical, serious or moderate violation at 1280 and 375 px (light and dark at 1280),
 // screenshots at 375 and 1280 px in test-output/screenshots/console/sandbox-menu/ (and .../dark/).
 import type { Browser, Locator, Page } from "playwright-core";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
@@ -14,11 +14,11 @@ import {
   assertAccessible,
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
   setViewport,
+  withoutChromium,
 } from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -42,7 +42,7 @@ let stores: Array<{ id: number; name: string }>;
 let items: Array<{ id: number; name: string }>;
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Pages("drives chromium", () => skipTest(withoutChromium));
 } else {
   Pages.before(async () => {
     test = await startTestApp({

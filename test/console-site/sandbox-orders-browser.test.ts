@@ -4,7 +4,7 @@
 // order's card. lang and dir, no English left, axe (no serious or critical violation) light and dark, screenshots at
 // 375 and 1280 px in test-output/screenshots/console/sandbox-orders/ (and .../dark/).
 import type { Browser, Page } from "playwright-core";
-import { suite } from "../support/suite.js";
+import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
@@ -13,10 +13,10 @@ import { translator, type Locale } from "../../src/web/i18n.js";
 import {
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
+  withoutChromium,
 } from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -36,7 +36,7 @@ let session: Map<string, string>;
 let setup: SandboxOrdersSetup;
 
 if (!chromiumAvailable) {
-  console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  Pages("drives chromium", () => skipTest(withoutChromium));
 } else {
   Pages.before(async () => {
     test = await startTestApp({

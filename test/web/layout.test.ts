@@ -99,4 +99,24 @@ Layout("the stylesheet uses logical properties only (RTL-safe) and no external r
   assert.match(text, /:focus-visible/);
 });
 
+Layout("dark mode only recolours: its blocks set custom properties of :root and nothing else", () => {
+  // test/support/browser.ts relies on it: a page checked by axe in light is checked again in dark for colour only.
+  const text = siteCss.toString("utf8");
+  const blocks = [...text.matchAll(/@media[^{]*prefers-color-scheme[^{]*\{((?:[^{}]*\{[^{}]*\})*[^{}]*)\}/g)];
+  assert.is(blocks.length, 1);
+  for (const [, body] of blocks) {
+    const rules = [...body!.matchAll(/([^{}]+)\{([^{}]*)\}/g)];
+    assert.equal(
+      rules.map(([, selector]) => selector!.trim()),
+      [":root"],
+    );
+    const declarations = rules[0]![2]!
+      .split(";")
+      .map((line) => line.trim())
+      .filter(Boolean);
+    assert.ok(declarations.length > 0);
+    for (const declaration of declarations) assert.match(declaration, /^--[a-z-]+:\s*[^;]+$/, declaration);
+  }
+});
+
 Layout.run();
