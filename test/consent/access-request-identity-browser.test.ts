@@ -6,27 +6,18 @@ import { GrantService } from "../../gen/partnerapi/v1/grant_service_pb.js";
 import { seedMerchantData } from "../../src/data/sandbox-data.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
-import {
-  browserTestTimeoutMs,
-  chromiumAvailable,
-  launchChromium,
-  lookAt,
-  newPerson,
-  withoutChromium,
-} from "../support/browser.js";
+import { browserSuite, chromiumAvailable, launchChromium, lookAt, newPerson } from "../support/browser.js";
 import { connectTransport } from "../support/internal.js";
 import { newApp, newLiveMerchant, newOrganization } from "../support/sandbox.js";
-import { skipTest, suite } from "../support/suite.js";
+import { suite } from "../support/suite.js";
 import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
 
-const Identity = suite("consent/access-request-identity-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Identity = suite("consent/access-request-identity-browser", {}, browserSuite);
 const clock = createManualClock(Date.now());
 let test: TestApp;
 let chromium: Browser;
 
-if (!chromiumAvailable) {
-  Identity("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (chromiumAvailable) {
   Identity.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });
     chromium = await launchChromium();
@@ -36,7 +27,7 @@ if (!chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = chromiumAvailable ? Identity : Identity.skip;
+const it = Identity;
 
 /** `data`: elements whose text is data (the seeded stores' English names), left out of the language check. */
 const look = (page: Page, locale: Locale, name: string, data?: string) =>

@@ -11,15 +11,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as oauth from "oauth4webapi";
 import { chromium, type BrowserContext } from "playwright-core";
-import { browserTestTimeoutMs, withoutChromium } from "../support/browser.js";
-import { skipTest, suite } from "../support/suite.js";
+import { browserSuite } from "../support/browser.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { freePort, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
 const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
-const Browser = suite("consent/browser-flow", {}, { timeoutMs: browserTestTimeoutMs });
+const Browser = suite("consent/browser-flow", {}, browserSuite);
 const clock = createManualClock(Date.now());
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const timeout = 30_000;
@@ -52,9 +52,7 @@ async function launch(): Promise<BrowserContext> {
   });
 }
 
-if (!available) {
-  Browser("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (available) {
   Browser.before(async () => {
     test = await startTestApp({ clock, redis: true });
     const port = await freePort();
@@ -89,7 +87,7 @@ if (!available) {
   });
 }
 
-const it = available ? Browser : Browser.skip;
+const it = Browser;
 
 /** The authorization URL oauth4webapi's helpers make: PKCE S256 and a random state. */
 async function authorizationUrl() {

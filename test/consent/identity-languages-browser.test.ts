@@ -10,28 +10,19 @@ import type { Browser, Page } from "playwright-core";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
-import {
-  browserTestTimeoutMs,
-  chromiumAvailable,
-  launchChromium,
-  lookAt,
-  newPerson,
-  withoutChromium,
-} from "../support/browser.js";
+import { browserSuite, chromiumAvailable, launchChromium, lookAt, newPerson } from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
-import { skipTest, suite } from "../support/suite.js";
+import { suite } from "../support/suite.js";
 import { authorizeUrl, freePort, startTestApp, type TestApp } from "../support/test-app.js";
 
-const Identity = suite("consent/identity-languages-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Identity = suite("consent/identity-languages-browser", {}, browserSuite);
 const clock = createManualClock(Date.now());
 let test: TestApp;
 let chromium: Browser;
 let callback: http.Server;
 let callbackBase: string;
 
-if (!chromiumAvailable) {
-  Identity("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (chromiumAvailable) {
   Identity.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });
     const port = await freePort();
@@ -49,7 +40,7 @@ if (!chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = chromiumAvailable ? Identity : Identity.skip;
+const it = Identity;
 
 /** `data`: elements whose text is data (the seeded stores' English names), left out of the language check. */
 const look = (page: Page, locale: Locale, name: string, data?: string) =>

@@ -8,8 +8,8 @@
 import { existsSync } from "node:fs";
 import http from "node:http";
 import { chromium, type Browser as Chromium, type Page } from "playwright-core";
-import { assertAccessible, browserTestTimeoutMs, screenshots, withoutChromium } from "../support/browser.js";
-import { skipTest, suite } from "../support/suite.js";
+import { assertAccessible, browserSuite, screenshots } from "../support/browser.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, directionOf, type Locale } from "../../src/web/i18n.js";
@@ -18,7 +18,7 @@ import { authorizeUrl, freePort, newWorld, startTestApp, type TestApp, type Worl
 
 const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
-const Languages = suite("consent/languages-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Languages = suite("consent/languages-browser", {}, browserSuite);
 const clock = createManualClock(Date.now());
 const timeout = 90_000;
 
@@ -27,9 +27,7 @@ let callback: http.Server;
 let callbackBase: string;
 let chromiumBrowser: Chromium;
 
-if (!available) {
-  Languages("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (available) {
   Languages.before(async () => {
     test = await startTestApp({ clock, redis: true });
     const port = await freePort();
@@ -62,7 +60,7 @@ if (!available) {
   });
 }
 
-const it = available ? Languages : Languages.skip;
+const it = Languages;
 
 /**
  * A fresh browser profile speaking `acceptLanguage`. bypassCSP only so the test can inject axe-core (an inline

@@ -8,34 +8,31 @@
 // and 1280 px in test-output/screenshots/consent/second-pass/ (light) and .../second-pass/dark/.
 import http from "node:http";
 import type { Browser, Page } from "playwright-core";
-import { skipTest, suite } from "../support/suite.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
 import {
-  browserTestTimeoutMs,
+  browserSuite,
   chromiumAvailable,
   launchChromium,
   lookAt,
   newPerson,
   settledFocusId,
   setViewport,
-  withoutChromium,
 } from "../support/browser.js";
 import { newSandboxWorld } from "../support/consent.js";
 import { reviewLinks } from "../support/app-links.js";
 import { authorizeUrl, freePort, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
-const Trust = suite("consent/merchant-trust-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Trust = suite("consent/merchant-trust-browser", {}, browserSuite);
 const clock = createManualClock(Date.now());
 let test: TestApp;
 let chromium: Browser;
 let callback: http.Server;
 let callbackBase: string;
 
-if (!chromiumAvailable) {
-  Trust("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (chromiumAvailable) {
   Trust.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });
     const port = await freePort();
@@ -53,7 +50,7 @@ if (!chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = chromiumAvailable ? Trust : Trust.skip;
+const it = Trust;
 
 /** lang, dir, no English left, axe in light and dark, and the four screenshots of the page. */
 const look = (page: Page, locale: Locale, name: string) =>

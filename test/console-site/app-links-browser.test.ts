@@ -13,9 +13,8 @@ import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { systemClock } from "../../src/runtime/clock.js";
 import { formatNumber, supportedLocales, translator, type Locale } from "../../src/web/i18n.js";
 import {
-  browserTestTimeoutMs,
+  browserSuite,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
@@ -25,7 +24,7 @@ import { admittedDeveloper, createSiteBrowser, signedUpDeveloper } from "../supp
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const Links = suite("console-site/app-links-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Links = suite("console-site/app-links-browser", {}, browserSuite);
 let test: TestApp;
 let chromium: Browser | undefined;
 let staff: Client<typeof ConsoleService>;
@@ -45,8 +44,7 @@ Links.after(async () => {
   await test?.stop();
 });
 
-if (!chromiumAvailable) console.log(`  (browser tests skipped: ${chromiumPath} is missing)`);
-const it = chromiumAvailable ? Links : Links.skip;
+const it = Links;
 
 /** A signed-in, admitted developer's organization, and chromium on the same session in `locale`. */
 async function developerPage(locale: Locale): Promise<{ page: Page; organizationId: string }> {

@@ -11,15 +11,7 @@ import { CredentialService } from "../../gen/partnerapi/v1/credential_service_pb
 import { seedMerchantData } from "../../src/data/sandbox-data.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale, type MessageKey } from "../../src/web/i18n.js";
-import {
-  browserTestTimeoutMs,
-  chromiumAvailable,
-  launchChromium,
-  lookAt,
-  newPerson,
-  setViewport,
-  withoutChromium,
-} from "../support/browser.js";
+import { browserSuite, chromiumAvailable, launchChromium, lookAt, newPerson, setViewport } from "../support/browser.js";
 import {
   admittedDeveloper,
   createSiteBrowser,
@@ -29,11 +21,11 @@ import {
 } from "../support/console-site.js";
 import { grpcTransport } from "../support/internal.js";
 import { newLiveMerchant } from "../support/sandbox.js";
-import { skipTest, suite } from "../support/suite.js";
+import { suite } from "../support/suite.js";
 import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
 import { reviewLinks } from "../support/app-links.js";
 
-const Walk = suite("console-site/app-page-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Walk = suite("console-site/app-page-browser", {}, browserSuite);
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 let test: TestApp;
 let chromium: Browser;
@@ -42,9 +34,7 @@ let fullApp: string;
 let adsrApp: string;
 let apiKey: string;
 
-if (!chromiumAvailable) {
-  Walk("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (chromiumAvailable) {
   Walk.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });
     const transport = grpcTransport(test.app.grpc.port, test.internal.staff);
@@ -104,7 +94,7 @@ if (!chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = chromiumAvailable ? Walk : Walk.skip;
+const it = Walk;
 
 const sections: Record<"full" | "adsr", Array<[string, MessageKey]>> = {
   full: [

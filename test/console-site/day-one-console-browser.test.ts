@@ -12,15 +12,7 @@ import { provisionDemo, type DemoWorld } from "../../src/demo/provision-demo.js"
 import { createLogger } from "../../src/runtime/logger.js";
 import { systemClock } from "../../src/runtime/clock.js";
 import { supportedLocales, translator, type Locale } from "../../src/web/i18n.js";
-import {
-  browserTestTimeoutMs,
-  chromiumAvailable,
-  chromiumPath,
-  launchChromium,
-  lookAt,
-  newPerson,
-  setViewport,
-} from "../support/browser.js";
+import { browserSuite, chromiumAvailable, launchChromium, lookAt, newPerson, setViewport } from "../support/browser.js";
 import {
   admittedDeveloper,
   createSiteBrowser,
@@ -32,7 +24,7 @@ import { reviewLinks } from "../support/app-links.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const DayOne = suite("console-site/day-one-console-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const DayOne = suite("console-site/day-one-console-browser", {}, browserSuite);
 let test: TestApp;
 let world: DemoWorld;
 let staff: Client<typeof ConsoleService>;
@@ -100,8 +92,7 @@ async function developerWithApp(locale: Locale) {
   };
 }
 
-if (!chromiumAvailable) console.log(`  (browser tests skipped: ${chromiumPath} is missing)`);
-const it = chromiumAvailable ? DayOne : DayOne.skip;
+const it = DayOne;
 
 for (const locale of supportedLocales as readonly Locale[]) {
   it(`${locale}: the demo organization's owner is approved with the agreement signed, and creates an app`, async () => {

@@ -8,29 +8,20 @@ import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
-import {
-  browserTestTimeoutMs,
-  chromiumAvailable,
-  launchChromium,
-  lookAt,
-  newPerson,
-  withoutChromium,
-} from "../support/browser.js";
+import { browserSuite, chromiumAvailable, launchChromium, lookAt, newPerson } from "../support/browser.js";
 import { admittedDeveloper, createSiteBrowser, sandboxWorkspace, signedUpDeveloper } from "../support/console-site.js";
 import { grpcTransport } from "../support/internal.js";
-import { skipTest, suite } from "../support/suite.js";
+import { suite } from "../support/suite.js";
 import { credentialServiceOf, startTestApp, type TestApp } from "../support/test-app.js";
 
-const Setting = suite("console-site/dpop-setting-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Setting = suite("console-site/dpop-setting-browser", {}, browserSuite);
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 let test: TestApp;
 let chromium: Browser;
 let session: Map<string, string>;
 let appId: string;
 
-if (!chromiumAvailable) {
-  Setting("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (chromiumAvailable) {
   Setting.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });
     const staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
@@ -53,7 +44,7 @@ if (!chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = chromiumAvailable ? Setting : Setting.skip;
+const it = Setting;
 
 const requireDpopOf = async () => (await credentialServiceOf(test, clock).getApp({ appId })).app?.requireDpop;
 

@@ -13,9 +13,8 @@ import { messageFor, type ErrorCode } from "../../src/errors/index.js";
 import { systemClock } from "../../src/runtime/clock.js";
 import { supportedLocales, translator, type Locale } from "../../src/web/i18n.js";
 import {
-  browserTestTimeoutMs,
+  browserSuite,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
@@ -26,7 +25,7 @@ import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.js";
 
-const Duplicates = suite("console-site/duplicates-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Duplicates = suite("console-site/duplicates-browser", {}, browserSuite);
 let test: TestApp;
 let chromium: Browser | undefined;
 let receiver: Receiver;
@@ -84,8 +83,7 @@ async function refusedAt(page: Page, locale: Locale, code: ErrorCode, field: { i
   assert.is(await page.locator(`#${field.id}`).getAttribute("aria-invalid"), "true");
 }
 
-if (!chromiumAvailable) console.log(`  (browser tests skipped: ${chromiumPath} is missing)`);
-const it = chromiumAvailable ? Duplicates : Duplicates.skip;
+const it = Duplicates;
 
 for (const locale of supportedLocales as readonly Locale[]) {
   it(`${locale}: a second pending invitation to one email is refused beside the email`, async () => {

@@ -9,15 +9,7 @@ import * as assert from "uvu/assert";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { systemClock } from "../../src/runtime/clock.js";
 import { supportedLocales, translator, type Locale } from "../../src/web/i18n.js";
-import {
-  browserTestTimeoutMs,
-  chromiumAvailable,
-  chromiumPath,
-  launchChromium,
-  lookAt,
-  newPerson,
-  setViewport,
-} from "../support/browser.js";
+import { browserSuite, chromiumAvailable, launchChromium, lookAt, newPerson, setViewport } from "../support/browser.js";
 import {
   admittedDeveloper,
   createSiteBrowser,
@@ -29,7 +21,7 @@ import { grpcTransport } from "../support/internal.js";
 import { suite } from "../support/suite.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const FirstCall = suite("console-site/first-call-languages-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const FirstCall = suite("console-site/first-call-languages-browser", {}, browserSuite);
 let test: TestApp;
 let staff: Client<typeof ConsoleService>;
 let chromium: Browser | undefined;
@@ -56,8 +48,7 @@ async function personWith(browser: SiteBrowser, locale: Locale): Promise<Page> {
   return page;
 }
 
-if (!chromiumAvailable) console.log(`  (browser tests skipped: ${chromiumPath} is missing)`);
-const it = chromiumAvailable ? FirstCall : FirstCall.skip;
+const it = FirstCall;
 
 /** A long merchant name in each language: the select's widest option. */
 const merchantNames: Record<Locale, string> = {

@@ -12,9 +12,8 @@ import { messageFor } from "../../src/errors/index.js";
 import { systemClock } from "../../src/runtime/clock.js";
 import { supportedLocales, translator, type Locale } from "../../src/web/i18n.js";
 import {
-  browserTestTimeoutMs,
+  browserSuite,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
@@ -24,7 +23,7 @@ import { admittedDeveloper, createSiteBrowser, shownValue, signedUpDeveloper } f
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const Errors = suite("console-site/form-errors-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Errors = suite("console-site/form-errors-browser", {}, browserSuite);
 let test: TestApp;
 let chromium: Browser | undefined;
 const opened: BrowserContext[] = [];
@@ -47,8 +46,7 @@ async function person(acceptLanguage: string): Promise<Page> {
   return page;
 }
 
-if (!chromiumAvailable) console.log(`  (browser tests skipped: ${chromiumPath} is missing)`);
-const it = chromiumAvailable ? Errors : Errors.skip;
+const it = Errors;
 
 for (const locale of supportedLocales) {
   it(`a refused sign-up (${locale}): the summary has focus, its link focuses the field, the email is kept`, async () => {

@@ -3,31 +3,22 @@
 // the list; the waiting page (development mode) shows `npm run staff -- approve <id>`. lang and dir, no English
 // left, axe light and dark, screenshots at 375 and 1280 px in test-output/screenshots/console/invitations/.
 import type { Browser } from "playwright-core";
-import { skipTest, suite } from "../support/suite.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
-import {
-  browserTestTimeoutMs,
-  chromiumAvailable,
-  launchChromium,
-  lookAt,
-  newPerson,
-  withoutChromium,
-} from "../support/browser.js";
+import { browserSuite, chromiumAvailable, launchChromium, lookAt, newPerson } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import { createSiteBrowser, signedUpDeveloper } from "../support/console-site.js";
 
-const Pages = suite("console-site/invitations-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Pages = suite("console-site/invitations-browser", {}, browserSuite);
 const clock = createManualClock(Math.ceil(Date.now() / 60_000) * 60_000 + 7_000);
 let test: TestApp;
 let chromium: Browser;
 let session: Map<string, string>;
 let organizationId: number;
 
-if (!chromiumAvailable) {
-  Pages("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (chromiumAvailable) {
   Pages.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1" } });
     const browser = createSiteBrowser(test);
@@ -53,7 +44,7 @@ if (!chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = chromiumAvailable ? Pages : Pages.skip;
+const it = Pages;
 
 async function signedIn(locale: Locale) {
   const person = await newPerson(chromium, { acceptLanguage: locale });

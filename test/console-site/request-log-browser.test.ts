@@ -3,21 +3,13 @@
 // (no critical, serious or moderate violation) light and dark, and screenshots at 375 and 1280 px in
 // test-output/screenshots/console/request-log/ (and .../dark/).
 import type { Browser, Page } from "playwright-core";
-import { skipTest, suite } from "../support/suite.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
-import {
-  browserTestTimeoutMs,
-  chromiumAvailable,
-  launchChromium,
-  lookAt,
-  newPerson,
-  setViewport,
-  withoutChromium,
-} from "../support/browser.js";
+import { browserSuite, chromiumAvailable, launchChromium, lookAt, newPerson, setViewport } from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import {
@@ -28,16 +20,14 @@ import {
   signedUpDeveloper,
 } from "../support/console-site.js";
 
-const Pages = suite("console-site/request-log-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Pages = suite("console-site/request-log-browser", {}, browserSuite);
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000 + 5_000);
 let test: TestApp;
 let chromium: Browser;
 let session: Map<string, string>;
 let appId: string;
 
-if (!chromiumAvailable) {
-  Pages("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (chromiumAvailable) {
   Pages.before(async () => {
     test = await startTestApp({ clock, redis: false, env: { TRUST_PROXY: "127.0.0.1", PARTNER_RATE_LIMIT: "3" } });
     const staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
@@ -63,7 +53,7 @@ if (!chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = chromiumAvailable ? Pages : Pages.skip;
+const it = Pages;
 
 // The error body is data: the envelope as the app received it, in the language the app asked for (here English).
 const look = (page: Page, locale: Locale, name: string) =>

@@ -12,9 +12,8 @@ import { messageFor } from "../../src/errors/index.js";
 import { systemClock } from "../../src/runtime/clock.js";
 import { supportedLocales, translator, type Locale } from "../../src/web/i18n.js";
 import {
-  browserTestTimeoutMs,
+  browserSuite,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   lookAt,
   newPerson,
@@ -25,7 +24,7 @@ import { admittedDeveloper, createSiteBrowser, signedUpDeveloper, type SiteBrows
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const Edges = suite("console-site/rough-edges-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Edges = suite("console-site/rough-edges-browser", {}, browserSuite);
 let test: TestApp;
 let staff: Client<typeof ConsoleService>;
 let chromium: Browser | undefined;
@@ -58,8 +57,7 @@ async function personWith(browser: SiteBrowser, locale: Locale): Promise<Page> {
 /** A value typed by someone else inside a sentence: a bidi isolate, as the pages write it. */
 const isolated = (value: string) => `\u2068${value}\u2069`;
 
-if (!chromiumAvailable) console.log(`  (browser tests skipped: ${chromiumPath} is missing)`);
-const it = chromiumAvailable ? Edges : Edges.skip;
+const it = Edges;
 
 for (const locale of supportedLocales as readonly Locale[]) {
   it(`${locale}: an ADSR app's creation, an empty rename, an invitation before and after it is withdrawn`, async () => {

@@ -4,7 +4,7 @@
 // English left, axe with no critical, serious or moderate violation at 1280 and 375 px (light and dark at 1280),
 // screenshots at 375 and 1280 px in test-output/screenshots/console/sandbox-menu/ (and .../dark/).
 import type { Browser, Locator, Page } from "playwright-core";
-import { skipTest, suite } from "../support/suite.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
@@ -12,13 +12,12 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
 import {
   assertAccessible,
-  browserTestTimeoutMs,
+  browserSuite,
   chromiumAvailable,
   launchChromium,
   lookAt,
   newPerson,
   setViewport,
-  withoutChromium,
 } from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -31,7 +30,7 @@ import {
   type SandboxOrdersSetup,
 } from "../support/console-site.js";
 
-const Pages = suite("console-site/sandbox-menu-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Pages = suite("console-site/sandbox-menu-browser", {}, browserSuite);
 const clock = createManualClock(Math.ceil(Date.now() / 60_000) * 60_000 + 7_000);
 let test: TestApp;
 let chromium: Browser;
@@ -41,9 +40,7 @@ let receiver: Receiver;
 let stores: Array<{ id: number; name: string }>;
 let items: Array<{ id: number; name: string }>;
 
-if (!chromiumAvailable) {
-  Pages("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (chromiumAvailable) {
   Pages.before(async () => {
     test = await startTestApp({
       clock,
@@ -78,7 +75,7 @@ if (!chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = chromiumAvailable ? Pages : Pages.skip;
+const it = Pages;
 
 /** Language, axe (light and dark) and screenshots at 1280; axe again at a phone's width. Names and prices are data. */
 async function look(page: Page, locale: Locale, name: string): Promise<void> {

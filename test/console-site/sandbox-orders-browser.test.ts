@@ -4,20 +4,13 @@
 // order's card. lang and dir, no English left, axe (no serious or critical violation) light and dark, screenshots at
 // 375 and 1280 px in test-output/screenshots/console/sandbox-orders/ (and .../dark/).
 import type { Browser, Page } from "playwright-core";
-import { skipTest, suite } from "../support/suite.js";
+import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createClient } from "@connectrpc/connect";
 import { ConsoleService } from "../../gen/partnerapi/v1/console_service_pb.js";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { translator, type Locale } from "../../src/web/i18n.js";
-import {
-  browserTestTimeoutMs,
-  chromiumAvailable,
-  launchChromium,
-  lookAt,
-  newPerson,
-  withoutChromium,
-} from "../support/browser.js";
+import { browserSuite, chromiumAvailable, launchChromium, lookAt, newPerson } from "../support/browser.js";
 import { grpcTransport } from "../support/internal.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import {
@@ -28,16 +21,14 @@ import {
   type SandboxOrdersSetup,
 } from "../support/console-site.js";
 
-const Pages = suite("console-site/sandbox-orders-browser", {}, { timeoutMs: browserTestTimeoutMs });
+const Pages = suite("console-site/sandbox-orders-browser", {}, browserSuite);
 const clock = createManualClock(Math.ceil(Date.now() / 60_000) * 60_000 + 7_000);
 let test: TestApp;
 let chromium: Browser;
 let session: Map<string, string>;
 let setup: SandboxOrdersSetup;
 
-if (!chromiumAvailable) {
-  Pages("drives chromium", () => skipTest(withoutChromium));
-} else {
+if (chromiumAvailable) {
   Pages.before(async () => {
     test = await startTestApp({
       clock,
@@ -58,7 +49,7 @@ if (!chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = chromiumAvailable ? Pages : Pages.skip;
+const it = Pages;
 
 const look = (page: Page, locale: Locale, name: string) =>
   lookAt(page, { locale, site: "console", folder: "console/sandbox-orders", name });

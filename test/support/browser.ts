@@ -9,6 +9,7 @@ import * as assert from "uvu/assert";
 import { directionOf, type Locale } from "../../src/web/i18n.js";
 import { englishLeftIn, type Site } from "./catalogue-leaks.js";
 import { randomAddress } from "./consent.js";
+import type { TestOptions } from "./suite.js";
 
 export const chromiumPath = "/usr/bin/chromium";
 export const chromiumAvailable = existsSync(chromiumPath);
@@ -18,6 +19,13 @@ export const withoutChromium = `${chromiumPath} is missing; install it with: apt
 export const browserTimeout = 90_000;
 /** A browser test's limit (test/support/suite.ts): many navigations, each allowed `browserTimeout`. */
 export const browserTestTimeoutMs = 600_000;
+/** A browser suite's options: its tests' limit, and without chromium every test reported skipped, saying why. */
+export const browserSuite: TestOptions = {
+  timeoutMs: browserTestTimeoutMs,
+  skip: chromiumAvailable ? false : withoutChromium,
+};
+/** The same for one test, in a suite whose other tests need no browser (its limit stays the suite's). */
+export const inBrowser: TestOptions = { skip: browserSuite.skip };
 export const screenshotsRoot = new URL("../../test-output/screenshots/", import.meta.url).pathname;
 /**
  * Screenshots are for people to look at, not assertions: written only when asked (`TEST_SCREENSHOTS=1`, which

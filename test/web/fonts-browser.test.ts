@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { assetReply, fontPaths, stylesheetPath } from "../../src/web/assets.js";
-import { browserTestTimeoutMs, chromiumAvailable, chromiumPath, launchChromium } from "../support/browser.js";
+import { browserTestTimeoutMs, inBrowser, launchChromium } from "../support/browser.js";
 
 const Fonts = suite("web/fonts-browser", {}, { timeoutMs: browserTestTimeoutMs });
 let server: http.Server;
@@ -54,8 +54,8 @@ Fonts("the stylesheet names each shipped font, local() first; each is served as 
   }
 });
 
-const it = chromiumAvailable ? Fonts : Fonts.skip;
-if (!chromiumAvailable) console.log(`  (browser tests skipped: ${chromiumPath} is missing)`);
+/** A test that drives chromium: reported skipped without it, as the others run. */
+const it = (name: string, test: () => Promise<void>) => Fonts(name, test, inBrowser);
 
 it("chromium loads each shipped file as a font that holds its script's letters", async () => {
   const chromium = await launchChromium();
