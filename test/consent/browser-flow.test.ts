@@ -3,22 +3,20 @@
 // sign-in and Allow, callback validation, code exchange, validateJwtAccessToken against our JWKS, refresh,
 // revocation, and our error bodies as oauth4webapi reads them. Also: a pushed authorization request (RFC 9126), the
 // employee card, Deny, and no framing.
-// Without /usr/bin/chromium these tests report themselves skipped with the install command.
-import { existsSync } from "node:fs";
+// Without chromium these tests report themselves skipped with the install command.
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as oauth from "oauth4webapi";
 import { chromium, type BrowserContext } from "playwright-core";
-import { browserSuite } from "../support/browser.js";
+import { browserSuite, chromiumAvailable, chromiumPath } from "../support/browser.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { freePort, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
-const chromiumPath = "/usr/bin/chromium";
-const available = existsSync(chromiumPath);
+const available = chromiumAvailable;
 const Browser = suite("consent/browser-flow", {}, browserSuite);
 const clock = createManualClock(Date.now());
 const insecure = { [oauth.allowInsecureRequests]: true } as const;

@@ -5,10 +5,9 @@
 // moderate violations, and screenshots at 375 and 1280 px in test-output/screenshots/consent/ (gitignored); then the same
 // page in dark mode (prefers-color-scheme: dark emulated on the page): axe again (the dark palette's contrast) and
 // its screenshots in test-output/screenshots/consent/dark/.
-import { existsSync } from "node:fs";
 import http from "node:http";
 import { chromium, type Browser as Chromium, type Page } from "playwright-core";
-import { assertAccessible, browserSuite, screenshots } from "../support/browser.js";
+import { assertAccessible, browserSuite, chromiumAvailable, chromiumPath, screenshots } from "../support/browser.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
@@ -16,8 +15,7 @@ import { translator, directionOf, type Locale } from "../../src/web/i18n.js";
 import { englishLeftIn } from "../support/catalogue-leaks.js";
 import { authorizeUrl, freePort, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
-const chromiumPath = "/usr/bin/chromium";
-const available = existsSync(chromiumPath);
+const available = chromiumAvailable;
 const Languages = suite("consent/languages-browser", {}, browserSuite);
 const clock = createManualClock(Date.now());
 const timeout = 90_000;

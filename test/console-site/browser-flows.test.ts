@@ -10,7 +10,7 @@
 //   - the journey in Arabic from the browser's Accept-Language: sign-up to the app page, right to left, no English;
 //   - the main pages in Hindi (axe) and every main page dark (prefers-color-scheme, the context's colorScheme) at
 //     375 and 1280 px in en, ar and hi: test-output/screenshots/console/dark/.
-// Without /usr/bin/chromium the suite says it is skipped.
+// Without chromium the suite says it is skipped.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient, type Client } from "@connectrpc/connect";
 import { skipTest, suite } from "../support/suite.js";
@@ -24,11 +24,11 @@ import {
   assertInLanguage,
   browserTestTimeoutMs,
   chromiumAvailable,
-  chromiumPath,
   launchChromium,
   newPerson,
   screenshots,
   settledFocusId,
+  withoutChromium,
 } from "../support/browser.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
@@ -161,9 +161,7 @@ async function provisionMerchant(page: Page): Promise<number> {
 }
 
 if (!chromiumAvailable) {
-  Flows("the browser flows", () =>
-    skipTest(`${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core`),
-  );
+  Flows("the browser flows", () => skipTest(withoutChromium));
 } else {
   Flows.before(async () => {
     test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]) });

@@ -4,8 +4,7 @@
 // app, copies the secret with the copy button, provisions a sandbox merchant and runs the first call to a 200.
 // Every visited page is checked by axe-core (zero critical, serious or moderate violations), and the main pages are then
 // shown in en, ar and hi: axe again, no English string left on the Arabic pages, and screenshots at 375 and 1280
-// pixels written to test-output/screenshots/console/. Without /usr/bin/chromium the suite says it is skipped.
-import { existsSync } from "node:fs";
+// pixels written to test-output/screenshots/console/. Without chromium the suite says it is skipped.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,11 +17,17 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { catalogueOf, supportedLocales, type Locale } from "../../src/web/i18n.js";
 import { mailedLink } from "../support/console.js";
 import { grpcTransport } from "../support/internal.js";
-import { assertAccessible, browserTestTimeoutMs, screenshots } from "../support/browser.js";
+import {
+  assertAccessible,
+  browserTestTimeoutMs,
+  chromiumAvailable,
+  chromiumPath,
+  screenshots,
+  withoutChromium,
+} from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const chromiumPath = "/usr/bin/chromium";
-const available = existsSync(chromiumPath);
+const available = chromiumAvailable;
 const Journey = suite("console-site/browser-journey", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 const timeout = 90_000;
@@ -91,9 +96,7 @@ async function showInEachLanguage(page: Page, pages: ReadonlyArray<readonly [str
 }
 
 if (!available) {
-  Journey("the browser journey", () =>
-    skipTest(`${chromiumPath} is missing; install it with: apt-get install -y chromium fonts-noto-core`),
-  );
+  Journey("the browser journey", () => skipTest(withoutChromium));
 } else {
   Journey.before(async () => {
     test = await startTestApp({ clock, redis: Boolean(process.env["TEST_REDIS_URL"]) });

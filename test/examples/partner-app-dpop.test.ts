@@ -2,7 +2,7 @@
 // consent site's URL carries client_id and request_uri only), the code is exchanged with a DPoP proof, and the token
 // the example shows is bound to its key (`cnf.jkt`) and reads the items with a proof. The app runs on the real clock:
 // the client's proofs carry the real time in `iat`, which the server checks within its window (RFC 9449 section 11.1).
-// Without /usr/bin/chromium the test reports itself skipped with the install command.
+// Without chromium the test reports itself skipped with the install command.
 import type http from "node:http";
 import type { Browser } from "playwright-core";
 import * as assert from "uvu/assert";
@@ -10,7 +10,7 @@ import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createExampleServer } from "../../examples/partner-app/server.js";
 import { loadExampleSettings } from "../../examples/partner-app/settings.js";
 import { systemClock } from "../../src/runtime/clock.js";
-import { browserTestTimeoutMs, chromiumAvailable, chromiumPath, launchChromium } from "../support/browser.js";
+import { browserTestTimeoutMs, chromiumAvailable, launchChromium, withoutChromium } from "../support/browser.js";
 import { newApp, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
 import { suite } from "../support/suite.js";
 import { credentialServiceOf, freePort, startTestApp, type TestApp } from "../support/test-app.js";
@@ -47,8 +47,7 @@ ExampleDpop.before(async () => {
   example = createExampleServer({ ...settings, loginHint: merchant.owner.email }).server;
   await new Promise<void>((resolve) => example!.listen(port, "127.0.0.1", resolve));
   if (chromiumAvailable) browser = await launchChromium();
-  else
-    console.log(`  (browser test skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+  else console.log(`  (browser test skipped: ${withoutChromium})`);
 });
 
 ExampleDpop.after(async () => {

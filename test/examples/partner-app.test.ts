@@ -4,13 +4,12 @@
 // authorization in progress refused; the settings read from demo.json; the menu of a store (sold-out items greyed, a
 // paused store's banner) kept current by the webhook events; an order's lines shown with their modifiers. Without
 // /usr/bin/chromium the browser tests report themselves skipped with the install command.
-import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
-import { browserTestTimeoutMs } from "../support/browser.js";
+import { browserTestTimeoutMs, chromiumAvailable, chromiumPath, withoutChromium } from "../support/browser.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
@@ -23,8 +22,7 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { newApp, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
 import { credentialServiceOf, freePort, startTestApp, type TestApp } from "../support/test-app.js";
 
-const chromiumPath = "/usr/bin/chromium";
-const available = existsSync(chromiumPath);
+const available = chromiumAvailable;
 const Example = suite("examples/partner-app", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Date.now());
 const timeout = 30_000;
@@ -85,7 +83,7 @@ Example.before(async () => {
       ],
     });
   } else {
-    console.log(`  (browser tests skipped: ${chromiumPath} is missing; install it with: apt-get install -y chromium)`);
+    console.log(`  (browser tests skipped: ${withoutChromium})`);
   }
 });
 

@@ -1,14 +1,13 @@
 // src/front/reference-page.ts and GET /v1/reference: the OpenAPI reference rendered by Swagger UI, served by the
 // front with every file it needs (no internet access), each with its type, cache and CSP headers; the page names
 // no other origin and points at /v1/openapi.json; and, in chromium, it renders the routes under that CSP without a
-// violation or a request anywhere else. Without /usr/bin/chromium the browser test reports itself skipped.
-import { existsSync } from "node:fs";
+// violation or a request anywhere else. Without chromium the browser test reports itself skipped.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { browserTestTimeoutMs } from "../support/browser.js";
+import { browserTestTimeoutMs, chromiumAvailable, chromiumPath, withoutChromium } from "../support/browser.js";
 import { skipTest, suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { referenceContentSecurityPolicy } from "../../src/front/reference-page.js";
@@ -17,7 +16,6 @@ import { startTestApp, type TestApp } from "../support/test-app.js";
 
 const Reference = suite("front/reference-page", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Date.now());
-const chromiumPath = "/usr/bin/chromium";
 const timeout = 60_000;
 const renderer = fileURLToPath(new URL("../../node_modules/swagger-ui-dist/", import.meta.url));
 
@@ -118,10 +116,8 @@ Reference("a file the reference does not have is the front's 404, and the page a
   await posted.body?.cancel();
 });
 
-if (!existsSync(chromiumPath)) {
-  Reference("in chromium the page renders the routes from the document", () =>
-    skipTest(`${chromiumPath} is missing; install it with: apt-get install -y chromium`),
-  );
+if (!chromiumAvailable) {
+  Reference("in chromium the page renders the routes from the document", () => skipTest(withoutChromium));
 } else {
   Reference(
     "in chromium the page renders the routes from the document, with no CSP violation and no other origin",

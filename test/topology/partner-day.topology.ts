@@ -15,7 +15,6 @@
 // turn under steady reads and orders, answered only 200 or a documented 503, with exactly the accepted orders stored
 // and each one's event delivered. Run with `npm run test:topology` (not part of `npm test`):
 // real PostgreSQL and Redis, TEST_DATABASE_URL / TEST_REDIS_URL or the machine's 127.0.0.1 defaults.
-import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import { connect } from "node:net";
@@ -26,6 +25,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as oauth from "oauth4webapi";
 import { chromium, type Browser } from "playwright-core";
 import { suite } from "../support/suite.js";
+import { chromiumAvailable, chromiumPath, withoutChromium } from "../support/browser.js";
 import * as assert from "uvu/assert";
 import { CredentialService, MerchantRole, Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { loadConfig } from "../../src/config/config.js";
@@ -60,7 +60,6 @@ process.env["TEST_DATABASE_URL"] ??= "postgres://postgres@127.0.0.1:5432/postgre
 process.env["TEST_REDIS_URL"] ??= "redis://127.0.0.1:6379";
 
 const Topology = suite("topology/partner-day");
-const chromiumPath = "/usr/bin/chromium";
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const browserTimeout = 30_000;
 /** The spec's per-app ceiling (PARTNER_RATE_LIMIT's default), set explicitly on both fronts. */
@@ -241,7 +240,7 @@ async function buildTopology(): Promise<void> {
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
   const started = performance.now();
-  assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing; install it with: apt-get install -y chromium`);
+  assert.ok(chromiumAvailable, withoutChromium);
   network = await createTopologyNetwork();
   console.log(
     `  topology network: ${network.mode}${network.mode === "namespaces" ? ` (host ${network.hostAddress})` : ""}`,
