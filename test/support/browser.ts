@@ -103,8 +103,8 @@ const colourRules = ["color-contrast", "link-in-text-block"];
  * axe-core on the page: zero critical, serious or moderate violations (the label says which page, in which
  * language). Moderate counts too: the console once passed with twelve `landmark-unique` findings. `coloursOnly` runs
  * only the colour rules: for the same page, in the same state, already checked in the other colour scheme (dark
- * mode only sets colour custom properties, test/web/layout.test.ts; the other rules would give the same answer
- * again, at about a third of a browser file's CPU).
+ * mode only sets colour custom properties, test/web/layout.test.ts, so the other rules would only give the same
+ * answer again).
  */
 export async function assertAccessible(
   page: Page,
@@ -181,8 +181,8 @@ export async function screenshots(page: Page, folder: string, name: string): Pro
 /**
  * What every browser walk checks of a page it reaches: `assertInLanguage`, then axe and the screenshots in each
  * colour scheme (light in `folder`, dark in `folder/dark`; every axe rule in the first scheme, the colour rules in
- * the second); the page is left in light. `data` names elements whose
- * text is data rather than the site's words (an error body as the app received it), hidden from the language check.
+ * the second); the page is left in light. `data` names elements whose text is data rather than the site's words (an
+ * error body as the app received it), hidden from the language check.
  */
 export async function lookAt(
   page: Page,
