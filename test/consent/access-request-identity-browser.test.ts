@@ -27,8 +27,6 @@ if (chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = Identity;
-
 /** `data`: elements whose text is data (the seeded stores' English names), left out of the language check. */
 const look = (page: Page, locale: Locale, name: string, data?: string) =>
   lookAt(page, { locale, site: "consent", folder: "consent/identity", name }, data ? { data } : {});
@@ -105,7 +103,7 @@ for (const [locale, acceptLanguage] of [
   ["ar", "ar-SA"],
   ["hi", "hi-IN"],
 ] as const) {
-  it(`${locale}: an ADSR access request shows who asks as the consent screen does`, async () => {
+  Identity(`${locale}: an ADSR access request shows who asks as the consent screen does`, async () => {
     await accessRequestCard(locale, acceptLanguage);
   });
 }

@@ -16,7 +16,6 @@ import * as assert from "uvu/assert";
 import { createManualClock } from "../../src/runtime/clock.js";
 import { freePort, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
-const available = chromiumAvailable;
 const Browser = suite("consent/browser-flow", {}, browserSuite);
 const clock = createManualClock(Date.now());
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -50,7 +49,7 @@ async function launch(): Promise<BrowserContext> {
   });
 }
 
-if (available) {
+if (chromiumAvailable) {
   Browser.before(async () => {
     test = await startTestApp({ clock, redis: true });
     const port = await freePort();
@@ -84,8 +83,6 @@ if (available) {
     if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
   });
 }
-
-const it = Browser;
 
 /** The authorization URL oauth4webapi's helpers make: PKCE S256 and a random state. */
 async function authorizationUrl() {
@@ -123,161 +120,170 @@ async function signInAndDecide(
   return page;
 }
 
-it("oauth4webapi: PKCE + state, consent in chromium, callback, exchange, JWT validation, refresh, revocation", async () => {
-  const client: oauth.Client = { client_id: world.clientId };
-  const auth = oauth.ClientSecretPost(world.clientSecret);
-  assert.equal(as.code_challenge_methods_supported, ["S256"]);
+Browser(
+  "oauth4webapi: PKCE + state, consent in chromium, callback, exchange, JWT validation, refresh, revocation",
+  async () => {
+    const client: oauth.Client = { client_id: world.clientId };
+    const auth = oauth.ClientSecretPost(world.clientSecret);
+    assert.equal(as.code_challenge_methods_supported, ["S256"]);
 
-  const { url, codeVerifier, state } = await authorizationUrl();
-  const page = await signInAndDecide(world.owner, url, undefined);
-  // The consent screen names the app, its organization, the bundle and the company.
-  const text = await page.locator("main").innerText();
-  assert.match(text, `App `);
-  assert.match(text, "oauth test");
-  assert.match(text, "See and change your categories");
-  // The company by its name (the world's merchant is "Shop <n>"), never by its number.
-  assert.match(text, /Shop \d+/);
-  assert.not.match(text, `company ${world.companyId}`);
-  await Promise.all([
-    page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
-    page.getByRole("button", { name: "Allow" }).click(),
-  ]);
-  const callbackUrl = new URL(page.url());
-  await page.close();
-  assert.is(callbackUrl.searchParams.get("merchant_id"), String(world.companyId));
+    const { url, codeVerifier, state } = await authorizationUrl();
+    const page = await signInAndDecide(world.owner, url, undefined);
+    // The consent screen names the app, its organization, the bundle and the company.
+    const text = await page.locator("main").innerText();
+    assert.match(text, `App `);
+    assert.match(text, "oauth test");
+    assert.match(text, "See and change your categories");
+    // The company by its name (the world's merchant is "Shop <n>"), never by its number.
+    assert.match(text, /Shop \d+/);
+    assert.not.match(text, `company ${world.companyId}`);
+    await Promise.all([
+      page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
+      page.getByRole("button", { name: "Allow" }).click(),
+    ]);
+    const callbackUrl = new URL(page.url());
+    await page.close();
+    assert.is(callbackUrl.searchParams.get("merchant_id"), String(world.companyId));
 
-  const params = oauth.validateAuthResponse(as, client, callbackUrl, state);
-  const exchanged = await oauth.processAuthorizationCodeResponse(
-    as,
-    client,
-    await oauth.authorizationCodeGrantRequest(as, client, auth, params, world.redirectUri, codeVerifier, insecure),
-  );
-  assert.is(exchanged.token_type, "bearer");
-  assert.is(exchanged.expires_in, 900);
-  assert.is(exchanged["merchant_id"], world.companyId);
-
-  const resource = (token: string) =>
-    new Request(`${test.base}/v1/items`, { headers: { authorization: `Bearer ${token}` } });
-  const claims = await oauth.validateJwtAccessToken(as, resource(exchanged.access_token), "partnerapi-app", insecure);
-  assert.is(claims.client_id, world.clientId);
-  assert.is(claims.sub, world.appId);
-  assert.is(claims["companyId"], world.companyId);
-
-  const refreshed = await oauth.processRefreshTokenResponse(
-    as,
-    client,
-    await oauth.refreshTokenGrantRequest(as, client, auth, exchanged.refresh_token!, insecure),
-  );
-  assert.is.not(refreshed.refresh_token, exchanged.refresh_token);
-  await oauth.validateJwtAccessToken(as, resource(refreshed.access_token), "partnerapi-app", insecure);
-
-  await oauth.processRevocationResponse(
-    await oauth.revocationRequest(as, client, auth, refreshed.refresh_token!, insecure),
-  );
-  try {
-    await oauth.processRefreshTokenResponse(
+    const params = oauth.validateAuthResponse(as, client, callbackUrl, state);
+    const exchanged = await oauth.processAuthorizationCodeResponse(
       as,
       client,
-      await oauth.refreshTokenGrantRequest(as, client, auth, refreshed.refresh_token!, insecure),
+      await oauth.authorizationCodeGrantRequest(as, client, auth, params, world.redirectUri, codeVerifier, insecure),
     );
-    assert.unreachable("a revoked grant must not refresh");
-  } catch (error) {
-    assert.instance(error, oauth.ResponseBodyError);
-    const failure = error as oauth.ResponseBodyError;
-    assert.is(failure.status, 400);
-    assert.is(failure.error, "invalid_grant");
-    assert.is(failure.cause["code"], "oauth.grant_revoked");
-  }
-});
+    assert.is(exchanged.token_type, "bearer");
+    assert.is(exchanged.expires_in, 900);
+    assert.is(exchanged["merchant_id"], world.companyId);
 
-it("PAR (RFC 9126): oauth4webapi pushes, chromium carries only client_id and request_uri, a reload, Allow, exchange", async () => {
-  const client: oauth.Client = { client_id: world.clientId };
-  const auth = oauth.ClientSecretBasic(world.clientSecret);
-  const codeVerifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const pushed = await oauth.processPushedAuthorizationResponse(
-    as,
-    client,
-    await oauth.pushedAuthorizationRequest(
+    const resource = (token: string) =>
+      new Request(`${test.base}/v1/items`, { headers: { authorization: `Bearer ${token}` } });
+    const claims = await oauth.validateJwtAccessToken(as, resource(exchanged.access_token), "partnerapi-app", insecure);
+    assert.is(claims.client_id, world.clientId);
+    assert.is(claims.sub, world.appId);
+    assert.is(claims["companyId"], world.companyId);
+
+    const refreshed = await oauth.processRefreshTokenResponse(
       as,
       client,
-      auth,
-      {
-        response_type: "code",
-        redirect_uri: world.redirectUri,
-        state,
-        code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
-        code_challenge_method: "S256",
-      },
-      insecure,
-    ),
-  );
-  const url = new URL(as.authorization_endpoint!);
-  url.searchParams.set("client_id", world.clientId);
-  url.searchParams.set("request_uri", pushed.request_uri);
-  // The owner's session from the first test is still there: the consent screen at once, and again on a reload.
-  const page = await browser.newPage();
-  page.setDefaultTimeout(timeout);
-  await page.goto(url.href);
-  await page.getByRole("heading", { name: "Connect an app" }).waitFor();
-  await page.reload();
-  await page.getByRole("heading", { name: "Connect an app" }).waitFor();
-  await Promise.all([
-    page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
-    page.getByRole("button", { name: "Allow" }).click(),
-  ]);
-  const callbackUrl = new URL(page.url());
-  await page.close();
-  const params = oauth.validateAuthResponse(as, client, callbackUrl, state);
-  const exchanged = await oauth.processAuthorizationCodeResponse(
-    as,
-    client,
-    await oauth.authorizationCodeGrantRequest(as, client, auth, params, world.redirectUri, codeVerifier, insecure),
-  );
-  assert.is(exchanged.token_type, "bearer");
-  assert.is(exchanged["merchant_id"], world.companyId);
-});
+      await oauth.refreshTokenGrantRequest(as, client, auth, exchanged.refresh_token!, insecure),
+    );
+    assert.is.not(refreshed.refresh_token, exchanged.refresh_token);
+    await oauth.validateJwtAccessToken(as, resource(refreshed.access_token), "partnerapi-app", insecure);
 
-it("an employee sees the owner card and no Allow button; the owner's Deny redirects with access_denied and the state", async () => {
-  const { url } = await authorizationUrl();
-  const employeeBrowser = await launch();
-  try {
-    const page = await employeeBrowser.newPage();
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, auth, refreshed.refresh_token!, insecure),
+    );
+    try {
+      await oauth.processRefreshTokenResponse(
+        as,
+        client,
+        await oauth.refreshTokenGrantRequest(as, client, auth, refreshed.refresh_token!, insecure),
+      );
+      assert.unreachable("a revoked grant must not refresh");
+    } catch (error) {
+      assert.instance(error, oauth.ResponseBodyError);
+      const failure = error as oauth.ResponseBodyError;
+      assert.is(failure.status, 400);
+      assert.is(failure.error, "invalid_grant");
+      assert.is(failure.cause["code"], "oauth.grant_revoked");
+    }
+  },
+);
+
+Browser(
+  "PAR (RFC 9126): oauth4webapi pushes, chromium carries only client_id and request_uri, a reload, Allow, exchange",
+  async () => {
+    const client: oauth.Client = { client_id: world.clientId };
+    const auth = oauth.ClientSecretBasic(world.clientSecret);
+    const codeVerifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const pushed = await oauth.processPushedAuthorizationResponse(
+      as,
+      client,
+      await oauth.pushedAuthorizationRequest(
+        as,
+        client,
+        auth,
+        {
+          response_type: "code",
+          redirect_uri: world.redirectUri,
+          state,
+          code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+          code_challenge_method: "S256",
+        },
+        insecure,
+      ),
+    );
+    const url = new URL(as.authorization_endpoint!);
+    url.searchParams.set("client_id", world.clientId);
+    url.searchParams.set("request_uri", pushed.request_uri);
+    // The owner's session from the first test is still there: the consent screen at once, and again on a reload.
+    const page = await browser.newPage();
     page.setDefaultTimeout(timeout);
     await page.goto(url.href);
-    await page.getByLabel("Email").fill(world.employee.email);
-    await page.getByLabel("Password").fill(world.employee.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Connect an app" }).waitFor();
-    await page.getByRole("heading", { name: "Ask your account owner" }).waitFor();
-    assert.is(await page.getByRole("button", { name: "Allow" }).count(), 0);
-  } finally {
-    await employeeBrowser.close();
-  }
+    await page.reload();
+    await page.getByRole("heading", { name: "Connect an app" }).waitFor();
+    await Promise.all([
+      page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
+      page.getByRole("button", { name: "Allow" }).click(),
+    ]);
+    const callbackUrl = new URL(page.url());
+    await page.close();
+    const params = oauth.validateAuthResponse(as, client, callbackUrl, state);
+    const exchanged = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, auth, params, world.redirectUri, codeVerifier, insecure),
+    );
+    assert.is(exchanged.token_type, "bearer");
+    assert.is(exchanged["merchant_id"], world.companyId);
+  },
+);
 
-  const denied = await authorizationUrl();
-  const page = await browser.newPage();
-  page.setDefaultTimeout(timeout);
-  await page.goto(denied.url.href); // the owner's session from the first test is still there
-  await Promise.all([
-    page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
-    page.getByRole("button", { name: "Deny" }).click(),
-  ]);
-  const back = new URL(page.url());
-  await page.close();
-  assert.is(back.searchParams.get("error"), "access_denied");
-  assert.is(back.searchParams.get("state"), denied.state);
-  assert.is(back.searchParams.get("code"), null);
-  try {
-    oauth.validateAuthResponse(as, { client_id: world.clientId }, back, denied.state);
-    assert.unreachable("access_denied must be reported");
-  } catch (error) {
-    assert.instance(error, oauth.AuthorizationResponseError);
-    assert.is((error as oauth.AuthorizationResponseError).error, "access_denied");
-  }
-});
+Browser(
+  "an employee sees the owner card and no Allow button; the owner's Deny redirects with access_denied and the state",
+  async () => {
+    const { url } = await authorizationUrl();
+    const employeeBrowser = await launch();
+    try {
+      const page = await employeeBrowser.newPage();
+      page.setDefaultTimeout(timeout);
+      await page.goto(url.href);
+      await page.getByLabel("Email").fill(world.employee.email);
+      await page.getByLabel("Password").fill(world.employee.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { name: "Connect an app" }).waitFor();
+      await page.getByRole("heading", { name: "Ask your account owner" }).waitFor();
+      assert.is(await page.getByRole("button", { name: "Allow" }).count(), 0);
+    } finally {
+      await employeeBrowser.close();
+    }
 
-it("the consent site inside an iframe does not render", async () => {
+    const denied = await authorizationUrl();
+    const page = await browser.newPage();
+    page.setDefaultTimeout(timeout);
+    await page.goto(denied.url.href); // the owner's session from the first test is still there
+    await Promise.all([
+      page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
+      page.getByRole("button", { name: "Deny" }).click(),
+    ]);
+    const back = new URL(page.url());
+    await page.close();
+    assert.is(back.searchParams.get("error"), "access_denied");
+    assert.is(back.searchParams.get("state"), denied.state);
+    assert.is(back.searchParams.get("code"), null);
+    try {
+      oauth.validateAuthResponse(as, { client_id: world.clientId }, back, denied.state);
+      assert.unreachable("access_denied must be reported");
+    } catch (error) {
+      assert.instance(error, oauth.AuthorizationResponseError);
+      assert.is((error as oauth.AuthorizationResponseError).error, "access_denied");
+    }
+  },
+);
+
+Browser("the consent site inside an iframe does not render", async () => {
   const { url } = await authorizationUrl();
   const page = await browser.newPage();
   page.setDefaultTimeout(timeout);

@@ -40,8 +40,6 @@ if (chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = Identity;
-
 /** `data`: elements whose text is data (the seeded stores' English names), left out of the language check. */
 const look = (page: Page, locale: Locale, name: string, data?: string) =>
   lookAt(page, { locale, site: "consent", folder: "consent/identity", name }, data ? { data } : {});
@@ -121,9 +119,12 @@ for (const [locale, acceptLanguage] of [
   ["ar", "ar-SA"],
   ["hi", "hi-IN"],
 ] as const) {
-  it(`${locale}: names apart on the consent screen, a removal mark on disconnect, an isolated Latin term`, async () => {
-    await consentAndDisconnect(locale, acceptLanguage);
-  });
+  Identity(
+    `${locale}: names apart on the consent screen, a removal mark on disconnect, an isolated Latin term`,
+    async () => {
+      await consentAndDisconnect(locale, acceptLanguage);
+    },
+  );
 }
 
 Identity.run();

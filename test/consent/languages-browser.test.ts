@@ -15,7 +15,6 @@ import { translator, directionOf, type Locale } from "../../src/web/i18n.js";
 import { englishLeftIn } from "../support/catalogue-leaks.js";
 import { authorizeUrl, freePort, newWorld, startTestApp, type TestApp, type World } from "../support/test-app.js";
 
-const available = chromiumAvailable;
 const Languages = suite("consent/languages-browser", {}, browserSuite);
 const clock = createManualClock(Date.now());
 const timeout = 90_000;
@@ -25,7 +24,7 @@ let callback: http.Server;
 let callbackBase: string;
 let chromiumBrowser: Chromium;
 
-if (available) {
+if (chromiumAvailable) {
   Languages.before(async () => {
     test = await startTestApp({ clock, redis: true });
     const port = await freePort();
@@ -57,8 +56,6 @@ if (available) {
     await test?.stop();
   });
 }
-
-const it = Languages;
 
 /**
  * A fresh browser profile speaking `acceptLanguage`. bypassCSP only so the test can inject axe-core (an inline
@@ -179,40 +176,46 @@ async function flow(locale: Locale, acceptLanguage: string, switchTo: boolean): 
   }
 }
 
-it("English: the consent flow by English names, every page accessible and screenshotted", async () => {
+Languages("English: the consent flow by English names, every page accessible and screenshotted", async () => {
   await flow("en", "en-GB", false);
 });
 
-it("Arabic from Accept-Language: right to left, Arabic names, no English left", async () => {
+Languages("Arabic from Accept-Language: right to left, Arabic names, no English left", async () => {
   await flow("ar", "ar-SA", false);
 });
 
-it("Hindi from the language switch on the sign-in page: the OAuth request and the CSRF state survive the switch", async () => {
-  await flow("hi", "en-US", true);
-});
+Languages(
+  "Hindi from the language switch on the sign-in page: the OAuth request and the CSRF state survive the switch",
+  async () => {
+    await flow("hi", "en-US", true);
+  },
+);
 
-it("OIDC ui_locales from the app beats the browser's English; the switch then beats ui_locales, through sign-in", async () => {
-  const world: World = await newWorld(test, clock, `${callbackBase}/callback/ui-locales`);
-  const authorize = authorizeUrl(test, world, { ui_locales: "fr-CA hi-IN ar" });
-  const page = await newBrowserPage("en-US");
-  try {
-    const hindi = translator("hi");
-    await page.goto(authorize);
-    await page.getByRole("heading", { name: hindi("consent.signInTitle") }).waitFor();
-    assert.is(await page.locator("html").getAttribute("lang"), "hi");
-    await page
-      .getByRole("navigation", { name: hindi("common.language") })
-      .getByRole("link", { name: "English" })
-      .click();
-    const english = translator("en");
-    await page.getByRole("heading", { name: english("consent.signInTitle") }).waitFor();
-    assert.is(new URL(page.url()).searchParams.get("ui_locales"), "fr-CA hi-IN ar", "the switch keeps ui_locales");
-    await signIn(page, "en", world.owner);
-    await page.getByRole("heading", { name: english("consent.connectTitle") }).waitFor();
-    assert.is(await page.locator("html").getAttribute("lang"), "en");
-  } finally {
-    await page.context().close();
-  }
-});
+Languages(
+  "OIDC ui_locales from the app beats the browser's English; the switch then beats ui_locales, through sign-in",
+  async () => {
+    const world: World = await newWorld(test, clock, `${callbackBase}/callback/ui-locales`);
+    const authorize = authorizeUrl(test, world, { ui_locales: "fr-CA hi-IN ar" });
+    const page = await newBrowserPage("en-US");
+    try {
+      const hindi = translator("hi");
+      await page.goto(authorize);
+      await page.getByRole("heading", { name: hindi("consent.signInTitle") }).waitFor();
+      assert.is(await page.locator("html").getAttribute("lang"), "hi");
+      await page
+        .getByRole("navigation", { name: hindi("common.language") })
+        .getByRole("link", { name: "English" })
+        .click();
+      const english = translator("en");
+      await page.getByRole("heading", { name: english("consent.signInTitle") }).waitFor();
+      assert.is(new URL(page.url()).searchParams.get("ui_locales"), "fr-CA hi-IN ar", "the switch keeps ui_locales");
+      await signIn(page, "en", world.owner);
+      await page.getByRole("heading", { name: english("consent.connectTitle") }).waitFor();
+      assert.is(await page.locator("html").getAttribute("lang"), "en");
+    } finally {
+      await page.context().close();
+    }
+  },
+);
 
 Languages.run();

@@ -44,8 +44,6 @@ Links.after(async () => {
   await test?.stop();
 });
 
-const it = Links;
-
 /** A signed-in, admitted developer's organization, and chromium on the same session in `locale`. */
 async function developerPage(locale: Locale): Promise<{ page: Page; organizationId: string }> {
   const developer = createSiteBrowser(test);
@@ -60,83 +58,89 @@ async function developerPage(locale: Locale): Promise<{ page: Page; organization
 }
 
 for (const locale of supportedLocales as readonly Locale[]) {
-  it(`links (${locale}): review names the missing ones, Settings refuses bad ones in words, then review is offered`, async () => {
-    const t = translator(locale);
-    const { page, organizationId } = await developerPage(locale);
+  Links(
+    `links (${locale}): review names the missing ones, Settings refuses bad ones in words, then review is offered`,
+    async () => {
+      const t = translator(locale);
+      const { page, organizationId } = await developerPage(locale);
 
-    // The create form offers the three links, optional; this app is made with none.
-    await page.goto(`${test.console}/organizations/${organizationId}`);
-    for (const name of [t("console.websiteUrl"), t("console.privacyPolicyUrl"), t("console.termsUrl")])
-      assert.is(await page.getByRole("textbox", { name, exact: true }).inputValue(), "", name);
-    await page.getByRole("group", { name: t("console.linksHeading") }).waitFor();
-    await lookAt(page, { locale, site: "console", folder, name: "create-form" }, { schemes: ["light"] });
-    await page.getByLabel(t("console.appName")).fill(`Linked app ${locale}`);
-    await page.getByRole("button", { name: t("console.createApp") }).click();
-    await page.getByRole("link", { name: t("console.openApp") }).click();
-    const appId = /\/apps\/([^/?]+)/.exec(page.url())![1]!;
+      // The create form offers the three links, optional; this app is made with none.
+      await page.goto(`${test.console}/organizations/${organizationId}`);
+      for (const name of [t("console.websiteUrl"), t("console.privacyPolicyUrl"), t("console.termsUrl")])
+        assert.is(await page.getByRole("textbox", { name, exact: true }).inputValue(), "", name);
+      await page.getByRole("group", { name: t("console.linksHeading") }).waitFor();
+      await lookAt(page, { locale, site: "console", folder, name: "create-form" }, { schemes: ["light"] });
+      await page.getByLabel(t("console.appName")).fill(`Linked app ${locale}`);
+      await page.getByRole("button", { name: t("console.createApp") }).click();
+      await page.getByRole("link", { name: t("console.openApp") }).click();
+      const appId = /\/apps\/([^/?]+)/.exec(page.url())![1]!;
 
-    // Review: the three named, the way to Settings, no submit.
-    await page.goto(`${test.console}/apps/${appId}/review`);
-    const missing = page.locator("ul.missing-links li");
-    assert.equal(await missing.allInnerTexts(), [
-      t("console.websiteUrl"),
-      t("console.privacyPolicyUrl"),
-      t("console.termsUrl"),
-    ]);
-    assert.is(await page.getByRole("button", { name: t("console.submitForReview") }).count(), 0);
-    await lookAt(page, { locale, site: "console", folder, name: "review-links-missing" });
-    await page.getByRole("link", { name: t("console.addLinks") }).click();
-    await page.waitForURL(`${test.console}/apps/${appId}/settings`);
+      // Review: the three named, the way to Settings, no submit.
+      await page.goto(`${test.console}/apps/${appId}/review`);
+      const missing = page.locator("ul.missing-links li");
+      assert.equal(await missing.allInnerTexts(), [
+        t("console.websiteUrl"),
+        t("console.privacyPolicyUrl"),
+        t("console.termsUrl"),
+      ]);
+      assert.is(await page.getByRole("button", { name: t("console.submitForReview") }).count(), 0);
+      await lookAt(page, { locale, site: "console", folder, name: "review-links-missing" });
+      await page.getByRole("link", { name: t("console.addLinks") }).click();
+      await page.waitForURL(`${test.console}/apps/${appId}/settings`);
 
-    // Settings: an http website and a privacy policy with a password are refused, each said in words.
-    const website = page.getByRole("textbox", { name: t("console.websiteUrl"), exact: true });
-    const privacy = page.getByRole("textbox", { name: t("console.privacyPolicyUrl"), exact: true });
-    const terms = page.getByRole("textbox", { name: t("console.termsUrl"), exact: true });
-    await website.fill("http://shop.example.com/");
-    await privacy.fill("https://owner:secret@shop.example.com/privacy");
-    await terms.fill("https://shop.example.com/terms");
-    await page.getByRole("button", { name: t("console.save") }).click();
-    const summary = page.locator("#error-summary");
-    await summary.waitFor();
-    assert.is(await settledFocusId(page, "error-summary"), "error-summary", "the summary has focus on load");
-    const limit = formatNumber(locale, 2000);
-    const saidWebsite = t("console.linkRule.https_required", { field: t("console.websiteUrl"), limit });
-    const saidPrivacy = t("console.linkRule.credentials_not_allowed", { field: t("console.privacyPolicyUrl"), limit });
-    assert.is(await summary.getByRole("link", { name: saidWebsite }).getAttribute("href"), "#field-websiteUrl");
-    assert.is(await summary.getByRole("link", { name: saidPrivacy }).getAttribute("href"), "#field-privacyPolicyUrl");
-    assert.is(await summary.getByRole("link").count(), 2);
-    assert.is(await page.locator("#field-websiteUrl-error").innerText(), saidWebsite);
-    assert.is(await website.getAttribute("aria-invalid"), "true");
-    assert.is(await terms.getAttribute("aria-invalid"), null);
-    assert.is(await website.inputValue(), "http://shop.example.com/");
-    assert.is(await terms.inputValue(), "https://shop.example.com/terms");
-    assert.not.match(await page.locator("main").innerText(), "website_url");
-    await lookAt(page, { locale, site: "console", folder, name: "settings-refused" });
-    await summary.getByRole("link", { name: saidPrivacy }).click();
-    assert.is(
-      await settledFocusId(page, "field-privacyPolicyUrl"),
-      "field-privacyPolicyUrl",
-      "the link moved focus to the field",
-    );
+      // Settings: an http website and a privacy policy with a password are refused, each said in words.
+      const website = page.getByRole("textbox", { name: t("console.websiteUrl"), exact: true });
+      const privacy = page.getByRole("textbox", { name: t("console.privacyPolicyUrl"), exact: true });
+      const terms = page.getByRole("textbox", { name: t("console.termsUrl"), exact: true });
+      await website.fill("http://shop.example.com/");
+      await privacy.fill("https://owner:secret@shop.example.com/privacy");
+      await terms.fill("https://shop.example.com/terms");
+      await page.getByRole("button", { name: t("console.save") }).click();
+      const summary = page.locator("#error-summary");
+      await summary.waitFor();
+      assert.is(await settledFocusId(page, "error-summary"), "error-summary", "the summary has focus on load");
+      const limit = formatNumber(locale, 2000);
+      const saidWebsite = t("console.linkRule.https_required", { field: t("console.websiteUrl"), limit });
+      const saidPrivacy = t("console.linkRule.credentials_not_allowed", {
+        field: t("console.privacyPolicyUrl"),
+        limit,
+      });
+      assert.is(await summary.getByRole("link", { name: saidWebsite }).getAttribute("href"), "#field-websiteUrl");
+      assert.is(await summary.getByRole("link", { name: saidPrivacy }).getAttribute("href"), "#field-privacyPolicyUrl");
+      assert.is(await summary.getByRole("link").count(), 2);
+      assert.is(await page.locator("#field-websiteUrl-error").innerText(), saidWebsite);
+      assert.is(await website.getAttribute("aria-invalid"), "true");
+      assert.is(await terms.getAttribute("aria-invalid"), null);
+      assert.is(await website.inputValue(), "http://shop.example.com/");
+      assert.is(await terms.inputValue(), "https://shop.example.com/terms");
+      assert.not.match(await page.locator("main").innerText(), "website_url");
+      await lookAt(page, { locale, site: "console", folder, name: "settings-refused" });
+      await summary.getByRole("link", { name: saidPrivacy }).click();
+      assert.is(
+        await settledFocusId(page, "field-privacyPolicyUrl"),
+        "field-privacyPolicyUrl",
+        "the link moved focus to the field",
+      );
 
-    // Fixed and saved: shown back in Settings; Review now offers the submit, which puts the app in review.
-    await website.fill("https://shop.example.com/");
-    await privacy.fill("https://shop.example.com/privacy");
-    await page.getByRole("button", { name: t("console.save") }).click();
-    await page.waitForURL(`${test.console}/apps/${appId}/settings`);
-    assert.is(await website.inputValue(), "https://shop.example.com/");
-    assert.is(await privacy.inputValue(), "https://shop.example.com/privacy");
-    assert.is(await terms.inputValue(), "https://shop.example.com/terms");
-    await lookAt(page, { locale, site: "console", folder, name: "settings-saved" });
-    await page.goto(`${test.console}/apps/${appId}/review`);
-    assert.is(await page.locator("ul.missing-links").count(), 0);
-    await page.getByRole("button", { name: t("console.submitForReview") }).click();
-    await page.waitForURL(`${test.console}/apps/${appId}/review`);
-    await page.getByText(t("console.reviewStateInReview")).waitFor();
-    // In review the links are kept: Settings says so.
-    await page.goto(`${test.console}/apps/${appId}/settings`);
-    await page.getByText(t("console.linksKept")).waitFor();
-  });
+      // Fixed and saved: shown back in Settings; Review now offers the submit, which puts the app in review.
+      await website.fill("https://shop.example.com/");
+      await privacy.fill("https://shop.example.com/privacy");
+      await page.getByRole("button", { name: t("console.save") }).click();
+      await page.waitForURL(`${test.console}/apps/${appId}/settings`);
+      assert.is(await website.inputValue(), "https://shop.example.com/");
+      assert.is(await privacy.inputValue(), "https://shop.example.com/privacy");
+      assert.is(await terms.inputValue(), "https://shop.example.com/terms");
+      await lookAt(page, { locale, site: "console", folder, name: "settings-saved" });
+      await page.goto(`${test.console}/apps/${appId}/review`);
+      assert.is(await page.locator("ul.missing-links").count(), 0);
+      await page.getByRole("button", { name: t("console.submitForReview") }).click();
+      await page.waitForURL(`${test.console}/apps/${appId}/review`);
+      await page.getByText(t("console.reviewStateInReview")).waitFor();
+      // In review the links are kept: Settings says so.
+      await page.goto(`${test.console}/apps/${appId}/settings`);
+      await page.getByText(t("console.linksKept")).waitFor();
+    },
+  );
 }
 
 Links.run();

@@ -94,8 +94,6 @@ if (chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = Walk;
-
 const sections: Record<"full" | "adsr", Array<[string, MessageKey]>> = {
   full: [
     ["credentials", "console.credentialsHeading"],
@@ -179,15 +177,15 @@ async function walk(locale: Locale): Promise<void> {
   }
 }
 
-it("English: every section of a FULL and an ADSR app through the menu, then the ADSR first call", async () => {
+Walk("English: every section of a FULL and an ADSR app through the menu, then the ADSR first call", async () => {
   await walk("en");
 });
 
-it("Arabic (right to left): the same", async () => {
+Walk("Arabic (right to left): the same", async () => {
   await walk("ar");
 });
 
-it("Hindi: the same", async () => {
+Walk("Hindi: the same", async () => {
   await walk("hi");
 });
 

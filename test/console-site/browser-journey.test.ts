@@ -27,7 +27,6 @@ import {
 } from "../support/browser.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 
-const available = chromiumAvailable;
 const Journey = suite("console-site/browser-journey", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 20 * 60_000);
 const timeout = 90_000;
@@ -95,7 +94,7 @@ async function showInEachLanguage(page: Page, pages: ReadonlyArray<readonly [str
   }
 }
 
-if (!available) {
+if (!chromiumAvailable) {
   Journey("the browser journey", () => skipTest(withoutChromium));
 } else {
   Journey.before(async () => {

@@ -92,41 +92,42 @@ async function developerWithApp(locale: Locale) {
   };
 }
 
-const it = DayOne;
-
 for (const locale of supportedLocales as readonly Locale[]) {
-  it(`${locale}: the demo organization's owner is approved with the agreement signed, and creates an app`, async () => {
-    const t = translator(locale);
-    const page = await personWith(await demoOwner(locale), locale);
-    await page.goto(`${test.console}/`);
-    assert.is(await page.getByRole("link", { name: t("console.programCta") }).count(), 0, "no call to apply");
-    assert.ok((await page.locator("#account-heading + dl").innerText()).includes(t("console.agreementSignedShort")));
-    await page.goto(`${test.console}/organizations/${world.organizationId}`);
-    assert.is(await page.locator("#program-state").count(), 0, "no program gate beside the approved apps");
-    await page.getByRole("textbox", { name: t("console.appName") }).fill(`Kiosk ${locale}`);
-    await page.getByRole("radio", { name: t("console.productAdsr") }).check();
-    await page.getByRole("button", { name: t("console.createApp") }).click();
-    await page.getByRole("heading", { level: 1, name: t("console.appCreatedTitle") }).waitFor();
-    await lookAt(page, { locale, site: "console", folder, name: "demo-owner-app-created" });
-    // Its production secrets are in demo.json: no reveal is offered, and the card says when and to whom they were shown.
-    await page.goto(`${test.console}/apps/${world.apps.full.appId}/credentials`);
-    const production = page.getByRole("region", { name: t("console.productionHeading") });
-    assert.is(await production.getByRole("button", { name: t("console.revealProduction") }).count(), 0);
-    const [shownBefore] = t("console.productionShown", { when: "\u0000", to: "" }).split("\u0000");
-    const card = await production.innerText();
-    assert.ok(card.includes(shownBefore!) && card.includes(t("console.shownToDemoFile")), card);
-    // The demo's ADSR app calls with API keys: no Redirect URIs section (not in the menu, its path 404).
-    await page.goto(`${test.console}/apps/${world.apps.adsr.appId}`);
-    const menu = page.getByRole("navigation", { name: t("console.appSectionsNav") });
-    assert.is(await menu.getByRole("link", { name: t("console.apiKeysHeading") }).count(), 1);
-    assert.is(await menu.getByRole("link", { name: t("console.redirectsHeading") }).count(), 0);
-    const redirects = await page.goto(`${test.console}/apps/${world.apps.adsr.appId}/redirect-uris`);
-    assert.is(redirects?.status(), 404);
-  });
+  DayOne(
+    `${locale}: the demo organization's owner is approved with the agreement signed, and creates an app`,
+    async () => {
+      const t = translator(locale);
+      const page = await personWith(await demoOwner(locale), locale);
+      await page.goto(`${test.console}/`);
+      assert.is(await page.getByRole("link", { name: t("console.programCta") }).count(), 0, "no call to apply");
+      assert.ok((await page.locator("#account-heading + dl").innerText()).includes(t("console.agreementSignedShort")));
+      await page.goto(`${test.console}/organizations/${world.organizationId}`);
+      assert.is(await page.locator("#program-state").count(), 0, "no program gate beside the approved apps");
+      await page.getByRole("textbox", { name: t("console.appName") }).fill(`Kiosk ${locale}`);
+      await page.getByRole("radio", { name: t("console.productAdsr") }).check();
+      await page.getByRole("button", { name: t("console.createApp") }).click();
+      await page.getByRole("heading", { level: 1, name: t("console.appCreatedTitle") }).waitFor();
+      await lookAt(page, { locale, site: "console", folder, name: "demo-owner-app-created" });
+      // Its production secrets are in demo.json: no reveal is offered, and the card says when and to whom they were shown.
+      await page.goto(`${test.console}/apps/${world.apps.full.appId}/credentials`);
+      const production = page.getByRole("region", { name: t("console.productionHeading") });
+      assert.is(await production.getByRole("button", { name: t("console.revealProduction") }).count(), 0);
+      const [shownBefore] = t("console.productionShown", { when: "\u0000", to: "" }).split("\u0000");
+      const card = await production.innerText();
+      assert.ok(card.includes(shownBefore!) && card.includes(t("console.shownToDemoFile")), card);
+      // The demo's ADSR app calls with API keys: no Redirect URIs section (not in the menu, its path 404).
+      await page.goto(`${test.console}/apps/${world.apps.adsr.appId}`);
+      const menu = page.getByRole("navigation", { name: t("console.appSectionsNav") });
+      assert.is(await menu.getByRole("link", { name: t("console.apiKeysHeading") }).count(), 1);
+      assert.is(await menu.getByRole("link", { name: t("console.redirectsHeading") }).count(), 0);
+      const redirects = await page.goto(`${test.console}/apps/${world.apps.adsr.appId}/redirect-uris`);
+      assert.is(redirects?.status(), 404);
+    },
+  );
 }
 
 for (const locale of supportedLocales as readonly Locale[]) {
-  it(`${locale}: the first call without a sandbox merchant offers to create it first, then names it`, async () => {
+  DayOne(`${locale}: the first call without a sandbox merchant offers to create it first, then names it`, async () => {
     const t = translator(locale);
     const { browser, appId, secret } = await developerWithApp(locale);
     const page = await personWith(browser, locale);

@@ -44,8 +44,6 @@ if (chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = Setting;
-
 const requireDpopOf = async () => (await credentialServiceOf(test, clock).getApp({ appId })).app?.requireDpop;
 
 async function toggle(locale: Locale): Promise<void> {
@@ -75,15 +73,15 @@ async function toggle(locale: Locale): Promise<void> {
   }
 }
 
-it("English: require DPoP, then stop requiring it", async () => {
+Setting("English: require DPoP, then stop requiring it", async () => {
   await toggle("en");
 });
 
-it("Arabic (right to left): the same", async () => {
+Setting("Arabic (right to left): the same", async () => {
   await toggle("ar");
 });
 
-it("Hindi: the same", async () => {
+Setting("Hindi: the same", async () => {
   await toggle("hi");
 });
 

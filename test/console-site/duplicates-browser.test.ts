@@ -83,10 +83,8 @@ async function refusedAt(page: Page, locale: Locale, code: ErrorCode, field: { i
   assert.is(await page.locator(`#${field.id}`).getAttribute("aria-invalid"), "true");
 }
 
-const it = Duplicates;
-
 for (const locale of supportedLocales as readonly Locale[]) {
-  it(`${locale}: a second pending invitation to one email is refused beside the email`, async () => {
+  Duplicates(`${locale}: a second pending invitation to one email is refused beside the email`, async () => {
     const t = translator(locale);
     const page = await ownerPage(locale);
     const email = `twice.${locale}.${process.pid}@partner.test`;
@@ -101,7 +99,7 @@ for (const locale of supportedLocales as readonly Locale[]) {
     await lookAt(page, { locale, site: "console", folder, name: "invitation-twice" });
   });
 
-  it(`${locale}: an API key named like a live key of the app is refused beside the name`, async () => {
+  Duplicates(`${locale}: an API key named like a live key of the app is refused beside the name`, async () => {
     const t = translator(locale);
     const page = await ownerPage(locale);
     const name = `Till ${locale}`;
@@ -121,29 +119,32 @@ for (const locale of supportedLocales as readonly Locale[]) {
     await lookAt(page, { locale, site: "console", folder, name: "api-key-twice" });
   });
 
-  it(`${locale}: a second endpoint at one URL is refused beside the URL; two made before are named apart`, async () => {
-    const t = translator(locale);
-    const page = await ownerPage(locale);
-    const url = `${receiver.url}/${locale}`;
-    for (const attempt of [1, 2]) {
+  Duplicates(
+    `${locale}: a second endpoint at one URL is refused beside the URL; two made before are named apart`,
+    async () => {
+      const t = translator(locale);
+      const page = await ownerPage(locale);
+      const url = `${receiver.url}/${locale}`;
+      for (const attempt of [1, 2]) {
+        await page.goto(`${test.console}/apps/${appId}/webhooks?environment=sandbox`);
+        await page.getByRole("textbox", { name: t("console.webhookUrl") }).fill(url);
+        await page.getByRole("button", { name: t("console.webhookAdd") }).click();
+        if (attempt === 1) await page.locator("#webhook-secret-heading").waitFor();
+      }
+      await refusedAt(page, locale, "developer.webhook_url_taken", { id: "field-url", label: t("console.webhookUrl") });
+      assert.is(await page.getByRole("textbox", { name: t("console.webhookUrl") }).inputValue(), url);
+      await lookAt(page, { locale, site: "console", folder, name: "endpoint-twice" });
+      // Two endpoints of one URL, as a database from before the rule may hold: each card is its own landmark.
       await page.goto(`${test.console}/apps/${appId}/webhooks?environment=sandbox`);
-      await page.getByRole("textbox", { name: t("console.webhookUrl") }).fill(url);
+      await page.getByRole("textbox", { name: t("console.webhookUrl") }).fill(`${url}/other`);
       await page.getByRole("button", { name: t("console.webhookAdd") }).click();
-      if (attempt === 1) await page.locator("#webhook-secret-heading").waitFor();
-    }
-    await refusedAt(page, locale, "developer.webhook_url_taken", { id: "field-url", label: t("console.webhookUrl") });
-    assert.is(await page.getByRole("textbox", { name: t("console.webhookUrl") }).inputValue(), url);
-    await lookAt(page, { locale, site: "console", folder, name: "endpoint-twice" });
-    // Two endpoints of one URL, as a database from before the rule may hold: each card is its own landmark.
-    await page.goto(`${test.console}/apps/${appId}/webhooks?environment=sandbox`);
-    await page.getByRole("textbox", { name: t("console.webhookUrl") }).fill(`${url}/other`);
-    await page.getByRole("button", { name: t("console.webhookAdd") }).click();
-    await page.locator("#webhook-secret-heading").waitFor();
-    await test.app.control.sql`update control.webhook_endpoints set url = ${url} where url = ${`${url}/other`}`;
-    await page.goto(`${test.console}/apps/${appId}/webhooks?environment=sandbox`);
-    assert.is(await page.getByRole("heading", { level: 3, name: url, exact: true }).count(), 2);
-    await lookAt(page, { locale, site: "console", folder, name: "endpoints-same-url" });
-  });
+      await page.locator("#webhook-secret-heading").waitFor();
+      await test.app.control.sql`update control.webhook_endpoints set url = ${url} where url = ${`${url}/other`}`;
+      await page.goto(`${test.console}/apps/${appId}/webhooks?environment=sandbox`);
+      assert.is(await page.getByRole("heading", { level: 3, name: url, exact: true }).count(), 2);
+      await lookAt(page, { locale, site: "console", folder, name: "endpoints-same-url" });
+    },
+  );
 }
 
 Duplicates.run();

@@ -48,8 +48,6 @@ async function personWith(browser: SiteBrowser, locale: Locale): Promise<Page> {
   return page;
 }
 
-const it = FirstCall;
-
 /** A long merchant name in each language: the select's widest option. */
 const merchantNames: Record<Locale, string> = {
   en: "Demo Diner New York Downtown Flagship Restaurant",
@@ -58,30 +56,32 @@ const merchantNames: Record<Locale, string> = {
 };
 
 for (const locale of supportedLocales as readonly Locale[]) {
-  it(`${locale}: the merchant's whole name at 375 px; an Arabic message in the JSON answer keeps its own direction`, async () => {
-    const t = translator(locale);
-    // Set up over HTTP in English (the helpers read its pages); the chromium page speaks `locale`.
-    const developer = createSiteBrowser(test);
-    await signedUpDeveloper(test, developer, `first.${locale}.${process.pid}.${++serial}@first-call.test`);
-    await admittedDeveloper(developer, staff);
-    const workspace = await sandboxWorkspace(developer, {
-      organization: `First call ${locale} ${serial}`,
-      app: "Stock sync",
-      product: "FULL",
-      merchant: merchantNames[locale],
-    });
-    const page = await personWith(developer, locale);
-    await page.goto(`${test.console}/apps/${workspace.appId}/first-call`);
-    await page.getByRole("heading", { name: t("console.firstCallTitle"), level: 1 }).waitFor();
+  FirstCall(
+    `${locale}: the merchant's whole name at 375 px; an Arabic message in the JSON answer keeps its own direction`,
+    async () => {
+      const t = translator(locale);
+      // Set up over HTTP in English (the helpers read its pages); the chromium page speaks `locale`.
+      const developer = createSiteBrowser(test);
+      await signedUpDeveloper(test, developer, `first.${locale}.${process.pid}.${++serial}@first-call.test`);
+      await admittedDeveloper(developer, staff);
+      const workspace = await sandboxWorkspace(developer, {
+        organization: `First call ${locale} ${serial}`,
+        app: "Stock sync",
+        product: "FULL",
+        merchant: merchantNames[locale],
+      });
+      const page = await personWith(developer, locale);
+      await page.goto(`${test.console}/apps/${workspace.appId}/first-call`);
+      await page.getByRole("heading", { name: t("console.firstCallTitle"), level: 1 }).waitFor();
 
-    // The merchant's whole name at 375 (a select cut it off): a radio named by it, its label inside the card, no
-    // line of it cut, nothing scrolling sideways.
-    await setViewport(page, { width: 375, height: 812 });
-    const choice = page
-      .getByRole("group", { name: t("console.sandboxMerchant") })
-      .getByRole("radio", { name: new RegExp(`^${merchantNames[locale]} \\(${workspace.companyId}\\)$`) });
-    assert.ok(await choice.isChecked(), "the organization's one merchant, chosen");
-    const fit = (await page.evaluate(`(() => {
+      // The merchant's whole name at 375 (a select cut it off): a radio named by it, its label inside the card, no
+      // line of it cut, nothing scrolling sideways.
+      await setViewport(page, { width: 375, height: 812 });
+      const choice = page
+        .getByRole("group", { name: t("console.sandboxMerchant") })
+        .getByRole("radio", { name: new RegExp(`^${merchantNames[locale]} \\(${workspace.companyId}\\)$`) });
+      assert.ok(await choice.isChecked(), "the organization's one merchant, chosen");
+      const fit = (await page.evaluate(`(() => {
       const label = document.querySelector('label[for="merchant-${workspace.companyId}"]');
       const box = label.getBoundingClientRect();
       const card = label.closest(".card").getBoundingClientRect();
@@ -94,23 +94,23 @@ for (const locale of supportedLocales as readonly Locale[]) {
         pageWidth: document.documentElement.scrollWidth,
       };
     })()`)) as { left: number; right: number; cardLeft: number; cardRight: number; cut: boolean; pageWidth: number };
-    assert.ok(fit.left >= fit.cardLeft && fit.right <= fit.cardRight, `name inside its card: ${JSON.stringify(fit)}`);
-    assert.not.ok(fit.cut, `the name is not cut: ${JSON.stringify(fit)}`);
-    assert.ok(fit.pageWidth <= 375, `nothing wider than the phone: ${JSON.stringify(fit)}`);
-    await page.setViewportSize({ width: 1280, height: 900 });
+      assert.ok(fit.left >= fit.cardLeft && fit.right <= fit.cardRight, `name inside its card: ${JSON.stringify(fit)}`);
+      assert.not.ok(fit.cut, `the name is not cut: ${JSON.stringify(fit)}`);
+      assert.ok(fit.pageWidth <= 375, `nothing wider than the phone: ${JSON.stringify(fit)}`);
+      await page.setViewportSize({ width: 1280, height: 900 });
 
-    // A wrong secret: the API answers 401 in the page's language, shown as the JSON it came as.
-    await page.getByLabel(t("console.clientSecret")).fill("not-the-secret");
-    await page.getByRole("button", { name: t("console.firstCallRunButton") }).click();
-    await page.getByRole("heading", { name: t("console.firstCallResult") }).waitFor();
-    const answer = page.locator("#run-result pre").first();
-    const isolates = answer.locator("bdi");
-    if (locale !== "ar") {
-      assert.is(await isolates.count(), 0, "no isolate where no string is right to left");
-    } else {
-      assert.is(await isolates.count(), 1, "the Arabic message, isolated");
-      assert.is(await isolates.first().getAttribute("dir"), "rtl");
-      const layout = (await page.evaluate(`(() => {
+      // A wrong secret: the API answers 401 in the page's language, shown as the JSON it came as.
+      await page.getByLabel(t("console.clientSecret")).fill("not-the-secret");
+      await page.getByRole("button", { name: t("console.firstCallRunButton") }).click();
+      await page.getByRole("heading", { name: t("console.firstCallResult") }).waitFor();
+      const answer = page.locator("#run-result pre").first();
+      const isolates = answer.locator("bdi");
+      if (locale !== "ar") {
+        assert.is(await isolates.count(), 0, "no isolate where no string is right to left");
+      } else {
+        assert.is(await isolates.count(), 1, "the Arabic message, isolated");
+        assert.is(await isolates.first().getAttribute("dir"), "rtl");
+        const layout = (await page.evaluate(`(() => {
         const bdi = document.querySelector("#run-result pre bdi");
         const text = bdi.firstChild;
         const stop = document.createRange();
@@ -130,15 +130,16 @@ for (const locale of supportedLocales as readonly Locale[]) {
           lineRight: rects[rects.length - 1].right,
         };
       })()`)) as Record<string, number | string>;
-      assert.is(layout["last"], ".", "the message ends on its full stop");
-      assert.is(String(layout["after"]).slice(0, 1), '"', "then the JSON's closing quote");
-      // Right to left: the last character (the full stop) is drawn at the left end of the message's last line,
-      // and the closing quote after the isolate, to its right.
-      assert.ok(Math.abs(Number(layout["stopLeft"]) - Number(layout["lineLeft"])) < 2, JSON.stringify(layout));
-      assert.ok(Number(layout["quoteLeft"]) >= Number(layout["lineRight"]) - 1, JSON.stringify(layout));
-    }
-    await lookAt(page, { locale, site: "console", folder, name: "first-call-answer" }, { data: "pre" });
-  });
+        assert.is(layout["last"], ".", "the message ends on its full stop");
+        assert.is(String(layout["after"]).slice(0, 1), '"', "then the JSON's closing quote");
+        // Right to left: the last character (the full stop) is drawn at the left end of the message's last line,
+        // and the closing quote after the isolate, to its right.
+        assert.ok(Math.abs(Number(layout["stopLeft"]) - Number(layout["lineLeft"])) < 2, JSON.stringify(layout));
+        assert.ok(Number(layout["quoteLeft"]) >= Number(layout["lineRight"]) - 1, JSON.stringify(layout));
+      }
+      await lookAt(page, { locale, site: "console", folder, name: "first-call-answer" }, { data: "pre" });
+    },
+  );
 }
 
 FirstCall.run();

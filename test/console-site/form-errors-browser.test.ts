@@ -46,79 +46,85 @@ async function person(acceptLanguage: string): Promise<Page> {
   return page;
 }
 
-const it = Errors;
-
 for (const locale of supportedLocales) {
-  it(`a refused sign-up (${locale}): the summary has focus, its link focuses the field, the email is kept`, async () => {
-    const t = translator(locale as Locale);
-    const page = await person(locale === "en" ? "en-GB" : locale);
-    const email = `refused.${locale}.${process.pid}.${++serial}@partner.test`;
-    await page.goto(`${test.console}/sign-up`);
-    await page.getByLabel(t("console.email")).fill(email);
-    await page.getByLabel(t("console.password")).fill("short");
-    await page.getByRole("button", { name: t("console.createAccount") }).click();
-    const summary = page
-      .getByRole("alert")
-      .filter({ has: page.getByRole("heading", { name: t("console.errorSummaryTitle") }) });
-    await summary.waitFor();
-    assert.is(await settledFocusId(page, "error-summary"), "error-summary", "the summary has focus on load");
-    assert.is(
-      await page.title(),
-      `${t("common.errorTitle", { title: t("console.signUpTitle") })} · ${t("common.brand")}`,
-    );
-    // Above the heading: the first thing in <main>.
-    assert.is(await page.evaluate("document.querySelector('main').firstElementChild.id"), "error-summary");
-    const said = t("console.problemAt", { field: t("console.password"), message: t("console.passwordTooWeak") });
-    const link = summary.getByRole("link", { name: said });
-    assert.is(await link.getAttribute("href"), "#field-password");
-    assert.is(await page.locator("#field-password-error").innerText(), t("console.passwordTooWeak"));
-    assert.is(await page.getByLabel(t("console.email")).inputValue(), email);
-    assert.is(await page.getByLabel(t("console.password")).inputValue(), "");
-    await lookAt(page, { locale: locale as Locale, site: "console", folder, name: "sign-up-refused" });
-    await link.click();
-    assert.is(await settledFocusId(page, "field-password"), "field-password", "the link moved focus to the field");
-  });
+  Errors(
+    `a refused sign-up (${locale}): the summary has focus, its link focuses the field, the email is kept`,
+    async () => {
+      const t = translator(locale as Locale);
+      const page = await person(locale === "en" ? "en-GB" : locale);
+      const email = `refused.${locale}.${process.pid}.${++serial}@partner.test`;
+      await page.goto(`${test.console}/sign-up`);
+      await page.getByLabel(t("console.email")).fill(email);
+      await page.getByLabel(t("console.password")).fill("short");
+      await page.getByRole("button", { name: t("console.createAccount") }).click();
+      const summary = page
+        .getByRole("alert")
+        .filter({ has: page.getByRole("heading", { name: t("console.errorSummaryTitle") }) });
+      await summary.waitFor();
+      assert.is(await settledFocusId(page, "error-summary"), "error-summary", "the summary has focus on load");
+      assert.is(
+        await page.title(),
+        `${t("common.errorTitle", { title: t("console.signUpTitle") })} · ${t("common.brand")}`,
+      );
+      // Above the heading: the first thing in <main>.
+      assert.is(await page.evaluate("document.querySelector('main').firstElementChild.id"), "error-summary");
+      const said = t("console.problemAt", { field: t("console.password"), message: t("console.passwordTooWeak") });
+      const link = summary.getByRole("link", { name: said });
+      assert.is(await link.getAttribute("href"), "#field-password");
+      assert.is(await page.locator("#field-password-error").innerText(), t("console.passwordTooWeak"));
+      assert.is(await page.getByLabel(t("console.email")).inputValue(), email);
+      assert.is(await page.getByLabel(t("console.password")).inputValue(), "");
+      await lookAt(page, { locale: locale as Locale, site: "console", folder, name: "sign-up-refused" });
+      await link.click();
+      assert.is(await settledFocusId(page, "field-password"), "field-password", "the link moved focus to the field");
+    },
+  );
 }
 
-it("a refused allowlist: the summary names the list and its line, its link focuses the textarea with what was typed", async () => {
-  const t = translator("en");
-  const staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
-  await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/v1" });
-  const developer = createSiteBrowser(test);
-  await signedUpDeveloper(test, developer, `allowlist.${process.pid}.${++serial}@partner.test`);
-  await admittedDeveloper(developer, staff);
-  const made = await developer.post("/organizations", { name: "Errors org" }, await developer.get("/"));
-  const organizationId = /^\/organizations\/(\d+)$/.exec(made.location ?? "")![1];
-  const created = await developer.post(
-    `/organizations/${organizationId}/apps`,
-    { name: "Stock sync", product: "FULL" },
-    await developer.get(`/organizations/${organizationId}`),
-  );
-  const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
-  const clientId = shownValue(created.html, "client-id");
-  // The same session in the browser.
-  const page = await person("en-GB");
-  await page.context().addCookies([...developer.cookies].map(([name, value]) => ({ name, value, url: test.console })));
-  await page.goto(`${test.console}/apps/${appId}/credentials`);
-  const label = t("console.allowlistOf", { name: `${t("console.sandbox")} ${clientId}` });
-  const typed = "203.0.113.7\n10.0.0.1/8";
-  await page.getByRole("textbox", { name: label, exact: true }).fill(typed);
-  await page.getByRole("button", { name: `${t("console.saveAllowlist")}: ${label}` }).click();
-  const summary = page.locator("#error-summary");
-  await summary.waitFor();
-  assert.is(await settledFocusId(page, "error-summary"), "error-summary");
-  const said = messageFor(
-    "developer.ip_allowlist_invalid",
-    { field: t("console.fieldLine", { label, line: 2 }), value: "10.0.0.1/8" },
-    "en",
-  );
-  const link = summary.getByRole("link", { name: said });
-  assert.is(await link.getAttribute("href"), `#allowlist-${clientId}`);
-  assert.not.match(await page.locator("main").innerText(), "allowed_ips");
-  await lookAt(page, { locale: "en", site: "console", folder, name: "allowlist-refused" }, { schemes: ["light"] });
-  await link.click();
-  assert.is(await settledFocusId(page, `allowlist-${clientId}`), `allowlist-${clientId}`);
-  assert.is(await page.getByRole("textbox", { name: label, exact: true }).inputValue(), typed);
-});
+Errors(
+  "a refused allowlist: the summary names the list and its line, its link focuses the textarea with what was typed",
+  async () => {
+    const t = translator("en");
+    const staff = createClient(ConsoleService, grpcTransport(test.app.grpc.port, test.internal.staff));
+    await staff.publishAgreementVersion({ title: "Developer agreement", url: "https://partner.test/agreement/v1" });
+    const developer = createSiteBrowser(test);
+    await signedUpDeveloper(test, developer, `allowlist.${process.pid}.${++serial}@partner.test`);
+    await admittedDeveloper(developer, staff);
+    const made = await developer.post("/organizations", { name: "Errors org" }, await developer.get("/"));
+    const organizationId = /^\/organizations\/(\d+)$/.exec(made.location ?? "")![1];
+    const created = await developer.post(
+      `/organizations/${organizationId}/apps`,
+      { name: "Stock sync", product: "FULL" },
+      await developer.get(`/organizations/${organizationId}`),
+    );
+    const appId = /href="\/apps\/([^"/]+)"/.exec(created.html)![1]!;
+    const clientId = shownValue(created.html, "client-id");
+    // The same session in the browser.
+    const page = await person("en-GB");
+    await page
+      .context()
+      .addCookies([...developer.cookies].map(([name, value]) => ({ name, value, url: test.console })));
+    await page.goto(`${test.console}/apps/${appId}/credentials`);
+    const label = t("console.allowlistOf", { name: `${t("console.sandbox")} ${clientId}` });
+    const typed = "203.0.113.7\n10.0.0.1/8";
+    await page.getByRole("textbox", { name: label, exact: true }).fill(typed);
+    await page.getByRole("button", { name: `${t("console.saveAllowlist")}: ${label}` }).click();
+    const summary = page.locator("#error-summary");
+    await summary.waitFor();
+    assert.is(await settledFocusId(page, "error-summary"), "error-summary");
+    const said = messageFor(
+      "developer.ip_allowlist_invalid",
+      { field: t("console.fieldLine", { label, line: 2 }), value: "10.0.0.1/8" },
+      "en",
+    );
+    const link = summary.getByRole("link", { name: said });
+    assert.is(await link.getAttribute("href"), `#allowlist-${clientId}`);
+    assert.not.match(await page.locator("main").innerText(), "allowed_ips");
+    await lookAt(page, { locale: "en", site: "console", folder, name: "allowlist-refused" }, { schemes: ["light"] });
+    await link.click();
+    assert.is(await settledFocusId(page, `allowlist-${clientId}`), `allowlist-${clientId}`);
+    assert.is(await page.getByRole("textbox", { name: label, exact: true }).inputValue(), typed);
+  },
+);
 
 Errors.run();

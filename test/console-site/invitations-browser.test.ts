@@ -44,8 +44,6 @@ if (chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = Pages;
-
 async function signedIn(locale: Locale) {
   const person = await newPerson(chromium, { acceptLanguage: locale });
   const url = new URL(test.console);
@@ -56,7 +54,7 @@ async function signedIn(locale: Locale) {
 }
 
 for (const locale of ["en", "ar", "hi"] as const) {
-  it(`pending invitations: invite, resend, revoke by their buttons (${locale})`, async () => {
+  Pages(`pending invitations: invite, resend, revoke by their buttons (${locale})`, async () => {
     const t = translator(locale);
     const { context, page } = await signedIn(locale);
     try {
@@ -91,7 +89,7 @@ for (const locale of ["en", "ar", "hi"] as const) {
     }
   });
 
-  it(`the waiting page names the staff command (${locale})`, async () => {
+  Pages(`the waiting page names the staff command (${locale})`, async () => {
     const t = translator(locale);
     const { context, page } = await signedIn(locale);
     try {

@@ -53,8 +53,6 @@ if (chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = Pages;
-
 // The error body is data: the envelope as the app received it, in the language the app asked for (here English).
 const look = (page: Page, locale: Locale, name: string) =>
   lookAt(page, { locale, site: "console", folder: "console/request-log", name }, { data: "pre" });
@@ -159,15 +157,15 @@ async function walk(locale: Locale): Promise<void> {
   }
 }
 
-it("English: the log, a 429's detail and the usage chart, accessible and screenshotted", async () => {
+Pages("English: the log, a 429's detail and the usage chart, accessible and screenshotted", async () => {
   await walk("en");
 });
 
-it("Arabic (right to left): the same", async () => {
+Pages("Arabic (right to left): the same", async () => {
   await walk("ar");
 });
 
-it("Hindi: the same", async () => {
+Pages("Hindi: the same", async () => {
   await walk("hi");
 });
 

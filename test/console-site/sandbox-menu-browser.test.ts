@@ -75,8 +75,6 @@ if (chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = Pages;
-
 /** Language, axe (light and dark) and screenshots at 1280; axe again at a phone's width. Names and prices are data. */
 async function look(page: Page, locale: Locale, name: string): Promise<void> {
   await lookAt(page, { locale, site: "console", folder: "console/sandbox-menu", name }, { data: "bdi" });
@@ -180,15 +178,18 @@ async function walk(locale: Locale, index: number): Promise<void> {
   }
 }
 
-it("en: a store paused and resumed, its hours refused then saved, an item sold out, the events that went out", async () => {
-  await walk("en", 0);
-});
+Pages(
+  "en: a store paused and resumed, its hours refused then saved, an item sold out, the events that went out",
+  async () => {
+    await walk("en", 0);
+  },
+);
 
-it("ar: the same, right to left, in Arabic", async () => {
+Pages("ar: the same, right to left, in Arabic", async () => {
   await walk("ar", 1);
 });
 
-it("hi: the same, in Hindi", async () => {
+Pages("hi: the same, in Hindi", async () => {
   await walk("hi", 2);
 });
 

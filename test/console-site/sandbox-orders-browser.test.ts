@@ -49,8 +49,6 @@ if (chromiumAvailable) {
     await test?.stop();
   });
 }
-const it = Pages;
-
 const look = (page: Page, locale: Locale, name: string) =>
   lookAt(page, { locale, site: "console", folder: "console/sandbox-orders", name });
 
@@ -148,15 +146,15 @@ async function walk(locale: Locale, customer: string): Promise<void> {
   }
 }
 
-it("en: a placed order accepted and made ready on the merchant page; a stale reject refused in words", async () => {
+Pages("en: a placed order accepted and made ready on the merchant page; a stale reject refused in words", async () => {
   await walk("en", "Ada Lovelace");
 });
 
-it("ar: the same, right to left, in Arabic", async () => {
+Pages("ar: the same, right to left, in Arabic", async () => {
   await walk("ar", "ليلى حسن");
 });
 
-it("hi: the same, in Hindi", async () => {
+Pages("hi: the same, in Hindi", async () => {
   await walk("hi", "अनन्या शर्मा");
 });
 

@@ -16,7 +16,7 @@ import { translator, type Locale } from "../../src/web/i18n.js";
 import {
   browserTestTimeoutMs,
   chromiumAvailable,
-  inBrowser,
+  needsChromium,
   launchChromium,
   lookAt,
   newPerson,
@@ -275,7 +275,7 @@ async function walk(locale: Locale): Promise<void> {
 }
 
 /** A test that drives chromium: reported skipped without it, as the others run. */
-const it = (name: string, test: () => Promise<void>) => Pages(name, test, inBrowser);
+const it = (name: string, test: () => Promise<void>) => Pages(name, test, needsChromium);
 
 it("English: add (a refused URL first), test, the delivery in the table, resend, rotate, delete", async () => {
   await walk("en");

@@ -10,7 +10,7 @@ import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
 import { createExampleServer } from "../../examples/partner-app/server.js";
 import { loadExampleSettings } from "../../examples/partner-app/settings.js";
 import { systemClock } from "../../src/runtime/clock.js";
-import { browserTestTimeoutMs, chromiumAvailable, launchChromium, withoutChromium } from "../support/browser.js";
+import { browserTestTimeoutMs, chromiumAvailable, launchChromium, needsChromium } from "../support/browser.js";
 import { newApp, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
 import { suite } from "../support/suite.js";
 import { credentialServiceOf, freePort, startTestApp, type TestApp } from "../support/test-app.js";
@@ -47,7 +47,6 @@ ExampleDpop.before(async () => {
   example = createExampleServer({ ...settings, loginHint: merchant.owner.email }).server;
   await new Promise<void>((resolve) => example!.listen(port, "127.0.0.1", resolve));
   if (chromiumAvailable) browser = await launchChromium();
-  else console.log(`  (browser test skipped: ${withoutChromium})`);
 });
 
 ExampleDpop.after(async () => {
@@ -57,7 +56,7 @@ ExampleDpop.after(async () => {
   await test?.stop();
 });
 
-(chromiumAvailable ? ExampleDpop : ExampleDpop.skip)(
+ExampleDpop(
   "EXAMPLE_DPOP=1: pushed request, consent, a DPoP-bound code exchange, and the items read with a proof",
   async () => {
     const page = await browser!.newPage();
@@ -86,6 +85,7 @@ ExampleDpop.after(async () => {
     assert.is(await page.locator("#items li").count(), 5);
     await page.close();
   },
+  needsChromium,
 );
 
 ExampleDpop.run();

@@ -3,13 +3,13 @@
 // shows the token's claims and the first GET /v1/items; Deny shown as access_denied; a callback with no
 // authorization in progress refused; the settings read from demo.json; the menu of a store (sold-out items greyed, a
 // paused store's banner) kept current by the webhook events; an order's lines shown with their modifiers. Without
-// /usr/bin/chromium the browser tests report themselves skipped with the install command.
+// chromium the browser tests report themselves skipped with the install command.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
-import { browserTestTimeoutMs, chromiumAvailable, chromiumPath, withoutChromium } from "../support/browser.js";
+import { browserTestTimeoutMs, chromiumAvailable, chromiumPath, needsChromium } from "../support/browser.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { Product } from "../../gen/partnerapi/v1/credential_service_pb.js";
@@ -22,7 +22,6 @@ import { createManualClock } from "../../src/runtime/clock.js";
 import { newApp, newOrganization, newSandboxMerchant } from "../support/sandbox.js";
 import { credentialServiceOf, freePort, startTestApp, type TestApp } from "../support/test-app.js";
 
-const available = chromiumAvailable;
 const Example = suite("examples/partner-app", {}, { timeoutMs: browserTestTimeoutMs });
 const clock = createManualClock(Date.now());
 const timeout = 30_000;
@@ -65,7 +64,7 @@ Example.before(async () => {
   example = exampleApp.server;
   await new Promise<void>((resolve) => example.listen(port, "127.0.0.1", resolve));
   subscriptions = await exampleApp.subscribeToEvents();
-  if (available) {
+  if (chromiumAvailable) {
     userDataDir = await mkdtemp(join(tmpdir(), "pa-example-chromium-"));
     browser = await chromium.launchPersistentContext(userDataDir, {
       executablePath: chromiumPath,
@@ -82,8 +81,6 @@ Example.before(async () => {
         "--disable-sync",
       ],
     });
-  } else {
-    console.log(`  (browser tests skipped: ${withoutChromium})`);
   }
 });
 
@@ -95,7 +92,8 @@ Example.after(async () => {
   if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
 });
 
-const inBrowser = available ? Example : Example.skip;
+/** A test that drives chromium: reported skipped without it, as the others run. */
+const inBrowser = (name: string, test: () => Promise<void>) => Example(name, test, needsChromium);
 
 inBrowser(
   "start page, consent in chromium, Allow: the example exchanged the code, shows the claims and five items",

@@ -32,7 +32,7 @@ export const browserSuite: TestOptions = {
   skip: chromiumAvailable ? false : withoutChromium,
 };
 /** The same for one test, in a suite whose other tests need no browser (its limit stays the suite's). */
-export const inBrowser: TestOptions = { skip: browserSuite.skip };
+export const needsChromium: TestOptions = { skip: browserSuite.skip };
 export const screenshotsRoot = new URL("../../test-output/screenshots/", import.meta.url).pathname;
 /**
  * Screenshots are for people to look at, not assertions: written only when asked (`TEST_SCREENSHOTS=1`, which

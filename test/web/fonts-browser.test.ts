@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { assetReply, fontPaths, stylesheetPath } from "../../src/web/assets.js";
-import { browserTestTimeoutMs, inBrowser, launchChromium } from "../support/browser.js";
+import { browserTestTimeoutMs, needsChromium, launchChromium } from "../support/browser.js";
 
 const Fonts = suite("web/fonts-browser", {}, { timeoutMs: browserTestTimeoutMs });
 let server: http.Server;
@@ -55,7 +55,7 @@ Fonts("the stylesheet names each shipped font, local() first; each is served as 
 });
 
 /** A test that drives chromium: reported skipped without it, as the others run. */
-const it = (name: string, test: () => Promise<void>) => Fonts(name, test, inBrowser);
+const it = (name: string, test: () => Promise<void>) => Fonts(name, test, needsChromium);
 
 it("chromium loads each shipped file as a font that holds its script's letters", async () => {
   const chromium = await launchChromium();
