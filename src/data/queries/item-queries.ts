@@ -118,22 +118,16 @@ export function createItemQueries(sql: SqlClient, schema: string) {
         order by company_id, id limit (select ${count}::bigint)`;
     },
     /**
-     * `list` with each item's modifiers (issue 39) in the same statement: for each item, one JSON array of
-     * [group id, group name, min, max, modifier id, modifier name, price] in group and modifier order (null: an item
-     * without groups); `listedModifiers` (./modifier-queries.ts) turns them into `ofItems`' rows. One round trip
-     * instead of two for a page of the menu (docs/benchmarks.md: arrays cost PostgreSQL less than objects with their
-     * keys). The outer scan is `list`'s (test/data/item-keyset-plan.test.ts); the subquery runs for each row the
-     * LIMIT lets out, on modifier_groups__item_id_position__idx and modifiers__group_id_position__idx.
+     * `list` with each item's modifiers (issue 39): for each item, one JSON array of [group id, group name, min, max,
+     * modifier id, modifier name, price] in group and modifier order (null: an item without groups), kept on the
+     * item's row by region migration 0020's triggers; `listedModifiers` (./modifier-queries.ts) turns them into
+     * `ofItems`' rows. One round trip and one index range for a page of the menu: the list read with a subquery per
+     * item cost PostgreSQL more than the items themselves (docs/benchmarks.md). The scan is `list`'s
+     * (test/data/item-keyset-plan.test.ts).
      */
     listWithModifiers(companyId: number, afterId: number, count: number): postgres.PendingQuery<ListedItemRow[]> {
       return sql<ListedItemRow[]>`
-        select ${sql.unsafe(columns)}, (
-          select json_agg(json_build_array(g.id, g.name, g.min_selections, g.max_selections, m.id, m.name, m.price_minor)
-            order by g.position, m.position)
-          from ${modifierGroups} g join ${modifiers} m on m.group_id = g.id
-          where g.company_id = item.company_id and g.item_id = item.id
-        ) as modifiers
-        from ${items} as item
+        select ${sql.unsafe(columns)}, modifier_list as modifiers from ${items}
         where company_id = any(array[(select ${companyId}::bigint)]) and id > (select ${afterId}::bigint)
           and deleted_at is null
         order by company_id, id limit (select ${count}::bigint)`;

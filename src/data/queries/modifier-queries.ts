@@ -88,11 +88,11 @@ export function createModifierQueries(sql: SqlClient, schema: string) {
     },
     /**
      * Makes `written` the item's groups, in that order: a group or modifier with an id is updated in place (the
-     * caller checked it is the item's own: ./idsOf), one without is inserted, and the item's groups and modifiers
-     * not named are deleted (their availability rows with them). Run inside the caller's transaction.
+     * caller checked it is the item's own: ./idsOf; a modifier may move to another of the item's groups), one without
+     * is inserted, and the item's groups and modifiers not named are deleted (their availability rows with them). Run
+     * inside the caller's transaction.
      */
     async replace(companyId: number, itemId: number, written: readonly GroupWrite[]): Promise<void> {
-      const keptGroups = written.flatMap((group) => (group.id === undefined ? [] : [group.id]));
       const keptModifiers = written.flatMap((group) =>
         group.modifiers.flatMap((modifier) => (modifier.id === undefined ? [] : [modifier.id])),
       );
@@ -100,10 +100,10 @@ export function createModifierQueries(sql: SqlClient, schema: string) {
         delete from ${modifiers} m using ${groups} g
         where g.id = m.group_id and g.company_id = ${companyId} and g.item_id = ${itemId}
           and m.id <> all(${keptModifiers}::bigint[])`;
-      await sql`
-        delete from ${groups} where company_id = ${companyId} and item_id = ${itemId} and id <> all(${keptGroups}::bigint[])`;
+      const writtenGroups: number[] = [];
       for (const [position, group] of written.entries()) {
         const groupId = await writeGroup(companyId, itemId, position, group);
+        writtenGroups.push(groupId);
         for (const [index, modifier] of group.modifiers.entries()) {
           if (modifier.id === undefined)
             await sql`
@@ -116,6 +116,11 @@ export function createModifierQueries(sql: SqlClient, schema: string) {
               where company_id = ${companyId} and id = ${modifier.id}`;
         }
       }
+      // Last: a modifier named again under another group has moved out by now, so the cascade of a group that is
+      // not named again takes none of them (deleted first, it took them with it and the moves found no row).
+      await sql`
+        delete from ${groups}
+        where company_id = ${companyId} and item_id = ${itemId} and id <> all(${writtenGroups}::bigint[])`;
     },
   };
 
