@@ -4,6 +4,7 @@
 // zero value absent (./spelling.ts). The OpenAPI response schemas (responseJsonSchemas) describe exactly this.
 import {
   ScalarType,
+  type DescEnum,
   type DescField,
   type DescMessage,
   type JsonObject,
@@ -16,7 +17,7 @@ import { isInt64, isTimestamp, wireEnumName, wireEnumValues } from "./spelling.j
 
 /** A response message as the public wire answers it. */
 export function messageToJson(schema: DescMessage, message: Message): JsonObject {
-  return writeMessage(schema, message, answer);
+  return writerOf(schema, answer)(message);
 }
 
 /**
@@ -26,7 +27,7 @@ export function messageToJson(schema: DescMessage, message: Message): JsonObject
  * the schema refuses, as the front refuses it.
  */
 export function requestAsSent(schema: DescMessage, message: Message): JsonObject {
-  return writeMessage(schema, message, asSent);
+  return writerOf(schema, asSent)(message);
 }
 
 interface Mode {
@@ -34,127 +35,164 @@ interface Mode {
   emitImplicit: boolean;
   /** An enum value's JSON; undefined leaves it out. */
   enumValue(field: DescField & { enum: NonNullable<DescField["enum"]> }, number: number): JsonValue | undefined;
+  /** Each message's writer in this mode, made on first use. */
+  writers: WeakMap<DescMessage, Writer>;
 }
 
 const answer: Mode = {
   emitImplicit: true,
   enumValue: (field, number) => wireEnumName(field.enum, number),
+  writers: new WeakMap(),
 };
 
 const asSent: Mode = {
   emitImplicit: false,
   enumValue: (field, number) =>
     wireEnumName(field.enum, number) ?? field.enum.values.find((value) => value.number === number)?.name ?? number,
+  writers: new WeakMap(),
 };
 
-// Fields in field-number order, the order protobuf JSON writes them in.
-const sortedFieldsOf = new WeakMap<DescMessage, DescField[]>();
+type Writer = (message: Message) => JsonObject;
+type FieldRecord = Readonly<Record<string, unknown>>;
+/** One field's part of a message's JSON: written into `json`, or left out. */
+type Step = (record: FieldRecord, json: JsonObject) => void;
+/** A value's JSON; undefined to leave the field out (an enum the mode does not write). */
+type ValueWriter = (value: unknown) => JsonValue | undefined;
 
-function sortedFields(schema: DescMessage): DescField[] {
-  let fields = sortedFieldsOf.get(schema);
-  if (fields === undefined) {
-    fields = [...schema.fields].sort((a, b) => a.number - b.number);
-    sortedFieldsOf.set(schema, fields);
-  }
-  return fields;
+/**
+ * The writer of one message in one mode: every question a field's descriptor answers (its kind, presence, zero
+ * value, JSON name, the writer of a nested message) is asked once, when the writer is made, and each message
+ * written runs only the steps of its fields. Walking the descriptor for every value cost an items page about as
+ * much as the JSON.stringify after it (docs/benchmarks.md).
+ */
+function writerOf(schema: DescMessage, mode: Mode): Writer {
+  const known = mode.writers.get(schema);
+  if (known) return known;
+  let steps: Step[] = [];
+  const writer: Writer = (message) => {
+    const json: JsonObject = {};
+    const record: FieldRecord = message;
+    for (const step of steps) step(record, json);
+    return json;
+  };
+  // Kept before its steps are made: a message that holds itself finds its own writer.
+  mode.writers.set(schema, writer);
+  steps = [...schema.fields].sort((a, b) => a.number - b.number).map((field) => stepOf(field, mode));
+  return writer;
 }
 
-function writeMessage(schema: DescMessage, message: Message, mode: Mode): JsonObject {
-  const json: JsonObject = {};
-  const record: Readonly<Record<string, unknown>> = message;
-  for (const field of sortedFields(schema)) {
-    let value: unknown;
-    if (field.oneof) {
-      const oneof = record[field.oneof.localName] as { case: string | undefined; value?: unknown };
-      if (oneof.case !== field.localName) continue;
-      value = oneof.value;
-    } else {
-      value = record[field.localName];
-      if (!isWritten(field, value, record, mode)) continue;
-    }
-    const written = writeField(field, value, mode);
-    if (written !== undefined) json[field.jsonName] = written;
+/** A field's step, in field-number order (the order protobuf JSON writes them in). */
+function stepOf(field: DescField, mode: Mode): Step {
+  const name = field.jsonName;
+  const local = field.localName;
+  const write = valueWriterOf(field, mode);
+  if (field.oneof) {
+    const oneofName = field.oneof.localName;
+    return (record, json) => {
+      const oneof = record[oneofName] as { case: string | undefined; value?: unknown };
+      if (oneof.case !== local) return;
+      const written = write(oneof.value);
+      if (written !== undefined) json[name] = written;
+    };
   }
-  return json;
+  const isWritten = writtenTestOf(field, mode);
+  return (record, json) => {
+    const value = record[local];
+    if (isWritten !== undefined && !isWritten(value, record)) return;
+    const written = write(value);
+    if (written !== undefined) json[name] = written;
+  };
 }
 
-/** Whether a field (not in a oneof) is on the wire: set, or with implicit presence and written at its zero value. */
-function isWritten(field: DescField, value: unknown, record: Readonly<Record<string, unknown>>, mode: Mode): boolean {
-  if (field.fieldKind === "list") return mode.emitImplicit || (value as unknown[]).length > 0;
-  if (field.fieldKind === "map") return mode.emitImplicit || Object.keys(value as object).length > 0;
-  if (field.presence !== FieldPresence.IMPLICIT) return value !== undefined && Object.hasOwn(record, field.localName);
-  if (mode.emitImplicit) return true;
-  if (field.fieldKind === "enum") return value !== field.enum.values[0]!.number;
+/**
+ * Whether a field (not in a oneof) is on the wire: set, or with implicit presence and written at its zero value.
+ * Undefined: always.
+ */
+function writtenTestOf(field: DescField, mode: Mode): ((value: unknown, record: FieldRecord) => boolean) | undefined {
+  if (field.fieldKind === "list") return mode.emitImplicit ? undefined : (value) => (value as unknown[]).length > 0;
+  if (field.fieldKind === "map")
+    return mode.emitImplicit ? undefined : (value) => Object.keys(value as object).length > 0;
+  const local = field.localName;
+  if (field.presence !== FieldPresence.IMPLICIT)
+    return (value, record) => value !== undefined && Object.hasOwn(record, local);
+  if (mode.emitImplicit) return undefined;
+  if (field.fieldKind === "enum") {
+    const zero = field.enum.values[0]!.number;
+    return (value) => value !== zero;
+  }
   switch (field.scalar) {
     case ScalarType.STRING:
-      return value !== "";
+      return (value) => value !== "";
     case ScalarType.BOOL:
-      return value !== false;
+      return (value) => value !== false;
     case ScalarType.BYTES:
-      return (value as Uint8Array).byteLength > 0;
+      return (value) => (value as Uint8Array).byteLength > 0;
     case ScalarType.DOUBLE:
     case ScalarType.FLOAT:
-      return !Object.is(value, 0);
+      return (value) => !Object.is(value, 0);
     default:
       // Integers: a number, or a bigint for the 64-bit kinds (a string under jstype = JS_STRING).
-      return value !== 0 && value !== 0n && value !== "0";
+      return (value) => value !== 0 && value !== 0n && value !== "0";
   }
 }
 
-/** The JSON of one field's value; undefined to leave it out (an enum the mode does not write). */
-function writeField(field: DescField, value: unknown, mode: Mode): JsonValue | undefined {
+/** How one field's value is written. */
+function valueWriterOf(field: DescField, mode: Mode): ValueWriter {
   switch (field.fieldKind) {
     case "scalar":
-      return writeScalar(field.scalar, value);
+      return scalarWriterOf(field.scalar);
     case "enum":
-      return mode.enumValue(field, value as number);
+      return (value) => mode.enumValue(field, value as number);
     case "message":
-      return writeMessage(field.message, value as Message, mode);
-    case "list": {
-      const items = value as unknown[];
-      switch (field.listKind) {
-        case "scalar":
-          return items.map((item) => writeScalar(field.scalar, item));
-        case "enum":
-          return items.flatMap((item) => mode.enumValue(field, item as number) ?? []);
-        case "message":
-          return items.map((item) => writeMessage(field.message, item as Message, mode));
-      }
-      break;
-    }
+      return writerOf(field.message, mode) as ValueWriter;
+    case "list":
+      return listWriterOf(field, mode);
     case "map": {
-      const json: JsonObject = {};
-      for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-        const written =
-          field.mapKind === "scalar"
-            ? writeScalar(field.scalar, item)
-            : field.mapKind === "enum"
-              ? mode.enumValue(field, item as number)
-              : writeMessage(field.message, item as Message, mode);
-        if (written !== undefined)
-          Object.defineProperty(json, key, { value: written, enumerable: true, writable: true });
-      }
-      return json;
+      const element = elementWriterOf(field, field.mapKind, mode);
+      return (value) => {
+        const json: JsonObject = {};
+        for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+          const written = element(item);
+          if (written !== undefined)
+            Object.defineProperty(json, key, { value: written, enumerable: true, writable: true });
+        }
+        return json;
+      };
     }
   }
 }
 
-function writeScalar(scalar: ScalarType, value: unknown): JsonValue {
-  if (isInt64(scalar)) return Number(value as bigint);
+function listWriterOf(field: DescField & { fieldKind: "list" }, mode: Mode): ValueWriter {
+  const element = elementWriterOf(field, field.listKind, mode);
+  // An enum the mode does not write leaves the list, as it leaves a message.
+  if (field.listKind === "enum") return (value) => (value as unknown[]).flatMap((item) => element(item) ?? []);
+  return (value) => (value as unknown[]).map((item) => element(item)!);
+}
+
+/** A list's element or a map's value: the same three kinds, whatever holds them. */
+function elementWriterOf(field: DescField, kind: "scalar" | "enum" | "message", mode: Mode): ValueWriter {
+  if (kind === "scalar") return scalarWriterOf(field.scalar!);
+  if (kind === "enum") return (value) => mode.enumValue(field as DescField & { enum: DescEnum }, value as number);
+  return writerOf(field.message!, mode) as ValueWriter;
+}
+
+function scalarWriterOf(scalar: ScalarType): ValueWriter {
+  if (isInt64(scalar)) return (value) => Number(value as bigint);
   switch (scalar) {
     case ScalarType.DOUBLE:
-    case ScalarType.FLOAT: {
+    case ScalarType.FLOAT:
       // The proto3 JSON mapping's spellings of the values JSON has no number for.
-      const number = value as number;
-      if (Number.isNaN(number)) return "NaN";
-      if (number === Number.POSITIVE_INFINITY) return "Infinity";
-      if (number === Number.NEGATIVE_INFINITY) return "-Infinity";
-      return number;
-    }
+      return (value) => {
+        const number = value as number;
+        if (Number.isNaN(number)) return "NaN";
+        if (number === Number.POSITIVE_INFINITY) return "Infinity";
+        if (number === Number.NEGATIVE_INFINITY) return "-Infinity";
+        return number;
+      };
     case ScalarType.BYTES:
-      return base64Encode(value as Uint8Array);
+      return (value) => base64Encode(value as Uint8Array);
     default:
-      return value as JsonValue;
+      return (value) => value as JsonValue;
   }
 }
 
