@@ -141,7 +141,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       {
         method: request.method ?? "GET",
         path: (request.url ?? "/").split("?")[0] ?? "/",
-        headers: spanHeaders(request),
+        headers: () => spanHeaders(request),
       },
       trace.traceId,
     );

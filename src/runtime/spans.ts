@@ -56,12 +56,13 @@ export function contextFromHeaders(headers: Headers): Context {
  * Undefined when tracing is off. Named `{method}` until its route is known (nameRequestSpan).
  */
 export function startRequestSpan(
-  request: { method: string; path: string; headers: Headers },
+  request: { method: string; path: string; headers: () => Headers },
   traceId: string,
 ): { span: Span; context: Context } | undefined {
   const tracer = activeTracer();
   if (!tracer) return undefined;
-  const parent = contextFromHeaders(request.headers);
+  // The headers are read only when tracing is on: off, a request pays for nothing here but the check.
+  const parent = contextFromHeaders(request.headers());
   const span = withOfferedTraceId(traceId, () =>
     tracer.startSpan(
       request.method,
