@@ -7,11 +7,13 @@
 // Each line also gives the CPU per call of what does the call's work (bench/support/cpu-meter.ts): the server's
 // process tree, the PostgreSQL backends of its own connections to the database, redis-server; not autocannon.
 //
-// Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), DATABASE_URL / REDIS_URL (default embedded, as npm start).
+// The front and the plain read are metered in turns (BENCH_TURNS, bench/support/measure.ts: meteredInTurns).
+// Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_TURNS (4), DATABASE_URL / REDIS_URL (default
+// embedded, as npm start).
 import { join } from "node:path";
 import autocannon from "autocannon";
 import type { CpuMeterOptions } from "./support/cpu-meter.js";
-import { exitOnErrors, figureLine, machine, metered, type Figure } from "./support/measure.js";
+import { exitOnErrors, figureLine, machine, meteredInTurns, turns, type Figure, type Side } from "./support/measure.js";
 import { prepareRefreshFamilies } from "./support/refresh-families.js";
 import { startDemoService } from "./support/demo-service.js";
 import { startHelper } from "./support/service.js";
@@ -56,21 +58,25 @@ async function main(): Promise<void> {
     // in the service's process) and Redis (when the service counts its limits there; the plain read then does too).
     const database = databaseUrl ? decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) : undefined;
     const stores = { ...(database ? { database } : {}), redis: Boolean(redisUrl) };
-    const run = async (
-      url: string,
-      target: CpuMeterOptions,
-      withHeaders: Record<string, string> = {},
-    ): Promise<Figure> => {
-      await autocannon({ url, connections, duration: 2, headers: withHeaders }); // warm-up
-      return metered(target, () => autocannon({ url, connections, duration: seconds, headers: withHeaders }));
-    };
-    const measured = await run(frontUrl, { root: service.child.pid!, ...stores }, headers);
-    const plainRead = await run(`http://127.0.0.1:${plain.port}/v1/items?limit=10`, { root: plain.pid, ...stores });
-    const bare1k = await run(`http://127.0.0.1:${bare.port}/`, { root: bare.pid });
+    const side = (url: string, target: CpuMeterOptions, withHeaders: Record<string, string> = {}): Side => ({
+      target,
+      run: (duration) => autocannon({ url, connections, duration, headers: withHeaders }),
+    });
+    // The call and its floor in turns (BENCH_TURNS), the bare server after them: it is printed to track only.
+    const [measured, plainRead] = (await meteredInTurns(
+      [
+        side(frontUrl, { root: service.child.pid!, ...stores }, headers),
+        side(`http://127.0.0.1:${plain.port}/v1/items?limit=10`, { root: plain.pid, ...stores }),
+      ],
+      seconds,
+    )) as [Figure, Figure];
+    const [bare1k] = (await meteredInTurns([side(`http://127.0.0.1:${bare.port}/`, { root: bare.pid })], seconds)) as [
+      Figure,
+    ];
     process.stdout.write(
       [
         `GET /v1/items?limit=10: ${connections} connections, ${seconds} s each, ${service.ready["embeddedDatabase"] ? "embedded PGlite" : "PostgreSQL"}, ` +
-          `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, default logging, ${machine()}`,
+          `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, default logging, ${turns} turns, ${machine()}`,
         figureLine("front (bearer, checks, limit)", measured, "plain node:http, same read", plainRead),
         `front p99 / plain read p99: ${(measured.p99 / Math.max(plainRead.p99, 1)).toFixed(2)} (goal <= 1.5)`,
         figureLine("front (bearer, checks, limit)", measured, "bare node:http, 1 KB", bare1k),

@@ -6,9 +6,9 @@
 // Each line gives throughput, p50 / p99 and the CPU per call (bench/support/cpu-meter.ts) of both, and the CPU
 // ratio floor ÷ call (goal >= 0.6). PostgreSQL only (DATABASE_URL; REDIS_URL for the shared limits).
 //
-// Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50).
+// Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_TURNS (4).
 import autocannon from "autocannon";
-import { exitOnErrors, figureLine, machine, metered } from "./support/measure.js";
+import { exitOnErrors, figureLine, machine, meteredInTurns, turns, type Figure, type Side } from "./support/measure.js";
 import { prepareRefreshFamilies } from "./support/refresh-families.js";
 import { startDemoService } from "./support/demo-service.js";
 import { startHelper } from "./support/service.js";
@@ -64,16 +64,22 @@ async function main(): Promise<void> {
     const stores = { database: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)), redis: Boolean(redisUrl) };
     const run = (url: string, duration: number) =>
       autocannon({ url, connections, duration, method: "POST", headers, body });
-    const measure = async (url: string, root: number) => {
-      await run(url, 2); // warm-up
-      return metered({ root, ...stores }, () => run(url, seconds));
-    };
-    const measured = await measure(`${front}/v1/online-orders`, service.child.pid!);
-    const floor = await measure(`http://127.0.0.1:${plain.port}/v1/online-orders`, plain.pid);
+    const side = (url: string, root: number): Side => ({
+      target: { root, ...stores },
+      run: (duration) => run(url, duration),
+    });
+    // The call and its floor in turns (BENCH_TURNS, bench/support/measure.ts: meteredInTurns).
+    const [measured, floor] = (await meteredInTurns(
+      [
+        side(`${front}/v1/online-orders`, service.child.pid!),
+        side(`http://127.0.0.1:${plain.port}/v1/online-orders`, plain.pid),
+      ],
+      seconds,
+    )) as [Figure, Figure];
     process.stdout.write(
       [
         `POST /v1/online-orders (3 lines): ${connections} connections, ${seconds} s each, PostgreSQL, ` +
-          `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, default logging, ${machine()}`,
+          `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, default logging, ${turns} turns, ${machine()}`,
         figureLine("front (bearer, checks, placement)", measured, "plain placement", floor),
       ].join("\n") + "\n",
     );

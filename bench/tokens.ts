@@ -14,12 +14,22 @@
 //
 // Knobs: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50, the mints), BENCH_FAMILIES (32), BENCH_CALLS (which to
 // run: "mints", "refreshes", "merchants", default all three), BENCH_REFRESH_AUTH ("basic", the default, or "post":
-// client_secret in the body), DATABASE_URL / REDIS_URL (default: embedded, as `npm start`).
+// client_secret in the body), BENCH_TURNS (4: the mints and their floor take turns), DATABASE_URL / REDIS_URL
+// (default: embedded, as `npm start`).
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import postgres from "postgres";
-import autocannon, { type Request as AutocannonRequest, type Result } from "autocannon";
-import { exitOnErrors, figureLine, machine, metered, type Figure } from "./support/measure.js";
+import autocannon, { type Request as AutocannonRequest } from "autocannon";
+import {
+  exitOnErrors,
+  figureLine,
+  machine,
+  metered,
+  meteredInTurns,
+  turns,
+  type Figure,
+  type Side,
+} from "./support/measure.js";
 import { prepareRefreshFamilies } from "./support/refresh-families.js";
 import { seedMerchantFamilies } from "./support/merchant-families.js";
 import { startDemoService } from "./support/demo-service.js";
@@ -95,12 +105,6 @@ const mintRun = (url: string, body: string, duration: number) =>
     body,
   });
 
-/** Warm-up (2 s), then the metered run of `seconds`. */
-async function warmAndMeasure(target: CpuMeterOptions, run: (duration: number) => Promise<Result>): Promise<Figure> {
-  await run(2);
-  return metered(target, () => run(seconds));
-}
-
 async function main(): Promise<void> {
   const running = await startDemoService();
   const { service, demo, front, auth } = running;
@@ -170,14 +174,18 @@ async function main(): Promise<void> {
           requests: [refreshRequest(path, tokens, production)],
         }),
       );
-    // Interleaved: each call right beside its floor, so both see the same neighbours.
-    const mints = calls.has("mints")
-      ? await warmAndMeasure(target, (duration) => mintRun(`${front}/v1/token`, mintBody, duration))
-      : undefined;
-    const plainMints =
-      mints && plainUrl && plainTarget
-        ? await warmAndMeasure(plainTarget, (duration) => mintRun(`${plainUrl}/mint`, mintBody, duration))
-        : undefined;
+    // Mints in turns with their floor (BENCH_TURNS, bench/support/measure.ts: meteredInTurns), so both see the same
+    // machine; refreshes cannot take turns (a refresh cut off by a turn's end would end its family), so each shape
+    // runs once, right beside its floor.
+    const mintSides: Side[] = calls.has("mints")
+      ? [
+          { target, run: (duration) => mintRun(`${front}/v1/token`, mintBody, duration) },
+          ...(plainUrl && plainTarget
+            ? [{ target: plainTarget, run: (duration: number) => mintRun(`${plainUrl}/mint`, mintBody, duration) }]
+            : []),
+        ]
+      : [];
+    const [mints, plainMints] = mintSides.length > 0 ? await meteredInTurns(mintSides, seconds) : [];
     const refreshOne =
       oneMerchant.length > 0 ? await refreshes(front, "/v1/oauth/token", oneMerchant, target) : undefined;
     const plainRefreshes =
@@ -208,7 +216,7 @@ async function main(): Promise<void> {
       [
         `tokens: ${connections} connections (mints), ${familyCount} refresh families each shape (${authLabel}), ${seconds} s each, ` +
           `${service.ready["embeddedDatabase"] ? "embedded PGlite" : "PostgreSQL"}, ` +
-          `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, ${machine()}`,
+          `${service.ready["sharedLimits"] ? "Redis" : "in-process limits"}, mints in ${turns} turns, ${machine()}`,
         ...(mints && mintFloor
           ? [figureLine("POST /v1/token (sandbox mint)", mints, floorName("plain mint"), mintFloor)]
           : []),

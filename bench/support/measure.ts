@@ -34,10 +34,73 @@ export function perCall(used: CpuSeconds, calls: number): CpuPerCall {
 
 /** Runs an autocannon `run` with the CPU meter on `target` around it: its Figure with the CPU per completed call. */
 export async function metered(target: CpuMeterOptions, run: () => Promise<Result>): Promise<Figure> {
+  const { result, used } = await meterOnce(target, run);
+  return { ...fromAutocannon(result), cpu: perCall(used, result.requests.total) };
+}
+
+async function meterOnce(target: CpuMeterOptions, run: () => Promise<Result>): Promise<MeteredRun> {
   const meter = await startCpuMeter(target);
   const result = await run();
-  const used = await meter.stop();
-  return { ...fromAutocannon(result), cpu: perCall(used, result.requests.total) };
+  return { result, used: await meter.stop() };
+}
+
+interface MeteredRun {
+  result: Result;
+  used: CpuSeconds;
+}
+
+/** One side of a comparison: the CPU meter's target, and a load of `duration` seconds on it. */
+export interface Side {
+  target: CpuMeterOptions;
+  run: (duration: number) => Promise<Result>;
+}
+
+/** BENCH_TURNS: how many turns a call and its floor take (meteredInTurns); 1 measures each in one stretch. */
+export const turns = Math.max(1, Math.floor(Number(process.env["BENCH_TURNS"] ?? 4)));
+
+/**
+ * A call and its floor (or any sides) metered in turns, after a warm-up of 2 s each: `turns` slices of `seconds` /
+ * `turns`, side after side, each side's CPU and calls summed over its slices. A machine whose speed drifts over a run
+ * (on a shared host, the same code's CPU per call moved by a third within minutes, docs/benchmarks.md) then weighs on
+ * both sides alike, where one stretch each put the call and its floor tens of seconds apart. Rate: the side's calls
+ * over its metered seconds; p50 and p99: the median of its slices'.
+ */
+export async function meteredInTurns(sides: readonly Side[], seconds: number): Promise<Figure[]> {
+  for (const side of sides) await side.run(2);
+  const runs: MeteredRun[][] = sides.map(() => []);
+  for (let turn = 0; turn < turns; turn++)
+    for (const [index, side] of sides.entries())
+      runs[index]!.push(await meterOnce(side.target, () => side.run(seconds / turns)));
+  return runs.map(combined);
+}
+
+function combined(runs: readonly MeteredRun[]): Figure {
+  const sum = (of: (run: MeteredRun) => number) => runs.reduce((total, run) => total + of(run), 0);
+  const median = (of: (run: MeteredRun) => number) => {
+    const sorted = runs.map(of).sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  const calls = sum((run) => run.result.requests.total);
+  return {
+    rate:
+      calls /
+      Math.max(
+        sum((run) => run.result.duration),
+        1e-9,
+      ),
+    p50: median((run) => run.result.latency.p50),
+    p99: median((run) => run.result.latency.p99),
+    errors: sum((run) => run.result.errors + run.result.non2xx + run.result.timeouts),
+    cpu: perCall(
+      {
+        service: sum((run) => run.used.service),
+        postgres: sum((run) => run.used.postgres),
+        redis: sum((run) => run.used.redis),
+      },
+      calls,
+    ),
+  };
 }
 
 /** An autocannon result as a Figure (non-2xx answers count as errors). */
