@@ -1,7 +1,8 @@
 // Modifier groups of the menu (issue 39), over real ports: an item created with its groups answers them (ids, order,
 // prices) on POST, GET /v1/items/{id} and GET /v1/items; `available` per store on each modifier only when the read
 // names a store; a modifier sold out in one store (PUT .../modifiers/{id}/availability) and not in another; every
-// refusal with its status, code and field, and nothing written by a refused write.
+// refusal with its status, code and field, and nothing written by a refused write (a PATCH naming modifierGroups,
+// which only a creation takes, included).
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createGrantQueries } from "../../src/grant/queries/grant-queries.js";
@@ -138,6 +139,33 @@ Modifiers(
     assert.equal(listed?.modifierGroups, item.modifierGroups);
     const plain = await call(world, world.gw.token(merchant.fixture), "GET", `/v1/items/${merchant.items[0]!.id}`);
     assert.equal(plain.body.item.modifierGroups, [], "an item without groups answers an empty list");
+  },
+);
+
+Modifiers(
+  "a PATCH cannot change an item's groups: modifierGroups is refused as an unknown field, and the groups stay",
+  async ({ world, merchant, full }) => {
+    const created = await call(world, full(), "POST", "/v1/items", {
+      name: "Flat white",
+      code: "FLAT-M1",
+      priceMinor: 17000,
+      modifierGroups: groupsBody,
+    });
+    const id = created.body.item.id;
+    const patched = await call(world, full(), "PATCH", `/v1/items/${id}`, {
+      name: "Flat white, large cup",
+      modifierGroups: [groupsBody[1]],
+    });
+    assert.equal(
+      [patched.status, patched.body.code, patched.body.message, patched.body.params],
+      [400, undefined, "Invalid or unknown fields: modifierGroups.", { fields: "modifierGroups" }],
+    );
+    const read = await call(world, world.gw.token(merchant.fixture), "GET", `/v1/items/${id}`);
+    assert.equal(
+      [read.body.item.name, read.body.item.modifierGroups],
+      ["Flat white", created.body.item.modifierGroups],
+      "nothing written",
+    );
   },
 );
 
