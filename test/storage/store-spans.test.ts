@@ -18,7 +18,7 @@ import {
 import type { Database } from "../../src/storage/postgres.js";
 import { tracedKeyValueStore } from "../../src/storage/traced-key-value.js";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.js";
-import { getTestDatabase, releaseTestDatabase } from "../support/storage.js";
+import { openTestDatabase } from "../support/storage.js";
 import { suite } from "../support/suite.js";
 
 interface Context {
@@ -36,8 +36,9 @@ StoreSpans.before(async (ctx) => {
     { OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlp.url, OTEL_TRACES_SAMPLER: "always_on", TRACE_STORAGE_SPANS: "1" },
     {},
   )!;
-  // Opened after tracing started with the setting: wrapped (a store opened before would not be).
-  ctx.database = await getTestDatabase();
+  // Opened after tracing started with the setting: wrapped (a store opened before would not be). Its own, not the
+  // process's shared one: a light file batched before this one may hold that open, opened unwrapped.
+  ctx.database = await openTestDatabase();
   const redisUrl = process.env["TEST_REDIS_URL"];
   ctx.store = redisUrl
     ? await openKeyValueStore({
@@ -51,7 +52,7 @@ StoreSpans.before(async (ctx) => {
 
 StoreSpans.after(async (ctx) => {
   await ctx.store?.close();
-  releaseTestDatabase();
+  await ctx.database?.close();
   await ctx.tracing?.shutdown();
   await ctx.otlp?.close();
 });

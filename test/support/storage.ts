@@ -96,10 +96,12 @@ export async function dropDatabase(url: string): Promise<void> {
 }
 
 /**
- * Opens the shared database, fully migrated: a fresh database on TEST_DATABASE_URL, or else an embedded PGlite
- * started on a copy of the migrated template in a temporary directory (embedded-template.ts: no initdb per process).
+ * Opens a database, fully migrated: a fresh database on TEST_DATABASE_URL, or else an embedded PGlite started on a
+ * copy of the migrated template in a temporary directory (embedded-template.ts: no initdb per process). The shared
+ * one is this; a suite that needs a handle opened at a moment of its own (after it started tracing, say, which a
+ * handle opened earlier by another file of its process would not see) opens its own and closes it.
  */
-async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   const url = serverUrl ? await createDatabaseOn(serverUrl) : undefined;
   const dataDir = url ? ":memory:" : await mkdtemp(join(tmpdir(), "pa-test-db-"));
