@@ -80,7 +80,13 @@ export function createOrganizationInvitationHandlers(
     if (!invitation) throw fail("developer.invite_invalid");
     refuseEnded(invitation);
     if (invitation.email !== account.email) throw fail("developer.invite_email_mismatch");
-    if (await members.findMember(invitation.organization_id, account.id)) throw fail("developer.already_org_member");
+    if (await members.findMember(invitation.organization_id, account.id)) {
+      // A parallel redemption of this same link may have added the member since the read above: the link is then
+      // used, and says so, as it would have to a redemption that came a moment later.
+      const latest = await members.findInvitation(hash);
+      if (latest) refuseEnded(latest);
+      throw fail("developer.already_org_member");
+    }
     return { invitation, hash, members };
   }
 
