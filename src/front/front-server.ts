@@ -138,11 +138,11 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       options.ids.uuid,
     );
     const spanned = startRequestSpan(
-      {
+      () => ({
         method: request.method ?? "GET",
         path: (request.url ?? "/").split("?")[0] ?? "/",
-        headers: () => spanHeaders(request),
-      },
+        headers: spanHeaders(request),
+      }),
       trace.traceId,
     );
     if (!spanned)

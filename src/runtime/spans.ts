@@ -56,13 +56,14 @@ export function contextFromHeaders(headers: Headers): Context {
  * Undefined when tracing is off. Named `{method}` until its route is known (nameRequestSpan).
  */
 export function startRequestSpan(
-  request: { method: string; path: string; headers: () => Headers },
+  describe: () => { method: string; path: string; headers: Headers },
   traceId: string,
 ): { span: Span; context: Context } | undefined {
   const tracer = activeTracer();
   if (!tracer) return undefined;
-  // The headers are read only when tracing is on: off, a request pays for nothing here but the check.
-  const parent = contextFromHeaders(request.headers());
+  // The request is described only when tracing is on: off, a request pays for nothing here but the check.
+  const request = describe();
+  const parent = contextFromHeaders(request.headers);
   const span = withOfferedTraceId(traceId, () =>
     tracer.startSpan(
       request.method,
