@@ -140,11 +140,9 @@ function writtenTestOf(field: DescField, mode: Mode): ((value: unknown, record: 
 function valueWriterOf(field: DescField, mode: Mode): ValueWriter {
   switch (field.fieldKind) {
     case "scalar":
-      return scalarWriterOf(field.scalar);
     case "enum":
-      return (value) => mode.enumValue(field, value as number);
     case "message":
-      return writerOf(field.message, mode) as ValueWriter;
+      return elementWriterOf(field, field.fieldKind, mode);
     case "list":
       return listWriterOf(field, mode);
     case "map": {
@@ -169,7 +167,7 @@ function listWriterOf(field: DescField & { fieldKind: "list" }, mode: Mode): Val
   return (value) => (value as unknown[]).map((item) => element(item)!);
 }
 
-/** A list's element or a map's value: the same three kinds, whatever holds them. */
+/** A single value, a list's element or a map's value: the same three kinds, whatever holds them. */
 function elementWriterOf(field: DescField, kind: "scalar" | "enum" | "message", mode: Mode): ValueWriter {
   if (kind === "scalar") return scalarWriterOf(field.scalar!);
   if (kind === "enum") return (value) => mode.enumValue(field as DescField & { enum: DescEnum }, value as number);
