@@ -41,8 +41,18 @@ export function migrateRegion(
   logger: Logger,
   options: MigrateOptions = {},
 ): Promise<string[]> {
+  return migrateRegionSchema(sql, regionSchema(region), logger, options);
+}
+
+/** Applies the region migrations to `schema`, a region's or any other (a test's copy of a region); its names. */
+export function migrateRegionSchema(
+  sql: postgres.Sql,
+  schema: string,
+  logger: Logger,
+  options: MigrateOptions = {},
+): Promise<string[]> {
   const directory = options.directory ?? new URL("./migrations/region/", import.meta.url);
-  return migrateSchema(sql, { schema: regionSchema(region), directory, logger });
+  return migrateSchema(sql, { schema, directory, logger });
 }
 
 interface Migration {

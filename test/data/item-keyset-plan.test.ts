@@ -8,7 +8,7 @@ import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
 import { createItemQueries } from "../../src/data/queries/item-queries.js";
 import { listedModifiers } from "../../src/data/queries/modifier-queries.js";
-import { migrateSchema } from "../../src/storage/migrate.js";
+import { migrateRegionSchema } from "../../src/storage/migrate.js";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { useTestDatabase } from "../support/storage.js";
 
@@ -25,11 +25,7 @@ function nodes(plan: Record<string, unknown>): Array<Record<string, unknown>> {
 
 Plan.before(async () => {
   const { sql } = database();
-  await migrateSchema(sql, {
-    schema,
-    directory: new URL("../../src/storage/migrations/region/", import.meta.url),
-    logger: silentLogger,
-  });
+  await migrateRegionSchema(sql, schema, silentLogger);
   // 2,000 items of the busy merchant first, then 30,000 of 300 others: the busy one is a tenth of the table.
   await sql`
     insert into ${sql(`${schema}.items`)} (company_id, name, code, price_minor, currency)

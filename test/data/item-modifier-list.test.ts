@@ -1,13 +1,14 @@
 // An item's modifier list (region migration 0020: the column a page of the menu reads its modifiers from) is kept by
 // the database's triggers through every write: groups and modifiers inserted, renamed, re-ordered, moved between
 // groups and deleted (by the catalogue's own replacement, `createModifierQueries().replace`), a group deleted with
-// its modifiers (on delete cascade), a write rolled back; another item's list is never touched. Each state is compared
-// with the list read live from the tables, and the first ones with the exact value. In a region schema of its own made
-// by the region migrations, on PGlite and on PostgreSQL.
+// its modifiers (on delete cascade), a write rolled back; another item's list is never touched. Each state is read as a
+// page of the menu reads it (`listWithModifiers`) and compared with the modifiers read live (`ofItems`), the first ones
+// also with the exact value. In a region schema of its own made by the region migrations, on PGlite and PostgreSQL.
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
-import { createModifierQueries, type GroupWrite } from "../../src/data/queries/modifier-queries.js";
-import { migrateSchema } from "../../src/storage/migrate.js";
+import { createItemQueries, type ModifierRow } from "../../src/data/queries/item-queries.js";
+import { createModifierQueries, listedModifiers, type GroupWrite } from "../../src/data/queries/modifier-queries.js";
+import { migrateRegionSchema } from "../../src/storage/migrate.js";
 import { silentLogger } from "../../src/runtime/logger.js";
 import { useTestDatabase } from "../support/storage.js";
 
@@ -20,24 +21,34 @@ let fries = 0;
 
 type Entry = [number, string, number, number, number, string, number];
 
-/** The list kept on the item's row, and the same list read live from the groups and modifiers. */
-async function lists(itemId: number): Promise<{ kept: Entry[] | null; live: Entry[] | null }> {
+/** A modifier row as one comparable entry: [group id, group name, min, max, modifier id, modifier name, price]. */
+const entryOf = (row: ModifierRow): Entry => [
+  Number(row.group_id),
+  row.group_name,
+  row.min_selections,
+  row.max_selections,
+  Number(row.modifier_id),
+  row.modifier_name,
+  Number(row.price_minor),
+];
+
+/**
+ * The item's modifiers as a page of the menu reads them (the list on its row, through `listWithModifiers`), that
+ * list as stored (null: no groups), and the same modifiers read live from the groups and modifiers (`ofItems`).
+ */
+async function lists(itemId: number): Promise<{ stored: unknown; kept: Entry[]; live: Entry[] }> {
   const { sql } = database();
-  const [row] = await sql<Array<{ kept: Entry[] | null; live: Entry[] | null }>>`
-    select item.modifier_list as kept, (
-      select json_agg(json_build_array(g.id, g.name, g.min_selections, g.max_selections, m.id, m.name, m.price_minor)
-        order by g.position, m.position)
-      from ${sql(`${schema}.modifier_groups`)} g join ${sql(`${schema}.modifiers`)} m on m.group_id = g.id
-      where g.company_id = item.company_id and g.item_id = item.id) as live
-    from ${sql(`${schema}.items`)} item where item.id = ${itemId}`;
-  return row!;
+  const page = await createItemQueries(sql, schema).listWithModifiers(company, 0, 10);
+  const row = page.find((listed) => Number(listed.id) === itemId)!;
+  const live = await createModifierQueries(sql, schema).ofItems(company, [itemId]);
+  return { stored: row.modifiers, kept: listedModifiers([row]).map(entryOf), live: live.map(entryOf) };
 }
 
 /** The names in the kept list, after checking it is the live one. */
-async function keptNames(itemId: number): Promise<Array<[string, string, number]> | null> {
+async function keptNames(itemId: number): Promise<Array<[string, string, number]>> {
   const { kept, live } = await lists(itemId);
   assert.equal(kept, live, "the kept list is the live one");
-  return kept?.map(([, group, , , , modifier, price]) => [group, modifier, Number(price)]) ?? null;
+  return kept.map(([, group, , , , modifier, price]) => [group, modifier, price]);
 }
 
 async function replace(itemId: number, groups: GroupWrite[]): Promise<void> {
@@ -45,16 +56,13 @@ async function replace(itemId: number, groups: GroupWrite[]): Promise<void> {
   await sql.begin((tx) => createModifierQueries(tx, schema).replace(company, itemId, groups));
 }
 
+/** The item's groups with their modifiers' ids and names, in menu order, read live. */
 async function stored(
   itemId: number,
 ): Promise<Array<{ id: number; name: string; modifiers: Array<{ id: number; name: string }> }>> {
   const { sql } = database();
-  const rows = await sql<Array<{ group_id: string; group_name: string; modifier_id: string; modifier_name: string }>>`
-    select g.id as group_id, g.name as group_name, m.id as modifier_id, m.name as modifier_name
-    from ${sql(`${schema}.modifier_groups`)} g join ${sql(`${schema}.modifiers`)} m on m.group_id = g.id
-    where g.item_id = ${itemId} order by g.position, m.position`;
   const groups = new Map<number, { id: number; name: string; modifiers: Array<{ id: number; name: string }> }>();
-  for (const row of rows) {
+  for (const row of await createModifierQueries(sql, schema).ofItems(company, [itemId])) {
     const id = Number(row.group_id);
     if (!groups.has(id)) groups.set(id, { id, name: row.group_name, modifiers: [] });
     groups.get(id)!.modifiers.push({ id: Number(row.modifier_id), name: row.modifier_name });
@@ -64,11 +72,7 @@ async function stored(
 
 Lists.before(async () => {
   const { sql } = database();
-  await migrateSchema(sql, {
-    schema,
-    directory: new URL("../../src/storage/migrations/region/", import.meta.url),
-    logger: silentLogger,
-  });
+  await migrateRegionSchema(sql, schema, silentLogger);
   const items = await sql<Array<{ id: string }>>`
     insert into ${sql(`${schema}.items`)} (company_id, name, code, price_minor, currency)
     values (${company}, 'Burger', 'B-1', 900, 'GBP'), (${company}, 'Fries', 'F-1', 300, 'GBP') returning id`;
@@ -81,7 +85,7 @@ Lists.after(async () => {
 });
 
 Lists("an item without groups has no list", async () => {
-  assert.equal(await lists(burger), { kept: null, live: null });
+  assert.equal(await lists(burger), { stored: null, kept: [], live: [] });
 });
 
 Lists("groups and modifiers inserted are listed in group and modifier order, with their ids", async () => {
@@ -102,22 +106,11 @@ Lists("groups and modifiers inserted are listed in group and modifier order, wit
   ]);
   const [size, extras] = await stored(burger);
   const { kept } = await lists(burger);
-  assert.equal(
-    kept?.map(([groupId, group, min, max, modifierId, modifier, price]) => [
-      groupId,
-      group,
-      min,
-      max,
-      modifierId,
-      modifier,
-      Number(price),
-    ]),
-    [
-      [size!.id, "Size", 1, 1, size!.modifiers[0]!.id, "Regular", 0],
-      [size!.id, "Size", 1, 1, size!.modifiers[1]!.id, "Large", 150],
-      [extras!.id, "Extras", 0, 2, extras!.modifiers[0]!.id, "Cheese", 90],
-    ],
-  );
+  assert.equal(kept, [
+    [size!.id, "Size", 1, 1, size!.modifiers[0]!.id, "Regular", 0],
+    [size!.id, "Size", 1, 1, size!.modifiers[1]!.id, "Large", 150],
+    [extras!.id, "Extras", 0, 2, extras!.modifiers[0]!.id, "Cheese", 90],
+  ]);
   assert.equal(await keptNames(fries), [["Salt", "Sea salt", 0]]);
 });
 
@@ -169,7 +162,7 @@ Lists("a write rolled back leaves the list as it was", async () => {
 
 Lists("replacing every group with none empties the list", async () => {
   await replace(burger, []);
-  assert.equal(await lists(burger), { kept: null, live: null });
+  assert.equal(await lists(burger), { stored: null, kept: [], live: [] });
   assert.equal(await keptNames(fries), [["Salt", "Sea salt", 0]]);
 });
 
