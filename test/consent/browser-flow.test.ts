@@ -9,7 +9,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as oauth from "oauth4webapi";
-import { chromium, type BrowserContext } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { browserSuite, chromiumAvailable, chromiumPath } from "../support/browser.js";
 import { suite } from "../support/suite.js";
 import * as assert from "uvu/assert";
@@ -120,6 +120,30 @@ async function signInAndDecide(
   return page;
 }
 
+/**
+ * Allow on the consent screen of `page`, then, as oauth4webapi's client does, the callback's checks (state, iss) and
+ * the code's exchange with its PKCE verifier: the callback's URL and the token response. Closes the page.
+ */
+async function allowAndExchange(
+  page: Page,
+  flow: { client: oauth.Client; auth: oauth.ClientAuth; state: string; codeVerifier: string },
+) {
+  const { client, auth, state, codeVerifier } = flow;
+  await Promise.all([
+    page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
+    page.getByRole("button", { name: "Allow" }).click(),
+  ]);
+  const callbackUrl = new URL(page.url());
+  await page.close();
+  const params = oauth.validateAuthResponse(as, client, callbackUrl, state);
+  const exchanged = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(as, client, auth, params, world.redirectUri, codeVerifier, insecure),
+  );
+  return { callbackUrl, exchanged };
+}
+
 Browser(
   "oauth4webapi: PKCE + state, consent in chromium, callback, exchange, JWT validation, refresh, revocation",
   async () => {
@@ -137,20 +161,8 @@ Browser(
     // The company by its name (the world's merchant is "Shop <n>"), never by its number.
     assert.match(text, /Shop \d+/);
     assert.not.match(text, `company ${world.companyId}`);
-    await Promise.all([
-      page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
-      page.getByRole("button", { name: "Allow" }).click(),
-    ]);
-    const callbackUrl = new URL(page.url());
-    await page.close();
+    const { callbackUrl, exchanged } = await allowAndExchange(page, { client, auth, state, codeVerifier });
     assert.is(callbackUrl.searchParams.get("merchant_id"), String(world.companyId));
-
-    const params = oauth.validateAuthResponse(as, client, callbackUrl, state);
-    const exchanged = await oauth.processAuthorizationCodeResponse(
-      as,
-      client,
-      await oauth.authorizationCodeGrantRequest(as, client, auth, params, world.redirectUri, codeVerifier, insecure),
-    );
     assert.is(exchanged.token_type, "bearer");
     assert.is(exchanged.expires_in, 900);
     assert.is(exchanged["merchant_id"], world.companyId);
@@ -224,18 +236,7 @@ Browser(
     await page.getByRole("heading", { name: "Connect an app" }).waitFor();
     await page.reload();
     await page.getByRole("heading", { name: "Connect an app" }).waitFor();
-    await Promise.all([
-      page.waitForURL((target) => target.href.startsWith(world.redirectUri)),
-      page.getByRole("button", { name: "Allow" }).click(),
-    ]);
-    const callbackUrl = new URL(page.url());
-    await page.close();
-    const params = oauth.validateAuthResponse(as, client, callbackUrl, state);
-    const exchanged = await oauth.processAuthorizationCodeResponse(
-      as,
-      client,
-      await oauth.authorizationCodeGrantRequest(as, client, auth, params, world.redirectUri, codeVerifier, insecure),
-    );
+    const { exchanged } = await allowAndExchange(page, { client, auth, state, codeVerifier });
     assert.is(exchanged.token_type, "bearer");
     assert.is(exchanged["merchant_id"], world.companyId);
   },
